@@ -1,0 +1,175 @@
+/**
+ * Errors raised by the API client. Every error names the request (method and
+ * path, never the body, which may hold secrets) and carries the server's own
+ * message, whatever shape the server gave it.
+ */
+
+/** What a failed response most likely means for the user. */
+export type ApiErrorKind =
+  | "validation" // 400 and 422: real servers use both for rejected input
+  | "unauthorized" // 401
+  | "forbidden" // 403
+  | "not-found" // 404
+  | "conflict" // 409, 412
+  | "too-long" // 414
+  | "rate-limited" // 429 after the retry budget ran out
+  | "timeout" // 408
+  | "server" // 5xx
+  | "other";
+
+export interface ApiErrorDetails {
+  status: number;
+  method: string;
+  path: string;
+  /** The server's message, flattened to one line. */
+  serverMessage: string;
+  /** Field errors when the server sent `{"message": {"field": ["..."]}}`. */
+  fieldErrors?: Record<string, string[]>;
+  /** True when the body used the `{"error": "..."}` shape (parameter errors, unknown routes). */
+  errorKey?: boolean;
+  /** Seconds the server asked us to wait, when it said so. */
+  retryAfterSeconds?: number;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly method: string;
+  readonly path: string;
+  readonly serverMessage: string;
+  readonly fieldErrors?: Record<string, string[]>;
+  readonly kind: ApiErrorKind;
+  readonly retryAfterSeconds?: number;
+  /** `{"error": ...}` bodies come from parameter validation and unknown routes, `{"message": ...}` from handlers. */
+  readonly errorKey: boolean;
+
+  constructor(details: ApiErrorDetails) {
+    const kind = kindOf(details.status);
+    super(describe(details, kind));
+    this.name = "ApiError";
+    this.status = details.status;
+    this.method = details.method;
+    this.path = details.path;
+    this.serverMessage = details.serverMessage;
+    this.fieldErrors = details.fieldErrors;
+    this.kind = kind;
+    this.retryAfterSeconds = details.retryAfterSeconds;
+    this.errorKey = details.errorKey ?? false;
+  }
+
+  /**
+   * For a 404, the subject the server named ("Project" in `404 Project Not Found`),
+   * `""` for an unnamed `404 Not found` from a handler, and `undefined` when the
+   * route itself is unknown (`{"error": "404 Not Found"}`) or this is not a 404.
+   */
+  get notFoundSubject(): string | undefined {
+    if (this.status !== 404 || this.errorKey) return undefined;
+    const match = /^404\s+(.*?)\s*not found$/i.exec(this.serverMessage.trim());
+    return match ? (match[1] ?? "") : "";
+  }
+}
+
+/** A request that never got an HTTP answer (connection refused or reset, timeout). */
+export class NetworkError extends Error {
+  readonly method: string;
+  readonly path: string;
+  override readonly cause: unknown;
+  constructor(method: string, path: string, cause: unknown, attempts: number) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(
+      `${method} ${path}: no answer from the server after ${attempts} attempt(s) (${reason}). ` +
+        `Check that platform:url points at a running server and that it is reachable from here.`,
+    );
+    this.name = "NetworkError";
+    this.method = method;
+    this.path = path;
+    this.cause = cause;
+  }
+}
+
+function kindOf(status: number): ApiErrorKind {
+  if (status === 400 || status === 422) return "validation";
+  if (status === 401) return "unauthorized";
+  if (status === 403) return "forbidden";
+  if (status === 404) return "not-found";
+  if (status === 409 || status === 412) return "conflict";
+  if (status === 414) return "too-long";
+  if (status === 429) return "rate-limited";
+  if (status === 408) return "timeout";
+  if (status >= 500) return "server";
+  return "other";
+}
+
+/** What the user should take from each kind of failure. */
+const HINTS: Record<ApiErrorKind, string> = {
+  validation: "The server rejected the values sent; correct them in the program.",
+  unauthorized:
+    "The token was not accepted: check platform:token (or PLATFORM_TOKEN); it may be mistyped, expired or revoked.",
+  forbidden:
+    "The token's user is not allowed to do this: its role on the group or project is too low, the token lacks the api scope, or the feature is not available on this tier.",
+  "not-found":
+    "It does not exist, or the token's user cannot see it (private groups and projects are hidden from non-members).",
+  conflict: "Another change got there first; run the command again.",
+  "too-long": "The request URL is too long for the server.",
+  "rate-limited": "The server is rate limiting this token; wait and run the command again, or lower the parallelism (pulumi up --parallel).",
+  timeout: "The server timed out; run the command again.",
+  server: "The server failed; run the command again later.",
+  other: "",
+};
+
+function describe(details: ApiErrorDetails, kind: ApiErrorKind): string {
+  const said = details.serverMessage ? `: ${details.serverMessage}` : "";
+  let hint = HINTS[kind];
+  if (kind === "rate-limited" && details.retryAfterSeconds !== undefined) {
+    hint += ` The server asked to wait ${details.retryAfterSeconds}s.`;
+  }
+  return `${details.method} ${details.path} failed with ${details.status}${said}.${hint ? " " + hint : ""}`;
+}
+
+/**
+ * Reads the server's message out of any of the body shapes real servers send:
+ * `{"message": "..."}`, `{"message": {"field": ["..."]}}`, `{"message": {"error": "..."}}`,
+ * `{"error": "..."}`, `{"error": "...", "error_description": "..."}`, or plain text.
+ */
+export function parseErrorBody(text: string): Pick<ApiErrorDetails, "serverMessage" | "fieldErrors" | "errorKey"> {
+  const trimmed = text.trim();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(trimmed);
+  } catch {
+    return { serverMessage: trimmed.slice(0, 500) };
+  }
+  if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) {
+    const body = parsed as Record<string, unknown>;
+    if ("message" in body) {
+      const fieldErrors = fieldErrorsOf(body.message);
+      return { serverMessage: flatten(body.message), ...(fieldErrors ? { fieldErrors } : {}) };
+    }
+    if ("error" in body) {
+      const description = typeof body.error_description === "string" ? ` (${body.error_description})` : "";
+      return { serverMessage: flatten(body.error) + description, errorKey: true };
+    }
+  }
+  return { serverMessage: flatten(parsed) };
+}
+
+function fieldErrorsOf(message: unknown): Record<string, string[]> | undefined {
+  if (!message || typeof message !== "object" || Array.isArray(message)) return undefined;
+  const result: Record<string, string[]> = {};
+  for (const [field, value] of Object.entries(message)) {
+    result[field] = Array.isArray(value) ? value.map(flatten) : [flatten(value)];
+  }
+  return result;
+}
+
+/** One line of text from a message of any shape; `base` errors read as plain sentences. */
+function flatten(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return value.map(flatten).join(", ");
+  if (typeof value === "object") {
+    return Object.entries(value as Record<string, unknown>)
+      .map(([key, inner]) => (key === "base" || key === "error" ? flatten(inner) : `${key} ${flatten(inner)}`))
+      .join("; ");
+  }
+  return String(value);
+}

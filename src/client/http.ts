@@ -1,0 +1,319 @@
+/**
+ * The one HTTP core every API call goes through: authentication, JSON bodies,
+ * redirects after path changes, errors, retries and pagination live here and
+ * nowhere else. Per-area calls are thin request builders on top of it.
+ */
+import { Pool, type Dispatcher } from "undici";
+import { ApiError, NetworkError, parseErrorBody } from "./errors";
+import { linkRelation } from "./pagination";
+
+export type QueryValue = string | number | boolean | undefined | null | readonly (string | number)[];
+export type Query = Record<string, QueryValue>;
+
+export interface ClientOptions {
+  /** The server's base URL, e.g. `https://platform.example.com`; the client adds `/api/v4`. */
+  url: string;
+  token: string;
+  /** Attempts per request, the first included. */
+  maxAttempts?: number;
+  /** Upper bound on the time spent waiting between attempts of one request. */
+  retryBudgetMs?: number;
+  /** Base of the exponential backoff. */
+  retryBaseDelayMs?: number;
+  /** Time allowed for the headers and for the body of one response. */
+  requestTimeoutMs?: number;
+  /** Connections (and so requests in flight) per server. */
+  maxConcurrency?: number;
+}
+
+export interface RequestOptions<T> {
+  query?: Query;
+  /** Sent as JSON. */
+  body?: unknown;
+  /**
+   * For POST only: looks for the object a lost attempt may already have created.
+   * Without it, a POST whose outcome is unknown is not retried (no duplicates).
+   */
+  findCreated?: () => Promise<T | undefined>;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: T;
+}
+
+const RETRYABLE_STATUSES = new Set([408, 429, 502, 503, 504]);
+/** Statuses that say the server did not process the request, so a POST may simply be sent again. */
+const NOT_PROCESSED_STATUSES = new Set([429, 503]);
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
+const MAX_BACKOFF_MS = 8_000;
+export const PAGE_SIZE = 100;
+
+/** One keep-alive pool per server, shared by every client that talks to it. */
+const pools = new Map<string, Pool>();
+
+function poolFor(origin: string, options: Required<ClientOptions>): Pool {
+  let pool = pools.get(origin);
+  if (!pool || pool.closed || pool.destroyed) {
+    pool = new Pool(origin, {
+      connections: options.maxConcurrency,
+      keepAliveTimeout: 10_000,
+      headersTimeout: options.requestTimeoutMs,
+      bodyTimeout: options.requestTimeoutMs,
+      connect: { timeout: Math.min(options.requestTimeoutMs, 10_000) },
+    });
+    pools.set(origin, pool);
+  }
+  return pool;
+}
+
+/** Closes every connection pool (tests, and processes that want to exit promptly). */
+export async function closeAllPools(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((pool) => pool.close().catch(() => undefined)));
+}
+
+/**
+ * Builds an API path with every interpolated value URL-encoded, so a full path
+ * such as `acme/web` travels as `acme%2Fweb`: apiPath`/projects/${project}/badges`.
+ */
+export function apiPath(strings: TemplateStringsArray, ...values: readonly (string | number)[]): string {
+  return strings.reduce((path, literal, index) => {
+    const value = index < values.length ? encodeURIComponent(String(values[index])) : "";
+    return path + literal + value;
+  }, "");
+}
+
+export class PlatformClient {
+  readonly baseUrl: string;
+  private readonly apiBase: URL;
+  private readonly token: string;
+  private readonly options: Required<ClientOptions>;
+
+  constructor(options: ClientOptions) {
+    this.options = {
+      maxAttempts: 6,
+      retryBudgetMs: 120_000,
+      retryBaseDelayMs: 250,
+      requestTimeoutMs: 30_000,
+      maxConcurrency: 8,
+      ...options,
+    };
+    this.baseUrl = options.url.replace(/\/+$/, "");
+    this.apiBase = new URL(this.baseUrl + "/api/v4");
+    this.token = options.token;
+  }
+
+  get<T>(path: string, query?: Query): Promise<T> {
+    return this.request<T>("GET", path, { query }).then((r) => r.body);
+  }
+  post<T>(path: string, body: unknown, findCreated?: () => Promise<T | undefined>): Promise<T> {
+    return this.request<T>("POST", path, { body, findCreated }).then((r) => r.body);
+  }
+  put<T>(path: string, body: unknown): Promise<T> {
+    return this.request<T>("PUT", path, { body }).then((r) => r.body);
+  }
+  patch<T>(path: string, body: unknown): Promise<T> {
+    return this.request<T>("PATCH", path, { body }).then((r) => r.body);
+  }
+  delete<T = unknown>(path: string, query?: Query): Promise<T> {
+    return this.request<T>("DELETE", path, { query }).then((r) => r.body);
+  }
+
+  /** Every item of a list endpoint, following `Link rel="next"` (offset and keyset alike). */
+  async list<T>(path: string, query?: Query): Promise<T[]> {
+    const items: T[] = [];
+    for await (const page of this.pages<T>(path, query)) items.push(...page);
+    return items;
+  }
+
+  /** The first item of a list endpoint that matches, reading no further pages than needed. */
+  async find<T>(path: string, query: Query | undefined, predicate: (item: T) => boolean): Promise<T | undefined> {
+    for await (const page of this.pages<T>(path, query)) {
+      const found = page.find(predicate);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+
+  async *pages<T>(path: string, query?: Query): AsyncGenerator<T[]> {
+    let url: URL | undefined = this.urlFor(path, { per_page: PAGE_SIZE, ...query });
+    while (url) {
+      const response: ApiResponse<T[]> = await this.send<T[]>("GET", url, path, {});
+      if (!Array.isArray(response.body)) {
+        throw new Error(`GET ${path}: expected a list from the server, got ${typeof response.body}.`);
+      }
+      yield response.body;
+      const next = linkRelation(response.headers.link, "next");
+      url = next ? this.sameServer(new URL(next, url), path) : undefined;
+    }
+  }
+
+  request<T>(method: string, path: string, options: RequestOptions<T> = {}): Promise<ApiResponse<T>> {
+    return this.send<T>(method, this.urlFor(path, options.query), path, options);
+  }
+
+  private urlFor(path: string, query?: Query): URL {
+    // `path` is already encoded (see apiPath); URL keeps %2F as it is.
+    const url = new URL(this.apiBase.href + path);
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value === undefined || value === null) continue;
+      if (Array.isArray(value)) {
+        for (const item of value) url.searchParams.append(`${key}[]`, String(item));
+      } else {
+        url.searchParams.set(key, String(value));
+      }
+    }
+    return url;
+  }
+
+  /** Follows only addresses on the configured server: the token is never sent elsewhere. */
+  private sameServer(url: URL, path: string): URL {
+    if (url.origin !== this.apiBase.origin) {
+      throw new Error(`${path}: the server pointed to another host (${url.origin}); refusing to send the token there.`);
+    }
+    return url;
+  }
+
+  private async send<T>(method: string, startUrl: URL, path: string, options: RequestOptions<T>): Promise<ApiResponse<T>> {
+    const started = Date.now();
+    let url = startUrl;
+    let currentMethod = method;
+    let redirects = 0;
+    for (let attempt = 1; ; attempt++) {
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await this.dispatch(currentMethod, url, options.body);
+      } catch (cause) {
+        const processed = mayHaveBeenProcessed(cause);
+        const retry = await this.shouldRetry(currentMethod, attempt, started, processed, options, undefined);
+        if (retry.found !== undefined) return retry.found;
+        if (retry.delayMs === undefined) throw new NetworkError(currentMethod, path, cause, attempt);
+        await sleep(retry.delayMs);
+        continue;
+      }
+
+      const status = response.statusCode;
+      if (REDIRECT_STATUSES.has(status) && typeof response.headers.location === "string") {
+        await response.body.dump();
+        if (++redirects > MAX_REDIRECTS) throw new Error(`${method} ${path}: too many redirects.`);
+        url = this.sameServer(new URL(response.headers.location, url), path);
+        if (status === 303) currentMethod = "GET";
+        attempt--; // a redirect is not a failed attempt
+        continue;
+      }
+
+      const text = await response.body.text();
+      if (status < 400) {
+        return { status, headers: response.headers, body: parseBody(text, response.headers) as T };
+      }
+
+      const askedWaitMs = serverWaitMs(response.headers);
+      const error = new ApiError({
+        status,
+        method: currentMethod,
+        path,
+        retryAfterSeconds: askedWaitMs === undefined ? undefined : Math.ceil(askedWaitMs / 1000),
+        ...parseErrorBody(text),
+      });
+      if (!RETRYABLE_STATUSES.has(status)) throw error;
+      const processed = !NOT_PROCESSED_STATUSES.has(status);
+      const retry = await this.shouldRetry(currentMethod, attempt, started, processed, options, response.headers);
+      if (retry.found !== undefined) return retry.found;
+      if (retry.delayMs === undefined) throw error;
+      await sleep(retry.delayMs);
+    }
+  }
+
+  /**
+   * Decides whether a failed attempt is tried again and after how long. A POST
+   * whose first attempt may have been processed is retried only once
+   * `findCreated` has shown that it created nothing; if it did, that object is the result.
+   */
+  private async shouldRetry<T>(
+    method: string,
+    attempt: number,
+    started: number,
+    processed: boolean,
+    options: RequestOptions<T>,
+    headers: Dispatcher.ResponseData["headers"] | undefined,
+  ): Promise<{ delayMs?: number; found?: ApiResponse<T> }> {
+    if (attempt >= this.options.maxAttempts) return {};
+    const budgetLeft = this.options.retryBudgetMs - (Date.now() - started);
+    const backoff = Math.min(MAX_BACKOFF_MS, this.options.retryBaseDelayMs * 2 ** (attempt - 1));
+    const jittered = backoff / 2 + Math.random() * (backoff / 2);
+    const asked = headers ? serverWaitMs(headers) : undefined;
+    const delayMs = asked !== undefined ? Math.max(asked, jittered / 4) : jittered;
+    if (delayMs > budgetLeft) return {};
+
+    if (method === "POST" && processed) {
+      if (!options.findCreated) return {};
+      await sleep(delayMs);
+      const existing = await options.findCreated();
+      if (existing !== undefined) return { found: { status: 201, headers: {}, body: existing } };
+      return { delayMs: 0 };
+    }
+    return { delayMs };
+  }
+
+  private dispatch(method: string, url: URL, body: unknown): Promise<Dispatcher.ResponseData> {
+    const headers: Record<string, string> = {
+      "private-token": this.token,
+      accept: "application/json",
+      "user-agent": "pulumi-platform",
+    };
+    let payload: string | undefined;
+    if (body !== undefined && method !== "GET" && method !== "DELETE") {
+      headers["content-type"] = "application/json";
+      payload = JSON.stringify(body);
+    }
+    return poolFor(url.origin, this.options).request({
+      method: method as Dispatcher.HttpMethod,
+      path: url.pathname + url.search,
+      headers,
+      body: payload,
+    });
+  }
+}
+
+function parseBody(text: string, headers: Dispatcher.ResponseData["headers"]): unknown {
+  if (text.length === 0) return undefined;
+  const type = String(headers["content-type"] ?? "");
+  if (type.includes("json") || /^[[{]/.test(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+/** How long the server asked us to wait, from `Retry-After` (seconds or a date) or `RateLimit-Reset` (epoch seconds). */
+function serverWaitMs(headers: Dispatcher.ResponseData["headers"]): number | undefined {
+  const retryAfter = headers["retry-after"];
+  if (typeof retryAfter === "string" && retryAfter.trim() !== "") {
+    const seconds = Number(retryAfter);
+    if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+    const date = Date.parse(retryAfter);
+    if (Number.isFinite(date)) return Math.max(0, date - Date.now());
+  }
+  const reset = headers["ratelimit-reset"];
+  if (typeof reset === "string" && /^\d+$/.test(reset.trim())) {
+    return Math.max(0, Number(reset) * 1000 - Date.now());
+  }
+  return undefined;
+}
+
+/** Connection refused means nothing reached the server; any other failure may have come after it acted. */
+function mayHaveBeenProcessed(cause: unknown): boolean {
+  const code = (cause as { code?: string } | undefined)?.code;
+  return code !== "ECONNREFUSED" && code !== "UND_ERR_CONNECT_TIMEOUT" && code !== "ENOTFOUND";
+}
+
+function sleep(ms: number): Promise<void> {
+  return ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms));
+}

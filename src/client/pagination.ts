@@ -1,0 +1,16 @@
+/**
+ * Reading the `Link` header (RFC 8288) that both offset and keyset pagination
+ * use to point at the next page. Clients follow it rather than building URLs.
+ */
+
+/** The URL of relation `rel` in a `Link` header, if present. */
+export function linkRelation(header: string | string[] | undefined, rel: string): string | undefined {
+  const value = Array.isArray(header) ? header.join(", ") : header;
+  if (!value) return undefined;
+  for (const match of value.matchAll(/<([^>]*)>\s*((?:;\s*[^;,]+)*)/g)) {
+    const params = match[2] ?? "";
+    const rels = /;\s*rel="?([^";]+)"?/i.exec(params)?.[1]?.split(/\s+/) ?? [];
+    if (rels.includes(rel)) return match[1];
+  }
+  return undefined;
+}

@@ -1,0 +1,33 @@
+/**
+ * What every resource class does with its declaration: announce the computed
+ * outputs, wrap secret inputs, and ask the engine to keep secret outputs secret.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import type { AnyResourceDefinition, FieldTraits } from "./definition";
+
+/** A resource's arguments: the schema's input type, each property accepting a Pulumi input. */
+export type ResourceArgs<S extends z.ZodObject> = { [K in keyof z.input<S>]: pulumi.Input<z.input<S>[K]> };
+
+/** The props passed to `dynamic.Resource`: the arguments, secrets wrapped, and every computed output announced. */
+export function resourceProps(definition: AnyResourceDefinition, args: object): pulumi.Inputs {
+  const props: pulumi.Inputs = {};
+  for (const name of Object.keys(definition.outputs)) props[name] = undefined;
+  for (const [name, value] of Object.entries(args)) {
+    if (value === undefined) continue;
+    props[name] = traitsOf(definition, name).secret ? pulumi.secret(value) : value;
+  }
+  return props;
+}
+
+/** Resource options with the secret properties and outputs listed in `additionalSecretOutputs`. */
+export function resourceOptions(definition: AnyResourceDefinition, opts: pulumi.CustomResourceOptions | undefined): pulumi.CustomResourceOptions {
+  const secretInputs = Object.keys(definition.schema.shape).filter((name) => traitsOf(definition, name).secret);
+  const secretOutputs = Object.entries(definition.outputs).filter(([, output]) => output.secret).map(([name]) => name);
+  const additionalSecretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...secretInputs, ...secretOutputs];
+  return { ...opts, additionalSecretOutputs };
+}
+
+function traitsOf(definition: AnyResourceDefinition, name: string): FieldTraits {
+  return (definition.fields as Record<string, FieldTraits | undefined> | undefined)?.[name] ?? {};
+}

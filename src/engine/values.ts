@@ -1,0 +1,43 @@
+/** Small value helpers shared by the engine and the resource modules. */
+import type { FieldTraits } from "./definition";
+
+/** The placeholder the engine sends during preview for values not yet known. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export function isUnknown(value: unknown): boolean {
+  return value === UNKNOWN;
+}
+
+/** `linkUrl` → `link_url`: property names are the camelCase form of the API's field names. */
+export function snakeCase(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => "_" + letter.toLowerCase());
+}
+
+export function apiFieldName(property: string, traits: FieldTraits | undefined): string {
+  return traits?.api ?? snakeCase(property);
+}
+
+/** The inputs without the keys the engine adds (`__provider`). */
+export function withoutEngineKeys(values: Record<string, unknown>): Record<string, unknown> {
+  const { __provider: _provider, ...rest } = values;
+  return rest;
+}
+
+/**
+ * The API request body for the declared properties (all of them, or only
+ * `only`): wire names, `toApi` hooks, and no local properties (owners, options).
+ */
+export function requestBody(
+  fields: Partial<Record<string, FieldTraits>> | undefined,
+  args: Record<string, unknown>,
+  only?: ReadonlySet<string>,
+): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(args)) {
+    const traits = fields?.[name];
+    if (value === undefined || traits?.local || (only && !only.has(name))) continue;
+    if (traits?.toApi) traits.toApi(value, body);
+    else body[apiFieldName(name, traits)] = value;
+  }
+  return body;
+}

@@ -1,0 +1,138 @@
+/**
+ * Badge: a project or group badge (spec document 2, parts 2.4 and 4.5).
+ * The owner cannot change in place; URLs and name update in place. A project's
+ * badge list also shows its groups' badges: those are never touched from here.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { apiPath } from "../client";
+import { defineResource, type EngineContext } from "../engine/definition";
+import { resourceOptions, resourceProps, type ResourceArgs } from "../engine/resource";
+import { providerShim } from "../engine/shim";
+import { requestBody } from "../engine/values";
+import { adoptExisting, exactlyOneOwner, ownerOf, ownerReference, urlWithPlaceholders, type OwnerKind } from "./common";
+
+/** A badge as the API returns it. */
+export interface BadgeLive extends Record<string, unknown> {
+  id: number;
+  name: string | null;
+  link_url: string;
+  image_url: string;
+  rendered_link_url: string;
+  rendered_image_url: string;
+  kind: OwnerKind;
+}
+
+const schema = z.object({
+  /** The project that owns the badge (id or full path); set this or `group`. */
+  project: ownerReference.optional(),
+  /** The group that owns the badge (id or full path); set this or `project`. */
+  group: ownerReference.optional(),
+  /** Where the badge links to; may contain placeholders such as `%{project_path}`. */
+  linkUrl: urlWithPlaceholders,
+  /** The badge image; may contain placeholders. */
+  imageUrl: urlWithPlaceholders,
+  name: z.string().min(1).max(255).optional(),
+  adoptExisting,
+});
+
+type BadgeInputs = z.output<typeof schema>;
+
+/** The resource id is the badge's API path, e.g. `projects/acme%2Fweb/badges/12`. */
+function parseId(id: string): { kind: OwnerKind; path: string } {
+  const match = /^(projects|groups)\/[^/]+\/badges\/\d+$/.exec(id);
+  if (!match) throw new Error(`Badge id "${id}" is not of the form projects/<project>/badges/<id> or groups/<group>/badges/<id>.`);
+  return { kind: match[1] === "projects" ? "project" : "group", path: "/" + id };
+}
+
+/** Only the owner's own badges: a project's list also contains its groups' badges. */
+function ownBadges(ctx: EngineContext, args: BadgeInputs, matches: (badge: BadgeLive) => boolean): Promise<BadgeLive | undefined> {
+  const owner = ownerOf(args);
+  const query = args.name !== undefined ? { name: args.name } : undefined;
+  return ctx.client.find<BadgeLive>(`${owner.path}/badges`, query, (badge) => badge.kind === owner.kind && matches(badge));
+}
+
+function located(args: BadgeInputs, live: BadgeLive) {
+  const owner = ownerOf(args);
+  return { id: `${owner.kind}s/${encodeURIComponent(String(owner.reference))}/badges/${live.id}`, live };
+}
+
+export const badgeDefinition = defineResource({
+  name: "Badge",
+  schema,
+  fields: {
+    project: { local: true, replaceOnChange: true },
+    group: { local: true, replaceOnChange: true },
+    adoptExisting: { local: true, ignoreInDiff: true },
+  },
+  outputs: { badgeId: {}, kind: {}, renderedLinkUrl: {}, renderedImageUrl: {} },
+  outputsOf: (live: BadgeLive) => ({
+    badgeId: live.id,
+    kind: live.kind,
+    renderedLinkUrl: live.rendered_link_url,
+    renderedImageUrl: live.rendered_image_url,
+  }),
+  validate: exactlyOneOwner,
+
+  async create(ctx, args) {
+    const owner = ownerOf(args);
+    const body = requestBody(this.fields, args);
+    // If the response to the POST is lost, the badge it created is found rather than made twice.
+    const live = await ctx.client.post<BadgeLive>(`${owner.path}/badges`, body, () =>
+      ownBadges(ctx, args, (badge) => badge.link_url === args.linkUrl && badge.image_url === args.imageUrl && (args.name === undefined || badge.name === args.name)),
+    );
+    return located(args, live);
+  },
+
+  async read(ctx, id) {
+    const { kind, path } = parseId(id);
+    const live = await ctx.client.get<BadgeLive>(path);
+    return live.kind === kind ? live : undefined;
+  },
+
+  async update(ctx, id, args, changed) {
+    return ctx.client.put<BadgeLive>(parseId(id).path, requestBody(this.fields, args, changed));
+  },
+
+  async delete(ctx, id) {
+    await ctx.client.delete(parseId(id).path);
+  },
+
+  async adopt(ctx, args) {
+    // A named badge is matched by name; an unnamed one by its two URLs.
+    const found = await ownBadges(ctx, args, (badge) =>
+      args.name !== undefined ? badge.name === args.name : badge.link_url === args.linkUrl && badge.image_url === args.imageUrl,
+    );
+    return found ? located(args, found) : undefined;
+  },
+});
+
+export type BadgeArgs = ResourceArgs<typeof schema>;
+
+/**
+ * A badge on a project or a group.
+ *
+ * ```ts
+ * new Badge("coverage", { project: "acme/web", name: "coverage",
+ *   linkUrl: "https://ci.example.com/%{project_path}", imageUrl: "https://ci.example.com/%{project_path}/badge.svg" });
+ * ```
+ */
+export class Badge extends pulumi.dynamic.Resource {
+  declare readonly project: pulumi.Output<string | number | undefined>;
+  declare readonly group: pulumi.Output<string | number | undefined>;
+  declare readonly linkUrl: pulumi.Output<string>;
+  declare readonly imageUrl: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string | undefined>;
+  /** The badge's numeric id on the server. */
+  declare readonly badgeId: pulumi.Output<number>;
+  /** `project` or `group`. */
+  declare readonly kind: pulumi.Output<OwnerKind>;
+  /** The link URL with its placeholders filled in by the server. */
+  declare readonly renderedLinkUrl: pulumi.Output<string>;
+  /** The image URL with its placeholders filled in by the server. */
+  declare readonly renderedImageUrl: pulumi.Output<string>;
+
+  constructor(name: string, args: BadgeArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerShim("Badge"), name, resourceProps(badgeDefinition, args), resourceOptions(badgeDefinition, opts), "platform", "Badge");
+  }
+}

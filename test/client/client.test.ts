@@ -1,0 +1,299 @@
+import { describe, expect, it } from "vitest";
+import { ApiError, NetworkError, PlatformClient, apiPath } from "pulumi-platform";
+import { tokenOf, useEmulator } from "../support";
+
+const server = useEmulator();
+
+interface Badge {
+  id: number;
+  name: string | null;
+  link_url: string;
+  image_url: string;
+  kind: string;
+}
+
+const badgesOf = (project: string) => apiPath`/projects/${project}/badges`;
+
+function fastClient(overrides: Partial<ConstructorParameters<typeof PlatformClient>[0]> = {}): PlatformClient {
+  return new PlatformClient({ url: server.emulator.url, token: tokenOf(server.emulator, "root"), retryBaseDelayMs: 10, ...overrides });
+}
+
+async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+describe("requests", () => {
+  it("sends the token and encodes full paths in the URL", async () => {
+    const requests = await server.requestsDuring(async () => {
+      const project = await fastClient().get<{ path_with_namespace: string }>(apiPath`/projects/${"acme/web"}`);
+      expect(project.path_with_namespace).toBe("acme/web");
+    });
+    expect(requests).toEqual([{ method: "GET", path: "/api/v4/projects/acme%2Fweb", status: 200 }]);
+  });
+
+  it("sends JSON bodies and reads JSON answers", async () => {
+    const client = fastClient();
+    const created = await client.post<Badge>(badgesOf("acme/web"), { link_url: "https://a.example/x", image_url: "https://a.example/x.svg", name: "json-body" });
+    expect(created).toMatchObject({ name: "json-body", link_url: "https://a.example/x", kind: "project" });
+    await client.delete(apiPath`/projects/${"acme/web"}/badges/${created.id}`);
+  });
+
+  it("follows the redirect of a renamed project to its new path", async () => {
+    const former = server.emulator.state.projects.find((project) => project.formerPaths.length > 0);
+    expect(former, "the default seed has a renamed project").toBeDefined();
+    const requests = await server.requestsDuring(async () => {
+      const project = await fastClient().get<{ id: number }>(apiPath`/projects/${former!.formerPaths[0]!}`);
+      expect(project.id).toBe(former!.id);
+    });
+    expect(requests.map((r) => r.status)).toEqual([301, 200]);
+  });
+});
+
+describe("errors", () => {
+  it("a missing project: 404 with the server's message and what it likely means", async () => {
+    const error = await failure(fastClient().get(apiPath`/projects/${"acme/nothing-here"}`));
+    expect(error.status).toBe(404);
+    expect(error.kind).toBe("not-found");
+    expect(error.serverMessage).toBe("404 Project Not Found");
+    expect(error.notFoundSubject).toBe("Project");
+    expect(error.message).toContain("GET /projects/acme%2Fnothing-here failed with 404: 404 Project Not Found.");
+    expect(error.message).toContain("cannot see it");
+  });
+
+  it("an unknown route: the `error` body shape, not a missing object", async () => {
+    const error = await failure(fastClient().get("/no/such/route"));
+    expect(error.status).toBe(404);
+    expect(error.errorKey).toBe(true);
+    expect(error.notFoundSubject).toBeUndefined();
+  });
+
+  it("a missing badge: `404 Not found` names no owner", async () => {
+    const error = await failure(fastClient().get(apiPath`/projects/${"acme/web"}/badges/999999`));
+    expect(error.notFoundSubject).toBe("");
+  });
+
+  it("field validation errors: {message: {field: [...]}} as 400", async () => {
+    const error = await failure(fastClient().post(badgesOf("acme/web"), { link_url: "not a url", image_url: "https://a.example/i.svg" }));
+    expect(error.status).toBe(400);
+    expect(error.kind).toBe("validation");
+    expect(error.fieldErrors).toEqual({ link_url: ["must be a valid URL"] });
+    expect(error.message).toContain("link_url must be a valid URL");
+  });
+
+  it("parameter errors: {error: ...} as 400", async () => {
+    const error = await failure(fastClient().post(badgesOf("acme/web"), { image_url: "https://a.example/i.svg" }));
+    expect(error.status).toBe(400);
+    expect(error.serverMessage).toBe("link_url is missing");
+    expect(error.errorKey).toBe(true);
+  });
+
+  it("a bad token: 401 says to check platform:token", async () => {
+    const client = new PlatformClient({ url: server.emulator.url, token: "glpat-not-a-real-token" });
+    const error = await failure(client.get(apiPath`/projects/${"acme/web"}`));
+    expect(error.status).toBe(401);
+    expect(error.message).toContain("platform:token");
+    expect(error.message).not.toContain("glpat-not-a-real-token");
+  });
+
+  it("a role too low: 403 says so", async () => {
+    const developer = server.as("dev");
+    const error = await failure(developer.post(badgesOf("acme/web"), { link_url: "https://a.example", image_url: "https://a.example/i.svg" }));
+    expect(error.status).toBe(403);
+    expect(error.kind).toBe("forbidden");
+    expect(error.message).toContain("role");
+  });
+
+  it("422 is a validation failure too, and plain-text bodies are read as the message", async () => {
+    server.emulator.inject({ method: "GET", path: "/api/v4/version", status: 422, body: "ref is ambiguous\n", headers: { "content-type": "text/plain" } });
+    const error = await failure(fastClient().get("/version"));
+    expect(error.kind).toBe("validation");
+    expect(error.serverMessage).toBe("ref is ambiguous");
+  });
+
+  it("a nested {message: {error: ...}} body (endpoint rate limiter) is flattened", async () => {
+    server.emulator.inject({ method: "GET", path: "/api/v4/version", status: 500, body: { message: { error: "This endpoint has been requested too many times." } } });
+    const error = await failure(fastClient().get("/version"));
+    expect(error.serverMessage).toBe("This endpoint has been requested too many times.");
+  });
+});
+
+describe("retries", () => {
+  it("retries 502, 503, 504 and 408 on a GET until it succeeds", async () => {
+    for (const status of [502, 503, 504, 408]) server.emulator.inject({ method: "GET", path: "/api/v4/version", status });
+    const requests = await server.requestsDuring(() => fastClient().get("/version"));
+    expect(requests.map((r) => r.status)).toEqual([502, 503, 504, 408, 200]);
+  });
+
+  it("retries a dropped connection", async () => {
+    server.emulator.inject({ method: "GET", path: "/api/v4/version", dropConnection: true });
+    const requests = await server.requestsDuring(() => fastClient().get("/version"));
+    expect(requests).toHaveLength(2);
+    expect(requests[1]!.status).toBe(200);
+  });
+
+  it("honours Retry-After on a 429", async () => {
+    server.emulator.inject({ method: "GET", path: "/api/v4/version", status: 429, headers: { "retry-after": "1" }, body: "Retry later\n" });
+    const started = Date.now();
+    await fastClient().get("/version");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it("honours RateLimit-Reset when there is no Retry-After", async () => {
+    const reset = Math.ceil(Date.now() / 1000) + 1;
+    server.emulator.inject({ method: "GET", path: "/api/v4/version", status: 429, headers: { "ratelimit-reset": String(reset) } });
+    await fastClient().get("/version");
+    expect(Date.now()).toBeGreaterThanOrEqual(reset * 1000 - 50);
+  });
+
+  it("gives up after the attempt limit, with the last error", async () => {
+    server.emulator.inject({ method: "GET", path: "/api/v4/version", status: 503, times: 10 });
+    const requests = await server.requestsDuring(async () => {
+      const error = await failure(fastClient({ maxAttempts: 3 }).get("/version"));
+      expect(error.status).toBe(503);
+    });
+    server.emulator.clearFaults();
+    expect(requests).toHaveLength(3);
+  });
+
+  it("does not wait beyond its time budget: a long Retry-After fails at once and says how long", async () => {
+    server.emulator.inject({ method: "GET", path: "/api/v4/version", status: 429, headers: { "retry-after": "600" } });
+    const requests = await server.requestsDuring(async () => {
+      const error = await failure(fastClient({ retryBudgetMs: 2_000 }).get("/version"));
+      expect(error.kind).toBe("rate-limited");
+      expect(error.message).toContain("600s");
+    });
+    expect(requests).toHaveLength(1);
+  });
+
+  it("the emulator's own rate limiter is ridden out", async () => {
+    const limited = await import("pulumi-platform/emulator").then((m) => m.startEmulator({ port: 0, rateLimit: { requests: 3, periodSeconds: 1 } }));
+    try {
+      const client = new PlatformClient({ url: limited.url, token: tokenOf(limited, "root"), retryBaseDelayMs: 10 });
+      for (let i = 0; i < 5; i++) await client.get("/version");
+      expect(limited.requestLog.filter((r) => r.status === 429).length).toBeGreaterThan(0);
+      expect(limited.requestLog.filter((r) => r.status === 200)).toHaveLength(5);
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it("retries a PUT on a 502", async () => {
+    const client = fastClient();
+    const badge = await client.post<Badge>(badgesOf("acme/web"), { link_url: "https://a.example/put", image_url: "https://a.example/put.svg" });
+    server.emulator.inject({ method: "PUT", path: /\/badges\//, status: 502 });
+    const updated = await client.put<Badge>(apiPath`/projects/${"acme/web"}/badges/${badge.id}`, { name: "after-502" });
+    expect(updated.name).toBe("after-502");
+    await client.delete(apiPath`/projects/${"acme/web"}/badges/${badge.id}`);
+  });
+
+  it("times out a request that does not answer, and retries it", async () => {
+    server.emulator.inject({ method: "GET", path: "/api/v4/version", delayMs: 1_500 });
+    const requests = await server.requestsDuring(() => fastClient({ requestTimeoutMs: 300 }).get("/version"));
+    expect(requests.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("a request that never gets an answer ends in a NetworkError that says what to check", async () => {
+    const client = new PlatformClient({ url: "http://127.0.0.1:9", token: "t", maxAttempts: 2, retryBaseDelayMs: 10 });
+    const error = await client.get("/version").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as Error).message).toContain("platform:url");
+  });
+});
+
+describe("POST retries never duplicate", () => {
+  const body = (name: string) => ({ link_url: `https://a.example/${name}`, image_url: `https://a.example/${name}.svg`, name });
+  const findByName = (client: PlatformClient, name: string) => () =>
+    client.find<Badge>(badgesOf("acme/web"), { name }, (badge) => badge.kind === "project");
+
+  it("a lost response: the object the first attempt created is found, not created again", async () => {
+    const client = fastClient();
+    server.emulator.inject({ method: "POST", path: /\/badges$/, status: 502, afterHandling: true });
+    const requests = await server.requestsDuring(async () => {
+      const created = await client.post<Badge>(badgesOf("acme/web"), body("lost-response"), findByName(client, "lost-response"));
+      expect(created.name).toBe("lost-response");
+    });
+    expect(requests.filter((r) => r.method === "POST")).toHaveLength(1);
+    expect(await client.list<Badge>(badgesOf("acme/web"), { name: "lost-response" })).toHaveLength(1);
+  });
+
+  it("a dropped connection after the server acted: found, not duplicated", async () => {
+    const client = fastClient();
+    server.emulator.inject({ method: "POST", path: /\/badges$/, dropConnection: true, afterHandling: true });
+    await client.post<Badge>(badgesOf("acme/web"), body("dropped"), findByName(client, "dropped"));
+    expect(await client.list<Badge>(badgesOf("acme/web"), { name: "dropped" })).toHaveLength(1);
+  });
+
+  it("an attempt that did not create anything is sent again", async () => {
+    const client = fastClient();
+    server.emulator.inject({ method: "POST", path: /\/badges$/, status: 502 });
+    const requests = await server.requestsDuring(() => client.post<Badge>(badgesOf("acme/web"), body("not-created"), findByName(client, "not-created")));
+    expect(requests.filter((r) => r.method === "POST").map((r) => r.status)).toEqual([502, 201]);
+    expect(await client.list<Badge>(badgesOf("acme/web"), { name: "not-created" })).toHaveLength(1);
+  });
+
+  it("without a way to check, an unsure POST is not retried", async () => {
+    const client = fastClient();
+    server.emulator.inject({ method: "POST", path: /\/badges$/, status: 504, afterHandling: true });
+    const requests = await server.requestsDuring(async () => {
+      await failure(client.post(badgesOf("acme/web"), body("unchecked")));
+    });
+    expect(requests).toHaveLength(1);
+  });
+
+  it("a 429 means the POST was not processed: it is simply sent again", async () => {
+    const client = fastClient();
+    server.emulator.inject({ method: "POST", path: /\/badges$/, status: 429, headers: { "retry-after": "0" } });
+    const requests = await server.requestsDuring(() => client.post(badgesOf("acme/web"), body("after-429")));
+    expect(requests.map((r) => r.status)).toEqual([429, 201]);
+  });
+});
+
+describe("pagination", () => {
+  it("follows Link rel=next across pages with per_page=100", async () => {
+    const client = fastClient();
+    const project = "acme/api";
+    await Promise.all(
+      Array.from({ length: 230 }, (_, i) =>
+        client.post(badgesOf(project), { link_url: `https://a.example/p${i}`, image_url: `https://a.example/p${i}.svg`, name: `page-${i}` }),
+      ),
+    );
+    const requests = await server.requestsDuring(async () => {
+      const all = await client.list<Badge>(badgesOf(project));
+      expect(all.filter((badge) => badge.name?.startsWith("page-"))).toHaveLength(230);
+      expect(new Set(all.map((badge) => badge.id)).size).toBe(all.length);
+    });
+    expect(requests).toHaveLength(3);
+    const pageQueries = server.emulator.requestLog.slice(-3).map((entry) => new URLSearchParams(entry.query));
+    expect(pageQueries.map((query) => [query.get("page"), query.get("per_page")])).toEqual([
+      [null, "100"],
+      ["2", "100"],
+      ["3", "100"],
+    ]);
+  });
+
+  it("find stops reading pages once it has a match", async () => {
+    const requests = await server.requestsDuring(async () => {
+      const found = await fastClient().find<Badge>(badgesOf("acme/api"), undefined, () => true);
+      expect(found).toBeDefined();
+    });
+    expect(requests).toHaveLength(1);
+  });
+
+  it("follows a keyset cursor link as given", async () => {
+    const next = `${server.emulator.url}/api/v4/projects/acme%2Fapi/badges?cursor=eyJpZCI6MX0&pagination=keyset&per_page=100`;
+    // Two scripted pages: the first points to the second by cursor, the second ends the collection.
+    server.emulator.inject({ method: "GET", path: "/api/v4/projects/acme%2Fapi/badges", status: 200, body: [{ id: -1 }], headers: { link: `<${next}>; rel="next"` } });
+    server.emulator.inject({ method: "GET", path: "/api/v4/projects/acme%2Fapi/badges", status: 200, body: [{ id: -2 }] });
+    const requests = await server.requestsDuring(async () => {
+      const all = await fastClient().list<Badge>(badgesOf("acme/api"), { pagination: "keyset", order_by: "id", sort: "asc" });
+      expect(all.map((badge) => badge.id)).toEqual([-1, -2]);
+    });
+    expect(requests).toHaveLength(2);
+    expect(server.emulator.requestLog.at(-1)!.query).toContain("cursor=eyJpZCI6MX0");
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * Shared test plumbing: an emulator per test file, the provider configured to
+ * talk to it, and views of the emulator's request log. Tests use the package
+ * as users do (`pulumi-platform`, built to dist/ by `pretest`).
+ */
+import { afterAll, beforeAll } from "vitest";
+import { closeAllPools, PlatformClient, providers } from "pulumi-platform";
+import { startEmulator, type Emulator } from "pulumi-platform/emulator";
+
+export interface TestServer {
+  emulator: Emulator;
+  /** A client acting as `username` (default: the administrator), for setting up and checking state out of band. */
+  as(username?: string): PlatformClient;
+  /** Points every provider at the emulator with the given user's token. */
+  configureProviders(username?: string): Promise<void>;
+  /** The requests (method and path) the emulator saw while `action` ran. */
+  requestsDuring(action: () => Promise<unknown>): Promise<{ method: string; path: string; status: number }[]>;
+}
+
+/** Starts an emulator before the file's tests and stops it (and our connections) after. */
+export function useEmulator(options: Parameters<typeof startEmulator>[0] = {}): TestServer {
+  let emulator: Emulator | undefined;
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, ...options });
+  });
+  afterAll(async () => {
+    await closeAllPools();
+    await emulator?.stop();
+  });
+  const server: TestServer = {
+    get emulator() {
+      if (!emulator) throw new Error("emulator not started");
+      return emulator;
+    },
+    as(username = "root") {
+      return new PlatformClient({ url: server.emulator.url, token: tokenOf(server.emulator, username), retryBaseDelayMs: 10 });
+    },
+    async configureProviders(username = "root") {
+      const settings: Record<string, string> = { "platform:url": server.emulator.url, "platform:token": tokenOf(server.emulator, username) };
+      await providers.Badge.configure({ config: configOf(settings) });
+    },
+    async requestsDuring(action) {
+      const start = server.emulator.requestLog.length;
+      await action();
+      return server.emulator.requestLog.slice(start).map(({ method, path, status }) => ({ method, path, status }));
+    },
+  };
+  return server;
+}
+
+export function tokenOf(emulator: Emulator, username: string): string {
+  const token = emulator.tokens[username];
+  if (!token) throw new Error(`the seed has no user ${username}`);
+  return token;
+}
+
+export function configOf(settings: Record<string, string>) {
+  return {
+    get: (key: string) => settings[key],
+    require: (key: string) => {
+      const value = settings[key];
+      if (value === undefined) throw new Error(`missing ${key}`);
+      return value;
+    },
+  };
+}
