@@ -1,0 +1,45 @@
+/**
+ * A local emulator of the platform REST API v4: a real HTTP server on
+ * 127.0.0.1 with an in-memory model seeded from a small description.
+ *
+ *     const emulator = await startEmulator();
+ *     await fetch(`${emulator.apiUrl}/projects/acme%2Fweb/badges`, {
+ *       headers: { "PRIVATE-TOKEN": emulator.tokens.alice },
+ *     });
+ *     await emulator.stop();
+ */
+export { startEmulator, DEFAULT_MAX_URL_LENGTH } from "./server";
+export type { Emulator, EmulatorOptions, RequestLogEntry } from "./server";
+export type { Fault } from "./faults";
+export type { RateLimitOptions } from "./rate-limit";
+export { defaultSeed } from "./seeds/default";
+export { stateFromSeed, readSeed, DEFAULT_INSTANCE } from "./seed";
+export type { Seed, SeedUser, SeedGroup, SeedProject } from "./seed";
+export { EmulatorState, AccessLevel, defineStore } from "./state";
+export type {
+  AccessLevelValue,
+  Clock,
+  Group,
+  InstanceInfo,
+  Members,
+  Offering,
+  Project,
+  SerializedState,
+  Tier,
+  User,
+  Visibility,
+} from "./state";
+export { route, ok, created, noContent, paginate, requireUser, API_PREFIX } from "./router";
+export type { ApiResponse, HttpMethod, RequestContext, RouteDefinition, RouteModule } from "./router";
+export {
+  offsetPaginationHeaders,
+  paginateOffset,
+  paginateKeyset,
+  pageUrl,
+  DEFAULT_PER_PAGE,
+  MAX_PER_PAGE,
+  MAX_COUNT_LIMIT,
+} from "./pagination";
+export type { KeysetOptions } from "./pagination";
+export { badgeStore } from "./routes/badges";
+export type { BadgeRecord } from "./routes/badges";

@@ -1,0 +1,58 @@
+/**
+ * Resolving a `:id` path parameter (an integer id or a URL-encoded full path)
+ * to a group or project the caller may see — `find_group!`/`find_project!`.
+ * Invisible and missing resources look the same: 404 `404 Group Not Found`
+ * or `404 Project Not Found`. A path the resource had before a rename
+ * answers 301 to the new path (only for callers who may see it).
+ */
+import { canReadGroup, canReadProject } from "./access";
+import { MovedError, notFound } from "./errors";
+import type { RequestContext } from "./router";
+import type { EmulatorState, Group, Project } from "./state";
+
+const INTEGER_ID = /^\d+$/;
+
+interface Lookup<T> {
+  resourceName: string;
+  byId(state: EmulatorState, id: number): T | undefined;
+  byPath(state: EmulatorState, fullPath: string): T | undefined;
+  canRead(ctx: RequestContext<unknown>, resource: T): boolean;
+}
+
+function find<T>(ctx: RequestContext<unknown>, param: string, lookup: Lookup<T>): T {
+  const value = ctx.pathParams[param] ?? "";
+  const { state } = ctx;
+  const found = INTEGER_ID.test(value) ? lookup.byId(state, Number(value)) : lookup.byPath(state, value);
+  if (found !== undefined) {
+    if (lookup.canRead(ctx, found)) return found;
+    throw notFound(lookup.resourceName);
+  }
+  if (!INTEGER_ID.test(value)) {
+    const currentPath = state.currentPathOf(value);
+    const moved = currentPath === undefined ? undefined : lookup.byPath(state, currentPath);
+    if (currentPath !== undefined && moved !== undefined && lookup.canRead(ctx, moved)) {
+      throw new MovedError(param, currentPath);
+    }
+  }
+  throw notFound(lookup.resourceName);
+}
+
+const groupLookup: Lookup<Group> = {
+  resourceName: "Group",
+  byId: (state, id) => state.groupById(id),
+  byPath: (state, path) => state.groupByFullPath(path),
+  canRead: (ctx, group) => canReadGroup(ctx.state, ctx.user, group),
+};
+
+const projectLookup: Lookup<Project> = {
+  resourceName: "Project",
+  byId: (state, id) => state.projectById(id),
+  byPath: (state, path) => state.projectByFullPath(path),
+  canRead: (ctx, project) => canReadProject(ctx.state, ctx.user, project),
+};
+
+/** The group named by path parameter `param` (default `id`), if the caller may read it. */
+export const findGroup = (ctx: RequestContext<unknown>, param = "id"): Group => find(ctx, param, groupLookup);
+
+/** The project named by path parameter `param` (default `id`), if the caller may read it. */
+export const findProject = (ctx: RequestContext<unknown>, param = "id"): Project => find(ctx, param, projectLookup);

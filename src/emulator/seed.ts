@@ -1,0 +1,228 @@
+/**
+ * The seed: a small, human-written description of an instance (users with
+ * their tokens, groups, projects, memberships) that becomes the emulator's
+ * starting state. Given as an object or as the path of a JSON file.
+ *
+ * Groups refer to their parent and projects to their group by full path;
+ * memberships are `username → access level`. Parents must come before their
+ * subgroups. Omitted ids are assigned in order; omitted creation times are
+ * spaced one hour apart from 2024-01-01 in seed order, so the state is the
+ * same on every start.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import {
+  EmulatorState,
+  Sequence,
+  type Clock,
+  type Group,
+  type InstanceInfo,
+  type Members,
+  type Project,
+  type Tier,
+  type User,
+  type Visibility,
+} from "./state";
+
+export interface SeedUser {
+  username: string;
+  id?: number;
+  name?: string;
+  email?: string;
+  admin?: boolean;
+  /** A personal access token; `tokens` for several. */
+  token?: string;
+  tokens?: string[];
+}
+
+export interface SeedGroup {
+  /** The group's own path segment. */
+  path: string;
+  /** Full path of the parent group; absent for a top-level group. */
+  parent?: string;
+  id?: number;
+  name?: string;
+  description?: string;
+  /** Default private. */
+  visibility?: Visibility;
+  /** Hosted offering: the top-level group's subscription tier. */
+  tier?: Tier;
+  createdAt?: string;
+  /** username → access level (10 guest ... 50 owner). */
+  members?: Record<string, number>;
+  /** Full paths the group had before renames (requests to them are redirected). */
+  formerPaths?: string[];
+}
+
+export interface SeedProject {
+  path: string;
+  /** Full path of the group the project lives in. */
+  namespace: string;
+  id?: number;
+  name?: string;
+  description?: string;
+  visibility?: Visibility;
+  createdAt?: string;
+  /** Default "main". */
+  defaultBranch?: string;
+  /** Last commit on the default branch; default a fixed sha derived from the path; null: empty repository. */
+  commitSha?: string | null;
+  latestTag?: string | null;
+  members?: Record<string, number>;
+  formerPaths?: string[];
+}
+
+export interface Seed {
+  instance?: Partial<InstanceInfo>;
+  users?: SeedUser[];
+  groups?: SeedGroup[];
+  projects?: SeedProject[];
+}
+
+export const DEFAULT_INSTANCE: InstanceInfo = {
+  offering: "self-managed",
+  tier: "free",
+  host: "platform.example.test",
+  pagesDomain: "pages.example.test",
+  version: "18.6.0-ee",
+  revision: "2b296bd0dff",
+  enterprise: true,
+};
+
+const SEED_EPOCH = Date.parse("2024-01-01T00:00:00.000Z");
+const HOUR = 3_600_000;
+const VISIBILITY_RANK: Record<Visibility, number> = { private: 0, internal: 10, public: 20 };
+
+/** Reads a seed from a JSON file, or returns the given object. */
+export function readSeed(seed: Seed | string): Seed {
+  if (typeof seed !== "string") return seed;
+  return JSON.parse(readFileSync(seed, "utf8")) as Seed;
+}
+
+class SeedError extends Error {
+  constructor(message: string) {
+    super(`invalid emulator seed: ${message}`);
+    this.name = "SeedError";
+  }
+}
+
+/** Builds the starting state from a seed; throws on dangling references or impossible visibility. */
+export function stateFromSeed(input: Seed | string, clock?: Clock): EmulatorState {
+  const seed = structuredClone(readSeed(input));
+  const state = new EmulatorState(
+    {
+      format: 1,
+      instance: { ...DEFAULT_INSTANCE, ...seed.instance },
+      users: [],
+      groups: [],
+      projects: [],
+      sequences: {},
+      stores: {},
+    },
+    clock,
+  );
+  let order = 0;
+  const nextCreatedAt = (given: string | undefined): string => {
+    const fallback = new Date(SEED_EPOCH + order++ * HOUR).toISOString();
+    return given === undefined ? fallback : new Date(given).toISOString();
+  };
+  const assignId = (sequence: string, given: number | undefined): number => {
+    if (given === undefined) return state.nextId(sequence);
+    state.reserveId(sequence, given);
+    return given;
+  };
+
+  for (const seedUser of seed.users ?? []) addUser(state, seedUser, nextCreatedAt(undefined), assignId);
+  for (const seedGroup of seed.groups ?? []) addGroup(state, seedGroup, nextCreatedAt(seedGroup.createdAt), assignId);
+  for (const seedProject of seed.projects ?? []) {
+    addProject(state, seedProject, nextCreatedAt(seedProject.createdAt), assignId);
+  }
+  return state;
+}
+
+type AssignId = (sequence: string, given: number | undefined) => number;
+
+function addUser(state: EmulatorState, seedUser: SeedUser, createdAt: string, assignId: AssignId): void {
+  if (state.userByUsername(seedUser.username)) throw new SeedError(`user ${seedUser.username} appears twice`);
+  const tokens = [...(seedUser.token ? [seedUser.token] : []), ...(seedUser.tokens ?? [])];
+  for (const token of tokens) {
+    if (state.userByToken(token)) throw new SeedError(`token of ${seedUser.username} is already used`);
+  }
+  const user: User = {
+    id: assignId(Sequence.users, seedUser.id),
+    username: seedUser.username,
+    name: seedUser.name ?? seedUser.username,
+    email: seedUser.email ?? `${seedUser.username}@example.test`,
+    isAdmin: seedUser.admin ?? false,
+    tokens,
+    createdAt,
+  };
+  state.users.push(user);
+}
+
+function membersOf(state: EmulatorState, members: Record<string, number> | undefined, owner: string): Members {
+  const result: Members = {};
+  for (const [username, level] of Object.entries(members ?? {})) {
+    const user = state.userByUsername(username);
+    if (!user) throw new SeedError(`${owner} has unknown member ${username}`);
+    result[String(user.id)] = level;
+  }
+  return result;
+}
+
+function checkVisibility(child: Visibility, parent: Visibility, what: string): void {
+  if (VISIBILITY_RANK[child] > VISIBILITY_RANK[parent]) {
+    throw new SeedError(`${what} is ${child} but its parent group is ${parent}`);
+  }
+}
+
+function addGroup(state: EmulatorState, seedGroup: SeedGroup, createdAt: string, assignId: AssignId): void {
+  const parent = seedGroup.parent === undefined ? undefined : state.groupByFullPath(seedGroup.parent);
+  if (seedGroup.parent !== undefined && !parent) {
+    throw new SeedError(`group ${seedGroup.path} has unknown parent ${seedGroup.parent} (list parents first)`);
+  }
+  const fullPath = parent ? `${state.groupFullPath(parent)}/${seedGroup.path}` : seedGroup.path;
+  if (state.groupByFullPath(fullPath)) throw new SeedError(`group ${fullPath} appears twice`);
+  const visibility = seedGroup.visibility ?? "private";
+  if (parent) checkVisibility(visibility, parent.visibility, `group ${fullPath}`);
+  const group: Group = {
+    id: assignId(Sequence.namespaces, seedGroup.id),
+    name: seedGroup.name ?? seedGroup.path,
+    path: seedGroup.path,
+    parentId: parent?.id ?? null,
+    visibility,
+    description: seedGroup.description ?? "",
+    createdAt,
+    tier: seedGroup.tier ?? null,
+    members: membersOf(state, seedGroup.members, `group ${fullPath}`),
+    formerPaths: seedGroup.formerPaths ?? [],
+  };
+  state.groups.push(group);
+}
+
+function addProject(state: EmulatorState, seedProject: SeedProject, createdAt: string, assignId: AssignId): void {
+  const group = state.groupByFullPath(seedProject.namespace);
+  if (!group) throw new SeedError(`project ${seedProject.path} has unknown namespace ${seedProject.namespace}`);
+  const fullPath = `${state.groupFullPath(group)}/${seedProject.path}`;
+  if (state.projectByFullPath(fullPath)) throw new SeedError(`project ${fullPath} appears twice`);
+  const visibility = seedProject.visibility ?? "private";
+  checkVisibility(visibility, group.visibility, `project ${fullPath}`);
+  const project: Project = {
+    id: assignId(Sequence.projects, seedProject.id),
+    name: seedProject.name ?? seedProject.path,
+    path: seedProject.path,
+    namespaceId: group.id,
+    visibility,
+    description: seedProject.description ?? "",
+    createdAt,
+    defaultBranch: seedProject.defaultBranch ?? "main",
+    lastCommitSha:
+      seedProject.commitSha === undefined
+        ? createHash("sha1").update(fullPath).digest("hex")
+        : seedProject.commitSha,
+    latestTag: seedProject.latestTag ?? null,
+    members: membersOf(state, seedProject.members, `project ${fullPath}`),
+    formerPaths: seedProject.formerPaths ?? [],
+  };
+  state.projects.push(project);
+}

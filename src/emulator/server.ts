@@ -1,0 +1,381 @@
+/**
+ * The emulator's HTTP core: one node:http server on 127.0.0.1 that takes
+ * every request through the same steps, in the order a real deployment
+ * applies them:
+ *
+ *   414 for an overlong URL → injected fault (before handling) → rate limit
+ *   → route match (else 404 `{"error":"404 Not Found"}`) → authentication
+ *   (401) → declared params (400) → handler → injected fault (after
+ *   handling) → response, request log, state file.
+ *
+ * Route handlers throw `ApiError` for error answers and `MovedError` for a
+ * renamed path (301); anything else becomes 500.
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { ApiError, MovedError, internalServerError, routeNotFound, unauthorized } from "./errors";
+import { FaultInjector, replacesResponse, type Fault } from "./faults";
+import { declareParams, parseBody, parseNestedParams, type RawParams } from "./params";
+import { readOffsetPageRequest } from "./pagination";
+import { RATE_LIMIT_BODY, RateLimiter, type RateLimitOptions } from "./rate-limit";
+import { Router, type ApiResponse, type RequestContext, type RouteModule, type RouteMatch } from "./router";
+import { routeModules } from "./routes";
+import { stateFromSeed, type Seed } from "./seed";
+import { defaultSeed } from "./seeds/default";
+import { EmulatorState, type Clock, type SerializedState, type User } from "./state";
+
+export interface EmulatorOptions {
+  /** Port on 127.0.0.1; 0 (default) picks a free one. */
+  port?: number;
+  /** Starting state: a seed object or the path of a JSON seed file. Default: the default seed. */
+  seed?: Seed | string;
+  /** Load state from this file if it exists (instead of the seed) and save it after every change. */
+  stateFile?: string;
+  /** Throttle requests per user (per address when anonymous), Rack::Attack style. */
+  rateLimit?: RateLimitOptions;
+  /** Longest accepted request target (path and query); longer → 414. Default 8192. */
+  maxUrlLength?: number;
+  /** Print one line per request to stderr. */
+  log?: boolean;
+  /** Milliseconds since the epoch; lets tests move time (rate-limit windows, timestamps). */
+  clock?: Clock;
+  /** Extra route modules served besides the built-in ones (for tests of the core). */
+  extraRoutes?: readonly RouteModule[];
+}
+
+export interface RequestLogEntry {
+  /** Increasing number of the request since start; see `mark()` / `requestsSince()`. */
+  seq: number;
+  method: string;
+  /** Raw path as sent, still URL-encoded, without the query. */
+  path: string;
+  /** Raw query string without `?` ("" when none). */
+  query: string;
+  /** Status sent; 0 when the connection was dropped without a response. */
+  status: number;
+  /** When the request arrived (clock milliseconds). */
+  time: number;
+  durationMs: number;
+  /** True when an injected fault shaped the answer. */
+  fault: boolean;
+}
+
+export interface Emulator {
+  /** `http://127.0.0.1:PORT`, without `/api/v4`. */
+  readonly url: string;
+  /** `url` + `/api/v4`. */
+  readonly apiUrl: string;
+  /** Username → first access token of that user. */
+  readonly tokens: Readonly<Record<string, string>>;
+  /** Every request, faults, 401s, 414s and 429s included, oldest first. */
+  readonly requestLog: readonly RequestLogEntry[];
+  clearLog(): void;
+  /** A mark to pass to `requestsSince` later. */
+  mark(): number;
+  /** The requests that arrived after `mark()` returned this value. */
+  requestsSince(mark: number): RequestLogEntry[];
+  inject(fault: Fault): void;
+  clearFaults(): void;
+  readonly state: EmulatorState;
+  /** Writes the state file now (no-op without `stateFile`). */
+  save(): void;
+  /** Closes the server and every open connection. */
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_MAX_URL_LENGTH = 8192;
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const MUTATING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+function loadState(options: EmulatorOptions, clock: Clock): EmulatorState {
+  if (options.stateFile && existsSync(options.stateFile)) {
+    return EmulatorState.fromJSON(JSON.parse(readFileSync(options.stateFile, "utf8")) as SerializedState, clock);
+  }
+  return stateFromSeed(options.seed ?? defaultSeed, clock);
+}
+
+function saveState(state: EmulatorState, file: string): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(state.toJSON(), null, 2)}\n`);
+  renameSync(temporary, file);
+}
+
+/** The access token of a request: `PRIVATE-TOKEN`, `Authorization: Bearer`, or `private_token`. */
+function tokenOf(req: IncomingMessage, query: URLSearchParams): string | undefined {
+  const privateToken = req.headers["private-token"];
+  if (typeof privateToken === "string" && privateToken !== "") return privateToken;
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
+  if (bearer?.[1]) return bearer[1];
+  return query.get("private_token") ?? undefined;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > MAX_BODY_BYTES) throw new ApiError(413, { message: "413 Request Entity Too Large" });
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function faultResponse(fault: Fault): ApiResponse {
+  const headers = { ...fault.headers };
+  const hasContentType = Object.keys(headers).some((name) => name.toLowerCase() === "content-type");
+  if (typeof fault.body === "object" && !hasContentType) headers["Content-Type"] = "application/json";
+  return { status: fault.status ?? 500, body: fault.body, headers };
+}
+
+function writeResponse(res: ServerResponse, response: ApiResponse, extraHeaders: Record<string, string>): void {
+  if (res.destroyed || res.headersSent) return;
+  const headers: Record<string, string> = { ...extraHeaders, ...response.headers };
+  const hasContentType = Object.keys(headers).some((name) => name.toLowerCase() === "content-type");
+  let payload: string | undefined;
+  if (response.body !== undefined && response.status !== 204) {
+    if (typeof response.body === "string") {
+      payload = response.body;
+      if (!hasContentType) headers["Content-Type"] = "text/plain; charset=utf-8";
+    } else {
+      payload = JSON.stringify(response.body);
+      if (!hasContentType) headers["Content-Type"] = "application/json";
+    }
+  }
+  headers["Content-Length"] = String(payload === undefined ? 0 : Buffer.byteLength(payload));
+  res.writeHead(response.status, headers);
+  res.end(payload);
+}
+
+class EmulatorServer {
+  readonly log: RequestLogEntry[] = [];
+  readonly faults = new FaultInjector();
+  private nextSeq = 0;
+  private readonly router: Router;
+  private readonly rateLimiter: RateLimiter | undefined;
+  private readonly maxUrlLength: number;
+  /** Set once listening: `http://127.0.0.1:PORT`. */
+  baseUrl = "";
+  /** Aborted by stop(), so that injected delays do not outlive the server. */
+  readonly stopping = new AbortController();
+
+  constructor(
+    readonly state: EmulatorState,
+    private readonly options: EmulatorOptions,
+    private readonly clock: Clock,
+  ) {
+    this.router = new Router([...routeModules, ...(options.extraRoutes ?? [])]);
+    this.rateLimiter = options.rateLimit ? new RateLimiter(options.rateLimit, clock) : undefined;
+    this.maxUrlLength = options.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
+  }
+
+  mark(): number {
+    return this.nextSeq;
+  }
+
+  /** Waits for an injected delay, or less if the emulator stops meanwhile. */
+  private async delay(ms: number | undefined): Promise<void> {
+    if (!ms) return;
+    await sleep(ms, undefined, { signal: this.stopping.signal }).catch(() => undefined);
+  }
+
+  /** Waits out a fault's delay, then drops the connection or gives the fault's response (undefined: none). */
+  private async runFault(fault: Fault, req: IncomingMessage): Promise<"dropped" | ApiResponse | undefined> {
+    await this.delay(fault.delayMs);
+    if (fault.dropConnection) {
+      req.socket.destroy();
+      return "dropped";
+    }
+    return replacesResponse(fault) ? faultResponse(fault) : undefined;
+  }
+
+  save(): void {
+    if (this.options.stateFile) saveState(this.state, this.options.stateFile);
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = this.clock();
+    const method = (req.method ?? "GET").toUpperCase();
+    const target = req.url ?? "/";
+    const queryStart = target.indexOf("?");
+    const rawPath = queryStart === -1 ? target : target.slice(0, queryStart);
+    const rawQuery = queryStart === -1 ? "" : target.slice(queryStart + 1);
+    const entry: RequestLogEntry = {
+      seq: this.nextSeq++,
+      method,
+      path: rawPath,
+      query: rawQuery,
+      status: 0,
+      time: started,
+      durationMs: 0,
+      fault: false,
+    };
+    const finish = (status: number): void => {
+      entry.status = status;
+      entry.durationMs = this.clock() - started;
+      this.log.push(entry);
+      if (this.options.log) process.stderr.write(`${method} ${target} → ${status || "dropped"}\n`);
+    };
+    const respond = (response: ApiResponse, extraHeaders: Record<string, string> = {}): void => {
+      writeResponse(res, response, extraHeaders);
+      finish(response.status);
+    };
+
+    if (target.length > this.maxUrlLength) return respond({ status: 414, body: "414 URI Too Long\n" });
+
+    const fault = this.faults.take(method, rawPath);
+    if (fault) entry.fault = true;
+    if (fault && !fault.afterHandling) {
+      const outcome = await this.runFault(fault, req);
+      if (outcome === "dropped") return finish(0);
+      if (outcome) return respond(outcome);
+    }
+
+    const query = new URLSearchParams(rawQuery);
+    const token = tokenOf(req, query);
+    const user = token === undefined ? null : (this.state.userByToken(token) ?? null);
+
+    let rateLimitHeaders: Record<string, string> = {};
+    if (this.rateLimiter) {
+      const decision = user
+        ? this.rateLimiter.hit(`user:${user.id}`, "throttle_authenticated_api")
+        : this.rateLimiter.hit(`ip:${req.socket.remoteAddress ?? ""}`, "throttle_unauthenticated_api");
+      if (decision.limited) {
+        return respond({ status: 429, body: RATE_LIMIT_BODY, headers: { "Content-Type": "text/plain", ...decision.headers } });
+      }
+      rateLimitHeaders = decision.headers;
+    }
+
+    let response = await this.answer(req, { method, rawPath, rawQuery, query, token, user });
+    if (MUTATING_METHODS.has(method)) this.save();
+
+    if (fault?.afterHandling) {
+      const outcome = await this.runFault(fault, req);
+      if (outcome === "dropped") return finish(0);
+      if (outcome) response = outcome;
+    }
+    respond(response, rateLimitHeaders);
+  }
+
+  /** Routes, authenticates, declares params and runs the handler; errors become responses. */
+  private async answer(
+    req: IncomingMessage,
+    request: {
+      method: string;
+      rawPath: string;
+      rawQuery: string;
+      query: URLSearchParams;
+      token: string | undefined;
+      user: User | null;
+    },
+  ): Promise<ApiResponse> {
+    const { method, rawPath, rawQuery, query, token, user } = request;
+    const search = rawQuery === "" ? "" : `?${rawQuery}`;
+    let match: RouteMatch | undefined;
+    try {
+      match = this.router.match(method, rawPath);
+      if (!match) throw routeNotFound();
+      if (token !== undefined && !user) throw unauthorized();
+      // authenticate_non_get!: every write needs a user.
+      if (!user && MUTATING_METHODS.has(method)) throw unauthorized();
+
+      const body = await readBody(req);
+      const rawParams: RawParams = {
+        ...parseNestedParams(query),
+        ...parseBody(req.headers["content-type"], body),
+        ...match.pathParams,
+      };
+      if (match.route.paginated) readOffsetPageRequest(rawParams);
+      const ctx: RequestContext = {
+        method,
+        rawPath,
+        url: new URL(this.baseUrl + rawPath + search),
+        headers: req.headers,
+        pathParams: match.pathParams,
+        rawParams,
+        params: declareParams(match.route.params, rawParams),
+        user,
+        state: this.state,
+      };
+      return await match.route.handler(ctx);
+    } catch (error) {
+      if (error instanceof ApiError) return { status: error.status, body: error.body, headers: error.headers };
+      if (error instanceof MovedError && match) return this.redirect(rawPath, search, match, error);
+      if (process.env["EMULATOR_DEBUG"]) console.error(error);
+      const failure = internalServerError();
+      return { status: failure.status, body: failure.body };
+    }
+  }
+
+  /** 301 to the same URL with the renamed resource's new path in place of the old one. */
+  private redirect(rawPath: string, search: string, match: RouteMatch, moved: MovedError): ApiResponse {
+    const segments = rawPath.split("/");
+    const index = match.paramSegmentIndex[moved.param];
+    if (index !== undefined) segments[index] = encodeURIComponent(moved.newFullPath);
+    return {
+      status: 301,
+      body: { message: "301 Moved Permanently" },
+      headers: { Location: `${this.baseUrl}${segments.join("/")}${search}` },
+    };
+  }
+}
+
+/** Starts an emulator on 127.0.0.1 and resolves once it is listening. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const clock = options.clock ?? Date.now;
+  const state = loadState(options, clock);
+  const core = new EmulatorServer(state, options, clock);
+  const maxUrlLength = options.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
+  // Node answers 431 itself when the request line and headers pass maxHeaderSize;
+  // raise it well above maxUrlLength so that the emulator's own 414 answers first.
+  const server: Server = createServer({ maxHeaderSize: Math.max(maxUrlLength * 2, 64 * 1024) + 16 * 1024 }, (req, res) => {
+    core.handle(req, res).catch((error: unknown) => {
+      if (process.env["EMULATOR_DEBUG"]) console.error(error);
+      if (!res.headersSent) writeResponse(res, { status: 500, body: internalServerError().body }, {});
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  core.baseUrl = `http://127.0.0.1:${port}`;
+
+  let stopped: Promise<void> | undefined;
+  return {
+    url: core.baseUrl,
+    apiUrl: `${core.baseUrl}/api/v4`,
+    get tokens() {
+      return Object.fromEntries(
+        state.users.flatMap((user) => (user.tokens[0] === undefined ? [] : [[user.username, user.tokens[0]]])),
+      );
+    },
+    get requestLog() {
+      return core.log;
+    },
+    clearLog: () => {
+      core.log.length = 0;
+    },
+    mark: () => core.mark(),
+    requestsSince: (mark) => core.log.filter((entry) => entry.seq >= mark),
+    inject: (fault) => core.faults.inject(fault),
+    clearFaults: () => core.faults.clear(),
+    state,
+    save: () => core.save(),
+    stop: () => {
+      stopped ??= new Promise<void>((resolve, reject) => {
+        core.stopping.abort();
+        server.close((error) => (error ? reject(error) : resolve()));
+        // close() alone waits for requests in progress; end those too.
+        server.closeAllConnections();
+      }).then(() => core.save());
+      return stopped;
+    },
+  };
+}
