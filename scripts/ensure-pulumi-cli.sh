@@ -47,12 +47,11 @@
 #     for what it omits). A cached build is redone automatically when that file changes.
 #
 # Dynamic providers: `pulumi.dynamic.Resource` runs through the provider plugin `pulumi-resource-pulumi-nodejs`,
-# a small shell script shipped at the root of node_modules/@pulumi/pulumi. It belongs to the project's installed
-# SDK, so it is NOT copied into the shared cache: callers must ALSO put the project's
-# `node_modules/@pulumi/pulumi` on PATH (the engine finds the plugin on PATH; with
-# PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true it will not try to download it). The engine then prints a
-# harmless "using pulumi-resource-pulumi-nodejs from $PATH" warning. This script only makes sure the file is
-# executable. Node.js itself must be on PATH too (for this repo: node_modules/.bin, which holds Node 24).
+# a small shell script shipped at the root of node_modules/@pulumi/pulumi. It resolves @pulumi/pulumi from the
+# program's directory when it runs, so it is version-independent: this script copies it beside `pulumi` in the
+# cache (as upstream's CLI distribution does), where the engine finds it without a warning. Callers may also put
+# node_modules/@pulumi/pulumi on PATH as a fallback. Node.js itself must be on PATH (for this repo:
+# node_modules/.bin, which holds Node 24).
 #
 # Needs: bash, Go >= 1.22 (pulumi v3.259 itself needs Go 1.25+; an older Go fetches that toolchain through
 # GOTOOLCHAIN=auto, if the proxy serves it), network access to the Go module proxy (GOPROXY) for the first build
@@ -186,6 +185,19 @@ case "$cache_root/" in
   "$repo_root"/*) warn "the cache $cache_root is inside the repository; set PULUMI_CLI_CACHE to a directory outside it" ;;
 esac
 
+# place_dynamic_plugin BIN: put the SDK's dynamic provider plugin script beside `pulumi`, where the engine looks
+# first (found only on PATH, the engine warns on every command). The script resolves @pulumi/pulumi from the
+# program's directory at run time, so one copy serves every project and SDK version; upstream's CLI
+# distribution ships it beside `pulumi` the same way.
+place_dynamic_plugin() {
+  [ -f "$dyn_plugin" ] || return 0
+  if ! cmp -s "$dyn_plugin" "$1/pulumi-resource-pulumi-nodejs"; then
+    cp "$dyn_plugin" "$1/.pulumi-resource-pulumi-nodejs.$$" && chmod 755 "$1/.pulumi-resource-pulumi-nodejs.$$" &&
+      mv -f "$1/.pulumi-resource-pulumi-nodejs.$$" "$1/pulumi-resource-pulumi-nodejs" ||
+      warn "could not place pulumi-resource-pulumi-nodejs in $1; the engine will find it on PATH instead"
+  fi
+}
+
 rebuild="${PULUMI_CLI_REBUILD:-0}"
 reuse() { # reuse VERSION: print the cached bin dir of VERSION and exit, if complete and current
   if [ "$rebuild" != 1 ] && is_complete "$cache_root/v$1" && stand_in_stale "$cache_root/v$1"; then
@@ -195,6 +207,7 @@ reuse() { # reuse VERSION: print the cached bin dir of VERSION and exit, if comp
   if [ "$rebuild" != 1 ] && is_complete "$cache_root/v$1"; then
     log "reusing cached build: $cache_root/v$1/bin"
     note_stand_in "$cache_root/v$1"
+    place_dynamic_plugin "$cache_root/v$1/bin"
     echo "$cache_root/v$1/bin"
     exit 0
   fi
@@ -492,4 +505,5 @@ else
 fi
 log "built pulumi v$chosen in $((SECONDS - started))s: $final/bin"
 note_stand_in "$final"
+place_dynamic_plugin "$final/bin"
 echo "$final/bin"

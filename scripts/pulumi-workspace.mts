@@ -1,0 +1,213 @@
+/**
+ * Runs an example program with the real Pulumi CLI, offline: a copy of the
+ * example in a temporary directory, a local file backend, a passphrase
+ * secrets provider, no update checks and no plugin downloads. Used by the
+ * end-to-end tests and by `npm run demo`.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+export const repoRoot = path.resolve(import.meta.dirname, "..");
+
+let cliBinDir: string | undefined;
+
+/**
+ * The directory holding `pulumi` and `pulumi-language-nodejs`: found on PATH or
+ * built once into a cache outside the repository (scripts/ensure-pulumi-cli.sh
+ * says what it is doing on stderr; the first build takes minutes).
+ */
+export function ensurePulumiCli(): string {
+  if (cliBinDir) return cliBinDir;
+  try {
+    cliBinDir = execFileSync(path.join(repoRoot, "scripts/ensure-pulumi-cli.sh"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+  } catch (error) {
+    throw new Error(`The Pulumi CLI is not available and could not be built (scripts/ensure-pulumi-cli.sh failed; its messages are above): ${(error as Error).message}`);
+  }
+  return cliBinDir;
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface ProgramOptions {
+  /** Directory name under examples/. */
+  example: string;
+  stack?: string;
+  /** Stack config; keys without a namespace belong to the project. */
+  config?: Record<string, string>;
+  /** Stack config stored encrypted. */
+  secrets?: Record<string, string>;
+  /** Print the CLI's output as it runs (the demo). */
+  echo?: boolean;
+  /** Skip TypeScript type checking of the program (the examples are type-checked by `npm run typecheck`). */
+  transpileOnly?: boolean;
+}
+
+export class PulumiProgram {
+  readonly root: string;
+  readonly dir: string;
+  readonly stack: string;
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly echo: boolean;
+
+  private constructor(root: string, options: ProgramOptions) {
+    this.root = root;
+    this.dir = path.join(root, "program");
+    this.stack = options.stack ?? "e2e";
+    this.echo = options.echo ?? false;
+    const { PLATFORM_URL: _url, PLATFORM_TOKEN: _token, ...inherited } = process.env;
+    this.env = {
+      ...inherited,
+      // Node 24 from the `node` package first, then the CLI, then the dynamic provider plugin of the installed SDK.
+      PATH: [path.join(repoRoot, "node_modules/.bin"), ensurePulumiCli(), path.join(repoRoot, "node_modules/@pulumi/pulumi"), process.env.PATH].join(path.delimiter),
+      PULUMI_BACKEND_URL: `file://${path.join(root, "backend")}`,
+      PULUMI_HOME: path.join(root, "home"),
+      PULUMI_CONFIG_PASSPHRASE: "pulumi-platform-e2e",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_SKIP_CONFIRMATIONS: "true",
+      ...(options.transpileOnly ? { PULUMI_NODEJS_TRANSPILE_ONLY: "true" } : {}),
+      NO_COLOR: "1",
+    };
+  }
+
+  static async create(options: ProgramOptions): Promise<PulumiProgram> {
+    const root = mkdtempSync(path.join(tmpdir(), `pulumi-platform-${options.example}-`));
+    const program = new PulumiProgram(root, options);
+    mkdirSync(path.join(root, "backend"));
+    const source = path.join(repoRoot, "examples", options.example);
+    cpSync(source, program.dir, { recursive: true, filter: (file) => !file.includes("node_modules") && !/Pulumi\.[^/]+\.yaml$/.test(path.basename(file)) });
+    // The program resolves `pulumi-platform` (and the serialized provider its runtime) through the repository's node_modules.
+    symlinkSync(path.join(repoRoot, "node_modules"), path.join(program.dir, "node_modules"), "dir");
+    await program.cli(["stack", "init", program.stack]);
+    for (const [key, value] of Object.entries(options.config ?? {})) await program.setConfig(key, value);
+    for (const [key, value] of Object.entries(options.secrets ?? {})) await program.setConfig(key, value, { secret: true });
+    return program;
+  }
+
+  setConfig(key: string, value: string, { secret = false } = {}): Promise<RunResult> {
+    const args = ["config", "set", ...(secret ? ["--secret"] : ["--plaintext"]), key, "--"];
+    return this.cli([...args, value], { shown: [...args, secret ? "[secret]" : value] });
+  }
+
+  up(): Promise<RunResult> {
+    return this.cli(["up", "--yes", "--skip-preview"]);
+  }
+
+  preview(...flags: string[]): Promise<RunResult> {
+    return this.cli(["preview", ...flags]);
+  }
+
+  /** `pulumi preview --json`, parsed. */
+  async previewJson(): Promise<PreviewJson> {
+    const result = await this.cli(["preview", "--json"]);
+    return JSON.parse(result.stdout) as PreviewJson;
+  }
+
+  refresh(): Promise<RunResult> {
+    return this.cli(["refresh", "--yes", "--skip-preview"]);
+  }
+
+  destroy(): Promise<RunResult> {
+    return this.cli(["destroy", "--yes", "--skip-preview"]);
+  }
+
+  async exportStack(): Promise<StackExport> {
+    return JSON.parse((await this.cli(["stack", "export"])).stdout) as StackExport;
+  }
+
+  async importStack(state: StackExport): Promise<RunResult> {
+    const file = path.join(this.root, "import.json");
+    writeFileSync(file, JSON.stringify(state));
+    return this.cli(["stack", "import", "--file", file]);
+  }
+
+  /**
+   * Runs `pulumi <args>` in the program directory; throws with the CLI's output when it fails,
+   * unless `allowFailure`. `shown` replaces the arguments in the echoed command line (secrets).
+   */
+  cli(args: string[], { allowFailure = false, shown = args } = {}): Promise<RunResult> {
+    const fullArgs = ["--non-interactive", "--color", "never", ...args];
+    if (this.echo) process.stdout.write(`\n$ pulumi ${shown.join(" ")}\n`);
+    return new Promise((resolve, reject) => {
+      const child = spawn("pulumi", fullArgs, { cwd: this.dir, env: this.env, stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk;
+        if (this.echo) process.stdout.write(chunk);
+      });
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk;
+        if (this.echo) process.stderr.write(chunk);
+      });
+      child.on("error", reject);
+      child.on("close", (code) => {
+        const result = { code: code ?? -1, stdout, stderr };
+        if (code === 0 || allowFailure) resolve(result);
+        else reject(new Error(`pulumi ${shown.join(" ")} exited with ${code}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`));
+      });
+    });
+  }
+
+  /** Removes the temporary directory (state, home and program copy). */
+  dispose(): void {
+    rmSync(this.root, { recursive: true, force: true });
+  }
+
+  /** The example directories, for tests that run each one. */
+  static examples(): string[] {
+    return readdirSync(path.join(repoRoot, "examples"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+  }
+}
+
+/** The parts of `pulumi preview --json` the tests read. */
+export interface PreviewJson {
+  steps: PreviewStep[];
+  changeSummary: Record<string, number>;
+}
+
+export interface PreviewStep {
+  op: string;
+  urn: string;
+  replaceReasons?: string[];
+  oldState?: { inputs?: Record<string, unknown> };
+  newState?: { inputs?: Record<string, unknown> };
+}
+
+/**
+ * The inputs a step changes. Dynamic providers send no detailed diff, so the
+ * engine shows users exactly this: the old and new inputs compared.
+ */
+export function changedInputs(step: PreviewStep): string[] {
+  const before = step.oldState?.inputs ?? {};
+  const after = step.newState?.inputs ?? {};
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((key) => key !== "__provider" && JSON.stringify(before[key]) !== JSON.stringify(after[key]))
+    .sort();
+}
+
+/** The steps of a preview by resource name (the last part of the URN). */
+export function stepsByName(preview: PreviewJson): Record<string, PreviewStep> {
+  return Object.fromEntries(preview.steps.map((step) => [step.urn.split("::").at(-1)!, step]));
+}
+
+export interface StackExport {
+  version: number;
+  deployment: {
+    resources?: {
+      urn: string;
+      type: string;
+      id?: string;
+      inputs?: Record<string, unknown>;
+      outputs?: Record<string, unknown>;
+    }[];
+  } & Record<string, unknown>;
+}
