@@ -21,7 +21,9 @@ interface Scenario {
   /** The fewest requests the API allows for each operation. */
   minimum: Record<Operation, number>;
   /** The same work as one request, sent with undici directly: method, path and body per operation. */
-  bare: Record<Exclude<Operation, "preview">, (id: string, i: number) => { method: "GET" | "POST" | "PUT" | "DELETE"; path: string; body?: unknown }>;
+  bare: Record<Exclude<Operation, "preview">, (id: string, i: number) => { method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; path: string; body?: unknown }>;
+  /** Objects the scenario's resource lives in, made once before the iterations (a registry for upstreams). */
+  setup?: (emulator: Emulator) => Promise<void>;
 }
 
 type Operation = "preview" | "create" | "read" | "update" | "delete";
@@ -40,7 +42,137 @@ const scenarios: Scenario[] = [
       delete: (id) => ({ method: "DELETE", path: `/api/v4/${id}` }),
     },
   },
+  {
+    resource: "GroupIntegration",
+    inputs: () => ({ group: "acme", slug: "mattermost", webhook: "https://chat.example.com/hooks/bench", channel: "ci", pushEvents: false }),
+    changed: (inputs) => ({ ...inputs, channel: "deployments" }),
+    // create: a blind PUT (1) would silently overwrite an integration set up by hand;
+    // the GET that refuses to do so is part of the fewest requests for a safe create.
+    minimum: { preview: 0, create: 2, read: 1, update: 1, delete: 1 },
+    bare: {
+      create: () => ({ method: "PUT", path: "/api/v4/groups/acme/integrations/slack", body: { webhook: "https://chat.example.com/hooks/bare", channel: "ci" } }),
+      read: () => ({ method: "GET", path: "/api/v4/groups/acme/integrations/slack" }),
+      update: () => ({ method: "PUT", path: "/api/v4/groups/acme/integrations/slack", body: { webhook: "https://chat.example.com/hooks/bare", channel: "deployments" } }),
+      delete: () => ({ method: "DELETE", path: "/api/v4/groups/acme/integrations/slack" }),
+    },
+  },
+  {
+    resource: "SamlGroupLink",
+    inputs: (i) => ({ group: "acme", samlGroupName: `bench-${i}`, accessLevel: "developer" }),
+    // The API has no update: a new role is a replacement, DELETE then POST (2).
+    changed: (inputs) => ({ ...inputs, accessLevel: "maintainer" }),
+    minimum: { preview: 0, create: 1, read: 1, update: 2, delete: 1 },
+    bare: {
+      create: (_id, i) => ({ method: "POST", path: "/api/v4/groups/acme/saml_group_links", body: { saml_group_name: `bare-${i}`, access_level: 30 } }),
+      read: (_id, i) => ({ method: "GET", path: `/api/v4/groups/acme/saml_group_links/bare-${i}` }),
+      // One request of the two a replacement takes (the POST of the new link).
+      update: (_id, i) => ({ method: "POST", path: "/api/v4/groups/acme/saml_group_links", body: { saml_group_name: `bare-${i}-replaced`, access_level: 40 } }),
+      delete: (_id, i) => ({ method: "DELETE", path: `/api/v4/groups/acme/saml_group_links/bare-${i}-replaced` }),
+    },
+  },
+  {
+    resource: "PipelineSchedule",
+    inputs: (i) => ({
+      project: "acme/web",
+      description: `bench-${i}`,
+      ref: "main",
+      cron: "0 2 * * *",
+      cronTimezone: "Europe/Berlin",
+      inputs: [{ name: "strategy", value: "blue-green" }],
+      variables: [{ key: "DEPLOY_TOKEN", value: "bench-secret" }],
+    }),
+    changed: (inputs) => ({ ...inputs, cron: "0 3 * * *" }),
+    // create: the schedule's POST takes its inputs but not its variables, which have their own
+    // endpoint: 1 + 1 per variable (one here). The bare create is the schedule's POST alone.
+    minimum: { preview: 0, create: 2, read: 1, update: 1, delete: 1 },
+    bare: {
+      create: (_id, i) => ({ method: "POST", path: "/api/v4/projects/acme%2Fweb/pipeline_schedules", body: { description: `bare-${i}`, ref: "main", cron: "0 2 * * *", cron_timezone: "Europe/Berlin", inputs: [{ name: "strategy", value: "blue-green" }] } }),
+      read: (id) => ({ method: "GET", path: `/api/v4/projects/acme%2Fweb/pipeline_schedules/${id.split("/").at(-1)}` }),
+      update: (id) => ({ method: "PUT", path: `/api/v4/projects/acme%2Fweb/pipeline_schedules/${id.split("/").at(-1)}`, body: { cron: "0 3 * * *" } }),
+      delete: (id) => ({ method: "DELETE", path: `/api/v4/projects/acme%2Fweb/pipeline_schedules/${id.split("/").at(-1)}` }),
+    },
+  },
+  {
+    resource: "VirtualRegistry",
+    inputs: (i) => ({ group: "acme", name: `bench-${i}`, description: "bench" }),
+    changed: (inputs) => ({ ...inputs, description: "bench, changed" }),
+    // PATCH answers with its status only: the outputs come from what was sent, no read-back.
+    minimum: { preview: 0, create: 1, read: 1, update: 1, delete: 1 },
+    bare: {
+      create: (_id, i) => ({ method: "POST", path: "/api/v4/groups/acme/-/virtual_registries/container/registries", body: { name: `bare-${i}` } }),
+      read: (id) => ({ method: "GET", path: `/api/v4/virtual_registries/container/registries/${id.split("/").at(-1)}` }),
+      update: (id) => ({ method: "PATCH", path: `/api/v4/virtual_registries/container/registries/${id.split("/").at(-1)}`, body: { description: "bare, changed" } }),
+      delete: (id) => ({ method: "DELETE", path: `/api/v4/virtual_registries/container/registries/${id.split("/").at(-1)}` }),
+    },
+  },
+  {
+    resource: "Upstream",
+    setup: async (emulator) => {
+      const response = await request(`${emulator.apiUrl}/groups/acme/-/virtual_registries/container/registries`, {
+        method: "POST",
+        headers: { "private-token": emulator.tokens.root!, "content-type": "application/json" },
+        body: JSON.stringify({ name: "bench-upstreams" }),
+      });
+      benchRegistryId = ((await response.body.json()) as { id: number }).id;
+    },
+    inputs: (i) => ({ registry: benchRegistryId, name: `bench-${i}`, url: `https://bench-${i}.example.com`, username: "puller", password: "bench-secret" }),
+    // A name change: one PATCH. (A URL change that keeps the credentials takes two: the server drops them on the first.)
+    changed: (inputs) => ({ ...inputs, name: `${String(inputs.name)}-changed` }),
+    minimum: { preview: 0, create: 1, read: 1, update: 1, delete: 1 },
+    bare: {
+      create: (_id, i) => ({ method: "POST", path: `/api/v4/virtual_registries/container/registries/${benchRegistryId}/upstreams`, body: { name: `bare-${i}`, url: `https://bare-${i}.example.com`, username: "puller", password: "bench-secret" } }),
+      read: (id) => ({ method: "GET", path: `/api/v4/virtual_registries/container/upstreams/${id.split("/").at(-1)}` }),
+      update: (id) => ({ method: "PATCH", path: `/api/v4/virtual_registries/container/upstreams/${id.split("/").at(-1)}`, body: { name: "bare-changed" } }),
+      delete: (id) => ({ method: "DELETE", path: `/api/v4/virtual_registries/container/upstreams/${id.split("/").at(-1)}` }),
+    },
+  },
+  {
+    resource: "CleanupPolicy",
+    inputs: () => ({ group: "acme", cadence: 7, enabled: true, keepNDaysAfterDownload: 30 }),
+    changed: (inputs) => ({ ...inputs, cadence: 14 }),
+    minimum: { preview: 0, create: 1, read: 1, update: 1, delete: 1 },
+    bare: {
+      create: () => ({ method: "POST", path: "/api/v4/groups/acme/-/virtual_registries/cleanup/policy", body: { cadence: 7, enabled: true, keep_n_days_after_download: 30 } }),
+      read: () => ({ method: "GET", path: "/api/v4/groups/acme/-/virtual_registries/cleanup/policy" }),
+      update: () => ({ method: "PATCH", path: "/api/v4/groups/acme/-/virtual_registries/cleanup/policy", body: { cadence: 14 } }),
+      delete: () => ({ method: "DELETE", path: "/api/v4/groups/acme/-/virtual_registries/cleanup/policy" }),
+    },
+  },
+  {
+    // A settings resource: create must read the prior values (to give them back on delete) before it
+    // writes, so GET + PUT is the API's minimum; delete is the one PUT that gives them back.
+    resource: "GroupSettings",
+    inputs: (i) => ({ group: "beta", description: `bench-${i}`, lfsEnabled: false }),
+    changed: (inputs) => ({ ...inputs, description: `${String(inputs.description)}-changed` }),
+    minimum: { preview: 0, create: 2, read: 1, update: 1, delete: 1 },
+    bare: {
+      create: (_id, i) => ({ method: "PUT", path: "/api/v4/groups/beta", body: { description: `bare-${i}`, lfs_enabled: false } }),
+      read: () => ({ method: "GET", path: "/api/v4/groups/beta?with_projects=false" }),
+      update: (_id, i) => ({ method: "PUT", path: "/api/v4/groups/beta", body: { description: `bare-${i}-changed` } }),
+      delete: () => ({ method: "PUT", path: "/api/v4/groups/beta", body: { description: "Public playground", lfs_enabled: true } }),
+    },
+  },
+  {
+    // Same minimums as GroupSettings. Instance settings exist on self-managed instances only:
+    // the setup turns the (hosted) bench instance into one, so keep this scenario last.
+    resource: "ApplicationSettings",
+    inputs: (i) => ({ signupEnabled: false, maxAttachmentSize: 10 + (i % 50) }),
+    changed: (inputs) => ({ ...inputs, maxAttachmentSize: Number(inputs.maxAttachmentSize) + 1 }),
+    minimum: { preview: 0, create: 2, read: 1, update: 1, delete: 1 },
+    setup: async (emulator) => {
+      emulator.state.instance.offering = "self-managed";
+    },
+    bare: {
+      create: (_id, i) => ({ method: "PUT", path: "/api/v4/application/settings", body: { signup_enabled: false, max_attachment_size: 10 + (i % 50) } }),
+      read: () => ({ method: "GET", path: "/api/v4/application/settings" }),
+      update: (_id, i) => ({ method: "PUT", path: "/api/v4/application/settings", body: { max_attachment_size: 11 + (i % 50) } }),
+      delete: () => ({ method: "PUT", path: "/api/v4/application/settings", body: { signup_enabled: true, max_attachment_size: 100 } }),
+    },
+  },
 ];
+
+/** The registry the Upstream scenario creates its upstreams in (made by its setup). */
+let benchRegistryId = 0;
 
 interface Row {
   resource: string;
@@ -62,6 +194,7 @@ const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(val
 async function measure(emulator: Emulator, scenario: Scenario): Promise<Row[]> {
   const provider: Provider = providers[scenario.resource];
   const token = emulator.tokens.root!;
+  await scenario.setup?.(emulator);
   const counts: Record<Operation, number[]> = { preview: [], create: [], read: [], update: [], delete: [] };
   const times: Record<Operation, number[]> = { preview: [], create: [], read: [], update: [], delete: [] };
   const bareTimes: Record<Operation, number[]> = { preview: [], create: [], read: [], update: [], delete: [] };

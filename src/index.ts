@@ -9,6 +9,20 @@ import { providerShim } from "./engine/shim";
 import { definitions, type ResourceKind } from "./resources";
 
 export { Badge, type BadgeArgs } from "./resources/badge";
+export { GroupSettings, type GroupSettingsArgs } from "./resources/group-settings";
+export { ApplicationSettings, type ApplicationSettingsArgs, claimInstanceSettings } from "./resources/application-settings";
+export {
+  PipelineSchedule,
+  type PipelineScheduleArgs,
+  type PipelineScheduleVariable,
+  type PipelineScheduleInput,
+} from "./resources/pipeline-schedule";
+export { GroupIntegration, type GroupIntegrationArgs, type IntegrationSlug } from "./resources/group-integration";
+export { SamlGroupLink, type SamlGroupLinkArgs, type AccessLevelName } from "./resources/saml-group-link";
+export { VirtualRegistry, type VirtualRegistryArgs } from "./resources/virtual-registry";
+export { Upstream, type UpstreamArgs } from "./resources/upstream";
+export { CleanupPolicy, type CleanupPolicyArgs } from "./resources/cleanup-policy";
+export { resetDeclarations } from "./engine/declarations";
 
 export const providers = Object.fromEntries(Object.keys(definitions).map((kind) => [kind, providerShim(kind)])) as Record<
   ResourceKind,

@@ -26,10 +26,28 @@ export interface ClientOptions {
   maxConcurrency?: number;
 }
 
+/** A file sent in a multipart form. */
+export interface FilePart {
+  filename: string;
+  content: Uint8Array;
+  /** Default application/octet-stream. */
+  contentType?: string;
+}
+
+/**
+ * A multipart/form-data body: plain values are sent as text fields (null as
+ * an empty field), arrays and hashes with the nesting real servers read
+ * (`name[]`, `name[key]`, `name[][key]`), files as file parts.
+ */
+export type FormValue = string | number | boolean | null | undefined | FilePart | readonly FormValue[] | { readonly [key: string]: FormValue };
+export type FormFields = Record<string, FormValue>;
+
 export interface RequestOptions<T> {
   query?: Query;
   /** Sent as JSON. */
   body?: unknown;
+  /** Sent as multipart/form-data instead of `body` (file uploads). */
+  form?: FormFields;
   /**
    * For POST only: looks for the object a lost attempt may already have created.
    * Without it, a POST whose outcome is unknown is not retried (no duplicates).
@@ -116,6 +134,10 @@ export class PlatformClient {
   put<T>(path: string, body: unknown): Promise<T> {
     return this.request<T>("PUT", path, { body }).then((r) => r.body);
   }
+  /** A PUT with a multipart/form-data body, for endpoints that take files (avatars). */
+  putForm<T>(path: string, form: FormFields): Promise<T> {
+    return this.request<T>("PUT", path, { form }).then((r) => r.body);
+  }
   patch<T>(path: string, body: unknown): Promise<T> {
     return this.request<T>("PATCH", path, { body }).then((r) => r.body);
   }
@@ -186,7 +208,7 @@ export class PlatformClient {
     for (let attempt = 1; ; attempt++) {
       let response: Dispatcher.ResponseData;
       try {
-        response = await this.dispatch(currentMethod, url, options.body);
+        response = await this.dispatch(currentMethod, url, options.body, options.form);
       } catch (cause) {
         const processed = mayHaveBeenProcessed(cause);
         const retry = await this.shouldRetry(currentMethod, attempt, started, processed, options, undefined);
@@ -259,14 +281,18 @@ export class PlatformClient {
     return { delayMs };
   }
 
-  private dispatch(method: string, url: URL, body: unknown): Promise<Dispatcher.ResponseData> {
+  private dispatch(method: string, url: URL, body: unknown, form?: FormFields): Promise<Dispatcher.ResponseData> {
     const headers: Record<string, string> = {
       "private-token": this.token,
       accept: "application/json",
       "user-agent": "pulumi-platform",
     };
-    let payload: string | undefined;
-    if (body !== undefined && method !== "GET" && method !== "DELETE") {
+    let payload: string | Buffer | undefined;
+    if (form !== undefined && method !== "GET" && method !== "DELETE") {
+      const multipart = multipartBody(form);
+      headers["content-type"] = multipart.contentType;
+      payload = multipart.payload;
+    } else if (body !== undefined && method !== "GET" && method !== "DELETE") {
       headers["content-type"] = "application/json";
       payload = JSON.stringify(body);
     }
@@ -277,6 +303,39 @@ export class PlatformClient {
       body: payload,
     });
   }
+}
+
+/** Encodes a multipart/form-data body (RFC 7578); the boundary is random so it never occurs in the parts. */
+export function multipartBody(form: FormFields): { contentType: string; payload: Buffer } {
+  const boundary = `----pulumi-platform-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
+  const parts: Buffer[] = [];
+  const quoted = (text: string) => text.replace(/["\r\n]/g, (c) => encodeURIComponent(c));
+  const field = (name: string, value: string) =>
+    parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${quoted(name)}"\r\n\r\n${value}\r\n`, "utf8"));
+  const isFile = (value: unknown): value is FilePart =>
+    typeof value === "object" && value !== null && (value as FilePart).content instanceof Uint8Array && typeof (value as FilePart).filename === "string";
+  const add = (name: string, value: FormValue): void => {
+    if (value === undefined) return;
+    if (value === null) field(name, "");
+    else if (Array.isArray(value)) for (const item of value as readonly FormValue[]) add(`${name}[]`, item);
+    else if (isFile(value)) {
+      const file = value;
+      parts.push(
+        Buffer.from(
+          `--${boundary}\r\ncontent-disposition: form-data; name="${quoted(name)}"; filename="${quoted(file.filename)}"\r\n` +
+            `content-type: ${file.contentType ?? "application/octet-stream"}\r\n\r\n`,
+          "utf8",
+        ),
+        Buffer.from(file.content),
+        Buffer.from("\r\n", "utf8"),
+      );
+    } else if (typeof value === "object") {
+      for (const [key, inner] of Object.entries(value as { [key: string]: FormValue })) add(`${name}[${key}]`, inner);
+    } else field(name, String(value));
+  };
+  for (const [name, value] of Object.entries(form)) add(name, value);
+  parts.push(Buffer.from(`--${boundary}--\r\n`, "utf8"));
+  return { contentType: `multipart/form-data; boundary=${boundary}`, payload: Buffer.concat(parts) };
 }
 
 function parseBody(text: string, headers: Dispatcher.ResponseData["headers"]): unknown {

@@ -43,3 +43,6 @@ export {
 export type { KeysetOptions } from "./pagination";
 export { badgeStore } from "./routes/badges";
 export type { BadgeRecord } from "./routes/badges";
+export { virtualRegistryStore, addCacheEntry } from "./routes/virtual-registries";
+export type { VirtualRegistryRecord, UpstreamRecord, RegistryUpstreamRecord, CacheEntryRecord } from "./routes/virtual-registries";
+export { cleanupPolicyStore } from "./routes/virtual-registry-cleanup";

@@ -63,10 +63,22 @@ export function parseNestedParams(pairs: Iterable<[string, string]>): RawParams 
   return params;
 }
 
+/** A file part of a multipart/form-data body, as handlers receive it (type `file`). */
+export interface UploadedFile {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
+export const isUploadedFile = (value: unknown): value is UploadedFile =>
+  isPlainObject(value) && Buffer.isBuffer(value["content"]) && typeof value["filename"] === "string";
+
 /** Parses a request body by its content type; an unknown or absent type gives no params. */
-export function parseBody(contentType: string | undefined, body: string): RawParams {
-  if (body.trim() === "") return {};
+export function parseBody(contentType: string | undefined, raw: string | Buffer): RawParams {
   const mediaType = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  if (mediaType === "multipart/form-data") return parseMultipart(contentType ?? "", Buffer.isBuffer(raw) ? raw : Buffer.from(raw, "utf8"));
+  const body = Buffer.isBuffer(raw) ? raw.toString("utf8") : raw;
+  if (body.trim() === "") return {};
   if (mediaType === "application/json" || mediaType.endsWith("+json")) {
     let parsed: unknown;
     try {
@@ -83,10 +95,48 @@ export function parseBody(contentType: string | undefined, body: string): RawPar
   return {};
 }
 
+/**
+ * multipart/form-data (RFC 7578): text fields become params like form fields
+ * (`a[]` nesting included), file parts become `UploadedFile`s.
+ */
+function parseMultipart(contentType: string, body: Buffer): RawParams {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
+  const marker = boundary?.[1] ?? boundary?.[2]?.trim();
+  if (!marker) throw paramError("The multipart body has no boundary");
+  const delimiter = Buffer.from(`--${marker}`, "latin1");
+  const fields: [string, string][] = [];
+  const files: RawParams = {};
+  let position = body.indexOf(delimiter);
+  while (position !== -1) {
+    const start = position + delimiter.length;
+    if (body.subarray(start, start + 2).toString("latin1") === "--") break;
+    const next = body.indexOf(delimiter, start);
+    if (next === -1) break;
+    const part = body.subarray(start + 2, next - 2); // after CRLF, before the CRLF that precedes the delimiter
+    const headerEnd = part.indexOf("\r\n\r\n");
+    if (headerEnd !== -1) {
+      const headers = part.subarray(0, headerEnd).toString("utf8");
+      const content = part.subarray(headerEnd + 4);
+      const name = /name="([^"]*)"/i.exec(headers)?.[1];
+      const filename = /filename="([^"]*)"/i.exec(headers)?.[1];
+      if (name !== undefined && !UNSAFE_KEYS.has(name)) {
+        if (filename !== undefined) {
+          const type = /content-type:\s*([^\r\n]+)/i.exec(headers)?.[1]?.trim() ?? "application/octet-stream";
+          files[name] = { filename, contentType: type, content: Buffer.from(content) } satisfies UploadedFile;
+        } else {
+          fields.push([name, content.toString("utf8")]);
+        }
+      }
+    }
+    position = next;
+  }
+  return { ...parseNestedParams(fields), ...files };
+}
+
 // ---------------------------------------------------------------------------
 // Declared parameters (Grape's `requires` / `optional`)
 
-export type ParamType = "string" | "integer" | "boolean" | "string[]" | "integer[]" | "hash" | "hash[]";
+export type ParamType = "string" | "integer" | "boolean" | "string[]" | "integer[]" | "hash" | "hash[]" | "file";
 
 export interface ParamRule {
   readonly type: ParamType;
@@ -112,7 +162,9 @@ type ValueOfType<T extends ParamType> = T extends "string"
           ? number[]
           : T extends "hash"
             ? Record<string, unknown>
-            : Record<string, unknown>[];
+            : T extends "file"
+              ? UploadedFile
+              : Record<string, unknown>[];
 
 type ValueOfRule<R extends ParamRule> = ValueOfType<R["type"]> | (R["nullable"] extends true ? null : never);
 
@@ -174,6 +226,8 @@ function coerce(type: ParamType, value: unknown): unknown {
       const list = asList(value);
       return list !== INVALID && list.every(isPlainObject) ? list : INVALID;
     }
+    case "file":
+      return isUploadedFile(value) ? value : INVALID;
   }
 }
 

@@ -6,7 +6,7 @@
  * an accepted one gets the `RateLimit-*` headers without `RateLimit-ResetTime`
  * and `Retry-After`, as newer real servers send.
  */
-import type { Clock } from "./state";
+import { defineStore, type Clock } from "./state";
 
 export interface RateLimitOptions {
   /** Requests allowed per window. */
@@ -23,27 +23,36 @@ export interface ThrottleDecision {
 
 export const RATE_LIMIT_BODY = "Retry later\n";
 
+/**
+ * The throttles in force, by name; an absent or null entry is a disabled
+ * throttle. Part of the saved state, and changed at runtime: the server's
+ * `rateLimit` option sets both at start, and a route may change them (the
+ * application settings' `throttle_<scope>_*` do), taking effect on the next request.
+ */
+export const throttleStore = defineStore("throttles", (): Partial<Record<ThrottleName, RateLimitOptions | null>> => ({}));
+
+export function checkRateLimitOptions(options: RateLimitOptions): RateLimitOptions {
+  if (!(options.requests > 0) || !(options.periodSeconds > 0)) {
+    throw new Error("rateLimit needs positive requests and periodSeconds");
+  }
+  return options;
+}
+
 export class RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
-  constructor(
-    private readonly options: RateLimitOptions,
-    private readonly clock: Clock,
-  ) {
-    if (!(options.requests > 0) || !(options.periodSeconds > 0)) {
-      throw new Error("rateLimit needs positive requests and periodSeconds");
-    }
-  }
+  constructor(private readonly clock: Clock) {}
 
-  /** Counts one request for `key` and tells whether it is over the limit. */
-  hit(key: string, name: ThrottleName): ThrottleDecision {
-    const { requests: limit, periodSeconds: period } = this.options;
+  /** Counts one request for `key` under throttle `name` with its current limits, and tells whether it is over. */
+  hit(key: string, name: ThrottleName, options: RateLimitOptions): ThrottleDecision {
+    const { requests: limit, periodSeconds: period } = options;
     const nowSeconds = Math.floor(this.clock() / 1000);
     const start = nowSeconds - (nowSeconds % period);
-    const window = this.windows.get(key);
+    const windowKey = `${name}\n${key}`;
+    const window = this.windows.get(windowKey);
     const current = window && window.start === start ? window : { start, count: 0 };
     current.count += 1;
-    this.windows.set(key, current);
+    this.windows.set(windowKey, current);
 
     const reset = start + period;
     const headers: Record<string, string> = {

@@ -27,7 +27,7 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export interface ApiResponse {
   status: number;
-  /** undefined: no body; a string: text/plain; anything else: JSON. */
+  /** undefined: no body; a string: text/plain; a Buffer: bytes (set Content-Type); anything else: JSON. */
   body?: unknown;
   headers?: Record<string, string>;
 }
@@ -66,6 +66,12 @@ export interface RouteDefinition {
 export interface RouteModule {
   readonly name: string;
   readonly routes: readonly RouteDefinition[];
+  /**
+   * Background work of the area that is due at the state's current clock
+   * (scheduled runs, accepted asynchronous deletions). The emulator runs it
+   * when asked (`emulator.runDueWork()`), so tests decide when time passes.
+   */
+  readonly runDue?: (state: EmulatorState) => void;
 }
 
 export interface RouteOptions<S extends ParamSpec> {

@@ -68,6 +68,10 @@ export interface SeedProject {
   /** Last commit on the default branch; default a fixed sha derived from the path; null: empty repository. */
   commitSha?: string | null;
   latestTag?: string | null;
+  /** Branch names; default [defaultBranch]. A short ref is expanded against these and `tags`. */
+  branches?: string[];
+  /** Tag names; default [latestTag] (none without a latest tag). */
+  tags?: string[];
   members?: Record<string, number>;
   formerPaths?: string[];
 }
@@ -221,6 +225,8 @@ function addProject(state: EmulatorState, seedProject: SeedProject, createdAt: s
         ? createHash("sha1").update(fullPath).digest("hex")
         : seedProject.commitSha,
     latestTag: seedProject.latestTag ?? null,
+    branches: seedProject.branches ?? [seedProject.defaultBranch ?? "main"],
+    tags: seedProject.tags ?? (seedProject.latestTag ? [seedProject.latestTag] : []),
     members: membersOf(state, seedProject.members, `project ${fullPath}`),
     formerPaths: seedProject.formerPaths ?? [],
   };

@@ -19,7 +19,7 @@ import { ApiError, MovedError, internalServerError, routeNotFound, unauthorized 
 import { FaultInjector, replacesResponse, type Fault } from "./faults";
 import { declareParams, parseBody, parseNestedParams, type RawParams } from "./params";
 import { readOffsetPageRequest } from "./pagination";
-import { RATE_LIMIT_BODY, RateLimiter, type RateLimitOptions } from "./rate-limit";
+import { RATE_LIMIT_BODY, RateLimiter, checkRateLimitOptions, throttleStore, type RateLimitOptions, type ThrottleName } from "./rate-limit";
 import { Router, type ApiResponse, type RequestContext, type RouteModule, type RouteMatch } from "./router";
 import { routeModules } from "./routes";
 import { stateFromSeed, type Seed } from "./seed";
@@ -78,6 +78,8 @@ export interface Emulator {
   requestsSince(mark: number): RequestLogEntry[];
   inject(fault: Fault): void;
   clearFaults(): void;
+  /** Runs the background work every API area has due at the clock's current time (see `RouteModule.runDue`). */
+  runDueWork(): void;
   readonly state: EmulatorState;
   /** Writes the state file now (no-op without `stateFile`). */
   save(): void;
@@ -111,7 +113,7 @@ function tokenOf(req: IncomingMessage, query: URLSearchParams): string | undefin
   return query.get("private_token") ?? undefined;
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -120,7 +122,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
     if (size > MAX_BODY_BYTES) throw new ApiError(413, { message: "413 Request Entity Too Large" });
     chunks.push(buffer);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 function faultResponse(fault: Fault): ApiResponse {
@@ -134,9 +136,12 @@ function writeResponse(res: ServerResponse, response: ApiResponse, extraHeaders:
   if (res.destroyed || res.headersSent) return;
   const headers: Record<string, string> = { ...extraHeaders, ...response.headers };
   const hasContentType = Object.keys(headers).some((name) => name.toLowerCase() === "content-type");
-  let payload: string | undefined;
+  let payload: string | Buffer | undefined;
   if (response.body !== undefined && response.status !== 204) {
-    if (typeof response.body === "string") {
+    if (Buffer.isBuffer(response.body)) {
+      payload = response.body;
+      if (!hasContentType) headers["Content-Type"] = "application/octet-stream";
+    } else if (typeof response.body === "string") {
       payload = response.body;
       if (!hasContentType) headers["Content-Type"] = "text/plain; charset=utf-8";
     } else {
@@ -154,7 +159,7 @@ class EmulatorServer {
   readonly faults = new FaultInjector();
   private nextSeq = 0;
   private readonly router: Router;
-  private readonly rateLimiter: RateLimiter | undefined;
+  private readonly rateLimiter: RateLimiter;
   private readonly maxUrlLength: number;
   /** Set once listening: `http://127.0.0.1:PORT`. */
   baseUrl = "";
@@ -167,7 +172,13 @@ class EmulatorServer {
     private readonly clock: Clock,
   ) {
     this.router = new Router([...routeModules, ...(options.extraRoutes ?? [])]);
-    this.rateLimiter = options.rateLimit ? new RateLimiter(options.rateLimit, clock) : undefined;
+    this.rateLimiter = new RateLimiter(clock);
+    if (options.rateLimit) {
+      const limits = checkRateLimitOptions(options.rateLimit);
+      const throttles = throttleStore.of(state);
+      throttles.throttle_authenticated_api = { ...limits };
+      throttles.throttle_unauthenticated_api = { ...limits };
+    }
     this.maxUrlLength = options.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
   }
 
@@ -193,6 +204,11 @@ class EmulatorServer {
 
   save(): void {
     if (this.options.stateFile) saveState(this.state, this.options.stateFile);
+  }
+
+  runDueWork(): void {
+    for (const module of [...routeModules, ...(this.options.extraRoutes ?? [])]) module.runDue?.(this.state);
+    this.save();
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -238,10 +254,12 @@ class EmulatorServer {
     const user = token === undefined ? null : (this.state.userByToken(token) ?? null);
 
     let rateLimitHeaders: Record<string, string> = {};
-    if (this.rateLimiter) {
-      const decision = user
-        ? this.rateLimiter.hit(`user:${user.id}`, "throttle_authenticated_api")
-        : this.rateLimiter.hit(`ip:${req.socket.remoteAddress ?? ""}`, "throttle_unauthenticated_api");
+    // Authenticated throttles count per user, unauthenticated ones per address; limits are read per request.
+    const throttle: ThrottleName = user ? "throttle_authenticated_api" : "throttle_unauthenticated_api";
+    const limits = throttleStore.of(this.state)[throttle];
+    if (limits) {
+      const key = user ? `user:${user.id}` : `ip:${req.socket.remoteAddress ?? ""}`;
+      const decision = this.rateLimiter.hit(key, throttle, limits);
       if (decision.limited) {
         return respond({ status: 429, body: RATE_LIMIT_BODY, headers: { "Content-Type": "text/plain", ...decision.headers } });
       }
@@ -366,6 +384,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     requestsSince: (mark) => core.log.filter((entry) => entry.seq >= mark),
     inject: (fault) => core.faults.inject(fault),
     clearFaults: () => core.faults.clear(),
+    runDueWork: () => core.runDueWork(),
     state,
     save: () => core.save(),
     stop: () => {

@@ -33,6 +33,12 @@ export interface InstanceInfo {
   version: string;
   revision: string;
   enterprise: boolean;
+  /**
+   * Feature flags by name: true or false for the whole instance, or the full
+   * paths of the top-level groups it is enabled for (`Feature.enabled?(flag, group)`).
+   * A flag that is not listed is off.
+   */
+  featureFlags?: Record<string, boolean | string[]>;
 }
 
 export interface User {
@@ -77,6 +83,10 @@ export interface Project {
   /** Last commit on the default branch; null for an empty repository. */
   lastCommitSha: string | null;
   latestTag: string | null;
+  /** Branch names of the repository (absent in older state files: then only the default branch). */
+  branches?: string[];
+  /** Tag names of the repository (absent in older state files: then only `latestTag`, if any). */
+  tags?: string[];
   members: Members;
   formerPaths: string[];
 }
@@ -224,6 +234,15 @@ export class EmulatorState {
   tierOf(group: Group): Tier {
     if (this.instance.offering !== "hosted") return this.instance.tier;
     return this.topLevelGroup(group).tier ?? this.instance.tier;
+  }
+
+  /** Whether a feature flag is on, for the instance or for the top-level group of `group`. */
+  featureEnabled(flag: string, group?: Group): boolean {
+    const setting = this.instance.featureFlags?.[flag];
+    if (typeof setting === "boolean") return setting;
+    if (!setting || !group) return false;
+    const topLevelPath = this.groupFullPath(this.topLevelGroup(group));
+    return setting.some((path) => sameText(path, topLevelPath));
   }
 
   // --- projects --------------------------------------------------------------

@@ -30,6 +30,13 @@ export interface FieldTraits {
   fromApi?: (live: Record<string, unknown>) => unknown;
   /** Writes the value into a request body when it is not simply `body[api] = value`. */
   toApi?: (value: unknown, body: Record<string, unknown>) => void;
+  /**
+   * The declared value names local content (a file path): a change of that
+   * content is a change of the property even when the value itself is the
+   * same. The engine keeps each fingerprint in the `fingerprints` output and
+   * adds it to the checked inputs, so a preview shows which content changed.
+   */
+  fingerprint?: (declared: unknown) => string;
 }
 
 export type Live = Record<string, unknown>;
@@ -44,6 +51,19 @@ export interface Located<L extends Live = Live> {
   live: L;
 }
 
+/** Traits of one computed output. */
+export interface OutputTraits {
+  secret?: boolean;
+  /**
+   * The output is a function of the resource id. The resource class derives it
+   * from `id`, which stays known in a preview while the object is updated in
+   * place, where every other output becomes unknown (dynamic providers cannot
+   * say which outputs are stable). So `registry: registry.registryId` does not
+   * make a dependent resource look replaced whenever the registry changes.
+   */
+  fromId?: (id: string) => unknown;
+}
+
 export interface ResourceDefinition<S extends z.ZodObject = z.ZodObject, L extends Live = Live> {
   /** The class name, also the key in `providers`. */
   name: string;
@@ -54,21 +74,46 @@ export interface ResourceDefinition<S extends z.ZodObject = z.ZodObject, L exten
   /** Traits per input property; properties not listed are plain API fields. */
   fields?: { [K in keyof z.output<S>]?: FieldTraits };
   /** Names of the computed outputs, with whether each is secret. */
-  outputs: Record<string, { secret?: boolean }>;
+  outputs: Record<string, OutputTraits>;
   /** The computed outputs of a live object. */
   outputsOf(live: L, args: z.output<S>): Record<string, unknown>;
   /** Rules across fields that the schema cannot say; each failure names its property. */
   validate?(args: z.output<S>): { property: string; reason: string }[];
-  /** Replace by deleting first, for objects that can exist only once per owner. */
-  deleteBeforeReplace?: boolean;
+  /**
+   * Replace by deleting first, for objects that can exist only once per owner.
+   * A function decides per change (olds: the recorded state, news: the checked
+   * inputs): true when the replacement could not coexist with the old object.
+   */
+  deleteBeforeReplace?: boolean | ((olds: Record<string, unknown>, news: z.output<S>) => boolean);
 
-  create(ctx: EngineContext, args: z.output<S>): Promise<Located<L>>;
+  /**
+   * Set for a resource that manages settings of an object that exists without
+   * it (a group's settings, the instance's settings): see ./settings.ts. Such a
+   * resource has no `create` or `delete`: the engine reads the object, records
+   * the prior values of the managed fields, writes the declared ones with
+   * `update`, and gives the prior values back on delete.
+   */
+  settings?: SettingsDefinition<S, L>;
+
+  /** Required unless `settings` is set. */
+  create?(ctx: EngineContext, args: z.output<S>): Promise<Located<L>>;
   /** The live object, or undefined when it no longer exists. */
   read(ctx: EngineContext, id: string, args: z.output<S>): Promise<L | undefined>;
   update(ctx: EngineContext, id: string, args: z.output<S>, changed: ReadonlySet<string>, olds: z.output<S>): Promise<L>;
-  delete(ctx: EngineContext, id: string, args: z.output<S>): Promise<void>;
+  /** Required unless `settings` is set. */
+  delete?(ctx: EngineContext, id: string, args: z.output<S>): Promise<void>;
   /** Finds an existing object that this declaration should take over (`adoptExisting`). */
   adopt?(ctx: EngineContext, args: z.output<S>): Promise<Located<L> | undefined>;
+}
+
+/** What a settings resource declares besides the usual read and update (see ./settings.ts). */
+export interface SettingsDefinition<S extends z.ZodObject = z.ZodObject, L extends Live = Live> {
+  /**
+   * Finds the object whose settings are managed and reads it: its id and its
+   * current values, the one GET of a create. A missing object is an error here
+   * (a settings resource never creates it).
+   */
+  locate(ctx: EngineContext, args: z.output<S>): Promise<Located<L>>;
 }
 
 export function defineResource<S extends z.ZodObject, L extends Live>(definition: ResourceDefinition<S, L>): ResourceDefinition<S, L> {

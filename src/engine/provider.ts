@@ -9,6 +9,7 @@ import type { z } from "zod";
 import { ApiError, NetworkError } from "../client";
 import { client, configureConnection, connectionProblem } from "../connection";
 import type { AnyResourceDefinition, EngineContext, FieldTraits, Live } from "./definition";
+import { priorValueOutputs, recordedPriorValues, type PriorValues } from "./settings";
 import { apiFieldName, isUnknown, withoutEngineKeys } from "./values";
 
 type Args = Record<string, unknown>;
@@ -20,14 +21,22 @@ type Args = Record<string, unknown>;
  */
 export class PartialCreateError extends Error {
   readonly id: string;
-  readonly properties: Record<string, unknown>;
+  properties: Record<string, unknown>;
   readonly reasons: string[];
-  constructor(message: string, id: string, properties: Record<string, unknown>) {
+  /** The API object as it stands, when the engine should record it (see `fromLive`). */
+  readonly live?: Live;
+  constructor(message: string, id: string, properties: Record<string, unknown>, live?: Live) {
     super(message);
     this.id = id;
     this.properties = properties;
     this.reasons = [message];
+    this.live = live;
     this.stack = "";
+  }
+
+  /** From a resource's create hook: the engine turns `live` into the recorded outputs. */
+  static fromLive(message: string, id: string, live: Live): PartialCreateError {
+    return new PartialCreateError(message, id, {}, live);
   }
 }
 
@@ -35,6 +44,13 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
   const fields = (definition.fields ?? {}) as Record<string, FieldTraits | undefined>;
   const propertyNames = Object.keys(definition.schema.shape);
   const traits = (name: string): FieldTraits => fields[name] ?? {};
+  const settings = definition.settings;
+  if (!settings && (!definition.create || !definition.delete)) {
+    throw new Error(`${definition.name}: a resource needs create and delete hooks, or a settings declaration`);
+  }
+  /** Properties that are fields of the API object (not owners or provider options). */
+  const apiProperties = propertyNames.filter((name) => !traits(name).local);
+  const fingerprinted = propertyNames.filter((name) => traits(name).fingerprint !== undefined);
 
   function parse(inputs: Args): Args {
     return definition.schema.parse(withoutEngineKeys(inputs)) as Args;
@@ -52,8 +68,114 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
       const declared = news[name];
       if (declared === undefined) return false; // not managed: unset optional fields never show as changes
       if (isUnknown(declared)) return true;
+      if (field.fingerprint && fingerprintOf(name, declared) !== fingerprintsIn(olds)[name]) return true;
       return !sameValue(field, declared, olds[name]);
     });
+  }
+
+  /** The fingerprints of the declared local content (files), by property. */
+  function fingerprintsOf(args: Args): Record<string, string> | undefined {
+    if (fingerprinted.length === 0) return undefined;
+    const result: Record<string, string> = {};
+    for (const name of fingerprinted) {
+      const declared = args[name];
+      if (declared !== undefined && !isUnknown(declared)) result[name] = fingerprintOf(name, declared);
+    }
+    return result;
+  }
+
+  function fingerprintOf(name: string, declared: unknown): string {
+    return traits(name).fingerprint!(declared);
+  }
+
+  function fingerprintsIn(props: Args): Record<string, unknown> {
+    const recorded = props.fingerprints;
+    return recorded && typeof recorded === "object" ? (recorded as Record<string, unknown>) : {};
+  }
+
+  /** Declared API properties whose live value is not the declared one (write-only ones always are). */
+  function differingFromLive(args: Args, live: Live, names: readonly string[] = apiProperties): string[] {
+    return names.filter((name) => {
+      const declared = args[name];
+      if (declared === undefined) return false;
+      const field = traits(name);
+      return field.writeOnly === true || !sameValue(field, declared, liveValueOf(name, field, live));
+    });
+  }
+
+  /** The live values of the given properties: what a settings resource gives back on delete. */
+  function priorValuesOf(names: readonly string[], live: Live): PriorValues {
+    const prior: PriorValues = {};
+    for (const name of names) {
+      const field = traits(name);
+      if (field.writeOnly && !field.fromApi) continue; // the server never shows it: nothing to give back
+      const value = liveValueOf(name, field, live);
+      prior[name] = value === undefined ? null : value;
+    }
+    return prior;
+  }
+
+  const priorOutputs = (prior: PriorValues) => priorValueOutputs(prior, (name) => traits(name).secret === true);
+
+  /** create for a settings resource: read the object, record prior values, write what differs. */
+  async function createSettings(ctx: EngineContext, args: Args) {
+    const located = await settings!.locate(ctx, args as never);
+    const declared = apiProperties.filter((name) => args[name] !== undefined);
+    const prior = priorValuesOf(declared, located.live);
+    const changed = differingFromLive(args, located.live);
+    // Nothing was written before this PUT, so a failure leaves nothing behind to record.
+    const live = changed.length ? await definition.update(ctx, located.id, args as never, new Set(changed), args as never) : located.live;
+    return { id: located.id, outs: { ...outputsFor(args, live), ...priorOutputs(prior), ...fingerprintOutput(args) } };
+  }
+
+  /**
+   * update for a settings resource: newly declared fields get their prior
+   * value read first; fields no longer declared get theirs back.
+   */
+  async function updateSettings(ctx: EngineContext, id: string, olds: Args, args: Args) {
+    const prior = recordedPriorValues(olds);
+    const changed = new Set(changedProperties(olds, args));
+    const newlyDeclared = apiProperties.filter((name) => args[name] !== undefined && !(name in prior) && olds[name] === undefined);
+    if (newlyDeclared.length) {
+      const current = await settings!.locate(ctx, args as never);
+      Object.assign(prior, priorValuesOf(newlyDeclared, current.live));
+      for (const name of newlyDeclared) changed.delete(name);
+      for (const name of differingFromLive(args, current.live, newlyDeclared)) changed.add(name);
+    }
+    const released = Object.keys(prior).filter((name) => args[name] === undefined);
+    const body: Args = { ...args };
+    if (args.restoreOnDelete !== false) {
+      for (const name of released) {
+        body[name] = prior[name];
+        changed.add(name);
+      }
+    }
+    for (const name of released) delete prior[name];
+    const toWrite = [...changed].filter((name) => !traits(name).local);
+    let outs: Args;
+    if (toWrite.length) {
+      const live = await definition.update(ctx, id, body as never, new Set(toWrite), withoutEngineKeys(olds) as never);
+      outs = outputsFor(args, live);
+    } else {
+      // Only provider options changed: nothing to send; the recorded values stand.
+      outs = Object.fromEntries(Object.entries(withoutEngineKeys(olds)).filter(([name]) => !propertyNames.includes(name) || args[name] !== undefined));
+      for (const name of propertyNames) if (traits(name).local && args[name] !== undefined) outs[name] = args[name];
+    }
+    return { ...outs, ...priorOutputs(prior), ...fingerprintOutput(args) };
+  }
+
+  /** delete for a settings resource: the prior values go back, in one request. */
+  async function deleteSettings(ctx: EngineContext, id: string, props: Args): Promise<void> {
+    if (props.restoreOnDelete === false) return;
+    const prior = Object.fromEntries(Object.entries(recordedPriorValues(props)).filter(([name]) => apiProperties.includes(name)));
+    const names = Object.keys(prior);
+    if (names.length === 0) return;
+    await definition.update(ctx, id, prior as never, new Set(names), props as never);
+  }
+
+  function fingerprintOutput(args: Args): Args {
+    const fingerprints = fingerprintsOf(args);
+    return fingerprints ? { fingerprints } : {};
   }
 
   /**
@@ -81,6 +203,11 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
     return field.fromApi ? field.fromApi(live) : live[apiFieldName(name, field)];
   }
 
+  function deletesBeforeReplacing(olds: Args, news: Args): boolean {
+    const rule = definition.deleteBeforeReplace;
+    return typeof rule === "function" ? rule(olds, news as never) : rule === true;
+  }
+
   /** Server errors as the user should read them: what, where, what to do; no stack trace of ours. */
   function explain(error: unknown, action: string, args: Args): Error {
     if (!(error instanceof ApiError || error instanceof NetworkError || error instanceof PartialCreateError)) return error as Error;
@@ -99,8 +226,11 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
   function redact(message: string, args: Args): string {
     let result = message;
     for (const name of propertyNames) {
-      const value = args[name];
-      if (traits(name).secret && typeof value === "string" && value.length >= 4) result = result.split(value).join("[secret]");
+      if (!traits(name).secret) continue;
+      // A secret property may be structured (a list of variables): every string in it is secret.
+      for (const value of stringsIn(args[name])) if (value.length >= 4) result = result.split(value).join("[secret]");
+      // A settings resource's prior value of a secret setting is as secret.
+      for (const value of stringsIn(recordedPriorValues(args)[name])) if (value.length >= 4) result = result.split(value).join("[secret]");
     }
     return result;
   }
@@ -136,16 +266,29 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
       }
       const parsed = result.data as Args;
       const failures = unknownPaths.length ? [] : (definition.validate?.(parsed as never) ?? []);
-      return failures.length ? { inputs: news, failures } : { inputs: stripUndefined(parsed) };
+      if (failures.length) return { inputs: news, failures };
+      let fingerprints: Args;
+      try {
+        fingerprints = fingerprintOutput(parsed);
+      } catch (error) {
+        const property = fingerprinted.find((name) => parsed[name] !== undefined) ?? "";
+        return { inputs: news, failures: [{ property, reason: `${property}: ${(error as Error).message}` }] };
+      }
+      return { inputs: stripUndefined({ ...parsed, ...fingerprints }) };
     },
 
     async diff(_id, olds, news) {
-      const changed = changedProperties(olds, withoutEngineKeys(news));
+      const declared = withoutEngineKeys(news);
+      const changed = changedProperties(olds, declared);
+      if (settings) {
+        // A field removed from the program is given back (or let go): a change.
+        for (const name of Object.keys(recordedPriorValues(olds))) if (declared[name] === undefined && !changed.includes(name)) changed.push(name);
+      }
       const replaces = changed.filter((name) => traits(name).replaceOnChange);
       return {
         changes: changed.length > 0,
         replaces,
-        deleteBeforeReplace: replaces.length > 0 && definition.deleteBeforeReplace === true,
+        deleteBeforeReplace: replaces.length > 0 && deletesBeforeReplacing(withoutEngineKeys(olds), declared),
       };
     },
 
@@ -153,15 +296,22 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
       const args = parse(inputs);
       try {
         const ctx = context();
+        if (settings) return await createSettings(ctx, args);
         const adopted = args.adoptExisting === true && definition.adopt ? await definition.adopt(ctx, args as never) : undefined;
         if (adopted) {
-          const changed = new Set(changedProperties(outputsFor(args, adopted.live), args));
-          const live = changed.size ? await definition.update(ctx, adopted.id, args as never, changed, args as never) : adopted.live;
+          // The adopted object as it stands is the "old" state the update starts from.
+          const current = outputsFor(args, adopted.live);
+          const changed = new Set(changedProperties(current, args));
+          // The server never shows write-only values, so an adopted object's are unknown: send them.
+          for (const name of propertyNames) if (traits(name).writeOnly && args[name] !== undefined) changed.add(name);
+          const live = changed.size ? await definition.update(ctx, adopted.id, args as never, changed, current as never) : adopted.live;
           return { id: adopted.id, outs: outputsFor(args, live) };
         }
-        const created = await definition.create(ctx, args as never);
-        return { id: created.id, outs: outputsFor(args, created.live) };
+        const created = await definition.create!(ctx, args as never);
+        return { id: created.id, outs: { ...outputsFor(args, created.live), ...fingerprintOutput(args) } };
       } catch (error) {
+        // A partial create that carries the live object records it as the state would be.
+        if (error instanceof PartialCreateError && error.live) error.properties = outputsFor(args, error.live);
         throw explain(error, "create it", args);
       }
     },
@@ -171,7 +321,9 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
       try {
         const live = await definition.read(context(), id, args as never);
         if (!live) return { id: "" };
-        const outs = outputsFor(args, live);
+        // What was recorded at apply time stays: prior values, fingerprints of the files applied.
+        const kept = Object.fromEntries(["restoreValues", "restoreSecrets", "fingerprints"].filter((key) => key in args).map((key) => [key, args[key]]));
+        const outs = { ...outputsFor(args, live), ...kept };
         const inputs = Object.fromEntries(propertyNames.filter((name) => name in outs).map((name) => [name, outs[name]]));
         return { id, props: outs, inputs };
       } catch (error) {
@@ -184,8 +336,9 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
       const args = parse(news);
       const changed = new Set(changedProperties(olds, args));
       try {
+        if (settings) return { outs: await updateSettings(context(), id, olds, args) };
         const live = await definition.update(context(), id, args as never, changed, withoutEngineKeys(olds) as never);
-        return { outs: outputsFor(args, live) };
+        return { outs: { ...outputsFor(args, live), ...fingerprintOutput(args) } };
       } catch (error) {
         throw explain(error, `update ${id}`, args);
       }
@@ -194,7 +347,8 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
     async delete(id, props) {
       const args = withoutEngineKeys(props);
       try {
-        await definition.delete(context(), id, args as never);
+        if (settings) await deleteSettings(context(), id, args);
+        else await definition.delete!(context(), id, args as never);
       } catch (error) {
         if (isGone(error) || (error instanceof ApiError && error.status === 404 && isOwnerNotFound(error))) return;
         throw explain(error, `delete ${id}`, args);
@@ -206,6 +360,13 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
 function sameValue(field: FieldTraits, declared: unknown, recorded: unknown): boolean {
   if (equal(declared, recorded)) return true;
   return recorded !== undefined && field.sameValue !== undefined && field.sameValue(declared, recorded);
+}
+
+function stringsIn(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  if (value && typeof value === "object") return Object.values(value).flatMap(stringsIn);
+  return [];
 }
 
 function stripUndefined(args: Args): Args {

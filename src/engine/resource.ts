@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import type { AnyResourceDefinition, FieldTraits } from "./definition";
+import type { AnyResourceDefinition, FieldTraits, OutputTraits } from "./definition";
 
 /** A resource's arguments: the schema's input type, each property accepting a Pulumi input. */
 export type ResourceArgs<S extends z.ZodObject> = { [K in keyof z.input<S>]: pulumi.Input<z.input<S>[K]> };
@@ -30,4 +30,16 @@ export function resourceOptions(definition: AnyResourceDefinition, opts: pulumi.
 
 function traitsOf(definition: AnyResourceDefinition, name: string): FieldTraits {
   return (definition.fields as Record<string, FieldTraits | undefined> | undefined)?.[name] ?? {};
+}
+
+/**
+ * Sets the outputs declared `fromId` as functions of the resource's `id`, which
+ * a preview keeps known across in-place updates. Called by each resource class
+ * after `super()`.
+ */
+export function deriveOutputsFromId(resource: pulumi.CustomResource, definition: AnyResourceDefinition): void {
+  for (const [name, output] of Object.entries(definition.outputs as Record<string, OutputTraits>)) {
+    const fromId = output.fromId;
+    if (fromId) Object.defineProperty(resource, name, { value: resource.id.apply((id) => fromId(id)), enumerable: true });
+  }
 }

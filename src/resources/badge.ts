@@ -7,7 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { apiPath } from "../client";
 import { defineResource, type EngineContext } from "../engine/definition";
-import { resourceOptions, resourceProps, type ResourceArgs } from "../engine/resource";
+import { deriveOutputsFromId, resourceOptions, resourceProps, type ResourceArgs } from "../engine/resource";
 import { providerShim } from "../engine/shim";
 import { requestBody } from "../engine/values";
 import { adoptExisting, exactlyOneOwner, ownerOf, ownerReference, urlWithPlaceholders, type OwnerKind } from "./common";
@@ -65,7 +65,7 @@ export const badgeDefinition = defineResource({
     group: { local: true, replaceOnChange: true },
     adoptExisting: { local: true, ignoreInDiff: true },
   },
-  outputs: { badgeId: {}, kind: {}, renderedLinkUrl: {}, renderedImageUrl: {} },
+  outputs: { badgeId: { fromId: (id) => Number(id.split("/").at(-1)) }, kind: {}, renderedLinkUrl: {}, renderedImageUrl: {} },
   outputsOf: (live: BadgeLive) => ({
     badgeId: live.id,
     kind: live.kind,
@@ -134,5 +134,6 @@ export class Badge extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: BadgeArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerShim("Badge"), name, resourceProps(badgeDefinition, args), resourceOptions(badgeDefinition, opts), "platform", "Badge");
+    deriveOutputsFromId(this, badgeDefinition);
   }
 }

@@ -55,3 +55,68 @@ export const urlWithPlaceholders = z.string().refine(
   },
   { message: "must be an http(s) URL (placeholders such as %{project_path} are allowed)" },
 );
+
+// ---------------------------------------------------------------------------
+// Default branch protection (groups and the instance share the hash and the deprecated integer)
+
+const ACCESS_LEVELS = [0, 30, 40, 60] as const; // no one, developers, maintainers, administrators
+
+const accessLevels = z.array(z.object({ accessLevel: z.union(ACCESS_LEVELS.map((level) => z.literal(level))) }).strict());
+
+/** `default_branch_protection_defaults`, in the camelCase form of its keys. */
+export const branchProtectionDefaults = z
+  .object({
+    allowedToPush: accessLevels.optional(),
+    allowForcePush: z.boolean().optional(),
+    allowedToMerge: accessLevels.optional(),
+    developerCanInitialPush: z.boolean().optional(),
+  })
+  .strict();
+export type BranchProtectionDefaults = z.output<typeof branchProtectionDefaults>;
+
+type ApiProtectionDefaults = { allowed_to_push?: { access_level: number }[]; allow_force_push?: boolean; allowed_to_merge?: { access_level: number }[]; developer_can_initial_push?: boolean };
+
+/** The presets the deprecated integer stands for (`Gitlab::Access::BranchProtection`). */
+export function presetDefaults(level: number): Required<BranchProtectionDefaults> {
+  const developer = [{ accessLevel: 30 as const }];
+  const maintainer = [{ accessLevel: 40 as const }];
+  const presets: Record<number, [typeof developer | typeof maintainer, boolean, typeof developer | typeof maintainer, boolean]> = {
+    0: [developer, true, developer, false],
+    1: [developer, false, maintainer, false],
+    2: [maintainer, false, maintainer, false],
+    3: [maintainer, false, developer, false],
+    4: [maintainer, false, maintainer, true],
+  };
+  const [push, force, merge, initial] = presets[level] ?? presets[2]!;
+  return { allowedToPush: push, allowForcePush: force, allowedToMerge: merge, developerCanInitialPush: initial };
+}
+
+export function defaultsFromApi(value: unknown): Required<BranchProtectionDefaults> | undefined {
+  if (!value || typeof value !== "object") return undefined;
+  const api = value as ApiProtectionDefaults;
+  const levels = (list: { access_level: number }[] | undefined) => (list ?? []).map((entry) => ({ accessLevel: entry.access_level as (typeof ACCESS_LEVELS)[number] }));
+  return {
+    allowedToPush: levels(api.allowed_to_push),
+    allowForcePush: api.allow_force_push ?? false,
+    allowedToMerge: levels(api.allowed_to_merge),
+    developerCanInitialPush: api.developer_can_initial_push ?? false,
+  };
+}
+
+export function defaultsToApi(value: BranchProtectionDefaults): ApiProtectionDefaults {
+  const levels = (list: { accessLevel: number }[] | undefined) => list?.map((entry) => ({ access_level: entry.accessLevel }));
+  const api: ApiProtectionDefaults = {};
+  if (value.allowedToPush) api.allowed_to_push = levels(value.allowedToPush);
+  if (value.allowForcePush !== undefined) api.allow_force_push = value.allowForcePush;
+  if (value.allowedToMerge) api.allowed_to_merge = levels(value.allowedToMerge);
+  if (value.developerCanInitialPush !== undefined) api.developer_can_initial_push = value.developerCanInitialPush;
+  return api;
+}
+
+/** Declared keys match the live ones; undeclared keys are the server's business. */
+export function sameDefaults(declared: unknown, live: unknown): boolean {
+  const wanted = declared as BranchProtectionDefaults;
+  const actual = live as Required<BranchProtectionDefaults>;
+  return (Object.keys(wanted) as (keyof BranchProtectionDefaults)[]).every((key) => JSON.stringify(wanted[key]) === JSON.stringify(actual[key]));
+}
+

@@ -1,9 +1,25 @@
 /** Every resource the provider offers; add a resource module here. */
 import type { AnyResourceDefinition } from "../engine/definition";
+import { applicationSettingsDefinition } from "./application-settings";
 import { badgeDefinition } from "./badge";
+import { groupSettingsDefinition } from "./group-settings";
+import { pipelineScheduleDefinition } from "./pipeline-schedule";
+import { groupIntegrationDefinition } from "./group-integration";
+import { samlGroupLinkDefinition } from "./saml-group-link";
+import { cleanupPolicyDefinition } from "./cleanup-policy";
+import { upstreamDefinition } from "./upstream";
+import { virtualRegistryDefinition } from "./virtual-registry";
 
 export const definitions = {
   Badge: badgeDefinition,
+  PipelineSchedule: pipelineScheduleDefinition,
+  GroupIntegration: groupIntegrationDefinition,
+  SamlGroupLink: samlGroupLinkDefinition,
+  VirtualRegistry: virtualRegistryDefinition,
+  Upstream: upstreamDefinition,
+  CleanupPolicy: cleanupPolicyDefinition,
+  GroupSettings: groupSettingsDefinition,
+  ApplicationSettings: applicationSettingsDefinition,
 } satisfies Record<string, AnyResourceDefinition>;
 
 export type ResourceKind = keyof typeof definitions;

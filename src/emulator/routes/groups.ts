@@ -1,34 +1,633 @@
 /**
- * Groups. For now only `GET /groups/:id` with the fields every other area
- * relies on (spec document 2, part 2.1); the full group API comes later.
+ * Groups (spec document 2, parts 2.1, 3, 4.1, 4.2 and 8; real-api-behaviour.md
+ * part 1): `GET /groups/:id`, `GET /groups`, `PUT /groups/:id` and
+ * `GET /groups/:id/avatar`. Creating and deleting groups is not part of the spec.
+ *
+ * Behaviour taken from the real server's source:
+ * - `runners_token` only for the group's Owners and administrators;
+ *   `prevent_sharing_groups_outside_hierarchy` only on top-level groups;
+ *   Premium/Ultimate fields only when the group's tier has them.
+ * - PUT needs `admin_group` (Owner or administrator): 403 otherwise.
+ *   `shared_runners_minutes_limit` and `extra_shared_runners_minutes_limit`
+ *   need an administrator (403). Fields the group's tier or the offering does
+ *   not have are dropped silently, as the real EE helpers do
+ *   (`params.delete(...) unless licensed_feature_available?`).
+ * - Visibility may not exceed the parent's, nor fall below a subgroup's or a
+ *   project's: 400 `{"message":{"visibility_level":["..."]}}`.
+ * - Deprecated parameters: `emails_disabled` sets `emails_enabled` to its
+ *   negation; `default_branch_protection` sets the defaults hash;
+ *   `disabled_with_override` is stored as `disabled_and_overridable`.
+ * - `avatar` as a multipart file uploads it; an empty `avatar` removes it.
  */
+import { createHash } from "node:crypto";
+import { canReadGroup, canReadProject, groupAccessLevel, hasGroupAccess } from "../access";
+import { forbidden, notFound, paramError, validationError } from "../errors";
 import { findGroup } from "../lookup";
-import { route, ok, type RouteModule } from "../router";
-import type { EmulatorState, Group } from "../state";
+import { isUploadedFile, type ParamSpec, type UploadedFile } from "../params";
+import { ok, paginate, route, type RequestContext, type RouteModule } from "../router";
+import { AccessLevel, defineStore, type EmulatorState, type Group, type Tier, type Visibility } from "../state";
+import { presentProject } from "./projects";
 
-export function presentGroup(state: EmulatorState, group: Group): Record<string, unknown> {
-  const fullPath = state.groupFullPath(group);
+// ---------------------------------------------------------------------------
+// Settings kept per group
+
+export interface BranchProtectionDefaults {
+  allowed_to_push: { access_level: number }[];
+  allow_force_push: boolean;
+  allowed_to_merge: { access_level: number }[];
+  developer_can_initial_push?: boolean;
+}
+
+export interface GroupSettingsRecord {
+  share_with_group_lock: boolean;
+  require_two_factor_authentication: boolean;
+  two_factor_grace_period: number;
+  project_creation_level: string;
+  subgroup_creation_level: string;
+  auto_devops_enabled: boolean | null;
+  emails_enabled: boolean;
+  mentions_disabled: boolean | null;
+  lfs_enabled: boolean;
+  request_access_enabled: boolean;
+  default_branch: string | null;
+  default_branch_protection: number;
+  default_branch_protection_defaults: BranchProtectionDefaults;
+  shared_runners_setting: string;
+  enabled_git_access_protocol: string;
+  prevent_sharing_groups_outside_hierarchy: boolean;
+  math_rendering_limits_enabled: boolean;
+  lock_math_rendering_limits_enabled: boolean;
+  max_artifacts_size: number | null;
+  step_up_auth_required_oauth_provider: string | null;
+  experiment_features_enabled: boolean;
+  assistant_availability: string;
+  web_based_commit_signing_enabled: boolean;
+  // Premium and Ultimate
+  file_template_project_id: number | null;
+  membership_lock: boolean;
+  prevent_forking_outside_group: boolean;
+  ip_restriction_ranges: string | null;
+  allowed_email_domains_list: string | null;
+  wiki_access_level: string;
+  only_allow_merge_if_pipeline_succeeds: boolean;
+  allow_merge_on_skipped_pipeline: boolean;
+  only_allow_merge_if_all_discussions_are_resolved: boolean;
+  assistant_features_enabled: boolean;
+  lock_assistant_features_enabled: boolean;
+  shared_runners_minutes_limit: number | null;
+  extra_shared_runners_minutes_limit: number | null;
+  // Ultimate
+  unique_project_download_limit: number;
+  unique_project_download_limit_interval_in_seconds: number;
+  unique_project_download_limit_allowlist: string[];
+  unique_project_download_limit_alertlist: number[];
+  auto_ban_user_on_excessive_projects_download: boolean;
+  /** The uploaded avatar: file name, bytes (base64) and their SHA-256. */
+  avatar: { filename: string; contentBase64: string; sha256: string } | null;
+}
+
+/** `Gitlab::Access::BranchProtection` levels 0-4 as the defaults hash that replaced them. */
+export function branchProtectionDefaults(level: number): BranchProtectionDefaults {
+  const developer = [{ access_level: AccessLevel.Developer }];
+  const maintainer = [{ access_level: AccessLevel.Maintainer }];
+  switch (level) {
+    case 0: // not protected
+      return { allowed_to_push: developer, allow_force_push: true, allowed_to_merge: developer };
+    case 1: // partially protected: developers push, no force push
+      return { allowed_to_push: developer, allow_force_push: false, allowed_to_merge: maintainer };
+    case 3: // protected against pushes: developers merge
+      return { allowed_to_push: maintainer, allow_force_push: false, allowed_to_merge: developer };
+    case 4: // fully protected after the initial push
+      return { allowed_to_push: maintainer, allow_force_push: false, allowed_to_merge: maintainer, developer_can_initial_push: true };
+    default: // 2: fully protected
+      return { allowed_to_push: maintainer, allow_force_push: false, allowed_to_merge: maintainer };
+  }
+}
+
+const sameDefaults = (a: BranchProtectionDefaults, b: BranchProtectionDefaults): boolean =>
+  JSON.stringify({ ...a, developer_can_initial_push: a.developer_can_initial_push ?? false }) ===
+  JSON.stringify({ ...b, developer_can_initial_push: b.developer_can_initial_push ?? false });
+
+function defaultSettings(): GroupSettingsRecord {
   return {
+    share_with_group_lock: false,
+    require_two_factor_authentication: false,
+    two_factor_grace_period: 48,
+    project_creation_level: "developer",
+    subgroup_creation_level: "maintainer",
+    auto_devops_enabled: null,
+    emails_enabled: true,
+    mentions_disabled: null,
+    lfs_enabled: true,
+    request_access_enabled: true,
+    default_branch: null,
+    default_branch_protection: 2,
+    default_branch_protection_defaults: branchProtectionDefaults(2),
+    shared_runners_setting: "enabled",
+    enabled_git_access_protocol: "all",
+    prevent_sharing_groups_outside_hierarchy: false,
+    math_rendering_limits_enabled: true,
+    lock_math_rendering_limits_enabled: false,
+    max_artifacts_size: null,
+    step_up_auth_required_oauth_provider: null,
+    experiment_features_enabled: false,
+    assistant_availability: "default_on",
+    web_based_commit_signing_enabled: false,
+    file_template_project_id: null,
+    membership_lock: false,
+    prevent_forking_outside_group: false,
+    ip_restriction_ranges: null,
+    allowed_email_domains_list: null,
+    wiki_access_level: "enabled",
+    only_allow_merge_if_pipeline_succeeds: false,
+    allow_merge_on_skipped_pipeline: false,
+    only_allow_merge_if_all_discussions_are_resolved: false,
+    assistant_features_enabled: true,
+    lock_assistant_features_enabled: false,
+    shared_runners_minutes_limit: null,
+    extra_shared_runners_minutes_limit: null,
+    unique_project_download_limit: 0,
+    unique_project_download_limit_interval_in_seconds: 0,
+    unique_project_download_limit_allowlist: [],
+    unique_project_download_limit_alertlist: [],
+    auto_ban_user_on_excessive_projects_download: false,
+    avatar: null,
+  };
+}
+
+export const groupSettingsStore = defineStore("groupSettings", (): Record<string, GroupSettingsRecord> => ({}));
+
+/** A group's settings, created with the defaults on first use. */
+export function settingsOf(state: EmulatorState, group: Group): GroupSettingsRecord {
+  const all = groupSettingsStore.of(state);
+  return (all[String(group.id)] ??= defaultSettings());
+}
+
+// ---------------------------------------------------------------------------
+// Who sees and may change what
+
+type Requirement = "premium" | "ultimate" | "self-managed" | "admin" | "top-level" | "hosted-top-level";
+
+/** Fields of part 4.2 that need a tier, an offering, a role or a top-level group. */
+const REQUIREMENTS: Partial<Record<keyof GroupSettingsRecord, Requirement[]>> = {
+  extra_shared_runners_minutes_limit: ["admin", "premium", "self-managed"],
+  shared_runners_minutes_limit: ["admin", "premium", "self-managed"],
+  file_template_project_id: ["premium"],
+  membership_lock: ["premium"],
+  prevent_forking_outside_group: ["premium"],
+  unique_project_download_limit: ["ultimate", "top-level"],
+  unique_project_download_limit_interval_in_seconds: ["ultimate", "top-level"],
+  unique_project_download_limit_allowlist: ["ultimate", "top-level"],
+  unique_project_download_limit_alertlist: ["ultimate", "top-level"],
+  auto_ban_user_on_excessive_projects_download: ["ultimate"],
+  ip_restriction_ranges: ["premium"],
+  allowed_email_domains_list: ["premium"],
+  wiki_access_level: ["premium"],
+  assistant_features_enabled: ["premium", "self-managed"],
+  lock_assistant_features_enabled: ["premium", "self-managed"],
+  only_allow_merge_if_pipeline_succeeds: ["premium"],
+  only_allow_merge_if_all_discussions_are_resolved: ["premium"],
+  allow_merge_on_skipped_pipeline: ["premium"],
+  prevent_sharing_groups_outside_hierarchy: ["top-level"],
+  web_based_commit_signing_enabled: ["hosted-top-level"],
+};
+
+/** Fields the response carries only when the group's tier has them (part 2.1's "Premium and Ultimate only"). */
+const PREMIUM_RESPONSE_FIELDS: (keyof GroupSettingsRecord)[] = [
+  "shared_runners_minutes_limit",
+  "extra_shared_runners_minutes_limit",
+  "membership_lock",
+  "wiki_access_level",
+  "assistant_features_enabled",
+  "lock_assistant_features_enabled",
+  "experiment_features_enabled",
+  "assistant_availability",
+  "file_template_project_id",
+  "prevent_forking_outside_group",
+  "ip_restriction_ranges",
+  "allowed_email_domains_list",
+  "only_allow_merge_if_pipeline_succeeds",
+  "allow_merge_on_skipped_pipeline",
+  "only_allow_merge_if_all_discussions_are_resolved",
+];
+const ULTIMATE_RESPONSE_FIELDS: (keyof GroupSettingsRecord)[] = [
+  "unique_project_download_limit",
+  "unique_project_download_limit_interval_in_seconds",
+  "unique_project_download_limit_allowlist",
+  "unique_project_download_limit_alertlist",
+  "auto_ban_user_on_excessive_projects_download",
+];
+
+const TIER_RANK: Record<Tier, number> = { free: 0, premium: 1, ultimate: 2 };
+const VISIBILITY_RANK: Record<Visibility, number> = { private: 0, internal: 10, public: 20 };
+
+function tierAtLeast(state: EmulatorState, group: Group, tier: Tier): boolean {
+  return TIER_RANK[state.tierOf(group)] >= TIER_RANK[tier];
+}
+
+/** Whether the group's tier and the offering have a field (a role is checked apart). */
+function available(state: EmulatorState, group: Group, field: keyof GroupSettingsRecord): boolean {
+  for (const requirement of REQUIREMENTS[field] ?? []) {
+    if (requirement === "premium" && !tierAtLeast(state, group, "premium")) return false;
+    if (requirement === "ultimate" && !tierAtLeast(state, group, "ultimate")) return false;
+    if (requirement === "self-managed" && state.instance.offering === "hosted") return false;
+    if (requirement === "hosted-top-level" && state.instance.offering !== "hosted") return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Presenting
+
+function avatarUrl(state: EmulatorState, group: Group, settings: GroupSettingsRecord): string | null {
+  if (!settings.avatar) return null;
+  return `https://${state.instance.host}/uploads/-/system/group/avatar/${group.id}/${encodeURIComponent(settings.avatar.filename)}`;
+}
+
+/** The fields of `Entities::Group` (lists and get-one alike). */
+export function presentGroup(state: EmulatorState, group: Group, options: { statistics?: boolean } = {}): Record<string, unknown> {
+  const fullPath = state.groupFullPath(group);
+  const settings = settingsOf(state, group);
+  const body: Record<string, unknown> = {
     id: group.id,
     web_url: `https://${state.instance.host}/groups/${fullPath}`,
     name: group.name,
     path: group.path,
     description: group.description,
     visibility: group.visibility,
-    avatar_url: null,
+    share_with_group_lock: settings.share_with_group_lock,
+    require_two_factor_authentication: settings.require_two_factor_authentication,
+    two_factor_grace_period: settings.two_factor_grace_period,
+    project_creation_level: settings.project_creation_level,
+    auto_devops_enabled: settings.auto_devops_enabled,
+    subgroup_creation_level: settings.subgroup_creation_level,
+    emails_disabled: !settings.emails_enabled,
+    emails_enabled: settings.emails_enabled,
+    mentions_disabled: settings.mentions_disabled,
+    lfs_enabled: settings.lfs_enabled,
+    math_rendering_limits_enabled: settings.math_rendering_limits_enabled,
+    lock_math_rendering_limits_enabled: settings.lock_math_rendering_limits_enabled,
+    default_branch: settings.default_branch,
+    default_branch_protection: settings.default_branch_protection,
+    default_branch_protection_defaults: settings.default_branch_protection_defaults,
+    avatar_url: avatarUrl(state, group, settings),
+    request_access_enabled: settings.request_access_enabled,
     full_name: state.groupFullName(group),
     full_path: fullPath,
-    parent_id: group.parentId,
     created_at: group.createdAt,
-    default_branch: null,
+    parent_id: group.parentId,
+    organization_id: 1,
+    shared_runners_setting: settings.shared_runners_setting,
+    max_artifacts_size: settings.max_artifacts_size,
+    repository_storage: "default",
+    enabled_git_access_protocol: settings.enabled_git_access_protocol,
+    step_up_auth_required_oauth_provider: settings.step_up_auth_required_oauth_provider,
+    ip_restriction_ranges: null,
   };
+  if (state.instance.offering === "hosted" && group.parentId === null) {
+    body.web_based_commit_signing_enabled = settings.web_based_commit_signing_enabled;
+  }
+  if (tierAtLeast(state, group, "premium")) {
+    for (const field of PREMIUM_RESPONSE_FIELDS) body[field] = settings[field];
+    body.marked_for_deletion_on = null;
+  }
+  if (tierAtLeast(state, group, "ultimate")) for (const field of ULTIMATE_RESPONSE_FIELDS) body[field] = settings[field];
+  if (options.statistics) {
+    const zero = { storage_size: 0, repository_size: 0, wiki_size: 0, lfs_objects_size: 0, job_artifacts_size: 0, pipeline_artifacts_size: 0, packages_size: 0, snippets_size: 0, uploads_size: 0 };
+    body.statistics = zero;
+    if (group.parentId === null) {
+      body.root_storage_statistics = { ...zero, build_artifacts_size: 0, container_registry_size: 0, container_registry_size_is_estimated: false, dependency_proxy_size: 0 };
+    }
+  }
+  return body;
 }
+
+/** `Entities::GroupDetail`: the group, its sharing, and the fields its viewer may see. */
+function presentGroupDetail(ctx: RequestContext<unknown>, group: Group, withProjects: boolean): Record<string, unknown> {
+  const { state, user } = ctx;
+  const body = presentGroup(state, group);
+  body.shared_with_groups = [];
+  if (hasGroupAccess(state, user, group, AccessLevel.Owner)) body.runners_token = runnersToken(group);
+  if (group.parentId === null) body.prevent_sharing_groups_outside_hierarchy = settingsOf(state, group).prevent_sharing_groups_outside_hierarchy;
+  if (withProjects) {
+    // Deprecated, at most 100 each (part 8).
+    body.projects = state
+      .projectsIn(group, { includeSubgroups: false })
+      .filter((project) => canReadProject(state, user, project))
+      .slice(0, 100)
+      .map((project) => presentProject(state, project));
+    body.shared_projects = [];
+  }
+  return body;
+}
+
+function runnersToken(group: Group): string {
+  return "GR1348941" + createHash("sha256").update(`runners-${group.id}`).digest("hex").slice(0, 20);
+}
+
+// ---------------------------------------------------------------------------
+// GET /groups/:id and its avatar
 
 const getGroup = route(
   "GET",
   "/groups/:id",
-  { params: { id: { type: "string", required: true } } },
-  (ctx) => ok(presentGroup(ctx.state, findGroup(ctx))),
+  {
+    params: {
+      id: { type: "string", required: true },
+      with_projects: { type: "boolean" },
+      with_custom_attributes: { type: "boolean" },
+    },
+  },
+  (ctx) => ok(presentGroupDetail(ctx, findGroup(ctx), ctx.params.with_projects ?? true)),
 );
 
-export const groupRoutes: RouteModule = { name: "groups", routes: [getGroup] };
+const getAvatar = route("GET", "/groups/:id/avatar", { params: { id: { type: "string", required: true } } }, (ctx) => {
+  const group = findGroup(ctx);
+  const avatar = settingsOf(ctx.state, group).avatar;
+  if (!avatar) throw notFound("Avatar");
+  const content = Buffer.from(avatar.contentBase64, "base64");
+  return {
+    status: 200,
+    body: content,
+    headers: { "Content-Type": imageType(avatar.filename), "Content-Disposition": `attachment; filename="${avatar.filename}"` },
+  };
+});
+
+const IMAGE_TYPES: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  bmp: "image/bmp",
+  tiff: "image/tiff",
+  ico: "image/vnd.microsoft.icon",
+  webp: "image/webp",
+};
+const imageType = (filename: string): string => IMAGE_TYPES[extensionOf(filename)] ?? "application/octet-stream";
+const extensionOf = (filename: string): string => /\.([^.]+)$/.exec(filename)?.[1]?.toLowerCase() ?? "";
+const MAX_AVATAR_BYTES = 200 * 1024;
+
+// ---------------------------------------------------------------------------
+// GET /groups
+
+const listGroups = route(
+  "GET",
+  "/groups",
+  {
+    paginated: true,
+    params: {
+      skip_groups: { type: "integer[]" },
+      all_available: { type: "boolean" },
+      search: { type: "string" },
+      order_by: { type: "string", values: ["name", "path", "id", "similarity"] },
+      sort: { type: "string", values: ["asc", "desc"] },
+      statistics: { type: "boolean" },
+      visibility: { type: "string", values: ["private", "internal", "public"] },
+      with_custom_attributes: { type: "boolean" },
+      owned: { type: "boolean" },
+      min_access_level: { type: "integer", values: [5, 10, 15, 20, 30, 40, 50] },
+      top_level_only: { type: "boolean" },
+      active: { type: "boolean" },
+      archived: { type: "boolean" },
+    },
+  },
+  (ctx) => {
+    const { state, user, params } = ctx;
+    let groups = state.groups.filter((group) => canReadGroup(state, user, group));
+    const level = (group: Group) => (user ? groupAccessLevel(state, user, group) : 0);
+    if (params.owned) groups = groups.filter((group) => level(group) >= AccessLevel.Owner);
+    else if (params.min_access_level !== undefined) groups = groups.filter((group) => level(group) >= params.min_access_level!);
+    else if (user && !(params.all_available ?? user.isAdmin)) groups = groups.filter((group) => level(group) > 0);
+    else if (!user) groups = groups.filter((group) => group.visibility === "public");
+    if (params.skip_groups) groups = groups.filter((group) => !params.skip_groups!.includes(group.id));
+    if (params.visibility) groups = groups.filter((group) => group.visibility === params.visibility);
+    if (params.top_level_only) groups = groups.filter((group) => group.parentId === null);
+    if (params.search) {
+      const needle = params.search.toLowerCase();
+      groups = groups.filter((group) => group.name.toLowerCase().includes(needle) || group.path.toLowerCase().includes(needle));
+    }
+    const orderBy = params.order_by === "similarity" && !params.search ? "name" : (params.order_by ?? "name");
+    const direction = params.sort === "desc" ? -1 : 1;
+    const key = (group: Group): string | number =>
+      orderBy === "id" ? group.id : orderBy === "path" ? state.groupFullPath(group) : orderBy === "similarity" ? similarity(group, params.search!) : group.name.toLowerCase();
+    groups = [...groups].sort((a, b) => {
+      const [ka, kb] = [key(a), key(b)];
+      const compared = ka < kb ? -1 : ka > kb ? 1 : a.id - b.id;
+      return orderBy === "similarity" ? -compared : direction * compared;
+    });
+    const statistics = params.statistics === true && user?.isAdmin === true;
+    return paginate(ctx, groups, {
+      present: (group) => presentGroup(state, group, { statistics }),
+      // Keyset pagination of groups: unauthenticated callers, ordered by name ascending (spec document 1, 4.2).
+      keyset: user ? undefined : { id: (group) => group.id, orderBy: { name: { value: (group) => group.name.toLowerCase(), sorts: ["asc"] } } },
+    });
+  },
+);
+
+/** A rough similarity: exact path or name first, then prefixes, then the rest. */
+function similarity(group: Group, search: string): number {
+  const needle = search.toLowerCase();
+  if (group.path.toLowerCase() === needle || group.name.toLowerCase() === needle) return 3;
+  if (group.path.toLowerCase().startsWith(needle) || group.name.toLowerCase().startsWith(needle)) return 2;
+  return 1;
+}
+
+// ---------------------------------------------------------------------------
+// PUT /groups/:id
+
+const updateParams = {
+  id: { type: "string", required: true },
+  name: { type: "string" },
+  path: { type: "string" },
+  description: { type: "string" },
+  visibility: { type: "string", values: ["private", "internal", "public"] },
+  avatar: { type: "file", nullable: true },
+  share_with_group_lock: { type: "boolean" },
+  require_two_factor_authentication: { type: "boolean" },
+  two_factor_grace_period: { type: "integer" },
+  project_creation_level: { type: "string", values: ["noone", "maintainer", "developer", "owner", "administrator"] },
+  auto_devops_enabled: { type: "boolean", nullable: true },
+  subgroup_creation_level: { type: "string", values: ["owner", "maintainer"] },
+  emails_disabled: { type: "boolean" },
+  emails_enabled: { type: "boolean" },
+  mentions_disabled: { type: "boolean", nullable: true },
+  lfs_enabled: { type: "boolean" },
+  request_access_enabled: { type: "boolean" },
+  default_branch: { type: "string", nullable: true },
+  default_branch_protection: { type: "integer", values: [0, 1, 2, 3, 4] },
+  default_branch_protection_defaults: { type: "hash" },
+  shared_runners_setting: {
+    type: "string",
+    values: ["enabled", "disabled_and_overridable", "disabled_and_unoverridable", "disabled_with_override"],
+  },
+  enabled_git_access_protocol: { type: "string", values: ["ssh", "http", "all"] },
+  prevent_sharing_groups_outside_hierarchy: { type: "boolean" },
+  math_rendering_limits_enabled: { type: "boolean" },
+  lock_math_rendering_limits_enabled: { type: "boolean" },
+  max_artifacts_size: { type: "integer", nullable: true },
+  step_up_auth_required_oauth_provider: { type: "string", nullable: true },
+  experiment_features_enabled: { type: "boolean" },
+  assistant_availability: { type: "string", values: ["default_on", "default_off", "never_on"] },
+  web_based_commit_signing_enabled: { type: "boolean" },
+  file_template_project_id: { type: "integer", nullable: true },
+  membership_lock: { type: "boolean" },
+  prevent_forking_outside_group: { type: "boolean" },
+  ip_restriction_ranges: { type: "string", nullable: true },
+  allowed_email_domains_list: { type: "string", nullable: true },
+  wiki_access_level: { type: "string", values: ["disabled", "private", "enabled"] },
+  only_allow_merge_if_pipeline_succeeds: { type: "boolean" },
+  allow_merge_on_skipped_pipeline: { type: "boolean" },
+  only_allow_merge_if_all_discussions_are_resolved: { type: "boolean" },
+  assistant_features_enabled: { type: "boolean" },
+  lock_assistant_features_enabled: { type: "boolean" },
+  shared_runners_minutes_limit: { type: "integer", nullable: true },
+  extra_shared_runners_minutes_limit: { type: "integer", nullable: true },
+  unique_project_download_limit: { type: "integer" },
+  unique_project_download_limit_interval_in_seconds: { type: "integer" },
+  unique_project_download_limit_allowlist: { type: "string[]" },
+  unique_project_download_limit_alertlist: { type: "integer[]" },
+  auto_ban_user_on_excessive_projects_download: { type: "boolean" },
+} as const satisfies ParamSpec;
+
+/** Settings fields written as given (the others need translation or live on the group itself). */
+const PLAIN_FIELDS = Object.keys(updateParams).filter(
+  (name) => !["id", "name", "path", "description", "visibility", "avatar", "emails_disabled", "default_branch_protection", "default_branch_protection_defaults", "shared_runners_setting"].includes(name),
+) as (keyof GroupSettingsRecord)[];
+
+const updateGroup = route("PUT", "/groups/:id", { params: updateParams }, (ctx) => {
+  const { state, user, params } = ctx;
+  const group = findGroup(ctx);
+  if (!hasGroupAccess(state, user, group, AccessLevel.Owner)) throw forbidden();
+  // An empty `avatar=` arrives as "" (form) or null (JSON): both remove the avatar.
+  const removeAvatar = "avatar" in ctx.rawParams && (ctx.rawParams.avatar === "" || ctx.rawParams.avatar === null);
+  const sent = (name: string): boolean => (params as Record<string, unknown>)[name] !== undefined;
+  if ((sent("shared_runners_minutes_limit") || sent("extra_shared_runners_minutes_limit")) && !user?.isAdmin) throw forbidden();
+
+  const settings = settingsOf(state, group);
+  const errors: Record<string, string[]> = {};
+  const fail = (field: string, message: string) => (errors[field] ??= []).push(message);
+  const next: GroupSettingsRecord = structuredClone(settings);
+  for (const field of PLAIN_FIELDS) {
+    const value = (params as Record<string, unknown>)[field];
+    if (value === undefined || !available(state, group, field)) continue;
+    const requirements = REQUIREMENTS[field] ?? [];
+    if (requirements.includes("top-level") && group.parentId !== null) {
+      fail(field, "is only available on top-level groups");
+      continue;
+    }
+    (next as unknown as Record<string, unknown>)[field] = value;
+  }
+  if (params.emails_disabled !== undefined && params.emails_enabled === undefined) next.emails_enabled = !params.emails_disabled;
+  if (params.shared_runners_setting !== undefined) {
+    next.shared_runners_setting = params.shared_runners_setting === "disabled_with_override" ? "disabled_and_overridable" : params.shared_runners_setting;
+  }
+  if (params.default_branch_protection_defaults !== undefined) {
+    const defaults = readProtectionDefaults(params.default_branch_protection_defaults);
+    next.default_branch_protection_defaults = defaults;
+    next.default_branch_protection = [0, 1, 2, 3, 4].find((level) => sameDefaults(branchProtectionDefaults(level), defaults)) ?? next.default_branch_protection;
+  } else if (params.default_branch_protection !== undefined) {
+    next.default_branch_protection = params.default_branch_protection;
+    next.default_branch_protection_defaults = branchProtectionDefaults(params.default_branch_protection);
+  }
+
+  if (next.unique_project_download_limit < 0 || next.unique_project_download_limit > 10_000) {
+    fail("unique_project_download_limit", "must be less than or equal to 10000");
+  }
+  if (next.unique_project_download_limit_interval_in_seconds < 0 || next.unique_project_download_limit_interval_in_seconds > 864_000) {
+    fail("unique_project_download_limit_interval_in_seconds", "must be less than or equal to 864000");
+  }
+  if (next.unique_project_download_limit_allowlist.length > 100) fail("unique_project_download_limit_allowlist", "exceeds maximum length (100 usernames)");
+  if (next.unique_project_download_limit_alertlist.length > 100) fail("unique_project_download_limit_alertlist", "exceeds maximum length (100 user ids)");
+  for (const username of next.unique_project_download_limit_allowlist) {
+    if (!state.userByUsername(username)) fail("unique_project_download_limit_allowlist", `${username} does not exist`);
+  }
+  for (const id of next.unique_project_download_limit_alertlist) {
+    if (!state.userById(id)) fail("unique_project_download_limit_alertlist", `${id} does not exist`);
+  }
+  if (next.two_factor_grace_period < 0) fail("two_factor_grace_period", "must be greater than or equal to 0");
+  if (next.max_artifacts_size !== null && next.max_artifacts_size < 0) fail("max_artifacts_size", "must be greater than or equal to 0");
+  if (next.file_template_project_id !== null && !state.projectById(next.file_template_project_id)) fail("file_template_project_id", "is invalid");
+
+  if (params.visibility !== undefined) checkVisibility(state, group, params.visibility, fail);
+  if (params.name !== undefined && params.name.trim() === "") fail("name", "can't be blank");
+  if (params.path !== undefined) checkPath(state, group, params.path, fail);
+  let avatar = next.avatar;
+  if (isUploadedFile(params.avatar)) avatar = readAvatar(params.avatar, fail);
+  else if (removeAvatar) avatar = null;
+
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+
+  next.avatar = avatar;
+  groupSettingsStore.of(state)[String(group.id)] = next;
+  if (params.visibility !== undefined) group.visibility = params.visibility as Visibility;
+  if (params.name !== undefined) group.name = params.name;
+  if (params.description !== undefined) group.description = params.description;
+  if (params.path !== undefined && params.path !== group.path) {
+    group.formerPaths.push(state.groupFullPath(group));
+    group.path = params.path;
+  }
+  return ok(presentGroupDetail(ctx, group, true));
+});
+
+function readProtectionDefaults(hash: Record<string, unknown>): BranchProtectionDefaults {
+  const levels = (value: unknown): { access_level: number }[] => {
+    if (!Array.isArray(value)) throw paramError("default_branch_protection_defaults is invalid");
+    return value.map((entry) => {
+      const level = Number((entry as Record<string, unknown>)?.access_level);
+      if (![0, 30, 40, 60].includes(level)) throw paramError("default_branch_protection_defaults[access_level] does not have a valid value");
+      return { access_level: level };
+    });
+  };
+  const flag = (value: unknown): boolean => value === true || value === "true";
+  const defaults: BranchProtectionDefaults = {
+    allowed_to_push: levels(hash.allowed_to_push ?? []),
+    allow_force_push: flag(hash.allow_force_push),
+    allowed_to_merge: levels(hash.allowed_to_merge ?? []),
+  };
+  if (hash.developer_can_initial_push !== undefined) defaults.developer_can_initial_push = flag(hash.developer_can_initial_push);
+  return defaults;
+}
+
+/** The model validations on `visibility_level`, with the real messages. */
+function checkVisibility(state: EmulatorState, group: Group, wanted: string, fail: (field: string, message: string) => void): void {
+  const rank = VISIBILITY_RANK[wanted as Visibility];
+  const parent = group.parentId === null ? undefined : state.groupById(group.parentId);
+  if (parent && rank > VISIBILITY_RANK[parent.visibility]) {
+    fail("visibility_level", `${wanted} is not allowed since the parent group has a ${parent.visibility} visibility.`);
+  }
+  if (state.projectsIn(group, { includeSubgroups: false }).some((project) => VISIBILITY_RANK[project.visibility] > rank)) {
+    fail("visibility_level", `${wanted} is not allowed since this group contains projects with higher visibility.`);
+  }
+  if (state.descendants(group).some((child) => VISIBILITY_RANK[child.visibility] > rank)) {
+    fail("visibility_level", `${wanted} is not allowed since there are sub-groups with higher visibility.`);
+  }
+}
+
+function checkPath(state: EmulatorState, group: Group, path: string, fail: (field: string, message: string) => void): void {
+  if (!/^[A-Za-z0-9_.][A-Za-z0-9_.-]*$/.test(path) || path.endsWith(".git") || path.endsWith(".atom")) {
+    fail("path", "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'");
+    return;
+  }
+  const parentPath = group.parentId === null ? "" : state.groupFullPath(state.groupById(group.parentId)!) + "/";
+  const taken = state.groupByFullPath(parentPath + path);
+  if (taken && taken.id !== group.id) fail("path", "has already been taken");
+}
+
+function readAvatar(file: UploadedFile, fail: (field: string, message: string) => void): GroupSettingsRecord["avatar"] {
+  if (!(extensionOf(file.filename) in IMAGE_TYPES)) {
+    fail("avatar", "file format is not supported. Please try one of the following supported formats: png, jpg, jpeg, gif, bmp, tiff, ico, webp");
+    return null;
+  }
+  if (file.content.length > MAX_AVATAR_BYTES) {
+    fail("avatar", "is too big (should be at most 200 KiB)");
+    return null;
+  }
+  return {
+    filename: file.filename,
+    contentBase64: file.content.toString("base64"),
+    sha256: createHash("sha256").update(file.content).digest("hex"),
+  };
+}
+
+export const groupRoutes: RouteModule = { name: "groups", routes: [getGroup, getAvatar, listGroups, updateGroup] };
+

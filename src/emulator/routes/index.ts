@@ -7,8 +7,14 @@
 import type { RouteModule } from "../router";
 import { badgesRoutes } from "./badges";
 import { groupRoutes } from "./groups";
+import { integrationRoutes } from "./integrations";
+import { samlGroupLinkRoutes } from "./saml-group-links";
+import { applicationSettingsRoutes } from "./application-settings";
 import { metaRoutes } from "./meta";
 import { projectRoutes } from "./projects";
+import { pipelineScheduleRoutes } from "./pipeline-schedules";
 import { userRoutes } from "./user";
+import { virtualRegistryCleanupRoutes } from "./virtual-registry-cleanup";
+import { virtualRegistryRoutes } from "./virtual-registries";
 
-export const routeModules: readonly RouteModule[] = [metaRoutes, userRoutes, groupRoutes, projectRoutes, badgesRoutes];
+export const routeModules: readonly RouteModule[] = [metaRoutes, userRoutes, groupRoutes, projectRoutes, badgesRoutes, virtualRegistryRoutes, virtualRegistryCleanupRoutes, pipelineScheduleRoutes, applicationSettingsRoutes, integrationRoutes, samlGroupLinkRoutes];

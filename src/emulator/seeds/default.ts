@@ -14,7 +14,9 @@
  * Groups: `acme` (Ultimate, private, formerly `acme-corp`) with subgroup
  * `acme/platform`; `beta` (Free, public) with the empty internal subgroup
  * `beta/labs`. Projects: `acme/web` (formerly `acme/website`), created before
- * `acme/api`; `acme/platform/infra`; the public `beta/site`.
+ * `acme/api`; `acme/platform/infra`; the public `beta/site`. Repositories
+ * have their default branch and latest tag; `acme/web` also has the branches
+ * `stable` and `release/1.x` and the tags `v1.3.0` and `stable`.
  */
 import type { Seed } from "../seed";
 
@@ -24,6 +26,8 @@ export const defaultSeed: Seed = {
     tier: "free",
     host: "platform.example.test",
     pagesDomain: "pages.example.test",
+    // Container virtual registries and their cleanup policy are experiments behind these flags.
+    featureFlags: { container_virtual_registries: true, maven_virtual_registry: true },
   },
   users: [
     { username: "root", name: "Administrator", admin: true, token: "glpat-root-token" },
@@ -79,6 +83,9 @@ export const defaultSeed: Seed = {
       defaultBranch: "main",
       commitSha: "6104942438c14ec7bd21c6cd5bd995272b3faff6",
       latestTag: "v1.4.0",
+      // `stable` is both a branch and a tag: a short ref naming it is ambiguous.
+      branches: ["main", "stable", "release/1.x"],
+      tags: ["v1.3.0", "v1.4.0", "stable"],
       formerPaths: ["acme/website"],
     },
     {

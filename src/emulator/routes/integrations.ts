@@ -1,0 +1,380 @@
+/**
+ * Group integrations (spec document 2, parts 2.2, 3, 4.3 and 6;
+ * real-api-behaviour.md part 2).
+ *
+ * Behaviour taken from the real server's source (lib/api/integrations.rb,
+ * integratable_operations.rb, Integrations::Base::Integration, UpdateService):
+ * - every route needs a signed-in user (401) who can see the group (404) and
+ *   is at least a Maintainer of it (403);
+ * - slugs that exist only for projects answer 400 `400 Integration not available`;
+ * - PUT is one route per slug whose settings are declared with Grape
+ *   `requires`/`optional` (so a required secret must come every time); it
+ *   creates or overwrites the integration and sets it active; 200 with the
+ *   integration;
+ * - settings that are secrets (names with token/key/password/secret, the
+ *   webhook, and the per-event webhook overrides) are never returned; an
+ *   optional secret left out of a PUT keeps its value, except when a URL that
+ *   exposes secrets changes in that PUT (ResetSecretFields);
+ * - `use_inherited_settings: true` takes the settings of the closest ancestor
+ *   group's own integration of that slug, else 400 `Default integration not found.`;
+ * - GET or DELETE of one never configured: 404 `404 Integration Not Found`;
+ *   an unknown slug there: 400 `slug does not have a valid value`;
+ * - DELETE keeps the record, resets every setting and switch to its default
+ *   and sets `active` false (204); the list shows active integrations only.
+ */
+import { hasGroupAccess } from "../access";
+import { ApiError, forbidden, notFound } from "../errors";
+import { findGroup } from "../lookup";
+import { declareParams, type ParamRule, type ParamSpec } from "../params";
+import { noContent, ok, requireUser, route, type RequestContext, type RouteDefinition, type RouteModule } from "../router";
+import { AccessLevel, defineStore, type Group } from "../state";
+
+export interface IntegrationRecord {
+  id: number;
+  groupId: number;
+  slug: string;
+  active: boolean;
+  /** Id of the ancestor integration whose settings this one inherits. */
+  inheritFromId: number | null;
+  properties: Record<string, unknown>;
+  events: Record<string, boolean>;
+  commentOnEventEnabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const integrationStore = defineStore("integrations", (): { integrations: IntegrationRecord[] } => ({ integrations: [] }));
+
+// ---------------------------------------------------------------------------
+// The catalogue
+
+/** Column defaults of the event switches (Integrations::Base::Integration). */
+const EVENT_DEFAULTS: Record<string, boolean> = {
+  commit_events: true,
+  push_events: true,
+  issues_events: true,
+  incident_events: false,
+  alert_events: true,
+  confidential_issues_events: true,
+  merge_requests_events: true,
+  tag_push_events: true,
+  deployment_events: false,
+  note_events: true,
+  confidential_note_events: true,
+  pipeline_events: true,
+  wiki_page_events: true,
+  job_events: true,
+  vulnerability_events: false,
+  group_mentions_events: false,
+  group_confidential_mentions_events: false,
+};
+
+const SECRET_NAME = /token|key|password|passphrase|secret/;
+const isSecret = (name: string) => SECRET_NAME.test(name) || name === "webhook" || name.endsWith("_channel");
+
+interface IntegrationKind {
+  title: string;
+  params: ParamSpec;
+  events: readonly string[];
+  /** URL settings whose change resets the secrets not sent with it. */
+  exposesSecrets?: readonly string[];
+  /** Settings that must hold an http(s) URL. */
+  urls?: readonly string[];
+  validate?(properties: Record<string, unknown>): Record<string, string[]>;
+  projectOnly?: boolean;
+}
+
+const str = (required = false): ParamRule => ({ type: "string", required });
+const bool: ParamRule = { type: "boolean" };
+
+const CHAT_EVENTS = [
+  "push_events",
+  "issues_events",
+  "confidential_issues_events",
+  "merge_requests_events",
+  "tag_push_events",
+  "note_events",
+  "confidential_note_events",
+  "pipeline_events",
+  "wiki_page_events",
+  "deployment_events",
+  "group_mentions_events",
+  "group_confidential_mentions_events",
+];
+const BOT_EVENTS = CHAT_EVENTS.slice(0, 9);
+const CHANNELS = Object.fromEntries(
+  ["push", "issue", "confidential_issue", "merge_request", "note", "confidential_note", "tag_push", "pipeline", "wiki_page", "deployment", "group_mentions", "group_confidential_mentions"].map(
+    (e) => [`${e}_channel`, str()],
+  ),
+);
+const BRANCHES = ["all", "default", "protected", "default_and_protected"];
+
+function branchesValid(properties: Record<string, unknown>): Record<string, string[]> {
+  const value = properties.branches_to_be_notified;
+  return value === undefined || value === null || BRANCHES.includes(String(value)) ? {} : { branches_to_be_notified: ["is not included in the list"] };
+}
+
+const chatParams = {
+  webhook: str(true),
+  username: str(),
+  channel: str(),
+  notify_only_broken_pipelines: bool,
+  branches_to_be_notified: str(),
+  labels_to_be_notified: str(),
+  labels_to_be_notified_behavior: str(),
+};
+const chat = (title: string, channels: boolean): IntegrationKind => ({
+  title,
+  params: channels ? { ...chatParams, ...CHANNELS } : chatParams,
+  events: CHAT_EVENTS,
+  urls: ["webhook"],
+  validate: branchesValid,
+});
+const tracker = (title: string, newIssueUrl: "required" | "optional" | "none"): IntegrationKind => ({
+  title,
+  params: { project_url: str(true), issues_url: str(true), ...(newIssueUrl === "none" ? {} : { new_issue_url: str(newIssueUrl === "required") }) },
+  events: ["push_events"],
+  urls: ["project_url", "issues_url", "new_issue_url"],
+});
+const bot = (title: string, thread: boolean): IntegrationKind => ({
+  title,
+  params: {
+    token: str(true),
+    room: str(true),
+    hostname: str(),
+    ...(thread ? { thread: { type: "integer" } as ParamRule } : {}),
+    notify_only_broken_pipelines: bool,
+    branches_to_be_notified: str(),
+    ...Object.fromEntries(BOT_EVENTS.map((e) => [e, { type: "boolean", required: true } as ParamRule])),
+  },
+  events: BOT_EVENTS,
+  urls: ["hostname"],
+  validate: branchesValid,
+});
+const ci = (title: string, urlName: string, extra: ParamSpec): IntegrationKind => ({
+  title,
+  params: { [urlName]: str(true), enable_ssl_verification: bool, ...extra },
+  events: ["push_events", "merge_requests_events", "tag_push_events"],
+  exposesSecrets: [urlName],
+  urls: [urlName],
+});
+
+const KINDS: Record<string, IntegrationKind> = {
+  "custom-issue-tracker": tracker("Custom issue tracker", "required"),
+  redmine: tracker("Redmine", "required"),
+  bugzilla: tracker("Bugzilla", "optional"),
+  ewm: tracker("EWM", "optional"),
+  youtrack: tracker("YouTrack", "none"),
+  phorge: tracker("Phorge", "none"),
+  clickup: tracker("ClickUp", "none"),
+  slack: chat("Slack notifications", true),
+  mattermost: chat("Mattermost notifications", true),
+  discord: chat("Discord Notifications", true),
+  "microsoft-teams": chat("Microsoft Teams notifications", false),
+  "hangouts-chat": chat("Google Chat", false),
+  "webex-teams": chat("Webex Teams", false),
+  "unify-circuit": chat("Unify Circuit", false),
+  pumble: chat("Pumble", false),
+  telegram: bot("Telegram", true),
+  matrix: bot("Matrix notifications", false),
+  bamboo: ci("Atlassian Bamboo", "bamboo_url", { build_key: str(true), username: str(true), password: str(true) }),
+  teamcity: ci("JetBrains TeamCity", "teamcity_url", { build_type: str(true), username: str(true), password: str(true) }),
+  "drone-ci": ci("Drone", "drone_url", { token: str(true) }),
+  buildkite: ci("Buildkite", "project_url", { token: str(true) }),
+  datadog: {
+    title: "Datadog",
+    params: {
+      api_key: str(true),
+      datadog_site: str(),
+      api_url: str(),
+      datadog_env: str(),
+      datadog_service: str(),
+      datadog_tags: str(),
+      archive_trace_events: bool,
+    },
+    events: ["pipeline_events", "job_events"],
+    exposesSecrets: ["datadog_site", "api_url"],
+    urls: ["api_url"],
+    validate(properties): Record<string, string[]> {
+      const tags = properties.datadog_tags;
+      if (typeof tags !== "string") return {};
+      const bad = tags.split(/\r?\n/).some((line) => line.trim() !== "" && !/^[^:\s][^:]*:\S.*$/.test(line.trim()));
+      return bad ? { datadog_tags: ["must be one tag per line, as key:value"] } : {};
+    },
+  },
+  asana: { title: "Asana", params: { api_key: str(true), restrict_to_branch: str() }, events: ["push_events"] },
+  pivotaltracker: { title: "Pivotal Tracker", params: { token: str(true), restrict_to_branch: str() }, events: ["push_events"] },
+  campfire: { title: "Campfire", params: { token: str(true), subdomain: str(), room: str() }, events: ["push_events"] },
+  assembla: { title: "Assembla", params: { token: str(true), subdomain: str() }, events: ["push_events"] },
+  jenkins: { ...ci("Jenkins", "jenkins_url", { project_name: str(true), username: str(), password: str() }), projectOnly: true },
+  "apple-app-store": { title: "Apple App Store Connect", params: { app_store_issuer_id: str(true), app_store_key_id: str(true) }, events: [], projectOnly: true },
+  "google-play": { title: "Google Play", params: { package_name: str(true), service_account_key: str(true) }, events: [], projectOnly: true },
+};
+
+// ---------------------------------------------------------------------------
+// Helpers
+
+const SEQUENCE = "integrations";
+
+/** `authenticate!`, `find_group!`, then the Maintainer prerequisite; then the group-level availability rule. */
+function administeredGroup(ctx: RequestContext<unknown>, slug: string): Group {
+  requireUser(ctx);
+  const group = findGroup(ctx);
+  if (!hasGroupAccess(ctx.state, ctx.user, group, AccessLevel.Maintainer)) throw forbidden();
+  if (KINDS[slug]?.projectOnly) throw new ApiError(400, { message: "400 Integration not available" });
+  return group;
+}
+
+function recordFor(ctx: RequestContext<unknown>, group: Group, slug: string): IntegrationRecord | undefined {
+  return integrationStore.of(ctx.state).integrations.find((i) => i.groupId === group.id && i.slug === slug);
+}
+
+function present(ctx: RequestContext<unknown>, record: IntegrationRecord, withProperties: boolean): Record<string, unknown> {
+  const kind = KINDS[record.slug]!;
+  // An inheriting integration shows its ancestor's settings.
+  const source = record.inheritFromId === null ? record : (integrationStore.of(ctx.state).integrations.find((i) => i.id === record.inheritFromId) ?? record);
+  const entity: Record<string, unknown> = {
+    id: record.id,
+    title: kind.title,
+    slug: record.slug,
+    created_at: record.createdAt,
+    updated_at: record.updatedAt,
+    active: record.active,
+    ...Object.fromEntries(Object.keys(EVENT_DEFAULTS).map((name) => [name, source.events[name] ?? EVENT_DEFAULTS[name]])),
+    comment_on_event_enabled: source.commentOnEventEnabled,
+    inherited: record.inheritFromId !== null,
+  };
+  if (withProperties) {
+    entity.properties = Object.fromEntries(
+      Object.keys(kind.params)
+        .filter((name) => !isSecret(name) && !name.endsWith("_events") && name in source.properties)
+        .map((name) => [name, source.properties[name]]),
+    );
+  }
+  return entity;
+}
+
+function isHttpUrl(value: unknown): boolean {
+  try {
+    const url = new URL(String(value));
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/** `render_api_error!(result.message, 400)` with UpdateService's wording. */
+const updateFailed = (errors: Record<string, string[]>): ApiError =>
+  new ApiError(400, {
+    message: `Failed to update integration. {${Object.entries(errors)
+      .map(([name, messages]) => `${name}: ${JSON.stringify(messages)}`)
+      .join(", ")}}`,
+  });
+
+// ---------------------------------------------------------------------------
+// Routes
+
+const slugParam = { id: { type: "string", required: true }, slug: { type: "string", required: true, values: Object.keys(KINDS) } } as const;
+
+const listIntegrations = route("GET", "/groups/:id/integrations", { params: { id: { type: "string", required: true } } }, (ctx) => {
+  requireUser(ctx);
+  const group = findGroup(ctx);
+  if (!hasGroupAccess(ctx.state, ctx.user, group, AccessLevel.Maintainer)) throw forbidden();
+  const active = integrationStore
+    .of(ctx.state)
+    .integrations.filter((i) => i.groupId === group.id && i.active)
+    .sort((a, b) => a.id - b.id);
+  return ok(active.map((record) => present(ctx, record, false)));
+});
+
+const getIntegration = route("GET", "/groups/:id/integrations/:slug", { params: slugParam }, (ctx) => {
+  const group = administeredGroup(ctx, ctx.params.slug);
+  const record = recordFor(ctx, group, ctx.params.slug);
+  if (!record) throw notFound("Integration");
+  return ok(present(ctx, record, true));
+});
+
+const deleteIntegration = route("DELETE", "/groups/:id/integrations/:slug", { params: slugParam }, (ctx) => {
+  const group = administeredGroup(ctx, ctx.params.slug);
+  const record = recordFor(ctx, group, ctx.params.slug);
+  if (!record) throw notFound("Integration");
+  Object.assign(record, { active: false, inheritFromId: null, properties: {}, events: {}, commentOnEventEnabled: false, updatedAt: ctx.state.now() });
+  return noContent();
+});
+
+function putRoute(slug: string, kind: IntegrationKind): RouteDefinition {
+  const spec: ParamSpec = {
+    id: { type: "string", required: true },
+    ...Object.fromEntries(kind.events.map((name) => [name, bool])),
+    ...kind.params,
+    use_inherited_settings: bool,
+    comment_on_event_enabled: bool,
+  };
+  return route("PUT", `/groups/:id/integrations/${slug}`, {}, (ctx) => {
+    const group = administeredGroup(ctx, slug);
+    const params = declareParams(spec, ctx.rawParams) as Record<string, unknown>;
+    const settings = Object.fromEntries(Object.entries(params).filter(([name, value]) => value !== undefined && name in kind.params));
+
+    const { integrations } = integrationStore.of(ctx.state);
+    let record = recordFor(ctx, group, slug);
+    let inheritFromId: number | null = null;
+    if (params.use_inherited_settings === true) {
+      const ancestors = ctx.state.selfAndAncestors(group).slice(1);
+      const closest = ancestors
+        .map((ancestor) => integrations.find((i) => i.groupId === ancestor.id && i.slug === slug && i.inheritFromId === null))
+        .find((found) => found !== undefined);
+      if (!closest) throw new ApiError(400, { message: "Default integration not found." });
+      inheritFromId = closest.id;
+    }
+
+    // Model validation (only for the integration's own settings).
+    const merged: Record<string, unknown> = { ...(record?.properties ?? {}) };
+    const exposedChange = (kind.exposesSecrets ?? []).some((name) => name in settings && settings[name] !== merged[name]);
+    if (exposedChange) for (const name of Object.keys(merged)) if (isSecret(name) && !(name in settings)) delete merged[name];
+    Object.assign(merged, settings);
+    if (inheritFromId === null) {
+      const errors: Record<string, string[]> = {};
+      for (const name of kind.urls ?? []) {
+        if (merged[name] !== undefined && merged[name] !== "" && !isHttpUrl(merged[name])) errors[name] = ["must be a valid URL"];
+      }
+      for (const [name, rule] of Object.entries(kind.params)) {
+        if (rule.required && (merged[name] === undefined || merged[name] === "")) errors[name] = ["can't be blank"];
+      }
+      Object.assign(errors, kind.validate?.(merged) ?? {});
+      if (Object.keys(errors).length) throw updateFailed(errors);
+    }
+
+    const now = ctx.state.now();
+    if (!record) {
+      record = {
+        id: ctx.state.nextId(SEQUENCE),
+        groupId: group.id,
+        slug,
+        active: true,
+        inheritFromId: null,
+        properties: {},
+        events: {},
+        commentOnEventEnabled: false,
+        createdAt: now,
+        updatedAt: now,
+      };
+      integrations.push(record);
+    }
+    const events = { ...record.events };
+    for (const name of kind.events) if (typeof params[name] === "boolean") events[name] = params[name] as boolean;
+    Object.assign(record, {
+      active: true,
+      inheritFromId,
+      properties: merged,
+      events,
+      commentOnEventEnabled: typeof params.comment_on_event_enabled === "boolean" ? params.comment_on_event_enabled : record.commentOnEventEnabled,
+      updatedAt: now,
+    });
+    return ok(present(ctx, record, true));
+  });
+}
+
+export const integrationRoutes: RouteModule = {
+  name: "integrations",
+  routes: [listIntegrations, getIntegration, deleteIntegration, ...Object.entries(KINDS).map(([slug, kind]) => putRoute(slug, kind))],
+};

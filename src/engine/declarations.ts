@@ -1,0 +1,71 @@
+/**
+ * Rules across the resources of one program, checked where they are declared.
+ *
+ * A dynamic provider's `check` sees one resource at a time, so it cannot tell
+ * that a program declares a sixth registry in a group that allows five. The
+ * resource classes' constructors, however, all run in the program's own
+ * process before anything is sent: they tally their declarations here, and
+ * the one that breaks a limit throws, which fails `pulumi preview` with a
+ * message that names the rule.
+ *
+ * Keys: a plain value (`"acme"`, `12`) counts by value (paths
+ * case-insensitively); a Pulumi Output or Promise counts by identity, which
+ * still catches the usual `registry: registry.registryId` (the same Output
+ * object every time). Two spellings of one owner (a path and its numeric id)
+ * are not recognised as the same; the server's own limit still applies then.
+ */
+
+type Tally = Map<unknown, number>;
+const tallies = new Map<string, Tally>();
+const claims = new Map<string, Map<unknown, Set<string>>>();
+const aliases = new Map<string, Map<unknown, unknown>>();
+
+/** The key a declared value counts under, or undefined when it cannot be told (absent). */
+export function declarationKey(value: unknown): unknown {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "string") return value.toLowerCase();
+  return value;
+}
+
+/**
+ * Counts one more declaration of `rule` under `key`; throws `message` when
+ * that makes more than `limit`. Nothing is counted for an unknown key.
+ */
+export function countDeclaration(rule: string, key: unknown, limit: number, message: () => string): void {
+  if (key === undefined) return;
+  let tally = tallies.get(rule);
+  if (!tally) tallies.set(rule, (tally = new Map()));
+  const count = (tally.get(key) ?? 0) + 1;
+  tally.set(key, count);
+  if (count > limit) throw new Error(message());
+}
+
+/** Claims `value` as unique under `key` for `rule`; throws `message` when it is already claimed. */
+export function claimUnique(rule: string, key: unknown, value: string, message: () => string): void {
+  if (key === undefined) return;
+  let byKey = claims.get(rule);
+  if (!byKey) claims.set(rule, (byKey = new Map()));
+  let taken = byKey.get(key);
+  if (!taken) byKey.set(key, (taken = new Set()));
+  if (taken.has(value)) throw new Error(message());
+  taken.add(value);
+}
+
+/** Records that `from` (a registry's id Output, say) belongs to `to` (its group's key), for later lookups. */
+export function recordAlias(kind: string, from: unknown, to: unknown): void {
+  if (from === undefined || to === undefined) return;
+  let map = aliases.get(kind);
+  if (!map) aliases.set(kind, (map = new Map()));
+  map.set(from, to);
+}
+
+export function aliasOf(kind: string, from: unknown): unknown {
+  return from === undefined ? undefined : aliases.get(kind)?.get(from);
+}
+
+/** Forgets every tally (tests that declare several programs in one process). */
+export function resetDeclarations(): void {
+  tallies.clear();
+  claims.clear();
+  aliases.clear();
+}

@@ -1,0 +1,189 @@
+/**
+ * CleanupPolicy: the virtual-registry cache cleanup policy of a top-level
+ * group (spec document 3, parts 2.7 and 4.6). One per group: create is POST,
+ * update a PATCH of the changed fields, delete a DELETE; a group change
+ * deletes the old policy before creating the new one. The run figures
+ * (`nextRunAt`, `lastRunAt`, ...) are outputs only, so they never show as a diff.
+ * A policy that already exists is taken over with `adoptExisting: true`.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { ApiError, apiPath } from "../client";
+import { countDeclaration, declarationKey } from "../engine/declarations";
+import { defineResource, type EngineContext } from "../engine/definition";
+import { resourceOptions, resourceProps, type ResourceArgs } from "../engine/resource";
+import { providerShim } from "../engine/shim";
+import { requestBody } from "../engine/values";
+import { adoptExisting } from "./common";
+import { topLevelGroup } from "./virtual-registry";
+
+/** A cleanup policy as the API returns it. */
+export interface CleanupPolicyLive extends Record<string, unknown> {
+  group_id: number;
+  next_run_at: string | null;
+  last_run_at: string | null;
+  last_run_deleted_size: number;
+  last_run_deleted_entries_count: number;
+  keep_n_days_after_download: number;
+  status: string;
+  cadence: number;
+  enabled: boolean;
+  notify_on_success?: boolean;
+  notify_on_failure?: boolean;
+  failure_message: string | null;
+  last_run_detailed_metrics: Record<string, unknown>;
+}
+
+const CADENCES = [1, 7, 14, 30, 90] as const;
+
+const schema = z.object({
+  /** The top-level group (id or path). */
+  group: topLevelGroup,
+  /** Days between runs: 1 daily, 7 weekly, 14 bi-weekly, 30 monthly, 90 quarterly. */
+  cadence: z
+    .number()
+    .refine((value) => (CADENCES as readonly number[]).includes(value), { message: "must be one of 1, 7, 14, 30 or 90 (days)" })
+    .optional(),
+  enabled: z.boolean().optional(),
+  /** Cache entries not downloaded for this many days are deleted (1 to 365). */
+  keepNDaysAfterDownload: z.number().int().min(1).max(365).optional(),
+  notifyOnSuccess: z.boolean().optional(),
+  notifyOnFailure: z.boolean().optional(),
+  adoptExisting,
+});
+
+type CleanupPolicyInputs = z.output<typeof schema>;
+
+/** The resource id is the group as declared; the policy has no id of its own. */
+const policyPath = (group: string | number) => apiPath`/groups/${group}/-/virtual_registries/cleanup/policy`;
+
+/** The group's policy, or undefined when it has none (`404 Not found`; a missing group is an error). */
+async function currentPolicy(ctx: EngineContext, group: string | number): Promise<CleanupPolicyLive | undefined> {
+  try {
+    return await ctx.client.get<CleanupPolicyLive>(policyPath(group));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404 && error.notFoundSubject === "") return undefined;
+    throw error;
+  }
+}
+
+/** Fields a PATCH must carry at least one of on real servers (`at_least_one_of`); the notify flags do not count. */
+const PATCH_ANCHORS = ["enabled", "cadence", "keepNDaysAfterDownload"] as const;
+
+export const cleanupPolicyDefinition = defineResource({
+  name: "CleanupPolicy",
+  schema,
+  fields: {
+    group: { local: true, replaceOnChange: true },
+    adoptExisting: { local: true, ignoreInDiff: true },
+  },
+  // One policy per group: the old one must go before the new one can be created.
+  deleteBeforeReplace: true,
+  outputs: {
+    groupId: {},
+    nextRunAt: {},
+    lastRunAt: {},
+    lastRunDeletedSize: {},
+    lastRunDeletedEntriesCount: {},
+    status: {},
+    failureMessage: {},
+    lastRunDetailedMetrics: {},
+  },
+  outputsOf: (live: CleanupPolicyLive) => ({
+    groupId: live.group_id,
+    nextRunAt: live.next_run_at,
+    lastRunAt: live.last_run_at,
+    lastRunDeletedSize: live.last_run_deleted_size,
+    lastRunDeletedEntriesCount: live.last_run_deleted_entries_count,
+    status: live.status,
+    failureMessage: live.failure_message,
+    lastRunDetailedMetrics: live.last_run_detailed_metrics,
+  }),
+
+  async create(ctx, args) {
+    try {
+      // A lost response is recovered by reading the group's policy: there can be only one.
+      const live = await ctx.client.post<CleanupPolicyLive>(policyPath(args.group), requestBody(this.fields, args), () => currentPolicy(ctx, args.group));
+      return { id: String(args.group), live };
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 400 && error.fieldErrors?.["group"]?.some((m) => /taken/.test(m))) {
+        throw new Error(
+          `CleanupPolicy: group ${String(args.group)} already has a cleanup policy (a group has one). ` +
+            "Set `adoptExisting: true` to take it over, or delete it first.",
+        );
+      }
+      throw error;
+    }
+  },
+
+  async read(ctx, id) {
+    return currentPolicy(ctx, id);
+  },
+
+  async update(ctx, id, args, changed) {
+    const body = requestBody(this.fields, args, changed);
+    if (Object.keys(body).length === 0) {
+      // Only provider options changed: nothing to send, the current policy is the result.
+      const live = await currentPolicy(ctx, id);
+      if (!live) throw new Error(`CleanupPolicy: group ${id} has no cleanup policy any more; run \`pulumi refresh\`.`);
+      return live;
+    }
+    // Real servers want one of enabled, cadence or keep_n_days_after_download in every PATCH:
+    // when only a notify flag changes, the declared (or current) `enabled` goes along unchanged.
+    if (!PATCH_ANCHORS.some((name) => changed.has(name))) {
+      const anchor = PATCH_ANCHORS.find((name) => args[name] !== undefined);
+      if (anchor) Object.assign(body, requestBody(this.fields, args, new Set([anchor])));
+      else body["enabled"] = (await currentPolicy(ctx, id))?.enabled ?? false;
+    }
+    return ctx.client.patch<CleanupPolicyLive>(policyPath(id), body);
+  },
+
+  async delete(ctx, id) {
+    await ctx.client.delete(policyPath(id));
+  },
+
+  async adopt(ctx, args) {
+    const live = await currentPolicy(ctx, args.group);
+    return live ? { id: String(args.group), live } : undefined;
+  },
+});
+
+export type CleanupPolicyArgs = ResourceArgs<typeof schema>;
+
+/**
+ * The virtual-registry cleanup policy of a top-level group.
+ *
+ * ```ts
+ * new CleanupPolicy("cleanup", { group: "acme", cadence: 7, enabled: true, keepNDaysAfterDownload: 30 });
+ * ```
+ */
+export class CleanupPolicy extends pulumi.dynamic.Resource {
+  declare readonly group: pulumi.Output<string | number>;
+  declare readonly cadence: pulumi.Output<number | undefined>;
+  declare readonly enabled: pulumi.Output<boolean | undefined>;
+  declare readonly keepNDaysAfterDownload: pulumi.Output<number | undefined>;
+  declare readonly notifyOnSuccess: pulumi.Output<boolean | undefined>;
+  declare readonly notifyOnFailure: pulumi.Output<boolean | undefined>;
+  declare readonly groupId: pulumi.Output<number>;
+  /** When the next run is due. */
+  declare readonly nextRunAt: pulumi.Output<string | null>;
+  declare readonly lastRunAt: pulumi.Output<string | null>;
+  /** Bytes the last run deleted. */
+  declare readonly lastRunDeletedSize: pulumi.Output<number>;
+  declare readonly lastRunDeletedEntriesCount: pulumi.Output<number>;
+  /** `scheduled`, or another state of the run. */
+  declare readonly status: pulumi.Output<string>;
+  declare readonly failureMessage: pulumi.Output<string | null>;
+  /** The last run's figures per registry kind (`container`, `maven`). */
+  declare readonly lastRunDetailedMetrics: pulumi.Output<Record<string, { deleted_entries_count: number; deleted_size: number }>>;
+
+  constructor(name: string, args: CleanupPolicyArgs, opts?: pulumi.CustomResourceOptions) {
+    countDeclaration(
+      "cleanup-policies-per-group",
+      declarationKey(args.group),
+      1,
+      () => `CleanupPolicy ${name}: group: the program declares a second cleanup policy for group ${String(args.group)}; a group has one.`,
+    );
+    super(providerShim("CleanupPolicy"), name, resourceProps(cleanupPolicyDefinition, args), resourceOptions(cleanupPolicyDefinition, opts), "platform", "CleanupPolicy");
+  }
+}

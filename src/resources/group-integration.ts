@@ -1,0 +1,471 @@
+/**
+ * GroupIntegration: one integration configured on a group for its projects
+ * (spec document 2, parts 2.2, 3, 4.3 and 6; real-api-behaviour.md part 2).
+ *
+ * The API has no create: `PUT /groups/:id/integrations/<slug>` sets an
+ * integration up (creating or overwriting it), DELETE disables it and resets
+ * its settings. Real servers (lib/api/integrations/integratable_operations.rb,
+ * Integrations::Base::Integration, Integrations::ResetSecretFields) also:
+ * - never return secret settings (`api_field_names` drops password-type
+ *   fields, i.e. names with token/key/password/secret, and `webhook`);
+ * - declare a slug's required settings with Grape `requires`, so every PUT
+ *   must carry them, secrets included ("webhook is missing" otherwise);
+ * - keep an optional secret that a PUT leaves out, except when a URL setting
+ *   that "exposes secrets" changes in the same PUT: then every secret not sent
+ *   is reset.
+ * So a PUT here sends the slug's required settings, the changed ones, and all
+ * secrets when such a URL changes; an unchanged optional secret is not resent.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { ApiError, apiPath } from "../client";
+import { defineResource, type EngineContext, type FieldTraits } from "../engine/definition";
+import { resourceOptions, resourceProps } from "../engine/resource";
+import { providerShim } from "../engine/shim";
+import { apiFieldName } from "../engine/values";
+import { adoptExisting, ownerReference } from "./common";
+
+// ---------------------------------------------------------------------------
+// Settings, one schema each (property names are the camelCase API names)
+
+const httpUrl = (what: string) =>
+  z.string().refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return url.protocol === "http:" || url.protocol === "https:";
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be an http(s) URL (${what})` },
+  );
+const secret = (what: string) => z.string().min(1, { message: `must not be empty (${what})` });
+const text = z.string();
+
+/** Datadog tags: one `key:value` per line. */
+const tagLines = z.string().refine((value) => value.split(/\r?\n/).every((line) => line.trim() === "" || /^[^:\s][^:]*:\S.*$/.test(line.trim())), {
+  message: "must hold one key:value tag per line (e.g. team:platform)",
+});
+
+export const BRANCHES_TO_BE_NOTIFIED = ["all", "default", "protected", "default_and_protected"] as const;
+
+const chatSettings = {
+  webhook: httpUrl("the chat's incoming webhook"),
+  username: text.optional(),
+  channel: text.optional(),
+  branchesToBeNotified: z.enum(BRANCHES_TO_BE_NOTIFIED).optional(),
+  notifyOnlyBrokenPipelines: z.boolean().optional(),
+  labelsToBeNotified: text.optional(),
+  labelsToBeNotifiedBehavior: z.enum(["match_any", "match_all"]).optional(),
+};
+
+/** Per-event webhook overrides of the chat notifiers that have them. */
+const CHANNEL_OVERRIDES = [
+  "pushChannel",
+  "issueChannel",
+  "confidentialIssueChannel",
+  "mergeRequestChannel",
+  "noteChannel",
+  "confidentialNoteChannel",
+  "tagPushChannel",
+  "pipelineChannel",
+  "wikiPageChannel",
+  "deploymentChannel",
+  "groupMentionsChannel",
+  "groupConfidentialMentionsChannel",
+] as const;
+const channelOverrides = {
+  pushChannel: text.optional(),
+  issueChannel: text.optional(),
+  confidentialIssueChannel: text.optional(),
+  mergeRequestChannel: text.optional(),
+  noteChannel: text.optional(),
+  confidentialNoteChannel: text.optional(),
+  tagPushChannel: text.optional(),
+  pipelineChannel: text.optional(),
+  wikiPageChannel: text.optional(),
+  deploymentChannel: text.optional(),
+  groupMentionsChannel: text.optional(),
+  groupConfidentialMentionsChannel: text.optional(),
+} satisfies Record<(typeof CHANNEL_OVERRIDES)[number], z.ZodOptional<z.ZodString>>;
+
+const event = z.boolean().optional();
+const chatEvents = {
+  pushEvents: event,
+  issuesEvents: event,
+  confidentialIssuesEvents: event,
+  mergeRequestsEvents: event,
+  tagPushEvents: event,
+  noteEvents: event,
+  confidentialNoteEvents: event,
+  pipelineEvents: event,
+  wikiPageEvents: event,
+  deploymentEvents: event,
+  groupMentionsEvents: event,
+  groupConfidentialMentionsEvents: event,
+};
+/** The messaging bot needs all nine of these, stated. */
+const botEvents = {
+  pushEvents: z.boolean(),
+  issuesEvents: z.boolean(),
+  confidentialIssuesEvents: z.boolean(),
+  mergeRequestsEvents: z.boolean(),
+  tagPushEvents: z.boolean(),
+  noteEvents: z.boolean(),
+  confidentialNoteEvents: z.boolean(),
+  pipelineEvents: z.boolean(),
+  wikiPageEvents: z.boolean(),
+};
+const ciEvents = { pushEvents: event, mergeRequestsEvents: event, tagPushEvents: event };
+
+const trackerUrls = { projectUrl: httpUrl("the tracker's project page"), issuesUrl: httpUrl("an issue, with :id for its number") };
+const newIssueUrl = httpUrl("the tracker's new-issue page");
+
+/** What every integration takes besides its family's settings. */
+const common = {
+  /** The group (numeric id or full path); changing it replaces the integration. */
+  group: ownerReference,
+  /** Take the settings of the closest ancestor group (or the instance) that configures this integration. */
+  useInheritedSettings: z.boolean().optional(),
+  commentOnEventEnabled: z.boolean().optional(),
+  adoptExisting,
+};
+
+function kind<Slug extends string, Shape extends z.ZodRawShape>(slug: Slug, shape: Shape) {
+  return z.strictObject({ slug: z.literal(slug), ...common, ...shape });
+}
+
+/** Every slug this resource manages, by family, each with exactly the settings it takes. */
+const kinds = [
+  // Issue trackers
+  kind("custom-issue-tracker", { ...trackerUrls, newIssueUrl, pushEvents: event }),
+  kind("redmine", { ...trackerUrls, newIssueUrl, pushEvents: event }),
+  kind("bugzilla", { ...trackerUrls, newIssueUrl: newIssueUrl.optional(), pushEvents: event }),
+  kind("ewm", { ...trackerUrls, newIssueUrl: newIssueUrl.optional(), pushEvents: event }),
+  kind("youtrack", { ...trackerUrls, pushEvents: event }),
+  kind("phorge", { ...trackerUrls, pushEvents: event }),
+  kind("clickup", { ...trackerUrls, pushEvents: event }),
+  // Chat notifiers
+  kind("slack", { ...chatSettings, ...channelOverrides, ...chatEvents }),
+  kind("mattermost", { ...chatSettings, ...channelOverrides, ...chatEvents }),
+  kind("discord", { ...chatSettings, ...channelOverrides, ...chatEvents }),
+  kind("microsoft-teams", { ...chatSettings, ...chatEvents }),
+  kind("hangouts-chat", { ...chatSettings, ...chatEvents }),
+  kind("webex-teams", { ...chatSettings, ...chatEvents }),
+  kind("unify-circuit", { ...chatSettings, ...chatEvents }),
+  kind("pumble", { ...chatSettings, ...chatEvents }),
+  // Messaging bots
+  kind("telegram", {
+    token: secret("the bot's token"),
+    room: z.string().min(1, { message: "must not be empty (a chat id or channel name)" }),
+    thread: z.number().int().positive().optional(),
+    hostname: httpUrl("the bot API's address").optional(),
+    branchesToBeNotified: chatSettings.branchesToBeNotified,
+    notifyOnlyBrokenPipelines: chatSettings.notifyOnlyBrokenPipelines,
+    ...botEvents,
+  }),
+  kind("matrix", {
+    token: secret("the bot's token"),
+    room: z.string().min(1, { message: "must not be empty (a room id)" }),
+    hostname: httpUrl("the Matrix server").optional(),
+    branchesToBeNotified: chatSettings.branchesToBeNotified,
+    notifyOnlyBrokenPipelines: chatSettings.notifyOnlyBrokenPipelines,
+    ...botEvents,
+  }),
+  // CI servers
+  kind("bamboo", {
+    bambooUrl: httpUrl("the Bamboo server"),
+    buildKey: z.string().min(1),
+    username: z.string().min(1),
+    password: secret("the Bamboo user's password"),
+    enableSslVerification: z.boolean().optional(),
+    ...ciEvents,
+  }),
+  kind("teamcity", {
+    teamcityUrl: httpUrl("the TeamCity server"),
+    buildType: z.string().min(1),
+    username: z.string().min(1),
+    password: secret("the TeamCity user's password"),
+    enableSslVerification: z.boolean().optional(),
+    ...ciEvents,
+  }),
+  kind("drone-ci", { droneUrl: httpUrl("the Drone server"), token: secret("the Drone token"), enableSslVerification: z.boolean().optional(), ...ciEvents }),
+  kind("buildkite", { projectUrl: httpUrl("the Buildkite pipeline"), token: secret("the Buildkite token"), enableSslVerification: z.boolean().optional(), ...ciEvents }),
+  // Monitoring
+  kind("datadog", {
+    apiKey: secret("the Datadog API key"),
+    datadogSite: z.string().min(1).optional(),
+    apiUrl: httpUrl("the Datadog intake").optional(),
+    datadogEnv: text.optional(),
+    datadogService: text.optional(),
+    datadogTags: tagLines.optional(),
+    archiveTraceEvents: z.boolean().optional(),
+    pipelineEvents: event,
+    jobEvents: event,
+  }),
+  // Simple credential
+  kind("asana", { apiKey: secret("the Asana API key"), restrictToBranch: text.optional(), pushEvents: event }),
+  kind("pivotaltracker", { token: secret("the Pivotal Tracker token"), restrictToBranch: text.optional(), pushEvents: event }),
+  kind("campfire", { token: secret("the Campfire token"), subdomain: text.optional(), room: text.optional(), pushEvents: event }),
+  kind("assembla", { token: secret("the Assembla token"), subdomain: text.optional(), pushEvents: event }),
+] as const;
+
+const byKind = z.discriminatedUnion("slug", kinds);
+
+export type IntegrationSlug = (typeof kinds)[number]["shape"]["slug"]["value"];
+export const INTEGRATION_SLUGS = kinds.map((k) => k.shape.slug.value) as IntegrationSlug[];
+
+/** Slugs real servers refuse on groups (Integration::PROJECT_LEVEL_ONLY_INTEGRATION_NAMES). */
+export const PROJECT_ONLY_SLUGS = ["apple-app-store", "google-play", "jenkins"] as const;
+
+/** The family of each slug, for documentation and error messages. */
+export const FAMILY_OF: Record<IntegrationSlug, string> = {
+  "custom-issue-tracker": "issue tracker",
+  redmine: "issue tracker",
+  bugzilla: "issue tracker",
+  ewm: "issue tracker",
+  youtrack: "issue tracker",
+  phorge: "issue tracker",
+  clickup: "issue tracker",
+  slack: "chat notifier",
+  mattermost: "chat notifier",
+  discord: "chat notifier",
+  "microsoft-teams": "chat notifier",
+  "hangouts-chat": "chat notifier",
+  "webex-teams": "chat notifier",
+  "unify-circuit": "chat notifier",
+  pumble: "chat notifier",
+  telegram: "messaging bot",
+  matrix: "messaging bot",
+  bamboo: "CI server",
+  teamcity: "CI server",
+  "drone-ci": "CI server",
+  buildkite: "CI server",
+  datadog: "monitoring",
+  asana: "simple credential",
+  pivotaltracker: "simple credential",
+  campfire: "simple credential",
+  assembla: "simple credential",
+};
+
+/** URL settings whose change makes real servers reset every secret not sent with it. */
+const EXPOSES_SECRETS = new Set(["bambooUrl", "teamcityUrl", "droneUrl", "apiUrl", "datadogSite"]);
+/** The address and the provider's options: never part of a body. */
+const NOT_SENT = new Set(["group", "slug", "adoptExisting"]);
+const URL_EXPOSING_FOR: Partial<Record<IntegrationSlug, readonly string[]>> = { buildkite: ["projectUrl"] };
+
+// ---------------------------------------------------------------------------
+// The engine's view: one object with every setting optional; `validate` then
+// holds the declaration to its slug's exact shape.
+
+const allSettings: Record<string, z.ZodType> = {};
+for (const k of kinds) {
+  for (const [name, schema] of Object.entries(k.shape)) {
+    if (name === "slug" || name in common || name in allSettings) continue;
+    allSettings[name] = schema instanceof z.ZodOptional ? schema : (schema as z.ZodType).optional();
+  }
+}
+
+const slugSchema = z.string().superRefine((value, issue) => {
+  if ((INTEGRATION_SLUGS as string[]).includes(value)) return;
+  const message = (PROJECT_ONLY_SLUGS as readonly string[]).includes(value)
+    ? `${value} exists only for projects; groups cannot configure it`
+    : `must be one of ${INTEGRATION_SLUGS.join(", ")}`;
+  issue.addIssue({ code: "custom", message });
+});
+
+const schema = z.object({ ...common, slug: slugSchema, ...allSettings });
+type Inputs = z.output<typeof schema> & Record<string, unknown>;
+
+const SECRET_SETTINGS = ["webhook", "token", "apiKey", "password", ...CHANNEL_OVERRIDES];
+const secretTraits: FieldTraits = { secret: true, writeOnly: true };
+
+/** Required settings of a slug: what every PUT must carry. */
+function requiredSettings(slug: string): string[] {
+  const k = kinds.find((candidate) => candidate.shape.slug.value === slug);
+  if (!k) return [];
+  return Object.entries(k.shape)
+    .filter(([name, s]) => name !== "slug" && !(name in common) && !(s instanceof z.ZodOptional))
+    .map(([name]) => name);
+}
+
+function validate(args: Inputs): { property: string; reason: string }[] {
+  // An undefined property is an unset one, not an unknown setting.
+  const result = byKind.safeParse(Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined)));
+  if (result.success) return [];
+  const slug = args.slug as IntegrationSlug;
+  const takes = () =>
+    Object.keys(kinds.find((k) => k.shape.slug.value === slug)!.shape)
+      .filter((name) => name !== "slug" && !(name in common))
+      .join(", ");
+  return result.error.issues.flatMap((issue) => {
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((key) => ({
+        property: key,
+        reason: `${key}: the ${slug} integration (${FAMILY_OF[slug]}) has no such setting; it takes ${takes()}`,
+      }));
+    }
+    const property = issue.path.join(".");
+    const missing = issue.code === "invalid_type" && args[property] === undefined;
+    const reason = missing ? `${property}: required by the ${slug} integration (${FAMILY_OF[slug]})` : `${property}: ${issue.message}`;
+    return [{ property, reason }];
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Requests
+
+/** An integration as `GET /groups/:id/integrations/:slug` returns it. */
+export interface IntegrationLive extends Record<string, unknown> {
+  id: number;
+  title: string;
+  slug: string;
+  active: boolean;
+  inherited: boolean;
+  properties?: Record<string, unknown>;
+}
+
+/** The resource id is the integration's API path: `groups/acme/integrations/slack`. */
+function parseId(id: string): { path: string } {
+  if (!/^groups\/[^/]+\/integrations\/[a-z0-9-]+$/.test(id)) {
+    throw new Error(`GroupIntegration id "${id}" is not of the form groups/<group>/integrations/<slug>.`);
+  }
+  return { path: "/" + id };
+}
+
+const pathOf = (args: Inputs) => apiPath`/groups/${args.group}/integrations/${args.slug}`;
+const idOf = (args: Inputs) => pathOf(args).slice(1);
+
+/** The settings sit in `properties`, the switches beside them: one flat view for the engine. */
+function flatten(live: IntegrationLive): IntegrationLive {
+  return { ...live, ...(live.properties ?? {}) };
+}
+
+/** The live integration, or undefined when it was never configured or has been disabled (reset). */
+async function readActive(ctx: EngineContext, path: string): Promise<IntegrationLive | undefined> {
+  try {
+    const live = await ctx.client.get<IntegrationLive>(path);
+    return live.active ? flatten(live) : undefined;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404 && error.notFoundSubject === "Integration") return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The PUT body: the slug's required settings (the server demands them every
+ * time), what changed, and every declared secret when a URL that exposes
+ * secrets changed (the server resets the secrets it is not sent then).
+ */
+function setupBody(args: Inputs, changed: ReadonlySet<string> | "all"): Record<string, unknown> {
+  const required = new Set(requiredSettings(args.slug));
+  const exposing = [...EXPOSES_SECRETS, ...(URL_EXPOSING_FOR[args.slug as IntegrationSlug] ?? [])];
+  const resendSecrets = changed === "all" || exposing.some((name) => changed.has(name));
+  const body: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(args)) {
+    if (value === undefined || NOT_SENT.has(name)) continue;
+    const isSecret = SECRET_SETTINGS.includes(name);
+    const send = changed === "all" || required.has(name) || changed.has(name) || (isSecret && resendSecrets);
+    if (send) body[apiFieldName(name, undefined)] = value;
+  }
+  return body;
+}
+
+async function setUp(ctx: EngineContext, args: Inputs, changed: ReadonlySet<string> | "all"): Promise<IntegrationLive> {
+  return flatten(await ctx.client.put<IntegrationLive>(pathOf(args), setupBody(args, changed)));
+}
+
+export const groupIntegrationDefinition = defineResource({
+  name: "GroupIntegration",
+  notFoundSubject: "Integration",
+  schema,
+  fields: {
+    group: { local: true, replaceOnChange: true },
+    slug: { local: true, replaceOnChange: true },
+    adoptExisting: { local: true, ignoreInDiff: true },
+    useInheritedSettings: { fromApi: (live) => live.inherited },
+    ...Object.fromEntries(SECRET_SETTINGS.map((name) => [name, secretTraits])),
+  } as Record<string, FieldTraits>,
+  outputs: { integrationId: {}, title: {}, active: {} },
+  outputsOf: (live: IntegrationLive) => ({ integrationId: live.id, title: live.title, active: live.active }),
+  validate,
+
+  async create(ctx, args) {
+    // A PUT overwrites whatever is there: an integration someone already set up
+    // by hand is taken over only when the program says so. (With adoptExisting
+    // the engine's adopt has just looked, and found nothing active.)
+    if (args.adoptExisting !== true) {
+      const existing = await readActive(ctx, pathOf(args));
+      if (existing) {
+        const error = new Error(
+          `GroupIntegration: the ${args.slug} integration is already active on group ${args.group} (set up outside this stack). ` +
+            `Set adoptExisting: true to take it over with the declared settings, or disable it on the group first.`,
+        );
+        error.stack = "";
+        throw error;
+      }
+    }
+    return { id: idOf(args), live: await setUp(ctx, args, "all") };
+  },
+
+  async read(ctx, id) {
+    return readActive(ctx, parseId(id).path);
+  },
+
+  async update(ctx, _id, args, changed) {
+    return setUp(ctx, args, changed);
+  },
+
+  async delete(ctx, id) {
+    // Real servers keep the record and reset it (active false): that is "deleted".
+    await ctx.client.delete(parseId(id).path);
+  },
+
+  async adopt(ctx, args) {
+    const live = await readActive(ctx, pathOf(args));
+    return live ? { id: idOf(args), live } : undefined;
+  },
+});
+
+// ---------------------------------------------------------------------------
+// The Pulumi class
+
+type KindInputs = z.input<typeof byKind>;
+/** Each slug's own arguments: `slug` is a literal, so the type tells which settings it takes. */
+type ArgsOf<T> = T extends { slug: infer Slug } ? { slug: Slug } & { [K in keyof T as K extends "slug" ? never : K]: pulumi.Input<T[K]> } : never;
+export type GroupIntegrationArgs = ArgsOf<KindInputs>;
+
+/**
+ * An integration configured on a group for all its projects (a chat notifier,
+ * an issue tracker, a CI server, ...). Secrets (`webhook`, `token`, `apiKey`,
+ * `password`, per-event overrides) are kept secret in the state.
+ *
+ * ```ts
+ * new GroupIntegration("chat", {
+ *   group: "acme", slug: "mattermost",
+ *   webhook: config.requireSecret("mattermostWebhook"),
+ *   branchesToBeNotified: "protected", pipelineEvents: true, pushEvents: false,
+ * });
+ * ```
+ */
+export class GroupIntegration extends pulumi.dynamic.Resource {
+  declare readonly group: pulumi.Output<string | number>;
+  declare readonly slug: pulumi.Output<IntegrationSlug>;
+  /** The integration's numeric id on the server. */
+  declare readonly integrationId: pulumi.Output<number>;
+  /** The server's name for the integration (`Slack notifications`). */
+  declare readonly title: pulumi.Output<string>;
+  declare readonly active: pulumi.Output<boolean>;
+
+  constructor(name: string, args: GroupIntegrationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      providerShim("GroupIntegration"),
+      name,
+      resourceProps(groupIntegrationDefinition, args),
+      resourceOptions(groupIntegrationDefinition, opts),
+      "platform",
+      "GroupIntegration",
+    );
+  }
+}

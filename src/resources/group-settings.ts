@@ -1,0 +1,341 @@
+/**
+ * GroupSettings: the settings of a group that already exists (spec document
+ * 2, parts 2.1, 3, 4.1, 4.2 and 8). It never creates or deletes the group:
+ * it is a settings resource (see ../engine/settings.ts), so only the declared
+ * fields are managed, and delete gives back the values they had before the
+ * first apply, unless `restoreOnDelete: false`.
+ *
+ * The server drops fields that the group's tier or the offering lacks without
+ * saying so (real EE helpers delete unlicensed params): after each PUT the
+ * provider compares the answer with what it sent and names the requirement
+ * that failed. Administrator-only fields answer 403, which is explained too.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import { basename, extname } from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { ApiError, apiPath } from "../client";
+import { defineResource, type EngineContext, type FieldTraits } from "../engine/definition";
+import { resourceOptions, resourceProps, type ResourceArgs } from "../engine/resource";
+import { restoreOnDelete, settingsOutputs } from "../engine/settings";
+import { providerShim } from "../engine/shim";
+import { requestBody } from "../engine/values";
+import { branchProtectionDefaults, defaultsFromApi, defaultsToApi, presetDefaults, sameDefaults, type BranchProtectionDefaults } from "./common";
+import { ownerReference } from "./common";
+
+/** A group as `GET /groups/:id` returns it (the fields this resource reads). */
+export interface GroupLive extends Record<string, unknown> {
+  id: number;
+  full_path: string;
+  parent_id: number | null;
+  avatar_url: string | null;
+}
+
+const AVATAR_EXTENSIONS = ["png", "jpg", "jpeg", "gif", "bmp", "tiff", "ico", "webp"];
+const MAX_AVATAR_BYTES = 200 * 1024;
+/** A comma-separated list of IPv4/IPv6 addresses or subnets. */
+const ipRanges = z.string().refine(
+  (value) =>
+    value
+      .split(",")
+      .map((entry) => entry.trim())
+      .every((entry) => /^(\d{1,3}(\.\d{1,3}){3})(\/(\d|[12]\d|3[0-2]))?$/.test(entry) || /^[0-9a-fA-F:]+:[0-9a-fA-F:]*(\/\d{1,3})?$/.test(entry)),
+  { message: "must be a comma-separated list of IP addresses or subnets such as 10.0.0.0/8" },
+);
+
+const schema = z.object({
+  /** The group whose settings these are: its numeric id or full path. Never created or deleted here. */
+  group: ownerReference,
+  name: z.string().min(1).max(255).optional(),
+  path: z
+    .string()
+    .regex(/^[A-Za-z0-9_.][A-Za-z0-9_.-]*$/, { message: "may contain only letters, digits, '_', '-' and '.', and not start with '-'" })
+    .refine((value) => !value.endsWith(".git") && !value.endsWith(".atom"), { message: "must not end in .git or .atom" })
+    .optional(),
+  description: z.string().max(500).optional(),
+  visibility: z.enum(["private", "internal", "public"]).optional(),
+  /** A local image file (png, jpg, jpeg, gif, bmp, tiff, ico or webp, at most 200 KiB); re-uploaded when its content changes. */
+  avatar: z.string().min(1).optional(),
+  shareWithGroupLock: z.boolean().optional(),
+  requireTwoFactorAuthentication: z.boolean().optional(),
+  /** Hours. */
+  twoFactorGracePeriod: z.number().int().min(0).optional(),
+  projectCreationLevel: z.enum(["noone", "maintainer", "developer"]).optional(),
+  subgroupCreationLevel: z.enum(["owner", "maintainer"]).optional(),
+  autoDevopsEnabled: z.boolean().optional(),
+  /** Deprecated: use `emailsEnabled`. */
+  emailsDisabled: z.boolean().optional(),
+  emailsEnabled: z.boolean().optional(),
+  mentionsDisabled: z.boolean().optional(),
+  lfsEnabled: z.boolean().optional(),
+  requestAccessEnabled: z.boolean().optional(),
+  defaultBranch: z.string().min(1).optional(),
+  /** Deprecated: use `defaultBranchProtectionDefaults`. 0 none, 1 partial, 2 full, 3 against pushes, 4 full after the initial push. */
+  defaultBranchProtection: z.number().int().min(0).max(4).optional(),
+  defaultBranchProtectionDefaults: branchProtectionDefaults.optional(),
+  enabledGitAccessProtocol: z.enum(["ssh", "http", "all"]).optional(),
+  /** Top-level groups only. */
+  preventSharingGroupsOutsideHierarchy: z.boolean().optional(),
+  /** `disabled_with_override` is the deprecated name of `disabled_and_overridable`. */
+  sharedRunnersSetting: z.enum(["enabled", "disabled_and_overridable", "disabled_and_unoverridable", "disabled_with_override"]).optional(),
+  /** Empty string disables; behind a feature flag on the server. */
+  stepUpAuthRequiredOauthProvider: z.string().optional(),
+  /** Megabytes per job artifact. */
+  maxArtifactsSize: z.number().int().min(0).optional(),
+  experimentFeaturesEnabled: z.boolean().optional(),
+  mathRenderingLimitsEnabled: z.boolean().optional(),
+  lockMathRenderingLimitsEnabled: z.boolean().optional(),
+  assistantAvailability: z.enum(["default_on", "default_off", "never_on"]).optional(),
+  /** Top-level groups on the hosted offering. */
+  webBasedCommitSigningEnabled: z.boolean().optional(),
+  /** Administrators only; Premium and Ultimate; self-managed. */
+  extraSharedRunnersMinutesLimit: z.number().int().min(0).optional(),
+  /** Administrators only; 0 unlimited; Premium and Ultimate; self-managed. */
+  sharedRunnersMinutesLimit: z.number().int().min(0).optional(),
+  /** Premium and Ultimate. */
+  fileTemplateProjectId: z.number().int().positive().optional(),
+  membershipLock: z.boolean().optional(),
+  preventForkingOutsideGroup: z.boolean().optional(),
+  /** Ultimate; top-level groups only; 0 to 10,000. */
+  uniqueProjectDownloadLimit: z.number().int().min(0).max(10_000).optional(),
+  /** Ultimate; top-level groups only; 0 to 864,000 seconds (10 days). */
+  uniqueProjectDownloadLimitIntervalInSeconds: z.number().int().min(0).max(864_000).optional(),
+  /** Ultimate; top-level groups only; at most 100 usernames. */
+  uniqueProjectDownloadLimitAllowlist: z.array(z.string().min(1)).max(100).optional(),
+  /** Ultimate; top-level groups only; at most 100 user ids. */
+  uniqueProjectDownloadLimitAlertlist: z.array(z.number().int().positive()).max(100).optional(),
+  autoBanUserOnExcessiveProjectsDownload: z.boolean().optional(),
+  /** Premium and Ultimate. */
+  ipRestrictionRanges: ipRanges.optional(),
+  /** Premium and Ultimate; comma-separated domains. */
+  allowedEmailDomainsList: z.string().optional(),
+  wikiAccessLevel: z.enum(["disabled", "private", "enabled"]).optional(),
+  /** Premium and Ultimate; self-managed. */
+  assistantFeaturesEnabled: z.boolean().optional(),
+  lockAssistantFeaturesEnabled: z.boolean().optional(),
+  onlyAllowMergeIfPipelineSucceeds: z.boolean().optional(),
+  /** Only effective with `onlyAllowMergeIfPipelineSucceeds`. */
+  allowMergeOnSkippedPipeline: z.boolean().optional(),
+  onlyAllowMergeIfAllDiscussionsAreResolved: z.boolean().optional(),
+  /** Give the prior values back on delete (default true); false leaves the settings as they are. */
+  restoreOnDelete,
+});
+
+type GroupSettingsInputs = z.output<typeof schema>;
+type Property = keyof GroupSettingsInputs;
+
+/** What a field needs beyond the group's Owner role; named in errors. */
+type Requirement = "Premium or Ultimate tier" | "Ultimate tier" | "self-managed offering" | "administrator" | "top-level group" | "hosted offering";
+const PREMIUM = "Premium or Ultimate tier";
+const REQUIREMENTS: Partial<Record<Property, Requirement[]>> = {
+  extraSharedRunnersMinutesLimit: ["administrator", PREMIUM, "self-managed offering"],
+  sharedRunnersMinutesLimit: ["administrator", PREMIUM, "self-managed offering"],
+  fileTemplateProjectId: [PREMIUM],
+  membershipLock: [PREMIUM],
+  preventForkingOutsideGroup: [PREMIUM],
+  uniqueProjectDownloadLimit: ["Ultimate tier", "top-level group"],
+  uniqueProjectDownloadLimitIntervalInSeconds: ["Ultimate tier", "top-level group"],
+  uniqueProjectDownloadLimitAllowlist: ["Ultimate tier", "top-level group"],
+  uniqueProjectDownloadLimitAlertlist: ["Ultimate tier", "top-level group"],
+  autoBanUserOnExcessiveProjectsDownload: ["Ultimate tier"],
+  ipRestrictionRanges: [PREMIUM],
+  allowedEmailDomainsList: [PREMIUM],
+  wikiAccessLevel: [PREMIUM],
+  assistantFeaturesEnabled: [PREMIUM, "self-managed offering"],
+  lockAssistantFeaturesEnabled: [PREMIUM, "self-managed offering"],
+  onlyAllowMergeIfPipelineSucceeds: [PREMIUM],
+  allowMergeOnSkippedPipeline: [PREMIUM],
+  onlyAllowMergeIfAllDiscussionsAreResolved: [PREMIUM],
+  preventSharingGroupsOutsideHierarchy: ["top-level group"],
+  webBasedCommitSigningEnabled: ["top-level group", "hosted offering"],
+};
+const ADMIN_ONLY = (Object.keys(REQUIREMENTS) as Property[]).filter((name) => REQUIREMENTS[name]!.includes("administrator"));
+const TOP_LEVEL_ONLY = (Object.keys(REQUIREMENTS) as Property[]).filter((name) => REQUIREMENTS[name]!.includes("top-level group"));
+
+// --- deprecated fields and their replacements -------------------------------
+
+const presetOf = (defaults: Required<BranchProtectionDefaults> | undefined): number | undefined =>
+  defaults === undefined ? undefined : [0, 1, 2, 3, 4].find((level) => sameDefaults(presetDefaults(level), defaults));
+
+// --- the avatar --------------------------------------------------------------
+
+function avatarProblem(path: string): string | undefined {
+  if (/^[a-z]+:\/\//i.test(path)) return "must be the path of a local image file, not a URL";
+  const extension = extname(path).slice(1).toLowerCase();
+  if (!AVATAR_EXTENSIONS.includes(extension)) return `must be an image file of type ${AVATAR_EXTENSIONS.join(", ")}`;
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch {
+    return `no readable file at ${path} (paths are relative to the Pulumi program's directory)`;
+  }
+  if (size > MAX_AVATAR_BYTES) return `the file is ${size} bytes; the server accepts at most 200 KiB`;
+  return undefined;
+}
+
+const sha256 = (content: Uint8Array): string => createHash("sha256").update(content).digest("hex");
+
+// --- field traits ------------------------------------------------------------
+
+const fields: { [K in Property]?: FieldTraits } = {
+  group: { local: true, replaceOnChange: true },
+  restoreOnDelete: { local: true },
+  avatar: {
+    // The server keeps no fingerprint of the file: the content hash in state decides re-uploads.
+    writeOnly: true,
+    fingerprint: (path) => sha256(readFileSync(String(path))),
+    // A prior avatar cannot be read back into state: giving back "none" removes ours.
+    fromApi: () => null,
+    toApi: () => undefined, // sent apart, as a multipart file (see update)
+  },
+  emailsDisabled: {
+    fromApi: (live) => (typeof live.emails_enabled === "boolean" ? !live.emails_enabled : live.emails_disabled),
+    toApi: (value, body) => {
+      body.emails_enabled = !value;
+    },
+  },
+  defaultBranchProtection: {
+    fromApi: (live) => presetOf(defaultsFromApi(live.default_branch_protection_defaults)) ?? live.default_branch_protection,
+    toApi: (value, body) => {
+      body.default_branch_protection_defaults = defaultsToApi(presetDefaults(Number(value)));
+    },
+  },
+  defaultBranchProtectionDefaults: {
+    fromApi: (live) => defaultsFromApi(live.default_branch_protection_defaults),
+    toApi: (value, body) => {
+      body.default_branch_protection_defaults = defaultsToApi(value as BranchProtectionDefaults);
+    },
+    sameValue: sameDefaults,
+  },
+  sharedRunnersSetting: {
+    // The deprecated value is stored as its replacement: no permanent diff.
+    sameValue: (declared, live) => declared === "disabled_with_override" && live === "disabled_and_overridable",
+    toApi: (value, body) => {
+      body.shared_runners_setting = value === "disabled_with_override" ? "disabled_and_overridable" : value;
+    },
+  },
+  uniqueProjectDownloadLimitAllowlist: { sameValue: sameMembers },
+  uniqueProjectDownloadLimitAlertlist: { sameValue: sameMembers },
+};
+
+function sameMembers(declared: unknown, live: unknown): boolean {
+  if (!Array.isArray(declared) || !Array.isArray(live)) return false;
+  const sorted = (list: unknown[]) => JSON.stringify([...list].map(String).sort());
+  return sorted(declared) === sorted(live);
+}
+
+const groupPath = (id: string) => "/" + id;
+
+/** Reads the group with the fewest bytes: without the deprecated project lists. */
+const readGroup = (ctx: EngineContext, path: string) => ctx.client.get<GroupLive>(path, { with_projects: false });
+
+export const groupSettingsDefinition = defineResource({
+  name: "GroupSettings",
+  notFoundSubject: "Group",
+  schema,
+  fields,
+  outputs: { ...settingsOutputs, fingerprints: {}, groupId: {}, fullPath: {}, avatarUrl: {} },
+  outputsOf: (live: GroupLive) => ({ groupId: live.id, fullPath: live.full_path, avatarUrl: live.avatar_url }),
+
+  validate(args) {
+    const failures: { property: string; reason: string }[] = [];
+    const both = (deprecated: Property, replacement: Property) => {
+      if (args[deprecated] !== undefined && args[replacement] !== undefined) {
+        failures.push({ property: deprecated, reason: `${deprecated}: deprecated alias of ${replacement}; set only one of them` });
+      }
+    };
+    both("emailsDisabled", "emailsEnabled");
+    both("defaultBranchProtection", "defaultBranchProtectionDefaults");
+    if (args.avatar !== undefined) {
+      const problem = avatarProblem(args.avatar);
+      if (problem) failures.push({ property: "avatar", reason: `avatar: ${problem}` });
+    }
+    // A path with a slash names a subgroup: the top-level-only fields cannot apply. (An id cannot be judged without a request.)
+    if (typeof args.group === "string" && args.group.includes("/")) {
+      for (const name of TOP_LEVEL_ONLY) {
+        if (args[name] !== undefined) failures.push({ property: name, reason: `${name}: only top-level groups have this setting, and ${args.group} is a subgroup` });
+      }
+    }
+    if (args.allowMergeOnSkippedPipeline === true && args.onlyAllowMergeIfPipelineSucceeds === false) {
+      failures.push({ property: "allowMergeOnSkippedPipeline", reason: "allowMergeOnSkippedPipeline: only effective when onlyAllowMergeIfPipelineSucceeds is true" });
+    }
+    return failures;
+  },
+
+  settings: {
+    async locate(ctx, args) {
+      const live = await readGroup(ctx, apiPath`/groups/${args.group}`);
+      // The numeric id: a rename of the group's path never loses the resource.
+      return { id: `groups/${live.id}`, live };
+    },
+  },
+
+  async read(ctx, id) {
+    return readGroup(ctx, groupPath(id));
+  },
+
+  async update(ctx, id, args, changed) {
+    const body = requestBody(this.fields, args, changed);
+    const admin = ADMIN_ONLY.filter((name) => changed.has(name));
+    let live: GroupLive;
+    try {
+      if (changed.has("avatar") && typeof args.avatar === "string") {
+        const content = readFileSync(args.avatar);
+        live = await ctx.client.putForm<GroupLive>(groupPath(id), {
+          ...(body as Record<string, never>),
+          avatar: { filename: basename(args.avatar), content, contentType: `image/${extname(args.avatar).slice(1).toLowerCase()}` },
+        });
+      } else {
+        // A null avatar (given back on delete, or removed from the program) removes it: `params[:avatar].nil?`.
+        if (changed.has("avatar")) body.avatar = null;
+        live = await ctx.client.put<GroupLive>(groupPath(id), body);
+      }
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 403 && admin.length) {
+        throw new Error(`GroupSettings: ${admin.join(" and ")} can be set by an administrator only, and the token's user is not one (the server answered 403). Use an administrator's token or remove ${admin.length > 1 ? "them" : "it"}.`);
+      }
+      throw error;
+    }
+    const ignored = [...changed].filter((name) => REQUIREMENTS[name as Property] && !appliedIn(name as Property, args, live));
+    if (ignored.length) {
+      const details = ignored.map((name) => `${name} (needs: ${REQUIREMENTS[name as Property]!.join(", ")})`).join("; ");
+      throw new Error(
+        `GroupSettings: the server did not apply ${details} to group ${live.full_path}; the group's tier, the offering or the token's role does not allow it. Remove these settings or change the group's plan.`,
+      );
+    }
+    return live;
+  },
+});
+
+/** Whether the answer holds the value sent (tier-gated fields are dropped silently by real servers). */
+function appliedIn(name: Property, args: GroupSettingsInputs, live: GroupLive): boolean {
+  const field = fields[name] ?? {};
+  const value = field.fromApi ? field.fromApi(live) : live[name.replace(/[A-Z]/g, (letter) => "_" + letter.toLowerCase())];
+  const declared = args[name];
+  return JSON.stringify(value) === JSON.stringify(declared) || (value !== undefined && field.sameValue?.(declared, value) === true);
+}
+
+export type GroupSettingsArgs = ResourceArgs<typeof schema>;
+
+/**
+ * The settings of an existing group. Only the declared settings are managed;
+ * delete gives back the values they had before (unless `restoreOnDelete: false`).
+ *
+ * ```ts
+ * new GroupSettings("acme", { group: "acme", visibility: "private", requireTwoFactorAuthentication: true, twoFactorGracePeriod: 24 });
+ * ```
+ */
+export class GroupSettings extends pulumi.dynamic.Resource {
+  declare readonly group: pulumi.Output<string | number>;
+  /** The group's numeric id. */
+  declare readonly groupId: pulumi.Output<number>;
+  declare readonly fullPath: pulumi.Output<string>;
+  declare readonly avatarUrl: pulumi.Output<string | null>;
+  /** The values the managed settings had before the first apply, given back on delete. */
+  declare readonly restoreValues: pulumi.Output<Record<string, unknown>>;
+
+  constructor(name: string, args: GroupSettingsArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerShim("GroupSettings"), name, resourceProps(groupSettingsDefinition, args), resourceOptions(groupSettingsDefinition, opts), "platform", "GroupSettings");
+  }
+}

@@ -1,0 +1,428 @@
+/**
+ * PipelineSchedule: a project's recurring pipeline with its variables and
+ * inputs (spec document 3, parts 2.4, 3 and 4.2; real-api-behaviour.md part 5).
+ *
+ * - The create endpoint takes the schedule and its inputs but no variables:
+ *   a create is one POST plus one POST per variable. If a variable fails
+ *   after the schedule exists, the create fails with the schedule's id
+ *   (PartialCreateError): it stays in the state with the variables that were
+ *   set, and the next `up` adds the rest.
+ * - Updates touch only what changed: one PUT for the schedule's own fields
+ *   and changed or removed inputs (`destroy: true` removes one), and one
+ *   request per added, changed or removed variable.
+ * - The server expands a short ref (`main` → `refs/heads/main`); either form
+ *   may be declared and neither shows a diff. `nextRunAt` is the server's and
+ *   never a diff.
+ * - Only the schedule's owner may change it. With `takeOwnership`, a change
+ *   refused with 403 takes ownership (Maintainer+) and is sent again.
+ * - Variable values are secrets: the whole `variables` property is secret in
+ *   the state (Pulumi marks secrets per top-level property), and its strings
+ *   never appear in error messages.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import equal from "fast-deep-equal";
+import { z } from "zod";
+import { ApiError, apiPath } from "../client";
+import { cronProblem, timeZoneProblem } from "../cron";
+import { defineResource, type EngineContext } from "../engine/definition";
+import { PartialCreateError } from "../engine/provider";
+import { resourceOptions, resourceProps, type ResourceArgs } from "../engine/resource";
+import { providerShim } from "../engine/shim";
+import { isUnknown, requestBody } from "../engine/values";
+import { adoptExisting, ownerReference } from "./common";
+
+export type VariableType = "env_var" | "file";
+export type InputValue = string | number | boolean | (string | number | boolean)[];
+
+interface LiveVariable {
+  key: string;
+  value: string;
+  variable_type?: VariableType;
+  raw?: boolean;
+}
+
+/** A schedule as the API returns it; `variables`, `inputs` and `last_pipeline` only from get-one, create and update. */
+export interface PipelineScheduleLive extends Record<string, unknown> {
+  id: number;
+  description: string;
+  ref: string;
+  cron: string;
+  cron_timezone: string;
+  next_run_at: string | null;
+  active: boolean;
+  owner: { id?: number; username: string; name?: string } | null;
+  last_pipeline?: { id: number; sha: string; ref: string; status: string } | null;
+  variables?: LiveVariable[];
+  inputs?: { name: string; value: InputValue }[];
+}
+
+const VARIABLE_KEY = /^[A-Za-z0-9_]+$/;
+/** What `git check-ref-format` refuses and a ref can never contain. */
+const BAD_REF = /\s|\.\.|[~^:?*[\\]|@\{|\/\/|^\/|\/$|\.lock$|^-/;
+
+const variable = z.strictObject({
+  /** At most 255 characters of A-Z, a-z, 0-9 and `_`; unique within the schedule. */
+  key: z.string().refine((key) => isUnknown(key) || (key.length >= 1 && key.length <= 255), {
+    message: "must be 1 to 255 characters long",
+  }).refine((key) => isUnknown(key) || VARIABLE_KEY.test(key), {
+    message: "may contain only the characters A-Z, a-z, 0-9 and _",
+  }),
+  /** Secret in the state. */
+  value: z.string(),
+  /** `env_var` (default) or `file`. */
+  variableType: z.enum(["env_var", "file"]).default("env_var"),
+});
+export type PipelineScheduleVariable = z.input<typeof variable>;
+
+const inputValue = z.union(
+  [z.string(), z.number().finite(), z.boolean(), z.array(z.union([z.string(), z.number().finite(), z.boolean()]))],
+  { message: "must be a string, a number, a boolean or an array of those" },
+);
+
+const input = z.strictObject({
+  name: z.string().min(1, { message: "must not be empty" }),
+  value: inputValue,
+});
+export type PipelineScheduleInput = z.input<typeof input>;
+
+const cron = z.string().superRefine((value, ctx) => {
+  const problem = cronProblem(value);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
+const cronTimezone = z
+  .string()
+  .default("UTC")
+  .superRefine((value, ctx) => {
+    const problem = timeZoneProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+
+const schema = z.object({
+  /** The project (numeric id or full path). */
+  project: ownerReference,
+  description: z.string().refine((text) => text.trim() !== "", { message: "must not be blank" }),
+  /** A branch or tag name (`main`, expanded by the server) or a full ref (`refs/heads/main`, `refs/tags/v1.0`). */
+  ref: z.string().min(1, { message: "must not be empty" }).refine((ref) => !BAD_REF.test(ref), {
+    message: "must be a branch or tag name such as main, or a full ref such as refs/heads/main (no spaces, '..', '~', '^', ':', '?', '*', '[' or '\\')",
+  }),
+  /** Five fields (minute hour day-of-month month day-of-week), or six with seconds first; names and `@daily`-style nicknames allowed. */
+  cron,
+  /** An IANA identifier (`Europe/Berlin`) or a Rails zone name (`Pacific Time (US & Canada)`); default UTC. */
+  cronTimezone,
+  /** Default true. */
+  active: z.boolean().default(true),
+  variables: z.array(variable).optional(),
+  inputs: z.array(input).optional(),
+  /** When the schedule belongs to someone else, take ownership (Maintainer+) instead of failing with 403. */
+  takeOwnership: z.boolean().optional(),
+  adoptExisting,
+});
+
+type ScheduleInputs = z.output<typeof schema>;
+type Variable = z.output<typeof variable>;
+type Input = z.output<typeof input>;
+
+/** The fields the schedule's own PUT carries (variables have their own endpoints). */
+const SCHEDULE_FIELDS = ["description", "ref", "cron", "cronTimezone", "active", "inputs"] as const;
+
+/** `main` and `refs/heads/main` (or `refs/tags/main`) name the same ref. */
+export function sameRef(declared: unknown, live: unknown): boolean {
+  if (declared === live) return true;
+  return typeof declared === "string" && (live === `refs/heads/${declared}` || live === `refs/tags/${declared}`);
+}
+
+/** The same entries in any order. */
+function sameEntries<T>(identity: (entry: T) => string) {
+  return (declared: unknown, live: unknown): boolean => {
+    if (!Array.isArray(declared) || !Array.isArray(live) || declared.length !== live.length) return false;
+    const byIdentity = new Map((live as T[]).map((entry) => [identity(entry), entry]));
+    return (declared as T[]).every((entry) => equal(entry, byIdentity.get(identity(entry))));
+  };
+}
+
+const variablesFromApi = (list: LiveVariable[] | undefined): Variable[] | undefined =>
+  list?.map((v) => ({ key: v.key, value: v.value, variableType: v.variable_type ?? "env_var" }));
+
+const inputsFromApi = (list: PipelineScheduleLive["inputs"]): Input[] | undefined => list?.map((i) => ({ name: i.name, value: i.value }));
+
+const variableBody = (v: Variable) => ({ key: v.key, value: v.value, variable_type: v.variableType });
+const liveVariable = (v: Variable): LiveVariable => ({ key: v.key, value: v.value, variable_type: v.variableType });
+
+/** The resource id is the schedule's API path, e.g. `projects/acme%2Fweb/pipeline_schedules/12`. */
+function parseId(id: string): string {
+  if (!/^projects\/[^/]+\/pipeline_schedules\/\d+$/.test(id)) {
+    throw new Error(`PipelineSchedule id "${id}" is not of the form projects/<project>/pipeline_schedules/<id>.`);
+  }
+  return "/" + id;
+}
+
+const collectionOf = (args: ScheduleInputs): string => apiPath`/projects/${args.project}/pipeline_schedules`;
+const idOf = (args: ScheduleInputs, live: PipelineScheduleLive): string =>
+  `projects/${encodeURIComponent(String(args.project))}/pipeline_schedules/${live.id}`;
+const variablePath = (schedulePath: string, key: string): string => `${schedulePath}/variables/${encodeURIComponent(key)}`;
+
+/** The project's schedule matching `matches`, read in full (the list has no variables or inputs). */
+async function findSchedule(
+  ctx: EngineContext,
+  args: ScheduleInputs,
+  matches: (schedule: PipelineScheduleLive) => boolean,
+): Promise<PipelineScheduleLive | undefined> {
+  const found = await ctx.client.find<PipelineScheduleLive>(collectionOf(args), undefined, matches);
+  return found ? ctx.client.get<PipelineScheduleLive>(`${collectionOf(args)}/${found.id}`) : undefined;
+}
+
+/** The inputs entries of a PUT: new and changed ones with their value, removed ones with `destroy`. */
+function inputsDelta(before: Input[], after: Input[]): Record<string, unknown>[] {
+  const previous = new Map(before.map((entry) => [entry.name, entry.value]));
+  const wanted = new Set(after.map((entry) => entry.name));
+  return [
+    ...after.filter((entry) => !previous.has(entry.name) || !equal(previous.get(entry.name), entry.value)).map((entry) => ({ name: entry.name, value: entry.value })),
+    // `destroy` is what the server's parameters declare (the documentation also names `_destroy`).
+    ...before.filter((entry) => !wanted.has(entry.name)).map((entry) => ({ name: entry.name, destroy: true })),
+  ];
+}
+
+/** The errors of the settled requests, first one first; the fulfilled values. */
+function settle<T>(results: PromiseSettledResult<T>[]): { values: T[]; errors: unknown[] } {
+  const values: T[] = [];
+  const errors: unknown[] = [];
+  for (const result of results) {
+    if (result.status === "fulfilled") values.push(result.value);
+    else errors.push(result.reason);
+  }
+  return { values, errors };
+}
+
+const isStatus = (error: unknown, status: number): error is ApiError => error instanceof ApiError && error.status === status;
+const isKeyTaken = (error: unknown): boolean => isStatus(error, 400) && (error.fieldErrors?.key ?? []).some((m) => /taken/.test(m));
+
+/**
+ * Variable writes that converge from any starting point: a create whose key
+ * exists updates it, an update of a missing key creates it, a delete of a
+ * missing key is done. So an update that starts from a stale state (a
+ * failed earlier update) still ends where the program says.
+ */
+const variableWrites = {
+  async create(ctx: EngineContext, schedulePath: string, wanted: Variable): Promise<void> {
+    try {
+      await ctx.client.post(`${schedulePath}/variables`, variableBody(wanted));
+    } catch (error) {
+      if (!isKeyTaken(error)) throw error;
+      await ctx.client.put(variablePath(schedulePath, wanted.key), { value: wanted.value, variable_type: wanted.variableType });
+    }
+  },
+  async update(ctx: EngineContext, schedulePath: string, wanted: Variable): Promise<void> {
+    try {
+      await ctx.client.put(variablePath(schedulePath, wanted.key), { value: wanted.value, variable_type: wanted.variableType });
+    } catch (error) {
+      if (!isStatus(error, 404) || error.notFoundSubject !== "Pipeline Schedule Variable") throw error;
+      await ctx.client.post(`${schedulePath}/variables`, variableBody(wanted));
+    }
+  },
+  async delete(ctx: EngineContext, schedulePath: string, key: string): Promise<void> {
+    try {
+      await ctx.client.delete(variablePath(schedulePath, key));
+    } catch (error) {
+      if (!isStatus(error, 404) || error.notFoundSubject !== "Pipeline Schedule Variable") throw error;
+    }
+  },
+};
+
+/** The live object as recorded in the state, for an update that sends no request returning the schedule. */
+function liveFromState(olds: Record<string, unknown>): PipelineScheduleLive {
+  const variables = olds.variables as Variable[] | undefined;
+  return {
+    id: olds.scheduleId as number,
+    description: olds.description as string,
+    ref: olds.ref as string,
+    cron: olds.cron as string,
+    cron_timezone: olds.cronTimezone as string,
+    active: olds.active as boolean,
+    next_run_at: (olds.nextRunAt as string | null | undefined) ?? null,
+    owner: typeof olds.owner === "string" ? { username: olds.owner } : null,
+    last_pipeline: (olds.lastPipeline as PipelineScheduleLive["last_pipeline"]) ?? null,
+    variables: variables?.map(liveVariable),
+    inputs: olds.inputs as Input[] | undefined,
+  };
+}
+
+export const pipelineScheduleDefinition = defineResource({
+  name: "PipelineSchedule",
+  notFoundSubject: "Pipeline Schedule",
+  schema,
+  fields: {
+    project: { local: true, replaceOnChange: true },
+    ref: { sameValue: sameRef },
+    variables: {
+      secret: true,
+      fromApi: (live) => variablesFromApi((live as PipelineScheduleLive).variables),
+      sameValue: sameEntries<Variable>((v) => v.key),
+      // Not a field of the schedule's own requests: variables have their own endpoints.
+      toApi: () => undefined,
+    },
+    inputs: {
+      fromApi: (live) => inputsFromApi((live as PipelineScheduleLive).inputs),
+      sameValue: sameEntries<Input>((i) => i.name),
+      toApi: (value, body) => {
+        body.inputs = (value as Input[]).map((entry) => ({ name: entry.name, value: entry.value }));
+      },
+    },
+    takeOwnership: { local: true, ignoreInDiff: true },
+    adoptExisting: { local: true, ignoreInDiff: true },
+  },
+  outputs: { scheduleId: {}, owner: {}, nextRunAt: {}, lastPipeline: {} },
+  outputsOf: (live: PipelineScheduleLive) => ({
+    scheduleId: live.id,
+    owner: live.owner?.username ?? null,
+    nextRunAt: live.next_run_at ?? null,
+    lastPipeline: live.last_pipeline ?? null,
+  }),
+  validate(args) {
+    const failures: { property: string; reason: string }[] = [];
+    const duplicates = (names: string[]) => [...new Set(names.filter((name, index) => names.indexOf(name) !== index))];
+    for (const key of duplicates((args.variables ?? []).map((v) => v.key).filter((key) => !isUnknown(key)))) {
+      failures.push({ property: "variables", reason: `variables: the key ${key} appears more than once; keys must be unique` });
+    }
+    for (const name of duplicates((args.inputs ?? []).map((i) => i.name))) {
+      failures.push({ property: "inputs", reason: `inputs: the input ${name} appears more than once; names must be unique` });
+    }
+    return failures;
+  },
+
+  async create(ctx, args) {
+    const body = requestBody(this.fields, args);
+    // If the response to the POST is lost, the schedule it created is found rather than made twice.
+    const live = await ctx.client.post<PipelineScheduleLive>(collectionOf(args), body, () =>
+      findSchedule(ctx, args, (s) => s.description === args.description && sameRef(args.ref, s.ref) && s.cron === args.cron),
+    );
+    const id = idOf(args, live);
+    const wanted = args.variables ?? [];
+    const { values: created, errors } = settle(
+      await Promise.allSettled(
+        wanted.map(async (v) => {
+          await ctx.client.post(`${parseId(id)}/variables`, variableBody(v));
+          return liveVariable(v);
+        }),
+      ),
+    );
+    const withVariables: PipelineScheduleLive = { ...live, variables: [...(live.variables ?? []), ...created] };
+    if (errors.length > 0) {
+      const first = errors[0] instanceof Error ? errors[0].message : String(errors[0]);
+      throw PartialCreateError.fromLive(
+        `The schedule was created (${id}) but ${errors.length} of its ${wanted.length} variables could not be set: ${first} ` +
+          "It is recorded with the variables that were set; run `pulumi up` again to add the others.",
+        id,
+        withVariables,
+      );
+    }
+    return { id, live: withVariables };
+  },
+
+  async read(ctx, id) {
+    return ctx.client.get<PipelineScheduleLive>(parseId(id));
+  },
+
+  async update(ctx, id, args, changed, olds) {
+    const path = parseId(id);
+    let latest: PipelineScheduleLive | undefined;
+    let ownership: Promise<void> | undefined;
+    /** A write, sent again after taking ownership when the owner is someone else and `takeOwnership` says so. */
+    const asOwner = async <T>(write: () => Promise<T>): Promise<T> => {
+      try {
+        return await write();
+      } catch (error) {
+        if (!args.takeOwnership || !isStatus(error, 403)) throw error;
+        ownership ??= ctx.client.post<PipelineScheduleLive>(`${path}/take_ownership`, {}).then((taken) => {
+          latest = taken;
+        });
+        await ownership;
+        return write();
+      }
+    };
+
+    let variables = olds.variables;
+    if (changed.has("variables") && args.variables) {
+      const before = new Map((olds.variables ?? []).map((v) => [v.key, v]));
+      const after = args.variables;
+      const wantedKeys = new Set(after.map((v) => v.key));
+      const writes = [
+        ...after.filter((v) => !before.has(v.key)).map((v) => () => variableWrites.create(ctx, path, v)),
+        ...after.filter((v) => before.has(v.key) && !equal(before.get(v.key), v)).map((v) => () => variableWrites.update(ctx, path, v)),
+        ...[...before.keys()].filter((key) => !wantedKeys.has(key)).map((key) => () => variableWrites.delete(ctx, path, key)),
+      ];
+      const { errors } = settle(await Promise.allSettled(writes.map((write) => asOwner(write))));
+      if (errors.length > 0) throw errors[0];
+      variables = after;
+    }
+
+    const scheduleChanges = new Set(SCHEDULE_FIELDS.filter((name) => changed.has(name)));
+    if (scheduleChanges.size > 0) {
+      scheduleChanges.delete("inputs");
+      const body = requestBody(this.fields, args, scheduleChanges);
+      if (changed.has("inputs") && args.inputs) body.inputs = inputsDelta(olds.inputs ?? [], args.inputs);
+      // The answer is the whole schedule, variables included.
+      return asOwner(() => ctx.client.put<PipelineScheduleLive>(path, body));
+    }
+    // No request returned the schedule: the recorded one (or the one take_ownership returned), with the variables now set.
+    return { ...(latest ?? liveFromState(olds)), variables: variables?.map(liveVariable) };
+  },
+
+  async delete(ctx, id) {
+    await ctx.client.delete(parseId(id));
+  },
+
+  async adopt(ctx, args) {
+    const found = await findSchedule(ctx, args, (s) => s.description === args.description && sameRef(args.ref, s.ref));
+    return found ? { id: idOf(args, found), live: found } : undefined;
+  },
+});
+
+/** The arguments; a variable's value may be an Output (a secret from config, say). */
+export type PipelineScheduleArgs = Omit<ResourceArgs<typeof schema>, "variables" | "inputs"> & {
+  variables?: pulumi.Input<pulumi.Input<{ [K in keyof PipelineScheduleVariable]: pulumi.Input<PipelineScheduleVariable[K]> }>[]>;
+  inputs?: pulumi.Input<pulumi.Input<{ name: pulumi.Input<string>; value: pulumi.Input<InputValue> }>[]>;
+};
+
+/**
+ * A project's pipeline schedule, with its variables and inputs.
+ *
+ * ```ts
+ * new PipelineSchedule("nightly", {
+ *   project: "acme/web", description: "Nightly build", ref: "main", cron: "0 2 * * *",
+ *   cronTimezone: "Europe/Berlin",
+ *   variables: [{ key: "DEPLOY_TOKEN", value: config.requireSecret("deployToken") }],
+ * });
+ * ```
+ */
+export class PipelineSchedule extends pulumi.dynamic.Resource {
+  declare readonly project: pulumi.Output<string | number>;
+  declare readonly description: pulumi.Output<string>;
+  /** As declared; the server holds the full ref. */
+  declare readonly ref: pulumi.Output<string>;
+  declare readonly cron: pulumi.Output<string>;
+  declare readonly cronTimezone: pulumi.Output<string>;
+  declare readonly active: pulumi.Output<boolean>;
+  /** Secret. */
+  declare readonly variables: pulumi.Output<{ key: string; value: string; variableType: VariableType }[] | undefined>;
+  declare readonly inputs: pulumi.Output<{ name: string; value: InputValue }[] | undefined>;
+  /** The schedule's numeric id on the server. */
+  declare readonly scheduleId: pulumi.Output<number>;
+  /** Username of the schedule's owner (pipelines run as this user). */
+  declare readonly owner: pulumi.Output<string | null>;
+  /** When the server will run it next (ISO 8601); changes over time, never a diff. */
+  declare readonly nextRunAt: pulumi.Output<string | null>;
+  /** The last pipeline the schedule ran: id, sha, ref and status, or null. */
+  declare readonly lastPipeline: pulumi.Output<{ id: number; sha: string; ref: string; status: string } | null>;
+
+  constructor(name: string, args: PipelineScheduleArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      providerShim("PipelineSchedule"),
+      name,
+      resourceProps(pipelineScheduleDefinition, args),
+      resourceOptions(pipelineScheduleDefinition, opts),
+      "platform",
+      "PipelineSchedule",
+    );
+  }
+}

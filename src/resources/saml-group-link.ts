@@ -1,0 +1,241 @@
+/**
+ * SamlGroupLink: maps a SAML group to a role in a group (spec document 2,
+ * parts 2.3 and 4.4; real-api-behaviour.md part 3).
+ *
+ * The API has no update: any change replaces the link. The new link is
+ * created before the old one is deleted when both can exist at once (another
+ * group, name or provider); a new role for the same group, name and provider
+ * cannot coexist with the old link, so that replacement deletes first (the
+ * preview shows it as a delete-replace).
+ *
+ * Real servers (ee/lib/api/saml_group_links.rb) answer every permission
+ * failure with 401 (not an Owner, no Premium licence, no such group, or a bad
+ * token), and 422 when a name is shared by links of several providers and no
+ * `provider` was sent; the errors here say which it is.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { ApiError, apiPath } from "../client";
+import { defineResource, type EngineContext } from "../engine/definition";
+import { resourceOptions, resourceProps, type ResourceArgs } from "../engine/resource";
+import { providerShim } from "../engine/shim";
+import { adoptExisting, ownerReference } from "./common";
+
+/** The roles a link can grant, by the names users know them by. */
+export const ACCESS_LEVELS = {
+  minimal_access: 5,
+  guest: 10,
+  planner: 15,
+  reporter: 20,
+  developer: 30,
+  maintainer: 40,
+  owner: 50,
+} as const;
+export type AccessLevelName = keyof typeof ACCESS_LEVELS;
+const LEVEL_NUMBERS: readonly number[] = Object.values(ACCESS_LEVELS);
+
+const accessLevel = z.custom<AccessLevelName | number>(
+  (value) => (typeof value === "string" && value in ACCESS_LEVELS) || (typeof value === "number" && LEVEL_NUMBERS.includes(value)),
+  { message: `must be a role (${Object.keys(ACCESS_LEVELS).join(", ")}) or one of the access levels ${LEVEL_NUMBERS.join(", ")}` },
+);
+
+const levelNumber = (value: unknown): unknown => (typeof value === "string" ? ACCESS_LEVELS[value as AccessLevelName] : value);
+
+const schema = z.object({
+  /** The group (numeric id or full path). */
+  group: ownerReference,
+  /** The group's name at the identity provider, as the SAML response carries it. */
+  samlGroupName: z
+    .string()
+    .min(1, { message: "must not be empty" })
+    .max(255, { message: "must be at most 255 characters" })
+    .refine((name) => name.trim() === name, { message: "must not start or end with spaces" }),
+  /** The role members of the SAML group get: a name (`developer`) or its number (30). */
+  accessLevel,
+  /** A custom role (Ultimate) that refines `accessLevel`. */
+  memberRoleId: z.number().int().positive().optional(),
+  /** The SAML provider the link applies to; needed when several providers use the same group name. */
+  provider: z
+    .string()
+    .min(1, { message: "must not be empty; leave provider out for links that apply to any provider" })
+    .max(255, { message: "must be at most 255 characters" })
+    .optional(),
+  adoptExisting,
+});
+
+type Inputs = z.output<typeof schema>;
+
+/** A link as the API returns it. */
+export interface SamlGroupLinkLive extends Record<string, unknown> {
+  name: string;
+  access_level: number;
+  member_role_id?: number | null;
+  provider: string | null;
+}
+
+/** The id is the link's API path, with its provider when it has one: `groups/acme/saml_group_links/devs?provider=okta`. */
+function idOf(args: Inputs): string {
+  const path = apiPath`groups/${args.group}/saml_group_links/${args.samlGroupName}`;
+  return args.provider === undefined ? path : `${path}?provider=${encodeURIComponent(args.provider)}`;
+}
+
+function parseId(id: string): { path: string; provider?: string } {
+  const match = /^(groups\/[^/?]+\/saml_group_links\/[^/?]+)(?:\?provider=([^&]*))?$/.exec(id);
+  if (!match) throw new Error(`SamlGroupLink id "${id}" is not of the form groups/<group>/saml_group_links/<name>[?provider=<provider>].`);
+  return { path: "/" + match[1], ...(match[2] !== undefined ? { provider: decodeURIComponent(match[2]) } : {}) };
+}
+
+const groupOfId = (id: string): string => decodeURIComponent(id.split("/")[1] ?? "");
+
+/** Reads and deletes always name the provider when there is one, so a shared name is never ambiguous. */
+const providerQuery = (provider: string | undefined) => (provider === undefined ? undefined : { provider });
+
+const sameLink = (args: Inputs) => (link: SamlGroupLinkLive) => link.name === args.samlGroupName && (link.provider ?? undefined) === args.provider;
+
+/**
+ * A 401 from this API means one of four things; one GET of the group tells
+ * which, so the message can say what to do. 422 is the shared-name ambiguity.
+ */
+async function explained(ctx: EngineContext, group: string | number, error: unknown): Promise<unknown> {
+  if (!(error instanceof ApiError)) return error;
+  let message: string | undefined;
+  if (error.status === 422) {
+    message =
+      `several SAML group links of group ${group} share this name, for different providers (the server said: ${error.serverMessage}). ` +
+      `Set provider on this SamlGroupLink to say which one it is.`;
+  } else if (error.status === 401) {
+    const groupStatus = await ctx.client.get(apiPath`/groups/${group}`).then(
+      () => 200,
+      (e: unknown) => (e instanceof ApiError ? e.status : 0),
+    );
+    message =
+      groupStatus === 401
+        ? `${error.method} ${error.path} failed with 401: the token was not accepted; check platform:token (or PLATFORM_TOKEN).`
+        : groupStatus === 404
+          ? `${error.method} ${error.path} failed with 401: group ${group} does not exist or the token's user cannot see it.`
+          : `${error.method} ${error.path} failed with 401, which this API sends when the token's user is not an Owner of group ${group} ` +
+            `or the group has no Premium or Ultimate licence (SAML group links need both).`;
+  }
+  if (!message) return error;
+  const result = new Error(`SamlGroupLink: ${message}`);
+  result.stack = "";
+  return result;
+}
+
+async function guarded<T>(ctx: EngineContext, group: string | number, action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    throw await explained(ctx, group, error);
+  }
+}
+
+async function createLink(ctx: EngineContext, args: Inputs): Promise<{ id: string; live: SamlGroupLinkLive }> {
+  const collection = apiPath`/groups/${args.group}/saml_group_links`;
+  const body: Record<string, unknown> = { saml_group_name: args.samlGroupName, access_level: levelNumber(args.accessLevel) };
+  if (args.memberRoleId !== undefined) body.member_role_id = args.memberRoleId;
+  if (args.provider !== undefined) body.provider = args.provider;
+  const live = await guarded(ctx, args.group, async () => {
+    try {
+      // If the response to the POST is lost, the link it created is found rather than made twice.
+      return await ctx.client.post<SamlGroupLinkLive>(collection, body, () => ctx.client.find(collection, undefined, sameLink(args)));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 400 && /already been taken/i.test(error.serverMessage)) {
+        const taken = new Error(
+          `SamlGroupLink: group ${args.group} already has a SAML group link named "${args.samlGroupName}"` +
+            `${args.provider === undefined ? " without a provider" : ` for provider ${args.provider}`}. ` +
+            `Set adoptExisting: true to take it over, or remove it from the group first.`,
+        );
+        taken.stack = "";
+        throw taken;
+      }
+      throw error;
+    }
+  });
+  if (args.memberRoleId !== undefined && live.member_role_id !== args.memberRoleId) {
+    // The server drops member_role_id where custom roles are unavailable; keeping
+    // the link would leave a permanent difference, so it goes and the user is told.
+    await ctx.client.delete(apiPath`/groups/${args.group}/saml_group_links/${args.samlGroupName}`, providerQuery(args.provider));
+    const dropped = new Error(
+      `SamlGroupLink: the server ignored memberRoleId ${args.memberRoleId} (custom roles are not available on group ${args.group}; they need Ultimate). ` +
+        `The link was removed again; leave memberRoleId out or enable custom roles.`,
+    );
+    dropped.stack = "";
+    throw dropped;
+  }
+  return { id: idOf(args), live };
+}
+
+async function deleteLink(ctx: EngineContext, id: string): Promise<void> {
+  const { path, provider } = parseId(id);
+  await guarded(ctx, groupOfId(id), () => ctx.client.delete(path, providerQuery(provider)));
+}
+
+export const samlGroupLinkDefinition = defineResource({
+  name: "SamlGroupLink",
+  notFoundSubject: "",
+  schema,
+  fields: {
+    group: { local: true, replaceOnChange: true },
+    samlGroupName: { api: "saml_group_name", replaceOnChange: true, fromApi: (live) => live.name },
+    accessLevel: {
+      replaceOnChange: true,
+      // The server answers with numbers: `developer` and 30 are the same role.
+      sameValue: (declared, live) => levelNumber(declared) === levelNumber(live),
+    },
+    memberRoleId: { replaceOnChange: true },
+    provider: { replaceOnChange: true, fromApi: (live) => live.provider ?? undefined },
+    adoptExisting: { local: true, ignoreInDiff: true },
+  },
+  outputs: {},
+  outputsOf: () => ({}),
+  // Only a link with the same group, name and provider is in the way of its replacement.
+  deleteBeforeReplace: (olds, news) =>
+    olds.group === news.group && olds.samlGroupName === news.samlGroupName && (olds.provider ?? undefined) === news.provider,
+
+  create: createLink,
+
+  async read(ctx, id) {
+    const { path, provider } = parseId(id);
+    return guarded(ctx, groupOfId(id), () => ctx.client.get<SamlGroupLinkLive>(path, providerQuery(provider)));
+  },
+
+  async update(ctx, id, args) {
+    // Every property replaces the link, so this runs only when an adopted link
+    // differs from the declaration: the API has no update, so it is made anew.
+    await deleteLink(ctx, id);
+    return (await createLink(ctx, args)).live;
+  },
+
+  delete: deleteLink,
+
+  async adopt(ctx, args) {
+    const live = await guarded(ctx, args.group, () =>
+      ctx.client.find<SamlGroupLinkLive>(apiPath`/groups/${args.group}/saml_group_links`, undefined, sameLink(args)),
+    );
+    return live ? { id: idOf(args), live } : undefined;
+  },
+});
+
+export type SamlGroupLinkArgs = ResourceArgs<typeof schema>;
+
+/**
+ * Gives the members of a SAML group a role in a group (Premium and Ultimate;
+ * the token's user must be an Owner of the group).
+ *
+ * ```ts
+ * new SamlGroupLink("developers", { group: "acme", samlGroupName: "acme-developers", accessLevel: "developer" });
+ * ```
+ */
+export class SamlGroupLink extends pulumi.dynamic.Resource {
+  declare readonly group: pulumi.Output<string | number>;
+  declare readonly samlGroupName: pulumi.Output<string>;
+  /** As declared: a role name or its number. */
+  declare readonly accessLevel: pulumi.Output<AccessLevelName | number>;
+  declare readonly memberRoleId: pulumi.Output<number | undefined>;
+  declare readonly provider: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: SamlGroupLinkArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerShim("SamlGroupLink"), name, resourceProps(samlGroupLinkDefinition, args), resourceOptions(samlGroupLinkDefinition, opts), "platform", "SamlGroupLink");
+  }
+}

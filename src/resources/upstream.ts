@@ -1,0 +1,392 @@
+/**
+ * Upstream: a container registry that a virtual registry pulls through
+ * (spec document 3, parts 2.6 and 4.5). It is created in one registry
+ * (`registry`, which cannot change) and may also serve other registries of
+ * the same group (`otherRegistries`, the registry-upstream associations),
+ * each at a position.
+ *
+ * What the server does that shapes this module:
+ * - The password is never returned: it is write-only and secret here, the
+ *   last applied value is compared with the program, and a change is sent.
+ * - A new URL clears the stored credentials unless the same request changes
+ *   both username and password: when the URL changes and the credentials
+ *   stay, they are sent again in a second PATCH, so they stay in place.
+ * - PATCH answers with its status only: the outputs are built from what was
+ *   sent and what was recorded (one request per change, no read-back).
+ * - Positions are capped at the registry's last position and shift when
+ *   others move; the recorded position is the one asked for, and a refresh
+ *   shows where the upstream really is.
+ * - Deleting the registry deletes the upstreams it does not share, so the
+ *   delete here treats "already gone" (404) as done.
+ */
+import { createHash } from "node:crypto";
+import * as pulumi from "@pulumi/pulumi";
+import equal from "fast-deep-equal";
+import { z } from "zod";
+import { ApiError, apiPath } from "../client";
+import { aliasOf, claimUnique, countDeclaration, declarationKey } from "../engine/declarations";
+import { defineResource, type EngineContext } from "../engine/definition";
+import { PartialCreateError } from "../engine/provider";
+import { deriveOutputsFromId, resourceOptions, resourceProps, type ResourceArgs } from "../engine/resource";
+import { providerShim } from "../engine/shim";
+import { requestBody } from "../engine/values";
+import { adoptExisting } from "./common";
+import { explainingFeatureGate, registryPath, REGISTRY_GROUP } from "./virtual-registry";
+
+export const MAX_UPSTREAMS_PER_REGISTRY = 5;
+
+export interface LinkApi {
+  id: number;
+  registry_id: number;
+  position: number;
+}
+
+/** An upstream as the API returns it: get-one lists its associations, create and a registry's list the one with that registry. */
+export interface UpstreamApi {
+  id: number;
+  group_id: number;
+  url: string;
+  name: string;
+  description: string | null;
+  cache_validity_hours: number;
+  username: string | null;
+  registry_upstreams?: LinkApi[];
+  registry_upstream?: Omit<LinkApi, "registry_id"> & { registry_id?: number };
+}
+
+/** What the hooks hand the engine: the upstream, all its associations, and the registry it was declared in. */
+export interface UpstreamLive extends Record<string, unknown>, Omit<UpstreamApi, "registry_upstreams" | "registry_upstream"> {
+  registry_upstreams: LinkApi[];
+  primary_registry_id: number;
+}
+
+/** Where an upstream may point: an http(s) URL that is not on this host or a local network (the server blocks those). */
+export const upstreamUrl = z
+  .string()
+  .max(255)
+  .refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return url.protocol === "http:" || url.protocol === "https:";
+      } catch {
+        return false;
+      }
+    },
+    { message: "must be an http(s) URL such as https://registry-1.docker.io" },
+  )
+  .refine(
+    (value) => {
+      try {
+        const host = new URL(value).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+        return !(
+          host === "localhost" ||
+          host.endsWith(".localhost") ||
+          host === "0.0.0.0" ||
+          host === "::1" ||
+          /^(127\.|10\.|192\.168\.|169\.254\.|172\.(1[6-9]|2\d|3[01])\.)/.test(host) ||
+          /^f[cd][0-9a-f]{2}:/.test(host)
+        );
+      } catch {
+        return true; // the first rule reports it
+      }
+    },
+    { message: "must not point at localhost or a local network (the server blocks such URLs)" },
+  );
+
+const registryId = z.number().int().positive();
+const position = z.number().int().min(1).max(20);
+
+const schema = z.object({
+  /** The registry the upstream is created in (its numeric id, e.g. `registry.registryId`). */
+  registry: registryId,
+  url: upstreamUrl,
+  name: z.string().min(1).max(255),
+  description: z.string().min(1).max(1024).optional(),
+  /** How long cached images stay valid, in hours; 0 means always check the upstream. */
+  cacheValidityHours: z.number().int().min(0).default(24),
+  /** Set with `password`, or neither (anonymous access). */
+  username: z.string().min(1).max(510).optional(),
+  password: z.string().min(1).max(510).optional(),
+  /** Its place in `registry`, 1 first (the server caps it at the registry's number of upstreams). */
+  position: position.optional(),
+  /** Other registries of the same group this upstream also serves, each at an optional position. */
+  otherRegistries: z.array(z.object({ registry: registryId, position: position.optional() }).strict()).max(20).optional(),
+  adoptExisting,
+});
+
+type UpstreamInputs = z.output<typeof schema>;
+type OtherRegistry = { registry: number; position?: number | undefined };
+
+interface LinkOutput {
+  registryId: number;
+  registryUpstreamId: number;
+  position: number;
+}
+
+/** What an update finds recorded in state besides the inputs. */
+type Recorded = UpstreamInputs & { upstreamId?: number; groupId?: number; links?: LinkOutput[] };
+
+const upstreamPath = (id: string | number) => apiPath`/virtual_registries/container/upstreams/${id}`;
+const linkPath = (id: number) => apiPath`/virtual_registries/container/registry_upstreams/${id}`;
+const LINKS_PATH = "/virtual_registries/container/registry_upstreams";
+const UPSTREAM_FIELDS = ["url", "name", "description", "cacheValidityHours", "username", "password"] as const;
+
+function parseId(id: string): string {
+  if (!/^\d+$/.test(id)) throw new Error(`Upstream id "${id}" is not an upstream's numeric id.`);
+  return id;
+}
+
+const toLinks = (links: LinkApi[]): LinkOutput[] =>
+  links.map((l) => ({ registryId: l.registry_id, registryUpstreamId: l.id, position: l.position })).sort((a, b) => a.registryId - b.registryId);
+const fromLinks = (links: LinkOutput[]): LinkApi[] => links.map((l) => ({ id: l.registryUpstreamId, registry_id: l.registryId, position: l.position }));
+
+function otherLinks(live: Record<string, unknown>): OtherRegistry[] {
+  const { registry_upstreams: links = [], primary_registry_id: primary } = live as Partial<UpstreamLive>;
+  return links
+    .filter((l) => l.registry_id !== primary)
+    .map((l) => ({ registry: l.registry_id, position: l.position }))
+    .sort((a, b) => a.registry - b.registry);
+}
+
+/** The same associations, positions compared only where the program gives one. */
+function sameOtherRegistries(declared: unknown, live: unknown): boolean {
+  const wanted = [...(declared as OtherRegistry[])].sort((a, b) => a.registry - b.registry);
+  const actual = live as OtherRegistry[];
+  return (
+    wanted.length === actual.length &&
+    wanted.every((w, i) => w.registry === actual[i]!.registry && (w.position === undefined || w.position === actual[i]!.position))
+  );
+}
+
+async function getUpstream(ctx: EngineContext, id: string | number, primary: number | undefined): Promise<UpstreamLive> {
+  const { registry_upstream: _one, registry_upstreams: links = [], ...live } = await ctx.client.get<UpstreamApi>(upstreamPath(id));
+  return { ...live, registry_upstreams: links, primary_registry_id: primary ?? links[0]?.registry_id ?? 0 };
+}
+
+/** Associates the upstream with a registry and puts it at `wanted` (if given): one or two requests. */
+async function associate(ctx: EngineContext, upstreamId: number, registry: number, wanted: number | undefined): Promise<LinkApi> {
+  const created = await ctx.client.post<LinkApi>(LINKS_PATH, { registry_id: registry, upstream_id: upstreamId }, async () => {
+    const live = await getUpstream(ctx, upstreamId, undefined);
+    return live.registry_upstreams.find((l) => l.registry_id === registry);
+  });
+  return wanted !== undefined && wanted !== created.position ? moveLink(ctx, created, wanted) : created;
+}
+
+async function moveLink(ctx: EngineContext, link: LinkApi, wanted: number): Promise<LinkApi> {
+  await ctx.client.patch(linkPath(link.id), { position: wanted });
+  return { ...link, position: wanted };
+}
+
+/** Brings the other registries' associations to the declared ones: adds, removes and moves only what differs. */
+async function reconcileOtherRegistries(ctx: EngineContext, upstreamId: number, primary: number, wanted: OtherRegistry[], links: LinkApi[]): Promise<LinkApi[]> {
+  const result = links.filter((l) => l.registry_id === primary);
+  for (const link of links) {
+    if (link.registry_id === primary || wanted.some((w) => w.registry === link.registry_id)) continue;
+    await ctx.client.delete(linkPath(link.id)).catch((error: unknown) => {
+      if (!(error instanceof ApiError && error.status === 404)) throw error;
+    });
+  }
+  for (const want of wanted) {
+    const existing = links.find((l) => l.registry_id === want.registry);
+    if (!existing) result.push(await associate(ctx, upstreamId, want.registry, want.position));
+    else if (want.position !== undefined && want.position !== existing.position) result.push(await moveLink(ctx, existing, want.position));
+    else result.push(existing);
+  }
+  return result;
+}
+
+export const upstreamDefinition = defineResource({
+  name: "Upstream",
+  schema,
+  fields: {
+    registry: { local: true, replaceOnChange: true },
+    password: { secret: true, writeOnly: true },
+    position: {
+      fromApi: (live) => {
+        const { registry_upstreams: links = [], primary_registry_id: primary } = live as Partial<UpstreamLive>;
+        return links.find((l) => l.registry_id === primary)?.position;
+      },
+      toApi: () => undefined, // an association's field, sent to the association endpoint
+    },
+    otherRegistries: { fromApi: otherLinks, toApi: () => undefined, sameValue: sameOtherRegistries },
+    adoptExisting: { local: true, ignoreInDiff: true },
+  },
+  outputs: { upstreamId: { fromId: Number }, groupId: {}, registryUpstreamId: {}, links: {} },
+  outputsOf: (live: UpstreamLive) => ({
+    upstreamId: live.id,
+    groupId: live.group_id,
+    registryUpstreamId: live.registry_upstreams.find((l) => l.registry_id === live.primary_registry_id)?.id,
+    links: toLinks(live.registry_upstreams),
+  }),
+  validate(args) {
+    const failures: { property: string; reason: string }[] = [];
+    if ((args.username === undefined) !== (args.password === undefined)) {
+      const property = args.username === undefined ? "username" : "password";
+      failures.push({ property, reason: `${property}: set username and password together, or neither for anonymous access` });
+    }
+    const others = (args.otherRegistries ?? []).map((o) => o.registry);
+    if (others.includes(args.registry)) {
+      failures.push({ property: "otherRegistries", reason: "otherRegistries: must not list `registry`, the registry the upstream is created in" });
+    }
+    if (new Set(others).size !== others.length) {
+      failures.push({ property: "otherRegistries", reason: "otherRegistries: lists a registry twice" });
+    }
+    return failures;
+  },
+
+  async create(ctx, args) {
+    const body = requestBody(this.fields, args);
+    const posted = await explainingFeatureGate(() =>
+      // A lost response is recovered by URL, name and username, so a retry never makes a second upstream.
+      ctx.client.post<UpstreamApi>(
+        apiPath`/virtual_registries/container/registries/${args.registry}/upstreams`,
+        body,
+        () => findInRegistry(ctx, args, (u) => u.url === args.url && u.name === args.name && u.username === (args.username ?? null)),
+      ),
+    );
+    const { registry_upstream: primaryLink, registry_upstreams: _none, ...upstream } = posted;
+    if (!primaryLink) throw new Error(`the server's answer to creating upstream ${upstream.id} has no registry_upstream; it cannot be placed in registry ${args.registry}.`);
+    let links: LinkApi[] = [{ ...primaryLink, registry_id: args.registry }];
+    try {
+      if (args.position !== undefined && args.position !== primaryLink.position) links = [await moveLink(ctx, links[0]!, args.position)];
+      if (args.otherRegistries?.length) links = await reconcileOtherRegistries(ctx, upstream.id, args.registry, args.otherRegistries, links);
+    } catch (error) {
+      // The upstream exists: record it with what really got applied, so the next `up` finishes the job.
+      const live: UpstreamLive = { ...upstream, registry_upstreams: links, primary_registry_id: args.registry };
+      throw new PartialCreateError(
+        `the upstream was created but its registry positions could not all be set: ${(error as Error).message}`,
+        String(upstream.id),
+        {
+          ...args,
+          position: links.find((l) => l.registry_id === args.registry)?.position,
+          otherRegistries: otherLinks(live),
+          ...upstreamDefinition.outputsOf(live, args),
+        },
+      );
+    }
+    return { id: String(upstream.id), live: { ...upstream, registry_upstreams: links, primary_registry_id: args.registry } };
+  },
+
+  async read(ctx, id, args) {
+    return explainingFeatureGate(() => getUpstream(ctx, parseId(id), args.registry));
+  },
+
+  async update(ctx, id, args, changed, olds) {
+    const recorded = olds as Recorded;
+    // Adoption records nothing yet: read what there is first.
+    const fetched = recorded.upstreamId === undefined || recorded.links === undefined ? await getUpstream(ctx, parseId(id), args.registry) : undefined;
+    let links = fetched ? fetched.registry_upstreams : fromLinks(recorded.links ?? []);
+
+    const fieldChanges = new Set(UPSTREAM_FIELDS.filter((name) => changed.has(name)));
+    const urlChanged = fieldChanges.has("url");
+    const hasCredentials = args.username !== undefined && args.password !== undefined;
+    if (fieldChanges.size) {
+      const body = requestBody(this.fields, args, fieldChanges);
+      // The server takes the two credentials together.
+      if (hasCredentials && (fieldChanges.has("username") || fieldChanges.has("password"))) Object.assign(body, { username: args.username, password: args.password });
+      await explainingFeatureGate(() => ctx.client.patch(upstreamPath(parseId(id)), body));
+      // A new URL dropped the stored credentials unless both of them changed in that request: put the declared ones back.
+      if (urlChanged && hasCredentials && !(fieldChanges.has("username") && fieldChanges.has("password"))) {
+        await ctx.client.patch(upstreamPath(id), { username: args.username, password: args.password });
+      }
+    }
+
+    const primary = links.find((l) => l.registry_id === args.registry);
+    if (changed.has("position") && args.position !== undefined && primary && primary.position !== args.position) {
+      links = links.map((l) => (l === primary ? { ...l, position: args.position! } : l));
+      await moveLink(ctx, primary, args.position);
+    }
+    if (changed.has("otherRegistries") && args.otherRegistries !== undefined) {
+      links = await reconcileOtherRegistries(ctx, Number(id), args.registry, args.otherRegistries, links);
+    }
+
+    const base = fetched ?? { id: recorded.upstreamId!, group_id: recorded.groupId!, description: null, username: null };
+    return {
+      id: base.id,
+      group_id: base.group_id,
+      url: args.url,
+      name: args.name,
+      description: args.description ?? base.description,
+      cache_validity_hours: args.cacheValidityHours,
+      username: args.username ?? (urlChanged ? null : base.username),
+      registry_upstreams: links,
+      primary_registry_id: args.registry,
+    };
+  },
+
+  async delete(ctx, id) {
+    // 404 (the registry's delete already took it) counts as done: see the engine's delete.
+    await explainingFeatureGate(() => ctx.client.delete(upstreamPath(parseId(id))));
+  },
+
+  async adopt(ctx, args) {
+    // The registry's upstream with the declared URL (and username, when declared), else with the declared name.
+    const byUrl = await explainingFeatureGate(() =>
+      findInRegistry(ctx, args, (u) => u.url === args.url && (args.username === undefined || u.username === args.username)),
+    );
+    const found = byUrl ?? (await findInRegistry(ctx, args, (u) => u.name === args.name));
+    if (!found) return undefined;
+    // The registry's list shows one association; get-one shows them all.
+    return { id: String(found.id), live: await getUpstream(ctx, found.id, args.registry) };
+  },
+});
+
+/** The first of the registry's upstreams that matches (the list is not paginated: at most 5). */
+function findInRegistry(ctx: EngineContext, args: UpstreamInputs, matches: (upstream: UpstreamApi) => boolean): Promise<UpstreamApi | undefined> {
+  return ctx.client.get<UpstreamApi[]>(`${registryPath(args.registry)}/upstreams`).then((all) => all.find(matches));
+}
+
+export type UpstreamArgs = ResourceArgs<typeof schema>;
+
+/**
+ * An upstream registry of a container virtual registry.
+ *
+ * ```ts
+ * new Upstream("docker-hub", {
+ *   registry: registry.registryId, name: "Docker Hub", url: "https://registry-1.docker.io",
+ *   username: "puller", password: config.requireSecret("dockerHubToken"), position: 1,
+ * });
+ * ```
+ */
+export class Upstream extends pulumi.dynamic.Resource {
+  declare readonly registry: pulumi.Output<number>;
+  declare readonly url: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly description: pulumi.Output<string | undefined>;
+  declare readonly cacheValidityHours: pulumi.Output<number>;
+  declare readonly username: pulumi.Output<string | undefined>;
+  declare readonly password: pulumi.Output<string | undefined>;
+  declare readonly position: pulumi.Output<number | undefined>;
+  declare readonly otherRegistries: pulumi.Output<OtherRegistry[] | undefined>;
+  /** The upstream's numeric id. */
+  declare readonly upstreamId: pulumi.Output<number>;
+  declare readonly groupId: pulumi.Output<number>;
+  /** The id of its association with `registry`. */
+  declare readonly registryUpstreamId: pulumi.Output<number>;
+  /** Every registry it serves, with the association's id and position. */
+  declare readonly links: pulumi.Output<LinkOutput[]>;
+
+  constructor(name: string, args: UpstreamArgs, opts?: pulumi.CustomResourceOptions) {
+    const registryKey = declarationKey(args.registry);
+    countDeclaration(
+      "upstreams-per-registry",
+      registryKey,
+      MAX_UPSTREAMS_PER_REGISTRY,
+      () => `Upstream ${name}: registry: the program declares more than ${MAX_UPSTREAMS_PER_REGISTRY} upstreams in one virtual registry; a registry holds at most ${MAX_UPSTREAMS_PER_REGISTRY}.`,
+    );
+    super(providerShim("Upstream"), name, resourceProps(upstreamDefinition, args), resourceOptions(upstreamDefinition, opts), "platform", "Upstream");
+    deriveOutputsFromId(this, upstreamDefinition);
+    // No two upstreams with the same URL and credentials in one top-level group. The values may
+    // come from config secrets, so the rule runs once they are known; only a hash is kept.
+    const groupKey = aliasOf(REGISTRY_GROUP, args.registry) ?? registryKey;
+    if (groupKey !== undefined) {
+      pulumi.all([args.url, args.username, args.password]).apply(([url, username, password]) => {
+        const fingerprint = createHash("sha256").update(JSON.stringify([url, username ?? null, password ?? null])).digest("hex");
+        claimUnique("upstream-credentials-per-group", groupKey, fingerprint, () => {
+          return `Upstream ${name}: url: another upstream of the program in the same top-level group has the URL ${url} with the same credentials; the server allows each URL and credentials once per group.`;
+        });
+      });
+    }
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * VirtualRegistry: a container virtual registry of a top-level group (spec
+ * document 3, parts 2.6 and 4.5). Name and description update in place; the
+ * group cannot change. At most 5 per group: the class counts the registries a
+ * program declares per group (see ../engine/declarations.ts) and the server
+ * refuses a sixth with its own message.
+ *
+ * Deleting a registry deletes, on the server, the upstreams no other
+ * registry uses and their caches: an `Upstream` deleted afterwards finds
+ * nothing and counts that as done, so a destroy works in either order.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { ApiError, apiPath } from "../client";
+import { countDeclaration, declarationKey, recordAlias } from "../engine/declarations";
+import { defineResource, type EngineContext } from "../engine/definition";
+import { deriveOutputsFromId, resourceOptions, resourceProps, type ResourceArgs } from "../engine/resource";
+import { providerShim } from "../engine/shim";
+import { requestBody } from "../engine/values";
+import { adoptExisting, ownerReference } from "./common";
+
+export const MAX_REGISTRIES_PER_GROUP = 5;
+
+/** A top-level group: its numeric id or its path (a path with `/` is a subgroup, which these APIs refuse). */
+export const topLevelGroup = ownerReference.refine((value) => typeof value === "number" || !value.includes("/"), {
+  message: "must be a top-level group (virtual registries and their cleanup policy exist only on top-level groups)",
+});
+
+/**
+ * Real servers answer 401 on the container registry routes when the
+ * `container_virtual_registries` feature flag is off for the group, which
+ * reads like a bad token: say so.
+ */
+export async function explainingFeatureGate<T>(action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      throw new ApiError({
+        status: error.status,
+        method: error.method,
+        path: error.path,
+        serverMessage: `${error.serverMessage} (container virtual registries also answer 401 when the container_virtual_registries feature flag is off for the group)`,
+        fieldErrors: error.fieldErrors,
+        errorKey: error.errorKey,
+      });
+    }
+    throw error;
+  }
+}
+
+interface RegistryUpstreamLink {
+  id: number;
+  position: number;
+  upstream_id: number;
+}
+
+/** A registry as the API returns it; `registry_upstreams` only from get-one. */
+export interface VirtualRegistryLive extends Record<string, unknown> {
+  id: number;
+  group_id: number;
+  name: string;
+  description: string | null;
+  registry_upstreams?: RegistryUpstreamLink[];
+}
+
+const schema = z.object({
+  /** The top-level group (id or path) that owns the registry. */
+  group: topLevelGroup,
+  name: z.string().min(1).max(255),
+  description: z.string().min(1).max(1024).optional(),
+  adoptExisting,
+});
+
+type VirtualRegistryInputs = z.output<typeof schema>;
+
+export const registryPath = (id: string | number) => apiPath`/virtual_registries/container/registries/${id}`;
+const groupRegistriesPath = (group: string | number) => apiPath`/groups/${group}/-/virtual_registries/container/registries`;
+
+function parseId(id: string): string {
+  if (!/^\d+$/.test(id)) throw new Error(`VirtualRegistry id "${id}" is not a registry's numeric id.`);
+  return id;
+}
+
+/** The group's registry of this name (names are unique in a group). */
+function registryNamed(ctx: EngineContext, args: VirtualRegistryInputs): Promise<VirtualRegistryLive | undefined> {
+  return ctx.client.get<VirtualRegistryLive[]>(groupRegistriesPath(args.group)).then((all) => all.find((r) => r.name === args.name));
+}
+
+export interface RegistryUpstreamOutput {
+  upstreamId: number;
+  position: number;
+  registryUpstreamId: number;
+}
+
+export const virtualRegistryDefinition = defineResource({
+  name: "VirtualRegistry",
+  schema,
+  fields: {
+    group: { local: true, replaceOnChange: true },
+    adoptExisting: { local: true, ignoreInDiff: true },
+  },
+  outputs: { registryId: { fromId: Number }, groupId: {}, upstreams: {} },
+  outputsOf: (live: VirtualRegistryLive) => ({
+    registryId: live.id,
+    groupId: live.group_id,
+    upstreams: [...(live.registry_upstreams ?? [])]
+      .sort((a, b) => a.position - b.position)
+      .map((link): RegistryUpstreamOutput => ({ upstreamId: link.upstream_id, position: link.position, registryUpstreamId: link.id })),
+  }),
+
+  async create(ctx, args) {
+    const live = await explainingFeatureGate(() =>
+      // A lost response is recovered by name, so a retry never makes a second registry.
+      ctx.client.post<VirtualRegistryLive>(groupRegistriesPath(args.group), requestBody(this.fields, args), () => registryNamed(ctx, args)),
+    );
+    // A new registry has no upstreams yet; the create answer does not list them.
+    return { id: String(live.id), live: { ...live, registry_upstreams: live.registry_upstreams ?? [] } };
+  },
+
+  async read(ctx, id) {
+    return explainingFeatureGate(() => ctx.client.get<VirtualRegistryLive>(registryPath(parseId(id))));
+  },
+
+  async update(ctx, id, args, changed, olds) {
+    await explainingFeatureGate(() => ctx.client.patch(registryPath(parseId(id)), requestBody(this.fields, args, changed)));
+    // The PATCH answers with its status only. The rest of the object is what was recorded, unless
+    // nothing was (adoption): then it is read.
+    const recorded = olds as VirtualRegistryInputs & { registryId?: number; groupId?: number; upstreams?: RegistryUpstreamOutput[] };
+    if (recorded.registryId === undefined || recorded.groupId === undefined) return ctx.client.get<VirtualRegistryLive>(registryPath(id));
+    return {
+      id: recorded.registryId,
+      group_id: recorded.groupId,
+      name: args.name,
+      description: args.description ?? null,
+      registry_upstreams: (recorded.upstreams ?? []).map((u) => ({ id: u.registryUpstreamId, position: u.position, upstream_id: u.upstreamId })),
+    };
+  },
+
+  async delete(ctx, id) {
+    await explainingFeatureGate(() => ctx.client.delete(registryPath(parseId(id))));
+  },
+
+  async adopt(ctx, args) {
+    const found = await explainingFeatureGate(() => registryNamed(ctx, args));
+    if (!found) return undefined;
+    // The list does not carry the upstreams; get-one does.
+    return { id: String(found.id), live: await ctx.client.get<VirtualRegistryLive>(registryPath(found.id)) };
+  },
+});
+
+export type VirtualRegistryArgs = ResourceArgs<typeof schema>;
+
+/** The declarations rule key that maps a registry's id Output to its group. */
+export const REGISTRY_GROUP = "virtual-registry-group";
+
+/**
+ * A container virtual registry of a top-level group.
+ *
+ * ```ts
+ * const registry = new VirtualRegistry("containers", { group: "acme", name: "containers" });
+ * new Upstream("docker-hub", { registry: registry.registryId, name: "Docker Hub", url: "https://registry-1.docker.io" });
+ * ```
+ */
+export class VirtualRegistry extends pulumi.dynamic.Resource {
+  declare readonly group: pulumi.Output<string | number>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly description: pulumi.Output<string | undefined>;
+  /** The registry's numeric id: give it to `Upstream.registry`. */
+  declare readonly registryId: pulumi.Output<number>;
+  /** The numeric id of the owning group. */
+  declare readonly groupId: pulumi.Output<number>;
+  /** The registry's upstreams in order, as of the last create, update or refresh. */
+  declare readonly upstreams: pulumi.Output<RegistryUpstreamOutput[]>;
+
+  constructor(name: string, args: VirtualRegistryArgs, opts?: pulumi.CustomResourceOptions) {
+    const groupKey = declarationKey(args.group);
+    countDeclaration(
+      "virtual-registries-per-group",
+      groupKey,
+      MAX_REGISTRIES_PER_GROUP,
+      () => `VirtualRegistry ${name}: group: the program declares more than ${MAX_REGISTRIES_PER_GROUP} virtual registries in group ${String(args.group)}; a top-level group holds at most ${MAX_REGISTRIES_PER_GROUP}.`,
+    );
+    super(providerShim("VirtualRegistry"), name, resourceProps(virtualRegistryDefinition, args), resourceOptions(virtualRegistryDefinition, opts), "platform", "VirtualRegistry");
+    deriveOutputsFromId(this, virtualRegistryDefinition);
+    // Upstreams name their registry by this Output: remember its group for their per-group rules.
+    recordAlias(REGISTRY_GROUP, this.registryId, groupKey);
+  }
+}

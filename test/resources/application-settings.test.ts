@@ -1,0 +1,199 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { claimInstanceSettings, providers, resetDeclarations } from "pulumi-platform";
+import { defaultSeed } from "pulumi-platform/emulator";
+import { configOf, useEmulator } from "../support";
+
+// Instance settings exist on self-managed instances only; the default seed is hosted.
+const server = useEmulator({ seed: { ...defaultSeed, instance: { ...defaultSeed.instance, offering: "self-managed", tier: "free" } } });
+const settings = providers.ApplicationSettings;
+type Props = Record<string, unknown>;
+
+const live = () => server.as().get<Props>("/application/settings");
+
+async function create(inputs: Props) {
+  const checked = await settings.check({}, inputs);
+  expect(checked.failures ?? []).toEqual([]);
+  const created = await settings.create(checked.inputs);
+  return { id: created.id, inputs: checked.inputs as Props, outs: created.outs as Props };
+}
+
+beforeAll(async () => {
+  await server.configureProviders();
+});
+
+describe("check (preview): bad input fails with the property and the rule, and sends nothing", () => {
+  const cases: [string, Props, string, RegExp][] = [
+    ["enforceTerms without terms", { enforceTerms: true }, "terms", /required when enforceTerms is true/],
+    ["two-factor without a grace period", { requireTwoFactorAuthentication: true }, "twoFactorGracePeriod", /requireTwoFactorAuthentication/],
+    ["email restrictions without the expression", { emailRestrictionsEnabled: true }, "emailRestrictions", /emailRestrictionsEnabled/],
+    ["a unique IP limit without its numbers", { uniqueIpsLimitEnabled: true, uniqueIpsLimitPerUser: 5 }, "uniqueIpsLimitTimeWindow", /uniqueIpsLimitEnabled/],
+    ["a throttle without its period", { throttleAuthenticatedApiEnabled: true, throttleAuthenticatedApiRequestsPerPeriod: 10 }, "throttleAuthenticatedApiPeriodInSeconds", /throttleAuthenticatedApiEnabled/],
+    ["a git throttle without its request count", { throttleUnauthenticatedGitHttpEnabled: true, throttleUnauthenticatedGitHttpPeriodInSeconds: 60 }, "throttleUnauthenticatedGitHttpRequestsPerPeriod", /throttleUnauthenticatedGitHttpEnabled/],
+    ["a wiki page limit below 1024 bytes", { wikiPageMaxContentBytes: 1023 }, "wikiPageMaxContentBytes", /1024/],
+    ["more than 64 AsciiDoc includes", { asciidocMaxIncludes: 65 }, "asciidocMaxIncludes", /64/],
+    ["a runner token interval below 7200 s", { projectRunnerTokenExpirationInterval: 3600 }, "projectRunnerTokenExpirationInterval", /7200/],
+    ["unconfirmed users deleted after 0 days", { unconfirmedUsersDeleteAfterDays: 0 }, "unconfirmedUsersDeleteAfterDays", /1/],
+    ["an unknown what's-new variant", { whatsNewVariant: "everything" }, "whatsNewVariant", /whatsNewVariant/],
+    ["an unknown runner registrar", { validRunnerRegistrars: ["group", "instance"] }, "validRunnerRegistrars", /validRunnerRegistrars/],
+    ["an unknown default visibility", { defaultProjectVisibility: "secret" }, "defaultProjectVisibility", /defaultProjectVisibility/],
+    ["a deprecated alias beside its replacement", { signinEnabled: true, passwordAuthenticationEnabledForWeb: true }, "signinEnabled", /passwordAuthenticationEnabledForWeb/],
+    ["an email restriction that is no regular expression", { emailRestrictionsEnabled: true, emailRestrictions: "([a-z" }, "emailRestrictions", /regular expression/],
+    ["an abuse address that is no email", { abuseNotificationEmail: "abuse" }, "abuseNotificationEmail", /abuseNotificationEmail/],
+  ];
+  for (const [title, inputs, property, reason] of cases) {
+    it(title, async () => {
+      const requests = await server.requestsDuring(async () => {
+        const result = await settings.check({}, inputs);
+        const failure = result.failures?.find((f) => f.property === property || f.property.startsWith(`${property}.`));
+        expect(failure, JSON.stringify(result.failures)).toBeDefined();
+        expect(failure!.reason).toMatch(reason);
+        expect(failure!.reason).toContain(property);
+      });
+      expect(requests).toEqual([]);
+    });
+  }
+});
+
+describe("lifecycle", () => {
+  it("create reads once and writes what differs; delete gives the prior values back", async () => {
+    let created: Awaited<ReturnType<typeof create>> | undefined;
+    const requests = await server.requestsDuring(async () => {
+      created = await create({ signupEnabled: false, defaultProjectVisibility: "internal", enforceTerms: true, terms: "Be nice.", asciidocMaxIncludes: 32 });
+    });
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /api/v4/application/settings", "PUT /api/v4/application/settings"]);
+    const { id, inputs, outs } = created!;
+    expect(id).toBe("application/settings");
+    expect(outs.restoreValues).toEqual({ signupEnabled: true, defaultProjectVisibility: "private", enforceTerms: false, terms: null, asciidocMaxIncludes: 32 });
+    expect(await live()).toMatchObject({ signup_enabled: false, default_project_visibility: "internal", enforce_terms: true, terms: "Be nice." });
+    expect(await server.requestsDuring(async () => expect(await settings.diff(id, outs, inputs)).toMatchObject({ changes: false }))).toEqual([]);
+
+    const deleted = await server.requestsDuring(() => settings.delete(id, outs));
+    expect(deleted.map((r) => r.method)).toEqual(["PUT"]);
+    expect(await live()).toMatchObject({ signup_enabled: true, default_project_visibility: "private", enforce_terms: false, terms: null });
+  });
+
+  it("updates in place with one PUT; enabling a setting sends what it requires beside it", async () => {
+    const { id, inputs, outs } = await create({ enforceTerms: false, terms: "Rules." });
+    const changed = { ...inputs, enforceTerms: true };
+    expect(await settings.diff(id, outs, changed)).toMatchObject({ changes: true, replaces: [] });
+    const requests = await server.requestsDuring(async () => {
+      const updated = await settings.update(id, outs, changed);
+      expect(updated.outs).toMatchObject({ enforceTerms: true, terms: "Rules." });
+    });
+    expect(requests.map((r) => r.method)).toEqual(["PUT"]);
+    expect(await live()).toMatchObject({ enforce_terms: true });
+    await settings.delete(id, { ...outs, enforceTerms: true });
+    expect(await live()).toMatchObject({ enforce_terms: false, terms: null });
+  });
+
+  it("refresh reads the live values, so an out-of-band change shows in the next diff", async () => {
+    const { id, inputs, outs } = await create({ maxAttachmentSize: 20 });
+    await server.as().put("/application/settings", { max_attachment_size: 30 });
+    const requests = await server.requestsDuring(async () => {
+      const refreshed = await settings.read(id, outs);
+      expect(refreshed.inputs).toEqual({ maxAttachmentSize: 30 });
+      expect(await settings.diff(id, refreshed.props!, inputs)).toMatchObject({ changes: true });
+    });
+    expect(requests.map((r) => r.method)).toEqual(["GET"]);
+    await settings.delete(id, outs);
+    expect((await live()).max_attachment_size).toBe(100);
+  });
+
+  it("adopts by nature: settings that already hold the declared values send no PUT", async () => {
+    const requests = await server.requestsDuring(async () => {
+      const { id, inputs, outs } = await create({ signupEnabled: true, whatsNewVariant: "all_tiers", validRunnerRegistrars: ["group", "project"] });
+      expect(await settings.diff(id, outs, inputs)).toMatchObject({ changes: false });
+    });
+    expect(requests.map((r) => r.method)).toEqual(["GET"]);
+  });
+
+  it("deprecated aliases read and write their replacements without a diff", async () => {
+    const { id, inputs, outs } = await create({ signinEnabled: false, adminNotificationEmail: "abuse@example.test" });
+    expect(await live()).toMatchObject({ password_authentication_enabled_for_web: false, abuse_notification_email: "abuse@example.test" });
+    const refreshed = await settings.read(id, outs);
+    expect(await settings.diff(id, refreshed.props!, inputs)).toMatchObject({ changes: false });
+    await settings.delete(id, outs);
+    expect(await live()).toMatchObject({ password_authentication_enabled_for_web: true, abuse_notification_email: null });
+  });
+
+  it("secret settings and their prior values are secret outputs, and never in messages", async () => {
+    const { outs } = await create({ akismetEnabled: true, akismetApiKey: "akismet-key-1", externalPipelineValidationServiceToken: "pipeline-token-1" });
+    // The declaration the resource class reads its additionalSecretOutputs from.
+    const { definitions } = await import("../../dist/resources/index.js");
+    const definition = (definitions as Record<string, { outputs: Record<string, { secret?: boolean }>; fields: Record<string, { secret?: boolean }> }>).ApplicationSettings!;
+    expect(definition.outputs.restoreSecrets?.secret).toBe(true);
+    expect(definition.fields.akismetApiKey?.secret).toBe(true);
+    expect(outs.restoreSecrets).toEqual({ akismetApiKey: null, externalPipelineValidationServiceToken: null });
+    expect(JSON.stringify(outs.restoreValues)).not.toContain("akismet-key-1");
+    const second = await create({ akismetEnabled: true, akismetApiKey: "akismet-key-2" });
+    expect(second.outs.restoreSecrets).toEqual({ akismetApiKey: "akismet-key-1" });
+    expect(JSON.stringify(second.outs.restoreValues)).not.toContain("akismet-key-1");
+    await settings.delete("application/settings", second.outs);
+    await settings.delete("application/settings", outs);
+    expect(await live()).toMatchObject({ akismet_enabled: false, akismet_api_key: null });
+  });
+});
+
+describe("who and where", () => {
+  it("a non-administrator gets an error that says administrators only", async () => {
+    await server.configureProviders("alice");
+    try {
+      await expect(create({ signupEnabled: false })).rejects.toThrow(/only administrators/);
+    } finally {
+      await server.configureProviders();
+    }
+  });
+
+  it("on the hosted offering the endpoint does not exist, and the error says so", async () => {
+    server.emulator.state.instance.offering = "hosted";
+    try {
+      await expect(create({ signupEnabled: false })).rejects.toThrow(/self-managed and dedicated offerings only/);
+    } finally {
+      server.emulator.state.instance.offering = "self-managed";
+    }
+  });
+
+  it("a Premium setting on a Free instance names the licence", async () => {
+    await expect(create({ disablePersonalAccessTokens: true })).rejects.toThrow(/disablePersonalAccessTokens needs a Premium or Ultimate licence/);
+    server.emulator.state.instance.tier = "premium";
+    try {
+      const { id, outs } = await create({ disablePersonalAccessTokens: true });
+      expect((await live()).disable_personal_access_tokens).toBe(true);
+      await settings.delete(id, outs);
+      expect((await live()).disable_personal_access_tokens).toBe(false);
+    } finally {
+      server.emulator.state.instance.tier = "free";
+    }
+  });
+
+  it("a throttle declared here is applied by the server's rate limiting", async () => {
+    const { id, outs } = await create({ throttleUnauthenticatedApiEnabled: true, throttleUnauthenticatedApiPeriodInSeconds: 3600, throttleUnauthenticatedApiRequestsPerPeriod: 2 });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await fetch(`${server.emulator.apiUrl}/projects/beta%2Fsite`)).status);
+    expect(statuses).toEqual([200, 200, 429]);
+    await settings.delete(id, outs);
+    expect((await fetch(`${server.emulator.apiUrl}/projects/beta%2Fsite`)).status).toBe(200);
+  });
+});
+
+describe("one per program", () => {
+  it("a second declaration is refused where the program declares it, naming both", () => {
+    resetDeclarations();
+    claimInstanceSettings("instance");
+    expect(() => claimInstanceSettings("more")).toThrow(/ApplicationSettings "more": this program already declares ApplicationSettings "instance"/);
+    resetDeclarations();
+  });
+
+  it("configured without a token, preview says what is missing", async () => {
+    const saved = process.env.PLATFORM_TOKEN;
+    delete process.env.PLATFORM_TOKEN;
+    try {
+      await settings.configure({ config: configOf({ "platform:url": server.emulator.url }) });
+      const result = await settings.check({}, { signupEnabled: true });
+      expect(result.failures?.[0]?.reason).toMatch(/platform:token/);
+    } finally {
+      if (saved) process.env.PLATFORM_TOKEN = saved;
+      await server.configureProviders();
+    }
+  });
+});

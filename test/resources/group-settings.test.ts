@@ -1,0 +1,251 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { apiPath, providers } from "pulumi-platform";
+import { configOf, useEmulator } from "../support";
+
+const server = useEmulator();
+const settings = providers.GroupSettings;
+type Props = Record<string, unknown>;
+
+const group = (path: string) => server.as().get<Props>(apiPath`/groups/${path}`, { with_projects: false });
+
+async function create(inputs: Props) {
+  const checked = await settings.check({}, inputs);
+  expect(checked.failures ?? []).toEqual([]);
+  const created = await settings.create(checked.inputs);
+  return { id: created.id, inputs: checked.inputs as Props, outs: created.outs as Props };
+}
+
+const files = mkdtempSync(join(tmpdir(), "group-avatar-"));
+function imageFile(name: string, content: string): string {
+  const path = join(files, name);
+  writeFileSync(path, Buffer.from(`\x89PNG\r\n\x1a\n${content}`, "latin1"));
+  return path;
+}
+
+beforeAll(async () => {
+  await server.configureProviders();
+});
+
+describe("check (preview): bad input fails with the property and the rule, and sends nothing", () => {
+  const cases: [string, Props, string, RegExp][] = [
+    ["no group", { group: undefined }, "group", /group/],
+    ["an unknown visibility", { visibility: "secret" }, "visibility", /visibility/],
+    ["an unknown project creation level", { projectCreationLevel: "everyone" }, "projectCreationLevel", /projectCreationLevel/],
+    ["an unknown subgroup creation level", { subgroupCreationLevel: "developer" }, "subgroupCreationLevel", /subgroupCreationLevel/],
+    ["an unknown shared runners setting", { sharedRunnersSetting: "off" }, "sharedRunnersSetting", /sharedRunnersSetting/],
+    ["an unknown git access protocol", { enabledGitAccessProtocol: "ftp" }, "enabledGitAccessProtocol", /enabledGitAccessProtocol/],
+    ["an unknown wiki access level", { wikiAccessLevel: "public" }, "wikiAccessLevel", /wikiAccessLevel/],
+    ["an unknown assistant availability", { assistantAvailability: "always" }, "assistantAvailability", /assistantAvailability/],
+    ["a download limit above 10,000", { uniqueProjectDownloadLimit: 10_001 }, "uniqueProjectDownloadLimit", /10000|10,000/],
+    ["a download interval above 864,000 s", { uniqueProjectDownloadLimitIntervalInSeconds: 864_001 }, "uniqueProjectDownloadLimitIntervalInSeconds", /864000/],
+    ["an allowlist of 101 users", { uniqueProjectDownloadLimitAllowlist: Array.from({ length: 101 }, (_, i) => `u${i}`) }, "uniqueProjectDownloadLimitAllowlist", /100/],
+    ["an alert list of 101 ids", { uniqueProjectDownloadLimitAlertlist: Array.from({ length: 101 }, (_, i) => i + 1) }, "uniqueProjectDownloadLimitAlertlist", /100/],
+    ["a top-level-only field on a subgroup path", { group: "acme/platform", preventSharingGroupsOutsideHierarchy: true }, "preventSharingGroupsOutsideHierarchy", /top-level/],
+    ["a deprecated field beside its replacement", { emailsDisabled: true, emailsEnabled: true }, "emailsDisabled", /emailsEnabled/],
+    ["a branch protection level out of range", { defaultBranchProtection: 5 }, "defaultBranchProtection", /defaultBranchProtection/],
+    ["an avatar that is not an image", { avatar: join(files, "notes.txt") }, "avatar", /image file/],
+    ["an avatar file that does not exist", { avatar: join(files, "missing.png") }, "avatar", /no readable file/],
+    ["an IP range that is not one", { ipRestrictionRanges: "10.0.0.0/8,example.com" }, "ipRestrictionRanges", /IP addresses or subnets/],
+    ["a negative grace period", { twoFactorGracePeriod: -1 }, "twoFactorGracePeriod", /twoFactorGracePeriod/],
+  ];
+  for (const [title, overrides, property, reason] of cases) {
+    it(title, async () => {
+      const requests = await server.requestsDuring(async () => {
+        const result = await settings.check({}, { group: "acme", ...overrides });
+        const failure = result.failures?.find((f) => f.property === property);
+        expect(failure, JSON.stringify(result.failures)).toBeDefined();
+        expect(failure!.reason).toMatch(reason);
+        expect(failure!.reason).toContain(property);
+      });
+      expect(requests).toEqual([]);
+    });
+  }
+});
+
+describe("lifecycle", () => {
+  it("create reads the group once and writes only what differs; diff then shows no change", async () => {
+    const before = await group("acme");
+    let created: Awaited<ReturnType<typeof create>> | undefined;
+    const requests = await server.requestsDuring(async () => {
+      created = await create({ group: "acme", requestAccessEnabled: false, projectCreationLevel: "maintainer", lfsEnabled: true });
+    });
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /api/v4/groups/acme", `PUT /api/v4/groups/${before.id}`]);
+    const { id, inputs, outs } = created!;
+    expect(id).toBe(`groups/${before.id}`);
+    expect(outs).toMatchObject({ requestAccessEnabled: false, projectCreationLevel: "maintainer", lfsEnabled: true, groupId: before.id, fullPath: "acme" });
+    expect(outs.restoreValues).toEqual({ requestAccessEnabled: true, projectCreationLevel: "developer", lfsEnabled: true });
+    expect(await group("acme")).toMatchObject({ request_access_enabled: false, project_creation_level: "maintainer" });
+    const noop = await server.requestsDuring(async () => {
+      expect(await settings.diff(id, outs, inputs)).toMatchObject({ changes: false, replaces: [] });
+    });
+    expect(noop).toEqual([]);
+
+    // Delete gives back the values from before the first apply, in one request.
+    const deleted = await server.requestsDuring(() => settings.delete(id, outs));
+    expect(deleted.map((r) => r.method)).toEqual(["PUT"]);
+    expect(await group("acme")).toMatchObject({ request_access_enabled: true, project_creation_level: "developer", lfs_enabled: true });
+  });
+
+  it("updates in place with one PUT carrying only the change", async () => {
+    const { id, inputs, outs } = await create({ group: "beta", description: "Public playground", subgroupCreationLevel: "owner" });
+    const changed = { ...inputs, subgroupCreationLevel: "maintainer", description: "Playground" };
+    expect(await settings.diff(id, outs, changed)).toMatchObject({ changes: true, replaces: [] });
+    const requests = await server.requestsDuring(async () => {
+      const updated = await settings.update(id, outs, changed);
+      expect(updated.outs).toMatchObject({ subgroupCreationLevel: "maintainer", description: "Playground" });
+      expect((updated.outs as Props).restoreValues).toEqual({ description: "Public playground", subgroupCreationLevel: "maintainer" });
+    });
+    expect(requests.map((r) => r.method)).toEqual(["PUT"]);
+    expect(await group("beta")).toMatchObject({ subgroup_creation_level: "maintainer", description: "Playground" });
+    await settings.delete(id, outs);
+  });
+
+  it("a newly declared field has its prior value read; a removed one gets it back", async () => {
+    const first = await create({ group: "beta", mentionsDisabled: true });
+    const added = { ...first.inputs, twoFactorGracePeriod: 12 };
+    let outs: Props = {};
+    const requests = await server.requestsDuring(async () => {
+      outs = (await settings.update(first.id, first.outs, added)).outs as Props;
+    });
+    expect(requests.map((r) => r.method)).toEqual(["GET", "PUT"]);
+    expect(outs.restoreValues).toEqual({ mentionsDisabled: null, twoFactorGracePeriod: 48 });
+
+    const removed = { group: "beta", twoFactorGracePeriod: 12 };
+    expect(await settings.diff(first.id, outs, removed)).toMatchObject({ changes: true });
+    const after = (await settings.update(first.id, outs, removed)).outs as Props;
+    expect(after.restoreValues).toEqual({ twoFactorGracePeriod: 48 });
+    expect(after).not.toHaveProperty("mentionsDisabled");
+    expect(await group("beta")).toMatchObject({ mentions_disabled: null, two_factor_grace_period: 12 });
+    await settings.delete(first.id, after);
+    expect((await group("beta")).two_factor_grace_period).toBe(48);
+  });
+
+  it("refresh reads the live values, so an out-of-band change shows in the next diff", async () => {
+    const { id, inputs, outs } = await create({ group: "beta", shareWithGroupLock: true });
+    await server.as().put(apiPath`/groups/${"beta"}`, { share_with_group_lock: false });
+    const requests = await server.requestsDuring(async () => {
+      const refreshed = await settings.read(id, outs);
+      expect(refreshed.props).toMatchObject({ shareWithGroupLock: false, restoreValues: { shareWithGroupLock: false } });
+      expect(refreshed.inputs).toEqual({ group: "beta", shareWithGroupLock: false });
+      expect(await settings.diff(id, refreshed.props!, inputs)).toMatchObject({ changes: true });
+    });
+    expect(requests.map((r) => r.method)).toEqual(["GET"]);
+    await settings.delete(id, outs);
+  });
+
+  it("restoreOnDelete: false leaves the settings as they are and sends nothing on delete", async () => {
+    const { id, inputs, outs } = await create({ group: "beta", lfsEnabled: false });
+    const keep = { ...inputs, restoreOnDelete: false };
+    expect(await settings.diff(id, outs, keep)).toMatchObject({ changes: true });
+    const updated = await server.requestsDuring(async () => {
+      const result = await settings.update(id, outs, keep);
+      expect(result.outs).toMatchObject({ restoreOnDelete: false, lfsEnabled: false });
+      expect(await server.requestsDuring(() => settings.delete(id, result.outs as Props))).toEqual([]);
+    });
+    expect(updated).toEqual([]);
+    expect((await group("beta")).lfs_enabled).toBe(false);
+    await server.as().put(apiPath`/groups/${"beta"}`, { lfs_enabled: true });
+  });
+
+  it("adopts by nature: settings that already hold the declared values send no PUT", async () => {
+    const requests = await server.requestsDuring(async () => {
+      const { id, inputs, outs } = await create({ group: "acme", visibility: "private", lfsEnabled: true, subgroupCreationLevel: "maintainer" });
+      expect(await settings.diff(id, outs, inputs)).toMatchObject({ changes: false });
+      expect(outs.restoreValues).toEqual({ visibility: "private", lfsEnabled: true, subgroupCreationLevel: "maintainer" });
+    });
+    expect(requests.map((r) => r.method)).toEqual(["GET"]);
+  });
+
+  it("a group that does not exist is a clear error at create", async () => {
+    await expect(create({ group: "nope", lfsEnabled: true })).rejects.toThrow(/404 Group Not Found/);
+  });
+});
+
+describe("deprecated fields map to their replacements without diffs", () => {
+  it("emailsDisabled, defaultBranchProtection and disabled_with_override", async () => {
+    const { id, inputs, outs } = await create({ group: "beta", emailsDisabled: true, defaultBranchProtection: 3, sharedRunnersSetting: "disabled_with_override" });
+    expect(await group("beta")).toMatchObject({
+      emails_enabled: false,
+      shared_runners_setting: "disabled_and_overridable",
+      default_branch_protection_defaults: { allowed_to_push: [{ access_level: 40 }], allow_force_push: false, allowed_to_merge: [{ access_level: 30 }] },
+    });
+    expect(outs).toMatchObject({ emailsDisabled: true, defaultBranchProtection: 3, sharedRunnersSetting: "disabled_with_override" });
+    expect(await settings.diff(id, outs, inputs)).toMatchObject({ changes: false });
+    const refreshed = await settings.read(id, outs);
+    expect(await settings.diff(id, refreshed.props!, inputs)).toMatchObject({ changes: false });
+    await settings.delete(id, outs);
+    expect(await group("beta")).toMatchObject({ emails_enabled: true, shared_runners_setting: "enabled", default_branch_protection: 2 });
+  });
+});
+
+describe("requirements of tier, offering, role and group level", () => {
+  it("a Premium field on a Free group names the tier", async () => {
+    await expect(create({ group: "beta", membershipLock: true })).rejects.toThrow(/did not apply membershipLock \(needs: Premium or Ultimate tier\)/);
+  });
+
+  it("Ultimate fields apply on an Ultimate group", async () => {
+    const { id, outs } = await create({ group: "acme", uniqueProjectDownloadLimit: 50, uniqueProjectDownloadLimitAllowlist: ["alice"] });
+    expect(await group("acme")).toMatchObject({ unique_project_download_limit: 50, unique_project_download_limit_allowlist: ["alice"] });
+    await settings.delete(id, outs);
+    expect(await group("acme")).toMatchObject({ unique_project_download_limit: 0, unique_project_download_limit_allowlist: [] });
+  });
+
+  it("a self-managed-only field on the hosted offering names the offering", async () => {
+    await expect(create({ group: "acme", assistantFeaturesEnabled: false })).rejects.toThrow(/assistantFeaturesEnabled \(needs: Premium or Ultimate tier, self-managed offering\)/);
+  });
+
+  it("an administrator-only field with an Owner's token says so", async () => {
+    await server.configureProviders("alice");
+    try {
+      await expect(create({ group: "acme", sharedRunnersMinutesLimit: 100 })).rejects.toThrow(/administrator only.*403/);
+    } finally {
+      await server.configureProviders();
+    }
+  });
+
+  it("a top-level-only field on a subgroup given by id is the server's clear error", async () => {
+    const subgroup = await group("acme/platform");
+    await expect(create({ group: subgroup.id, preventSharingGroupsOutsideHierarchy: true })).rejects.toThrow(/prevent_sharing_groups_outside_hierarchy is only available on top-level groups/);
+  });
+
+  it("a visibility the parent does not allow is refused by the server with its reason", async () => {
+    await expect(create({ group: "acme/platform", visibility: "public" })).rejects.toThrow(/public is not allowed since the parent group has a private visibility/);
+  });
+
+  it("a token that cannot see the group gets a 404 that says so", async () => {
+    await settings.configure({ config: configOf({ "platform:url": server.emulator.url, "platform:token": server.emulator.tokens.outsider! }) });
+    try {
+      await expect(create({ group: "acme", lfsEnabled: true })).rejects.toThrow(/404/);
+    } finally {
+      await server.configureProviders();
+    }
+  });
+});
+
+describe("avatar", () => {
+  it("uploads the file, re-uploads only when its content changes, and removes it when dropped", async () => {
+    const path = imageFile("logo.png", "first");
+    const { id, inputs, outs } = await create({ group: "beta", avatar: path });
+    expect(outs.avatarUrl).toMatch(/\/logo\.png$/);
+    expect(inputs.fingerprints).toEqual(outs.fingerprints);
+    const served = await fetch(`${server.emulator.apiUrl}/groups/beta/avatar`);
+    expect(Buffer.from(await served.arrayBuffer()).toString("latin1")).toContain("first");
+
+    expect(await settings.diff(id, outs, (await settings.check(outs, { group: "beta", avatar: path })).inputs)).toMatchObject({ changes: false });
+    imageFile("logo.png", "second");
+    const rechecked = (await settings.check(outs, { group: "beta", avatar: path })).inputs;
+    expect(await settings.diff(id, outs, rechecked)).toMatchObject({ changes: true });
+    const upload = await server.requestsDuring(() => settings.update(id, outs, rechecked));
+    expect(upload.map((r) => r.method)).toEqual(["PUT"]);
+    const again = await fetch(`${server.emulator.apiUrl}/groups/beta/avatar`);
+    expect(Buffer.from(await again.arrayBuffer()).toString("latin1")).toContain("second");
+
+    const withoutAvatar = (await settings.update(id, outs, { group: "beta" })).outs as Props;
+    expect((await group("beta")).avatar_url).toBeNull();
+    expect(withoutAvatar.restoreValues).toEqual({});
+    await settings.delete(id, withoutAvatar);
+  });
+});
