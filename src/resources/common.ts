@@ -40,21 +40,28 @@ export function exactlyOneOwner(args: { project?: unknown; group?: unknown }): {
   return [];
 }
 
+/** True for an absolute http: or https: URL. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/** An http(s) URL; `example` completes the failure message (`must be an http(s) URL such as ...`). */
+export const httpUrl = (example: string) => z.string().refine(isHttpUrl, { message: `must be an http(s) URL ${example}` });
+
 /**
  * An http(s) URL that may contain `%{placeholder}`s, which the server fills in
  * when it renders the URL.
  */
-export const urlWithPlaceholders = z.string().refine(
-  (value) => {
-    try {
-      const url = new URL(value.replace(/%\{[a-z_]+\}/g, "placeholder"));
-      return url.protocol === "http:" || url.protocol === "https:";
-    } catch {
-      return false;
-    }
-  },
-  { message: "must be an http(s) URL (placeholders such as %{project_path} are allowed)" },
-);
+export const urlWithPlaceholders = z
+  .string()
+  .refine((value) => isHttpUrl(value.replace(/%\{[a-z_]+\}/g, "placeholder")), {
+    message: "must be an http(s) URL (placeholders such as %{project_path} are allowed)",
+  });
 
 // ---------------------------------------------------------------------------
 // Default branch protection (groups and the instance share the hash and the deprecated integer)

@@ -23,23 +23,12 @@ import { defineResource, type EngineContext, type FieldTraits } from "../engine/
 import { resourceOptions, resourceProps } from "../engine/resource";
 import { providerShim } from "../engine/shim";
 import { apiFieldName } from "../engine/values";
-import { adoptExisting, ownerReference } from "./common";
+import { adoptExisting, httpUrl as httpUrlRule, ownerReference } from "./common";
 
 // ---------------------------------------------------------------------------
 // Settings, one schema each (property names are the camelCase API names)
 
-const httpUrl = (what: string) =>
-  z.string().refine(
-    (value) => {
-      try {
-        const url = new URL(value);
-        return url.protocol === "http:" || url.protocol === "https:";
-      } catch {
-        return false;
-      }
-    },
-    { message: `must be an http(s) URL (${what})` },
-  );
+const httpUrl = (what: string) => httpUrlRule(`(${what})`);
 const secret = (what: string) => z.string().min(1, { message: `must not be empty (${what})` });
 const text = z.string();
 

@@ -30,7 +30,7 @@ import { PartialCreateError } from "../engine/provider";
 import { deriveOutputsFromId, resourceOptions, resourceProps, type ResourceArgs } from "../engine/resource";
 import { providerShim } from "../engine/shim";
 import { requestBody } from "../engine/values";
-import { adoptExisting } from "./common";
+import { adoptExisting, isHttpUrl } from "./common";
 import { explainingFeatureGate, registryPath, REGISTRY_GROUP } from "./virtual-registry";
 
 export const MAX_UPSTREAMS_PER_REGISTRY = 5;
@@ -64,17 +64,7 @@ export interface UpstreamLive extends Record<string, unknown>, Omit<UpstreamApi,
 export const upstreamUrl = z
   .string()
   .max(255)
-  .refine(
-    (value) => {
-      try {
-        const url = new URL(value);
-        return url.protocol === "http:" || url.protocol === "https:";
-      } catch {
-        return false;
-      }
-    },
-    { message: "must be an http(s) URL such as https://registry-1.docker.io" },
-  )
+  .refine(isHttpUrl, { message: "must be an http(s) URL such as https://registry-1.docker.io" })
   .refine(
     (value) => {
       try {

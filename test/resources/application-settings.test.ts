@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { claimInstanceSettings, providers, resetDeclarations } from "pulumi-platform";
 import { defaultSeed } from "pulumi-platform/emulator";
-import { configOf, useEmulator } from "../support";
+import { configOf, useEmulator, itRejectsInCheck, type BadInput } from "../support";
 
 // Instance settings exist on self-managed instances only; the default seed is hosted.
 const server = useEmulator({ seed: { ...defaultSeed, instance: { ...defaultSeed.instance, offering: "self-managed", tier: "free" } } });
@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 
 describe("check (preview): bad input fails with the property and the rule, and sends nothing", () => {
-  const cases: [string, Props, string, RegExp][] = [
+  const cases: BadInput[] = [
     ["enforceTerms without terms", { enforceTerms: true }, "terms", /required when enforceTerms is true/],
     ["two-factor without a grace period", { requireTwoFactorAuthentication: true }, "twoFactorGracePeriod", /requireTwoFactorAuthentication/],
     ["email restrictions without the expression", { emailRestrictionsEnabled: true }, "emailRestrictions", /emailRestrictionsEnabled/],
@@ -40,18 +40,7 @@ describe("check (preview): bad input fails with the property and the rule, and s
     ["an email restriction that is no regular expression", { emailRestrictionsEnabled: true, emailRestrictions: "([a-z" }, "emailRestrictions", /regular expression/],
     ["an abuse address that is no email", { abuseNotificationEmail: "abuse" }, "abuseNotificationEmail", /abuseNotificationEmail/],
   ];
-  for (const [title, inputs, property, reason] of cases) {
-    it(title, async () => {
-      const requests = await server.requestsDuring(async () => {
-        const result = await settings.check({}, inputs);
-        const failure = result.failures?.find((f) => f.property === property || f.property.startsWith(`${property}.`));
-        expect(failure, JSON.stringify(result.failures)).toBeDefined();
-        expect(failure!.reason).toMatch(reason);
-        expect(failure!.reason).toContain(property);
-      });
-      expect(requests).toEqual([]);
-    });
-  }
+  itRejectsInCheck(server, settings, cases);
 });
 
 describe("lifecycle", () => {

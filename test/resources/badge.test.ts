@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiPath, providers } from "pulumi-platform";
-import { configOf, useEmulator } from "../support";
+import { configOf, useEmulator, itRejectsInCheck, type BadInput } from "../support";
 
 const server = useEmulator();
 const badge = providers.Badge;
@@ -37,7 +37,7 @@ beforeAll(async () => {
 });
 
 describe("check (preview): bad input fails with the property and the rule, and sends nothing", () => {
-  const cases: [string, Record<string, unknown>, string, RegExp][] = [
+  const cases: BadInput[] = [
     ["missing link URL", { linkUrl: undefined }, "linkUrl", /linkUrl/],
     ["a link URL that is not http(s)", { linkUrl: "ftp://files.example.com/x" }, "linkUrl", /http\(s\) URL/],
     ["an image URL that is not a URL", { imageUrl: "badge.svg" }, "imageUrl", /http\(s\) URL/],
@@ -49,18 +49,7 @@ describe("check (preview): bad input fails with the property and the rule, and s
     ["a name that is too long", { name: "x".repeat(256) }, "name", /name/],
     ["a URL of the wrong type", { imageUrl: 42 }, "imageUrl", /imageUrl/],
   ];
-  for (const [title, overrides, property, reason] of cases) {
-    it(title, async () => {
-      const requests = await server.requestsDuring(async () => {
-        const result = await badge.check({}, inputs(overrides));
-        expect(result.failures?.map((f) => f.property)).toContain(property);
-        const failure = result.failures!.find((f) => f.property === property)!;
-        expect(failure.reason).toMatch(reason);
-        expect(failure.reason.startsWith(`${property}: `) || failure.reason.includes(property)).toBe(true);
-      });
-      expect(requests).toEqual([]);
-    });
-  }
+  itRejectsInCheck(server, badge, cases, inputs);
 
   it("values not yet known at preview are not rejected", async () => {
     const result = await badge.check({}, inputs({ linkUrl: "04da6b54-80e4-46f7-96ec-b56ff0331ba9" }));

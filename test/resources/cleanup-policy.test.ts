@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CleanupPolicy, providers, resetDeclarations } from "pulumi-platform";
-import { useEmulator } from "../support";
+import { useEmulator, itRejectsInCheck, type BadInput } from "../support";
 
 const DAY = 86_400_000;
 let now = Date.parse("2025-05-01T00:00:00.000Z");
@@ -36,7 +36,7 @@ afterEach(async () => {
 });
 
 describe("check (preview): bad input fails with the property and the rule, and sends nothing", () => {
-  const cases: [string, Record<string, unknown>, string, RegExp][] = [
+  const cases: BadInput[] = [
     ["a cadence that is not offered", { cadence: 3 }, "cadence", /one of 1, 7, 14, 30 or 90/],
     ["a cadence of 0", { cadence: 0 }, "cadence", /one of 1, 7, 14, 30 or 90/],
     ["keep 0 days", { keepNDaysAfterDownload: 0 }, "keepNDaysAfterDownload", /keepNDaysAfterDownload/],
@@ -47,15 +47,7 @@ describe("check (preview): bad input fails with the property and the rule, and s
     ["no group", { group: undefined }, "group", /group/],
     ["notifyOnSuccess that is not a boolean", { notifyOnSuccess: 1 }, "notifyOnSuccess", /notifyOnSuccess/],
   ];
-  for (const [title, overrides, property, reason] of cases) {
-    it(title, async () => {
-      const requests = await server.requestsDuring(async () => {
-        const result = await policy.check({}, inputs(overrides));
-        expect(result.failures?.find((f) => f.property === property)?.reason).toMatch(reason);
-      });
-      expect(requests).toEqual([]);
-    });
-  }
+  itRejectsInCheck(server, policy, cases, inputs);
 });
 
 describe("lifecycle", () => {

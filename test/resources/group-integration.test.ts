@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiPath, providers } from "pulumi-platform";
-import { configOf, useEmulator } from "../support";
+import { configOf, useEmulator, itRejectsInCheck, type BadInput } from "../support";
 
 const server = useEmulator();
 const integration = providers.GroupIntegration;
@@ -32,7 +32,7 @@ beforeAll(async () => {
 });
 
 describe("check: bad input fails with the property and the rule, and sends nothing", () => {
-  const cases: [string, Record<string, unknown>, string, RegExp][] = [
+  const cases: BadInput[] = [
     ["an unknown slug", { slug: "carrier-pigeon" }, "slug", /must be one of/],
     ["a project-only slug", { slug: "jenkins" }, "slug", /exists only for projects/],
     ["a chat notifier without its webhook", { webhook: undefined }, "webhook", /required by the mattermost integration \(chat notifier\)/],
@@ -45,18 +45,7 @@ describe("check: bad input fails with the property and the rule, and sends nothi
     ["an issue tracker without new_issue_url where it is required", { slug: "custom-issue-tracker", webhook: undefined, channel: undefined, branchesToBeNotified: undefined, pipelineEvents: undefined, projectUrl: "https://t.example.test", issuesUrl: "https://t.example.test/:id" }, "newIssueUrl", /required/],
     ["a group that is neither an id nor a path", { group: "acme web!" }, "group", /numeric id or a full path/],
   ];
-  for (const [title, overrides, property, reason] of cases) {
-    it(title, async () => {
-      const requests = await server.requestsDuring(async () => {
-        const result = await integration.check({}, chat(overrides));
-        const failure = result.failures?.find((f) => f.property === property);
-        expect(failure, JSON.stringify(result.failures)).toBeDefined();
-        expect(failure!.reason).toMatch(reason);
-        expect(failure!.reason).toContain(property);
-      });
-      expect(requests).toEqual([]);
-    });
-  }
+  itRejectsInCheck(server, integration, cases, chat);
 });
 
 describe("lifecycle", () => {

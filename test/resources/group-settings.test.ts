@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiPath, providers } from "pulumi-platform";
-import { configOf, useEmulator } from "../support";
+import { configOf, useEmulator, itRejectsInCheck, type BadInput } from "../support";
 
 const server = useEmulator();
 const settings = providers.GroupSettings;
@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 
 describe("check (preview): bad input fails with the property and the rule, and sends nothing", () => {
-  const cases: [string, Props, string, RegExp][] = [
+  const cases: BadInput[] = [
     ["no group", { group: undefined }, "group", /group/],
     ["an unknown visibility", { visibility: "secret" }, "visibility", /visibility/],
     ["an unknown project creation level", { projectCreationLevel: "everyone" }, "projectCreationLevel", /projectCreationLevel/],
@@ -51,18 +51,7 @@ describe("check (preview): bad input fails with the property and the rule, and s
     ["an IP range that is not one", { ipRestrictionRanges: "10.0.0.0/8,example.com" }, "ipRestrictionRanges", /IP addresses or subnets/],
     ["a negative grace period", { twoFactorGracePeriod: -1 }, "twoFactorGracePeriod", /twoFactorGracePeriod/],
   ];
-  for (const [title, overrides, property, reason] of cases) {
-    it(title, async () => {
-      const requests = await server.requestsDuring(async () => {
-        const result = await settings.check({}, { group: "acme", ...overrides });
-        const failure = result.failures?.find((f) => f.property === property);
-        expect(failure, JSON.stringify(result.failures)).toBeDefined();
-        expect(failure!.reason).toMatch(reason);
-        expect(failure!.reason).toContain(property);
-      });
-      expect(requests).toEqual([]);
-    });
-  }
+  itRejectsInCheck(server, settings, cases, (input) => ({ group: "acme", ...input }));
 });
 
 describe("lifecycle", () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiPath, PartialCreateError, providers } from "pulumi-platform";
-import { useEmulator } from "../support";
+import { useEmulator, itRejectsInCheck, type BadInput } from "../support";
 
 const server = useEmulator();
 const schedule = providers.PipelineSchedule;
@@ -55,7 +55,7 @@ beforeAll(async () => {
 });
 
 describe("check (preview): bad input fails with the property and the rule, and sends nothing", () => {
-  const cases: [string, Props, string, RegExp][] = [
+  const cases: BadInput[] = [
     ["a cron minute out of range", { cron: "61 * * * *" }, "cron", /not a valid cron expression/],
     ["a cron with three fields", { cron: "* * *" }, "cron", /five fields/],
     ["a cron that never runs", { cron: "0 0 31 2 *" }, "cron", /never runs/],
@@ -73,18 +73,7 @@ describe("check (preview): bad input fails with the property and the rule, and s
     ["a project that is neither an id nor a path", { project: "acme web!" }, "project", /numeric id or a full path/],
     ["active that is not a boolean", { active: "yes" }, "active", /active/],
   ];
-  for (const [title, overrides, property, reason] of cases) {
-    it(title, async () => {
-      const requests = await server.requestsDuring(async () => {
-        const result = await schedule.check({}, inputs(overrides));
-        const failure = result.failures?.find((f) => f.property === property);
-        expect(failure, JSON.stringify(result.failures)).toBeDefined();
-        expect(failure!.reason).toMatch(reason);
-        expect(failure!.reason).toContain(property);
-      });
-      expect(requests).toEqual([]);
-    });
-  }
+  itRejectsInCheck(server, schedule, cases, inputs);
 
   it("accepts the dialect's extras: names, nicknames, seconds, Rails zone names and IANA aliases", async () => {
     for (const overrides of [

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { providers } from "pulumi-platform";
-import { configOf, useEmulator } from "../support";
+import { configOf, useEmulator, itRejectsInCheck, type BadInput } from "../support";
 
 const server = useEmulator();
 const link = providers.SamlGroupLink;
@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 
 describe("check: bad input fails with the property and the rule, and sends nothing", () => {
-  const cases: [string, Record<string, unknown>, string, RegExp][] = [
+  const cases: BadInput[] = [
     ["an unknown role name", { accessLevel: "admin" }, "accessLevel", /role|access level/],
     ["an access level number that is not one", { accessLevel: 11 }, "accessLevel", /access levels 5, 10/],
     ["an empty SAML group name", { samlGroupName: "" }, "samlGroupName", /must not be empty/],
@@ -28,17 +28,7 @@ describe("check: bad input fails with the property and the rule, and sends nothi
     ["a member role id that is not a positive integer", { memberRoleId: -3 }, "memberRoleId", /memberRoleId/],
     ["a group that is neither an id nor a path", { group: "a b" }, "group", /numeric id or a full path/],
   ];
-  for (const [title, overrides, property, reason] of cases) {
-    it(title, async () => {
-      const requests = await server.requestsDuring(async () => {
-        const result = await link.check({}, inputs(overrides));
-        const failure = result.failures?.find((f) => f.property === property);
-        expect(failure, JSON.stringify(result.failures)).toBeDefined();
-        expect(failure!.reason).toMatch(reason);
-      });
-      expect(requests).toEqual([]);
-    });
-  }
+  itRejectsInCheck(server, link, cases, inputs);
 });
 
 describe("lifecycle", () => {

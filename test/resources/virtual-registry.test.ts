@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { apiPath, providers, resetDeclarations, VirtualRegistry } from "pulumi-platform";
-import { useEmulator } from "../support";
+import { useEmulator, itRejectsInCheck, type BadInput } from "../support";
 
 const server = useEmulator();
 const registry = providers.VirtualRegistry;
@@ -41,7 +41,7 @@ afterEach(async () => {
 });
 
 describe("check (preview): bad input fails with the property and the rule, and sends nothing", () => {
-  const cases: [string, Record<string, unknown>, string, RegExp][] = [
+  const cases: BadInput[] = [
     ["a subgroup", { group: "acme/platform" }, "group", /top-level group/],
     ["no group", { group: undefined }, "group", /group/],
     ["a group that is neither an id nor a path", { group: "acme corp!" }, "group", /numeric id or a full path/],
@@ -52,16 +52,7 @@ describe("check (preview): bad input fails with the property and the rule, and s
     ["a description over 1024 characters", { description: "d".repeat(1025) }, "description", /description/],
     ["adoptExisting that is not a boolean", { adoptExisting: "yes" }, "adoptExisting", /adoptExisting/],
   ];
-  for (const [title, overrides, property, reason] of cases) {
-    it(title, async () => {
-      const requests = await server.requestsDuring(async () => {
-        const result = await registry.check({}, inputs(overrides));
-        const failure = result.failures?.find((f) => f.property === property);
-        expect(failure?.reason).toMatch(reason);
-      });
-      expect(requests).toEqual([]);
-    });
-  }
+  itRejectsInCheck(server, registry, cases, inputs);
 });
 
 describe("lifecycle", () => {
