@@ -15,12 +15,14 @@
  * resources adopt by nature: there is no `adoptExisting` option).
  *
  * Config (all optional): apiRequestsPerMinute (default 600), termsText,
- * gracePeriodHours (default 48).
+ * gracePeriodHours (default 48), akismetApiKey (secret: `pulumi config set
+ * --secret akismetApiKey ...`; turns on Akismet spam checks).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ApplicationSettings } from "pulumi-platform";
 
 const config = new pulumi.Config();
+const akismetApiKey = config.getSecret("akismetApiKey");
 
 const instance = new ApplicationSettings("instance", {
   signupEnabled: false,
@@ -35,6 +37,8 @@ const instance = new ApplicationSettings("instance", {
   throttleAuthenticatedApiEnabled: true,
   throttleAuthenticatedApiPeriodInSeconds: 60,
   throttleAuthenticatedApiRequestsPerPeriod: config.getNumber("apiRequestsPerMinute") ?? 600, // change it: an in-place update
+  // A secret setting: kept encrypted in state, like the prior value destroy gives back.
+  ...(akismetApiKey ? { akismetEnabled: true, akismetApiKey } : {}),
 });
 
 export const settingsUpdatedAt = instance.updatedAt;

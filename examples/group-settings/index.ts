@@ -11,7 +11,8 @@
  *
  * Config (all optional): group (default acme), sandbox (default beta),
  * gracePeriodHours (default 48), projectCreationLevel (default maintainer),
- * avatar (path of a png/jpg/gif up to 200 KiB, re-uploaded when its content changes).
+ * avatar (path of a png/jpg/gif up to 200 KiB, relative to this directory, re-uploaded
+ * when its content changes; `pulumi config set avatar avatar.png` uses the one shipped here).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { GroupSettings } from "pulumi-platform";

@@ -324,7 +324,10 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
         // What was recorded at apply time stays: prior values, fingerprints of the files applied.
         const kept = Object.fromEntries(["restoreValues", "restoreSecrets", "fingerprints"].filter((key) => key in args).map((key) => [key, args[key]]));
         const outs = { ...outputsFor(args, live), ...kept };
-        const inputs = Object.fromEntries(propertyNames.filter((name) => name in outs).map((name) => [name, outs[name]]));
+        const inputs: Args = Object.fromEntries(propertyNames.filter((name) => name in outs).map((name) => [name, outs[name]]));
+        // `check` adds the fingerprints of the declared files to the inputs: the refreshed inputs keep those applied,
+        // or the next preview would show `fingerprints` as a change.
+        if (kept.fingerprints !== undefined) inputs.fingerprints = kept.fingerprints;
         return { id, props: outs, inputs };
       } catch (error) {
         if (isGone(error)) return { id: "" };

@@ -98,16 +98,25 @@ export function presetDefaults(level: number): Required<BranchProtectionDefaults
   return { allowedToPush: push, allowForcePush: force, allowedToMerge: merge, developerCanInitialPush: initial };
 }
 
-export function defaultsFromApi(value: unknown): Required<BranchProtectionDefaults> | undefined {
+/** What an absent key of the hash means to the server (compare with `sameDefaults`). */
+const ABSENT_DEFAULTS: Required<BranchProtectionDefaults> = { allowedToPush: [], allowForcePush: false, allowedToMerge: [], developerCanInitialPush: false };
+
+/**
+ * The server's hash in camelCase, with exactly the keys the server has: a
+ * settings resource records it as the prior value and writes it back on delete,
+ * so a key added here (`developer_can_initial_push: false` where the server had
+ * none) would change the hash that destroy gives back.
+ */
+export function defaultsFromApi(value: unknown): BranchProtectionDefaults | undefined {
   if (!value || typeof value !== "object") return undefined;
   const api = value as ApiProtectionDefaults;
-  const levels = (list: { access_level: number }[] | undefined) => (list ?? []).map((entry) => ({ accessLevel: entry.access_level as (typeof ACCESS_LEVELS)[number] }));
-  return {
-    allowedToPush: levels(api.allowed_to_push),
-    allowForcePush: api.allow_force_push ?? false,
-    allowedToMerge: levels(api.allowed_to_merge),
-    developerCanInitialPush: api.developer_can_initial_push ?? false,
-  };
+  const levels = (list: { access_level: number }[]) => list.map((entry) => ({ accessLevel: entry.access_level as (typeof ACCESS_LEVELS)[number] }));
+  const defaults: BranchProtectionDefaults = {};
+  if (api.allowed_to_push !== undefined) defaults.allowedToPush = levels(api.allowed_to_push);
+  if (api.allow_force_push !== undefined) defaults.allowForcePush = api.allow_force_push;
+  if (api.allowed_to_merge !== undefined) defaults.allowedToMerge = levels(api.allowed_to_merge);
+  if (api.developer_can_initial_push !== undefined) defaults.developerCanInitialPush = api.developer_can_initial_push;
+  return defaults;
 }
 
 export function defaultsToApi(value: BranchProtectionDefaults): ApiProtectionDefaults {
@@ -120,10 +129,10 @@ export function defaultsToApi(value: BranchProtectionDefaults): ApiProtectionDef
   return api;
 }
 
-/** Declared keys match the live ones; undeclared keys are the server's business. */
+/** Declared keys match the live ones (a key the server lacks has its meaning: none, false); undeclared keys are the server's business. */
 export function sameDefaults(declared: unknown, live: unknown): boolean {
   const wanted = declared as BranchProtectionDefaults;
-  const actual = live as Required<BranchProtectionDefaults>;
-  return (Object.keys(wanted) as (keyof BranchProtectionDefaults)[]).every((key) => JSON.stringify(wanted[key]) === JSON.stringify(actual[key]));
+  const actual = live as BranchProtectionDefaults;
+  return (Object.keys(wanted) as (keyof BranchProtectionDefaults)[]).every((key) => JSON.stringify(wanted[key]) === JSON.stringify(actual[key] ?? ABSENT_DEFAULTS[key]));
 }
 

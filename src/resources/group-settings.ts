@@ -155,7 +155,7 @@ const TOP_LEVEL_ONLY = (Object.keys(REQUIREMENTS) as Property[]).filter((name) =
 
 // --- deprecated fields and their replacements -------------------------------
 
-const presetOf = (defaults: Required<BranchProtectionDefaults> | undefined): number | undefined =>
+const presetOf = (defaults: BranchProtectionDefaults | undefined): number | undefined =>
   defaults === undefined ? undefined : [0, 1, 2, 3, 4].find((level) => sameDefaults(presetDefaults(level), defaults));
 
 // --- the avatar --------------------------------------------------------------

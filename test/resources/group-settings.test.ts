@@ -118,7 +118,8 @@ describe("lifecycle", () => {
     const requests = await server.requestsDuring(async () => {
       const refreshed = await settings.read(id, outs);
       expect(refreshed.props).toMatchObject({ shareWithGroupLock: false, restoreValues: { shareWithGroupLock: false } });
-      expect(refreshed.inputs).toEqual({ group: "beta", shareWithGroupLock: false });
+      // The inputs `check` gives (the fingerprints of declared files included), with the live value.
+      expect(refreshed.inputs).toEqual({ ...inputs, shareWithGroupLock: false });
       expect(await settings.diff(id, refreshed.props!, inputs)).toMatchObject({ changes: true });
     });
     expect(requests.map((r) => r.method)).toEqual(["GET"]);
@@ -146,6 +147,17 @@ describe("lifecycle", () => {
       expect(outs.restoreValues).toEqual({ visibility: "private", lfsEnabled: true, subgroupCreationLevel: "maintainer" });
     });
     expect(requests.map((r) => r.method)).toEqual(["GET"]);
+  });
+
+  it("delete gives back the branch protection hash exactly as the server had it", async () => {
+    const before = (await group("beta")).default_branch_protection_defaults;
+    expect(before).not.toHaveProperty("developer_can_initial_push");
+    const { id, inputs, outs } = await create({ group: "beta", defaultBranchProtectionDefaults: { allowedToPush: [{ accessLevel: 30 }] } });
+    // The prior value holds the keys the server had, no more: a key added here would be written back on delete.
+    expect((outs.restoreValues as Props).defaultBranchProtectionDefaults).toEqual({ allowedToPush: [{ accessLevel: 40 }], allowForcePush: false, allowedToMerge: [{ accessLevel: 40 }] });
+    expect(await settings.diff(id, outs, inputs)).toMatchObject({ changes: false });
+    await settings.delete(id, outs);
+    expect((await group("beta")).default_branch_protection_defaults).toEqual(before);
   });
 
   it("a group that does not exist is a clear error at create", async () => {
@@ -220,6 +232,8 @@ describe("avatar", () => {
     const { id, inputs, outs } = await create({ group: "beta", avatar: path });
     expect(outs.avatarUrl).toMatch(/\/logo\.png$/);
     expect(inputs.fingerprints).toEqual(outs.fingerprints);
+    // A refresh gives back the inputs `check` gave, fingerprints included: the next preview shows no `+fingerprints`.
+    expect((await settings.read(id, outs)).inputs).toEqual(inputs);
     const served = await fetch(`${server.emulator.apiUrl}/groups/beta/avatar`);
     expect(Buffer.from(await served.arrayBuffer()).toString("latin1")).toContain("first");
 
