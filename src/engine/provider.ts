@@ -9,7 +9,7 @@ import type { z } from "zod";
 import { ApiError, NetworkError } from "../client";
 import { client, configureConnection, connectionProblem } from "../connection";
 import type { AnyResourceDefinition, EngineContext, FieldTraits, Live } from "./definition";
-import { priorValueOutputs, recordedPriorValues, type PriorValues } from "./settings";
+import { PRIOR_VALUE_OUTPUTS, recordedPriorValues, settingsLifecycle } from "./settings";
 import { apiFieldName, isUnknown, withoutEngineKeys } from "./values";
 
 type Args = Record<string, unknown>;
@@ -44,8 +44,7 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
   const fields = (definition.fields ?? {}) as Record<string, FieldTraits | undefined>;
   const propertyNames = Object.keys(definition.schema.shape);
   const traits = (name: string): FieldTraits => fields[name] ?? {};
-  const settings = definition.settings;
-  if (!settings && (!definition.create || !definition.delete)) {
+  if (!definition.settings && (!definition.create || !definition.delete)) {
     throw new Error(`${definition.name}: a resource needs create and delete hooks, or a settings declaration`);
   }
   /** Properties that are fields of the API object (not owners or provider options). */
@@ -103,80 +102,15 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
     });
   }
 
-  /** The live values of the given properties: what a settings resource gives back on delete. */
-  function priorValuesOf(names: readonly string[], live: Live): PriorValues {
-    const prior: PriorValues = {};
-    for (const name of names) {
-      const field = traits(name);
-      if (field.writeOnly && !field.fromApi) continue; // the server never shows it: nothing to give back
-      const value = liveValueOf(name, field, live);
-      prior[name] = value === undefined ? null : value;
-    }
-    return prior;
-  }
-
-  const priorOutputs = (prior: PriorValues) => priorValueOutputs(prior, (name) => traits(name).secret === true);
-
-  /** create for a settings resource: read the object, record prior values, write what differs. */
-  async function createSettings(ctx: EngineContext, args: Args) {
-    const located = await settings!.locate(ctx, args as never);
-    const declared = apiProperties.filter((name) => args[name] !== undefined);
-    const prior = priorValuesOf(declared, located.live);
-    const changed = differingFromLive(args, located.live);
-    // Nothing was written before this PUT, so a failure leaves nothing behind to record.
-    const live = changed.length ? await definition.update(ctx, located.id, args as never, new Set(changed), args as never) : located.live;
-    return { id: located.id, outs: { ...outputsFor(args, live), ...priorOutputs(prior), ...fingerprintOutput(args) } };
-  }
-
-  /**
-   * update for a settings resource: newly declared fields get their prior
-   * value read first; fields no longer declared get theirs back.
-   */
-  async function updateSettings(ctx: EngineContext, id: string, olds: Args, args: Args) {
-    const prior = recordedPriorValues(olds);
-    const changed = new Set(changedProperties(olds, args));
-    const newlyDeclared = apiProperties.filter((name) => args[name] !== undefined && !(name in prior) && olds[name] === undefined);
-    if (newlyDeclared.length) {
-      const current = await settings!.locate(ctx, args as never);
-      Object.assign(prior, priorValuesOf(newlyDeclared, current.live));
-      for (const name of newlyDeclared) changed.delete(name);
-      for (const name of differingFromLive(args, current.live, newlyDeclared)) changed.add(name);
-    }
-    const released = Object.keys(prior).filter((name) => args[name] === undefined);
-    const body: Args = { ...args };
-    if (args.restoreOnDelete !== false) {
-      for (const name of released) {
-        body[name] = prior[name];
-        changed.add(name);
-      }
-    }
-    for (const name of released) delete prior[name];
-    const toWrite = [...changed].filter((name) => !traits(name).local);
-    let outs: Args;
-    if (toWrite.length) {
-      const live = await definition.update(ctx, id, body as never, new Set(toWrite), withoutEngineKeys(olds) as never);
-      outs = outputsFor(args, live);
-    } else {
-      // Only provider options changed: nothing to send; the recorded values stand.
-      outs = Object.fromEntries(Object.entries(withoutEngineKeys(olds)).filter(([name]) => !propertyNames.includes(name) || args[name] !== undefined));
-      for (const name of propertyNames) if (traits(name).local && args[name] !== undefined) outs[name] = args[name];
-    }
-    return { ...outs, ...priorOutputs(prior), ...fingerprintOutput(args) };
-  }
-
-  /** delete for a settings resource: the prior values go back, in one request. */
-  async function deleteSettings(ctx: EngineContext, id: string, props: Args): Promise<void> {
-    if (props.restoreOnDelete === false) return;
-    const prior = Object.fromEntries(Object.entries(recordedPriorValues(props)).filter(([name]) => apiProperties.includes(name)));
-    const names = Object.keys(prior);
-    if (names.length === 0) return;
-    await definition.update(ctx, id, prior as never, new Set(names), props as never);
-  }
-
   function fingerprintOutput(args: Args): Args {
     const fingerprints = fingerprintsOf(args);
     return fingerprints ? { fingerprints } : {};
   }
+
+  /** The life cycle of a settings resource (./settings.ts), built on the same parts. */
+  const settingsCycle = definition.settings
+    ? settingsLifecycle({ definition, propertyNames, apiProperties, traits, liveValueOf, changedProperties, differingFromLive, outputsFor, fingerprintOutput })
+    : undefined;
 
   /**
    * The state recorded for a live object: the declared properties, in the form
@@ -280,10 +214,7 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
     async diff(_id, olds, news) {
       const declared = withoutEngineKeys(news);
       const changed = changedProperties(olds, declared);
-      if (settings) {
-        // A field removed from the program is given back (or let go): a change.
-        for (const name of Object.keys(recordedPriorValues(olds))) if (declared[name] === undefined && !changed.includes(name)) changed.push(name);
-      }
+      if (settingsCycle) for (const name of settingsCycle.released(olds, declared)) if (!changed.includes(name)) changed.push(name);
       const replaces = changed.filter((name) => traits(name).replaceOnChange);
       return {
         changes: changed.length > 0,
@@ -296,7 +227,7 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
       const args = parse(inputs);
       try {
         const ctx = context();
-        if (settings) return await createSettings(ctx, args);
+        if (settingsCycle) return await settingsCycle.create(ctx, args);
         const adopted = args.adoptExisting === true && definition.adopt ? await definition.adopt(ctx, args as never) : undefined;
         if (adopted) {
           // The adopted object as it stands is the "old" state the update starts from.
@@ -322,7 +253,7 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
         const live = await definition.read(context(), id, args as never);
         if (!live) return { id: "" };
         // What was recorded at apply time stays: prior values, fingerprints of the files applied.
-        const kept = Object.fromEntries(["restoreValues", "restoreSecrets", "fingerprints"].filter((key) => key in args).map((key) => [key, args[key]]));
+        const kept = Object.fromEntries([...PRIOR_VALUE_OUTPUTS, "fingerprints"].filter((key) => key in args).map((key) => [key, args[key]]));
         const outs = { ...outputsFor(args, live), ...kept };
         const inputs: Args = Object.fromEntries(propertyNames.filter((name) => name in outs).map((name) => [name, outs[name]]));
         // `check` adds the fingerprints of the declared files to the inputs: the refreshed inputs keep those applied,
@@ -339,7 +270,7 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
       const args = parse(news);
       const changed = new Set(changedProperties(olds, args));
       try {
-        if (settings) return { outs: await updateSettings(context(), id, olds, args) };
+        if (settingsCycle) return { outs: await settingsCycle.update(context(), id, olds, args) };
         const live = await definition.update(context(), id, args as never, changed, withoutEngineKeys(olds) as never);
         return { outs: { ...outputsFor(args, live), ...fingerprintOutput(args) } };
       } catch (error) {
@@ -350,7 +281,7 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
     async delete(id, props) {
       const args = withoutEngineKeys(props);
       try {
-        if (settings) await deleteSettings(context(), id, args);
+        if (settingsCycle) await settingsCycle.delete(context(), id, args);
         else await definition.delete!(context(), id, args as never);
       } catch (error) {
         if (isGone(error) || (error instanceof ApiError && error.status === 404 && isOwnerNotFound(error))) return;

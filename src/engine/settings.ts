@@ -1,8 +1,9 @@
 /**
  * Settings resources: resources that manage some settings of an object that
  * exists without them (a group's settings, the instance's application
- * settings). They never create or delete that object. The engine
- * (./provider.ts) gives every such resource the same life cycle:
+ * settings). They never create or delete that object. `settingsLifecycle`
+ * below, which the generic engine (./provider.ts) uses in place of a
+ * resource's create and delete hooks, gives every such resource the same life cycle:
  *
  * - create: `settings.locate` reads the object (one GET); the current values
  *   of the declared fields are recorded as the *prior values*; only the
@@ -23,6 +24,10 @@
  * and is left as it is on delete.
  */
 import { z } from "zod";
+import type { AnyResourceDefinition, EngineContext, FieldTraits, Live } from "./definition";
+import { withoutEngineKeys } from "./values";
+
+type Args = Record<string, unknown>;
 
 /** The schema piece every settings resource declares. */
 export const restoreOnDelete = z.boolean().optional();
@@ -36,6 +41,9 @@ export const settingsOutputs = {
 } as const;
 
 export type PriorValues = Record<string, unknown>;
+
+/** The outputs that hold prior values; a refresh keeps them as recorded. */
+export const PRIOR_VALUE_OUTPUTS = Object.keys(settingsOutputs) as (keyof typeof settingsOutputs)[];
 
 /** The prior values recorded in a resource's state (both outputs merged). */
 export function recordedPriorValues(props: Record<string, unknown>): PriorValues {
@@ -60,4 +68,101 @@ export function priorValueOutputs(prior: PriorValues, isSecret: (property: strin
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** What the settings life cycle uses of the generic engine (./provider.ts). */
+export interface EngineParts {
+  definition: AnyResourceDefinition;
+  propertyNames: readonly string[];
+  /** Properties that are fields of the API object (not owners or provider options). */
+  apiProperties: readonly string[];
+  traits(name: string): FieldTraits;
+  liveValueOf(name: string, field: FieldTraits, live: Live): unknown;
+  changedProperties(olds: Args, news: Args): string[];
+  differingFromLive(args: Args, live: Live, names?: readonly string[]): string[];
+  outputsFor(args: Args, live: Live): Args;
+  fingerprintOutput(args: Args): Args;
+}
+
+/** create, update and delete of a settings resource, and the fields a program let go of. */
+export function settingsLifecycle(parts: EngineParts) {
+  const { definition, propertyNames, apiProperties, traits, liveValueOf, changedProperties, differingFromLive, outputsFor, fingerprintOutput } = parts;
+  const settings = definition.settings!;
+
+  /** The live values of the given properties: what a settings resource gives back on delete. */
+  function priorValuesOf(names: readonly string[], live: Live): PriorValues {
+    const prior: PriorValues = {};
+    for (const name of names) {
+      const field = traits(name);
+      if (field.writeOnly && !field.fromApi) continue; // the server never shows it: nothing to give back
+      const value = liveValueOf(name, field, live);
+      prior[name] = value === undefined ? null : value;
+    }
+    return prior;
+  }
+
+  const priorOutputs = (prior: PriorValues) => priorValueOutputs(prior, (name) => traits(name).secret === true);
+
+  /** create for a settings resource: read the object, record prior values, write what differs. */
+  async function create(ctx: EngineContext, args: Args) {
+    const located = await settings.locate(ctx, args as never);
+    const declared = apiProperties.filter((name) => args[name] !== undefined);
+    const prior = priorValuesOf(declared, located.live);
+    const changed = differingFromLive(args, located.live);
+    // Nothing was written before this PUT, so a failure leaves nothing behind to record.
+    const live = changed.length ? await definition.update(ctx, located.id, args as never, new Set(changed), args as never) : located.live;
+    return { id: located.id, outs: { ...outputsFor(args, live), ...priorOutputs(prior), ...fingerprintOutput(args) } };
+  }
+
+  /**
+   * update for a settings resource: newly declared fields get their prior
+   * value read first; fields no longer declared get theirs back.
+   */
+  async function update(ctx: EngineContext, id: string, olds: Args, args: Args) {
+    const prior = recordedPriorValues(olds);
+    const changed = new Set(changedProperties(olds, args));
+    const newlyDeclared = apiProperties.filter((name) => args[name] !== undefined && !(name in prior) && olds[name] === undefined);
+    if (newlyDeclared.length) {
+      const current = await settings.locate(ctx, args as never);
+      Object.assign(prior, priorValuesOf(newlyDeclared, current.live));
+      for (const name of newlyDeclared) changed.delete(name);
+      for (const name of differingFromLive(args, current.live, newlyDeclared)) changed.add(name);
+    }
+    const letGo = released(olds, args);
+    const body: Args = { ...args };
+    if (args.restoreOnDelete !== false) {
+      for (const name of letGo) {
+        body[name] = prior[name];
+        changed.add(name);
+      }
+    }
+    for (const name of letGo) delete prior[name];
+    const toWrite = [...changed].filter((name) => !traits(name).local);
+    let outs: Args;
+    if (toWrite.length) {
+      const live = await definition.update(ctx, id, body as never, new Set(toWrite), withoutEngineKeys(olds) as never);
+      outs = outputsFor(args, live);
+    } else {
+      // Only provider options changed: nothing to send; the recorded values stand.
+      outs = Object.fromEntries(Object.entries(withoutEngineKeys(olds)).filter(([name]) => !propertyNames.includes(name) || args[name] !== undefined));
+      for (const name of propertyNames) if (traits(name).local && args[name] !== undefined) outs[name] = args[name];
+    }
+    return { ...outs, ...priorOutputs(prior), ...fingerprintOutput(args) };
+  }
+
+  /** delete for a settings resource: the prior values go back, in one request. */
+  async function remove(ctx: EngineContext, id: string, props: Args): Promise<void> {
+    if (props.restoreOnDelete === false) return;
+    const prior = Object.fromEntries(Object.entries(recordedPriorValues(props)).filter(([name]) => apiProperties.includes(name)));
+    const names = Object.keys(prior);
+    if (names.length === 0) return;
+    await definition.update(ctx, id, prior as never, new Set(names), props as never);
+  }
+
+  /** Fields with a recorded prior value that the program no longer declares: given back (or let go), so a change. */
+  function released(olds: Args, declared: Args): string[] {
+    return Object.keys(recordedPriorValues(olds)).filter((name) => declared[name] === undefined);
+  }
+
+  return { create, update, delete: remove, released };
 }
