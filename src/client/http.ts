@@ -53,6 +53,21 @@ export interface RequestOptions<T> {
    * Without it, a POST whose outcome is unknown is not retried (no duplicates).
    */
   findCreated?: () => Promise<T | undefined>;
+  /**
+   * The answer is a file: its body is returned as bytes, not parsed, and a
+   * redirect to another host (object storage's signed address, where real
+   * servers send downloads) is followed without the token.
+   */
+  binary?: boolean;
+}
+
+/** A file the API serves (an avatar), as `download` returns it. */
+export interface DownloadedFile {
+  content: Buffer;
+  /** From `Content-Type`, without parameters. */
+  contentType?: string;
+  /** From `Content-Disposition`. */
+  filename?: string;
 }
 
 export interface ApiResponse<T> {
@@ -144,6 +159,13 @@ export class PlatformClient {
   delete<T = unknown>(path: string, query?: Query): Promise<T> {
     return this.request<T>("DELETE", path, { query }).then((r) => r.body);
   }
+  /** A GET of a file (an avatar): its bytes, with the type and name the server gives. */
+  async download(path: string, query?: Query): Promise<DownloadedFile> {
+    const response = await this.request<Buffer>("GET", path, { query, binary: true });
+    const type = response.headers["content-type"];
+    const contentType = typeof type === "string" ? type.split(";")[0]!.trim() || undefined : undefined;
+    return { content: response.body, contentType, filename: dispositionFilename(response.headers["content-disposition"]) };
+  }
 
   /** Every item of a list endpoint, following `Link rel="next"` (offset and keyset alike). */
   async list<T>(path: string, query?: Query): Promise<T[]> {
@@ -205,10 +227,12 @@ export class PlatformClient {
     let url = startUrl;
     let currentMethod = method;
     let redirects = 0;
+    // Set once a download is redirected to another host: the token stays on the configured server.
+    let anonymous = false;
     for (let attempt = 1; ; attempt++) {
       let response: Dispatcher.ResponseData;
       try {
-        response = await this.dispatch(currentMethod, url, options.body, options.form);
+        response = await this.dispatch(currentMethod, url, options.body, options.form, !anonymous);
       } catch (cause) {
         const processed = mayHaveBeenProcessed(cause);
         const retry = await this.shouldRetry(currentMethod, attempt, started, processed, options, undefined);
@@ -222,12 +246,19 @@ export class PlatformClient {
       if (REDIRECT_STATUSES.has(status) && typeof response.headers.location === "string") {
         await response.body.dump();
         if (++redirects > MAX_REDIRECTS) throw new Error(`${method} ${path}: too many redirects.`);
-        url = this.sameServer(new URL(response.headers.location, url), path);
+        const target = new URL(response.headers.location, url);
+        if (options.binary && currentMethod === "GET" && target.origin !== this.apiBase.origin) {
+          url = target;
+          anonymous = true;
+        } else url = this.sameServer(target, path);
         if (status === 303) currentMethod = "GET";
         attempt--; // a redirect is not a failed attempt
         continue;
       }
 
+      if (status < 400 && options.binary) {
+        return { status, headers: response.headers, body: Buffer.from(await response.body.arrayBuffer()) as T };
+      }
       const text = await response.body.text();
       if (status < 400) {
         return { status, headers: response.headers, body: parseBody(text, response.headers) as T };
@@ -281,12 +312,12 @@ export class PlatformClient {
     return { delayMs };
   }
 
-  private dispatch(method: string, url: URL, body: unknown, form?: FormFields): Promise<Dispatcher.ResponseData> {
+  private dispatch(method: string, url: URL, body: unknown, form: FormFields | undefined, withToken: boolean): Promise<Dispatcher.ResponseData> {
     const headers: Record<string, string> = {
-      "private-token": this.token,
       accept: "application/json",
       "user-agent": "pulumi-platform",
     };
+    if (withToken) headers["private-token"] = this.token;
     let payload: string | Buffer | undefined;
     if (form !== undefined && method !== "GET" && method !== "DELETE") {
       const multipart = multipartBody(form);
@@ -336,6 +367,22 @@ export function multipartBody(form: FormFields): { contentType: string; payload:
   for (const [name, value] of Object.entries(form)) add(name, value);
   parts.push(Buffer.from(`--${boundary}--\r\n`, "utf8"));
   return { contentType: `multipart/form-data; boundary=${boundary}`, payload: Buffer.concat(parts) };
+}
+
+/** The file name of `Content-Disposition: attachment; filename="x.png"` (or its RFC 5987 `filename*=UTF-8''x.png`). */
+function dispositionFilename(header: string | string[] | undefined): string | undefined {
+  if (typeof header !== "string") return undefined;
+  const extended = /filename\*\s*=\s*[^']*'[^']*'([^;]+)/i.exec(header);
+  if (extended) {
+    try {
+      return decodeURIComponent(extended[1]!.trim());
+    } catch {
+      // a malformed encoding: fall back to the plain parameter
+    }
+  }
+  const plain = /filename\s*=\s*("((?:[^"\\]|\\.)*)"|[^;]+)/i.exec(header);
+  if (!plain) return undefined;
+  return plain[2] !== undefined ? plain[2].replace(/\\(.)/g, "$1") : plain[1]!.trim();
 }
 
 function parseBody(text: string, headers: Dispatcher.ResponseData["headers"]): unknown {

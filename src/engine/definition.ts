@@ -37,6 +37,15 @@ export interface FieldTraits {
    * adds it to the checked inputs, so a preview shows which content changed.
    */
   fingerprint?: (declared: unknown) => string;
+  /**
+   * Settings resources (./settings.ts): the prior value is not part of the
+   * object the API returns and must be fetched apart (a file served at its own
+   * address, such as an avatar). Called once, when the field is first managed,
+   * with the object as just read, so it can skip the request when there is
+   * nothing to fetch; the result is kept in state as the prior value
+   * (`restoreValues`) and handed to `update` when it is given back.
+   */
+  fetchPrior?: (ctx: EngineContext, located: Located) => Promise<unknown>;
 }
 
 export type Live = Record<string, unknown>;

@@ -21,10 +21,11 @@
  * `restoreSecrets` for fields with the `secret` trait, which is a secret
  * output. A prior value of `null` means "unset" and is written back as null.
  * A field the server never returns (`writeOnly`) has no readable prior value
- * and is left as it is on delete.
+ * and is left as it is on delete, unless its `fetchPrior` trait fetches it
+ * apart (an avatar: one extra GET, only when the field is first managed).
  */
 import { z } from "zod";
-import type { AnyResourceDefinition, EngineContext, FieldTraits, Live } from "./definition";
+import type { AnyResourceDefinition, EngineContext, FieldTraits, Live, Located } from "./definition";
 import { withoutEngineKeys } from "./values";
 
 type Args = Record<string, unknown>;
@@ -90,12 +91,16 @@ export function settingsLifecycle(parts: EngineParts) {
   const settings = definition.settings!;
 
   /** The live values of the given properties: what a settings resource gives back on delete. */
-  function priorValuesOf(names: readonly string[], live: Live): PriorValues {
+  async function priorValuesOf(ctx: EngineContext, names: readonly string[], located: Located): Promise<PriorValues> {
     const prior: PriorValues = {};
     for (const name of names) {
       const field = traits(name);
+      if (field.fetchPrior) {
+        prior[name] = (await field.fetchPrior(ctx, located)) ?? null;
+        continue;
+      }
       if (field.writeOnly && !field.fromApi) continue; // the server never shows it: nothing to give back
-      const value = liveValueOf(name, field, live);
+      const value = liveValueOf(name, field, located.live);
       prior[name] = value === undefined ? null : value;
     }
     return prior;
@@ -107,7 +112,7 @@ export function settingsLifecycle(parts: EngineParts) {
   async function create(ctx: EngineContext, args: Args) {
     const located = await settings.locate(ctx, args as never);
     const declared = apiProperties.filter((name) => args[name] !== undefined);
-    const prior = priorValuesOf(declared, located.live);
+    const prior = await priorValuesOf(ctx, declared, located);
     const changed = differingFromLive(args, located.live);
     // Nothing was written before this PUT, so a failure leaves nothing behind to record.
     const live = changed.length ? await definition.update(ctx, located.id, args as never, new Set(changed), args as never) : located.live;
@@ -124,7 +129,7 @@ export function settingsLifecycle(parts: EngineParts) {
     const newlyDeclared = apiProperties.filter((name) => args[name] !== undefined && !(name in prior) && olds[name] === undefined);
     if (newlyDeclared.length) {
       const current = await settings.locate(ctx, args as never);
-      Object.assign(prior, priorValuesOf(newlyDeclared, current.live));
+      Object.assign(prior, await priorValuesOf(ctx, newlyDeclared, current));
       for (const name of newlyDeclared) changed.delete(name);
       for (const name of differingFromLive(args, current.live, newlyDeclared)) changed.add(name);
     }

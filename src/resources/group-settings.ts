@@ -9,13 +9,17 @@
  * saying so (real EE helpers delete unlicensed params): after each PUT the
  * provider compares the answer with what it sent and names the requirement
  * that failed. Administrator-only fields answer 403, which is explained too.
+ *
+ * The avatar is a file: the server shows only its URL. The one the group had
+ * before `avatar` was first managed is downloaded once then (only if there is
+ * one) and kept in `restoreValues` as bytes, so delete can upload it back.
  */
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { basename, extname } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, apiPath } from "../client";
+import { ApiError, apiPath, type DownloadedFile, type FilePart } from "../client";
 import { defineResource, type EngineContext, type FieldTraits } from "../engine/definition";
 import { resourceOptions, resourceProps, type ResourceArgs } from "../engine/resource";
 import { restoreOnDelete, settingsOutputs } from "../engine/settings";
@@ -32,7 +36,18 @@ export interface GroupLive extends Record<string, unknown> {
   avatar_url: string | null;
 }
 
-const AVATAR_EXTENSIONS = ["png", "jpg", "jpeg", "gif", "bmp", "tiff", "ico", "webp"];
+const AVATAR_TYPES: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  bmp: "image/bmp",
+  tiff: "image/tiff",
+  ico: "image/vnd.microsoft.icon",
+  webp: "image/webp",
+};
+const AVATAR_EXTENSIONS = Object.keys(AVATAR_TYPES);
+/** The server's own limit (`Avatarable::MAXIMUM_FILE_SIZE`), and the most a prior avatar may weigh in state. */
 const MAX_AVATAR_BYTES = 200 * 1024;
 /** A comma-separated list of IPv4/IPv6 addresses or subnets. */
 const ipRanges = z.string().refine(
@@ -176,6 +191,53 @@ function avatarProblem(path: string): string | undefined {
 
 const sha256 = (content: Uint8Array): string => createHash("sha256").update(content).digest("hex");
 
+const avatarType = (filename: string): string => AVATAR_TYPES[extname(filename).slice(1).toLowerCase()] ?? "application/octet-stream";
+
+/** The avatar a group had before `avatar` was managed, as kept in state: enough to upload it back, no more. */
+interface PriorAvatar {
+  filename: string;
+  contentType: string;
+  contentBase64: string;
+}
+
+function isPriorAvatar(value: unknown): value is PriorAvatar {
+  const avatar = value as Partial<PriorAvatar> | null;
+  return typeof avatar === "object" && avatar !== null && typeof avatar.filename === "string" && typeof avatar.contentBase64 === "string";
+}
+
+/**
+ * Downloads the group's current avatar to keep as the prior value: one GET,
+ * only when the group has one (`avatar_url` is set). None is `null`: giving
+ * that back removes ours.
+ */
+async function fetchPriorAvatar(ctx: EngineContext, live: GroupLive): Promise<PriorAvatar | null> {
+  if (!live.avatar_url) return null;
+  let file: DownloadedFile;
+  try {
+    file = await ctx.client.download(apiPath`/groups/${live.id}/avatar`);
+  } catch (error) {
+    // Removed between the two reads: there is none to give back.
+    if (error instanceof ApiError && error.notFoundSubject === "Avatar") return null;
+    throw error;
+  }
+  if (file.content.length > MAX_AVATAR_BYTES) {
+    throw new Error(
+      `GroupSettings: avatar: group ${live.full_path} has an avatar of ${file.content.length} bytes, more than the 200 KiB this provider keeps in state to give it back on delete. ` +
+        "Replace the group's avatar with a smaller image (or remove it) before managing `avatar`.",
+    );
+  }
+  const filename = file.filename ?? decodeURIComponent(basename(new URL(live.avatar_url, "https://server.invalid").pathname));
+  const contentType = file.contentType?.startsWith("image/") ? file.contentType : avatarType(filename);
+  return { filename, contentType, contentBase64: file.content.toString("base64") };
+}
+
+/** The file to upload for a declared avatar (a local path) or a prior one (from state); null removes the avatar. */
+function avatarUpload(value: unknown): FilePart | null {
+  if (typeof value === "string") return { filename: basename(value), content: readFileSync(value), contentType: avatarType(value) };
+  if (isPriorAvatar(value)) return { filename: value.filename, content: Buffer.from(value.contentBase64, "base64"), contentType: value.contentType };
+  return null;
+}
+
 // --- field traits ------------------------------------------------------------
 
 const fields: { [K in Property]?: FieldTraits } = {
@@ -185,8 +247,8 @@ const fields: { [K in Property]?: FieldTraits } = {
     // The server keeps no fingerprint of the file: the content hash in state decides re-uploads.
     writeOnly: true,
     fingerprint: (path) => sha256(readFileSync(String(path))),
-    // A prior avatar cannot be read back into state: giving back "none" removes ours.
-    fromApi: () => null,
+    // The server shows only a URL: the prior avatar's bytes are downloaded apart, once.
+    fetchPrior: (ctx, located) => fetchPriorAvatar(ctx, located.live as GroupLive),
     toApi: () => undefined, // sent apart, as a multipart file (see update)
   },
   emailsDisabled: {
@@ -280,14 +342,12 @@ export const groupSettingsDefinition = defineResource({
     const admin = ADMIN_ONLY.filter((name) => changed.has(name));
     let live: GroupLive;
     try {
-      if (changed.has("avatar") && typeof args.avatar === "string") {
-        const content = readFileSync(args.avatar);
-        live = await ctx.client.putForm<GroupLive>(groupPath(id), {
-          ...(body as Record<string, never>),
-          avatar: { filename: basename(args.avatar), content, contentType: `image/${extname(args.avatar).slice(1).toLowerCase()}` },
-        });
+      // The declared file, or the prior avatar given back (on delete, or when `avatar` leaves the program).
+      const upload = changed.has("avatar") ? avatarUpload(args.avatar as unknown) : null;
+      if (upload) {
+        live = await ctx.client.putForm<GroupLive>(groupPath(id), { ...(body as Record<string, never>), avatar: upload });
       } else {
-        // A null avatar (given back on delete, or removed from the program) removes it: `params[:avatar].nil?`.
+        // A prior value of null (the group had no avatar) removes ours: `params[:avatar].nil?`.
         if (changed.has("avatar")) body.avatar = null;
         live = await ctx.client.put<GroupLive>(groupPath(id), body);
       }

@@ -1,3 +1,5 @@
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { ApiError, NetworkError, PlatformClient, apiPath } from "pulumi-platform";
 import { tokenOf, useEmulator } from "../support";
@@ -295,5 +297,49 @@ describe("pagination", () => {
     });
     expect(requests).toHaveLength(2);
     expect(server.emulator.requestLog.at(-1)!.query).toContain("cursor=eyJpZCI6MX0");
+  });
+});
+
+describe("downloads", () => {
+  // Bytes that are not valid UTF-8: reading the body as text would change them.
+  const image = Buffer.concat([Buffer.from("\x89PNG\r\n\x1a\n", "latin1"), Buffer.from([0x00, 0xff, 0xfe, 0x80, 0xc3])]);
+
+  it("returns the file's exact bytes, type and name", async () => {
+    const client = fastClient();
+    await client.putForm(apiPath`/groups/${"beta"}`, { avatar: { filename: "logo mark.png", content: image, contentType: "image/png" } });
+    try {
+      const file = await client.download(apiPath`/groups/${"beta"}/avatar`);
+      expect(file.content.equals(image)).toBe(true);
+      expect(file).toMatchObject({ contentType: "image/png", filename: "logo mark.png" });
+    } finally {
+      await client.put(apiPath`/groups/${"beta"}`, { avatar: null });
+    }
+  });
+
+  it("follows a redirect to another host (object storage) without the token; other requests still refuse it", async () => {
+    let seen: IncomingHttpHeaders | undefined;
+    const storage = createServer((request, response) => {
+      seen = request.headers;
+      response.writeHead(200, { "content-type": "image/png; charset=binary", "content-disposition": "attachment; filename*=UTF-8''caf%C3%A9.png" });
+      response.end(image);
+    });
+    await new Promise<void>((resolve) => storage.listen(0, "127.0.0.1", resolve));
+    // The same machine under another name is another origin, as a storage host would be.
+    const signed = `http://localhost:${(storage.address() as AddressInfo).port}/bucket/avatar.png?signature=abc`;
+    try {
+      server.emulator.inject({ method: "GET", path: "/api/v4/groups/beta/avatar", status: 302, headers: { location: signed } });
+      const file = await fastClient().download(apiPath`/groups/${"beta"}/avatar`);
+      expect(file.content.equals(image)).toBe(true);
+      expect(file).toMatchObject({ contentType: "image/png", filename: "café.png" });
+      expect(seen).toBeDefined();
+      expect(seen!["private-token"]).toBeUndefined();
+
+      seen = undefined;
+      server.emulator.inject({ method: "GET", path: "/api/v4/version", status: 302, headers: { location: signed } });
+      await expect(fastClient().get(apiPath`/version`)).rejects.toThrow(/another host.*refusing to send the token/);
+      expect(seen).toBeUndefined();
+    } finally {
+      await new Promise((resolve) => storage.close(resolve));
+    }
   });
 });

@@ -252,3 +252,142 @@ describe("avatar", () => {
     await settings.delete(id, withoutAvatar);
   });
 });
+
+describe("the avatar a group had before is given back", () => {
+  const SUBGROUP = "acme/platform";
+  // Bytes that are not valid UTF-8: the round trip through state must be byte-exact.
+  const original = Buffer.concat([Buffer.from("\x89PNG\r\n\x1a\n", "latin1"), Buffer.from([0x00, 0xff, 0xfe, 0x80, 0xc3]), Buffer.from("original")]);
+  let groupId = 0;
+
+  const servedAvatar = async () => {
+    const served = await fetch(`${server.emulator.apiUrl}/groups/${groupId}/avatar`, { headers: { "PRIVATE-TOKEN": server.emulator.tokens.root! } });
+    expect(served.status).toBe(200);
+    return Buffer.from(await served.arrayBuffer());
+  };
+  const setOutOfBand = async (content: Buffer) => {
+    await server.as().putForm(apiPath`/groups/${SUBGROUP}`, { avatar: { filename: "original.png", content, contentType: "image/png" } });
+  };
+  const priorAvatar = { filename: "original.png", contentType: "image/png", contentBase64: original.toString("base64") };
+
+  beforeAll(async () => {
+    groupId = Number((await group(SUBGROUP)).id);
+  });
+
+  it("create downloads the prior avatar once; delete uploads it back byte for byte", async () => {
+    await setOutOfBand(original);
+    const ours = imageFile("ours.png", "ours");
+    let created: Awaited<ReturnType<typeof create>> | undefined;
+    const requests = await server.requestsDuring(async () => {
+      created = await create({ group: SUBGROUP, avatar: ours });
+    });
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "GET /api/v4/groups/acme%2Fplatform",
+      `GET /api/v4/groups/${groupId}/avatar`,
+      `PUT /api/v4/groups/${groupId}`,
+    ]);
+    const { id, inputs, outs } = created!;
+    expect(outs.restoreValues).toEqual({ avatar: priorAvatar });
+    expect((await servedAvatar()).toString("latin1")).toContain("ours");
+
+    // The prior avatar is state, never an input: no diff, and a refresh neither downloads it again nor puts it in the inputs.
+    expect(inputs).not.toHaveProperty("restoreValues");
+    expect(await settings.diff(id, outs, inputs)).toMatchObject({ changes: false });
+    const refresh = await server.requestsDuring(async () => {
+      const refreshed = await settings.read(id, outs);
+      expect(refreshed.inputs).toEqual(inputs);
+      expect(refreshed.props!.restoreValues).toEqual({ avatar: priorAvatar });
+      expect(await settings.diff(id, refreshed.props!, inputs)).toMatchObject({ changes: false });
+    });
+    expect(refresh.map((r) => r.method)).toEqual(["GET"]);
+
+    const deleted = await server.requestsDuring(() => settings.delete(id, outs));
+    expect(deleted.map((r) => `${r.method} ${r.path}`)).toEqual([`PUT /api/v4/groups/${groupId}`]);
+    expect((await servedAvatar()).equals(original)).toBe(true);
+    expect((await group(SUBGROUP)).avatar_url).toMatch(/\/original\.png$/);
+  });
+
+  it("declared in an update: the prior avatar is downloaded then; removing `avatar` from the program gives it back", async () => {
+    await setOutOfBand(original);
+    const first = await create({ group: SUBGROUP, description: "Platform team" });
+    expect(first.outs.restoreValues).toEqual({ description: "" });
+
+    const ours = imageFile("ours-later.png", "ours later");
+    const added = (await settings.check(first.outs, { group: SUBGROUP, description: "Platform team", avatar: ours })).inputs as Props;
+    expect(await settings.diff(first.id, first.outs, added)).toMatchObject({ changes: true });
+    let outs: Props = {};
+    const adding = await server.requestsDuring(async () => {
+      outs = (await settings.update(first.id, first.outs, added)).outs as Props;
+    });
+    expect(adding.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "GET /api/v4/groups/acme%2Fplatform",
+      `GET /api/v4/groups/${groupId}/avatar`,
+      `PUT /api/v4/groups/${groupId}`,
+    ]);
+    expect(outs.restoreValues).toEqual({ description: "", avatar: priorAvatar });
+    expect((await servedAvatar()).toString("latin1")).toContain("ours later");
+
+    // A later content change re-uploads ours; the prior avatar stays as recorded and is not fetched again.
+    imageFile("ours-later.png", "ours changed");
+    const changed = (await settings.check(outs, { group: SUBGROUP, description: "Platform team", avatar: ours })).inputs as Props;
+    const reupload = await server.requestsDuring(async () => {
+      outs = (await settings.update(first.id, outs, changed)).outs as Props;
+    });
+    expect(reupload.map((r) => r.method)).toEqual(["PUT"]);
+    expect(outs.restoreValues).toEqual({ description: "", avatar: priorAvatar });
+
+    const withoutAvatar = { group: SUBGROUP, description: "Platform team" };
+    expect(await settings.diff(first.id, outs, withoutAvatar)).toMatchObject({ changes: true });
+    const removing = await server.requestsDuring(async () => {
+      outs = (await settings.update(first.id, outs, withoutAvatar)).outs as Props;
+    });
+    expect(removing.map((r) => r.method)).toEqual(["PUT"]);
+    expect(outs.restoreValues).toEqual({ description: "" });
+    expect((await servedAvatar()).equals(original)).toBe(true);
+    await settings.delete(first.id, outs);
+  });
+
+  it("a group without an avatar: no download, and delete removes ours", async () => {
+    expect((await group("beta")).avatar_url).toBeNull();
+    let created: Awaited<ReturnType<typeof create>> | undefined;
+    const requests = await server.requestsDuring(async () => {
+      created = await create({ group: "beta", avatar: imageFile("beta.png", "beta") });
+    });
+    expect(requests.map((r) => r.method)).toEqual(["GET", "PUT"]);
+    expect(created!.outs.restoreValues).toEqual({ avatar: null });
+    expect((await group("beta")).avatar_url).toMatch(/\/beta\.png$/);
+    const deleted = await server.requestsDuring(() => settings.delete(created!.id, created!.outs));
+    expect(deleted.map((r) => r.method)).toEqual(["PUT"]);
+    expect((await group("beta")).avatar_url).toBeNull();
+  });
+
+  it("not declared: the group's avatar is never downloaded", async () => {
+    await setOutOfBand(original);
+    const requests = await server.requestsDuring(async () => {
+      const { id, outs } = await create({ group: SUBGROUP, lfsEnabled: false });
+      await settings.delete(id, outs);
+    });
+    expect(requests.map((r) => r.method)).toEqual(["GET", "PUT", "PUT"]);
+    expect((await servedAvatar()).equals(original)).toBe(true);
+  });
+
+  it("restoreOnDelete: false leaves our avatar and sends nothing on delete", async () => {
+    await setOutOfBand(original);
+    const { id, outs } = await create({ group: SUBGROUP, avatar: imageFile("kept.png", "kept"), restoreOnDelete: false });
+    expect(await server.requestsDuring(() => settings.delete(id, outs))).toEqual([]);
+    expect((await servedAvatar()).toString("latin1")).toContain("kept");
+    expect((await group(SUBGROUP)).avatar_url).toMatch(/\/kept\.png$/);
+  });
+
+  it("refuses to keep a prior avatar above 200 KiB in state, naming `avatar`, before writing anything", async () => {
+    await setOutOfBand(original);
+    // A server that holds an older, larger avatar than its limit allows today.
+    server.emulator.inject({ method: "GET", path: `/api/v4/groups/${groupId}/avatar`, status: 200, headers: { "content-type": "image/png" }, body: "x".repeat(200 * 1024 + 1) });
+    const requests = await server.requestsDuring(async () => {
+      await expect(create({ group: SUBGROUP, avatar: imageFile("small.png", "small") })).rejects.toThrow(/avatar: group acme\/platform has an avatar of 204801 bytes, more than the 200 KiB/);
+    });
+    expect(requests.map((r) => r.method)).toEqual(["GET", "GET"]);
+    expect((await servedAvatar()).equals(original)).toBe(true);
+    // Leave the subgroup without an avatar, as the seed has it.
+    await server.as().put(apiPath`/groups/${SUBGROUP}`, { avatar: null });
+  });
+});
