@@ -16,7 +16,7 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
-import { basename, extname } from "node:path";
+import { basename } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, apiPath, type DownloadedFile, type FilePart } from "../client";
@@ -27,6 +27,7 @@ import { providerShim } from "../engine/shim";
 import { requestBody } from "../engine/values";
 import { branchProtectionDefaults, defaultsFromApi, defaultsToApi, presetDefaults, sameDefaults, type BranchProtectionDefaults } from "./common";
 import { ownerReference } from "./common";
+import { IMAGE_EXTENSIONS, imageContentType, isImageFile, MAX_AVATAR_BYTES } from "../image-types";
 
 /** A group as `GET /groups/:id` returns it (the fields this resource reads). */
 export interface GroupLive extends Record<string, unknown> {
@@ -36,19 +37,7 @@ export interface GroupLive extends Record<string, unknown> {
   avatar_url: string | null;
 }
 
-const AVATAR_TYPES: Record<string, string> = {
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  bmp: "image/bmp",
-  tiff: "image/tiff",
-  ico: "image/vnd.microsoft.icon",
-  webp: "image/webp",
-};
-const AVATAR_EXTENSIONS = Object.keys(AVATAR_TYPES);
 /** The server's own limit (`Avatarable::MAXIMUM_FILE_SIZE`), and the most a prior avatar may weigh in state. */
-const MAX_AVATAR_BYTES = 200 * 1024;
 /** A comma-separated list of IPv4/IPv6 addresses or subnets. */
 const ipRanges = z.string().refine(
   (value) =>
@@ -177,8 +166,7 @@ const presetOf = (defaults: BranchProtectionDefaults | undefined): number | unde
 
 function avatarProblem(path: string): string | undefined {
   if (/^[a-z]+:\/\//i.test(path)) return "must be the path of a local image file, not a URL";
-  const extension = extname(path).slice(1).toLowerCase();
-  if (!AVATAR_EXTENSIONS.includes(extension)) return `must be an image file of type ${AVATAR_EXTENSIONS.join(", ")}`;
+  if (!isImageFile(path)) return `must be an image file of type ${IMAGE_EXTENSIONS.join(", ")}`;
   let size: number;
   try {
     size = statSync(path).size;
@@ -190,8 +178,6 @@ function avatarProblem(path: string): string | undefined {
 }
 
 const sha256 = (content: Uint8Array): string => createHash("sha256").update(content).digest("hex");
-
-const avatarType = (filename: string): string => AVATAR_TYPES[extname(filename).slice(1).toLowerCase()] ?? "application/octet-stream";
 
 /** The avatar a group had before `avatar` was managed, as kept in state: enough to upload it back, no more. */
 interface PriorAvatar {
@@ -227,13 +213,13 @@ async function fetchPriorAvatar(ctx: EngineContext, live: GroupLive): Promise<Pr
     );
   }
   const filename = file.filename ?? decodeURIComponent(basename(new URL(live.avatar_url, "https://server.invalid").pathname));
-  const contentType = file.contentType?.startsWith("image/") ? file.contentType : avatarType(filename);
+  const contentType = file.contentType?.startsWith("image/") ? file.contentType : imageContentType(filename);
   return { filename, contentType, contentBase64: file.content.toString("base64") };
 }
 
 /** The file to upload for a declared avatar (a local path) or a prior one (from state); null removes the avatar. */
 function avatarUpload(value: unknown): FilePart | null {
-  if (typeof value === "string") return { filename: basename(value), content: readFileSync(value), contentType: avatarType(value) };
+  if (typeof value === "string") return { filename: basename(value), content: readFileSync(value), contentType: imageContentType(value) };
   if (isPriorAvatar(value)) return { filename: value.filename, content: Buffer.from(value.contentBase64, "base64"), contentType: value.contentType };
   return null;
 }

@@ -294,14 +294,18 @@ describe("adoption", () => {
 });
 
 describe("ownership", () => {
-  it("an update of someone else's schedule fails with 403 unless takeOwnership is set, which takes it first", async () => {
+  /** A schedule created by dev (its owner), with the providers then acting as maintainer. */
+  async function scheduleOwnedByDev() {
     await server.configureProviders("dev");
-    let created: Awaited<ReturnType<typeof createSchedule>>;
     try {
-      created = await createSchedule();
+      return await createSchedule();
     } finally {
       await server.configureProviders("maintainer");
     }
+  }
+
+  it("an update of someone else's schedule fails with 403 unless takeOwnership is set, which takes it first", async () => {
+    const created = await scheduleOwnedByDev();
     try {
       const { id, inputs: declared, outs } = created;
       expect(outs.owner).toBe("dev");
@@ -326,13 +330,7 @@ describe("ownership", () => {
   });
 
   it("takes ownership once when several variable writes are refused", async () => {
-    await server.configureProviders("dev");
-    let created: Awaited<ReturnType<typeof createSchedule>>;
-    try {
-      created = await createSchedule();
-    } finally {
-      await server.configureProviders("maintainer");
-    }
+    const created = await scheduleOwnedByDev();
     try {
       const { id, inputs: declared, outs } = created;
       const changed = { ...declared, takeOwnership: true, variables: [{ key: "A", value: "1" }, { key: "B", value: "2" }] };

@@ -27,6 +27,7 @@ import { isUploadedFile, type ParamSpec, type UploadedFile } from "../params";
 import { ok, paginate, route, type RequestContext, type RouteModule } from "../router";
 import { AccessLevel, defineStore, type EmulatorState, type Group, type Tier, type Visibility } from "../state";
 import { presentProject } from "./projects";
+import { imageContentType, isImageFile, MAX_AVATAR_BYTES } from "../../image-types";
 
 // ---------------------------------------------------------------------------
 // Settings kept per group
@@ -349,23 +350,10 @@ const getAvatar = route("GET", "/groups/:id/avatar", { params: { id: { type: "st
   return {
     status: 200,
     body: content,
-    headers: { "Content-Type": imageType(avatar.filename), "Content-Disposition": `attachment; filename="${avatar.filename}"` },
+    headers: { "Content-Type": imageContentType(avatar.filename), "Content-Disposition": `attachment; filename="${avatar.filename}"` },
   };
 });
 
-const IMAGE_TYPES: Record<string, string> = {
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  bmp: "image/bmp",
-  tiff: "image/tiff",
-  ico: "image/vnd.microsoft.icon",
-  webp: "image/webp",
-};
-const imageType = (filename: string): string => IMAGE_TYPES[extensionOf(filename)] ?? "application/octet-stream";
-const extensionOf = (filename: string): string => /\.([^.]+)$/.exec(filename)?.[1]?.toLowerCase() ?? "";
-const MAX_AVATAR_BYTES = 200 * 1024;
 
 // ---------------------------------------------------------------------------
 // GET /groups
@@ -614,7 +602,7 @@ function checkPath(state: EmulatorState, group: Group, path: string, fail: (fiel
 }
 
 function readAvatar(file: UploadedFile, fail: (field: string, message: string) => void): GroupSettingsRecord["avatar"] {
-  if (!(extensionOf(file.filename) in IMAGE_TYPES)) {
+  if (!isImageFile(file.filename)) {
     fail("avatar", "file format is not supported. Please try one of the following supported formats: png, jpg, jpeg, gif, bmp, tiff, ico, webp");
     return null;
   }
