@@ -78,16 +78,21 @@ export class PulumiProgram {
 
   static async create(options: ProgramOptions): Promise<PulumiProgram> {
     const root = mkdtempSync(path.join(tmpdir(), `pulumi-platform-${options.example}-`));
-    const program = new PulumiProgram(root, options);
-    mkdirSync(path.join(root, "backend"));
-    const source = path.join(repoRoot, "examples", options.example);
-    cpSync(source, program.dir, { recursive: true, filter: (file) => !file.includes("node_modules") && !/Pulumi\.[^/]+\.yaml$/.test(path.basename(file)) });
-    // The program resolves `pulumi-platform` (and the serialized provider its runtime) through the repository's node_modules.
-    symlinkSync(path.join(repoRoot, "node_modules"), path.join(program.dir, "node_modules"), "dir");
-    await program.cli(["stack", "init", program.stack]);
-    for (const [key, value] of Object.entries(options.config ?? {})) await program.setConfig(key, value);
-    for (const [key, value] of Object.entries(options.secrets ?? {})) await program.setConfig(key, value, { secret: true });
-    return program;
+    try {
+      const program = new PulumiProgram(root, options);
+      mkdirSync(path.join(root, "backend"));
+      const source = path.join(repoRoot, "examples", options.example);
+      cpSync(source, program.dir, { recursive: true, filter: (file) => !file.includes("node_modules") && !/Pulumi\.[^/]+\.yaml$/.test(path.basename(file)) });
+      // The program resolves `pulumi-platform` (and the serialized provider its runtime) through the repository's node_modules.
+      symlinkSync(path.join(repoRoot, "node_modules"), path.join(program.dir, "node_modules"), "dir");
+      await program.cli(["stack", "init", program.stack]);
+      for (const [key, value] of Object.entries(options.config ?? {})) await program.setConfig(key, value);
+      for (const [key, value] of Object.entries(options.secrets ?? {})) await program.setConfig(key, value, { secret: true });
+      return program;
+    } catch (error) {
+      rmSync(root, { recursive: true, force: true }); // the caller never gets the program, so it cannot clean up
+      throw error;
+    }
   }
 
   setConfig(key: string, value: string, { secret = false } = {}): Promise<RunResult> {
