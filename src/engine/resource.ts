@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { AnyResourceDefinition, FieldTraits, OutputTraits } from "./definition";
+import { providerShim } from "./shim";
 
 /** A resource's arguments: the schema's input type, each property accepting a Pulumi input. */
 export type ResourceArgs<S extends z.ZodObject> = { [K in keyof z.input<S>]: pulumi.Input<z.input<S>[K]> };
@@ -41,5 +42,19 @@ export function deriveOutputsFromId(resource: pulumi.CustomResource, definition:
   for (const [name, output] of Object.entries(definition.outputs as Record<string, OutputTraits>)) {
     const fromId = output.fromId;
     if (fromId) Object.defineProperty(resource, name, { value: resource.id.apply((id) => fromId(id)), enumerable: true });
+  }
+}
+
+/**
+ * The base of every resource class: the provider shim of its kind, the props
+ * and options its declaration implies, the type token
+ * `pulumi-nodejs:dynamic/platform:<name>`, and the outputs derived from its id.
+ * A class adds only its typed output declarations (and any program-wide checks
+ * before `super`).
+ */
+export abstract class PlatformResource extends pulumi.dynamic.Resource {
+  protected constructor(definition: AnyResourceDefinition, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
+    super(providerShim(definition.name), name, resourceProps(definition, args), resourceOptions(definition, opts), "platform", definition.name);
+    deriveOutputsFromId(this, definition);
   }
 }

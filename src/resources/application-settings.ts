@@ -19,9 +19,8 @@ import { z } from "zod";
 import { ApiError } from "../client";
 import { aliasOf, countDeclaration, recordAlias } from "../engine/declarations";
 import { defineResource, type EngineContext, type FieldTraits, type Live } from "../engine/definition";
-import { resourceOptions, resourceProps, type ResourceArgs } from "../engine/resource";
+import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { restoreOnDelete, settingsOutputs } from "../engine/settings";
-import { providerShim } from "../engine/shim";
 import { requestBody, snakeCase } from "../engine/values";
 import { branchProtectionDefaults, defaultsFromApi, defaultsToApi, sameDefaults, type BranchProtectionDefaults } from "./common";
 
@@ -378,21 +377,14 @@ export type ApplicationSettingsArgs = ResourceArgs<typeof schema>;
  * new ApplicationSettings("instance", { signupEnabled: false, defaultProjectVisibility: "private" });
  * ```
  */
-export class ApplicationSettings extends pulumi.dynamic.Resource {
+export class ApplicationSettings extends PlatformResource {
   /** The values the managed settings had before the first apply, given back on delete. */
   declare readonly restoreValues: pulumi.Output<Record<string, unknown>>;
   declare readonly updatedAt: pulumi.Output<string>;
 
   constructor(name: string, args: ApplicationSettingsArgs, opts?: pulumi.CustomResourceOptions) {
     claimInstanceSettings(name);
-    super(
-      providerShim("ApplicationSettings"),
-      name,
-      resourceProps(applicationSettingsDefinition, args),
-      resourceOptions(applicationSettingsDefinition, opts),
-      "platform",
-      "ApplicationSettings",
-    );
+    super(applicationSettingsDefinition, name, args, opts);
   }
 }
 

@@ -5,10 +5,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { apiPath } from "../client";
 import { defineResource, type EngineContext } from "../engine/definition";
-import { deriveOutputsFromId, resourceOptions, resourceProps, type ResourceArgs } from "../engine/resource";
-import { providerShim } from "../engine/shim";
+import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { adoptExisting, exactlyOneOwner, ownerOf, ownerReference, urlWithPlaceholders, type OwnerKind } from "./common";
 
@@ -117,7 +115,7 @@ export type BadgeArgs = ResourceArgs<typeof schema>;
  *   linkUrl: "https://ci.example.com/%{project_path}", imageUrl: "https://ci.example.com/%{project_path}/badge.svg" });
  * ```
  */
-export class Badge extends pulumi.dynamic.Resource {
+export class Badge extends PlatformResource {
   declare readonly project: pulumi.Output<string | number | undefined>;
   declare readonly group: pulumi.Output<string | number | undefined>;
   declare readonly linkUrl: pulumi.Output<string>;
@@ -133,7 +131,6 @@ export class Badge extends pulumi.dynamic.Resource {
   declare readonly renderedImageUrl: pulumi.Output<string>;
 
   constructor(name: string, args: BadgeArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerShim("Badge"), name, resourceProps(badgeDefinition, args), resourceOptions(badgeDefinition, opts), "platform", "Badge");
-    deriveOutputsFromId(this, badgeDefinition);
+    super(badgeDefinition, name, args, opts);
   }
 }

@@ -11,8 +11,7 @@ import { z } from "zod";
 import { ApiError, apiPath } from "../client";
 import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
-import { resourceOptions, resourceProps, type ResourceArgs } from "../engine/resource";
-import { providerShim } from "../engine/shim";
+import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { adoptExisting } from "./common";
 import { topLevelGroup } from "./virtual-registry";
@@ -51,8 +50,6 @@ const schema = z.object({
   notifyOnFailure: z.boolean().optional(),
   adoptExisting,
 });
-
-type CleanupPolicyInputs = z.output<typeof schema>;
 
 /** The resource id is the group as declared; the policy has no id of its own. */
 const policyPath = (group: string | number) => apiPath`/groups/${group}/-/virtual_registries/cleanup/policy`;
@@ -157,7 +154,7 @@ export type CleanupPolicyArgs = ResourceArgs<typeof schema>;
  * new CleanupPolicy("cleanup", { group: "acme", cadence: 7, enabled: true, keepNDaysAfterDownload: 30 });
  * ```
  */
-export class CleanupPolicy extends pulumi.dynamic.Resource {
+export class CleanupPolicy extends PlatformResource {
   declare readonly group: pulumi.Output<string | number>;
   declare readonly cadence: pulumi.Output<number | undefined>;
   declare readonly enabled: pulumi.Output<boolean | undefined>;
@@ -184,6 +181,6 @@ export class CleanupPolicy extends pulumi.dynamic.Resource {
       1,
       () => `CleanupPolicy ${name}: group: the program declares a second cleanup policy for group ${String(args.group)}; a group has one.`,
     );
-    super(providerShim("CleanupPolicy"), name, resourceProps(cleanupPolicyDefinition, args), resourceOptions(cleanupPolicyDefinition, opts), "platform", "CleanupPolicy");
+    super(cleanupPolicyDefinition, name, args, opts);
   }
 }

@@ -20,8 +20,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, apiPath } from "../client";
 import { defineResource, type EngineContext, type FieldTraits } from "../engine/definition";
-import { resourceOptions, resourceProps } from "../engine/resource";
-import { providerShim } from "../engine/shim";
+import { PlatformResource } from "../engine/resource";
 import { apiFieldName } from "../engine/values";
 import { adoptExisting, httpUrl as httpUrlRule, ownerReference } from "./common";
 
@@ -438,7 +437,7 @@ export type GroupIntegrationArgs = ArgsOf<KindInputs>;
  * });
  * ```
  */
-export class GroupIntegration extends pulumi.dynamic.Resource {
+export class GroupIntegration extends PlatformResource {
   declare readonly group: pulumi.Output<string | number>;
   declare readonly slug: pulumi.Output<IntegrationSlug>;
   /** The integration's numeric id on the server. */
@@ -448,13 +447,6 @@ export class GroupIntegration extends pulumi.dynamic.Resource {
   declare readonly active: pulumi.Output<boolean>;
 
   constructor(name: string, args: GroupIntegrationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerShim("GroupIntegration"),
-      name,
-      resourceProps(groupIntegrationDefinition, args),
-      resourceOptions(groupIntegrationDefinition, opts),
-      "platform",
-      "GroupIntegration",
-    );
+    super(groupIntegrationDefinition, name, args, opts);
   }
 }

@@ -21,9 +21,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, apiPath, type DownloadedFile, type FilePart } from "../client";
 import { defineResource, type EngineContext, type FieldTraits } from "../engine/definition";
-import { resourceOptions, resourceProps, type ResourceArgs } from "../engine/resource";
+import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { restoreOnDelete, settingsOutputs } from "../engine/settings";
-import { providerShim } from "../engine/shim";
 import { requestBody } from "../engine/values";
 import { branchProtectionDefaults, defaultsFromApi, defaultsToApi, presetDefaults, sameDefaults, type BranchProtectionDefaults } from "./common";
 import { ownerReference } from "./common";
@@ -372,7 +371,7 @@ export type GroupSettingsArgs = ResourceArgs<typeof schema>;
  * new GroupSettings("acme", { group: "acme", visibility: "private", requireTwoFactorAuthentication: true, twoFactorGracePeriod: 24 });
  * ```
  */
-export class GroupSettings extends pulumi.dynamic.Resource {
+export class GroupSettings extends PlatformResource {
   declare readonly group: pulumi.Output<string | number>;
   /** The group's numeric id. */
   declare readonly groupId: pulumi.Output<number>;
@@ -382,6 +381,6 @@ export class GroupSettings extends pulumi.dynamic.Resource {
   declare readonly restoreValues: pulumi.Output<Record<string, unknown>>;
 
   constructor(name: string, args: GroupSettingsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerShim("GroupSettings"), name, resourceProps(groupSettingsDefinition, args), resourceOptions(groupSettingsDefinition, opts), "platform", "GroupSettings");
+    super(groupSettingsDefinition, name, args, opts);
   }
 }

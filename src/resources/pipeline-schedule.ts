@@ -26,8 +26,7 @@ import { ApiError, apiPath } from "../client";
 import { cronProblem, timeZoneProblem } from "../cron";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { PartialCreateError } from "../engine/provider";
-import { resourceOptions, resourceProps, type ResourceArgs } from "../engine/resource";
-import { providerShim } from "../engine/shim";
+import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { isUnknown, requestBody } from "../engine/values";
 import { adoptExisting, ownerReference } from "./common";
 
@@ -395,7 +394,7 @@ export type PipelineScheduleArgs = Omit<ResourceArgs<typeof schema>, "variables"
  * });
  * ```
  */
-export class PipelineSchedule extends pulumi.dynamic.Resource {
+export class PipelineSchedule extends PlatformResource {
   declare readonly project: pulumi.Output<string | number>;
   declare readonly description: pulumi.Output<string>;
   /** As declared; the server holds the full ref. */
@@ -416,13 +415,6 @@ export class PipelineSchedule extends pulumi.dynamic.Resource {
   declare readonly lastPipeline: pulumi.Output<{ id: number; sha: string; ref: string; status: string } | null>;
 
   constructor(name: string, args: PipelineScheduleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerShim("PipelineSchedule"),
-      name,
-      resourceProps(pipelineScheduleDefinition, args),
-      resourceOptions(pipelineScheduleDefinition, opts),
-      "platform",
-      "PipelineSchedule",
-    );
+    super(pipelineScheduleDefinition, name, args, opts);
   }
 }

@@ -17,8 +17,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, apiPath } from "../client";
 import { defineResource, type EngineContext } from "../engine/definition";
-import { resourceOptions, resourceProps, type ResourceArgs } from "../engine/resource";
-import { providerShim } from "../engine/shim";
+import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { adoptExisting, ownerReference } from "./common";
 
 /** The roles a link can grant, by the names users know them by. */
@@ -227,7 +226,7 @@ export type SamlGroupLinkArgs = ResourceArgs<typeof schema>;
  * new SamlGroupLink("developers", { group: "acme", samlGroupName: "acme-developers", accessLevel: "developer" });
  * ```
  */
-export class SamlGroupLink extends pulumi.dynamic.Resource {
+export class SamlGroupLink extends PlatformResource {
   declare readonly group: pulumi.Output<string | number>;
   declare readonly samlGroupName: pulumi.Output<string>;
   /** As declared: a role name or its number. */
@@ -236,6 +235,6 @@ export class SamlGroupLink extends pulumi.dynamic.Resource {
   declare readonly provider: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: SamlGroupLinkArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerShim("SamlGroupLink"), name, resourceProps(samlGroupLinkDefinition, args), resourceOptions(samlGroupLinkDefinition, opts), "platform", "SamlGroupLink");
+    super(samlGroupLinkDefinition, name, args, opts);
   }
 }

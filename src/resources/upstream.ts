@@ -21,14 +21,12 @@
  */
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
-import equal from "fast-deep-equal";
 import { z } from "zod";
 import { ApiError, apiPath } from "../client";
 import { aliasOf, claimUnique, countDeclaration, declarationKey } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { PartialCreateError } from "../engine/provider";
-import { deriveOutputsFromId, resourceOptions, resourceProps, type ResourceArgs } from "../engine/resource";
-import { providerShim } from "../engine/shim";
+import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { adoptExisting, isHttpUrl } from "./common";
 import { explainingFeatureGate, registryPath, REGISTRY_GROUP } from "./virtual-registry";
@@ -339,7 +337,7 @@ export type UpstreamArgs = ResourceArgs<typeof schema>;
  * });
  * ```
  */
-export class Upstream extends pulumi.dynamic.Resource {
+export class Upstream extends PlatformResource {
   declare readonly registry: pulumi.Output<number>;
   declare readonly url: pulumi.Output<string>;
   declare readonly name: pulumi.Output<string>;
@@ -365,8 +363,7 @@ export class Upstream extends pulumi.dynamic.Resource {
       MAX_UPSTREAMS_PER_REGISTRY,
       () => `Upstream ${name}: registry: the program declares more than ${MAX_UPSTREAMS_PER_REGISTRY} upstreams in one virtual registry; a registry holds at most ${MAX_UPSTREAMS_PER_REGISTRY}.`,
     );
-    super(providerShim("Upstream"), name, resourceProps(upstreamDefinition, args), resourceOptions(upstreamDefinition, opts), "platform", "Upstream");
-    deriveOutputsFromId(this, upstreamDefinition);
+    super(upstreamDefinition, name, args, opts);
     // No two upstreams with the same URL and credentials in one top-level group. The values may
     // come from config secrets, so the rule runs once they are known; only a hash is kept.
     const groupKey = aliasOf(REGISTRY_GROUP, args.registry) ?? registryKey;

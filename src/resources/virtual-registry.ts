@@ -14,8 +14,7 @@ import { z } from "zod";
 import { ApiError, apiPath } from "../client";
 import { countDeclaration, declarationKey, recordAlias } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
-import { deriveOutputsFromId, resourceOptions, resourceProps, type ResourceArgs } from "../engine/resource";
-import { providerShim } from "../engine/shim";
+import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { adoptExisting, ownerReference } from "./common";
 
@@ -162,7 +161,7 @@ export const REGISTRY_GROUP = "virtual-registry-group";
  * new Upstream("docker-hub", { registry: registry.registryId, name: "Docker Hub", url: "https://registry-1.docker.io" });
  * ```
  */
-export class VirtualRegistry extends pulumi.dynamic.Resource {
+export class VirtualRegistry extends PlatformResource {
   declare readonly group: pulumi.Output<string | number>;
   declare readonly name: pulumi.Output<string>;
   declare readonly description: pulumi.Output<string | undefined>;
@@ -181,8 +180,7 @@ export class VirtualRegistry extends pulumi.dynamic.Resource {
       MAX_REGISTRIES_PER_GROUP,
       () => `VirtualRegistry ${name}: group: the program declares more than ${MAX_REGISTRIES_PER_GROUP} virtual registries in group ${String(args.group)}; a top-level group holds at most ${MAX_REGISTRIES_PER_GROUP}.`,
     );
-    super(providerShim("VirtualRegistry"), name, resourceProps(virtualRegistryDefinition, args), resourceOptions(virtualRegistryDefinition, opts), "platform", "VirtualRegistry");
-    deriveOutputsFromId(this, virtualRegistryDefinition);
+    super(virtualRegistryDefinition, name, args, opts);
     // Upstreams name their registry by this Output: remember its group for their per-group rules.
     recordAlias(REGISTRY_GROUP, this.registryId, groupKey);
   }
