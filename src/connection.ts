@@ -1,8 +1,10 @@
 /**
  * Where the provider's connection settings come from: the stack config
- * `platform:url` and `platform:token`, read by `configure`, or the environment
- * variables `PLATFORM_URL` and `PLATFORM_TOKEN` when the config is absent.
- * They live in this module's state only, never in the serialized provider.
+ * (`platform:url`, `platform:token`, and the optional `platform:requestTimeout`
+ * and `platform:retryTimeout` in seconds), read by `configure`, or the
+ * environment variables `PLATFORM_URL`, `PLATFORM_TOKEN`,
+ * `PLATFORM_REQUEST_TIMEOUT` and `PLATFORM_RETRY_TIMEOUT` when the config is
+ * absent. They live in this module's state only, never in the serialized provider.
  */
 import { PlatformClient } from "./client";
 
@@ -13,7 +15,15 @@ export interface ConfigSource {
 interface Settings {
   url?: string;
   token?: string;
+  requestTimeout?: string;
+  retryTimeout?: string;
 }
+
+/** The optional timeouts: config key, environment variable, and what the value bounds. */
+const TIMEOUTS = {
+  requestTimeout: { key: "platform:requestTimeout", env: "PLATFORM_REQUEST_TIMEOUT", bounds: "one attempt of a request" },
+  retryTimeout: { key: "platform:retryTimeout", env: "PLATFORM_RETRY_TIMEOUT", bounds: "a request and all its retries" },
+} as const;
 
 let configured: Settings = {};
 let cachedClient: { key: string; client: PlatformClient } | undefined;
@@ -23,6 +33,8 @@ export function configureConnection(config: ConfigSource): void {
   configured = {
     url: nonEmpty(config.get("platform:url")),
     token: nonEmpty(config.get("platform:token")),
+    requestTimeout: nonEmpty(config.get(TIMEOUTS.requestTimeout.key)),
+    retryTimeout: nonEmpty(config.get(TIMEOUTS.retryTimeout.key)),
   };
 }
 
@@ -43,13 +55,27 @@ export function connectionProblem(): string | undefined {
   } catch {
     return `platform:url must be an http(s) URL such as https://platform.example.com; got "${url}".`;
   }
+  for (const name of ["requestTimeout", "retryTimeout"] as const) {
+    const text = current()[name];
+    if (text !== undefined && secondsOf(text) === undefined) {
+      const { key, env, bounds } = TIMEOUTS[name];
+      return `${key} (or ${env}) is the time in seconds allowed for ${bounds}: a positive number such as 30; got "${text}".`;
+    }
+  }
   return undefined;
+}
+
+function secondsOf(text: string): number | undefined {
+  const seconds = Number(text);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
 }
 
 function current(): Settings {
   return {
     url: configured.url ?? nonEmpty(process.env.PLATFORM_URL),
     token: configured.token ?? nonEmpty(process.env.PLATFORM_TOKEN),
+    requestTimeout: configured.requestTimeout ?? nonEmpty(process.env[TIMEOUTS.requestTimeout.env]),
+    retryTimeout: configured.retryTimeout ?? nonEmpty(process.env[TIMEOUTS.retryTimeout.env]),
   };
 }
 
@@ -57,8 +83,14 @@ function current(): Settings {
 export function client(): PlatformClient {
   const problem = connectionProblem();
   if (problem) throw new Error(problem);
-  const { url, token } = current() as Required<Settings>;
-  const key = `${url}\n${token}`;
-  if (cachedClient?.key !== key) cachedClient = { key, client: new PlatformClient({ url, token }) };
+  const { url, token, requestTimeout, retryTimeout } = current() as Required<Settings>;
+  const key = [url, token, requestTimeout, retryTimeout].join("\n");
+  if (cachedClient?.key !== key) {
+    const milliseconds = (text: string | undefined) => (text === undefined ? undefined : secondsOf(text)! * 1000);
+    cachedClient = {
+      key,
+      client: new PlatformClient({ url, token, requestTimeoutMs: milliseconds(requestTimeout), retryTimeoutMs: milliseconds(retryTimeout) }),
+    };
+  }
   return cachedClient.client;
 }

@@ -73,10 +73,10 @@ export class NetworkError extends Error {
   readonly method: string;
   readonly path: string;
   override readonly cause: unknown;
-  constructor(method: string, path: string, cause: unknown, attempts: number) {
+  constructor(method: string, path: string, cause: unknown) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     super(
-      `${method} ${path}: no answer from the server after ${attempts} attempt(s) (${reason}). ` +
+      `${method} ${path}: no answer from the server (${reason}). ` +
         `Check that platform:url points at a running server and that it is reachable from here.`,
     );
     this.name = "NetworkError";

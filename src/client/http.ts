@@ -6,6 +6,7 @@
 import { Pool, type Dispatcher } from "undici";
 import { ApiError, NetworkError, parseErrorBody } from "./errors";
 import { linkRelation } from "./pagination";
+import { RateLimitGate } from "./rate-limit-gate";
 
 export type QueryValue = string | number | boolean | undefined | null | readonly (string | number)[];
 export type Query = Record<string, QueryValue>;
@@ -14,10 +15,14 @@ export interface ClientOptions {
   /** The server's base URL, e.g. `https://platform.example.com`; the client adds `/api/v4`. */
   url: string;
   token: string;
-  /** Attempts per request, the first included. */
+  /** Attempts per request, the first included (throttled answers are counted apart). */
   maxAttempts?: number;
-  /** Upper bound on the time spent waiting between attempts of one request. */
-  retryBudgetMs?: number;
+  /**
+   * How long one request may take in all, its retries included; time the
+   * rate-limit gate holds it is pacing and does not count. A server that keeps
+   * failing gives an error within this time.
+   */
+  retryTimeoutMs?: number;
   /** Base of the exponential backoff. */
   retryBaseDelayMs?: number;
   /** Time allowed for the headers and for the body of one response. */
@@ -76,9 +81,18 @@ export interface ApiResponse<T> {
   body: T;
 }
 
-const RETRYABLE_STATUSES = new Set([408, 429, 502, 503, 504]);
-/** Statuses that say the server did not process the request, so a POST may simply be sent again. */
-const NOT_PROCESSED_STATUSES = new Set([429, 503]);
+/**
+ * Worth another attempt: a timeout, a throttle, and server failures, which on
+ * a busy shared server are mostly passing (a restart, a proxy timeout, a
+ * database fail-over). 501 and 505 say the server will never do it.
+ */
+function isRetryable(status: number): boolean {
+  return status === 408 || status === 429 || (status >= 500 && status !== 501 && status !== 505);
+}
+/** Throttled answers one request takes before giving up, however long its deadline. */
+const MAX_THROTTLED_ANSWERS = 20;
+/** An attempt with less time than this before the deadline is not started. */
+const MIN_ATTEMPT_MS = 100;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
 const MAX_BACKOFF_MS = 8_000;
@@ -86,6 +100,15 @@ export const PAGE_SIZE = 100;
 
 /** One keep-alive pool per server, shared by every client that talks to it. */
 const pools = new Map<string, Pool>();
+/** One rate-limit gate per server and token: throttles count per user. */
+const gates = new Map<string, RateLimitGate>();
+
+function gateFor(origin: string, token: string, maxInFlight: number): RateLimitGate {
+  const key = `${origin}\n${token}`;
+  let gate = gates.get(key);
+  if (!gate) gates.set(key, (gate = new RateLimitGate(maxInFlight)));
+  return gate;
+}
 
 function poolFor(origin: string, options: Required<ClientOptions>): Pool {
   let pool = pools.get(origin);
@@ -106,6 +129,7 @@ function poolFor(origin: string, options: Required<ClientOptions>): Pool {
 export async function closeAllPools(): Promise<void> {
   const all = [...pools.values()];
   pools.clear();
+  gates.clear();
   await Promise.all(all.map((pool) => pool.close().catch(() => undefined)));
 }
 
@@ -129,11 +153,12 @@ export class PlatformClient {
   constructor(options: ClientOptions) {
     this.options = {
       maxAttempts: 6,
-      retryBudgetMs: 120_000,
+      retryTimeoutMs: 120_000,
       retryBaseDelayMs: 250,
       requestTimeoutMs: 30_000,
       maxConcurrency: 8,
-      ...options,
+      // An option given as undefined keeps its default.
+      ...(Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as ClientOptions),
     };
     this.baseUrl = options.url.replace(/\/+$/, "");
     this.apiBase = new URL(this.baseUrl + "/api/v4");
@@ -224,25 +249,41 @@ export class PlatformClient {
 
   private async send<T>(method: string, startUrl: URL, path: string, options: RequestOptions<T>): Promise<ApiResponse<T>> {
     const started = Date.now();
+    const gate = gateFor(startUrl.origin, this.token, this.options.maxConcurrency);
+    // Time held by the rate-limit gate is the server's pacing, not failure: it moves the deadline.
+    let pacedMs = 0;
+    const deadline = () => started + pacedMs + this.options.retryTimeoutMs;
     let url = startUrl;
     let currentMethod = method;
     let redirects = 0;
     // Set once a download is redirected to another host: the token stays on the configured server.
     let anonymous = false;
-    for (let attempt = 1; ; attempt++) {
+    let failures = 0;
+    let throttled = 0;
+    const giveUp = (error: Error): Error => withRetryContext(error, failures + throttled, Date.now() - started - pacedMs, this.options.retryTimeoutMs);
+    for (;;) {
+      const gateStart = Date.now();
+      const pass = await gate.admit();
+      pacedMs += Date.now() - gateStart;
       let response: Dispatcher.ResponseData;
       try {
-        response = await this.dispatch(currentMethod, url, options.body, options.form, !anonymous);
+        const timeoutMs = Math.max(1, Math.min(this.options.requestTimeoutMs, deadline() - Date.now()));
+        response = await this.dispatch(currentMethod, url, options.body, options.form, !anonymous, timeoutMs);
       } catch (cause) {
-        const processed = mayHaveBeenProcessed(cause);
-        const retry = await this.shouldRetry(currentMethod, attempt, started, processed, options, undefined);
+        gate.settle(pass, undefined, undefined);
+        failures++;
+        const retry = await this.shouldRetry(currentMethod, failures, deadline(), mayHaveBeenProcessed(cause), options, undefined);
         if (retry.found !== undefined) return retry.found;
-        if (retry.delayMs === undefined) throw new NetworkError(currentMethod, path, cause, attempt);
+        if (retry.delayMs === undefined) throw giveUp(new NetworkError(currentMethod, path, cause));
         await sleep(retry.delayMs);
         continue;
       }
 
       const status = response.statusCode;
+      const askedWaitMs = status === 429 ? serverWaitMs(response.headers) : undefined;
+      // A wait past this request's deadline fails it below; it does not hold the other requests that long.
+      const waitWithinDeadline = askedWaitMs !== undefined && Date.now() + askedWaitMs <= deadline();
+      gate.settle(pass, status, response.headers, waitWithinDeadline ? askedWaitMs : undefined);
       if (REDIRECT_STATUSES.has(status) && typeof response.headers.location === "string") {
         await response.body.dump();
         if (++redirects > MAX_REDIRECTS) throw new Error(`${method} ${path}: too many redirects.`);
@@ -252,7 +293,6 @@ export class PlatformClient {
           anonymous = true;
         } else url = this.sameServer(target, path);
         if (status === 303) currentMethod = "GET";
-        attempt--; // a redirect is not a failed attempt
         continue;
       }
 
@@ -264,7 +304,6 @@ export class PlatformClient {
         return { status, headers: response.headers, body: parseBody(text, response.headers) as T };
       }
 
-      const askedWaitMs = serverWaitMs(response.headers);
       const error = new ApiError({
         status,
         method: currentMethod,
@@ -272,11 +311,20 @@ export class PlatformClient {
         retryAfterSeconds: askedWaitMs === undefined ? undefined : Math.ceil(askedWaitMs / 1000),
         ...parseErrorBody(text),
       });
-      if (!RETRYABLE_STATUSES.has(status)) throw error;
-      const processed = !NOT_PROCESSED_STATUSES.has(status);
-      const retry = await this.shouldRetry(currentMethod, attempt, started, processed, options, response.headers);
+      if (!isRetryable(status)) throw error;
+      if (status === 429) {
+        // Throttling is bounded by its own count and by the deadline, not by the attempts meant for failures.
+        if (++throttled > MAX_THROTTLED_ANSWERS) throw giveUp(error);
+        if (askedWaitMs !== undefined) {
+          // The gate holds this request (and every other) until then; only a wait past the deadline gives up at once.
+          if (!waitWithinDeadline) throw giveUp(error);
+          continue;
+        }
+      } else failures++;
+      // Only a 429 is known not to have been processed (the throttle answers before the application).
+      const retry = await this.shouldRetry(currentMethod, failures, deadline(), status !== 429, options, response.headers);
       if (retry.found !== undefined) return retry.found;
-      if (retry.delayMs === undefined) throw error;
+      if (retry.delayMs === undefined) throw giveUp(error);
       await sleep(retry.delayMs);
     }
   }
@@ -288,19 +336,19 @@ export class PlatformClient {
    */
   private async shouldRetry<T>(
     method: string,
-    attempt: number,
-    started: number,
+    failures: number,
+    deadline: number,
     processed: boolean,
     options: RequestOptions<T>,
     headers: Dispatcher.ResponseData["headers"] | undefined,
   ): Promise<{ delayMs?: number; found?: ApiResponse<T> }> {
-    if (attempt >= this.options.maxAttempts) return {};
-    const budgetLeft = this.options.retryBudgetMs - (Date.now() - started);
-    const backoff = Math.min(MAX_BACKOFF_MS, this.options.retryBaseDelayMs * 2 ** (attempt - 1));
+    if (failures >= this.options.maxAttempts) return {};
+    const backoff = Math.min(MAX_BACKOFF_MS, this.options.retryBaseDelayMs * 2 ** Math.max(0, failures - 1));
     const jittered = backoff / 2 + Math.random() * (backoff / 2);
     const asked = headers ? serverWaitMs(headers) : undefined;
     const delayMs = asked !== undefined ? Math.max(asked, jittered / 4) : jittered;
-    if (delayMs > budgetLeft) return {};
+    // The next attempt needs some time of its own before the deadline.
+    if (Date.now() + delayMs + MIN_ATTEMPT_MS > deadline) return {};
 
     if (method === "POST" && processed) {
       if (!options.findCreated) return {};
@@ -312,7 +360,14 @@ export class PlatformClient {
     return { delayMs };
   }
 
-  private dispatch(method: string, url: URL, body: unknown, form: FormFields | undefined, withToken: boolean): Promise<Dispatcher.ResponseData> {
+  private dispatch(
+    method: string,
+    url: URL,
+    body: unknown,
+    form: FormFields | undefined,
+    withToken: boolean,
+    timeoutMs: number,
+  ): Promise<Dispatcher.ResponseData> {
     const headers: Record<string, string> = {
       accept: "application/json",
       "user-agent": "pulumi-platform",
@@ -332,6 +387,8 @@ export class PlatformClient {
       path: url.pathname + url.search,
       headers,
       body: payload,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
     });
   }
 }
@@ -398,20 +455,41 @@ function parseBody(text: string, headers: Dispatcher.ResponseData["headers"]): u
   return text;
 }
 
-/** How long the server asked us to wait, from `Retry-After` (seconds or a date) or `RateLimit-Reset` (epoch seconds). */
+/**
+ * How long the server asked us to wait: `Retry-After` (seconds or a date) or
+ * `RateLimit-Reset` (the window's end, epoch seconds). With both, the earlier:
+ * `Retry-After` is rounded up to whole seconds, while the reset is exact unless
+ * our clock runs ahead of the server's (then it has passed, and is ignored).
+ */
 function serverWaitMs(headers: Dispatcher.ResponseData["headers"]): number | undefined {
+  let retryAfterMs: number | undefined;
   const retryAfter = headers["retry-after"];
   if (typeof retryAfter === "string" && retryAfter.trim() !== "") {
     const seconds = Number(retryAfter);
-    if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-    const date = Date.parse(retryAfter);
-    if (Number.isFinite(date)) return Math.max(0, date - Date.now());
+    if (Number.isFinite(seconds)) retryAfterMs = Math.max(0, seconds * 1000);
+    else {
+      const date = Date.parse(retryAfter);
+      if (Number.isFinite(date)) retryAfterMs = Math.max(0, date - Date.now());
+    }
   }
+  let resetMs: number | undefined;
   const reset = headers["ratelimit-reset"];
-  if (typeof reset === "string" && /^\d+$/.test(reset.trim())) {
-    return Math.max(0, Number(reset) * 1000 - Date.now());
-  }
-  return undefined;
+  if (typeof reset === "string" && /^\d+$/.test(reset.trim())) resetMs = Math.max(0, Number(reset) * 1000 - Date.now());
+  if (retryAfterMs === undefined) return resetMs;
+  return resetMs !== undefined && resetMs > 0 ? Math.min(retryAfterMs, resetMs) : retryAfterMs;
+}
+
+/** The final error of a request that was tried more than once says how long and how often. */
+function withRetryContext(error: Error, attempts: number, elapsedMs: number, retryTimeoutMs: number): Error {
+  if (attempts <= 1) return error;
+  error.message +=
+    ` Gave up after ${attempts} attempts in ${formatSeconds(elapsedMs)}` +
+    ` (retries stop after platform:retryTimeout, now ${formatSeconds(retryTimeoutMs)}).`;
+  return error;
+}
+
+function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))}s`;
 }
 
 /** Connection refused means nothing reached the server; any other failure may have come after it acted. */

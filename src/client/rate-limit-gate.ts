@@ -1,0 +1,127 @@
+/**
+ * Paces the requests of one token to one server by the server's own rate-limit
+ * headers, so a large program runs at the rate the server allows instead of
+ * bouncing off 429s that count against the same window.
+ *
+ * Real servers (Rack::Attack, real-api-behaviour.md 0.5) count requests in
+ * fixed windows and report, on every answer, `RateLimit-Remaining` and
+ * `RateLimit-Reset` (the window's end, epoch seconds); a throttled answer adds
+ * `Retry-After`. The gate:
+ * - lets no more requests be in flight than the connection pool carries, so
+ *   requests wait here, where a 429 can still stop them, not in the pool's queue;
+ * - sends the first request alone: its answer tells whether the server reports
+ *   its windows. If it does not (no throttle, or headers only on a 429), the
+ *   gate stays open;
+ * - within a known window, lets through as many requests as the server said
+ *   remain, then holds the rest until the window ends;
+ * - when a window ends (or after a 429), lets one request through to learn the
+ *   new window's allowance, and the others follow once its answer arrives;
+ * - after a global 429, holds every request until the server's stated time.
+ * Time spent waiting here is pacing, not failure: callers do not count it
+ * against their retry time.
+ */
+
+/** Requests sent right at a window's end may reach the server a moment early; wait a little past it. */
+const WINDOW_EDGE_MS = 20;
+
+interface Window {
+  /** When the server's current window ends (ms since the epoch). */
+  endsAt: number;
+  /** Requests it still allows, less the ones let through since it said so. */
+  remaining: number;
+}
+
+/** A permit to send one request; give it back with `settle` when the answer (or the failure) is in. */
+export interface GatePass {
+  readonly probe: boolean;
+}
+
+export class RateLimitGate {
+  /** No request leaves before this time: set by a throttled answer. */
+  private closedUntil = 0;
+  /** Unknown until the first answer; paced once the server has shown it reports its windows. */
+  private mode: "unknown" | "open" | "paced" = "unknown";
+  private window: Window | undefined;
+  private probing = false;
+  private inFlight = 0;
+  private waiters: (() => void)[] = [];
+
+  constructor(private readonly maxInFlight: number) {}
+
+  /** Waits until a request may leave; the pass must be settled afterwards. */
+  async admit(): Promise<GatePass> {
+    for (;;) {
+      const now = Date.now();
+      if (now < this.closedUntil) {
+        await sleep(this.closedUntil - now);
+        continue;
+      }
+      if (this.inFlight >= this.maxInFlight) {
+        await this.nextSettle();
+        continue;
+      }
+      const window = this.window;
+      if (this.mode === "open") return this.pass(false);
+      if (this.mode === "paced" && window && now < window.endsAt) {
+        if (window.remaining > 0) {
+          window.remaining -= 1;
+          return this.pass(false);
+        }
+        await sleep(window.endsAt - now + WINDOW_EDGE_MS);
+        continue;
+      }
+      // Nothing known about the current window: one request finds out, the others wait for its answer.
+      if (!this.probing) {
+        this.probing = true;
+        return this.pass(true);
+      }
+      await this.nextSettle();
+    }
+  }
+
+  private pass(probe: boolean): GatePass {
+    this.inFlight += 1;
+    return { probe };
+  }
+
+  private nextSettle(): Promise<void> {
+    return new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
+  /**
+   * Learns from an answer (or a failure without one: `status` undefined).
+   * `waitMs` is how long a throttled answer asked to wait.
+   */
+  settle(pass: GatePass, status: number | undefined, headers: Record<string, string | string[] | undefined> | undefined, waitMs?: number): void {
+    this.inFlight -= 1;
+    if (pass.probe) this.probing = false;
+    const remaining = headerNumber(headers?.["ratelimit-remaining"]);
+    const reset = headerNumber(headers?.["ratelimit-reset"]);
+    if (status === 429) {
+      // The global throttle says when it reopens; the endpoint limiter's 429 says nothing and concerns one endpoint only.
+      if (waitMs !== undefined) {
+        this.closedUntil = Math.max(this.closedUntil, Date.now() + waitMs + WINDOW_EDGE_MS);
+        this.window = undefined;
+        if (remaining !== undefined) this.mode = "paced";
+      }
+    } else if (remaining !== undefined && reset !== undefined) {
+      this.mode = "paced";
+      const endsAt = reset * 1000 + WINDOW_EDGE_MS;
+      if (!this.window || endsAt > this.window.endsAt) this.window = { endsAt, remaining };
+      else if (endsAt === this.window.endsAt) this.window.remaining = Math.min(this.window.remaining, remaining);
+    } else if (status !== undefined && this.mode === "unknown") {
+      this.mode = "open";
+    }
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+  }
+}
+
+function headerNumber(value: string | string[] | undefined): number | undefined {
+  return typeof value === "string" && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
