@@ -2,20 +2,50 @@
 /**
  * Command line: runs the emulator until SIGINT/SIGTERM.
  *
- *     platform-emulator [--port N] [--seed seed.json] [--state state.json] [--rate-limit N/S] [--quiet]
+ *     platform-emulator [--port N] [--seed seed.json] [--state state.json] [--rate-limit N/S]
+ *                       [--faults plan.json | --fault-rate R] [--quiet]
  *
  * With --state the emulator keeps its state in that file across runs.
+ * --faults puts a fault plan (faults.ts) in force; --fault-rate R fails a
+ * share R of all API requests with every fault kind.
  */
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { startEmulator, type EmulatorOptions } from "./index";
+import { faultRatePlan, parseFaultPlan, startEmulator, type EmulatorOptions, type FaultPlan } from "./index";
 
 const USAGE =
-  "usage: platform-emulator [--port N] [--seed seed.json] [--state state.json] [--rate-limit REQUESTS/SECONDS] [--quiet]";
+  "usage: platform-emulator [--port N] [--seed seed.json] [--state state.json] [--rate-limit REQUESTS/SECONDS] [--faults plan.json | --fault-rate 0..1] [--quiet]";
 
 function parseRateLimit(text: string): EmulatorOptions["rateLimit"] {
   const match = /^(\d+)\/(\d+)$/.exec(text);
   if (!match) throw new Error(`--rate-limit takes REQUESTS/SECONDS, e.g. 600/60; got ${text}`);
   return { requests: Number(match[1]), periodSeconds: Number(match[2]) };
+}
+
+function readFaultPlan(file: string): FaultPlan {
+  let plan: unknown;
+  try {
+    plan = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new Error(`--faults: cannot read ${file} as JSON: ${(error as Error).message}`);
+  }
+  parseFaultPlan(plan, `fault plan ${file}`);
+  return plan as FaultPlan;
+}
+
+function parseFaultRate(text: string): FaultPlan {
+  const rate = Number(text);
+  if (text.trim() === "" || !(rate >= 0 && rate <= 1)) throw new Error(`--fault-rate takes a number from 0 to 1, e.g. 0.2; got ${text}`);
+  return faultRatePlan(rate);
+}
+
+function faultPlanOf(values: { faults?: string; "fault-rate"?: string }): FaultPlan | undefined {
+  if (values.faults !== undefined && values["fault-rate"] !== undefined) {
+    throw new Error("give either --faults or --fault-rate, not both (a plan file can hold a rule for all routes)");
+  }
+  if (values.faults !== undefined) return readFaultPlan(values.faults);
+  if (values["fault-rate"] !== undefined) return parseFaultRate(values["fault-rate"]);
+  return undefined;
 }
 
 function parsePort(text: string): number {
@@ -31,6 +61,8 @@ async function main(): Promise<void> {
       seed: { type: "string" },
       state: { type: "string" },
       "rate-limit": { type: "string" },
+      faults: { type: "string" },
+      "fault-rate": { type: "string" },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -44,6 +76,7 @@ async function main(): Promise<void> {
     seed: values.seed,
     stateFile: values.state,
     rateLimit: values["rate-limit"] === undefined ? undefined : parseRateLimit(values["rate-limit"]),
+    faults: faultPlanOf(values),
     log: !values.quiet,
   });
 
