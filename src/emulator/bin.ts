@@ -71,18 +71,20 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  const faults = faultPlanOf(values);
   const emulator = await startEmulator({
     port: values.port === undefined ? 0 : parsePort(values.port),
     seed: values.seed,
     stateFile: values.state,
     rateLimit: values["rate-limit"] === undefined ? undefined : parseRateLimit(values["rate-limit"]),
-    faults: faultPlanOf(values),
+    faults,
     log: !values.quiet,
   });
 
   process.stdout.write(`platform emulator listening on ${emulator.url} (API at ${emulator.apiUrl})\n`);
   process.stdout.write("tokens:\n");
   for (const [username, token] of Object.entries(emulator.tokens)) process.stdout.write(`  ${username}: ${token}\n`);
+  if (faults) process.stdout.write(`fault plan: ${JSON.stringify(faults)}\n`);
 
   const shutdown = (signal: string): void => {
     process.stdout.write(`${signal}: stopping\n`);

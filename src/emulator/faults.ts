@@ -202,7 +202,7 @@ const ruleSchema = z
 const planSchema = z.strictObject({
   seed: z.int("seed must be a whole number").optional(),
   slowMs: z.int("slowMs must be a whole number of milliseconds").positive("slowMs must be at least 1").optional(),
-  rules: z.array(ruleSchema),
+  rules: z.array(ruleSchema, { error: "rules must be a list of rules (an empty list injects nothing)" }),
 });
 
 /**
