@@ -2,20 +2,50 @@
 /**
  * Command line: runs the emulator until SIGINT/SIGTERM.
  *
- *     platform-emulator [--port N] [--seed seed.json] [--state state.json] [--rate-limit N/S] [--quiet]
+ *     platform-emulator [--port N] [--seed seed.json] [--state state.json] [--rate-limit N/S]
+ *                       [--faults plan.json | --fault-rate R] [--quiet]
  *
  * With --state the emulator keeps its state in that file across runs.
+ * --faults puts a fault plan (faults.ts) in force; --fault-rate R fails a
+ * share R of all API requests with every fault kind.
  */
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { startEmulator, type EmulatorOptions } from "./index";
+import { faultRatePlan, parseFaultPlan, startEmulator, type EmulatorOptions, type FaultPlan } from "./index";
 
 const USAGE =
-  "usage: platform-emulator [--port N] [--seed seed.json] [--state state.json] [--rate-limit REQUESTS/SECONDS] [--quiet]";
+  "usage: platform-emulator [--port N] [--seed seed.json] [--state state.json] [--rate-limit REQUESTS/SECONDS] [--faults plan.json | --fault-rate 0..1] [--quiet]";
 
 function parseRateLimit(text: string): EmulatorOptions["rateLimit"] {
   const match = /^(\d+)\/(\d+)$/.exec(text);
   if (!match) throw new Error(`--rate-limit takes REQUESTS/SECONDS, e.g. 600/60; got ${text}`);
   return { requests: Number(match[1]), periodSeconds: Number(match[2]) };
+}
+
+function readFaultPlan(file: string): FaultPlan {
+  let plan: unknown;
+  try {
+    plan = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new Error(`--faults: cannot read ${file} as JSON: ${(error as Error).message}`);
+  }
+  parseFaultPlan(plan, `fault plan ${file}`);
+  return plan as FaultPlan;
+}
+
+function parseFaultRate(text: string): FaultPlan {
+  const rate = Number(text);
+  if (text.trim() === "" || !(rate >= 0 && rate <= 1)) throw new Error(`--fault-rate takes a number from 0 to 1, e.g. 0.2; got ${text}`);
+  return faultRatePlan(rate);
+}
+
+function faultPlanOf(values: { faults?: string; "fault-rate"?: string }): FaultPlan | undefined {
+  if (values.faults !== undefined && values["fault-rate"] !== undefined) {
+    throw new Error("give either --faults or --fault-rate, not both (a plan file can hold a rule for all routes)");
+  }
+  if (values.faults !== undefined) return readFaultPlan(values.faults);
+  if (values["fault-rate"] !== undefined) return parseFaultRate(values["fault-rate"]);
+  return undefined;
 }
 
 function parsePort(text: string): number {
@@ -31,6 +61,8 @@ async function main(): Promise<void> {
       seed: { type: "string" },
       state: { type: "string" },
       "rate-limit": { type: "string" },
+      faults: { type: "string" },
+      "fault-rate": { type: "string" },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -39,17 +71,20 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  const faults = faultPlanOf(values);
   const emulator = await startEmulator({
     port: values.port === undefined ? 0 : parsePort(values.port),
     seed: values.seed,
     stateFile: values.state,
     rateLimit: values["rate-limit"] === undefined ? undefined : parseRateLimit(values["rate-limit"]),
+    faults,
     log: !values.quiet,
   });
 
   process.stdout.write(`platform emulator listening on ${emulator.url} (API at ${emulator.apiUrl})\n`);
   process.stdout.write("tokens:\n");
   for (const [username, token] of Object.entries(emulator.tokens)) process.stdout.write(`  ${username}: ${token}\n`);
+  if (faults) process.stdout.write(`fault plan: ${JSON.stringify(faults)}\n`);
 
   const shutdown = (signal: string): void => {
     process.stdout.write(`${signal}: stopping\n`);

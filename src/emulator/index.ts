@@ -10,7 +10,8 @@
  */
 export { startEmulator, DEFAULT_MAX_URL_LENGTH } from "./server";
 export type { Emulator, EmulatorOptions, RequestLogEntry } from "./server";
-export type { Fault } from "./faults";
+export { FAULT_KINDS, DEFAULT_SLOW_MS, DEFAULT_FAULT_SEED, FaultPlanError, parseFaultPlan, faultRatePlan, faultCounts } from "./faults";
+export type { FaultKind, FaultName, FaultPlan, FaultRule, InjectedAnswer } from "./faults";
 export type { RateLimitOptions } from "./rate-limit";
 export { defaultSeed } from "./seeds/default";
 export { stateFromSeed, readSeed, DEFAULT_INSTANCE } from "./seed";

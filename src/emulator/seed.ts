@@ -11,6 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import type { FaultPlan } from "./faults";
 import {
   EmulatorState,
   Sequence,
@@ -81,6 +82,8 @@ export interface Seed {
   users?: SeedUser[];
   groups?: SeedGroup[];
   projects?: SeedProject[];
+  /** A fault plan in force from the start (faults.ts; a path starting with `^` is a RegExp). Not part of the state. */
+  faults?: FaultPlan;
 }
 
 export const DEFAULT_INSTANCE: InstanceInfo = {

@@ -3,10 +3,14 @@
  * every request through the same steps, in the order a real deployment
  * applies them:
  *
- *   414 for an overlong URL → injected fault (before handling) → rate limit
- *   → route match (else 404 `{"error":"404 Not Found"}`) → authentication
- *   (401) → declared params (400) → handler → injected fault (after
- *   handling) → response, request log, state file.
+ *   414 for an overlong URL → fault before handling → rate limit → route
+ *   match (else 404 `{"error":"404 Not Found"}`) → authentication (401) →
+ *   declared params (400) → handler → fault after handling → response,
+ *   request log, state file.
+ *
+ * A fault before handling stands for the network or the front proxy, which
+ * sit in front of the application's rate limiter: a request it stops is not
+ * counted by the limiter. The faults themselves live in faults.ts.
  *
  * Route handlers throw `ApiError` for error answers and `MovedError` for a
  * renamed path (301); anything else becomes 500.
@@ -14,15 +18,14 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { setTimeout as sleep } from "node:timers/promises";
 import { ApiError, MovedError, internalServerError, routeNotFound, unauthorized } from "./errors";
-import { FaultInjector, replacesResponse, type Fault } from "./faults";
+import { FaultInjector, parseFaultPlan, type FaultName, type FaultPlan, type InjectedAnswer } from "./faults";
 import { declareParams, parseBody, parseNestedParams, type RawParams } from "./params";
 import { readOffsetPageRequest } from "./pagination";
 import { RATE_LIMIT_BODY, RateLimiter, checkRateLimitOptions, throttleStore, type RateLimitOptions, type ThrottleName } from "./rate-limit";
 import { Router, type ApiResponse, type RequestContext, type RouteModule, type RouteMatch } from "./router";
 import { routeModules } from "./routes";
-import { stateFromSeed, type Seed } from "./seed";
+import { readSeed, stateFromSeed, type Seed } from "./seed";
 import { defaultSeed } from "./seeds/default";
 import { EmulatorState, type Clock, type SerializedState, type User } from "./state";
 
@@ -43,6 +46,8 @@ export interface EmulatorOptions {
   clock?: Clock;
   /** Extra route modules served besides the built-in ones (for tests of the core). */
   extraRoutes?: readonly RouteModule[];
+  /** The fault plan in force from the start (faults.ts); overrides the seed's `faults`. */
+  faults?: FaultPlan;
 }
 
 export interface RequestLogEntry {
@@ -58,8 +63,10 @@ export interface RequestLogEntry {
   /** When the request arrived (clock milliseconds). */
   time: number;
   durationMs: number;
-  /** True when an injected fault shaped the answer. */
-  fault: boolean;
+  /** The fault that hit the request: a kind of the fault plan, or "injected" for an `inject()` answer. */
+  fault?: FaultName;
+  /** Whether the route handler ran (a write was applied), whatever the client got back. */
+  handled: boolean;
 }
 
 export interface Emulator {
@@ -76,7 +83,11 @@ export interface Emulator {
   mark(): number;
   /** The requests that arrived after `mark()` returned this value. */
   requestsSince(mark: number): RequestLogEntry[];
-  inject(fault: Fault): void;
+  /** A hand-made answer for the next matching request(s); for the faults real servers produce, use a fault plan. */
+  inject(answer: InjectedAnswer): void;
+  /** Replaces the fault plan (validated; its rules and random draws start afresh); undefined removes it. */
+  setFaultPlan(plan: FaultPlan | undefined): void;
+  /** Removes the fault plan and every pending injected answer. */
   clearFaults(): void;
   /** Runs the background work every API area has due at the clock's current time (see `RouteModule.runDue`). */
   runDueWork(): void;
@@ -91,11 +102,11 @@ export const DEFAULT_MAX_URL_LENGTH = 8192;
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const MUTATING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-function loadState(options: EmulatorOptions, clock: Clock): EmulatorState {
+function loadState(options: EmulatorOptions, seed: Seed, clock: Clock): EmulatorState {
   if (options.stateFile && existsSync(options.stateFile)) {
     return EmulatorState.fromJSON(JSON.parse(readFileSync(options.stateFile, "utf8")) as SerializedState, clock);
   }
-  return stateFromSeed(options.seed ?? defaultSeed, clock);
+  return stateFromSeed(seed, clock);
 }
 
 function saveState(state: EmulatorState, file: string): void {
@@ -125,13 +136,6 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-function faultResponse(fault: Fault): ApiResponse {
-  const headers = { ...fault.headers };
-  const hasContentType = Object.keys(headers).some((name) => name.toLowerCase() === "content-type");
-  if (typeof fault.body === "object" && !hasContentType) headers["Content-Type"] = "application/json";
-  return { status: fault.status ?? 500, body: fault.body, headers };
-}
-
 function writeResponse(res: ServerResponse, response: ApiResponse, extraHeaders: Record<string, string>): void {
   if (res.destroyed || res.headersSent) return;
   const headers: Record<string, string> = { ...extraHeaders, ...response.headers };
@@ -156,15 +160,15 @@ function writeResponse(res: ServerResponse, response: ApiResponse, extraHeaders:
 
 class EmulatorServer {
   readonly log: RequestLogEntry[] = [];
-  readonly faults = new FaultInjector();
+  /** Aborted by stop(), so that requests held by a fault do not outlive the server. */
+  readonly stopping = new AbortController();
+  readonly faults: FaultInjector;
   private nextSeq = 0;
   private readonly router: Router;
   private readonly rateLimiter: RateLimiter;
   private readonly maxUrlLength: number;
   /** Set once listening: `http://127.0.0.1:PORT`. */
   baseUrl = "";
-  /** Aborted by stop(), so that injected delays do not outlive the server. */
-  readonly stopping = new AbortController();
 
   constructor(
     readonly state: EmulatorState,
@@ -180,26 +184,11 @@ class EmulatorServer {
       throttles.throttle_unauthenticated_api = { ...limits };
     }
     this.maxUrlLength = options.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
+    this.faults = new FaultInjector(clock, this.stopping.signal);
   }
 
   mark(): number {
     return this.nextSeq;
-  }
-
-  /** Waits for an injected delay, or less if the emulator stops meanwhile. */
-  private async delay(ms: number | undefined): Promise<void> {
-    if (!ms) return;
-    await sleep(ms, undefined, { signal: this.stopping.signal }).catch(() => undefined);
-  }
-
-  /** Waits out a fault's delay, then drops the connection or gives the fault's response (undefined: none). */
-  private async runFault(fault: Fault, req: IncomingMessage): Promise<"dropped" | ApiResponse | undefined> {
-    await this.delay(fault.delayMs);
-    if (fault.dropConnection) {
-      req.socket.destroy();
-      return "dropped";
-    }
-    return replacesResponse(fault) ? faultResponse(fault) : undefined;
   }
 
   save(): void {
@@ -226,13 +215,16 @@ class EmulatorServer {
       status: 0,
       time: started,
       durationMs: 0,
-      fault: false,
+      handled: false,
     };
     const finish = (status: number): void => {
       entry.status = status;
       entry.durationMs = this.clock() - started;
       this.log.push(entry);
-      if (this.options.log) process.stderr.write(`${method} ${target} → ${status || "dropped"}\n`);
+      if (this.options.log) {
+        const fault = entry.fault ? ` (fault ${entry.fault}, ${entry.handled ? "handled" : "not handled"})` : "";
+        process.stderr.write(`${method} ${target} → ${status || "dropped"}${fault}\n`);
+      }
     };
     const respond = (response: ApiResponse, extraHeaders: Record<string, string> = {}): void => {
       writeResponse(res, response, extraHeaders);
@@ -241,18 +233,16 @@ class EmulatorServer {
 
     if (target.length > this.maxUrlLength) return respond({ status: 414, body: "414 URI Too Long\n" });
 
-    const fault = this.faults.take(method, rawPath);
-    if (fault) entry.fault = true;
-    if (fault && !fault.afterHandling) {
-      const outcome = await this.runFault(fault, req);
-      if (outcome === "dropped") return finish(0);
-      if (outcome) return respond(outcome);
-    }
+    const fault = await this.faults.beforeHandling(method, rawPath, req);
+    if (fault) entry.fault = fault.kind;
+    if (fault?.instead === "dropped") return finish(0);
+    if (fault?.instead) return respond(fault.instead);
 
     const query = new URLSearchParams(rawQuery);
     const token = tokenOf(req, query);
     const user = token === undefined ? null : (this.state.userByToken(token) ?? null);
 
+    let response: ApiResponse | undefined;
     let rateLimitHeaders: Record<string, string> = {};
     // Authenticated throttles count per user, unauthenticated ones per address; limits are read per request.
     const throttle: ThrottleName = user ? "throttle_authenticated_api" : "throttle_unauthenticated_api";
@@ -260,20 +250,19 @@ class EmulatorServer {
     if (limits) {
       const key = user ? `user:${user.id}` : `ip:${req.socket.remoteAddress ?? ""}`;
       const decision = this.rateLimiter.hit(key, throttle, limits);
-      if (decision.limited) {
-        return respond({ status: 429, body: RATE_LIMIT_BODY, headers: { "Content-Type": "text/plain", ...decision.headers } });
-      }
       rateLimitHeaders = decision.headers;
+      if (decision.limited) response = { status: 429, body: RATE_LIMIT_BODY, headers: { "Content-Type": "text/plain" } };
     }
 
-    let response = await this.answer(req, { method, rawPath, rawQuery, query, token, user });
-    if (MUTATING_METHODS.has(method)) this.save();
-
-    if (fault?.afterHandling) {
-      const outcome = await this.runFault(fault, req);
-      if (outcome === "dropped") return finish(0);
-      if (outcome) response = outcome;
+    if (!response) {
+      response = await this.answer(req, { method, rawPath, rawQuery, query, token, user }, () => (entry.handled = true));
+      if (entry.handled && MUTATING_METHODS.has(method)) this.save();
     }
+
+    // The application answered; a fault after handling loses that answer on its way back.
+    const replaced = fault?.afterHandling?.();
+    if (replaced === "dropped") return finish(0);
+    if (replaced) return respond(replaced);
     respond(response, rateLimitHeaders);
   }
 
@@ -288,6 +277,8 @@ class EmulatorServer {
       token: string | undefined;
       user: User | null;
     },
+    /** Called just before the route handler runs. */
+    onHandling: () => void,
   ): Promise<ApiResponse> {
     const { method, rawPath, rawQuery, query, token, user } = request;
     const search = rawQuery === "" ? "" : `?${rawQuery}`;
@@ -317,6 +308,7 @@ class EmulatorServer {
         user,
         state: this.state,
       };
+      onHandling();
       return await match.route.handler(ctx);
     } catch (error) {
       if (error instanceof ApiError) return { status: error.status, body: error.body, headers: error.headers };
@@ -343,8 +335,13 @@ class EmulatorServer {
 /** Starts an emulator on 127.0.0.1 and resolves once it is listening. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const clock = options.clock ?? Date.now;
-  const state = loadState(options, clock);
+  const seed = readSeed(options.seed ?? defaultSeed);
+  const faultPlan = options.faults ?? seed.faults;
+  // Validated before anything starts, so a bad plan fails the start, not the first request.
+  if (faultPlan !== undefined) parseFaultPlan(faultPlan, options.faults ? "fault plan" : "fault plan in the seed (faults)");
+  const state = loadState(options, seed, clock);
   const core = new EmulatorServer(state, options, clock);
+  core.faults.setPlan(faultPlan);
   const maxUrlLength = options.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
   // Node answers 431 itself when the request line and headers pass maxHeaderSize;
   // raise it well above maxUrlLength so that the emulator's own 414 answers first.
@@ -382,7 +379,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     mark: () => core.mark(),
     requestsSince: (mark) => core.log.filter((entry) => entry.seq >= mark),
-    inject: (fault) => core.faults.inject(fault),
+    inject: (answer) => core.faults.inject(answer),
+    setFaultPlan: (plan) => core.faults.setPlan(plan),
     clearFaults: () => core.faults.clear(),
     runDueWork: () => core.runDueWork(),
     state,

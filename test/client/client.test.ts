@@ -132,7 +132,7 @@ describe("retries", () => {
   });
 
   it("retries a dropped connection", async () => {
-    server.emulator.inject({ method: "GET", path: "/api/v4/version", dropConnection: true });
+    server.emulator.setFaultPlan({ rules: [{ method: "GET", path: "/api/v4/version", sequence: ["connection-reset"] }] });
     const requests = await server.requestsDuring(() => fastClient().get("/version"));
     expect(requests).toHaveLength(2);
     expect(requests[1]!.status).toBe(200);
@@ -197,7 +197,7 @@ describe("retries", () => {
   });
 
   it("times out a request that does not answer, and retries it", async () => {
-    server.emulator.inject({ method: "GET", path: "/api/v4/version", delayMs: 1_500 });
+    server.emulator.setFaultPlan({ slowMs: 1_500, rules: [{ method: "GET", path: "/api/v4/version", sequence: ["slow"] }] });
     const requests = await server.requestsDuring(() => fastClient({ requestTimeoutMs: 300 }).get("/version"));
     expect(requests.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
   });
@@ -217,7 +217,7 @@ describe("POST retries never duplicate", () => {
 
   it("a lost response: the object the first attempt created is found, not created again", async () => {
     const client = fastClient();
-    server.emulator.inject({ method: "POST", path: /\/badges$/, status: 502, afterHandling: true });
+    server.emulator.setFaultPlan({ rules: [{ method: "POST", path: /\/badges$/, sequence: ["commit-then-error"] }] });
     const requests = await server.requestsDuring(async () => {
       const created = await client.post<Badge>(badgesOf("acme/web"), body("lost-response"), findByName(client, "lost-response"));
       expect(created.name).toBe("lost-response");
@@ -228,7 +228,7 @@ describe("POST retries never duplicate", () => {
 
   it("a dropped connection after the server acted: found, not duplicated", async () => {
     const client = fastClient();
-    server.emulator.inject({ method: "POST", path: /\/badges$/, dropConnection: true, afterHandling: true });
+    server.emulator.setFaultPlan({ rules: [{ method: "POST", path: /\/badges$/, sequence: ["commit-then-reset"] }] });
     await client.post<Badge>(badgesOf("acme/web"), body("dropped"), findByName(client, "dropped"));
     expect(await client.list<Badge>(badgesOf("acme/web"), { name: "dropped" })).toHaveLength(1);
   });
@@ -243,7 +243,7 @@ describe("POST retries never duplicate", () => {
 
   it("without a way to check, an unsure POST is not retried", async () => {
     const client = fastClient();
-    server.emulator.inject({ method: "POST", path: /\/badges$/, status: 504, afterHandling: true });
+    server.emulator.setFaultPlan({ rules: [{ method: "POST", path: /\/badges$/, sequence: ["commit-then-error"], status: 504 }] });
     const requests = await server.requestsDuring(async () => {
       await failure(client.post(badgesOf("acme/web"), body("unchecked")));
     });

@@ -284,7 +284,7 @@ describe("stop", () => {
 
   it("ends requests still in progress", async () => {
     const emulator = await startEmulator();
-    emulator.inject({ path: "/version", delayMs: 10_000 });
+    emulator.setFaultPlan({ slowMs: 10_000, rules: [{ path: "/version", sequence: ["slow"] }] });
     const pending = call(emulator, "/version").then(
       () => "answered",
       () => "failed",

@@ -233,7 +233,7 @@ describe("adoption", () => {
 
 describe("failures while creating", () => {
   it("a lost response to the POST does not create a second badge", async () => {
-    server.emulator.inject({ method: "POST", path: /\/badges$/, status: 502, afterHandling: true });
+    server.emulator.setFaultPlan({ rules: [{ method: "POST", path: /\/badges$/, sequence: ["commit-then-error"] }] });
     const { id, inputs: declared } = await createBadge({ name: "lost-once" });
     const all = await server.as().list<LiveBadge>(apiPath`/projects/${"acme/web"}/badges`, { name: declared.name as string });
     expect(all.map((b) => b.id)).toEqual([Number(id.split("/").at(-1))]);

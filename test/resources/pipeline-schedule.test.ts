@@ -367,7 +367,7 @@ describe("failures while creating", () => {
   });
 
   it("a lost response to the schedule's POST does not create a second schedule", async () => {
-    server.emulator.inject({ method: "POST", path: /pipeline_schedules$/, status: 502, afterHandling: true });
+    server.emulator.setFaultPlan({ rules: [{ method: "POST", path: /pipeline_schedules$/, sequence: ["commit-then-error"] }] });
     const { id, inputs: declared } = await createSchedule();
     const all = await server.as().list<LiveSchedule>(apiPath`/projects/${"acme/web"}/pipeline_schedules`);
     expect(all.filter((s) => s.description === declared.description).map((s) => s.id)).toEqual([Number(id.split("/").at(-1))]);
