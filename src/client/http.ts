@@ -481,9 +481,10 @@ function serverWaitMs(headers: Dispatcher.ResponseData["headers"]): number | und
 
 /** The final error of a request that was tried more than once says how long and how often. */
 function withRetryContext(error: Error, attempts: number, elapsedMs: number, retryTimeoutMs: number): Error {
-  if (attempts <= 1) return error;
+  // A single answered attempt needs no story; a single unanswered one may have used up the whole time.
+  if (attempts <= 1 && !(error instanceof NetworkError)) return error;
   error.message +=
-    ` Gave up after ${attempts} attempts in ${formatSeconds(elapsedMs)}` +
+    ` Gave up after ${attempts} attempt${attempts === 1 ? "" : "s"} in ${formatSeconds(elapsedMs)}` +
     ` (retries stop after platform:retryTimeout, now ${formatSeconds(retryTimeoutMs)}).`;
   return error;
 }

@@ -162,6 +162,31 @@ describe("retries", () => {
     expect(requests).toHaveLength(3);
   });
 
+  it("a server that keeps failing gives an error within the retry time, saying how long it tried", async () => {
+    server.emulator.setFaultPlan({ rules: [{ method: "GET", path: "/api/v4/version", rate: 1, kinds: ["error-502", "error-503", "request-timeout"] }] });
+    const started = Date.now();
+    const error = await failure(fastClient({ maxAttempts: 1_000, retryTimeoutMs: 1_500 }).get("/version"));
+    const elapsed = Date.now() - started;
+    server.emulator.setFaultPlan(undefined);
+    // A bound on a hang, not a speed requirement: the deadline is 1.5 s.
+    expect(elapsed).toBeLessThan(4_000);
+    expect([502, 503, 408]).toContain(error.status);
+    expect(error.message).toMatch(/Gave up after \d+ attempts in [\d.]+s \(retries stop after platform:retryTimeout, now 1.5s\)/);
+  });
+
+  it("a server that never answers in time: each attempt is cut to the deadline", async () => {
+    server.emulator.setFaultPlan({ slowMs: 20_000, rules: [{ method: "GET", path: "/api/v4/version", rate: 1, kinds: ["slow"] }] });
+    const started = Date.now();
+    const error = await fastClient({ retryTimeoutMs: 1_500 })
+      .get("/version")
+      .catch((e: unknown) => e);
+    const elapsed = Date.now() - started;
+    server.emulator.setFaultPlan(undefined);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as Error).message).toContain("platform:retryTimeout");
+    expect(elapsed).toBeLessThan(4_000);
+  });
+
   it("does not wait beyond its time budget: a long Retry-After fails at once and says how long", async () => {
     server.emulator.inject({ method: "GET", path: "/api/v4/version", status: 429, headers: { "retry-after": "600" } });
     const requests = await server.requestsDuring(async () => {
