@@ -12,7 +12,7 @@ export { startEmulator, DEFAULT_MAX_URL_LENGTH } from "./server";
 export type { Emulator, EmulatorOptions, RequestLogEntry } from "./server";
 export type { Fault } from "./faults";
 export type { RateLimitOptions } from "./rate-limit";
-export { defaultSeed } from "./seeds/default";
+export { defaultSeed, selfManagedSeed } from "./seeds/default";
 export { stateFromSeed, readSeed, DEFAULT_INSTANCE } from "./seed";
 export type { Seed, SeedUser, SeedGroup, SeedProject } from "./seed";
 export { EmulatorState, AccessLevel, defineStore } from "./state";
