@@ -1,15 +1,54 @@
 /**
- * `npm run demo`: the main example against the emulator, with the real Pulumi
- * CLI. Starts the emulator with its default seed, runs `pulumi up`, shows the
- * preview of a configuration change, applies it, and destroys, printing the
- * engine's own output. Builds the CLI first if this machine has none (minutes,
- * once). Leaves nothing running and removes its temporary stack.
+ * `npm run demo`: the main example (examples/platform-team, all nine
+ * resources) against the emulator, with the real Pulumi CLI. Starts the
+ * emulator with its default seed made self-managed and Ultimate (what the
+ * instance settings and the licensed resources need), runs `pulumi up`,
+ * shows a clean second preview and the preview of a configuration change,
+ * applies it, and destroys, printing the engine's own output. Builds the CLI
+ * first if this machine has none (minutes, once). Leaves nothing running and
+ * removes its temporary stack.
+ *
+ * `DEMO_EXAMPLE=<dir>` runs another directory of examples/ (the change step
+ * is shown for the examples listed in `demos` below).
  */
 import { closeAllPools, PlatformClient } from "pulumi-platform";
-import { startEmulator } from "pulumi-platform/emulator";
+import { selfManagedSeed, startEmulator } from "pulumi-platform/emulator";
 import { ensurePulumiCli, PulumiProgram } from "./pulumi-workspace.mts";
 
-const example = process.env.DEMO_EXAMPLE ?? "badges";
+interface Demo {
+  /** Something made by hand before the program existed, which the program adopts. */
+  prepare?: { what: string; run(admin: PlatformClient): Promise<unknown> };
+  /** A configuration change and what it does. */
+  change?: { what: string; config: Record<string, string> };
+}
+
+const demos: Record<string, Demo> = {
+  "platform-team": {
+    prepare: {
+      what: "a cache cleanup policy someone set up by hand",
+      run: (admin) => admin.post("/groups/acme/-/virtual_registries/cleanup/policy", { cadence: 1, enabled: false, keep_n_days_after_download: 5 }),
+    },
+    change: {
+      what: "change the CI host, the chat channel and a SAML role: in-place updates, and one replacement (SAML links have no update)",
+      config: { ciHost: "ci.next.example.com", chatChannel: "deploys", developerRole: "maintainer" },
+    },
+  },
+  badges: {
+    prepare: {
+      what: "a coverage badge someone made by hand",
+      run: (admin) =>
+        admin.post("/projects/acme%2Fweb/badges", {
+          name: "coverage",
+          link_url: "https://old-ci.example.com/coverage",
+          image_url: "https://old-ci.example.com/coverage.svg",
+        }),
+    },
+    change: { what: "change the CI host: in-place updates only", config: { ciHost: "ci.next.example.com" } },
+  },
+};
+
+const example = process.env.DEMO_EXAMPLE ?? "platform-team";
+const demo = demos[example] ?? {};
 
 function banner(text: string): void {
   process.stdout.write(`\n=== ${text} ===\n`);
@@ -19,17 +58,14 @@ async function main(): Promise<void> {
   banner("Pulumi CLI");
   process.stdout.write(`using ${ensurePulumiCli()}\n`);
 
-  const emulator = await startEmulator({ port: 0 });
+  const emulator = await startEmulator({ port: 0, seed: selfManagedSeed });
   let program: PulumiProgram | undefined;
   try {
-    banner(`emulator listening on ${emulator.url} (default seed; the demo acts as user root)`);
-    // Someone made a coverage badge by hand before the program existed: the program adopts it.
-    const admin = new PlatformClient({ url: emulator.url, token: emulator.tokens.root! });
-    await admin.post("/projects/acme%2Fweb/badges", {
-      name: "coverage",
-      link_url: "https://old-ci.example.com/coverage",
-      image_url: "https://old-ci.example.com/coverage.svg",
-    });
+    banner(`emulator listening on ${emulator.url} (default seed, self-managed and Ultimate; the demo acts as user root)`);
+    if (demo.prepare) {
+      process.stdout.write(`made by hand before the program existed (the program adopts it): ${demo.prepare.what}\n`);
+      await demo.prepare.run(new PlatformClient({ url: emulator.url, token: emulator.tokens.root! }));
+    }
 
     program = await PulumiProgram.create({
       example,
@@ -39,18 +75,20 @@ async function main(): Promise<void> {
       secrets: { "platform:token": emulator.tokens.root! },
     });
 
-    banner("pulumi up: create the declared badges (and adopt the hand-made one)");
+    banner(`pulumi up: create what examples/${example} declares`);
     await program.up();
 
     banner("pulumi preview --expect-no-changes: a second preview is clean");
     await program.preview("--expect-no-changes");
 
-    banner("change the CI host in the stack config and preview: in-place updates only");
-    await program.setConfig("ciHost", "ci.next.example.com");
-    await program.preview("--diff");
+    if (demo.change) {
+      banner(`${demo.change.what}; preview`);
+      for (const [key, value] of Object.entries(demo.change.config)) await program.setConfig(key, value);
+      await program.preview("--diff");
 
-    banner("pulumi up: apply the change");
-    await program.up();
+      banner("pulumi up: apply the change");
+      await program.up();
+    }
 
     banner("pulumi destroy");
     await program.destroy();

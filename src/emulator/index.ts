@@ -13,7 +13,7 @@ export type { Emulator, EmulatorOptions, RequestLogEntry } from "./server";
 export { FAULT_KINDS, DEFAULT_SLOW_MS, DEFAULT_FAULT_SEED, FaultPlanError, parseFaultPlan, faultRatePlan, faultCounts } from "./faults";
 export type { FaultKind, FaultName, FaultPlan, FaultRule, InjectedAnswer } from "./faults";
 export type { RateLimitOptions } from "./rate-limit";
-export { defaultSeed } from "./seeds/default";
+export { defaultSeed, selfManagedSeed } from "./seeds/default";
 export { stateFromSeed, readSeed, DEFAULT_INSTANCE } from "./seed";
 export type { Seed, SeedUser, SeedGroup, SeedProject } from "./seed";
 export { EmulatorState, AccessLevel, defineStore } from "./state";

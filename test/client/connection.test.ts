@@ -34,7 +34,7 @@ describe("connection settings", () => {
     expect((await providers.Badge.check({}, badge)).failures ?? []).toEqual([]);
     server.emulator.setFaultPlan({ slowMs: 10_000, rules: [{ method: "POST", rate: 1, kinds: ["slow"] }] });
     try {
-      const error = await providers.Badge.create(badge).catch((e: unknown) => e as Error);
+      const error = (await providers.Badge.create(badge).catch((e: unknown) => e)) as Error;
       expect(error.message).toContain("no answer from the server");
       expect(error.message).toMatch(/Gave up after \d+ attempts? in [\d.]+s \(retries stop after platform:retryTimeout, now 1s\)/);
     } finally {

@@ -24,7 +24,7 @@ import { paramError, routeNotFound, forbidden, validationError } from "../errors
 import type { ParamRule, ParamSpec } from "../params";
 import { throttleStore, type ThrottleName } from "../rate-limit";
 import { ok, requireUser, route, type RequestContext, type RouteModule } from "../router";
-import { defineStore, type Tier } from "../state";
+import { defineStore, type EmulatorState, type Tier } from "../state";
 
 type Value = string | number | boolean | null | unknown[] | Record<string, unknown>;
 
@@ -211,16 +211,20 @@ function guard(ctx: RequestContext<unknown>): void {
   if (!user.isAdmin) throw forbidden();
 }
 
-/** The settings as stored, the served throttles as the rate limiter holds them. */
-function currentValues(ctx: RequestContext<unknown>): Record<string, Value> {
+/**
+ * The settings as `GET /application/settings` shows them (without id and
+ * times): as stored, the served throttles as the rate limiter holds them.
+ * Exported so tests can read the instance's settings while faults are injected.
+ */
+export function applicationSettingsValues(state: EmulatorState): Record<string, Value> {
   const values: Record<string, Value> = {};
-  const tier = ctx.state.instance.tier;
-  const stored = applicationSettingsStore.of(ctx.state).values;
+  const tier = state.instance.tier;
+  const stored = applicationSettingsStore.of(state).values;
   for (const [name, spec] of Object.entries(SETTINGS)) {
     if (spec.tier && TIER_RANK[tier] < TIER_RANK[spec.tier]) continue; // the entity shows licensed settings only
     values[name] = name in stored ? stored[name]! : structuredClone(spec.default);
   }
-  const throttles = throttleStore.of(ctx.state);
+  const throttles = throttleStore.of(state);
   for (const [scope, throttle] of Object.entries(SERVED_SCOPES)) {
     const limits = throttles[throttle!];
     values[`throttle_${scope}_enabled`] = Boolean(limits);
@@ -235,7 +239,7 @@ function currentValues(ctx: RequestContext<unknown>): Record<string, Value> {
 function present(ctx: RequestContext<unknown>): Record<string, unknown> {
   const store = applicationSettingsStore.of(ctx.state);
   store.createdAt ??= ctx.state.now();
-  return { id: 1, ...currentValues(ctx), created_at: store.createdAt, updated_at: store.updatedAt ?? store.createdAt };
+  return { id: 1, ...applicationSettingsValues(ctx.state), created_at: store.createdAt, updated_at: store.updatedAt ?? store.createdAt };
 }
 
 const getSettings = route("GET", "/application/settings", {}, (ctx) => {
@@ -281,7 +285,7 @@ const putSettings = route("PUT", "/application/settings", { params: putParams },
     const needed = SETTINGS[name]?.tier;
     if (needed && TIER_RANK[tier] < TIER_RANK[needed]) fail(name, `is not available: it needs a ${needed === "premium" ? "Premium or Ultimate" : "Ultimate"} licence`);
   }
-  const next = { ...currentValues(ctx), ...given };
+  const next = { ...applicationSettingsValues(ctx.state), ...given };
   const atLeast = (name: string, minimum: number) => {
     const value = next[name];
     if (name in given && typeof value === "number" && value < minimum) fail(name, `must be greater than or equal to ${minimum}`);

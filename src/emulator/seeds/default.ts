@@ -119,3 +119,14 @@ export const defaultSeed: Seed = {
     },
   ],
 };
+
+/**
+ * The default seed on a self-managed instance with an Ultimate licence: the
+ * instance-wide `/application/settings` exists there (the hosted offering has
+ * none), and every group has the licensed features. What ApplicationSettings
+ * and the full example (examples/platform-team) need.
+ */
+export const selfManagedSeed: Seed = {
+  ...defaultSeed,
+  instance: { ...defaultSeed.instance, offering: "self-managed", tier: "ultimate" },
+};
