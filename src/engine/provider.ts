@@ -191,7 +191,8 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
       if (problem) return { inputs: news, failures: [{ property: "", reason: problem }] };
       const inputs = withoutEngineKeys(news);
       const unknownPaths = Object.keys(inputs).filter((name) => isUnknown(inputs[name]));
-      const result = definition.schema.safeParse(inputs);
+      // The inputs in the issues tell a property left out from one of the wrong type (see describeIssue).
+      const result = definition.schema.safeParse(inputs, { reportInput: true });
       if (!result.success) {
         const failures = result.error.issues
           .filter((issue: z.core.$ZodIssue) => !unknownPaths.includes(String(issue.path[0])))
@@ -310,7 +311,9 @@ function stripUndefined(args: Args): Args {
 /** A failure names the property and the rule, e.g. `linkUrl: must be an http(s) URL`. */
 function describeIssue(issue: z.core.$ZodIssue): string {
   const property = issue.path.join(".");
-  return property ? `${property}: ${issue.message}` : issue.message;
+  // zod says "expected string, received undefined" for a property left out.
+  const message = issue.code === "invalid_type" && issue.input === undefined ? `is required (expected ${issue.expected})` : issue.message;
+  return property ? `${property}: ${message}` : message;
 }
 
 

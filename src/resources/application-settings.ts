@@ -22,7 +22,7 @@ import { defineResource, type EngineContext, type FieldTraits, type Live } from 
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { restoreOnDelete, settingsOutputs } from "../engine/settings";
 import { requestBody, snakeCase } from "../engine/values";
-import { branchProtectionDefaults, defaultsFromApi, defaultsToApi, sameDefaults, type BranchProtectionDefaults } from "./common";
+import { branchProtectionDefaults, defaultsFromApi, defaultsToApi, httpUrl, sameDefaults, type BranchProtectionDefaults } from "./common";
 
 const SETTINGS_PATH = "/application/settings";
 const RESOURCE_ID = "application/settings";
@@ -166,7 +166,7 @@ const schema = z.object({
   recaptchaEnabled: z.boolean().optional(),
   recaptchaSiteKey: z.string().min(1).optional(),
   recaptchaPrivateKey: z.string().min(1).optional(),
-  externalPipelineValidationServiceUrl: z.url({ protocol: /^https?$/ }).optional(),
+  externalPipelineValidationServiceUrl: httpUrl("such as https://validate.example.com").optional(),
   externalPipelineValidationServiceToken: z.string().min(1).optional(),
   /** Seconds. */
   externalPipelineValidationServiceTimeout: positive.optional(),

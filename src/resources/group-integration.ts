@@ -250,9 +250,18 @@ const URL_EXPOSING_FOR: Partial<Record<IntegrationSlug, readonly string[]>> = { 
 const allSettings: Record<string, z.ZodType> = {};
 for (const k of kinds) {
   for (const [name, schema] of Object.entries(k.shape)) {
-    if (name === "slug" || name in common || name in allSettings) continue;
-    allSettings[name] = schema instanceof z.ZodOptional ? schema : (schema as z.ZodType).optional();
+    if (name === "slug" || name in common) continue;
+    const optional = schema instanceof z.ZodOptional ? schema : (schema as z.ZodType).optional();
+    // A setting that slugs take with different rules (`token` is a bot's token for telegram, an
+    // API token for pivotaltracker) is left to `validate`, which holds it to its own slug's rule
+    // and says so; the first slug's rule here would fail it with the wrong explanation.
+    allSettings[name] = !(name in allSettings) || sameRule(allSettings[name]!, optional) ? optional : z.unknown().optional();
   }
+}
+
+function sameRule(a: z.ZodType, b: z.ZodType): boolean {
+  const inner = (s: z.ZodType) => (s instanceof z.ZodOptional ? s.unwrap() : s);
+  return inner(a) === inner(b);
 }
 
 const slugSchema = z.string().superRefine((value, issue) => {

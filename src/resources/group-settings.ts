@@ -16,6 +16,7 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
+import { isIP } from "node:net";
 import { basename } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
@@ -37,15 +38,18 @@ export interface GroupLive extends Record<string, unknown> {
 }
 
 /** The server's own limit (`Avatarable::MAXIMUM_FILE_SIZE`), and the most a prior avatar may weigh in state. */
+/** One IPv4 or IPv6 address, or a subnet: an address with a prefix length that fits it (`10.0.0.0/8`). */
+function isAddressOrSubnet(entry: string): boolean {
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
 /** A comma-separated list of IPv4/IPv6 addresses or subnets. */
-const ipRanges = z.string().refine(
-  (value) =>
-    value
-      .split(",")
-      .map((entry) => entry.trim())
-      .every((entry) => /^(\d{1,3}(\.\d{1,3}){3})(\/(\d|[12]\d|3[0-2]))?$/.test(entry) || /^[0-9a-fA-F:]+:[0-9a-fA-F:]*(\/\d{1,3})?$/.test(entry)),
-  { message: "must be a comma-separated list of IP addresses or subnets such as 10.0.0.0/8" },
-);
+const ipRanges = z.string().refine((value) => value.split(",").every((entry) => isAddressOrSubnet(entry.trim())), {
+  message: "must be a comma-separated list of IP addresses or subnets such as 10.0.0.0/8",
+});
 
 const schema = z.object({
   /** The group whose settings these are: its numeric id or full path. Never created or deleted here. */

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { providers } from "pulumi-platform";
-import { configOf, useEmulator, itRejectsInCheck, type BadInput } from "../support";
+import { configOf, useEmulator } from "../support";
 
 const server = useEmulator();
 const link = providers.SamlGroupLink;
@@ -16,19 +16,6 @@ async function create(overrides: Record<string, unknown> = {}) {
 
 beforeAll(async () => {
   await server.configureProviders("alice");
-});
-
-describe("check: bad input fails with the property and the rule, and sends nothing", () => {
-  const cases: BadInput[] = [
-    ["an unknown role name", { accessLevel: "admin" }, "accessLevel", /role|access level/],
-    ["an access level number that is not one", { accessLevel: 11 }, "accessLevel", /access levels 5, 10/],
-    ["an empty SAML group name", { samlGroupName: "" }, "samlGroupName", /must not be empty/],
-    ["a name that is too long", { samlGroupName: "x".repeat(256) }, "samlGroupName", /at most 255/],
-    ["an empty provider", { provider: "" }, "provider", /leave provider out/],
-    ["a member role id that is not a positive integer", { memberRoleId: -3 }, "memberRoleId", /memberRoleId/],
-    ["a group that is neither an id nor a path", { group: "a b" }, "group", /numeric id or a full path/],
-  ];
-  itRejectsInCheck(server, link, cases, inputs);
 });
 
 describe("lifecycle", () => {
