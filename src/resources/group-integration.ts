@@ -20,6 +20,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, apiPath } from "../client";
 import { defineResource, type EngineContext, type FieldTraits } from "../engine/definition";
+import { ExplainedError } from "../engine/provider";
 import { PlatformResource } from "../engine/resource";
 import { apiFieldName } from "../engine/values";
 import { adoptExisting, httpUrl as httpUrlRule, ownerReference } from "./common";
@@ -387,6 +388,7 @@ export const groupIntegrationDefinition = defineResource({
   outputs: { integrationId: {}, title: {}, active: {} },
   outputsOf: (live: IntegrationLive) => ({ integrationId: live.id, title: live.title, active: live.active }),
   validate,
+  requirements: (args) => ({ subject: `group ${args.group}`, role: "at least the Maintainer role" }),
 
   async create(ctx, args) {
     // A PUT overwrites whatever is there: an integration someone already set up
@@ -395,12 +397,10 @@ export const groupIntegrationDefinition = defineResource({
     if (args.adoptExisting !== true) {
       const existing = await readActive(ctx, pathOf(args));
       if (existing) {
-        const error = new Error(
+        throw new ExplainedError(
           `GroupIntegration: the ${args.slug} integration is already active on group ${args.group} (set up outside this stack). ` +
             `Set adoptExisting: true to take it over with the declared settings, or disable it on the group first.`,
         );
-        error.stack = "";
-        throw error;
       }
     }
     return { id: idOf(args), live: await setUp(ctx, args, "all") };

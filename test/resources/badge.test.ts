@@ -152,7 +152,7 @@ describe("lifecycle", () => {
     }
     await badge.configure({ config: configOf({ "platform:url": server.emulator.url, "platform:token": server.emulator.tokens.outsider! }) });
     try {
-      await expect(badge.read(id, outs)).rejects.toThrow(/not found or no longer visible|missing or no longer visible/);
+      await expect(badge.read(id, outs)).rejects.toThrow(/project acme\/web does not exist, or the token's user cannot see it.*pulumi state delete/);
     } finally {
       await server.configureProviders();
     }
@@ -223,17 +223,5 @@ describe("failures while creating", () => {
     const { id, inputs: declared } = await createBadge({ name: "lost-once" });
     const all = await server.as().list<LiveBadge>(apiPath`/projects/${"acme/web"}/badges`, { name: declared.name as string });
     expect(all.map((b) => b.id)).toEqual([Number(id.split("/").at(-1))]);
-  });
-
-  it("a server refusal becomes an error that says what happened, without our stack trace", async () => {
-    const checked = await badge.check({}, inputs());
-    await badge.configure({ config: configOf({ "platform:url": server.emulator.url, "platform:token": server.emulator.tokens.dev! }) });
-    try {
-      const error = (await badge.create(checked.inputs).catch((e: unknown) => e)) as Error;
-      expect(error.message).toMatch(/^Badge: could not create it\. POST \/projects\/acme%2Fweb\/badges failed with 403/);
-      expect(error.stack ?? "").not.toMatch(/at .*\.js/);
-    } finally {
-      await server.configureProviders();
-    }
   });
 });

@@ -111,16 +111,6 @@ describe("lifecycle", () => {
     const { id, inputs: declared, outs } = await createPolicy();
     expect(await policy.diff(id, outs, { ...declared, group: 999 })).toMatchObject({ replaces: ["group"], deleteBeforeReplace: true });
   });
-
-  it("a Maintainer is refused (Owner only)", async () => {
-    const checked = await policy.check({}, inputs());
-    await server.configureProviders("maintainer");
-    try {
-      await expect(policy.create(checked.inputs)).rejects.toThrow(/failed with 403/);
-    } finally {
-      await server.configureProviders("alice");
-    }
-  });
 });
 
 describe("adoption", () => {
