@@ -3,7 +3,7 @@
  * talk to it, and views of the emulator's request log. Tests use the package
  * as users do (`pulumi-platform`, built to dist/ by `pretest`).
  */
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll } from "vitest";
 import { closeAllPools, PlatformClient, providers } from "pulumi-platform";
 import { startEmulator, type Emulator } from "pulumi-platform/emulator";
 
@@ -63,35 +63,4 @@ export function configOf(settings: Record<string, string>) {
       return value;
     },
   };
-}
-
-/** A bad input: a title, the inputs (or overrides of the file's valid inputs), the property it must name, and the rule. */
-export type BadInput = [title: string, input: Record<string, unknown>, property: string, reason: RegExp];
-
-/**
- * One test per bad input: `check` fails with a failure on that property (or a
- * part of it) whose message names the property and matches the rule, and no
- * request reaches the server. Values listed in `neverShown` (secrets) must not
- * appear in any failure.
- */
-export function itRejectsInCheck(
-  server: TestServer,
-  provider: (typeof providers)[keyof typeof providers],
-  cases: BadInput[],
-  inputsFor: (input: Record<string, unknown>) => Record<string, unknown> = (input) => input,
-  { neverShown = [] as string[] } = {},
-): void {
-  for (const [title, input, property, reason] of cases) {
-    it(title, async () => {
-      const requests = await server.requestsDuring(async () => {
-        const result = await provider.check({}, inputsFor(input));
-        const failure = result.failures?.find((f) => f.property === property || f.property.startsWith(`${property}.`));
-        expect(failure, JSON.stringify(result.failures)).toBeDefined();
-        expect(failure!.reason).toMatch(reason);
-        expect(failure!.reason).toContain(property);
-        for (const secret of neverShown) expect(JSON.stringify(result.failures)).not.toContain(secret);
-      });
-      expect(requests).toEqual([]);
-    });
-  }
 }

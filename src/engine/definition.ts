@@ -73,6 +73,31 @@ export interface OutputTraits {
   fromId?: (id: string) => unknown;
 }
 
+/** What the engine is doing when a request fails. */
+export type Operation = "create" | "read" | "update" | "delete";
+
+/**
+ * What the server demands before it accepts a request, beyond a valid token:
+ * when it refuses one, the engine names the object and the requirement that
+ * explains the refusal (see ./provider.ts `explain`) instead of a bare status.
+ */
+export interface Requirements {
+  /** What the requirements apply to, as the program names it: `group acme`, `project acme/web`. */
+  subject: string;
+  /** What the token's user needs on it, as a phrase: `the Owner role`, `at least the Maintainer role`. */
+  role?: string;
+  /** The licence tier it needs: `Premium or Ultimate`. */
+  tier?: string;
+  /** A feature flag the server must have enabled for it. */
+  featureFlag?: string;
+  /**
+   * The statuses other than 403 with which the API refuses when the tier or the
+   * flag is missing (the container registry API answers 401 when its flag is
+   * off and 404 when the tier is too low), and which missing thing each may mean.
+   */
+  refusedWith?: Partial<Record<401 | 404, ("tier" | "featureFlag")[]>>;
+}
+
 export interface ResourceDefinition<S extends z.ZodObject = z.ZodObject, L extends Live = Live> {
   /** The class name, also the key in `providers`. */
   name: string;
@@ -86,6 +111,8 @@ export interface ResourceDefinition<S extends z.ZodObject = z.ZodObject, L exten
   outputs: Record<string, OutputTraits>;
   /** The computed outputs of a live object. */
   outputsOf(live: L, args: z.output<S>): Record<string, unknown>;
+  /** What the server demands for this object and operation; refused requests are explained with it. */
+  requirements?(args: z.output<S>, operation: Operation): Requirements;
   /** Rules across fields that the schema cannot say; each failure names its property. */
   validate?(args: z.output<S>): { property: string; reason: string }[];
   /**

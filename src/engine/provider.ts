@@ -8,7 +8,7 @@ import equal from "fast-deep-equal";
 import type { z } from "zod";
 import { ApiError, NetworkError } from "../client";
 import { client, configureConnection, connectionProblem } from "../connection";
-import type { AnyResourceDefinition, EngineContext, FieldTraits, Live } from "./definition";
+import type { AnyResourceDefinition, EngineContext, FieldTraits, Live, Operation } from "./definition";
 import { PRIOR_VALUE_OUTPUTS, recordedPriorValues, settingsLifecycle } from "./settings";
 import { apiFieldName, isUnknown, withoutEngineKeys } from "./values";
 
@@ -37,6 +37,18 @@ export class PartialCreateError extends Error {
   /** From a resource's create hook: the engine turns `live` into the recorded outputs. */
   static fromLive(message: string, id: string, live: Live): PartialCreateError {
     return new PartialCreateError(message, id, {}, live);
+  }
+}
+
+/**
+ * An expected failure whose message already says what happened and what to
+ * do (a refusal explained, an object in the way): the engine shows it as it
+ * is, secrets redacted, with no stack trace of ours.
+ */
+export class ExplainedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.stack = "";
   }
 }
 
@@ -143,17 +155,49 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
   }
 
   /** Server errors as the user should read them: what, where, what to do; no stack trace of ours. */
-  function explain(error: unknown, action: string, args: Args): Error {
+  function explain(error: unknown, operation: Operation, action: string, args: Args): Error {
+    if (error instanceof ExplainedError) {
+      error.message = redact(error.message, args);
+      return error;
+    }
     if (!(error instanceof ApiError || error instanceof NetworkError || error instanceof PartialCreateError)) return error as Error;
-    let message = `${definition.name}: could not ${action}. ${error.message}`;
-    if (error instanceof ApiError && error.status === 404 && isOwnerNotFound(error)) {
+    const refused = error instanceof ApiError ? refusal(error, operation, args) : undefined;
+    let message = `${definition.name}: could not ${action}. ${refused ?? error.message}`;
+    if (!refused && error instanceof ApiError && error.status === 404 && isOwnerNotFound(error)) {
       message +=
         " The owner of this object is missing or no longer visible to the token's user; if it was deleted, remove this resource from the stack with `pulumi state delete`.";
     }
-    const explained = error instanceof PartialCreateError ? error : new Error(redact(message, args));
-    if (error instanceof PartialCreateError) explained.message = redact(message, args);
-    explained.stack = "";
-    return explained;
+    if (!(error instanceof PartialCreateError)) return new ExplainedError(redact(message, args));
+    error.message = redact(message, args);
+    return error;
+  }
+
+  /**
+   * Why the server refused, from what the declaration says it requires: the
+   * object and the role, tier or feature flag it lacks. Undefined when no
+   * requirement explains the answer.
+   */
+  function refusal(error: ApiError, operation: Operation, args: Args): string | undefined {
+    const needs = definition.requirements?.(args as never, operation);
+    if (!needs) return undefined;
+    const answered = `${error.method} ${error.path} failed with ${error.status}${error.serverMessage ? ` (${error.serverMessage})` : ""}`;
+    if (error.status === 403 && needs.role) {
+      return `${answered}: the token's user needs ${needs.role} on ${needs.subject}. Use the token of a user who has it.`;
+    }
+    // A named 404 (`404 Group Not Found`) while creating is the owner; afterwards, unless it names the object itself.
+    if (error.status === 404 && error.notFoundSubject && (operation === "create" || isOwnerNotFound(error))) {
+      return (
+        `${answered}: ${needs.subject} does not exist, or the token's user cannot see it (private groups and projects are hidden from non-members). ` +
+        (operation === "create" ? "Check the path or id." : "If it was deleted, remove this resource from the stack with `pulumi state delete`.")
+      );
+    }
+    // A gated API refuses a missing tier or flag with 401 or an unnamed 404, not 403.
+    const gates = error.status === 401 || (error.status === 404 && error.notFoundSubject === "") ? (needs.refusedWith?.[error.status] ?? []) : [];
+    if (gates.length === 0) return undefined;
+    const lacks = gates.map((gate) => (gate === "tier" ? `is not on the ${needs.tier} tier` : `does not have the ${needs.featureFlag} feature flag enabled`));
+    const otherwise = error.status === 401 ? "the token was not accepted (check platform:token)" : "the object in the path does not exist";
+    const todo = gates.map((gate) => (gate === "tier" ? `This needs the ${needs.tier} tier.` : `An administrator can enable the ${needs.featureFlag} feature flag.`));
+    return `${answered}: either ${needs.subject} ${lacks.join(" or ")} (this API answers ${error.status} then), or ${otherwise}. ${todo.join(" ")}`;
   }
 
   /** Secret values never appear in messages, even when a server echoes them. */
@@ -191,7 +235,8 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
       if (problem) return { inputs: news, failures: [{ property: "", reason: problem }] };
       const inputs = withoutEngineKeys(news);
       const unknownPaths = Object.keys(inputs).filter((name) => isUnknown(inputs[name]));
-      const result = definition.schema.safeParse(inputs);
+      // The inputs in the issues tell a property left out from one of the wrong type (see describeIssue).
+      const result = definition.schema.safeParse(inputs, { reportInput: true });
       if (!result.success) {
         const failures = result.error.issues
           .filter((issue: z.core.$ZodIssue) => !unknownPaths.includes(String(issue.path[0])))
@@ -243,7 +288,7 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
       } catch (error) {
         // A partial create that carries the live object records it as the state would be.
         if (error instanceof PartialCreateError && error.live) error.properties = outputsFor(args, error.live);
-        throw explain(error, "create it", args);
+        throw explain(error, "create", "create it", args);
       }
     },
 
@@ -262,7 +307,7 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
         return { id, props: outs, inputs };
       } catch (error) {
         if (isGone(error)) return { id: "" };
-        throw explain(error, `read ${id}`, args);
+        throw explain(error, "read", `read ${id}`, args);
       }
     },
 
@@ -274,7 +319,7 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
         const live = await definition.update(context(), id, args as never, changed, withoutEngineKeys(olds) as never);
         return { outs: { ...outputsFor(args, live), ...fingerprintOutput(args) } };
       } catch (error) {
-        throw explain(error, `update ${id}`, args);
+        throw explain(error, "update", `update ${id}`, args);
       }
     },
 
@@ -285,7 +330,7 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
         else await definition.delete!(context(), id, args as never);
       } catch (error) {
         if (isGone(error) || (error instanceof ApiError && error.status === 404 && isOwnerNotFound(error))) return;
-        throw explain(error, `delete ${id}`, args);
+        throw explain(error, "delete", `delete ${id}`, args);
       }
     },
   };
@@ -310,7 +355,9 @@ function stripUndefined(args: Args): Args {
 /** A failure names the property and the rule, e.g. `linkUrl: must be an http(s) URL`. */
 function describeIssue(issue: z.core.$ZodIssue): string {
   const property = issue.path.join(".");
-  return property ? `${property}: ${issue.message}` : issue.message;
+  // zod says "expected string, received undefined" for a property left out.
+  const message = issue.code === "invalid_type" && issue.input === undefined ? `is required (expected ${issue.expected})` : issue.message;
+  return property ? `${property}: ${message}` : message;
 }
 
 

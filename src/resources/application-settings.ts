@@ -19,10 +19,11 @@ import { z } from "zod";
 import { ApiError } from "../client";
 import { aliasOf, countDeclaration, recordAlias } from "../engine/declarations";
 import { defineResource, type EngineContext, type FieldTraits, type Live } from "../engine/definition";
+import { ExplainedError } from "../engine/provider";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { restoreOnDelete, settingsOutputs } from "../engine/settings";
 import { requestBody, snakeCase } from "../engine/values";
-import { branchProtectionDefaults, defaultsFromApi, defaultsToApi, sameDefaults, type BranchProtectionDefaults } from "./common";
+import { branchProtectionDefaults, defaultsFromApi, defaultsToApi, httpUrl, sameDefaults, type BranchProtectionDefaults } from "./common";
 
 const SETTINGS_PATH = "/application/settings";
 const RESOURCE_ID = "application/settings";
@@ -166,7 +167,7 @@ const schema = z.object({
   recaptchaEnabled: z.boolean().optional(),
   recaptchaSiteKey: z.string().min(1).optional(),
   recaptchaPrivateKey: z.string().min(1).optional(),
-  externalPipelineValidationServiceUrl: z.url({ protocol: /^https?$/ }).optional(),
+  externalPipelineValidationServiceUrl: httpUrl("such as https://validate.example.com").optional(),
   externalPipelineValidationServiceToken: z.string().min(1).optional(),
   /** Seconds. */
   externalPipelineValidationServiceTimeout: positive.optional(),
@@ -268,24 +269,22 @@ function sameMembers(declared: unknown, live: unknown): boolean {
 
 const apiName = (property: string): string => fields[property as Property]?.api ?? snakeCase(property);
 
-/** Errors of this endpoint as the user should read them. */
+/** Errors of this endpoint as the user should read them (a 403 is the engine's, from `requirements`). */
 function explained(error: unknown): unknown {
   if (!(error instanceof ApiError)) return error;
+  const answered = `${error.method} ${error.path} failed with ${error.status} (${error.serverMessage})`;
   if (error.status === 404 && error.notFoundSubject === undefined) {
-    return new Error(
-      `ApplicationSettings: the server has no ${SETTINGS_PATH} endpoint (${error.message}). Instance settings exist on self-managed and dedicated offerings only; the hosted offering does not offer them.`,
+    return new ExplainedError(
+      `ApplicationSettings: the server has no ${SETTINGS_PATH} endpoint (${answered}). Instance settings exist on self-managed and dedicated offerings only; the hosted offering does not offer them.`,
     );
-  }
-  if (error.status === 403) {
-    return new Error(`ApplicationSettings: only administrators may read or change the instance's settings, and the token's user is not one (${error.message}).`);
   }
   if (error.status === 400 && error.fieldErrors) {
     const licensed = Object.keys(error.fieldErrors)
       .map((api) => (Object.keys(LICENCE) as Property[]).find((property) => apiName(property) === api))
       .filter((property): property is Property => property !== undefined);
     if (licensed.length) {
-      return new Error(
-        `ApplicationSettings: ${licensed.map((name) => `${name} needs a ${LICENCE[name]} licence`).join("; ")}, which this instance does not have (${error.message}).`,
+      return new ExplainedError(
+        `ApplicationSettings: ${licensed.map((name) => `${name} needs a ${LICENCE[name]} licence`).join("; ")}, which this instance does not have (${answered}).`,
       );
     }
   }
@@ -306,6 +305,8 @@ export const applicationSettingsDefinition = defineResource({
   fields,
   outputs: { ...settingsOutputs, updatedAt: {} },
   outputsOf: (live: Live) => ({ updatedAt: live.updated_at }),
+
+  requirements: () => ({ subject: "the instance", role: "administrator rights (instance settings are for administrators only)" }),
 
   validate(args) {
     const failures: { property: string; reason: string }[] = [];
@@ -360,7 +361,7 @@ export const applicationSettingsDefinition = defineResource({
     // Real servers drop settings the licence lacks without a word.
     const dropped = [...changed].filter((name) => LICENCE[name as Property] && live[apiName(name)] === undefined) as Property[];
     if (dropped.length) {
-      throw new Error(`ApplicationSettings: the server did not apply ${dropped.map((name) => `${name} (needs a ${LICENCE[name]} licence)`).join(", ")}. Remove them or upgrade the instance's licence.`);
+      throw new ExplainedError(`ApplicationSettings: the server did not apply ${dropped.map((name) => `${name} (needs a ${LICENCE[name]} licence)`).join(", ")}. Remove them or upgrade the instance's licence.`);
     }
     return live;
   },

@@ -71,6 +71,9 @@ export const badgeDefinition = defineResource({
     renderedImageUrl: live.rendered_image_url,
   }),
   validate: exactlyOneOwner,
+  // Badges of a project need admin_project (Maintainer); of a group, admin_group (Owner).
+  requirements: (args) =>
+    args.project !== undefined ? { subject: `project ${args.project}`, role: "at least the Maintainer role" } : { subject: `group ${args.group}`, role: "the Owner role" },
 
   async create(ctx, args) {
     const owner = ownerOf(args);

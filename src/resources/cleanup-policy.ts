@@ -11,10 +11,11 @@ import { z } from "zod";
 import { ApiError, apiPath } from "../client";
 import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
+import { ExplainedError } from "../engine/provider";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { adoptExisting } from "./common";
-import { topLevelGroup } from "./virtual-registry";
+import { PREMIUM_TIER, topLevelGroup } from "./virtual-registry";
 
 /** A cleanup policy as the API returns it. */
 export interface CleanupPolicyLive extends Record<string, unknown> {
@@ -76,6 +77,14 @@ export const cleanupPolicyDefinition = defineResource({
   },
   // One policy per group: the old one must go before the new one can be created.
   deleteBeforeReplace: true,
+  // Unlike the container registry routes, this one answers 404 for a missing tier and a missing flag alike.
+  requirements: (args) => ({
+    subject: `group ${args.group}`,
+    role: "the Owner role",
+    tier: PREMIUM_TIER,
+    featureFlag: "maven_virtual_registry",
+    refusedWith: { 404: ["tier", "featureFlag"] },
+  }),
   outputs: {
     groupId: {},
     nextRunAt: {},
@@ -104,7 +113,7 @@ export const cleanupPolicyDefinition = defineResource({
       return { id: String(args.group), live };
     } catch (error) {
       if (error instanceof ApiError && error.status === 400 && error.fieldErrors?.["group"]?.some((m) => /taken/.test(m))) {
-        throw new Error(
+        throw new ExplainedError(
           `CleanupPolicy: group ${String(args.group)} already has a cleanup policy (a group has one). ` +
             "Set `adoptExisting: true` to take it over, or delete it first.",
         );
@@ -122,7 +131,7 @@ export const cleanupPolicyDefinition = defineResource({
     if (Object.keys(body).length === 0) {
       // Only provider options changed: nothing to send, the current policy is the result.
       const live = await currentPolicy(ctx, id);
-      if (!live) throw new Error(`CleanupPolicy: group ${id} has no cleanup policy any more; run \`pulumi refresh\`.`);
+      if (!live) throw new ExplainedError(`CleanupPolicy: group ${id} has no cleanup policy any more; run \`pulumi refresh\`.`);
       return live;
     }
     // Real servers want one of enabled, cadence or keep_n_days_after_download in every PATCH:

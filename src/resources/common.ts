@@ -2,15 +2,18 @@
 import { z } from "zod";
 import { apiPath } from "../client";
 
+const OWNER_FORM = "a numeric id or a full path such as acme/web";
+const OWNER_RULE = `must be ${OWNER_FORM}`;
+
 /** A group or project: its numeric id or its full path (`acme/platform`). */
-export const ownerReference = z.union([
-  z.number().int().positive(),
-  z
-    .string()
-    .regex(/^[A-Za-z0-9_.][A-Za-z0-9_.-]*(\/[A-Za-z0-9_.][A-Za-z0-9_.-]*)*$/, {
-      message: "must be a numeric id or a full path such as acme/web",
-    }),
-]);
+export const ownerReference = z.union(
+  [
+    z.number().int({ message: OWNER_RULE }).positive({ message: OWNER_RULE }),
+    z.string().regex(/^[A-Za-z0-9_.][A-Za-z0-9_.-]*(\/[A-Za-z0-9_.][A-Za-z0-9_.-]*)*$/, { message: OWNER_RULE }),
+  ],
+  // Without this, a missing owner or one of another type reads only "Invalid input".
+  { error: (issue) => (issue.input === undefined ? `is required: ${OWNER_FORM}` : OWNER_RULE) },
+);
 
 /** Take over an existing matching object instead of creating a new one (Pulumi cannot import dynamic resources). */
 export const adoptExisting = z.boolean().optional();
@@ -68,7 +71,16 @@ export const urlWithPlaceholders = z
 
 const ACCESS_LEVELS = [0, 30, 40, 60] as const; // no one, developers, maintainers, administrators
 
-const accessLevels = z.array(z.object({ accessLevel: z.union(ACCESS_LEVELS.map((level) => z.literal(level))) }).strict());
+const accessLevels = z.array(
+  z
+    .object({
+      accessLevel: z.union(
+        ACCESS_LEVELS.map((level) => z.literal(level)),
+        { message: "must be 0 (no one), 30 (developers), 40 (maintainers) or 60 (administrators)" },
+      ),
+    })
+    .strict(),
+);
 
 /** `default_branch_protection_defaults`, in the camelCase form of its keys. */
 export const branchProtectionDefaults = z

@@ -20,6 +20,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, apiPath } from "../client";
 import { defineResource, type EngineContext, type FieldTraits } from "../engine/definition";
+import { ExplainedError } from "../engine/provider";
 import { PlatformResource } from "../engine/resource";
 import { apiFieldName } from "../engine/values";
 import { adoptExisting, httpUrl as httpUrlRule, ownerReference } from "./common";
@@ -250,9 +251,18 @@ const URL_EXPOSING_FOR: Partial<Record<IntegrationSlug, readonly string[]>> = { 
 const allSettings: Record<string, z.ZodType> = {};
 for (const k of kinds) {
   for (const [name, schema] of Object.entries(k.shape)) {
-    if (name === "slug" || name in common || name in allSettings) continue;
-    allSettings[name] = schema instanceof z.ZodOptional ? schema : (schema as z.ZodType).optional();
+    if (name === "slug" || name in common) continue;
+    const optional = schema instanceof z.ZodOptional ? schema : (schema as z.ZodType).optional();
+    // A setting that slugs take with different rules (`token` is a bot's token for telegram, an
+    // API token for pivotaltracker) is left to `validate`, which holds it to its own slug's rule
+    // and says so; the first slug's rule here would fail it with the wrong explanation.
+    allSettings[name] = !(name in allSettings) || sameRule(allSettings[name]!, optional) ? optional : z.unknown().optional();
   }
+}
+
+function sameRule(a: z.ZodType, b: z.ZodType): boolean {
+  const inner = (s: z.ZodType) => (s instanceof z.ZodOptional ? s.unwrap() : s);
+  return inner(a) === inner(b);
 }
 
 const slugSchema = z.string().superRefine((value, issue) => {
@@ -378,6 +388,7 @@ export const groupIntegrationDefinition = defineResource({
   outputs: { integrationId: {}, title: {}, active: {} },
   outputsOf: (live: IntegrationLive) => ({ integrationId: live.id, title: live.title, active: live.active }),
   validate,
+  requirements: (args) => ({ subject: `group ${args.group}`, role: "at least the Maintainer role" }),
 
   async create(ctx, args) {
     // A PUT overwrites whatever is there: an integration someone already set up
@@ -386,12 +397,10 @@ export const groupIntegrationDefinition = defineResource({
     if (args.adoptExisting !== true) {
       const existing = await readActive(ctx, pathOf(args));
       if (existing) {
-        const error = new Error(
+        throw new ExplainedError(
           `GroupIntegration: the ${args.slug} integration is already active on group ${args.group} (set up outside this stack). ` +
             `Set adoptExisting: true to take it over with the declared settings, or disable it on the group first.`,
         );
-        error.stack = "";
-        throw error;
       }
     }
     return { id: idOf(args), live: await setUp(ctx, args, "all") };

@@ -16,11 +16,13 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
+import { isIP } from "node:net";
 import { basename } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, apiPath, type DownloadedFile, type FilePart } from "../client";
 import { defineResource, type EngineContext, type FieldTraits } from "../engine/definition";
+import { ExplainedError } from "../engine/provider";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { restoreOnDelete, settingsOutputs } from "../engine/settings";
 import { requestBody } from "../engine/values";
@@ -37,15 +39,18 @@ export interface GroupLive extends Record<string, unknown> {
 }
 
 /** The server's own limit (`Avatarable::MAXIMUM_FILE_SIZE`), and the most a prior avatar may weigh in state. */
+/** One IPv4 or IPv6 address, or a subnet: an address with a prefix length that fits it (`10.0.0.0/8`). */
+function isAddressOrSubnet(entry: string): boolean {
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
 /** A comma-separated list of IPv4/IPv6 addresses or subnets. */
-const ipRanges = z.string().refine(
-  (value) =>
-    value
-      .split(",")
-      .map((entry) => entry.trim())
-      .every((entry) => /^(\d{1,3}(\.\d{1,3}){3})(\/(\d|[12]\d|3[0-2]))?$/.test(entry) || /^[0-9a-fA-F:]+:[0-9a-fA-F:]*(\/\d{1,3})?$/.test(entry)),
-  { message: "must be a comma-separated list of IP addresses or subnets such as 10.0.0.0/8" },
-);
+const ipRanges = z.string().refine((value) => value.split(",").every((entry) => isAddressOrSubnet(entry.trim())), {
+  message: "must be a comma-separated list of IP addresses or subnets such as 10.0.0.0/8",
+});
 
 const schema = z.object({
   /** The group whose settings these are: its numeric id or full path. Never created or deleted here. */
@@ -206,7 +211,7 @@ async function fetchPriorAvatar(ctx: EngineContext, live: GroupLive): Promise<Pr
     throw error;
   }
   if (file.content.length > MAX_AVATAR_BYTES) {
-    throw new Error(
+    throw new ExplainedError(
       `GroupSettings: avatar: group ${live.full_path} has an avatar of ${file.content.length} bytes, more than the 200 KiB this provider keeps in state to give it back on delete. ` +
         "Replace the group's avatar with a smaller image (or remove it) before managing `avatar`.",
     );
@@ -285,6 +290,8 @@ export const groupSettingsDefinition = defineResource({
   outputs: { ...settingsOutputs, fingerprints: {}, groupId: {}, fullPath: {}, avatarUrl: {} },
   outputsOf: (live: GroupLive) => ({ groupId: live.id, fullPath: live.full_path, avatarUrl: live.avatar_url }),
 
+  requirements: (args) => ({ subject: `group ${args.group}`, role: "the Owner role" }),
+
   validate(args) {
     const failures: { property: string; reason: string }[] = [];
     const both = (deprecated: Property, replacement: Property) => {
@@ -338,14 +345,14 @@ export const groupSettingsDefinition = defineResource({
       }
     } catch (error) {
       if (error instanceof ApiError && error.status === 403 && admin.length) {
-        throw new Error(`GroupSettings: ${admin.join(" and ")} can be set by an administrator only, and the token's user is not one (the server answered 403). Use an administrator's token or remove ${admin.length > 1 ? "them" : "it"}.`);
+        throw new ExplainedError(`GroupSettings: ${admin.join(" and ")} can be set by an administrator only, and the token's user is not one (the server answered 403). Use an administrator's token or remove ${admin.length > 1 ? "them" : "it"}.`);
       }
       throw error;
     }
     const ignored = [...changed].filter((name) => REQUIREMENTS[name as Property] && !appliedIn(name as Property, args, live));
     if (ignored.length) {
       const details = ignored.map((name) => `${name} (needs: ${REQUIREMENTS[name as Property]!.join(", ")})`).join("; ");
-      throw new Error(
+      throw new ExplainedError(
         `GroupSettings: the server did not apply ${details} to group ${live.full_path}; the group's tier, the offering or the token's role does not allow it. Remove these settings or change the group's plan.`,
       );
     }

@@ -24,7 +24,7 @@ import equal from "fast-deep-equal";
 import { z } from "zod";
 import { ApiError, apiPath } from "../client";
 import { cronProblem, timeZoneProblem } from "../cron";
-import { defineResource, type EngineContext } from "../engine/definition";
+import { defineResource, type EngineContext, type Operation } from "../engine/definition";
 import { PartialCreateError } from "../engine/provider";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { isUnknown, requestBody } from "../engine/values";
@@ -121,6 +121,14 @@ const schema = z.object({
 type ScheduleInputs = z.output<typeof schema>;
 type Variable = z.output<typeof variable>;
 type Input = z.output<typeof input>;
+
+/** What each operation needs of the token's user (Ci::PipelineSchedulePolicy): only the owner may change a schedule. */
+const SCHEDULE_ROLES: Record<Operation, string> = {
+  create: "at least the Developer role",
+  read: "at least the Reporter role",
+  update: "ownership of the schedule (or the Maintainer role, with takeOwnership: true)",
+  delete: "ownership of the schedule or the Maintainer role",
+};
 
 /** The fields the schedule's own PUT carries (variables have their own endpoints). */
 const SCHEDULE_FIELDS = ["description", "ref", "cron", "cronTimezone", "active", "inputs"] as const;
@@ -277,6 +285,7 @@ export const pipelineScheduleDefinition = defineResource({
     nextRunAt: live.next_run_at ?? null,
     lastPipeline: live.last_pipeline ?? null,
   }),
+  requirements: (args, operation) => ({ subject: `project ${args.project}`, role: SCHEDULE_ROLES[operation] }),
   validate(args) {
     const failures: { property: string; reason: string }[] = [];
     const duplicates = (names: string[]) => [...new Set(names.filter((name, index) => names.indexOf(name) !== index))];

@@ -17,6 +17,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, apiPath } from "../client";
 import { defineResource, type EngineContext } from "../engine/definition";
+import { ExplainedError } from "../engine/provider";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { adoptExisting, ownerReference } from "./common";
 
@@ -93,7 +94,10 @@ const sameLink = (args: Inputs) => (link: SamlGroupLinkLive) => link.name === ar
 
 /**
  * A 401 from this API means one of four things; one GET of the group tells
- * which, so the message can say what to do. 422 is the shared-name ambiguity.
+ * which, so the message can say what to do: get-one shows `runners_token` to
+ * the group's Owners and administrators only (spec document 2, part 2.1), so
+ * a group that shows it was refused for its tier, one that hides it for the
+ * role. 422 is the shared-name ambiguity.
  */
 async function explained(ctx: EngineContext, group: string | number, error: unknown): Promise<unknown> {
   if (!(error instanceof ApiError)) return error;
@@ -103,22 +107,23 @@ async function explained(ctx: EngineContext, group: string | number, error: unkn
       `several SAML group links of group ${group} share this name, for different providers (the server said: ${error.serverMessage}). ` +
       `Set provider on this SamlGroupLink to say which one it is.`;
   } else if (error.status === 401) {
-    const groupStatus = await ctx.client.get(apiPath`/groups/${group}`).then(
-      () => 200,
-      (e: unknown) => (e instanceof ApiError ? e.status : 0),
+    const probe = await ctx.client.get<{ runners_token?: string }>(apiPath`/groups/${group}`, { with_projects: false }).then(
+      (found) => ({ status: 200, owner: typeof found.runners_token === "string" }),
+      (e: unknown) => ({ status: e instanceof ApiError ? e.status : 0, owner: false }),
     );
+    const refused = `${error.method} ${error.path} failed with 401`;
     message =
-      groupStatus === 401
-        ? `${error.method} ${error.path} failed with 401: the token was not accepted; check platform:token (or PLATFORM_TOKEN).`
-        : groupStatus === 404
-          ? `${error.method} ${error.path} failed with 401: group ${group} does not exist or the token's user cannot see it.`
-          : `${error.method} ${error.path} failed with 401, which this API sends when the token's user is not an Owner of group ${group} ` +
-            `or the group has no Premium or Ultimate licence (SAML group links need both).`;
+      probe.status === 401
+        ? `${refused}: the token was not accepted; check platform:token (or PLATFORM_TOKEN).`
+        : probe.status === 404
+          ? `${refused}: group ${group} does not exist or the token's user cannot see it.`
+          : probe.status !== 200
+            ? `${refused}, which this API sends when the token's user is not an Owner of group ${group} or the group is not on the Premium or Ultimate tier (SAML group links need both).`
+            : probe.owner
+              ? `${refused}, which this API sends when the group is not on the Premium or Ultimate tier: group ${group} needs the Premium or Ultimate tier for SAML group links.`
+              : `${refused}, which this API sends when the token's user is not an Owner: SAML group links of group ${group} need the Owner role, and the token's user does not have it.`;
   }
-  if (!message) return error;
-  const result = new Error(`SamlGroupLink: ${message}`);
-  result.stack = "";
-  return result;
+  return message ? new ExplainedError(`SamlGroupLink: ${message}`) : error;
 }
 
 async function guarded<T>(ctx: EngineContext, group: string | number, action: () => Promise<T>): Promise<T> {
@@ -140,13 +145,11 @@ async function createLink(ctx: EngineContext, args: Inputs): Promise<{ id: strin
       return await ctx.client.post<SamlGroupLinkLive>(collection, body, () => ctx.client.find(collection, undefined, sameLink(args)));
     } catch (error) {
       if (error instanceof ApiError && error.status === 400 && /already been taken/i.test(error.serverMessage)) {
-        const taken = new Error(
+        throw new ExplainedError(
           `SamlGroupLink: group ${args.group} already has a SAML group link named "${args.samlGroupName}"` +
             `${args.provider === undefined ? " without a provider" : ` for provider ${args.provider}`}. ` +
             `Set adoptExisting: true to take it over, or remove it from the group first.`,
         );
-        taken.stack = "";
-        throw taken;
       }
       throw error;
     }
@@ -155,12 +158,10 @@ async function createLink(ctx: EngineContext, args: Inputs): Promise<{ id: strin
     // The server drops member_role_id where custom roles are unavailable; keeping
     // the link would leave a permanent difference, so it goes and the user is told.
     await ctx.client.delete(apiPath`/groups/${args.group}/saml_group_links/${args.samlGroupName}`, providerQuery(args.provider));
-    const dropped = new Error(
+    throw new ExplainedError(
       `SamlGroupLink: the server ignored memberRoleId ${args.memberRoleId} (custom roles are not available on group ${args.group}; they need Ultimate). ` +
         `The link was removed again; leave memberRoleId out or enable custom roles.`,
     );
-    dropped.stack = "";
-    throw dropped;
   }
   return { id: idOf(args), live };
 }

@@ -29,7 +29,7 @@ import { PartialCreateError } from "../engine/provider";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { adoptExisting, isHttpUrl } from "./common";
-import { explainingFeatureGate, registryPath, REGISTRY_GROUP } from "./virtual-registry";
+import { containerRegistryRequirements, registryPath, REGISTRY_GROUP } from "./virtual-registry";
 
 export const MAX_UPSTREAMS_PER_REGISTRY = 5;
 
@@ -207,6 +207,8 @@ export const upstreamDefinition = defineResource({
     registryUpstreamId: live.registry_upstreams.find((l) => l.registry_id === live.primary_registry_id)?.id,
     links: toLinks(live.registry_upstreams),
   }),
+  // The requirements are those of the registry's group.
+  requirements: (args) => containerRegistryRequirements(`the group of virtual registry ${args.registry}`),
   validate(args) {
     const failures: { property: string; reason: string }[] = [];
     if ((args.username === undefined) !== (args.password === undefined)) {
@@ -225,13 +227,9 @@ export const upstreamDefinition = defineResource({
 
   async create(ctx, args) {
     const body = requestBody(this.fields, args);
-    const posted = await explainingFeatureGate(() =>
-      // A lost response is recovered by URL, name and username, so a retry never makes a second upstream.
-      ctx.client.post<UpstreamApi>(
-        apiPath`/virtual_registries/container/registries/${args.registry}/upstreams`,
-        body,
-        () => findInRegistry(ctx, args, (u) => u.url === args.url && u.name === args.name && u.username === (args.username ?? null)),
-      ),
+    // A lost response is recovered by URL, name and username, so a retry never makes a second upstream.
+    const posted = await ctx.client.post<UpstreamApi>(apiPath`/virtual_registries/container/registries/${args.registry}/upstreams`, body, () =>
+      findInRegistry(ctx, args, (u) => u.url === args.url && u.name === args.name && u.username === (args.username ?? null)),
     );
     const { registry_upstream: primaryLink, registry_upstreams: _none, ...upstream } = posted;
     if (!primaryLink) throw new Error(`the server's answer to creating upstream ${upstream.id} has no registry_upstream; it cannot be placed in registry ${args.registry}.`);
@@ -257,7 +255,7 @@ export const upstreamDefinition = defineResource({
   },
 
   async read(ctx, id, args) {
-    return explainingFeatureGate(() => getUpstream(ctx, parseId(id), args.registry));
+    return getUpstream(ctx, parseId(id), args.registry);
   },
 
   async update(ctx, id, args, changed, olds) {
@@ -273,7 +271,7 @@ export const upstreamDefinition = defineResource({
       const body = requestBody(this.fields, args, fieldChanges);
       // The server takes the two credentials together.
       if (hasCredentials && (fieldChanges.has("username") || fieldChanges.has("password"))) Object.assign(body, { username: args.username, password: args.password });
-      await explainingFeatureGate(() => ctx.client.patch(upstreamPath(parseId(id)), body));
+      await ctx.client.patch(upstreamPath(parseId(id)), body);
       // A new URL dropped the stored credentials unless both of them changed in that request: put the declared ones back.
       if (urlChanged && hasCredentials && !(fieldChanges.has("username") && fieldChanges.has("password"))) {
         await ctx.client.patch(upstreamPath(id), { username: args.username, password: args.password });
@@ -305,14 +303,12 @@ export const upstreamDefinition = defineResource({
 
   async delete(ctx, id) {
     // 404 (the registry's delete already took it) counts as done: see the engine's delete.
-    await explainingFeatureGate(() => ctx.client.delete(upstreamPath(parseId(id))));
+    await ctx.client.delete(upstreamPath(parseId(id)));
   },
 
   async adopt(ctx, args) {
     // The registry's upstream with the declared URL (and username, when declared), else with the declared name.
-    const byUrl = await explainingFeatureGate(() =>
-      findInRegistry(ctx, args, (u) => u.url === args.url && (args.username === undefined || u.username === args.username)),
-    );
+    const byUrl = await findInRegistry(ctx, args, (u) => u.url === args.url && (args.username === undefined || u.username === args.username));
     const found = byUrl ?? (await findInRegistry(ctx, args, (u) => u.name === args.name));
     if (!found) return undefined;
     // The registry's list shows one association; get-one shows them all.

@@ -11,9 +11,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, apiPath } from "../client";
+import { apiPath } from "../client";
 import { countDeclaration, declarationKey, recordAlias } from "../engine/declarations";
-import { defineResource, type EngineContext } from "../engine/definition";
+import { defineResource, type EngineContext, type Requirements } from "../engine/definition";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { adoptExisting, ownerReference } from "./common";
@@ -25,27 +25,22 @@ export const topLevelGroup = ownerReference.refine((value) => typeof value === "
   message: "must be a top-level group (virtual registries and their cleanup policy exist only on top-level groups)",
 });
 
+export const PREMIUM_TIER = "Premium or Ultimate";
+
 /**
- * Real servers answer 401 on the container registry routes when the
- * `container_virtual_registries` feature flag is off for the group, which
- * reads like a bad token: say so.
+ * What the container registry API demands of a registry's group, and how it
+ * refuses (real servers' `SharedSetup`): the flag off is 401, which reads like
+ * a bad token, and a tier below Premium is an unnamed 404; a role below
+ * Maintainer is 403. Upstreams (./upstream.ts) share it.
  */
-export async function explainingFeatureGate<T>(action: () => Promise<T>): Promise<T> {
-  try {
-    return await action();
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) {
-      throw new ApiError({
-        status: error.status,
-        method: error.method,
-        path: error.path,
-        serverMessage: `${error.serverMessage} (container virtual registries also answer 401 when the container_virtual_registries feature flag is off for the group)`,
-        fieldErrors: error.fieldErrors,
-        errorKey: error.errorKey,
-      });
-    }
-    throw error;
-  }
+export function containerRegistryRequirements(subject: string): Requirements {
+  return {
+    subject,
+    role: "at least the Maintainer role",
+    tier: PREMIUM_TIER,
+    featureFlag: "container_virtual_registries",
+    refusedWith: { 401: ["featureFlag"], 404: ["tier"] },
+  };
 }
 
 interface RegistryUpstreamLink {
@@ -99,6 +94,7 @@ export const virtualRegistryDefinition = defineResource({
     group: { local: true, replaceOnChange: true },
     adoptExisting: { local: true, ignoreInDiff: true },
   },
+  requirements: (args) => containerRegistryRequirements(`group ${args.group}`),
   outputs: { registryId: { fromId: Number }, groupId: {}, upstreams: {} },
   outputsOf: (live: VirtualRegistryLive) => ({
     registryId: live.id,
@@ -109,20 +105,18 @@ export const virtualRegistryDefinition = defineResource({
   }),
 
   async create(ctx, args) {
-    const live = await explainingFeatureGate(() =>
-      // A lost response is recovered by name, so a retry never makes a second registry.
-      ctx.client.post<VirtualRegistryLive>(groupRegistriesPath(args.group), requestBody(this.fields, args), () => registryNamed(ctx, args)),
-    );
+    // A lost response is recovered by name, so a retry never makes a second registry.
+    const live = await ctx.client.post<VirtualRegistryLive>(groupRegistriesPath(args.group), requestBody(this.fields, args), () => registryNamed(ctx, args));
     // A new registry has no upstreams yet; the create answer does not list them.
     return { id: String(live.id), live: { ...live, registry_upstreams: live.registry_upstreams ?? [] } };
   },
 
   async read(ctx, id) {
-    return explainingFeatureGate(() => ctx.client.get<VirtualRegistryLive>(registryPath(parseId(id))));
+    return ctx.client.get<VirtualRegistryLive>(registryPath(parseId(id)));
   },
 
   async update(ctx, id, args, changed, olds) {
-    await explainingFeatureGate(() => ctx.client.patch(registryPath(parseId(id)), requestBody(this.fields, args, changed)));
+    await ctx.client.patch(registryPath(parseId(id)), requestBody(this.fields, args, changed));
     // The PATCH answers with its status only. The rest of the object is what was recorded, unless
     // nothing was (adoption): then it is read.
     const recorded = olds as VirtualRegistryInputs & { registryId?: number; groupId?: number; upstreams?: RegistryUpstreamOutput[] };
@@ -137,11 +131,11 @@ export const virtualRegistryDefinition = defineResource({
   },
 
   async delete(ctx, id) {
-    await explainingFeatureGate(() => ctx.client.delete(registryPath(parseId(id))));
+    await ctx.client.delete(registryPath(parseId(id)));
   },
 
   async adopt(ctx, args) {
-    const found = await explainingFeatureGate(() => registryNamed(ctx, args));
+    const found = await registryNamed(ctx, args);
     if (!found) return undefined;
     // The list does not carry the upstreams; get-one does.
     return { id: String(found.id), live: await ctx.client.get<VirtualRegistryLive>(registryPath(found.id)) };

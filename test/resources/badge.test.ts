@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiPath, providers } from "pulumi-platform";
-import { configOf, useEmulator, itRejectsInCheck, type BadInput } from "../support";
+import { configOf, useEmulator } from "../support";
 
 const server = useEmulator();
 const badge = providers.Badge;
@@ -36,21 +36,7 @@ beforeAll(async () => {
   await server.configureProviders();
 });
 
-describe("check (preview): bad input fails with the property and the rule, and sends nothing", () => {
-  const cases: BadInput[] = [
-    ["missing link URL", { linkUrl: undefined }, "linkUrl", /linkUrl/],
-    ["a link URL that is not http(s)", { linkUrl: "ftp://files.example.com/x" }, "linkUrl", /http\(s\) URL/],
-    ["an image URL that is not a URL", { imageUrl: "badge.svg" }, "imageUrl", /http\(s\) URL/],
-    ["both project and group", { group: "acme" }, "group", /exactly one of project and group/],
-    ["neither project nor group", { project: undefined }, "project", /exactly one of project and group/],
-    ["a project that is neither an id nor a path", { project: "acme web!" }, "project", /numeric id or a full path/],
-    ["a negative project id", { project: -4 }, "project", /./],
-    ["an empty name", { name: "" }, "name", /name/],
-    ["a name that is too long", { name: "x".repeat(256) }, "name", /name/],
-    ["a URL of the wrong type", { imageUrl: 42 }, "imageUrl", /imageUrl/],
-  ];
-  itRejectsInCheck(server, badge, cases, inputs);
-
+describe("check (preview)", () => {
   it("values not yet known at preview are not rejected", async () => {
     const result = await badge.check({}, inputs({ linkUrl: "04da6b54-80e4-46f7-96ec-b56ff0331ba9" }));
     expect(result.failures ?? []).toEqual([]);
@@ -166,7 +152,7 @@ describe("lifecycle", () => {
     }
     await badge.configure({ config: configOf({ "platform:url": server.emulator.url, "platform:token": server.emulator.tokens.outsider! }) });
     try {
-      await expect(badge.read(id, outs)).rejects.toThrow(/not found or no longer visible|missing or no longer visible/);
+      await expect(badge.read(id, outs)).rejects.toThrow(/project acme\/web does not exist, or the token's user cannot see it.*pulumi state delete/);
     } finally {
       await server.configureProviders();
     }
@@ -237,17 +223,5 @@ describe("failures while creating", () => {
     const { id, inputs: declared } = await createBadge({ name: "lost-once" });
     const all = await server.as().list<LiveBadge>(apiPath`/projects/${"acme/web"}/badges`, { name: declared.name as string });
     expect(all.map((b) => b.id)).toEqual([Number(id.split("/").at(-1))]);
-  });
-
-  it("a server refusal becomes an error that says what happened, without our stack trace", async () => {
-    const checked = await badge.check({}, inputs());
-    await badge.configure({ config: configOf({ "platform:url": server.emulator.url, "platform:token": server.emulator.tokens.dev! }) });
-    try {
-      const error = (await badge.create(checked.inputs).catch((e: unknown) => e)) as Error;
-      expect(error.message).toMatch(/^Badge: could not create it\. POST \/projects\/acme%2Fweb\/badges failed with 403/);
-      expect(error.stack ?? "").not.toMatch(/at .*\.js/);
-    } finally {
-      await server.configureProviders();
-    }
   });
 });

@@ -1,7 +1,6 @@
-import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { apiPath, providers, resetDeclarations, VirtualRegistry } from "pulumi-platform";
-import { useEmulator, itRejectsInCheck, type BadInput } from "../support";
+import { apiPath, providers } from "pulumi-platform";
+import { useEmulator } from "../support";
 
 const server = useEmulator();
 const registry = providers.VirtualRegistry;
@@ -38,21 +37,6 @@ beforeAll(async () => {
 afterEach(async () => {
   const all = await server.as().get<LiveRegistry[]>(apiPath`/groups/${"acme"}/-/virtual_registries/container/registries`);
   for (const r of all) await server.as().delete(`/virtual_registries/container/registries/${r.id}`);
-});
-
-describe("check (preview): bad input fails with the property and the rule, and sends nothing", () => {
-  const cases: BadInput[] = [
-    ["a subgroup", { group: "acme/platform" }, "group", /top-level group/],
-    ["no group", { group: undefined }, "group", /group/],
-    ["a group that is neither an id nor a path", { group: "acme corp!" }, "group", /numeric id or a full path/],
-    ["no name", { name: undefined }, "name", /name/],
-    ["an empty name", { name: "" }, "name", /name/],
-    ["a name over 255 characters", { name: "n".repeat(256) }, "name", /name/],
-    ["an empty description", { description: "" }, "description", /description/],
-    ["a description over 1024 characters", { description: "d".repeat(1025) }, "description", /description/],
-    ["adoptExisting that is not a boolean", { adoptExisting: "yes" }, "adoptExisting", /adoptExisting/],
-  ];
-  itRejectsInCheck(server, registry, cases, inputs);
 });
 
 describe("lifecycle", () => {
@@ -116,16 +100,6 @@ describe("lifecycle", () => {
     const checked = await registry.check({}, inputs());
     await expect(registry.create(checked.inputs)).rejects.toThrow(/5 registries is the maximum allowed per top-level group\./);
   });
-
-  it("a Developer's token is refused with 403 and says what to do", async () => {
-    const checked = await registry.check({}, inputs());
-    await server.configureProviders("dev");
-    try {
-      await expect(registry.create(checked.inputs)).rejects.toThrow(/^VirtualRegistry: could not create it\. POST .* failed with 403/);
-    } finally {
-      await server.configureProviders();
-    }
-  });
 });
 
 describe("adoption", () => {
@@ -167,22 +141,5 @@ describe("destroying a registry and its upstreams", () => {
     await registry.delete(reg.id, reg.outs);
     const requests = await server.requestsDuring(() => upstream.delete(up.id, up.outs));
     expect(requests).toEqual([{ method: "DELETE", path: `/api/v4/virtual_registries/container/upstreams/${up.id}`, status: 404 }]);
-  });
-});
-
-describe("limits across the program (checked where resources are declared)", () => {
-  it("a sixth registry declared for one group fails before anything is sent", async () => {
-    pulumi.runtime.setMocks({
-      newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }),
-      call: (args) => args.inputs,
-    });
-    resetDeclarations();
-    const requests = await server.requestsDuring(async () => {
-      for (let i = 0; i < 5; i++) new VirtualRegistry(`r${i}`, { group: "acme", name: `r${i}` });
-      new VirtualRegistry("other-group", { group: "beta", name: "r" });
-      expect(() => new VirtualRegistry("sixth", { group: "ACME", name: "sixth" })).toThrow(/group: .*more than 5 virtual registries in group ACME/);
-    });
-    expect(requests).toEqual([]);
-    resetDeclarations();
   });
 });

@@ -1,0 +1,534 @@
+/**
+ * The bad-input catalogue: every rule of the spec that a declaration can
+ * break, for all nine resources, in one place. Each input must be refused
+ * before anything is sent:
+ * - in `check` (what `pulumi preview` runs first), with a failure on the
+ *   property whose message names the property and the rule;
+ * - or, for the limits that only show across several declarations of one
+ *   program (a sixth registry in a group, ...), by the resource class's
+ *   constructor while the program runs (../../src/engine/declarations.ts).
+ * The emulator's request log must stay empty throughout.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ApplicationSettings, CleanupPolicy, providers, resetDeclarations, Upstream, VirtualRegistry } from "pulumi-platform";
+import { useEmulator } from "../support";
+
+const server = useEmulator();
+
+type ResourceName = keyof typeof providers;
+
+/** A bad input: a title, the overrides of the resource's valid inputs (undefined removes one), the property it must name, and the rule. */
+type BadInput = [title: string, input: Record<string, unknown>, property: string, rule: RegExp];
+
+interface ResourceCatalogue {
+  /** Inputs that pass `check`; each case overrides some of them. */
+  valid: Record<string, unknown>;
+  cases: BadInput[];
+}
+
+// Secret values planted in the valid inputs: no failure may ever show them.
+const WEBHOOK = "https://chat.example.test/hooks/catalogue-webhook-secret";
+const TOKEN = "catalogue-token-secret";
+const PASSWORD = "catalogue-password-secret";
+const SECRETS = [WEBHOOK, TOKEN, PASSWORD];
+
+const files = mkdtempSync(join(tmpdir(), "bad-input-"));
+const file = (name: string, bytes: number): string => {
+  const path = join(files, name);
+  writeFileSync(path, Buffer.alloc(bytes, 0x50));
+  return path;
+};
+
+// Integrations of each family, complete: a case removes or breaks one setting.
+const MATTERMOST = { slug: "mattermost", webhook: WEBHOOK };
+const NINE_EVENTS = {
+  pushEvents: true,
+  issuesEvents: true,
+  confidentialIssuesEvents: false,
+  mergeRequestsEvents: true,
+  tagPushEvents: false,
+  noteEvents: false,
+  confidentialNoteEvents: false,
+  pipelineEvents: true,
+  wikiPageEvents: false,
+};
+const TELEGRAM = { slug: "telegram", token: TOKEN, room: "@ci", ...NINE_EVENTS };
+const BAMBOO = { slug: "bamboo", bambooUrl: "https://bamboo.example.test", buildKey: "PLAN-KEY", username: "ci", password: PASSWORD };
+const TRACKER = { slug: "custom-issue-tracker", projectUrl: "https://t.example.test", issuesUrl: "https://t.example.test/:id", newIssueUrl: "https://t.example.test/new" };
+
+const catalogue: Record<ResourceName, ResourceCatalogue> = {
+  Badge: {
+    valid: { project: "acme/web", name: "pipeline", linkUrl: "https://ci.example.com/%{project_path}", imageUrl: "https://ci.example.com/%{project_path}/badge.svg" },
+    cases: [
+      ["no link URL", { linkUrl: undefined }, "linkUrl", /linkUrl: .*(required|expected string)/],
+      ["no image URL", { imageUrl: undefined }, "imageUrl", /imageUrl: .*(required|expected string)/],
+      ["a link URL that is not http(s)", { linkUrl: "ftp://files.example.com/x" }, "linkUrl", /http\(s\) URL/],
+      ["an image URL that is not a URL", { imageUrl: "badge.svg" }, "imageUrl", /http\(s\) URL/],
+      ["an empty link URL", { linkUrl: "" }, "linkUrl", /http\(s\) URL/],
+      ["a javascript: image URL", { imageUrl: "javascript:alert(1)" }, "imageUrl", /http\(s\) URL/],
+      ["a URL of the wrong type", { imageUrl: 42 }, "imageUrl", /expected string/],
+      ["both project and group", { group: "acme" }, "group", /exactly one of project and group/],
+      ["neither project nor group", { project: undefined }, "project", /exactly one of project and group/],
+      ["a project that is neither an id nor a path", { project: "acme web!" }, "project", /numeric id or a full path/],
+      ["an empty project", { project: "" }, "project", /numeric id or a full path/],
+      ["a negative project id", { project: -4 }, "project", /numeric id or a full path|positive|>0/],
+      ["a fractional project id", { project: 1.5 }, "project", /numeric id or a full path|integer|int/],
+      ["a group that is neither an id nor a path", { project: undefined, group: "acme/" }, "group", /numeric id or a full path/],
+      ["an empty name", { name: "" }, "name", /name: .*(empty|>=1)/],
+      ["a name over 255 characters", { name: "x".repeat(256) }, "name", /name: .*255/],
+      ["a name of the wrong type", { name: 7 }, "name", /expected string/],
+      ["adoptExisting that is not a boolean", { adoptExisting: "yes" }, "adoptExisting", /expected boolean/],
+    ],
+  },
+
+  GroupSettings: {
+    valid: { group: "acme" },
+    cases: [
+      ["no group", { group: undefined }, "group", /group: .*(required|expected)/],
+      ["a group id of the wrong type", { group: true }, "group", /numeric id or a full path|expected/],
+      ["an empty name", { name: "" }, "name", /name: .*(empty|>=1)/],
+      ["a path with a space", { path: "my group" }, "path", /letters, digits/],
+      ["a path ending in .git", { path: "acme.git" }, "path", /\.git/],
+      ["an unknown visibility", { visibility: "secret" }, "visibility", /private.*internal.*public/],
+      ["an unknown project creation level", { projectCreationLevel: "everyone" }, "projectCreationLevel", /noone.*maintainer.*developer/],
+      ["an unknown subgroup creation level", { subgroupCreationLevel: "developer" }, "subgroupCreationLevel", /owner.*maintainer/],
+      ["an unknown shared runners setting", { sharedRunnersSetting: "off" }, "sharedRunnersSetting", /enabled.*disabled_and_overridable/],
+      ["an unknown git access protocol", { enabledGitAccessProtocol: "ftp" }, "enabledGitAccessProtocol", /ssh.*http.*all/],
+      ["an unknown wiki access level", { wikiAccessLevel: "public" }, "wikiAccessLevel", /disabled.*private.*enabled/],
+      ["an unknown assistant availability", { assistantAvailability: "always" }, "assistantAvailability", /default_on.*default_off.*never_on/],
+      ["a boolean setting given as a string", { lfsEnabled: "yes" }, "lfsEnabled", /expected boolean/],
+      ["a negative two-factor grace period", { twoFactorGracePeriod: -1 }, "twoFactorGracePeriod", />=0/],
+      ["a fractional two-factor grace period", { twoFactorGracePeriod: 1.5 }, "twoFactorGracePeriod", /integer|int/],
+      ["a branch protection level out of range", { defaultBranchProtection: 5 }, "defaultBranchProtection", /<=4/],
+      ["an unknown access level in the branch protection defaults", { defaultBranchProtectionDefaults: { allowedToPush: [{ accessLevel: 50 }] } }, "defaultBranchProtectionDefaults", /accessLevel|0, 30, 40|expected/],
+      ["an unknown key in the branch protection defaults", { defaultBranchProtectionDefaults: { allowForcePushes: true } }, "defaultBranchProtectionDefaults", /allowForcePushes/],
+      ["a deprecated field beside its replacement", { emailsDisabled: true, emailsEnabled: true }, "emailsDisabled", /emailsEnabled/],
+      ["the deprecated protection level beside the defaults hash", { defaultBranchProtection: 2, defaultBranchProtectionDefaults: { allowForcePush: false } }, "defaultBranchProtection", /defaultBranchProtectionDefaults/],
+      ["a negative artifact size", { maxArtifactsSize: -1 }, "maxArtifactsSize", />=0/],
+      ["a template project id of 0", { fileTemplateProjectId: 0 }, "fileTemplateProjectId", />0|positive/],
+      ["a download limit above 10,000", { uniqueProjectDownloadLimit: 10_001 }, "uniqueProjectDownloadLimit", /10000|10,000/],
+      ["a negative download limit", { uniqueProjectDownloadLimit: -1 }, "uniqueProjectDownloadLimit", />=0/],
+      ["a download interval above 864,000 s", { uniqueProjectDownloadLimitIntervalInSeconds: 864_001 }, "uniqueProjectDownloadLimitIntervalInSeconds", /864000|864,000/],
+      ["an allowlist of 101 users", { uniqueProjectDownloadLimitAllowlist: Array.from({ length: 101 }, (_, i) => `u${i}`) }, "uniqueProjectDownloadLimitAllowlist", /100/],
+      ["an alert list of 101 ids", { uniqueProjectDownloadLimitAlertlist: Array.from({ length: 101 }, (_, i) => i + 1) }, "uniqueProjectDownloadLimitAlertlist", /100/],
+      ["an alert list holding a username instead of an id", { uniqueProjectDownloadLimitAlertlist: ["alice"] }, "uniqueProjectDownloadLimitAlertlist", /expected number/],
+      ["a top-level-only field on a subgroup path", { group: "acme/platform", preventSharingGroupsOutsideHierarchy: true }, "preventSharingGroupsOutsideHierarchy", /only top-level groups.*acme\/platform is a subgroup/],
+      ["an Ultimate download limit on a subgroup path", { group: "acme/platform", uniqueProjectDownloadLimit: 10 }, "uniqueProjectDownloadLimit", /only top-level groups/],
+      ["merge on skipped pipelines without requiring pipelines", { allowMergeOnSkippedPipeline: true, onlyAllowMergeIfPipelineSucceeds: false }, "allowMergeOnSkippedPipeline", /only effective when onlyAllowMergeIfPipelineSucceeds is true/],
+      ["an IP range that is not one", { ipRestrictionRanges: "10.0.0.0/8,example.com" }, "ipRestrictionRanges", /IP addresses or subnets/],
+      ["an IP address with an octet above 255", { ipRestrictionRanges: "300.1.1.1" }, "ipRestrictionRanges", /IP addresses or subnets/],
+      ["an IPv4 subnet prefix above /32", { ipRestrictionRanges: "10.0.0.0/33" }, "ipRestrictionRanges", /IP addresses or subnets/],
+      ["an IPv6 subnet prefix above /128", { ipRestrictionRanges: "2001:db8::/129" }, "ipRestrictionRanges", /IP addresses or subnets/],
+      ["an avatar that is not an image", { avatar: file("notes.txt", 10) }, "avatar", /image file/],
+      ["an avatar file that does not exist", { avatar: join(files, "missing.png") }, "avatar", /no readable file/],
+      ["an avatar above 200 KiB", { avatar: file("large.png", 200 * 1024 + 1) }, "avatar", /200 KiB/],
+      ["an avatar given as a URL", { avatar: "https://example.com/logo.png" }, "avatar", /local image file, not a URL/],
+      ["restoreOnDelete that is not a boolean", { restoreOnDelete: "no" }, "restoreOnDelete", /expected boolean/],
+    ],
+  },
+
+  GroupIntegration: {
+    valid: { group: "acme" },
+    cases: [
+      ["no slug", { ...MATTERMOST, slug: undefined }, "slug", /slug: .*(required|expected string)/],
+      ["an unknown slug", { ...MATTERMOST, slug: "carrier-pigeon" }, "slug", /must be one of/],
+      ["a project-only slug", { ...MATTERMOST, slug: "jenkins" }, "slug", /exists only for projects/],
+      ["another project-only slug", { ...MATTERMOST, slug: "google-play" }, "slug", /exists only for projects/],
+      ["no group", { ...MATTERMOST, group: undefined }, "group", /group: .*(required|expected)/],
+      ["a group that is neither an id nor a path", { ...MATTERMOST, group: "acme web!" }, "group", /numeric id or a full path/],
+      ["a chat notifier without its webhook", { ...MATTERMOST, webhook: undefined }, "webhook", /required by the mattermost integration \(chat notifier\)/],
+      ["a webhook that is not a URL", { ...MATTERMOST, webhook: "hooks" }, "webhook", /http\(s\) URL/],
+      ["an unknown branches_to_be_notified", { ...MATTERMOST, branchesToBeNotified: "nightly" }, "branchesToBeNotified", /all.*default.*protected.*default_and_protected/],
+      ["an unknown label behaviour", { ...MATTERMOST, labelsToBeNotifiedBehavior: "match_some" }, "labelsToBeNotifiedBehavior", /match_any.*match_all/],
+      ["an event switch given as a string", { ...MATTERMOST, pushEvents: "true" }, "pushEvents", /expected boolean/],
+      ["useInheritedSettings that is not a boolean", { ...MATTERMOST, useInheritedSettings: 1 }, "useInheritedSettings", /expected boolean/],
+      ["a setting of another family", { ...MATTERMOST, buildKey: "PLAN-KEY" }, "buildKey", /mattermost integration \(chat notifier\) has no such setting/],
+      ["per-event overrides on a notifier without them", { ...MATTERMOST, slug: "microsoft-teams", pipelineChannel: "https://x.example.test" }, "pipelineChannel", /microsoft-teams integration .* has no such setting/],
+      ["a messaging bot without its nine event switches", { ...TELEGRAM, issuesEvents: undefined }, "issuesEvents", /required by the telegram integration \(messaging bot\)/],
+      ["a messaging bot without its room", { ...TELEGRAM, room: undefined }, "room", /required by the telegram integration/],
+      ["a messaging bot with an empty token", { ...TELEGRAM, token: "" }, "token", /must not be empty/],
+      ["a thread that is not a positive integer", { ...TELEGRAM, thread: 0 }, "thread", />0|positive/],
+      ["a Matrix server that is not a URL", { ...TELEGRAM, slug: "matrix", hostname: "matrix.example.test" }, "hostname", /http\(s\) URL/],
+      ["an issue tracker without new_issue_url where it is required", { ...TRACKER, newIssueUrl: undefined }, "newIssueUrl", /required by the custom-issue-tracker integration/],
+      ["redmine without new_issue_url", { ...TRACKER, slug: "redmine", newIssueUrl: undefined }, "newIssueUrl", /required by the redmine integration/],
+      ["an issue tracker without issues_url", { ...TRACKER, issuesUrl: undefined }, "issuesUrl", /required by the custom-issue-tracker integration/],
+      ["an issues URL that is not http(s)", { ...TRACKER, issuesUrl: "ftp://t.example.test/:id" }, "issuesUrl", /http\(s\) URL/],
+      ["Bamboo without its build key", { ...BAMBOO, buildKey: undefined }, "buildKey", /required by the bamboo integration \(CI server\)/],
+      ["Bamboo without its password", { ...BAMBOO, password: undefined }, "password", /required by the bamboo integration/],
+      ["TeamCity without its username", { slug: "teamcity", teamcityUrl: "https://tc.example.test", buildType: "Build", password: PASSWORD }, "username", /required by the teamcity integration/],
+      ["Drone CI without its token", { slug: "drone-ci", droneUrl: "https://drone.example.test" }, "token", /required by the drone-ci integration/],
+      ["a Buildkite pipeline that is not a URL", { slug: "buildkite", projectUrl: "buildkite/pipeline", token: TOKEN }, "projectUrl", /http\(s\) URL/],
+      ["Datadog without its API key", { slug: "datadog", datadogEnv: "prod" }, "apiKey", /required by the datadog integration \(monitoring\)/],
+      ["datadog tags that are not key:value lines", { slug: "datadog", apiKey: TOKEN, datadogTags: "team:platform\nbroken" }, "datadogTags", /key:value/],
+      ["Asana without its API key", { slug: "asana", restrictToBranch: "main" }, "apiKey", /required by the asana integration \(simple credential\)/],
+      ["a simple credential with an empty token", { slug: "pivotaltracker", token: "" }, "token", /must not be empty/],
+    ],
+  },
+
+  SamlGroupLink: {
+    valid: { group: "acme", samlGroupName: "platform-developers", accessLevel: "developer" },
+    cases: [
+      ["no SAML group name", { samlGroupName: undefined }, "samlGroupName", /samlGroupName: .*(required|expected string)/],
+      ["an empty SAML group name", { samlGroupName: "" }, "samlGroupName", /must not be empty/],
+      ["a SAML group name over 255 characters", { samlGroupName: "x".repeat(256) }, "samlGroupName", /at most 255/],
+      ["a SAML group name with a leading space", { samlGroupName: " developers" }, "samlGroupName", /spaces/],
+      ["no access level", { accessLevel: undefined }, "accessLevel", /must be a role/],
+      ["an unknown role name", { accessLevel: "admin" }, "accessLevel", /must be a role \(minimal_access, guest/],
+      ["a role name in the wrong case", { accessLevel: "Developer" }, "accessLevel", /must be a role/],
+      ["an access level number that is not one", { accessLevel: 11 }, "accessLevel", /access levels 5, 10, 15, 20, 30, 40, 50/],
+      ["access level 0 (no access)", { accessLevel: 0 }, "accessLevel", /access levels 5, 10/],
+      ["a member role id that is not a positive integer", { memberRoleId: -3 }, "memberRoleId", />0|positive/],
+      ["a member role id given as a string", { memberRoleId: "7" }, "memberRoleId", /expected number/],
+      ["an empty provider", { provider: "" }, "provider", /leave provider out/],
+      ["a provider over 255 characters", { provider: "p".repeat(256) }, "provider", /at most 255/],
+      ["a group that is neither an id nor a path", { group: "a b" }, "group", /numeric id or a full path/],
+      ["a group id of 0", { group: 0 }, "group", /numeric id or a full path|>0/],
+    ],
+  },
+
+  PipelineSchedule: {
+    valid: {
+      project: "acme/web",
+      description: "Nightly build",
+      ref: "main",
+      cron: "0 2 * * *",
+      cronTimezone: "Europe/Berlin",
+      variables: [{ key: "DEPLOY_TOKEN", value: TOKEN }],
+    },
+    cases: [
+      ["no cron", { cron: undefined }, "cron", /cron: .*(required|expected string)/],
+      ["an empty cron", { cron: "" }, "cron", /a cron expression is required/],
+      ["a cron minute out of range", { cron: "61 * * * *" }, "cron", /not a valid cron expression/],
+      ["a cron hour of 24", { cron: "0 24 * * *" }, "cron", /not a valid cron expression/],
+      ["a cron with three fields", { cron: "* * *" }, "cron", /not a valid cron expression.*five fields/],
+      ["a cron with seven fields", { cron: "0 0 2 * * * 2025" }, "cron", /not a valid cron expression/],
+      ["a cron with an unknown weekday name", { cron: "0 2 * * FUNDAY" }, "cron", /not a valid cron expression/],
+      ["an unknown cron nickname", { cron: "@fortnightly" }, "cron", /not a valid cron expression/],
+      ["a cron that never runs", { cron: "0 0 31 2 *" }, "cron", /never runs/],
+      ["a cron given as a number", { cron: 5 }, "cron", /expected string/],
+      ["an unknown time zone", { cronTimezone: "Mars/Olympus" }, "cronTimezone", /not a time zone/],
+      ["a time zone in the wrong case", { cronTimezone: "europe/berlin" }, "cronTimezone", /IANA identifier/],
+      ["a zone abbreviation", { cronTimezone: "CEST" }, "cronTimezone", /not a time zone/],
+      ["a shortened Rails zone name", { cronTimezone: "Pacific Time" }, "cronTimezone", /Rails zone name/],
+      ["an empty time zone", { cronTimezone: "" }, "cronTimezone", /not a time zone/],
+      ["no ref", { ref: undefined }, "ref", /ref: .*(required|expected string)/],
+      ["an empty ref", { ref: "" }, "ref", /must not be empty/],
+      ["a ref with a space", { ref: "my branch" }, "ref", /branch or tag name/],
+      ["a ref with '..'", { ref: "release..next" }, "ref", /branch or tag name/],
+      ["a ref ending in .lock", { ref: "main.lock" }, "ref", /branch or tag name/],
+      ["no description", { description: undefined }, "description", /description: .*(required|expected string)/],
+      ["a blank description", { description: "  " }, "description", /blank/],
+      ["no project", { project: undefined }, "project", /project: .*(required|numeric id or a full path|expected)/],
+      ["a project that is neither an id nor a path", { project: "acme web!" }, "project", /numeric id or a full path/],
+      ["active that is not a boolean", { active: "yes" }, "active", /expected boolean/],
+      ["variables that are not a list", { variables: { DEPLOY_TOKEN: "x" } }, "variables", /expected array/],
+      ["a variable key with a dash", { variables: [{ key: "DEPLOY-TOKEN", value: "x" }] }, "variables.0.key", /A-Z, a-z, 0-9 and _/],
+      ["a variable key with a space", { variables: [{ key: "DEPLOY TOKEN", value: "x" }] }, "variables.0.key", /A-Z, a-z, 0-9 and _/],
+      ["an empty variable key", { variables: [{ key: "", value: "x" }] }, "variables.0.key", /1 to 255/],
+      ["a variable key of 256 characters", { variables: [{ key: "K".repeat(256), value: "x" }] }, "variables.0.key", /1 to 255/],
+      ["two variables with one key", { variables: [{ key: "A", value: "1" }, { key: "A", value: "2" }] }, "variables", /A appears more than once/],
+      ["a variable without a value", { variables: [{ key: "A" }] }, "variables.0.value", /expected string/],
+      ["a variable value that is a number", { variables: [{ key: "A", value: 42 }] }, "variables.0.value", /expected string/],
+      ["an unknown variable type", { variables: [{ key: "A", value: "1", variableType: "secret" }] }, "variables.0.variableType", /env_var.*file/],
+      ["a misspelt variable field", { variables: [{ key: "A", value: "1", varaibleType: "file" }] }, "variables.0", /varaibleType/],
+      ["two inputs with one name", { inputs: [{ name: "a", value: 1 }, { name: "a", value: 2 }] }, "inputs", /a appears more than once/],
+      ["an input without a name", { inputs: [{ value: 1 }] }, "inputs.0.name", /expected string/],
+      ["an input with an empty name", { inputs: [{ name: "", value: 1 }] }, "inputs.0.name", /must not be empty/],
+      ["an input whose value is an object", { inputs: [{ name: "a", value: { nested: true } }] }, "inputs.0.value", /string, a number, a boolean or an array/],
+      ["an input list holding an object", { inputs: [{ name: "a", value: ["x", { y: 1 }] }] }, "inputs.0.value", /string, a number, a boolean or an array/],
+      ["takeOwnership that is not a boolean", { takeOwnership: "yes" }, "takeOwnership", /expected boolean/],
+    ],
+  },
+
+  ApplicationSettings: {
+    valid: {},
+    cases: [
+      ["enforceTerms without terms", { enforceTerms: true }, "terms", /required when enforceTerms is true/],
+      ["enforceTerms with empty terms", { enforceTerms: true, terms: "" }, "terms", /required when enforceTerms is true/],
+      ["two-factor without a grace period", { requireTwoFactorAuthentication: true }, "twoFactorGracePeriod", /required when requireTwoFactorAuthentication is true/],
+      ["email restrictions without the expression", { emailRestrictionsEnabled: true }, "emailRestrictions", /required when emailRestrictionsEnabled is true/],
+      ["an email restriction that is no regular expression", { emailRestrictionsEnabled: true, emailRestrictions: "([a-z" }, "emailRestrictions", /regular expression/],
+      ["a unique IP limit without its time window", { uniqueIpsLimitEnabled: true, uniqueIpsLimitPerUser: 5 }, "uniqueIpsLimitTimeWindow", /required when uniqueIpsLimitEnabled is true/],
+      ["a unique IP limit without its per-user count", { uniqueIpsLimitEnabled: true, uniqueIpsLimitTimeWindow: 60 }, "uniqueIpsLimitPerUser", /required when uniqueIpsLimitEnabled is true/],
+      ["Akismet without its key", { akismetEnabled: true }, "akismetApiKey", /required when akismetEnabled is true/],
+      ["reCAPTCHA without its private key", { recaptchaEnabled: true, recaptchaSiteKey: "site" }, "recaptchaPrivateKey", /required when recaptchaEnabled is true/],
+      ["a throttle without its period", { throttleAuthenticatedApiEnabled: true, throttleAuthenticatedApiRequestsPerPeriod: 10 }, "throttleAuthenticatedApiPeriodInSeconds", /required when throttleAuthenticatedApiEnabled is true/],
+      ["a git throttle without its request count", { throttleUnauthenticatedGitHttpEnabled: true, throttleUnauthenticatedGitHttpPeriodInSeconds: 60 }, "throttleUnauthenticatedGitHttpRequestsPerPeriod", /required when throttleUnauthenticatedGitHttpEnabled is true/],
+      ["a throttle period of 0 s", { throttleAuthenticatedWebPeriodInSeconds: 0 }, "throttleAuthenticatedWebPeriodInSeconds", />=1/],
+      ["a fractional throttle request count", { throttleUnauthenticatedApiRequestsPerPeriod: 2.5 }, "throttleUnauthenticatedApiRequestsPerPeriod", /integer|int/],
+      ["a wiki page limit below 1024 bytes", { wikiPageMaxContentBytes: 1023 }, "wikiPageMaxContentBytes", />=1024/],
+      ["more than 64 AsciiDoc includes", { asciidocMaxIncludes: 65 }, "asciidocMaxIncludes", /<=64/],
+      ["a negative number of AsciiDoc includes", { asciidocMaxIncludes: -1 }, "asciidocMaxIncludes", />=0/],
+      ["a runner token interval below 7200 s", { projectRunnerTokenExpirationInterval: 3600 }, "projectRunnerTokenExpirationInterval", />=7200/],
+      ["unconfirmed users deleted after 0 days", { unconfirmedUsersDeleteAfterDays: 0 }, "unconfirmedUsersDeleteAfterDays", />=1/],
+      ["a deletion delay while deletion is off", { deleteUnconfirmedUsers: false, unconfirmedUsersDeleteAfterDays: 7 }, "unconfirmedUsersDeleteAfterDays", /acts only when deleteUnconfirmedUsers is true/],
+      ["a negative terminal session time", { terminalMaxSessionTime: -1 }, "terminalMaxSessionTime", />=0/],
+      ["a snippet size limit of 0 bytes", { snippetSizeLimit: 0 }, "snippetSizeLimit", />=1/],
+      ["a login attempt limit of 0", { maxLoginAttempts: 0 }, "maxLoginAttempts", />=1/],
+      ["a boolean setting given as a string", { signupEnabled: "false" }, "signupEnabled", /expected boolean/],
+      ["an unknown what's-new variant", { whatsNewVariant: "everything" }, "whatsNewVariant", /all_tiers.*current_tier.*disabled/],
+      ["an unknown runner registrar", { validRunnerRegistrars: ["group", "instance"] }, "validRunnerRegistrars", /group.*project/],
+      ["a runner registrar listed twice", { validRunnerRegistrars: ["group", "group"] }, "validRunnerRegistrars", /twice/],
+      ["an unknown default project visibility", { defaultProjectVisibility: "secret" }, "defaultProjectVisibility", /private.*internal.*public/],
+      ["an unknown restricted visibility level", { restrictedVisibilityLevels: ["hidden"] }, "restrictedVisibilityLevels", /private.*internal.*public/],
+      ["a branch protection level out of range", { defaultBranchProtection: 5 }, "defaultBranchProtection", /<=4/],
+      ["the deprecated protection level beside the defaults hash", { defaultBranchProtection: 2, defaultBranchProtectionDefaults: { allowForcePush: false } }, "defaultBranchProtection", /defaultBranchProtectionDefaults/],
+      ["a deprecated alias beside its replacement", { signinEnabled: true, passwordAuthenticationEnabledForWeb: true }, "signinEnabled", /deprecated alias of passwordAuthenticationEnabledForWeb/],
+      ["the deprecated admin email beside the abuse email", { adminNotificationEmail: "a@example.com", abuseNotificationEmail: "b@example.com" }, "adminNotificationEmail", /deprecated alias of abuseNotificationEmail/],
+      ["an abuse address that is no email", { abuseNotificationEmail: "abuse" }, "abuseNotificationEmail", /email/],
+      ["an allow-list of integrations while all are allowed", { allowAllIntegrations: true, allowedIntegrations: ["slack"] }, "allowedIntegrations", /only applies when allowAllIntegrations is false/],
+      ["a pipeline validation service that is not http(s)", { externalPipelineValidationServiceUrl: "ftp://validate.example.com" }, "externalPipelineValidationServiceUrl", /URL/],
+      ["a one-letter preferred language", { defaultPreferredLanguage: "e" }, "defaultPreferredLanguage", />=2/],
+      ["restoreOnDelete that is not a boolean", { restoreOnDelete: 1 }, "restoreOnDelete", /expected boolean/],
+    ],
+  },
+
+  VirtualRegistry: {
+    valid: { group: "acme", name: "containers" },
+    cases: [
+      ["a subgroup", { group: "acme/platform" }, "group", /top-level group/],
+      ["no group", { group: undefined }, "group", /group: .*(required|expected)/],
+      ["a group that is neither an id nor a path", { group: "acme corp!" }, "group", /numeric id or a full path/],
+      ["a negative group id", { group: -1 }, "group", /numeric id or a full path|>0/],
+      ["no name", { name: undefined }, "name", /name: .*(required|expected string)/],
+      ["an empty name", { name: "" }, "name", /name: .*(empty|>=1)/],
+      ["a name over 255 characters", { name: "n".repeat(256) }, "name", /name: .*255/],
+      ["an empty description", { description: "" }, "description", /description: .*(empty|>=1)/],
+      ["a description over 1024 characters", { description: "d".repeat(1025) }, "description", /description: .*1024/],
+      ["adoptExisting that is not a boolean", { adoptExisting: "yes" }, "adoptExisting", /expected boolean/],
+    ],
+  },
+
+  Upstream: {
+    valid: { registry: 1, name: "Docker Hub", url: "https://registry-1.docker.io", username: "puller", password: PASSWORD },
+    cases: [
+      ["no URL", { url: undefined }, "url", /url: .*(required|expected string)/],
+      ["a URL that is not http(s)", { url: "ftp://mirror.example.com" }, "url", /http\(s\) URL/],
+      ["a URL that is not a URL", { url: "registry-1.docker.io" }, "url", /http\(s\) URL/],
+      ["a URL over 255 characters", { url: `https://mirror.example.com/${"p".repeat(240)}` }, "url", /255/],
+      ["a URL on localhost", { url: "http://localhost:5000" }, "url", /localhost or a local network/],
+      ["a URL on a .localhost name", { url: "http://registry.localhost" }, "url", /localhost or a local network/],
+      ["a URL on the loopback address", { url: "http://127.0.0.1:5000" }, "url", /localhost or a local network/],
+      ["a URL on the IPv6 loopback address", { url: "http://[::1]:5000" }, "url", /localhost or a local network/],
+      ["a URL on a 10.x network", { url: "https://10.1.2.3" }, "url", /localhost or a local network/],
+      ["a URL on a 172.16.x network", { url: "https://172.20.0.5" }, "url", /localhost or a local network/],
+      ["a URL on a 192.168.x network", { url: "https://192.168.1.20" }, "url", /localhost or a local network/],
+      ["a URL on a link-local address", { url: "http://169.254.169.254" }, "url", /localhost or a local network/],
+      ["a username without a password (the missing one is named)", { password: undefined }, "password", /username and password together/],
+      ["a password without a username (the missing one is named)", { username: undefined }, "username", /username and password together/],
+      ["an empty username", { username: "" }, "username", /username: .*(empty|>=1)/],
+      ["a password over 510 characters", { password: "p".repeat(511) }, "password", /510/],
+      ["position 0", { position: 0 }, "position", /position: .*>=1/],
+      ["position 21", { position: 21 }, "position", /position: .*<=20/],
+      ["a fractional position", { position: 1.5 }, "position", /integer|int/],
+      ["negative cache validity", { cacheValidityHours: -1 }, "cacheValidityHours", />=0/],
+      ["fractional cache validity", { cacheValidityHours: 0.5 }, "cacheValidityHours", /integer|int/],
+      ["no name", { name: undefined }, "name", /name: .*(required|expected string)/],
+      ["an empty name", { name: "" }, "name", /name: .*(empty|>=1)/],
+      ["a name over 255 characters", { name: "n".repeat(256) }, "name", /name: .*255/],
+      ["a description over 1024 characters", { description: "d".repeat(1025) }, "description", /description: .*1024/],
+      ["no registry", { registry: undefined }, "registry", /registry: .*(required|expected number)/],
+      ["a registry given by name", { registry: "main" }, "registry", /expected number/],
+      ["a registry id of 0", { registry: 0 }, "registry", />0|positive/],
+      ["otherRegistries listing the upstream's own registry", { otherRegistries: [{ registry: 1 }] }, "otherRegistries", /must not list `registry`/],
+      ["otherRegistries listing a registry twice", { otherRegistries: [{ registry: 7 }, { registry: 7 }] }, "otherRegistries", /twice/],
+      ["another registry at position 21", { otherRegistries: [{ registry: 7, position: 21 }] }, "otherRegistries.0.position", /<=20/],
+      ["a misspelt field of another registry", { otherRegistries: [{ registry: 7, postion: 2 }] }, "otherRegistries.0", /postion/],
+    ],
+  },
+
+  CleanupPolicy: {
+    valid: { group: "acme", cadence: 7, enabled: true, keepNDaysAfterDownload: 30 },
+    cases: [
+      ["a cadence that is not offered", { cadence: 3 }, "cadence", /one of 1, 7, 14, 30 or 90/],
+      ["a cadence of 0", { cadence: 0 }, "cadence", /one of 1, 7, 14, 30 or 90/],
+      ["a yearly cadence", { cadence: 365 }, "cadence", /one of 1, 7, 14, 30 or 90/],
+      ["a cadence given as a string", { cadence: "7" }, "cadence", /expected number/],
+      ["keep 0 days", { keepNDaysAfterDownload: 0 }, "keepNDaysAfterDownload", />=1/],
+      ["keep 366 days", { keepNDaysAfterDownload: 366 }, "keepNDaysAfterDownload", /<=365/],
+      ["keep a fractional number of days", { keepNDaysAfterDownload: 1.5 }, "keepNDaysAfterDownload", /integer|int/],
+      ["enabled that is not a boolean", { enabled: "yes" }, "enabled", /expected boolean/],
+      ["notifyOnSuccess that is not a boolean", { notifyOnSuccess: 1 }, "notifyOnSuccess", /expected boolean/],
+      ["notifyOnFailure that is not a boolean", { notifyOnFailure: "no" }, "notifyOnFailure", /expected boolean/],
+      ["a subgroup", { group: "acme/platform" }, "group", /top-level group/],
+      ["no group", { group: undefined }, "group", /group: .*(required|expected)/],
+      ["a fractional group id", { group: 1.5 }, "group", /numeric id or a full path|int/],
+    ],
+  },
+};
+
+// ---------------------------------------------------------------------------
+// Refused in check
+
+let rejectedInCheck = 0;
+let requestsSent = 0;
+
+for (const [name, { valid, cases }] of Object.entries(catalogue) as [ResourceName, ResourceCatalogue][]) {
+  describe(`${name}: check refuses the input, naming the property and the rule, and sends nothing`, () => {
+    beforeAll(async () => {
+      await server.configureProviders();
+    });
+    for (const [title, input, property, rule] of cases) {
+      it(title, async () => {
+        const requests = await server.requestsDuring(async () => {
+          const result = await providers[name].check({}, { ...valid, ...input });
+          const failure = result.failures?.find((f) => f.property === property || f.property.startsWith(`${property}.`));
+          expect(failure, JSON.stringify(result.failures)).toBeDefined();
+          expect(failure!.reason).toContain(property);
+          expect(failure!.reason).toMatch(rule);
+          for (const secret of SECRETS) expect(JSON.stringify(result.failures)).not.toContain(secret);
+        });
+        requestsSent += requests.length;
+        expect(requests).toEqual([]);
+        rejectedInCheck++;
+      });
+    }
+  });
+}
+
+describe("the valid inputs the catalogue starts from pass check", () => {
+  for (const [name, { valid }] of Object.entries(catalogue) as [ResourceName, ResourceCatalogue][]) {
+    it(name, async () => {
+      if (name === "GroupIntegration") {
+        for (const kind of [MATTERMOST, TELEGRAM, BAMBOO, TRACKER]) expect((await providers[name].check({}, { ...valid, ...kind })).failures ?? []).toEqual([]);
+      } else {
+        expect((await providers[name].check({}, valid)).failures ?? []).toEqual([]);
+      }
+    });
+  }
+});
+
+// ---------------------------------------------------------------------------
+// Refused where the program declares it: limits across the resources of one program
+
+/** A limit across declarations: a title, the resource it belongs to, the program, and the failure it must end in. */
+type ProgramLimit = [title: string, resource: ResourceName, program: () => void | Promise<void>, failure: RegExp];
+
+/**
+ * Runs `program` under Pulumi's mocks (nothing is registered anywhere) and
+ * returns what it threw, or what it left unhandled (rules that wait for
+ * secret values run in an `apply`, whose throw surfaces as an unhandled rejection).
+ */
+async function failureOf(program: () => void | Promise<void>): Promise<string> {
+  const failures: string[] = [];
+  const onRejection = (error: unknown) => failures.push(String(error));
+  process.on("unhandledRejection", onRejection);
+  try {
+    await program();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  } catch (error) {
+    failures.push(String(error));
+  } finally {
+    process.off("unhandledRejection", onRejection);
+  }
+  return failures.join("\n");
+}
+
+const programLimits: ProgramLimit[] = [
+  [
+    "a sixth virtual registry in one group (paths compared without case)",
+    "VirtualRegistry",
+    () => {
+      for (let i = 0; i < 5; i++) new VirtualRegistry(`r${i}`, { group: "acme", name: `r${i}` });
+      new VirtualRegistry("other-group", { group: "beta", name: "r" });
+      new VirtualRegistry("sixth", { group: "ACME", name: "sixth" });
+    },
+    /VirtualRegistry sixth: group: the program declares more than 5 virtual registries in group ACME/,
+  ],
+  [
+    "a sixth upstream in one registry",
+    "Upstream",
+    () => {
+      const registry = new VirtualRegistry("reg", { group: "acme", name: "reg" });
+      for (let i = 0; i < 6; i++) new Upstream(`u${i}`, { registry: registry.registryId, name: `u${i}`, url: `https://u${i}.example.com` });
+    },
+    /Upstream u5: registry: the program declares more than 5 upstreams in one virtual registry/,
+  ],
+  [
+    "two upstreams of one group with the same URL and credentials",
+    "Upstream",
+    () => {
+      const first = new VirtualRegistry("first", { group: "acme", name: "first" });
+      const second = new VirtualRegistry("second", { group: "acme", name: "second" });
+      new Upstream("a", { registry: first.registryId, name: "a", url: "https://mirror.example.com", username: "x", password: pulumi.secret(PASSWORD) });
+      new Upstream("b", { registry: second.registryId, name: "b", url: "https://mirror.example.com", username: "x", password: pulumi.secret(PASSWORD) });
+    },
+    /Upstream b: url: another upstream of the program in the same top-level group has the URL https:\/\/mirror.example.com with the same credentials/,
+  ],
+  [
+    "a second cleanup policy for one group",
+    "CleanupPolicy",
+    () => {
+      new CleanupPolicy("first", { group: "acme", cadence: 7 });
+      new CleanupPolicy("second", { group: "acme", cadence: 1 });
+    },
+    /CleanupPolicy second: group: the program declares a second cleanup policy for group acme; a group has one/,
+  ],
+  [
+    "a second ApplicationSettings in one program",
+    "ApplicationSettings",
+    () => {
+      new ApplicationSettings("instance", { signupEnabled: false });
+      new ApplicationSettings("more", { enforceTerms: false });
+    },
+    /ApplicationSettings "more": this program already declares ApplicationSettings "instance"/,
+  ],
+];
+
+let rejectedInProgram = 0;
+
+describe("limits across one program's declarations are refused while the program runs, before any request", () => {
+  beforeEach(() => {
+    pulumi.runtime.setMocks({ newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: (args) => args.inputs });
+    resetDeclarations();
+  });
+  afterEach(() => resetDeclarations());
+
+  for (const [title, , program, failure] of programLimits) {
+    it(title, async () => {
+      let message = "";
+      const requests = await server.requestsDuring(async () => {
+        message = await failureOf(program);
+      });
+      expect(message).toMatch(failure);
+      for (const secret of SECRETS) expect(message).not.toContain(secret);
+      requestsSent += requests.length;
+      expect(requests).toEqual([]);
+      rejectedInProgram++;
+    });
+  }
+
+  it("the same declarations within the limits pass", async () => {
+    const message = await failureOf(() => {
+      const registry = new VirtualRegistry("reg", { group: "acme", name: "reg" });
+      for (let i = 0; i < 5; i++) new Upstream(`u${i}`, { registry: registry.registryId, name: `u${i}`, url: `https://u${i}.example.com` });
+      new CleanupPolicy("policy", { group: "acme", cadence: 7 });
+      new CleanupPolicy("other", { group: "beta", cadence: 7 });
+      new ApplicationSettings("instance", { signupEnabled: false });
+    });
+    expect(message).toBe("");
+  });
+});
+
+// ---------------------------------------------------------------------------
+// The count
+
+const total = Object.values(catalogue).reduce((sum, { cases }) => sum + cases.length, 0) + programLimits.length;
+
+it("covers every resource, with at least 80 inputs", () => {
+  for (const name of Object.keys(providers) as ResourceName[]) expect(catalogue[name].cases.length, name).toBeGreaterThan(0);
+  expect(total).toBeGreaterThanOrEqual(80);
+});
+
+afterAll(() => {
+  const resources = Object.keys(catalogue).length;
+  const rejected = rejectedInCheck + rejectedInProgram;
+  console.log(
+    `bad-input catalogue: ${total} inputs across ${resources} resources; ${rejected === total ? "all" : `${rejected} of ${total}`} refused before any request ` +
+      `(${rejectedInCheck} in check, ${rejectedInProgram} where the program declares them); ${requestsSent} requests sent`,
+  );
+});

@@ -1,0 +1,186 @@
+/**
+ * Inputs only the server can judge: a group or project that does not exist
+ * (or that the token's user cannot see), a role too low, a tier too low, a
+ * feature flag off, an offering without the API. `check` passes them; the
+ * create (or update) the engine then runs, as the seed user given, must fail
+ * with a message that names the object and the missing requirement, with no
+ * stack trace of ours and no secret.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiPath, providers } from "pulumi-platform";
+import { defaultSeed, type InstanceInfo } from "pulumi-platform/emulator";
+import { useEmulator } from "../support";
+
+const server = useEmulator();
+
+type ResourceName = keyof typeof providers;
+
+const WEBHOOK = "https://chat.example.test/hooks/refused-webhook-secret";
+const TOKEN = "refused-token-secret";
+const PASSWORD = "refused-password-secret";
+const SECRETS = [WEBHOOK, TOKEN, PASSWORD];
+
+const BADGE = { name: "pipeline", linkUrl: "https://ci.example.com/%{project_path}", imageUrl: "https://ci.example.com/%{project_path}/badge.svg" };
+const SCHEDULE = { description: "Nightly", ref: "main", cron: "0 2 * * *", variables: [{ key: "DEPLOY_TOKEN", value: TOKEN }] };
+const MATTERMOST = { slug: "mattermost", webhook: WEBHOOK };
+const UPSTREAM = { name: "Docker Hub", url: "https://registry-1.docker.io", username: "puller", password: PASSWORD };
+
+/** check (which must pass: only the server can judge these), then create, as `user`; the error it ends in. */
+async function createAs(user: string, resource: ResourceName, inputs: Record<string, unknown>): Promise<Error> {
+  await server.configureProviders(user);
+  const checked = await providers[resource].check({}, inputs);
+  expect(checked.failures ?? []).toEqual([]);
+  return providers[resource].create(checked.inputs).then(
+    () => {
+      throw new Error(`${resource} was created`);
+    },
+    (error: Error) => error,
+  );
+}
+
+/** The error names the object and the requirement, and carries no stack trace of ours and no secret. */
+function expectExplained(error: Error, ...names: RegExp[]): void {
+  for (const name of names) expect(error.message).toMatch(name);
+  expect(error.stack ?? "").toBe("");
+  expect(error.message).not.toMatch(/\n\s+at /);
+  for (const secret of SECRETS) expect(error.message).not.toContain(secret);
+}
+
+/** Runs `action` with the instance changed by `change`, then puts the instance back. */
+async function withInstance<T>(change: Partial<InstanceInfo>, action: () => Promise<T>): Promise<T> {
+  const instance = server.emulator.state.instance;
+  const saved = { ...instance };
+  Object.assign(instance, change);
+  try {
+    return await action();
+  } finally {
+    Object.assign(instance, saved);
+  }
+}
+
+const newRegistry = async (name: string) =>
+  (await server.as().post<{ id: number }>(apiPath`/groups/${"acme"}/-/virtual_registries/container/registries`, { name })).id;
+
+let registry = 0;
+beforeAll(async () => {
+  registry = await newRegistry("refusals");
+});
+
+afterAll(async () => {
+  await server.configureProviders();
+});
+
+let refusals = 0;
+afterAll(() => console.log(`refused by the server: ${refusals} cases, each naming the object and the requirement`));
+
+/** One case: a title, and the attempt that must end in an explained error. */
+type Refusal = [title: string, attempt: () => Promise<void>];
+
+function refusedCases(cases: Refusal[]): void {
+  for (const [title, attempt] of cases) {
+    it(title, async () => {
+      await attempt();
+      refusals++;
+    });
+  }
+}
+
+describe("a group or project that does not exist, or that the token's user cannot see", () => {
+  refusedCases([
+    ["Badge on a missing project", async () => expectExplained(await createAs("root", "Badge", { project: "acme/nope", ...BADGE }), /project acme\/nope does not exist/)],
+    ["Badge on a missing group", async () => expectExplained(await createAs("root", "Badge", { group: "nope", ...BADGE }), /group nope does not exist/)],
+    ["GroupSettings of a missing group", async () => expectExplained(await createAs("root", "GroupSettings", { group: "nope", lfsEnabled: true }), /group nope does not exist/)],
+    ["GroupSettings of a private group the user is not a member of", async () => expectExplained(await createAs("outsider", "GroupSettings", { group: "acme", lfsEnabled: true }), /group acme does not exist, or the token's user cannot see it/)],
+    ["GroupIntegration on a missing group", async () => expectExplained(await createAs("root", "GroupIntegration", { group: "nope", ...MATTERMOST }), /group nope does not exist/)],
+    ["SamlGroupLink on a missing group", async () => expectExplained(await createAs("alice", "SamlGroupLink", { group: "nope", samlGroupName: "devs", accessLevel: "developer" }), /group nope does not exist/)],
+    ["PipelineSchedule in a missing project", async () => expectExplained(await createAs("root", "PipelineSchedule", { project: "acme/nope", ...SCHEDULE }), /project acme\/nope does not exist/)],
+    ["VirtualRegistry in a missing group", async () => expectExplained(await createAs("root", "VirtualRegistry", { group: "nope", name: "containers" }), /group nope does not exist/)],
+    ["Upstream in a missing registry", async () => expectExplained(await createAs("root", "Upstream", { registry: 99_999, ...UPSTREAM }), /virtual registry 99999/, /does not exist/)],
+    ["CleanupPolicy of a missing group", async () => expectExplained(await createAs("alice", "CleanupPolicy", { group: "nope", cadence: 7 }), /group nope does not exist/)],
+  ]);
+});
+
+describe("a role too low", () => {
+  refusedCases([
+    ["a group Badge by a Developer (needs Owner)", async () => expectExplained(await createAs("dev", "Badge", { group: "acme", ...BADGE }), /the Owner role on group acme/)],
+    ["a project Badge by a Guest (needs Maintainer)", async () => expectExplained(await createAs("guest", "Badge", { project: "acme/web", ...BADGE }), /at least the Maintainer role on project acme\/web/)],
+    ["GroupSettings by a Maintainer (needs Owner)", async () => expectExplained(await createAs("maintainer", "GroupSettings", { group: "acme", description: "changed" }), /the Owner role on group acme/)],
+    ["GroupIntegration by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "GroupIntegration", { group: "acme", ...MATTERMOST }), /at least the Maintainer role on group acme/)],
+    ["SamlGroupLink by a Maintainer (needs Owner)", async () => expectExplained(await createAs("maintainer", "SamlGroupLink", { group: "acme", samlGroupName: "devs", accessLevel: "developer" }), /group acme/, /Owner role/)],
+    ["PipelineSchedule by a Guest (needs Developer)", async () => expectExplained(await createAs("guest", "PipelineSchedule", { project: "acme/web", ...SCHEDULE }), /at least the Developer role on project acme\/web/)],
+    [
+      "a PipelineSchedule update by a Developer who does not own it",
+      async () => {
+        await server.configureProviders("root");
+        const checked = await providers.PipelineSchedule.check({}, { project: "acme/web", ...SCHEDULE, description: "Owned by root" });
+        const created = await providers.PipelineSchedule.create(checked.inputs);
+        await server.configureProviders("dev");
+        const error = await providers.PipelineSchedule.update!(created.id, created.outs, { ...checked.inputs, cron: "0 3 * * *" }).then(
+          () => new Error("updated"),
+          (e: Error) => e,
+        );
+        expectExplained(error, /ownership of the schedule \(or the Maintainer role, with takeOwnership: true\) on project acme\/web/);
+      },
+    ],
+    [
+      "ApplicationSettings by a group Owner (needs an administrator)",
+      () => withInstance({ offering: "self-managed" }, async () => expectExplained(await createAs("alice", "ApplicationSettings", { signupEnabled: false }), /administrator/, /the instance/)),
+    ],
+    ["VirtualRegistry by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "VirtualRegistry", { group: "acme", name: "containers" }), /at least the Maintainer role on group acme/)],
+    ["Upstream by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "Upstream", { registry, ...UPSTREAM }), new RegExp(`at least the Maintainer role on the group of virtual registry ${registry}`))],
+    ["CleanupPolicy by a Maintainer (needs Owner)", async () => expectExplained(await createAs("maintainer", "CleanupPolicy", { group: "acme", cadence: 7 }), /the Owner role on group acme/)],
+  ]);
+});
+
+describe("a tier too low (beta is on the Free tier)", () => {
+  refusedCases([
+    ["a Premium group setting", async () => expectExplained(await createAs("alice", "GroupSettings", { group: "beta", membershipLock: true }), /group beta/, /membershipLock \(needs: Premium or Ultimate tier\)/)],
+    ["an Ultimate group setting", async () => expectExplained(await createAs("alice", "GroupSettings", { group: "beta", autoBanUserOnExcessiveProjectsDownload: true }), /group beta/, /needs: Ultimate tier/)],
+    ["SamlGroupLink (Premium)", async () => expectExplained(await createAs("alice", "SamlGroupLink", { group: "beta", samlGroupName: "devs", accessLevel: "developer" }), /group beta needs the Premium or Ultimate tier/)],
+    ["VirtualRegistry (Premium)", async () => expectExplained(await createAs("alice", "VirtualRegistry", { group: "beta", name: "containers" }), /group beta is not on the Premium or Ultimate tier/)],
+    ["CleanupPolicy (Premium)", async () => expectExplained(await createAs("alice", "CleanupPolicy", { group: "beta", cadence: 7 }), /group beta is not on the Premium or Ultimate tier/)],
+    [
+      "a Premium instance setting on a Free licence",
+      () =>
+        withInstance({ offering: "self-managed", tier: "free" }, async () =>
+          expectExplained(await createAs("root", "ApplicationSettings", { disablePersonalAccessTokens: true }), /disablePersonalAccessTokens needs a Premium or Ultimate licence, which this instance does not have/),
+        ),
+    ],
+  ]);
+});
+
+describe("a feature flag off", () => {
+  const flagsOff = (...flags: string[]) => ({ featureFlags: { ...defaultSeed.instance?.featureFlags, ...Object.fromEntries(flags.map((flag) => [flag, false])) } });
+  refusedCases([
+    [
+      "VirtualRegistry without container_virtual_registries",
+      () =>
+        withInstance(flagsOff("container_virtual_registries"), async () =>
+          expectExplained(await createAs("alice", "VirtualRegistry", { group: "acme", name: "containers" }), /group acme does not have the container_virtual_registries feature flag enabled/),
+        ),
+    ],
+    [
+      "Upstream without container_virtual_registries",
+      () =>
+        withInstance(flagsOff("container_virtual_registries"), async () =>
+          expectExplained(await createAs("alice", "Upstream", { registry, ...UPSTREAM }), new RegExp(`the group of virtual registry ${registry} does not have the container_virtual_registries feature flag enabled`)),
+        ),
+    ],
+    [
+      "CleanupPolicy without maven_virtual_registry",
+      () =>
+        withInstance(flagsOff("maven_virtual_registry"), async () =>
+          expectExplained(await createAs("alice", "CleanupPolicy", { group: "acme", cadence: 7 }), /group acme .*does not have the maven_virtual_registry feature flag enabled/),
+        ),
+    ],
+  ]);
+});
+
+describe("an offering without the API", () => {
+  refusedCases([
+    [
+      "ApplicationSettings on the hosted offering",
+      () => withInstance({ offering: "hosted" }, async () => expectExplained(await createAs("root", "ApplicationSettings", { signupEnabled: false }), /self-managed and dedicated offerings only/)),
+    ],
+  ]);
+});
