@@ -286,8 +286,13 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
         const created = await definition.create!(ctx, args as never);
         return { id: created.id, outs: { ...outputsFor(args, created.live), ...fingerprintOutput(args) } };
       } catch (error) {
-        // A partial create that carries the live object records it as the state would be.
-        if (error instanceof PartialCreateError && error.live) error.properties = outputsFor(args, error.live);
+        if (error instanceof PartialCreateError) {
+          // A partial create that carries the live object records it as the state would be.
+          if (error.live) error.properties = { ...outputsFor(args, error.live), ...fingerprintOutput(args) };
+          // The dynamic provider host records these properties as they are: without the serialized
+          // provider, the next `up`, `refresh` or `destroy` of the resource could not load its code.
+          error.properties.__provider = inputs.__provider;
+        }
         throw explain(error, "create", "create it", args);
       }
     },

@@ -330,8 +330,11 @@ describe("failures while creating", () => {
   it("a variable that fails after the schedule exists records it (PartialCreateError) and the next update finishes it", async () => {
     server.emulator.inject({ method: "POST", path: /variables$/, status: 500 });
     const checked = await schedule.check({}, inputs());
-    const error = (await schedule.create(checked.inputs).catch((e: unknown) => e)) as PartialCreateError;
+    // The engine passes the serialized provider among the inputs; the recorded state must keep it, or nothing could load the resource's code again.
+    const serializedProvider = "exports.handler = /* the serialized provider */ undefined;";
+    const error = (await schedule.create({ ...checked.inputs, __provider: serializedProvider }).catch((e: unknown) => e)) as PartialCreateError;
     expect(error).toBeInstanceOf(Error);
+    expect(error.properties.__provider).toBe(serializedProvider);
     expect(error.id).toMatch(/^projects\/acme%2Fweb\/pipeline_schedules\/\d+$/);
     expect(error.message).toMatch(/^PipelineSchedule: could not create it\. The schedule was created .* 1 of its 2 variables could not be set: POST .* failed with 500/);
     expect(error.message).toMatch(/run `pulumi up` again/);
