@@ -55,6 +55,8 @@ export class EngineRun {
   operations = 0;
   /** Declared objects (or settings objects) whose presence, absence or values were checked out of band. */
   objectsChecked = 0;
+  /** Runs between a failed operation and its re-run: what changes before the next `pulumi up`. */
+  beforeRerun?: () => void;
 
   async create(provider: Provider, label: string, declared: Props): Promise<Managed> {
     const inputs = await checked(provider, declared);
@@ -134,6 +136,7 @@ export class EngineRun {
     const reason = error instanceof Error ? error.message : String(error);
     this.reruns.push({ operation, reason });
     console.log(`re-running ${operation} as the next pulumi up would; it failed with: ${reason}`);
+    this.beforeRerun?.();
   }
 }
 
