@@ -11,8 +11,11 @@ export interface TestServer {
   emulator: Emulator;
   /** A client acting as `username` (default: the administrator), for setting up and checking state out of band. */
   as(username?: string): PlatformClient;
-  /** Points every provider at the emulator with the given user's token. */
-  configureProviders(username?: string): Promise<void>;
+  /**
+   * Points every provider at the emulator with the given user's token; `config`
+   * adds stack config (`platform:requestTimeout`, `platform:retryTimeout`).
+   */
+  configureProviders(username?: string, config?: Record<string, string>): Promise<void>;
   /** The requests (method and path) the emulator saw while `action` ran. */
   requestsDuring(action: () => Promise<unknown>): Promise<{ method: string; path: string; status: number }[]>;
 }
@@ -35,8 +38,8 @@ export function useEmulator(options: Parameters<typeof startEmulator>[0] = {}): 
     as(username = "root") {
       return new PlatformClient({ url: server.emulator.url, token: tokenOf(server.emulator, username), retryBaseDelayMs: 10 });
     },
-    async configureProviders(username = "root") {
-      const settings: Record<string, string> = { "platform:url": server.emulator.url, "platform:token": tokenOf(server.emulator, username) };
+    async configureProviders(username = "root", config = {}) {
+      const settings: Record<string, string> = { "platform:url": server.emulator.url, "platform:token": tokenOf(server.emulator, username), ...config };
       await providers.Badge.configure({ config: configOf(settings) });
     },
     async requestsDuring(action) {

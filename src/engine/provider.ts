@@ -52,6 +52,17 @@ export class ExplainedError extends Error {
   }
 }
 
+/**
+ * Whether a failed write may have been applied all the same: no answer came
+ * (the connection dropped or timed out after the request was sent), or a
+ * server error came, which proxies and the application also send after the
+ * write was committed. A 4xx, or a connection refused, means nothing was done.
+ */
+export function mayHaveBeenApplied(error: unknown): boolean {
+  if (error instanceof NetworkError) return (error.cause as { code?: string } | undefined)?.code !== "ECONNREFUSED";
+  return error instanceof ApiError && error.status >= 500 && error.status !== 501 && error.status !== 505;
+}
+
 export function buildProvider(definition: AnyResourceDefinition): Required<pulumi.dynamic.ResourceProvider> {
   const fields = (definition.fields ?? {}) as Record<string, FieldTraits | undefined>;
   const propertyNames = Object.keys(definition.schema.shape);

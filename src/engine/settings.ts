@@ -26,6 +26,8 @@
  */
 import { z } from "zod";
 import type { AnyResourceDefinition, EngineContext, FieldTraits, Live, Located } from "./definition";
+// provider.ts imports this module too; these are read at call time, when both are loaded.
+import { mayHaveBeenApplied, PartialCreateError } from "./provider";
 import { withoutEngineKeys } from "./values";
 
 type Args = Record<string, unknown>;
@@ -114,8 +116,23 @@ export function settingsLifecycle(parts: EngineParts) {
     const declared = apiProperties.filter((name) => args[name] !== undefined);
     const prior = await priorValuesOf(ctx, declared, located);
     const changed = differingFromLive(args, located.live);
-    // Nothing was written before this PUT, so a failure leaves nothing behind to record.
-    const live = changed.length ? await definition.update(ctx, located.id, args as never, new Set(changed), args as never) : located.live;
+    let live = located.live;
+    if (changed.length) {
+      try {
+        live = await definition.update(ctx, located.id, args as never, new Set(changed), args as never);
+      } catch (error) {
+        // Refused: nothing was written, nothing to record. But a write whose answer was lost may have been
+        // applied; the next `up` would then read the new values as the prior ones, and destroy could never
+        // give the old ones back. So the prior values are recorded now, with the values as they were read.
+        if (!mayHaveBeenApplied(error)) throw error;
+        throw new PartialCreateError(
+          `${(error as Error).message} The settings may have been written all the same; the values they had before are recorded, ` +
+            "and the next `pulumi up` writes the declared ones again.",
+          located.id,
+          { ...outputsFor(args, located.live), ...priorOutputs(prior) },
+        );
+      }
+    }
     return { id: located.id, outs: { ...outputsFor(args, live), ...priorOutputs(prior), ...fingerprintOutput(args) } };
   }
 

@@ -20,7 +20,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, apiPath } from "../client";
 import { defineResource, type EngineContext, type FieldTraits } from "../engine/definition";
-import { ExplainedError } from "../engine/provider";
+import { ExplainedError, mayHaveBeenApplied, PartialCreateError } from "../engine/provider";
 import { PlatformResource } from "../engine/resource";
 import { apiFieldName } from "../engine/values";
 import { adoptExisting, httpUrl as httpUrlRule, ownerReference } from "./common";
@@ -403,7 +403,18 @@ export const groupIntegrationDefinition = defineResource({
         );
       }
     }
-    return { id: idOf(args), live: await setUp(ctx, args, "all") };
+    try {
+      return { id: idOf(args), live: await setUp(ctx, args, "all") };
+    } catch (error) {
+      // A PUT whose answer was lost may have set it up: recorded now (group and slug, nothing else known),
+      // the next `up` updates it in place; otherwise its create would find it active and refuse.
+      if (!mayHaveBeenApplied(error)) throw error;
+      throw new PartialCreateError(
+        `${(error as Error).message} The integration may have been set up all the same; it is recorded, and the next \`pulumi up\` sends its settings again.`,
+        idOf(args),
+        { group: args.group, slug: args.slug },
+      );
+    }
   },
 
   async read(ctx, id) {

@@ -203,6 +203,25 @@ function settle<T>(results: PromiseSettledResult<T>[]): { values: T[]; errors: u
 
 const isStatus = (error: unknown, status: number): error is ApiError => error instanceof ApiError && error.status === status;
 const isKeyTaken = (error: unknown): boolean => isStatus(error, 400) && (error.fieldErrors?.key ?? []).some((m) => /taken/.test(m));
+const isVariableMissing = (error: unknown): boolean => isStatus(error, 404) && error.notFoundSubject === "Pipeline Schedule Variable";
+
+/**
+ * POSTs a variable. If the answer is lost, the variable the POST may have set
+ * is looked up by key: found with the wanted value and type, it is the result;
+ * otherwise the POST is sent again (and a key taken meanwhile is the caller's
+ * "already exists").
+ */
+function postVariable(ctx: EngineContext, schedulePath: string, wanted: Variable): Promise<LiveVariable> {
+  return ctx.client.post<LiveVariable>(`${schedulePath}/variables`, variableBody(wanted), async () => {
+    try {
+      const live = await ctx.client.get<LiveVariable>(variablePath(schedulePath, wanted.key));
+      return live.value === wanted.value && (live.variable_type ?? "env_var") === wanted.variableType ? live : undefined;
+    } catch (error) {
+      if (isVariableMissing(error)) return undefined;
+      throw error;
+    }
+  });
+}
 
 /**
  * Variable writes that converge from any starting point: a create whose key
@@ -213,7 +232,7 @@ const isKeyTaken = (error: unknown): boolean => isStatus(error, 400) && (error.f
 const variableWrites = {
   async create(ctx: EngineContext, schedulePath: string, wanted: Variable): Promise<void> {
     try {
-      await ctx.client.post(`${schedulePath}/variables`, variableBody(wanted));
+      await postVariable(ctx, schedulePath, wanted);
     } catch (error) {
       if (!isKeyTaken(error)) throw error;
       await ctx.client.put(variablePath(schedulePath, wanted.key), { value: wanted.value, variable_type: wanted.variableType });
@@ -223,15 +242,15 @@ const variableWrites = {
     try {
       await ctx.client.put(variablePath(schedulePath, wanted.key), { value: wanted.value, variable_type: wanted.variableType });
     } catch (error) {
-      if (!isStatus(error, 404) || error.notFoundSubject !== "Pipeline Schedule Variable") throw error;
-      await ctx.client.post(`${schedulePath}/variables`, variableBody(wanted));
+      if (!isVariableMissing(error)) throw error;
+      await postVariable(ctx, schedulePath, wanted);
     }
   },
   async delete(ctx: EngineContext, schedulePath: string, key: string): Promise<void> {
     try {
       await ctx.client.delete(variablePath(schedulePath, key));
     } catch (error) {
-      if (!isStatus(error, 404) || error.notFoundSubject !== "Pipeline Schedule Variable") throw error;
+      if (!isVariableMissing(error)) throw error;
     }
   },
 };
@@ -309,7 +328,7 @@ export const pipelineScheduleDefinition = defineResource({
     const { values: created, errors } = settle(
       await Promise.allSettled(
         wanted.map(async (v) => {
-          await ctx.client.post(`${parseId(id)}/variables`, variableBody(v));
+          await postVariable(ctx, parseId(id), v);
           return liveVariable(v);
         }),
       ),
@@ -341,7 +360,9 @@ export const pipelineScheduleDefinition = defineResource({
         return await write();
       } catch (error) {
         if (!args.takeOwnership || !isStatus(error, 403)) throw error;
-        ownership ??= ctx.client.post<PipelineScheduleLive>(`${path}/take_ownership`, {}).then((taken) => {
+        // Taking ownership again is harmless (the owner gets 200), so a lost answer is sent again:
+        // nothing was created that a retry could duplicate.
+        ownership ??= ctx.client.post<PipelineScheduleLive>(`${path}/take_ownership`, {}, async () => undefined).then((taken) => {
           latest = taken;
         });
         await ownership;

@@ -328,7 +328,8 @@ describe("ownership", () => {
 
 describe("failures while creating", () => {
   it("a variable that fails after the schedule exists records it (PartialCreateError) and the next update finishes it", async () => {
-    server.emulator.inject({ method: "POST", path: /variables$/, status: 500 });
+    // A refusal, not a lost answer (that one is looked up and recovered: test/reliability/commit-then-fail.test.ts).
+    server.emulator.inject({ method: "POST", path: /variables$/, status: 403, body: { message: "403 Forbidden" } });
     const checked = await schedule.check({}, inputs());
     // The engine passes the serialized provider among the inputs; the recorded state must keep it, or nothing could load the resource's code again.
     const serializedProvider = "exports.handler = /* the serialized provider */ undefined;";
@@ -336,7 +337,7 @@ describe("failures while creating", () => {
     expect(error).toBeInstanceOf(Error);
     expect(error.properties.__provider).toBe(serializedProvider);
     expect(error.id).toMatch(/^projects\/acme%2Fweb\/pipeline_schedules\/\d+$/);
-    expect(error.message).toMatch(/^PipelineSchedule: could not create it\. The schedule was created .* 1 of its 2 variables could not be set: POST .* failed with 500/);
+    expect(error.message).toMatch(/^PipelineSchedule: could not create it\. The schedule was created .* 1 of its 2 variables could not be set: POST .* failed with 403/);
     expect(error.message).toMatch(/run `pulumi up` again/);
     const recorded = error.properties;
     expect(recorded).toMatchObject({ scheduleId: Number(error.id.split("/").at(-1)), ref: "main" });

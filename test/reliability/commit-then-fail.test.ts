@@ -1,0 +1,370 @@
+/**
+ * "Commit then fail" on every create: the server applies the write, then the
+ * answer is lost (`commit-then-reset`: the connection drops; `commit-then-error`:
+ * a 5xx replaces it). For every resource, each write of its create (the POST,
+ * or the PUT of integrations and settings; every POST of the creates that send
+ * several) is hit once, and the provider's create must still succeed, leave no
+ * duplicate, and record the one object the server holds.
+ *
+ * Last, the rare case where the write was applied and every answer lost until
+ * the client gave up: the engine runs the create again on the next `up`, and
+ * that must converge too (the object taken over, the prior values kept).
+ */
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { apiPath, providers } from "pulumi-platform";
+import { virtualRegistryStore, type FaultKind } from "pulumi-platform/emulator";
+import { useEmulator } from "../support";
+import { checked, EngineRun, everythingSeed, sorted, type Managed, type Props, type Provider } from "./harness";
+
+const server = useEmulator({ seed: everythingSeed });
+const api = () => server.as("root");
+
+beforeAll(async () => {
+  await server.configureProviders("root");
+});
+
+afterEach(() => {
+  server.emulator.setFaultPlan(undefined);
+});
+
+interface Write {
+  method: "POST" | "PUT" | "PATCH";
+  path: RegExp;
+  /** How many requests of the create match (one per variable, say). Default 1. */
+  count?: number;
+}
+
+interface CommitCase {
+  name: string;
+  provider: Provider;
+  /** Out-of-band set-up the declaration needs; returns the declaration. */
+  declare(): Promise<Props>;
+  /** The writes of the create, each of which gets the fault once. */
+  writes: Write[];
+  /** Out of band: the server holds the declared object once, and the recorded state is that object. */
+  verify(created: Managed, declared: Props): Promise<void>;
+  /** Out-of-band clean-up after the provider's delete. */
+  cleanup?(): Promise<void>;
+}
+
+const LEVEL_DEVELOPER = 30;
+let unique = 0;
+const next = (prefix: string) => `${prefix}-${++unique}`;
+
+/** Runs with faults off; every case leaves the server as it found it. */
+async function deleteAndClean(testCase: CommitCase, created: Managed | undefined): Promise<void> {
+  if (created) await testCase.provider.delete(created.id, created.outs);
+  await testCase.cleanup?.();
+}
+
+let registries: number[] = [];
+const newRegistry = async (name: string) => {
+  const { id } = await api().post<{ id: number }>(apiPath`/groups/${"acme"}/-/virtual_registries/container/registries`, { name });
+  registries.push(id);
+  return id;
+};
+const deleteRegistries = async () => {
+  for (const id of registries) await api().delete(`/virtual_registries/container/registries/${id}`);
+  registries = [];
+};
+
+/** For settings: the values of some API fields, to record before and compare after. */
+const pick = (live: Props, fields: string[]) => Object.fromEntries(fields.map((field) => [field, live[field] ?? null]));
+
+const cases: CommitCase[] = [
+  (() => {
+    let name = "";
+    return {
+      name: "Badge",
+      provider: providers.Badge,
+      async declare() {
+        name = next("badge");
+        return { project: "acme/web", name, linkUrl: "https://ci.example.com/%{project_path}", imageUrl: "https://ci.example.com/%{project_path}/b.svg" };
+      },
+      writes: [{ method: "POST", path: /^\/api\/v4\/projects\/[^/]+\/badges$/ }],
+      async verify(created) {
+        const badges = await api().list<{ id: number; name: string; kind: string }>(apiPath`/projects/${"acme/web"}/badges`);
+        const ids = badges.filter((b) => b.kind === "project" && b.name === name).map((b) => b.id);
+        expect(ids).toEqual([created.outs.badgeId]);
+        expect(created.id).toBe(`projects/acme%2Fweb/badges/${ids[0]}`);
+      },
+    };
+  })(),
+
+  {
+    name: "GroupIntegration",
+    provider: providers.GroupIntegration,
+    async declare() {
+      return { group: "acme", slug: "mattermost", webhook: "https://chat.example.test/hooks/commit", channel: "ci", pipelineEvents: true };
+    },
+    writes: [{ method: "PUT", path: /^\/api\/v4\/groups\/acme\/integrations\/mattermost$/ }],
+    async verify(created) {
+      const active = await api().get<{ id: number; slug: string }[]>(apiPath`/groups/${"acme"}/integrations`);
+      expect(active.filter((i) => i.slug === "mattermost").map((i) => i.id)).toEqual([created.outs.integrationId]);
+      const live = await api().get<{ properties: Props; pipeline_events: boolean }>(apiPath`/groups/${"acme"}/integrations/${"mattermost"}`);
+      expect([live.properties.channel, live.pipeline_events]).toEqual(["ci", true]);
+      expect(created.id).toBe("groups/acme/integrations/mattermost");
+    },
+  },
+
+  (() => {
+    let name = "";
+    return {
+      name: "SamlGroupLink",
+      provider: providers.SamlGroupLink,
+      async declare() {
+        name = next("idp-group");
+        return { group: "acme", samlGroupName: name, accessLevel: "developer" };
+      },
+      writes: [{ method: "POST", path: /^\/api\/v4\/groups\/acme\/saml_group_links$/ }],
+      async verify(created) {
+        const links = await api().get<{ name: string; access_level: number }[]>(apiPath`/groups/${"acme"}/saml_group_links`);
+        expect(links.filter((l) => l.name === name).map((l) => l.access_level)).toEqual([LEVEL_DEVELOPER]);
+        expect(created.id).toBe(`groups/acme/saml_group_links/${name}`);
+      },
+    };
+  })(),
+
+  (() => {
+    let description = "";
+    return {
+      name: "PipelineSchedule (the schedule and each of its variables)",
+      provider: providers.PipelineSchedule,
+      async declare() {
+        description = next("nightly");
+        return {
+          project: "acme/web",
+          description,
+          ref: "main",
+          cron: "0 2 * * *",
+          variables: [
+            { key: "DEPLOY_TOKEN", value: "token-value" },
+            { key: "TARGET", value: "staging", variableType: "file" },
+          ],
+        };
+      },
+      writes: [
+        { method: "POST", path: /^\/api\/v4\/projects\/[^/]+\/pipeline_schedules$/ },
+        { method: "POST", path: /^\/api\/v4\/projects\/[^/]+\/pipeline_schedules\/\d+\/variables$/, count: 2 },
+      ],
+      async verify(created) {
+        const collection = apiPath`/projects/${"acme/web"}/pipeline_schedules`;
+        const ids = (await api().list<{ id: number; description: string }>(collection)).filter((s) => s.description === description).map((s) => s.id);
+        expect(ids).toEqual([created.outs.scheduleId]);
+        expect(created.id).toBe(`projects/acme%2Fweb/pipeline_schedules/${ids[0]}`);
+        const live = await api().get<{ variables: { key: string; value: string; variable_type: string }[] }>(`${collection}/${ids[0]}`);
+        expect(sorted(live.variables.map((v) => `${v.key}=${v.value}:${v.variable_type}`))).toEqual(["DEPLOY_TOKEN=token-value:env_var", "TARGET=staging:file"]);
+        expect(created.outs.variables).toHaveLength(2);
+      },
+    };
+  })(),
+
+  (() => {
+    let description = "";
+    let colleagues = 0;
+    return {
+      name: "PipelineSchedule adopted from a colleague (take_ownership, the new variable, the PUT)",
+      provider: providers.PipelineSchedule,
+      async declare() {
+        description = next("handed over");
+        colleagues = (await server.as("maintainer").post<{ id: number }>(apiPath`/projects/${"acme/web"}/pipeline_schedules`, { description, ref: "main", cron: "0 5 * * *" })).id;
+        return { project: "acme/web", description, ref: "main", cron: "0 6 * * *", variables: [{ key: "NEW", value: "y" }], adoptExisting: true, takeOwnership: true };
+      },
+      writes: [
+        { method: "POST", path: /\/pipeline_schedules\/\d+\/take_ownership$/ },
+        { method: "POST", path: /\/pipeline_schedules\/\d+\/variables$/ },
+        { method: "PUT", path: /^\/api\/v4\/projects\/[^/]+\/pipeline_schedules\/\d+$/ },
+      ],
+      async verify(created) {
+        const collection = apiPath`/projects/${"acme/web"}/pipeline_schedules`;
+        const ids = (await api().list<{ id: number; description: string }>(collection)).filter((s) => s.description === description).map((s) => s.id);
+        expect(ids).toEqual([colleagues]);
+        expect(created.id).toBe(`projects/acme%2Fweb/pipeline_schedules/${colleagues}`);
+        const live = await api().get<{ cron: string; owner: { username: string }; variables: { key: string; value: string }[] }>(`${collection}/${colleagues}`);
+        expect([live.cron, live.owner.username, live.variables.map((v) => `${v.key}=${v.value}`)]).toEqual(["0 6 * * *", "root", ["NEW=y"]]);
+      },
+    };
+  })(),
+
+  (() => {
+    let name = "";
+    return {
+      name: "VirtualRegistry",
+      provider: providers.VirtualRegistry,
+      async declare() {
+        name = next("registry");
+        return { group: "acme", name, description: "Images" };
+      },
+      writes: [{ method: "POST", path: /^\/api\/v4\/groups\/acme\/-\/virtual_registries\/container\/registries$/ }],
+      async verify(created) {
+        const all = await api().get<{ id: number; name: string }[]>(apiPath`/groups/${"acme"}/-/virtual_registries/container/registries`);
+        expect(all.filter((r) => r.name === name).map((r) => String(r.id))).toEqual([created.id]);
+        expect(created.outs.registryId).toBe(Number(created.id));
+      },
+    };
+  })(),
+
+  (() => {
+    let main = 0;
+    let other = 0;
+    let first = 0;
+    return {
+      name: "Upstream (the upstream, its move to position 1, its association with another registry)",
+      provider: providers.Upstream,
+      async declare() {
+        main = await newRegistry(next("main"));
+        other = await newRegistry(next("other"));
+        first = (await api().post<{ id: number }>(`/virtual_registries/container/registries/${main}/upstreams`, { url: "https://first.example.com", name: "First" })).id;
+        return { registry: main, name: "Mirror", url: "https://mirror.example.com", username: "puller", password: "pull-secret", position: 1, otherRegistries: [{ registry: other }] };
+      },
+      writes: [
+        { method: "POST", path: /^\/api\/v4\/virtual_registries\/container\/registries\/\d+\/upstreams$/ },
+        { method: "PATCH", path: /^\/api\/v4\/virtual_registries\/container\/registry_upstreams\/\d+$/ },
+        { method: "POST", path: /^\/api\/v4\/virtual_registries\/container\/registry_upstreams$/ },
+      ],
+      async verify(created) {
+        const upstreams = virtualRegistryStore.of(server.emulator.state).upstreams.filter((u) => u.url === "https://mirror.example.com");
+        expect(upstreams.map((u) => String(u.id))).toEqual([created.id]);
+        expect(upstreams[0]!.password).toBe("pull-secret");
+        const live = await api().get<{ registry_upstreams: { registry_id: number; position: number }[] }>(`/virtual_registries/container/upstreams/${created.id}`);
+        expect(sorted(live.registry_upstreams.map((l) => `${l.registry_id}@${l.position}`))).toEqual(sorted([`${main}@1`, `${other}@1`]));
+        const positions = await api().get<{ registry_upstreams: { upstream_id: number; position: number }[] }>(`/virtual_registries/container/registries/${main}`);
+        expect(positions.registry_upstreams.map((l) => [l.upstream_id, l.position])).toEqual([
+          [Number(created.id), 1],
+          [first, 2],
+        ]);
+      },
+      cleanup: deleteRegistries,
+    };
+  })(),
+
+  {
+    name: "CleanupPolicy",
+    provider: providers.CleanupPolicy,
+    async declare() {
+      return { group: "acme", enabled: true, cadence: 14, keepNDaysAfterDownload: 45 };
+    },
+    writes: [{ method: "POST", path: /^\/api\/v4\/groups\/acme\/-\/virtual_registries\/cleanup\/policy$/ }],
+    async verify(created) {
+      const live = await api().get<Props>(apiPath`/groups/${"acme"}/-/virtual_registries/cleanup/policy`);
+      expect(pick(live, ["enabled", "cadence", "keep_n_days_after_download"])).toEqual({ enabled: true, cadence: 14, keep_n_days_after_download: 45 });
+      expect([created.id, created.outs.groupId]).toEqual(["acme", live.group_id]);
+    },
+  },
+
+  (() => {
+    const fields = ["request_access_enabled", "project_creation_level", "description"];
+    let prior: Props = {};
+    return {
+      name: "GroupSettings",
+      provider: providers.GroupSettings,
+      async declare() {
+        prior = pick(await api().get<Props>(apiPath`/groups/${"beta"}`), fields);
+        return { group: "beta", requestAccessEnabled: !prior.request_access_enabled, projectCreationLevel: "noone", description: next("Beta") };
+      },
+      writes: [{ method: "PUT", path: /^\/api\/v4\/groups\/\d+$/ }],
+      async verify(created, declared) {
+        const live = await api().get<Props>(apiPath`/groups/${"beta"}`);
+        expect(pick(live, fields)).toEqual({ request_access_enabled: declared.requestAccessEnabled, project_creation_level: "noone", description: declared.description });
+        expect(created.id).toBe(`groups/${live.id}`);
+        // The values it had before are recorded, not the ones the lost answer had already applied.
+        expect(created.outs.restoreValues).toEqual({ requestAccessEnabled: prior.request_access_enabled, projectCreationLevel: prior.project_creation_level, description: prior.description });
+      },
+      async cleanup() {
+        expect(pick(await api().get<Props>(apiPath`/groups/${"beta"}`), fields)).toEqual(prior);
+      },
+    };
+  })(),
+
+  (() => {
+    const fields = ["signup_enabled", "terms", "enforce_terms"];
+    let prior: Props = {};
+    return {
+      name: "ApplicationSettings",
+      provider: providers.ApplicationSettings,
+      async declare() {
+        prior = pick(await api().get<Props>("/application/settings"), fields);
+        return { signupEnabled: !prior.signup_enabled, enforceTerms: true, terms: next("Company work only") };
+      },
+      writes: [{ method: "PUT", path: /^\/api\/v4\/application\/settings$/ }],
+      async verify(created, declared) {
+        expect(pick(await api().get<Props>("/application/settings"), fields)).toEqual({ signup_enabled: declared.signupEnabled, terms: declared.terms, enforce_terms: true });
+        expect(created.id).toBe("application/settings");
+        expect(created.outs.restoreValues).toEqual({ signupEnabled: prior.signup_enabled, terms: prior.terms, enforceTerms: prior.enforce_terms });
+      },
+      async cleanup() {
+        expect(pick(await api().get<Props>("/application/settings"), fields)).toEqual(prior);
+      },
+    };
+  })(),
+];
+
+/** The fault plan that hits each write of the create once with `kind`. */
+function everyWriteOnce(testCase: CommitCase, kind: FaultKind) {
+  return { rules: testCase.writes.map(({ method, path, count = 1 }) => ({ method, path, sequence: Array<FaultKind>(count).fill(kind) })) };
+}
+
+const totalWrites = (testCase: CommitCase) => testCase.writes.reduce((sum, write) => sum + (write.count ?? 1), 0);
+
+describe.each(["commit-then-reset", "commit-then-error"] as const)("%s on every write of a create: no duplicate, and the state records the object", (kind) => {
+  for (const testCase of cases) {
+    it(testCase.name, async () => {
+      const declared = await testCase.declare();
+      const inputs = await checked(testCase.provider, declared);
+      const mark = server.emulator.mark();
+      server.emulator.setFaultPlan(everyWriteOnce(testCase, kind));
+      let created: Managed | undefined;
+      try {
+        const result = await testCase.provider.create(inputs);
+        created = { provider: testCase.provider, label: testCase.name, id: result.id, inputs, outs: result.outs ?? {} };
+      } finally {
+        server.emulator.setFaultPlan(undefined);
+        // Every write of the create was applied and its answer lost: the test cannot pass on a quiet plan.
+        const hit = server.emulator.requestsSince(mark).filter((entry) => entry.fault === kind);
+        expect(hit.map((entry) => `${entry.method} ${entry.path} handled=${entry.handled}`)).toHaveLength(totalWrites(testCase));
+        expect(hit.every((entry) => entry.handled)).toBe(true);
+      }
+      try {
+        await testCase.verify(created, declared);
+      } finally {
+        await deleteAndClean(testCase, created);
+      }
+    });
+  }
+});
+
+describe("the write was applied and every answer lost until the client gave up: the next up converges", () => {
+  // The creates whose write is a PUT: a lost answer is sent again, and here every answer is lost.
+  const putCases = cases.filter((testCase) => testCase.writes.every((write) => write.method === "PUT"));
+
+  beforeAll(async () => {
+    // A short retry budget, so that the client gives up within seconds.
+    await server.configureProviders("root", { "platform:retryTimeout": "1.5" });
+  });
+
+  for (const testCase of putCases) {
+    it(testCase.name, async () => {
+      const run = new EngineRun();
+      // By the next `up` the server answers again.
+      run.beforeRerun = () => server.emulator.setFaultPlan(undefined);
+      const declared = await testCase.declare();
+      const mark = server.emulator.mark();
+      server.emulator.setFaultPlan({ rules: testCase.writes.map(({ method, path }) => ({ method, path, sequence: Array<FaultKind>(20).fill("commit-then-error") })) });
+      let created: Managed | undefined;
+      try {
+        created = await run.create(testCase.provider, testCase.name, declared);
+      } finally {
+        server.emulator.setFaultPlan(undefined);
+      }
+      const applied = server.emulator.requestsSince(mark).filter((entry) => entry.fault === "commit-then-error" && entry.handled);
+      expect(applied.length).toBeGreaterThan(1);
+      expect(run.reruns.map((r) => r.operation)).toEqual([`create ${testCase.name}`]);
+      expect(run.reruns[0]!.reason).toMatch(/Gave up after \d+ attempts/);
+      try {
+        await testCase.verify(created, declared);
+      } finally {
+        await deleteAndClean(testCase, created);
+      }
+    });
+  }
+});
