@@ -8,7 +8,8 @@
  * What must hold: `up` converges (run once more at most, as a user would when
  * the engine itself gives up), a preview then shows no changes, and the
  * emulator holds exactly the declared objects (no duplicate, no orphan,
- * nothing missing); `refresh` under faults changes nothing; `destroy`
+ * nothing missing); `refresh` under faults changes nothing; a config change
+ * (updates, and a replacement) converges to the new declared state; `destroy`
  * converges the same way and leaves the server as it was. A second run loses
  * the answer of every POST after the server applied it.
  *
@@ -20,6 +21,8 @@ import { closeAllPools } from "pulumi-platform";
 import { FAULT_KINDS, faultCounts, startEmulator, type Emulator, type FaultPlan, type RequestLogEntry } from "pulumi-platform/emulator";
 import { ensurePulumiCli, PulumiProgram, type RunResult } from "../../scripts/pulumi-workspace.mts";
 import {
+  platformTeamConfig,
+  type PlatformTeamConfig,
   declaredObjectCount,
   declaredPlatformTeamObjects,
   expectAsBefore,
@@ -36,15 +39,20 @@ const SLOW_MS = 2_500;
 const REQUEST_TIMEOUT_SECONDS = "1";
 
 /**
- * One request in five fails. The first rule plays every kind once, on every
- * fifth request, so that each kind is surely met whatever the run's length;
- * after it, kinds are drawn at random (seeded) at the same rate.
+ * One request in five fails, in three runs: the first plays every kind in
+ * turn on every fifth request (so each kind is surely met whatever the run's
+ * length) and then draws at random; the other two draw every fault at random
+ * from the start, with different seeds, so faults land on other requests.
  */
-const oneInFive: FaultPlan = {
-  seed: 20261121,
-  slowMs: SLOW_MS,
-  rules: [{ sequence: FAULT_KINDS.flatMap((kind) => [kind, "pass", "pass", "pass", "pass"] as const) }, { rate: 0.2 }],
-};
+const RUNS: { name: string; plan: FaultPlan; everyKind: boolean }[] = [
+  {
+    name: "every kind in turn, then at random",
+    everyKind: true,
+    plan: { seed: 20261121, slowMs: SLOW_MS, rules: [{ sequence: FAULT_KINDS.flatMap((kind) => [kind, "pass", "pass", "pass", "pass"] as const) }, { rate: 0.2 }] },
+  },
+  { name: "at random, seed 7", everyKind: false, plan: { seed: 7, slowMs: SLOW_MS, rules: [{ rate: 0.2 }] } },
+  { name: "at random, seed 4242", everyKind: false, plan: { seed: 4242, slowMs: SLOW_MS, rules: [{ rate: 0.2 }] } },
+];
 
 interface Stage {
   stage: string;
@@ -78,7 +86,7 @@ function faultsOf(log: readonly RequestLogEntry[]): Record<string, number> {
   return Object.fromEntries(Object.entries(faultCounts(log)).filter(([, count]) => count > 0));
 }
 
-describe.sequential("the full example under 20% faults, with the real Pulumi CLI", { timeout: 10 * 60_000 }, () => {
+describe.sequential.for(RUNS)("the full example under 20% faults ($name), with the real Pulumi CLI", { timeout: 10 * 60_000 }, ({ name, plan, everyKind }) => {
   let emulator: Emulator;
   let program: PulumiProgram;
   let before: PlatformTeamObjects;
@@ -96,14 +104,14 @@ describe.sequential("the full example under 20% faults, with the real Pulumi CLI
     emulator = await startEmulator({ port: 0, seed: platformTeamSeed });
     before = platformTeamObjects(emulator);
     program = await startProgram(emulator);
-    emulator.setFaultPlan(oneInFive);
+    emulator.setFaultPlan(plan);
   }, 20 * 60_000);
 
   afterAll(async () => {
     const injected = faultCounts(emulator.requestLog);
     const total = Object.values(injected).reduce((sum, count) => sum + count, 0);
     console.log(
-      `fault run: ${JSON.stringify({ requests: emulator.requestLog.length, faultsInjected: total, byKind: injected, objectsChecked: declaredObjectCount(declaredPlatformTeamObjects(before)), stages })}`,
+      `fault run (${name}): ${JSON.stringify({ requests: emulator.requestLog.length, faultsInjected: total, byKind: injected, objectsChecked: declaredObjectCount(declaredPlatformTeamObjects(before)), stages })}`,
     );
     program?.dispose();
     await closeAllPools();
@@ -122,14 +130,22 @@ describe.sequential("the full example under 20% faults, with the real Pulumi CLI
     expectExactlyDeclared(emulator, before);
   });
 
+  it("a config change (updates, and a replacement) converges to the new declared state", async () => {
+    const changed: Partial<PlatformTeamConfig> = { ciHost: "ci.next.example.com", chatChannel: "deploys", cleanupCadence: 14, developerRole: "maintainer" };
+    for (const [key, value] of Object.entries(platformTeamConfig(changed))) await program.setConfig(key, value);
+    await stage("config change up", () => program.up());
+    await program.preview("--expect-no-changes");
+    expectExactlyDeclared(emulator, before, changed);
+  });
+
   it("destroy converges and leaves the server as it was", async () => {
     await stage("destroy", () => program.destroy());
     expectAsBefore(emulator, before);
   });
 
-  it("every fault kind was met and survived", () => {
+  it("faults were really injected (every kind, in the run that plays them in turn), and all were survived", () => {
     const injected = faultCounts(emulator.requestLog);
-    for (const kind of FAULT_KINDS) expect(injected[kind] ?? 0, kind).toBeGreaterThan(0);
+    if (everyKind) for (const kind of FAULT_KINDS) expect(injected[kind] ?? 0, kind).toBeGreaterThan(0);
     // A fifth of the requests, give or take what a run of this size draws.
     const total = Object.values(injected).reduce((sum, count) => sum + count, 0);
     expect(total / emulator.requestLog.length).toBeGreaterThan(0.1);
