@@ -100,17 +100,18 @@ export class PulumiProgram {
     return this.cli([...args, value], { shown: [...args, secret ? "[secret]" : value] });
   }
 
-  up(): Promise<RunResult> {
-    return this.cli(["up", "--yes", "--skip-preview"]);
+  /** `pulumi up` without its preview; `flags` such as `--refresh`. */
+  up(...flags: string[]): Promise<RunResult> {
+    return this.cli(["up", "--yes", "--skip-preview", ...flags]);
   }
 
   preview(...flags: string[]): Promise<RunResult> {
     return this.cli(["preview", ...flags]);
   }
 
-  /** `pulumi preview --json`, parsed. */
-  async previewJson(): Promise<PreviewJson> {
-    const result = await this.cli(["preview", "--json"]);
+  /** `pulumi preview --json`, parsed; `flags` such as `--refresh` (its refresh steps have op `refresh`). */
+  async previewJson(...flags: string[]): Promise<PreviewJson> {
+    const result = await this.cli(["preview", "--json", ...flags]);
     return JSON.parse(result.stdout) as PreviewJson;
   }
 
