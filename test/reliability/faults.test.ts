@@ -21,7 +21,12 @@ import { repoRoot } from "../../scripts/pulumi-workspace.mts";
 import { useEmulator } from "../support";
 import { EngineRun, everythingSeed, FaultWindows, type Managed, type Props, type Provider } from "./harness";
 
-/** How long a `slow` fault holds a request: longer than the providers' request timeout, so the attempt times out. */
+/**
+ * How long a `slow` fault holds a request: longer than the providers' request
+ * timeout, so the attempt times out and the held request is never handled.
+ * (The HTTP client's timers round a timeout up to the next whole second, so
+ * 0.5 s acts as 1 s: still shorter.)
+ */
 const SLOW_MS = 1_500;
 const REQUEST_TIMEOUT_SECONDS = "0.5";
 
