@@ -128,7 +128,7 @@ function settingsExpected(objectOf: (declared: Props) => string, toApi: (name: s
 
 const snake = (name: string): string => name.replace(/[A-Z]/g, (letter) => "_" + letter.toLowerCase());
 const count = (program: Program) => Object.keys(program).length;
-const fieldsLine = (owner: string, live: Props, fields: readonly string[]) => fields.map((field) => `${owner} ${field}=${JSON.stringify(live[field] ?? null)}`);
+const settingLines = (owner: string, live: Props, fields: readonly string[]) => fields.map((field) => `${owner} ${field}=${JSON.stringify(live[field] ?? null)}`);
 
 /**
  * Three rounds: each returns the server to where it started, and its faults fall
@@ -454,7 +454,7 @@ for (const round of ROUNDS) describe.sequential(`round ${round}: the life cycle 
           // The avatar as its bytes: ours, or what the group had.
           const bytes = live.avatar_url ? await api().download(apiPath`/groups/${group}/avatar`) : undefined;
           const shownAvatar = bytes === undefined ? null : bytes.content.equals(avatarBytes) ? "ours" : `other (${bytes.content.length} bytes)`;
-          lines.push(...fieldsLine(group, { ...live, avatar: shownAvatar }, fields));
+          lines.push(...settingLines(group, { ...live, avatar: shownAvatar }, fields));
         }
         return lines;
       },
@@ -481,7 +481,7 @@ for (const round of ROUNDS) describe.sequential(`round ${round}: the life cycle 
       provider: providers.ApplicationSettings,
       programs: [program(false), program(true)],
       async onServer() {
-        return fieldsLine("instance", await api().get<Props>("/application/settings"), fields);
+        return settingLines("instance", await api().get<Props>("/application/settings"), fields);
       },
       expected: settingsExpected(() => "instance"),
       objects: count,
