@@ -130,8 +130,9 @@ function describe(details: ApiErrorDetails, kind: ApiErrorKind): string {
  * `{"message": "..."}`, `{"message": {"field": ["..."]}}`, `{"message": {"error": "..."}}`,
  * `{"error": "..."}`, `{"error": "...", "error_description": "..."}`, or plain text.
  */
-export function parseErrorBody(text: string): Pick<ApiErrorDetails, "serverMessage" | "fieldErrors" | "errorKey"> {
+export function parseErrorBody(text: string, contentType?: string | string[]): Pick<ApiErrorDetails, "serverMessage" | "fieldErrors" | "errorKey"> {
   const trimmed = text.trim();
+  if (isHtmlPage(trimmed, contentType)) return { serverMessage: htmlPageSummary(trimmed) };
   let parsed: unknown;
   try {
     parsed = JSON.parse(trimmed);
@@ -150,6 +151,34 @@ export function parseErrorBody(text: string): Pick<ApiErrorDetails, "serverMessa
     }
   }
   return { serverMessage: flatten(parsed) };
+}
+
+function isHtmlPage(text: string, contentType: string | string[] | undefined): boolean {
+  return (typeof contentType === "string" && contentType.includes("text/html")) || /^<(!doctype html|html)\b/i.test(text);
+}
+
+/**
+ * The error pages of the proxies in front of the API (nginx, Workhorse) are
+ * HTML: their title and headings say it all ("502 Bad Gateway", "Whoops,
+ * GitLab is taking too much time to respond."), the rest is markup and styles.
+ */
+function htmlPageSummary(html: string): string {
+  const texts: string[] = [];
+  for (const match of html.matchAll(/<(title|h1|h2|h3)\b[^>]*>([\s\S]*?)<\/\1>/gi)) {
+    const text = decodeEntities(match[2]!.replace(/<[^>]*>/g, " ")).replace(/\s+/g, " ").trim();
+    if (text && !texts.includes(text)) texts.push(text);
+  }
+  const summary = texts.join(": ") || "an HTML error page";
+  return `${summary.slice(0, 200)} (an HTML page from a proxy in front of the API)`;
+}
+
+function decodeEntities(text: string): string {
+  const named: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
+  return text.replace(/&(#\d+|#x[0-9a-f]+|\w+);/gi, (entity, code: string) => {
+    if (code.startsWith("#x") || code.startsWith("#X")) return String.fromCodePoint(parseInt(code.slice(2), 16));
+    if (code.startsWith("#")) return String.fromCodePoint(Number(code.slice(1)));
+    return named[code.toLowerCase()] ?? entity;
+  });
 }
 
 function fieldErrorsOf(message: unknown): Record<string, string[]> | undefined {

@@ -3,6 +3,7 @@
  * redirects after path changes, errors, retries and pagination live here and
  * nowhere else. Per-area calls are thin request builders on top of it.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { Pool, type Dispatcher } from "undici";
 import { ApiError, NetworkError, parseErrorBody } from "./errors";
 import { linkRelation } from "./pagination";
@@ -97,6 +98,16 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
 const MAX_BACKOFF_MS = 8_000;
 export const PAGE_SIZE = 100;
+
+/** A response read to its end. */
+interface Exchange {
+  status: number;
+  headers: Dispatcher.ResponseData["headers"];
+  body: Buffer;
+}
+
+/** The deadline of the request on whose behalf the current requests run (a POST's findCreated lookup). */
+const enclosingDeadline = new AsyncLocalStorage<number>();
 
 /** One keep-alive pool per server, shared by every client that talks to it. */
 const pools = new Map<string, Pool>();
@@ -250,9 +261,11 @@ export class PlatformClient {
   private async send<T>(method: string, startUrl: URL, path: string, options: RequestOptions<T>): Promise<ApiResponse<T>> {
     const started = Date.now();
     const gate = gateFor(startUrl.origin, this.token, this.options.maxConcurrency);
+    // A request made on behalf of another (findCreated's lookup) ends by the other's deadline.
+    const outerDeadline = enclosingDeadline.getStore() ?? Infinity;
     // Time held by the rate-limit gate is the server's pacing, not failure: it moves the deadline.
     let pacedMs = 0;
-    const deadline = () => started + pacedMs + this.options.retryTimeoutMs;
+    const deadline = () => Math.min(outerDeadline, started + pacedMs + this.options.retryTimeoutMs);
     let url = startUrl;
     let currentMethod = method;
     let redirects = 0;
@@ -265,29 +278,29 @@ export class PlatformClient {
       const gateStart = Date.now();
       const pass = await gate.admit();
       pacedMs += Date.now() - gateStart;
-      let response: Dispatcher.ResponseData;
+      let response: Exchange;
       try {
         const timeoutMs = Math.max(1, Math.min(this.options.requestTimeoutMs, deadline() - Date.now()));
-        response = await this.dispatch(currentMethod, url, options.body, options.form, !anonymous, timeoutMs);
+        response = await this.exchange(currentMethod, url, options.body, options.form, !anonymous, timeoutMs);
       } catch (cause) {
         gate.settle(pass, undefined, undefined);
         failures++;
-        const retry = await this.shouldRetry(currentMethod, failures, deadline(), mayHaveBeenProcessed(cause), options, undefined);
+        const retry = await this.shouldRetry(currentMethod, failures, deadline, mayHaveBeenProcessed(cause), options, undefined);
         if (retry.found !== undefined) return retry.found;
-        if (retry.delayMs === undefined) throw giveUp(new NetworkError(currentMethod, path, cause));
+        const error = new NetworkError(currentMethod, path, cause);
+        if (retry.delayMs === undefined) throw giveUp(retry.unchecked ? withUncheckedCreate(error, retry.unchecked) : error);
         await sleep(retry.delayMs);
         continue;
       }
 
-      const status = response.statusCode;
-      const askedWaitMs = status === 429 ? serverWaitMs(response.headers) : undefined;
+      const { status, headers } = response;
+      const askedWaitMs = status === 429 ? serverWaitMs(headers) : undefined;
       // A wait past this request's deadline fails it below; it does not hold the other requests that long.
       const waitWithinDeadline = askedWaitMs !== undefined && Date.now() + askedWaitMs <= deadline();
-      gate.settle(pass, status, response.headers, waitWithinDeadline ? askedWaitMs : undefined);
-      if (REDIRECT_STATUSES.has(status) && typeof response.headers.location === "string") {
-        await response.body.dump();
+      gate.settle(pass, status, headers, waitWithinDeadline ? askedWaitMs : undefined);
+      if (REDIRECT_STATUSES.has(status) && typeof headers.location === "string") {
         if (++redirects > MAX_REDIRECTS) throw new Error(`${method} ${path}: too many redirects.`);
-        const target = new URL(response.headers.location, url);
+        const target = new URL(headers.location, url);
         if (options.binary && currentMethod === "GET" && target.origin !== this.apiBase.origin) {
           url = target;
           anonymous = true;
@@ -296,20 +309,16 @@ export class PlatformClient {
         continue;
       }
 
-      if (status < 400 && options.binary) {
-        return { status, headers: response.headers, body: Buffer.from(await response.body.arrayBuffer()) as T };
-      }
-      const text = await response.body.text();
-      if (status < 400) {
-        return { status, headers: response.headers, body: parseBody(text, response.headers) as T };
-      }
+      if (status < 400 && options.binary) return { status, headers, body: response.body as T };
+      const text = response.body.toString("utf8");
+      if (status < 400) return { status, headers, body: parseBody(text, headers) as T };
 
       const error = new ApiError({
         status,
         method: currentMethod,
         path,
         retryAfterSeconds: askedWaitMs === undefined ? undefined : Math.ceil(askedWaitMs / 1000),
-        ...parseErrorBody(text),
+        ...parseErrorBody(text, headers["content-type"]),
       });
       if (!isRetryable(status)) throw error;
       if (status === 429) {
@@ -322,9 +331,9 @@ export class PlatformClient {
         }
       } else failures++;
       // Only a 429 is known not to have been processed (the throttle answers before the application).
-      const retry = await this.shouldRetry(currentMethod, failures, deadline(), status !== 429, options, response.headers);
+      const retry = await this.shouldRetry(currentMethod, failures, deadline, status !== 429, options, headers);
       if (retry.found !== undefined) return retry.found;
-      if (retry.delayMs === undefined) throw giveUp(error);
+      if (retry.delayMs === undefined) throw giveUp(retry.unchecked ? withUncheckedCreate(error, retry.unchecked) : error);
       await sleep(retry.delayMs);
     }
   }
@@ -337,27 +346,48 @@ export class PlatformClient {
   private async shouldRetry<T>(
     method: string,
     failures: number,
-    deadline: number,
+    deadline: () => number,
     processed: boolean,
     options: RequestOptions<T>,
     headers: Dispatcher.ResponseData["headers"] | undefined,
-  ): Promise<{ delayMs?: number; found?: ApiResponse<T> }> {
+  ): Promise<{ delayMs?: number; found?: ApiResponse<T>; unchecked?: unknown }> {
     if (failures >= this.options.maxAttempts) return {};
     const backoff = Math.min(MAX_BACKOFF_MS, this.options.retryBaseDelayMs * 2 ** Math.max(0, failures - 1));
     const jittered = backoff / 2 + Math.random() * (backoff / 2);
     const asked = headers ? serverWaitMs(headers) : undefined;
     const delayMs = asked !== undefined ? Math.max(asked, jittered / 4) : jittered;
     // The next attempt needs some time of its own before the deadline.
-    if (Date.now() + delayMs + MIN_ATTEMPT_MS > deadline) return {};
+    if (Date.now() + delayMs + MIN_ATTEMPT_MS > deadline()) return {};
 
     if (method === "POST" && processed) {
       if (!options.findCreated) return {};
       await sleep(delayMs);
-      const existing = await options.findCreated();
+      let existing: T | undefined;
+      try {
+        // The lookup is part of this POST: it ends by the POST's deadline, not a fresh one.
+        existing = await enclosingDeadline.run(deadline(), options.findCreated);
+      } catch (lookupError) {
+        // The POST's own failure is what the user must hear about, with the fact that it could not be checked.
+        return { unchecked: lookupError };
+      }
       if (existing !== undefined) return { found: { status: 201, headers: {}, body: existing } };
       return { delayMs: 0 };
     }
     return { delayMs };
+  }
+
+  /** One request and its whole answer, within `timeoutMs` from start to the last byte. */
+  private async exchange(
+    method: string,
+    url: URL,
+    body: unknown,
+    form: FormFields | undefined,
+    withToken: boolean,
+    timeoutMs: number,
+  ): Promise<Exchange> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    const response = await this.dispatch(method, url, body, form, withToken, timeoutMs, signal);
+    return { status: response.statusCode, headers: response.headers, body: Buffer.from(await response.body.arrayBuffer()) };
   }
 
   private dispatch(
@@ -367,6 +397,7 @@ export class PlatformClient {
     form: FormFields | undefined,
     withToken: boolean,
     timeoutMs: number,
+    signal: AbortSignal,
   ): Promise<Dispatcher.ResponseData> {
     const headers: Record<string, string> = {
       accept: "application/json",
@@ -387,6 +418,8 @@ export class PlatformClient {
       path: url.pathname + url.search,
       headers,
       body: payload,
+      // The signal bounds the whole exchange to the millisecond; undici's own timeouts (coarser) stay as a backstop.
+      signal,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
@@ -477,6 +510,13 @@ function serverWaitMs(headers: Dispatcher.ResponseData["headers"]): number | und
   if (typeof reset === "string" && /^\d+$/.test(reset.trim())) resetMs = Math.max(0, Number(reset) * 1000 - Date.now());
   if (retryAfterMs === undefined) return resetMs;
   return resetMs !== undefined && resetMs > 0 ? Math.min(retryAfterMs, resetMs) : retryAfterMs;
+}
+
+/** A POST that failed and whose lookup for what it may have created failed too: the user must check by hand. */
+function withUncheckedCreate(error: Error, lookupError: unknown): Error {
+  const reason = lookupError instanceof Error ? lookupError.message : String(lookupError);
+  error.message += ` Whether the server created it anyway could not be checked (the lookup failed: ${reason}); look on the server before running again.`;
+  return error;
 }
 
 /** The final error of a request that was tried more than once says how long and how often. */

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ApiError, NetworkError, PlatformClient, apiPath } from "pulumi-platform";
 import { tokenOf, useEmulator } from "../support";
 
@@ -110,6 +110,15 @@ describe("errors", () => {
     expect(error.message).toContain("role");
   });
 
+  it("a proxy's HTML error page becomes its title and headings, not markup", async () => {
+    server.emulator.setFaultPlan({ rules: [{ method: "GET", path: "/api/v4/version", sequence: ["error-502", "error-504"] }] });
+    const error = await failure(fastClient({ maxAttempts: 2 }).get("/version"));
+    server.emulator.setFaultPlan(undefined);
+    expect(error.status).toBe(504);
+    expect(error.serverMessage).toBe("504 Gateway Time-out (an HTML page from a proxy in front of the API)");
+    expect(error.message).not.toMatch(/[<>]/);
+  });
+
   it("422 is a validation failure too, and plain-text bodies are read as the message", async () => {
     server.emulator.inject({ method: "GET", path: "/api/v4/version", status: 422, body: "ref is ambiguous\n", headers: { "content-type": "text/plain" } });
     const error = await failure(fastClient().get("/version"));
@@ -176,6 +185,7 @@ describe("retries", () => {
 
   it("a server that never answers in time: each attempt is cut to the deadline", async () => {
     server.emulator.setFaultPlan({ slowMs: 20_000, rules: [{ method: "GET", path: "/api/v4/version", rate: 1, kinds: ["slow"] }] });
+    const mark = server.emulator.mark();
     const started = Date.now();
     const error = await fastClient({ retryTimeoutMs: 1_500 })
       .get("/version")
@@ -185,6 +195,10 @@ describe("retries", () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as Error).message).toContain("platform:retryTimeout");
     expect(elapsed).toBeLessThan(4_000);
+    // Every attempt the message counts reached the server, was abandoned and never handled.
+    const attempts = Number(/Gave up after (\d+) attempt/.exec((error as Error).message)?.[1]);
+    await vi.waitFor(() => expect(server.emulator.requestsSince(mark)).toHaveLength(attempts));
+    expect(server.emulator.requestsSince(mark).every((entry) => entry.fault === "slow" && !entry.handled)).toBe(true);
   });
 
   it("does not wait beyond its time budget: a long Retry-After fails at once and says how long", async () => {
@@ -264,6 +278,26 @@ describe("POST retries never duplicate", () => {
     const requests = await server.requestsDuring(() => client.post<Badge>(badgesOf("acme/web"), body("not-created"), findByName(client, "not-created")));
     expect(requests.filter((r) => r.method === "POST").map((r) => r.status)).toEqual([502, 201]);
     expect(await client.list<Badge>(badgesOf("acme/web"), { name: "not-created" })).toHaveLength(1);
+  });
+
+  it("when the lookup fails too, the error is the POST's, says it could not be checked, and ends by the POST's deadline", async () => {
+    const client = fastClient({ retryTimeoutMs: 1_500 });
+    server.emulator.setFaultPlan({
+      rules: [
+        { method: "POST", path: /\/badges$/, sequence: ["commit-then-error"], status: 502 },
+        { method: "GET", path: /\/badges$/, rate: 1, kinds: ["error-503"] },
+      ],
+    });
+    const started = Date.now();
+    const error = await failure(client.post<Badge>(badgesOf("acme/web"), body("lookup-fails"), findByName(client, "lookup-fails")));
+    const elapsed = Date.now() - started;
+    server.emulator.setFaultPlan(undefined);
+    expect(error.method).toBe("POST");
+    expect(error.status).toBe(502);
+    expect(error.message).toContain("Whether the server created it anyway could not be checked");
+    expect(error.message).toContain("GET /projects/acme%2Fweb/badges failed with 503");
+    // The lookup had what was left of the POST's 1.5 s, not a deadline of its own (a bound on a hang, not a speed test).
+    expect(elapsed).toBeLessThan(3_000);
   });
 
   it("without a way to check, an unsure POST is not retried", async () => {
