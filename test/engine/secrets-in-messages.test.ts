@@ -58,20 +58,27 @@ describe("error messages mask the secrets a server repeats, and the token", () =
     expect(error.message).toMatch(/GroupIntegration: could not create it\. PUT \/groups\/acme\/integrations\/mattermost failed with 400: webhook \[secret\] is blocked \(token \[secret\]\)/);
   });
 
-  it("a resource's own explanation of a server error (ApplicationSettings 403): new, old and prior secret values, and the token", async () => {
-    await server.as().put("/application/settings", { akismet_api_key: "prior-key-5d2a" });
-    const declared = { akismetEnabled: true, akismetApiKey: "first-key-5d2a" };
-    const created = await providers.ApplicationSettings.create((await providers.ApplicationSettings.check({}, declared)).inputs);
-    const olds = { ...declared, ...(created.outs as Props) };
-    const token = tokenOf(server.emulator, "root");
-    server.emulator.inject({ method: "PUT", path: "/application/settings", status: 403, body: { message: `403 Forbidden - second-key-5d2a first-key-5d2a prior-key-5d2a ${token}` } });
-    const error = await failureOf(() => providers.ApplicationSettings.update(created.id, olds, { ...declared, akismetApiKey: "second-key-5d2a" }));
-    expect(error.message).toContain("only administrators may read or change the instance's settings");
-    for (const secret of ["second-key-5d2a", "first-key-5d2a", "prior-key-5d2a", token]) {
-      expect(error.message).not.toContain(secret);
-      expect(error.stack ?? "").not.toContain(secret);
-    }
-    expect(error.message).toContain("403 Forbidden - [secret] [secret] [secret] [secret]");
-    await providers.ApplicationSettings.delete(created.id, created.outs);
-  });
+  // ApplicationSettings keeps a prior value of its secret setting, and an update knows the old one: both masked, with the new one.
+  const cases: [what: string, status: number, said: string, body: (said: string) => object, explanation: RegExp][] = [
+    ["the engine's explanation of a refusal (403)", 403, "403 Forbidden", (said) => ({ message: said }), /needs administrator rights/],
+    ["the resource's own explanation (404: no such endpoint)", 404, "404 Not Found", (said) => ({ error: said }), /has no \/application\/settings endpoint/],
+  ];
+  for (const [what, status, said, body, explanation] of cases) {
+    it(`${what}: new, old and prior secret values, and the token`, async () => {
+      await server.as().put("/application/settings", { akismet_api_key: "prior-key-5d2a" });
+      const declared = { akismetEnabled: true, akismetApiKey: "first-key-5d2a" };
+      const created = await providers.ApplicationSettings.create((await providers.ApplicationSettings.check({}, declared)).inputs);
+      const olds = { ...declared, ...(created.outs as Props) };
+      const token = tokenOf(server.emulator, "root");
+      server.emulator.inject({ method: "PUT", path: "/application/settings", status, body: body(`${said} - second-key-5d2a first-key-5d2a prior-key-5d2a ${token}`) });
+      const error = await failureOf(() => providers.ApplicationSettings.update(created.id, olds, { ...declared, akismetApiKey: "second-key-5d2a" }));
+      expect(error.message).toMatch(explanation);
+      for (const secret of ["second-key-5d2a", "first-key-5d2a", "prior-key-5d2a", token]) {
+        expect(error.message).not.toContain(secret);
+        expect(error.stack ?? "").not.toContain(secret);
+      }
+      expect(error.message).toContain(`${said} - [secret] [secret] [secret] [secret]`);
+      await providers.ApplicationSettings.delete(created.id, created.outs);
+    });
+  }
 });
