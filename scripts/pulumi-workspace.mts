@@ -35,8 +35,10 @@ export interface RunResult {
 }
 
 export interface ProgramOptions {
-  /** Directory name under examples/. */
-  example: string;
+  /** Directory name under examples/; or give `programDir`. */
+  example?: string;
+  /** A program directory elsewhere (a test's own program), absolute or relative to the repository. */
+  programDir?: string;
   stack?: string;
   /** Stack config; keys without a namespace belong to the project. */
   config?: Record<string, string>;
@@ -46,6 +48,19 @@ export interface ProgramOptions {
   echo?: boolean;
   /** Skip TypeScript type checking of the program (the examples are type-checked by `npm run typecheck`). */
   transpileOnly?: boolean;
+  /** Flags added to every `pulumi` command, e.g. verbose logging: `-v=9 --logtostderr --logflow`. */
+  flags?: string[];
+  /** Flags added to the commands that run the engine (up, preview, refresh, destroy), e.g. `--debug`. */
+  engineFlags?: string[];
+  /** Environment variables for the CLI besides the workspace's own. */
+  env?: Record<string, string>;
+  /** Called with every finished command and its output (tests that search all of it). */
+  onRun?: (run: CliRun) => void;
+}
+
+/** One `pulumi` command as it ran. */
+export interface CliRun extends RunResult {
+  args: string[];
 }
 
 export class PulumiProgram {
@@ -54,12 +69,18 @@ export class PulumiProgram {
   readonly stack: string;
   private readonly env: NodeJS.ProcessEnv;
   private readonly echo: boolean;
+  private readonly flags: string[];
+  private readonly engineFlags: string[];
+  private readonly onRun?: (run: CliRun) => void;
 
   private constructor(root: string, options: ProgramOptions) {
     this.root = root;
     this.dir = path.join(root, "program");
     this.stack = options.stack ?? "e2e";
     this.echo = options.echo ?? false;
+    this.flags = options.flags ?? [];
+    this.engineFlags = options.engineFlags ?? [];
+    this.onRun = options.onRun;
     const { PLATFORM_URL: _url, PLATFORM_TOKEN: _token, ...inherited } = process.env;
     this.env = {
       ...inherited,
@@ -73,15 +94,17 @@ export class PulumiProgram {
       PULUMI_SKIP_CONFIRMATIONS: "true",
       ...(options.transpileOnly ? { PULUMI_NODEJS_TRANSPILE_ONLY: "true" } : {}),
       NO_COLOR: "1",
+      ...options.env,
     };
   }
 
   static async create(options: ProgramOptions): Promise<PulumiProgram> {
-    const root = mkdtempSync(path.join(tmpdir(), `pulumi-platform-${options.example}-`));
+    if ((options.example === undefined) === (options.programDir === undefined)) throw new Error("PulumiProgram.create: give example or programDir");
+    const source = options.example !== undefined ? path.join(repoRoot, "examples", options.example) : path.resolve(repoRoot, options.programDir!);
+    const root = mkdtempSync(path.join(tmpdir(), `pulumi-platform-${path.basename(source)}-`));
     try {
       const program = new PulumiProgram(root, options);
       mkdirSync(path.join(root, "backend"));
-      const source = path.join(repoRoot, "examples", options.example);
       cpSync(source, program.dir, { recursive: true, filter: (file) => !file.includes("node_modules") && !/Pulumi\.[^/]+\.yaml$/.test(path.basename(file)) });
       // The program resolves `pulumi-platform` (and the serialized provider its runtime) through the repository's node_modules.
       symlinkSync(path.join(repoRoot, "node_modules"), path.join(program.dir, "node_modules"), "dir");
@@ -102,25 +125,25 @@ export class PulumiProgram {
 
   /** `pulumi up` without its preview; `flags` such as `--refresh`. */
   up(...flags: string[]): Promise<RunResult> {
-    return this.cli(["up", "--yes", "--skip-preview", ...flags]);
+    return this.cli(["up", "--yes", "--skip-preview", ...flags, ...this.engineFlags]);
   }
 
   preview(...flags: string[]): Promise<RunResult> {
-    return this.cli(["preview", ...flags]);
+    return this.cli(["preview", ...flags, ...this.engineFlags]);
   }
 
   /** `pulumi preview --json`, parsed; `flags` such as `--refresh` (its refresh steps have op `refresh`). */
   async previewJson(...flags: string[]): Promise<PreviewJson> {
-    const result = await this.cli(["preview", "--json", ...flags]);
+    const result = await this.cli(["preview", "--json", ...flags, ...this.engineFlags]);
     return JSON.parse(result.stdout) as PreviewJson;
   }
 
   refresh(): Promise<RunResult> {
-    return this.cli(["refresh", "--yes", "--skip-preview"]);
+    return this.cli(["refresh", "--yes", "--skip-preview", ...this.engineFlags]);
   }
 
   destroy(): Promise<RunResult> {
-    return this.cli(["destroy", "--yes", "--skip-preview"]);
+    return this.cli(["destroy", "--yes", "--skip-preview", ...this.engineFlags]);
   }
 
   async exportStack(): Promise<StackExport> {
@@ -138,7 +161,7 @@ export class PulumiProgram {
    * unless `allowFailure`. `shown` replaces the arguments in the echoed command line (secrets).
    */
   cli(args: string[], { allowFailure = false, shown = args } = {}): Promise<RunResult> {
-    const fullArgs = ["--non-interactive", "--color", "never", ...args];
+    const fullArgs = ["--non-interactive", "--color", "never", ...this.flags, ...args];
     if (this.echo) process.stdout.write(`\n$ pulumi ${shown.join(" ")}\n`);
     return new Promise((resolve, reject) => {
       const child = spawn("pulumi", fullArgs, { cwd: this.dir, env: this.env, stdio: ["ignore", "pipe", "pipe"] });
@@ -155,6 +178,7 @@ export class PulumiProgram {
       child.on("error", reject);
       child.on("close", (code) => {
         const result = { code: code ?? -1, stdout, stderr };
+        this.onRun?.({ args, ...result });
         if (code === 0 || allowFailure) resolve(result);
         else reject(new Error(`pulumi ${shown.join(" ")} exited with ${code}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`));
       });

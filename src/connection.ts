@@ -79,6 +79,12 @@ function current(): Settings {
   };
 }
 
+/** The token in force, for error messages to mask should a server repeat it. */
+export function connectionSecrets(): string[] {
+  const { token } = current();
+  return token ? [token] : [];
+}
+
 /** The API client for the configured server; one per process and settings. */
 export function client(): PlatformClient {
   const problem = connectionProblem();

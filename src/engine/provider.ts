@@ -7,7 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import equal from "fast-deep-equal";
 import type { z } from "zod";
 import { ApiError, NetworkError } from "../client";
-import { client, configureConnection, connectionProblem } from "../connection";
+import { client, configureConnection, connectionProblem, connectionSecrets } from "../connection";
 import type { AnyResourceDefinition, EngineContext, FieldTraits, Live, Operation } from "./definition";
 import { PRIOR_VALUE_OUTPUTS, recordedPriorValues, settingsLifecycle } from "./settings";
 import { apiFieldName, isUnknown, withoutEngineKeys } from "./values";
@@ -165,21 +165,32 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
     return typeof rule === "function" ? rule(olds, news as never) : rule === true;
   }
 
-  /** Server errors as the user should read them: what, where, what to do; no stack trace of ours. */
-  function explain(error: unknown, operation: Operation, action: string, args: Args): Error {
+  /**
+   * Server errors as the user should read them: what, where, what to do; no stack trace of ours.
+   * Secrets are masked in every message: those of the declared inputs and, on update, of the
+   * recorded state (`recorded`), and the token. Any other error (a resource module's own, which
+   * may quote the server, or a bug) keeps its stack, with the secrets masked in it too.
+   */
+  function explain(error: unknown, operation: Operation, action: string, args: Args, recorded?: Args): Error {
+    const known = recorded ? [args, recorded] : [args];
     if (error instanceof ExplainedError) {
-      error.message = redact(error.message, args);
+      error.message = redact(error.message, known);
       return error;
     }
-    if (!(error instanceof ApiError || error instanceof NetworkError || error instanceof PartialCreateError)) return error as Error;
+    if (!(error instanceof ApiError || error instanceof NetworkError || error instanceof PartialCreateError)) {
+      if (!(error instanceof Error)) return error as Error;
+      error.message = redact(error.message, known);
+      if (error.stack) error.stack = redact(error.stack, known);
+      return error;
+    }
     const refused = error instanceof ApiError ? refusal(error, operation, args) : undefined;
     let message = `${definition.name}: could not ${action}. ${refused ?? error.message}`;
     if (!refused && error instanceof ApiError && error.status === 404 && isOwnerNotFound(error)) {
       message +=
         " The owner of this object is missing or no longer visible to the token's user; if it was deleted, remove this resource from the stack with `pulumi state delete`.";
     }
-    if (!(error instanceof PartialCreateError)) return new ExplainedError(redact(message, args));
-    error.message = redact(message, args);
+    if (!(error instanceof PartialCreateError)) return new ExplainedError(redact(message, known));
+    error.message = redact(message, known);
     return error;
   }
 
@@ -211,17 +222,32 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
     return `${answered}: either ${needs.subject} ${lacks.join(" or ")} (this API answers ${error.status} then), or ${otherwise}. ${todo.join(" ")}`;
   }
 
-  /** Secret values never appear in messages, even when a server echoes them. */
-  function redact(message: string, args: Args): string {
-    let result = message;
-    for (const name of propertyNames) {
-      if (!traits(name).secret) continue;
-      // A secret property may be structured (a list of variables): every string in it is secret.
-      for (const value of stringsIn(args[name])) if (value.length >= 4) result = result.split(value).join("[secret]");
-      // A settings resource's prior value of a secret setting is as secret.
-      for (const value of stringsIn(recordedPriorValues(args)[name])) if (value.length >= 4) result = result.split(value).join("[secret]");
+  /** Secret values (and the token) never appear in messages, even when a server echoes them. */
+  function redact(message: string, known: Args[]): string {
+    const secrets = [...connectionSecrets()];
+    for (const args of known) {
+      for (const name of propertyNames) {
+        if (!traits(name).secret) continue;
+        // A secret property may be structured (a list of variables): every string in it is secret.
+        secrets.push(...stringsIn(args[name]));
+        // A settings resource's prior value of a secret setting is as secret.
+        secrets.push(...stringsIn(recordedPriorValues(args)[name]));
+      }
     }
+    // Longest first, so a secret that contains another is masked whole.
+    let result = message;
+    for (const value of secrets.filter((s) => s.length >= 4).sort((a, b) => b.length - a.length)) result = result.split(value).join("[secret]");
     return result;
+  }
+
+  /**
+   * The engine prints a failing property's value beside the reason, in plain
+   * text even when it is secret (Pulumi 3.259, step_generator.go
+   * issueCheckFailures). A failure of a secret property is therefore reported
+   * without its property: the reason names it anyway (`webhook: must be ...`).
+   */
+  function withoutSecretValues(failures: { property: string; reason: string }[]): { property: string; reason: string }[] {
+    return failures.map((failure) => (traits(failure.property.split(".")[0]!).secret ? { property: "", reason: failure.reason } : failure));
   }
 
   function isOwnerNotFound(error: ApiError): boolean {
@@ -252,11 +278,11 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
         const failures = result.error.issues
           .filter((issue: z.core.$ZodIssue) => !unknownPaths.includes(String(issue.path[0])))
           .map((issue: z.core.$ZodIssue) => ({ property: issue.path.join("."), reason: describeIssue(issue) }));
-        return failures.length ? { inputs: news, failures } : { inputs: news };
+        return failures.length ? { inputs: news, failures: withoutSecretValues(failures) } : { inputs: news };
       }
       const parsed = result.data as Args;
       const failures = unknownPaths.length ? [] : (definition.validate?.(parsed as never) ?? []);
-      if (failures.length) return { inputs: news, failures };
+      if (failures.length) return { inputs: news, failures: withoutSecretValues(failures) };
       let fingerprints: Args;
       try {
         fingerprints = fingerprintOutput(parsed);
@@ -335,7 +361,7 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
         const live = await definition.update(context(), id, args as never, changed, withoutEngineKeys(olds) as never);
         return { outs: { ...outputsFor(args, live), ...fingerprintOutput(args) } };
       } catch (error) {
-        throw explain(error, "update", `update ${id}`, args);
+        throw explain(error, "update", `update ${id}`, args, withoutEngineKeys(olds));
       }
     },
 

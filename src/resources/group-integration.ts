@@ -277,6 +277,12 @@ const schema = z.object({ ...common, slug: slugSchema, ...allSettings });
 type Inputs = z.output<typeof schema> & Record<string, unknown>;
 
 const SECRET_SETTINGS = ["webhook", "token", "apiKey", "password", ...CHANNEL_OVERRIDES];
+
+/** The settings a slug takes (besides `group`, `slug` and the options every slug takes), by property name. */
+export function integrationSettings(slug: IntegrationSlug): string[] {
+  const k = kinds.find((candidate) => candidate.shape.slug.value === slug)!;
+  return Object.keys(k.shape).filter((name) => name !== "slug" && !(name in common));
+}
 const secretTraits: FieldTraits = { secret: true, writeOnly: true };
 
 /** Required settings of a slug: what every PUT must carry. */
@@ -293,10 +299,7 @@ function validate(args: Inputs): { property: string; reason: string }[] {
   const result = byKind.safeParse(Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined)));
   if (result.success) return [];
   const slug = args.slug as IntegrationSlug;
-  const takes = () =>
-    Object.keys(kinds.find((k) => k.shape.slug.value === slug)!.shape)
-      .filter((name) => name !== "slug" && !(name in common))
-      .join(", ");
+  const takes = () => integrationSettings(slug).join(", ");
   return result.error.issues.flatMap((issue) => {
     if (issue.code === "unrecognized_keys") {
       return issue.keys.map((key) => ({
@@ -383,6 +386,9 @@ export const groupIntegrationDefinition = defineResource({
     slug: { local: true, replaceOnChange: true },
     adoptExisting: { local: true, ignoreInDiff: true },
     useInheritedSettings: { fromApi: (live) => live.inherited },
+    // Not a secret, but its name matches the server's secret-name pattern (token|key|password|...), so the
+    // server never returns it either: the last applied value is kept, as for the secrets.
+    buildKey: { writeOnly: true },
     ...Object.fromEntries(SECRET_SETTINGS.map((name) => [name, secretTraits])),
   } as Record<string, FieldTraits>,
   outputs: { integrationId: {}, title: {}, active: {} },

@@ -104,6 +104,9 @@ describe("lifecycle", () => {
     const tracker = await create({ group: "acme", slug: "custom-issue-tracker", projectUrl: "https://t.example.test/p", issuesUrl: "https://t.example.test/i/:id", newIssueUrl: "https://t.example.test/new" });
     expect(tracker.outs).toMatchObject({ issuesUrl: "https://t.example.test/i/:id", active: true });
     const ci = await create({ group: "acme", slug: "bamboo", bambooUrl: "https://bamboo.example.test", buildKey: "KEY", username: "ci", password: "pw-1234" });
+    // The server never returns build_key (its name looks secret to it): the applied value is kept. An undefined
+    // output would make the engine fail the create after the PUT ("Unexpected struct type"), orphaning the integration.
+    expect(ci.outs.buildKey).toBe("KEY");
     // The server resets secrets when the URL changes: the password goes with the new URL.
     const body = await server.requestsDuring(() => integration.update(ci.id, ci.outs, { ...ci.inputs, bambooUrl: "https://bamboo2.example.test" }));
     expect(body).toEqual([{ method: "PUT", path: "/api/v4/groups/acme/integrations/bamboo", status: 200 }]);
