@@ -31,4 +31,4 @@ export const providers = Object.fromEntries(Object.keys(definitions).map((kind) 
 
 export { PlatformClient, ApiError, NetworkError, apiPath, closeAllPools } from "./client";
 export type { ClientOptions, ApiErrorKind } from "./client";
-export { PartialCreateError } from "./engine/provider";
+export { PartialCreateError } from "./engine/errors";

@@ -376,7 +376,7 @@ export class PlatformClient {
     return { delayMs };
   }
 
-  /** One request and its whole answer, within `timeoutMs` from start to the last byte. */
+  /** One request and its whole answer, within `timeoutMs` from the first byte sent to the last byte read. */
   private async exchange(
     method: string,
     url: URL,
@@ -385,20 +385,6 @@ export class PlatformClient {
     withToken: boolean,
     timeoutMs: number,
   ): Promise<Exchange> {
-    const signal = AbortSignal.timeout(timeoutMs);
-    const response = await this.dispatch(method, url, body, form, withToken, timeoutMs, signal);
-    return { status: response.statusCode, headers: response.headers, body: Buffer.from(await response.body.arrayBuffer()) };
-  }
-
-  private dispatch(
-    method: string,
-    url: URL,
-    body: unknown,
-    form: FormFields | undefined,
-    withToken: boolean,
-    timeoutMs: number,
-    signal: AbortSignal,
-  ): Promise<Dispatcher.ResponseData> {
     const headers: Record<string, string> = {
       accept: "application/json",
       "user-agent": "pulumi-platform",
@@ -413,16 +399,17 @@ export class PlatformClient {
       headers["content-type"] = "application/json";
       payload = JSON.stringify(body);
     }
-    return poolFor(url.origin, this.options).request({
+    const response = await poolFor(url.origin, this.options).request({
       method: method as Dispatcher.HttpMethod,
       path: url.pathname + url.search,
       headers,
       body: payload,
       // The signal bounds the whole exchange to the millisecond; undici's own timeouts (coarser) stay as a backstop.
-      signal,
+      signal: AbortSignal.timeout(timeoutMs),
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
+    return { status: response.statusCode, headers: response.headers, body: Buffer.from(await response.body.arrayBuffer()) };
   }
 }
 

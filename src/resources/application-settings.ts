@@ -19,7 +19,7 @@ import { z } from "zod";
 import { ApiError } from "../client";
 import { aliasOf, countDeclaration, recordAlias } from "../engine/declarations";
 import { defineResource, type EngineContext, type FieldTraits, type Live } from "../engine/definition";
-import { ExplainedError } from "../engine/provider";
+import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { restoreOnDelete, settingsOutputs } from "../engine/settings";
 import { requestBody, snakeCase } from "../engine/values";

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { ApiError, apiPath } from "../client";
 import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
-import { ExplainedError } from "../engine/provider";
+import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { adoptExisting } from "./common";

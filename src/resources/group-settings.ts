@@ -22,7 +22,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, apiPath, type DownloadedFile, type FilePart } from "../client";
 import { defineResource, type EngineContext, type FieldTraits } from "../engine/definition";
-import { ExplainedError } from "../engine/provider";
+import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { restoreOnDelete, settingsOutputs } from "../engine/settings";
 import { requestBody } from "../engine/values";

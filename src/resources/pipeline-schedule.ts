@@ -25,7 +25,7 @@ import { z } from "zod";
 import { ApiError, apiPath } from "../client";
 import { cronProblem, timeZoneProblem } from "../cron";
 import { defineResource, type EngineContext, type Operation } from "../engine/definition";
-import { PartialCreateError } from "../engine/provider";
+import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { isUnknown, requestBody } from "../engine/values";
 import { adoptExisting, ownerReference } from "./common";

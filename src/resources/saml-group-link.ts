@@ -17,7 +17,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, apiPath } from "../client";
 import { defineResource, type EngineContext } from "../engine/definition";
-import { ExplainedError } from "../engine/provider";
+import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { adoptExisting, ownerReference } from "./common";
 

@@ -25,7 +25,7 @@ import { z } from "zod";
 import { ApiError, apiPath } from "../client";
 import { aliasOf, claimUnique, countDeclaration, declarationKey } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
-import { PartialCreateError } from "../engine/provider";
+import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { adoptExisting, isHttpUrl } from "./common";
