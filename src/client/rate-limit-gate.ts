@@ -16,13 +16,23 @@
  *   remain, then holds the rest until the window ends;
  * - when a window ends (or after a 429), lets one request through to learn the
  *   new window's allowance, and the others follow once its answer arrives;
- * - after a global 429, holds every request until the server's stated time.
+ * - after a global 429, holds every request until the server's stated time;
+ * - reads window ends on the server's clock, corrected by the answer's `Date`
+ *   when the two clocks differ by more than that header's precision (else a
+ *   server behind us would look as if every window had ended, one ahead as if
+ *   windows lasted longer than they do).
  * Time spent waiting here is pacing, not failure: callers do not count it
  * against their retry time.
  */
 
 /** Requests sent right at a window's end may reach the server a moment early; wait a little past it. */
 const WINDOW_EDGE_MS = 20;
+/**
+ * `RateLimit-Reset` is a time on the server's clock. A difference from ours
+ * is read from the answer's `Date` header, which has whole seconds only, so
+ * differences within this margin are taken as none.
+ */
+const CLOCK_SKEW_MARGIN_MS = 2_000;
 
 interface Window {
   /** When the server's current window ends (ms since the epoch). */
@@ -106,7 +116,7 @@ export class RateLimitGate {
       }
     } else if (remaining !== undefined && reset !== undefined) {
       this.mode = "paced";
-      const endsAt = reset * 1000 + WINDOW_EDGE_MS;
+      const endsAt = reset * 1000 - serverClockAhead(headers?.date) + WINDOW_EDGE_MS;
       if (!this.window || endsAt > this.window.endsAt) this.window = { endsAt, remaining };
       else if (endsAt === this.window.endsAt) this.window.remaining = Math.min(this.window.remaining, remaining);
     } else if (status !== undefined && this.mode === "unknown") {
@@ -116,6 +126,15 @@ export class RateLimitGate {
     this.waiters = [];
     for (const wake of waiters) wake();
   }
+}
+
+/** How far the server's clock runs ahead of ours (negative: behind), from its `Date` header; 0 within the header's precision. */
+function serverClockAhead(date: string | string[] | undefined): number {
+  const serverTime = typeof date === "string" ? Date.parse(date) : NaN;
+  if (!Number.isFinite(serverTime)) return 0;
+  // The header drops the milliseconds: the server's time was, on average, half a second later.
+  const ahead = serverTime + 500 - Date.now();
+  return Math.abs(ahead) > CLOCK_SKEW_MARGIN_MS ? ahead : 0;
 }
 
 function headerNumber(value: string | string[] | undefined): number | undefined {

@@ -227,7 +227,8 @@ class EmulatorServer {
       }
     };
     const respond = (response: ApiResponse, extraHeaders: Record<string, string> = {}): void => {
-      writeResponse(res, response, extraHeaders);
+      // The server's own clock, as real servers send it (a test's clock may run ahead or behind the client's).
+      writeResponse(res, response, { Date: new Date(this.clock()).toUTCString(), ...extraHeaders });
       finish(response.status);
     };
 

@@ -226,6 +226,26 @@ describe("retries", () => {
     }
   });
 
+  for (const [where, skewMs] of [["ahead of", 30_000], ["behind", -30_000]] as const) {
+    it(`paces itself just as well when the server's clock is 30 s ${where} ours (read from its Date header)`, async () => {
+      const limited = await import("pulumi-platform/emulator").then((m) =>
+        m.startEmulator({ port: 0, rateLimit: { requests: 3, periodSeconds: 1 }, clock: () => Date.now() + skewMs }),
+      );
+      try {
+        const client = new PlatformClient({ url: limited.url, token: tokenOf(limited, "root"), retryBaseDelayMs: 10 });
+        const started = Date.now();
+        await Promise.all(Array.from({ length: 10 }, () => client.get("/version")));
+        expect(limited.requestLog.filter((r) => r.status === 200)).toHaveLength(10);
+        // The Date header has whole seconds, so a window's end is known to half a second: at most one early request per window.
+        expect(limited.requestLog.filter((r) => r.status === 429).length).toBeLessThanOrEqual(4);
+        // A few one-second windows: a reset read on the wrong clock would wait 30 s, or probe one request at a time.
+        expect(Date.now() - started).toBeLessThan(10_000);
+      } finally {
+        await limited.stop();
+      }
+    });
+  }
+
   it("retries a PUT on a 502", async () => {
     const client = fastClient();
     const badge = await client.post<Badge>(badgesOf("acme/web"), { link_url: "https://a.example/put", image_url: "https://a.example/put.svg" });
