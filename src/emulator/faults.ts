@@ -20,7 +20,7 @@ import type { Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { internalServerError } from "./errors";
-import { RATE_LIMIT_BODY } from "./rate-limit";
+import { RATE_LIMIT_BODY, throttleHeaders } from "./rate-limit";
 import { API_PREFIX, type ApiResponse } from "./router";
 import type { Clock } from "./state";
 
@@ -105,7 +105,7 @@ const ERROR_ANSWERS: Record<ErrorStatus, () => ApiResponse> = {
 };
 
 /** The throttle the `rate-limit` kind reports: 10 requests per second, so the window reopens within a second. */
-const FAULT_THROTTLE = { name: "throttle_authenticated_api", requestsPerSecond: 10 };
+const FAULT_THROTTLE = { requests: 10, periodSeconds: 1 };
 
 /**
  * Rack::Attack's 429 (real-api-behaviour.md 0.5), as a throttle of 10
@@ -114,21 +114,10 @@ const FAULT_THROTTLE = { name: "throttle_authenticated_api", requestsPerSecond: 
  * honours either waits about a second.
  */
 function rateLimitAnswer(now: number): ApiResponse {
-  const nowSeconds = Math.floor(now / 1000);
-  const reset = nowSeconds + 1;
   return {
     status: 429,
     body: RATE_LIMIT_BODY,
-    headers: {
-      "Content-Type": "text/plain",
-      "RateLimit-Name": FAULT_THROTTLE.name,
-      "RateLimit-Limit": String(FAULT_THROTTLE.requestsPerSecond * 60),
-      "RateLimit-Observed": String(FAULT_THROTTLE.requestsPerSecond + 1),
-      "RateLimit-Remaining": "0",
-      "RateLimit-Reset": String(reset),
-      "RateLimit-ResetTime": new Date(reset * 1000).toUTCString(),
-      "Retry-After": String(reset - nowSeconds),
-    },
+    headers: { "Content-Type": "text/plain", ...throttleHeaders("throttle_authenticated_api", FAULT_THROTTLE, FAULT_THROTTLE.requests + 1, now) },
   };
 }
 

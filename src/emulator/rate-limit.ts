@@ -45,29 +45,44 @@ export class RateLimiter {
 
   /** Counts one request for `key` under throttle `name` with its current limits, and tells whether it is over. */
   hit(key: string, name: ThrottleName, options: RateLimitOptions): ThrottleDecision {
-    const { requests: limit, periodSeconds: period } = options;
-    const nowSeconds = Math.floor(this.clock() / 1000);
-    const start = nowSeconds - (nowSeconds % period);
+    const now = this.clock();
+    const start = windowStart(now, options.periodSeconds);
     const windowKey = `${name}\n${key}`;
     const window = this.windows.get(windowKey);
     const current = window && window.start === start ? window : { start, count: 0 };
     current.count += 1;
     this.windows.set(windowKey, current);
 
-    const reset = start + period;
-    const headers: Record<string, string> = {
-      "RateLimit-Name": name,
-      // Normalised to a 60-second window, as Rack::Attack reports it.
-      "RateLimit-Limit": String(Math.ceil((limit * 60) / period)),
-      "RateLimit-Observed": String(current.count),
-      "RateLimit-Remaining": String(Math.max(limit - current.count, 0)),
-      "RateLimit-Reset": String(reset),
-    };
-    const limited = current.count > limit;
-    if (limited) {
-      headers["RateLimit-ResetTime"] = new Date(reset * 1000).toUTCString();
-      headers["Retry-After"] = String(period - (nowSeconds % period));
-    }
-    return { limited, headers };
+    return { limited: current.count > options.requests, headers: throttleHeaders(name, options, current.count, now) };
   }
+}
+
+/** The epoch second the fixed window holding `now` (ms) began: windows are aligned on the epoch. */
+function windowStart(now: number, periodSeconds: number): number {
+  const nowSeconds = Math.floor(now / 1000);
+  return nowSeconds - (nowSeconds % periodSeconds);
+}
+
+/**
+ * The headers of an answer under throttle `name` when `count` requests have
+ * been seen in the window holding `now`: `RateLimit-*` always, and
+ * `RateLimit-ResetTime` and `Retry-After` once the count is over the limit.
+ */
+export function throttleHeaders(name: ThrottleName, options: RateLimitOptions, count: number, now: number): Record<string, string> {
+  const { requests: limit, periodSeconds: period } = options;
+  const nowSeconds = Math.floor(now / 1000);
+  const reset = windowStart(now, period) + period;
+  const headers: Record<string, string> = {
+    "RateLimit-Name": name,
+    // Normalised to a 60-second window, as Rack::Attack reports it.
+    "RateLimit-Limit": String(Math.ceil((limit * 60) / period)),
+    "RateLimit-Observed": String(count),
+    "RateLimit-Remaining": String(Math.max(limit - count, 0)),
+    "RateLimit-Reset": String(reset),
+  };
+  if (count > limit) {
+    headers["RateLimit-ResetTime"] = new Date(reset * 1000).toUTCString();
+    headers["Retry-After"] = String(period - (nowSeconds % period));
+  }
+  return headers;
 }
