@@ -202,3 +202,29 @@ function flatten(value: unknown): string {
   }
   return String(value);
 }
+
+/**
+ * A server failure that may pass, as most do on a busy shared server (a
+ * restart, a proxy timeout, a database fail-over): every 5xx but 501 and 505,
+ * which say the server will never do it.
+ */
+export function isPassingServerFailure(status: number): boolean {
+  return status >= 500 && status !== 501 && status !== 505;
+}
+
+/** A refused connection, a connect timeout or an unknown host mean nothing reached the server; any other failure may have come after it acted. */
+export function mayHaveReachedServer(cause: unknown): boolean {
+  const code = (cause as { code?: string } | undefined)?.code;
+  return code !== "ECONNREFUSED" && code !== "UND_ERR_CONNECT_TIMEOUT" && code !== "ENOTFOUND";
+}
+
+/**
+ * Whether a write that finally failed may have been applied all the same: no
+ * answer came although the request may have reached the server, or a server
+ * failure came, which proxies and the application also send after the write
+ * was committed. A 4xx means nothing was done.
+ */
+export function mayHaveBeenApplied(error: unknown): boolean {
+  if (error instanceof NetworkError) return mayHaveReachedServer(error.cause);
+  return error instanceof ApiError && isPassingServerFailure(error.status);
+}

@@ -5,7 +5,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Pool, type Dispatcher } from "undici";
-import { ApiError, NetworkError, parseErrorBody } from "./errors";
+import { ApiError, isPassingServerFailure, mayHaveReachedServer, NetworkError, parseErrorBody } from "./errors";
 import { linkRelation } from "./pagination";
 import { RateLimitGate } from "./rate-limit-gate";
 
@@ -82,13 +82,9 @@ export interface ApiResponse<T> {
   body: T;
 }
 
-/**
- * Worth another attempt: a timeout, a throttle, and server failures, which on
- * a busy shared server are mostly passing (a restart, a proxy timeout, a
- * database fail-over). 501 and 505 say the server will never do it.
- */
+/** Worth another attempt: a timeout, a throttle, and a server failure that may pass. */
 function isRetryable(status: number): boolean {
-  return status === 408 || status === 429 || (status >= 500 && status !== 501 && status !== 505);
+  return status === 408 || status === 429 || isPassingServerFailure(status);
 }
 /** Throttled answers one request takes before giving up, however long its deadline. */
 const MAX_THROTTLED_ANSWERS = 20;
@@ -285,7 +281,7 @@ export class PlatformClient {
       } catch (cause) {
         gate.settle(pass, undefined, undefined);
         failures++;
-        const retry = await this.shouldRetry(currentMethod, failures, deadline, mayHaveBeenProcessed(cause), options, undefined);
+        const retry = await this.shouldRetry(currentMethod, failures, deadline, mayHaveReachedServer(cause), options, undefined);
         if (retry.found !== undefined) return retry.found;
         const error = new NetworkError(currentMethod, path, cause);
         if (retry.delayMs === undefined) throw giveUp(retry.unchecked ? withUncheckedCreate(error, retry.unchecked) : error);
@@ -518,12 +514,6 @@ function withRetryContext(error: Error, attempts: number, elapsedMs: number, ret
 
 function formatSeconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(1))}s`;
-}
-
-/** Connection refused means nothing reached the server; any other failure may have come after it acted. */
-function mayHaveBeenProcessed(cause: unknown): boolean {
-  const code = (cause as { code?: string } | undefined)?.code;
-  return code !== "ECONNREFUSED" && code !== "UND_ERR_CONNECT_TIMEOUT" && code !== "ENOTFOUND";
 }
 
 function sleep(ms: number): Promise<void> {

@@ -1,8 +1,4 @@
-/**
- * The failures the engine and the resource modules raise on purpose, and how
- * to tell whether a failed write may have been applied all the same.
- */
-import { ApiError, NetworkError } from "../client";
+/** The failures the engine and the resource modules raise on purpose. */
 import type { Live } from "./definition";
 
 /**
@@ -41,15 +37,4 @@ export class ExplainedError extends Error {
     super(message);
     this.stack = "";
   }
-}
-
-/**
- * Whether a failed write may have been applied all the same: no answer came
- * (the connection dropped or timed out after the request was sent), or a
- * server error came, which proxies and the application also send after the
- * write was committed. A 4xx, or a connection refused, means nothing was done.
- */
-export function mayHaveBeenApplied(error: unknown): boolean {
-  if (error instanceof NetworkError) return (error.cause as { code?: string } | undefined)?.code !== "ECONNREFUSED";
-  return error instanceof ApiError && error.status >= 500 && error.status !== 501 && error.status !== 505;
 }

@@ -26,8 +26,8 @@
  */
 import { z } from "zod";
 import type { AnyResourceDefinition, EngineContext, FieldTraits, Live, Located } from "./definition";
-// provider.ts imports this module too; these are read at call time, when both are loaded.
-import { mayHaveBeenApplied, PartialCreateError } from "./errors";
+import { mayHaveBeenApplied } from "../client";
+import { PartialCreateError } from "./errors";
 import { withoutEngineKeys } from "./values";
 
 type Args = Record<string, unknown>;

@@ -18,9 +18,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, apiPath } from "../client";
+import { ApiError, apiPath, mayHaveBeenApplied } from "../client";
 import { defineResource, type EngineContext, type FieldTraits } from "../engine/definition";
-import { ExplainedError, mayHaveBeenApplied, PartialCreateError } from "../engine/errors";
+import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource } from "../engine/resource";
 import { apiFieldName } from "../engine/values";
 import { adoptExisting, httpUrl as httpUrlRule, ownerReference } from "./common";
