@@ -4,6 +4,7 @@
  * nowhere else. Per-area calls are thin request builders on top of it.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { Readable } from "node:stream";
 import { Pool, type Dispatcher } from "undici";
 import { ApiError, isPassingServerFailure, mayHaveReachedServer, NetworkError, parseErrorBody } from "./errors";
 import { linkRelation } from "./pagination";
@@ -65,6 +66,23 @@ export interface RequestOptions<T> {
    * servers send downloads) is followed without the token.
    */
   binary?: boolean;
+  /**
+   * The answer is a file read as a stream by `consume` instead of held in
+   * memory (downloads of any size); redirects as for `binary`. It runs once
+   * per attempt, so it must start afresh each time; its own failures (a full
+   * disk) end the request at once, a broken connection is retried.
+   */
+  consume?: StreamConsumer<T>;
+}
+
+/** Reads a successful answer's body as it arrives (see `PlatformClient.stream`). */
+export type StreamConsumer<T> = (body: Readable, headers: Dispatcher.ResponseData["headers"]) => Promise<T>;
+
+/** A failure of a stream consumer (not of the connection): never retried. */
+class ConsumerFailure extends Error {
+  constructor(override readonly cause: unknown) {
+    super("stream consumer failed");
+  }
 }
 
 /** A file the API serves (an avatar), as `download` returns it. */
@@ -100,6 +118,8 @@ interface Exchange {
   status: number;
   headers: Dispatcher.ResponseData["headers"];
   body: Buffer;
+  /** What a stream consumer made of a successful answer (its body is then empty). */
+  consumed?: unknown;
 }
 
 /** The deadline of the request on whose behalf the current requests run (a POST's findCreated lookup). */
@@ -199,6 +219,15 @@ export class PlatformClient {
     return { content: response.body, contentType, filename: dispositionFilename(response.headers["content-disposition"]) };
   }
 
+  /**
+   * A GET whose answer is read as it arrives by `consume` (a download written
+   * to disk), never held whole in memory. Retries, redirects and errors as for
+   * any request; `consume` runs once per attempt and must start afresh.
+   */
+  stream<T>(path: string, query: Query | undefined, consume: StreamConsumer<T>): Promise<T> {
+    return this.request<T>("GET", path, { query, consume }).then((r) => r.body);
+  }
+
   /** Every item of a list endpoint, following `Link rel="next"` (offset and keyset alike). */
   async list<T>(path: string, query?: Query): Promise<T[]> {
     const items: T[] = [];
@@ -277,9 +306,10 @@ export class PlatformClient {
       let response: Exchange;
       try {
         const timeoutMs = Math.max(1, Math.min(this.options.requestTimeoutMs, deadline() - Date.now()));
-        response = await this.exchange(currentMethod, url, options.body, options.form, !anonymous, timeoutMs);
+        response = await this.exchange(currentMethod, url, options.body, options.form, !anonymous, timeoutMs, options.consume);
       } catch (cause) {
         gate.settle(pass, undefined, undefined);
+        if (cause instanceof ConsumerFailure) throw cause.cause;
         failures++;
         const retry = await this.shouldRetry(currentMethod, failures, deadline, mayHaveReachedServer(cause), options, undefined);
         if (retry.found !== undefined) return retry.found;
@@ -297,7 +327,7 @@ export class PlatformClient {
       if (REDIRECT_STATUSES.has(status) && typeof headers.location === "string") {
         if (++redirects > MAX_REDIRECTS) throw new Error(`${method} ${path}: too many redirects.`);
         const target = new URL(headers.location, url);
-        if (options.binary && currentMethod === "GET" && target.origin !== this.apiBase.origin) {
+        if ((options.binary || options.consume) && currentMethod === "GET" && target.origin !== this.apiBase.origin) {
           url = target;
           anonymous = true;
         } else url = this.sameServer(target, path);
@@ -305,6 +335,7 @@ export class PlatformClient {
         continue;
       }
 
+      if (status < 300 && options.consume) return { status, headers, body: response.consumed as T };
       if (status < 400 && options.binary) return { status, headers, body: response.body as T };
       const text = response.body.toString("utf8");
       if (status < 400) return { status, headers, body: parseBody(text, headers) as T };
@@ -380,6 +411,7 @@ export class PlatformClient {
     form: FormFields | undefined,
     withToken: boolean,
     timeoutMs: number,
+    consume?: StreamConsumer<unknown>,
   ): Promise<Exchange> {
     const headers: Record<string, string> = {
       accept: "application/json",
@@ -405,6 +437,18 @@ export class PlatformClient {
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
+    if (consume && response.statusCode < 300) {
+      try {
+        return { status: response.statusCode, headers: response.headers, body: Buffer.alloc(0), consumed: await consume(response.body, response.headers) };
+      } catch (error) {
+        // A body that broke off is the connection's failure (retried); anything else is the consumer's.
+        if (response.body.errored) throw response.body.errored;
+        throw new ConsumerFailure(error);
+      } finally {
+        // A consumer that stopped early leaves no half-read connection behind.
+        if (!response.body.readableEnded) response.body.destroy();
+      }
+    }
     return { status: response.statusCode, headers: response.headers, body: Buffer.from(await response.body.arrayBuffer()) };
   }
 }

@@ -18,6 +18,12 @@
  * - the Output form: arguments may be Pulumi inputs, the lookup waits for
  *   `dependsOn`, and a result holding a secret (a DSN) is a secret.
  */
+import { createHash, randomBytes } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { mkdir, rename, rm } from "node:fs/promises";
+import { dirname } from "node:path";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, NetworkError, PAGE_SIZE, type PlatformClient, type Query } from "../client";
@@ -109,6 +115,21 @@ export interface Reader {
   /** Every page, 100 items a request, or only the pages the first `limit` items need. */
   list<R extends z.ZodType>(path: string, query: Query | undefined, item: R, limit?: number): Promise<Camelized<z.output<R>>[]>;
   text(path: string, query?: Query): Promise<string>;
+  /**
+   * A file the API serves, streamed to `destination` and hashed as it arrives
+   * (never held whole in memory); the file appears only once it is complete.
+   */
+  file(path: string, query: Query | undefined, destination: string): Promise<SavedFile>;
+}
+
+/** A file a lookup saved to disk (`Reader.file`). */
+export interface SavedFile {
+  /** Where it was written. */
+  path: string;
+  /** Bytes. */
+  size: number;
+  /** SHA-256 of the bytes, hexadecimal. */
+  sha256: string;
 }
 
 /** Any declaration, as the shared code below handles them. */
@@ -181,7 +202,35 @@ function readerFor(api: PlatformClient, declaration: AnyDeclaration, args: Args)
       if (typeof answer !== "string") return checked(z.string(), answer);
       return answer;
     },
+    file: (path, query, destination) => api.stream(path, query, (body) => savedFile(body, destination)),
   };
+}
+
+/**
+ * Writes a download beside its destination, hashing each chunk on its way to
+ * disk, then renames it into place: a broken download leaves no partial file
+ * under the name, and each attempt of a retried request starts afresh.
+ */
+async function savedFile(body: NodeJS.ReadableStream, destination: string): Promise<SavedFile> {
+  await mkdir(dirname(destination), { recursive: true });
+  const partial = `${destination}.${randomBytes(4).toString("hex")}.partial`;
+  const hash = createHash("sha256");
+  let size = 0;
+  const measure = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      size += chunk.length;
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(body, measure, createWriteStream(partial));
+    await rename(partial, destination);
+  } catch (error) {
+    await rm(partial, { force: true });
+    throw error;
+  }
+  return { path: destination, size, sha256: hash.digest("hex") };
 }
 
 // ---------------------------------------------------------------------------
