@@ -14,6 +14,9 @@
 # matches the SDK. Override with PULUMI_CLI_VERSION=3.x.y.
 #
 # Environment knobs:
+#   PULUMI_SDK_DIR           the installed @pulumi/pulumi whose version is wanted (default:
+#                            node_modules/@pulumi/pulumi of this repository; the package's `pulumi-platform-cli`
+#                            command sets it to the user's project's copy).
 #   PULUMI_CLI_VERSION       CLI version to use/build (default: the installed SDK's version). When set explicitly,
 #                            the script never falls back to another version.
 #   PULUMI_CLI_CACHE         cache root (default: ${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-platform/pulumi-cli);
@@ -115,7 +118,9 @@ note_stand_in() {
 
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
 repo_root="$(cd "$script_dir/.." && pwd -P)"
-sdk_dir="$repo_root/node_modules/@pulumi/pulumi"
+# PULUMI_SDK_DIR: where @pulumi/pulumi is, when this runs from an installed package (bin/pulumi-platform-cli.js
+# resolves it from the user's project; npm hoists it beside pulumi-platform, not inside it).
+sdk_dir="${PULUMI_SDK_DIR:-$repo_root/node_modules/@pulumi/pulumi}"
 stand_in_src="$script_dir/pulumi-cli/pulumi-language-nodejs/main.go"
 
 explicit_version=false
@@ -128,7 +133,7 @@ elif [ -f "$sdk_dir/package.json" ]; then
   [ -n "$want" ] || want="$(sed -n 's/^[[:space:]]*"version": *"\([^"]*\)".*/\1/p' "$sdk_dir/package.json" | sed -n 1p)"
   [ -n "$want" ] || die "could not read \"version\" from $sdk_dir/package.json"
 else
-  die "@pulumi/pulumi is not installed ($sdk_dir/package.json is missing): run 'npm ci' in $repo_root," \
+  die "@pulumi/pulumi is not installed ($sdk_dir/package.json is missing): install it ('npm ci' here, 'npm install' in your project)," \
     "or set PULUMI_CLI_VERSION=3.x.y"
 fi
 case "$want" in

@@ -3,18 +3,21 @@
  * Command line: runs the emulator until SIGINT/SIGTERM.
  *
  *     platform-emulator [--port N] [--seed seed.json] [--state state.json] [--rate-limit N/S]
- *                       [--faults plan.json | --fault-rate R] [--quiet]
+ *                       [--faults plan.json | --fault-rate R] [--ready-file FILE] [--quiet]
  *
  * With --state the emulator keeps its state in that file across runs.
+ * --ready-file FILE: once it listens, the emulator writes its URL to FILE
+ * (atomically), so a CI script can wait for the file and read the port
+ * (with --port 0 the system picks a free one).
  * --faults puts a fault plan (faults.ts) in force; --fault-rate R fails a
  * share R of all API requests with every fault kind.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { faultRatePlan, parseFaultPlan, startEmulator, type EmulatorOptions, type FaultPlan } from "./index";
 
 const USAGE =
-  "usage: platform-emulator [--port N] [--seed seed.json] [--state state.json] [--rate-limit REQUESTS/SECONDS] [--faults plan.json | --fault-rate 0..1] [--quiet]";
+  "usage: platform-emulator [--port N] [--seed seed.json] [--state state.json] [--rate-limit REQUESTS/SECONDS] [--faults plan.json | --fault-rate 0..1] [--ready-file FILE] [--quiet]";
 
 function parseRateLimit(text: string): EmulatorOptions["rateLimit"] {
   const match = /^(\d+)\/(\d+)$/.exec(text);
@@ -54,6 +57,13 @@ function parsePort(text: string): number {
   return port;
 }
 
+/** Writes the URL to `file` through a rename, so a script that sees the file sees all of it. */
+function writeReadyFile(file: string, url: string): void {
+  const partial = `${file}.${process.pid}.tmp`;
+  writeFileSync(partial, `${url}\n`);
+  renameSync(partial, file);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -63,6 +73,7 @@ async function main(): Promise<void> {
       "rate-limit": { type: "string" },
       faults: { type: "string" },
       "fault-rate": { type: "string" },
+      "ready-file": { type: "string" },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -85,6 +96,7 @@ async function main(): Promise<void> {
   process.stdout.write("tokens:\n");
   for (const [username, token] of Object.entries(emulator.tokens)) process.stdout.write(`  ${username}: ${token}\n`);
   if (faults) process.stdout.write(`fault plan: ${JSON.stringify(faults)}\n`);
+  if (values["ready-file"] !== undefined) writeReadyFile(values["ready-file"], emulator.url);
 
   const shutdown = (signal: string): void => {
     process.stdout.write(`${signal}: stopping\n`);

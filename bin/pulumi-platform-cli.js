@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+/**
+ * pulumi-platform-cli: prints the directory holding `pulumi` and
+ * `pulumi-language-nodejs` at the version of the project's @pulumi/pulumi,
+ * building them from the Go module proxy into a cache outside the project the
+ * first time (a few minutes; Go must be installed). Use it where the CLI cannot
+ * be downloaded from get.pulumi.com:
+ *
+ *     export PATH="$(npx pulumi-platform-cli):$PATH"
+ *
+ * It runs the package's scripts/ensure-pulumi-cli.sh (its header lists the
+ * environment knobs: PULUMI_CLI_CACHE, PULUMI_CLI_VERSION, ...), telling it where
+ * the project's @pulumi/pulumi is: resolved from the current directory first,
+ * then from this package. Plain JavaScript: it runs on any Node.js.
+ */
+"use strict";
+const { spawnSync } = require("node:child_process");
+const path = require("node:path");
+
+const packageRoot = path.join(__dirname, "..");
+
+function sdkDirectory() {
+  try {
+    const manifest = require.resolve("@pulumi/pulumi/package.json", { paths: [process.cwd(), packageRoot] });
+    return path.dirname(manifest);
+  } catch {
+    return undefined; // the script says what to do (install it, or set PULUMI_CLI_VERSION)
+  }
+}
+
+const sdk = sdkDirectory();
+const result = spawnSync("bash", [path.join(packageRoot, "scripts", "ensure-pulumi-cli.sh"), ...process.argv.slice(2)], {
+  stdio: "inherit",
+  env: sdk === undefined ? process.env : { ...process.env, PULUMI_SDK_DIR: sdk },
+});
+if (result.error) {
+  process.stderr.write(`pulumi-platform-cli: cannot run bash: ${result.error.message}\n`);
+  process.exit(1);
+}
+process.exit(result.status ?? 1);
