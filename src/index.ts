@@ -4,6 +4,7 @@
  * The resource classes, and `providers`: the dynamic ResourceProvider each
  * class passes to Pulumi, which tests and tools can call exactly as the engine does.
  */
+import "./node-version"; // first: says what to do on a Node.js older than 22
 import type * as pulumi from "@pulumi/pulumi";
 import { providerShim } from "./engine/shim";
 import { definitions, type ResourceKind } from "./resources";

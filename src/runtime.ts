@@ -2,6 +2,7 @@
  * The implementation that the serialized provider shims load at call time
  * (`require("pulumi-platform/runtime")`). Not meant to be used directly.
  */
+import "./node-version"; // first: says what to do on a Node.js older than 22
 import type * as pulumi from "@pulumi/pulumi";
 import type { AnyResourceDefinition } from "./engine/definition";
 import { buildProvider } from "./engine/provider";
