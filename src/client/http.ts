@@ -5,10 +5,11 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Readable } from "node:stream";
-import { Pool, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import { ApiError, isPassingServerFailure, mayHaveReachedServer, NetworkError, parseErrorBody } from "./errors";
 import { linkRelation } from "./pagination";
 import { RateLimitGate } from "./rate-limit-gate";
+import { closeAllDispatchers, dispatcherFor, type TlsOptions } from "./transport";
 
 export type QueryValue = string | number | boolean | undefined | null | readonly (string | number)[];
 export type Query = Record<string, QueryValue>;
@@ -31,6 +32,13 @@ export interface ClientOptions {
   requestTimeoutMs?: number;
   /** Connections (and so requests in flight) per server. */
   maxConcurrency?: number;
+  /** TLS to the server: a private CA, a client certificate (mTLS), or no verification (see ./transport.ts). */
+  tls?: TlsOptions;
+  /**
+   * Headers sent with every request to the server (a proxy in front of it may
+   * demand its own credentials); never with a download redirected to another host.
+   */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** A file sent in a multipart form. */
@@ -125,8 +133,6 @@ interface Exchange {
 /** The deadline of the request on whose behalf the current requests run (a POST's findCreated lookup). */
 const enclosingDeadline = new AsyncLocalStorage<number>();
 
-/** One keep-alive pool per server, shared by every client that talks to it. */
-const pools = new Map<string, Pool>();
 /** One rate-limit gate per server and token: throttles count per user. */
 const gates = new Map<string, RateLimitGate>();
 
@@ -137,27 +143,10 @@ function gateFor(origin: string, token: string, maxInFlight: number): RateLimitG
   return gate;
 }
 
-function poolFor(origin: string, options: Required<ClientOptions>): Pool {
-  let pool = pools.get(origin);
-  if (!pool || pool.closed || pool.destroyed) {
-    pool = new Pool(origin, {
-      connections: options.maxConcurrency,
-      keepAliveTimeout: 10_000,
-      headersTimeout: options.requestTimeoutMs,
-      bodyTimeout: options.requestTimeoutMs,
-      connect: { timeout: Math.min(options.requestTimeoutMs, 10_000) },
-    });
-    pools.set(origin, pool);
-  }
-  return pool;
-}
-
-/** Closes every connection pool (tests, and processes that want to exit promptly). */
+/** Closes every connection (tests, and processes that want to exit promptly). */
 export async function closeAllPools(): Promise<void> {
-  const all = [...pools.values()];
-  pools.clear();
   gates.clear();
-  await Promise.all(all.map((pool) => pool.close().catch(() => undefined)));
+  await closeAllDispatchers();
 }
 
 /**
@@ -184,6 +173,8 @@ export class PlatformClient {
       retryBaseDelayMs: 250,
       requestTimeoutMs: 30_000,
       maxConcurrency: 8,
+      tls: {},
+      headers: {},
       // An option given as undefined keeps its default.
       ...(Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as ClientOptions),
     };
@@ -417,7 +408,8 @@ export class PlatformClient {
       accept: "application/json",
       "user-agent": "pulumi-platform",
     };
-    if (withToken) headers["private-token"] = this.token;
+    // The extra headers go where the token goes: to the configured server only.
+    if (withToken) Object.assign(headers, this.options.headers, { "private-token": this.token });
     let payload: string | Buffer | undefined;
     if (form !== undefined && method !== "GET" && method !== "DELETE") {
       const multipart = multipartBody(form);
@@ -427,7 +419,9 @@ export class PlatformClient {
       headers["content-type"] = "application/json";
       payload = JSON.stringify(body);
     }
-    const response = await poolFor(url.origin, this.options).request({
+    const { tls, maxConcurrency: connections, requestTimeoutMs } = this.options;
+    const response = await dispatcherFor({ tls, connections, requestTimeoutMs }).request({
+      origin: url.origin,
       method: method as Dispatcher.HttpMethod,
       path: url.pathname + url.search,
       headers,

@@ -3,3 +3,4 @@ export type { ClientOptions, RequestOptions, ApiResponse, Query, QueryValue, Fil
 export { ApiError, NetworkError, parseErrorBody, mayHaveBeenApplied } from "./errors";
 export type { ApiErrorKind } from "./errors";
 export { linkRelation } from "./pagination";
+export type { TlsOptions } from "./transport";

@@ -10,7 +10,7 @@
  */
 import "../node-version"; // first: says what to do on a Node.js older than 22
 export { startEmulator, DEFAULT_MAX_URL_LENGTH } from "./server";
-export type { Emulator, EmulatorOptions, RequestLogEntry } from "./server";
+export type { Emulator, EmulatorOptions, EmulatorTls, RequestLogEntry } from "./server";
 export { FAULT_KINDS, DEFAULT_SLOW_MS, DEFAULT_FAULT_SEED, FaultPlanError, parseFaultPlan, faultRatePlan, faultCounts } from "./faults";
 export type { FaultKind, FaultName, FaultPlan, FaultRule, InjectedAnswer } from "./faults";
 export type { RateLimitOptions } from "./rate-limit";

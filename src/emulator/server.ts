@@ -16,7 +16,8 @@
  * renamed path (301); anything else becomes 500.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { ApiError, MovedError, internalServerError, routeNotFound, unauthorized } from "./errors";
 import { FaultInjector, parseFaultPlan, type FaultName, type FaultPlan, type InjectedAnswer } from "./faults";
@@ -48,6 +49,17 @@ export interface EmulatorOptions {
   extraRoutes?: readonly RouteModule[];
   /** The fault plan in force from the start (faults.ts); overrides the seed's `faults`. */
   faults?: FaultPlan;
+  /** Serve HTTPS instead of HTTP (`url` is then `https://127.0.0.1:PORT`), as self-managed servers behind a private CA do. */
+  tls?: EmulatorTls;
+}
+
+/** The emulator's certificate (PEM text), and the CA whose client certificates it demands, if any (mutual TLS). */
+export interface EmulatorTls {
+  /** The server certificate, for 127.0.0.1 (an IP subject alternative name) or `localhost`. */
+  cert: string;
+  key: string;
+  /** Demand a client certificate signed by this CA: connections without one are refused. */
+  clientCa?: string;
 }
 
 export interface RequestLogEntry {
@@ -70,7 +82,7 @@ export interface RequestLogEntry {
 }
 
 export interface Emulator {
-  /** `http://127.0.0.1:PORT`, without `/api/v4`. */
+  /** `http://127.0.0.1:PORT` (`https://` with the `tls` option), without `/api/v4`. */
   readonly url: string;
   /** `url` + `/api/v4`. */
   readonly apiUrl: string;
@@ -349,12 +361,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const maxUrlLength = options.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
   // Node answers 431 itself when the request line and headers pass maxHeaderSize;
   // raise it well above maxUrlLength so that the emulator's own 414 answers first.
-  const server: Server = createServer({ maxHeaderSize: Math.max(maxUrlLength * 2, 64 * 1024) + 16 * 1024 }, (req, res) => {
+  const listener: RequestListener = (req, res) => {
     core.handle(req, res).catch((error: unknown) => {
       if (process.env["EMULATOR_DEBUG"]) console.error(error);
       if (!res.headersSent) writeResponse(res, { status: 500, body: internalServerError().body }, {});
     });
-  });
+  };
+  const serverOptions = { maxHeaderSize: Math.max(maxUrlLength * 2, 64 * 1024) + 16 * 1024 };
+  const { tls } = options;
+  const server: Server = tls
+    ? createTlsServer({ ...serverOptions, cert: tls.cert, key: tls.key, ...(tls.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true } : {}) }, listener)
+    : createServer(serverOptions, listener);
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -364,7 +381,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     });
   });
   const { port } = server.address() as AddressInfo;
-  core.baseUrl = `http://127.0.0.1:${port}`;
+  core.baseUrl = `${tls ? "https" : "http"}://127.0.0.1:${port}`;
 
   let stopped: Promise<void> | undefined;
   return {

@@ -1,0 +1,73 @@
+/**
+ * How requests reach a server: TLS (a private certificate authority, a client
+ * certificate for mutual TLS, or no verification at all) and the proxies of
+ * the environment (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, as curl and most
+ * tools read them, through undici's `EnvHttpProxyAgent`).
+ *
+ * One dispatcher (keep-alive connections to every server it is asked for) per
+ * distinct set of these settings, shared by every client that uses them: a
+ * program that talks to two servers with two CAs holds two, a program with one
+ * connection holds one.
+ */
+import { EnvHttpProxyAgent, type Dispatcher } from "undici";
+
+/** TLS settings of a connection, as PEM text (never file paths: ../connection.ts reads the files). */
+export interface TlsOptions {
+  /** Certificate authorities trusted besides the system's (Node's bundled list): PEM, one or more certificates. */
+  ca?: string;
+  /** The client certificate (PEM) presented to a server that demands one. */
+  cert?: string;
+  /** The client certificate's private key (PEM). */
+  key?: string;
+  /** False skips the verification of the server's certificate (insecure). */
+  rejectUnauthorized?: boolean;
+}
+
+/** What a dispatcher is built from: the TLS settings and the limits of its connections. */
+export interface TransportOptions {
+  tls: TlsOptions;
+  /** Connections per server. */
+  connections: number;
+  /** Time allowed for the headers and for the body of one response. */
+  requestTimeoutMs: number;
+}
+
+const dispatchers = new Map<string, Dispatcher>();
+
+/** The proxy variables in force: a change of them (tests, long-lived processes) makes a new dispatcher. */
+function proxyEnvironment(): string[] {
+  return ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "no_proxy", "NO_PROXY"].map((name) => process.env[name] ?? "");
+}
+
+export function dispatcherFor(options: TransportOptions): Dispatcher {
+  const { tls, connections, requestTimeoutMs } = options;
+  const key = JSON.stringify([tls.ca, tls.cert, tls.key, tls.rejectUnauthorized, connections, requestTimeoutMs, proxyEnvironment()]);
+  let dispatcher = dispatchers.get(key);
+  if (!dispatcher || (dispatcher as { closed?: boolean }).closed || (dispatcher as { destroyed?: boolean }).destroyed) {
+    const tlsOptions = {
+      ...(tls.ca !== undefined ? { ca: tls.ca } : {}),
+      ...(tls.cert !== undefined ? { cert: tls.cert } : {}),
+      ...(tls.key !== undefined ? { key: tls.key } : {}),
+      ...(tls.rejectUnauthorized === false ? { rejectUnauthorized: false } : {}),
+    };
+    dispatcher = new EnvHttpProxyAgent({
+      connections,
+      keepAliveTimeout: 10_000,
+      headersTimeout: requestTimeoutMs,
+      bodyTimeout: requestTimeoutMs,
+      // Direct connections: TLS to the server itself.
+      connect: { timeout: Math.min(requestTimeoutMs, 10_000), ...tlsOptions },
+      // Through a proxy: TLS to the server inside the CONNECT tunnel (the proxy sees only ciphertext).
+      requestTls: tlsOptions,
+    });
+    dispatchers.set(key, dispatcher);
+  }
+  return dispatcher;
+}
+
+/** Closes every dispatcher's connections (tests, and processes that want to exit promptly). */
+export async function closeAllDispatchers(): Promise<void> {
+  const all = [...dispatchers.values()];
+  dispatchers.clear();
+  await Promise.all(all.map((dispatcher) => dispatcher.close().catch(() => undefined)));
+}
