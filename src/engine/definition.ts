@@ -6,6 +6,7 @@
  */
 import type { z } from "zod";
 import type { PlatformClient } from "../client";
+import type { Preconditions } from "./verify";
 
 /** Traits of one input property, declared beside it once. */
 export interface FieldTraits {
@@ -135,6 +136,12 @@ export interface ResourceDefinition<S extends z.ZodObject = z.ZodObject, L exten
   outputsOf(live: L, args: z.output<S>): Record<string, unknown>;
   /** What the server demands for this object and operation; refused requests are explained with it. */
   requirements?(args: z.output<S>, operation: Operation): Requirements;
+  /**
+   * What a new object needs of the server (owner, role, tier, feature flag,
+   * uniqueness), verified by `check` at preview (./verify.ts); undefined when
+   * these inputs need nothing that can be read beforehand.
+   */
+  preconditions?(args: z.output<S>): Preconditions | undefined;
   /**
    * State written by an earlier release, in today's form: applied to the
    * recorded state before read, diff, update and delete use it, so an old

@@ -366,6 +366,8 @@ export const applicationSettingsDefinition = defineResource({
   outputsOf: (live: Live) => ({ updatedAt: live.updated_at }),
 
   requirements: () => ({ subject: "the instance", role: "administrator rights (instance settings are for administrators only)" }),
+  // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
+  preconditions: () => ({ owner: { kind: "instance" }, role: "administrator" }),
 
   validate(args) {
     const failures: { property: string; reason: string }[] = [];

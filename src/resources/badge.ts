@@ -8,6 +8,7 @@ import { z } from "zod";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
+import { ownerNamedBy } from "../engine/verify";
 import { adoptExisting, exactlyOneOwner, ownerOf, ownerReference, urlWithPlaceholders, type OwnerKind } from "./common";
 
 /** A badge as the API returns it. */
@@ -50,6 +51,10 @@ function ownBadges(ctx: EngineContext, args: BadgeInputs, matches: (badge: Badge
   return ctx.client.find<BadgeLive>(`${owner.path}/badges`, query, (badge) => badge.kind === owner.kind && matches(badge));
 }
 
+/** The badge these inputs describe: the same link and image (and name, when declared). */
+const sameBadge = (args: BadgeInputs) => (badge: BadgeLive) =>
+  badge.link_url === args.linkUrl && badge.image_url === args.imageUrl && (args.name === undefined || badge.name === args.name);
+
 function located(args: BadgeInputs, live: BadgeLive) {
   const owner = ownerOf(args);
   return { id: `${owner.kind}s/${encodeURIComponent(String(owner.reference))}/badges/${live.id}`, live };
@@ -74,14 +79,25 @@ export const badgeDefinition = defineResource({
   // Badges of a project need admin_project (Maintainer); of a group, admin_group (Owner).
   requirements: (args) =>
     args.project !== undefined ? { subject: `project ${args.project}`, role: "at least the Maintainer role" } : { subject: `group ${args.group}`, role: "the Owner role" },
+  // At preview (engine/verify.ts): the same roles; a badge with the same link and image would be a second copy.
+  preconditions: (args) => ({
+    owner: ownerNamedBy(args),
+    role: args.project !== undefined ? "Maintainer" : "Owner",
+    unique: {
+      list: "badges",
+      read: (ctx, owner) => ctx.client.list<BadgeLive>(`${owner.apiPath}/badges`),
+      find: (badges, owner) => {
+        const same = (badges as BadgeLive[]).find((badge) => badge.kind === owner.kind && sameBadge(args)(badge));
+        return same && { what: `a badge with this link and image${args.name === undefined ? "" : ` named ${args.name}`}`, id: located(args, same).id };
+      },
+    },
+  }),
 
   async create(ctx, args) {
     const owner = ownerOf(args);
     const body = requestBody(this.fields, args);
     // If the response to the POST is lost, the badge it created is found rather than made twice.
-    const live = await ctx.client.post<BadgeLive>(`${owner.path}/badges`, body, () =>
-      ownBadges(ctx, args, (badge) => badge.link_url === args.linkUrl && badge.image_url === args.imageUrl && (args.name === undefined || badge.name === args.name)),
-    );
+    const live = await ctx.client.post<BadgeLive>(`${owner.path}/badges`, body, () => ownBadges(ctx, args, sameBadge(args)));
     return located(args, live);
   },
 

@@ -78,6 +78,21 @@ export const cleanupPolicyDefinition = defineResource({
   // One policy per group: the old one must go before the new one can be created.
   deleteBeforeReplace: true,
   // Unlike the container registry routes, this one answers 404 for a missing tier and a missing flag alike.
+  // At preview (engine/verify.ts): the needs of `requirements` below; a group has one policy.
+  preconditions: (args) => ({
+    owner: { kind: "group", property: "group", ref: args.group },
+    role: "Owner",
+    tier: "premium",
+    featureFlag: "maven_virtual_registry",
+    unique: {
+      list: "cleanup policy",
+      read: async (ctx, owner) => {
+        const policy = await currentPolicy(ctx, owner.id);
+        return policy ? [policy] : [];
+      },
+      find: (policies) => (policies.length ? { what: "a cleanup policy", id: String(args.group) } : undefined),
+    },
+  }),
   requirements: (args) => ({
     subject: `group ${args.group}`,
     role: "the Owner role",

@@ -53,6 +53,8 @@ export const containerRegistryVisibilityDefinition = defineResource({
   outputsOf: (live: ProjectLive) => ({ projectId: live.id, fullPath: live.path_with_namespace }),
   // Changing a project's features needs admin_project: the Maintainer role.
   requirements: (args) => ({ subject: `project ${args.project}`, role: "at least the Maintainer role" }),
+  // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
+  preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Maintainer" }),
 
   settings: {
     async locate(ctx, args) {

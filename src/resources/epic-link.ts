@@ -169,6 +169,8 @@ export const epicLinkDefinition = defineResource({
     return problems;
   },
   requirements,
+  // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
+  preconditions: (args) => ({ owner: { kind: "group", property: "group", ref: args.group }, tier: "ultimate" }),
 
   async create(ctx, args) {
     const id = idOf(args);

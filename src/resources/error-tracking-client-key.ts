@@ -81,6 +81,8 @@ export const errorTrackingClientKeyDefinition = defineResource({
   outputsOf: (live: ClientKeyLive) => ({ keyId: live.id, active: live.active ?? false, publicKey: live.public_key, dsn: live.sentry_dsn }),
   // Error tracking settings and keys need admin_operations: the Maintainer role, and a token with the api scope.
   requirements: (args) => ({ subject: `project ${args.project}`, role: "at least the Maintainer role (and a token with the api scope)" }),
+  // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
+  preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Maintainer" }),
 
   async create(ctx, args: ClientKeyInputs) {
     const projectId = await numericProjectId(ctx, args.project);

@@ -183,6 +183,8 @@ export const groupIntegrationDefinition = defineResource({
   outputsOf: (live: IntegrationLive) => ({ integrationId: live.id, title: live.title, active: live.active }),
   validate,
   requirements: (args) => ({ subject: `group ${args.group}`, role: "at least the Maintainer role" }),
+  // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
+  preconditions: (args) => ({ owner: { kind: "group", property: "group", ref: args.group }, role: "Maintainer" }),
 
   async create(ctx, args) {
     // A PUT overwrites whatever is there: an integration someone already set up

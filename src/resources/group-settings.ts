@@ -361,6 +361,8 @@ export const groupSettingsDefinition = defineResource({
   outputsOf: (live: GroupLive) => ({ groupId: live.id, fullPath: live.full_path, avatarUrl: live.avatar_url }),
 
   requirements: (args) => ({ subject: `group ${args.group}`, role: "the Owner role" }),
+  // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
+  preconditions: (args) => ({ owner: { kind: "group", property: "group", ref: args.group }, role: "Owner" }),
 
   validate(args) {
     const failures: { property: string; reason: string }[] = [];

@@ -428,6 +428,8 @@ export const pipelineScheduleDefinition = defineResource({
     lastPipeline: live.last_pipeline ?? null,
   }),
   requirements: (args, operation) => ({ subject: `project ${args.project}`, role: SCHEDULE_ROLES[operation] }),
+  // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
+  preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Developer" }),
   validate(args) {
     const failures: { property: string; reason: string }[] = [];
     const duplicates = (names: string[]) => [...new Set(names.filter((name, index) => names.indexOf(name) !== index))];

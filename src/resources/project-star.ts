@@ -148,6 +148,8 @@ export const projectStarDefinition = defineResource({
   }),
   // Starring needs only that the token's user can see the project (read_project): any role, or none on a public or internal project.
   requirements: (args) => ({ subject: `project ${args.project}`, role: "access to the project" }),
+  // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
+  preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project } }),
 
   create: createStar,
 

@@ -202,6 +202,18 @@ export const samlGroupLinkDefinition = defineResource({
     provider: { replaceOnChange: true, fromApi: (live) => live.provider ?? undefined },
     adoptExisting: { local: true, ignoreInDiff: true },
   },
+  // At preview (engine/verify.ts): ee/lib/api/saml_group_links.rb wants an Owner and SAML group links a Premium group;
+  // a second link of the same name (and provider) is refused as taken.
+  preconditions: (args) => ({
+    owner: { kind: "group", property: "group", ref: args.group },
+    role: "Owner",
+    tier: "premium",
+    unique: {
+      list: "saml group links",
+      read: (ctx, owner) => ctx.client.list<SamlGroupLinkLive>(`${owner.apiPath}/saml_group_links`),
+      find: (links) => ((links as SamlGroupLinkLive[]).some(sameLink(args)) ? { what: `a SAML group link named ${args.samlGroupName}`, id: idOf(args) } : undefined),
+    },
+  }),
   outputs: {},
   outputsOf: () => ({}),
   // Only a link with the same group, name and provider is in the way of its replacement.

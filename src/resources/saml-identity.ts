@@ -241,6 +241,8 @@ export const samlIdentityDefinition = defineResource({
   outputsOf: (live: SamlIdentityLive) => ({ userId: live.user_id, restoreValues: live.restore_values ?? {} }),
   // admin_group: the Owner role; group SAML exists on Premium and Ultimate (hosted offering).
   requirements: (args) => ({ subject: `group ${args.group}`, role: "the Owner role", tier: "Premium or Ultimate" }),
+  // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
+  preconditions: (args) => ({ owner: { kind: "group", property: "group", ref: args.group }, role: "Owner", tier: "premium" }),
 
   create: createIdentity,
 

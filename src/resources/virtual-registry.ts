@@ -95,6 +95,21 @@ export const virtualRegistryDefinition = defineResource({
     adoptExisting: { local: true, ignoreInDiff: true },
   },
   requirements: (args) => containerRegistryRequirements(`group ${args.group}`),
+  // At preview (engine/verify.ts): the same needs as `containerRegistryRequirements`; names are unique in a group.
+  preconditions: (args) => ({
+    owner: { kind: "group", property: "group", ref: args.group },
+    role: "Maintainer",
+    tier: "premium",
+    featureFlag: "container_virtual_registries",
+    unique: {
+      list: "container virtual registries",
+      read: (ctx, owner) => ctx.client.get<VirtualRegistryLive[]>(`${owner.apiPath}/-/virtual_registries/container/registries`),
+      find: (registries) => {
+        const same = (registries as VirtualRegistryLive[]).find((registry) => registry.name === args.name);
+        return same && { what: `a container virtual registry named ${args.name}`, id: String(same.id) };
+      },
+    },
+  }),
   outputs: { registryId: { fromId: Number }, groupId: {}, upstreams: {} },
   outputsOf: (live: VirtualRegistryLive) => ({
     registryId: live.id,

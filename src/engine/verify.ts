@@ -1,0 +1,272 @@
+/**
+ * Verification at preview: what the server would refuse at `up`, found by
+ * reading before anything is written. A resource module declares what its
+ * objects need (`preconditions` in ./definition.ts: the owner and the
+ * property naming it, the role, the tier, a feature flag, uniqueness); `check`
+ * (./provider.ts) asks this module, which reads the server and reports each
+ * unmet need as a check failure naming the property, the object and the need.
+ *
+ * Reads are few and shared by every resource of the run (one provider process
+ * per run; `configure` starts a new run):
+ * - `GET /user` once: who the token's user is, whether an administrator
+ *   (administrators pass every role check).
+ * - per owner, once: `GET /groups/:id` (existence, full path) or
+ *   `GET /projects/:id` (existence, and the caller's role in `permissions`).
+ * - per group whose role matters, once: `GET /groups/:id/members/all/:user_id`
+ *   (the effective role, inherited included; 404: none).
+ * - per top-level namespace whose tier matters, once: `GET /namespaces/:id`
+ *   (`plan`, shown to its Owners and administrators); where the namespace has
+ *   no plan of its own (self-managed: `default`), `GET /license` once
+ *   (administrators only). A tier nobody may read is not judged.
+ * - `GET /features` once, only for administrators (others cannot read flags).
+ * - per owner and kind of object that must be unique, one list.
+ *
+ * When the server cannot be reached, the run says so once (a warning, see
+ * ./engine-log.ts) and verifies nothing more; the preview goes on.
+ */
+import { ApiError, apiPath, NetworkError, type PlatformClient } from "../client";
+import { verifyAtPreview } from "../connection";
+import type { EngineContext, Live } from "./definition";
+import { warn } from "./engine-log";
+
+/** The roles of `Gitlab::Access`, lowest first. */
+export const ROLE_LEVELS = { Guest: 10, Planner: 15, Reporter: 20, Developer: 30, Maintainer: 40, Owner: 50 } as const;
+export type Role = keyof typeof ROLE_LEVELS;
+export type Tier = "premium" | "ultimate";
+
+/** What a new object needs of the server before it can be created. */
+export interface Preconditions {
+  /** Where the object lives: a group or project (and the input naming it), or the instance. */
+  owner: { kind: "group" | "project"; property: string; ref: string | number } | { kind: "instance" };
+  /** The least role the token's user needs on the owner; `administrator` for instance-wide objects. */
+  role?: Role | "administrator";
+  /** The least licence tier of the owner's top-level group (hosted) or of the instance. */
+  tier?: Tier;
+  /** A feature flag that must be on for the owner's top-level group (off when never set). */
+  featureFlag?: string;
+  /** An object the create would collide with (a second one the server refuses, or a duplicate). */
+  unique?: Uniqueness;
+}
+
+/** The owner of a resource that names exactly one of `project` and `group`, as `Preconditions.owner`. */
+export function ownerNamedBy(args: { project?: string | number; group?: string | number }): Preconditions["owner"] {
+  return args.project !== undefined ? { kind: "project", property: "project", ref: args.project } : { kind: "group", property: "group", ref: args.group! };
+}
+
+/** One kind of object listed once per owner, and how to find the one a new object would collide with. */
+export interface Uniqueness {
+  /** Names the list in the run's cache (`badges`): one read per owner and list. */
+  list: string;
+  read(ctx: EngineContext, owner: OwnerFacts): Promise<Live[]>;
+  /** The colliding object: what it is, in words, and the id the `import` option takes for it. */
+  find(objects: Live[], owner: OwnerFacts): { what: string; id: string } | undefined;
+}
+
+/** An owner as the server showed it. */
+export interface OwnerFacts {
+  kind: "group" | "project";
+  id: number;
+  fullPath: string;
+  /** `/groups/12` or `/projects/7`. */
+  apiPath: string;
+  /** A project's answer carries the caller's access level (`permissions`); a group's does not. */
+  accessLevel?: number;
+}
+
+interface UserFacts {
+  id: number;
+  username: string;
+  isAdmin: boolean;
+}
+
+interface FeatureFlag {
+  name: string;
+  state: "on" | "off" | "conditional";
+  gates?: { key: string; value: unknown }[];
+}
+
+/** What the run has read so far, per server connection: each answer shared by every resource that needs it. */
+interface RunReads {
+  unreachable: boolean;
+  user?: Promise<UserFacts>;
+  license?: Promise<string | undefined>;
+  features?: Promise<FeatureFlag[]>;
+  answers: Map<string, Promise<unknown>>;
+}
+
+let runs = new WeakMap<PlatformClient, RunReads>();
+
+/** A new run (`configure`): what earlier runs read is forgotten. */
+export function startVerificationRun(): void {
+  runs = new WeakMap();
+}
+
+function readsFor(client: PlatformClient): RunReads {
+  let reads = runs.get(client);
+  if (!reads) runs.set(client, (reads = { unreachable: false, answers: new Map() }));
+  return reads;
+}
+
+/** One answer per key and run: concurrent checks wait on the same request. */
+function once<T>(reads: RunReads, key: string, read: () => Promise<T>): Promise<T> {
+  let answer = reads.answers.get(key) as Promise<T> | undefined;
+  if (!answer) reads.answers.set(key, (answer = read()));
+  return answer;
+}
+
+/** What the check of one resource passes: its kind, its preconditions, and what it is about to do. */
+export interface VerificationRequest {
+  resource: string;
+  needs: Preconditions;
+  ctx: EngineContext;
+  /** A new object (create): everything is verified. An update of an existing one: only the role. */
+  creating: boolean;
+  /** Uniqueness is skipped: the object is being taken over, or some inputs are not known yet. */
+  skipUniqueness: boolean;
+}
+
+export type Failure = { property: string; reason: string };
+
+/** The check failures for what the server would refuse; none when verification is off or the server cannot be reached. */
+export async function verify(request: VerificationRequest): Promise<Failure[]> {
+  if (!verifyAtPreview()) return [];
+  const reads = readsFor(request.ctx.client);
+  if (reads.unreachable) return [];
+  try {
+    return await unmetNeeds(request, reads);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      return [{ property: "", reason: `the server did not accept the token (${error.method} ${error.path} answered 401): check platform:token` }];
+    }
+    if (reads.unreachable) return [];
+    reads.unreachable = true;
+    const reason = error instanceof NetworkError || error instanceof ApiError ? error.message : String(error);
+    await warn(
+      `The preview could not verify against the server what it would refuse (${reason}). ` +
+        "Nothing more is verified in this run; the preview goes on. Set `platform:verifyAtPreview false` for previews without access to the server.",
+    );
+    return [];
+  }
+}
+
+async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promise<Failure[]> {
+  const { needs, ctx, creating } = request;
+  const user = await (reads.user ??= ctx.client.get<Live>("/user").then(userFacts));
+  if (needs.owner.kind === "instance") {
+    return needs.role === "administrator" && !user.isAdmin ? [{ property: "", reason: `${request.resource} needs an administrator; the token's user ${user.username} is not one` }] : [];
+  }
+  const { property, kind, ref } = needs.owner;
+  const owner = await ownerFacts(ctx, reads, kind, ref);
+  if (!owner) return [{ property, reason: `${property}: ${kind} "${ref}" does not exist or the token's user (${user.username}) cannot see it` }];
+  const failures: Failure[] = [];
+  const missingRole = needs.role && needs.role !== "administrator" && !user.isAdmin ? await roleShortfall(ctx, reads, owner, user, needs.role) : undefined;
+  if (missingRole) failures.push({ property, reason: `${property}: ${missingRole}; ${request.resource} needs ${needs.role}` });
+  if (!creating) return failures;
+  const missingTier = needs.tier ? await tierShortfall(ctx, reads, owner, user, needs.tier) : undefined;
+  if (missingTier) failures.push({ property, reason: `${property}: ${request.resource} needs the ${TIER_NAMES[needs.tier!]} tier; ${missingTier}` });
+  const flagOff = needs.featureFlag && user.isAdmin ? await flagShortfall(ctx, reads, owner, needs.featureFlag) : undefined;
+  if (flagOff) failures.push({ property, reason: `${property}: feature flag ${needs.featureFlag} is off ${flagOff}; ${request.resource} needs it (an administrator can enable it)` });
+  if (needs.unique && !request.skipUniqueness) {
+    const { list, read, find } = needs.unique;
+    const collision = find(await once(reads, `list ${list} ${owner.apiPath}`, () => read(ctx, owner)), owner);
+    if (collision) {
+      failures.push({ property: "", reason: `${collision.what} already exists in ${kind} ${owner.fullPath} (id ${collision.id}): adopt it with the import option (import: "${collision.id}") or remove it` });
+    }
+  }
+  return failures;
+}
+
+function userFacts(live: Live): UserFacts {
+  return { id: Number(live.id), username: String(live.username), isAdmin: live.is_admin === true };
+}
+
+/** The owner, or undefined when the server says it does not exist (or hides it). */
+function ownerFacts(ctx: EngineContext, reads: RunReads, kind: "group" | "project", ref: string | number): Promise<OwnerFacts | undefined> {
+  return once(reads, `${kind} ${ref}`, async () => {
+    try {
+      const live = kind === "group" ? await ctx.client.get<Live>(apiPath`/groups/${ref}`, { with_projects: false }) : await ctx.client.get<Live>(apiPath`/projects/${ref}`);
+      const fullPath = String(kind === "group" ? live.full_path : live.path_with_namespace);
+      const facts: OwnerFacts = { kind, id: Number(live.id), fullPath, apiPath: `/${kind}s/${Number(live.id)}` };
+      if (kind === "project") facts.accessLevel = projectAccessLevel(live);
+      return facts;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return undefined;
+      throw error;
+    }
+  });
+}
+
+/** How the user falls short of `role` on the owner, in words; undefined when they do not. */
+async function roleShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, role: Role): Promise<string | undefined> {
+  const level = await once(reads, `role ${owner.apiPath}`, () => accessLevel(ctx, owner, user));
+  if (level >= ROLE_LEVELS[role]) return undefined;
+  const name = (Object.keys(ROLE_LEVELS) as Role[]).filter((candidate) => ROLE_LEVELS[candidate] <= level).pop();
+  return name ? `the token's user (${user.username}) is ${name} in ${owner.kind} ${owner.fullPath}` : `the token's user (${user.username}) is not a member of ${owner.kind} ${owner.fullPath}`;
+}
+
+/** The higher of the project's and its group's membership, from `permissions` (`Entities::ProjectWithAccess`). */
+function projectAccessLevel(live: Live): number {
+  const permissions = (live.permissions ?? {}) as Record<string, { access_level?: number } | null>;
+  return Math.max(0, permissions.project_access?.access_level ?? 0, permissions.group_access?.access_level ?? 0);
+}
+
+/** The user's effective access level: a project's answer shows it, a group's inherited membership is read once. */
+async function accessLevel(ctx: EngineContext, owner: OwnerFacts, user: UserFacts): Promise<number> {
+  if (owner.accessLevel !== undefined) return owner.accessLevel;
+  try {
+    const member = await ctx.client.get<Live>(`${owner.apiPath}/members/all/${user.id}`);
+    return Number(member.access_level) || 0;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return 0;
+    throw error;
+  }
+}
+
+const TIER_NAMES: Record<Tier | "free", string> = { free: "Free", premium: "Premium", ultimate: "Ultimate" };
+const TIER_RANK: Record<Tier | "free", number> = { free: 0, premium: 1, ultimate: 2 };
+
+/** Plans as real servers name them (current, legacy and trial names) by the tier they give; others are not judged. */
+function tierOfPlan(plan: string | undefined): Tier | "free" | undefined {
+  if (!plan) return undefined;
+  if (["ultimate", "gold", "ultimate_trial", "ultimate_trial_paid_customer", "opensource", "ultimate_paid_customer"].includes(plan)) return "ultimate";
+  if (["premium", "silver", "bronze", "premium_trial"].includes(plan)) return "premium";
+  return plan === "free" ? "free" : undefined;
+}
+
+/** How the owner falls short of `tier`, in words; undefined when it does not, or when nobody here may read the tier. */
+async function tierShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, tier: Tier): Promise<string | undefined> {
+  const topLevel = topLevelPath(owner);
+  const plan = await once(reads, `plan ${topLevel}`, () =>
+    ctx.client.get<Live>(apiPath`/namespaces/${topLevel}`).then(
+      (namespace) => (typeof namespace.plan === "string" ? namespace.plan : undefined),
+      (error: unknown) => (error instanceof ApiError && (error.status === 403 || error.status === 404) ? undefined : Promise.reject(error)),
+    ),
+  );
+  const fromNamespace = tierOfPlan(plan);
+  if (fromNamespace) return TIER_RANK[fromNamespace] < TIER_RANK[tier] ? `group ${topLevel} is on ${TIER_NAMES[fromNamespace]}` : undefined;
+  if (!user.isAdmin) return undefined;
+  const licensed = tierOfPlan(
+    await (reads.license ??= ctx.client.get<Live>("/license").then(
+      (license) => (typeof license.plan === "string" ? license.plan : undefined),
+      (error: unknown) => (error instanceof ApiError && (error.status === 403 || error.status === 404) ? undefined : Promise.reject(error)),
+    )),
+  );
+  return licensed && TIER_RANK[licensed] < TIER_RANK[tier] ? `the instance is licensed for ${TIER_NAMES[licensed]}` : undefined;
+}
+
+function topLevelPath(owner: OwnerFacts): string {
+  return owner.fullPath.split("/")[0]!;
+}
+
+/** Where the flag is off, in words (`for group acme`); undefined when it is on there. */
+async function flagShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, name: string): Promise<string | undefined> {
+  const flags = await (reads.features ??= ctx.client.get<FeatureFlag[]>("/features"));
+  const flag = flags.find((candidate) => candidate.name === name);
+  if (flag?.state === "on") return undefined;
+  const where = `for group ${topLevelPath(owner)}`;
+  if (flag?.state !== "conditional") return where;
+  const actors = flag.gates?.find((gate) => gate.key === "actors")?.value;
+  const topLevel = await ownerFacts(ctx, reads, "group", topLevelPath(owner));
+  const enabledFor = Array.isArray(actors) ? actors.map(String) : [];
+  return topLevel && enabledFor.includes(`Group:${topLevel.id}`) ? undefined : where;
+}
