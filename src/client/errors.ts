@@ -68,22 +68,50 @@ export class ApiError extends Error {
   }
 }
 
-/** A request that never got an HTTP answer (connection refused or reset, timeout). */
+/** What the client knew of the connection when a request got no answer: it shapes the advice. */
+export interface ConnectionFacts {
+  https: boolean;
+  /** A client certificate was presented. */
+  clientCertificate: boolean;
+}
+
+/** A request that never got an HTTP answer (connection refused or reset, timeout, a certificate not trusted). */
 export class NetworkError extends Error {
   readonly method: string;
   readonly path: string;
   override readonly cause: unknown;
-  constructor(method: string, path: string, cause: unknown) {
+  constructor(method: string, path: string, cause: unknown, facts?: ConnectionFacts) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super(
-      `${method} ${path}: no answer from the server (${reason}). ` +
-        `Check that platform:url points at a running server and that it is reachable from here.`,
-    );
+    super(isCertificateFailure(cause) ? certificateAdvice(method, path, reason) : `${method} ${path}: no answer from the server (${reason}). ` +
+        `Check that platform:url points at a running server and that it is reachable from here.` +
+        (facts?.https && !facts.clientCertificate
+          ? " If the server demands a client certificate (mutual TLS), give it with platform:clientCertificate and platform:clientKey."
+          : ""));
     this.name = "NetworkError";
     this.method = method;
     this.path = path;
     this.cause = cause;
   }
+}
+
+/**
+ * The server's certificate was not accepted: issued by an unknown authority,
+ * for another name, or expired. Node's codes for these (the OpenSSL
+ * verification errors, and ERR_TLS_CERT_ALTNAME_INVALID) all speak of a
+ * certificate; such a failure is the same at every attempt, so it is not retried.
+ */
+export function isCertificateFailure(cause: unknown): boolean {
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" && /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|HOSTNAME_MISMATCH/.test(code);
+}
+
+function certificateAdvice(method: string, path: string, reason: string): string {
+  return (
+    `${method} ${path}: the server's certificate was not accepted (${reason}). ` +
+    "If the server's certificate is issued by a certificate authority of your own, trust it with platform:caCertificate " +
+    "(a PEM file or the PEM text; `caCertificate` in a resource's own connection). " +
+    "platform:insecure skips the check, at the cost of anyone on the way being able to read the token."
+  );
 }
 
 function kindOf(status: number): ApiErrorKind {
@@ -215,7 +243,7 @@ export function isPassingServerFailure(status: number): boolean {
 /** A refused connection, a connect timeout or an unknown host mean nothing reached the server; any other failure may have come after it acted. */
 export function mayHaveReachedServer(cause: unknown): boolean {
   const code = (cause as { code?: string } | undefined)?.code;
-  return code !== "ECONNREFUSED" && code !== "UND_ERR_CONNECT_TIMEOUT" && code !== "ENOTFOUND";
+  return code !== "ECONNREFUSED" && code !== "UND_ERR_CONNECT_TIMEOUT" && code !== "ENOTFOUND" && !isCertificateFailure(cause);
 }
 
 /**

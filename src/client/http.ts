@@ -6,7 +6,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
-import { ApiError, isPassingServerFailure, mayHaveReachedServer, NetworkError, parseErrorBody } from "./errors";
+import { ApiError, isCertificateFailure, isPassingServerFailure, mayHaveReachedServer, NetworkError, parseErrorBody } from "./errors";
 import { linkRelation } from "./pagination";
 import { RateLimitGate } from "./rate-limit-gate";
 import { closeAllDispatchers, dispatcherFor, type TlsOptions } from "./transport";
@@ -302,9 +302,12 @@ export class PlatformClient {
         gate.settle(pass, undefined, undefined);
         if (cause instanceof ConsumerFailure) throw cause.cause;
         failures++;
+        const facts = { https: url.protocol === "https:", clientCertificate: this.options.tls.cert !== undefined };
+        // A certificate not trusted is refused the same way at every attempt.
+        if (isCertificateFailure(cause)) throw new NetworkError(currentMethod, path, cause, facts);
         const retry = await this.shouldRetry(currentMethod, failures, deadline, mayHaveReachedServer(cause), options, undefined);
         if (retry.found !== undefined) return retry.found;
-        const error = new NetworkError(currentMethod, path, cause);
+        const error = new NetworkError(currentMethod, path, cause, facts);
         if (retry.delayMs === undefined) throw giveUp(retry.unchecked ? withUncheckedCreate(error, retry.unchecked) : error);
         await sleep(retry.delayMs);
         continue;
