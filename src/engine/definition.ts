@@ -173,6 +173,12 @@ export interface ResourceDefinition<S extends z.ZodObject = z.ZodObject, L exten
   update(ctx: EngineContext, id: string, args: z.output<S>, changed: ReadonlySet<string>, olds: z.output<S>): Promise<L>;
   /** Required unless `settings` is set. */
   delete?(ctx: EngineContext, id: string, args: z.output<S>): Promise<void>;
+  /**
+   * The `import` option runs `create` (and checks that its id is the one
+   * imported) instead of reading the object by id and updating it: for a kind
+   * whose create sends no write and only finds what is there (an exclusive set).
+   */
+  importByCreating?: boolean;
   /** Finds an existing object that this declaration should take over (`adoptExisting`). */
   adopt?(ctx: EngineContext, args: z.output<S>): Promise<Located<L> | undefined>;
 }

@@ -7,6 +7,7 @@ import { ApiError, NetworkError } from "../client";
 import type { AnyResourceDefinition, Operation } from "./definition";
 import { ExplainedError, PartialCreateError } from "./errors";
 import { redact, type SecretValuesOf } from "./redaction";
+import { storedTokenRefusal } from "./stored-config";
 
 type Args = Record<string, unknown>;
 
@@ -38,7 +39,7 @@ export function explain(definition: AnyResourceDefinition, secretProperties: rea
     if (error.stack) error.stack = masked(error.stack);
     return error;
   }
-  const refused = error instanceof ApiError ? refusal(definition, error, operation, args) : undefined;
+  const refused = error instanceof ApiError ? (refusal(definition, error, operation, args) ?? storedTokenRefused(error, operation)) : undefined;
   let message = `${definition.name}: could not ${action}. ${refused ?? error.message}`;
   if (!refused && isOwnerMissing(definition, error)) {
     message +=
@@ -75,6 +76,12 @@ export function refusal(definition: AnyResourceDefinition, error: ApiError, oper
   const otherwise = error.status === 401 ? "the token was not accepted (check platform:token)" : "the object in the path does not exist";
   const todo = gates.map((gate) => (gate === "tier" ? `This needs the ${needs.tier} tier.` : `An administrator can enable the ${needs.featureFlag} feature flag.`));
   return `${answered}: either ${needs.subject} ${lacks.join(" or ")} (this API answers ${error.status} then), or ${otherwise}. ${todo.join(" ")}`;
+}
+
+/** A 401 on refresh or destroy from the stack config stored at the last `up`: that token was refused (./stored-config.ts). */
+function storedTokenRefused(error: ApiError, operation: Operation): string | undefined {
+  const said = error.status === 401 ? storedTokenRefusal(operation) : undefined;
+  return said && `${error.method} ${error.path} failed with 401${error.serverMessage ? ` (${error.serverMessage})` : ""}: ${said}`;
 }
 
 /** The object itself is gone (not its owner, not the route, not a permission problem). */

@@ -9,6 +9,9 @@ import { client, configureConnection, connectionProblem } from "../connection";
 import type { AnyResourceDefinition, EngineContext, Live, Located } from "./definition";
 import { PRIOR_VALUE_OUTPUTS, settingsLifecycle } from "./settings";
 import { PartialCreateError } from "./errors";
+import { checkImportedId, importedObject, importIdOf, importInputOf } from "./import";
+import { shownOnce } from "./shown-once";
+import { noteProgramRunning } from "./stored-config";
 import { type Attempt, explain, isGone, isOwnerMissing } from "./explain";
 import { type PropertyParts, propertyParts } from "./properties";
 import { isUnknown, withoutEngineKeys } from "./values";
@@ -33,17 +36,19 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
     },
 
     async check(_olds, news) {
+      noteProgramRunning(); // the current config is in force (./stored-config.ts)
       return checkInputs(engine, news);
     },
 
     async diff(_id, olds, news) {
+      noteProgramRunning();
       return diffInputs(engine, recordedState(definition, olds), news);
     },
 
     async create(inputs) {
       const args = parse(definition, inputs);
       try {
-        return await createObject(engine, args);
+        return await createObject(engine, args, importIdOf(inputs));
       } catch (error) {
         if (error instanceof PartialCreateError) recordPartialCreate(engine, error, args, inputs.__provider);
         throw explained(error, { operation: "create", action: "create it", args });
@@ -57,7 +62,7 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
         return live ? refreshed(engine, id, args, live) : { id: "" };
       } catch (error) {
         if (isGone(definition, error)) return { id: "" };
-        throw explained(error, { operation: "read", action: `read ${id}`, args });
+        throw shownOnce(explained(error, { operation: "read", action: `read ${id}`, args }));
       }
     },
 
@@ -81,7 +86,7 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
         else await definition.delete!(context(), id, args as never);
       } catch (error) {
         if (isGone(definition, error) || isOwnerMissing(definition, error)) return;
-        throw explained(error, { operation: "delete", action: `delete ${id}`, args });
+        throw shownOnce(explained(error, { operation: "delete", action: `delete ${id}`, args }));
       }
     },
   };
@@ -158,7 +163,8 @@ function checkInputs(engine: Engine, news: Args): pulumi.dynamic.CheckResult {
     const property = fingerprinted.find((name) => parsed[name] !== undefined) ?? "";
     return { inputs: news, failures: [{ property: "", reason: `${property}: ${(error as Error).message}` }] };
   }
-  return { inputs: stripUndefined({ ...parsed, ...fingerprints }) };
+  // The id of an `import` goes on to create (./import.ts).
+  return { inputs: stripUndefined({ ...parsed, ...fingerprints, ...importInputOf(news) }) };
 }
 
 /** A declaration's failure as check reports it: the property in the reason only (see checkInputs). */
@@ -212,15 +218,36 @@ function deletesBeforeReplacing(definition: AnyResourceDefinition, olds: Args, n
   return typeof rule === "function" ? rule(olds, news as never) : rule === true;
 }
 
-/** create: a settings resource's life cycle, an adopted object brought to the declared values, or a new object. */
-async function createObject(engine: Engine, args: Args): Promise<pulumi.dynamic.CreateResult> {
+/** create: an imported object, a settings resource's life cycle, an adopted object brought to the declared values, or a new object. */
+async function createObject(engine: Engine, args: Args, importId?: string): Promise<pulumi.dynamic.CreateResult> {
   const { definition, settingsCycle, outputsFor, fingerprintOutput } = engine;
   const ctx = context();
+  if (importId !== undefined) return await importObject(engine, ctx, args, importId);
   if (settingsCycle) return await settingsCycle.create(ctx, args);
   const adopted = args.adoptExisting === true && definition.adopt ? await definition.adopt(ctx, args as never) : undefined;
   if (adopted) return await updateAdopted(engine, ctx, args, adopted);
   const created = await definition.create!(ctx, args as never);
   return { id: created.id, outs: { ...outputsFor(args, created.live), ...fingerprintOutput(args) } };
+}
+
+/**
+ * create with the `import` option (./import.ts): the object the id names, taken
+ * over like an adopted one. A kind whose create only finds what is there
+ * (settings resources, exclusive sets) runs its create, once the object it
+ * finds is known to be the one the id names.
+ */
+async function importObject(engine: Engine, ctx: EngineContext, args: Args, importId: string): Promise<pulumi.dynamic.CreateResult> {
+  const { definition, settingsCycle } = engine;
+  if (settingsCycle) {
+    checkImportedId(definition, importId, (await definition.settings!.locate(ctx, args as never)).id);
+    return await settingsCycle.create(ctx, args);
+  }
+  if (definition.importByCreating) {
+    const created = await createObject(engine, args);
+    checkImportedId(definition, importId, created.id);
+    return created;
+  }
+  return await updateAdopted(engine, ctx, args, await importedObject(definition, ctx, importId, args));
 }
 
 /** The adopted object as it stands is the "old" state the update starts from. */

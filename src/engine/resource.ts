@@ -5,13 +5,17 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { AnyResourceDefinition, FieldTraits, OutputTraits } from "./definition";
+import { withoutImportOption } from "./import";
 import { providerShim } from "./shim";
 
 /** A resource's arguments: the schema's input type, each property accepting a Pulumi input. */
 export type ResourceArgs<S extends z.ZodObject> = { [K in keyof z.input<S>]: pulumi.Input<z.input<S>[K]> };
 
-/** The props passed to `dynamic.Resource`: the arguments, secrets wrapped, and every computed output announced. */
-export function resourceProps(definition: AnyResourceDefinition, args: object): pulumi.Inputs {
+/**
+ * The props passed to `dynamic.Resource`: the arguments, secrets wrapped, every computed output
+ * announced, and the id of an `import` option (./import.ts).
+ */
+export function resourceProps(definition: AnyResourceDefinition, args: object, opts?: pulumi.CustomResourceOptions): pulumi.Inputs {
   const props: pulumi.Inputs = {};
   for (const name of Object.keys(definition.outputs)) props[name] = undefined;
   for (const [name, value] of Object.entries(args)) {
@@ -19,11 +23,15 @@ export function resourceProps(definition: AnyResourceDefinition, args: object): 
     const traits = traitsOf(definition, name);
     props[name] = traits.secret ? pulumi.secret(value) : traits.markSecrets ? traits.markSecrets(value) : value;
   }
-  return props;
+  return { ...props, ...withoutImportOption(opts).importInput };
 }
 
-/** Resource options with the secret properties and outputs listed in `additionalSecretOutputs`. */
-export function resourceOptions(definition: AnyResourceDefinition, opts: pulumi.CustomResourceOptions | undefined): pulumi.CustomResourceOptions {
+/**
+ * Resource options with the secret properties and outputs listed in `additionalSecretOutputs`, and without
+ * `import`, which the engine cannot do for a dynamic resource: the provider does it (./import.ts).
+ */
+export function resourceOptions(definition: AnyResourceDefinition, givenOpts: pulumi.CustomResourceOptions | undefined): pulumi.CustomResourceOptions {
+  const opts = withoutImportOption(givenOpts).options;
   // A property that holds secret values is visible in the inputs but secret as a whole in the outputs.
   const secretInputs = Object.keys(definition.schema.shape).filter((name) => traitsOf(definition, name).secret || traitsOf(definition, name).secretValues);
   const secretOutputs = Object.entries(definition.outputs).filter(([, output]) => output.secret).map(([name]) => name);
@@ -56,7 +64,7 @@ export function deriveOutputsFromId(resource: pulumi.CustomResource, definition:
  */
 export abstract class PlatformResource extends pulumi.dynamic.Resource {
   protected constructor(definition: AnyResourceDefinition, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
-    super(providerShim(definition.name), name, resourceProps(definition, args), resourceOptions(definition, opts), "platform", definition.name);
+    super(providerShim(definition.name), name, resourceProps(definition, args, opts), resourceOptions(definition, opts), "platform", definition.name);
     deriveOutputsFromId(this, definition);
   }
 }

@@ -17,9 +17,9 @@ export function apiFieldName(property: string, traits: FieldTraits | undefined):
   return traits?.api ?? snakeCase(property);
 }
 
-/** The inputs without the keys the engine adds (`__provider`). */
+/** The inputs without the keys the engine adds (`__provider`) and the id of an `import` (`__import`, ./import.ts). */
 export function withoutEngineKeys(values: Record<string, unknown>): Record<string, unknown> {
-  const { __provider: _provider, ...rest } = values;
+  const { __provider: _provider, __import: _import, ...rest } = values;
   return rest;
 }
 

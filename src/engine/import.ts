@@ -1,0 +1,88 @@
+/**
+ * The `import` resource option: `new Badge("b", {...}, { import: "groups/acme/badges/12" })`
+ * takes over exactly the object that id names.
+ *
+ * The engine cannot import a dynamic resource itself: for `import` it asks the
+ * provider to read the object with no `__provider` in the properties, which
+ * the dynamic provider host cannot load (pulumi/pulumi#16175, #3550; the SDK
+ * fails with "Cannot read properties of undefined (reading 'toJavaScript')").
+ * So the resource class (./resource.ts) takes `import` out of the options and
+ * hands the id to the provider in the reserved input `__import`; `create`
+ * (./provider.ts) then reads that object instead of creating one, and brings
+ * it to the declared values the way `adoptExisting` does. Once the object is in
+ * the state the option has done its work: later runs compare as usual, and the
+ * option may stay in the program or go.
+ *
+ * The id is the resource's own id, as `pulumi stack export` shows it for a
+ * resource of the kind (docs/resources.md has the table).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { AnyResourceDefinition, EngineContext, Located } from "./definition";
+import { ExplainedError } from "./errors";
+import { isGone } from "./explain";
+
+/** The reserved input that carries the id of the object to take over. */
+export const IMPORT_KEY = "__import";
+
+/** The options without `import`, and the input that carries its id (empty without it). */
+export function withoutImportOption(opts: pulumi.CustomResourceOptions | undefined): {
+  options: pulumi.CustomResourceOptions | undefined;
+  importInput: Record<string, string>;
+} {
+  if (opts?.import === undefined) return { options: opts, importInput: {} };
+  const { import: id, ...options } = opts;
+  return { options, importInput: { [IMPORT_KEY]: String(id) } };
+}
+
+/** The id to import, from a resource's inputs (as check passes them on to create). */
+export function importIdOf(inputs: Record<string, unknown>): string | undefined {
+  const id = inputs[IMPORT_KEY];
+  return typeof id === "string" && id !== "" ? id : undefined;
+}
+
+/**
+ * The object an `import` names, read by its id: what `create` then takes over.
+ * No object at that id (or an id not of the kind's form) is refused, saying what
+ * the id must be.
+ */
+export async function importedObject(definition: AnyResourceDefinition, ctx: EngineContext, id: string, args: Record<string, unknown>): Promise<Located> {
+  let live: Record<string, unknown> | undefined;
+  try {
+    live = await definition.read(ctx, id, args as never);
+  } catch (error) {
+    if (isGone(definition, error)) live = undefined;
+    else if (isMalformedId(error)) throw new ExplainedError(`${definition.name}: cannot import "${id}": ${(error as Error).message}`);
+    else throw error;
+  }
+  if (!live) {
+    throw new ExplainedError(
+      `${definition.name}: cannot import "${id}": there is no such object, or the token's user cannot see it. ` +
+        `The import option takes the id of an existing ${definition.name}, as docs/resources.md ("Taking over existing objects") gives its form.`,
+    );
+  }
+  return { id, live };
+}
+
+/** A resource module's own refusal of an id it cannot parse (`parseId`), not a failed request. */
+function isMalformedId(error: unknown): boolean {
+  return error instanceof Error && !("status" in error) && / id "[^"]*" is not /.test(error.message);
+}
+
+/**
+ * For the kinds whose create takes over what is there by nature (settings
+ * resources, exclusive sets): the object create found must be the one the
+ * import names, or the declaration and the id disagree.
+ */
+export function checkImportedId(definition: AnyResourceDefinition, importId: string, found: string): void {
+  if (found === importId) return;
+  throw new ExplainedError(
+    `${definition.name}: cannot import "${importId}": the declared properties name the object "${found}". ` +
+      `Import "${found}", or change the declaration to name the object "${importId}" is.`,
+  );
+}
+
+/** The reserved input as check passes it on to create: `{ __import: id }`, or nothing. */
+export function importInputOf(inputs: Record<string, unknown>): Record<string, string> {
+  const id = importIdOf(inputs);
+  return id === undefined ? {} : { [IMPORT_KEY]: id };
+}
