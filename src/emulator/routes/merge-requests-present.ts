@@ -292,8 +292,8 @@ export function presentSingle(state: EmulatorState, project: Project, mr: MergeR
 // ---------------------------------------------------------------------------
 // Diffs
 
-/** The `---`/`+++` header a unified diff needs (`unidiff=true`). */
-function unidiffHeader(file: DiffFileRecord): string {
+/** The `---`/`+++` header a unified diff needs (`unidiff=true`; repository/compare uses it too). */
+export function unidiffHeader(file: DiffFileRecord): string {
   const from = file.newFile ? "/dev/null" : `a/${file.oldPath}`;
   const to = file.deletedFile ? "/dev/null" : `b/${file.newPath}`;
   return `--- ${from}\n+++ ${to}\n`;
