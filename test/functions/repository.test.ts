@@ -188,7 +188,9 @@ async function unpackTarGz(file: string): Promise<Map<string, Buffer>> {
   const unpack = extract();
   unpack.on("entry", (header, stream, next) => {
     const parts: Buffer[] = [];
-    stream.on("data", (chunk: Buffer) => parts.push(chunk));
+    stream.on("data", (chunk: unknown) => {
+      parts.push(chunk as Buffer);
+    });
     stream.on("end", () => {
       if (header.type === "file") files.set(header.name.split("/").slice(1).join("/"), Buffer.concat(parts));
       next();
