@@ -94,6 +94,18 @@ export interface RouteModule {
    * may then set up defaults, or nothing).
    */
   readonly seed?: { readonly key: string; apply(state: EmulatorState, section: unknown): void };
+  /**
+   * Work when the emulator starts (after its state is seeded or loaded, before
+   * it listens) and when it stops: the repositories area builds its git
+   * repositories on disk (beside `stateFile` when given) and removes
+   * temporary ones.
+   */
+  readonly lifecycle?: {
+    /** Before the state is built from `seed` (not run when a state file is loaded): slow work its `seed.apply` then finds done. */
+    prepare?(seed: Readonly<Record<string, unknown>>): Promise<void>;
+    start(state: EmulatorState, context: { readonly stateFile?: string }): Promise<void>;
+    stop(state: EmulatorState): Promise<void> | void;
+  };
 }
 
 export interface RouteOptions<S extends ParamSpec> {

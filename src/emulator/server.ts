@@ -355,7 +355,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faultPlan = options.faults ?? seed.faults;
   // Validated before anything starts, so a bad plan fails the start, not the first request.
   if (faultPlan !== undefined) parseFaultPlan(faultPlan, options.faults ? "fault plan" : "fault plan in the seed (faults)");
+  const areas = [...routeModules, ...(options.extraRoutes ?? [])];
+  if (!(options.stateFile && existsSync(options.stateFile))) {
+    for (const area of areas) await area.lifecycle?.prepare?.(seed);
+  }
   const state = loadState(options, seed, clock);
+  for (const area of areas) await area.lifecycle?.start(state, { stateFile: options.stateFile });
   const core = new EmulatorServer(state, options, clock);
   core.faults.setPlan(faultPlan);
   const maxUrlLength = options.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
@@ -412,7 +417,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         server.close((error) => (error ? reject(error) : resolve()));
         // close() alone waits for requests in progress; end those too.
         server.closeAllConnections();
-      }).then(() => core.save());
+      })
+        .then(() => core.save())
+        .then(async () => {
+          for (const area of areas) await area.lifecycle?.stop(state);
+        });
       return stopped;
     },
   };

@@ -296,7 +296,7 @@ describe("render", () => {
         `&project_id=${web.id}&project_namespace=acme&group_name=Acme` +
         "&service_server=platform.example.test&gitlab_server=platform.example.test" +
         "&service_pages_domain=pages.example.test&gitlab_pages_domain=pages.example.test" +
-        "&default_branch=main&commit_sha=6104942438c14ec7bd21c6cd5bd995272b3faff6&latest_tag=v1.4.0",
+        "&default_branch=main&commit_sha=4fad28417dafda0a34a76720d5db3ad93d067efb&latest_tag=v1.4.0",
       rendered_image_url: "https://render.example/web.svg",
     });
   });

@@ -246,7 +246,7 @@ describe("GET /projects/:id/merge_requests/:iid", () => {
       user: { can_merge: true },
     });
     expect(mr.sha).toMatch(/^[0-9a-f]{40}$/);
-    expect(mr.diff_refs).toEqual({ base_sha: "6104942438c14ec7bd21c6cd5bd995272b3faff6", head_sha: mr.sha, start_sha: "6104942438c14ec7bd21c6cd5bd995272b3faff6" });
+    expect(mr.diff_refs).toEqual({ base_sha: "4fad28417dafda0a34a76720d5db3ad93d067efb", head_sha: mr.sha, start_sha: "4fad28417dafda0a34a76720d5db3ad93d067efb" });
     expect(mr.latest_build_finished_at).toEqual(expect.any(String));
   });
 
@@ -312,7 +312,7 @@ describe("POST /projects/:id/merge_requests", () => {
     const prepared = (await call(emulator, `${WEB}/6`)).body;
     expect(prepared).toMatchObject({ changes_count: "1", merge_status: "checking", detailed_merge_status: "checking" });
     expect(prepared.sha).toMatch(/^[0-9a-f]{40}$/);
-    expect(prepared.diff_refs).toEqual({ base_sha: "6104942438c14ec7bd21c6cd5bd995272b3faff6", head_sha: prepared.sha, start_sha: "6104942438c14ec7bd21c6cd5bd995272b3faff6" });
+    expect(prepared.diff_refs).toEqual({ base_sha: "4fad28417dafda0a34a76720d5db3ad93d067efb", head_sha: prepared.sha, start_sha: "4fad28417dafda0a34a76720d5db3ad93d067efb" });
     expect(prepared.prepared_at).toEqual(expect.any(String));
     emulator.runDueWork();
     expect((await call(emulator, `${WEB}/6`)).body).toMatchObject({ merge_status: "can_be_merged", detailed_merge_status: "mergeable" });

@@ -137,7 +137,7 @@ describe("getMergeRequest", () => {
       rebaseInProgress: false,
       titleHtml: "Add the login page",
       headPipeline: { status: "success", detailedStatus: { text: "passed" } },
-      diffRefs: { baseSha: "6104942438c14ec7bd21c6cd5bd995272b3faff6" },
+      diffRefs: { baseSha: "4fad28417dafda0a34a76720d5db3ad93d067efb" },
       milestone: { title: "v1.5", dueDate: "2030-06-30" },
     });
   });

@@ -16,7 +16,9 @@
  * `beta/labs`. Projects: `acme/web` (formerly `acme/website`), created before
  * `acme/api`; `acme/platform/infra`; the public `beta/site`. Repositories
  * have their default branch and latest tag; `acme/web` also has the branches
- * `stable` and `release/1.x` and the tags `v1.3.0` and `stable`.
+ * `stable` and `release/1.x` and the tags `v1.3.0` and `stable`. Each
+ * repository is a real git repository (section `repositories`, below): its
+ * head is the project's last commit, so `%{commit_sha}` is a real SHA.
  */
 import type { Seed } from "../seed";
 
@@ -81,7 +83,6 @@ export const defaultSeed: Seed = {
       visibility: "private",
       createdAt: "2024-01-10T09:00:00.000Z",
       defaultBranch: "main",
-      commitSha: "6104942438c14ec7bd21c6cd5bd995272b3faff6",
       latestTag: "v1.4.0",
       // `stable` is both a branch and a tag: a short ref naming it is ambiguous.
       branches: ["main", "stable", "release/1.x"],
@@ -95,7 +96,6 @@ export const defaultSeed: Seed = {
       visibility: "private",
       createdAt: "2024-02-01T09:00:00.000Z",
       defaultBranch: "develop",
-      commitSha: "b83d6e391c22777fca1ed3012fce84f633d7fed0",
       latestTag: "v0.9.0",
     },
     {
@@ -104,7 +104,6 @@ export const defaultSeed: Seed = {
       name: "Infra",
       visibility: "private",
       createdAt: "2023-12-01T09:00:00.000Z",
-      commitSha: "0b4bc9a49b562e85de7cc9e834518ea6828729b9",
       latestTag: null,
       members: { dev: 40 },
     },
@@ -114,10 +113,61 @@ export const defaultSeed: Seed = {
       name: "Site",
       visibility: "public",
       createdAt: "2024-03-01T09:00:00.000Z",
-      commitSha: "e4f1c2d3b4a5968778695a4b3c2d1e0f9a8b7c6d",
       latestTag: "2024.03",
     },
   ],
+  // Real git histories (repositories/seed.ts), dated so the SHAs never change.
+  // acme/web: releases 1.3.0 (also `stable`) and 1.4.0, a release/1.x branch
+  // merged back, a rename, Changelog trailers, an LFS file and a deploy config.
+  repositories: {
+    "acme/web": {
+      files: {
+        "README.md": "# Web\n\nThe public website.\n",
+        ".gitattributes": "*.bin filter=lfs diff=lfs merge=lfs -text\n",
+        "package.json": '{\n  "name": "web",\n  "version": "1.2.0",\n  "private": true\n}\n',
+        "src/app.js": "import { home } from './home';\n\nexport const routes = { home };\n",
+        "src/home.js": "export function home() {\n  return '<h1>Web</h1>';\n}\n",
+        "src/auth.js": "export function authenticate(user) {\n  return Boolean(user);\n}\n",
+        "src/views/comment.js": "export class CommentView {\n  render() {\n    return `<p>${this.body}</p>`;\n  }\n}\n",
+        "config/legacy.yml": "legacy: true\nmode: old\n",
+        "config/deploy.json": '{\n  "environment": "production",\n  "region": "eu-west-1",\n  "replicas": 3\n}\n',
+        "assets/banner.bin": { lfs: "BANNER-IMAGE-BYTES\n" },
+        "bin/deploy": { content: "#!/bin/sh\necho deploying\n", executable: true },
+      },
+      commits: [
+        { message: "Add the home page greeting", trailers: { Changelog: "added" }, author: { name: "Alice Owner", email: "alice@example.test" }, date: "2024-02-01T10:00:00Z", files: { "src/home.js": "export function home() {\n  return '<h1>Welcome to Web</h1>';\n}\n" } },
+        { id: "release-1.3.0", message: "Release 1.3.0", author: { name: "Mia Maintainer", email: "maintainer@example.test" }, date: "2024-02-15T10:00:00Z", files: { VERSION: "1.3.0\n" } },
+        { branch: "release/1.x", from: "release-1.3.0", message: "Fix the footer link", trailers: { Changelog: "fixed" }, author: { name: "Dev Developer", email: "dev@example.test" }, date: "2024-03-01T10:00:00Z", files: { "src/footer.js": "export const footer = '<a href=\"/about\">About</a>';\n" } },
+        { message: "Fix XSS in the comment view", trailers: { Changelog: "security" }, author: { name: "Mia Maintainer", email: "maintainer@example.test" }, date: "2024-04-20T16:00:00Z", files: { "src/views/comment.js": "export class CommentView {\n  render() {\n    return `<p>${escape(this.body)}</p>`;\n  }\n}\n" } },
+        { message: "Merge branch 'release/1.x' into 'main'", merge: "release/1.x", author: { name: "Alice Owner", email: "alice@example.test" }, date: "2024-04-21T09:00:00Z" },
+        { message: "Rename the auth module to session", trailers: { Changelog: "changed" }, author: { name: "Dev Developer", email: "dev@example.test" }, date: "2024-04-25T10:00:00Z", rename: { "src/auth.js": "src/session.js" } },
+        { id: "release-1.4.0", message: "Release 1.4.0", author: { name: "Mia Maintainer", email: "maintainer@example.test" }, date: "2024-05-01T10:00:00Z", files: { VERSION: "1.4.0\n", "package.json": '{\n  "name": "web",\n  "version": "1.4.0",\n  "private": true\n}\n' } },
+      ],
+      branches: { stable: "release-1.3.0" },
+      tags: [
+        { name: "v1.3.0", target: "release-1.3.0", message: "Version 1.3.0" },
+        { name: "stable", target: "release-1.3.0" },
+        { name: "v1.4.0", target: "release-1.4.0", message: "Version 1.4.0" },
+      ],
+    },
+    "acme/api": {
+      files: { "README.md": "# API\n", "go.mod": "module example.test/acme/api\n\ngo 1.22\n", "main.go": "package main\n\nfunc main() {}\n" },
+      commits: [
+        { message: "Add the health endpoint", trailers: { Changelog: "added" }, author: { name: "Dev Developer", email: "dev@example.test" }, date: "2024-03-01T10:00:00Z", files: { "handlers/health.go": "package handlers\n\n// Health answers 200.\nfunc Health() int { return 200 }\n" } },
+        { message: "Release 0.9.0", author: { name: "Mia Maintainer", email: "maintainer@example.test" }, date: "2024-04-01T10:00:00Z", files: { VERSION: "0.9.0\n" } },
+      ],
+      tags: [{ name: "v0.9.0", message: "Version 0.9.0" }],
+    },
+    "acme/platform/infra": {
+      files: { "README.md": "# Infra\n", "main.tf": "terraform {}\n" },
+      commits: [{ message: "Add the network module", author: { name: "Dev Developer", email: "dev@example.test" }, date: "2024-01-15T10:00:00Z", files: { "modules/network/main.tf": "variable \"cidr\" {}\n" } }],
+    },
+    "beta/site": {
+      files: { "README.md": "# Site\n", "index.html": "<h1>Beta</h1>\n" },
+      commits: [{ message: "Add the about page", author: { name: "Alice Owner", email: "alice@example.test" }, date: "2024-03-02T10:00:00Z", files: { "about.html": "<h1>About Beta</h1>\n" } }],
+      tags: [{ name: "2024.03", message: "March release" }],
+    },
+  },
   // Security reports of acme/web (Ultimate): two pipelines on main, the later
   // one the default of GET /vulnerability_findings; one finding is dismissed.
   securityReports: {
