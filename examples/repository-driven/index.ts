@@ -4,7 +4,9 @@
  * them:
  *
  * - the nightly pipeline schedule's timing and inputs come from a JSON file
- *   in the repository (`ci/nightly-schedule.json` by default);
+ *   in the repository (`ci/nightly-schedule.json` by default), and its
+ *   `release_version` input from the newest version in `CHANGELOG.md` (so
+ *   committing a release's changelog is what moves the nightly to it);
  * - a release badge whose URLs carry the latest tag, so a new release shows
  *   in the preview as a change of that badge;
  * - a badge counting the changes waiting for the next release, from the
@@ -12,7 +14,8 @@
  *   `Changelog:` trailers).
  *
  * Config (all optional): `project` (default acme/web), `branch` (default
- * main), `scheduleFile` (default ci/nightly-schedule.json), `nextVersion`
+ * main), `scheduleFile` (default ci/nightly-schedule.json), `changelogFile`
+ * (default CHANGELOG.md), `nextVersion`
  * (default 1.5.0), `releaseDate` (the changelog's date, default
  * 2026-12-01T00:00:00Z: a fixed date keeps the notes, and so the previews,
  * the same from run to run). Needs the Maintainer role on the project.
@@ -29,6 +32,7 @@ const config = new pulumi.Config();
 const project = config.get("project") ?? "acme/web";
 const branch = config.get("branch") ?? "main";
 const scheduleFile = config.get("scheduleFile") ?? "ci/nightly-schedule.json";
+const changelogFile = config.get("changelogFile") ?? "CHANGELOG.md";
 const nextVersion = config.get("nextVersion") ?? "1.5.0";
 const releaseDate = config.get("releaseDate") ?? "2026-12-01T00:00:00Z";
 
@@ -58,13 +62,23 @@ function parseScheduleFile(text: string | null): ScheduleFile {
 // The schedule, as the repository's branch says it should be.
 const scheduleSettings = getRepositoryBlobOutput({ project, path: scheduleFile, ref: branch }).apply((blob) => parseScheduleFile(blob.text));
 
+/** The newest version the changelog records: its first `## <version>` heading. */
+const releasedVersion = getRepositoryBlobOutput({ project, path: changelogFile, ref: branch }).apply((blob) => {
+  const heading = /^## (\S+)/m.exec(blob.text ?? "");
+  if (!heading) throw new Error(`${changelogFile} at ${branch} of ${project} has no "## <version>" heading`);
+  return heading[1]!;
+});
+
 const nightly = new PipelineSchedule("nightly", {
   project,
   ref: branch,
   description: scheduleSettings.description,
   cron: scheduleSettings.cron,
   cronTimezone: scheduleSettings.apply((settings) => settings.cronTimezone ?? "UTC"),
-  inputs: scheduleSettings.apply((settings) => Object.entries(settings.inputs ?? {}).map(([name, value]) => ({ name, value }))),
+  inputs: pulumi.all([scheduleSettings, releasedVersion]).apply(([settings, version]) => [
+    ...Object.entries(settings.inputs ?? {}).map(([name, value]) => ({ name, value })),
+    { name: "release_version", value: version },
+  ]),
 });
 
 // The latest tag as the platform itself resolves `%{latest_tag}` for a badge of this project. Written into the
@@ -98,6 +112,7 @@ const pending = new Badge("pending-changes", {
 
 export const scheduleId = nightly.scheduleId;
 export const scheduleCron = nightly.cron;
+export const nightlyReleaseVersion = releasedVersion;
 export const releaseTag = latestTag;
 export const releaseBadgeId = release.badgeId;
 export const pendingBadgeId = pending.badgeId;
