@@ -26,5 +26,6 @@ import { starringRoutes } from "./starring";
 import { samlIdentityRoutes } from "./saml-identities";
 import { groupTokenRoutes } from "./group-tokens";
 import { repositoryContentRoutes } from "./repository-content";
+import { repositoryHistoryRoutes } from "./repository-history";
 
-export const routeModules: readonly RouteModule[] = [metaRoutes, userRoutes, groupRoutes, projectRoutes, repositoryContentRoutes, badgesRoutes, virtualRegistryRoutes, virtualRegistryCleanupRoutes, pipelineScheduleRoutes, applicationSettingsRoutes, integrationRoutes, samlGroupLinkRoutes, securityReportRoutes, errorTrackingRoutes, containerRegistryRoutes, registryNativeRoutes, samlIdentityRoutes, starringRoutes, epicsRoutes, groupTokenRoutes, mergeRequestRoutes];
+export const routeModules: readonly RouteModule[] = [metaRoutes, userRoutes, groupRoutes, projectRoutes, repositoryContentRoutes, badgesRoutes, virtualRegistryRoutes, virtualRegistryCleanupRoutes, pipelineScheduleRoutes, applicationSettingsRoutes, integrationRoutes, samlGroupLinkRoutes, securityReportRoutes, errorTrackingRoutes, containerRegistryRoutes, registryNativeRoutes, samlIdentityRoutes, starringRoutes, epicsRoutes, groupTokenRoutes, mergeRequestRoutes, repositoryHistoryRoutes];

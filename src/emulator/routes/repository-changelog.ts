@@ -274,7 +274,12 @@ export function strftime(format: string, date: Date, offsetMinutes: number): str
     j: () => pad(Math.floor((local.getTime() - Date.UTC(local.getUTCFullYear(), 0, 1)) / 86_400_000) + 1, 3),
     "%": () => "%",
   };
-  return format.replace(/%([A-Za-z%])/g, (whole, key: string) => fields[key]?.() ?? whole);
+  // `%-d`: the `-` flag drops the padding, as Ruby's strftime does.
+  return format.replace(/%(-?)([A-Za-z%])/g, (whole, flag: string, key: string) => {
+    const value = fields[key]?.();
+    if (value === undefined) return whole;
+    return flag === "-" ? value.replace(/^[0 ]+(?=.)/, "") : value;
+  });
 }
 
 /** The offset a date-time string was written in (minutes east of UTC); 0 for `Z` or none. */
