@@ -1,0 +1,28 @@
+/**
+ * The program of the operating tests: a badge on group acme (token rotation,
+ * ../../token-rotation.e2e.test.ts), and, when config names them, objects
+ * that already exist taken over with the `import` resource option
+ * (../../import.e2e.test.ts): `importBadge` a badge id, `importSchedule` a
+ * pipeline schedule id, `importGroupSettings` a group settings id.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { Badge, GroupSettings, PipelineSchedule } from "pulumi-platform";
+
+const config = new pulumi.Config();
+
+new Badge("docs", { group: "acme", name: "docs", linkUrl: "https://docs.example.com/acme", imageUrl: "https://img.example.com/docs.svg" });
+
+const importBadge = config.get("importBadge");
+if (importBadge) {
+  new Badge("imported-badge", { group: "acme", name: "coverage", linkUrl: "https://ci.example.com/acme", imageUrl: "https://ci.example.com/acme/coverage.svg" }, { import: importBadge });
+}
+
+const importSchedule = config.get("importSchedule");
+if (importSchedule) {
+  new PipelineSchedule("imported-schedule", { project: "acme/web", description: "Nightly", ref: "main", cron: "0 3 * * *" }, { import: importSchedule });
+}
+
+const importGroupSettings = config.get("importGroupSettings");
+if (importGroupSettings) {
+  new GroupSettings("imported-settings", { group: "beta", description: "Beta, managed" }, { import: importGroupSettings });
+}

@@ -1,0 +1,94 @@
+/**
+ * Token rotation and errors printed once, with the real CLI (issue 15,
+ * "Operating"). The stack's token is alice's first token; it is revoked on the
+ * server and `platform:token` is set to her second one, as a team does when a
+ * token expires. `pulumi refresh`, `pulumi destroy` and `pulumi up --refresh`
+ * configure the provider from the config stored at the last `up` (see
+ * src/engine/stored-config.ts), so they send the revoked token: each must say
+ * that, once, with the command that fixes it, and that command must work.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiPath } from "pulumi-platform";
+import { defaultSeed, type Seed } from "pulumi-platform/emulator";
+import type { RunResult } from "../../scripts/pulumi-workspace.mts";
+import { startProgramUnderTest, stopProgramUnderTest, type ProgramUnderTest } from "./program-under-test";
+
+const FIRST_TOKEN = "glpat-alice-first-0001";
+const SECOND_TOKEN = "glpat-alice-second-0002";
+
+/** The default seed, with alice (Owner of acme) holding two tokens. */
+const seed: Seed = {
+  ...defaultSeed,
+  users: defaultSeed.users.map((user) => (user.username === "alice" ? { ...user, token: undefined, tokens: [FIRST_TOKEN, SECOND_TOKEN] } : user)),
+};
+
+/** The lines under "Diagnostics:" (the summary the CLI prints at the end). */
+function diagnostics(run: RunResult): string {
+  const start = run.stdout.indexOf("Diagnostics:");
+  const end = run.stdout.indexOf("\nResources:", start);
+  return start < 0 ? "" : run.stdout.slice(start, end < 0 ? undefined : end);
+}
+
+function occurrences(text: string, part: string): number {
+  return text.split(part).length - 1;
+}
+
+/** What every failing run must show: the message once in the summary, no copy on the stack, no line ending in ": ". */
+function expectSaidOnce(run: RunResult, message: string): void {
+  expect(run.code).not.toBe(0);
+  expect(occurrences(diagnostics(run), message), diagnostics(run)).toBe(1);
+  // The host's console copy of the error was shown as a diagnostic of the stack, as `Error: <message>: `.
+  expect(run.stdout).not.toContain(`Error: ${message}`);
+  const output = `${run.stdout}\n${run.stderr}`;
+  expect(output.split("\n").filter((line) => line.trimEnd() !== line.trimEnd().replace(/:$/, "") && line.includes("failed with"))).toEqual([]);
+}
+
+describe.sequential("token rotation with the real Pulumi CLI", { timeout: 5 * 60_000 }, () => {
+  let started: ProgramUnderTest;
+  const badges = async () => (await started.api.list<{ id: number; name: string }>(apiPath`/groups/${"acme"}/badges`)).map((badge) => badge.name);
+
+  beforeAll(async () => {
+    started = await startProgramUnderTest({ programDir: "test/e2e/programs/operating", emulator: { seed }, secrets: { "platform:token": FIRST_TOKEN } });
+    await started.program.up();
+    expect(await badges()).toEqual(["docs"]);
+    // The first token is revoked on the server (as the administrator), and the stack moves to the second.
+    const revoked = await started.api.post<{ revoked: boolean }>(apiPath`/groups/${"acme"}/tokens/revoke`, { token: FIRST_TOKEN });
+    expect(revoked.revoked).toBe(true);
+    await started.program.setConfig("platform:token", SECOND_TOKEN, { secret: true });
+  }, 10 * 60_000);
+
+  afterAll(() => stopProgramUnderTest(started ?? {}));
+
+  const storedTokenRefused = "the server refused the platform:token stored in the stack at the last `pulumi up`.";
+
+  it("pulumi refresh says the stored token was refused, once, and names pulumi refresh --run-program", async () => {
+    const run = await started.program.cli(["refresh", "--yes", "--skip-preview"], { allowFailure: true });
+    const message =
+      "Badge: could not read groups/acme/badges/1. GET /groups/acme/badges/1 failed with 401 (401 Unauthorized): " + storedTokenRefused;
+    expectSaidOnce(run, message);
+    expect(diagnostics(run)).toContain("Run `pulumi refresh --run-program` (or `pulumi up --refresh --run-program`) to use the current platform:token.");
+  });
+
+  it("pulumi up --refresh says the same", async () => {
+    const run = await started.program.cli(["up", "--yes", "--skip-preview", "--refresh"], { allowFailure: true });
+    expectSaidOnce(run, "Badge: could not read groups/acme/badges/1. GET /groups/acme/badges/1 failed with 401 (401 Unauthorized): " + storedTokenRefused);
+  });
+
+  it("pulumi destroy says so and names pulumi destroy --run-program; nothing is deleted", async () => {
+    const run = await started.program.cli(["destroy", "--yes", "--skip-preview"], { allowFailure: true });
+    expectSaidOnce(run, "Badge: could not delete groups/acme/badges/1. DELETE /groups/acme/badges/1 failed with 401 (401 Unauthorized): " + storedTokenRefused);
+    expect(diagnostics(run)).toContain("Run `pulumi destroy --run-program` to use the current platform:token.");
+    expect(await badges()).toEqual(["docs"]);
+  });
+
+  it("the commands named work with the new token: refresh --run-program and up --refresh --run-program", async () => {
+    await started.program.cli(["refresh", "--yes", "--skip-preview", "--run-program"]);
+    await started.program.cli(["up", "--yes", "--skip-preview", "--refresh", "--run-program"]);
+    await started.program.preview("--expect-no-changes");
+  });
+
+  it("pulumi destroy --run-program deletes with the new token", async () => {
+    await started.program.cli(["destroy", "--yes", "--skip-preview", "--run-program"]);
+    expect(await badges()).toEqual([]);
+  });
+});
