@@ -514,6 +514,7 @@ describe("POST repository/changelog", () => {
     const before = await repo.resolveRef("main");
     const res = await changelog(`${web}/changelog`, { as: "maintainer", method: "POST", body: { version: "1.1.0", date: "2024-05-01" } });
     expect(res.status).toBe(200);
+    expect(res.text).toBe("200");
     const head = (await repo.resolveRef("main"))!;
     expect(head).not.toBe(before);
     const { commit } = await repo.readCommit(head);

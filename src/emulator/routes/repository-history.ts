@@ -26,7 +26,7 @@
  *   generate the changelog: …`. POST needs push access to the branch
  *   (Developer; on the default branch the group's default branch protection
  *   `allowed_to_push`, Maintainer by default): 403 `You are not allowed to
- *   commit a changelog on this branch`; it answers 200 with no body.
+ *   commit a changelog on this branch`; it answers 200 with the body `200`.
  *   Both are limited to 5 requests a minute per user and project
  *   (`project_repositories_changelog`), 429 `{"error": "This changelog has
  *   been requested too many times. Try again later."}`.
@@ -281,7 +281,8 @@ const changelogPostRoute = route(
       message: ctx.params.message ?? `Add changelog for version ${ctx.params.version}`,
       author: user,
     });
-    return { status: 200 };
+    // The endpoint ends with `status(200)`, whose value (200) Grape renders as the JSON body.
+    return { status: 200, body: 200 };
   },
 );
 
