@@ -6,16 +6,18 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { AnyResourceDefinition, FieldTraits, OutputTraits } from "./definition";
 import { withoutImportOption } from "./import";
-import { providerShim } from "./shim";
+import { serializedProvider } from "./shim";
 
 /** A resource's arguments: the schema's input type, each property accepting a Pulumi input. */
 export type ResourceArgs<S extends z.ZodObject> = { [K in keyof z.input<S>]: pulumi.Input<z.input<S>[K]> };
 
 /**
- * The props passed to `dynamic.Resource`: the arguments, secrets wrapped, every computed output
+ * The props of a resource (before `__provider`): the arguments, secrets wrapped, every computed output
  * announced, and the id of an `import` option (./import.ts).
  */
 export function resourceProps(definition: AnyResourceDefinition, args: object, opts?: pulumi.CustomResourceOptions): pulumi.Inputs {
+  // The check `dynamic.Resource` makes: the host's own key is never a property.
+  if ("__provider" in args) throw new Error(`${definition.name}: a resource must not define the __provider key`);
   const props: pulumi.Inputs = {};
   for (const name of Object.keys(definition.outputs)) props[name] = undefined;
   for (const [name, value] of Object.entries(args)) {
@@ -56,15 +58,21 @@ export function deriveOutputsFromId(resource: pulumi.CustomResource, definition:
 }
 
 /**
- * The base of every resource class: the provider shim of its kind, the props
+ * The base of every resource class: the provider text of its kind, the props
  * and options its declaration implies, the type token
  * `pulumi-nodejs:dynamic/platform:<name>`, and the outputs derived from its id.
  * A class adds only its typed output declarations (and any program-wide checks
  * before `super`).
+ *
+ * It registers a dynamic resource as `pulumi.dynamic.Resource` does (same type
+ * token, `__provider` in the props, served by the same host), but with our
+ * own small provider text (./shim.ts) instead of the SDK's closure
+ * serialization of an object.
  */
-export abstract class PlatformResource extends pulumi.dynamic.Resource {
+export abstract class PlatformResource extends pulumi.CustomResource {
   protected constructor(definition: AnyResourceDefinition, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
-    super(providerShim(definition.name), name, resourceProps(definition, args, opts), resourceOptions(definition, opts), "platform", definition.name);
+    const props = { ...resourceProps(definition, args, opts), __provider: serializedProvider(definition.name) };
+    super(`pulumi-nodejs:dynamic/platform:${definition.name}`, name, props, resourceOptions(definition, opts));
     deriveOutputsFromId(this, definition);
   }
 }
