@@ -31,7 +31,7 @@ const as = (username: string) => new Gitlab({ host: server.emulator.url, token: 
 describe("@gitbeaker/rest repository history", () => {
   it("Repositories.compare: commits, diffs with their flags, straight", async () => {
     const result = await as("dev").Repositories.compare("acme/web", "v1.0.0", "feature");
-    expect(result.commits.map((c) => c.title)).toEqual(["Add the API client", "Retry twice"]);
+    expect(result.commits!.map((c) => c.title)).toEqual(["Add the API client", "Retry twice"]);
     expect(result.commit).toMatchObject({ title: "Retry twice" });
     expect(result.compare_same_ref).toBe(false);
     expect(result.diffs).toEqual([
