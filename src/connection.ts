@@ -136,7 +136,7 @@ export function withConnection<T>(connection: Partial<Connection> | undefined, o
 /** The settings in force, or a message that says which one is wrong and how to give it. */
 export function connectionProblem(): string | undefined {
   const own = scope.getStore();
-  const problem = own ? problemOf(own, connectionLabel, "The resource's connection") : problemOf(current(), stackLabel, "The platform provider is not configured");
+  const problem = own ? problemOf(own, connectionLabel, "The connection given is incomplete") : problemOf(current(), stackLabel, "The platform provider is not configured");
   if (!problem) warnIfInsecure(own ?? current());
   return problem;
 }

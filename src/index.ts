@@ -42,6 +42,8 @@ export const providers = Object.fromEntries(Object.keys(definitions).map((kind) 
   Required<pulumi.dynamic.ResourceProvider>
 >;
 
+export type { Connection } from "./connection";
+export type { ConnectionInput, ConnectionArg } from "./engine/connections";
 export { PlatformClient, ApiError, NetworkError, apiPath, closeAllPools } from "./client";
 export type { ClientOptions, ApiErrorKind } from "./client";
 export { PartialCreateError } from "./engine/errors";

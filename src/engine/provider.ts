@@ -6,6 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { client, configureConnection, connectionProblem } from "../connection";
+import { withResourceConnections } from "./connections";
 import type { AnyResourceDefinition, EngineContext, Live, Located } from "./definition";
 import { PRIOR_VALUE_OUTPUTS, settingsLifecycle } from "./settings";
 import { PartialCreateError } from "./errors";
@@ -27,7 +28,12 @@ interface Engine extends PropertyParts {
   explained(error: unknown, attempt: Attempt): Error;
 }
 
+/** The provider of one resource kind: the engine's, with each resource's own `connection` in force (./connections.ts). */
 export function buildProvider(definition: AnyResourceDefinition): Required<pulumi.dynamic.ResourceProvider> {
+  return withResourceConnections(engineProvider(definition));
+}
+
+function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dynamic.ResourceProvider> {
   const engine = engineFor(definition);
   const { settingsCycle, changedProperties, outputsFor, fingerprintOutput, explained } = engine;
   return {

@@ -5,11 +5,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { AnyResourceDefinition, FieldTraits, OutputTraits } from "./definition";
+import { CONNECTION_PROPERTY, secretConnection, type ConnectionArg } from "./connections";
 import { withoutImportOption } from "./import";
 import { serializedProvider } from "./shim";
 
 /** A resource's arguments: the schema's input type, each property accepting a Pulumi input. */
-export type ResourceArgs<S extends z.ZodObject> = { [K in keyof z.input<S>]: pulumi.Input<z.input<S>[K]> };
+export type ResourceArgs<S extends z.ZodObject> = { [K in keyof z.input<S>]: pulumi.Input<z.input<S>[K]> } & ConnectionArg;
 
 /**
  * The props of a resource (before `__provider`): the arguments, secrets wrapped, every computed output
@@ -25,6 +26,8 @@ export function resourceProps(definition: AnyResourceDefinition, args: object, o
     const traits = traitsOf(definition, name);
     props[name] = traits.secret ? pulumi.secret(value) : traits.markSecrets ? traits.markSecrets(value) : value;
   }
+  // The resource's own server (./connections.ts): its token and other credentials secret.
+  if (props[CONNECTION_PROPERTY] !== undefined) props[CONNECTION_PROPERTY] = secretConnection(props[CONNECTION_PROPERTY]);
   return { ...props, ...withoutImportOption(opts).importInput };
 }
 
@@ -37,7 +40,7 @@ export function resourceOptions(definition: AnyResourceDefinition, givenOpts: pu
   // A property that holds secret values is visible in the inputs but secret as a whole in the outputs.
   const secretInputs = Object.keys(definition.schema.shape).filter((name) => traitsOf(definition, name).secret || traitsOf(definition, name).secretValues);
   const secretOutputs = Object.entries(definition.outputs).filter(([, output]) => output.secret).map(([name]) => name);
-  const additionalSecretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...secretInputs, ...secretOutputs];
+  const additionalSecretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...secretInputs, ...secretOutputs, CONNECTION_PROPERTY];
   return { ...opts, additionalSecretOutputs };
 }
 

@@ -27,7 +27,8 @@ import { pipeline } from "node:stream/promises";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, NetworkError, PAGE_SIZE, type PlatformClient, type Query } from "../client";
-import { client } from "../connection";
+import { client, withConnection, type Connection } from "../connection";
+import type { ConnectionInput } from "../engine/connections";
 import { ExplainedError } from "../engine/errors";
 import { redact } from "../engine/redaction";
 import { describeIssue } from "../validation";
@@ -143,11 +144,19 @@ export type InputArgs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 export interface FunctionOutputOptions {
   /** Look up only once these resources exist (created or updated): `dependsOn: [key]`. */
   dependsOn?: pulumi.Resource | pulumi.Resource[];
+  /** Another server than the stack's, as resources take it (../engine/connections.ts); its secrecy does not make the result secret. */
+  connection?: pulumi.Input<ConnectionInput>;
+}
+
+/** Options of the Promise form. */
+export interface FunctionOptions {
+  /** Another server than the stack's (`platform:url`, `platform:token`): `{ url, token, ... }`. */
+  connection?: Connection;
 }
 
 /** A declared lookup: the Promise form and the Output form. */
 export interface DataFunction<In, Out> {
-  (args: In): Promise<Out>;
+  (args: In, opts?: FunctionOptions): Promise<Out>;
   output(args: InputArgs<In>, opts?: FunctionOutputOptions): pulumi.Output<Out>;
 }
 
@@ -242,7 +251,7 @@ function dataFunction<In, Out>(
   run: (read: Reader, args: never) => Promise<Out>,
 ): DataFunction<In, Out> {
   const strict = schema.strict();
-  const get = async (args: In): Promise<Out> => {
+  const lookup = async (args: In): Promise<Out> => {
     const parsed = parseArgs(declaration, strict, args);
     let api: PlatformClient;
     try {
@@ -256,10 +265,14 @@ function dataFunction<In, Out>(
       throw explained(declaration, parsed, error);
     }
   };
+  // The client, the check of the settings and the masking of messages all use the connection given.
+  const get = (args: In, opts?: FunctionOptions): Promise<Out> => withConnection(opts?.connection, () => lookup(args));
   const output = (args: InputArgs<In>, opts?: FunctionOutputOptions): pulumi.Output<Out> => {
     const ready = [...[opts?.dependsOn ?? []].flat()].map(readiness);
-    return pulumi.all([pulumi.output(args), ...ready]).apply(async ([resolved]) => {
-      const result = await get(resolved as In);
+    // The token is secret; the result is secret only when it holds a secret of its own.
+    const connection = opts?.connection === undefined ? undefined : pulumi.unsecret(pulumi.output(opts.connection));
+    return pulumi.all([pulumi.output(args), connection, ...ready]).apply(async ([resolved, given]) => {
+      const result = await get(resolved as In, { connection: given as Connection | undefined });
       return (holdsSecret(result, declaration.secrets ?? []) ? pulumi.secret(result) : result) as Out;
     }) as pulumi.Output<Out>;
   };

@@ -28,6 +28,7 @@ import { z } from "zod";
 import { ApiError } from "../client";
 import { defineResource, type EngineContext, type FieldTraits, type Live, type Operation, type Requirements } from "../engine/definition";
 import { isUnknown } from "../engine/values";
+import type { ConnectionArg } from "../engine/connections";
 
 /** How the preview names one object of the collection: a few plain fields (ids, name, URL, slug). */
 export type Entry = Record<string, string | number | boolean>;
@@ -176,7 +177,7 @@ async function removeEntry<A extends Record<string, unknown>>(ctx: EngineContext
 }
 
 /** The arguments of an exclusive set's class: the owner's and `keep`, `ignore` (each a Pulumi input). */
-export type ExclusiveSetArgs<Owner> = { [K in keyof Owner]: pulumi.Input<Owner[K]> } & {
+export type ExclusiveSetArgs<Owner> = { [K in keyof Owner]: pulumi.Input<Owner[K]> } & ConnectionArg & {
   keep: pulumi.Input<pulumi.Input<KeptValue>[]>;
   ignore?: pulumi.Input<pulumi.Input<string>[]>;
 };

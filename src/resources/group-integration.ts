@@ -24,6 +24,7 @@ import { ApiError, apiPath, mayHaveBeenApplied } from "../client";
 import { defineResource, type EngineContext, type FieldTraits } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource } from "../engine/resource";
+import type { ConnectionArg } from "../engine/connections";
 import { apiFieldName } from "../engine/values";
 import {
   common,
@@ -238,7 +239,7 @@ export const groupIntegrationDefinition = defineResource({
 type KindInputs = z.input<typeof byKind>;
 /** Each slug's own arguments: `slug` is a literal, so the type tells which settings it takes. */
 type ArgsOf<T> = T extends { slug: infer Slug } ? { slug: Slug } & { [K in keyof T as K extends "slug" ? never : K]: pulumi.Input<T[K]> } : never;
-export type GroupIntegrationArgs = ArgsOf<KindInputs>;
+export type GroupIntegrationArgs = ArgsOf<KindInputs> & ConnectionArg;
 
 /**
  * An integration configured on a group for all its projects (a chat notifier,

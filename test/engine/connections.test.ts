@@ -1,0 +1,156 @@
+/**
+ * Several servers in one program: a resource's `connection` argument, driven
+ * through `providers.<Name>` exactly as the engine calls them, with two
+ * emulators (the stack's server and another one); and the data functions'
+ * `connection` option against both.
+ */
+import { describe, expect, it } from "vitest";
+import * as pulumi from "@pulumi/pulumi";
+import { getBadges, getBadgesOutput, providers } from "pulumi-platform";
+import { tokenOf, useEmulator, type TestServer } from "../support";
+
+const stackServer = useEmulator();
+const otherServer = useEmulator();
+
+const badge = { project: "acme/web", linkUrl: "https://ci.example.com/%{project_path}", imageUrl: "https://ci.example.com/badge.svg" };
+const connectionTo = (server: TestServer, username = "root") => ({ url: server.emulator.url, token: tokenOf(server.emulator, username) });
+const badgesOn = (server: TestServer) => server.as().list<{ id: number; link_url: string }>(`/projects/acme%2Fweb/badges`);
+
+describe("a resource's own connection", () => {
+  it("check keeps it in the inputs; create, read, update and delete all go to its server, none to the stack's", async () => {
+    await stackServer.configureProviders();
+    const connection = connectionTo(otherServer);
+    const stackRequests = await stackServer.requestsDuring(async () => {
+      const checked = await providers.Badge.check({}, { ...badge, connection });
+      expect(checked.failures ?? []).toEqual([]);
+      expect(checked.inputs.connection).toEqual(connection);
+
+      const { id, outs } = await providers.Badge.create(checked.inputs);
+      expect(outs.connection).toEqual(connection);
+      expect((await badgesOn(otherServer)).map((b) => String(b.id))).toHaveLength(1);
+
+      const read = await providers.Badge.read(id, outs);
+      expect(read.id).toBe(id);
+      expect(read.props?.connection).toEqual(connection);
+      expect(read.inputs?.connection).toEqual(connection);
+
+      const changed = { ...checked.inputs, linkUrl: "https://ci.example.com/other" };
+      const updated = await providers.Badge.update(id, read.props!, changed);
+      expect(updated.outs?.connection).toEqual(connection);
+      expect((await badgesOn(otherServer)).map((b) => b.link_url)).toEqual(["https://ci.example.com/other"]);
+
+      await providers.Badge.delete(id, updated.outs!);
+      expect(await badgesOn(otherServer)).toEqual([]);
+    });
+    expect(stackRequests).toEqual([]);
+  });
+
+  it("the same declaration without a connection goes to the stack's server", async () => {
+    await stackServer.configureProviders();
+    const otherRequests = await otherServer.requestsDuring(async () => {
+      const { id, outs } = await providers.Badge.create((await providers.Badge.check({}, badge)).inputs);
+      expect(outs.connection).toBeUndefined();
+      expect(await badgesOn(stackServer)).toHaveLength(1);
+      await providers.Badge.delete(id, outs);
+    });
+    expect(otherRequests).toEqual([]);
+  });
+
+  it("diff: another URL replaces, a rotated token updates in place (changes unknown: the engine names the masked change), the same connection is no change", async () => {
+    await stackServer.configureProviders();
+    const recorded = { ...badge, badgeId: 1, connection: connectionTo(otherServer) };
+    const same = await providers.Badge.diff("project:acme%2Fweb:1", recorded, { ...badge, connection: connectionTo(otherServer) });
+    expect(same.changes).toBe(false);
+    expect(same.replaces ?? []).toEqual([]);
+
+    const rotated = await providers.Badge.diff("project:acme%2Fweb:1", recorded, { ...badge, connection: { ...connectionTo(otherServer), token: "glpat-rotated-0001" } });
+    expect(rotated.changes).toBeUndefined();
+    expect(rotated.replaces ?? []).toEqual([]);
+
+    const moved = await providers.Badge.diff("project:acme%2Fweb:1", recorded, { ...badge, connection: connectionTo(stackServer) });
+    expect(moved.changes).toBe(true);
+    expect(moved.replaces).toEqual(["connection"]);
+
+    // Dropping the connection means the stack's server: another server here.
+    const dropped = await providers.Badge.diff("project:acme%2Fweb:1", recorded, { ...badge });
+    expect(dropped.replaces).toEqual(["connection"]);
+    // Naming the stack's own server explicitly (a trailing slash aside) is no move.
+    const explicit = await providers.Badge.diff("project:acme%2Fweb:1", { ...badge, badgeId: 1 }, { ...badge, connection: { ...connectionTo(stackServer), url: `${stackServer.emulator.url}/` } });
+    expect(explicit.replaces ?? []).toEqual([]);
+  });
+
+  it("a rotated token takes effect at the update, which records it; refresh and delete then use it", async () => {
+    await stackServer.configureProviders();
+    const first = connectionTo(otherServer, "root");
+    const { id, outs } = await providers.Badge.create((await providers.Badge.check({}, { ...badge, connection: first })).inputs);
+    // The "rotation": another token with the rights needed (a Maintainer of acme/web's).
+    const second = connectionTo(otherServer, "maintainer");
+    const updated = await providers.Badge.update(id, outs, { ...badge, connection: second });
+    expect(updated.outs?.connection).toEqual(second);
+    const requests = await otherServer.requestsDuring(async () => {
+      expect((await providers.Badge.read(id, updated.outs!)).id).toBe(id);
+      await providers.Badge.delete(id, updated.outs!);
+    });
+    expect(requests.map((r) => r.status)).toEqual([200, 204]);
+    expect(await badgesOn(otherServer)).toEqual([]);
+  });
+
+  it("an incomplete or unusable connection fails at check, naming connection.<setting>, before any request", async () => {
+    await stackServer.configureProviders();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ url: otherServer.emulator.url }, "it needs an access token (connection.token)"],
+      [{ url: "ftp://example.com", token: "x" }, 'connection.url must be an http(s) URL such as https://platform.example.com; got "ftp://example.com"'],
+      [{ ...connectionTo(otherServer), caCertificate: "/nonexistent/ca.pem" }, "connection.caCertificate: cannot read the file /nonexistent/ca.pem (ENOENT)"],
+      [{ ...connectionTo(otherServer), clientKey: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----" }, "connection.clientKey is set without connection.clientCertificate"],
+    ];
+    for (const [connection, message] of cases) {
+      const requests = await otherServer.requestsDuring(async () => {
+        const result = await providers.Badge.check({}, { ...badge, connection });
+        expect(result.failures?.[0]?.reason).toContain(message);
+      });
+      expect(requests).toEqual([]);
+    }
+  });
+
+  it("the connection's token is masked in messages, even when the server repeats it", async () => {
+    await stackServer.configureProviders();
+    // Not the stack's token (both emulators' seeds give root the same one): only the connection's own is masked here.
+    const connection = connectionTo(otherServer, "alice");
+    otherServer.emulator.inject({ method: "POST", status: 422, body: { message: `token ${connection.token} may not create badges` }, times: 1 });
+    const error = (await providers.Badge.create({ ...badge, connection }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toContain("token [secret] may not create badges");
+    expect(error.message).not.toContain(connection.token);
+  });
+});
+
+describe("data functions against two servers", () => {
+  it("the Promise form reads the stack's server, or the connection given", async () => {
+    await stackServer.configureProviders();
+    const onOther = await otherServer.as().post<{ id: number }>(`/projects/acme%2Fweb/badges`, { link_url: "https://other.example.com", image_url: "https://other.example.com/b.svg" });
+    try {
+      expect(await getBadges({ project: "acme/web" })).toEqual([]);
+      const found = await getBadges({ project: "acme/web" }, { connection: connectionTo(otherServer) });
+      expect(found.map((b) => b.id)).toEqual([onOther.id]);
+      // With a token the other server does not know: its refusal, the token masked.
+      const refused = (await getBadges({ project: "acme/web" }, { connection: { url: otherServer.emulator.url, token: "glpat-unknown-token-77" } }).catch((e: unknown) => e)) as Error;
+      expect(refused.message).toContain("401");
+      expect(refused.message).not.toContain("glpat-unknown-token-77");
+    } finally {
+      await otherServer.as().delete(`/projects/acme%2Fweb/badges/${onOther.id}`);
+    }
+  });
+
+  it("the Output form takes the connection as inputs, a secret token included, and its result is not made secret by it", async () => {
+    await stackServer.configureProviders();
+    const onOther = await otherServer.as().post<{ id: number }>(`/projects/acme%2Fweb/badges`, { link_url: "https://other.example.com", image_url: "https://other.example.com/b.svg" });
+    try {
+      const connection = { url: pulumi.output(otherServer.emulator.url), token: pulumi.secret(tokenOf(otherServer.emulator, "root")) };
+      const result = getBadgesOutput({ project: "acme/web" }, { connection });
+      expect(await pulumi.isSecret(result)).toBe(false);
+      const ids = await new Promise<number[]>((resolve) => result.apply((badges) => resolve(badges.map((b) => b.id))));
+      expect(ids).toEqual([onOther.id]);
+    } finally {
+      await otherServer.as().delete(`/projects/acme%2Fweb/badges/${onOther.id}`);
+    }
+  });
+});
