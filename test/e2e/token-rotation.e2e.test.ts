@@ -19,7 +19,7 @@ const SECOND_TOKEN = "glpat-alice-second-0002";
 /** The default seed, with alice (Owner of acme) holding two tokens. */
 const seed: Seed = {
   ...defaultSeed,
-  users: defaultSeed.users.map((user) => (user.username === "alice" ? { ...user, token: undefined, tokens: [FIRST_TOKEN, SECOND_TOKEN] } : user)),
+  users: (defaultSeed.users ?? []).map((user) => (user.username === "alice" ? { ...user, token: undefined, tokens: [FIRST_TOKEN, SECOND_TOKEN] } : user)),
 };
 
 /** The lines under "Diagnostics:" (the summary the CLI prints at the end). */
@@ -39,8 +39,8 @@ function expectSaidOnce(run: RunResult, message: string): void {
   expect(occurrences(diagnostics(run), message), diagnostics(run)).toBe(1);
   // The host's console copy of the error was shown as a diagnostic of the stack, as `Error: <message>: `.
   expect(run.stdout).not.toContain(`Error: ${message}`);
-  const output = `${run.stdout}\n${run.stderr}`;
-  expect(output.split("\n").filter((line) => line.trimEnd() !== line.trimEnd().replace(/:$/, "") && line.includes("failed with"))).toEqual([]);
+  const lines = `${run.stdout}\n${run.stderr}`.split("\n");
+  expect(lines.filter((line) => line.includes(message) && line.trimEnd().endsWith(":"))).toEqual([]);
 }
 
 describe.sequential("token rotation with the real Pulumi CLI", { timeout: 5 * 60_000 }, () => {

@@ -1,0 +1,90 @@
+/**
+ * The `import` option as the engine runs it (src/engine/import.ts): the
+ * resource class passes the id in `__import`, check hands it on, and create
+ * takes over that object. Through `providers.<Name>` against the emulator.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { beforeAll, describe, expect, it } from "vitest";
+import { apiPath, providers } from "pulumi-platform";
+import { resourceOptions, resourceProps } from "../../dist/engine/resource";
+import { badgeDefinition } from "../../dist/resources/badge";
+import { useEmulator } from "../support";
+
+const server = useEmulator();
+
+beforeAll(async () => {
+  await server.configureProviders();
+});
+
+/** check, as the engine does, with the id an `import` option gives: the inputs create gets. */
+async function checkedImport(kind: keyof typeof providers, inputs: Record<string, unknown>, id: string) {
+  const checked = await providers[kind].check({}, { ...inputs, __import: id });
+  expect(checked.failures ?? []).toEqual([]);
+  expect((checked.inputs as Record<string, unknown>).__import).toBe(id);
+  return checked.inputs;
+}
+
+/** check, then create. */
+async function importAs(kind: keyof typeof providers, inputs: Record<string, unknown>, id: string) {
+  return providers[kind].create(await checkedImport(kind, inputs, id));
+}
+
+/** The requests create sends for an import (check's own reads at preview left out). */
+async function requestsOfImport(kind: keyof typeof providers, inputs: Record<string, unknown>, id: string) {
+  const checked = await checkedImport(kind, inputs, id);
+  return (await server.requestsDuring(() => providers[kind].create(checked))).map((request) => `${request.method} ${request.path}`);
+}
+
+const badgeInputs = { group: "acme", name: "imported", linkUrl: "https://ci.example.com/new", imageUrl: "https://ci.example.com/badge.svg" };
+
+describe("the resource class", () => {
+  it("takes import out of the options (the engine cannot import a dynamic resource) and passes the id as __import", () => {
+    const opts: pulumi.CustomResourceOptions = { import: "groups/acme/badges/7", protect: true };
+    expect(resourceOptions(badgeDefinition, opts)).not.toHaveProperty("import");
+    expect(resourceOptions(badgeDefinition, opts).protect).toBe(true);
+    expect(resourceProps(badgeDefinition, badgeInputs, opts).__import).toBe("groups/acme/badges/7");
+    expect(resourceProps(badgeDefinition, badgeInputs, {})).not.toHaveProperty("__import");
+  });
+});
+
+describe("create with an import id", () => {
+  it("reads the object by id and updates only what differs: no POST", async () => {
+    const made = await server.as().post<{ id: number }>(apiPath`/groups/${"acme"}/badges`, { ...badgeInputs, link_url: "https://ci.example.com/old", image_url: badgeInputs.imageUrl });
+    const id = `groups/acme/badges/${made.id}`;
+    expect(await requestsOfImport("Badge", badgeInputs, id)).toEqual([`GET /api/v4/${id}`, `PUT /api/v4/${id}`]);
+    expect((await server.as().get<{ link_url: string }>(`/${id}`)).link_url).toBe("https://ci.example.com/new");
+  });
+
+  it("an object already as declared is taken over with one GET", async () => {
+    const made = await server.as().post<{ id: number }>(apiPath`/groups/${"acme"}/badges`, { name: "as-declared", link_url: badgeInputs.linkUrl, image_url: badgeInputs.imageUrl });
+    const id = `groups/acme/badges/${made.id}`;
+    expect(await requestsOfImport("Badge", { ...badgeInputs, name: "as-declared" }, id)).toEqual([`GET /api/v4/${id}`]);
+  });
+
+  it("an id with no object behind it is refused, saying where the id forms are", async () => {
+    await expect(importAs("Badge", badgeInputs, "groups/acme/badges/99999")).rejects.toThrow(
+      'Badge: cannot import "groups/acme/badges/99999": there is no such object, or the token\'s user cannot see it. The import option takes the id of an existing Badge, as docs/resources.md ("Taking over existing objects") gives its form.',
+    );
+  });
+
+  it("an id not of the kind's form is refused with the form", async () => {
+    await expect(importAs("Badge", badgeInputs, "42")).rejects.toThrow('Badge: cannot import "42": Badge id "42" is not of the form projects/<project>/badges/<id> or groups/<group>/badges/<id>.');
+  });
+
+  it("a settings resource imports the object its declaration names, and refuses an id naming another", async () => {
+    const beta = await server.as().get<{ id: number }>(apiPath`/groups/${"beta"}`);
+    await expect(importAs("GroupSettings", { group: "beta", description: "Imported" }, "groups/1")).rejects.toThrow(
+      `GroupSettings: cannot import "groups/1": the declared properties name the object "groups/${beta.id}".`,
+    );
+    const created = await importAs("GroupSettings", { group: "beta", description: "Imported" }, `groups/${beta.id}`);
+    expect(created.id).toBe(`groups/${beta.id}`);
+    expect((await server.as().get<{ description: string }>(apiPath`/groups/${"beta"}`)).description).toBe("Imported");
+  });
+
+  it("an exclusive set imports by its ordinary create: nothing is removed", async () => {
+    await server.as().post(apiPath`/groups/${"beta"}/badges`, { name: "stray", link_url: "https://x.example.com", image_url: "https://x.example.com/b.svg" });
+    const requests = await requestsOfImport("ExclusiveBadges", { group: "beta", keep: [] }, "groups/beta/badges");
+    expect(requests.every((request) => request.startsWith("GET "))).toBe(true);
+    expect((await server.as().list<{ name: string }>(apiPath`/groups/${"beta"}/badges`)).map((badge) => badge.name)).toContain("stray");
+  });
+});
