@@ -32,7 +32,7 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export interface ApiResponse {
   status: number;
-  /** undefined: no body; a string: text/plain; a Buffer: bytes (set Content-Type); anything else: JSON. */
+  /** undefined: no body; a string: text/plain; a Buffer: bytes (set Content-Type); a node Readable: streamed bytes (archives); anything else: JSON. */
   body?: unknown;
   headers?: Record<string, string>;
 }

@@ -19,6 +19,8 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { ApiError, MovedError, internalServerError, routeNotFound, unauthorized } from "./errors";
 import { FaultInjector, parseFaultPlan, type FaultName, type FaultPlan, type InjectedAnswer } from "./faults";
 import { declareParams, parseBody, parseNestedParams, type RawParams } from "./params";
@@ -151,6 +153,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 function writeResponse(res: ServerResponse, response: ApiResponse, extraHeaders: Record<string, string>): void {
   if (res.destroyed || res.headersSent) return;
   const headers: Record<string, string> = { ...extraHeaders, ...response.headers };
+  if (response.body instanceof Readable) return streamResponse(res, response.status, headers, response.body);
   const hasContentType = Object.keys(headers).some((name) => name.toLowerCase() === "content-type");
   let payload: string | Buffer | undefined;
   if (response.body !== undefined && response.status !== 204) {
@@ -168,6 +171,20 @@ function writeResponse(res: ServerResponse, response: ApiResponse, extraHeaders:
   headers["Content-Length"] = String(payload === undefined ? 0 : Buffer.byteLength(payload));
   res.writeHead(response.status, headers);
   res.end(payload);
+}
+
+/**
+ * A streamed body (archives): sent chunk by chunk with backpressure, without
+ * Content-Length (chunked), never held whole in memory. A failure after the
+ * headers went out can only cut the connection, as on a real server.
+ */
+function streamResponse(res: ServerResponse, status: number, headers: Record<string, string>, body: Readable): void {
+  if (!Object.keys(headers).some((name) => name.toLowerCase() === "content-type")) headers["Content-Type"] = "application/octet-stream";
+  res.writeHead(status, headers);
+  pipeline(body, res).catch((error: unknown) => {
+    if (process.env["EMULATOR_DEBUG"]) console.error(error);
+    res.destroy();
+  });
 }
 
 class EmulatorServer {

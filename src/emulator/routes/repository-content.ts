@@ -1,20 +1,310 @@
 /**
- * Repository content (spec document 1, part 4.6): tree, blobs and archives
- * of a project's real git repository (repositories/model.ts), and the
- * `repositories` seed section.
+ * Repository content (spec document 1, part 4.6, with 2.3's tree entry, 4.2's
+ * keyset pagination and part 8's limits): the tree, blobs and archives of a
+ * project's real git repository (repositories/model.ts), and the area's
+ * `repositories` seed section (repositories/seed.ts).
+ *
+ * Followed where the spec is silent (gitlabhq lib/api/repositories.rb,
+ * lib/api/helpers/blobs_helper / send_git_blob, lib/gitlab/pagination/
+ * gitaly_keyset_pager.rb, lib/gitlab/git/repository.rb archive_prefix,
+ * workhorse sendarchive, doc/api/repositories.md):
+ * - Access: the project as `find_project!` (404 for those who may not see
+ *   it), then `authorize! :download_code`: members below Reporter of a
+ *   private or internal project get 403; public repositories need no token.
+ * - Tree: `ref` (branch, tag or sha; default the default branch) and `path`
+ *   resolved as Gitaly does; an unknown ref or a missing path is 404
+ *   `{"message":"404 Tree Not Found"}`. Entries `{id, name, type, path, mode}`,
+ *   trees first then blobs then submodules ("commit"), each by name; with
+ *   `recursive`, every entry below in git's order (a directory, then its
+ *   contents). Offset pagination as every list; `pagination=keyset` pages
+ *   with `page_token` (the id of the last entry seen) and answers only
+ *   `Link: <...page_token=...>; rel="next"`, absent on the last page.
+ * - Blobs: `sha` is an object id (full or abbreviated); anything but a blob
+ *   is 404 `{"message":"404 Blob Not Found"}`. JSON `{size, encoding:
+ *   "base64", content, sha}`; raw: the bytes, `Content-Disposition: inline`,
+ *   `text/plain; charset=utf-8` for text and the sniffed type (workhorse's
+ *   detection) or `application/octet-stream` for binary content.
+ * - Blobs over 10 MB: 5 fetches a minute per project and user (part 8), then
+ *   429 `{"message":{"error":"This endpoint has been requested too many
+ *   times. Try again later."}}`.
+ * - Archive: `archive` or `archive.<format>` (formats of the table; others
+ *   are no route, 404). Top-level directory and file name
+ *   `<project path>-<ref>-<sha>[-<path>]` (`append_sha: true`, `/` in ref and
+ *   path as `-`), `Content-Disposition: attachment; filename="<name>.<ext>"`
+ *   with the extension normalised (bz2, tb2, tbz, tbz2 → tar.bz2),
+ *   `Content-Type: application/zip` for zip, else `application/octet-stream`,
+ *   streamed. Unknown `sha` or a missing `path`: 404 `{"message":"404 File
+ *   Not Found"}`. On the hosted offering, 5 downloads a minute per project
+ *   and user, then 429 `{"message":{"error":"This archive has been requested
+ *   too many times. Try again later."}}`.
  */
-import { applyRepositoriesSeed, attachRepositories, buildSeededRepositories, detachRepositories } from "../repositories/model";
-import type { RouteDefinition, RouteModule } from "../router";
+import * as fs from "node:fs";
+import * as git from "isomorphic-git";
+import { projectAccessLevel } from "../access";
+import { ApiError, forbidden, notFound, paramError, routeNotFound } from "../errors";
+import { findProject } from "../lookup";
+import { isKeysetRequest, pageUrl, readPerPage } from "../pagination";
+import { archiveKindOf, archiveStream } from "../repositories/archive";
+import {
+  applyRepositoriesSeed,
+  attachRepositories,
+  buildSeededRepositories,
+  detachRepositories,
+  repositoryOf,
+  type ProjectRepository,
+} from "../repositories/model";
+import { ok, paginate, route, type ApiResponse, type RequestContext, type RouteModule } from "../router";
 import { stateFromSeed } from "../seed";
+import { AccessLevel, type EmulatorState, type Project } from "../state";
 
-const routes: RouteDefinition[] = [];
+// ---------------------------------------------------------------------------
+// Access and limits
+
+/**
+ * `find_project!` then `authorize! :download_code`: public code for anyone,
+ * internal for every signed-in user, private for Reporters and above.
+ */
+async function readableRepository(ctx: RequestContext<unknown>): Promise<{ project: Project; repo: ProjectRepository }> {
+  const project = findProject(ctx);
+  const mayDownload =
+    ctx.user?.isAdmin === true ||
+    project.visibility === "public" ||
+    (project.visibility === "internal" && ctx.user !== null) ||
+    projectAccessLevel(ctx.state, ctx.user, project) >= AccessLevel.Reporter;
+  if (!mayDownload) throw forbidden();
+  return { project, repo: await repositoryOf(ctx.state, project) };
+}
+
+const LARGE_BLOB_BYTES = 10 * 1024 * 1024;
+const LIMIT_PER_MINUTE = 5;
+/** Gitlab::ApplicationRateLimiter's fixed one-minute windows, in memory (they need not survive a restart). */
+const limiterWindows = new WeakMap<EmulatorState, Map<string, { window: number; count: number }>>();
+
+function overRateLimit(state: EmulatorState, key: string): boolean {
+  let windows = limiterWindows.get(state);
+  if (!windows) limiterWindows.set(state, (windows = new Map()));
+  const window = Math.floor(state.clock() / 60_000);
+  const seen = windows.get(key);
+  const count = seen && seen.window === window ? seen.count + 1 : 1;
+  windows.set(key, { window, count });
+  return count > LIMIT_PER_MINUTE;
+}
+
+const limiterKey = (ctx: RequestContext<unknown>, name: string, project: Project): string =>
+  `${name}:${project.id}:${ctx.user ? `user:${ctx.user.id}` : "anonymous"}`;
+
+// ---------------------------------------------------------------------------
+// Tree
+
+interface TreeEntry {
+  id: string;
+  name: string;
+  type: "tree" | "blob" | "commit";
+  path: string;
+  mode: string;
+}
+
+const TYPE_ORDER: Record<TreeEntry["type"], number> = { tree: 0, blob: 1, commit: 2 };
+const treeNotFound = (): ApiError => notFound("Tree");
+
+/** The tree object at `path` in a commit; undefined when the path is missing or is not a directory. */
+async function treeAt(repo: ProjectRepository, commitSha: string, path: string): Promise<string | undefined> {
+  const { commit } = await repo.readCommit(commitSha);
+  try {
+    const { oid, tree } = await git.readTree({ fs, gitdir: repo.gitdir, oid: commit.tree, filepath: path === "" ? undefined : path });
+    return tree ? oid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function listTree(repo: ProjectRepository, treeOid: string, basePath: string, recursive: boolean): Promise<TreeEntry[]> {
+  const { tree } = await git.readTree({ fs, gitdir: repo.gitdir, oid: treeOid });
+  const here: TreeEntry[] = tree.map((entry) => ({
+    id: entry.oid,
+    name: entry.path,
+    type: entry.type,
+    path: basePath === "" ? entry.path : `${basePath}/${entry.path}`,
+    mode: entry.mode,
+  }));
+  if (!recursive) return here.sort((a, b) => TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || (a.name < b.name ? -1 : 1));
+  const all: TreeEntry[] = [];
+  for (const entry of here) {
+    all.push(entry);
+    if (entry.type === "tree") all.push(...(await listTree(repo, entry.id, entry.path, true)));
+  }
+  return all;
+}
+
+/** GitalyKeysetPager: the page after the entry whose id is `page_token`, and a next link while more remain. */
+function keysetTreePage(ctx: RequestContext<unknown>, entries: TreeEntry[]): ApiResponse {
+  const perPage = readPerPage(ctx.rawParams);
+  const token = ctx.rawParams["page_token"];
+  let start = 0;
+  if (typeof token === "string" && token !== "") {
+    const index = entries.findIndex((entry) => entry.id === token);
+    if (index === -1) throw paramError("page_token is invalid");
+    start = index + 1;
+  }
+  const page = entries.slice(start, start + perPage);
+  const last = page[page.length - 1];
+  const headers: Record<string, string> = {};
+  if (last && start + perPage < entries.length) {
+    headers["Link"] = `<${pageUrl(ctx.url, { page_token: last.id }, ["page"])}>; rel="next"`;
+  }
+  return ok(page, headers);
+}
+
+const treeParams = {
+  id: { type: "string", required: true },
+  path: { type: "string" },
+  ref: { type: "string" },
+  recursive: { type: "boolean" },
+  page_token: { type: "string" },
+  pagination: { type: "string" },
+} as const;
+
+const treeRoute = route("GET", "/projects/:id/repository/tree", { params: treeParams, paginated: true }, async (ctx) => {
+  const { project, repo } = await readableRepository(ctx);
+  const sha = await repo.resolveRef(ctx.params.ref ?? project.defaultBranch);
+  if (!sha) throw treeNotFound();
+  const path = (ctx.params.path ?? "").replace(/^\/+|\/+$/g, "");
+  const treeOid = await treeAt(repo, sha, path);
+  if (!treeOid) throw treeNotFound();
+  const entries = await listTree(repo, treeOid, path, ctx.params.recursive ?? false);
+  return isKeysetRequest(ctx.rawParams) ? keysetTreePage(ctx, entries) : paginate(ctx, entries);
+});
+
+// ---------------------------------------------------------------------------
+// Blobs
+
+const blobNotFound = (): ApiError => notFound("Blob");
+const SHA_PREFIX = /^[0-9a-f]{4,40}$/i;
+
+async function readBlobBySha(ctx: RequestContext<unknown>, sha: string): Promise<{ oid: string; blob: Buffer; project: Project }> {
+  const { project, repo } = await readableRepository(ctx);
+  if (!SHA_PREFIX.test(sha)) throw blobNotFound();
+  let oid: string;
+  let blob: Uint8Array;
+  try {
+    oid = sha.length === 40 ? sha.toLowerCase() : await git.expandOid({ fs, gitdir: repo.gitdir, oid: sha.toLowerCase() });
+    ({ blob } = await git.readBlob({ fs, gitdir: repo.gitdir, oid }));
+  } catch {
+    throw blobNotFound();
+  }
+  if (blob.length > LARGE_BLOB_BYTES && overRateLimit(ctx.state, limiterKey(ctx, "large_blob_download", project))) {
+    throw new ApiError(429, { message: { error: "This endpoint has been requested too many times. Try again later." } });
+  }
+  return { oid, blob: Buffer.from(blob), project };
+}
+
+const blobParams = { id: { type: "string", required: true }, sha: { type: "string", required: true } } as const;
+
+const blobRoute = route("GET", "/projects/:id/repository/blobs/:sha", { params: blobParams }, async (ctx) => {
+  const { oid, blob } = await readBlobBySha(ctx, ctx.params.sha);
+  return ok({ size: blob.length, encoding: "base64", content: blob.toString("base64"), sha: oid });
+});
+
+/** Magic numbers workhorse's content detection knows for the common binary types. */
+const SNIFFED: [RegExp, string][] = [
+  [/^\x89PNG\r\n\x1a\n/, "image/png"],
+  [/^\xff\xd8\xff/, "image/jpeg"],
+  [/^GIF8[79]a/, "image/gif"],
+  [/^%PDF-/, "application/pdf"],
+  [/^PK\x03\x04/, "application/zip"],
+];
+
+/** Text unless it has a NUL byte or is not UTF-8 (git's and linguist's binary test, roughly). */
+function rawContentType(blob: Buffer): string {
+  const head = blob.subarray(0, 8000).toString("latin1");
+  for (const [magic, type] of SNIFFED) if (magic.test(head)) return type;
+  const binary = blob.subarray(0, 8000).includes(0) || !isUtf8(blob);
+  return binary ? "application/octet-stream" : "text/plain; charset=utf-8";
+}
+
+function isUtf8(blob: Buffer): boolean {
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(blob);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const rawBlobRoute = route("GET", "/projects/:id/repository/blobs/:sha/raw", { params: blobParams }, async (ctx) => {
+  const { blob } = await readBlobBySha(ctx, ctx.params.sha);
+  return { status: 200, body: blob, headers: { "Content-Type": rawContentType(blob), "Content-Disposition": "inline", "Cache-Control": "no-cache" } };
+});
+
+// ---------------------------------------------------------------------------
+// Archive
+
+const fileNotFound = (): ApiError => notFound("File");
+const EXTENSIONS = { tar: "tar", "tar.gz": "tar.gz", "tar.bz2": "tar.bz2", zip: "zip" } as const;
+
+const archiveParams = {
+  id: { type: "string", required: true },
+  archive_file: { type: "string", required: true },
+  sha: { type: "string" },
+  path: { type: "string" },
+  exclude_paths: { type: "string" },
+  include_lfs_blobs: { type: "boolean" },
+} as const;
+
+/** `archive_prefix(ref, sha, project_path, append_sha: true, path:)`. */
+function archivePrefix(project: Project, ref: string, sha: string, path: string): string {
+  const segments = [project.path, ref.replaceAll("/", "-"), sha];
+  if (path !== "") segments.push(path.replaceAll("/", "-"));
+  return segments.join("-");
+}
+
+const archiveRoute = route("GET", "/projects/:id/repository/:archive_file", { params: archiveParams }, async (ctx) => {
+  const format = /^archive(?:\.(.+))?$/.exec(ctx.params.archive_file);
+  const kind = format ? archiveKindOf(format[1] ?? "tar.gz") : undefined;
+  if (!kind) throw routeNotFound();
+  const { project, repo } = await readableRepository(ctx);
+  if (ctx.state.instance.offering === "hosted" && overRateLimit(ctx.state, limiterKey(ctx, "project_repositories_archive", project))) {
+    throw new ApiError(429, { message: { error: "This archive has been requested too many times. Try again later." } });
+  }
+  const ref = ctx.params.sha ?? project.defaultBranch;
+  const sha = await repo.resolveRef(ref);
+  if (!sha) throw fileNotFound();
+  const path = (ctx.params.path ?? "").replace(/^\/+|\/+$/g, "");
+  const treeOid = await treeAt(repo, sha, path);
+  if (!treeOid) throw fileNotFound();
+  const prefix = archivePrefix(project, ref, sha, path);
+  const excludePaths = (ctx.params.exclude_paths ?? "").split(",").map((p) => p.trim().replace(/^\/+|\/+$/g, "")).filter((p) => p !== "");
+  const { commit } = await repo.readCommit(sha);
+  const body = await archiveStream({
+    gitdir: repo.gitdir,
+    treeOid,
+    basePath: path,
+    kind,
+    prefix,
+    excludePaths,
+    includeLfsBlobs: ctx.params.include_lfs_blobs ?? true,
+    time: commit.committer.timestamp,
+  });
+  return {
+    status: 200,
+    body,
+    headers: {
+      "Content-Type": kind === "zip" ? "application/zip" : "application/octet-stream",
+      "Content-Disposition": `attachment; filename="${prefix}.${EXTENSIONS[kind]}"`,
+      "Content-Transfer-Encoding": "binary",
+    },
+  };
+});
+
+// ---------------------------------------------------------------------------
+// The module
 
 /** The seed's parts a repository build depends on: the core (projects' ids, dates, branches) and `repositories`. */
 const REPOSITORY_SEED_SECTIONS = ["instance", "users", "groups", "projects", "repositories"];
 
 export const repositoryContentRoutes: RouteModule = {
   name: "repository-content",
-  routes,
+  routes: [treeRoute, blobRoute, rawBlobRoute, archiveRoute],
   seed: { key: "repositories", apply: applyRepositoriesSeed },
   lifecycle: {
     // Repositories are built (asynchronously) before the real state is seeded, so its projects
