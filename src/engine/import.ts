@@ -57,7 +57,7 @@ export async function importedObject(definition: AnyResourceDefinition, ctx: Eng
   if (!live) {
     throw new ExplainedError(
       `${definition.name}: cannot import "${id}": there is no such object, or the token's user cannot see it. ` +
-        `The import option takes the id of an existing ${definition.name}, as docs/resources.md ("Taking over existing objects") gives its form.`,
+        `The import option takes the id of an existing ${definition.name}, as docs/resources.md ("Taking over an object by id") gives its form.`,
     );
   }
   return { id, live };

@@ -87,6 +87,10 @@ describe.sequential("token rotation with the real Pulumi CLI", { timeout: 5 * 60
     await started.program.preview("--expect-no-changes");
   });
 
+  it("once an up has stored the new token, plain pulumi refresh uses it", async () => {
+    await started.program.refresh();
+  });
+
   it("pulumi destroy --run-program deletes with the new token", async () => {
     await started.program.cli(["destroy", "--yes", "--skip-preview", "--run-program"]);
     expect(await badges()).toEqual([]);

@@ -63,7 +63,7 @@ describe("create with an import id", () => {
 
   it("an id with no object behind it is refused, saying where the id forms are", async () => {
     await expect(importAs("Badge", badgeInputs, "groups/acme/badges/99999")).rejects.toThrow(
-      'Badge: cannot import "groups/acme/badges/99999": there is no such object, or the token\'s user cannot see it. The import option takes the id of an existing Badge, as docs/resources.md ("Taking over existing objects") gives its form.',
+      'Badge: cannot import "groups/acme/badges/99999": there is no such object, or the token\'s user cannot see it. The import option takes the id of an existing Badge, as docs/resources.md ("Taking over an object by id") gives its form.',
     );
   });
 
