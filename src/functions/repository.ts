@@ -145,6 +145,10 @@ export type ArchiveFormat = (typeof ARCHIVE_FORMATS)[number];
 const SEMVER = /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
 
 const repositoryOf = (args: { project: string | number }) => `the repository of project ${args.project}`;
+/** `authorize! :download_code`: a private or internal project's repository is for its Reporters and above. */
+const repositoryRefusals = {
+  403: () => "Reading the repository of a private or internal project needs at least the Reporter role on it (Guests may not read code).",
+};
 const atRef = (reference: string | undefined) => (reference === undefined ? "" : ` at ${reference}`);
 
 // ---------------------------------------------------------------------------
@@ -166,6 +170,7 @@ const repositoryTree = defineListFunction({
   // Keyset pages (the next page's token in the Link header): offset pages of a large tree are slow and deprecated.
   query: (args) => ({ path: args.path, ref: args.ref, recursive: args.recursive, pagination: "keyset" }),
   subject: (args) => `${args.path === undefined ? "the tree" : `directory ${args.path}`} of ${repositoryOf(args)}${atRef(args.ref)}`,
+  refusals: repositoryRefusals,
   item: treeEntryShape,
 });
 
@@ -200,6 +205,7 @@ const repositoryBlob = defineComposedFunction({
     return [];
   },
   subject: (args) => (args.sha !== undefined ? `blob ${args.sha} of ${repositoryOf(args)}` : `file ${args.path} of ${repositoryOf(args)}${atRef(args.ref)}`),
+  refusals: repositoryRefusals,
   async run(read, args): Promise<RepositoryBlob> {
     let sha = args.sha;
     if (sha === undefined) {
@@ -264,6 +270,7 @@ const repositoryArchive = defineComposedFunction({
     destination: z.string().min(1).optional(),
   }),
   subject: (args) => `the ${args.format} archive of ${repositoryOf(args)}${atRef(args.sha)}${args.path === undefined ? "" : ` (${args.path})`}`,
+  refusals: repositoryRefusals,
   async run(read, args): Promise<RepositoryArchive> {
     const destination = args.destination ?? defaultArchivePath(args);
     const saved = await read.file(apiPath`/projects/${args.project}/repository/archive.` + args.format, {
@@ -322,6 +329,7 @@ const repositoryCompare = defineObjectFunction({
   path: (args) => apiPath`/projects/${args.project}/repository/compare`,
   query: (args) => ({ from: args.from, to: args.to, from_project_id: args.fromProjectId, straight: args.straight, unidiff: args.unidiff }),
   subject: (args) => `the comparison ${args.from}...${args.to} of ${repositoryOf(args)}`,
+  refusals: repositoryRefusals,
   result: comparisonShape,
 });
 
@@ -352,6 +360,7 @@ const repositoryContributors = defineListFunction({
   path: (args) => apiPath`/projects/${args.project}/repository/contributors`,
   query: (args) => ({ order_by: args.orderBy, sort: args.sort, ref: args.ref }),
   subject: (args) => `the contributors of ${repositoryOf(args)}${atRef(args.ref)}`,
+  refusals: repositoryRefusals,
   item: contributorShape,
 });
 
@@ -379,6 +388,7 @@ const repositoryMergeBase = defineObjectFunction({
   path: (args) => apiPath`/projects/${args.project}/repository/merge_base`,
   query: (args) => ({ refs: args.refs }),
   subject: (args) => `the merge base of ${args.refs.join(", ")} in ${repositoryOf(args)}`,
+  refusals: repositoryRefusals,
   opaque: ["trailers", "extended_trailers"],
   result: commitShape,
 });
@@ -427,6 +437,7 @@ const repositoryChangelog = defineObjectFunction({
     config_file_ref: args.configFileRef,
   }),
   subject: (args) => `the changelog of version ${args.version} of ${repositoryOf(args)}`,
+  refusals: repositoryRefusals,
   result: changelogShape,
 });
 
