@@ -64,7 +64,7 @@ import { AccessLevel, type EmulatorState, type Project } from "../state";
  * `find_project!` then `authorize! :download_code`: public code for anyone,
  * internal for every signed-in user, private for Reporters and above.
  */
-async function readableRepository(ctx: RequestContext<unknown>): Promise<{ project: Project; repo: ProjectRepository }> {
+export async function readableRepository(ctx: RequestContext<unknown>): Promise<{ project: Project; repo: ProjectRepository }> {
   const project = findProject(ctx);
   const mayDownload =
     ctx.user?.isAdmin === true ||
@@ -80,7 +80,7 @@ const LIMIT_PER_MINUTE = 5;
 /** Gitlab::ApplicationRateLimiter's fixed one-minute windows, in memory (they need not survive a restart). */
 const limiterWindows = new WeakMap<EmulatorState, Map<string, { window: number; count: number }>>();
 
-function overRateLimit(state: EmulatorState, key: string): boolean {
+export function overRateLimit(state: EmulatorState, key: string): boolean {
   let windows = limiterWindows.get(state);
   if (!windows) limiterWindows.set(state, (windows = new Map()));
   const window = Math.floor(state.clock() / 60_000);
@@ -90,7 +90,7 @@ function overRateLimit(state: EmulatorState, key: string): boolean {
   return count > LIMIT_PER_MINUTE;
 }
 
-const limiterKey = (ctx: RequestContext<unknown>, name: string, project: Project): string =>
+export const limiterKey = (ctx: RequestContext<unknown>, name: string, project: Project): string =>
   `${name}:${project.id}:${ctx.user ? `user:${ctx.user.id}` : "anonymous"}`;
 
 // ---------------------------------------------------------------------------

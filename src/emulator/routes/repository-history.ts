@@ -5,10 +5,10 @@
  * ./repository-commits.ts, ./repository-diff.ts and ./repository-changelog.ts;
  * this module reads the parameters and answers as lib/api/repositories.rb does:
  *
- * - Every endpoint first does `authorize_read_code!`: a project the caller
- *   cannot see is 404 `Project Not Found` (anonymous callers read public
- *   projects); one they see without the right to read its code (a Guest of a
- *   private project) is 403.
+ * - Every endpoint first does `authorize_read_code!` (readableRepository,
+ *   shared with ./repository-content.ts): a project the caller cannot see is
+ *   404 `Project Not Found` (anonymous callers read public projects); one they
+ *   see without the right to read its code (a Guest of a private project) is 403.
  * - compare: `from_project_id` must name a project of the same fork network
  *   (MergeRequestTargetProjectFinder); the emulator has no forks, so it is the
  *   project itself or 400 `Target project id:<x> is not a fork of project id:<id>`.
@@ -28,16 +28,17 @@
  *   `allowed_to_push`, Maintainer by default): 403 `You are not allowed to
  *   commit a changelog on this branch`; it answers 200 with the body `200`.
  *   Both are limited to 5 requests a minute per user and project
- *   (`project_repositories_changelog`), 429 `{"error": "This changelog has
+ *   (`project_repositories_changelog`, Gitlab::ApplicationRateLimiter's
+ *   fixed one-minute windows, shared with ./repository-content.ts), 429 `{"error": "This changelog has
  *   been requested too many times. Try again later."}`.
  */
-import { canReadProject, projectAccessLevel } from "../access";
-import { ApiError, forbidden, notFound, paramError } from "../errors";
-import { findProject } from "../lookup";
+import { projectAccessLevel } from "../access";
+import { ApiError, notFound, paramError } from "../errors";
 import { paginate, ok, requireUser, route, type RequestContext, type RouteModule } from "../router";
 import { AccessLevel, type Project } from "../state";
-import { repositoryOf, type ProjectRepository } from "../repositories/model";
+import type { ProjectRepository } from "../repositories/model";
 import { settingsOf as groupSettingsOf } from "./groups";
+import { limiterKey, overRateLimit, readableRepository } from "./repository-content";
 import {
   commitRelease,
   DEFAULT_CHANGELOG_FILE,
@@ -51,16 +52,6 @@ import { compare } from "./repository-compare";
 import { commitsInRange, mergeBaseOf, presentCommit, readCommitRecord } from "./repository-commits";
 
 const idParam = { id: { type: "string", required: true } } as const;
-
-/** `authorize_read_code!` on the project of `:id` (see the header). */
-async function readableRepository(ctx: RequestContext<unknown>): Promise<{ project: Project; repo: ProjectRepository }> {
-  const project = findProject(ctx);
-  const user = ctx.user;
-  const readsCode =
-    project.visibility !== "private" || user?.isAdmin === true || projectAccessLevel(ctx.state, user, project) >= AccessLevel.Reporter;
-  if (!readsCode) throw forbidden();
-  return { project, repo: await repositoryOf(ctx.state, project) };
-}
 
 // ---------------------------------------------------------------------------
 // Compare
@@ -82,10 +73,10 @@ const compareRoute = route(
     const { project, repo } = await readableRepository(ctx);
     const targetId = ctx.params.from_project_id;
     if (targetId !== undefined && targetId !== project.id) {
-      // No fork network in the emulator: only the project itself is a valid target.
+      // No fork network in the emulator: only the project itself is a valid target (so the
+      // real 403 "You don't have access to this fork's parent project" cannot arise).
       throw new ApiError(400, { message: `Target project id:${targetId} is not a fork of project id:${ctx.pathParams["id"]}` });
     }
-    if (!canReadProject(ctx.state, ctx.user, project)) throw new ApiError(403, { message: "403 Forbidden - You don't have access to this fork's parent project" });
     return ok(
       await compare({
         state: ctx.state,
@@ -199,18 +190,8 @@ function checkReleaseParams(params: { version: string; date?: string | undefined
 }
 
 /** `check_rate_limit!(:project_repositories_changelog, scope: [current_user, user_project])`: 5 a minute. */
-const CHANGELOG_RATE = { threshold: 5, intervalMs: 60_000 };
-const changelogRequests = new WeakMap<object, Map<string, number[]>>();
-
 function checkChangelogRate(ctx: RequestContext<unknown>, project: Project): void {
-  const perState = changelogRequests.get(ctx.state) ?? new Map<string, number[]>();
-  changelogRequests.set(ctx.state, perState);
-  const key = `${ctx.user?.id ?? "anonymous"}:${project.id}`;
-  const now = Date.parse(ctx.state.now());
-  const recent = (perState.get(key) ?? []).filter((time) => now - time < CHANGELOG_RATE.intervalMs);
-  recent.push(now);
-  perState.set(key, recent);
-  if (recent.length > CHANGELOG_RATE.threshold) {
+  if (overRateLimit(ctx.state, limiterKey(ctx, "project_repositories_changelog", project))) {
     throw new ApiError(429, { error: "This changelog has been requested too many times. Try again later." });
   }
 }
