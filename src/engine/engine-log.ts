@@ -28,12 +28,21 @@ interface EngineProto {
 
 let engine: { client: EngineClient; proto: EngineProto } | null | undefined;
 
+/** The engine's address among the host's arguments (after any logging flags the engine passes first). */
+function engineAddress(): string | undefined {
+  return process.argv.slice(2).find((arg) => /^[^-].*:\d+$/.test(arg));
+}
+
+/** Whether this process is the dynamic provider host the engine started (`<host> [flags] <engine address>`): one per run. */
+export function inProviderHost(): boolean {
+  return /dynamic-provider/.test(process.argv[1] ?? "") && engineAddress() !== undefined;
+}
+
 /** The engine's Log service when this process is the dynamic provider host; null elsewhere. */
 function engineLog(): typeof engine {
   if (engine !== undefined) return engine;
-  const address = process.argv[2];
-  const isProviderHost = /dynamic-provider/.test(process.argv[1] ?? "") && typeof address === "string" && /:\d+$/.test(address);
-  if (!isProviderHost) return (engine = null);
+  const address = engineAddress();
+  if (!inProviderHost()) return (engine = null);
   try {
     // Through the SDK's own dependencies, so the versions match what the host itself uses.
     const sdk = createRequire(require.resolve("@pulumi/pulumi"));

@@ -16,6 +16,7 @@ import { noteProgramRunning } from "./stored-config";
 import { type Attempt, explain, isGone, isOwnerMissing } from "./explain";
 import { type PropertyParts, propertyParts } from "./properties";
 import { isUnknown, withoutEngineKeys } from "./values";
+import { startVerificationRun, verify } from "./verify";
 import { describeIssue } from "../validation";
 
 type Args = Record<string, unknown>;
@@ -39,11 +40,13 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
   return {
     async configure(request) {
       configureConnection(request.config);
+      startVerificationRun();
     },
 
-    async check(_olds, news) {
+    async check(olds, news) {
       noteProgramRunning(); // the current config is in force (./stored-config.ts)
-      return checkInputs(engine, news);
+      const checked = checkInputs(engine, news);
+      return checked.failures?.length ? checked : await verifiedAtPreview(engine, olds, news, checked);
     },
 
     async diff(_id, olds, news) {
@@ -171,6 +174,30 @@ function checkInputs(engine: Engine, news: Args): pulumi.dynamic.CheckResult {
   }
   // The id of an `import` goes on to create (./import.ts).
   return { inputs: stripUndefined({ ...parsed, ...fingerprints, ...importInputOf(news) }) };
+}
+
+/**
+ * check's last step, once the inputs are valid: what the server would refuse
+ * (./verify.ts), when every input it needs is known. A new object (or one
+ * moving to another owner) is verified in full; an existing one being changed
+ * only for the role, since its owner, tier and flags were there when it was
+ * created, and it is no duplicate of itself; an unchanged one not at all.
+ * (check is never called for a resource being deleted.)
+ */
+async function verifiedAtPreview(engine: Engine, olds: Args, news: Args, checked: pulumi.dynamic.CheckResult): Promise<pulumi.dynamic.CheckResult> {
+  const args = checked.inputs as Args;
+  const needs = engine.definition.preconditions?.(args as never);
+  if (!needs) return checked;
+  const declared = withoutEngineKeys(news);
+  const unknown = Object.keys(declared).filter((name) => isUnknown(declared[name]));
+  const ownerProperty = needs.owner.kind === "instance" ? undefined : needs.owner.property;
+  if (ownerProperty && unknown.includes(ownerProperty)) return checked;
+  const recorded = withoutEngineKeys(olds);
+  const creating = Object.keys(recorded).length === 0 || (ownerProperty !== undefined && recorded[ownerProperty] !== args[ownerProperty]);
+  if (!creating && engine.changedProperties(recorded, args).length === 0) return checked;
+  const adopting = args.adoptExisting === true || importIdOf(news) !== undefined;
+  const failures = await verify({ resource: engine.definition.name, needs, ctx: context(), creating, skipUniqueness: adopting || unknown.length > 0 });
+  return failures.length ? { inputs: news, failures } : checked;
 }
 
 /** A declaration's failure as check reports it: the property in the reason only (see checkInputs). */

@@ -6,8 +6,8 @@
  * (./provider.ts) asks this module, which reads the server and reports each
  * unmet need as a check failure naming the property, the object and the need.
  *
- * Reads are few and shared by every resource of the run (one provider process
- * per run; `configure` starts a new run):
+ * Reads are few and shared by every resource of the run (the provider host
+ * process, see `startVerificationRun`), per server connection:
  * - `GET /user` once: who the token's user is, whether an administrator
  *   (administrators pass every role check).
  * - per owner, once: `GET /groups/:id` (existence, full path) or
@@ -27,7 +27,7 @@
 import { ApiError, apiPath, NetworkError, type PlatformClient } from "../client";
 import { verifyAtPreview } from "../connection";
 import type { EngineContext, Live } from "./definition";
-import { warn } from "./engine-log";
+import { inProviderHost, warn } from "./engine-log";
 
 /** The roles of `Gitlab::Access`, lowest first. */
 export const ROLE_LEVELS = { Guest: 10, Planner: 15, Reporter: 20, Developer: 30, Maintainer: 40, Owner: 50 } as const;
@@ -96,9 +96,13 @@ interface RunReads {
 
 let runs = new WeakMap<PlatformClient, RunReads>();
 
-/** A new run (`configure`): what earlier runs read is forgotten. */
+/**
+ * Called by `configure`. The provider host is one process per run, and calls
+ * `configure` once per resource kind: there the run's reads stay. Elsewhere
+ * (tests, scripts calling `providers.<Name>`), each `configure` starts a run.
+ */
 export function startVerificationRun(): void {
-  runs = new WeakMap();
+  if (!inProviderHost()) runs = new WeakMap();
 }
 
 function readsFor(client: PlatformClient): RunReads {
@@ -125,6 +129,11 @@ export interface VerificationRequest {
   skipUniqueness: boolean;
 }
 
+/**
+ * A check failure: the property is named in the reason and left empty here, as
+ * every check failure of ours (the CLI prints a failure with a property as
+ * "property group value {acme} has a problem: ...", naming it twice).
+ */
 export type Failure = { property: string; reason: string };
 
 /** The check failures for what the server would refuse; none when verification is off or the server cannot be reached. */
@@ -157,23 +166,31 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
   }
   const { property, kind, ref } = needs.owner;
   const owner = await ownerFacts(ctx, reads, kind, ref);
-  if (!owner) return [{ property, reason: `${property}: ${kind} "${ref}" does not exist or the token's user (${user.username}) cannot see it` }];
+  if (!owner) return [{ property: "", reason: `${property}: ${kind} "${ref}" does not exist or the token's user (${user.username}) cannot see it` }];
   const failures: Failure[] = [];
   const missingRole = needs.role && needs.role !== "administrator" && !user.isAdmin ? await roleShortfall(ctx, reads, owner, user, needs.role) : undefined;
-  if (missingRole) failures.push({ property, reason: `${property}: ${missingRole}; ${request.resource} needs ${needs.role}` });
+  if (missingRole) failures.push({ property: "", reason: `${property}: ${missingRole}; ${request.resource} needs ${needs.role}` });
   if (!creating) return failures;
   const missingTier = needs.tier ? await tierShortfall(ctx, reads, owner, user, needs.tier) : undefined;
-  if (missingTier) failures.push({ property, reason: `${property}: ${request.resource} needs the ${TIER_NAMES[needs.tier!]} tier; ${missingTier}` });
+  if (missingTier) failures.push({ property: "", reason: `${property}: ${request.resource} needs the ${TIER_NAMES[needs.tier!]} tier; ${missingTier}` });
   const flagOff = needs.featureFlag && user.isAdmin ? await flagShortfall(ctx, reads, owner, needs.featureFlag) : undefined;
-  if (flagOff) failures.push({ property, reason: `${property}: feature flag ${needs.featureFlag} is off ${flagOff}; ${request.resource} needs it (an administrator can enable it)` });
-  if (needs.unique && !request.skipUniqueness) {
-    const { list, read, find } = needs.unique;
-    const collision = find(await once(reads, `list ${list} ${owner.apiPath}`, () => read(ctx, owner)), owner);
+  if (flagOff) failures.push({ property: "", reason: `${property}: feature flag ${needs.featureFlag} is off ${flagOff}; ${request.resource} needs it (an administrator can enable it)` });
+  // A create refused for its role, tier or flag needs no duplicate named too (and the list may be refused as well).
+  if (needs.unique && !request.skipUniqueness && failures.length === 0) {
+    const collision = await existingObject(ctx, reads, owner, needs.unique);
     if (collision) {
       failures.push({ property: "", reason: `${collision.what} already exists in ${kind} ${owner.fullPath} (id ${collision.id}): adopt it with the import option (import: "${collision.id}") or remove it` });
     }
   }
   return failures;
+}
+
+/** The object a new one would collide with; undefined also when the list is refused (the create will say why). */
+async function existingObject(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, unique: Uniqueness): Promise<ReturnType<Uniqueness["find"]>> {
+  const objects = await once(reads, `list ${unique.list} ${owner.apiPath}`, () =>
+    unique.read(ctx, owner).catch((error: unknown) => (error instanceof ApiError && error.status < 500 ? undefined : Promise.reject(error))),
+  );
+  return objects ? unique.find(objects, owner) : undefined;
 }
 
 function userFacts(live: Live): UserFacts {

@@ -27,5 +27,6 @@ import { samlIdentityRoutes } from "./saml-identities";
 import { groupTokenRoutes } from "./group-tokens";
 import { repositoryContentRoutes } from "./repository-content";
 import { repositoryHistoryRoutes } from "./repository-history";
+import { accessFactRoutes } from "./access-facts";
 
-export const routeModules: readonly RouteModule[] = [metaRoutes, userRoutes, groupRoutes, projectRoutes, repositoryContentRoutes, badgesRoutes, virtualRegistryRoutes, virtualRegistryCleanupRoutes, pipelineScheduleRoutes, applicationSettingsRoutes, integrationRoutes, samlGroupLinkRoutes, securityReportRoutes, errorTrackingRoutes, containerRegistryRoutes, registryNativeRoutes, samlIdentityRoutes, starringRoutes, epicsRoutes, groupTokenRoutes, mergeRequestRoutes, repositoryHistoryRoutes];
+export const routeModules: readonly RouteModule[] = [metaRoutes, userRoutes, groupRoutes, projectRoutes, repositoryContentRoutes, badgesRoutes, virtualRegistryRoutes, virtualRegistryCleanupRoutes, pipelineScheduleRoutes, applicationSettingsRoutes, integrationRoutes, samlGroupLinkRoutes, securityReportRoutes, errorTrackingRoutes, containerRegistryRoutes, registryNativeRoutes, samlIdentityRoutes, starringRoutes, epicsRoutes, groupTokenRoutes, mergeRequestRoutes, repositoryHistoryRoutes, accessFactRoutes];

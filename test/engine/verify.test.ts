@@ -1,0 +1,244 @@
+/**
+ * Verification at preview (src/engine/verify.ts): `check`, as the engine calls
+ * it through `providers.<Name>.check`, reads the emulator and reports what the
+ * server would refuse at `up` as check failures naming the property, the
+ * object and the requirement, with one read per owner per run.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { apiPath, providers } from "pulumi-platform";
+import { configOf, tokenOf, useEmulator } from "../support";
+
+const server = useEmulator();
+
+type Name = keyof typeof providers;
+
+const BADGE = { linkUrl: "https://ci.example.com/%{project_path}", imageUrl: "https://ci.example.com/%{project_path}/badge.svg" };
+const SCHEDULE = { description: "Nightly", ref: "main", cron: "0 2 * * *" };
+
+/** The failures' reasons of a check of new inputs (a create) as the engine sends it. */
+async function failuresOf(resource: Name, inputs: Record<string, unknown>, olds: Record<string, unknown> = {}): Promise<string[]> {
+  const result = await providers[resource].check(olds, inputs);
+  return (result.failures ?? []).map((failure) => failure.reason);
+}
+
+/** A new run (configure) as `user`, with extra stack config. */
+async function runAs(user: string, config: Record<string, string> = {}): Promise<void> {
+  await server.configureProviders(user, config);
+}
+
+/** The API requests (method and path, query left out) the emulator saw during `action`. */
+async function requestsOf(action: () => Promise<unknown>): Promise<string[]> {
+  const requests = await server.requestsDuring(action);
+  return requests.map(({ method, path }) => `${method} ${path.split("?")[0]}`);
+}
+
+let savedFlags: Record<string, boolean | string[]> | undefined;
+beforeEach(() => {
+  savedFlags = { ...(server.emulator.state.instance.featureFlags ?? {}) };
+});
+afterEach(() => {
+  server.emulator.state.instance.featureFlags = savedFlags;
+});
+
+describe("what the server would refuse is a check failure at preview", () => {
+  it("a group or project that does not exist, or that the token's user cannot see", async () => {
+    await runAs("alice");
+    expect(await failuresOf("Badge", { group: "acme/nope", ...BADGE })).toEqual([`group: group "acme/nope" does not exist or the token's user (alice) cannot see it`]);
+    expect(await failuresOf("PipelineSchedule", { project: "acme/missing", ...SCHEDULE })).toEqual([
+      `project: project "acme/missing" does not exist or the token's user (alice) cannot see it`,
+    ]);
+    await runAs("outsider");
+    // Private and invisible look the same to the server (404), and so to the preview.
+    expect(await failuresOf("GroupIntegration", { group: "acme", slug: "mattermost", webhook: "https://chat.example.test/hooks/x" })).toEqual([
+      `group: group "acme" does not exist or the token's user (outsider) cannot see it`,
+    ]);
+  });
+
+  it("a role too low, on a group (inherited membership) and on a project (its permissions)", async () => {
+    await runAs("maintainer");
+    expect(await failuresOf("SamlGroupLink", { group: "acme", samlGroupName: "devs", accessLevel: "developer" })).toEqual([
+      "group: the token's user (maintainer) is Maintainer in group acme; SamlGroupLink needs Owner",
+    ]);
+    // Maintainer of acme through the parent group: enough for an integration of the subgroup.
+    expect(await failuresOf("GroupIntegration", { group: "acme/platform", slug: "mattermost", webhook: "https://chat.example.test/hooks/x" })).toEqual([]);
+    await runAs("dev");
+    expect(await failuresOf("Badge", { project: "acme/web", ...BADGE })).toEqual(["project: the token's user (dev) is Developer in project acme/web; Badge needs Maintainer"]);
+    // Maintainer of this project directly, Developer of its group.
+    expect(await failuresOf("Badge", { project: "acme/platform/infra", ...BADGE, name: "dev-infra" })).toEqual([]);
+    await runAs("guest");
+    expect(await failuresOf("PipelineSchedule", { project: "acme/web", ...SCHEDULE })).toEqual([
+      "project: the token's user (guest) is Guest in project acme/web; PipelineSchedule needs Developer",
+    ]);
+  });
+
+  it("instance settings need an administrator", async () => {
+    await runAs("alice");
+    expect(await failuresOf("ApplicationSettings", { signupEnabled: false })).toEqual(["ApplicationSettings needs an administrator; the token's user alice is not one"]);
+    await runAs("root");
+    expect(await failuresOf("ApplicationSettings", { signupEnabled: false })).toEqual([]);
+  });
+
+  it("a tier too low: the top-level group's plan (hosted), read by its Owner or an administrator", async () => {
+    await runAs("alice");
+    expect(await failuresOf("SamlGroupLink", { group: "beta", samlGroupName: "devs", accessLevel: "developer" })).toEqual([
+      "group: SamlGroupLink needs the Premium tier; group beta is on Free",
+    ]);
+    expect(await failuresOf("SamlGroupLink", { group: "acme", samlGroupName: "devs", accessLevel: "developer" })).toEqual([]);
+  });
+
+  it("a tier too low on a self-managed instance: its licence, read by an administrator", async () => {
+    const instance = server.emulator.state.instance;
+    const saved = { offering: instance.offering, tier: instance.tier };
+    Object.assign(instance, { offering: "self-managed", tier: "free" });
+    try {
+      await runAs("root");
+      expect(await failuresOf("VirtualRegistry", { group: "acme", name: "licensed" })).toEqual(["group: VirtualRegistry needs the Premium tier; the instance is licensed for Free"]);
+      // A non-administrator cannot read the licence: the tier is left to the server.
+      await runAs("alice");
+      expect(await failuresOf("SamlGroupLink", { group: "acme", samlGroupName: "devs", accessLevel: "developer" })).toEqual([]);
+    } finally {
+      Object.assign(instance, saved);
+    }
+  });
+
+  it("a feature flag off, for the instance or for the group (read by administrators)", async () => {
+    server.emulator.state.instance.featureFlags = { ...savedFlags, container_virtual_registries: false };
+    await runAs("root");
+    expect(await failuresOf("VirtualRegistry", { group: "acme", name: "flagged" })).toEqual([
+      "group: feature flag container_virtual_registries is off for group acme; VirtualRegistry needs it (an administrator can enable it)",
+    ]);
+    server.emulator.state.instance.featureFlags = { ...savedFlags, container_virtual_registries: ["acme"] };
+    await runAs("root");
+    expect(await failuresOf("VirtualRegistry", { group: "acme", name: "flagged" })).toEqual([]);
+    expect(await failuresOf("VirtualRegistry", { group: "beta", name: "flagged" })).toEqual([
+      "group: VirtualRegistry needs the Premium tier; group beta is on Free",
+      "group: feature flag container_virtual_registries is off for group beta; VirtualRegistry needs it (an administrator can enable it)",
+    ]);
+  });
+
+  it("an object that already exists: named with its id for the import option; adoption and import pass", async () => {
+    const admin = server.as();
+    const existing = await admin.post<{ id: number }>(apiPath`/projects/${"acme/web"}/badges`, { name: "existing", link_url: BADGE.linkUrl, image_url: BADGE.imageUrl });
+    await runAs("root");
+    const id = `projects/acme%2Fweb/badges/${existing.id}`;
+    expect(await failuresOf("Badge", { project: "acme/web", name: "existing", ...BADGE })).toEqual([
+      `a badge with this link and image named existing already exists in project acme/web (id ${id}): adopt it with the import option (import: "${id}") or remove it`,
+    ]);
+    expect(await failuresOf("Badge", { project: "acme/web", name: "existing", ...BADGE, adoptExisting: true })).toEqual([]);
+    expect(await failuresOf("Badge", { project: "acme/web", name: "existing", ...BADGE, __import: id })).toEqual([]);
+    // Another name on the same link and image is another badge.
+    expect(await failuresOf("Badge", { project: "acme/web", name: "other", ...BADGE })).toEqual([]);
+
+    const registry = await admin.post<{ id: number }>(apiPath`/groups/${"acme"}/-/virtual_registries/container/registries`, { name: "taken" });
+    expect(await failuresOf("VirtualRegistry", { group: "acme", name: "taken" })).toEqual([
+      `a container virtual registry named taken already exists in group acme (id ${registry.id}): adopt it with the import option (import: "${registry.id}") or remove it`,
+    ]);
+  });
+});
+
+describe("reads: one per owner and run", () => {
+  it("several resources of one owner share the user, the owner, the role and the list", async () => {
+    await runAs("maintainer");
+    const requests = await requestsOf(() =>
+      Promise.all([
+        failuresOf("Badge", { project: "acme/web", ...BADGE, name: "one" }),
+        failuresOf("Badge", { project: "acme/web", ...BADGE, name: "two" }),
+        failuresOf("Badge", { project: "acme/web", ...BADGE, name: "three" }),
+        failuresOf("PipelineSchedule", { project: "acme/web", ...SCHEDULE }),
+        failuresOf("GroupIntegration", { group: "acme", slug: "mattermost", webhook: "https://chat.example.test/hooks/x" }),
+        failuresOf("GroupSettings", { group: "acme", description: "Acme" }),
+      ]),
+    );
+    const user = (await server.as("maintainer").get<{ id: number }>("/user")).id;
+    const project = (await server.as().get<{ id: number }>(apiPath`/projects/${"acme/web"}`)).id;
+    const group = (await server.as().get<{ id: number }>(apiPath`/groups/${"acme"}`)).id;
+    expect(requests.sort()).toEqual(
+      [
+        "GET /api/v4/user",
+        "GET /api/v4/projects/acme%2Fweb",
+        `GET /api/v4/projects/${project}/badges`,
+        "GET /api/v4/groups/acme",
+        `GET /api/v4/groups/${group}/members/all/${user}`,
+      ].sort(),
+    );
+    // The same run asks nothing again.
+    expect(await requestsOf(() => failuresOf("Badge", { project: "acme/web", ...BADGE, name: "four" }))).toEqual([]);
+    // A new run (configure) reads afresh.
+    await runAs("maintainer");
+    expect(await requestsOf(() => failuresOf("Badge", { project: "acme/web", ...BADGE, name: "five" }))).toHaveLength(3);
+  });
+
+  it("an update verifies only the role, and an unchanged resource nothing", async () => {
+    await runAs("dev");
+    const recorded = { project: "acme/web", ...BADGE, name: "recorded" };
+    expect(await requestsOf(() => failuresOf("Badge", recorded, recorded))).toEqual([]);
+    const changed = await requestsOf(async () => {
+      expect(await failuresOf("Badge", { ...recorded, name: "renamed" }, recorded)).toEqual([
+        "project: the token's user (dev) is Developer in project acme/web; Badge needs Maintainer",
+      ]);
+    });
+    expect(changed).toEqual(["GET /api/v4/user", "GET /api/v4/projects/acme%2Fweb"]);
+    // A new owner is a new object: verified in full.
+    expect(await failuresOf("Badge", { ...recorded, project: "acme/gone" }, recorded)).toEqual([
+      `project: project "acme/gone" does not exist or the token's user (dev) cannot see it`,
+    ]);
+  });
+
+  it("an owner not known yet at preview is not verified", async () => {
+    await runAs("dev");
+    const unknown = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+    expect(await requestsOf(() => failuresOf("Badge", { project: unknown, ...BADGE }))).toEqual([]);
+  });
+
+  it("inputs that fail the static rules are not verified", async () => {
+    await runAs("dev");
+    const requests = await requestsOf(async () => {
+      expect(await failuresOf("PipelineSchedule", { project: "acme/web", ...SCHEDULE, cron: "every day" })).toHaveLength(1);
+    });
+    expect(requests).toEqual([]);
+  });
+});
+
+describe("turned off, or without a server", () => {
+  it("platform:verifyAtPreview false, or PLATFORM_VERIFY_AT_PREVIEW=false, reads nothing", async () => {
+    await runAs("dev", { "platform:verifyAtPreview": "false" });
+    expect(await requestsOf(async () => expect(await failuresOf("Badge", { project: "acme/web", ...BADGE })).toEqual([]))).toEqual([]);
+    process.env.PLATFORM_VERIFY_AT_PREVIEW = "false";
+    try {
+      await runAs("dev");
+      expect(await requestsOf(async () => expect(await failuresOf("Badge", { project: "acme/web", ...BADGE })).toEqual([]))).toEqual([]);
+    } finally {
+      delete process.env.PLATFORM_VERIFY_AT_PREVIEW;
+    }
+    await runAs("dev", { "platform:verifyAtPreview": "true" });
+    expect(await failuresOf("Badge", { project: "acme/web", ...BADGE, name: "verified" })).toEqual([
+      "project: the token's user (dev) is Developer in project acme/web; Badge needs Maintainer",
+    ]);
+  });
+
+  it("a server that cannot be reached: one warning, no failure, and no further attempt in the run", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    server.emulator.setFaultPlan({ rules: [{ rate: 1, kinds: ["connection-reset"] }] });
+    try {
+      await runAs("dev", { "platform:retryTimeout": "1" });
+      const first = await requestsOf(async () => {
+        expect(await Promise.all([failuresOf("Badge", { project: "acme/web", ...BADGE }), failuresOf("Badge", { group: "acme", ...BADGE })])).toEqual([[], []]);
+      });
+      expect(first.length).toBeGreaterThan(0);
+      expect(first.every((request) => request === "GET /api/v4/user")).toBe(true);
+      const later = await requestsOf(async () => expect(await failuresOf("PipelineSchedule", { project: "acme/web", ...SCHEDULE })).toEqual([]));
+      expect(later).toEqual([]);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]![0])).toMatch(/could not verify against the server.*no answer from the server.*platform:verifyAtPreview false/s);
+    } finally {
+      server.emulator.setFaultPlan(undefined);
+      warn.mockRestore();
+    }
+  });
+
+  it("a token the server does not accept is a failure at preview", async () => {
+    await providers.Badge.configure({ config: configOf({ "platform:url": server.emulator.url, "platform:token": "glpat-revoked" }) });
+    expect(await failuresOf("Badge", { project: "acme/web", ...BADGE })).toEqual(["the server did not accept the token (GET /user answered 401): check platform:token"]);
+    expect(tokenOf(server.emulator, "dev")).not.toBe("glpat-revoked");
+  });
+});
