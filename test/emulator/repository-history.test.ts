@@ -132,7 +132,7 @@ beforeAll(async () => {
   }
 });
 
-type Diff = { diff: string; new_path: string; old_path: string; a_mode: string; b_mode: string; new_file: boolean; renamed_file: boolean; deleted_file: boolean; collapsed: boolean; too_large: boolean; generated_file: boolean };
+type Diff = { diff: string; new_path: string; old_path: string; a_mode: string; b_mode: string; new_file: boolean; renamed_file: boolean; deleted_file: boolean; collapsed: boolean; too_large: boolean; generated_file: boolean | null };
 const byPath = (diffs: Diff[]): Record<string, Diff> => Object.fromEntries(diffs.map((d) => [d.new_path, d]));
 
 // ---------------------------------------------------------------------------
@@ -149,7 +149,7 @@ describe("GET repository/compare", () => {
     expect(res.body.web_url).toBe(`https://platform.example.test/beta/site/-/compare/${sha["base"]}...${sha["revert"]}`);
     const files = byPath(res.body.diffs);
     expect(Object.keys(files).sort()).toEqual(["assets/logo.bin", "docs/manual.md", "src/app.js", "src/login.js", "src/search.js"]);
-    expect(files["src/search.js"]).toMatchObject({ old_path: "src/search.js", a_mode: "0", b_mode: "100644", new_file: true, renamed_file: false, deleted_file: false, collapsed: false, too_large: false, generated_file: false });
+    expect(files["src/search.js"]).toMatchObject({ old_path: "src/search.js", a_mode: "0", b_mode: "100644", new_file: true, renamed_file: false, deleted_file: false, collapsed: false, too_large: false, generated_file: null });
     expect(files["src/search.js"]!.diff).toBe("@@ -0,0 +1 @@\n+export const search = () => [];\n");
     expect(files["assets/logo.bin"]).toMatchObject({ deleted_file: true, a_mode: "100644", b_mode: "0", diff: "Binary files a/assets/logo.bin and /dev/null differ\n" });
     // The guide came back to its first content and moved: an exact rename, no hunks.

@@ -99,7 +99,9 @@ export function presentDiff(entry: LimitedDiff, unidiff: boolean): Record<string
     new_file: entry.newFile,
     renamed_file: entry.renamedFile,
     deleted_file: entry.deletedFile,
-    generated_file: entry.generatedFile,
+    // Gitlab::Git::Diff#generated? is nil unless the caller passes the generated
+    // files (merge request diffs do; a compare does not): JSON null.
+    generated_file: null,
   };
 }
 

@@ -226,8 +226,7 @@ export async function diffCommits(repo: GitLocation, fromCommit: string, toCommi
       newFile: change.before === undefined,
       renamedFile: change.oldPath !== change.newPath,
       deletedFile: change.after === undefined,
-      // Gitlab::Git::Diff#generated? is only known where the caller passes the
-      // generated files (merge request diffs); a compare does not, so false.
+      // Only known where the caller passes the generated files (merge request diffs).
       generatedFile: false,
     });
   }
