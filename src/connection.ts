@@ -16,6 +16,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { readFileSync } from "node:fs";
 import { PlatformClient } from "./client";
 import type { TlsOptions } from "./client/transport";
+import { warn as engineWarn } from "./engine/engine-log";
 
 export interface ConfigSource {
   get(key: string): string | undefined;
@@ -324,9 +325,10 @@ const warnedInsecure = new Set<string>();
 function warnIfInsecure(settings: Settings): void {
   if (settings.insecure?.toLowerCase() !== "true" || !settings.url || warnedInsecure.has(settings.url)) return;
   warnedInsecure.add(settings.url);
-  const { log } = require("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
-  void log.warn(
+  const message =
     `TLS verification is off for ${settings.url} (insecure): anyone on the network path can read and change the requests, token included. ` +
-      `Trust the server's certificate authority with caCertificate instead.`,
-  );
+    `Trust the server's certificate authority with caCertificate instead.`;
+  // In a program (data functions) the SDK's log reaches the CLI; in the provider host it does not (./engine/engine-log.ts).
+  const { log, runtime } = require("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
+  void (runtime.hasEngine() ? log.warn(message) : engineWarn(message));
 }

@@ -4,8 +4,12 @@
  *
  *     platform-emulator [--port N] [--seed seed.json] [--state state.json] [--rate-limit N/S]
  *                       [--faults plan.json | --fault-rate R] [--ready-file FILE] [--quiet]
+ *                       [--tls-cert cert.pem --tls-key key.pem [--tls-client-ca ca.pem]]
  *
  * With --state the emulator keeps its state in that file across runs.
+ * --tls-cert and --tls-key (PEM files) serve HTTPS, as a self-managed server
+ * behind a private CA does; --tls-client-ca also demands client certificates
+ * signed by that CA (mutual TLS).
  * --ready-file FILE: once it listens, the emulator writes its URL to FILE
  * (atomically), so a CI script can wait for the file and read the port
  * (with --port 0 the system picks a free one).
@@ -17,7 +21,7 @@ import { parseArgs } from "node:util";
 import { faultRatePlan, parseFaultPlan, startEmulator, type EmulatorOptions, type FaultPlan } from "./index";
 
 const USAGE =
-  "usage: platform-emulator [--port N] [--seed seed.json] [--state state.json] [--rate-limit REQUESTS/SECONDS] [--faults plan.json | --fault-rate 0..1] [--ready-file FILE] [--quiet]";
+  "usage: platform-emulator [--port N] [--seed seed.json] [--state state.json] [--rate-limit REQUESTS/SECONDS] [--faults plan.json | --fault-rate 0..1] [--ready-file FILE] [--tls-cert cert.pem --tls-key key.pem [--tls-client-ca ca.pem]] [--quiet]";
 
 function parseRateLimit(text: string): EmulatorOptions["rateLimit"] {
   const match = /^(\d+)\/(\d+)$/.exec(text);
@@ -64,6 +68,21 @@ function writeReadyFile(file: string, url: string): void {
   renameSync(partial, file);
 }
 
+/** The HTTPS settings: a certificate and its key, and optionally the CA of the client certificates demanded. */
+function tlsOf(values: { "tls-cert"?: string; "tls-key"?: string; "tls-client-ca"?: string }): EmulatorOptions["tls"] {
+  const { "tls-cert": cert, "tls-key": key, "tls-client-ca": clientCa } = values;
+  if (cert === undefined && key === undefined && clientCa === undefined) return undefined;
+  if (cert === undefined || key === undefined) throw new Error("give both --tls-cert and --tls-key (PEM files) to serve HTTPS");
+  const read = (option: string, file: string) => {
+    try {
+      return readFileSync(file, "utf8");
+    } catch (error) {
+      throw new Error(`${option}: cannot read ${file}: ${(error as Error).message}`);
+    }
+  };
+  return { cert: read("--tls-cert", cert), key: read("--tls-key", key), ...(clientCa !== undefined ? { clientCa: read("--tls-client-ca", clientCa) } : {}) };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -74,6 +93,9 @@ async function main(): Promise<void> {
       faults: { type: "string" },
       "fault-rate": { type: "string" },
       "ready-file": { type: "string" },
+      "tls-cert": { type: "string" },
+      "tls-key": { type: "string" },
+      "tls-client-ca": { type: "string" },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -90,6 +112,7 @@ async function main(): Promise<void> {
     rateLimit: values["rate-limit"] === undefined ? undefined : parseRateLimit(values["rate-limit"]),
     faults,
     log: !values.quiet,
+    tls: tlsOf(values),
   });
 
   process.stdout.write(`platform emulator listening on ${emulator.url} (API at ${emulator.apiUrl})\n`);

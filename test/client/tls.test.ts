@@ -5,7 +5,9 @@
  * emulator serves HTTPS with certificates made by the test (./test-pki.ts);
  * the provider and the data functions are driven as the engine and programs do.
  */
+import { spawn } from "node:child_process";
 import { createServer as createHttpServer, request as httpRequest, type Server } from "node:http";
+import { resolve } from "node:path";
 import { connect as netConnect } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -268,5 +270,38 @@ describe("HTTPS_PROXY, HTTP_PROXY and NO_PROXY", () => {
     const before = tunnels.length + forwarded.length;
     await providers.Badge.delete(id, { ...badge });
     expect(tunnels.length + forwarded.length).toBe(before);
+  });
+});
+
+describe("the emulator's command line serves HTTPS", () => {
+  it("--tls-cert and --tls-key: a client trusting the CA reaches it; --tls-client-ca demands a client certificate", async () => {
+    const bin = resolve(__dirname, "../../dist/emulator/bin.js");
+    for (const mutual of [false, true]) {
+      const extra = mutual ? ["--tls-client-ca", pki.clientCa.path] : [];
+      const child = spawn(process.execPath, [bin, "--port", "0", "--quiet", "--tls-cert", pki.serverCert.path, "--tls-key", pki.serverKey.path, ...extra], { stdio: ["ignore", "pipe", "pipe"] });
+      try {
+        let stdout = "";
+        child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+        const url = await vi.waitFor(() => /listening on (https:\/\/\S+)/.exec(stdout)?.[1] ?? Promise.reject(new Error("not listening yet")), { timeout: 10_000 });
+        const version = (tls: object) => new PlatformClient({ url, token: "glpat-root-token", retryTimeoutMs: 1_000, tls }).get<{ version: string }>("/version");
+        const withClientCertificate = { ca: pki.ca.text, cert: pki.clientCert.text, key: pki.clientKey.text };
+        expect((await version(withClientCertificate)).version).toBeTruthy();
+        if (mutual) await expect(version({ ca: pki.ca.text })).rejects.toThrow(/platform:clientCertificate/);
+        else expect((await version({ ca: pki.ca.text })).version).toBeTruthy();
+        await expect(version({})).rejects.toThrow(/platform:caCertificate/);
+      } finally {
+        child.kill("SIGTERM");
+      }
+    }
+  });
+
+  it("--tls-cert without --tls-key is refused with the usage", async () => {
+    const bin = resolve(__dirname, "../../dist/emulator/bin.js");
+    const child = spawn(process.execPath, [bin, "--port", "0", "--tls-cert", pki.serverCert.path], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((done) => child.once("exit", done));
+    expect(code).toBe(2);
+    expect(stderr).toContain("give both --tls-cert and --tls-key");
   });
 });
