@@ -120,7 +120,9 @@ const emptyTree = (repo: ProjectRepository): Promise<string> => git.writeTree({ 
 
 /** The whole comparison (API::Entities::Compare); 404 `Ref Not Found` when `from` or `to` names no commit. */
 export async function compare(request: CompareRequest): Promise<Record<string, unknown>> {
-  const { state, project, repo } = request;
+  const { state, project } = request;
+  // One isomorphic-git cache for the request: pack indexes are read once, not per object.
+  const repo = { ...request.repo, cache: {} };
   const fromOid = await repo.resolveRef(request.from);
   const toOid = await repo.resolveRef(request.to);
   if (!fromOid || !toOid) throw notFound("Ref");

@@ -41,6 +41,8 @@ const RENAME_SIMILARITY = 0.5;
 const BINARY_PROBE_BYTES = 8_000;
 /** git's default function-name line is cut at 80 bytes (`def_ff`). */
 const FUNCNAME_MAX = 80;
+/** Files whose blobs are read at once. */
+const PATCH_BATCH = 16;
 
 interface BlobSide {
   oid: string;
@@ -215,20 +217,21 @@ async function patchOf(repo: GitLocation, change: FileChange): Promise<string> {
  */
 export async function diffCommits(repo: GitLocation, fromCommit: string, toCommit: string): Promise<DiffFileRecord[]> {
   const changes = await detectRenames(repo, await changedBlobs(repo, fromCommit, toCommit));
-  const records: DiffFileRecord[] = [];
-  for (const change of changes) {
-    records.push({
-      oldPath: change.oldPath,
-      newPath: change.newPath,
-      aMode: change.before?.mode ?? "0",
-      bMode: change.after?.mode ?? "0",
-      diff: await patchOf(repo, change),
-      newFile: change.before === undefined,
-      renamedFile: change.oldPath !== change.newPath,
-      deletedFile: change.after === undefined,
-      // Only known where the caller passes the generated files (merge request diffs).
-      generatedFile: false,
-    });
+  // Blobs are read a batch at a time, so the reads of one file overlap the next file's diff.
+  const patches: string[] = [];
+  for (let start = 0; start < changes.length; start += PATCH_BATCH) {
+    patches.push(...(await Promise.all(changes.slice(start, start + PATCH_BATCH).map((change) => patchOf(repo, change)))));
   }
-  return records;
+  return changes.map((change, index): DiffFileRecord => ({
+    oldPath: change.oldPath,
+    newPath: change.newPath,
+    aMode: change.before?.mode ?? "0",
+    bMode: change.after?.mode ?? "0",
+    diff: patches[index]!,
+    newFile: change.before === undefined,
+    renamedFile: change.oldPath !== change.newPath,
+    deletedFile: change.after === undefined,
+    // Only known where the caller passes the generated files (merge request diffs).
+    generatedFile: false,
+  }));
 }
