@@ -13,7 +13,8 @@ export interface TestServer {
   as(username?: string): PlatformClient;
   /**
    * Points every provider at the emulator with the given user's token; `config`
-   * adds stack config (`platform:requestTimeout`, `platform:retryTimeout`).
+   * adds stack config (`platform:requestTimeout`, `platform:retryTimeout`;
+   * `platform:verifyAtPreview`, off by default here).
    */
   configureProviders(username?: string, config?: Record<string, string>): Promise<void>;
   /** The requests (method and path) the emulator saw while `action` ran. */
@@ -43,7 +44,15 @@ export function useEmulator(options: Parameters<typeof startEmulator>[0] = {}): 
     },
     async configureProviders(username = "root", config = {}) {
       configuredUser = username;
-      const settings: Record<string, string> = { "platform:url": server.emulator.url, "platform:token": tokenOf(server.emulator, username), ...config };
+      // Verification at preview (src/engine/verify.ts) reads the server in check: off unless a test turns it on
+      // (test/engine/verify.test.ts), so the requests a test pins are those of the operation it runs, and a refusal
+      // it expects from the server comes from the server, as it does for previews run without verification.
+      const settings: Record<string, string> = {
+        "platform:url": server.emulator.url,
+        "platform:token": tokenOf(server.emulator, username),
+        "platform:verifyAtPreview": "false",
+        ...config,
+      };
       await providers.Badge.configure({ config: configOf(settings) });
     },
     async actingAs(username, action) {
