@@ -1,0 +1,285 @@
+/**
+ * A platform team's own repository, as a new user meets it: the package packed
+ * (`npm run package`), a project outside this repository made from the shipped
+ * template and installed from the tarball, the README's commands of "Use it in
+ * your own repository" run word for word (HOME is a temporary directory holding
+ * `~/src/pulumi-platform` with the tarball), the real Pulumi CLI, and
+ * `platform-emulator` started from its command line. Also: the CI workflow of
+ * docs/ci/github-actions.yml step by step, the template's TypeScript settings
+ * and the other module resolutions, `pulumi new` on the shipped template, the
+ * Node.js version check, the published declarations, and two examples copied
+ * out of the repository with their own package.json: platform-team on the
+ * oldest `@pulumi/pulumi` of the package's range, badges on the newest.
+ *
+ * npm installs come from the machine's npm cache (prefer-offline), the
+ * registry only for what it lacks; the Pulumi CLI from the cache that
+ * scripts/ensure-pulumi-cli.sh fills.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { ensurePulumiCli, repoRoot } from "../../scripts/pulumi-workspace.mts";
+
+/** The oldest @pulumi/pulumi the package's range allows (package.json `dependencies`), run by the platform-team example. */
+const sdkRange = (JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["@pulumi/pulumi"]!;
+const OLDEST_SDK = sdkRange.replace(/^\^/, "");
+
+const root = mkdtempSync(path.join(tmpdir(), "pulumi-platform-user-"));
+const home = path.join(root, "home");
+const checkout = path.join(home, "src/pulumi-platform"); // what the README calls ~/src/pulumi-platform
+const project = path.join(home, "src/platform-infra"); // what the README calls ~/src/platform-infra
+let tarball = "";
+const started: ChildProcess[] = [];
+
+/** The user's environment: a HOME of their own, no npm-run variables of this suite, no Pulumi CLI on PATH. */
+function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_|^INIT_CWD$|^PLATFORM_|^PULUMI_/i.test(key)));
+  const pathEntries = (process.env.PATH ?? "").split(path.delimiter).filter((entry) => !entry.startsWith(repoRoot) && !existsSync(path.join(entry, "pulumi")));
+  return {
+    ...inherited,
+    HOME: home,
+    PATH: pathEntries.join(path.delimiter),
+    npm_config_cache: path.join(homedir(), ".npm"), // the machine's npm cache: installs work offline once it is warm
+    npm_config_prefer_offline: "true",
+    npm_config_update_notifier: "false",
+    PULUMI_CLI_CACHE: path.join(process.env.XDG_CACHE_HOME ?? path.join(homedir(), ".cache"), "pulumi-platform/pulumi-cli"),
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    NO_COLOR: "1",
+    ...extra,
+  };
+}
+
+interface Run {
+  code: number;
+  output: string;
+}
+
+/** Runs a bash script; throws with its output unless it succeeds (or `allowFailure`). */
+function bash(script: string, cwd: string, env: NodeJS.ProcessEnv = userEnv(), allowFailure = false): Run {
+  const result = spawnSync("bash", ["-euo", "pipefail", "-c", script], { cwd, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const run = { code: result.status ?? -1, output: `${result.stdout}${result.stderr}` };
+  if (run.code !== 0 && !allowFailure) throw new Error(`script failed (${run.code}) in ${cwd}:\n${script}\n--- output ---\n${run.output}`);
+  return run;
+}
+
+/** The fenced sh block of README.md that follows `<!-- user-project: NAME -->`. */
+function readmeBlock(name: string): string {
+  const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
+  const match = new RegExp(`<!-- user-project: ${name} -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(readme);
+  if (!match) throw new Error(`README.md has no sh block marked <!-- user-project: ${name} -->`);
+  return match[1]!;
+}
+
+/** Starts a long-running script in its own process group (stopped in afterAll). */
+function startInBackground(script: string, cwd: string, env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn("bash", ["-c", script], { cwd, env, detached: true, stdio: "ignore" });
+  started.push(child);
+  return child;
+}
+
+async function waitFor(what: string, ready: () => Promise<boolean> | boolean, seconds = 60): Promise<void> {
+  for (let waited = 0; waited < seconds * 5; waited++) {
+    if (await ready()) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** A directory holding only Node.js 22+ (what actions/setup-node gives a CI job): the project's own Node. */
+function setupNodeDir(): string {
+  return path.dirname(realpathSync(path.join(project, "node_modules/.bin/node")));
+}
+
+beforeAll(() => {
+  ensurePulumiCli(); // builds the CLI into the cache once, if this machine has none
+  mkdirSync(checkout, { recursive: true });
+  // The checkout's shipped parts the README's commands name, and the tarball `npm run package` writes.
+  for (const entry of ["bin", "templates"]) symlinkSync(path.join(repoRoot, entry), path.join(checkout, entry));
+  const { npm_config_cache: _cache, ...env } = userEnv();
+  const packed = bash(`npm run --silent package -- --destination ${JSON.stringify(checkout)}`, repoRoot, { ...env, HOME: homedir() });
+  tarball = packed.output.trim().split("\n").at(-1)!;
+  expect(tarball).toBe(path.join(checkout, "pulumi-platform-0.1.0.tgz"));
+}, 240_000);
+
+afterAll(() => {
+  for (const child of started) {
+    try {
+      process.kill(-child.pid!, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  }
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe("a project of its own, installed from the packed package", { sequential: true }, () => {
+  it("README: a new project from the template, installed from the tarball without script warnings, type-checks", () => {
+    const run = bash(readmeBlock("new"), home);
+    expect(run.output).not.toMatch(/install-scripts|not yet covered by allowScripts/);
+    const manifest = JSON.parse(readFileSync(path.join(project, "package.json"), "utf8")) as { name: string; dependencies: Record<string, string> };
+    expect(manifest.name).toBe("platform-infra");
+    expect(manifest.dependencies["pulumi-platform"]).toMatch(/pulumi-platform-0\.1\.0\.tgz$/);
+    // One copy of the SDK: the package's range takes the project's (the newest the range allows).
+    const tree = bash("npm ls @pulumi/pulumi --all --json", project).output;
+    const versions = new Set([...tree.matchAll(/"@pulumi\/pulumi": \{\s*"version": "([^"]+)"/g)].map((match) => match[1]));
+    expect([...versions]).toEqual([bash(`npm view '@pulumi/pulumi@${sdkRange}' version --json | tail -n 3`, project).output.match(/"([\d.]+)"\s*\]?\s*$/)![1]]);
+    // What users get: no lifecycle scripts, no source maps, a licence, the template.
+    const installed = path.join(project, "node_modules/pulumi-platform");
+    const published = JSON.parse(readFileSync(path.join(installed, "package.json"), "utf8")) as Record<string, unknown>;
+    expect(published.scripts).toBeUndefined();
+    expect(bash("find . -name '*.map' | head -n 5", installed).output).toBe("");
+    expect(readFileSync(path.join(installed, "LICENSE"), "utf8")).toContain("Apache License");
+  }, 240_000);
+
+  it("README: the CLI from the package, a stack, the emulator from its command line, preview and up against it", async () => {
+    const env = userEnv();
+    startInBackground(readmeBlock("emulator"), project, env);
+    await waitFor("the emulator on 127.0.0.1:8080", () =>
+      fetch("http://127.0.0.1:8080/api/v4/metadata", { headers: { "PRIVATE-TOKEN": "glpat-alice-token" } }).then(
+        (response) => response.ok,
+        () => false,
+      ),
+    );
+    const run = bash(readmeBlock("run"), project, env);
+    expect(run.output).toMatch(/2 created/);
+    expect(run.output).toContain('platformVersion: "');
+    expect(bash(`export PATH="$(npx pulumi-platform-cli):$PATH"; npm run pulumi -- preview --expect-no-changes`, project, env).code).toBe(0);
+  }, 180_000);
+
+  it("the template's TypeScript settings, and moduleResolution node16 and bundler, type-check both entry points", () => {
+    writeFileSync(
+      path.join(project, "entry-points.ts"),
+      'import { Badge } from "pulumi-platform";\nimport { startEmulator, defaultSeed } from "pulumi-platform/emulator";\nexport const used = [Badge, startEmulator, defaultSeed];\n',
+    );
+    const variants: Record<string, object> = {
+      node10: { extends: "./tsconfig.json", files: ["index.ts", "entry-points.ts"] },
+      node16: { extends: "./tsconfig.json", compilerOptions: { module: "node16", moduleResolution: "node16" }, files: ["index.ts", "entry-points.ts"] },
+      bundler: { extends: "./tsconfig.json", compilerOptions: { module: "preserve", moduleResolution: "bundler" }, files: ["index.ts", "entry-points.ts"] },
+    };
+    for (const [name, config] of Object.entries(variants)) writeFileSync(path.join(project, `tsconfig.${name}.json`), JSON.stringify(config));
+    for (const name of Object.keys(variants)) {
+      const run = bash(`npx tsc --noEmit -p tsconfig.${name}.json`, project, userEnv(), true);
+      expect({ name, ...run }).toEqual({ name, code: 0, output: "" });
+    }
+  }, 120_000);
+
+  it("pulumi new accepts the template the package ships", () => {
+    const target = path.join(root, "from-pulumi-new");
+    const env = userEnv({ PULUMI_HOME: path.join(root, "pulumi-home-new") });
+    bash(`export PATH="$(npx pulumi-platform-cli):$PATH"; pulumi new node_modules/pulumi-platform/templates/platform --generate-only --yes --name team-infra --dir ${JSON.stringify(target)}`, project, env);
+    expect(JSON.parse(readFileSync(path.join(target, "package.json"), "utf8"))).toMatchObject({ name: "team-infra" });
+    expect(readFileSync(path.join(target, "Pulumi.yaml"), "utf8")).toMatch(/^name: team-infra$/m);
+    expect(readdirSync(target).sort()).toEqual(["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json"]);
+  }, 60_000);
+
+  it("the CI workflow of docs/ci/github-actions.yml: its run steps start the emulator, wait for it, preview and update, and stop it", async () => {
+    const workflow = parseYaml(readFileSync(path.join(repoRoot, "docs/ci/github-actions.yml"), "utf8")) as {
+      jobs: Record<string, { env: Record<string, string>; steps: { name?: string; run?: string }[] }>;
+    };
+    const job = workflow.jobs.emulator!;
+    const runnerTemp = path.join(root, "runner-temp");
+    mkdirSync(runnerTemp);
+    const githubPath = path.join(root, "github-path");
+    writeFileSync(githubPath, "");
+    const steps = job.steps.filter((step) => step.run !== undefined);
+    expect(steps.map((step) => step.name)).toEqual(["Install", "Pulumi CLI", "Start the emulator", "Preview and update against the emulator", "Stop the emulator"]);
+    for (const step of steps) {
+      if (step.run === "npm ci") continue; // the project was installed by the first test from the same package.json
+      // As the runner: the job's env, setup-node's Node.js first on PATH, then what steps added to GITHUB_PATH.
+      const added = readFileSync(githubPath, "utf8").split("\n").filter(Boolean).reverse();
+      const env = userEnv({ ...job.env, RUNNER_TEMP: runnerTemp, GITHUB_PATH: githubPath, PULUMI_HOME: path.join(root, "pulumi-home-ci") });
+      env.PATH = [...added, setupNodeDir(), env.PATH].join(path.delimiter);
+      const run = bash(step.run!, project, env);
+      if (step.name === "Start the emulator") expect(run.output).toMatch(/emulator ready at http:\/\/127\.0\.0\.1:\d+/);
+      if (step.name === "Preview and update against the emulator") expect(run.output).toMatch(/2 created/);
+    }
+    const pid = Number(readFileSync(path.join(runnerTemp, "emulator.pid"), "utf8"));
+    await waitFor("the emulator to stop", () => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    }, 10);
+  }, 180_000);
+
+  it("the package says what to do on a Node.js older than 22, when it is loaded", () => {
+    const preload = path.join(root, "node-20.cjs");
+    writeFileSync(preload, 'Object.defineProperty(process.versions, "node", { value: "20.11.1" });\n');
+    const run = bash(`PATH=${JSON.stringify(setupNodeDir())}:$PATH node --require ${JSON.stringify(preload)} -e 'require("pulumi-platform")'`, project, userEnv(), true);
+    expect(run.code).not.toBe(0);
+    expect(run.output).toContain("pulumi-platform needs Node.js 22 or newer, but this is Node.js 20.11.1");
+    expect(run.output).toContain("npm install --save-dev node@24");
+  });
+
+  it("the published declarations speak to users: no references to documents they do not have", () => {
+    const leaks = bash(
+      `grep -rnoE ".{0,30}(\\bspec\\b|[Ss]pec document|document [0-9]|\\bparts? [0-9]+\\.[0-9]|\\b[Ii]ssue [0-9]+|real-api-behaviour).{0,30}" --include='*.d.ts' dist || true`,
+      path.join(project, "node_modules/pulumi-platform"),
+    ).output;
+    expect(leaks.split("\n").filter(Boolean)).toEqual([]);
+  });
+});
+
+describe("examples copied out of the repository, each with its own package.json", { sequential: true }, () => {
+  /** Copies an example, installs it (with `sdk` pinned if given) and runs up and a clean preview against an emulator started from its command line. */
+  async function runExample(example: string, options: { sdk?: string; seed?: "self-managed"; token: string }): Promise<string> {
+    const dir = path.join(root, "examples", example);
+    cpSync(path.join(repoRoot, "examples", example), dir, { recursive: true, filter: (file) => !file.includes("node_modules") && !/Pulumi\.[^/]+\.yaml$/.test(path.basename(file)) });
+    const env = userEnv({ PULUMI_HOME: path.join(dir, ".pulumi-home"), PULUMI_BACKEND_URL: `file://${dir}/.state`, PULUMI_CONFIG_PASSPHRASE: "example" });
+    env.PATH = [setupNodeDir(), env.PATH].join(path.delimiter);
+    const sdk = options.sdk ? `@pulumi/pulumi@${options.sdk} ` : "";
+    await bashAsync(`npm install ${sdk}${JSON.stringify(tarball)}`, dir, env);
+    let seed = "";
+    if (options.seed === "self-managed") {
+      bash(`node -e 'process.stdout.write(JSON.stringify(require("pulumi-platform/emulator").selfManagedSeed))' > seed.json`, dir, env);
+      seed = "--seed seed.json";
+    }
+    startInBackground(`node_modules/.bin/platform-emulator --port 0 --quiet ${seed} --ready-file emulator-url`, dir, env);
+    await waitFor(`the emulator of ${example}`, () => existsSync(path.join(dir, "emulator-url")));
+    mkdirSync(path.join(dir, ".state"));
+    const run = bash(
+      [
+        // The CLI at 3.259.0 (the one this repository builds) runs every SDK of the range.
+        `export PATH="$(PULUMI_CLI_VERSION=3.259.0 npx pulumi-platform-cli):$PATH"`,
+        "pulumi stack init e2e --non-interactive",
+        `pulumi config set platform:url "$(cat emulator-url)"`,
+        `pulumi config set --secret platform:token ${options.token}`,
+        "pulumi up --yes --skip-preview --non-interactive",
+        "pulumi preview --expect-no-changes --non-interactive",
+        "npm ls @pulumi/pulumi",
+      ].join("\n"),
+      dir,
+      env,
+    );
+    return run.output;
+  }
+
+  it(`platform-team on the oldest @pulumi/pulumi of the range (${OLDEST_SDK}) and badges on the newest`, async () => {
+    const [platformTeam, badges] = await Promise.all([
+      runExample("platform-team", { sdk: OLDEST_SDK, seed: "self-managed", token: "glpat-root-token" }),
+      runExample("badges", { token: "glpat-alice-token" }),
+    ]);
+    expect(platformTeam).toMatch(/\d+ created/);
+    // `npm ls`: one copy of the SDK, the oldest of the range, serves the program and the package.
+    expect(new Set([...platformTeam.matchAll(/@pulumi\/pulumi@([\d.]+)/g)].map((match) => match[1]))).toEqual(new Set([OLDEST_SDK]));
+    expect(badges).toMatch(/\d+ created/);
+  }, 300_000);
+});
+
+/** bash() without blocking the event loop, for installs that run side by side. */
+function bashAsync(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("bash", ["-euo", "pipefail", "-c", script], { cwd, env });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve({ code, output }) : reject(new Error(`script failed (${code}) in ${cwd}:\n${script}\n--- output ---\n${output}`))));
+  });
+}
