@@ -9,6 +9,7 @@ import { request } from "undici";
 import { closeAllPools, providers } from "pulumi-platform";
 import { startEmulator, type Emulator } from "pulumi-platform/emulator";
 import { measureFunctions } from "./bench-functions.mts";
+import { measureRepository } from "./bench-repository.mts";
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
 
@@ -423,6 +424,9 @@ async function main() {
       ? `More than one page per 100 items: ${functions.over.join(", ")}.`
       : "Every function reads one page per 100 items (a `limit` reads only the page it needs).";
     console.log(functions.table + "\n\n" + functionSummary);
+    // The repository functions' large cases (a 10,000-entry tree, a 100 MB archive's memory, a 1,000-file compare).
+    const repository = await measureRepository();
+    console.log(repository);
     writeFileSync(
       "BENCHMARKS.md",
       `# Benchmarks\n\nWritten by \`npm run bench\` (${ITERATIONS} iterations per resource, against the embedded emulator on loopback, Node ${process.version}).\n` +
@@ -437,7 +441,8 @@ async function main() {
         functions.table +
         "\n\n" +
         functionSummary +
-        "\n",
+        "\n\n## Repository content\n\n" +
+        repository,
     );
     if (over.length || functions.over.length) process.exitCode = 1;
   } finally {
