@@ -1,7 +1,8 @@
 /**
  * The generic engine: one dynamic ResourceProvider built from a resource
- * declaration. Preview (check, diff) sends no request; create, read, update and
- * delete send only what the declaration's hooks send.
+ * declaration. Preview writes nothing: check sends only the shared reads of
+ * the verification (./verify.ts), diff none; create, read, update and delete
+ * send only what the declaration's hooks send.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
