@@ -123,8 +123,9 @@ export async function compare(request: CompareRequest): Promise<Record<string, u
   const { state, project } = request;
   // One isomorphic-git cache for the request: pack indexes are read once, not per object.
   const repo = { ...request.repo, cache: {} };
-  const fromOid = await repo.resolveRef(request.from);
-  const toOid = await repo.resolveRef(request.to);
+  // Gitlab::Git::Compare strips both refs.
+  const fromOid = await repo.resolveRef(request.from.trim());
+  const toOid = await repo.resolveRef(request.to.trim());
   if (!fromOid || !toOid) throw notFound("Ref");
   const same = fromOid === toOid;
   const commits = same ? [] : (await commitsInRange(repo, toOid, [fromOid])).reverse();
