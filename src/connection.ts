@@ -219,6 +219,11 @@ export function connectionSecrets(): string[] {
   return secrets;
 }
 
+/** Whether a resource's or a function's own connection is in force (not the stack's settings). */
+export function ownConnectionInForce(): boolean {
+  return scope.getStore() !== undefined;
+}
+
 /** The URL of the server in force (the operation's own, else the stack's), for comparing connections. */
 export function connectionUrl(connection?: Partial<Connection>): string | undefined {
   const url = connection ? settingsOfConnection(connection).url : current().url;
@@ -245,6 +250,7 @@ export function client(): PlatformClient {
       retryTimeoutMs: milliseconds(settings.retryTimeout),
       tls: tlsOf(settings, labels),
       headers: headersOf(settings, labels),
+      tokenSetting: labels("token").replace(/^connection\.token$/, "the token of the connection given (connection.token)"),
     });
     clients.set(key, made);
   }

@@ -29,6 +29,8 @@ export interface ApiErrorDetails {
   errorKey?: boolean;
   /** Seconds the server asked us to wait, when it said so. */
   retryAfterSeconds?: number;
+  /** Where the user set the token, named by the 401 hint (default `platform:token (or PLATFORM_TOKEN)`). */
+  tokenSetting?: string;
 }
 
 export class ApiError extends Error {
@@ -147,6 +149,7 @@ const HINTS: Record<ApiErrorKind, string> = {
 function describe(details: ApiErrorDetails, kind: ApiErrorKind): string {
   const said = details.serverMessage ? `: ${details.serverMessage}` : "";
   let hint = HINTS[kind];
+  if (kind === "unauthorized" && details.tokenSetting) hint = hint.replace("platform:token (or PLATFORM_TOKEN)", details.tokenSetting);
   if (kind === "rate-limited" && details.retryAfterSeconds !== undefined) {
     hint += ` The server asked to wait ${details.retryAfterSeconds}s.`;
   }

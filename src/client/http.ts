@@ -39,6 +39,8 @@ export interface ClientOptions {
    * demand its own credentials); never with a download redirected to another host.
    */
   headers?: Readonly<Record<string, string>>;
+  /** Where the user set the token, for the advice on a 401: `connection.token` for a resource's own connection. */
+  tokenSetting?: string;
 }
 
 /** A file sent in a multipart form. */
@@ -175,6 +177,7 @@ export class PlatformClient {
       maxConcurrency: 8,
       tls: {},
       headers: {},
+      tokenSetting: "platform:token (or PLATFORM_TOKEN)",
       // An option given as undefined keeps its default.
       ...(Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as ClientOptions),
     };
@@ -339,6 +342,7 @@ export class PlatformClient {
         method: currentMethod,
         path,
         retryAfterSeconds: askedWaitMs === undefined ? undefined : Math.ceil(askedWaitMs / 1000),
+        tokenSetting: this.options.tokenSetting,
         ...parseErrorBody(text, headers["content-type"]),
       });
       if (!isRetryable(status)) throw error;

@@ -22,6 +22,7 @@
  * `check` either, so the message also says what a 401 means then.
  */
 import type { Operation } from "./definition";
+import { ownConnectionInForce } from "../connection";
 
 let servingProgram = false;
 
@@ -43,6 +44,14 @@ const FIX: Partial<Record<Operation, string>> = {
 export function storedTokenRefusal(operation: Operation): string | undefined {
   const fix = FIX[operation];
   if (!fix || servingProgram) return undefined;
+  // A resource's own connection (./connections.ts) is recorded in its state, and `--run-program` does not change that.
+  if (ownConnectionInForce()) {
+    return (
+      "the server refused the token of the resource's connection, as recorded in the state at the last `pulumi up`: " +
+      "`pulumi refresh` and `pulumi destroy` use the recorded one. If the token was rotated, run `pulumi up` first " +
+      "(it records the new token, an update in place), then this command again."
+    );
+  }
   return (
     "the server refused the platform:token stored in the stack at the last `pulumi up`. " +
     "`pulumi refresh`, `pulumi destroy` and `pulumi up --refresh` do not run the program, so they use that stored copy, not the current config. " +

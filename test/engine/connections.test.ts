@@ -121,6 +121,14 @@ describe("a resource's own connection", () => {
     expect(error.message).toContain("token [secret] may not create badges");
     expect(error.message).not.toContain(connection.token);
   });
+
+  it("a token the connection's server refuses is named as the connection's, not the stack's", async () => {
+    await stackServer.configureProviders();
+    const error = (await providers.Badge.create({ ...badge, connection: { url: otherServer.emulator.url, token: "glpat-revoked-0042" } }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toContain("401");
+    expect(error.message).toContain("check the token of the connection given (connection.token)");
+    expect(error.message).not.toContain("platform:token");
+  });
 });
 
 describe("data functions against two servers", () => {
