@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as git from "isomorphic-git";
 import { beforeAll, describe, expect, it } from "vitest";
-import { defaultSeed, type Seed } from "../../src/emulator";
+import { defaultSeed, mergeRequestStore, type Seed } from "../../src/emulator";
 import { repositoryOf } from "../../src/emulator/repositories/model";
 import { call, useEmulator } from "./helpers";
 
@@ -453,6 +453,31 @@ describe("GET repository/changelog", () => {
     // Without config_file_ref the default branch is read, which has no config: the defaults.
     const defaults = await changelog(`${site}/changelog?version=1.1.0&date=2024-05-01`);
     expect(defaults.body.notes.startsWith("## 1.1.0 (2024-05-01)\n\n### removed (1 change)")).toBe(true);
+  });
+
+  it("an entry links the merged merge request that has its commit, and credits an author who is an outside contributor", async () => {
+    const { state } = server.emulator;
+    const project = state.projectByFullPath("beta/site")!;
+    const outsider = state.users.find((u) => u.username === "outsider")!;
+    const store = mergeRequestStore.of(state);
+    const template = store.mergeRequests[0]!;
+    // Olga is no member of beta/site; a merged merge request of hers makes her a contributor (team.contributor?).
+    store.mergeRequests.push({ ...template, id: 9_001, iid: 41, projectId: project.id, state: "merged", authorId: outsider.id, mergeCommitSha: sha["logo"]!, squashCommitSha: null, sha: sha["logo"]! });
+    // A later merged one with the same commit is not the oldest: the link stays on !41.
+    store.mergeRequests.push({ ...template, id: 9_002, iid: 42, projectId: project.id, state: "merged", authorId: outsider.id, mergeCommitSha: null, squashCommitSha: null, sha: sha["logo"]! });
+    // An open one does not count.
+    store.mergeRequests.push({ ...template, id: 9_000, iid: 40, projectId: project.id, state: "opened", authorId: outsider.id, mergeCommitSha: null, squashCommitSha: null, sha: sha["search"]! });
+    try {
+      const res = await changelog(`${site}/changelog?version=1.1.0&date=2024-05-01`);
+      expect(res.body.notes).toContain(
+        `- [Remove the logo](${commitUrl("logo")}) by @outsider ([merge request](https://platform.example.test/beta/site/-/merge_requests/41))\n`,
+      );
+      expect(res.body.notes).toContain(`- [Add search](${commitUrl("search")})\n`);
+    } finally {
+      store.mergeRequests.splice(store.mergeRequests.findIndex((mr) => mr.id === 9_001), 1);
+      store.mergeRequests.splice(store.mergeRequests.findIndex((mr) => mr.id === 9_002), 1);
+      store.mergeRequests.splice(store.mergeRequests.findIndex((mr) => mr.id === 9_000), 1);
+    }
   });
 
   it("a config whose template does not parse, or whose tag_regex is invalid: 422", async () => {
