@@ -1,10 +1,12 @@
 /**
  * Two servers from one program, through the real CLI: a badge on the stack's
- * server and one on a "hosted" server reached through a connection whose
- * token is a secret of the stack (programs/two-servers). Up; a clean second
+ * server and one on a "hosted" server over HTTPS behind a private CA, reached
+ * through a connection whose token is a secret of the stack and whose CA is a
+ * file (programs/two-servers). Up; a clean second
  * preview; a rotated token is an update, not a replacement, and the update
  * records it; another URL replaces the badge (created on the new server,
- * deleted from the old one with the connection recorded for it); neither
+ * deleted from the old one with the connection recorded for it), the new one
+ * reached with verification off and a warning said once; neither
  * token appears in plain text in `pulumi stack export`; destroy removes the
  * badges from both servers.
  */
@@ -12,12 +14,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiPath, PlatformClient } from "pulumi-platform";
 import { startEmulator, type Emulator } from "pulumi-platform/emulator";
 import { stepsByName, type PulumiProgram } from "../../scripts/pulumi-workspace.mts";
+import { makeTestPki } from "../client/test-pki";
 import { startProgramUnderTest, stopProgramUnderTest } from "./program-under-test";
 
 let stackServer: Emulator;
 let hosted: Emulator;
 let movedTo: Emulator;
 let program: PulumiProgram;
+const pki = makeTestPki();
+const tls = { cert: pki.serverCert.text, key: pki.serverKey.text };
 
 /** The seeds give every user the same token on every emulator: the two tokens here are two users' (both may manage acme/web's badges). */
 const HOSTED_TOKEN = "glpat-alice-token";
@@ -25,16 +30,16 @@ const ROTATED_TOKEN = "glpat-maintainer-token";
 const STACK_TOKEN = "glpat-root-token";
 
 async function badgesOn(server: Emulator): Promise<{ name: string; link_url: string }[]> {
-  const api = new PlatformClient({ url: server.url, token: server.tokens.root!, retryBaseDelayMs: 10 });
+  const api = new PlatformClient({ url: server.url, token: server.tokens.root!, retryBaseDelayMs: 10, tls: { ca: pki.ca.text } });
   return api.list(apiPath`/projects/${"acme/web"}/badges`);
 }
 
 beforeAll(async () => {
-  hosted = await startEmulator({ port: 0 });
-  movedTo = await startEmulator({ port: 0 });
+  hosted = await startEmulator({ port: 0, tls });
+  movedTo = await startEmulator({ port: 0, tls });
   ({ emulator: stackServer, program } = await startProgramUnderTest({
     programDir: "test/e2e/programs/two-servers",
-    config: { hostedUrl: hosted.url },
+    config: { hostedUrl: hosted.url, hostedCaCertificate: pki.ca.path },
     secrets: { hostedToken: HOSTED_TOKEN },
   }));
   expect(stackServer.tokens.root).toBe(STACK_TOKEN);
@@ -80,12 +85,18 @@ describe.sequential("two servers in one program, through the real engine", { tim
     expect(exported).toContain(hosted.url);
   });
 
-  it("another URL replaces the badge: created on the new server, deleted from the old one", async () => {
+  it("another URL replaces the badge: created on the new server (verification off, said once), deleted from the old one", async () => {
     await program.setConfig("hostedUrl", movedTo.url);
+    await program.cli(["config", "rm", "hostedCaCertificate"]);
+    await program.setConfig("hostedInsecure", "true");
     const steps = (await program.previewJson()).steps.filter((step) => step.urn.endsWith("::hosted-coverage"));
     expect(steps.map((step) => step.op)).toContain("replace");
     expect(steps.find((step) => step.op === "replace")!.replaceReasons).toEqual(["connection"]);
-    await program.up();
+    const { stdout } = await program.up();
+    // Said once in the run (the CLI repeats each warning in its closing Diagnostics).
+    const diagnostics = stdout.slice(stdout.indexOf("Diagnostics:"));
+    expect(diagnostics.match(/warning: TLS verification is off for https:\/\/127\.0\.0\.1:\d+ \(insecure\)/g)).toHaveLength(1);
+    expect(stdout).toContain(movedTo.url);
     expect(await badgesOn(hosted)).toEqual([]);
     expect((await badgesOn(movedTo)).map((b) => b.link_url)).toEqual(["https://ci.example.com/%{project_path}"]);
     expect(await badgesOn(stackServer)).toHaveLength(1);
