@@ -96,10 +96,10 @@ function liveValueOf(name: string, field: FieldTraits, live: Live): unknown {
   return field.fromApi ? field.fromApi(live) : live[apiFieldName(name, field)];
 }
 
-/** The `fingerprints` output for the declared local content, when the resource has any. */
+/** The `fingerprints` output for the declared local content, when the program declares any (an empty one is not kept in the state). */
 function fingerprintOutput(properties: Properties, args: Args): Args {
   const fingerprints = fingerprintsOf(properties, args);
-  return fingerprints ? { fingerprints } : {};
+  return fingerprints && Object.keys(fingerprints).length > 0 ? { fingerprints } : {};
 }
 
 /** The fingerprints of the declared local content (files), by property. */

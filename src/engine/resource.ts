@@ -35,12 +35,15 @@ export function resourceProps(definition: AnyResourceDefinition, args: object, o
  * Resource options with the secret properties and outputs listed in `additionalSecretOutputs`, and without
  * `import`, which the engine cannot do for a dynamic resource: the provider does it (./import.ts).
  */
-export function resourceOptions(definition: AnyResourceDefinition, givenOpts: pulumi.CustomResourceOptions | undefined): pulumi.CustomResourceOptions {
+export function resourceOptions(definition: AnyResourceDefinition, givenOpts: pulumi.CustomResourceOptions | undefined, args?: object): pulumi.CustomResourceOptions {
   const opts = withoutImportOption(givenOpts).options;
+  // Only the properties the program declares (the outputs hold no others): the engine keeps this list in the
+  // state of every resource, and a catalogue of secret settings (an integration's) made it a kilobyte.
+  const declared = (name: string) => args === undefined || (args as Record<string, unknown>)[name] !== undefined;
   // A property that holds secret values is visible in the inputs but secret as a whole in the outputs.
-  const secretInputs = Object.keys(definition.schema.shape).filter((name) => traitsOf(definition, name).secret || traitsOf(definition, name).secretValues);
+  const secretInputs = Object.keys(definition.schema.shape).filter((name) => (traitsOf(definition, name).secret || traitsOf(definition, name).secretValues) && declared(name));
   const secretOutputs = Object.entries(definition.outputs).filter(([, output]) => output.secret).map(([name]) => name);
-  const additionalSecretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...secretInputs, ...secretOutputs, CONNECTION_PROPERTY];
+  const additionalSecretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...secretInputs, ...secretOutputs, ...[CONNECTION_PROPERTY].filter(declared)];
   return { ...opts, additionalSecretOutputs };
 }
 
@@ -75,7 +78,33 @@ export function deriveOutputsFromId(resource: pulumi.CustomResource, definition:
 export abstract class PlatformResource extends pulumi.CustomResource {
   protected constructor(definition: AnyResourceDefinition, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
     const props = { ...resourceProps(definition, args, opts), __provider: serializedProvider(definition.name) };
-    super(`pulumi-nodejs:dynamic/platform:${definition.name}`, name, props, resourceOptions(definition, opts));
+    const restore = positionAtProgram();
+    try {
+      super(`pulumi-nodejs:dynamic/platform:${definition.name}`, name, props, resourceOptions(definition, opts, args));
+    } finally {
+      restore();
+    }
     deriveOutputsFromId(this, definition);
   }
+}
+
+/**
+ * The SDK records where a resource is declared (`sourcePosition` and the
+ * `stackTrace` under it, both kept in the state of every resource) by skipping
+ * its own constructors and one resource class, as for `new Bucket(...)` in a
+ * program (@pulumi/pulumi 3.259 resource.js: `Resource.stackTrace(4)` in the
+ * constructor). Our classes are one level deeper (Badge, then
+ * PlatformResource), so the position was our class's file. While a class
+ * registers, the count skips two more frames (PlatformResource's and this
+ * wrapper's): the position is the program's line, and the state holds no
+ * frame of ours. Without that static (another SDK), nothing changes.
+ */
+function positionAtProgram(): () => void {
+  const sdk = pulumi.Resource as unknown as { stackTrace?: (skip: number) => unknown };
+  const original = sdk.stackTrace;
+  if (typeof original !== "function") return () => {};
+  sdk.stackTrace = (skip: number) => original.call(pulumi.Resource, skip + 2);
+  return () => {
+    sdk.stackTrace = original;
+  };
 }

@@ -58,7 +58,10 @@ export function recordedPriorValues(props: Record<string, unknown>): PriorValues
   };
 }
 
-/** The two outputs for a set of prior values, the secret ones apart. */
+/**
+ * The two outputs for a set of prior values, the secret ones apart. An empty
+ * `restoreSecrets` is left out: encrypted, even `{}` costs the state 200 bytes.
+ */
 export function priorValueOutputs(prior: PriorValues, isSecret: (property: string) => boolean): Record<string, PriorValues> {
   const restoreValues: PriorValues = {};
   const restoreSecrets: PriorValues = {};
@@ -66,7 +69,7 @@ export function priorValueOutputs(prior: PriorValues, isSecret: (property: strin
     if (value === undefined) continue;
     (isSecret(name) ? restoreSecrets : restoreValues)[name] = value;
   }
-  return { restoreValues, restoreSecrets };
+  return Object.keys(restoreSecrets).length > 0 ? { restoreValues, restoreSecrets } : { restoreValues };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -20,13 +20,17 @@
 
 /** The `__provider` text of one resource kind; the same text every time. */
 export function serializedProvider(kind: string): string {
-  // When the package cannot be loaded where the program is (a `destroy` after
-  // `npm uninstall`, a state moved to another checkout), the error says what to
-  // do. The host prints an error's stack beside its message: it carries none.
+  // When the package (or one of its dependencies) is not found where the
+  // program is (a `destroy` after `npm uninstall`, a state moved to another
+  // checkout), the error says what to do, with no stack; any other failure to
+  // load it (the Node.js version check) is its own message. The host prints `${error}: ${error.stack}` before it
+  // returns the error to the engine, which shows the error under the resource:
+  // that print is skipped (as ./shown-once.ts does for our explained errors),
+  // so the message is shown once. Single quotes: JSON escapes double ones.
   return (
-    'exports.handler=function(){try{var r=require("pulumi-platform/runtime")}catch(e){throw Object.assign(Error(' +
-    '"pulumi-platform could not be loaded from "+process.cwd()+" ("+e.message.split("\\n")[0]+"): ' +
-    'install it there (npm install path/to/pulumi-platform.tgz) and run this again"),{stack:""})}' +
-    `return r.provider(${JSON.stringify(kind)})}`
+    "exports.handler=function(){try{var r=require(\"pulumi-platform/runtime\")}catch(e){if(e.code!='MODULE_NOT_FOUND')throw e;" +
+    "var m=Error('Install pulumi-platform in '+process.cwd()+' (npm install path/to/pulumi-platform.tgz) and run this again.')," +
+    "p=console.error;m.stack='';console.error=function(s){s==m+': '||p.apply(console,arguments)};throw m}" +
+    `return r.provider('${kind}')}`
   );
 }
