@@ -18,8 +18,10 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { AnyResourceDefinition, EngineContext, Located } from "./definition";
+import { warn } from "./engine-log";
 import { ExplainedError } from "./errors";
 import { isGone } from "./explain";
+import type { PropertyParts } from "./properties";
 
 /** The reserved input that carries the id of the object to take over. */
 export const IMPORT_KEY = "__import";
@@ -85,4 +87,43 @@ export function checkImportedId(definition: AnyResourceDefinition, importId: str
 export function importInputOf(inputs: Record<string, unknown>): Record<string, string> {
   const id = importIdOf(inputs);
   return id === undefined ? {} : { [IMPORT_KEY]: id };
+}
+
+/**
+ * The properties taking over an object changes: those whose declared value
+ * differs from the object as it stands, and the write-only ones declared
+ * (the server never shows them, so they are always sent).
+ */
+export function changesToAdopt(parts: PropertyParts, current: Record<string, unknown>, args: Record<string, unknown>): Set<string> {
+  const changed = new Set(parts.changedProperties(current, args));
+  for (const name of parts.propertyNames) if (parts.traits(name).writeOnly && args[name] !== undefined) changed.add(name);
+  return changed;
+}
+
+/**
+ * At preview (check of a resource not yet in the state): reads the object an
+ * import names, so a missing object, an id not of the kind's form, or a
+ * settings resource's id naming another object fails the preview (returned as
+ * the failure's reason), and the properties the `up` will change are shown as
+ * a warning (the preview itself can only show a create). A server that cannot
+ * be read now leaves it to the `up`.
+ */
+export async function previewImport(parts: PropertyParts, ctx: EngineContext, id: string, args: Record<string, unknown>): Promise<string | undefined> {
+  const { definition } = parts;
+  if (definition.importByCreating) return undefined;
+  let changes: string[];
+  try {
+    if (definition.settings) {
+      const located = await definition.settings.locate(ctx, args as never);
+      checkImportedId(definition, id, located.id);
+      changes = parts.differingFromLive(args, located.live);
+    } else {
+      const { live } = await importedObject(definition, ctx, id, args);
+      changes = [...changesToAdopt(parts, parts.outputsFor(args, live), args)];
+    }
+  } catch (error) {
+    return error instanceof ExplainedError ? error.message : undefined;
+  }
+  if (changes.length) await warn(`${definition.name} ${id}: the import takes it over and sets ${changes.join(", ")} to the declared values.`);
+  return undefined;
 }

@@ -6,12 +6,12 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { client, configureConnection, connectionProblem } from "../connection";
+import { client, configureConnection, connectionProblem, verifyAtPreview } from "../connection";
 import { withResourceConnections } from "./connections";
 import type { AnyResourceDefinition, EngineContext, Live, Located } from "./definition";
 import { PRIOR_VALUE_OUTPUTS, settingsLifecycle } from "./settings";
 import { PartialCreateError } from "./errors";
-import { checkImportedId, importedObject, importIdOf, importInputOf } from "./import";
+import { changesToAdopt, checkImportedId, importedObject, importIdOf, importInputOf, previewImport } from "./import";
 import { shownOnce } from "./shown-once";
 import { noteProgramRunning } from "./stored-config";
 import { type Attempt, explain, isGone, isOwnerMissing } from "./explain";
@@ -47,7 +47,9 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
     async check(olds, news) {
       noteProgramRunning(); // the current config is in force (./stored-config.ts)
       const checked = checkInputs(engine, news);
-      return checked.failures?.length ? checked : await verifiedAtPreview(engine, olds, news, checked);
+      if (checked.failures?.length) return checked;
+      const verified = await verifiedAtPreview(engine, olds, news, checked);
+      return verified.failures?.length ? verified : await importPreviewed(engine, olds, news, verified);
     },
 
     async diff(_id, olds, news) {
@@ -201,6 +203,18 @@ async function verifiedAtPreview(engine: Engine, olds: Args, news: Args, checked
   return failures.length ? { inputs: news, failures } : checked;
 }
 
+/**
+ * check's step for a resource to import that is not yet in the state: the
+ * object the id names, read now (./import.ts `previewImport`), unless
+ * `platform:verifyAtPreview` is false.
+ */
+async function importPreviewed(engine: Engine, olds: Args, news: Args, checked: pulumi.dynamic.CheckResult): Promise<pulumi.dynamic.CheckResult> {
+  const id = importIdOf(news);
+  if (id === undefined || Object.keys(withoutEngineKeys(olds)).length > 0 || !verifyAtPreview()) return checked;
+  const failure = await previewImport(engine, context(), id, checked.inputs as Args);
+  return failure ? { inputs: news, failures: [{ property: "", reason: failure }] } : checked;
+}
+
 /** A declaration's failure as check reports it: the property in the reason only (see checkInputs). */
 function namedInReason({ property, reason }: { property: string; reason: string }): { property: string; reason: string } {
   return { property: "", reason: property === "" || reason.startsWith(property) ? reason : `${property}: ${reason}` };
@@ -286,11 +300,9 @@ async function importObject(engine: Engine, ctx: EngineContext, args: Args, impo
 
 /** The adopted object as it stands is the "old" state the update starts from. */
 async function updateAdopted(engine: Engine, ctx: EngineContext, args: Args, adopted: Located): Promise<pulumi.dynamic.CreateResult> {
-  const { definition, propertyNames, traits, outputsFor, changedProperties } = engine;
+  const { definition, outputsFor } = engine;
   const current = outputsFor(args, adopted.live);
-  const changed = new Set(changedProperties(current, args));
-  // The server never shows write-only values, so an adopted object's are unknown: send them.
-  for (const name of propertyNames) if (traits(name).writeOnly && args[name] !== undefined) changed.add(name);
+  const changed = changesToAdopt(engine, current, args);
   const live = changed.size ? await definition.update(ctx, adopted.id, args as never, changed, current as never) : adopted.live;
   return { id: adopted.id, outs: outputsFor(args, live) };
 }

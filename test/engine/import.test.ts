@@ -4,7 +4,7 @@
  * takes over that object. Through `providers.<Name>` against the emulator.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { apiPath, providers } from "pulumi-platform";
 import { resourceOptions, resourceProps } from "../../dist/engine/resource";
 import { badgeDefinition } from "../../dist/resources/badge";
@@ -86,5 +86,36 @@ describe("create with an import id", () => {
     const requests = await requestsOfImport("ExclusiveBadges", { group: "beta", keep: [] }, "groups/beta/badges");
     expect(requests.every((request) => request.startsWith("GET "))).toBe(true);
     expect((await server.as().list<{ name: string }>(apiPath`/groups/${"beta"}/badges`)).map((badge) => badge.name)).toContain("stray");
+  });
+});
+
+describe("check of a resource to import, at preview", () => {
+  beforeAll(() => server.configureProviders("root", { "platform:verifyAtPreview": "true" }));
+  afterAll(() => server.configureProviders());
+
+  const failuresOf = async (kind: keyof typeof providers, inputs: Record<string, unknown>, id: string) =>
+    ((await providers[kind].check({}, { ...inputs, __import: id })).failures ?? []).map((failure) => failure.reason);
+
+  it("a missing object, a malformed id, or a settings id naming another object fails the preview", async () => {
+    expect(await failuresOf("Badge", badgeInputs, "groups/acme/badges/99999")).toEqual([expect.stringContaining('Badge: cannot import "groups/acme/badges/99999": there is no such object')]);
+    expect(await failuresOf("Badge", badgeInputs, "42")).toEqual([expect.stringContaining('Badge id "42" is not of the form')]);
+    expect(await failuresOf("GroupSettings", { group: "beta", description: "x" }, "groups/1")).toEqual([expect.stringContaining("the declared properties name the object")]);
+  });
+
+  it("an object that differs passes, with a warning naming what the up will set", async () => {
+    const made = await server.as().post<{ id: number }>(apiPath`/groups/${"acme"}/badges`, { name: "to-preview", link_url: "https://ci.example.com/old", image_url: badgeInputs.imageUrl });
+    const id = `groups/acme/badges/${made.id}`;
+    const warnings = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      expect(await failuresOf("Badge", { ...badgeInputs, name: "to-preview" }, id)).toEqual([]);
+      expect(warnings.mock.calls.map((call) => String(call[0]))).toEqual([`warning: Badge ${id}: the import takes it over and sets linkUrl to the declared values.`]);
+    } finally {
+      warnings.mockRestore();
+    }
+  });
+
+  it("a resource already in the state is not read again", async () => {
+    const requests = await server.requestsDuring(() => providers.Badge.check({ ...badgeInputs }, { ...badgeInputs, __import: "groups/acme/badges/99999" }));
+    expect(requests.filter((request) => request.path.includes("/badges/"))).toEqual([]);
   });
 });
