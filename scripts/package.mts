@@ -49,7 +49,7 @@ function main(): void {
     copyShippedFiles(manifest, stage);
     writeFileSync(path.join(stage, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
     const packed = execFileSync("npm", ["pack", "--json", "--pack-destination", destination], { cwd: stage, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
-    const [{ filename }] = JSON.parse(packed) as { filename: string }[];
+    const [{ filename }] = JSON.parse(packed) as [{ filename: string }];
     process.stdout.write(`${path.join(destination, filename)}\n`);
   } finally {
     rmSync(stage, { recursive: true, force: true });
