@@ -6,6 +6,7 @@
  * written back directory by directory.
  */
 import * as fs from "node:fs";
+import { deflateSync } from "node:zlib";
 import * as git from "isomorphic-git";
 
 export interface FileAction {
@@ -17,6 +18,17 @@ export interface FileAction {
   content?: string | Buffer;
   /** Mode 100755 when true, 100644 when false; unchanged when absent. */
   executable?: boolean;
+}
+
+/**
+ * Writes a blob as a loose object: isomorphic-git wraps, hashes and stores
+ * it; node's zlib compresses it, which is many times faster than the
+ * library's own deflate (10,000-file seeds build in seconds, not minutes).
+ */
+export async function writeBlob(gitdir: string, content: Uint8Array): Promise<string> {
+  const { oid, object } = await git.hashBlob({ object: content });
+  await git.writeObject({ fs, gitdir, type: "blob", object: deflateSync(object), format: "deflated", oid });
+  return oid;
 }
 
 export interface FlatEntry {
@@ -67,8 +79,7 @@ const modeFor = (executable: boolean | undefined, previous: string | undefined):
 export async function applyActions(gitdir: string, files: Map<string, FlatEntry>, actions: readonly FileAction[]): Promise<void> {
   for (const action of actions) {
     const existing = files.get(action.filePath);
-    const blob = async (): Promise<string> =>
-      git.writeBlob({ fs, gitdir, blob: Buffer.from(action.content ?? "") });
+    const blob = (): Promise<string> => writeBlob(gitdir, Buffer.from(action.content ?? ""));
     switch (action.action) {
       case "create":
         if (existing) throw new Error(`A file with this name already exists: ${action.filePath}`);

@@ -118,6 +118,28 @@ async function treeAt(repo: ProjectRepository, commitSha: string, path: string):
   }
 }
 
+/**
+ * Listings by tree object id: a tree never changes, and a client paging
+ * through 10,000 entries would otherwise have every tree read again for each
+ * page. The few most recent listings are kept.
+ */
+const listings = new Map<string, TreeEntry[]>();
+const LISTINGS_KEPT = 8;
+
+async function cachedListing(repo: ProjectRepository, treeOid: string, basePath: string, recursive: boolean): Promise<TreeEntry[]> {
+  const key = `${repo.gitdir}\n${treeOid}\n${basePath}\n${recursive}`;
+  const cached = listings.get(key);
+  if (cached) {
+    listings.delete(key);
+    listings.set(key, cached);
+    return cached;
+  }
+  const entries = await listTree(repo, treeOid, basePath, recursive);
+  listings.set(key, entries);
+  if (listings.size > LISTINGS_KEPT) listings.delete(listings.keys().next().value!);
+  return entries;
+}
+
 async function listTree(repo: ProjectRepository, treeOid: string, basePath: string, recursive: boolean): Promise<TreeEntry[]> {
   const { tree } = await git.readTree({ fs, gitdir: repo.gitdir, oid: treeOid });
   const here: TreeEntry[] = tree.map((entry) => ({
@@ -171,7 +193,7 @@ const treeRoute = route("GET", "/projects/:id/repository/tree", { params: treePa
   const path = (ctx.params.path ?? "").replace(/^\/+|\/+$/g, "");
   const treeOid = await treeAt(repo, sha, path);
   if (!treeOid) throw treeNotFound();
-  const entries = await listTree(repo, treeOid, path, ctx.params.recursive ?? false);
+  const entries = await cachedListing(repo, treeOid, path, ctx.params.recursive ?? false);
   return isKeysetRequest(ctx.rawParams) ? keysetTreePage(ctx, entries) : paginate(ctx, entries);
 });
 
