@@ -20,11 +20,18 @@ const tallies = new Map<string, Tally>();
 const claims = new Map<string, Map<unknown, Set<string>>>();
 const aliases = new Map<string, Map<unknown, unknown>>();
 
-/** The key a declared value counts under, or undefined when it cannot be told (absent). */
-export function declarationKey(value: unknown): unknown {
+/**
+ * The key a declared value counts under, or undefined when it cannot be told
+ * (absent). With the resource's `connection` (./connections.ts), a plain
+ * value counts per server: `acme` on two servers is two groups. A connection
+ * whose URL is not a plain value yet cannot be told apart: no key.
+ */
+export function declarationKey(value: unknown, connection?: unknown): unknown {
   if (value === undefined || value === null) return undefined;
-  if (typeof value === "string") return value.toLowerCase();
-  return value;
+  const key = typeof value === "string" ? value.toLowerCase() : value;
+  if (connection === undefined || connection === null || typeof key === "object") return key;
+  const url = (connection as { url?: unknown }).url;
+  return typeof url === "string" ? `${url.replace(/\/+$/, "").toLowerCase()}\n${String(key)}` : undefined;
 }
 
 /**

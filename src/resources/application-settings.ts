@@ -26,7 +26,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError } from "../client";
-import { aliasOf, countDeclaration, recordAlias } from "../engine/declarations";
+import { aliasOf, countDeclaration, declarationKey, recordAlias } from "../engine/declarations";
 import { defineResource, type EngineContext, type FieldTraits, type Live } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
@@ -446,16 +446,17 @@ export class ApplicationSettings extends PlatformResource {
   declare readonly updatedAt: pulumi.Output<string>;
 
   constructor(name: string, args: ApplicationSettingsArgs, opts?: pulumi.CustomResourceOptions) {
-    claimInstanceSettings(name);
+    claimInstanceSettings(name, args.connection);
     super(applicationSettingsDefinition, name, args, opts);
   }
 }
 
-/** Throws when the program already declares ApplicationSettings: the instance has one set of settings. */
-export function claimInstanceSettings(name: string): void {
-  const first = aliasOf("singleton", "ApplicationSettings");
-  countDeclaration("singleton:ApplicationSettings", "instance", 1, () =>
+/** Throws when the program already declares ApplicationSettings for the same server (`connection`): an instance has one set of settings. */
+export function claimInstanceSettings(name: string, connection?: unknown): void {
+  const instance = declarationKey("instance", connection);
+  const first = aliasOf("singleton", instance);
+  countDeclaration("singleton:ApplicationSettings", instance, 1, () =>
     `ApplicationSettings "${name}": this program already declares ApplicationSettings "${String(first)}", and the instance has only one set of settings. Merge the two declarations into one resource.`,
   );
-  recordAlias("singleton", "ApplicationSettings", name);
+  recordAlias("singleton", instance, name);
 }

@@ -201,7 +201,7 @@ export class CleanupPolicy extends PlatformResource {
   constructor(name: string, args: CleanupPolicyArgs, opts?: pulumi.CustomResourceOptions) {
     countDeclaration(
       "cleanup-policies-per-group",
-      declarationKey(args.group),
+      declarationKey(args.group, args.connection),
       1,
       () => `CleanupPolicy ${name}: group: the program declares a second cleanup policy for group ${String(args.group)}; a group has one.`,
     );

@@ -104,7 +104,7 @@ export class ContainerRegistryVisibility extends PlatformResource {
     // Two declarations for one project would overwrite each other on every up, and give back each other's value.
     countDeclaration(
       "registry-visibility-per-project",
-      declarationKey(args.project),
+      declarationKey(args.project, args.connection),
       1,
       () => `ContainerRegistryVisibility ${name}: project: the program declares a second registry visibility for project ${String(args.project)}; a project has one.`,
     );

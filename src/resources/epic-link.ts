@@ -253,7 +253,7 @@ export class EpicLink extends PlatformResource {
   constructor(name: string, args: EpicLinkArgs, opts?: pulumi.CustomResourceOptions) {
     // An epic has one parent: a second link of the same child would move it away from the first on every up.
     // This is the one move the preview can tell in advance (the API cannot be asked for a parent first).
-    const child = declarationKey(args.childEpicId);
+    const child = declarationKey(args.childEpicId, args.connection);
     const first = aliasOf("epic-link-children", child);
     if (first !== undefined) {
       throw new Error(

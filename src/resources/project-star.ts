@@ -199,7 +199,7 @@ export class ProjectStar extends PlatformResource {
     // A user stars a project once: a second declaration would take over the first's star and remove it on destroy.
     countDeclaration(
       "project-star-per-project",
-      declarationKey(args.project),
+      declarationKey(args.project, args.connection),
       1,
       () => `ProjectStar ${name}: project: the program declares a second star on project ${String(args.project)}; a user stars a project once.`,
     );

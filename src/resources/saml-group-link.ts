@@ -282,7 +282,7 @@ const LINK_DECLARATIONS = "saml-group-link";
 function claimLink(name: string, args: SamlGroupLinkArgs): void {
   const claim = (group: unknown, samlGroupName: unknown, provider: unknown) => {
     // Paths are case-insensitive on the server; SAML group names and providers are compared as they are.
-    const key = JSON.stringify([declarationKey(group), samlGroupName, provider ?? null]);
+    const key = JSON.stringify([declarationKey(group, args.connection), samlGroupName, provider ?? null]);
     const first = aliasOf(LINK_DECLARATIONS, key);
     if (first !== undefined) {
       const which = provider === undefined || provider === null ? "without a provider" : `for provider ${String(provider)}`;

@@ -294,7 +294,7 @@ export class SamlIdentity extends PlatformResource {
 
   constructor(name: string, args: SamlIdentityArgs, opts?: pulumi.CustomResourceOptions) {
     // Two declarations for one member's identity would overwrite each other on every up.
-    const group = declarationKey(args.group);
+    const group = declarationKey(args.group, args.connection);
     const user = declarationKey(args.user);
     if (typeof group !== "object" && typeof user !== "object") {
       countDeclaration(
