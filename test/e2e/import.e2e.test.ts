@@ -57,6 +57,10 @@ describe.sequential("the import option with the real Pulumi CLI", { timeout: 5 *
     const preview = stepsByName(await started.program.previewJson());
     expect(preview["imported-badge"]?.op).toBe("create");
     expect(preview["imported-schedule"]?.op).toBe("create");
+    // The preview read the objects: it names what the up will set on each.
+    const shown = (await started.program.preview()).stdout;
+    expect(shown).toContain(`Badge groups/acme/badges/${badge.id}: the import takes it over and sets linkUrl to the declared values.`);
+    expect(shown).toContain(`PipelineSchedule projects/acme%2Fweb/pipeline_schedules/${schedule.id}: the import takes it over and sets cron to the declared values.`);
     const mark = started.emulator.mark();
     await started.program.up();
     const posts = started.emulator.requestsSince(mark).filter((request) => request.method === "POST").map((request) => request.path);
