@@ -255,7 +255,8 @@ describe("the repositories seed", () => {
 
   it("files: one commit, executable and binary files; the same seed gives the same SHAs", async () => {
     const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
-    const seed = withRepository({ files: { "run.sh": { content: "echo\n", executable: true }, "logo.png": { base64: png.toString("base64") } } });
+    const binary = Buffer.from([0, 1, 2, 0xff, 0]);
+    const seed = withRepository({ files: { "run.sh": { content: "echo\n", executable: true }, "logo.png": { base64: png.toString("base64") }, "data.bin": { base64: binary.toString("base64") } } });
     const first = await startEmulator({ seed });
     const second = await startEmulator({ seed });
     try {
@@ -263,10 +264,13 @@ describe("the repositories seed", () => {
       expect(project.lastCommitSha).toMatch(/^[0-9a-f]{40}$/);
       expect(second.state.projectByFullPath("g/p")!.lastCommitSha).toBe(project.lastCommitSha);
       const tree = (await call(first, "/projects/g%2Fp/repository/tree", { as: null })).body as { name: string; id: string; mode: string }[];
-      expect(tree.map((e) => [e.name, e.mode])).toEqual([["logo.png", "100644"], ["run.sh", "100755"]]);
-      const raw = await fetch(`${first.apiUrl}/projects/g%2Fp/repository/blobs/${tree[0]!.id}/raw`);
+      expect(tree.map((e) => [e.name, e.mode])).toEqual([["data.bin", "100644"], ["logo.png", "100644"], ["run.sh", "100755"]]);
+      const raw = await fetch(`${first.apiUrl}/projects/g%2Fp/repository/blobs/${tree[1]!.id}/raw`);
       expect(raw.headers.get("content-type")).toBe("image/png");
       expect(Buffer.from(await raw.arrayBuffer())).toEqual(png);
+      const rawBinary = await fetch(`${first.apiUrl}/projects/g%2Fp/repository/blobs/${tree[0]!.id}/raw`);
+      expect([rawBinary.headers.get("content-type"), rawBinary.headers.get("x-content-type-options")]).toEqual(["application/octet-stream", "nosniff"]);
+      expect(Buffer.from(await rawBinary.arrayBuffer())).toEqual(binary);
     } finally {
       await first.stop();
       await second.stop();

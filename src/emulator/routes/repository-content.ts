@@ -22,8 +22,8 @@
  * - Blobs: `sha` is an object id (full or abbreviated); anything but a blob
  *   is 404 `{"message":"404 Blob Not Found"}`. JSON `{size, encoding:
  *   "base64", content, sha}`; raw: the bytes, `Content-Disposition: inline`,
- *   `text/plain; charset=utf-8` for text and the sniffed type (workhorse's
- *   detection) or `application/octet-stream` for binary content.
+ *   `text/plain; charset=utf-8` for text, an image's own type, else
+ *   `application/octet-stream` (app/controllers/projects/raw_controller.rb).
  * - Blobs over 10 MB: 5 fetches a minute per project and user (part 8), then
  *   429 `{"message":{"error":"This endpoint has been requested too many
  *   times. Try again later."}}`.
@@ -227,13 +227,16 @@ const blobRoute = route("GET", "/projects/:id/repository/blobs/:sha", { params: 
   return ok({ size: blob.length, encoding: "base64", content: blob.toString("base64"), sha: oid });
 });
 
-/** Magic numbers workhorse's content detection knows for the common binary types. */
+/**
+ * Images (and PDF) keep their own type, other binary content is
+ * `application/octet-stream`, text is `text/plain; charset=utf-8`, as the raw
+ * controller's `get_blob_type` and workhorse's detection answer.
+ */
 const SNIFFED: [RegExp, string][] = [
   [/^\x89PNG\r\n\x1a\n/, "image/png"],
   [/^\xff\xd8\xff/, "image/jpeg"],
   [/^GIF8[79]a/, "image/gif"],
   [/^%PDF-/, "application/pdf"],
-  [/^PK\x03\x04/, "application/zip"],
 ];
 
 /** Text unless it has a NUL byte or is not UTF-8 (git's and linguist's binary test, roughly). */
@@ -255,7 +258,7 @@ function isUtf8(blob: Buffer): boolean {
 
 const rawBlobRoute = route("GET", "/projects/:id/repository/blobs/:sha/raw", { params: blobParams }, async (ctx) => {
   const { blob } = await readBlobBySha(ctx, ctx.params.sha);
-  return { status: 200, body: blob, headers: { "Content-Type": rawContentType(blob), "Content-Disposition": "inline", "Cache-Control": "no-cache" } };
+  return { status: 200, body: blob, headers: { "Content-Type": rawContentType(blob), "Content-Disposition": "inline", "X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache" } };
 });
 
 // ---------------------------------------------------------------------------
