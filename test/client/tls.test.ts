@@ -305,3 +305,25 @@ describe("the emulator's command line serves HTTPS", () => {
     expect(stderr).toContain("give both --tls-cert and --tls-key");
   });
 });
+
+describe("data functions with insecure", () => {
+  it("warn too, once per process and server", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      const connection = {
+        url: mtlsServer.emulator.url,
+        token: tokenOf(mtlsServer.emulator, "root"),
+        insecure: true,
+        clientCertificate: pki.clientCert.path,
+        clientKey: pki.clientKey.path,
+      };
+      expect(await getBadges({ project: "acme/web" }, { connection })).toEqual([]);
+      expect(await getBadges({ project: "acme/web" }, { connection })).toEqual([]);
+      const warnings = warn.mock.calls.map((call) => String(call[0])).filter((text) => text.includes("TLS verification is off"));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain(mtlsServer.emulator.url);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+});

@@ -122,6 +122,24 @@ describe("a resource's own connection", () => {
     expect(error.message).not.toContain(connection.token);
   });
 
+  it("a connection not known yet at preview (built from outputs): no failure, no request; an unknown URL may be another server", async () => {
+    await stackServer.configureProviders();
+    const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+    const requests = await otherServer.requestsDuring(async () => {
+      for (const connection of [UNKNOWN, { url: UNKNOWN, token: UNKNOWN }, { url: otherServer.emulator.url, token: UNKNOWN }]) {
+        const checked = await providers.Badge.check({}, { ...badge, connection });
+        expect(checked.failures ?? []).toEqual([]);
+        expect(checked.inputs.connection).toEqual(connection);
+      }
+    });
+    expect(requests).toEqual([]);
+    const recorded = { ...badge, badgeId: 1, connection: connectionTo(otherServer) };
+    expect((await providers.Badge.diff("project:acme%2Fweb:1", recorded, { ...badge, connection: { url: UNKNOWN, token: UNKNOWN } })).replaces).toEqual(["connection"]);
+    const tokenPending = await providers.Badge.diff("project:acme%2Fweb:1", recorded, { ...badge, connection: { url: otherServer.emulator.url, token: UNKNOWN } });
+    expect(tokenPending.replaces ?? []).toEqual([]);
+    expect(tokenPending.changes).toBeUndefined();
+  });
+
   it("a token the connection's server refuses is named as the connection's, not the stack's", async () => {
     await stackServer.configureProviders();
     const error = (await providers.Badge.create({ ...badge, connection: { url: otherServer.emulator.url, token: "glpat-revoked-0042" } }).catch((e: unknown) => e)) as Error;
