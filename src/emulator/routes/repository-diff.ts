@@ -2,7 +2,7 @@
  * What changed between two commits of a project's git repository, as
  * `git diff` (and so Gitaly's CommitDiff behind repository/compare) reports
  * it: the changed blobs of the two trees, renames found as git finds them,
- * and each file's unified hunks (jsdiff, formatted the way git prints them).
+ * and each file's unified hunks (./repository-hunks.ts).
  * The diff limits of repository/compare are in ./repository-compare.ts.
  *
  * Followed (git and gitlabhq sources):
@@ -15,16 +15,13 @@
  *   INEXACT_RENAME_PAIRS, so a compare of thousands of files stays quick.
  * - Binary files (a NUL in the first 8,000 bytes, git's `buffer_is_binary`)
  *   get the patch `Binary files a/x and b/x differ\n`.
- * - Hunks: three lines of context; a count of 1 is not printed and an empty
- *   side starts at 0 (`@@ -0,0 +1,3 @@`); after the header, git's default
- *   function-name line (the nearest line above the hunk that starts with a
- *   letter, `_` or `$`, trimmed at 80 bytes); `\ No newline at end of file`.
  * - Modes: octal strings; `"0"` for the missing side of an added or deleted
  *   file (Gitlab::Git::Diff reads Gitaly's integer modes with `to_s(8)`).
  */
 import * as git from "isomorphic-git";
-import { diffLines, structuredPatch } from "diff";
+import { diffLines } from "diff";
 import type { DiffFileRecord } from "./merge-requests-model";
+import { unifiedHunks } from "./repository-hunks";
 
 /** Where a repository lives, as isomorphic-git takes it. */
 export interface GitLocation {
@@ -39,8 +36,6 @@ export const INEXACT_RENAME_PAIRS = 2_500;
 const RENAME_SIMILARITY = 0.5;
 /** git's `buffer_is_binary` looks at this many leading bytes for a NUL. */
 const BINARY_PROBE_BYTES = 8_000;
-/** git's default function-name line is cut at 80 bytes (`def_ff`). */
-const FUNCNAME_MAX = 80;
 /** Files whose blobs are read at once. */
 const PATCH_BATCH = 16;
 
@@ -160,39 +155,6 @@ async function detectRenames(repo: GitLocation, changes: BlobChange[]): Promise<
     );
   }
   return result;
-}
-
-/** git's default funcname rule: the line starts with a letter, `_` or `$`. */
-const FUNCNAME_START = /^[A-Za-z_$]/;
-
-function functionContext(oldLines: readonly string[], hunkStart: number): string {
-  for (let index = hunkStart - 2; index >= 0; index--) {
-    const line = oldLines[index] ?? "";
-    if (FUNCNAME_START.test(line)) {
-      const cut = Buffer.from(line, "utf8").subarray(0, FUNCNAME_MAX).toString("utf8");
-      return ` ${cut.replace(/\s+$/, "")}`;
-    }
-  }
-  return "";
-}
-
-const range = (start: number, count: number): string => {
-  const from = count === 0 ? start - 1 : start;
-  return count === 1 ? `${from}` : `${from},${count}`;
-};
-
-/** The hunks of a text change as git prints them (without the `---`/`+++` header). */
-export function unifiedHunks(oldText: string, newText: string): string {
-  if (oldText === newText) return "";
-  const patch = structuredPatch("a", "b", oldText, newText, "", "", { context: 3 });
-  const oldLines = oldText.split("\n");
-  return patch.hunks
-    .map((hunk) => {
-      const header = `@@ -${range(hunk.oldStart, hunk.oldLines)} +${range(hunk.newStart, hunk.newLines)} @@`;
-      const context = hunk.oldLines === 0 && hunk.oldStart <= 1 ? "" : functionContext(oldLines, hunk.oldStart);
-      return `${header}${context}\n${hunk.lines.join("\n")}\n`;
-    })
-    .join("");
 }
 
 async function patchOf(repo: GitLocation, change: FileChange): Promise<string> {
