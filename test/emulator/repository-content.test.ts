@@ -105,6 +105,16 @@ describe("GET /projects/:id/repository/tree", () => {
     expect(bad.status).toBe(400);
   });
 
+  it("pagination=none: every entry at once, recursive only; other values refused", async () => {
+    const all = await call(server.emulator, `${WEB}/tree?recursive=true&pagination=none&per_page=5`, { as: "alice" });
+    const count = gitOut(await webGitdir(), "ls-tree", "-r", "-t", "--name-only", "main").split("\n").length;
+    expect(count).toBeGreaterThan(5);
+    expect(all.body).toHaveLength(count);
+    expect(all.headers.get("x-total")).toBeNull();
+    expect(await call(server.emulator, `${WEB}/tree?pagination=none`, { as: "alice" })).toMatchObject({ status: 400, body: { error: 'pagination cannot be "none" unless "recursive" is true' } });
+    expect(await call(server.emulator, `${WEB}/tree?pagination=pages`, { as: "alice" })).toMatchObject({ status: 400, body: { error: "pagination does not have a valid value" } });
+  });
+
   it("a missing path, a file path and an unknown ref are 404 Tree Not Found", async () => {
     for (const query of ["path=nowhere", "path=README.md", "ref=no-such-branch", "ref=v9.9.9&path=src"]) {
       const result = await call(server.emulator, `${WEB}/tree?${query}`, { as: "alice" });

@@ -18,7 +18,10 @@
  *   `recursive`, every entry below in git's order (a directory, then its
  *   contents). Offset pagination as every list; `pagination=keyset` pages
  *   with `page_token` (the id of the last entry seen) and answers only
- *   `Link: <...page_token=...>; rel="next"`, absent on the last page.
+ *   `Link: <...page_token=...>; rel="next"`, absent on the last page (a
+ *   `page_token` that is no entry's id: 400). `pagination=none` (recursive
+ *   only, else 400 `pagination cannot be "none" unless "recursive" is true`)
+ *   answers every entry at once, without pagination headers.
  * - Blobs: `sha` is an object id (full or abbreviated); anything but a blob
  *   is 404 `{"message":"404 Blob Not Found"}`. JSON `{size, encoding:
  *   "base64", content, sha}`; raw: the bytes, `Content-Disposition: inline`,
@@ -183,17 +186,20 @@ const treeParams = {
   ref: { type: "string" },
   recursive: { type: "boolean" },
   page_token: { type: "string" },
-  pagination: { type: "string" },
+  pagination: { type: "string", values: ["legacy", "keyset", "none"] },
 } as const;
 
 const treeRoute = route("GET", "/projects/:id/repository/tree", { params: treeParams, paginated: true }, async (ctx) => {
+  const recursive = ctx.params.recursive ?? false;
+  if (ctx.params.pagination === "none" && !recursive) throw paramError('pagination cannot be "none" unless "recursive" is true');
   const { project, repo } = await readableRepository(ctx);
   const sha = await repo.resolveRef(ctx.params.ref ?? project.defaultBranch);
   if (!sha) throw treeNotFound();
   const path = (ctx.params.path ?? "").replace(/^\/+|\/+$/g, "");
   const treeOid = await treeAt(repo, sha, path);
   if (!treeOid) throw treeNotFound();
-  const entries = await cachedListing(repo, treeOid, path, ctx.params.recursive ?? false);
+  const entries = await cachedListing(repo, treeOid, path, recursive);
+  if (ctx.params.pagination === "none") return ok(entries);
   return isKeysetRequest(ctx.rawParams) ? keysetTreePage(ctx, entries) : paginate(ctx, entries);
 });
 
