@@ -80,7 +80,9 @@ export interface RequestOptions<T> {
    * The answer is a file read as a stream by `consume` instead of held in
    * memory (downloads of any size); redirects as for `binary`. It runs once
    * per attempt, so it must start afresh each time; its own failures (a full
-   * disk) end the request at once, a broken connection is retried.
+   * disk) end the request at once, a broken connection is retried. The
+   * request timeout bounds the wait for the headers and each stall of the
+   * body, not the whole download.
    */
   consume?: StreamConsumer<T>;
 }
@@ -427,6 +429,10 @@ export class PlatformClient {
       payload = JSON.stringify(body);
     }
     const { tls, maxConcurrency: connections, requestTimeoutMs } = this.options;
+    // A download may take longer than any answer should: its headers are bounded like an answer's, then only
+    // a stall of its body (undici's bodyTimeout, the time between two chunks) ends it.
+    const headersDeadline = consume ? new AbortController() : undefined;
+    const headersTimer = headersDeadline && setTimeout(() => headersDeadline.abort(new DOMException("headers timeout", "TimeoutError")), timeoutMs);
     const response = await dispatcherFor({ tls, connections, requestTimeoutMs }).request({
       origin: url.origin,
       method: method as Dispatcher.HttpMethod,
@@ -434,10 +440,10 @@ export class PlatformClient {
       headers,
       body: payload,
       // The signal bounds the whole exchange to the millisecond; undici's own timeouts (coarser) stay as a backstop.
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: headersDeadline?.signal ?? AbortSignal.timeout(timeoutMs),
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
-    });
+    }).finally(() => clearTimeout(headersTimer));
     if (consume && response.statusCode < 300) {
       try {
         return { status: response.statusCode, headers: response.headers, body: Buffer.alloc(0), consumed: await consume(response.body, response.headers) };

@@ -93,6 +93,28 @@ describe("stream against a server that breaks off", () => {
     expect(attempts).toEqual([64 * 1024]);
   });
 
+  it("a download that keeps coming may outlast the request timeout, which bounds only its stalls; a whole-body read may not", async () => {
+    // 12 chunks 50 ms apart: longer in all than the 400 ms timeout, never that long between two chunks.
+    const chunk = Buffer.alloc(1024, 0x62);
+    flaky = createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "application/octet-stream" });
+      let sent = 0;
+      const timer = setInterval(() => {
+        response.write(chunk);
+        if (++sent === 12) {
+          clearInterval(timer);
+          response.end();
+        }
+      }, 50);
+    });
+    await new Promise<void>((resolve) => flaky!.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(flaky!.address() as AddressInfo).port}`;
+    const client = new PlatformClient({ url, token: "t", requestTimeoutMs: 400, retryTimeoutMs: 1_000, maxAttempts: 1 });
+    const { bytes } = await client.stream("/file", undefined, collect);
+    expect(bytes.length).toBe(12 * 1024);
+    await expect(client.get("/file")).rejects.toThrow(/no answer from the server/);
+  });
+
   it("a consumer's own failure ends the request at once, not retried", async () => {
     const { url, requests } = await startFlaky();
     const client = new PlatformClient({ url, token: "t", retryBaseDelayMs: 10 });
