@@ -1,6 +1,6 @@
 /**
- * Changelog generation (`GET`/`POST /projects/:id/repository/changelog`,
- * spec document 1 part 4.6), as Repositories::ChangelogService does it.
+ * Changelog generation (`GET`/`POST /projects/:id/repository/changelog`),
+ * as Repositories::ChangelogService does it.
  *
  * Followed (gitlabhq): app/services/repositories/changelog_service.rb,
  * app/finders/repositories/changelog_{commits,tag}_finder.rb,
@@ -23,7 +23,7 @@
  *   member of a group in the config's `include_groups`. Its merge request is
  *   the oldest merged one whose merge, squash or head commit is the commit.
  * - Config: YAML at `config_file` (default `.gitlab/changelog_config.yml`; the
- *   spec's "changelog_config.yml under a `.service` directory" is that file)
+ *   API documentation's "changelog_config.yml under a `.service` directory" is that file)
  *   on `config_file_ref` (default: the default branch): `date_format`
  *   (strftime, default `%Y-%m-%d`), `template`, `categories`, `tag_regex`,
  *   `include_groups`. A missing file means the defaults.

@@ -2,7 +2,7 @@
  * Commits of a project's git repository as the history endpoints need them
  * (refs are resolved by the repository model, ../repositories/model.ts):
  * walking a range the way `git log from..to` does, the merge base, and the commit entity
- * (API::Entities::Commit, spec document 1 part 2.3) with its trailers.
+ * (API::Entities::Commit) with its trailers.
  *
  * Followed (gitlabhq): lib/gitlab/git/commit.rb (`short_id` is the first 8
  * characters, `init_date_from_gitaly` keeps the author's and committer's own

@@ -1,5 +1,5 @@
 /**
- * `GET /projects/:id/repository/compare` (spec document 1 parts 2.3 and 4.6):
+ * `GET /projects/:id/repository/compare` (the comparison and its diff entries):
  * what CompareService, Gitlab::Git::Compare, Gitlab::Git::Diff.between and
  * API::Entities::Compare answer, with the diff limits of a compare.
  *
@@ -23,7 +23,7 @@
  *   - max_patch_bytes 204,800 (`diff_max_patch_bytes`): a file's patch that
  *     size or larger is `too_large` (diff "", not fetchable);
  *   - a file's patch of a tenth of that (20,480 bytes) or more is `collapsed`
- *     (`patch_safe_limit_bytes`); its diff is left out, as the spec says
+ *     (`patch_safe_limit_bytes`); its diff is left out, as the API's documentation says
  *     ("diff excluded but fetchable").
  *   A compare of one file is always expanded (`expand_diff?`).
  * - `unidiff=true` prefixes each non-empty, non-binary diff with its

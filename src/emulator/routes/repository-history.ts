@@ -1,5 +1,5 @@
 /**
- * Repository history (spec document 1, part 4.6): compare, contributors,
+ * Repository history (the repository content endpoints): compare, contributors,
  * merge base and changelog, over each project's real git repository
  * (../repositories/model.ts). The work is in ./repository-compare.ts,
  * ./repository-commits.ts, ./repository-diff.ts and ./repository-changelog.ts;
