@@ -99,7 +99,8 @@ const release = new Badge("latest-release", {
 });
 
 // What the next release would say: the changelog from the latest tag to the branch's head.
-const changelog = getRepositoryChangelogOutput({ project, version: nextVersion, from: latestTag, to: branch, date: releaseDate });
+// A project with no tag yet: the platform's default start (the whole history up to the branch).
+const changelog = getRepositoryChangelogOutput({ project, version: nextVersion, from: latestTag.apply((tag) => tag || undefined), to: branch, date: releaseDate });
 /** Entries of the notes: one Markdown list item per commit with a trailer. */
 const pendingChanges = changelog.apply(({ notes }) => notes.split("\n").filter((line) => line.startsWith("- ")).length);
 
