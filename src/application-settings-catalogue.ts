@@ -7,7 +7,7 @@
  * (src/resources/application-settings.ts), declaring by hand only the settings
  * that need more rules than their type.
  *
- * Sources: spec document 3 part 2.5 (the settings it lists, with its
+ * Sources: the API documentation (the settings it lists, with its
  * defaults); for the others, the parameters of the current `lib/api/settings.rb`
  * (names, types, enumerations, `given` requirements) and the defaults stated
  * in their descriptions or in the `doc/api/settings.md` example answer. Where
@@ -58,7 +58,7 @@ const RSA_KEY_SIZES = [-1, 0, 1024, 2048, 3072, 4096] as const;
 const ECDSA_KEY_SIZES = [-1, 0, 256, 384, 521] as const;
 const ED25519_KEY_SIZES = [-1, 0, 256] as const;
 
-/** The throttle pattern of part 4.4, `unauthenticated` being the deprecated scope. */
+/** The throttle settings' pattern, `unauthenticated` being the deprecated scope. */
 export const THROTTLE_SCOPES = [
   "authenticated_api",
   "authenticated_web",
@@ -397,10 +397,10 @@ export type SettingName = keyof typeof APPLICATION_SETTINGS;
 export const SETTING_ENTRIES: readonly [SettingName, SettingEntry][] = Object.entries(APPLICATION_SETTINGS) as [SettingName, SettingEntry][];
 
 /**
- * Names real servers accept beside the spec's, and the setting each writes
+ * Names real servers accept beside the API documentation's, and the setting each writes
  * (`lib/api/settings.rb`'s "legacy names", and the `duo_*` names real clients
  * send for the assistant settings). An answer shows the `duo_*` names beside
- * the spec's (real servers show only those); the legacy names it does not show.
+ * the API documentation's (real servers show only those); the legacy names it does not show.
  */
 export const SETTING_ALIASES = {
   signin_enabled: "password_authentication_enabled_for_web",

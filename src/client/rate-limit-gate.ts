@@ -3,7 +3,7 @@
  * headers, so a large program runs at the rate the server allows instead of
  * bouncing off 429s that count against the same window.
  *
- * Real servers (Rack::Attack, real-api-behaviour.md 0.5) count requests in
+ * Real servers (Rack::Attack) count requests in
  * fixed windows and report, on every answer, `RateLimit-Remaining` and
  * `RateLimit-Reset` (the window's end, epoch seconds); a throttled answer adds
  * `Retry-After`. The gate:

@@ -1,6 +1,6 @@
 /**
  * Errors a route handler throws, each carrying the exact status and body a
- * real server sends (see shared/reference/real-api-behaviour.md, part 0).
+ * real server sends.
  * Real servers use two body keys: `message` for errors raised by the
  * application, `error` for parameter validation and unknown routes.
  */

@@ -1,6 +1,5 @@
 /**
- * Offset and keyset pagination with the real server's headers
- * (spec document 1 part 4.2; real-api-behaviour.md 0.4).
+ * Offset and keyset pagination with the real server's headers.
  *
  * Offset: `X-Page`, `X-Per-Page`, `X-Next-Page`, `X-Prev-Page` (empty when
  * none), `X-Total`, `X-Total-Pages`, and `Link` in the order prev, next,

@@ -232,7 +232,7 @@ function coerce(type: ParamType, value: unknown): unknown {
 }
 
 /**
- * Checks raw params against a spec the way Grape does: every problem is
+ * Checks raw params against a specification the way Grape does: every problem is
  * reported, joined with ", ", as one 400 `{"error": ...}`.
  */
 export function declareParams<S extends ParamSpec>(spec: S, raw: RawParams): DeclaredParams<S> {

@@ -1,5 +1,5 @@
 /**
- * A Rack::Attack-style throttle (real-api-behaviour.md 0.5): a fixed window
+ * A Rack::Attack-style throttle: a fixed window
  * aligned on the epoch, counted per token (or per address when anonymous).
  * Every request counts, rejected ones included. A rejected request gets 429
  * `text/plain` "Retry later\n" with `RateLimit-*` and `Retry-After` headers;

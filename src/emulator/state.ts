@@ -9,7 +9,7 @@ export type Offering = "hosted" | "self-managed" | "dedicated";
 export type Tier = "free" | "premium" | "ultimate";
 export type Visibility = "private" | "internal" | "public";
 
-/** Access levels of spec document 2 (header). */
+/** Access levels, as the API numbers them. */
 export const AccessLevel = {
   NoAccess: 0,
   Minimal: 5,

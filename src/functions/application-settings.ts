@@ -1,12 +1,12 @@
 /**
- * Instance application settings (spec document 3, parts 2.5, 4.3 and 4.4):
+ * Instance application settings:
  * one object, read by administrators on self-managed and dedicated
  * instances. The hosted offering has no such endpoint (real servers answer an
  * unknown route, 404 `{"error":"404 Not Found"}`); a signed-in user who is not
  * an administrator gets 403 (`authenticated_as_admin!`).
  *
- * Every setting the spec names is typed below; a server shows many more (its
- * full list is not in the spec), and they are kept, camelCased. Premium and
+ * Every setting the API documentation names is typed below; a server shows many more (its
+ * full list is not in the API documentation), and they are kept, camelCased. Premium and
  * Ultimate settings appear only on such a licence. Settings change through
  * the ApplicationSettings resource; real servers cache them for 60 seconds,
  * so a read right after a change may show the old value.
@@ -23,7 +23,7 @@ const bool = z.boolean().nullable().optional();
 const text = z.string().nullable().optional();
 const strings = z.array(z.string()).nullable().optional();
 
-/** The throttles of part 4.4: `throttle_<scope>_enabled`, `_period_in_seconds`, `_requests_per_period`. */
+/** The throttles: `throttle_<scope>_enabled`, `_period_in_seconds`, `_requests_per_period`. */
 export const THROTTLE_SCOPES = [
   "authenticated_api", "authenticated_web", "authenticated_packages_api", "authenticated_git_http",
   "unauthenticated_api", "unauthenticated_web", "unauthenticated_packages_api", "unauthenticated_git_http", "unauthenticated",

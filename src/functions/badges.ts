@@ -1,5 +1,5 @@
 /**
- * Project and group badges (spec document 2, parts 2.4 and 4.5): the badges
+ * Project and group badges: the badges
  * of a project or a group, one badge, and how a pair of URLs renders there.
  *
  * - A project's list also shows the badges of its groups (`kind: "group"`);

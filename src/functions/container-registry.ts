@@ -1,5 +1,5 @@
 /**
- * The container registry (spec document 1, parts 2.2 and 4.4): repositories of
+ * The container registry: repositories of
  * a project or a group, one repository with its extras, its tags (keyset
  * pagination by name, both orders) and one tag's detail.
  */
@@ -52,7 +52,7 @@ export type RegistryTag = Camelized<z.output<typeof tagDetailShape>>;
 
 const repositoryId = z.number().int().positive();
 const flag = z.boolean().optional();
-/** Who may read a registry depends on the project's registry visibility (part 4.3); a disabled one refuses everyone. */
+/** Who may read a registry depends on the project's registry visibility; a disabled one refuses everyone. */
 const registryRefusal = () =>
   "Reading a project's container registry needs at least the Reporter role (or, while its visibility is enabled, any access to a public or internal project); a disabled registry refuses everyone.";
 

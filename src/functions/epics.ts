@@ -1,5 +1,5 @@
 /**
- * Epics (spec document 2, parts 2.5 and 4.6): the children of an epic, in
+ * Epics: the children of an epic, in
  * their order. The epics API is deprecated (planned for removal in API v5;
  * GitLab's replacement is the work items API) but still served.
  */

@@ -1,5 +1,5 @@
 /**
- * Error tracking client keys (spec document 1, parts 2.7 and 4.10). The spec
+ * Error tracking client keys. The API documentation
  * shows no payload; real servers (GitLab's `doc/api/error_tracking.md`,
  * `API::Entities::ErrorTracking::ClientKey`) answer `id`, `active`,
  * `public_key` and `sentry_dsn`. The DSN lets anyone send events: it is a

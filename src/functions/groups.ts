@@ -1,5 +1,5 @@
 /**
- * Groups (spec document 2, parts 2.1, 2.7 and 4.1): one group, the groups
+ * Groups: one group, the groups
  * list with every filter of the API, and the credentials inventory of a
  * top-level group (its enterprise users' personal access tokens, hosted
  * offering, Premium and Ultimate).
@@ -17,7 +17,7 @@ const nullableText = z.string().nullable();
 const nullableFlag = z.boolean().nullable();
 const accessLevelEntry = z.looseObject({ access_level: z.number() });
 
-/** A group as the list gives it (`Entities::Group`): part 2.1 with the list fields. */
+/** A group as the list gives it (`Entities::Group`): the documented fields and the list fields. */
 const groupShape = z.looseObject({
   id: z.number(),
   name: z.string(),

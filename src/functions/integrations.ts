@@ -1,9 +1,9 @@
 /**
- * Group integrations (spec document 2, parts 2.2, 4.3 and 6): the active
+ * Group integrations: the active
  * integrations of a group, and one integration with its settings. Both need
  * at least the Maintainer role in the group.
  *
- * Where the spec is silent, real servers (lib/api/integrations.rb,
+ * Where the API documentation is silent, real servers (lib/api/integrations.rb,
  * integratable_operations.rb, Entities::IntegrationBasic / Integration) are
  * followed: the list is not paginated and holds active integrations only; one
  * integration adds `properties`, its settings by name; one never configured
@@ -20,7 +20,7 @@ import { apiPath } from "../client";
 import { ownerReference } from "../resources/common";
 import { defineListFunction, defineObjectFunction, type Camelized } from "./core";
 
-/** Null behaves as false (spec document 1, part 2.1); a server may leave out switches its edition lacks. */
+/** Null behaves as false; a server may leave out switches its edition lacks. */
 const flag = z.boolean().nullable().optional();
 
 const summaryShape = z.looseObject({

@@ -1,5 +1,5 @@
 /**
- * Merge requests (spec document 3, parts 2.1 to 2.3 and 4.1): the
+ * Merge requests: the
  * instance-wide list with every filter of the table, one merge request with
  * its extras, its diffs, its raw diff and its pipelines.
  *

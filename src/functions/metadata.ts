@@ -1,5 +1,5 @@
 /**
- * Instance metadata (spec document 1, parts 2.6 and 4.9): `GET /metadata`.
+ * Instance metadata: `GET /metadata`.
  * Any valid token may read it.
  */
 import { z } from "zod";

@@ -1,5 +1,5 @@
 /**
- * Pipeline schedules (spec document 3, parts 2.4 and 4.2): the schedules of a
+ * Pipeline schedules: the schedules of a
  * project, one schedule with its last pipeline, variables and inputs (and, if
  * asked, the pipelines it ran), and those pipelines with every filter of
  * their endpoint. Every call needs a signed-in caller with at least the

@@ -1,5 +1,5 @@
 /**
- * SAML of a group (spec document 2, parts 2.3 and 4.4): the members' SAML
+ * SAML of a group: the members' SAML
  * identities and the SAML group links. Both need the Owner role; identities
  * exist on the hosted offering for top-level Premium and Ultimate groups with
  * SAML SSO, group links on every offering from Premium.

@@ -1,6 +1,5 @@
 /**
- * Security reports of a project (spec document 1, parts 2.4, 2.5, 4.7 and
- * 4.8): vulnerability findings and dependencies. Both are Ultimate only and
+ * Security reports of a project: vulnerability findings and dependencies. Both are Ultimate only and
  * need a signed-in caller; findings need permission on the project's security
  * dashboard, and dependencies show their vulnerabilities only to callers who have it.
  */
@@ -65,7 +64,7 @@ export type VulnerabilityFinding = Camelized<z.output<typeof findingShape>>;
 export type Dependency = Camelized<z.output<typeof dependencyShape>>;
 
 const project = ownerReference;
-/** The spec's arrays travel comma-separated (`report_type=sast,dast`). */
+/** The API documentation's arrays travel comma-separated (`report_type=sast,dast`). */
 const commaSeparated = (values: readonly string[] | undefined) => (values === undefined ? undefined : values.join(","));
 const tierNote = "Security reports need the Ultimate tier on the project's group (or instance).";
 const signedInOnly = () => "this API needs a signed-in caller: check platform:token (or PLATFORM_TOKEN).";

@@ -1,6 +1,6 @@
 /**
- * Project starring (spec document 2, parts 2.6 and 4.7): the projects a user
- * starred, with every filter and ordering of the spec's table, and the users
+ * Project starring: the projects a user
+ * starred, with every filter and ordering of the API documentation's table, and the users
  * who starred a project.
  *
  * What the caller sees follows the server: only projects the token's user may
@@ -34,7 +34,7 @@ const namespaceShape = z.looseObject({ id: z.number(), name: z.string(), path: z
 const flagOrNull = z.boolean().nullable().optional();
 
 /**
- * A starred project (part 2.6). The full entity for a signed-in caller; with
+ * A starred project. The full entity for a signed-in caller; with
  * `simple: true` (and always for anonymous callers) only the basic fields.
  */
 const starredProjectShape = z.looseObject({

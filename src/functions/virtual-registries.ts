@@ -1,11 +1,11 @@
 /**
  * Container virtual registries, their upstreams and the cleanup policy of a
- * top-level group (spec document 3, parts 2.6, 2.7, 4.5 and 4.6): experiments
+ * top-level group: experiments
  * behind feature flags, Premium and Ultimate only.
  *
  * Refusals are explained as the resources explain them (`requirements` in
  * ../resources/virtual-registry.ts and cleanup-policy.ts), from real servers'
- * gates (real-api-behaviour.md part 7):
+ * gates:
  * - registries and upstreams: the `container_virtual_registries` flag off is
  *   401, which reads like a bad token; a tier below Premium is an unnamed 404;
  *   reading needs a membership of the group (403 otherwise);
@@ -66,7 +66,7 @@ const cleanupPolicyShape = z.looseObject({
   last_run_deleted_entries_count: z.number(),
   /** 1 to 365. */
   keep_n_days_after_download: z.number(),
-  /** `scheduled` seen; others not listed by the spec. */
+  /** `scheduled` seen; others not listed by the API documentation. */
   status: z.string(),
   /** Days: 1, 7, 14, 30 or 90. */
   cadence: z.number(),

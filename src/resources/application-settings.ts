@@ -1,6 +1,5 @@
 /**
- * ApplicationSettings: the instance's settings (spec document 3, parts 2.5,
- * 4.3 and 4.4). A singleton and a settings resource (../engine/settings.ts):
+ * ApplicationSettings: the instance's settings. A singleton and a settings resource (../engine/settings.ts):
  * only the declared settings are managed, and delete gives back the values
  * they had before the first apply (unless `restoreOnDelete: false`).
  *
@@ -15,7 +14,7 @@
  * are declared by hand below and take precedence. A setting that is not a
  * boolean or a list may be unset with `null`. The names real clients send for
  * the assistant settings (`duoFeaturesEnabled`, `lockDuoFeaturesEnabled`,
- * `duoAvailability`) are aliases of the spec's, like the deprecated names.
+ * `duoAvailability`) are aliases of the API documentation's, like the deprecated names.
  *
  * One per program: a dynamic provider's `check` sees one resource at a time
  * and is not told which resource it checks, so it cannot tell a second
@@ -59,7 +58,7 @@ const regularExpression = z.string().refine(
   { message: "must be a valid regular expression" },
 );
 
-/** The throttle pattern of part 4.4, `Unauthenticated` being the deprecated scope. */
+/** The throttle settings' pattern, `Unauthenticated` being the deprecated scope. */
 const THROTTLE_SCOPES = [
   "AuthenticatedApi",
   "AuthenticatedWeb",

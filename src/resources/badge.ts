@@ -1,5 +1,5 @@
 /**
- * Badge: a project or group badge (spec document 2, parts 2.4 and 4.5).
+ * Badge: a project or group badge.
  * The owner cannot change in place; URLs and name update in place. A project's
  * badge list also shows its groups' badges: those are never touched from here.
  */

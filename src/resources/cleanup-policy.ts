@@ -1,6 +1,6 @@
 /**
  * CleanupPolicy: the virtual-registry cache cleanup policy of a top-level
- * group (spec document 3, parts 2.7 and 4.6). One per group: create is POST,
+ * group. One per group: create is POST,
  * update a PATCH of the changed fields, delete a DELETE; a group change
  * deletes the old policy before creating the new one. The run figures
  * (`nextRunAt`, `lastRunAt`, ...) are outputs only, so they never show as a diff.

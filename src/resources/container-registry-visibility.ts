@@ -1,6 +1,6 @@
 /**
  * ContainerRegistryVisibility: who may see the container registry of a project
- * that already exists (spec document 1, part 4.3: `container_registry_access_level`
+ * that already exists (`container_registry_access_level`
  * through `PUT /projects/:id`). A settings resource (../engine/settings.ts): it
  * never creates or deletes the project; create records the level the project
  * had, and delete gives it back unless `restoreOnDelete: false`.

@@ -1,12 +1,12 @@
 /**
- * EpicLink: one epic assigned as the child of another (spec document 2, parts
- * 2.5, 3 and 4.6). The epics API is deprecated (document 1, part 9: planned
+ * EpicLink: one epic assigned as the child of another. The epics API is
+ * deprecated (planned
  * for removal in API v5; GitLab points to the work items API) but still
  * served; this resource says so wherever it is documented.
  *
  * - Create assigns the child (POST); when a position is declared, a PUT then
  *   moves it there. The API MOVES a child that already has a parent: the
- *   previous parent link is removed (part 3). The API does not say which
+ *   previous parent link is removed. The API does not say which
  *   parent that was, and has no way to read an epic's parent by its global id
  *   beforehand, so the previous parent cannot be recorded or given back: the
  *   `previousParentLink` output states it, and so do the docs.

@@ -1,15 +1,15 @@
 /**
- * ErrorTrackingClientKey: a client key (DSN) of a project's error tracking
- * (spec document 1, parts 2.7 and 4.10). Keys cannot be changed, only created
+ * ErrorTrackingClientKey: a client key (DSN) of a project's error tracking.
+ * Keys cannot be changed, only created
  * and deleted: a new key comes from a change of `project` or `rotation`.
  *
- * Rotation follows the spec's sequence, so a project is never without a key:
+ * Rotation follows the API documentation's sequence, so a project is never without a key:
  * the replacement key is created first, then confirmed in the project's key
  * list, and only then does Pulumi delete the old key (create-before-delete).
  * A key the list does not show is recorded as a failed create, which stops the
  * replacement before the old key goes.
  *
- * The payloads are not in the spec; real servers (GitLab's
+ * The payloads are not in the API documentation; real servers (GitLab's
  * `doc/api/error_tracking.md`, `API::Entities::ErrorTracking::ClientKey`)
  * answer `{ id, active, public_key, sentry_dsn }`, and the POST takes the
  * project's numeric id only, so a full path is resolved first.

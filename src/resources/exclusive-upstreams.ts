@@ -6,7 +6,7 @@
  * this registry deletes its association with the registry (DELETE
  * registry_upstreams/:id); an upstream that then serves no registry at all is
  * deleted too, as the registry's own delete does with the upstreams it does
- * not share (spec document 3, part 4.5). One that other registries use stays.
+ * not share. One that other registries use stays.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";

@@ -11,8 +11,8 @@
  * and `API::Helpers::IntegrationsHelpers.integrations` in gitlabhq (the
  * settings Grape declares per slug, and which are required), the integration
  * models for the model rules (`validates`) and `supported_events` (which
- * `<event>_events` switches each slug takes), spec document 2 parts 2.2, 4.3
- * and 6. Where the documentation and the source disagree the source wins
+ * `<event>_events` switches each slug takes), and the API documentation. Where the
+ * documentation and the source disagree the source wins
  * (Pushover's device and sound are `requires` there).
  */
 import { z } from "zod";

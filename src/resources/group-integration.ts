@@ -1,6 +1,5 @@
 /**
- * GroupIntegration: one integration configured on a group for its projects
- * (spec document 2, parts 2.2, 3, 4.3 and 6; real-api-behaviour.md part 2).
+ * GroupIntegration: one integration configured on a group for its projects.
  *
  * The API has no create: `PUT /groups/:id/integrations/<slug>` sets an
  * integration up (creating or overwriting it), DELETE disables it and resets

@@ -1,6 +1,6 @@
 /**
  * PipelineSchedule: a project's recurring pipeline with its variables and
- * inputs (spec document 3, parts 2.4, 3 and 4.2; real-api-behaviour.md part 5).
+ * inputs.
  *
  * - The create endpoint takes the schedule and its inputs but no variables:
  *   a create is one POST plus one POST per variable. If a variable fails

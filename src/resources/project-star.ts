@@ -1,6 +1,5 @@
 /**
- * ProjectStar: the token's user stars a project (spec document 2, parts 2.6
- * and 4.7). A star has nothing to change: another project replaces it.
+ * ProjectStar: the token's user stars a project. A star has nothing to change: another project replaces it.
  *
  * - create: `GET /user` (who the token's user is), `POST /projects/:id/star`,
  *   then the starrers list searched by that username for `starred_since`.

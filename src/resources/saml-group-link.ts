@@ -1,6 +1,5 @@
 /**
- * SamlGroupLink: maps a SAML group to a role in a group (spec document 2,
- * parts 2.3 and 4.4; real-api-behaviour.md part 3).
+ * SamlGroupLink: maps a SAML group to a role in a group.
  *
  * The API has no update: any change replaces the link. The new link is
  * created before the old one is deleted when both can exist at once (another
@@ -36,7 +35,7 @@ export type AccessLevelName = keyof typeof ACCESS_LEVELS;
 const LEVEL_NUMBERS: readonly number[] = Object.values(ACCESS_LEVELS);
 
 /**
- * The spec's list of access levels starts at 0 (no access), but the SAML group
+ * The API documentation's list of access levels starts at 0 (no access), but the SAML group
  * link endpoint declares `access_level` with `values:
  * Gitlab::Access.values_with_minimal_access` (ee/lib/api/saml_group_links.rb):
  * minimal access to owner, not 0. So exactly those are offered, and 0 is
@@ -109,7 +108,7 @@ const sameLink = (args: Inputs) => (link: SamlGroupLinkLive) => link.name === ar
 /**
  * A 401 from this API means one of four things; one GET of the group tells
  * which, so the message can say what to do: get-one shows `runners_token` to
- * the group's Owners and administrators only (spec document 2, part 2.1), so
+ * the group's Owners and administrators only, so
  * a group that shows it was refused for its tier, one that hides it for the
  * role. 422 is the shared-name ambiguity.
  */

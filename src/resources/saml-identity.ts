@@ -1,7 +1,6 @@
 /**
  * SamlIdentity: the identity provider's id (`extern_uid`, the SAML NameID) of
- * a member's existing SAML identity in a group (spec document 2, parts 2.3 and
- * 4.4). Hosted offering, Premium and Ultimate, the Owner role.
+ * a member's existing SAML identity in a group. Hosted offering, Premium and Ultimate, the Owner role.
  *
  * The identity provider creates identities (a member's first SAML sign-in, or
  * SCIM); this resource never does. It takes over one that exists and manages
@@ -99,9 +98,9 @@ async function userIdOf(ctx: EngineContext, user: string | number): Promise<numb
 export interface GroupProbe {
   fullPath?: string;
   parentId?: number | null;
-  /** Shows `web_based_commit_signing_enabled`: only top-level groups on the hosted offering do (spec document 2, part 4.2). */
+  /** Shows `web_based_commit_signing_enabled`: only top-level groups on the hosted offering do. */
   hostedTopLevel: boolean;
-  /** Shows `membership_lock`: only Premium and Ultimate groups do (spec document 2, part 2.1). */
+  /** Shows `membership_lock`: only Premium and Ultimate groups do. */
   premium: boolean;
 }
 

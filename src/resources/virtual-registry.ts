@@ -1,6 +1,5 @@
 /**
- * VirtualRegistry: a container virtual registry of a top-level group (spec
- * document 3, parts 2.6 and 4.5). Name and description update in place; the
+ * VirtualRegistry: a container virtual registry of a top-level group. Name and description update in place; the
  * group cannot change. At most 5 per group: the class counts the registries a
  * program declares per group (see ../engine/declarations.ts) and the server
  * refuses a sixth with its own message.

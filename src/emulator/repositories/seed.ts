@@ -182,7 +182,7 @@ export interface BuildDefaults {
   epoch: string;
 }
 
-/** A git-lfs pointer file for `content` (spec v1, as `git lfs` writes it). */
+/** A git-lfs pointer file for `content` (version 1 of the git-lfs pointer format, as `git lfs` writes it). */
 export function lfsPointer(content: Buffer): { pointer: string; oid: string } {
   const oid = createHash("sha256").update(content).digest("hex");
   return { pointer: `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize ${content.length}\n`, oid };

@@ -1,6 +1,5 @@
 /**
- * Application settings (spec document 3, parts 2.5, 4.3 and 4.4;
- * real-api-behaviour.md part 6): `GET` and `PUT /application/settings`.
+ * Application settings: `GET` and `PUT /application/settings`.
  *
  * Behaviour taken from the real server's source:
  * - `authenticated_as_admin!`: 401 without a user, 403 for a non-administrator.
@@ -22,7 +21,7 @@
  * - Names real clients send are aliases (`signin_enabled`, `admin_notification_email`,
  *   `duo_features_enabled`, `lock_duo_features_enabled`, `duo_availability`):
  *   a PUT writes the setting they stand for; an answer shows the `duo_*` ones
- *   beside the spec's names, as real servers show those.
+ *   beside the API documentation's names, as real servers show those.
  * - Premium/Ultimate settings on a lower licence are refused with a 400 naming
  *   the setting (real servers drop them silently: the provider checks both).
  * - The throttles of the scopes this emulator serves (`authenticated_api`,

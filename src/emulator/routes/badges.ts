@@ -1,6 +1,5 @@
 /**
- * Project and group badges (spec document 2, parts 2.4 and 4.5;
- * real-api-behaviour.md part 4). Both sources share one implementation, as
+ * Project and group badges. Both sources share one implementation, as
  * on the real server (lib/api/badges.rb loops over `group` and `project`).
  *
  * Behaviour taken from the real server's source:
@@ -96,7 +95,7 @@ function applyBadgesSeed(state: EmulatorState, section: unknown): void {
 // ---------------------------------------------------------------------------
 // Placeholders
 
-/** Placeholders replaced in both URLs; the spec's names and the real server's aliases. */
+/** Placeholders replaced in both URLs; the API documentation's names and the real server's aliases. */
 const PLACEHOLDER_NAMES = [
   "project_path",
   "project_title",
@@ -117,7 +116,7 @@ type PlaceholderValues = Record<PlaceholderName, string>;
 const PLACEHOLDER_PATTERN = new RegExp(`%\\{(${PLACEHOLDER_NAMES.join("|")})\\}`, "g");
 
 /**
- * Placeholder values for a project. Two follow the spec where the real
+ * Placeholder values for a project. Two follow the API documentation where the real
  * source differs: `%{group_name}` is the top-level group's name (the real
  * Badge model uses the direct parent's full path) and `%{project_namespace}`
  * is the full path of the project's group (the real model uses the project's
@@ -169,11 +168,11 @@ function validateUrls({ link_url, image_url }: { link_url: string; image_url: st
 }
 
 /**
- * The project whose values render a group's badges: the spec's "first
+ * The project whose values render a group's badges: the API documentation's "first
  * project by creation date", among the projects directly in the group (not
  * in subgroups, as the real GroupProjectsFinder's default) that the caller
  * may see. Note: the real finder's default order is id descending, i.e. the
- * newest project; the emulator follows the spec and the documentation.
+ * newest project; the emulator follows the API documentation.
  */
 export function projectForGroupBadges(state: EmulatorState, user: User | null, group: Group): Project | undefined {
   return state

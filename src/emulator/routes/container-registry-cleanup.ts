@@ -1,7 +1,7 @@
 /**
  * The container registry's background work: bulk tag deletions accepted by
  * `DELETE /projects/:id/registry/repositories/:repository_id/tags`, and
- * repository deletions (spec document 1, parts 3, 4.4 and 8).
+ * repository deletions.
  *
  * Bulk deletion follows the real worker's services
  * (app/services/projects/container_repository/cleanup_tags_base_service.rb,

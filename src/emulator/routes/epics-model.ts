@@ -4,7 +4,7 @@
  * fills it, the permission rules, sibling ordering, and the API's entities.
  * The routes are in ./epics.ts.
  *
- * Followed where the spec (document 2, parts 2.5, 3 and 4.6) is silent, from
+ * Followed where the API documentation is silent, from
  * GitLab's source (`ee/lib/api/epic_links.rb`, `ee/lib/api/helpers/epics_helpers.rb`,
  * `ee/app/models/ee/epic.rb`, `ee/app/services/epics/epic_links/*`,
  * `ee/spec/requests/api/epic_links_spec.rb`, `gitlab_subscriptions/features.rb`)
@@ -198,7 +198,7 @@ export function moveBetween(state: EmulatorState, epic: EpicRecord, parent: Epic
 // ---------------------------------------------------------------------------
 // Entities
 
-/** `EE::API::Entities::Epic`: the fields of part 2.5, plus the real entity's `confidential`, `state` and `web_url`. */
+/** `EE::API::Entities::Epic`: the documented fields, plus the real entity's `confidential`, `state` and `web_url`. */
 export function presentEpic(state: EmulatorState, epic: EpicRecord): Record<string, unknown> {
   const group = groupOf(state, epic);
   const author = state.userById(epic.authorId);

@@ -1,10 +1,9 @@
 /**
- * Groups (spec document 2, parts 2.1, 3, 4.1, 4.2 and 8; real-api-behaviour.md
- * part 1): `GET /groups/:id`, `PUT /groups/:id` and `GET /groups/:id/avatar`;
+ * Groups: `GET /groups/:id`, `PUT /groups/:id` and `GET /groups/:id/avatar`;
  * `GET /groups` is in groups-list.ts, the details the core model lacks
  * (custom attributes, archived, deletion, storage) in group-details.ts, the
  * token endpoints in group-tokens.ts. Creating and deleting groups is not
- * part of the spec.
+ * part of the API documentation.
  *
  * Behaviour taken from the real server's source:
  * - `runners_token` only for the group's Owners and administrators;
@@ -13,14 +12,14 @@
  *   `enabled_git_access_protocol` only in the get-one answer, on a top-level
  *   group, to those who can administer it (`Entities::GroupDetail`:
  *   `group.root? && options[:user_can_admin_group]`), though any group's
- *   Owner may set it; the fields spec part 2.1 calls "Premium and Ultimate
+ *   Owner may set it; the fields the API documentation calls "Premium and Ultimate
  *   only" only when the group's tier has them, though `experiment_features_enabled`
  *   and `assistant_availability` (no tier in part 4.2) are applied on every tier.
  *   So some values are applied but not shown: clients must not read absence
  *   as a change.
  * - The assistant settings also under the names real clients send
  *   (`duo_features_enabled`, `lock_duo_features_enabled`, `duo_availability`):
- *   accepted in a PUT as aliases, shown beside the spec's `assistant_*` names.
+ *   accepted in a PUT as aliases, shown beside the API documentation's `assistant_*` names.
  * - PUT needs `admin_group` (Owner or administrator): 403 otherwise.
  *   `shared_runners_minutes_limit` and `extra_shared_runners_minutes_limit`
  *   need an administrator (403). Fields the group's tier or the offering does
@@ -32,7 +31,7 @@
  *   negation; `default_branch_protection` sets the defaults hash;
  *   `disabled_with_override` is stored as `disabled_and_overridable`.
  * - `avatar` as a multipart file uploads it; a blank `avatar` (JSON `null` or
- *   `""`, an empty form field, `avatar=`) removes it (part 4.1; the real helper
+ *   `""`, an empty form field, `avatar=`) removes it (the real helper
  *   reads Grape's blank file as nil: `remove_avatar! if params[:avatar].nil?`).
  * - Blank values of the list-like strings (`ip_restriction_ranges`,
  *   `allowed_email_domains_list`, `step_up_auth_required_oauth_provider`,
@@ -236,7 +235,7 @@ const PREMIUM_RESPONSE_FIELDS: (keyof GroupSettingsRecord)[] = [
   "prevent_forking_outside_group",
   "allowed_email_domains_list",
 ];
-/** The names real clients use for the assistant settings (`duo_*`), shown beside the spec's and accepted in a PUT. */
+/** The names real clients use for the assistant settings (`duo_*`), shown beside the API documentation's and accepted in a PUT. */
 export const ASSISTANT_ALIASES = {
   duo_features_enabled: "assistant_features_enabled",
   lock_duo_features_enabled: "lock_assistant_features_enabled",
@@ -459,7 +458,7 @@ const PLAIN_FIELDS = Object.keys(updateParams).filter(
 ) as (keyof GroupSettingsRecord)[];
 
 /**
- * The assistant settings sent under the real clients' names, as the spec's:
+ * The assistant settings sent under the real clients' names, as the API documentation's:
  * both names with different values is Grape's `mutually_exclusive` 400.
  */
 function withAssistantAliases(params: Record<string, unknown>): Record<string, unknown> {

@@ -1,5 +1,5 @@
 /**
- * Instance metadata (spec document 1, parts 2.6 and 4.9): `GET /version` and
+ * Instance metadata: `GET /version` and
  * `GET /metadata` return the same object and need an access token.
  */
 import { requireUser, route, ok, type RouteModule } from "../router";

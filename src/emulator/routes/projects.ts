@@ -4,7 +4,7 @@
  * `presentBasicProject` for anonymous and `simple` lists), and
  * `PUT /projects/:id` for the settings the emulator models.
  *
- * The fields follow spec document 2 part 2.6 and lib/api/entities/project.rb
+ * The fields follow the API documentation and lib/api/entities/project.rb
  * and basic_project_details.rb; `star_count` comes from the starring area.
  * What the core model lacks (topics, issues and merge-request features,
  * archiving, update and activity times) is kept in `projectDetailsStore`;
@@ -175,8 +175,8 @@ function creatorId(state: EmulatorState, project: Project): number | null {
 }
 
 /**
- * `Entities::Project` (lib/api/entities/project.rb) with the fields of spec
- * document 2 part 2.6, and `permissions` when a signed-in caller views it
+ * `Entities::Project` (lib/api/entities/project.rb) with the fields of the API
+ * documentation, and `permissions` when a signed-in caller views it
  * (`Entities::ProjectWithAccess`, `withAccess`). Every area that shows a project uses this.
  */
 export function presentProject(state: EmulatorState, project: Project, viewer: ProjectViewer = { user: null }): Record<string, unknown> {

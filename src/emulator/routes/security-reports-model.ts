@@ -1,6 +1,5 @@
 /**
- * The model behind the security report endpoints (spec document 1, parts 2.4
- * and 2.5): security pipelines with their vulnerability findings, and each
+ * The model behind the security report endpoints: security pipelines with their vulnerability findings, and each
  * project's dependency list, plus the `securityReports` seed section that
  * fills them and the presenters that turn records into API answers.
  *
@@ -28,7 +27,7 @@ import { createHash } from "node:crypto";
 import { SeedError } from "../seed-error";
 import { defineStore, type EmulatorState, type Project, type User } from "../state";
 
-/** Spec part 2.4: the four report types of the REST API. */
+/** The four report types of the REST API. */
 export const REPORT_TYPES = ["sast", "dast", "dependency_scanning", "container_scanning"] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
 
@@ -36,7 +35,7 @@ export type ReportType = (typeof REPORT_TYPES)[number];
 export const SEVERITIES = ["info", "unknown", "low", "medium", "high", "critical"] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
-/** Spec part 4.8 and Sbom::DependenciesFinder::FILTER_PACKAGE_MANAGERS_VALUES. */
+/** The package managers a dependency list may be filtered by (Sbom::DependenciesFinder::FILTER_PACKAGE_MANAGERS_VALUES). */
 export const PACKAGE_MANAGERS = [
   "bundler", "composer", "conan", "go", "gradle", "maven", "npm",
   "nuget", "pip", "pipenv", "pnpm", "yarn", "sbt", "setuptools",
@@ -74,7 +73,7 @@ export interface SecurityPipelineRecord {
 export interface FindingRecord {
   pipelineId: number;
   projectId: number;
-  /** The vulnerability record's id once the finding was ingested on the default branch; null before (the spec's "integer or null"). */
+  /** The vulnerability record's id once the finding was ingested on the default branch; null before (the API documentation's "integer or null"). */
   vulnerabilityId: number | null;
   uuid: string;
   reportType: ReportType;
@@ -376,7 +375,7 @@ function presentDismissal(state: EmulatorState, finding: FindingRecord, pipeline
   };
 }
 
-/** Every field of spec part 2.4 (Vulnerabilities::FindingEntity). */
+/** Every field of the API documentation (Vulnerabilities::FindingEntity). */
 export function presentFinding(state: EmulatorState, finding: FindingRecord, pipeline: SecurityPipelineRecord): Json {
   const project = state.projectById(finding.projectId);
   if (!project) throw new Error(`finding of missing project ${finding.projectId}`);
@@ -418,7 +417,7 @@ export function presentFinding(state: EmulatorState, finding: FindingRecord, pip
   };
 }
 
-/** Spec part 2.5; `vulnerabilities` only for users who may read them (the entity's condition). */
+/** `vulnerabilities` only for users who may read them (the entity's condition). */
 export function presentDependency(state: EmulatorState, dependency: DependencyRecord, showVulnerabilities: boolean): Json {
   const project = state.projectById(dependency.projectId);
   const vulnerabilityBase = project ? `${webBase(state)}/${state.projectFullPath(project)}/-/security/vulnerabilities` : "";
