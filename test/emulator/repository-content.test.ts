@@ -6,6 +6,7 @@
  * the system's tar, bzip2 and unzip.
  */
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -212,6 +213,27 @@ describe("GET /projects/:id/repository/archive[.format]", () => {
     expect((await call(server.emulator, `${WEB}/archive`, { as: null })).status).toBe(404);
     const site = await unpack("/projects/beta%2Fsite/repository/archive.tar.gz", null);
     expect(readdirSync(site.dir)[0]).toMatch(/^site-main-[0-9a-f]{40}$/);
+  });
+});
+
+describe("streamed archives", () => {
+  it("a client that goes away mid-download leaves the emulator serving", async () => {
+    const noise = randomBytes(4 * 1024 * 1024).toString("base64");
+    const emulator = await startEmulator({ seed: { ...selfManagedSeed, repositories: { "acme/api": { files: { "a.bin": { base64: noise }, "b.bin": { base64: noise.split("").reverse().join("") } } } } } });
+    try {
+      for (const format of ["tar.bz2", "zip", "tar.gz"]) {
+        const aborter = new AbortController();
+        const response = await fetch(`${emulator.apiUrl}/projects/acme%2Fapi/repository/archive.${format}`, { headers: { "PRIVATE-TOKEN": emulator.tokens["alice"]! }, signal: aborter.signal });
+        expect(response.headers.get("content-length")).toBeNull();
+        const reader = response.body!.getReader();
+        await reader.read();
+        aborter.abort();
+        await reader.closed.catch(() => undefined);
+      }
+      expect((await call(emulator, "/projects/acme%2Fapi/repository/tree", { as: "alice" })).body.map((e: { name: string }) => e.name)).toEqual(["a.bin", "b.bin"]);
+    } finally {
+      await emulator.stop();
+    }
   });
 });
 

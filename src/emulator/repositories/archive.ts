@@ -122,7 +122,11 @@ async function fillTar(pack: tar.Pack, request: ArchiveRequest): Promise<void> {
 /** The system's bzip2 as a transform stream. */
 function bzip2(): Duplex {
   const child = spawn("bzip2", ["-c"], { stdio: ["pipe", "pipe", "ignore"] });
-  return Duplex.from({ writable: child.stdin, readable: child.stdout });
+  const duplex = Duplex.from({ writable: child.stdin, readable: child.stdout });
+  // No bzip2 on the machine (ENOENT) fails this download, not the emulator.
+  child.on("error", (error) => duplex.destroy(error));
+  duplex.on("close", () => child.kill());
+  return duplex;
 }
 
 function tarArchive(request: ArchiveRequest): Readable {
