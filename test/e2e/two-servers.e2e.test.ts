@@ -4,7 +4,7 @@
  * through a connection whose token is a secret of the stack and whose CA is a
  * file (programs/two-servers). Up; a clean second
  * preview; a rotated token is an update, not a replacement, and the update
- * records it; another URL replaces the badge (created on the new server,
+ * records it (a refresh before that up says so); another URL replaces the badge (created on the new server,
  * deleted from the old one with the connection recorded for it), the new one
  * reached with verification off and a warning said once; neither
  * token appears in plain text in `pulumi stack export`; destroy removes the
@@ -29,9 +29,13 @@ const HOSTED_TOKEN = "glpat-alice-token";
 const ROTATED_TOKEN = "glpat-maintainer-token";
 const STACK_TOKEN = "glpat-root-token";
 
+/** The server's administrator (root), trusting the test's CA. */
+function adminOf(server: Emulator): PlatformClient {
+  return new PlatformClient({ url: server.url, token: server.tokens.root!, retryBaseDelayMs: 10, tls: { ca: pki.ca.text } });
+}
+
 async function badgesOn(server: Emulator): Promise<{ name: string; link_url: string }[]> {
-  const api = new PlatformClient({ url: server.url, token: server.tokens.root!, retryBaseDelayMs: 10, tls: { ca: pki.ca.text } });
-  return api.list(apiPath`/projects/${"acme/web"}/badges`);
+  return adminOf(server).list(apiPath`/projects/${"acme/web"}/badges`);
 }
 
 beforeAll(async () => {
@@ -61,8 +65,11 @@ describe.sequential("two servers in one program, through the real engine", { tim
     await program.preview("--expect-no-changes");
   });
 
-  it("a rotated token is an update in place, masked; the update records it and the next preview is clean", async () => {
+  it("a rotated token is an update in place, masked; refresh before the up names the fix; the update records it and the next preview is clean", async () => {
     await program.setConfig("hostedToken", ROTATED_TOKEN, { secret: true });
+    // The old token is revoked on the hosted server (by its administrator), as a team does once it has rotated.
+    const revoked = await adminOf(hosted).post<{ revoked: boolean }>(apiPath`/groups/${"acme"}/tokens/revoke`, { token: HOSTED_TOKEN });
+    expect(revoked.revoked).toBe(true);
     const steps = stepsByName(await program.previewJson()) as Record<string, { op: string; replaceReasons?: string[] }>;
     expect(steps["hosted-coverage"]!.op).toBe("update");
     expect(steps["hosted-coverage"]!.replaceReasons ?? []).toEqual([]);
@@ -71,6 +78,12 @@ describe.sequential("two servers in one program, through the real engine", { tim
     const shown = await program.preview("--diff");
     expect(shown.stdout).not.toContain(ROTATED_TOKEN);
     expect(shown.stdout).not.toContain(HOSTED_TOKEN);
+    // refresh runs no program: it reads with the connection recorded at the last up, whose token is revoked.
+    const refused = await program.cli(["refresh", "--yes", "--skip-preview"], { allowFailure: true });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout).toContain("the server refused the token of the resource's connection, as recorded in the state at the last `pulumi up`");
+    expect(refused.stdout).toContain("run `pulumi up` first");
+    expect(refused.stdout).not.toContain("platform:token");
     await program.up();
     await program.preview("--expect-no-changes");
     // Refresh reads the hosted badge with the recorded (rotated) token.
