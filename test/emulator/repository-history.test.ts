@@ -126,7 +126,7 @@ function gitCli(path: string, ...args: string[]): string {
 const gitdirs = new Map<number, string>();
 const repoDir = (id: number): string => gitdirs.get(id)!;
 beforeAll(async () => {
-  for (const path of ["beta/site", "acme/web"]) {
+  for (const path of ["beta/site", "acme/web", "acme/platform/infra"]) {
     const project = server.emulator.state.projectByFullPath(path)!;
     gitdirs.set(project.id, (await projectRepo(path)).gitdir);
   }
@@ -181,6 +181,50 @@ describe("GET repository/compare", () => {
     const moved = byPath(res.body.diffs)["docs/manual.md"]!;
     expect(moved).toMatchObject({ old_path: "docs/guide.md", renamed_file: true, a_mode: "100644", b_mode: "100644" });
     expect(moved.diff).toBe("@@ -1,4 +1,4 @@\n Guide\n \n-line a\n+line A\n line b\n");
+  });
+
+  it("renames are paired as git pairs them: exact first, then the most similar at 50% or more", async () => {
+    const repo = await projectRepo("acme/platform/infra");
+    const text = (tag: string, changed: number, total = 10, eol = "\n"): string =>
+      Array.from({ length: total }, (_, i) => (i < changed ? `${tag} changed line ${i}` : `shared line ${i} of the ${tag.split("-")[0]} module`) + eol).join("");
+    await repo.commit({ branch: "moves-base", message: "Files to move", actions: [
+      { action: "create", filePath: "alpha.txt", content: text("alpha", 0) },
+      { action: "create", filePath: "beta.txt", content: text("beta", 0) },
+      { action: "create", filePath: "gamma.txt", content: text("gamma", 0) },
+      { action: "create", filePath: "twin-1.txt", content: "same\n" },
+      { action: "create", filePath: "crlf.txt", content: text("crlf", 0) },
+    ] });
+    await repo.commit({ branch: "moves", startRef: "moves-base", message: "Move them", actions: [
+      { action: "delete", filePath: "alpha.txt" },
+      { action: "create", filePath: "lib/alpha.txt", content: text("alpha-2", 4) },
+      { action: "delete", filePath: "beta.txt" },
+      { action: "create", filePath: "lib/beta.txt", content: text("beta-2", 6) },
+      { action: "delete", filePath: "gamma.txt" },
+      { action: "create", filePath: "lib/gamma.txt", content: text("gamma", 0) + "one more line\n" },
+      { action: "delete", filePath: "twin-1.txt" },
+      { action: "create", filePath: "twin-2.txt", content: "same\n" },
+      { action: "delete", filePath: "crlf.txt" },
+      { action: "create", filePath: "lib/crlf.txt", content: text("crlf", 0, 10, "\r\n") },
+    ] });
+    const res = await call(server.emulator, `${infra}/compare?from=moves-base&to=moves`);
+    const mine = (res.body.diffs as Diff[])
+      .map((d) => (d.renamed_file ? `R\t${d.old_path}\t${d.new_path}` : d.new_file ? `A\t${d.new_path}` : d.deleted_file ? `D\t${d.old_path}` : `M\t${d.new_path}`))
+      .sort();
+    const cli = gitCli("acme/platform/infra", "diff", "-M", "--name-status", "moves-base", "moves")
+      .trim()
+      .split("\n")
+      .map((line) => line.replace(/^R\d+/, "R"))
+      .sort();
+    expect(mine).toEqual(cli);
+    // 60% kept: a rename; 40% kept: a deletion and an addition; CRLF line ends do not count against similarity.
+    expect(mine).toEqual([
+      "A\tlib/beta.txt",
+      "D\tbeta.txt",
+      "R\talpha.txt\tlib/alpha.txt",
+      "R\tcrlf.txt\tlib/crlf.txt",
+      "R\tgamma.txt\tlib/gamma.txt",
+      "R\ttwin-1.txt\ttwin-2.txt",
+    ]);
   });
 
   it("straight=false diffs from the merge base; straight=true from `from` itself", async () => {

@@ -8,18 +8,17 @@
  * Followed (git and gitlabhq sources):
  * - Renames (diffcore-rename): an exact rename is a deleted and an added path
  *   with the same blob; then, among what is left, an added file at least 50%
- *   similar (git's default `-M50%`) to a deleted one is a rename of it
- *   (similarity: the bytes of the lines both keep, over the larger file's size,
- *   as git's estimate does). git gives up inexact detection past its rename
- *   limit; here it is done only while deleted × added pairs stay within
- *   INEXACT_RENAME_PAIRS, so a compare of thousands of files stays quick.
+ *   similar (git's default `-M50%`) to a deleted one is a rename of it, the
+ *   most similar pairs first (similarity as git estimates it: the bytes of the
+ *   line chunks both files hold, over the larger file's size). git gives up
+ *   inexact detection past its rename limit; here it is done only while
+ *   deleted × added pairs stay within INEXACT_RENAME_PAIRS.
  * - Binary files (a NUL in the first 8,000 bytes, git's `buffer_is_binary`)
  *   get the patch `Binary files a/x and b/x differ\n`.
  * - Modes: octal strings; `"0"` for the missing side of an added or deleted
  *   file (Gitlab::Git::Diff reads Gitaly's integer modes with `to_s(8)`).
  */
 import * as git from "isomorphic-git";
-import { diffLines } from "diff";
 import type { DiffFileRecord } from "./merge-requests-model";
 import { unifiedHunks } from "./repository-hunks";
 
@@ -96,14 +95,39 @@ async function readBlobBytes(repo: GitLocation, oid: string | undefined): Promis
 
 const textOf = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
 
-/** Share of the larger file's bytes that sit in lines both files keep (git's similarity estimate). */
-function similarity(oldText: string, newText: string): number {
-  const larger = Math.max(Buffer.byteLength(oldText), Buffer.byteLength(newText));
-  if (larger === 0) return 1;
-  const kept = diffLines(oldText, newText)
-    .filter((part) => !part.added && !part.removed)
-    .reduce((sum, part) => sum + Buffer.byteLength(part.value), 0);
-  return kept / larger;
+/** git's `hash_chars`: bytes per chunk (a line, or 64 bytes of one), a text file's CR before LF left out. */
+function chunkBytes(bytes: Uint8Array): Map<string, number> {
+  const text = !isBinary(bytes);
+  const chunks = new Map<string, number>();
+  let start = 0;
+  let chunk: number[] = [];
+  const flush = (): void => {
+    const key = Buffer.from(chunk).toString("latin1");
+    chunks.set(key, (chunks.get(key) ?? 0) + chunk.length);
+    chunk = [];
+  };
+  for (; start < bytes.length; start++) {
+    const c = bytes[start]!;
+    if (text && c === 0x0d && bytes[start + 1] === 0x0a) continue;
+    chunk.push(c);
+    if (chunk.length >= 64 || c === 0x0a) flush();
+  }
+  if (chunk.length > 0) flush();
+  return chunks;
+}
+
+/**
+ * git's `estimate_similarity`: the bytes of the chunks both files hold (each
+ * chunk counted at most as often as the other file has it), over the larger
+ * file's size; 0 when the sizes alone rule the threshold out.
+ */
+function similarity(source: Uint8Array, destination: Uint8Array, sourceChunks: Map<string, number>, destinationChunks: Map<string, number>): number {
+  const larger = Math.max(source.length, destination.length);
+  const delta = larger - Math.min(source.length, destination.length);
+  if (destination.length === 0 || larger * (1 - RENAME_SIMILARITY) < delta) return 0;
+  let copied = 0;
+  for (const [key, count] of sourceChunks) copied += Math.min(count, destinationChunks.get(key) ?? 0);
+  return copied / larger;
 }
 
 /** Pairs deleted and added files into renames: exact ones first, then similar ones (see the header). */
@@ -121,27 +145,10 @@ async function detectRenames(repo: GitLocation, changes: BlobChange[]): Promise<
   const leftDeleted = deleted.filter((d) => !paired.has(d));
   const leftAdded = added.filter((a) => !renamedFrom.has(a));
   if (leftDeleted.length * leftAdded.length <= INEXACT_RENAME_PAIRS) {
-    const texts = new Map<string, string | null>();
-    const text = async (oid: string): Promise<string | null> => {
-      if (!texts.has(oid)) {
-        const bytes = await readBlobBytes(repo, oid);
-        texts.set(oid, isBinary(bytes) ? null : textOf(bytes));
-      }
-      return texts.get(oid)!;
-    };
-    for (const a of leftAdded) {
-      let best: { source: BlobChange; score: number } | undefined;
-      for (const d of leftDeleted) {
-        if (paired.has(d)) continue;
-        const [oldText, newText] = await Promise.all([text(d.before!.oid), text(a.after!.oid)]);
-        if (oldText === null || newText === null) continue;
-        const score = similarity(oldText, newText);
-        if (score >= RENAME_SIMILARITY && (!best || score > best.score)) best = { source: d, score };
-      }
-      if (best) {
-        renamedFrom.set(a, best.source);
-        paired.add(best.source);
-      }
+    for (const { source, destination } of await similarPairs(repo, leftDeleted, leftAdded)) {
+      if (paired.has(source) || renamedFrom.has(destination)) continue;
+      renamedFrom.set(destination, source);
+      paired.add(source);
     }
   }
   const result: FileChange[] = [];
@@ -155,6 +162,29 @@ async function detectRenames(repo: GitLocation, changes: BlobChange[]): Promise<
     );
   }
   return result;
+}
+
+/** Every (deleted, added) pair at least 50% similar, best first: git assigns renames in that order. */
+async function similarPairs(repo: GitLocation, deleted: BlobChange[], added: BlobChange[]): Promise<{ source: BlobChange; destination: BlobChange }[]> {
+  const blobs = new Map<string, { bytes: Uint8Array; chunks: Map<string, number> }>();
+  const blob = async (oid: string) => {
+    let found = blobs.get(oid);
+    if (!found) {
+      const bytes = await readBlobBytes(repo, oid);
+      blobs.set(oid, (found = { bytes, chunks: chunkBytes(bytes) }));
+    }
+    return found;
+  };
+  const candidates: { source: BlobChange; destination: BlobChange; score: number }[] = [];
+  for (const destination of added) {
+    const after = await blob(destination.after!.oid);
+    for (const source of deleted) {
+      const before = await blob(source.before!.oid);
+      const score = similarity(before.bytes, after.bytes, before.chunks, after.chunks);
+      if (score >= RENAME_SIMILARITY) candidates.push({ source, destination, score });
+    }
+  }
+  return candidates.sort((x, y) => y.score - x.score);
 }
 
 async function patchOf(repo: GitLocation, change: FileChange): Promise<string> {
