@@ -101,6 +101,7 @@ function settingsOf(config: ConfigSource): Settings {
 /** Called from the provider's `configure` with the stack's config. */
 export function configureConnection(config: ConfigSource): void {
   configured = settingsOf(config);
+  configuredInForce = undefined;
   verifyConfigured = nonEmpty(config.get("platform:verifyAtPreview"));
 }
 
@@ -137,9 +138,22 @@ export function withConnection<T>(connection: Partial<Connection> | undefined, o
 /** The settings in force, or a message that says which one is wrong and how to give it. */
 export function connectionProblem(): string | undefined {
   const own = scope.getStore();
-  const problem = own ? problemOf(own, connectionLabel, "The connection given is incomplete") : problemOf(current(), stackLabel, "The platform provider is not configured");
+  const problem = own ? knownProblem(own, connectionLabel, "The connection given is incomplete") : knownProblem(current(), stackLabel, "The platform provider is not configured");
   if (!problem) warnIfInsecure(own ?? current());
   return problem;
+}
+
+/** Each set of settings is checked once per process (URL, timeouts, certificate files, headers): check asks at every call. */
+const problems = new Map<string, string | undefined>();
+
+function knownProblem(settings: Settings, labels: Labels, lead: string): string | undefined {
+  const key = `${lead}\n${settingsKey(settings)}`;
+  if (!problems.has(key)) problems.set(key, problemOf(settings, labels, lead));
+  return problems.get(key);
+}
+
+function settingsKey(settings: Settings): string {
+  return JSON.stringify(SETTING_NAMES.map((name) => settings[name]));
 }
 
 /** The message for missing or malformed settings; `labels` names them as the user gave them. */
@@ -186,8 +200,16 @@ function secondsOf(text: string): number | undefined {
  * where the provider is never configured), else the environment's.
  */
 function current(): Settings {
-  // A configured provider (its own process, or tests) never needs to look further.
-  const program = configured.url && configured.token ? {} : programSettings();
+  // A configured provider (its own process, or tests) never needs to look further, and its settings are the
+  // same for every operation: built once per `configure` (reading the environment costs a microsecond a name).
+  if (configured.url && configured.token) return (configuredInForce ??= settingsInForce({}));
+  return settingsInForce(programSettings());
+}
+
+/** The settings `configure` gave, with the environment's for the others, while they stand (see `current`). */
+let configuredInForce: Settings | undefined;
+
+function settingsInForce(program: Settings): Settings {
   return Object.fromEntries(
     SETTING_NAMES.map((name) => [name, configured[name] ?? program[name] ?? nonEmpty(process.env[STACK_SETTINGS[name]])]),
   ) as Settings;
@@ -232,15 +254,17 @@ export function connectionUrl(connection?: Partial<Connection>): string | undefi
 
 /** The API client for the server in force; one per process and settings. */
 export function client(): PlatformClient {
-  const problem = connectionProblem();
-  if (problem) throw new Error(problem);
   const own = scope.getStore();
   const stack = current();
   // An own connection's timeouts default to the stack's: they steer the provider, not the server.
   const settings: Settings = own ? { ...own, requestTimeout: own.requestTimeout ?? stack.requestTimeout, retryTimeout: own.retryTimeout ?? stack.retryTimeout } : stack;
-  const key = JSON.stringify(SETTING_NAMES.map((name) => settings[name]));
+  // Own and stack settings are told apart: the same values name their problems differently.
+  const key = `${own ? "own" : "stack"}\n${settingsKey(settings)}`;
   let made = clients.get(key);
   if (!made) {
+    // Checked when the client is made, not at every operation (every operation asks for the client).
+    const problem = connectionProblem();
+    if (problem) throw new Error(problem);
     const labels = own ? connectionLabel : stackLabel;
     const milliseconds = (text: string | undefined) => (text === undefined ? undefined : secondsOf(text)! * 1000);
     made = new PlatformClient({
@@ -251,6 +275,7 @@ export function client(): PlatformClient {
       tls: tlsOf(settings, labels),
       headers: headersOf(settings, labels),
       tokenSetting: labels("token").replace(/^connection\.token$/, "the token of the connection given (connection.token)"),
+      urlSetting: labels === connectionLabel ? "connection.url" : "platform:url",
     });
     clients.set(key, made);
   }
