@@ -17,7 +17,7 @@ import { noteProgramRunning } from "./stored-config";
 import { type Attempt, explain, isGone, isOwnerMissing } from "./explain";
 import { type PropertyParts, propertyParts } from "./properties";
 import { isUnknown, withoutEngineKeys } from "./values";
-import { startVerificationRun, verify } from "./verify";
+import { isExistingResource, noteExistingResource, startVerificationRun, verify } from "./verify";
 import { describeIssue } from "../validation";
 
 type Args = Record<string, unknown>;
@@ -196,10 +196,13 @@ async function verifiedAtPreview(engine: Engine, olds: Args, news: Args, checked
   const ownerProperty = needs.owner.kind === "instance" ? undefined : needs.owner.property;
   if (ownerProperty && unknown.includes(ownerProperty)) return checked;
   const recorded = withoutEngineKeys(olds);
+  const resource = engine.definition.name;
+  if (Object.keys(recorded).length > 0) noteExistingResource(resource, declared);
+  else if (isExistingResource(resource, declared)) return checked; // a replacement's second check (./verify.ts)
   const creating = Object.keys(recorded).length === 0 || (ownerProperty !== undefined && recorded[ownerProperty] !== args[ownerProperty]);
   if (!creating && engine.changedProperties(recorded, args).length === 0) return checked;
   const adopting = args.adoptExisting === true || importIdOf(news) !== undefined;
-  const failures = await verify({ resource: engine.definition.name, needs, ctx: context(), creating, skipUniqueness: adopting || unknown.length > 0 });
+  const failures = await verify({ resource, needs, ctx: context(), creating, skipUniqueness: adopting || unknown.length > 0 });
   return failures.length ? { inputs: news, failures } : checked;
 }
 

@@ -97,12 +97,44 @@ interface RunReads {
 let runs = new WeakMap<PlatformClient, RunReads>();
 
 /**
+ * The inputs of resources already in the stack, as checked in this run. The
+ * engine checks a resource it replaces a second time, without the old inputs
+ * (pulumi/pulumi pkg/resource/deploy/step_generator.go, so that a new object
+ * gets fresh defaults); that second check is no create of a new object: the
+ * first one verified it, and the object it would "collide" with is the one
+ * being replaced.
+ */
+let checkedWithOlds = new Set<string>();
+
+/** Notes the inputs of a resource checked with its old inputs (a resource already in the stack). */
+export function noteExistingResource(resource: string, inputs: Record<string, unknown>): void {
+  checkedWithOlds.add(inputsKey(resource, inputs));
+}
+
+/** Whether these inputs were checked with old inputs in this run (then a check without them is a replacement's). */
+export function isExistingResource(resource: string, inputs: Record<string, unknown>): boolean {
+  return checkedWithOlds.has(inputsKey(resource, inputs));
+}
+
+function inputsKey(resource: string, inputs: Record<string, unknown>): string {
+  const sorted = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(sorted)
+      : value !== null && typeof value === "object"
+        ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted((value as Record<string, unknown>)[key])]))
+        : value;
+  return `${resource} ${JSON.stringify(sorted(inputs))}`;
+}
+
+/**
  * Called by `configure`. The provider host is one process per run, and calls
  * `configure` once per resource kind: there the run's reads stay. Elsewhere
  * (tests, scripts calling `providers.<Name>`), each `configure` starts a run.
  */
 export function startVerificationRun(): void {
-  if (!inProviderHost()) runs = new WeakMap();
+  if (inProviderHost()) return;
+  runs = new WeakMap();
+  checkedWithOlds = new Set();
 }
 
 function readsFor(client: PlatformClient): RunReads {

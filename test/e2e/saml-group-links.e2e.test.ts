@@ -95,7 +95,7 @@ describe("a link declared twice in one program (real CLI)", { timeout: 5 * 60_00
   let program: PulumiProgram | undefined;
   afterAll(() => program?.dispose());
 
-  it("is refused at preview, naming both declarations, before any request", async () => {
+  it("is refused at preview, naming both declarations, before any write", async () => {
     const emulator = await startEmulator({ port: 0 });
     try {
       program = await PulumiProgram.create({
@@ -111,7 +111,8 @@ describe("a link declared twice in one program (real CLI)", { timeout: 5 * 60_00
       expect(output).toMatch(/SamlGroupLink "developers-again": samlGroupName: SamlGroupLink "developers" of this program already declares the link "platform-developers" of group acme without a provider/);
       expect(output).toMatch(/declare it once/);
       expect(output).not.toMatch(/adoptExisting: true to take it over/);
-      expect(emulator.requestLog.length).toBe(requests);
+      // The other links' checks read the server (verification at preview); nothing is written.
+      expect(emulator.requestLog.slice(requests).filter((request) => request.method !== "GET")).toEqual([]);
     } finally {
       await emulator.stop();
     }

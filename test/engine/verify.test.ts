@@ -184,6 +184,22 @@ describe("reads: one per owner and run", () => {
     ]);
   });
 
+  it("a replacement's second check (without the old inputs, as the engine sends it) is not a new object", async () => {
+    const admin = server.as();
+    await admin.post(apiPath`/groups/${"acme"}/saml_group_links`, { saml_group_name: "replaced", access_level: 30 });
+    await runAs("alice");
+    const recorded = { group: "acme", samlGroupName: "replaced", accessLevel: "developer" };
+    const replacing = { ...recorded, accessLevel: "maintainer" };
+    expect(await failuresOf("SamlGroupLink", replacing, recorded)).toEqual([]);
+    // The engine then checks the replacement again with no olds: the link found is the one being replaced.
+    expect(await requestsOf(async () => expect(await failuresOf("SamlGroupLink", replacing)).toEqual([]))).toEqual([]);
+    // The same inputs in a new run, with no resource in the stack: a new link, and the existing one is named.
+    await runAs("alice");
+    expect(await failuresOf("SamlGroupLink", replacing)).toEqual([
+      `a SAML group link named replaced already exists in group acme (id groups/acme/saml_group_links/replaced): adopt it with the import option (import: "groups/acme/saml_group_links/replaced") or remove it`,
+    ]);
+  });
+
   it("an owner not known yet at preview is not verified", async () => {
     await runAs("dev");
     const unknown = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
