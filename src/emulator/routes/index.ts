@@ -2,7 +2,9 @@
  * Every API area the emulator serves. To add one: write routes/<area>.ts
  * exporting a `RouteModule` (see badges.ts for a complete example, with its
  * own store via `defineStore`), and add it to this list. Nothing else in the
- * core needs to change.
+ * core needs to change. Seed sections are applied in this order:
+ * `repositoryContentRoutes` comes right after `projectRoutes`, since its seed
+ * gives projects their real commit SHAs, which later areas' seeds read.
  */
 import type { RouteModule } from "../router";
 import { badgesRoutes } from "./badges";
