@@ -36,6 +36,8 @@ const alice = { name: "Alice Owner", email: "alice@example.test" };
 const bob = { name: "Bob Builder", email: "bob@example.test" };
 const carol = { name: "Carol Coder", email: "carol@example.test" };
 const PROJECT = "acme/api";
+const CROWDED = "acme/platform/infra";
+const CROWD = 120;
 
 const seed: Seed = {
   ...defaultSeed,
@@ -58,6 +60,15 @@ const seed: Seed = {
         { id: "tidy", message: "Remove the legacy config, rename the readme", author: carol, files: { "config/legacy.yml": null }, rename: { "README.md": "README.markdown" } },
       ],
       tags: [{ name: "v0.9.0", target: "fix" }],
+    },
+    // 120 people with one commit each: the contributors take two pages.
+    [CROWDED]: {
+      files: { "README.md": "# Infra\n" },
+      commits: Array.from({ length: CROWD }, (_, i) => ({
+        message: `Change ${i}`,
+        author: { name: `Person ${String(i).padStart(3, "0")}`, email: `person-${i}@example.test` },
+        files: { [`changes/${i}.txt`]: `${i}\n` },
+      })),
     },
   },
 } as Seed;
@@ -321,6 +332,17 @@ describe("getRepositoryContributors", () => {
     expect(byName.map((contributor) => contributor.name)).toEqual([...byName.map((contributor) => contributor.name)].sort());
     const atTag = await getRepositoryContributors({ project: PROJECT, ref: "v0.9.0" });
     expect(atTag.map((contributor) => contributor.email)).not.toContain(carol.email);
+  });
+
+  it("every page: 121 contributors in two requests of 100", async () => {
+    let contributors: Awaited<ReturnType<typeof getRepositoryContributors>> = [];
+    const requests = await server.requestsDuring(async () => {
+      contributors = await getRepositoryContributors({ project: CROWDED, orderBy: "name" });
+    });
+    expect(requests).toHaveLength(2);
+    // The seed's first commit is the Administrator's.
+    expect(contributors).toHaveLength(CROWD + 1);
+    expect(new Set(contributors.map((contributor) => contributor.email)).size).toBe(CROWD + 1);
   });
 
   it("limit, a private project's outsider, bad arguments", async () => {
