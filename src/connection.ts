@@ -276,6 +276,7 @@ export function client(): PlatformClient {
       headers: headersOf(settings, labels),
       tokenSetting: labels("token").replace(/^connection\.token$/, "the token of the connection given (connection.token)"),
       urlSetting: labels === connectionLabel ? "connection.url" : "platform:url",
+      urlSetting: labels === connectionLabel ? "connection.url" : "platform:url",
     });
     clients.set(key, made);
   }

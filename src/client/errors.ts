@@ -75,6 +75,8 @@ export interface ConnectionFacts {
   https: boolean;
   /** A client certificate was presented. */
   clientCertificate: boolean;
+  /** Where the user set the server's URL (default `platform:url`). */
+  urlSetting?: string;
 }
 
 /** A request that never got an HTTP answer (connection refused or reset, timeout, a certificate not trusted). */
@@ -85,7 +87,7 @@ export class NetworkError extends Error {
   constructor(method: string, path: string, cause: unknown, facts?: ConnectionFacts) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     super(isCertificateFailure(cause) ? certificateAdvice(method, path, reason) : `${method} ${path}: no answer from the server (${reason}). ` +
-        `Check that platform:url points at a running server and that it is reachable from here.` +
+        `Check that ${facts?.urlSetting ?? "platform:url"} points at a running server and that it is reachable from here.` +
         (facts?.https && !facts.clientCertificate
           ? " If the server demands a client certificate (mutual TLS), give it with platform:clientCertificate and platform:clientKey."
           : ""));

@@ -41,6 +41,8 @@ export interface ClientOptions {
   headers?: Readonly<Record<string, string>>;
   /** Where the user set the token, for the advice on a 401: `connection.token` for a resource's own connection. */
   tokenSetting?: string;
+  /** Where the user set the URL, for the advice when no answer comes: `connection.url` for a resource's own connection. */
+  urlSetting?: string;
 }
 
 /** A file sent in a multipart form. */
@@ -180,6 +182,7 @@ export class PlatformClient {
       tls: {},
       headers: {},
       tokenSetting: "platform:token (or PLATFORM_TOKEN)",
+      urlSetting: "platform:url",
       // An option given as undefined keeps its default.
       ...(Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as ClientOptions),
     };
@@ -307,7 +310,7 @@ export class PlatformClient {
         gate.settle(pass, undefined, undefined);
         if (cause instanceof ConsumerFailure) throw cause.cause;
         failures++;
-        const facts = { https: url.protocol === "https:", clientCertificate: this.options.tls.cert !== undefined };
+        const facts = { https: url.protocol === "https:", clientCertificate: this.options.tls.cert !== undefined, urlSetting: this.options.urlSetting };
         // A certificate not trusted is refused the same way at every attempt.
         if (isCertificateFailure(cause)) throw new NetworkError(currentMethod, path, cause, facts);
         const retry = await this.shouldRetry(currentMethod, failures, deadline, mayHaveReachedServer(cause), options, undefined);

@@ -140,6 +140,13 @@ describe("a resource's own connection", () => {
     expect(tokenPending.changes).toBeUndefined();
   });
 
+  it("a connection's server that does not answer is named as connection.url", async () => {
+    await stackServer.configureProviders();
+    const error = (await providers.Badge.create({ ...badge, connection: { url: "http://127.0.0.1:9", token: "x", retryTimeout: 1 } }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toContain("no answer from the server");
+    expect(error.message).toContain("Check that connection.url points at a running server");
+  });
+
   it("a token the connection's server refuses is named as the connection's, not the stack's", async () => {
     await stackServer.configureProviders();
     const error = (await providers.Badge.create({ ...badge, connection: { url: otherServer.emulator.url, token: "glpat-revoked-0042" } }).catch((e: unknown) => e)) as Error;
