@@ -98,12 +98,25 @@ export function detachRepositories(state: EmulatorState): void {
   if (home?.temporary) fs.rmSync(home.root, { recursive: true, force: true });
 }
 
+/** Directories removed when the process exits (the build cache, homes of states used without a server). */
+const removedAtExit: string[] = [];
+
+function temporaryUntilExit(prefix: string): string {
+  const root = fs.mkdtempSync(join(tmpdir(), prefix));
+  if (removedAtExit.length === 0) {
+    process.once("exit", () => {
+      for (const dir of removedAtExit) fs.rmSync(dir, { recursive: true, force: true });
+    });
+  }
+  removedAtExit.push(root);
+  return root;
+}
+
 /** A state used without a server (a test building one from a seed) gets a temporary home, removed at exit. */
 function homeOf(state: EmulatorState): RepositoryHome {
   let home = homes.get(state);
   if (!home) {
-    const root = fs.mkdtempSync(join(tmpdir(), "emulator-repositories-"));
-    process.once("exit", () => fs.rmSync(root, { recursive: true, force: true }));
+    const root = temporaryUntilExit("emulator-repositories-");
     home = { root, temporary: false };
     homes.set(state, home);
   }
@@ -119,11 +132,7 @@ const builds = new Map<string, Promise<string>>();
 let cacheRoot: string | undefined;
 
 function cacheDirectory(): string {
-  if (!cacheRoot) {
-    const root = fs.mkdtempSync(join(tmpdir(), "emulator-repository-builds-"));
-    process.once("exit", () => fs.rmSync(root, { recursive: true, force: true }));
-    cacheRoot = root;
-  }
+  cacheRoot ??= temporaryUntilExit("emulator-repository-builds-");
   return cacheRoot;
 }
 
