@@ -28,9 +28,9 @@
  *   `allowed_to_push`, Maintainer by default): 403 `You are not allowed to
  *   commit a changelog on this branch`; it answers 200 with the body `200`.
  *   Both are limited to 5 requests a minute per user and project
- *   (`project_repositories_changelog`, Gitlab::ApplicationRateLimiter's
- *   fixed one-minute windows, shared with ./repository-content.ts), 429 `{"error": "This changelog has
- *   been requested too many times. Try again later."}`.
+ *   (`project_repositories_changelog`, in Gitlab::ApplicationRateLimiter's
+ *   fixed one-minute windows, shared with ./repository-content.ts): 429
+ *   `{"error": "This changelog has been requested too many times. Try again later."}`.
  */
 import { projectAccessLevel } from "../access";
 import { ApiError, notFound, paramError } from "../errors";
