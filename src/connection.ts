@@ -152,8 +152,13 @@ function knownProblem(settings: Settings, labels: Labels, lead: string): string 
   return problems.get(key);
 }
 
+/** Settings objects are not changed once made: each one's key is made once (every operation asks for the client). */
+const settingsKeys = new WeakMap<Settings, string>();
+
 function settingsKey(settings: Settings): string {
-  return JSON.stringify(SETTING_NAMES.map((name) => settings[name]));
+  let key = settingsKeys.get(settings);
+  if (key === undefined) settingsKeys.set(settings, (key = JSON.stringify(SETTING_NAMES.map((name) => settings[name]))));
+  return key;
 }
 
 /** The message for missing or malformed settings; `labels` names them as the user gave them. */
@@ -275,7 +280,6 @@ export function client(): PlatformClient {
       tls: tlsOf(settings, labels),
       headers: headersOf(settings, labels),
       tokenSetting: labels("token").replace(/^connection\.token$/, "the token of the connection given (connection.token)"),
-      urlSetting: labels === connectionLabel ? "connection.url" : "platform:url",
       urlSetting: labels === connectionLabel ? "connection.url" : "platform:url",
     });
     clients.set(key, made);

@@ -39,9 +39,18 @@ function proxyEnvironment(): string[] {
   return ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "no_proxy", "NO_PROXY"].map((name) => process.env[name] ?? "");
 }
 
+/** The key part of each client's TLS settings, made once: a CA bundle is hundreds of kilobytes to serialize at every request. */
+const tlsKeys = new WeakMap<TlsOptions, string>();
+
+function tlsKey(tls: TlsOptions): string {
+  let key = tlsKeys.get(tls);
+  if (key === undefined) tlsKeys.set(tls, (key = JSON.stringify([tls.ca, tls.cert, tls.key, tls.rejectUnauthorized])));
+  return key;
+}
+
 export function dispatcherFor(options: TransportOptions): Dispatcher {
   const { tls, connections, requestTimeoutMs } = options;
-  const key = JSON.stringify([tls.ca, tls.cert, tls.key, tls.rejectUnauthorized, connections, requestTimeoutMs, proxyEnvironment()]);
+  const key = JSON.stringify([tlsKey(tls), connections, requestTimeoutMs, proxyEnvironment()]);
   let dispatcher = dispatchers.get(key);
   if (!dispatcher || (dispatcher as { closed?: boolean }).closed || (dispatcher as { destroyed?: boolean }).destroyed) {
     const tlsOptions = {
