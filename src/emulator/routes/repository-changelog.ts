@@ -320,6 +320,7 @@ export async function generateRelease(request: ChangelogRequest): Promise<Releas
   const fromOid = await repo.resolveRef(from);
   const toRef = request.to ?? request.branch;
   const toOid = await repo.resolveRef(toRef);
+  // A range naming no commit fails inside Gitaly on real servers; the emulator says so as a 422 [inferred].
   if (!fromOid || !toOid) throw changelogError(`The commit range ${from}..${toRef} names no commit`);
   const entries = new Map<string, Record<string, unknown>[]>();
   for (const category of Object.values(config.categories)) entries.set(category, []);
