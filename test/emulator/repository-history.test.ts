@@ -555,6 +555,10 @@ describe("GET repository/changelog", () => {
       status: 422,
       body: { message: "Failed to generate the changelog: The requested `version` attribute format is not correct. Use formats such as `1.0.0` or `v1.0.0`." },
     });
+    expect(await changelog(`${site}/changelog?version=1.1.0&from=nope`)).toMatchObject({
+      status: 422,
+      body: { message: "Failed to generate the changelog: The commit range nope..main names no commit" },
+    });
     expect((await changelog(`${web}/changelog?version=1.1.0`, { as: null })).status).toBe(404);
     expect((await changelog(`${web}/changelog?version=1.1.0`, { as: "guest" })).status).toBe(403);
   });
