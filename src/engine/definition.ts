@@ -174,11 +174,13 @@ export interface ResourceDefinition<S extends z.ZodObject = z.ZodObject, L exten
   /** Required unless `settings` is set. */
   delete?(ctx: EngineContext, id: string, args: z.output<S>): Promise<void>;
   /**
-   * The `import` option runs `create` (and checks that its id is the one
-   * imported) instead of reading the object by id and updating it: for a kind
-   * whose create sends no write and only finds what is there (an exclusive set).
+   * For a kind whose create takes over what is there by nature (an exclusive
+   * set, a member's SAML identity, recording its prior value): the id create
+   * will give these inputs, found without writing. The `import` option then
+   * checks that it is the id imported, and runs `create`, instead of reading
+   * the object by id and updating it.
    */
-  importByCreating?: boolean;
+  importByCreating?(ctx: EngineContext, args: z.output<S>): Promise<string>;
   /** Finds an existing object that this declaration should take over (`adoptExisting`). */
   adopt?(ctx: EngineContext, args: z.output<S>): Promise<Located<L> | undefined>;
 }

@@ -72,8 +72,8 @@ function isMalformedId(error: unknown): boolean {
 
 /**
  * For the kinds whose create takes over what is there by nature (settings
- * resources, exclusive sets): the object create found must be the one the
- * import names, or the declaration and the id disagree.
+ * resources, `importByCreating` kinds): the object create takes must be the
+ * one the import names, or the declaration and the id disagree.
  */
 export function checkImportedId(definition: AnyResourceDefinition, importId: string, found: string): void {
   if (found === importId) return;
@@ -110,10 +110,12 @@ export function changesToAdopt(parts: PropertyParts, current: Record<string, unk
  */
 export async function previewImport(parts: PropertyParts, ctx: EngineContext, id: string, args: Record<string, unknown>): Promise<string | undefined> {
   const { definition } = parts;
-  if (definition.importByCreating) return undefined;
   let changes: string[];
   try {
-    if (definition.settings) {
+    if (definition.importByCreating) {
+      checkImportedId(definition, id, await definition.importByCreating(ctx, args as never));
+      return undefined;
+    } else if (definition.settings) {
       const located = await definition.settings.locate(ctx, args as never);
       checkImportedId(definition, id, located.id);
       changes = parts.differingFromLive(args, located.live);

@@ -283,9 +283,9 @@ async function createObject(engine: Engine, args: Args, importId?: string): Prom
 
 /**
  * create with the `import` option (./import.ts): the object the id names, taken
- * over like an adopted one. A kind whose create only finds what is there
- * (settings resources, exclusive sets) runs its create, once the object it
- * finds is known to be the one the id names.
+ * over like an adopted one. A kind whose create takes over what is there by
+ * nature (settings resources, exclusive sets, SAML identities) runs its
+ * create, once the object it will take is known to be the one the id names.
  */
 async function importObject(engine: Engine, ctx: EngineContext, args: Args, importId: string): Promise<pulumi.dynamic.CreateResult> {
   const { definition, settingsCycle } = engine;
@@ -294,9 +294,8 @@ async function importObject(engine: Engine, ctx: EngineContext, args: Args, impo
     return await settingsCycle.create(ctx, args);
   }
   if (definition.importByCreating) {
-    const created = await createObject(engine, args);
-    checkImportedId(definition, importId, created.id);
-    return created;
+    checkImportedId(definition, importId, await definition.importByCreating(ctx, args as never));
+    return await createObject(engine, args);
   }
   return await updateAdopted(engine, ctx, args, await importedObject(definition, ctx, importId, args));
 }

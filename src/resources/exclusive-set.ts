@@ -139,7 +139,7 @@ export function exclusiveSetDefinition<A extends Record<string, unknown>>(collec
     requirements: (args) => collection.requirements(args as never, "read"),
     validate: (args) => validate(collection, args as unknown as Inputs),
     // `import: <collection path>` is an ordinary create: it removes nothing the preview did not name.
-    importByCreating: true,
+    importByCreating: async (_ctx, args) => collection.collectionPath(args as unknown as A),
 
     async create(ctx, args) {
       // One list, so a missing owner or a role too low fails this `up`, not a later refresh. Nothing is

@@ -244,6 +244,8 @@ export const samlIdentityDefinition = defineResource({
   preconditions: (args) => ({ owner: { kind: "group", property: "group", ref: args.group }, role: "Owner", tier: "premium" }),
 
   create: createIdentity,
+  // `import` runs create, which records the prior extern_uid, once the id is known to name the declared member.
+  importByCreating: async (ctx, args) => idOf(args.group, await userIdOf(ctx, args.user)),
 
   async read(ctx, id) {
     const { group, userId } = parseId(id);

@@ -81,6 +81,21 @@ describe("create with an import id", () => {
     expect((await server.as().get<{ description: string }>(apiPath`/groups/${"beta"}`)).description).toBe("Imported");
   });
 
+  it("a SAML identity is imported by its create, which records the prior extern_uid, once the id names the declared member", async () => {
+    const uidOfDev = async () => (await server.as("alice").list<{ user_id: number; extern_uid: string }>("/groups/acme/saml/identities")).find((identity) => identity.user_id === 4)?.extern_uid;
+    const before = await uidOfDev();
+    await server.actingAs("alice", async () => {
+      const declared = { group: "acme", user: "dev", externUid: "dev@idp.example" };
+      await expect(importAs("SamlIdentity", declared, "groups/acme/saml/users/3")).rejects.toThrow(
+        'SamlIdentity: cannot import "groups/acme/saml/users/3": the declared properties name the object "groups/acme/saml/users/4".',
+      );
+      expect(await uidOfDev()).toBe(before);
+      const created = await importAs("SamlIdentity", declared, "groups/acme/saml/users/4");
+      expect(created.outs).toMatchObject({ restoreValues: { externUid: before } });
+    });
+    expect(await uidOfDev()).toBe("dev@idp.example");
+  });
+
   it("an exclusive set imports by its ordinary create: nothing is removed", async () => {
     await server.as().post(apiPath`/groups/${"beta"}/badges`, { name: "stray", link_url: "https://x.example.com", image_url: "https://x.example.com/b.svg" });
     const requests = await requestsOfImport("ExclusiveBadges", { group: "beta", keep: [] }, "groups/beta/badges");
