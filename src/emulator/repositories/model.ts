@@ -15,10 +15,11 @@
  * directory removed when the emulator stops (`attachRepositories` /
  * `detachRepositories`, run by the server through the area's `start`/`stop`).
  *
- * A seeded project's repository is built once per process from its
- * description (repositories/seed.ts) into a build cache, and copied into the
- * emulator's directory on first use, so starting many emulators on one seed
- * costs one build. After every write, the project's `lastCommitSha`,
+ * A seeded project's repository is built once from its description
+ * (repositories/seed.ts) into a build cache (shared by the user's processes
+ * and pruned after a day unused; per process for seeds read from disk), and
+ * copied into the emulator's directory on first use, so starting many
+ * emulators on one seed costs one build. After every write, the project's `lastCommitSha`,
  * `latestTag`, `branches` and `tags` (state.ts) are read back from the
  * repository, since badges and pipeline schedules read those.
  */
@@ -126,14 +127,52 @@ function homeOf(state: EmulatorState): RepositoryHome {
 const gitdirOf = (state: EmulatorState, project: Project): string => join(homeOf(state).root, `${project.id}.git`);
 
 // ---------------------------------------------------------------------------
-// The build cache: one build per seed description per process
+// The build cache: one build per seed description (per machine for seeds
+// written out in full, per process for seeds read from disk)
 
 const builds = new Map<string, Promise<string>>();
-let cacheRoot: string | undefined;
+let processCache: string | undefined;
+let sharedCacheChecked = false;
+/** Builds of seeds written in the seed itself are shared by every process of the machine's user, and pruned after a day unused. */
+const SHARED_CACHE = join(tmpdir(), `pulumi-platform-emulator-builds-${process.getuid?.() ?? "user"}`);
+const SHARED_CACHE_MAX_AGE_MS = 24 * 3_600_000;
 
-function cacheDirectory(): string {
-  cacheRoot ??= temporaryUntilExit("emulator-repository-builds-");
-  return cacheRoot;
+/**
+ * Where a build goes: a seed read from disk (`directory`, `clone`: possibly
+ * large, and changing) in this process's own cache, removed at exit; any
+ * other in the shared cache, so the many emulators of a test run (one
+ * process per test file) build each seed once.
+ */
+function cacheDirectory(shared: boolean): string {
+  if (!shared) return (processCache ??= temporaryUntilExit("emulator-repository-builds-"));
+  if (!sharedCacheChecked) {
+    sharedCacheChecked = true;
+    fs.mkdirSync(SHARED_CACHE, { recursive: true });
+    for (const name of fs.readdirSync(SHARED_CACHE)) {
+      const path = join(SHARED_CACHE, name);
+      const unusedFor = Date.now() - fs.statSync(path).mtimeMs;
+      if (unusedFor > SHARED_CACHE_MAX_AGE_MS) fs.rmSync(path, { recursive: true, force: true });
+    }
+  }
+  return SHARED_CACHE;
+}
+
+/** Builds into a private directory and renames it into place, so concurrent processes never see half a build. */
+async function buildInto(gitdir: string, seed: RepositorySeed, project: Project): Promise<void> {
+  if (fs.existsSync(join(gitdir, "HEAD"))) {
+    const now = new Date();
+    fs.utimesSync(gitdir, now, now);
+    return;
+  }
+  const temporary = `${gitdir}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    await buildRepository(temporary, seed, buildDefaults(project));
+    fs.renameSync(temporary, gitdir);
+  } catch (error) {
+    fs.rmSync(temporary, { recursive: true, force: true });
+    // Another process finished the same build first: its result is the same repository.
+    if (!fs.existsSync(join(gitdir, "HEAD"))) throw error;
+  }
 }
 
 /** What a build depends on besides the description: the project's defaults. */
@@ -153,10 +192,26 @@ function diskSignature(path: string): string {
   return hash.digest("hex");
 }
 
+/**
+ * The code that builds (seed.ts, trees.ts) is part of a shared build's key:
+ * a changed builder never meets a build of the old one.
+ */
+const builderVersion = ((): string => {
+  const hash = createHash("sha256");
+  try {
+    for (const name of fs.readdirSync(__dirname).sort()) {
+      if (/^(seed|trees)\.(ts|js)$/.test(name)) hash.update(fs.readFileSync(join(__dirname, name)));
+    }
+  } catch {
+    hash.update(String(process.pid));
+  }
+  return hash.digest("hex");
+})();
+
 function buildKey(seed: RepositorySeed, project: Project): string {
   const source = seed.directory ?? seed.clone;
   const disk = source === undefined ? "" : diskSignature(source);
-  return createHash("sha256").update(JSON.stringify({ seed, defaults: buildDefaults(project), disk })).digest("hex");
+  return createHash("sha256").update(JSON.stringify({ seed, defaults: buildDefaults(project), disk, builderVersion })).digest("hex");
 }
 
 /** Refs of each finished build, so that a seed applied after a build gets real SHAs at once (synchronously). */
@@ -167,8 +222,9 @@ function cachedBuild(seed: RepositorySeed, project: Project): Promise<string> {
   const key = buildKey(seed, project);
   let build = builds.get(key);
   if (!build) {
-    const gitdir = join(cacheDirectory(), `${key}.git`);
-    build = buildRepository(gitdir, seed, buildDefaults(project)).then(async () => {
+    const fromDisk = seed.directory !== undefined || seed.clone !== undefined;
+    const gitdir = join(cacheDirectory(!fromDisk), `${key}.git`);
+    build = buildInto(gitdir, seed, project).then(async () => {
       snapshots.set(key, await readRefSnapshot(gitdir));
       return gitdir;
     });
