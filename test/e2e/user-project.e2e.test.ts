@@ -136,7 +136,8 @@ describe("a project of its own, installed from the packed package", { sequential
   }, 240_000);
 
   it("README: the CLI from the package, a stack, the emulator from its command line, preview and up against it", async () => {
-    const env = userEnv();
+    // PULUMI_HOME: the CLI finds ~/.pulumi through the user database, not HOME; keep the machine's out of it.
+    const env = userEnv({ PULUMI_HOME: path.join(home, ".pulumi") });
     startInBackground(readmeBlock("emulator"), project, env);
     await waitFor("the emulator on 127.0.0.1:8080", () =>
       fetch("http://127.0.0.1:8080/api/v4/metadata", { headers: { "PRIVATE-TOKEN": "glpat-alice-token" } }).then(
@@ -170,7 +171,7 @@ describe("a project of its own, installed from the packed package", { sequential
   it("pulumi new accepts the template the package ships", () => {
     const target = path.join(root, "from-pulumi-new");
     const env = userEnv({ PULUMI_HOME: path.join(root, "pulumi-home-new") });
-    bash(`export PATH="$(npx pulumi-platform-cli):$PATH"; pulumi new ./node_modules/pulumi-platform/templates/platform --generate-only --yes --name team-infra --dir ${JSON.stringify(target)}`, project, env);
+    bash(`export PATH="$(npx pulumi-platform-cli):$PATH"; pulumi new "$PWD/node_modules/pulumi-platform/templates/platform" --generate-only --yes --name team-infra --dir ${JSON.stringify(target)}`, project, env);
     expect(JSON.parse(readFileSync(path.join(target, "package.json"), "utf8"))).toMatchObject({ name: "team-infra" });
     expect(readFileSync(path.join(target, "Pulumi.yaml"), "utf8")).toMatch(/^name: team-infra$/m);
     expect(readdirSync(target).sort()).toEqual(["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json"]);
