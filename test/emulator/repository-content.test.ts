@@ -70,6 +70,8 @@ describe("GET /projects/:id/repository/tree", () => {
     expect(atSha.body.map((e: { path: string }) => e.path)).toEqual(["src/views", "src/app.js", "src/footer.js", "src/home.js", "src/session.js"]);
     const onBranch = await call(server.emulator, `${WEB}/tree?ref=release%2F1.x&path=src`, { as: "alice" });
     expect(onBranch.body.map((e: { name: string }) => e.name)).toContain("footer.js");
+    const emptyRef = await call(server.emulator, `${WEB}/tree?ref=&path=src`, { as: "alice" });
+    expect(emptyRef.body).toEqual(atSha.body);
     const recursive = await call(server.emulator, `${WEB}/tree?recursive=true&per_page=100`, { as: "alice" });
     const gitPaths = gitOut(await webGitdir(), "ls-tree", "-r", "-t", "--name-only", "main").split("\n");
     expect(recursive.body.map((e: { path: string }) => e.path)).toEqual(gitPaths);

@@ -193,7 +193,8 @@ const treeRoute = route("GET", "/projects/:id/repository/tree", { params: treePa
   const recursive = ctx.params.recursive ?? false;
   if (ctx.params.pagination === "none" && !recursive) throw paramError('pagination cannot be "none" unless "recursive" is true');
   const { project, repo } = await readableRepository(ctx);
-  const sha = await repo.resolveRef(ctx.params.ref ?? project.defaultBranch);
+  // An empty ref is no ref (`params[:ref].presence`): the default branch.
+  const sha = await repo.resolveRef(ctx.params.ref || project.defaultBranch);
   if (!sha) throw treeNotFound();
   const path = (ctx.params.path ?? "").replace(/^\/+|\/+$/g, "");
   const treeOid = await treeAt(repo, sha, path);
@@ -297,7 +298,7 @@ const archiveRoute = route("GET", "/projects/:id/repository/:archive_file", { pa
   if (ctx.state.instance.offering === "hosted" && overRateLimit(ctx.state, limiterKey(ctx, "project_repositories_archive", project))) {
     throw new ApiError(429, { message: { error: "This archive has been requested too many times. Try again later." } });
   }
-  const ref = ctx.params.sha ?? project.defaultBranch;
+  const ref = ctx.params.sha || project.defaultBranch;
   const sha = await repo.resolveRef(ref);
   if (!sha) throw fileNotFound();
   const path = (ctx.params.path ?? "").replace(/^\/+|\/+$/g, "");
