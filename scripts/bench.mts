@@ -390,14 +390,31 @@ async function measure(emulator: Emulator, scenario: Scenario): Promise<Row[]> {
   }));
 }
 
+/** The provider's time over the bare requests' (one bare request per request the provider sent); the target is 1.2 at most. */
+const OVERHEAD_TARGET = 1.2;
+
+function overhead(r: Row): number | undefined {
+  return r.operation === "preview" || r.requests === 0 ? undefined : r.providerMs / (r.bareMs * r.requests);
+}
+
 function table(rows: Row[]): string {
-  const header = "| resource | operation | requests sent | API minimum | provider (median ms) | bare undici (median ms) |";
-  const rule = "|---|---|---:|---:|---:|---:|";
-  const lines = rows.map(
-    (r) =>
-      `| ${r.resource} | ${r.operation} | ${r.requests}${r.deliberate ? "*" : ""} | ${r.minimum} | ${r.providerMs.toFixed(3)} | ${r.operation === "preview" ? "n/a" : r.bareMs.toFixed(3)} |`,
-  );
+  const header = "| resource | operation | requests sent | API minimum | provider (median ms) | bare undici (median ms) | provider / bare per request |";
+  const rule = "|---|---|---:|---:|---:|---:|---:|";
+  const lines = rows.map((r) => {
+    const ratio = overhead(r);
+    return `| ${r.resource} | ${r.operation} | ${r.requests}${r.deliberate ? "*" : ""} | ${r.minimum} | ${r.providerMs.toFixed(3)} | ${r.operation === "preview" ? "n/a" : r.bareMs.toFixed(3)} | ${ratio === undefined ? "n/a" : ratio.toFixed(2)} |`;
+  });
   return [header, rule, ...lines].join("\n");
+}
+
+/** The operations over the target, and the median ratio: the provider's own cost per call, in one line. */
+function overheadSummary(rows: Row[]): string {
+  const ratios = rows.map(overhead).filter((ratio): ratio is number => ratio !== undefined);
+  const over = rows.filter((r) => (overhead(r) ?? 0) > OVERHEAD_TARGET);
+  return (
+    `Provider / bare per request: median ${median([...ratios]).toFixed(2)}, ${ratios.length - over.length} of ${ratios.length} operations within ${OVERHEAD_TARGET}` +
+    (over.length ? `; over: ${over.map((r) => `${r.resource} ${r.operation} ${overhead(r)!.toFixed(2)}`).join(", ")}.` : ".")
+  );
 }
 
 async function main() {
@@ -418,7 +435,8 @@ async function main() {
         : "Every other operation sends the fewest requests the API allows.",
       ...deliberate.map((r) => `* ${r.resource} ${r.operation}: ${r.requests} where the API allows ${r.minimum}, on purpose: it ${r.deliberate!.why}.`),
     ].join("\n");
-    console.log(result + "\n\n" + summary);
+    const perCall = overheadSummary(rows);
+    console.log(result + "\n\n" + summary + "\n" + perCall);
     const functions = await measureFunctions();
     const functionSummary = functions.over.length
       ? `More than one page per 100 items: ${functions.over.join(", ")}.`
@@ -431,11 +449,14 @@ async function main() {
       "BENCHMARKS.md",
       `# Benchmarks\n\nWritten by \`npm run bench\` (${ITERATIONS} iterations per resource, against the embedded emulator on loopback, Node ${process.version}).\n` +
         `"requests sent" is the most any iteration sent, read from the emulator's request log; "preview" is check + diff.\n` +
-        `Times are medians per operation; "bare undici" is one hand-written request to the same endpoint, so the difference is the provider's own cost.\n\n` +
+        `Times are medians per operation; "bare undici" is one hand-written request to the same endpoint (its answer read as text, not parsed), so the difference is the provider's own cost; ` +
+        `"provider / bare per request" divides the provider's time by the bare time times the requests it sent (the target is ${OVERHEAD_TARGET} at most).\n\n` +
         "## Resources\n\n" +
         result +
         "\n\n" +
         summary +
+        "\n\n" +
+        perCall +
         "\n\n## Data functions\n\n" +
         "Requests one call sends, against an emulator seeded with 250 tags, findings, dependencies and client keys; medians of 30 calls.\n\n" +
         functions.table +
