@@ -32,7 +32,7 @@ import { defineStore, type EmulatorState, type Project } from "../state";
 import { SeedError } from "../seed-error";
 import { buildRepository, parseRepositorySeed, type RepositorySeed } from "./seed";
 import { resolveCommit, tryResolve } from "./refs";
-import { commitTree, signature, type FileAction } from "./trees";
+import { commitTree, DEFAULT_AUTHOR, signature, type FileAction } from "./trees";
 
 export type { FileAction } from "./trees";
 export { peelToCommit, resolveCommit } from "./refs";
@@ -346,7 +346,7 @@ async function writeCommit(state: EmulatorState, project: Project, gitdir: strin
   const branchHead = await tryResolve(gitdir, `refs/heads/${request.branch}`);
   const parent = branchHead ?? (await resolveCommit(gitdir, request.startRef ?? project.defaultBranch));
   if (!branchHead && request.startRef !== undefined && !parent) throw new Error(`unknown start ref ${request.startRef}`);
-  const author = signature(request.author ?? { name: "Administrator", email: "admin@example.test" }, request.date ?? state.now());
+  const author = signature(request.author ?? DEFAULT_AUTHOR, request.date ?? state.now());
   return commitTree(gitdir, { branch: request.branch, parent, message: request.message, author, actions: request.actions });
 }
 

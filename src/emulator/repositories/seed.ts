@@ -33,7 +33,7 @@ import { join, relative, sep } from "node:path";
 import * as git from "isomorphic-git";
 import { SeedError } from "../seed-error";
 import { resolveCommit } from "./refs";
-import { commitTree, readFlatTree, signature, type FileAction } from "./trees";
+import { commitTree, DEFAULT_AUTHOR, readFlatTree, signature, type FileAction } from "./trees";
 
 export type SeedFile = string | { content?: string; base64?: string; lfs?: string; executable?: boolean };
 
@@ -174,7 +174,6 @@ export function parseRepositorySeed(value: unknown, where: string): RepositorySe
 // Building
 
 const HOUR_MS = 3_600_000;
-const DEFAULT_AUTHOR = { name: "Administrator", email: "admin@example.test" };
 
 export interface BuildDefaults {
   defaultBranch: string;

@@ -110,6 +110,9 @@ export async function applyActions(gitdir: string, files: Map<string, FlatEntry>
   }
 }
 
+/** Who commits when nobody is named (seeds, writes without an author). */
+export const DEFAULT_AUTHOR = { name: "Administrator", email: "admin@example.test" };
+
 /** A name, an email and an ISO time as isomorphic-git's author or committer (UTC). */
 export function signature(identity: { name: string; email: string }, isoTime: string): git.CommitObject["author"] {
   return { name: identity.name, email: identity.email, timestamp: Math.floor(Date.parse(isoTime) / 1000), timezoneOffset: 0 };
