@@ -95,6 +95,25 @@ describe("a resource's own connection", () => {
     expect(await badgesOn(otherServer)).toEqual([]);
   });
 
+  it("a settings resource (GroupSettings) on another server: its prior value recorded there, a rotated token updated in place, given back there on delete", async () => {
+    await stackServer.configureProviders();
+    const admin = otherServer.as();
+    const before = (await admin.get<{ require_two_factor_authentication: boolean }>(`/groups/acme`)).require_two_factor_authentication;
+    const declared = { group: "acme", requireTwoFactorAuthentication: !before };
+    const checked = await providers.GroupSettings.check({}, { ...declared, connection: connectionTo(otherServer, "alice") });
+    expect(checked.failures ?? []).toEqual([]);
+    const { id, outs } = await providers.GroupSettings.create(checked.inputs);
+    expect((await admin.get<{ require_two_factor_authentication: boolean }>(`/groups/acme`)).require_two_factor_authentication).toBe(!before);
+    expect((await stackServer.as().get<{ require_two_factor_authentication: boolean }>(`/groups/acme`)).require_two_factor_authentication).toBe(before);
+    const rotated = { ...declared, connection: connectionTo(otherServer, "root") };
+    const diff = await providers.GroupSettings.diff(id, outs, rotated);
+    expect(diff.replaces ?? []).toEqual([]);
+    const updated = await providers.GroupSettings.update(id, outs, rotated);
+    expect(updated.outs?.connection).toEqual(connectionTo(otherServer, "root"));
+    await providers.GroupSettings.delete(id, updated.outs!);
+    expect((await admin.get<{ require_two_factor_authentication: boolean }>(`/groups/acme`)).require_two_factor_authentication).toBe(before);
+  });
+
   it("an incomplete or unusable connection fails at check, naming connection.<setting>, before any request", async () => {
     await stackServer.configureProviders();
     const cases: [Record<string, unknown>, string][] = [
