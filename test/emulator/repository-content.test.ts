@@ -429,6 +429,23 @@ describe("repositoryOf: writes, refs in step, where repositories live", () => {
     expect(existsSync(repo.gitdir)).toBe(false);
   });
 
+  it("a state file saved before projects had repositories: each project gets its generated repository and real head", async () => {
+    const stateFile = join(scratch, "old-state.json");
+    const old = stateFromSeed(defaultSeed).toJSON();
+    delete (old.stores as Record<string, unknown>)["repositories"];
+    old.projects[0]!.lastCommitSha = "6104942438c14ec7bd21c6cd5bd995272b3faff6";
+    writeFileSync(stateFile, JSON.stringify(old));
+    const emulator = await startEmulator({ stateFile });
+    try {
+      const web = emulator.state.projectByFullPath("acme/web")!;
+      const { gitdir } = await repositoryOf(emulator.state, web);
+      expect(web.lastCommitSha).toBe(gitOut(gitdir, "rev-parse", "main"));
+      expect(gitOut(gitdir, "ls-tree", "--name-only", "v1.4.0")).toBe("README.md");
+    } finally {
+      await emulator.stop();
+    }
+  });
+
   it("with a state file, repositories live beside it and survive a restart", async () => {
     const stateFile = join(scratch, "state.json");
     const first = await startEmulator({ stateFile });

@@ -89,7 +89,13 @@ export async function attachRepositories(state: EmulatorState, stateFile: string
     fs.mkdirSync(root, { recursive: true });
     homes.set(state, { root, temporary: stateFile === undefined });
   }
-  for (const project of state.projects) await refreshProjectRefs(state, project);
+  const { seeds } = repositoryStore.of(state);
+  for (const project of state.projects) {
+    // A state file saved before projects had repositories: each gets the generated one, as a seed without a description does.
+    const missing = !seeds[String(project.id)] && !fs.existsSync(join(gitdirOf(state, project), "HEAD"));
+    if (missing && project.lastCommitSha !== null) seeds[String(project.id)] = generatedSeed(project);
+    await refreshProjectRefs(state, project);
+  }
 }
 
 /** Called when the emulator stops: a temporary directory is removed. */
