@@ -76,7 +76,8 @@ export interface ProjectRepository {
 // Where repositories live
 
 interface RepositoryHome {
-  root: string;
+  /** Beside the state file; a temporary directory is made on first use (most emulators never read a repository). */
+  root: string | undefined;
   temporary: boolean;
 }
 
@@ -84,15 +85,11 @@ const homes = new WeakMap<EmulatorState, RepositoryHome>();
 
 /** Called when the emulator starts: chooses the directory and brings every seeded project's refs in step. */
 export async function attachRepositories(state: EmulatorState, stateFile: string | undefined): Promise<void> {
-  if (!homes.has(state)) {
-    const root = stateFile ? `${stateFile}.repositories` : fs.mkdtempSync(join(tmpdir(), "emulator-repositories-"));
-    fs.mkdirSync(root, { recursive: true });
-    homes.set(state, { root, temporary: stateFile === undefined });
-  }
+  if (!homes.has(state)) homes.set(state, { root: stateFile ? `${stateFile}.repositories` : undefined, temporary: stateFile === undefined });
   const { seeds } = repositoryStore.of(state);
   for (const project of state.projects) {
     // A state file saved before projects had repositories: each gets the generated one, as a seed without a description does.
-    const missing = !seeds[String(project.id)] && !fs.existsSync(join(gitdirOf(state, project), "HEAD"));
+    const missing = !seeds[String(project.id)] && !existingGitdir(state, project);
     if (missing && project.lastCommitSha !== null) seeds[String(project.id)] = generatedSeed(project);
     await refreshProjectRefs(state, project);
   }
@@ -102,7 +99,7 @@ export async function attachRepositories(state: EmulatorState, stateFile: string
 export function detachRepositories(state: EmulatorState): void {
   const home = homes.get(state);
   homes.delete(state);
-  if (home?.temporary) fs.rmSync(home.root, { recursive: true, force: true });
+  if (home?.temporary && home.root) fs.rmSync(home.root, { recursive: true, force: true });
 }
 
 /** Directories removed when the process exits (the build cache, homes of states used without a server). */
@@ -119,18 +116,27 @@ function temporaryUntilExit(prefix: string): string {
   return root;
 }
 
-/** A state used without a server (a test building one from a seed) gets a temporary home, removed at exit. */
-function homeOf(state: EmulatorState): RepositoryHome {
+/**
+ * The directory of a state's repositories. A temporary one is also removed
+ * at exit, for an emulator that is never stopped and for a state used
+ * without a server (a test building one from a seed).
+ */
+function rootOf(state: EmulatorState): string {
   let home = homes.get(state);
-  if (!home) {
-    const root = temporaryUntilExit("emulator-repositories-");
-    home = { root, temporary: false };
-    homes.set(state, home);
-  }
-  return home;
+  if (!home) homes.set(state, (home = { root: undefined, temporary: true }));
+  home.root ??= temporaryUntilExit("emulator-repositories-");
+  fs.mkdirSync(home.root, { recursive: true });
+  return home.root;
 }
 
-const gitdirOf = (state: EmulatorState, project: Project): string => join(homeOf(state).root, `${project.id}.git`);
+const gitdirOf = (state: EmulatorState, project: Project): string => join(rootOf(state), `${project.id}.git`);
+
+/** The project's repository if it is on disk already (makes no directory). */
+function existingGitdir(state: EmulatorState, project: Project): string | undefined {
+  const root = homes.get(state)?.root;
+  const gitdir = root === undefined ? undefined : join(root, `${project.id}.git`);
+  return gitdir !== undefined && fs.existsSync(join(gitdir, "HEAD")) ? gitdir : undefined;
+}
 
 // ---------------------------------------------------------------------------
 // The build cache: one build per seed description (per machine for seeds
@@ -295,8 +301,8 @@ export async function repositoryOf(state: EmulatorState, project: Project): Prom
 
 /** Brings a project's refs in step with its repository as it is on disk, or as its seed builds it. */
 async function refreshProjectRefs(state: EmulatorState, project: Project): Promise<void> {
-  const gitdir = gitdirOf(state, project);
-  if (fs.existsSync(join(gitdir, "HEAD"))) return syncProjectRefs(project, gitdir);
+  const gitdir = existingGitdir(state, project);
+  if (gitdir) return syncProjectRefs(project, gitdir);
   const seed = repositoryStore.of(state).seeds[String(project.id)];
   if (seed) await syncProjectRefs(project, await cachedBuild(seed, project));
 }
