@@ -200,6 +200,16 @@ describe("GET /projects/:id/repository/archive[.format]", () => {
     expect(listFiles(join(bySha.dir, `web-${tagSha}-${tagSha}`)).sort()).toEqual([".gitattributes", "README.md", "VERSION", "package.json"]);
   });
 
+  it("path: a directory or a file, with the directories above it, as git archive lists them", async () => {
+    const response = await fetch(`${server.emulator.apiUrl}${WEB}/archive.tar?path=src/views`, { headers: { "PRIVATE-TOKEN": server.emulator.tokens["alice"]! } });
+    const file = join(scratch, "views.tar");
+    writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+    const prefix = `web-main-${head()}-src-views`;
+    expect(execFileSync("tar", ["-tf", file], { encoding: "utf8" }).trim().split("\n")).toEqual([`${prefix}/`, `${prefix}/src/`, `${prefix}/src/views/`, `${prefix}/src/views/comment.js`]);
+    const single = await unpack(`${WEB}/archive.zip?path=config/deploy.json`);
+    expect(listFiles(join(single.dir, `web-main-${head()}-config-deploy.json`))).toEqual(["config/deploy.json"]);
+  });
+
   it("include_lfs_blobs: the object's content by default and with true, the pointer with false", async () => {
     const withLfs = await unpack(`${WEB}/archive.tar.gz?path=assets`);
     expect(readFileSync(join(withLfs.dir, `web-main-${head()}-assets/assets/banner.bin`), "utf8")).toBe("BANNER-IMAGE-BYTES\n");

@@ -8,8 +8,8 @@
  * `archive_prefix` / `archive_file_path`, gitaly's GetArchive, workhorse's
  * sendarchive): the formats of spec part 4.6 map to four kinds (bz2, tb2,
  * tbz, tbz2 and tar.bz2 are tar.bz2); every entry sits under the top-level
- * directory `<prefix>/` (`git archive --prefix`), with `path` kept as the
- * entries' own path; `exclude_paths` leaves out a path and everything below
+ * directory `<prefix>/` (`git archive --prefix`), with `path` (a directory
+ * or a file) kept as the entries' own path and the directories above it; `exclude_paths` leaves out a path and everything below
  * it; LFS pointers become their object's content when it is stored and
  * `include_lfs_blobs` is true. Entries carry the commit's time, files mode
  * 0664 (0775 when executable) and directories 0775, as `git archive` writes
@@ -53,10 +53,10 @@ export interface ArchiveEntry {
 
 export interface ArchiveRequest {
   gitdir: string;
-  /** The tree to archive (the commit's, or the one at `path`). */
+  /** The commit's tree. */
   treeOid: string;
-  /** Path of `treeOid` inside the repository ("" for the root). */
-  basePath: string;
+  /** Only this file or directory, with the directories above it (`git archive <commit> -- <path>`); "" for everything. */
+  path: string;
   kind: ArchiveKind;
   prefix: string;
   excludePaths: readonly string[];
@@ -65,18 +65,23 @@ export interface ArchiveRequest {
   time: number;
 }
 
-const excluded = (path: string, excludes: readonly string[]): boolean =>
-  excludes.some((ex) => path === ex || path.startsWith(`${ex}/`));
+const within = (path: string, top: string): boolean => top === "" || path === top || path.startsWith(`${top}/`);
+const excluded = (path: string, excludes: readonly string[]): boolean => excludes.some((ex) => within(path, ex));
 
-/** Every entry below a tree, directories before their contents (git's order), excluded paths left out. */
-export async function* walkTree(gitdir: string, treeOid: string, basePath: string, excludes: readonly string[]): AsyncGenerator<ArchiveEntry> {
+/**
+ * Every entry below a tree, directories before their contents (git's
+ * order): with `only`, the entries at or below that path and the directories
+ * above it; excluded paths left out.
+ */
+export async function* walkTree(gitdir: string, treeOid: string, basePath: string, excludes: readonly string[], only = ""): AsyncGenerator<ArchiveEntry> {
   const { tree } = await git.readTree({ fs, gitdir, oid: treeOid });
   for (const entry of tree) {
     const path = basePath === "" ? entry.path : `${basePath}/${entry.path}`;
-    if (excluded(path, excludes)) continue;
+    const above = only.startsWith(`${path}/`);
+    if (excluded(path, excludes) || !(within(path, only) || (above && entry.type === "tree"))) continue;
     if (entry.type === "tree") {
       yield { path, type: "directory", mode: entry.mode, oid: entry.oid };
-      yield* walkTree(gitdir, entry.oid, path, excludes);
+      yield* walkTree(gitdir, entry.oid, path, excludes, only);
     } else if (entry.type === "blob") {
       yield { path, type: entry.mode === "120000" ? "symlink" : "file", mode: entry.mode, oid: entry.oid };
     }
@@ -108,7 +113,7 @@ async function fillTar(pack: tar.Pack, request: ArchiveRequest): Promise<void> {
   const add = (header: Parameters<tar.Pack["entry"]>[0], content?: Buffer): Promise<void> =>
     new Promise((resolve, reject) => pack.entry(header, content ?? Buffer.alloc(0), (error) => (error ? reject(error) : resolve())));
   await add({ name: `${request.prefix}/`, type: "directory", mode: 0o775, mtime });
-  for await (const entry of walkTree(request.gitdir, request.treeOid, request.basePath, request.excludePaths)) {
+  for await (const entry of walkTree(request.gitdir, request.treeOid, "", request.excludePaths, request.path)) {
     const name = `${request.prefix}/${entry.path}`;
     if (entry.type === "directory") await add({ name: `${name}/`, type: "directory", mode: 0o775, mtime });
     else if (entry.type === "symlink") {
@@ -144,7 +149,7 @@ async function zipArchive(request: ArchiveRequest): Promise<Readable> {
   const zip = new yazl.ZipFile();
   const mtime = new Date(request.time * 1000);
   zip.addEmptyDirectory(`${request.prefix}/`, { mtime, mode: 0o40775 });
-  for await (const entry of walkTree(request.gitdir, request.treeOid, request.basePath, request.excludePaths)) {
+  for await (const entry of walkTree(request.gitdir, request.treeOid, "", request.excludePaths, request.path)) {
     const name = `${request.prefix}/${entry.path}`;
     if (entry.type === "directory") {
       zip.addEmptyDirectory(`${name}/`, { mtime, mode: 0o40775 });

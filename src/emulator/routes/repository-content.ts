@@ -283,6 +283,18 @@ const archiveParams = {
   include_lfs_blobs: { type: "boolean" },
 } as const;
 
+/** Whether a file or directory is at `path` in a tree ("" is the root). */
+async function pathExists(repo: ProjectRepository, treeOid: string, path: string): Promise<boolean> {
+  if (path === "") return true;
+  const slash = path.lastIndexOf("/");
+  try {
+    const { tree } = await git.readTree({ fs, gitdir: repo.gitdir, oid: treeOid, filepath: slash === -1 ? undefined : path.slice(0, slash) });
+    return tree.some((entry) => entry.path === path.slice(slash + 1));
+  } catch {
+    return false;
+  }
+}
+
 /** `archive_prefix(ref, sha, project_path, append_sha: true, path:)`. */
 function archivePrefix(project: Project, ref: string, sha: string, path: string): string {
   const segments = [project.path, ref.replaceAll("/", "-"), sha];
@@ -302,15 +314,14 @@ const archiveRoute = route("GET", "/projects/:id/repository/:archive_file", { pa
   const sha = await repo.resolveRef(ref);
   if (!sha) throw fileNotFound();
   const path = (ctx.params.path ?? "").replace(/^\/+|\/+$/g, "");
-  const treeOid = await treeAt(repo, sha, path);
-  if (!treeOid) throw fileNotFound();
+  const { commit } = await repo.readCommit(sha);
+  if (!(await pathExists(repo, commit.tree, path))) throw fileNotFound();
   const prefix = archivePrefix(project, ref, sha, path);
   const excludePaths = (ctx.params.exclude_paths ?? "").split(",").map((p) => p.trim().replace(/^\/+|\/+$/g, "")).filter((p) => p !== "");
-  const { commit } = await repo.readCommit(sha);
   const body = await archiveStream({
     gitdir: repo.gitdir,
-    treeOid,
-    basePath: path,
+    treeOid: commit.tree,
+    path,
     kind,
     prefix,
     excludePaths,
