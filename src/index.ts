@@ -6,7 +6,7 @@
  */
 import "./node-version"; // first: says what to do on a Node.js older than 22
 import type * as pulumi from "@pulumi/pulumi";
-import { providerShim } from "./engine/shim";
+import { provider } from "./runtime";
 import { definitions, type ResourceKind } from "./resources";
 
 export { Badge, type BadgeArgs } from "./resources/badge";
@@ -37,10 +37,11 @@ export type { Entry as ExclusiveSetEntry } from "./resources/exclusive-set";
 export { resetDeclarations } from "./engine/declarations";
 export * from "./functions";
 
-export const providers = Object.fromEntries(Object.keys(definitions).map((kind) => [kind, providerShim(kind)])) as Record<
-  ResourceKind,
-  Required<pulumi.dynamic.ResourceProvider>
->;
+/** Each kind's provider as the engine's host gets it from the provider text (./engine/shim.ts), built on first use. */
+export const providers = Object.defineProperties(
+  {},
+  Object.fromEntries(Object.keys(definitions).map((kind) => [kind, { enumerable: true, get: () => provider(kind) }])),
+) as Record<ResourceKind, Required<pulumi.dynamic.ResourceProvider>>;
 
 export type { Connection } from "./connection";
 export type { ConnectionInput, ConnectionArg } from "./engine/connections";

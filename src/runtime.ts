@@ -1,11 +1,12 @@
 /**
- * The implementation that the serialized provider shims load at call time
+ * The implementation that the provider text in the state (./engine/shim.ts) loads at call time
  * (`require("pulumi-platform/runtime")`). Not meant to be used directly.
  */
 import "./node-version"; // first: says what to do on a Node.js older than 22
 import type * as pulumi from "@pulumi/pulumi";
 import type { AnyResourceDefinition } from "./engine/definition";
 import { buildProvider } from "./engine/provider";
+import { ExplainedError } from "./engine/errors";
 import { definitions } from "./resources";
 
 const built = new Map<string, Required<pulumi.dynamic.ResourceProvider>>();
@@ -15,7 +16,7 @@ export function provider(kind: string): Required<pulumi.dynamic.ResourceProvider
   if (!implementation) {
     const definition = (definitions as Record<string, AnyResourceDefinition | undefined>)[kind];
     if (!definition) {
-      throw new Error(`This version of pulumi-platform has no resource "${kind}"; the stack was written by another version.`);
+      throw new ExplainedError(`This version of pulumi-platform has no resource "${kind}"; the stack was written by another version.`);
     }
     implementation = buildProvider(definition);
     built.set(kind, implementation);
