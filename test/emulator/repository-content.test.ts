@@ -73,8 +73,10 @@ describe("GET /projects/:id/repository/tree", () => {
     const emptyRef = await call(server.emulator, `${WEB}/tree?ref=&path=src`, { as: "alice" });
     expect(emptyRef.body).toEqual(atSha.body);
     const recursive = await call(server.emulator, `${WEB}/tree?recursive=true&per_page=100`, { as: "alice" });
-    const gitPaths = gitOut(await webGitdir(), "ls-tree", "-r", "-t", "--name-only", "main").split("\n");
-    expect(recursive.body.map((e: { path: string }) => e.path)).toEqual(gitPaths);
+    const lsTree = gitOut(await webGitdir(), "ls-tree", "-r", "-t", "main").split("\n").map((line) => ({ type: line.split(/\s+/)[1], path: line.split("\t")[1] }));
+    const treesFirst = [...lsTree.filter((e) => e.type === "tree"), ...lsTree.filter((e) => e.type !== "tree")];
+    expect(recursive.body.map((e: { type: string; path: string }) => ({ type: e.type, path: e.path }))).toEqual(treesFirst);
+    expect(recursive.body.slice(0, 6).map((e: { path: string }) => e.path)).toEqual(["assets", "bin", "config", "src", "src/views", ".gitattributes"]);
   });
 
   it("offset pagination with its headers", async () => {
@@ -113,6 +115,8 @@ describe("GET /projects/:id/repository/tree", () => {
     const count = gitOut(await webGitdir(), "ls-tree", "-r", "-t", "--name-only", "main").split("\n").length;
     expect(count).toBeGreaterThan(5);
     expect(all.body).toHaveLength(count);
+    // Unpaginated: git's own order, not trees first.
+    expect(all.body.map((e: { path: string }) => e.path)).toEqual(gitOut(await webGitdir(), "ls-tree", "-r", "-t", "--name-only", "main").split("\n"));
     expect(all.headers.get("x-total")).toBeNull();
     expect(await call(server.emulator, `${WEB}/tree?pagination=none`, { as: "alice" })).toMatchObject({ status: 400, body: { error: 'pagination cannot be "none" unless "recursive" is true' } });
     expect(await call(server.emulator, `${WEB}/tree?pagination=pages`, { as: "alice" })).toMatchObject({ status: 400, body: { error: "pagination does not have a valid value" } });
@@ -329,7 +333,7 @@ describe("the repositories seed", () => {
     const emulator = await startEmulator({ seed: withRepository({ directory: dir }) });
     try {
       const tree = await call(emulator, "/projects/g%2Fp/repository/tree?recursive=true", { as: null });
-      expect(tree.body.map((e: { path: string }) => e.path)).toEqual(["README.md", "docs", "docs/guide.md"]);
+      expect(tree.body.map((e: { path: string }) => e.path)).toEqual(["docs", "README.md", "docs/guide.md"]);
     } finally {
       await emulator.stop();
     }

@@ -13,10 +13,13 @@
  *   private or internal project get 403; public repositories need no token.
  * - Tree: `ref` (branch, tag or sha; default the default branch) and `path`
  *   resolved as Gitaly does; an unknown ref or a missing path is 404
- *   `{"message":"404 Tree Not Found"}`. Entries `{id, name, type, path, mode}`,
- *   trees first then blobs then submodules ("commit"), each by name; with
- *   `recursive`, every entry below in git's order (a directory, then its
- *   contents). Offset pagination as every list; `pagination=keyset` pages
+ *   `{"message":"404 Tree Not Found"}`. Entries `{id, name, type, path, mode}`
+ *   in git's order (`ls-tree [-r -t]`: with `recursive`, every entry below, a
+ *   directory before its contents), sorted as Gitaly's `TREES_FIRST` when
+ *   paginated (trees, then blobs, then submodules, each in git's order). The
+ *   real server sorts only the first offset page and keyset pages (later
+ *   offset pages come unsorted from a full listing); the emulator sorts every
+ *   page, so pages never overlap. Offset pagination as every list; `pagination=keyset` pages
  *   with `page_token` (the id of the last entry seen) and answers only
  *   `Link: <...page_token=...>; rel="next"`, absent on the last page (a
  *   `page_token` that is no entry's id: 400). `pagination=none` (recursive
@@ -108,6 +111,8 @@ interface TreeEntry {
 }
 
 const TYPE_ORDER: Record<TreeEntry["type"], number> = { tree: 0, blob: 1, commit: 2 };
+/** Gitaly's `TREES_FIRST` sort: a stable sort by type, so git's order stays within each type. */
+const treesFirst = (entries: readonly TreeEntry[]): TreeEntry[] => [...entries].sort((a, b) => TYPE_ORDER[a.type] - TYPE_ORDER[b.type]);
 const treeNotFound = (): ApiError => notFound("Tree");
 
 /** The tree object at `path` in a commit; undefined when the path is missing or is not a directory. */
@@ -152,7 +157,7 @@ async function listTree(repo: ProjectRepository, treeOid: string, basePath: stri
     path: basePath === "" ? entry.path : `${basePath}/${entry.path}`,
     mode: entry.mode,
   }));
-  if (!recursive) return here.sort((a, b) => TYPE_ORDER[a.type] - TYPE_ORDER[b.type] || (a.name < b.name ? -1 : 1));
+  if (!recursive) return here;
   const all: TreeEntry[] = [];
   for (const entry of here) {
     all.push(entry);
@@ -200,8 +205,10 @@ const treeRoute = route("GET", "/projects/:id/repository/tree", { params: treePa
   const treeOid = await treeAt(repo, sha, path);
   if (!treeOid) throw treeNotFound();
   const entries = await cachedListing(repo, treeOid, path, recursive);
+  // Unpaginated, Gitaly lists in git's order; paginated (keyset, and the first offset page) it sorts trees first.
   if (ctx.params.pagination === "none") return ok(entries);
-  return isKeysetRequest(ctx.rawParams) ? keysetTreePage(ctx, entries) : paginate(ctx, entries);
+  const sorted = treesFirst(entries);
+  return isKeysetRequest(ctx.rawParams) ? keysetTreePage(ctx, sorted) : paginate(ctx, sorted);
 });
 
 // ---------------------------------------------------------------------------
