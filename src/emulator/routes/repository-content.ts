@@ -102,6 +102,9 @@ export const limiterKey = (ctx: RequestContext<unknown>, name: string, project: 
 // ---------------------------------------------------------------------------
 // Tree
 
+/** Paths as Gitaly takes them: `/src/` is `src`. */
+const trimSlashes = (path: string): string => path.replace(/^\/+|\/+$/g, "");
+
 interface TreeEntry {
   id: string;
   name: string;
@@ -201,7 +204,7 @@ const treeRoute = route("GET", "/projects/:id/repository/tree", { params: treePa
   // An empty ref is no ref (`params[:ref].presence`): the default branch.
   const sha = await repo.resolveRef(ctx.params.ref || project.defaultBranch);
   if (!sha) throw treeNotFound();
-  const path = (ctx.params.path ?? "").replace(/^\/+|\/+$/g, "");
+  const path = trimSlashes(ctx.params.path ?? "");
   const treeOid = await treeAt(repo, sha, path);
   if (!treeOid) throw treeNotFound();
   const entries = await cachedListing(repo, treeOid, path, recursive);
@@ -320,11 +323,11 @@ const archiveRoute = route("GET", "/projects/:id/repository/:archive_file", { pa
   const ref = ctx.params.sha || project.defaultBranch;
   const sha = await repo.resolveRef(ref);
   if (!sha) throw fileNotFound();
-  const path = (ctx.params.path ?? "").replace(/^\/+|\/+$/g, "");
+  const path = trimSlashes(ctx.params.path ?? "");
   const { commit } = await repo.readCommit(sha);
   if (!(await pathExists(repo, commit.tree, path))) throw fileNotFound();
   const prefix = archivePrefix(project, ref, sha, path);
-  const excludePaths = (ctx.params.exclude_paths ?? "").split(",").map((p) => p.trim().replace(/^\/+|\/+$/g, "")).filter((p) => p !== "");
+  const excludePaths = (ctx.params.exclude_paths ?? "").split(",").map((p) => trimSlashes(p.trim())).filter((p) => p !== "");
   const body = await archiveStream({
     gitdir: repo.gitdir,
     treeOid: commit.tree,
