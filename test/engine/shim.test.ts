@@ -12,7 +12,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { serializedProvider } from "../../src/engine/shim";
 
-const repoRoot = path.resolve(import.meta.dirname, "../..");
+const repoRoot = path.resolve(__dirname, "../..");
 const requireFromString = path.join(repoRoot, "node_modules/require-from-string");
 const elsewhere = mkdtempSync(path.join(tmpdir(), "pulumi-platform-no-package-"));
 

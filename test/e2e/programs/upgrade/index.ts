@@ -30,7 +30,7 @@ new PipelineSchedule("nightly", {
   description: "Nightly build (upgrade test)",
   ref: "main",
   cron: "0 2 * * *",
-  variables: { DEPLOY_TOKEN: { value: config.requireSecret("deployToken") }, TARGET: { value: "staging" } },
+  variables: [{ key: "DEPLOY_TOKEN", value: config.requireSecret("deployToken") }, { key: "TARGET", value: "staging" }],
 });
 
 new GroupIntegration("chat", { group: "acme", slug: "mattermost", webhook: config.requireSecret("webhook"), channel: "ci" });
