@@ -415,6 +415,7 @@ describe("the repositories seed", () => {
     [{ commits: [{ message: "m", auther: { name: "x" } }] }, 'repositories["g/p"].commits[0]: unknown key "auther"'],
     [{ tags: [{ name: "v1", taget: "main" }] }, 'unknown key "taget"'],
     [{ directory: "/no/such/dir" }, "/no/such/dir does not exist"],
+    [{ files: { "a": "a" }, commits: [{ message: "m", rename: { a: "../b" } }] }, 'repositories["g/p"].commits[0].rename["a"]: "../b" is not a valid file path'],
   ])("a bad description is refused naming the key: %j", (repository, message) => {
     expect(() => stateFromSeed(withRepository(repository))).toThrow(SeedError);
     expect(() => stateFromSeed(withRepository(repository))).toThrow(message);

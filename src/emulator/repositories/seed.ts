@@ -103,11 +103,16 @@ function checkFile(value: unknown, where: string): void {
   if (file["executable"] !== undefined && typeof file["executable"] !== "boolean") throw new SeedError(`${where}.executable must be a boolean`);
 }
 
+/** A path inside the repository: relative, no empty, `.`, `..` or `.git` segment. */
+function checkPath(path: string, where: string): void {
+  if (path === "" || path.startsWith("/") || path.split("/").some((part) => part === "" || part === "." || part === ".." || part === ".git")) {
+    throw new SeedError(`${where}: "${path}" is not a valid file path`);
+  }
+}
+
 function checkFiles(value: unknown, where: string, allowDelete: boolean): void {
   for (const [path, file] of Object.entries(objectAt(value, where))) {
-    if (path === "" || path.startsWith("/") || path.split("/").some((part) => part === "" || part === "." || part === ".." || part === ".git")) {
-      throw new SeedError(`${where}: "${path}" is not a valid file path`);
-    }
+    checkPath(path, where);
     if (file === null && allowDelete) continue;
     checkFile(file, `${where}["${path}"]`);
   }
@@ -130,7 +135,10 @@ function checkCommit(value: unknown, where: string): void {
   }
   if (commit["files"] !== undefined) checkFiles(commit["files"], `${where}.files`, true);
   if (commit["rename"] !== undefined) {
-    for (const [from, to] of Object.entries(objectAt(commit["rename"], `${where}.rename`))) stringAt(to, `${where}.rename["${from}"]`);
+    for (const [from, to] of Object.entries(objectAt(commit["rename"], `${where}.rename`))) {
+      checkPath(from, `${where}.rename`);
+      checkPath(stringAt(to, `${where}.rename["${from}"]`), `${where}.rename["${from}"]`);
+    }
   }
   if (commit["merge"] !== undefined && (commit["files"] !== undefined || commit["rename"] !== undefined)) {
     throw new SeedError(`${where}: a merge commit takes no files or rename`);
