@@ -432,21 +432,29 @@ export class PlatformClient {
       payload = JSON.stringify(body);
     }
     const { tls, maxConcurrency: connections, requestTimeoutMs } = this.options;
-    // A download may take longer than any answer should: its headers are bounded like an answer's, then only
-    // a stall of its body (undici's bodyTimeout, the time between two chunks) ends it.
-    const headersDeadline = consume ? new AbortController() : undefined;
-    const headersTimer = headersDeadline && setTimeout(() => headersDeadline.abort(new DOMException("headers timeout", "TimeoutError")), timeoutMs);
-    const response = await dispatcherFor({ tls, connections, requestTimeoutMs }).request({
-      origin: url.origin,
-      method: method as Dispatcher.HttpMethod,
-      path: url.pathname + url.search,
-      headers,
-      body: payload,
-      // The signal bounds the whole exchange to the millisecond; undici's own timeouts (coarser) stay as a backstop.
-      signal: headersDeadline?.signal ?? AbortSignal.timeout(timeoutMs),
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    }).finally(() => clearTimeout(headersTimer));
+    // One timer per attempt, cleared as soon as the attempt is over: it bounds the whole exchange to the
+    // millisecond (undici's own timeouts, coarser, stay as a backstop). AbortSignal.timeout cost more per call
+    // and left its timer pending for the full timeout after every answer. A download may take longer than any
+    // answer should: its timer bounds the headers, then only a stall of its body (undici's bodyTimeout) ends it.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DOMException(consume ? "headers timeout" : "The operation was aborted due to timeout", "TimeoutError")), timeoutMs);
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await dispatcherFor({ tls, connections, requestTimeoutMs }).request({
+        origin: url.origin,
+        method: method as Dispatcher.HttpMethod,
+        path: url.pathname + url.search,
+        headers,
+        body: payload,
+        signal: deadline.signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+    } catch (error) {
+      clearTimeout(timer);
+      throw error;
+    }
+    if (consume) clearTimeout(timer);
     if (consume && response.statusCode < 300) {
       try {
         return { status: response.statusCode, headers: response.headers, body: Buffer.alloc(0), consumed: await consume(response.body, response.headers) };
@@ -459,7 +467,11 @@ export class PlatformClient {
         if (!response.body.readableEnded) response.body.destroy();
       }
     }
-    return { status: response.statusCode, headers: response.headers, body: Buffer.from(await response.body.arrayBuffer()) };
+    try {
+      return { status: response.statusCode, headers: response.headers, body: Buffer.from(await response.body.arrayBuffer()) };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }
 

@@ -9,7 +9,7 @@
  * program that talks to two servers with two CAs holds two, a program with one
  * connection holds one.
  */
-import { EnvHttpProxyAgent, type Dispatcher } from "undici";
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from "undici";
 
 /** TLS settings of a connection, as PEM text (never file paths: ../connection.ts reads the files). */
 export interface TlsOptions {
@@ -34,9 +34,21 @@ export interface TransportOptions {
 
 const dispatchers = new Map<string, Dispatcher>();
 
-/** The proxy variables in force: a change of them (tests, long-lived processes) makes a new dispatcher. */
-function proxyEnvironment(): string[] {
-  return ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "no_proxy", "NO_PROXY"].map((name) => process.env[name] ?? "");
+const PROXY_VARIABLES = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "no_proxy", "NO_PROXY"];
+
+/**
+ * The proxy variables in force, as one key part: a change of them (tests,
+ * long-lived processes) makes a new dispatcher. Empty when none is set
+ * (one set empty counts: undici reads `http_proxy=""` as "no proxy" before `HTTP_PROXY`).
+ * (A string joined by hand: this runs at every request.)
+ */
+function proxyEnvironment(): string {
+  let key = "";
+  for (const name of PROXY_VARIABLES) {
+    const value = process.env[name];
+    if (value !== undefined) key += `${name}=${value}\n`;
+  }
+  return key;
 }
 
 /** The key part of each client's TLS settings, made once: a CA bundle is hundreds of kilobytes to serialize at every request. */
@@ -50,7 +62,8 @@ function tlsKey(tls: TlsOptions): string {
 
 export function dispatcherFor(options: TransportOptions): Dispatcher {
   const { tls, connections, requestTimeoutMs } = options;
-  const key = JSON.stringify([tlsKey(tls), connections, requestTimeoutMs, proxyEnvironment()]);
+  const proxies = proxyEnvironment();
+  const key = `${tlsKey(tls)}\n${connections}\n${requestTimeoutMs}\n${proxies}`;
   let dispatcher = dispatchers.get(key);
   if (!dispatcher || (dispatcher as { closed?: boolean }).closed || (dispatcher as { destroyed?: boolean }).destroyed) {
     const tlsOptions = {
@@ -59,16 +72,20 @@ export function dispatcherFor(options: TransportOptions): Dispatcher {
       ...(tls.key !== undefined ? { key: tls.key } : {}),
       ...(tls.rejectUnauthorized === false ? { rejectUnauthorized: false } : {}),
     };
-    dispatcher = new EnvHttpProxyAgent({
+    const agentOptions = {
       connections,
       keepAliveTimeout: 10_000,
       headersTimeout: requestTimeoutMs,
       bodyTimeout: requestTimeoutMs,
       // Direct connections: TLS to the server itself.
       connect: { timeout: Math.min(requestTimeoutMs, 10_000), ...tlsOptions },
+    };
+    // With no proxy variable set, EnvHttpProxyAgent sends everything through a plain Agent built from these
+    // options, after parsing each request's origin to decide so: the Agent itself does the same, a layer less.
+    dispatcher = proxies === ""
+      ? new Agent(agentOptions)
       // Through a proxy: TLS to the server inside the CONNECT tunnel (the proxy sees only ciphertext).
-      requestTls: tlsOptions,
-    });
+      : new EnvHttpProxyAgent({ ...agentOptions, requestTls: tlsOptions });
     dispatchers.set(key, dispatcher);
   }
   return dispatcher;
