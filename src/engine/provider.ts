@@ -19,13 +19,14 @@ import { type PropertyParts, propertyParts } from "./properties";
 import { isUnknown, withoutEngineKeys } from "./values";
 import { isExistingResource, noteExistingResource, startVerificationRun, verify } from "./verify";
 import { describeIssue } from "../validation";
+import { type DeclaredSchema, declaredSchema } from "./declared-schema";
 
 type Args = Record<string, unknown>;
 
 /** What the operations share: the property parts, the settings life cycle of a settings resource, and how failures read. */
 interface Engine extends PropertyParts {
-  /** The input schema refusing properties it does not declare. */
-  strictSchema: z.ZodType;
+  /** The input schema refusing properties it does not declare, parsing only those declared (./declared-schema.ts). */
+  strictSchema: DeclaredSchema;
   settingsCycle: ReturnType<typeof settingsLifecycle> | undefined;
   explained(error: unknown, attempt: Attempt): Error;
 }
@@ -111,7 +112,7 @@ function engineFor(definition: AnyResourceDefinition): Engine {
   const parts = propertyParts(definition);
   return {
     ...parts,
-    strictSchema: definition.schema.strict(),
+    strictSchema: declaredSchema(definition.schema),
     /** The life cycle of a settings resource (./settings.ts), built on the same parts. */
     settingsCycle: definition.settings ? settingsLifecycle(parts) : undefined,
     explained: (error, attempt) => explain(definition, parts.secretProperties, error, attempt, secretValuesOf(parts)),
