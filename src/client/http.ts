@@ -131,7 +131,8 @@ export const PAGE_SIZE = 100;
 interface Exchange {
   status: number;
   headers: Dispatcher.ResponseData["headers"];
-  body: Buffer;
+  /** Text for an answer that is parsed (read as text at once, one copy less), bytes for a file. */
+  body: Buffer | string;
   /** What a stream consumer made of a successful answer (its body is then empty). */
   consumed?: unknown;
 }
@@ -305,7 +306,7 @@ export class PlatformClient {
       let response: Exchange;
       try {
         const timeoutMs = Math.max(1, Math.min(this.options.requestTimeoutMs, deadline() - Date.now()));
-        response = await this.exchange(currentMethod, url, options.body, options.form, !anonymous, timeoutMs, options.consume);
+        response = await this.exchange(currentMethod, url, options, !anonymous, timeoutMs);
       } catch (cause) {
         gate.settle(pass, undefined, undefined);
         if (cause instanceof ConsumerFailure) throw cause.cause;
@@ -339,7 +340,7 @@ export class PlatformClient {
 
       if (status < 300 && options.consume) return { status, headers, body: response.consumed as T };
       if (status < 400 && options.binary) return { status, headers, body: response.body as T };
-      const text = response.body.toString("utf8");
+      const text = typeof response.body === "string" ? response.body : response.body.toString("utf8");
       if (status < 400) return { status, headers, body: parseBody(text, headers) as T };
 
       const error = new ApiError({
@@ -407,15 +408,8 @@ export class PlatformClient {
   }
 
   /** One request and its whole answer, within `timeoutMs` from the first byte sent to the last byte read. */
-  private async exchange(
-    method: string,
-    url: URL,
-    body: unknown,
-    form: FormFields | undefined,
-    withToken: boolean,
-    timeoutMs: number,
-    consume?: StreamConsumer<unknown>,
-  ): Promise<Exchange> {
+  private async exchange<T>(method: string, url: URL, options: RequestOptions<T>, withToken: boolean, timeoutMs: number): Promise<Exchange> {
+    const { body, form, consume, binary } = options;
     const headers: Record<string, string> = {
       accept: "application/json",
       "user-agent": "pulumi-platform",
@@ -468,7 +462,8 @@ export class PlatformClient {
       }
     }
     try {
-      return { status: response.statusCode, headers: response.headers, body: Buffer.from(await response.body.arrayBuffer()) };
+      const content = binary ? Buffer.from(await response.body.arrayBuffer()) : await response.body.text();
+      return { status: response.statusCode, headers: response.headers, body: content };
     } finally {
       clearTimeout(timer);
     }
