@@ -1,42 +1,43 @@
 /**
- * check's schema parse, sized to what the program declared (issue 16, the
- * package's own work per call): a strict `z.object` parse walks every entry of
- * the shape, so a resource with hundreds of optional properties
- * (ApplicationSettings: 311) paid for all of them at every check, where a
- * program declares a handful. The parse here runs the strict schema picked to
- * the declared properties plus those that must be looked at even when absent
- * (required ones, and ones with a default), compiled once per set of names.
- * Each property's own schema is the same one, so the result and every issue
- * (paths, messages) are the full parse's; whenever that could differ (a name
- * the schema does not declare, whose issue names the nearest declared one, or
- * refinements on the whole object, which see every property) the full strict
- * schema is parsed as before.
+ * The schema parses of check, create and update, sized to what the program
+ * declared (issue 16, the package's own work per call): a `z.object` parse
+ * walks every entry of the shape, so a resource with hundreds of optional
+ * properties (ApplicationSettings: 311) paid for all of them at every check,
+ * create and update, where a program declares a handful. The schema used here
+ * is picked to the declared properties plus those that must be looked at even
+ * when absent (required ones, and ones with a default), made once per set of
+ * names. Each property's own schema is the same one, so the result and every
+ * issue (paths, messages) are the full parse's; whenever that could differ
+ * the full schema is used as before: a name a strict schema does not declare
+ * (its issue names the nearest declared one), and refinements on the whole
+ * object, which see every property.
  */
 import type { z } from "zod";
 
 type Args = Record<string, unknown>;
-type ParseParams = Parameters<z.ZodType["safeParse"]>[1];
 
 export interface DeclaredSchema {
-  safeParse(inputs: Args, params?: ParseParams): ReturnType<z.ZodType["safeParse"]>;
+  /** The schema that parses these inputs as the full one would. */
+  for(inputs: Args): z.ZodType;
 }
 
-export function declaredSchema(schema: z.ZodObject): DeclaredSchema {
-  const strict = schema.strict();
+/** `strict` refuses undeclared names (check); `strip` drops them, as a plain `z.object` does (create, update). */
+export function declaredSchema(schema: z.ZodObject, unknownNames: "strict" | "strip"): DeclaredSchema {
+  const full: z.ZodObject = unknownNames === "strict" ? schema.strict() : schema;
   // Refinements of the whole object cannot be split (zod refuses to pick such a schema): parse it whole.
-  if ((schema._zod.def.checks ?? []).length > 0) return strict;
+  if ((schema._zod.def.checks ?? []).length > 0) return { for: () => full };
   const shapeNames = Object.keys(schema.shape);
   const alwaysParsed = new Set(shapeNames.filter((name) => lookedAtWhenAbsent(schema.shape[name] as z.ZodType)));
   const picked = new Map<string, z.ZodType>();
   return {
-    safeParse(inputs, params) {
-      if (Object.keys(inputs).some((name) => !Object.hasOwn(schema.shape, name))) return strict.safeParse(inputs, params);
+    for(inputs) {
+      if (unknownNames === "strict" && Object.keys(inputs).some((name) => !Object.hasOwn(schema.shape, name))) return full;
       // In the shape's order, as the full parse gives its output.
       const names = shapeNames.filter((name) => alwaysParsed.has(name) || Object.hasOwn(inputs, name));
       const key = names.join("\n");
       let part = picked.get(key);
-      if (!part) picked.set(key, (part = strict.pick(Object.fromEntries(names.map((name) => [name, true])) as never) as z.ZodType));
-      return part.safeParse(inputs, params);
+      if (!part) picked.set(key, (part = full.pick(Object.fromEntries(names.map((name) => [name, true])) as never) as z.ZodType));
+      return part;
     },
   };
 }

@@ -51,10 +51,11 @@ export function propertyParts(definition: AnyResourceDefinition): PropertyParts 
 /** Properties whose declared value differs from the recorded one. */
 function changedProperties({ propertyNames, traits }: Properties, olds: Args, news: Args): string[] {
   return propertyNames.filter((name) => {
-    const field = traits(name);
-    if (field.ignoreInDiff) return false;
+    // First, as it is the cheapest: most of a large resource's properties are not declared.
     const declared = news[name];
     if (declared === undefined) return false; // not managed: unset optional fields never show as changes
+    const field = traits(name);
+    if (field.ignoreInDiff) return false;
     if (isUnknown(declared)) return true;
     if (field.fingerprint && field.fingerprint(declared) !== fingerprintsIn(olds)[name]) return true;
     return !sameValue(field, declared, olds[name]);

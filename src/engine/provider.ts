@@ -27,6 +27,8 @@ type Args = Record<string, unknown>;
 interface Engine extends PropertyParts {
   /** The input schema refusing properties it does not declare, parsing only those declared (./declared-schema.ts). */
   strictSchema: DeclaredSchema;
+  /** The same, dropping what it does not declare (the schema's own behaviour): create's and update's parse. */
+  inputSchema: DeclaredSchema;
   settingsCycle: ReturnType<typeof settingsLifecycle> | undefined;
   explained(error: unknown, attempt: Attempt): Error;
 }
@@ -59,7 +61,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
     },
 
     async create(inputs) {
-      const args = parse(definition, inputs);
+      const args = parse(engine, inputs);
       try {
         return await createObject(engine, args, importIdOf(inputs));
       } catch (error) {
@@ -81,7 +83,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
 
     async update(id, recordedOlds, news) {
       const olds = recordedState(definition, recordedOlds);
-      const args = parse(definition, news);
+      const args = parse(engine, news);
       const changed = new Set(changedProperties(olds, args));
       try {
         if (settingsCycle) return { outs: await settingsCycle.update(context(), id, olds, args) };
@@ -112,7 +114,8 @@ function engineFor(definition: AnyResourceDefinition): Engine {
   const parts = propertyParts(definition);
   return {
     ...parts,
-    strictSchema: declaredSchema(definition.schema),
+    strictSchema: declaredSchema(definition.schema, "strict"),
+    inputSchema: declaredSchema(definition.schema, "strip"),
     /** The life cycle of a settings resource (./settings.ts), built on the same parts. */
     settingsCycle: definition.settings ? settingsLifecycle(parts) : undefined,
     explained: (error, attempt) => explain(definition, parts.secretProperties, error, attempt, secretValuesOf(parts)),
@@ -133,8 +136,10 @@ function recordedState(definition: AnyResourceDefinition, props: Args): Args {
   return definition.migrate ? definition.migrate(state) : state;
 }
 
-function parse(definition: AnyResourceDefinition, inputs: Args): Args {
-  return definition.schema.parse(withoutEngineKeys(inputs)) as Args;
+/** The checked inputs as create and update take them: parsed again (defaults, transforms), undeclared keys dropped. */
+function parse(engine: Engine, inputs: Args): Args {
+  const declared = withoutEngineKeys(inputs);
+  return engine.inputSchema.for(declared).parse(declared) as Args;
 }
 
 function context(): EngineContext {
@@ -159,7 +164,7 @@ function checkInputs(engine: Engine, news: Args): pulumi.dynamic.CheckResult {
   const inputs = withoutAnnouncedOutputs(definition, withoutEngineKeys(news));
   const unknownPaths = Object.keys(inputs).filter((name) => isUnknown(inputs[name]));
   // The inputs in the issues tell a property left out from one of the wrong type (see describeIssue).
-  const result = strictSchema.safeParse(inputs, { reportInput: true });
+  const result = strictSchema.for(inputs).safeParse(inputs, { reportInput: true });
   if (!result.success) {
     const failures = result.error.issues
       .filter((issue: z.core.$ZodIssue) => !unknownPaths.includes(String(issue.path[0])))

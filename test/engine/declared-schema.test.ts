@@ -49,11 +49,11 @@ const cases: Record<string, unknown>[] = [
 ];
 
 describe("declaredSchema", () => {
-  it("gives the full strict parse's result and issues for every input", () => {
-    const declared = declaredSchema(schema);
+  it.each(["strict", "strip"] as const)("gives the full %s parse's result and issues for every input", (unknownNames) => {
+    const declared = declaredSchema(schema, unknownNames);
     for (const inputs of cases) {
-      const full = schema.strict().safeParse(inputs, { reportInput: true });
-      const part = declared.safeParse(inputs, { reportInput: true });
+      const full = (unknownNames === "strict" ? schema.strict() : schema).safeParse(inputs, { reportInput: true });
+      const part = declared.for(inputs).safeParse(inputs, { reportInput: true });
       expect(part.success).toBe(full.success);
       if (full.success) {
         expect(part.data).toEqual(full.data);
@@ -63,17 +63,19 @@ describe("declaredSchema", () => {
   });
 
   it("runs the schemas of the declared properties and of those needed when absent (required, defaulted), not the others", () => {
-    const declared = declaredSchema(schema);
+    const declared = declaredSchema(schema, "strict");
+    const inputs = { group: "acme", description: "d" };
     looked = {};
-    expect(declared.safeParse({ group: "acme", description: "d" }).success).toBe(true);
+    expect(declared.for(inputs).safeParse(inputs).success).toBe(true);
     expect(looked).toEqual({ group: 1, cadence: 1, description: 1 });
   });
 
   it("parses the whole object where a refinement of it sees every property", () => {
     const refined = z.object(shape).refine((value) => value.description !== undefined || value.note === undefined, { message: "note needs a description" });
-    const declared = declaredSchema(refined);
+    const declared = declaredSchema(refined, "strict");
+    const inputs = { group: "acme", note: "n" };
     looked = {};
-    const result = declared.safeParse({ group: "acme", note: "n" });
+    const result = declared.for(inputs).safeParse(inputs);
     expect(result.success).toBe(false);
     expect(result.error!.issues.map((issue) => issue.message)).toEqual(["note needs a description"]);
     expect(Object.keys(looked).sort()).toEqual(Object.keys(shape).sort());
