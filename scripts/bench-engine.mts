@@ -1,0 +1,282 @@
+/**
+ * `npm run bench:engine` (and the last part of `npm run bench`): the real
+ * Pulumi CLI against the embedded emulator on loopback, a file backend, three
+ * generated programs of the same size (issue 16):
+ *   P  this package: N project badges plus two group badges;
+ *   A  floor A: as many trivial `pulumi.dynamic.Resource`s, whose provider sends no request;
+ *   B  floor B: as many component resources (engine, language host and program, no provider).
+ * For each N the three alternate within every repetition (P, A, B), so a busy
+ * moment of a shared machine falls on all three; minimum and median are reported.
+ * It is a benchmark, never a test. Writes the "Real engine" section of BENCHMARKS.md.
+ *
+ * Knobs (environment): BENCH_ENGINE_N (e.g. "50,150,500"), BENCH_ENGINE_PREVIEW_N
+ * (preview-only sizes, "2000"), BENCH_ENGINE_REPS (3).
+ */
+import { readFileSync, mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { execFileSync } from "node:child_process";
+import { closeAllPools } from "pulumi-platform";
+import { startEmulator, type Emulator } from "pulumi-platform/emulator";
+import { ensurePulumiCli, PulumiProgram, repoRoot } from "./pulumi-workspace.mts";
+import { stateBytesByResource } from "./state-size.mts";
+
+const SIZES = (process.env.BENCH_ENGINE_N ?? "50,150,500").split(",").map(Number);
+const PREVIEW_SIZES = (process.env.BENCH_ENGINE_PREVIEW_N ?? "2000").split(",").filter(Boolean).map(Number);
+const REPS = Number(process.env.BENCH_ENGINE_REPS ?? 3);
+
+type Kind = "P" | "A" | "B";
+const KINDS: Kind[] = ["P", "A", "B"];
+type Operation = "up" | "preview" | "destroy";
+
+/** The three programs, as plain JavaScript (no TypeScript compile in the timing), sized by the stack config `count` (N + 2 resources each). */
+const PROGRAMS: Record<Kind, string> = {
+  P: `const pulumi = require("@pulumi/pulumi");
+const { Badge } = require("pulumi-platform");
+const count = Number(new pulumi.Config().require("count"));
+for (let i = 0; i < count; i++) {
+  new Badge("badge-" + i, { project: "acme/web", name: "bench-" + i, linkUrl: "https://ci.example.com/%{project_path}", imageUrl: "https://ci.example.com/%{project_path}.svg" });
+}
+for (const name of ["docs", "chat"]) {
+  new Badge("group-" + name, { group: "acme", name: "bench-" + name, linkUrl: "https://docs.example.com/%{project_path}", imageUrl: "https://img.shields.io/badge/docs-online-blue" });
+}
+`,
+  A: `const pulumi = require("@pulumi/pulumi");
+const count = Number(new pulumi.Config().require("count"));
+// Returns an id and sends nothing: the engine's and the SDK's own cost of a dynamic resource.
+const provider = { async create(inputs) { return { id: inputs.name, outs: inputs }; } };
+class Trivial extends pulumi.dynamic.Resource {
+  constructor(name, props) { super(provider, name, props, {}); }
+}
+for (let i = 0; i < count + 2; i++) {
+  new Trivial("item-" + i, { name: "bench-" + i, linkUrl: "https://ci.example.com/%{project_path}", imageUrl: "https://ci.example.com/%{project_path}.svg" });
+}
+`,
+  B: `const pulumi = require("@pulumi/pulumi");
+const count = Number(new pulumi.Config().require("count"));
+class Item extends pulumi.ComponentResource {
+  constructor(name) { super("bench:index:Item", name, {}, {}); this.registerOutputs({}); }
+}
+for (let i = 0; i < count + 2; i++) new Item("item-" + i);
+`,
+};
+
+function writeProgram(root: string, kind: Kind): string {
+  const dir = path.join(root, `floor-${kind}`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, "Pulumi.yaml"), `name: bench-${kind.toLowerCase()}\nruntime: nodejs\nmain: index.js\n`);
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `bench-${kind.toLowerCase()}`, private: true, main: "index.js" }));
+  writeFileSync(path.join(dir, "index.js"), PROGRAMS[kind]);
+  return dir;
+}
+
+/**
+ * Peak resident memory of the dynamic-provider host: every 100 ms, the VmHWM
+ * (the kernel's own high-water mark of RSS) of each node process running
+ * `@pulumi/pulumi/cmd/dynamic-provider`, found in /proc by its command line;
+ * the largest seen. Only this program's host counts (its environment names
+ * the program's PULUMI_HOME: others on the machine run their own). The host is
+ * one node process (its `sh` launcher is negligible).
+ */
+class ProviderHostMemory {
+  private peakKb = 0;
+  private readonly timer = setInterval(() => this.sample(), 100);
+
+  private readonly pulumiHome: string;
+
+  constructor(pulumiHome: string) {
+    this.pulumiHome = pulumiHome;
+  }
+
+  private sample(): void {
+    for (const pid of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
+      try {
+        if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("cmd/dynamic-provider")) continue;
+        if (!readFileSync(`/proc/${pid}/environ`, "utf8").includes(`PULUMI_HOME=${this.pulumiHome}\0`)) continue;
+        const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+        if (hwm) this.peakKb = Math.max(this.peakKb, Number(hwm[1]));
+      } catch {
+        // the process ended between the listing and the read
+      }
+    }
+  }
+
+  stop(): number {
+    this.sample();
+    clearInterval(this.timer);
+    return this.peakKb / 1024;
+  }
+}
+
+interface Sample {
+  n: number;
+  kind: Kind;
+  operation: Operation;
+  seconds: number;
+  providerPeakMb?: number;
+}
+
+async function timed(n: number, kind: Kind, operation: Operation, program: PulumiProgram, run: () => Promise<unknown>): Promise<Sample> {
+  const memory = new ProviderHostMemory(path.join(program.root, "home"));
+  const start = performance.now();
+  await run();
+  const seconds = (performance.now() - start) / 1000;
+  const peak = memory.stop();
+  console.error(`N=${n} ${kind} ${operation}: ${seconds.toFixed(1)} s${peak ? `, provider host peak ${peak.toFixed(0)} MB` : ""}`);
+  return { n, kind, operation, seconds, providerPeakMb: peak || undefined };
+}
+
+async function createPrograms(root: string, emulator: Emulator, n: number): Promise<Record<Kind, PulumiProgram>> {
+  const programs = {} as Record<Kind, PulumiProgram>;
+  for (const kind of KINDS) {
+    programs[kind] = await PulumiProgram.create({
+      programDir: writeProgram(root, kind),
+      stack: `n${n}`,
+      config: { "platform:url": emulator.url, count: String(n) },
+      secrets: kind === "P" ? { "platform:token": emulator.tokens.root! } : {},
+    });
+  }
+  return programs;
+}
+
+/** up, preview with no changes and destroy of each program, alternating P, A, B per repetition; the state bytes after the first up. */
+async function measureSize(root: string, emulator: Emulator, n: number, samples: Sample[], stateBytes: Record<string, number>): Promise<void> {
+  const programs = await createPrograms(root, emulator, n);
+  try {
+    for (let rep = 0; rep < REPS; rep++) {
+      for (const kind of KINDS) {
+        const program = programs[kind];
+        samples.push(await timed(n, kind, "up", program, () => program.up()));
+        if (rep === 0) stateBytes[`${n}/${kind}`] = meanResourceBytes((await program.cli(["stack", "export"])).stdout, kind);
+        samples.push(await timed(n, kind, "preview", program, () => program.preview("--expect-no-changes")));
+        samples.push(await timed(n, kind, "destroy", program, () => program.destroy()));
+      }
+    }
+  } finally {
+    for (const program of Object.values(programs)) program.dispose();
+  }
+}
+
+/** Preview only (the issue's 2,000): a new stack, so every resource is a create (check, no diff). */
+async function measurePreviewOnly(root: string, emulator: Emulator, n: number, samples: Sample[]): Promise<void> {
+  const programs = await createPrograms(root, emulator, n);
+  try {
+    for (let rep = 0; rep < REPS; rep++) {
+      for (const kind of KINDS) samples.push(await timed(n, kind, "preview", programs[kind], () => programs[kind].preview()));
+    }
+  } finally {
+    for (const program of Object.values(programs)) program.dispose();
+  }
+}
+
+/** Mean bytes of the program's own resources (not the stack, not the provider resources) in `pulumi stack export`. */
+function meanResourceBytes(exportText: string, kind: Kind): number {
+  const type = kind === "B" ? "bench:index:Item" : kind === "P" ? ":Badge" : "pulumi-nodejs:dynamic:Resource";
+  const own = stateBytesByResource(exportText, { installedLayout: true }).filter((resource) => resource.type.endsWith(type));
+  return Math.round(own.reduce((sum, resource) => sum + resource.bytes, 0) / own.length);
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+function stats(samples: Sample[], n: number, kind: Kind, operation: Operation) {
+  const times = samples.filter((s) => s.n === n && s.kind === kind && s.operation === operation).map((s) => s.seconds);
+  return times.length ? { min: Math.min(...times), median: median(times) } : undefined;
+}
+
+function timeTable(samples: Sample[], sizes: number[], previewSizes: number[]): string {
+  const cell = (value?: { min: number; median: number }) => (value ? `${value.min.toFixed(1)} / ${value.median.toFixed(1)} s` : "n/a");
+  const rows = [
+    ...sizes.flatMap((n) => (["up", "preview", "destroy"] as Operation[]).map((operation) => ({ n, operation, label: operation }))),
+    ...previewSizes.map((n) => ({ n, operation: "preview" as Operation, label: "preview (new stack, all creates)" })),
+  ];
+  const lines = rows.map(({ n, operation, label }) => {
+    const [p, a, b] = KINDS.map((kind) => stats(samples, n, kind, operation));
+    const ratio = p && a ? `${(p.min / a.min).toFixed(2)} / ${(p.median / a.median).toFixed(2)}` : "n/a";
+    return `| ${n} | ${label} | ${cell(p)} | ${cell(a)} | ${cell(b)} | ${ratio} |`;
+  });
+  return ["| N | operation | this package (min / median) | floor A | floor B | package / A (min / median) |", "|---:|---|---:|---:|---:|---:|", ...lines].join("\n");
+}
+
+/** Seconds per added resource between two sizes, from the minimums. */
+function slopeLines(samples: Sample[], sizes: number[]): string {
+  const [low, high] = [150, 500].every((n) => sizes.includes(n)) ? [150, 500] : [sizes.at(-2)!, sizes.at(-1)!];
+  if (low === undefined || high === undefined || low === high) return "";
+  const lines = (["up", "destroy"] as Operation[]).map((operation) => {
+    const slope = (kind: Kind) => ((stats(samples, high, kind, operation)!.min - stats(samples, low, kind, operation)!.min) / (high - low)) * 1000;
+    return `- ${operation}: this package ${slope("P").toFixed(1)} ms, floor A ${slope("A").toFixed(1)} ms, floor B ${slope("B").toFixed(1)} ms a resource`;
+  });
+  return `Slope per resource between N = ${low} and ${high} (minimums):\n\n${lines.join("\n")}\n`;
+}
+
+function memoryLines(samples: Sample[]): string {
+  const byN = new Map<string, number>();
+  for (const s of samples) {
+    if (s.providerPeakMb === undefined) continue;
+    const key = `${s.n} | ${s.kind} | ${s.operation}`;
+    byN.set(key, Math.max(byN.get(key) ?? 0, s.providerPeakMb));
+  }
+  const rows = [...byN].filter(([key]) => /^(500|2000) /.test(key)).map(([key, mb]) => `| ${key} | ${mb.toFixed(0)} MB |`);
+  return ["| N | program | operation | provider host peak RSS |", "|---:|---|---|---:|", ...rows].join("\n");
+}
+
+function cliVersion(): string {
+  return execFileSync(path.join(ensurePulumiCli(), "pulumi"), ["version"], { encoding: "utf8" }).trim();
+}
+
+function report(samples: Sample[], stateBytes: Record<string, number>): string {
+  const state = SIZES.map((n) => `| ${n} | ${stateBytes[`${n}/P`]} | ${stateBytes[`${n}/A`]} | ${stateBytes[`${n}/B`]} |`).join("\n");
+  return (
+    `Written by \`npm run bench:engine\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: Pulumi CLI ${cliVersion()}, Node ${process.version}, ` +
+    `${cpuCount()} CPUs shared with other users' builds and tests (times are noisy: the programs alternate within each repetition, ${REPS} repetitions, minimum and median). ` +
+    `The language host is the one `ensurePulumiCli()` finds (scripts/ensure-pulumi-cli.sh says on stderr when it is the project's minimal stand-in for upstream's `pulumi-language-nodejs`, as on this machine). File backend, the embedded emulator on loopback, \`--parallel\` left at the CLI's default (8); \`up\` and \`destroy\` with \`--skip-preview\`, \`preview\` with \`--expect-no-changes\`. ` +
+    `P is N project badges plus two group badges; A is N + 2 dynamic resources whose provider sends nothing; B is N + 2 component resources.\n\n` +
+    timeTable(samples, SIZES, PREVIEW_SIZES) +
+    "\n\n" +
+    slopeLines(samples, SIZES) +
+    "\nBytes per resource in `pulumi stack export` (the CLI's own text, source paths as in a user's project; scripts/state-size.mts):\n\n" +
+    "| N | this package (badge) | floor A | floor B |\n|---:|---:|---:|---:|\n" +
+    state +
+    "\n\nPeak memory of the dynamic-provider host (the kernel's VmHWM of the node process running `@pulumi/pulumi/cmd/dynamic-provider`, found in /proc by its command line and sampled every 100 ms; the largest over the repetitions):\n\n" +
+    memoryLines(samples) +
+    "\n"
+  );
+}
+
+function cpuCount(): number {
+  return readFileSync("/proc/cpuinfo", "utf8").split("\n").filter((line) => line.startsWith("processor")).length;
+}
+
+/** Replaces (or appends) the "## Real engine" section of BENCHMARKS.md, leaving the other sections as `npm run bench` wrote them. */
+function writeSection(body: string): void {
+  const file = path.join(repoRoot, "BENCHMARKS.md");
+  const text = readFileSync(file, "utf8");
+  const start = text.indexOf("\n## Real engine\n");
+  const before = start < 0 ? text.trimEnd() : text.slice(0, start).trimEnd();
+  const rest = start < 0 ? "" : text.slice(start + 1).replace(/^## Real engine\n[\s\S]*?(?=\n## |$)/, "").trim();
+  writeFileSync(file, `${before}\n\n## Real engine\n\n${body}${rest ? `\n${rest}\n` : ""}`);
+}
+
+async function main(): Promise<void> {
+  ensurePulumiCli();
+  const emulator = await startEmulator({ port: 0 });
+  const root = mkdtempSync(path.join(tmpdir(), "pulumi-platform-bench-engine-"));
+  const samples: Sample[] = [];
+  const stateBytes: Record<string, number> = {};
+  try {
+    for (const n of SIZES) await measureSize(root, emulator, n, samples, stateBytes);
+    for (const n of PREVIEW_SIZES) await measurePreviewOnly(root, emulator, n, samples);
+    const body = report(samples, stateBytes);
+    console.log(body);
+    writeSection(body);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+    await closeAllPools();
+    await emulator.stop();
+  }
+}
+
+await main();
