@@ -232,7 +232,7 @@ function report(samples: Sample[], stateBytes: Record<string, number>): string {
   return (
     `Written by \`npm run bench:engine\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: Pulumi CLI ${cliVersion()}, Node ${process.version}, ` +
     `${cpuCount()} CPUs shared with other users' builds and tests (times are noisy: the programs alternate within each repetition, ${REPS} repetitions, minimum and median). ` +
-    `The language host is the one `ensurePulumiCli()` finds (scripts/ensure-pulumi-cli.sh says on stderr when it is the project's minimal stand-in for upstream's `pulumi-language-nodejs`, as on this machine). File backend, the embedded emulator on loopback, \`--parallel\` left at the CLI's default (8); \`up\` and \`destroy\` with \`--skip-preview\`, \`preview\` with \`--expect-no-changes\`. ` +
+    `The language host is the one \`ensurePulumiCli()\` finds (scripts/ensure-pulumi-cli.sh says on stderr when it is the project's minimal stand-in for upstream's \`pulumi-language-nodejs\`, as on this machine). File backend, the embedded emulator on loopback, \`--parallel\` left at the CLI's default (8); \`up\` and \`destroy\` with \`--skip-preview\`, \`preview\` with \`--expect-no-changes\`. ` +
     `P is N project badges plus two group badges; A is N + 2 dynamic resources whose provider sends nothing; B is N + 2 component resources.\n\n` +
     timeTable(samples, SIZES, PREVIEW_SIZES) +
     "\n\n" +
