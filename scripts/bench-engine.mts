@@ -10,7 +10,8 @@
  * It is a benchmark, never a test. Writes the "Real engine" section of BENCHMARKS.md.
  *
  * Knobs (environment): BENCH_ENGINE_N (e.g. "50,150,500"), BENCH_ENGINE_PREVIEW_N
- * (preview-only sizes, "2000"), BENCH_ENGINE_REPS (3).
+ * (preview-only sizes, "2000"), BENCH_ENGINE_REPS (3); BENCH_ENGINE_SCALING=500 measures only
+ * `--parallel` and stack splitting at that N (printed, for the README).
  */
 import { readFileSync, mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,12 +34,14 @@ type Operation = "up" | "preview" | "destroy";
 const PROGRAMS: Record<Kind, string> = {
   P: `const pulumi = require("@pulumi/pulumi");
 const { Badge } = require("pulumi-platform");
-const count = Number(new pulumi.Config().require("count"));
-for (let i = 0; i < count; i++) {
+const config = new pulumi.Config();
+const count = Number(config.require("count"));
+const first = Number(config.get("first") ?? 0);
+for (let i = first; i < first + count; i++) {
   new Badge("badge-" + i, { project: "acme/web", name: "bench-" + i, linkUrl: "https://ci.example.com/%{project_path}", imageUrl: "https://ci.example.com/%{project_path}.svg" });
 }
 for (const name of ["docs", "chat"]) {
-  new Badge("group-" + name, { group: "acme", name: "bench-" + name, linkUrl: "https://docs.example.com/%{project_path}", imageUrl: "https://img.shields.io/badge/docs-online-blue" });
+  new Badge("group-" + name, { group: "acme", name: "bench-" + name + "-" + first, linkUrl: "https://docs.example.com/%{project_path}", imageUrl: "https://img.shields.io/badge/docs-online-blue" });
 }
 `,
   A: `const pulumi = require("@pulumi/pulumi");
@@ -260,6 +263,46 @@ function writeSection(body: string): void {
   writeFileSync(file, `${before}\n\n## Real engine\n\n${body}${rest ? `\n${rest}\n` : ""}`);
 }
 
+/** A stack of this package's program (P) with `count` badges named from `first` on. */
+async function packageStack(root: string, emulator: Emulator, count: number, stack: string, first = 0): Promise<PulumiProgram> {
+  const dir = writeProgram(path.join(root, stack), "P");
+  return PulumiProgram.create({
+    programDir: dir,
+    stack,
+    config: { "platform:url": emulator.url, count: String(count), first: String(first) },
+    secrets: { "platform:token": emulator.tokens.root! },
+  });
+}
+
+/**
+ * What a team can do with a large stack (README "Large stacks"), printed only:
+ * \`up\` and \`destroy\` of N badges at \`--parallel\` 8 (the default), 32 and 1;
+ * and the same N split into two stacks of N / 2, one after the other and both at once.
+ */
+async function measureScaling(root: string, emulator: Emulator, n: number): Promise<void> {
+  const time = async (label: string, run: () => Promise<unknown>) => {
+    const start = performance.now();
+    await run();
+    console.log(`N=${n} ${label}: ${((performance.now() - start) / 1000).toFixed(1)} s`);
+  };
+  const whole = await packageStack(root, emulator, n, "whole");
+  for (const parallel of [8, 32, 1]) {
+    await time(`one stack, up --parallel ${parallel}`, () => whole.up("--parallel", String(parallel)));
+    await time(`one stack, destroy --parallel ${parallel}`, () => whole.cli(["destroy", "--yes", "--skip-preview", "--parallel", String(parallel)]));
+  }
+  whole.dispose();
+  const halves = [await packageStack(root, emulator, n / 2, "first"), await packageStack(root, emulator, n / 2, "second", n / 2)];
+  await time("two stacks of N/2, up one after the other", async () => {
+    for (const half of halves) await half.up();
+  });
+  await time("two stacks of N/2, destroy one after the other", async () => {
+    for (const half of halves) await half.destroy();
+  });
+  await time("two stacks of N/2, up at the same time", () => Promise.all(halves.map((half) => half.up())));
+  await time("two stacks of N/2, destroy at the same time", () => Promise.all(halves.map((half) => half.destroy())));
+  for (const half of halves) half.dispose();
+}
+
 async function main(): Promise<void> {
   ensurePulumiCli();
   const emulator = await startEmulator({ port: 0 });
@@ -267,6 +310,7 @@ async function main(): Promise<void> {
   const samples: Sample[] = [];
   const stateBytes: Record<string, number> = {};
   try {
+    if (process.env.BENCH_ENGINE_SCALING) return await measureScaling(root, emulator, Number(process.env.BENCH_ENGINE_SCALING));
     for (const n of SIZES) await measureSize(root, emulator, n, samples, stateBytes);
     for (const n of PREVIEW_SIZES) await measurePreviewOnly(root, emulator, n, samples);
     const body = report(samples, stateBytes);
