@@ -362,7 +362,10 @@ export class PlatformClient {
         }
       } else failures++;
       // Only a 429 is known not to have been processed (the throttle answers before the application).
-      const retry = await this.shouldRetry(currentMethod, failures, deadline, status !== 429, options, headers);
+      // A 429 without a wait hint (GitLab's ApplicationRateLimiter sends none) backs off by its own count,
+      // so a one-minute window (changelog, archives: 5 a minute) is waited out, not bounced off 20 times.
+      const step = status === 429 ? throttled : failures;
+      const retry = await this.shouldRetry(currentMethod, failures, deadline, status !== 429, options, headers, step);
       if (retry.found !== undefined) return retry.found;
       if (retry.delayMs === undefined) throw giveUp(retry.unchecked ? withUncheckedCreate(error, retry.unchecked) : error);
       await sleep(retry.delayMs);
@@ -381,9 +384,10 @@ export class PlatformClient {
     processed: boolean,
     options: RequestOptions<T>,
     headers: Dispatcher.ResponseData["headers"] | undefined,
+    backoffStep = failures,
   ): Promise<{ delayMs?: number; found?: ApiResponse<T>; unchecked?: unknown }> {
     if (failures >= this.options.maxAttempts) return {};
-    const backoff = Math.min(MAX_BACKOFF_MS, this.options.retryBaseDelayMs * 2 ** Math.max(0, failures - 1));
+    const backoff = Math.min(MAX_BACKOFF_MS, this.options.retryBaseDelayMs * 2 ** Math.max(0, backoffStep - 1));
     const jittered = backoff / 2 + Math.random() * (backoff / 2);
     const asked = headers ? serverWaitMs(headers) : undefined;
     const delayMs = asked !== undefined ? Math.max(asked, jittered / 4) : jittered;

@@ -201,6 +201,17 @@ describe("retries", () => {
     expect(server.emulator.requestsSince(mark).every((entry) => entry.fault === "slow" && !entry.handled)).toBe(true);
   });
 
+  it("a 429 with no wait hint (an application rate limit) backs off exponentially by its own count, and gets through", async () => {
+    server.emulator.inject({ method: "GET", path: "/api/v4/version", status: 429, body: { message: "This endpoint has been requested too many times. Try again later." }, times: 6 });
+    const mark = server.emulator.mark();
+    await fastClient({ retryBaseDelayMs: 40 }).get("/version");
+    const requests = server.emulator.requestsSince(mark);
+    expect(requests.map((r) => r.status)).toEqual([429, 429, 429, 429, 429, 429, 200]);
+    // Each wait is at least half of base * 2^(n-1): 20, 40, 80, 160, 320 ms (n = 1..5; the first retry waits base/2 at least).
+    const gaps = requests.slice(1).map((r, i) => r.time - requests[i]!.time);
+    for (const [n, gap] of gaps.slice(1).entries()) expect(gap).toBeGreaterThanOrEqual(Math.floor(20 * 2 ** n) - 5);
+  });
+
   it("does not wait beyond its time budget: a long Retry-After fails at once and says how long", async () => {
     server.emulator.inject({ method: "GET", path: "/api/v4/version", status: 429, headers: { "retry-after": "600" } });
     const requests = await server.requestsDuring(async () => {
