@@ -1,6 +1,6 @@
 /**
  * The schema parses of check, create and update, sized to what the program
- * declared (issue 16, the package's own work per call): a `z.object` parse
+ * declared (to keep the package's own work per call small): a `z.object` parse
  * walks every entry of the shape, so a resource with hundreds of optional
  * properties (ApplicationSettings: 311) paid for all of them at every check,
  * create and update, where a program declares a handful. The schema used here

@@ -56,7 +56,8 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
     },
 
     async diff(_id, olds, news) {
-      noteProgramRunning();
+      // Not a sign of a running program: `pulumi refresh` calls diff after each read to show what changed,
+      // so a later read's 401 in the same process would be taken for the current token's.
       return diffInputs(engine, recordedState(definition, olds), news);
     },
 

@@ -26,7 +26,7 @@ import { ownConnectionInForce } from "../connection";
 
 let servingProgram = false;
 
-/** Called from check and diff: this process serves a running program, configured with the current config. */
+/** Called from check (never from diff, which refresh calls too): this process serves a running program, configured with the current config. */
 export function noteProgramRunning(): void {
   servingProgram = true;
 }

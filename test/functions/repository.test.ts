@@ -273,6 +273,9 @@ describe("getRepositoryArchive", () => {
     await server.actingAs("maintainer", async () => {
       for (let i = 0; i < 5; i++) await getRepositoryArchive({ project: PROJECT, format: "tar", destination: join(scratch, `limit-${i}.tar`) });
       const destination = join(scratch, "limit-6.tar");
+      // The 429 carries no wait hint, so the client backs off within platform:retryTimeout (120 s by default,
+      // enough to wait out the minute): a short one makes it give up and explain here.
+      await server.configureProviders("maintainer", { "platform:retryTimeout": "3" });
       await expect(getRepositoryArchive({ project: PROJECT, format: "tar", destination })).rejects.toThrow(/could not read the tar archive .*429: This archive has been requested too many times/);
       expect(existsSync(destination)).toBe(false);
     });
