@@ -261,6 +261,8 @@ export function connectionUrl(connection?: Partial<Connection>): string | undefi
 export function client(): PlatformClient {
   const own = scope.getStore();
   const stack = current();
+  // A configured provider's stack settings are one object until the next `configure`: its client is kept beside it.
+  if (!own && lastStackClient?.settings === stack) return lastStackClient.client;
   // An own connection's timeouts default to the stack's: they steer the provider, not the server.
   const settings: Settings = own ? { ...own, requestTimeout: own.requestTimeout ?? stack.requestTimeout, retryTimeout: own.retryTimeout ?? stack.retryTimeout } : stack;
   // Own and stack settings are told apart: the same values name their problems differently.
@@ -284,8 +286,12 @@ export function client(): PlatformClient {
     });
     clients.set(key, made);
   }
+  if (!own) lastStackClient = { settings: stack, client: made };
   return made;
 }
+
+/** The client of the stack's settings last asked for, with those settings (see `client`). */
+let lastStackClient: { settings: Settings; client: PlatformClient } | undefined;
 
 // ---------------------------------------------------------------------------
 // TLS and headers

@@ -9,7 +9,7 @@ import type { Dispatcher } from "undici";
 import { ApiError, isCertificateFailure, isPassingServerFailure, mayHaveReachedServer, NetworkError, parseErrorBody } from "./errors";
 import { linkRelation } from "./pagination";
 import { RateLimitGate } from "./rate-limit-gate";
-import { closeAllDispatchers, dispatcherFor, type TlsOptions } from "./transport";
+import { closeAllDispatchers, DispatcherSlot, type TlsOptions } from "./transport";
 
 export type QueryValue = string | number | boolean | undefined | null | readonly (string | number)[];
 export type Query = Record<string, QueryValue>;
@@ -126,6 +126,8 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
 const MAX_BACKOFF_MS = 8_000;
 export const PAGE_SIZE = 100;
+/** Sent with every request, to any host. */
+const BASE_HEADERS: Readonly<Record<string, string>> = { accept: "application/json", "user-agent": "pulumi-platform" };
 
 /** A response read to its end. */
 interface Exchange {
@@ -142,6 +144,8 @@ const enclosingDeadline = new AsyncLocalStorage<number>();
 
 /** One rate-limit gate per server and token: throttles count per user. */
 const gates = new Map<string, RateLimitGate>();
+/** Bumped when the gates are dropped, so that a client's remembered gate is looked up again. */
+let gatesGeneration = 0;
 
 function gateFor(origin: string, token: string, maxInFlight: number): RateLimitGate {
   const key = `${origin}\n${token}`;
@@ -153,6 +157,7 @@ function gateFor(origin: string, token: string, maxInFlight: number): RateLimitG
 /** Closes every connection (tests, and processes that want to exit promptly). */
 export async function closeAllPools(): Promise<void> {
   gates.clear();
+  gatesGeneration++;
   await closeAllDispatchers();
 }
 
@@ -172,6 +177,11 @@ export class PlatformClient {
   private readonly apiBase: URL;
   private readonly token: string;
   private readonly options: Required<ClientOptions>;
+  /** The headers of every request to the configured server (the token, the extra ones), made once. */
+  private readonly serverHeaders: Readonly<Record<string, string>>;
+  /** This client's gate on its own server, and the generation of the gates it was taken from (see `gateOf`). */
+  private gate: { gate: RateLimitGate; generation: number } | undefined;
+  private readonly dispatcher: DispatcherSlot;
 
   constructor(options: ClientOptions) {
     this.options = {
@@ -190,6 +200,22 @@ export class PlatformClient {
     this.baseUrl = options.url.replace(/\/+$/, "");
     this.apiBase = new URL(this.baseUrl + "/api/v4");
     this.token = options.token;
+    // The extra headers go where the token goes: to the configured server only.
+    this.serverHeaders = { ...BASE_HEADERS, ...this.options.headers, "private-token": this.token };
+    const { tls, maxConcurrency: connections, requestTimeoutMs } = this.options;
+    this.dispatcher = new DispatcherSlot({ tls, connections, requestTimeoutMs });
+  }
+
+  /**
+   * The rate-limit gate of this server and token. Every request starts on the
+   * configured server, so the one gate is kept here rather than looked up by
+   * a key made at every request; `closeAllPools` drops it.
+   */
+  private gateOf(): RateLimitGate {
+    if (this.gate === undefined || this.gate.generation !== gatesGeneration) {
+      this.gate = { gate: gateFor(this.apiBase.origin, this.token, this.options.maxConcurrency), generation: gatesGeneration };
+    }
+    return this.gate.gate;
   }
 
   get<T>(path: string, query?: Query): Promise<T> {
@@ -285,7 +311,7 @@ export class PlatformClient {
 
   private async send<T>(method: string, startUrl: URL, path: string, options: RequestOptions<T>): Promise<ApiResponse<T>> {
     const started = Date.now();
-    const gate = gateFor(startUrl.origin, this.token, this.options.maxConcurrency);
+    const gate = this.gateOf();
     // A request made on behalf of another (findCreated's lookup) ends by the other's deadline.
     const outerDeadline = enclosingDeadline.getStore() ?? Infinity;
     // Time held by the rate-limit gate is the server's pacing, not failure: it moves the deadline.
@@ -300,9 +326,13 @@ export class PlatformClient {
     let throttled = 0;
     const giveUp = (error: Error): Error => withRetryContext(error, failures + throttled, Date.now() - started - pacedMs, this.options.retryTimeoutMs);
     for (;;) {
-      const gateStart = Date.now();
-      const pass = await gate.admit();
-      pacedMs += Date.now() - gateStart;
+      // Most requests pass at once; only a held one awaits (and its wait is pacing).
+      let pass = gate.tryAdmit();
+      if (pass === undefined) {
+        const gateStart = Date.now();
+        pass = await gate.admit();
+        pacedMs += Date.now() - gateStart;
+      }
       let response: Exchange;
       try {
         const timeoutMs = Math.max(1, Math.min(this.options.requestTimeoutMs, deadline() - Date.now()));
@@ -414,12 +444,7 @@ export class PlatformClient {
   /** One request and its whole answer, within `timeoutMs` from the first byte sent to the last byte read. */
   private async exchange<T>(method: string, url: URL, options: RequestOptions<T>, withToken: boolean, timeoutMs: number): Promise<Exchange> {
     const { body, form, consume, binary } = options;
-    const headers: Record<string, string> = {
-      accept: "application/json",
-      "user-agent": "pulumi-platform",
-    };
-    // The extra headers go where the token goes: to the configured server only.
-    if (withToken) Object.assign(headers, this.options.headers, { "private-token": this.token });
+    const headers: Record<string, string> = withToken ? { ...this.serverHeaders } : { ...BASE_HEADERS };
     let payload: string | Buffer | undefined;
     if (form !== undefined && method !== "GET" && method !== "DELETE") {
       const multipart = multipartBody(form);
@@ -429,7 +454,6 @@ export class PlatformClient {
       headers["content-type"] = "application/json";
       payload = JSON.stringify(body);
     }
-    const { tls, maxConcurrency: connections, requestTimeoutMs } = this.options;
     // One timer per attempt, cleared as soon as the attempt is over: it bounds the whole exchange to the
     // millisecond (undici's own timeouts, coarser, stay as a backstop). AbortSignal.timeout cost more per call
     // and left its timer pending for the full timeout after every answer. A download may take longer than any
@@ -438,7 +462,7 @@ export class PlatformClient {
     const timer = setTimeout(() => deadline.abort(new DOMException(consume ? "headers timeout" : "The operation was aborted due to timeout", "TimeoutError")), timeoutMs);
     let response: Dispatcher.ResponseData;
     try {
-      response = await dispatcherFor({ tls, connections, requestTimeoutMs }).request({
+      response = await this.dispatcher.get().request({
         origin: url.origin,
         method: method as Dispatcher.HttpMethod,
         path: url.pathname + url.search,

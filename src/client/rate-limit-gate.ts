@@ -58,6 +58,24 @@ export class RateLimitGate {
 
   constructor(private readonly maxInFlight: number) {}
 
+  /**
+   * A pass at once when a request may leave now without waiting (the usual
+   * case: an open gate, or a known window with requests left), else undefined
+   * and the caller awaits `admit`. Saves the request an await.
+   */
+  tryAdmit(): GatePass | undefined {
+    if (this.inFlight >= this.maxInFlight || this.waiters.length > 0) return undefined;
+    if (this.mode === "open") return Date.now() < this.closedUntil ? undefined : this.pass(false);
+    const window = this.window;
+    if (this.mode === "paced" && window && window.remaining > 0) {
+      const now = Date.now();
+      if (now < this.closedUntil || now >= window.endsAt) return undefined;
+      window.remaining -= 1;
+      return this.pass(false);
+    }
+    return undefined;
+  }
+
   /** Waits until a request may leave; the pass must be settled afterwards. */
   async admit(): Promise<GatePass> {
     for (;;) {

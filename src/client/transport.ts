@@ -60,12 +60,36 @@ function tlsKey(tls: TlsOptions): string {
   return key;
 }
 
-export function dispatcherFor(options: TransportOptions): Dispatcher {
+function isClosed(dispatcher: Dispatcher): boolean {
+  return (dispatcher as { closed?: boolean }).closed === true || (dispatcher as { destroyed?: boolean }).destroyed === true;
+}
+
+/**
+ * One client's dispatcher, kept between its requests: looked up again only
+ * when the proxy variables changed or it was closed (`closeAllDispatchers`),
+ * so a request does not build and hash the lookup key (a CA bundle is part of it).
+ */
+export class DispatcherSlot {
+  private proxies: string | undefined;
+  private dispatcher: Dispatcher | undefined;
+
+  constructor(private readonly options: TransportOptions) {}
+
+  get(): Dispatcher {
+    const proxies = proxyEnvironment();
+    if (this.dispatcher === undefined || proxies !== this.proxies || isClosed(this.dispatcher)) {
+      this.dispatcher = dispatcherFor(this.options, proxies);
+      this.proxies = proxies;
+    }
+    return this.dispatcher;
+  }
+}
+
+export function dispatcherFor(options: TransportOptions, proxies = proxyEnvironment()): Dispatcher {
   const { tls, connections, requestTimeoutMs } = options;
-  const proxies = proxyEnvironment();
   const key = `${tlsKey(tls)}\n${connections}\n${requestTimeoutMs}\n${proxies}`;
   let dispatcher = dispatchers.get(key);
-  if (!dispatcher || (dispatcher as { closed?: boolean }).closed || (dispatcher as { destroyed?: boolean }).destroyed) {
+  if (!dispatcher || isClosed(dispatcher)) {
     const tlsOptions = {
       ...(tls.ca !== undefined ? { ca: tls.ca } : {}),
       ...(tls.cert !== undefined ? { cert: tls.cert } : {}),

@@ -64,7 +64,9 @@ export function secretConnection(connection: pulumi.Input<ConnectionInput>): pul
 
 /** The connection recorded in (or declared by) a set of properties, and the properties without it. */
 function split(values: Args | undefined): { connection: Partial<Connection> | undefined; rest: Args } {
-  const { [CONNECTION_PROPERTY]: connection, ...rest } = values ?? {};
+  // Most resources use the stack's connection: their properties pass as they are, not copied.
+  if (values === undefined || !Object.hasOwn(values, CONNECTION_PROPERTY)) return { connection: undefined, rest: values ?? {} };
+  const { [CONNECTION_PROPERTY]: connection, ...rest } = values;
   return { connection: connection === undefined || connection === null ? undefined : (connection as Partial<Connection>), rest };
 }
 

@@ -28,15 +28,25 @@ export function declaredSchema(schema: z.ZodObject, unknownNames: "strict" | "st
   if ((schema._zod.def.checks ?? []).length > 0) return { for: () => full };
   const shapeNames = Object.keys(schema.shape);
   const alwaysParsed = new Set(shapeNames.filter((name) => lookedAtWhenAbsent(schema.shape[name] as z.ZodType)));
+  /** The schema for each set of names given (in the order given), and for each set of names picked. */
+  const byGivenNames = new Map<string, z.ZodType>();
   const picked = new Map<string, z.ZodType>();
   return {
     for(inputs) {
-      if (unknownNames === "strict" && Object.keys(inputs).some((name) => !Object.hasOwn(schema.shape, name))) return full;
-      // In the shape's order, as the full parse gives its output.
-      const names = shapeNames.filter((name) => alwaysParsed.has(name) || Object.hasOwn(inputs, name));
-      const key = names.join("\n");
-      let part = picked.get(key);
-      if (!part) picked.set(key, (part = full.pick(Object.fromEntries(names.map((name) => [name, true])) as never) as z.ZodType));
+      // Keyed first by the names as given (a handful), not by walking the whole shape (hundreds) at every call.
+      const given = Object.keys(inputs);
+      const givenKey = given.join("\n");
+      let part = byGivenNames.get(givenKey);
+      if (part) return part;
+      if (unknownNames === "strict" && given.some((name) => !Object.hasOwn(schema.shape, name))) part = full;
+      else {
+        // In the shape's order, as the full parse gives its output.
+        const names = shapeNames.filter((name) => alwaysParsed.has(name) || Object.hasOwn(inputs, name));
+        const key = names.join("\n");
+        part = picked.get(key);
+        if (!part) picked.set(key, (part = full.pick(Object.fromEntries(names.map((name) => [name, true])) as never) as z.ZodType));
+      }
+      byGivenNames.set(givenKey, part);
       return part;
     },
   };

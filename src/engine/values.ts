@@ -10,8 +10,13 @@ export function isUnknown(value: unknown): boolean {
 
 /** `linkUrl` → `link_url`: property names are the camelCase form of the API's field names. */
 export function snakeCase(name: string): string {
-  return name.replace(/[A-Z]/g, (letter) => "_" + letter.toLowerCase());
+  let snake = snakeNames.get(name);
+  if (snake === undefined) snakeNames.set(name, (snake = name.replace(/[A-Z]/g, (letter) => "_" + letter.toLowerCase())));
+  return snake;
 }
+
+/** Each name's snake form, made once: the engine asks for them at every call (a few hundred names at most). */
+const snakeNames = new Map<string, string>();
 
 export function apiFieldName(property: string, traits: FieldTraits | undefined): string {
   return traits?.api ?? snakeCase(property);
@@ -19,6 +24,8 @@ export function apiFieldName(property: string, traits: FieldTraits | undefined):
 
 /** The inputs without the keys the engine adds (`__provider`) and the id of an `import` (`__import`, ./import.ts). */
 export function withoutEngineKeys(values: Record<string, unknown>): Record<string, unknown> {
+  // Callers never change what they get: values without those keys are returned as they are, not copied.
+  if (!Object.hasOwn(values, "__provider") && !Object.hasOwn(values, "__import")) return values;
   const { __provider: _provider, __import: _import, ...rest } = values;
   return rest;
 }
