@@ -172,6 +172,51 @@ export function apiPath(strings: TemplateStringsArray, ...values: readonly (stri
   }, "");
 }
 
+/** One request across its attempts: where it goes now, how often it failed, and when it must end. */
+class RequestRun {
+  readonly started = Date.now();
+  /** Time held by the rate-limit gate is the server's pacing, not failure: it moves the deadline. */
+  pacedMs = 0;
+  failures = 0;
+  throttled = 0;
+  redirects = 0;
+  /** Set once a download is redirected to another host: the token stays on the configured server. */
+  anonymous = false;
+  /** The method of the next attempt (a 303 turns it into GET). */
+  method: string;
+  // A request made on behalf of another (findCreated's lookup) ends by the other's deadline.
+  private readonly outerDeadline = enclosingDeadline.getStore() ?? Infinity;
+
+  constructor(
+    readonly originalMethod: string,
+    public url: URL,
+    readonly path: string,
+    private readonly retryTimeoutMs: number,
+  ) {
+    this.method = originalMethod;
+  }
+
+  /** When the request must have ended (ms since the epoch); an arrow, as `shouldRetry` and findCreated's lookup take it. */
+  readonly deadline = (): number => Math.min(this.outerDeadline, this.started + this.pacedMs + this.retryTimeoutMs);
+
+  /** The request's final error, saying how often and how long it was tried. */
+  giveUp(error: Error): Error {
+    return withRetryContext(error, this.failures + this.throttled, Date.now() - this.started - this.pacedMs, this.retryTimeoutMs);
+  }
+}
+
+/** A successful answer as the caller gets it: consumed, bytes, or parsed. */
+function successfulAnswer<T>(response: Exchange, options: RequestOptions<T>): ApiResponse<T> {
+  const { status, headers } = response;
+  if (status < 300 && options.consume) return { status, headers, body: response.consumed as T };
+  if (options.binary) return { status, headers, body: response.body as T };
+  return { status, headers, body: parseBody(bodyText(response), headers) as T };
+}
+
+function bodyText(response: Exchange): string {
+  return typeof response.body === "string" ? response.body : response.body.toString("utf8");
+}
+
 export class PlatformClient {
   readonly baseUrl: string;
   private readonly apiBase: URL;
@@ -310,96 +355,110 @@ export class PlatformClient {
   }
 
   private async send<T>(method: string, startUrl: URL, path: string, options: RequestOptions<T>): Promise<ApiResponse<T>> {
-    const started = Date.now();
+    const run = new RequestRun(method, startUrl, path, this.options.retryTimeoutMs);
     const gate = this.gateOf();
-    // A request made on behalf of another (findCreated's lookup) ends by the other's deadline.
-    const outerDeadline = enclosingDeadline.getStore() ?? Infinity;
-    // Time held by the rate-limit gate is the server's pacing, not failure: it moves the deadline.
-    let pacedMs = 0;
-    const deadline = () => Math.min(outerDeadline, started + pacedMs + this.options.retryTimeoutMs);
-    let url = startUrl;
-    let currentMethod = method;
-    let redirects = 0;
-    // Set once a download is redirected to another host: the token stays on the configured server.
-    let anonymous = false;
-    let failures = 0;
-    let throttled = 0;
-    const giveUp = (error: Error): Error => withRetryContext(error, failures + throttled, Date.now() - started - pacedMs, this.options.retryTimeoutMs);
     for (;;) {
       // Most requests pass at once; only a held one awaits (and its wait is pacing).
       let pass = gate.tryAdmit();
       if (pass === undefined) {
         const gateStart = Date.now();
         pass = await gate.admit();
-        pacedMs += Date.now() - gateStart;
+        run.pacedMs += Date.now() - gateStart;
       }
       let response: Exchange;
       try {
-        const timeoutMs = Math.max(1, Math.min(this.options.requestTimeoutMs, deadline() - Date.now()));
-        response = await this.exchange(currentMethod, url, options, !anonymous, timeoutMs);
+        const timeoutMs = Math.max(1, Math.min(this.options.requestTimeoutMs, run.deadline() - Date.now()));
+        response = await this.exchange(run.method, run.url, options, !run.anonymous, timeoutMs);
       } catch (cause) {
         gate.settle(pass, undefined, undefined);
-        if (cause instanceof ConsumerFailure) throw cause.cause;
-        failures++;
-        const facts = { https: url.protocol === "https:", clientCertificate: this.options.tls.cert !== undefined, urlSetting: this.options.urlSetting };
-        // A certificate not trusted is refused the same way at every attempt.
-        if (isCertificateFailure(cause)) throw new NetworkError(currentMethod, path, cause, facts);
-        const retry = await this.shouldRetry(currentMethod, failures, deadline, mayHaveReachedServer(cause), options, undefined);
-        if (retry.found !== undefined) return retry.found;
-        const error = new NetworkError(currentMethod, path, cause, facts);
-        if (retry.delayMs === undefined) throw giveUp(retry.unchecked ? withUncheckedCreate(error, retry.unchecked) : error);
-        await sleep(retry.delayMs);
+        const found = await this.afterNetworkFailure(run, cause, options);
+        if (found) return found;
         continue;
       }
-
       const { status, headers } = response;
       const askedWaitMs = status === 429 ? serverWaitMs(headers) : undefined;
       // A wait past this request's deadline fails it below; it does not hold the other requests that long.
-      const waitWithinDeadline = askedWaitMs !== undefined && Date.now() + askedWaitMs <= deadline();
+      const waitWithinDeadline = askedWaitMs !== undefined && Date.now() + askedWaitMs <= run.deadline();
       gate.settle(pass, status, headers, waitWithinDeadline ? askedWaitMs : undefined);
-      if (REDIRECT_STATUSES.has(status) && typeof headers.location === "string") {
-        if (++redirects > MAX_REDIRECTS) throw new Error(`${method} ${path}: too many redirects.`);
-        const target = new URL(headers.location, url);
-        if ((options.binary || options.consume) && currentMethod === "GET" && target.origin !== this.apiBase.origin) {
-          url = target;
-          anonymous = true;
-        } else url = this.sameServer(target, path);
-        if (status === 303) currentMethod = "GET";
-        continue;
-      }
-
-      if (status < 300 && options.consume) return { status, headers, body: response.consumed as T };
-      if (status < 400 && options.binary) return { status, headers, body: response.body as T };
-      const text = typeof response.body === "string" ? response.body : response.body.toString("utf8");
-      if (status < 400) return { status, headers, body: parseBody(text, headers) as T };
-
-      const error = new ApiError({
-        status,
-        method: currentMethod,
-        path,
-        retryAfterSeconds: askedWaitMs === undefined ? undefined : Math.ceil(askedWaitMs / 1000),
-        tokenSetting: this.options.tokenSetting,
-        ...parseErrorBody(text, headers["content-type"]),
-      });
-      if (!isRetryable(status)) throw error;
-      if (status === 429) {
-        // Throttling is bounded by its own count and by the deadline, not by the attempts meant for failures.
-        if (++throttled > MAX_THROTTLED_ANSWERS) throw giveUp(error);
-        if (askedWaitMs !== undefined) {
-          // The gate holds this request (and every other) until then; only a wait past the deadline gives up at once.
-          if (!waitWithinDeadline) throw giveUp(error);
-          continue;
-        }
-      } else failures++;
-      // Only a 429 is known not to have been processed (the throttle answers before the application).
-      // A 429 without a wait hint (GitLab's ApplicationRateLimiter sends none) backs off by its own count,
-      // so a one-minute window (changelog, archives: 5 a minute) is waited out, not bounced off 20 times.
-      const step = status === 429 ? throttled : failures;
-      const retry = await this.shouldRetry(currentMethod, failures, deadline, status !== 429, options, headers, step);
-      if (retry.found !== undefined) return retry.found;
-      if (retry.delayMs === undefined) throw giveUp(retry.unchecked ? withUncheckedCreate(error, retry.unchecked) : error);
-      await sleep(retry.delayMs);
+      if (this.followRedirect(run, response, options)) continue;
+      if (status < 400) return successfulAnswer<T>(response, options);
+      const found = await this.afterErrorAnswer(run, response, askedWaitMs, waitWithinDeadline, options);
+      if (found) return found;
     }
+  }
+
+  /**
+   * After an attempt that got no answer: throws the error for the user, or
+   * returns the object a lost POST had created, or undefined once it is time
+   * for the next attempt.
+   */
+  private async afterNetworkFailure<T>(run: RequestRun, cause: unknown, options: RequestOptions<T>): Promise<ApiResponse<T> | undefined> {
+    if (cause instanceof ConsumerFailure) throw cause.cause;
+    run.failures++;
+    const facts = { https: run.url.protocol === "https:", clientCertificate: this.options.tls.cert !== undefined, urlSetting: this.options.urlSetting };
+    // A certificate not trusted is refused the same way at every attempt.
+    if (isCertificateFailure(cause)) throw new NetworkError(run.method, run.path, cause, facts);
+    const retry = await this.shouldRetry(run.method, run.failures, run.deadline, mayHaveReachedServer(cause), options, undefined);
+    if (retry.found !== undefined) return retry.found;
+    const error = new NetworkError(run.method, run.path, cause, facts);
+    if (retry.delayMs === undefined) throw run.giveUp(retry.unchecked ? withUncheckedCreate(error, retry.unchecked) : error);
+    await sleep(retry.delayMs);
+    return undefined;
+  }
+
+  /** Whether the answer was a redirect the request now follows (to the same server, or a download's to object storage). */
+  private followRedirect<T>(run: RequestRun, response: Exchange, options: RequestOptions<T>): boolean {
+    const { status, headers } = response;
+    if (!REDIRECT_STATUSES.has(status) || typeof headers.location !== "string") return false;
+    if (++run.redirects > MAX_REDIRECTS) throw new Error(`${run.originalMethod} ${run.path}: too many redirects.`);
+    const target = new URL(headers.location, run.url);
+    if ((options.binary || options.consume) && run.method === "GET" && target.origin !== this.apiBase.origin) {
+      run.url = target;
+      run.anonymous = true;
+    } else run.url = this.sameServer(target, run.path);
+    if (status === 303) run.method = "GET";
+    return true;
+  }
+
+  /**
+   * After an error answer: throws it (explained), or returns the object a POST
+   * had created after all, or undefined once it is time for the next attempt.
+   */
+  private async afterErrorAnswer<T>(
+    run: RequestRun,
+    response: Exchange,
+    askedWaitMs: number | undefined,
+    waitWithinDeadline: boolean,
+    options: RequestOptions<T>,
+  ): Promise<ApiResponse<T> | undefined> {
+    const { status, headers } = response;
+    const error = new ApiError({
+      status,
+      method: run.method,
+      path: run.path,
+      retryAfterSeconds: askedWaitMs === undefined ? undefined : Math.ceil(askedWaitMs / 1000),
+      tokenSetting: this.options.tokenSetting,
+      ...parseErrorBody(bodyText(response), headers["content-type"]),
+    });
+    if (!isRetryable(status)) throw error;
+    if (status === 429) {
+      // Throttling is bounded by its own count and by the deadline, not by the attempts meant for failures.
+      if (++run.throttled > MAX_THROTTLED_ANSWERS) throw run.giveUp(error);
+      if (askedWaitMs !== undefined) {
+        // The gate holds this request (and every other) until then; only a wait past the deadline gives up at once.
+        if (!waitWithinDeadline) throw run.giveUp(error);
+        return undefined;
+      }
+    } else run.failures++;
+    // Only a 429 is known not to have been processed (the throttle answers before the application).
+    // A 429 without a wait hint (GitLab's ApplicationRateLimiter sends none) backs off by its own count,
+    // so a one-minute window (changelog, archives: 5 a minute) is waited out, not bounced off 20 times.
+    const step = status === 429 ? run.throttled : run.failures;
+    const retry = await this.shouldRetry(run.method, run.failures, run.deadline, status !== 429, options, headers, step);
+    if (retry.found !== undefined) return retry.found;
+    if (retry.delayMs === undefined) throw run.giveUp(retry.unchecked ? withUncheckedCreate(error, retry.unchecked) : error);
+    await sleep(retry.delayMs);
+    return undefined;
   }
 
   /**
