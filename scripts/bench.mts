@@ -7,11 +7,17 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "undici";
 import { closeAllPools, providers } from "pulumi-platform";
-import { startEmulator, type Emulator } from "pulumi-platform/emulator";
+import { startBenchServer, type BenchServer } from "./bench-server.mts";
 import { measureFunctions } from "./bench-functions.mts";
 import { measureRepository } from "./bench-repository.mts";
 
-const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 500);
+/**
+ * Cycles run before the measured ones, not recorded: the first calls of any
+ * code run in V8's interpreter, and a provider host serving a stack of a few
+ * hundred resources is past them after its first few dozen calls.
+ */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 50);
 
 type Provider = (typeof providers)[keyof typeof providers];
 type Props = Record<string, unknown>;
@@ -27,7 +33,7 @@ interface Scenario {
   /** The same work as one request, sent with undici directly: method, path and body per operation. */
   bare: Record<Exclude<Operation, "preview">, (id: string, i: number) => { method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; path: string; body?: unknown }>;
   /** Objects the scenario's resource lives in, made once before the iterations (a registry for upstreams). */
-  setup?: (emulator: Emulator) => Promise<void>;
+  setup?: (emulator: BenchServer) => Promise<void>;
   /**
    * Every change replaces the object (nothing updates in place): "update" is
    * measured as the engine runs a replacement, create of the new then delete
@@ -193,7 +199,7 @@ const scenarios: Scenario[] = [
       update: { requests: 5, why: "is a rotation: the create above, then the old key's DELETE, so the project is never without a key" },
     },
     setup: async (emulator) => {
-      benchProjectId = emulator.state.projectByFullPath("acme/web")!.id;
+      benchProjectId = await emulator.ask("projectId:acme/web");
     },
     bare: {
       create: () => ({ method: "POST", path: `/api/v4/projects/${benchProjectId}/error_tracking/client_keys` }),
@@ -279,7 +285,7 @@ const scenarios: Scenario[] = [
     minimum: { preview: 0, create: 1, read: 1, update: 1, delete: 1 },
     deliberate: { create: PRIOR_VALUES_READ },
     setup: async (emulator) => {
-      emulator.state.instance.offering = "self-managed";
+      await emulator.ask("selfManaged");
     },
     bare: {
       create: (_id, i) => ({ method: "PUT", path: "/api/v4/application/settings", body: { signup_enabled: false, max_attachment_size: 10 + (i % 50) } }),
@@ -314,7 +320,7 @@ async function timed(action: () => Promise<unknown>): Promise<number> {
 
 const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-async function measure(emulator: Emulator, scenario: Scenario): Promise<Row[]> {
+async function measure(emulator: BenchServer, scenario: Scenario): Promise<Row[]> {
   const provider: Provider = providers[scenario.resource];
   const token = emulator.tokens.root!;
   await scenario.setup?.(emulator);
@@ -322,60 +328,76 @@ async function measure(emulator: Emulator, scenario: Scenario): Promise<Row[]> {
   const times: Record<Operation, number[]> = { preview: [], create: [], read: [], update: [], delete: [] };
   const bareTimes: Record<Operation, number[]> = { preview: [], create: [], read: [], update: [], delete: [] };
 
+  let recording = false;
   const step = async (operation: Operation, action: () => Promise<unknown>) => {
-    const before = emulator.requestLog.length;
-    times[operation].push(await timed(action));
-    counts[operation].push(emulator.requestLog.length - before);
+    const before = recording ? await emulator.requestCount() : 0;
+    const ms = await timed(action);
+    if (!recording) return;
+    times[operation].push(ms);
+    counts[operation].push((await emulator.requestCount()) - before);
   };
 
-  for (let i = 0; i < ITERATIONS; i++) {
-    const checked = (await provider.check({}, scenario.inputs(i))).inputs as Props;
-    let id = "";
-    let outs: Props = {};
-    await step("create", async () => ({ id, outs } = (await provider.create(checked)) as { id: string; outs: Props }));
-    const changed = (await provider.check(outs, scenario.changed(checked))).inputs as Props;
-    await step("preview", async () => {
-      await provider.check(outs, changed);
-      await provider.diff(id, outs, changed);
-    });
-    await step("read", () => provider.read(id, outs));
-    if (scenario.replacedOnChange) {
-      await step("update", async () => {
-        const replacement = (await provider.create(changed)) as { id: string; outs: Props };
-        await provider.delete(id, outs);
-        ({ id, outs } = replacement);
+  for (let i = 0; i < WARMUP + ITERATIONS; i++) {
+    recording = i >= WARMUP;
+    const providerCycle = async () => {
+      const checked = (await provider.check({}, scenario.inputs(i))).inputs as Props;
+      let id = "";
+      let outs: Props = {};
+      await step("create", async () => ({ id, outs } = (await provider.create(checked)) as { id: string; outs: Props }));
+      const changed = (await provider.check(outs, scenario.changed(checked))).inputs as Props;
+      await step("preview", async () => {
+        await provider.check(outs, changed);
+        await provider.diff(id, outs, changed);
       });
-    } else {
-      await step("update", async () => ({ outs } = (await provider.update(id, outs, changed)) as { outs: Props }));
-    }
-    await step("delete", () => provider.delete(id, outs));
-
-    // The same requests, bare.
-    let bareId = "";
-    const send = async (operation: Exclude<Operation, "preview">) => {
-      const { method, path, body } = scenario.bare[operation](bareId, i);
-      bareTimes[operation].push(
-        await timed(async () => {
+      await step("read", () => provider.read(id, outs));
+      if (scenario.replacedOnChange) {
+        await step("update", async () => {
+          const replacement = (await provider.create(changed)) as { id: string; outs: Props };
+          await provider.delete(id, outs);
+          ({ id, outs } = replacement);
+        });
+      } else {
+        await step("update", async () => ({ outs } = (await provider.update(id, outs, changed)) as { outs: Props }));
+      }
+      await step("delete", () => provider.delete(id, outs));
+    };
+    const bareCycle = async () => {
+      // The same requests, bare.
+      let bareId = "";
+      const send = async (operation: Exclude<Operation, "preview">) => {
+        const { method, path, body } = scenario.bare[operation](bareId, i);
+        const ms = await timed(async () => {
           const response = await request(emulator.url + path, {
             method,
             headers: { "private-token": token, "content-type": "application/json" },
             body: body === undefined ? undefined : JSON.stringify(body),
           });
+          // Read as any client that uses the answer does: parsed, when it is JSON.
           const text = await response.body.text();
-          if (operation === "create") bareId = `projects/acme%2Fweb/badges/${JSON.parse(text).id}`;
+          const answer = text !== "" && String(response.headers["content-type"]).includes("json") ? (JSON.parse(text) as { id?: number }) : undefined;
+          if (operation === "create") bareId = `projects/acme%2Fweb/badges/${answer?.id}`;
           // A replacement's new object is the one the bare delete then removes; the old one goes untimed below.
-          if (operation === "update" && scenario.replacedOnChange) replacedId = `projects/acme%2Fweb/badges/${JSON.parse(text).id}`;
-        }),
-      );
-    };
-    let replacedId = "";
-    for (const operation of ["create", "read", "update", "delete"] as const) {
-      await send(operation);
-      if (operation === "update" && replacedId) {
-        const { method, path } = scenario.bare.delete(bareId, i);
-        await (await request(emulator.url + path, { method, headers: { "private-token": token } })).body.text();
-        bareId = replacedId;
+          if (operation === "update" && scenario.replacedOnChange) replacedId = `projects/acme%2Fweb/badges/${answer?.id}`;
+        });
+        if (recording) bareTimes[operation].push(ms);
+      };
+      let replacedId = "";
+      for (const operation of ["create", "read", "update", "delete"] as const) {
+        await send(operation);
+        if (operation === "update" && replacedId) {
+          const { method, path } = scenario.bare.delete(bareId, i);
+          await (await request(emulator.url + path, { method, headers: { "private-token": token } })).body.text();
+          bareId = replacedId;
+        }
       }
+    };
+    // Each goes first every other cycle: neither pays more often for what the other leaves behind.
+    if (i % 2 === 0) {
+      await providerCycle();
+      await bareCycle();
+    } else {
+      await bareCycle();
+      await providerCycle();
     }
   }
 
@@ -390,6 +412,12 @@ async function measure(emulator: Emulator, scenario: Scenario): Promise<Row[]> {
   }));
 }
 
+/** Where the emulator runs (scripts/bench-server.mts), in the words of BENCHMARKS.md. */
+const SERVER_PLACEMENT =
+  process.env.BENCH_SERVER === "thread"
+    ? "on the benchmark's own thread (BENCH_SERVER=thread)"
+    : "in a worker thread, as a real server has a process of its own (BENCH_SERVER=thread runs it on the benchmark's thread: the provider's microseconds are the same, the bare request about 60 µs shorter)";
+
 /** The provider's time over the bare requests' (one bare request per request the provider sent); the target is 1.2 at most. */
 const OVERHEAD_TARGET = 1.2;
 
@@ -397,12 +425,18 @@ function overhead(r: Row): number | undefined {
   return r.operation === "preview" || r.requests === 0 ? undefined : r.providerMs / (r.bareMs * r.requests);
 }
 
+/** The provider's own time per request it sent, in microseconds: what it adds to each request, whatever the server's speed. */
+function ownMicroseconds(r: Row): number | undefined {
+  return r.operation === "preview" || r.requests === 0 ? undefined : ((r.providerMs - r.bareMs * r.requests) / r.requests) * 1000;
+}
+
 function table(rows: Row[]): string {
-  const header = "| resource | operation | requests sent | API minimum | provider (median ms) | bare undici (median ms) | provider / bare per request |";
-  const rule = "|---|---|---:|---:|---:|---:|---:|";
+  const header = "| resource | operation | requests sent | API minimum | provider (median ms) | bare undici (median ms) | provider / bare per request | provider's own µs per request |";
+  const rule = "|---|---|---:|---:|---:|---:|---:|---:|";
   const lines = rows.map((r) => {
     const ratio = overhead(r);
-    return `| ${r.resource} | ${r.operation} | ${r.requests}${r.deliberate ? "*" : ""} | ${r.minimum} | ${r.providerMs.toFixed(3)} | ${r.operation === "preview" ? "n/a" : r.bareMs.toFixed(3)} | ${ratio === undefined ? "n/a" : ratio.toFixed(2)} |`;
+    const own = ownMicroseconds(r);
+    return `| ${r.resource} | ${r.operation} | ${r.requests}${r.deliberate ? "*" : ""} | ${r.minimum} | ${r.providerMs.toFixed(3)} | ${r.operation === "preview" ? "n/a" : r.bareMs.toFixed(3)} | ${ratio === undefined ? "n/a" : ratio.toFixed(2)} | ${own === undefined ? "n/a" : own.toFixed(0)} |`;
   });
   return [header, rule, ...lines].join("\n");
 }
@@ -412,7 +446,8 @@ function overheadSummary(rows: Row[]): string {
   const ratios = rows.map(overhead).filter((ratio): ratio is number => ratio !== undefined);
   const over = rows.filter((r) => (overhead(r) ?? 0) > OVERHEAD_TARGET);
   return (
-    `Provider / bare per request: median ${median([...ratios]).toFixed(2)}, ${ratios.length - over.length} of ${ratios.length} operations within ${OVERHEAD_TARGET}` +
+    `Provider / bare per request: median ${median([...ratios]).toFixed(2)}, ${ratios.length - over.length} of ${ratios.length} operations within ${OVERHEAD_TARGET}; ` +
+    `the provider's own time per request: median ${median(rows.map(ownMicroseconds).filter((us): us is number => us !== undefined)).toFixed(0)} µs` +
     (over.length ? `; over: ${over.map((r) => `${r.resource} ${r.operation} ${overhead(r)!.toFixed(2)}`).join(", ")}.` : ".")
   );
 }
@@ -425,7 +460,7 @@ function realEngineSection(): string {
 }
 
 async function main() {
-  const emulator = await startEmulator({ port: 0 });
+  const emulator = await startBenchServer();
   try {
     await providers.Badge.configure({
       config: { get: (key: string) => ({ "platform:url": emulator.url, "platform:token": emulator.tokens.root })[key], require: () => "" },
@@ -454,9 +489,10 @@ async function main() {
     console.log(repository);
     writeFileSync(
       "BENCHMARKS.md",
-      `# Benchmarks\n\nWritten by \`npm run bench\` (${ITERATIONS} iterations per resource, against the embedded emulator on loopback, Node ${process.version}).\n` +
+      `# Benchmarks\n\nWritten by \`npm run bench\` (${ITERATIONS} iterations per resource, against the embedded emulator on loopback ${SERVER_PLACEMENT}, Node ${process.version}).\n` +
         `"requests sent" is the most any iteration sent, read from the emulator's request log; "preview" is check + diff.\n` +
-        `Times are medians per operation; "bare undici" is one hand-written request to the same endpoint (its answer read as text, not parsed), so the difference is the provider's own cost; ` +
+        `Times are medians per operation; "bare undici" is one hand-written request to the same endpoint (its JSON answer parsed, as any client that uses it must), so the difference is the provider's own cost; ` +
+        `each resource runs ${WARMUP} unrecorded cycles first (V8 compiles code after its first calls; a provider host serving a stack is past them after a few dozen), then the provider's and the bare cycles alternate, each first every other time; ` +
         `"provider / bare per request" divides the provider's time by the bare time times the requests it sent (the target is ${OVERHEAD_TARGET} at most).\n\n` +
         "## Resources\n\n" +
         result +
