@@ -12,6 +12,9 @@
  *   (administrators pass every role check).
  * - per owner, once: `GET /groups/:id` (existence, full path) or
  *   `GET /projects/:id` (existence, and the caller's role in `permissions`).
+ *   An owner named by an object of a group (an upstream's virtual registry,
+ *   by id) is that object's group: the object is read once (its group's id,
+ *   and what gates the read: a refusal names the need), then the group once.
  * - per group whose role matters, once: `GET /groups/:id/members/all/:user_id`
  *   (the effective role, inherited included; 404: none).
  * - per top-level namespace whose tier matters, once: `GET /namespaces/:id`
@@ -26,7 +29,7 @@
  */
 import { ApiError, apiPath, NetworkError, type PlatformClient } from "../client";
 import { verifyAtPreview } from "../connection";
-import type { EngineContext, Live } from "./definition";
+import type { EngineContext, Live, Requirements } from "./definition";
 import { inProviderHost, warn } from "./engine-log";
 
 /** The roles of `Gitlab::Access`, lowest first. */
@@ -36,8 +39,8 @@ export type Tier = "premium" | "ultimate";
 
 /** What a new object needs of the server before it can be created. */
 export interface Preconditions {
-  /** Where the object lives: a group or project (and the input naming it), or the instance. */
-  owner: { kind: "group" | "project"; property: string; ref: string | number } | { kind: "instance" };
+  /** Where the object lives: a group or project (and the input naming it), an object of a group, or the instance. */
+  owner: { kind: "group" | "project"; property: string; ref: string | number } | GroupObjectOwner | { kind: "instance" };
   /** The least role the token's user needs on the owner; `administrator` for instance-wide objects. */
   role?: Role | "administrator";
   /** The least licence tier of the owner's top-level group (hosted) or of the instance. */
@@ -46,6 +49,29 @@ export interface Preconditions {
   featureFlag?: string;
   /** An object the create would collide with (a second one the server refuses, or a duplicate). */
   unique?: Uniqueness;
+}
+
+/**
+ * An owner named by an object of a group (a container virtual registry, by
+ * its id): the group is the owner, found by reading the object.
+ */
+export interface GroupObjectOwner {
+  kind: "group object";
+  property: string;
+  ref: number;
+  /** The object in messages: `container virtual registry 12`. */
+  what: string;
+  /** Its API path, read once per run (by every resource it owns). */
+  path: string;
+  /** Its group's numeric id, from that answer. */
+  groupOf(live: Live): number;
+  /**
+   * The needs that gate the read itself, by the status the server refuses it
+   * with when one is missing (the container registry API: 401 when its flag is
+   * off, 404 for a tier too low, as `Requirements.refusedWith`). A read that
+   * succeeds shows them met, so they are not read again.
+   */
+  refusedWith?: Requirements["refusedWith"];
 }
 
 /** The owner of a resource that names exactly one of `project` and `group`, as `Preconditions.owner`. */
@@ -196,25 +222,64 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
   if (needs.owner.kind === "instance") {
     return needs.role === "administrator" && !user.isAdmin ? [{ property: "", reason: `${request.resource} needs an administrator; the token's user ${user.username} is not one` }] : [];
   }
-  const { property, kind, ref } = needs.owner;
-  const owner = await ownerFacts(ctx, reads, kind, ref);
-  if (!owner) return [{ property: "", reason: `${property}: ${kind} "${ref}" does not exist or the token's user (${user.username}) cannot see it` }];
+  const { property } = needs.owner;
+  const located = await locateOwner(request, reads, user);
+  if ("refused" in located) return [{ property: "", reason: `${property}: ${located.refused}` }];
+  const { owner, shown } = located;
   const failures: Failure[] = [];
   const missingRole = needs.role && needs.role !== "administrator" && !user.isAdmin ? await roleShortfall(ctx, reads, owner, user, needs.role) : undefined;
   if (missingRole) failures.push({ property: "", reason: `${property}: ${missingRole}; ${request.resource} needs ${needs.role}` });
   if (!creating) return failures;
-  const missingTier = needs.tier ? await tierShortfall(ctx, reads, owner, user, needs.tier) : undefined;
+  const missingTier = needs.tier && !shown.has("tier") ? await tierShortfall(ctx, reads, owner, user, needs.tier) : undefined;
   if (missingTier) failures.push({ property: "", reason: `${property}: ${request.resource} needs the ${TIER_NAMES[needs.tier!]} tier; ${missingTier}` });
-  const flagOff = needs.featureFlag && user.isAdmin ? await flagShortfall(ctx, reads, owner, needs.featureFlag) : undefined;
+  const flagOff = needs.featureFlag && !shown.has("featureFlag") && user.isAdmin ? await flagShortfall(ctx, reads, owner, needs.featureFlag) : undefined;
   if (flagOff) failures.push({ property: "", reason: `${property}: feature flag ${needs.featureFlag} is off ${flagOff}; ${request.resource} needs it (an administrator can enable it)` });
   // A create refused for its role, tier or flag needs no duplicate named too (and the list may be refused as well).
   if (needs.unique && !request.skipUniqueness && failures.length === 0) {
     const collision = await existingObject(ctx, reads, owner, needs.unique);
     if (collision) {
-      failures.push({ property: "", reason: `${collision.what} already exists in ${kind} ${owner.fullPath} (id ${collision.id}): adopt it with the import option (import: "${collision.id}") or remove it` });
+      failures.push({ property: "", reason: `${collision.what} already exists in ${owner.kind} ${owner.fullPath} (id ${collision.id}): adopt it with the import option (import: "${collision.id}") or remove it` });
     }
   }
   return failures;
+}
+
+type Gate = "tier" | "featureFlag";
+
+/** The owner as the server shows it, and the needs its read already showed met; or why it cannot be read, in words. */
+async function locateOwner(request: VerificationRequest, reads: RunReads, user: UserFacts): Promise<{ owner: OwnerFacts; shown: Set<Gate> } | { refused: string }> {
+  const { ctx, needs } = request;
+  const declared = needs.owner as Exclude<Preconditions["owner"], { kind: "instance" }>;
+  if (declared.kind !== "group object") {
+    const owner = await ownerFacts(ctx, reads, declared.kind, declared.ref);
+    return owner ? { owner, shown: new Set() } : { refused: `${declared.kind} "${declared.ref}" does not exist or the token's user (${user.username}) cannot see it` };
+  }
+  const object = await once(reads, `object ${declared.path}`, () =>
+    ctx.client.get<Live>(declared.path).then(
+      (live) => ({ groupId: declared.groupOf(live) }),
+      (error: unknown) => (error instanceof ApiError && [401, 403, 404].includes(error.status) ? { error } : Promise.reject(error)),
+    ),
+  );
+  if ("error" in object) return { refused: objectRefusal(request, user, declared, object.error) };
+  const owner = await ownerFacts(ctx, reads, "group", object.groupId);
+  if (!owner) return { refused: `the group of ${declared.what} (id ${object.groupId}) does not exist or the token's user (${user.username}) cannot see it` };
+  return { owner, shown: new Set(Object.values(declared.refusedWith ?? {}).flat()) };
+}
+
+/** What a refused read of the owning object means, in words (the token was accepted: `GET /user` answered). */
+function objectRefusal(request: VerificationRequest, user: UserFacts, owner: GroupObjectOwner, error: ApiError): string {
+  const { needs, resource } = request;
+  const status = error.status;
+  const means = owner.refusedWith?.[status as 401 | 404] ?? [];
+  if (status === 401 && means.includes("featureFlag") && needs.featureFlag) {
+    return `feature flag ${needs.featureFlag} is off for the group of ${owner.what} (the server answers 401); ${resource} needs it (an administrator can enable it)`;
+  }
+  if (status === 401) throw error; // the token after all: verify says so
+  if (status === 403) {
+    return `the token's user (${user.username}) has no role in the group of ${owner.what} (the server refuses to show it)${needs.role ? `; ${resource} needs ${needs.role}` : ""}`;
+  }
+  const tier = means.includes("tier") && needs.tier ? `, or its group is below the ${TIER_NAMES[needs.tier]} tier, which ${resource} needs (the server answers 404 to both)` : "";
+  return `${owner.what} does not exist${tier}`;
 }
 
 /** The object a new one would collide with; undefined also when the list is refused (the create will say why). */
@@ -229,7 +294,11 @@ function userFacts(live: Live): UserFacts {
   return { id: Number(live.id), username: String(live.username), isAdmin: live.is_admin === true };
 }
 
-/** The owner, or undefined when the server says it does not exist (or hides it). */
+/**
+ * The owner, or undefined when the server says it does not exist (or hides it).
+ * Kept under its id too, so an owner named by path and found again by id (the
+ * group of a virtual registry) is read once.
+ */
 function ownerFacts(ctx: EngineContext, reads: RunReads, kind: "group" | "project", ref: string | number): Promise<OwnerFacts | undefined> {
   return once(reads, `${kind} ${ref}`, async () => {
     try {
@@ -237,6 +306,7 @@ function ownerFacts(ctx: EngineContext, reads: RunReads, kind: "group" | "projec
       const fullPath = String(kind === "group" ? live.full_path : live.path_with_namespace);
       const facts: OwnerFacts = { kind, id: Number(live.id), fullPath, apiPath: `/${kind}s/${Number(live.id)}` };
       if (kind === "project") facts.accessLevel = projectAccessLevel(live);
+      once(reads, `${kind} ${facts.id}`, async () => facts);
       return facts;
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) return undefined;

@@ -5,6 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { PlatformResource } from "../engine/resource";
+import { ownerNamedBy } from "../engine/verify";
 import { exactlyOneOwner, ownerOf, ownerReference } from "./common";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
 
@@ -26,6 +27,8 @@ export const exclusiveBadgesDefinition = exclusiveSetDefinition<Owner>({
   // Badges of a project need admin_project (Maintainer); of a group, admin_group (Owner).
   requirements: (args) =>
     args.project !== undefined ? { subject: `project ${args.project}`, role: "at least the Maintainer role" } : { subject: `group ${args.group}`, role: "the Owner role" },
+  // The list needs only read access; the removals need these roles.
+  preconditions: (args) => ({ owner: ownerNamedBy(args), role: args.project !== undefined ? "Maintainer" : "Owner" }),
 
   async list(ctx, args) {
     const owner = ownerOf(args);

@@ -25,6 +25,8 @@ export const exclusiveGroupIntegrationsDefinition = exclusiveSetDefinition<Owner
   owner: { group: ownerReference },
   collectionPath: (args) => apiPath`groups/${args.group}/integrations`,
   requirements: (args) => ({ subject: `group ${args.group}`, role: "at least the Maintainer role" }),
+  // The group's integrations API, list and removal alike.
+  preconditions: (args) => ({ owner: { kind: "group", property: "group", ref: args.group }, role: "Maintainer" }),
 
   async list(ctx, args) {
     const integrations = await ctx.client.get<ListedIntegration[]>(apiPath`/groups/${args.group}/integrations`);

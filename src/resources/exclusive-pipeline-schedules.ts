@@ -24,6 +24,7 @@ export const exclusivePipelineSchedulesDefinition = exclusiveSetDefinition<Owner
   collectionPath: (args) => apiPath`projects/${args.project}/pipeline_schedules`,
   // Listing needs the Reporter role; deleting someone else's schedule needs Maintainer (spec document 3, part 4.2).
   requirements: (args) => ({ subject: `project ${args.project}`, role: "at least the Maintainer role" }),
+  preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Maintainer" }),
 
   async list(ctx, args) {
     const schedules = await ctx.client.list<ListedSchedule>(apiPath`/projects/${args.project}/pipeline_schedules`);

@@ -51,6 +51,7 @@ export const exclusiveSamlGroupLinksDefinition = exclusiveSetDefinition<Owner>({
   owner: { group: ownerReference },
   collectionPath: (args) => apiPath`groups/${args.group}/saml_group_links`,
   requirements: (args) => ({ subject: `group ${args.group}`, role: "the Owner role", tier: "Premium or Ultimate" }),
+  preconditions: (args) => ({ owner: { kind: "group", property: "group", ref: args.group }, role: "Owner", tier: "premium" }),
 
   async list(ctx, args) {
     const links = await explained(args.group, () => ctx.client.list<ListedLink>(apiPath`/groups/${args.group}/saml_group_links`));

@@ -29,6 +29,7 @@ import { ApiError } from "../client";
 import { defineResource, type EngineContext, type FieldTraits, type Live, type Operation, type Requirements } from "../engine/definition";
 import { isUnknown } from "../engine/values";
 import type { ConnectionArg } from "../engine/connections";
+import type { Preconditions } from "../engine/verify";
 
 /** How the preview names one object of the collection: a few plain fields (ids, name, URL, slug). */
 export type Entry = Record<string, string | number | boolean>;
@@ -50,6 +51,12 @@ export interface CollectionDeclaration<A extends Record<string, unknown>> {
   collectionPath(args: A): string;
   /** What the server demands to list and remove the objects: explains a refusal. */
   requirements(args: A, operation: Operation): Requirements;
+  /**
+   * The same, verified at preview (../engine/verify.ts): the owner, and the
+   * role (tier, flag) of the removals, which need more than the list. Never
+   * uniqueness: the set takes over what is there.
+   */
+  preconditions(args: A): Preconditions;
   /** Every object of the collection, each as its entry. */
   list(ctx: EngineContext, args: A): Promise<Entry[]>;
   /** The key that identifies an entry (a badge's id, a link's name and provider). */
@@ -137,6 +144,7 @@ export function exclusiveSetDefinition<A extends Record<string, unknown>>(collec
     outputs: { unexpected: {} },
     outputsOf: (live: Live) => ({ unexpected: live.unexpected }),
     requirements: (args) => collection.requirements(args as never, "read"),
+    preconditions: (args) => collection.preconditions(args as unknown as A),
     validate: (args) => validate(collection, args as unknown as Inputs),
     // `import: <collection path>` is an ordinary create: it removes nothing the preview did not name.
     importByCreating: async (_ctx, args) => collection.collectionPath(args as unknown as A),

@@ -13,7 +13,7 @@ import { z } from "zod";
 import { apiPath } from "../client";
 import { PlatformResource } from "../engine/resource";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
-import { containerRegistryRequirements, registryPath } from "./virtual-registry";
+import { CONTAINER_REGISTRY_NEEDS, containerRegistryRequirements, registryOwner, registryPath } from "./virtual-registry";
 
 interface ListedUpstream {
   id: number;
@@ -31,6 +31,7 @@ export const exclusiveUpstreamsDefinition = exclusiveSetDefinition<Owner>({
   owner: { registry: z.number().int().positive() },
   collectionPath: (args) => `${registryPath(args.registry).slice(1)}/upstreams`,
   requirements: (args) => containerRegistryRequirements(`the group of virtual registry ${args.registry}`),
+  preconditions: (args) => ({ owner: registryOwner("registry", args.registry), ...CONTAINER_REGISTRY_NEEDS }),
 
   async list(ctx, args) {
     const upstreams = await ctx.client.get<ListedUpstream[]>(`${registryPath(args.registry)}/upstreams`);

@@ -24,12 +24,12 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, apiPath } from "../client";
 import { aliasOf, claimUnique, countDeclaration, declarationKey } from "../engine/declarations";
-import { defineResource, type EngineContext } from "../engine/definition";
+import { defineResource, type EngineContext, type Live } from "../engine/definition";
 import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { adoptExisting, isHttpUrl } from "./common";
-import { containerRegistryRequirements, registryPath, REGISTRY_GROUP } from "./virtual-registry";
+import { CONTAINER_REGISTRY_NEEDS, containerRegistryRequirements, registryOwner, registryPath, REGISTRY_GROUP } from "./virtual-registry";
 
 export const MAX_UPSTREAMS_PER_REGISTRY = 5;
 
@@ -209,6 +209,25 @@ export const upstreamDefinition = defineResource({
   }),
   // The requirements are those of the registry's group.
   requirements: (args) => containerRegistryRequirements(`the group of virtual registry ${args.registry}`),
+  // At preview (engine/verify.ts): the registry's group, as for its registries. Names need not be unique; the server
+  // refuses a second upstream with the same URL and credentials in a group, but never shows a password, so only two
+  // anonymous ones are known to collide: looked for in the registry (the one an import would take over); a collision
+  // with another registry's upstream, or one with credentials, is left to the server.
+  preconditions: (args) => ({
+    owner: registryOwner("registry", args.registry),
+    ...CONTAINER_REGISTRY_NEEDS,
+    unique:
+      args.username === undefined
+        ? {
+            list: `upstreams of container virtual registry ${args.registry}`,
+            read: (ctx) => ctx.client.get<Live[]>(`${registryPath(args.registry)}/upstreams`),
+            find: (upstreams) => {
+              const same = (upstreams as unknown as UpstreamApi[]).find((upstream) => upstream.url === args.url && upstream.username === null);
+              return same && { what: `an anonymous upstream of ${args.url} in container virtual registry ${args.registry}`, id: String(same.id) };
+            },
+          }
+        : undefined,
+  }),
   validate(args) {
     const failures: { property: string; reason: string }[] = [];
     if ((args.username === undefined) !== (args.password === undefined)) {

@@ -13,6 +13,7 @@ import { z } from "zod";
 import { apiPath } from "../client";
 import { countDeclaration, declarationKey, recordAlias } from "../engine/declarations";
 import { defineResource, type EngineContext, type Requirements } from "../engine/definition";
+import type { GroupObjectOwner } from "../engine/verify";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { adoptExisting, ownerReference } from "./common";
@@ -38,7 +39,29 @@ export function containerRegistryRequirements(subject: string): Requirements {
     role: "at least the Maintainer role",
     tier: PREMIUM_TIER,
     featureFlag: "container_virtual_registries",
-    refusedWith: { 401: ["featureFlag"], 404: ["tier"] },
+    refusedWith: CONTAINER_REGISTRY_REFUSALS,
+  };
+}
+
+const CONTAINER_REGISTRY_REFUSALS: Requirements["refusedWith"] = { 401: ["featureFlag"], 404: ["tier"] };
+
+/** The same needs, as verified at preview (../engine/verify.ts) for registries, upstreams and ExclusiveUpstreams. */
+export const CONTAINER_REGISTRY_NEEDS = { role: "Maintainer", tier: "premium", featureFlag: "container_virtual_registries" } as const;
+
+/**
+ * The owner, at preview, of what lives in a registry named by its id: the
+ * registry's group, found by reading the registry (once per run). That read is
+ * gated like the rest of the API, so its refusal names the flag or the tier.
+ */
+export function registryOwner(property: string, id: number): GroupObjectOwner {
+  return {
+    kind: "group object",
+    property,
+    ref: id,
+    what: `container virtual registry ${id}`,
+    path: registryPath(id),
+    groupOf: (live) => Number(live.group_id),
+    refusedWith: CONTAINER_REGISTRY_REFUSALS,
   };
 }
 
@@ -97,9 +120,7 @@ export const virtualRegistryDefinition = defineResource({
   // At preview (engine/verify.ts): the same needs as `containerRegistryRequirements`; names are unique in a group.
   preconditions: (args) => ({
     owner: { kind: "group", property: "group", ref: args.group },
-    role: "Maintainer",
-    tier: "premium",
-    featureFlag: "container_virtual_registries",
+    ...CONTAINER_REGISTRY_NEEDS,
     unique: {
       list: "container virtual registries",
       read: (ctx, owner) => ctx.client.get<VirtualRegistryLive[]>(`${owner.apiPath}/-/virtual_registries/container/registries`),

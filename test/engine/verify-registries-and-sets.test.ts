@@ -1,0 +1,239 @@
+/**
+ * Verification at preview (src/engine/verify.ts) of `Upstream`, whose owner is
+ * a container virtual registry named by id (its group, found by reading the
+ * registry once per run), and of the five exclusive sets (the owner and the
+ * role of their removals). Through `providers.<Name>.check` against the
+ * emulator, as test/engine/verify.test.ts does for the other resources.
+ */
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { apiPath, providers } from "pulumi-platform";
+import { useEmulator } from "../support";
+
+const server = useEmulator();
+
+type Name = keyof typeof providers;
+
+/** The failures' reasons of a check of new inputs (a create) as the engine sends it. */
+async function failuresOf(resource: Name, inputs: Record<string, unknown>, olds: Record<string, unknown> = {}): Promise<string[]> {
+  const result = await providers[resource].check(olds, inputs);
+  return (result.failures ?? []).map((failure) => failure.reason);
+}
+
+/** A new run (configure) as `user`, verifying at preview (the tests' support turns it off by default). */
+async function runAs(user: string): Promise<void> {
+  await server.configureProviders(user, { "platform:verifyAtPreview": "true" });
+}
+
+/** The API requests (method and path, query left out) the emulator saw during `action`. */
+async function requestsOf(action: () => Promise<unknown>): Promise<string[]> {
+  const requests = await server.requestsDuring(action);
+  return requests.map(({ method, path }) => `${method} ${path.split("?")[0]}`);
+}
+
+const upstream = (registry: number, url = "https://registry-1.docker.io") => ({ registry, url, name: "Docker Hub" });
+
+let containers: number;
+let mirrors: number;
+let acmeId: number;
+beforeAll(async () => {
+  const admin = server.as();
+  const create = (name: string) => admin.post<{ id: number }>(apiPath`/groups/${"acme"}/-/virtual_registries/container/registries`, { name });
+  containers = (await create("containers")).id;
+  mirrors = (await create("mirrors")).id;
+  acmeId = (await admin.get<{ id: number }>(apiPath`/groups/${"acme"}`)).id;
+});
+
+let savedFlags: Record<string, boolean | string[]> | undefined;
+beforeEach(() => {
+  savedFlags = { ...(server.emulator.state.instance.featureFlags ?? {}) };
+});
+afterEach(() => {
+  server.emulator.state.instance.featureFlags = savedFlags;
+});
+
+describe("Upstream: the group of its registry", () => {
+  it("passes for a Maintainer of the registry's group; a Developer's role is too low", async () => {
+    await runAs("maintainer");
+    expect(await failuresOf("Upstream", upstream(containers))).toEqual([]);
+    await runAs("dev");
+    expect(await failuresOf("Upstream", upstream(containers))).toEqual(["registry: the token's user (dev) is Developer in group acme; Upstream needs Maintainer"]);
+  });
+
+  it("a registry that does not exist (or whose group is below Premium: the server answers 404 to both)", async () => {
+    await runAs("maintainer");
+    expect(await failuresOf("Upstream", upstream(987654))).toEqual([
+      "registry: container virtual registry 987654 does not exist, or its group is below the Premium tier, which Upstream needs (the server answers 404 to both)",
+    ]);
+    const acme = server.emulator.state.groupByFullPath("acme")!;
+    const tier = acme.tier;
+    acme.tier = "free";
+    try {
+      await runAs("maintainer");
+      expect(await failuresOf("Upstream", upstream(containers))).toEqual([
+        `registry: container virtual registry ${containers} does not exist, or its group is below the Premium tier, which Upstream needs (the server answers 404 to both)`,
+      ]);
+    } finally {
+      acme.tier = tier;
+    }
+  });
+
+  it("a user without a role in the registry's group", async () => {
+    await runAs("outsider");
+    expect(await failuresOf("Upstream", upstream(containers))).toEqual([
+      `registry: the token's user (outsider) has no role in the group of container virtual registry ${containers} (the server refuses to show it); Upstream needs Maintainer`,
+    ]);
+  });
+
+  it("the feature flag off for the registry's group: found by any user, since the server answers 401", async () => {
+    server.emulator.state.instance.featureFlags = { ...savedFlags, container_virtual_registries: ["beta"] };
+    await runAs("maintainer");
+    expect(await failuresOf("Upstream", upstream(containers))).toEqual([
+      `registry: feature flag container_virtual_registries is off for the group of container virtual registry ${containers} (the server answers 401); Upstream needs it (an administrator can enable it)`,
+    ]);
+    // The token is accepted: the 401 is the flag's, not a token problem.
+    expect(await failuresOf("Upstream", upstream(containers))).not.toContainEqual(expect.stringContaining("check platform:token"));
+  });
+
+  it("an anonymous upstream of the same URL already in the registry is named with its id; credentials, adoption and another registry pass", async () => {
+    const url = "https://quay.example.com";
+    const existing = await server.as().post<{ id: number }>(apiPath`/virtual_registries/container/registries/${containers}/upstreams`, { url, name: "Quay" });
+    await runAs("maintainer");
+    expect(await failuresOf("Upstream", upstream(containers, url))).toEqual([
+      `an anonymous upstream of ${url} in container virtual registry ${containers} already exists in group acme (id ${existing.id}): adopt it with the import option (import: "${existing.id}") or remove it`,
+    ]);
+    expect(await failuresOf("Upstream", { ...upstream(containers, url), adoptExisting: true })).toEqual([]);
+    // With credentials the server compares a password it never shows: left to the server.
+    expect(await failuresOf("Upstream", { ...upstream(containers, url), username: "puller", password: "s3cret" })).toEqual([]);
+    // The other registry's list is not read for this one: a collision there is left to the server.
+    expect(await failuresOf("Upstream", upstream(mirrors, "https://ghcr.example.com"))).toEqual([]);
+  });
+
+  it("an update verifies the role only, through the same registry read", async () => {
+    await runAs("dev");
+    const recorded = upstream(containers, "https://recorded.example.com");
+    const requests = await requestsOf(async () => {
+      expect(await failuresOf("Upstream", { ...recorded, name: "Renamed" }, recorded)).toEqual([
+        "registry: the token's user (dev) is Developer in group acme; Upstream needs Maintainer",
+      ]);
+    });
+    const user = (await server.as("dev").get<{ id: number }>("/user")).id;
+    expect(requests).toEqual([
+      "GET /api/v4/user",
+      `GET /api/v4/virtual_registries/container/registries/${containers}`,
+      `GET /api/v4/groups/${acmeId}`,
+      `GET /api/v4/groups/${acmeId}/members/all/${user}`,
+    ]);
+  });
+});
+
+describe("the exclusive sets: the owner and the role of their removals", () => {
+  const keep = { keep: [] };
+
+  it("ExclusiveBadges: Maintainer of a project, Owner of a group", async () => {
+    await runAs("dev");
+    expect(await failuresOf("ExclusiveBadges", { project: "acme/web", ...keep })).toEqual([
+      "project: the token's user (dev) is Developer in project acme/web; ExclusiveBadges needs Maintainer",
+    ]);
+    await runAs("maintainer");
+    expect(await failuresOf("ExclusiveBadges", { project: "acme/web", ...keep })).toEqual([]);
+    expect(await failuresOf("ExclusiveBadges", { group: "acme", ...keep })).toEqual(["group: the token's user (maintainer) is Maintainer in group acme; ExclusiveBadges needs Owner"]);
+    expect(await failuresOf("ExclusiveBadges", { project: "acme/nope", ...keep })).toEqual([
+      `project: project "acme/nope" does not exist or the token's user (maintainer) cannot see it`,
+    ]);
+    await runAs("alice");
+    expect(await failuresOf("ExclusiveBadges", { group: "acme", ...keep })).toEqual([]);
+  });
+
+  it("ExclusiveGroupIntegrations: Maintainer (a Developer passed the preview and failed at up)", async () => {
+    await runAs("dev");
+    expect(await failuresOf("ExclusiveGroupIntegrations", { group: "acme", ...keep })).toEqual([
+      "group: the token's user (dev) is Developer in group acme; ExclusiveGroupIntegrations needs Maintainer",
+    ]);
+    await runAs("maintainer");
+    expect(await failuresOf("ExclusiveGroupIntegrations", { group: "acme", ...keep })).toEqual([]);
+    expect(await failuresOf("ExclusiveGroupIntegrations", { group: "acme/nope", ...keep })).toEqual([
+      `group: group "acme/nope" does not exist or the token's user (maintainer) cannot see it`,
+    ]);
+  });
+
+  it("ExclusivePipelineSchedules: Maintainer (removing others' schedules), though a Reporter may list them", async () => {
+    await runAs("dev");
+    expect(await failuresOf("ExclusivePipelineSchedules", { project: "acme/web", ...keep })).toEqual([
+      "project: the token's user (dev) is Developer in project acme/web; ExclusivePipelineSchedules needs Maintainer",
+    ]);
+    await runAs("maintainer");
+    expect(await failuresOf("ExclusivePipelineSchedules", { project: "acme/web", ...keep })).toEqual([]);
+  });
+
+  it("ExclusiveSamlGroupLinks: Owner, and the Premium tier", async () => {
+    await runAs("maintainer");
+    expect(await failuresOf("ExclusiveSamlGroupLinks", { group: "acme", ...keep })).toEqual([
+      "group: the token's user (maintainer) is Maintainer in group acme; ExclusiveSamlGroupLinks needs Owner",
+    ]);
+    await runAs("alice");
+    expect(await failuresOf("ExclusiveSamlGroupLinks", { group: "beta", ...keep })).toEqual(["group: ExclusiveSamlGroupLinks needs the Premium tier; group beta is on Free"]);
+    expect(await failuresOf("ExclusiveSamlGroupLinks", { group: "acme", ...keep })).toEqual([]);
+  });
+
+  it("ExclusiveUpstreams: the registry's group, as Upstream", async () => {
+    await runAs("dev");
+    expect(await failuresOf("ExclusiveUpstreams", { registry: containers, ...keep })).toEqual([
+      "registry: the token's user (dev) is Developer in group acme; ExclusiveUpstreams needs Maintainer",
+    ]);
+    await runAs("maintainer");
+    expect(await failuresOf("ExclusiveUpstreams", { registry: containers, ...keep })).toEqual([]);
+    expect(await failuresOf("ExclusiveUpstreams", { registry: 987654, ...keep })).toEqual([
+      "registry: container virtual registry 987654 does not exist, or its group is below the Premium tier, which ExclusiveUpstreams needs (the server answers 404 to both)",
+    ]);
+    server.emulator.state.instance.featureFlags = { ...savedFlags, container_virtual_registries: false };
+    await runAs("maintainer");
+    expect(await failuresOf("ExclusiveUpstreams", { registry: containers, ...keep })).toEqual([
+      `registry: feature flag container_virtual_registries is off for the group of container virtual registry ${containers} (the server answers 401); ExclusiveUpstreams needs it (an administrator can enable it)`,
+    ]);
+  });
+});
+
+describe("reads: shared by every resource of an owner", () => {
+  it("the sets of a group share its reads; the upstreams of its registries add one read per registry, and the list that decides uniqueness", async () => {
+    await runAs("alice");
+    const user = (await server.as("alice").get<{ id: number }>("/user")).id;
+    const ofGroup = await requestsOf(() =>
+      Promise.all([
+        failuresOf("ExclusiveBadges", { group: "acme", keep: [] }),
+        failuresOf("ExclusiveGroupIntegrations", { group: "acme", keep: [] }),
+        failuresOf("ExclusiveSamlGroupLinks", { group: "acme", keep: [] }),
+        failuresOf("VirtualRegistry", { group: "acme", name: "fresh" }),
+      ]),
+    );
+    expect(ofGroup.sort()).toEqual(
+      [
+        "GET /api/v4/user",
+        "GET /api/v4/groups/acme",
+        `GET /api/v4/groups/${acmeId}/members/all/${user}`,
+        "GET /api/v4/namespaces/acme",
+        `GET /api/v4/groups/${acmeId}/-/virtual_registries/container/registries`,
+      ].sort(),
+    );
+    // The group, its membership and its tier are known: each registry is read once, and the
+    // anonymous upstreams' list once per registry. The registry's answer shows the tier and the flag.
+    const ofRegistries = await requestsOf(() =>
+      Promise.all([
+        failuresOf("Upstream", upstream(containers, "https://one.example.com")),
+        failuresOf("Upstream", upstream(containers, "https://two.example.com")),
+        failuresOf("Upstream", upstream(mirrors, "https://three.example.com")),
+        failuresOf("ExclusiveUpstreams", { registry: containers, keep: [] }),
+        failuresOf("ExclusiveUpstreams", { registry: mirrors, keep: [] }),
+      ]),
+    );
+    expect(ofRegistries.sort()).toEqual(
+      [
+        `GET /api/v4/virtual_registries/container/registries/${containers}`,
+        `GET /api/v4/virtual_registries/container/registries/${mirrors}`,
+        `GET /api/v4/virtual_registries/container/registries/${containers}/upstreams`,
+        `GET /api/v4/virtual_registries/container/registries/${mirrors}/upstreams`,
+      ].sort(),
+    );
+    // The same run asks nothing again.
+    expect(await requestsOf(() => failuresOf("Upstream", upstream(containers, "https://four.example.com")))).toEqual([]);
+  });
+});
