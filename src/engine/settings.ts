@@ -92,102 +92,108 @@ export interface EngineParts {
 
 /** create, update and delete of a settings resource, and the fields a program let go of. */
 export function settingsLifecycle(parts: EngineParts) {
-  const { definition, propertyNames, apiProperties, traits, liveValueOf, changedProperties, differingFromLive, outputsFor, fingerprintOutput } = parts;
-  const settings = definition.settings!;
+  return {
+    create: (ctx: EngineContext, args: Args) => createSettings(parts, ctx, args),
+    update: (ctx: EngineContext, id: string, olds: Args, args: Args) => updateSettings(parts, ctx, id, olds, args),
+    delete: (ctx: EngineContext, id: string, props: Args) => restorePriorValues(parts, ctx, id, props),
+    released,
+  };
+}
 
-  /** The live values of the given properties: what a settings resource gives back on delete. */
-  async function priorValuesOf(ctx: EngineContext, names: readonly string[], located: Located): Promise<PriorValues> {
-    const prior: PriorValues = {};
-    for (const name of names) {
-      const field = traits(name);
-      if (field.fetchPrior) {
-        prior[name] = (await field.fetchPrior(ctx, located)) ?? null;
-        continue;
-      }
-      if (field.writeOnly && !field.fromApi) continue; // the server never shows it: nothing to give back
-      const value = liveValueOf(name, field, located.live);
-      prior[name] = value === undefined ? null : value;
+/** The live values of the given properties: what a settings resource gives back on delete. */
+async function priorValuesOf({ traits, liveValueOf }: EngineParts, ctx: EngineContext, names: readonly string[], located: Located): Promise<PriorValues> {
+  const prior: PriorValues = {};
+  for (const name of names) {
+    const field = traits(name);
+    if (field.fetchPrior) {
+      prior[name] = (await field.fetchPrior(ctx, located)) ?? null;
+      continue;
     }
-    return prior;
+    if (field.writeOnly && !field.fromApi) continue; // the server never shows it: nothing to give back
+    const value = liveValueOf(name, field, located.live);
+    prior[name] = value === undefined ? null : value;
   }
+  return prior;
+}
 
-  const priorOutputs = (prior: PriorValues) => priorValueOutputs(prior, (name) => traits(name).secret === true);
+function priorOutputs({ traits }: EngineParts, prior: PriorValues): Record<string, PriorValues> {
+  return priorValueOutputs(prior, (name) => traits(name).secret === true);
+}
 
-  /** create for a settings resource: read the object, record prior values, write what differs. */
-  async function create(ctx: EngineContext, args: Args) {
-    const located = await settings.locate(ctx, args as never);
-    const declared = apiProperties.filter((name) => args[name] !== undefined);
-    const prior = await priorValuesOf(ctx, declared, located);
-    const changed = differingFromLive(args, located.live);
-    let live = located.live;
-    if (changed.length) {
-      try {
-        live = await definition.update(ctx, located.id, args as never, new Set(changed), args as never);
-      } catch (error) {
-        // Refused: nothing was written, nothing to record. But a write whose answer was lost may have been
-        // applied; the next `up` would then read the new values as the prior ones, and destroy could never
-        // give the old ones back. So the prior values are recorded now, with the values as they were read.
-        if (!mayHaveBeenApplied(error)) throw error;
-        throw new PartialCreateError(
-          `${(error as Error).message} The settings may have been written all the same; the values they had before are recorded, ` +
-            "and the next `pulumi up` writes the declared ones again.",
-          located.id,
-          { ...outputsFor(args, located.live), ...priorOutputs(prior) },
-        );
-      }
+/** create for a settings resource: read the object, record prior values, write what differs. */
+async function createSettings(parts: EngineParts, ctx: EngineContext, args: Args) {
+  const { definition, apiProperties, differingFromLive, outputsFor, fingerprintOutput } = parts;
+  const located = await definition.settings!.locate(ctx, args as never);
+  const declared = apiProperties.filter((name) => args[name] !== undefined);
+  const prior = await priorValuesOf(parts, ctx, declared, located);
+  const changed = differingFromLive(args, located.live);
+  let live = located.live;
+  if (changed.length) {
+    try {
+      live = await definition.update(ctx, located.id, args as never, new Set(changed), args as never);
+    } catch (error) {
+      // Refused: nothing was written, nothing to record. But a write whose answer was lost may have been
+      // applied; the next `up` would then read the new values as the prior ones, and destroy could never
+      // give the old ones back. So the prior values are recorded now, with the values as they were read.
+      if (!mayHaveBeenApplied(error)) throw error;
+      throw new PartialCreateError(
+        `${(error as Error).message} The settings may have been written all the same; the values they had before are recorded, ` +
+          "and the next `pulumi up` writes the declared ones again.",
+        located.id,
+        { ...outputsFor(args, located.live), ...priorOutputs(parts, prior) },
+      );
     }
-    return { id: located.id, outs: { ...outputsFor(args, live), ...priorOutputs(prior), ...fingerprintOutput(args) } };
   }
+  return { id: located.id, outs: { ...outputsFor(args, live), ...priorOutputs(parts, prior), ...fingerprintOutput(args) } };
+}
 
-  /**
-   * update for a settings resource: newly declared fields get their prior
-   * value read first; fields no longer declared get theirs back.
-   */
-  async function update(ctx: EngineContext, id: string, olds: Args, args: Args) {
-    const prior = recordedPriorValues(olds);
-    const changed = new Set(changedProperties(olds, args));
-    const newlyDeclared = apiProperties.filter((name) => args[name] !== undefined && !(name in prior) && olds[name] === undefined);
-    if (newlyDeclared.length) {
-      const current = await settings.locate(ctx, args as never);
-      Object.assign(prior, await priorValuesOf(ctx, newlyDeclared, current));
-      for (const name of newlyDeclared) changed.delete(name);
-      for (const name of differingFromLive(args, current.live, newlyDeclared)) changed.add(name);
+/**
+ * update for a settings resource: newly declared fields get their prior
+ * value read first; fields no longer declared get theirs back.
+ */
+async function updateSettings(parts: EngineParts, ctx: EngineContext, id: string, olds: Args, args: Args) {
+  const { definition, propertyNames, apiProperties, traits, changedProperties, differingFromLive, outputsFor, fingerprintOutput } = parts;
+  const prior = recordedPriorValues(olds);
+  const changed = new Set(changedProperties(olds, args));
+  const newlyDeclared = apiProperties.filter((name) => args[name] !== undefined && !(name in prior) && olds[name] === undefined);
+  if (newlyDeclared.length) {
+    const current = await definition.settings!.locate(ctx, args as never);
+    Object.assign(prior, await priorValuesOf(parts, ctx, newlyDeclared, current));
+    for (const name of newlyDeclared) changed.delete(name);
+    for (const name of differingFromLive(args, current.live, newlyDeclared)) changed.add(name);
+  }
+  const letGo = released(olds, args);
+  const body: Args = { ...args };
+  if (args.restoreOnDelete !== false) {
+    for (const name of letGo) {
+      body[name] = prior[name];
+      changed.add(name);
     }
-    const letGo = released(olds, args);
-    const body: Args = { ...args };
-    if (args.restoreOnDelete !== false) {
-      for (const name of letGo) {
-        body[name] = prior[name];
-        changed.add(name);
-      }
-    }
-    for (const name of letGo) delete prior[name];
-    const toWrite = [...changed].filter((name) => !traits(name).local);
-    let outs: Args;
-    if (toWrite.length) {
-      const live = await definition.update(ctx, id, body as never, new Set(toWrite), withoutEngineKeys(olds) as never);
-      outs = outputsFor(args, live);
-    } else {
-      // Only provider options changed: nothing to send; the recorded values stand.
-      outs = Object.fromEntries(Object.entries(withoutEngineKeys(olds)).filter(([name]) => !propertyNames.includes(name) || args[name] !== undefined));
-      for (const name of propertyNames) if (traits(name).local && args[name] !== undefined) outs[name] = args[name];
-    }
-    return { ...outs, ...priorOutputs(prior), ...fingerprintOutput(args) };
   }
-
-  /** delete for a settings resource: the prior values go back, in one request. */
-  async function remove(ctx: EngineContext, id: string, props: Args): Promise<void> {
-    if (props.restoreOnDelete === false) return;
-    const prior = Object.fromEntries(Object.entries(recordedPriorValues(props)).filter(([name]) => apiProperties.includes(name)));
-    const names = Object.keys(prior);
-    if (names.length === 0) return;
-    await definition.update(ctx, id, prior as never, new Set(names), props as never);
+  for (const name of letGo) delete prior[name];
+  const toWrite = [...changed].filter((name) => !traits(name).local);
+  let outs: Args;
+  if (toWrite.length) {
+    const live = await definition.update(ctx, id, body as never, new Set(toWrite), withoutEngineKeys(olds) as never);
+    outs = outputsFor(args, live);
+  } else {
+    // Only provider options changed: nothing to send; the recorded values stand.
+    outs = Object.fromEntries(Object.entries(withoutEngineKeys(olds)).filter(([name]) => !propertyNames.includes(name) || args[name] !== undefined));
+    for (const name of propertyNames) if (traits(name).local && args[name] !== undefined) outs[name] = args[name];
   }
+  return { ...outs, ...priorOutputs(parts, prior), ...fingerprintOutput(args) };
+}
 
-  /** Fields with a recorded prior value that the program no longer declares: given back (or let go), so a change. */
-  function released(olds: Args, declared: Args): string[] {
-    return Object.keys(recordedPriorValues(olds)).filter((name) => declared[name] === undefined);
-  }
+/** delete for a settings resource: the prior values go back, in one request. */
+async function restorePriorValues({ definition, apiProperties }: EngineParts, ctx: EngineContext, id: string, props: Args): Promise<void> {
+  if (props.restoreOnDelete === false) return;
+  const prior = Object.fromEntries(Object.entries(recordedPriorValues(props)).filter(([name]) => apiProperties.includes(name)));
+  const names = Object.keys(prior);
+  if (names.length === 0) return;
+  await definition.update(ctx, id, prior as never, new Set(names), props as never);
+}
 
-  return { create, update, delete: remove, released };
+/** Fields with a recorded prior value that the program no longer declares: given back (or let go), so a change. */
+function released(olds: Args, declared: Args): string[] {
+  return Object.keys(recordedPriorValues(olds)).filter((name) => declared[name] === undefined);
 }
