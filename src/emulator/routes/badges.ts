@@ -251,29 +251,44 @@ const urlParams = {
   image_url: { type: "string", required: true },
 } as const;
 
-function badgeRoutes<S>(source: BadgeSource<S>): RouteModule["routes"] {
-  const base = `${source.collection}/:id/badges`;
-
+/** How the badge routes of one source find what a request names (`find_source_if_admin`, `find_badge`) and render it. */
+interface BadgeLookups<S> {
+  base: string;
   /** Placeholder values for this request's rendering, or undefined (raw URLs). */
-  const valuesFor = (ctx: RequestContext<unknown>, found: S): PlaceholderValues | undefined => {
-    const project = source.renderingProject(ctx, found);
-    return project ? placeholderValues(ctx.state, project) : undefined;
-  };
-
+  valuesFor(ctx: RequestContext<unknown>, found: S): PlaceholderValues | undefined;
   /** `find_source_if_admin`: 404 when invisible, then 403 without admin rights. */
-  const findAdministered = (ctx: RequestContext<unknown>): S => {
-    const found = source.find(ctx);
-    if (!source.canAdmin(ctx.state, ctx.user, found)) throw forbidden();
-    return found;
-  };
-
+  findAdministered(ctx: RequestContext<unknown>): S;
   /** `find_badge`: only the source's own badges. */
-  const findOwnBadge = (ctx: RequestContext<unknown>, found: S, badgeId: number): BadgeRecord => {
-    const badge = ownBadges(ctx.state, source.kind, source.id(found)).find((b) => b.id === badgeId);
-    if (!badge) throw recordNotFound();
-    return badge;
-  };
+  findOwnBadge(ctx: RequestContext<unknown>, found: S, badgeId: number): BadgeRecord;
+}
 
+function badgeLookups<S>(source: BadgeSource<S>): BadgeLookups<S> {
+  return {
+    base: `${source.collection}/:id/badges`,
+    valuesFor(ctx, found) {
+      const project = source.renderingProject(ctx, found);
+      return project ? placeholderValues(ctx.state, project) : undefined;
+    },
+    findAdministered(ctx) {
+      const found = source.find(ctx);
+      if (!source.canAdmin(ctx.state, ctx.user, found)) throw forbidden();
+      return found;
+    },
+    findOwnBadge(ctx, found, badgeId) {
+      const badge = ownBadges(ctx.state, source.kind, source.id(found)).find((b) => b.id === badgeId);
+      if (!badge) throw recordNotFound();
+      return badge;
+    },
+  };
+}
+
+function badgeRoutes<S>(source: BadgeSource<S>): RouteModule["routes"] {
+  const lookups = badgeLookups(source);
+  return [...badgeReadRoutes(source, lookups), ...badgeWriteRoutes(source, lookups)];
+}
+
+/** List, render and show. */
+function badgeReadRoutes<S>(source: BadgeSource<S>, { base, valuesFor, findAdministered, findOwnBadge }: BadgeLookups<S>): RouteModule["routes"] {
   return [
     route("GET", base, { params: { ...idParam, name: { type: "string" } }, paginated: true }, (ctx) => {
       const found = source.find(ctx);
@@ -305,7 +320,12 @@ function badgeRoutes<S>(source: BadgeSource<S>): RouteModule["routes"] {
       const badge = findOwnBadge(ctx, found, ctx.params.badge_id);
       return ok(presentBadge(badge, valuesFor(ctx, found)));
     }),
+  ];
+}
 
+/** Add, edit and remove. */
+function badgeWriteRoutes<S>(source: BadgeSource<S>, { base, valuesFor, findAdministered, findOwnBadge }: BadgeLookups<S>): RouteModule["routes"] {
+  return [
     route("POST", base, { params: { ...idParam, ...urlParams, name: { type: "string" } } }, (ctx) => {
       const found = findAdministered(ctx);
       validateUrls(ctx.params);
