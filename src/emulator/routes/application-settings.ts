@@ -154,6 +154,16 @@ const putSettings = route("PUT", "/application/settings", { params: putParams },
   if (Object.keys(given).length === 0) {
     throw paramError(`${Object.keys(putParams).join(", ")} are missing, at least one parameter must be provided`);
   }
+  checkParams(given);
+  const next = { ...applicationSettingsValues(ctx.state), ...given };
+  const errors = validationErrors(ctx.state.instance.tier, given, next);
+  if (Object.keys(errors).length) throw validationError(errors);
+  saveSettings(ctx, given, next);
+  return ok(present(ctx));
+});
+
+/** Grape's parameter checks (400): decimals, aliases (renamed in place), settings required together, list values. */
+function checkParams(given: Record<string, Value>): void {
   readDecimals(given);
   for (const [alias, replacement] of Object.entries(SETTING_ALIASES)) {
     if (alias in given && replacement in given) throw paramError(`${replacement}, ${alias} are mutually exclusive`);
@@ -173,15 +183,16 @@ const putSettings = route("PUT", "/application/settings", { params: putParams },
   if (Array.isArray(given.restricted_visibility_levels) && given.restricted_visibility_levels.some((level) => !(VISIBILITIES as readonly unknown[]).includes(level))) {
     throw paramError("restricted_visibility_levels does not have a valid value");
   }
+}
 
-  const tier = ctx.state.instance.tier;
+/** The model's validations (422), by field: the licence a setting needs, bounds, and values that must go together. */
+function validationErrors(tier: keyof typeof TIER_RANK, given: Record<string, Value>, next: Record<string, Value>): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   const fail = (field: string, message: string) => (errors[field] ??= []).push(message);
   for (const name of Object.keys(given)) {
     const needed = SETTINGS[name]?.tier;
     if (needed && TIER_RANK[tier] < TIER_RANK[needed]) fail(name, `is not available: it needs a ${needed === "premium" ? "Premium or Ultimate" : "Ultimate"} licence`);
   }
-  const next = { ...applicationSettingsValues(ctx.state), ...given };
   const atLeast = (name: string, minimum: number) => {
     const value = next[name];
     if (name in given && typeof value === "number" && value < minimum) fail(name, `must be greater than or equal to ${minimum}`);
@@ -211,8 +222,11 @@ const putSettings = route("PUT", "/application/settings", { params: putParams },
       fail("email_restrictions", "is not a valid regular expression");
     }
   }
-  if (Object.keys(errors).length) throw validationError(errors);
+  return errors;
+}
 
+/** Writes the settings given, and turns the served throttles on or off as the new values say. */
+function saveSettings(ctx: RequestContext<unknown>, given: Record<string, Value>, next: Record<string, Value>): void {
   const store = applicationSettingsStore.of(ctx.state);
   store.createdAt ??= ctx.state.now();
   store.updatedAt = ctx.state.now();
@@ -229,7 +243,6 @@ const putSettings = route("PUT", "/application/settings", { params: putParams },
       if (field in given) store.values[field] = given[field]!;
     }
   }
-  return ok(present(ctx));
-});
+}
 
 export const applicationSettingsRoutes: RouteModule = { name: "application settings", routes: [getSettings, putSettings] };
