@@ -20,7 +20,9 @@ export function resourceProps(definition: AnyResourceDefinition, args: object, o
   // The check `dynamic.Resource` makes: the host's own key is never a property.
   if ("__provider" in args) throw new Error(`${definition.name}: a resource must not define the __provider key`);
   const props: pulumi.Inputs = {};
-  for (const name of Object.keys(definition.outputs)) props[name] = undefined;
+  // Each announced property costs the SDK four promises, each with a stack trace (see `registering`); an
+  // output derived from the id is defined after `super()` (deriveOutputsFromId), so it is not announced.
+  for (const [name, output] of Object.entries(definition.outputs as Record<string, OutputTraits>)) if (!output.fromId) props[name] = undefined;
   for (const [name, value] of Object.entries(args)) {
     if (value === undefined) continue;
     const traits = traitsOf(definition, name);
@@ -78,14 +80,54 @@ export function deriveOutputsFromId(resource: pulumi.CustomResource, definition:
 export abstract class PlatformResource extends pulumi.CustomResource {
   protected constructor(definition: AnyResourceDefinition, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
     const props = { ...resourceProps(definition, args, opts), __provider: serializedProvider(definition.name) };
-    const restore = positionAtProgram();
+    const restore = registering();
     try {
       super(`pulumi-nodejs:dynamic/platform:${definition.name}`, name, props, resourceOptions(definition, opts, args));
+    } catch (error) {
+      restore();
+      // Made while no frames were kept (see withoutPromiseStacks): the stack from the class, so it still says where.
+      if (error instanceof Error && !error.stack?.includes("\n    at ")) Error.captureStackTrace(error, PlatformResource);
+      throw error;
     } finally {
       restore();
     }
     deriveOutputsFromId(this, definition);
   }
+}
+
+/** The two changes to the SDK's bookkeeping while a resource class registers; returns what undoes them (idempotent). */
+function registering(): () => void {
+  const restorePosition = positionAtProgram();
+  const restoreStacks = withoutPromiseStacks();
+  let restored = false;
+  return () => {
+    if (restored) return;
+    restored = true;
+    restoreStacks();
+    restorePosition();
+  };
+}
+
+/**
+ * The SDK wraps every promise it makes in `debuggablePromise`, which captures
+ * a stack trace (`new Error().stack`) for its promise-leak report; a resource
+ * makes four per property while it registers (@pulumi/pulumi 3.259
+ * runtime/rpc.js transferProperties). Each capture goes through the
+ * source-map support the language host installs, frame by frame: at 2,000
+ * badges of nine properties that was about 2 s of the program's CPU in a
+ * preview, the main part of its time beyond floor A's. Those stacks are
+ * printed only when `PULUMI_DEBUG_PROMISE_LEAKS` is set (runtime/debuggable.js),
+ * so, unless it is, no frames are kept while a class registers. The source
+ * position the SDK records sets its own limit (`Resource.stackTrace`), so it is
+ * unchanged.
+ */
+function withoutPromiseStacks(): () => void {
+  if (process.env.PULUMI_DEBUG_PROMISE_LEAKS) return () => {};
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  return () => {
+    Error.stackTraceLimit = limit;
+  };
 }
 
 /**
