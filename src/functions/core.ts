@@ -154,10 +154,39 @@ export interface FunctionOptions {
   connection?: Connection;
 }
 
+/**
+ * What the Output form gives: a `pulumi.Output<T>` whose declared fields are
+ * lifted with their types (`getBadgeOutput(...).renderedLinkUrl` is an
+ * `Output<string>`), through nested objects and array items.
+ *
+ * Results are loose objects (the API may add fields), so their types have an
+ * index signature, and Pulumi's own lifting (`pulumi.Lifted`) then types every
+ * field `Output<unknown>`. Here the index signature stays `Output<unknown>`
+ * (a field the API adds is read with `.apply`, or lifted untyped, as before),
+ * so a `DataOutput<T>` is still a `pulumi.Output<T>`.
+ *
+ * Pulumi's lifting at run time reads a field of a null or undefined value as
+ * undefined; so does this type: `schedule.owner.username` is an
+ * `Output<string | undefined>` when `owner` may be null.
+ */
+export type DataOutput<T> = pulumi.OutputInstance<T> & LiftedFields<NonNullable<T>, Extract<T, null | undefined> extends never ? never : undefined>;
+
+/** The lifted fields of a value; `Absent` is `undefined` when the value holding them may be absent. */
+type LiftedFields<T, Absent> = T extends string
+  ? pulumi.Lifted<string>
+  : T extends readonly (infer Item)[]
+    ? { readonly length: pulumi.Output<number | Absent>; readonly [index: number]: LiftedField<Item | Absent> }
+    : T extends object
+      ? { [K in keyof T]-?: string extends K ? pulumi.Output<unknown> : number extends K ? pulumi.Output<unknown> : LiftedField<T[K] | Absent> }
+      : unknown;
+
+/** One lifted field: an object or array lifts further; anything else is Pulumi's `Output` of it. */
+type LiftedField<T> = 0 extends 1 & T ? pulumi.Output<T> : [NonNullable<T>] extends [object] ? DataOutput<T> : pulumi.Output<T>;
+
 /** A declared lookup: the Promise form and the Output form. */
 export interface DataFunction<In, Out> {
   (args: In, opts?: FunctionOptions): Promise<Out>;
-  output(args: InputArgs<In>, opts?: FunctionOutputOptions): pulumi.Output<Out>;
+  output(args: InputArgs<In>, opts?: FunctionOutputOptions): DataOutput<Out>;
 }
 
 /** Every list function takes `limit`: at most this many items, and only the requests they need. */
@@ -267,14 +296,14 @@ function dataFunction<In, Out>(
   };
   // The client, the check of the settings and the masking of messages all use the connection given.
   const get = (args: In, opts?: FunctionOptions): Promise<Out> => withConnection(opts?.connection, () => lookup(args));
-  const output = (args: InputArgs<In>, opts?: FunctionOutputOptions): pulumi.Output<Out> => {
+  const output = (args: InputArgs<In>, opts?: FunctionOutputOptions): DataOutput<Out> => {
     const ready = [...[opts?.dependsOn ?? []].flat()].map(readiness);
     // The token is secret; the result is secret only when it holds a secret of its own.
     const connection = opts?.connection === undefined ? undefined : pulumi.unsecret(pulumi.output(opts.connection));
     return pulumi.all([pulumi.output(args), connection, ...ready]).apply(async ([resolved, given]) => {
       const result = await get(resolved as In, { connection: given as Connection | undefined });
       return (holdsSecret(result, declaration.secrets ?? []) ? pulumi.secret(result) : result) as Out;
-    }) as pulumi.Output<Out>;
+    }) as DataOutput<Out>;
   };
   return Object.assign(get, { output });
 }

@@ -3,7 +3,7 @@
  * one: declare it in its area's module (`defineObjectFunction` or
  * `defineListFunction`, see ./core.ts) and export it here.
  */
-export type { Camelized, DataFunction, FunctionOptions, FunctionOutputOptions, InputArgs } from "./core";
+export type { Camelized, DataFunction, DataOutput, FunctionOptions, FunctionOutputOptions, InputArgs } from "./core";
 export { getMetadata, getMetadataOutput, type Metadata } from "./metadata";
 export {
   getRegistryRepositories,
