@@ -45,6 +45,13 @@ export interface FieldTraits {
   /** Never a change: options that only steer how the provider works (adoption). */
   ignoreInDiff?: boolean;
   /**
+   * The value that clears the field on the server (a merge request's
+   * assignees: `[]`). Without it, a property the program stops declaring is
+   * left as it is on the server; with it, removing the property is a change,
+   * and the update sends this value (`requestBody` with the changed names).
+   */
+  unsetAs?: unknown;
+  /**
    * The server defaults or normalises this value (short ref to full ref, ...):
    * true when the live value is what the declared value becomes on the server.
    */

@@ -53,7 +53,11 @@ function changedProperties({ propertyNames, traits }: Properties, olds: Args, ne
   return propertyNames.filter((name) => {
     // First, as it is the cheapest: most of a large resource's properties are not declared.
     const declared = news[name];
-    if (declared === undefined) return false; // not managed: unset optional fields never show as changes
+    if (declared === undefined) {
+      // Not managed: unset optional fields never show as changes, unless removing one clears it on the server.
+      const unsetAs = traits(name).unsetAs;
+      return unsetAs !== undefined && olds[name] !== undefined && !sameValue(traits(name), unsetAs, olds[name]);
+    }
     const field = traits(name);
     if (field.ignoreInDiff) return false;
     if (isUnknown(declared)) return true;

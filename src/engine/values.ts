@@ -33,6 +33,7 @@ export function withoutEngineKeys(values: Record<string, unknown>): Record<strin
 /**
  * The API request body for the declared properties (all of them, or only
  * `only`): wire names, `toApi` hooks, and no local properties (owners, options).
+ * A name in `only` that `args` no longer declares is sent as its `unsetAs` value.
  */
 export function requestBody(
   fields: Partial<Record<string, FieldTraits>> | undefined,
@@ -40,11 +41,19 @@ export function requestBody(
   only?: ReadonlySet<string>,
 ): Record<string, unknown> {
   const body: Record<string, unknown> = {};
+  const write = (name: string, value: unknown, traits: FieldTraits | undefined) => {
+    if (traits?.toApi) traits.toApi(value, body);
+    else body[apiFieldName(name, traits)] = value;
+  };
   for (const [name, value] of Object.entries(args)) {
     const traits = fields?.[name];
     if (value === undefined || traits?.local || (only && !only.has(name))) continue;
-    if (traits?.toApi) traits.toApi(value, body);
-    else body[apiFieldName(name, traits)] = value;
+    write(name, value, traits);
+  }
+  // A changed property no longer declared is cleared, where the field says how (`unsetAs`).
+  for (const name of only ?? []) {
+    const traits = fields?.[name];
+    if (args[name] === undefined && traits?.unsetAs !== undefined && !traits.local) write(name, traits.unsetAs, traits);
   }
   return body;
 }

@@ -15,6 +15,9 @@ export const ownerReference = z.union(
   { error: (issue) => (issue.input === undefined ? `is required: ${OWNER_FORM}` : OWNER_RULE) },
 );
 
+/** What `git check-ref-format` refuses and a branch, tag or ref name can never contain. */
+export const BAD_REF = /\s|\.\.|[~^:?*[\\]|@\{|\/\/|^\/|\/$|\.lock$|^-/;
+
 /** Take over an existing matching object instead of creating a new one (Pulumi cannot import dynamic resources). */
 export const adoptExisting = z.boolean().optional();
 

@@ -2,6 +2,7 @@
 import type { AnyResourceDefinition } from "../engine/definition";
 import { applicationSettingsDefinition } from "./application-settings";
 import { badgeDefinition } from "./badge";
+import { mergeRequestDefinition } from "./merge-request";
 import { groupSettingsDefinition } from "./group-settings";
 import { pipelineScheduleDefinition } from "./pipeline-schedule";
 import { groupIntegrationDefinition } from "./group-integration";
@@ -40,6 +41,7 @@ export const definitions = {
   ExclusivePipelineSchedules: exclusivePipelineSchedulesDefinition,
   ExclusiveGroupIntegrations: exclusiveGroupIntegrationsDefinition,
   ExclusiveUpstreams: exclusiveUpstreamsDefinition,
+  MergeRequest: mergeRequestDefinition,
 } satisfies Record<string, AnyResourceDefinition>;
 
 export type ResourceKind = keyof typeof definitions;

@@ -41,7 +41,7 @@ import { defineResource, type EngineContext, type Operation } from "../engine/de
 import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { isUnknown, requestBody } from "../engine/values";
-import { adoptExisting, ownerReference } from "./common";
+import { adoptExisting, BAD_REF, ownerReference } from "./common";
 
 export type VariableType = "env_var" | "file";
 export type InputValue = string | number | boolean | (string | number | boolean)[];
@@ -69,8 +69,6 @@ export interface PipelineScheduleLive extends Record<string, unknown> {
 }
 
 const VARIABLE_KEY = /^[A-Za-z0-9_]+$/;
-/** What `git check-ref-format` refuses and a ref can never contain. */
-const BAD_REF = /\s|\.\.|[~^:?*[\\]|@\{|\/\/|^\/|\/$|\.lock$|^-/;
 
 /** Why a variable key is refused, or undefined: at most 255 characters of A-Z, a-z, 0-9 and `_`. */
 function keyProblem(key: string): string | undefined {

@@ -489,6 +489,22 @@ const catalogue: Record<ResourceName, ResourceCatalogue> = {
       ["an upstream given by name", { keep: ["Docker Hub"] }, "keep", /keep\.0: "Docker Hub" does not name an upstream; give an Upstream's upstreamId or id/],
     ],
   },
+  MergeRequest: {
+    valid: { project: "acme/web", sourceBranch: "release/1.x", targetBranch: "main", title: "Release 1.x" },
+    cases: [
+      ["no title", { title: undefined }, "title", /title: .*(required|expected string)/],
+      ["a blank title", { title: " " }, "title", /title: must not be blank/],
+      ["no source branch", { sourceBranch: undefined }, "sourceBranch", /sourceBranch: .*(required|expected string)/],
+      ["a target branch with '..'", { targetBranch: "a..b" }, "targetBranch", /targetBranch: must be a branch name/],
+      ["the source branch as the target", { targetBranch: "release/1.x" }, "targetBranch", /targetBranch: must differ from sourceBranch/],
+      ["labels as comma-separated text", { labels: "bug,deps" }, "labels", /labels: .*expected array/],
+      ["a label containing a comma", { labels: ["bug,deps"] }, "labels", /labels\.0: must not contain a comma/],
+      ["an assignee given by username", { assigneeIds: ["dev"] }, "assigneeIds", /assigneeIds\.0: .*expected number/],
+      ["a milestone id of 0", { milestoneId: 0 }, "milestoneId", /milestoneId: must be a milestone's numeric id/],
+      ["state merged", { state: "merged" }, "state", /state: must be "opened" or "closed"/],
+      ["mergeAfter that is no date", { mergeAfter: "next week" }, "mergeAfter", /mergeAfter: must be an ISO 8601/],
+    ],
+  },
 };
 
 // ---------------------------------------------------------------------------

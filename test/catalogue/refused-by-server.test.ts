@@ -22,6 +22,7 @@ const SECRETS = [WEBHOOK, TOKEN, PASSWORD];
 
 const BADGE = { name: "pipeline", linkUrl: "https://ci.example.com/%{project_path}", imageUrl: "https://ci.example.com/%{project_path}/badge.svg" };
 const SCHEDULE = { description: "Nightly", ref: "main", cron: "0 2 * * *", variables: [{ key: "DEPLOY_TOKEN", value: TOKEN }] };
+const MERGE_REQUEST = { sourceBranch: "release/1.x", targetBranch: "main", title: "Release 1.x" };
 const MATTERMOST = { slug: "mattermost", webhook: WEBHOOK };
 const UPSTREAM = { name: "Docker Hub", url: "https://registry-1.docker.io", username: "puller", password: PASSWORD };
 
@@ -117,6 +118,7 @@ describe("a group or project that does not exist, or that the token's user canno
     ["Upstream in a missing registry", async () => expectExplained(await createAs("root", "Upstream", { registry: 99_999, ...UPSTREAM }), /virtual registry 99999/, /does not exist/)],
     ["CleanupPolicy of a missing group", async () => expectExplained(await createAs("alice", "CleanupPolicy", { group: "nope", cadence: 7 }), /group nope does not exist/)],
     ["ExclusiveBadges of a missing group", async () => expectExplained(await createAs("root", "ExclusiveBadges", { group: "nope", keep: [] }), /group nope does not exist/)],
+    ["MergeRequest in a missing project", async () => expectExplained(await createAs("root", "MergeRequest", { project: "acme/nope", ...MERGE_REQUEST }), /project acme\/nope does not exist/)],
     ["ExclusivePipelineSchedules of a missing project", async () => expectExplained(await createAs("root", "ExclusivePipelineSchedules", { project: "acme/nope", keep: [] }), /project acme\/nope does not exist/)],
     ["ExclusiveGroupIntegrations of a private group the user is not a member of", async () => expectExplained(await createAs("outsider", "ExclusiveGroupIntegrations", { group: "acme", keep: [] }), /group acme does not exist, or the token's user cannot see it/)],
     ["ExclusiveUpstreams of a missing registry", async () => expectExplained(await createAs("root", "ExclusiveUpstreams", { registry: 99_999, keep: [] }), /virtual registry 99999/, /does not exist/)],
@@ -137,6 +139,7 @@ describe("a group or project that does not exist, or that the token's user canno
 describe("a role too low", () => {
   refusedCases([
     ["a group Badge by a Developer (needs Owner)", async () => expectExplained(await createAs("dev", "Badge", { group: "acme", ...BADGE }), /the Owner role on group acme/)],
+    ["a MergeRequest by a Guest (needs Developer)", async () => expectExplained(await createAs("guest", "MergeRequest", { project: "acme/web", ...MERGE_REQUEST }), /at least the Developer role on project acme\/web/)],
     ["a project Badge by a Guest (needs Maintainer)", async () => expectExplained(await createAs("guest", "Badge", { project: "acme/web", ...BADGE }), /at least the Maintainer role on project acme\/web/)],
     ["GroupSettings by a Maintainer (needs Owner)", async () => expectExplained(await createAs("maintainer", "GroupSettings", { group: "acme", description: "changed" }), /the Owner role on group acme/)],
     ["GroupIntegration by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "GroupIntegration", { group: "acme", ...MATTERMOST }), /at least the Maintainer role on group acme/)],

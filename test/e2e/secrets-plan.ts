@@ -133,6 +133,7 @@ export const NOT_IN_SECRETS_PROGRAM: Partial<Record<ResourceKind, string>> = {
   ExclusivePipelineSchedules: EXCLUSIVE_SET,
   ExclusiveGroupIntegrations: EXCLUSIVE_SET,
   ExclusiveUpstreams: EXCLUSIVE_SET,
+  MergeRequest: "no secret input or output",
 };
 
 /** One declaration of each kind (the Upstream's registry comes first), without secrets. */

@@ -1,0 +1,356 @@
+/**
+ * MergeRequest: a merge request a program keeps open (a standing release or
+ * dependency-bump merge request), with its title, description, labels,
+ * assignees, reviewers and merge options.
+ *
+ * - The project, the source branch and a fork's target project cannot change
+ *   in place: a change replaces it. Everything else, the target branch
+ *   included, updates in place with one PUT carrying only what changed.
+ * - `state` (`opened`, the default, or `closed`) is sent as `state_event`
+ *   (`reopen`, `close`). The API has no delete for merge requests: destroy
+ *   CLOSES it (one PUT with `state_event: close`), and so does the old one of
+ *   a replacement. A merge request merged outside the program stays merged:
+ *   a refresh records `state: merged`, and an update then fails saying so
+ *   instead of trying to reopen it (the server cannot); destroy sends nothing.
+ * - Labels are a list of names, sent comma-separated; the server creates
+ *   unknown ones as project labels, matches existing ones without regard to
+ *   case and answers them sorted: neither order nor case is a diff. Removing
+ *   `labels`, `assigneeIds`, `reviewerIds` or `milestoneId` from the program
+ *   clears them on the server (the API's empty value, `0` for the milestone).
+ * - Server defaults and normalisations never show as changes: an undeclared
+ *   `squash` takes the project's default; the title is stored stripped; a
+ *   description's CRLF line ends are the same as LF; `mergeAfter` in any ISO
+ *   8601 form is the same instant.
+ * - A lost answer to the POST does not create a second one: the server keeps
+ *   one open merge request per source and target branch, and the client looks
+ *   for it before sending the POST again.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { ApiError, apiPath } from "../client";
+import { defineResource, type EngineContext, type FieldTraits, type Located } from "../engine/definition";
+import { ExplainedError, PartialCreateError } from "../engine/errors";
+import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import { requestBody } from "../engine/values";
+import { adoptExisting, BAD_REF, ownerReference } from "./common";
+
+/** A merge request as the API returns it (the fields this resource reads). */
+export interface MergeRequestLive extends Record<string, unknown> {
+  id: number;
+  iid: number;
+  project_id: number;
+  source_project_id?: number;
+  target_project_id?: number;
+  title: string;
+  description: string | null;
+  state: "opened" | "closed" | "locked" | "merged";
+  source_branch: string;
+  target_branch: string;
+  web_url: string;
+  labels: string[];
+  assignees?: { id: number }[];
+  reviewers?: { id: number }[];
+  milestone?: { id: number } | null;
+  merged_at?: string | null;
+  merge_user?: { username: string } | null;
+  references?: { full: string };
+}
+
+/** Issuable::TITLE_LENGTH_MAX (gitlabhq app/models/concerns/issuable.rb). */
+const MAX_TITLE = 255;
+/** Spec document 3, part 8. */
+const MAX_DESCRIPTION = 1_048_576;
+
+const branch = z
+  .string()
+  .min(1, { message: "must not be empty" })
+  .refine((name) => !BAD_REF.test(name), { message: "must be a branch name such as main or release/1.x (no spaces, '..', '~', '^', ':', '?', '*', '[' or '\\')" });
+
+const userIds = z
+  .array(z.number().int().positive({ message: "must be a user's numeric id" }))
+  .refine((ids) => new Set(ids).size === ids.length, { message: "must not name a user twice" });
+
+const labelName = z
+  .string()
+  .refine((name) => name.trim() !== "", { message: "must not be blank" })
+  .refine((name) => !name.includes(","), { message: "must not contain a comma (the API sends labels comma-separated)" })
+  .refine((name) => name.length <= 255, { message: "must be at most 255 characters" });
+
+const labels = z.array(labelName).refine((names) => new Set(names.map(labelKey)).size === names.length, {
+  message: "must not name a label twice (label names are matched without regard to case)",
+});
+
+const schema = z.object({
+  /** The project the merge request belongs to (numeric id or full path); the source branch is in it. */
+  project: ownerReference,
+  /** The branch with the changes. */
+  sourceBranch: branch,
+  /** The branch to merge into; changes in place. */
+  targetBranch: branch,
+  title: z
+    .string()
+    .refine((text) => text.trim() !== "", { message: "must not be blank" })
+    .refine((text) => text.trim().length <= MAX_TITLE, { message: `must be at most ${MAX_TITLE} characters` }),
+  /** Markdown, at most 1,048,576 characters. */
+  description: z.string().max(MAX_DESCRIPTION, { message: `must be at most ${MAX_DESCRIPTION} characters` }).optional(),
+  /** `opened` (default) or `closed`; a merged merge request stays merged. */
+  state: z.enum(["opened", "closed"], { message: 'must be "opened" or "closed"' }).default("opened"),
+  /** Label names; unknown ones are created as project labels. Removing the property removes all labels. */
+  labels: labels.optional(),
+  /** Users' numeric ids; `[]` or removing the property unassigns all. */
+  assigneeIds: userIds.optional(),
+  /** Users' numeric ids; `[]` or removing the property removes all reviewers. */
+  reviewerIds: userIds.optional(),
+  /** The milestone's global id; removing the property unsets it. */
+  milestoneId: z.number().int().positive({ message: "must be a milestone's numeric id" }).optional(),
+  /** Delete the source branch when it is merged. */
+  removeSourceBranch: z.boolean().optional(),
+  /** Squash the commits on merge; the project's default when not declared (project settings may override it at merge time). */
+  squash: z.boolean().optional(),
+  /** Not mergeable before this instant (ISO 8601). */
+  mergeAfter: z.string().refine((text) => !Number.isNaN(Date.parse(text)), { message: "must be an ISO 8601 date and time such as 2030-01-01T00:00:00Z" }).optional(),
+  /** Lock the discussion to project members. */
+  discussionLocked: z.boolean().optional(),
+  /** A merge request from a fork: the upstream project's numeric id (the merge request lives there). */
+  targetProjectId: z.number().int().positive({ message: "must be a project's numeric id" }).optional(),
+  /** Forks only (targetProjectId set): members of the target project may push to the source branch. */
+  allowCollaboration: z.boolean().optional(),
+  /** Deprecated (removed in API v5), Premium and Ultimate only. */
+  approvalsBeforeMerge: z.number().int().min(0).optional(),
+  adoptExisting,
+});
+
+type MergeRequestInputs = z.output<typeof schema>;
+
+function labelKey(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+/** The same ids in any order. */
+function sameIds(declared: unknown, live: unknown): boolean {
+  if (!Array.isArray(declared) || !Array.isArray(live) || declared.length !== live.length) return false;
+  const held = new Set(live);
+  return declared.every((id) => held.has(id));
+}
+
+/** The same labels in any order and case: the server sorts them and keeps an existing label's case. */
+function sameLabels(declared: unknown, live: unknown): boolean {
+  if (!Array.isArray(declared) || !Array.isArray(live)) return false;
+  return sameIds((declared as string[]).map(labelKey), (live as string[]).map(labelKey));
+}
+
+/** null behaves as false (spec document 1, part 2.1). */
+const nullIsFalse = (declared: unknown, live: unknown) => declared === false && live === null;
+
+const userIdsOf = (key: "assignees" | "reviewers") => (live: Record<string, unknown>) => ((live[key] ?? []) as { id: number }[]).map((user) => user.id);
+
+const fields: { [K in keyof MergeRequestInputs]?: FieldTraits } = {
+  project: { local: true, replaceOnChange: true },
+  sourceBranch: { replaceOnChange: true },
+  targetProjectId: { replaceOnChange: true },
+  adoptExisting: { local: true, ignoreInDiff: true },
+  // Issuable strips the title (`strip_attributes! :title`).
+  title: { sameValue: (declared, live) => typeof declared === "string" && declared.trim() === live },
+  description: { sameValue: (declared, live) => typeof declared === "string" && declared.replace(/\r\n/g, "\n") === ((live as string | null) ?? "").replace(/\r\n/g, "\n") },
+  // `locked` is a short-lived state of an open merge request.
+  state: { toApi: (value, body) => (body.state_event = value === "closed" ? "close" : "reopen"), sameValue: (declared, live) => declared === "opened" && live === "locked" },
+  labels: { unsetAs: [], sameValue: sameLabels, toApi: (value, body) => (body.labels = (value as string[]).join(",")) },
+  assigneeIds: { unsetAs: [], sameValue: sameIds, fromApi: userIdsOf("assignees") },
+  reviewerIds: { unsetAs: [], sameValue: sameIds, fromApi: userIdsOf("reviewers") },
+  milestoneId: { unsetAs: 0, sameValue: (declared, live) => declared === 0 && live === null, fromApi: (live) => (live.milestone as { id: number } | null)?.id ?? null },
+  removeSourceBranch: { fromApi: (live) => live.force_remove_source_branch, sameValue: nullIsFalse },
+  mergeAfter: { sameValue: (declared, live) => typeof live === "string" && Date.parse(declared as string) === Date.parse(live) },
+  squash: { sameValue: nullIsFalse },
+  discussionLocked: { sameValue: nullIsFalse },
+  allowCollaboration: { sameValue: nullIsFalse },
+};
+
+/** Fields the create endpoint does not take: sent by a PUT right after the POST. */
+const UPDATE_ONLY = new Set(["state", "discussionLocked"]);
+
+/** The resource id is the merge request's API path, e.g. `projects/acme%2Fweb/merge_requests/3`. */
+function parseId(id: string): { path: string; project: string; iid: number } {
+  const match = /^projects\/([^/]+)\/merge_requests\/(\d+)$/.exec(id);
+  if (!match) throw new Error(`MergeRequest id "${id}" is not of the form projects/<project>/merge_requests/<iid>.`);
+  return { path: "/" + id, project: decodeURIComponent(match[1]!), iid: Number(match[2]) };
+}
+
+/** Where the merge request lives: the target project of a fork's merge request, else the project. */
+const homeOf = (args: MergeRequestInputs): string | number => args.targetProjectId ?? args.project;
+
+const idOf = (args: MergeRequestInputs, iid: number): string => `projects/${encodeURIComponent(String(homeOf(args)))}/merge_requests/${iid}`;
+
+/** Whether a listed merge request belongs to `project` (an id, or a full path as `references.full` shows it). */
+function inProject(mr: MergeRequestLive, project: string | number): boolean {
+  if (typeof project === "number") return mr.project_id === project;
+  const fullPath = mr.references?.full.replace(/![0-9]+$/, "");
+  return fullPath !== undefined && fullPath.toLowerCase() === project.toLowerCase();
+}
+
+/**
+ * The open merge request of these branches in the project, if any: the server
+ * keeps at most one. The API lists merge requests instance-wide only (spec
+ * document 3, part 4.1), filtered here by state and branches.
+ */
+function openMergeRequest(ctx: EngineContext, args: MergeRequestInputs): Promise<MergeRequestLive | undefined> {
+  const query = { scope: "all", state: "opened", source_branch: args.sourceBranch, target_branch: args.targetBranch };
+  return ctx.client.find<MergeRequestLive>("/merge_requests", query, (mr) => inProject(mr, homeOf(args)));
+}
+
+/** A 409 naming the open merge request of the same branches (`... already exists for this source branch: !N`). */
+function existingOpenIid(error: unknown): number | undefined {
+  if (!(error instanceof ApiError) || error.status !== 409) return undefined;
+  const match = /already exists for this source branch: !(\d+)/.exec(error.serverMessage ?? "");
+  return match ? Number(match[1]) : undefined;
+}
+
+function alreadyOpen(args: MergeRequestInputs, iid: number, doing: string): ExplainedError {
+  const id = idOf(args, iid);
+  return new ExplainedError(
+    `MergeRequest: cannot ${doing}: merge request !${iid} of project ${homeOf(args)} is already open for ${args.sourceBranch} into ${args.targetBranch}, ` +
+      `and the server keeps one open merge request per source and target branch. Take it over with adoptExisting: true or the import option (import: "${id}"), or close it.`,
+  );
+}
+
+/** A PUT, sent again when another write saved the merge request first (409 `Resource lock`: nothing was written). */
+async function putMergeRequest(ctx: EngineContext, path: string, body: Record<string, unknown>): Promise<MergeRequestLive> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ctx.client.put<MergeRequestLive>(path, body);
+    } catch (error) {
+      const locked = error instanceof ApiError && error.status === 409 && /Resource lock/i.test(error.serverMessage ?? "");
+      if (!locked || attempt === 3) throw error;
+    }
+  }
+}
+
+/** A merged merge request is final: the update explains that instead of asking for a reopen the server ignores. */
+function refuseMerged(id: string, olds: MergeRequestInputs, recordedState: unknown): void {
+  if (recordedState !== "merged") return;
+  throw new ExplainedError(
+    `MergeRequest ${id}: it was merged outside this program (a refresh recorded state: merged), and a merged merge request cannot be reopened or changed back. ` +
+      `To keep declaring one for ${olds.sourceBranch} into ${olds.targetBranch}, replace it with a new one (\`pulumi up --replace <urn>\`, once the source branch has new commits); ` +
+      "to stop managing it, remove it from the program and the state (`pulumi state delete <urn>`).",
+  );
+}
+
+export const mergeRequestDefinition = defineResource({
+  name: "MergeRequest",
+  schema,
+  fields,
+  outputs: {
+    iid: { fromId: (id) => Number(id.split("/").at(-1)) },
+    mergeRequestId: {},
+    webUrl: {},
+    mergedAt: {},
+  },
+  outputsOf: (live: MergeRequestLive) => ({ mergeRequestId: live.id, webUrl: live.web_url, mergedAt: live.merged_at ?? null }),
+  validate: (args) => {
+    const problems: { property: string; reason: string }[] = [];
+    if (args.sourceBranch === args.targetBranch && args.targetProjectId === undefined) {
+      problems.push({ property: "targetBranch", reason: "targetBranch: must differ from sourceBranch (a merge request within one project merges one branch into another)" });
+    }
+    if (args.allowCollaboration !== undefined && args.targetProjectId === undefined) {
+      problems.push({ property: "allowCollaboration", reason: "allowCollaboration: applies only to a merge request from a fork (set targetProjectId); within one project the server always shows false" });
+    }
+    return problems;
+  },
+  // create_merge_request_from and update_merge_request: Developer (an author may also edit their own).
+  requirements: (args) => ({ subject: `project ${homeOf(args)}`, role: "at least the Developer role" }),
+  // At preview (engine/verify.ts): Developer on the project; an open merge request of the same branches is a collision.
+  preconditions: (args) => ({
+    owner: { kind: "project", property: "project", ref: args.project },
+    role: "Developer",
+    // A fork's merge request lives in the target project, which is not the owner verified here.
+    unique: args.targetProjectId !== undefined ? undefined : {
+      list: `open merge requests ${args.sourceBranch} -> ${args.targetBranch}`,
+      read: (ctx) => ctx.client.list<MergeRequestLive>("/merge_requests", { scope: "all", state: "opened", source_branch: args.sourceBranch, target_branch: args.targetBranch }),
+      find: (found, owner) => {
+        const same = (found as MergeRequestLive[]).find((mr) => mr.project_id === owner.id);
+        return same && { what: `an open merge request of ${args.sourceBranch} into ${args.targetBranch} (!${same.iid})`, id: idOf(args, same.iid) };
+      },
+    },
+  }),
+  deleteBeforeReplace: (olds, news) => olds.project === news.project && olds.sourceBranch === news.sourceBranch && olds.targetBranch === news.targetBranch,
+
+  async create(ctx, args) {
+    const body = requestBody(fields, Object.fromEntries(Object.entries(args).filter(([name]) => !UPDATE_ONLY.has(name))));
+    // If the answer to the POST is lost, the open merge request of these branches is the one it created.
+    const live = await ctx.client
+      .post<MergeRequestLive>(apiPath`/projects/${args.project}/merge_requests`, body, () => openMergeRequest(ctx, args))
+      .catch((error: unknown) => {
+        const iid = existingOpenIid(error);
+        throw iid === undefined ? error : alreadyOpen(args, iid, "create it");
+      });
+    const located: Located<MergeRequestLive> = { id: idOf(args, live.iid), live };
+    // A new merge request is open and its discussion unlocked (null, which behaves as false): only the other values need the PUT.
+    const afterCreate = requestBody(fields, { state: args.state === "closed" ? "closed" : undefined, discussionLocked: args.discussionLocked === true ? true : undefined });
+    if (Object.keys(afterCreate).length === 0) return located;
+    try {
+      return { id: located.id, live: await putMergeRequest(ctx, parseId(located.id).path, afterCreate) };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw PartialCreateError.fromLive(`MergeRequest: !${live.iid} was created but not closed or locked as declared (${reason}). Run \`pulumi up\` again.`, located.id, live);
+    }
+  },
+
+  async read(ctx, id) {
+    return ctx.client.get<MergeRequestLive>(parseId(id).path);
+  },
+
+  async update(ctx, id, args, changed, olds) {
+    refuseMerged(id, olds, (olds as Record<string, unknown>).state);
+    const body = requestBody(fields, args, changed);
+    return putMergeRequest(ctx, parseId(id).path, body).catch((error: unknown) => {
+      const iid = existingOpenIid(error);
+      throw iid === undefined ? error : alreadyOpen(args, iid, `reopen ${id}`);
+    });
+  },
+
+  async delete(ctx, id, args) {
+    // The API deletes no merge requests: closing it is what destroy can do. A merged one stays as it is.
+    if ((args as Record<string, unknown>).state === "merged") return;
+    await putMergeRequest(ctx, parseId(id).path, { state_event: "close" });
+  },
+
+  async adopt(ctx, args) {
+    const found = await openMergeRequest(ctx, args);
+    return found ? { id: idOf(args, found.iid), live: found } : undefined;
+  },
+});
+
+export type MergeRequestArgs = ResourceArgs<typeof schema>;
+
+/**
+ * A merge request kept open by the program. Destroy closes it (the API
+ * deletes none); one merged outside the program is reported, not reopened.
+ *
+ * ```ts
+ * new MergeRequest("release", { project: "acme/web", sourceBranch: "release/1.x", targetBranch: "main",
+ *   title: "Release 1.x", labels: ["release"], assigneeIds: [42] });
+ * ```
+ */
+export class MergeRequest extends PlatformResource {
+  declare readonly project: pulumi.Output<string | number>;
+  declare readonly sourceBranch: pulumi.Output<string>;
+  declare readonly targetBranch: pulumi.Output<string>;
+  declare readonly title: pulumi.Output<string>;
+  declare readonly description: pulumi.Output<string | undefined>;
+  /** `opened` or `closed` as declared; `merged` once merged outside the program. */
+  declare readonly state: pulumi.Output<"opened" | "closed" | "merged">;
+  declare readonly labels: pulumi.Output<string[] | undefined>;
+  declare readonly assigneeIds: pulumi.Output<number[] | undefined>;
+  declare readonly reviewerIds: pulumi.Output<number[] | undefined>;
+  declare readonly milestoneId: pulumi.Output<number | undefined>;
+  /** The merge request's number in its project (`!3`). */
+  declare readonly iid: pulumi.Output<number>;
+  /** Its global id. */
+  declare readonly mergeRequestId: pulumi.Output<number>;
+  declare readonly webUrl: pulumi.Output<string>;
+  /** When it was merged; null while it is not. */
+  declare readonly mergedAt: pulumi.Output<string | null>;
+
+  constructor(name: string, args: MergeRequestArgs, opts?: pulumi.CustomResourceOptions) {
+    super(mergeRequestDefinition, name, args, opts);
+  }
+}
