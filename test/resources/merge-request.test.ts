@@ -96,7 +96,8 @@ describe("lifecycle", () => {
   it("create sends one POST; the server's normalisations are no diff, before or after a refresh", async () => {
     let created: Awaited<ReturnType<typeof createMergeRequest>> | undefined;
     const declared = {
-      // An existing label in another case, two new ones out of order; an instant in a shorter ISO form.
+      // A title the server strips; an existing label in another case, two new ones out of order; an instant in a shorter ISO form.
+      title: "  Bump dependencies ",
       labels: ["zeta-release", "BUG", "alpha-deps"],
       mergeAfter: "2030-01-01T00:00:00Z",
       description: "Bumps:\r\n- lodash",
@@ -109,6 +110,7 @@ describe("lifecycle", () => {
     const { id, inputs: checked, outs } = created!;
     const onServer = await live(id);
     expect(id).toBe(`projects/acme%2Fweb/merge_requests/${onServer.iid}`);
+    expect(onServer.title).toBe("Bump dependencies");
     expect(onServer.labels).toEqual(["alpha-deps", "bug", "zeta-release"]);
     expect(onServer.merge_after).toBe("2030-01-01T00:00:00.000Z");
     expect(outs).toMatchObject({ labels: declared.labels, mergeAfter: declared.mergeAfter, state: "opened", mergeRequestId: onServer.id, mergedAt: null });
@@ -240,5 +242,37 @@ describe("adoption and import", () => {
   it("an import id not of the form is refused, saying the form", async () => {
     const checked = await mergeRequest.check({}, { ...inputs(), __import: "acme/web!3" });
     await expect(mergeRequest.create(checked.inputs)).rejects.toThrow(/projects\/<project>\/merge_requests\/<iid>/);
+  });
+});
+
+describe("verification at preview", () => {
+  const verifyingAs = (user: string) => server.configureProviders(user, { "platform:verifyAtPreview": "true" });
+  const reasonsOf = async (declared: Record<string, unknown>) => ((await mergeRequest.check({}, declared)).failures ?? []).map((failure) => failure.reason);
+
+  it("a Developer passes; a Guest is refused naming the role; the user and project are read once, the open merge requests once per pair of branches", async () => {
+    await verifyingAs("dev");
+    try {
+      const requests = await server.requestsDuring(async () => {
+        expect(await reasonsOf(inputs())).toEqual([]);
+        expect(await reasonsOf(inputs())).toEqual([]);
+      });
+      expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /api/v4/user", "GET /api/v4/projects/acme%2Fweb", "GET /api/v4/merge_requests", "GET /api/v4/merge_requests"]);
+      await verifyingAs("guest");
+      expect(await reasonsOf(inputs())).toEqual([expect.stringMatching(/^project: .*MergeRequest needs Developer/)]);
+    } finally {
+      await server.configureProviders();
+    }
+  });
+
+  it("an open merge request of the same branches is named with the id to import it by", async () => {
+    const { id, inputs: declared } = await createMergeRequest();
+    await verifyingAs("root");
+    try {
+      expect(await reasonsOf(declared)).toEqual([expect.stringContaining(`an open merge request of ${declared.sourceBranch} into main`)]);
+      expect((await reasonsOf(declared))[0]).toContain(`import: "${id}"`);
+      expect(await reasonsOf({ ...declared, adoptExisting: true })).toEqual([]);
+    } finally {
+      await server.configureProviders();
+    }
   });
 });

@@ -24,6 +24,8 @@
  *   this source branch: !N`) are 409 `{"message":[...]}`; model errors are
  *   400 `{"message":{"title":["can't be blank"]}}`. Unknown milestones and
  *   assignees or reviewers who may not read the merge request are dropped.
+ * - The title is stored stripped of surrounding whitespace (Issuable's
+ *   `strip_attributes! :title`).
  * - Update: Grape's `at_least_one_of` (400 `{"error":"<names> are missing,
  *   at least one parameter must be provided"}`), `allow_blank: false` for
  *   title and target_branch (`title is empty`); `state_event` close/reopen
@@ -285,7 +287,8 @@ function newRecord(state: EmulatorState, project: Project, user: User, params: {
     id: 0,
     iid: Math.max(0, ...mergeRequests.filter((m) => m.projectId === project.id).map((m) => m.iid)) + 1,
     projectId: project.id,
-    title: params.title,
+    // Issuable's `strip_attributes! :title`: stored without surrounding whitespace.
+    title: params.title.trim(),
     description: "",
     sourceBranch: params.source_branch,
     targetBranch: params.target_branch,
@@ -416,7 +419,7 @@ const updateMergeRequest = route(
     if (!canUpdateMergeRequest(ctx.state, user, project, mr)) throw forbidden();
     const admin = canAdminMergeRequests(ctx.state, user, project);
     const updated = structuredClone(mr);
-    if (ctx.params.title !== undefined) updated.title = ctx.params.title;
+    if (ctx.params.title !== undefined) updated.title = ctx.params.title.trim();
     const retargeted = ctx.params.target_branch !== undefined && ctx.params.target_branch !== mr.targetBranch;
     if (retargeted) Object.assign(updated, { targetBranch: ctx.params.target_branch, mergeStatus: "unchecked" });
     if (admin && ctx.params.discussion_locked !== undefined) updated.discussionLocked = ctx.params.discussion_locked;
