@@ -40,6 +40,8 @@ interface Scenario {
    * of the old.
    */
   replacedOnChange?: boolean;
+  /** The id the bare read, update and delete take, from the bare create's answer; default: a badge path with its `id`. */
+  bareIdOf?: (answer: { id?: number; iid?: number }) => string;
 }
 
 type Operation = "preview" | "create" | "read" | "update" | "delete";
@@ -277,6 +279,21 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    // One source branch for every iteration: delete closes the merge request (the API deletes none),
+    // and the server refuses only a second OPEN one of the same branches.
+    resource: "MergeRequest",
+    inputs: (i) => ({ project: "acme/web", sourceBranch: "release/1.x", targetBranch: "main", title: `Release ${i}` }),
+    changed: (inputs) => ({ ...inputs, title: `${String(inputs.title)} (changed)` }),
+    minimum: { preview: 0, create: 1, read: 1, update: 1, delete: 1 },
+    bareIdOf: (answer) => `projects/acme%2Fweb/merge_requests/${answer.iid}`,
+    bare: {
+      create: (_id, i) => ({ method: "POST", path: "/api/v4/projects/acme%2Fweb/merge_requests", body: { source_branch: "release/1.x", target_branch: "main", title: `Bare ${i}` } }),
+      read: (id) => ({ method: "GET", path: `/api/v4/${id}` }),
+      update: (id) => ({ method: "PUT", path: `/api/v4/${id}`, body: { title: "Bare (changed)" } }),
+      delete: (id) => ({ method: "PUT", path: `/api/v4/${id}`, body: { state_event: "close" } }),
+    },
+  },
+  {
     // Same counts as GroupSettings. Instance settings exist on self-managed instances only:
     // the setup turns the (hosted) bench instance into one, so keep this scenario last.
     resource: "ApplicationSettings",
@@ -374,8 +391,8 @@ async function measure(emulator: BenchServer, scenario: Scenario): Promise<Row[]
           });
           // Read as any client that uses the answer does: parsed, when it is JSON.
           const text = await response.body.text();
-          const answer = text !== "" && String(response.headers["content-type"]).includes("json") ? (JSON.parse(text) as { id?: number }) : undefined;
-          if (operation === "create") bareId = `projects/acme%2Fweb/badges/${answer?.id}`;
+          const answer = text !== "" && String(response.headers["content-type"]).includes("json") ? (JSON.parse(text) as { id?: number; iid?: number }) : undefined;
+          if (operation === "create") bareId = scenario.bareIdOf?.(answer ?? {}) ?? `projects/acme%2Fweb/badges/${answer?.id}`;
           // A replacement's new object is the one the bare delete then removes; the old one goes untimed below.
           if (operation === "update" && scenario.replacedOnChange) replacedId = `projects/acme%2Fweb/badges/${answer?.id}`;
         });
