@@ -423,6 +423,36 @@ const cases: CommitCase[] = [
       },
     };
   })(),
+  (() => {
+    // The POST's answer lost: the server would refuse a second open merge request of these branches (409);
+    // the open one is found in the list instead. The discussion lock is the PUT after it.
+    const openOnes = async () =>
+      (await api().list<{ iid: number; project_id: number; references: { full: string } }>("/merge_requests", { scope: "all", state: "opened", source_branch: "release/1.x", target_branch: "main" }))
+        .filter((mr) => mr.references.full.startsWith("acme/web!"))
+        .map((mr) => mr.iid);
+    return {
+      name: "MergeRequest (the POST's answer lost: found as the open merge request of its branches, created once)",
+      provider: providers.MergeRequest,
+      async declare() {
+        expect(await openOnes()).toEqual([]);
+        return { project: "acme/web", sourceBranch: "release/1.x", targetBranch: "main", title: next("Release"), discussionLocked: true };
+      },
+      writes: [
+        { method: "POST", path: /^\/api\/v4\/projects\/acme%2Fweb\/merge_requests$/ },
+        { method: "PUT", path: /^\/api\/v4\/projects\/acme%2Fweb\/merge_requests\/\d+$/ },
+      ],
+      async verify(created, declared) {
+        const open = await openOnes();
+        expect(open).toHaveLength(1);
+        expect(created.id).toBe(`projects/acme%2Fweb/merge_requests/${open[0]}`);
+        expect(await api().get(`/${created.id}`)).toMatchObject({ title: declared.title, discussion_locked: true });
+      },
+      async cleanup() {
+        // Destroy closes it: no open one is left.
+        expect(await openOnes()).toEqual([]);
+      },
+    };
+  })(),
 ];
 
 /** The fault plan that hits each write of the create once with `kind`. */
