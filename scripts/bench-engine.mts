@@ -12,6 +12,16 @@
  * Knobs (environment): BENCH_ENGINE_N (e.g. "50,150,500"), BENCH_ENGINE_PREVIEW_N
  * (preview-only sizes, "2000"), BENCH_ENGINE_REPS (3); BENCH_ENGINE_SCALING=500 measures only
  * `--parallel` and stack splitting at that N (printed, for the README).
+ * BENCH_ENGINE_PREVIEW_UP=1: at the preview sizes, after the new-stack preview, also `up` of
+ * the N resources, a `preview --expect-no-changes` and `destroy` (P, A, B alternating as
+ * above). At 2,000 that adds about 14 minutes a repetition for P and A alone (measured once on
+ * 2 shared cores: `up` 219 s and 201 s, `destroy` 185 s and 177 s, the preview 13 s and 12 s;
+ * each step rewrites the whole state), more with B, so it is off by default.
+ * For investigation: BENCH_ENGINE_KINDS ("P,A": only those programs), BENCH_ENGINE_NODE_OPTIONS
+ * (NODE_OPTIONS of the program and the provider host, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`; the engine
+ * stops the host with a signal, so its profile is written only with a `--require` of a file doing
+ * `process.on("SIGINT", () => process.exit(0))`),
+ * BENCH_ENGINE_WRITE=0 (print the section, leave BENCHMARKS.md alone).
  */
 import { readFileSync, mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,13 +32,15 @@ import { startEmulator, type Emulator } from "pulumi-platform/emulator";
 import { ensurePulumiCli, PulumiProgram, repoRoot } from "./pulumi-workspace.mts";
 import { stateBytesByResource } from "./state-size.mts";
 
-const SIZES = (process.env.BENCH_ENGINE_N ?? "50,150,500").split(",").map(Number);
+const SIZES = (process.env.BENCH_ENGINE_N ?? "50,150,500").split(",").filter(Boolean).map(Number);
 const PREVIEW_SIZES = (process.env.BENCH_ENGINE_PREVIEW_N ?? "2000").split(",").filter(Boolean).map(Number);
 const REPS = Number(process.env.BENCH_ENGINE_REPS ?? 3);
 
 type Kind = "P" | "A" | "B";
-const KINDS: Kind[] = ["P", "A", "B"];
-type Operation = "up" | "preview" | "destroy";
+const KINDS = (process.env.BENCH_ENGINE_KINDS ?? "P,A,B").split(",").filter(Boolean) as Kind[];
+const PREVIEW_UP = process.env.BENCH_ENGINE_PREVIEW_UP === "1";
+const NODE_OPTIONS = process.env.BENCH_ENGINE_NODE_OPTIONS;
+type Operation = "up" | "preview" | "destroy" | "new-stack preview";
 
 /** The three programs, as plain JavaScript (no TypeScript compile in the timing), sized by the stack config `count` (N + 2 resources each). */
 const PROGRAMS: Record<Kind, string> = {
@@ -137,6 +149,7 @@ async function createPrograms(root: string, emulator: Emulator, n: number): Prom
       stack: `n${n}`,
       config: { "platform:url": emulator.url, count: String(n) },
       secrets: kind === "P" ? { "platform:token": emulator.tokens.root! } : {},
+      env: NODE_OPTIONS ? { NODE_OPTIONS } : undefined,
     });
   }
   return programs;
@@ -160,12 +173,22 @@ async function measureSize(root: string, emulator: Emulator, n: number, samples:
   }
 }
 
-/** Preview only (the issue's 2,000): a new stack, so every resource is a create (check, no diff). */
+/**
+ * The preview sizes (the issue's 2,000): a preview of a new stack, so every resource is a create (check, no
+ * diff); with BENCH_ENGINE_PREVIEW_UP=1, then `up`, a preview with no changes and `destroy`.
+ */
 async function measurePreviewOnly(root: string, emulator: Emulator, n: number, samples: Sample[]): Promise<void> {
   const programs = await createPrograms(root, emulator, n);
   try {
     for (let rep = 0; rep < REPS; rep++) {
-      for (const kind of KINDS) samples.push(await timed(n, kind, "preview", programs[kind], () => programs[kind].preview()));
+      for (const kind of KINDS) {
+        const program = programs[kind];
+        samples.push(await timed(n, kind, "new-stack preview", program, () => program.preview()));
+        if (!PREVIEW_UP) continue;
+        samples.push(await timed(n, kind, "up", program, () => program.up()));
+        samples.push(await timed(n, kind, "preview", program, () => program.preview("--expect-no-changes")));
+        samples.push(await timed(n, kind, "destroy", program, () => program.destroy()));
+      }
     }
   } finally {
     for (const program of Object.values(programs)) program.dispose();
@@ -194,10 +217,13 @@ function timeTable(samples: Sample[], sizes: number[], previewSizes: number[]): 
   const cell = (value?: { min: number; median: number }) => (value ? `${value.min.toFixed(1)} / ${value.median.toFixed(1)} s` : "n/a");
   const rows = [
     ...sizes.flatMap((n) => (["up", "preview", "destroy"] as Operation[]).map((operation) => ({ n, operation, label: operation }))),
-    ...previewSizes.map((n) => ({ n, operation: "preview" as Operation, label: "preview (new stack, all creates)" })),
+    ...previewSizes.flatMap((n) => [
+      { n, operation: "new-stack preview" as Operation, label: "preview (new stack, all creates)" },
+      ...(PREVIEW_UP ? (["up", "preview", "destroy"] as Operation[]).map((operation) => ({ n, operation, label: operation })) : []),
+    ]),
   ];
   const lines = rows.map(({ n, operation, label }) => {
-    const [p, a, b] = KINDS.map((kind) => stats(samples, n, kind, operation));
+    const [p, a, b] = (["P", "A", "B"] as Kind[]).map((kind) => stats(samples, n, kind, operation));
     const ratio = p && a ? `${(p.min / a.min).toFixed(2)} / ${(p.median / a.median).toFixed(2)}` : "n/a";
     return `| ${n} | ${label} | ${cell(p)} | ${cell(a)} | ${cell(b)} | ${ratio} |`;
   });
@@ -209,8 +235,11 @@ function slopeLines(samples: Sample[], sizes: number[]): string {
   const [low, high] = [150, 500].every((n) => sizes.includes(n)) ? [150, 500] : [sizes.at(-2)!, sizes.at(-1)!];
   if (low === undefined || high === undefined || low === high) return "";
   const lines = (["up", "destroy"] as Operation[]).map((operation) => {
-    const slope = (kind: Kind) => ((stats(samples, high, kind, operation)!.min - stats(samples, low, kind, operation)!.min) / (high - low)) * 1000;
-    return `- ${operation}: this package ${slope("P").toFixed(1)} ms, floor A ${slope("A").toFixed(1)} ms, floor B ${slope("B").toFixed(1)} ms a resource`;
+    const slope = (kind: Kind) => {
+      const [atLow, atHigh] = [stats(samples, low, kind, operation), stats(samples, high, kind, operation)];
+      return atLow && atHigh ? `${(((atHigh.min - atLow.min) / (high - low)) * 1000).toFixed(1)} ms` : "n/a";
+    };
+    return `- ${operation}: this package ${slope("P")}, floor A ${slope("A")}, floor B ${slope("B")} a resource`;
   });
   return `Slope per resource between N = ${low} and ${high} (minimums):\n\n${lines.join("\n")}\n`;
 }
@@ -236,14 +265,19 @@ function report(samples: Sample[], stateBytes: Record<string, number>): string {
     `Written by \`npm run bench:engine\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: Pulumi CLI ${cliVersion()}, Node ${process.version}, ` +
     `${cpuCount()} CPUs shared with other users' builds and tests (times are noisy: the programs alternate within each repetition, ${REPS} repetitions, minimum and median). ` +
     `The language host is the one \`ensurePulumiCli()\` finds (scripts/ensure-pulumi-cli.sh says on stderr when it is the project's minimal stand-in for upstream's \`pulumi-language-nodejs\`, as on this machine). File backend, the embedded emulator on loopback, \`--parallel\` left at the CLI's default (8); \`up\` and \`destroy\` with \`--skip-preview\`, \`preview\` with \`--expect-no-changes\`. ` +
-    `P is N project badges plus two group badges; A is N + 2 dynamic resources whose provider sends nothing; B is N + 2 component resources.\n\n` +
+    `P is N project badges plus two group badges; A is N + 2 dynamic resources whose provider sends nothing; B is N + 2 component resources. ` +
+    `At ${PREVIEW_SIZES.join(", ") || "no size"}: a preview of a new stack (every resource a create: check, no diff)` +
+    `${PREVIEW_UP ? ", then `up` of the N resources, a preview with no changes and `destroy` (BENCH_ENGINE_PREVIEW_UP=1)" : " only"}.\n\n` +
     timeTable(samples, SIZES, PREVIEW_SIZES) +
     "\n\n" +
     slopeLines(samples, SIZES) +
-    "\nBytes per resource in `pulumi stack export` (the CLI's own text, source paths as in a user's project; scripts/state-size.mts):\n\n" +
-    "| N | this package (badge) | floor A | floor B |\n|---:|---:|---:|---:|\n" +
-    state +
-    "\n\nPeak memory of the dynamic-provider host (the kernel's VmHWM of the node process running `@pulumi/pulumi/cmd/dynamic-provider`, found in /proc by its command line and sampled every 100 ms; the largest over the repetitions):\n\n" +
+    (SIZES.length
+      ? "\nBytes per resource in `pulumi stack export` (the CLI's own text, source paths as in a user's project; scripts/state-size.mts):\n\n" +
+        "| N | this package (badge) | floor A | floor B |\n|---:|---:|---:|---:|\n" +
+        state +
+        "\n"
+      : "") +
+    "\nPeak memory of the dynamic-provider host (the kernel's VmHWM of the node process running `@pulumi/pulumi/cmd/dynamic-provider`, found in /proc by its command line and sampled every 100 ms; the largest over the repetitions):\n\n" +
     memoryLines(samples) +
     "\n"
   );
@@ -315,7 +349,7 @@ async function main(): Promise<void> {
     for (const n of PREVIEW_SIZES) await measurePreviewOnly(root, emulator, n, samples);
     const body = report(samples, stateBytes);
     console.log(body);
-    writeSection(body);
+    if (process.env.BENCH_ENGINE_WRITE !== "0") writeSection(body);
   } finally {
     rmSync(root, { recursive: true, force: true });
     await closeAllPools();
