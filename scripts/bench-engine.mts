@@ -24,7 +24,7 @@
  * BENCH_ENGINE_WRITE=0 (print the section, leave BENCHMARKS.md alone).
  */
 import { readFileSync, mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { closeAllPools } from "pulumi-platform";
@@ -35,6 +35,8 @@ import { stateBytesByResource } from "./state-size.mts";
 const SIZES = (process.env.BENCH_ENGINE_N ?? "50,150,500").split(",").filter(Boolean).map(Number);
 const PREVIEW_SIZES = (process.env.BENCH_ENGINE_PREVIEW_N ?? "2000").split(",").filter(Boolean).map(Number);
 const REPS = Number(process.env.BENCH_ENGINE_REPS ?? 3);
+/** The machine's load when the run began: the report says how busy the machine was. */
+const LOAD_AT_START = loadavg()[0]!;
 
 type Kind = "P" | "A" | "B";
 const KINDS = (process.env.BENCH_ENGINE_KINDS ?? "P,A,B").split(",").filter(Boolean) as Kind[];
@@ -263,7 +265,7 @@ function report(samples: Sample[], stateBytes: Record<string, number>): string {
   const state = SIZES.map((n) => `| ${n} | ${stateBytes[`${n}/P`]} | ${stateBytes[`${n}/A`]} | ${stateBytes[`${n}/B`]} |`).join("\n");
   return (
     `Written by \`npm run bench:engine\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: Pulumi CLI ${cliVersion()}, Node ${process.version}, ` +
-    `${cpuCount()} CPUs shared with other users' builds and tests (times are noisy: the programs alternate within each repetition, ${REPS} repetitions, minimum and median). ` +
+    `${cpuCount()} CPUs, 1-minute load average ${LOAD_AT_START.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end (a load above the benchmark's own, about 1 to 2, means others shared the machine; the programs alternate within each repetition so a busy moment falls on all three; ${REPS} repetitions, minimum and median). ` +
     `The language host is the one \`ensurePulumiCli()\` finds (scripts/ensure-pulumi-cli.sh says on stderr when it is the project's minimal stand-in for upstream's \`pulumi-language-nodejs\`, as on this machine). File backend, the embedded emulator on loopback, \`--parallel\` left at the CLI's default (8); \`up\` and \`destroy\` with \`--skip-preview\`, \`preview\` with \`--expect-no-changes\`. ` +
     `P is N project badges plus two group badges; A is N + 2 dynamic resources whose provider sends nothing; B is N + 2 component resources. ` +
     `At ${PREVIEW_SIZES.join(", ") || "no size"}: a preview of a new stack (every resource a create: check, no diff)` +
