@@ -161,7 +161,8 @@ function describe(details: ApiErrorDetails, kind: ApiErrorKind): string {
 /**
  * Reads the server's message out of any of the body shapes real servers send:
  * `{"message": "..."}`, `{"message": {"field": ["..."]}}`, `{"message": {"error": "..."}}`,
- * `{"error": "..."}`, `{"error": "...", "error_description": "..."}`, or plain text.
+ * `{"error": "..."}`, `{"error": "...", "error_description": "..."}`, the registry's
+ * `{"errors": [{"code": ..., "message": ...}]}`, or plain text.
  */
 export function parseErrorBody(text: string, contentType?: string | string[]): Pick<ApiErrorDetails, "serverMessage" | "fieldErrors" | "errorKey"> {
   const trimmed = text.trim();
@@ -177,6 +178,10 @@ export function parseErrorBody(text: string, contentType?: string | string[]): P
     if ("message" in body) {
       const fieldErrors = fieldErrorsOf(body.message);
       return { serverMessage: flatten(body.message), ...(fieldErrors ? { fieldErrors } : {}) };
+    }
+    if (Array.isArray(body.errors) && body.errors.every((e) => e !== null && typeof e === "object" && typeof (e as { message?: unknown }).message === "string")) {
+      // The container registry and its token service: `{"errors": [{"code": ..., "message": ..., "detail": ...}]}`.
+      return { serverMessage: (body.errors as { message: string }[]).map((e) => e.message).join("; ") };
     }
     if ("error" in body) {
       const description = typeof body.error_description === "string" ? ` (${body.error_description})` : "";

@@ -87,7 +87,23 @@ export interface RequestOptions<T> {
    * body, not the whole download.
    */
   consume?: StreamConsumer<T>;
+  /**
+   * Credentials other than the personal token's header, for the services
+   * beside the API (see `Credentials`). Without them, the personal token.
+   */
+  credentials?: Credentials;
 }
+
+/**
+ * How a request to a service beside the API authenticates:
+ * - `basicUsername`: HTTP Basic with that username and the client's own
+ *   personal token as the password (a token service such as `/jwt/auth`);
+ *   only ever to the configured server;
+ * - `bearer`: a token another service issued (a registry token), sent as
+ *   `Authorization: Bearer`, to the request's own host and nowhere else; the
+ *   personal token is not sent with it.
+ */
+export type Credentials = { basicUsername: string } | { bearer: string };
 
 /** Reads a successful answer's body as it arrives (see `PlatformClient.stream`). */
 export type StreamConsumer<T> = (body: Readable, headers: Dispatcher.ResponseData["headers"]) => Promise<T>;
@@ -299,6 +315,29 @@ export class PlatformClient {
     return this.request<T>("GET", path, { query, consume }).then((r) => r.body);
   }
 
+  /**
+   * A GET of the configured server outside `/api/v4` (`/jwt/auth`): `path`
+   * is from the server's root; `credentials` say how it authenticates.
+   */
+  getOutsideApi<T>(path: string, query: Query | undefined, credentials: Credentials): Promise<ApiResponse<T>> {
+    return this.send<T>("GET", withQuery(new URL(this.baseUrl + path), query), path, { credentials });
+  }
+
+  /**
+   * The pages of a list another service serves with a bearer token (the
+   * registry's catalog), from `start`, following `Link rel="next"` on that
+   * host only; each page's whole answer, as the list's shape is the service's.
+   */
+  async *pagesWithBearer<T>(start: URL, bearer: string): AsyncGenerator<ApiResponse<T>> {
+    let url: URL | undefined = start;
+    while (url) {
+      const response: ApiResponse<T> = await this.send<T>("GET", url, url.pathname, { credentials: { bearer } });
+      yield response;
+      const next = linkRelation(response.headers.link, "next");
+      url = next ? sameOrigin(new URL(next, url), start, url.pathname) : undefined;
+    }
+  }
+
   /** Every item of a list endpoint, following `Link rel="next"` (offset and keyset alike). */
   async list<T>(path: string, query?: Query): Promise<T[]> {
     const items: T[] = [];
@@ -334,16 +373,7 @@ export class PlatformClient {
 
   private urlFor(path: string, query?: Query): URL {
     // `path` is already encoded (see apiPath); URL keeps %2F as it is.
-    const url = new URL(this.apiBase.href + path);
-    for (const [key, value] of Object.entries(query ?? {})) {
-      if (value === undefined || value === null) continue;
-      if (Array.isArray(value)) {
-        for (const item of value) url.searchParams.append(`${key}[]`, String(item));
-      } else {
-        url.searchParams.set(key, String(value));
-      }
-    }
-    return url;
+    return withQuery(new URL(this.apiBase.href + path), query);
   }
 
   /** Follows only addresses on the configured server: the token is never sent elsewhere. */
@@ -356,7 +386,10 @@ export class PlatformClient {
 
   private async send<T>(method: string, startUrl: URL, path: string, options: RequestOptions<T>): Promise<ApiResponse<T>> {
     const run = new RequestRun(method, startUrl, path, this.options.retryTimeoutMs);
-    const gate = this.gateOf();
+    const { credentials } = options;
+    if (credentials && "basicUsername" in credentials) this.sameServer(startUrl, path);
+    // Another service's host (the registry) has its own pace; the gate of the API's user is not its.
+    const gate = startUrl.origin === this.apiBase.origin ? this.gateOf() : gateFor(startUrl.origin, "", this.options.maxConcurrency);
     for (;;) {
       // Most requests pass at once; only a held one awaits (and its wait is pacing).
       let pass = gate.tryAdmit();
@@ -368,7 +401,7 @@ export class PlatformClient {
       let response: Exchange;
       try {
         const timeoutMs = Math.max(1, Math.min(this.options.requestTimeoutMs, run.deadline() - Date.now()));
-        response = await this.exchange(run.method, run.url, options, !run.anonymous, timeoutMs);
+        response = await this.exchange(run.method, run.url, options, this.headersFor(run, credentials), timeoutMs);
       } catch (cause) {
         gate.settle(pass, undefined, undefined);
         const found = await this.afterNetworkFailure(run, cause, options);
@@ -415,6 +448,9 @@ export class PlatformClient {
     if ((options.binary || options.consume) && run.method === "GET" && target.origin !== this.apiBase.origin) {
       run.url = target;
       run.anonymous = true;
+    } else if (options.credentials && "bearer" in options.credentials) {
+      // A bearer token stays on the host that issued the request to it.
+      run.url = sameOrigin(target, run.url, run.path);
     } else run.url = this.sameServer(target, run.path);
     if (status === 303) run.method = "GET";
     return true;
@@ -500,10 +536,24 @@ export class PlatformClient {
     return { delayMs };
   }
 
+  /**
+   * The headers of the next attempt: the personal token only to the configured
+   * server, and not after a download left it; other credentials as `Credentials` says.
+   */
+  private headersFor(run: RequestRun, credentials: Credentials | undefined): Record<string, string> {
+    const onServer = run.url.origin === this.apiBase.origin && !run.anonymous;
+    if (credentials === undefined) return onServer ? { ...this.serverHeaders } : { ...BASE_HEADERS };
+    // The extra headers (a proxy's) go to the configured server only, as the token does.
+    const base = onServer ? { ...BASE_HEADERS, ...this.options.headers } : { ...BASE_HEADERS };
+    if ("bearer" in credentials) return { ...base, authorization: `Bearer ${credentials.bearer}` };
+    if (!onServer) throw new Error(`${run.path}: refusing to send the token to another host than the configured server (${run.url.origin}).`);
+    return { ...base, authorization: `Basic ${Buffer.from(`${credentials.basicUsername}:${this.token}`).toString("base64")}` };
+  }
+
   /** One request and its whole answer, within `timeoutMs` from the first byte sent to the last byte read. */
-  private async exchange<T>(method: string, url: URL, options: RequestOptions<T>, withToken: boolean, timeoutMs: number): Promise<Exchange> {
+  private async exchange<T>(method: string, url: URL, options: RequestOptions<T>, requestHeaders: Record<string, string>, timeoutMs: number): Promise<Exchange> {
     const { body, form, consume, binary } = options;
-    const headers: Record<string, string> = withToken ? { ...this.serverHeaders } : { ...BASE_HEADERS };
+    const headers = requestHeaders;
     let payload: string | Buffer | undefined;
     if (form !== undefined && method !== "GET" && method !== "DELETE") {
       const multipart = multipartBody(form);
@@ -555,6 +605,25 @@ export class PlatformClient {
       clearTimeout(timer);
     }
   }
+}
+
+/** `url` with the query added: arrays as `key[]` repeated, null and undefined left out. */
+function withQuery(url: URL, query: Query | undefined): URL {
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) url.searchParams.append(`${key}[]`, String(item));
+    } else {
+      url.searchParams.set(key, String(value));
+    }
+  }
+  return url;
+}
+
+/** `url`, if it is on the host of `origin`: a bearer token is never sent to a host the answer points at. */
+function sameOrigin(url: URL, origin: URL, path: string): URL {
+  if (url.origin !== origin.origin) throw new Error(`${path}: the server pointed to another host (${url.origin}); refusing to send the token there.`);
+  return url;
 }
 
 /** Encodes a multipart/form-data body (RFC 7578); the boundary is random so it never occurs in the parts. */

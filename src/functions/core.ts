@@ -121,6 +121,10 @@ export interface Reader {
    * (never held whole in memory); the file appears only once it is complete.
    */
   file(path: string, query: Query | undefined, destination: string): Promise<SavedFile>;
+  /** The client itself, for reads beside the API (a token service, the registry); check their answers with `checked`. */
+  readonly client: PlatformClient;
+  /** An answer checked against `shape` (a mismatch is explained), then camelCased, as every read's is. */
+  checked<R extends z.ZodType>(shape: R, answer: unknown): Camelized<z.output<R>>;
 }
 
 /** A file a lookup saved to disk (`Reader.file`). */
@@ -241,6 +245,8 @@ function readerFor(api: PlatformClient, declaration: AnyDeclaration, args: Args)
       return answer;
     },
     file: (path, query, destination) => api.stream(path, query, (body) => savedFile(body, destination)),
+    client: api,
+    checked: (shape, answer) => checked(shape, answer),
   };
 }
 

@@ -18,6 +18,7 @@ export {
   type RegistryTagSummary,
   type RegistryTag,
 } from "./container-registry";
+export { getRegistryCatalog, getRegistryCatalogOutput, type CatalogRepository } from "./registry-catalog";
 export {
   getVulnerabilityFindings,
   getVulnerabilityFindingsOutput,

@@ -89,6 +89,10 @@ export interface ContainerRegistryStore {
   tagDelete: boolean;
   /** HMAC key of the registry tokens `/jwt/auth` issues. */
   tokenSecret: string;
+  /** The instance's registry is on (`registry.enabled` of gitlab.yml): off, `/jwt/auth` answers 404 and projects name no image prefix. */
+  enabled: boolean;
+  /** The registry's host (and port) as the API names it; default `registry.<instance host>`. */
+  host?: string;
 }
 
 export const containerRegistryStore = defineStore(
@@ -99,6 +103,7 @@ export const containerRegistryStore = defineStore(
     pendingBulkDeletes: [],
     tagDelete: true,
     tokenSecret: randomBytes(32).toString("hex"),
+    enabled: true,
   }),
 );
 
@@ -108,8 +113,8 @@ const RULE_SEQUENCE = "container_registry_protection_tag_rules";
 // ---------------------------------------------------------------------------
 // Paths and lookups
 
-/** The registry's host name: `registry.<instance host>`. */
-export const registryHost = (state: EmulatorState): string => `registry.${state.instance.host}`;
+/** The registry's host name: the seed's `host`, else `registry.<instance host>`. */
+export const registryHost = (state: EmulatorState): string => containerRegistryStore.of(state).host ?? `registry.${state.instance.host}`;
 
 export function repositoryPath(state: EmulatorState, repository: RegistryRepositoryRecord): string {
   const project = state.projectById(repository.projectId);
@@ -260,6 +265,10 @@ export interface SeedTagProtectionRule {
 }
 
 export interface ContainerRegistrySeed {
+  /** The instance's registry is on; default true. */
+  enabled?: boolean;
+  /** The registry's host as the API names it (`location`, `container_registry_image_prefix`); default `registry.<instance host>`. */
+  host?: string;
   /** The registry's tag delete feature; default true. */
   tagDelete?: boolean;
   /** Project full path → the registry access level (default enabled). */
@@ -356,6 +365,10 @@ export function applyContainerRegistrySeed(state: EmulatorState, raw: unknown): 
     throw new SeedError("containerRegistry.tagDelete must be true or false");
   }
   store.tagDelete = section.tagDelete ?? true;
+  if (section.enabled !== undefined && typeof section.enabled !== "boolean") throw new SeedError("containerRegistry.enabled must be true or false");
+  store.enabled = section.enabled ?? true;
+  if (section.host !== undefined && (typeof section.host !== "string" || section.host === "")) throw new SeedError("containerRegistry.host must be a host name");
+  store.host = section.host;
   for (const [fullPath, level] of Object.entries(section.accessLevels ?? {})) {
     if (!REGISTRY_ACCESS_LEVELS.includes(level)) {
       throw new SeedError(`containerRegistry.accessLevels of ${fullPath} must be one of ${REGISTRY_ACCESS_LEVELS.join(", ")}`);

@@ -24,7 +24,7 @@
  */
 import { createHash } from "node:crypto";
 import { groupAccessLevel, hasProjectAccess } from "../access";
-import { REGISTRY_ACCESS_LEVELS, registryAccessLevelOf, registryHost } from "./container-registry-model";
+import { containerRegistryStore, REGISTRY_ACCESS_LEVELS, registryAccessLevelOf, registryHost } from "./container-registry-model";
 import { forbidden, paramError } from "../errors";
 import { findProject } from "../lookup";
 import { route, ok, type RouteModule } from "../router";
@@ -187,7 +187,8 @@ export function presentProject(state: EmulatorState, project: Project, viewer: P
   const body: Record<string, unknown> = {
     ...presentBasicProject(state, project, viewer),
     description_html: descriptionHtml(project.description),
-    container_registry_image_prefix: `${registryHost(state)}/${fullPath.toLowerCase()}`,
+    // Named only while the instance has a registry (API::Entities::ProjectDetails: `if registry enabled`).
+    container_registry_image_prefix: containerRegistryStore.of(state).enabled ? `${registryHost(state)}/${fullPath.toLowerCase()}` : undefined,
     _links: projectLinks(state, project),
     packages_enabled: true,
     empty_repo: project.lastCommitSha === null,

@@ -7,6 +7,8 @@
  *
  * `/jwt/auth` follows JwtController and Auth::ContainerRegistryAuthenticationService:
  * - `service` must be `container_registry` (anything else: 404, empty body);
+ *   with the registry off (seed `containerRegistry.enabled: false`), 404
+ *   `UNAVAILABLE` `registry not enabled`;
  * - HTTP Basic with a personal access token as the password, under any
  *   non-empty username (`Gitlab::Auth.find_for_git_client` checks a PAT by
  *   the password alone); bad credentials: 401 with the `HTTP Basic: Access
@@ -151,6 +153,7 @@ function grantScope(state: EmulatorState, user: User | null, scope: string): Acc
 
 const jwtAuth = route("GET", "/jwt/auth", { outsideApi: true }, (ctx) => {
   if (ctx.url.searchParams.get("service") !== "container_registry") return { status: 404 };
+  if (!containerRegistryStore.of(ctx.state).enabled) return { status: 404, body: errorsBody("UNAVAILABLE", "registry not enabled") };
   const user = basicUser(ctx.state, ctx.headers);
   if (user === "denied") return accessDenied(ctx.state);
   const scopes = ctx.url.searchParams.getAll("scope").flatMap((s) => s.split(" ")).filter((s) => s !== "");

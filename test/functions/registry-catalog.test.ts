@@ -1,0 +1,129 @@
+/**
+ * getRegistryCatalog against the emulator over real HTTP: the token from
+ * /jwt/auth, the registry's address from the API, every page of /v2/_catalog,
+ * and the refusals (not an administrator, no registry, a registry that
+ * refuses the token), with the requests each one sends.
+ */
+import { createServer } from "node:net";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getRegistryCatalog, getRegistryCatalogOutput } from "pulumi-platform";
+import { defaultSeed, startEmulator, type Emulator, type EmulatorOptions, type Seed } from "pulumi-platform/emulator";
+import { tokenOf, useEmulator } from "../support";
+
+/** A port free now, for an emulator that must name its own address in its seed (the registry's host). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+const registrySection = defaultSeed.containerRegistry as { repositories: Record<string, unknown[]> };
+// The default seed's 4 repositories and 230 more on acme/api: three catalog pages of 100.
+const EXTRA = 230;
+const imageName = (i: number) => `img-${String(i).padStart(3, "0")}`;
+const seedNaming = (host: string, change: Record<string, unknown> = {}): Seed => ({
+  ...defaultSeed,
+  containerRegistry: {
+    ...registrySection,
+    host,
+    repositories: { ...registrySection.repositories, "acme/api": Array.from({ length: EXTRA }, (_, i) => ({ name: imageName(i) })) },
+    ...change,
+  },
+});
+
+// The registry is served at the emulator's root: the API names that address, known once a port is chosen.
+let HOST = "";
+const options: EmulatorOptions = {};
+beforeAll(async () => {
+  options.port = await freePort();
+  HOST = `127.0.0.1:${options.port}`;
+  options.seed = seedNaming(HOST);
+});
+const server = useEmulator(options);
+
+beforeAll(async () => {
+  await server.configureProviders("root");
+});
+
+const DEFAULT_PATHS = ["acme/platform/infra/tools", "acme/web", "acme/web/api-server", "beta/site"];
+
+describe("getRegistryCatalog", () => {
+  it("lists every repository of the instance: one token, the first group's projects for the registry's address, then every page of 100", async () => {
+    let catalog: Awaited<ReturnType<typeof getRegistryCatalog>> = [];
+    const requests = await server.requestsDuring(async () => {
+      catalog = await getRegistryCatalog();
+    });
+    expect(requests.map(({ method, path, status }) => `${method} ${path} ${status}`)).toEqual([
+      "GET /jwt/auth 200",
+      "GET /api/v4/groups 200",
+      "GET /api/v4/groups/1 200",
+      "GET /v2/_catalog 200",
+      "GET /v2/_catalog 200",
+      "GET /v2/_catalog 200",
+    ]);
+    const catalogQueries = server.emulator.requestLog.slice(-3).map((entry) => entry.query);
+    expect(catalogQueries[0]).toBe("n=100");
+    expect(catalogQueries[1]).toMatch(/^last=.+&n=100$/);
+    const expected = [...DEFAULT_PATHS, ...Array.from({ length: EXTRA }, (_, i) => `acme/api/${imageName(i)}`)].sort();
+    expect(catalog.map((repository) => repository.path)).toEqual(expected);
+    expect(catalog[0]).toEqual({ path: expected[0], location: `${HOST}/${expected[0]}` });
+  });
+
+  it("limit reads only the pages it needs, at most 100 a page", async () => {
+    const requests = await server.requestsDuring(async () => {
+      expect((await getRegistryCatalog({ limit: 3 })).map((repository) => repository.path)).toEqual(["acme/api/img-000", "acme/api/img-001", "acme/api/img-002"]);
+    });
+    expect(requests.filter((request) => request.path === "/v2/_catalog")).toHaveLength(1);
+    expect(server.emulator.requestLog.at(-1)!.query).toBe("n=3");
+    expect(await getRegistryCatalog({ limit: 150 })).toHaveLength(150);
+  });
+
+  it("the Output form gives the same list", async () => {
+    const paths = await new Promise<string[]>((resolve) => getRegistryCatalogOutput({ limit: 2 }).apply((catalog) => resolve(catalog.map((r) => r.path))));
+    expect(paths).toEqual(["acme/api/img-000", "acme/api/img-001"]);
+  });
+
+  it("a user who is not an administrator is told so, and the registry is not asked", async () => {
+    const requests = await server.requestsDuring(async () => {
+      await expect(server.actingAs("alice", () => getRegistryCatalog())).rejects.toThrow(
+        /^getRegistryCatalog: the token's user is not an administrator: the server's token service granted no registry:catalog:\* access.*No registry request was sent\.$/,
+      );
+    });
+    expect(requests.map((request) => request.path)).toEqual(["/jwt/auth"]);
+  });
+
+  it("a bad argument is refused before any request", async () => {
+    const mark = server.emulator.mark();
+    await expect(getRegistryCatalog({ limit: 0 })).rejects.toThrow(/^getRegistryCatalog: invalid arguments: limit: .*No request was sent\.$/);
+    await expect(getRegistryCatalog({ limt: 5 } as never)).rejects.toThrow(/limt: unknown property; did you mean limit\?/);
+    expect(server.emulator.requestsSince(mark)).toEqual([]);
+  });
+
+  it("a registry that refuses the token is named, and the token is in no message", async () => {
+    server.emulator.inject({ method: "GET", path: "/v2/_catalog", status: 401, body: { errors: [{ code: "UNAUTHORIZED", message: "authentication required" }] } });
+    const failure = await getRegistryCatalog().catch((error: Error) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toMatch(new RegExp(`^getRegistryCatalog: the registry at http://${HOST.replace(/\./g, "\\.")} refused the catalog token`));
+    // A registry token is a JWT: its header starts with these characters in base64url.
+    expect((failure as Error).message).not.toMatch(/eyJ/);
+    expect((failure as Error).message).not.toContain(tokenOf(server.emulator, "root"));
+  });
+});
+
+describe("getRegistryCatalog on a server without a registry", () => {
+  let emulator: Emulator;
+  beforeAll(async () => {
+    emulator = await startEmulator({ seed: seedNaming("unused.example.test", { enabled: false }) });
+    return () => emulator.stop();
+  });
+
+  it("says the server has no registry, after one request", async () => {
+    const mark = emulator.mark();
+    await expect(getRegistryCatalog({}, { connection: { url: emulator.url, token: tokenOf(emulator, "root") } })).rejects.toThrow(
+      /^getRegistryCatalog: the server has no container registry: GET \/jwt\/auth answered 404 \(registry not enabled\)/,
+    );
+    expect(emulator.requestsSince(mark).map((request) => request.path)).toEqual(["/jwt/auth"]);
+  });
+});
