@@ -1,9 +1,11 @@
 /**
  * The data functions' part of `npm run bench`: for each function, the requests
  * one call sends (read from the emulator's request log) against one page per
- * 100 items, and its median time. Runs against an emulator seeded with 250
+ * 100 items (plus the requests a call needs besides its pages, stated), and
+ * its median time. Runs against an emulator seeded with 250
  * tags, findings, dependencies and client keys, so the lists take several pages.
  */
+import { createServer, type AddressInfo } from "node:net";
 import * as platform from "pulumi-platform";
 import { defaultSeed, selfManagedSeed, startEmulator, type Emulator, type Seed } from "pulumi-platform/emulator";
 
@@ -100,6 +102,8 @@ interface Call {
   /** What the call reads, for the table. */
   reads: string;
   call: () => Promise<unknown>;
+  /** Requests the call needs besides its pages (getRegistryCatalog: the registry token and the registry's address). */
+  fixed?: number;
 }
 
 function calls(repositoryId: number): Call[] {
@@ -190,12 +194,45 @@ async function measureApplicationSettings() {
   }
 }
 
+/** A port free now, for an emulator that names its own address in its seed. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/**
+ * getRegistryCatalog on an emulator of its own, whose API names its own
+ * address as the registry's host, with 250 more repositories (three pages):
+ * besides the pages, the registry token and the registry's address (the
+ * groups, then the first group's projects).
+ */
+async function measureRegistryCatalog() {
+  const port = await freePort();
+  const registry = seed.containerRegistry as { repositories: Record<string, unknown[]> };
+  const images = Array.from({ length: ITEMS }, (_, i) => ({ name: `image-${String(i).padStart(3, "0")}` }));
+  const catalogSeed: Seed = { ...seed, containerRegistry: { ...registry, host: `127.0.0.1:${port}`, repositories: { ...registry.repositories, "acme/api": [...(registry.repositories["acme/api"] ?? []), ...images] } } };
+  const own = await startEmulator({ port, seed: catalogSeed });
+  const saved = { url: process.env.PLATFORM_URL, token: process.env.PLATFORM_TOKEN };
+  try {
+    process.env.PLATFORM_URL = own.url;
+    process.env.PLATFORM_TOKEN = own.tokens.root!;
+    return await measureCall(own, { name: "getRegistryCatalog", reads: "every repository of the instance (+3 besides the pages: the registry token, the groups, a group)", call: () => platform.getRegistryCatalog(), fixed: 3 });
+  } finally {
+    process.env.PLATFORM_URL = saved.url;
+    process.env.PLATFORM_TOKEN = saved.token;
+    await own.stop();
+  }
+}
+
 /** One page per 100 items, at least one request. */
 const expectedRequests = (result: unknown): number => (Array.isArray(result) ? Math.max(1, Math.ceil(result.length / 100)) : 1);
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-async function measureCall(emulator: Emulator, { name, reads, call }: Call) {
+async function measureCall(emulator: Emulator, { name, reads, call, fixed = 0 }: Call) {
   let requests = 0;
   let expected = 0;
   let items = 0;
@@ -206,7 +243,7 @@ async function measureCall(emulator: Emulator, { name, reads, call }: Call) {
     const result = await call();
     times.push(performance.now() - start);
     requests = Math.max(requests, emulator.requestLog.length - before);
-    expected = expectedRequests(result);
+    expected = expectedRequests(result) + fixed;
     items = Array.isArray(result) ? result.length : 1;
   }
   return { name, reads, items, requests, expected, ms: median(times) };
@@ -227,6 +264,7 @@ export async function measureFunctions(): Promise<{ table: string; over: string[
     for (const call of await samlCalls()) rows.push(await measureCall(emulator, call));
     for (const call of groupCalls()) rows.push(await measureCall(emulator, call));
     rows.push(await measureApplicationSettings());
+    rows.push(await measureRegistryCatalog());
     const lines = rows.map((r) => `| ${r.name} | ${r.reads} | ${r.items} | ${r.requests} | ${r.expected} | ${r.ms.toFixed(3)} |`);
     const table = ["| function | reads | items | requests sent | one page per 100 items | median ms |", "|---|---|---:|---:|---:|---:|", ...lines].join("\n");
     return { table, over: rows.filter((r) => r.requests > r.expected).map((r) => r.name) };
