@@ -83,7 +83,9 @@ const prefixHost = (project: { container_registry_image_prefix?: unknown }): str
  * (of the groups, by id) that shows a `container_registry_image_prefix`, with
  * the configured server's scheme. The API names the registry nowhere else
  * (not in the metadata); an administrator sees every group, and a group's
- * detail lists its projects, so this is usually two requests.
+ * detail lists its projects, so this is usually two requests. The prefix is
+ * the instance's (`API::Entities::Project` shows `container_registry_url`
+ * whenever the registry is on), whatever the project's own registry setting.
  */
 async function registryAddress(client: PlatformClient): Promise<URL> {
   let projects = 0;
@@ -101,7 +103,7 @@ async function registryAddress(client: PlatformClient): Promise<URL> {
       `${NAME}: the server names no container registry: ` +
         (projects === 0
           ? "no group holds a project, and a project's container_registry_image_prefix is where the API names the registry's host."
-          : `none of the ${projects} projects of its groups has a container_registry_image_prefix (the instance's registry is off, or disabled on every project).`),
+          : `none of the ${projects} projects of its groups shows a container_registry_image_prefix, which the API shows only while the instance's registry is on.`),
     );
   }
   try {

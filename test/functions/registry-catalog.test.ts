@@ -110,6 +110,20 @@ describe("getRegistryCatalog", () => {
     expect((failure as Error).message).not.toMatch(/eyJ/);
     expect((failure as Error).message).not.toContain(tokenOf(server.emulator, "root"));
   });
+
+  it("a server whose projects name no registry host is explained, and no registry is asked", async () => {
+    server.emulator.inject({ method: "GET", path: /^\/api\/v4\/groups\/\d+$/, times: 50, status: 200, body: { id: 1, projects: [{ id: 1, name: "web" }] } });
+    try {
+      const requests = await server.requestsDuring(async () => {
+        await expect(getRegistryCatalog()).rejects.toThrow(
+          /^getRegistryCatalog: the server names no container registry: none of the \d+ projects of its groups shows a container_registry_image_prefix/,
+        );
+      });
+      expect(requests.some((request) => request.path.startsWith("/v2/"))).toBe(false);
+    } finally {
+      server.emulator.clearFaults();
+    }
+  });
 });
 
 describe("getRegistryCatalog on a server without a registry", () => {
