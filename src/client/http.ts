@@ -389,7 +389,7 @@ export class PlatformClient {
     const { credentials } = options;
     if (credentials && "basicUsername" in credentials) this.sameServer(startUrl, path);
     // Another service's host (the registry) has its own pace; the gate of the API's user is not its.
-    const gate = startUrl.origin === this.apiBase.origin ? this.gateOf() : gateFor(startUrl.origin, "", this.options.maxConcurrency);
+    const gate = credentials === undefined || startUrl.origin === this.apiBase.origin ? this.gateOf() : gateFor(startUrl.origin, "", this.options.maxConcurrency);
     for (;;) {
       // Most requests pass at once; only a held one awaits (and its wait is pacing).
       let pass = gate.tryAdmit();
@@ -541,8 +541,9 @@ export class PlatformClient {
    * server, and not after a download left it; other credentials as `Credentials` says.
    */
   private headersFor(run: RequestRun, credentials: Credentials | undefined): Record<string, string> {
+    // Without credentials, every address but a download's other host is the configured server's (sameServer).
+    if (credentials === undefined) return run.anonymous ? { ...BASE_HEADERS } : { ...this.serverHeaders };
     const onServer = run.url.origin === this.apiBase.origin && !run.anonymous;
-    if (credentials === undefined) return onServer ? { ...this.serverHeaders } : { ...BASE_HEADERS };
     // The extra headers (a proxy's) go to the configured server only, as the token does.
     const base = onServer ? { ...BASE_HEADERS, ...this.options.headers } : { ...BASE_HEADERS };
     if ("bearer" in credentials) return { ...base, authorization: `Bearer ${credentials.bearer}` };
@@ -551,9 +552,8 @@ export class PlatformClient {
   }
 
   /** One request and its whole answer, within `timeoutMs` from the first byte sent to the last byte read. */
-  private async exchange<T>(method: string, url: URL, options: RequestOptions<T>, requestHeaders: Record<string, string>, timeoutMs: number): Promise<Exchange> {
+  private async exchange<T>(method: string, url: URL, options: RequestOptions<T>, headers: Record<string, string>, timeoutMs: number): Promise<Exchange> {
     const { body, form, consume, binary } = options;
-    const headers = requestHeaders;
     let payload: string | Buffer | undefined;
     if (form !== undefined && method !== "GET" && method !== "DELETE") {
       const multipart = multipartBody(form);
