@@ -87,7 +87,7 @@ const prefixHost = (project: { container_registry_image_prefix?: unknown }): str
  * the instance's (`API::Entities::Project` shows `container_registry_url`
  * whenever the registry is on), whatever the project's own registry setting.
  */
-async function registryAddress(client: PlatformClient): Promise<URL> {
+async function registryAddress(client: PlatformClient): Promise<{ url: URL; host: string }> {
   let projects = 0;
   let host: string | undefined;
   search: for await (const groups of client.pages<{ id: number }>("/groups", { per_page: 20, order_by: "id", sort: "asc", all_available: true })) {
@@ -107,7 +107,7 @@ async function registryAddress(client: PlatformClient): Promise<URL> {
     );
   }
   try {
-    return new URL(`${new URL(client.baseUrl).protocol}//${host}`);
+    return { url: new URL(`${new URL(client.baseUrl).protocol}//${host}`), host };
   } catch {
     throw new ExplainedError(`${NAME}: the server names its registry host as ${JSON.stringify(host)}, which is not a host name.`);
   }
@@ -134,7 +134,7 @@ function registryFailure(registry: URL, error: unknown): unknown {
 
 async function readCatalog(read: Reader, limit: number): Promise<CatalogRepository[]> {
   const token = await catalogToken(read);
-  const registry = await registryAddress(read.client);
+  const { url: registry, host } = await registryAddress(read.client);
   const start = new URL("/v2/_catalog", registry);
   start.searchParams.set("n", String(Math.min(PAGE_SIZE, limit)));
   const paths: string[] = [];
@@ -146,7 +146,8 @@ async function readCatalog(read: Reader, limit: number): Promise<CatalogReposito
   } catch (error) {
     throw registryFailure(registry, error);
   }
-  return paths.slice(0, limit).map((path) => ({ path, location: `${registry.host}/${path}` }));
+  // The host as the API writes it in every `location` (a URL would drop a default port).
+  return paths.slice(0, limit).map((path) => ({ path, location: `${host}/${path}` }));
 }
 
 const registryCatalog = defineComposedFunction({
