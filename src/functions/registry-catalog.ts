@@ -132,21 +132,38 @@ function registryFailure(registry: URL, error: unknown): unknown {
   return error;
 }
 
+/** The catalog's address from `last` on (the registry's own pagination), `n` a page. */
+function catalogAddress(registry: URL, n: number, last: string | undefined): URL {
+  const url = new URL("/v2/_catalog", registry);
+  if (last !== undefined) url.searchParams.set("last", last);
+  url.searchParams.set("n", String(n));
+  return url;
+}
+
 async function readCatalog(read: Reader, limit: number): Promise<CatalogRepository[]> {
-  const token = await catalogToken(read);
+  let token = await catalogToken(read);
   const { url: registry, host } = await registryAddress(read.client);
-  const start = new URL("/v2/_catalog", registry);
-  start.searchParams.set("n", String(Math.min(PAGE_SIZE, limit)));
   const paths: string[] = [];
-  try {
-    for await (const page of read.client.pagesWithBearer<unknown>(start, token)) {
-      paths.push(...read.checked(catalogPage, page.body).repositories);
-      if (paths.length >= limit) break;
+  let renewedAt: number | undefined;
+  for (;;) {
+    try {
+      for await (const page of read.client.pagesWithBearer<unknown>(catalogAddress(registry, Math.min(PAGE_SIZE, limit), paths.at(-1)), token)) {
+        paths.push(...read.checked(catalogPage, page.body).repositories);
+        if (paths.length >= limit) break;
+      }
+      break;
+    } catch (error) {
+      // Registry tokens live minutes (container_registry_token_expire_delay): a long catalog may outlast one.
+      // A fresh token goes on from the last path read, once per page.
+      if (error instanceof ApiError && error.status === 401 && paths.length > 0 && renewedAt !== paths.length) {
+        renewedAt = paths.length;
+        token = await catalogToken(read);
+        continue;
+      }
+      throw registryFailure(registry, error);
     }
-  } catch (error) {
-    throw registryFailure(registry, error);
   }
-  // The host as the API writes it in every `location` (a URL would drop a default port).
+  // The host as the API writes it in every `location` (a URL would drop a default port or change its case).
   return paths.slice(0, limit).map((path) => ({ path, location: `${host}/${path}` }));
 }
 

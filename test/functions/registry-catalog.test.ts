@@ -141,3 +141,35 @@ describe("getRegistryCatalog on a server without a registry", () => {
     expect(emulator.requestsSince(mark).map((request) => request.path)).toEqual(["/jwt/auth"]);
   });
 });
+
+describe("getRegistryCatalog when the registry token expires part way through", () => {
+  it("takes a fresh token once and goes on from the last path read", async () => {
+    const port = await freePort();
+    const start = Date.parse("2024-06-01T00:00:00.000Z");
+    let emulator: Emulator | undefined;
+    // Once the first catalog page is served, the clock moves past the first token's five minutes.
+    const clock = () => start + (emulator?.requestLog.some((request) => request.path === "/v2/_catalog" && request.status === 200) ? 301_000 : 0);
+    emulator = await startEmulator({ port, seed: seedNaming(`127.0.0.1:${port}`), clock });
+    try {
+      const mark = emulator.mark();
+      const catalog = await getRegistryCatalog({}, { connection: { url: emulator.url, token: tokenOf(emulator, "root") } });
+      expect(catalog).toHaveLength(DEFAULT_PATHS.length + EXTRA);
+      expect(new Set(catalog.map((repository) => repository.path)).size).toBe(catalog.length);
+      const requests = emulator.requestsSince(mark);
+      expect(requests.map((request) => `${request.path} ${request.status}`)).toEqual([
+        "/jwt/auth 200",
+        "/api/v4/groups 200",
+        "/api/v4/groups/1 200",
+        "/v2/_catalog 200",
+        "/v2/_catalog 401",
+        "/jwt/auth 200",
+        "/v2/_catalog 200",
+        "/v2/_catalog 200",
+      ]);
+      // The renewed read starts after the last path of the first page, as the failed page did.
+      expect(requests[6]!.query).toBe(requests[4]!.query);
+    } finally {
+      await emulator.stop();
+    }
+  });
+});
