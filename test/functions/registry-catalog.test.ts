@@ -94,6 +94,15 @@ describe("getRegistryCatalog", () => {
     expect(requests.map((request) => request.path)).toEqual(["/jwt/auth"]);
   });
 
+  it("a token the server does not accept is named as the setting to check, and nothing else is asked", async () => {
+    const requests = await server.requestsDuring(async () => {
+      await expect(getRegistryCatalog({}, { connection: { url: server.emulator.url, token: "glpat-not-a-token" } })).rejects.toThrow(
+        /^getRegistryCatalog: GET \/jwt\/auth answered 401 \(HTTP Basic: Access denied\..*\): the token was not accepted by the server's token service; check platform:token/,
+      );
+    });
+    expect(requests.map((request) => request.path)).toEqual(["/jwt/auth"]);
+  });
+
   it("a bad argument is refused before any request", async () => {
     const mark = server.emulator.mark();
     await expect(getRegistryCatalog({ limit: 0 })).rejects.toThrow(/^getRegistryCatalog: invalid arguments: limit: .*No request was sent\.$/);
