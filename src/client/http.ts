@@ -378,10 +378,7 @@ export class PlatformClient {
 
   /** Follows only addresses on the configured server: the token is never sent elsewhere. */
   private sameServer(url: URL, path: string): URL {
-    if (url.origin !== this.apiBase.origin) {
-      throw new Error(`${path}: the server pointed to another host (${url.origin}); refusing to send the token there.`);
-    }
-    return url;
+    return sameOrigin(url, this.apiBase, path);
   }
 
   private async send<T>(method: string, startUrl: URL, path: string, options: RequestOptions<T>): Promise<ApiResponse<T>> {
@@ -620,7 +617,7 @@ function withQuery(url: URL, query: Query | undefined): URL {
   return url;
 }
 
-/** `url`, if it is on the host of `origin`: a bearer token is never sent to a host the answer points at. */
+/** `url`, if it is on the host of `origin`: a token (ours, or a bearer token) is never sent to a host an answer points at. */
 function sameOrigin(url: URL, origin: URL, path: string): URL {
   if (url.origin !== origin.origin) throw new Error(`${path}: the server pointed to another host (${url.origin}); refusing to send the token there.`);
   return url;
