@@ -132,6 +132,16 @@ async function probeGroup(client: PlatformClient, group: string | number): Promi
   return client.get<Record<string, unknown>>(apiPath`/groups/${group}`, { with_projects: false }).then(groupProbeOf, () => undefined);
 }
 
+/** The identity at `uid`, or undefined when no identity has it (404); any other failure is thrown. */
+async function identityAt(client: PlatformClient, group: string | number, uid: string): Promise<SamlIdentityApi | undefined> {
+  try {
+    return await client.get<SamlIdentityApi>(identityPath(group, uid));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
 /** The member's identity in the group, found by user id (reading no more pages than needed); undefined when there is none. */
 async function identityOfUser(ctx: EngineContext, group: string | number, userId: number): Promise<SamlIdentityApi | undefined> {
   try {
@@ -247,10 +257,13 @@ export const samlIdentityDefinition = defineResource({
   // `import` runs create, which records the prior extern_uid, once the id is known to name the declared member.
   importByCreating: async (ctx, args) => idOf(args.group, await userIdOf(ctx, args.user)),
 
-  async read(ctx, id) {
+  async read(ctx, id, args) {
     const { group, userId } = parseId(id);
     // The prior value is kept by the engine from the recorded state (restoreValues).
-    return identityOfUser(ctx, group, userId);
+    // One GET at the recorded uid, the bare request's size however many members the group has; the
+    // list, searched by user, only when that uid is unknown (an import) or no longer this member's.
+    const atRecordedUid = args.externUid === undefined ? undefined : await identityAt(ctx.client, group, args.externUid);
+    return atRecordedUid?.user_id === userId ? atRecordedUid : identityOfUser(ctx, group, userId);
   },
 
   async update(ctx, id, args, changed, olds) {

@@ -81,9 +81,31 @@ describe("life cycle", () => {
     expect(line(same)).toEqual([`GET ${IDENTITIES}`]);
   });
 
-  it("refresh finds an extern_uid changed out of band; the next update puts the declared one back", async () => {
+  it("refresh reads the identity at its recorded uid, one GET, not the group's list", async () => {
+    const { id, outs } = await create({ group: "acme", user: 5, externUid: "gus@idp.example" });
+    let read: Awaited<ReturnType<typeof samlIdentity.read>> | undefined;
+    const requests = await server.requestsDuring(async () => {
+      read = await samlIdentity.read(id, outs);
+    });
+    expect(line(requests)).toEqual(["GET /api/v4/groups/acme/saml/gus%40idp.example"]);
+    expect(read!.props).toMatchObject({ externUid: "gus@idp.example", userId: 5, restoreValues: { externUid: "idp-1004-gus" } });
+    // An import knows no uid yet: the list, searched by user.
+    const imported = await server.requestsDuring(() => samlIdentity.read(id, {}));
+    expect(line(imported)).toEqual([`GET ${IDENTITIES}`]);
+    await samlIdentity.delete(id, outs);
+  });
+
+  it("refresh finds an extern_uid changed out of band, also when another member took the old one; the next update puts the declared one back", async () => {
     const { id, inputs, outs } = await create({ group: "acme", user: 5, externUid: "gus@idp.example" });
     await setUid("gus@idp.example", "gus-drifted");
+    // The recorded uid is gone: 404, then the list.
+    const drifted = await server.requestsDuring(() => samlIdentity.read(id, outs));
+    expect(line(drifted)).toEqual(["GET /api/v4/groups/acme/saml/gus%40idp.example", `GET ${IDENTITIES}`]);
+    // The recorded uid is another member's now: not taken for this one's.
+    await setUid("idp-1003-dev", "gus@idp.example");
+    const taken = await samlIdentity.read(id, outs);
+    expect(taken.props).toMatchObject({ externUid: "gus-drifted", userId: 5 });
+    await setUid("gus@idp.example", "idp-1003-dev");
     const read = await samlIdentity.read(id, outs);
     expect(read.id).toBe(id);
     expect(read.props).toMatchObject({ externUid: "gus-drifted", restoreValues: { externUid: "idp-1004-gus" } });
