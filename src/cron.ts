@@ -69,6 +69,24 @@ const CRON_RULE =
  * way and names its internals): what is wrong with this one, then the rule.
  */
 export function cronProblem(cron: string): string | undefined {
+  if (cronVerdicts.has(cron)) return cronVerdicts.get(cron);
+  const verdict = judgedCron(cron);
+  if (cronVerdicts.size >= MAX_REMEMBERED_VERDICTS) cronVerdicts.clear();
+  cronVerdicts.set(cron, verdict);
+  return verdict;
+}
+
+/**
+ * Verdicts already reached, by expression. Judging one (croner's parse, then a
+ * search for its next run) costs about 100 µs, and each schedule's expression
+ * is judged at check and again when create or update parses its inputs; the
+ * schedules of a stack share a handful of expressions. The verdict depends on
+ * the text alone (the next-run search starts from a fixed date).
+ */
+const cronVerdicts = new Map<string, string | undefined>();
+const MAX_REMEMBERED_VERDICTS = 1_000;
+
+function judgedCron(cron: string): string | undefined {
   const invalid = (why: string) => `${JSON.stringify(cron)} is not a valid cron expression: ${why}. ${CRON_RULE}`;
   if (cron.trim() === "") return `a cron expression is required. ${CRON_RULE}`;
   const fields = cron.trim().split(/\s+/);

@@ -86,6 +86,15 @@ describe("check (preview)", () => {
     expect(result.inputs.variables).toEqual({ DEPLOY_TOKEN: { value: SECRET, variableType: "env_var" }, TARGET: { value: "staging", variableType: "env_var" } });
   });
 
+  it("each expression keeps its own verdict, judged once and remembered: a bad one fails alike every time, a good one beside it passes", async () => {
+    for (let round = 0; round < 2; round++) {
+      const bad = await schedule.check({}, inputs({ cron: "0 0 31 2 *" }));
+      expect(bad.failures?.map((f) => f.reason)).toEqual([expect.stringMatching(/cron: "0 0 31 2 \*" never runs: no date matches it/)]);
+      expect((await schedule.check({}, inputs({ cron: "0 0 30 1 *" }))).failures ?? []).toEqual([]);
+      expect((await schedule.check({}, inputs({ cron: "0 0 31 2" }))).failures?.[0]?.reason).toMatch(/has 4 fields/);
+    }
+  });
+
   it("values not yet known at preview are not rejected", async () => {
     const unknown = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
     expect((await schedule.check({}, inputs({ cron: unknown }))).failures ?? []).toEqual([]);
