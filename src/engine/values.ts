@@ -22,6 +22,30 @@ export function apiFieldName(property: string, traits: FieldTraits | undefined):
   return traits?.api ?? snakeCase(property);
 }
 
+/**
+ * A value's JSON text with every object's keys in sorted order, so that equal
+ * values give the same text whatever order their keys came in (the engine
+ * sends a resource's properties sorted; a program declares them in its own
+ * order). Undefined members are left out, and values with `toJSON` written as
+ * it says, as JSON.stringify does.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return canonicalJson((value as { toJSON(): unknown }).toJSON());
+  if (Array.isArray(value)) {
+    let text = "[";
+    for (let index = 0; index < value.length; index++) text += (index === 0 ? "" : ",") + canonicalJson(value[index]);
+    return text + "]";
+  }
+  let text = "{";
+  for (const key of Object.keys(value).sort()) {
+    const member = (value as Record<string, unknown>)[key];
+    if (member === undefined || typeof member === "function") continue;
+    text += (text.length === 1 ? "" : ",") + JSON.stringify(key) + ":" + canonicalJson(member);
+  }
+  return text + "}";
+}
+
 /** The inputs without the keys the engine adds (`__provider`) and the id of an `import` (`__import`, ./import.ts). */
 export function withoutEngineKeys(values: Record<string, unknown>): Record<string, unknown> {
   // Callers never change what they get: values without those keys are returned as they are, not copied.

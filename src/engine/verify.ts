@@ -32,6 +32,7 @@ import { ApiError, apiPath, NetworkError, type PlatformClient } from "../client"
 import { verifyAtPreview } from "../connection";
 import type { EngineContext, Live, Requirements } from "./definition";
 import { inProviderHost, warn } from "./engine-log";
+import { canonicalJson } from "./values";
 
 /** The roles of `Gitlab::Access`, lowest first. */
 export const ROLE_LEVELS = { Guest: 10, Planner: 15, Reporter: 20, Developer: 30, Maintainer: 40, Owner: 50 } as const;
@@ -149,13 +150,7 @@ export function isExistingResource(resource: string, inputs: Record<string, unkn
  * 44 characters. A collision of SHA-256 digests is not a concern.
  */
 function inputsKey(resource: string, inputs: Record<string, unknown>): string {
-  const sorted = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? value.map(sorted)
-      : value !== null && typeof value === "object"
-        ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted((value as Record<string, unknown>)[key])]))
-        : value;
-  return createHash("sha256").update(`${resource} ${JSON.stringify(sorted(inputs))}`).digest("base64");
+  return createHash("sha256").update(`${resource} ${canonicalJson(inputs)}`).digest("base64");
 }
 
 /**
