@@ -142,8 +142,16 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
 const MAX_BACKOFF_MS = 8_000;
 export const PAGE_SIZE = 100;
+/** The query of a list's first page when the caller gives none. */
+const FIRST_PAGE: Query = { per_page: PAGE_SIZE };
 /** Sent with every request, to any host. */
 const BASE_HEADERS: Readonly<Record<string, string>> = { accept: "application/json", "user-agent": "pulumi-platform" };
+
+/** One page of a list, and the address of the next one, if any. */
+interface ListPage<T> {
+  page: T[];
+  next: URL | undefined;
+}
 
 /** A response read to its end. */
 interface Exchange {
@@ -340,31 +348,51 @@ export class PlatformClient {
 
   /** Every item of a list endpoint, following `Link rel="next"` (offset and keyset alike). */
   async list<T>(path: string, query?: Query): Promise<T[]> {
-    const items: T[] = [];
-    for await (const page of this.pages<T>(path, query)) items.push(...page);
-    return items;
+    // A plain loop rather than `pages`: most lists are one page, read without an async generator's machinery.
+    let items: T[] | undefined;
+    let url: URL | undefined = this.firstPage(path, query);
+    while (url) {
+      const { page, next }: ListPage<T> = await this.page<T>(url, path);
+      if (items === undefined) items = page;
+      else for (const item of page) items.push(item);
+      url = next;
+    }
+    return items ?? [];
   }
 
   /** The first item of a list endpoint that matches, reading no further pages than needed. */
   async find<T>(path: string, query: Query | undefined, predicate: (item: T) => boolean): Promise<T | undefined> {
-    for await (const page of this.pages<T>(path, query)) {
+    let url: URL | undefined = this.firstPage(path, query);
+    while (url) {
+      const { page, next }: ListPage<T> = await this.page<T>(url, path);
       const found = page.find(predicate);
       if (found !== undefined) return found;
+      url = next;
     }
     return undefined;
   }
 
   async *pages<T>(path: string, query?: Query): AsyncGenerator<T[]> {
-    let url: URL | undefined = this.urlFor(path, { per_page: PAGE_SIZE, ...query });
+    let url: URL | undefined = this.firstPage(path, query);
     while (url) {
-      const response: ApiResponse<T[]> = await this.send<T[]>("GET", url, path, {});
-      if (!Array.isArray(response.body)) {
-        throw new Error(`GET ${path}: expected a list from the server, got ${typeof response.body}.`);
-      }
-      yield response.body;
-      const next = linkRelation(response.headers.link, "next");
-      url = next ? this.sameServer(new URL(next, url), path) : undefined;
+      const { page, next }: ListPage<T> = await this.page<T>(url, path);
+      yield page;
+      url = next;
     }
+  }
+
+  private firstPage(path: string, query: Query | undefined): URL {
+    return this.urlFor(path, query === undefined ? FIRST_PAGE : { per_page: PAGE_SIZE, ...query });
+  }
+
+  /** One page of a list: its items, and the next page's address (on this server only), if any. */
+  private async page<T>(url: URL, path: string): Promise<ListPage<T>> {
+    const response: ApiResponse<T[]> = await this.send<T[]>("GET", url, path, {});
+    if (!Array.isArray(response.body)) {
+      throw new Error(`GET ${path}: expected a list from the server, got ${typeof response.body}.`);
+    }
+    const next = linkRelation(response.headers.link, "next");
+    return { page: response.body, next: next ? this.sameServer(new URL(next, url), path) : undefined };
   }
 
   request<T>(method: string, path: string, options: RequestOptions<T> = {}): Promise<ApiResponse<T>> {

@@ -6,7 +6,8 @@
 /** The URL of relation `rel` in a `Link` header, if present. */
 export function linkRelation(header: string | string[] | undefined, rel: string): string | undefined {
   const value = Array.isArray(header) ? header.join(", ") : header;
-  if (!value) return undefined;
+  // Most answers are a list's only or last page: no parsing when the relation is not named at all.
+  if (!value || !value.toLowerCase().includes(rel)) return undefined;
   for (const match of value.matchAll(/<([^>]*)>\s*((?:;\s*[^;,]+)*)/g)) {
     const params = match[2] ?? "";
     const rels = /;\s*rel="?([^";]+)"?/i.exec(params)?.[1]?.split(/\s+/) ?? [];

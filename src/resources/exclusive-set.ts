@@ -95,11 +95,18 @@ export interface CommonInputs {
   unexpected: Entry[];
 }
 
-/** A glob (`team-*`) as a regular expression over the whole text, ignoring case. */
+/** A glob (`team-*`) as a regular expression over the whole text, ignoring case; each made once (every read matches them). */
 function globPattern(glob: string): RegExp {
-  const escaped = glob.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
-  return new RegExp(`^${escaped.join(".*")}$`, "i");
+  let pattern = globPatterns.get(glob);
+  if (pattern === undefined) {
+    const escaped = glob.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
+    globPatterns.set(glob, (pattern = new RegExp(`^${escaped.join(".*")}$`, "i")));
+  }
+  return pattern;
 }
+
+/** The globs of the program's exclusive sets: a few per set, kept for the process. */
+const globPatterns = new Map<string, RegExp>();
 
 /** The objects to record: neither kept nor matched by an ignore pattern. */
 function strays<A extends Record<string, unknown>>(collection: CollectionDeclaration<A>, args: CommonInputs, entries: Entry[]): Entry[] {
