@@ -32,7 +32,11 @@ interface Scenario {
   minimum: Record<Operation, number>;
   /** Operations that send more than the API's minimum on purpose, with the count and the reason (shown in the table). */
   deliberate?: Partial<Record<Operation, { requests: number; why: string }>>;
-  /** The same work as one request, sent with undici directly: method, path and body per operation. */
+  /**
+   * The same work as one request, sent with undici directly: method, path and body per operation, as the
+   * provider sends them (a list read asks for 100 a page, as the client does; the server's answer is then
+   * the same).
+   */
   bare: Record<Exclude<Operation, "preview">, (id: string, i: number) => { method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; path: string; body?: unknown }>;
   /** Objects the scenario's resource lives in, made once before the iterations (a registry for upstreams). */
   setup?: (emulator: BenchServer) => Promise<void>;
@@ -74,10 +78,11 @@ const scenarios: Scenario[] = [
       create: { requests: 2, why: "reads first: a blind PUT would silently overwrite an integration set up by hand (adoptExisting takes it over instead)" },
     },
     bare: {
-      create: () => ({ method: "PUT", path: "/api/v4/groups/acme/integrations/slack", body: { webhook: "https://chat.example.com/hooks/bare", channel: "ci" } }),
-      read: () => ({ method: "GET", path: "/api/v4/groups/acme/integrations/slack" }),
-      update: () => ({ method: "PUT", path: "/api/v4/groups/acme/integrations/slack", body: { webhook: "https://chat.example.com/hooks/bare", channel: "deployments" } }),
-      delete: () => ({ method: "DELETE", path: "/api/v4/groups/acme/integrations/slack" }),
+      // The same integration as the provider's (each cycle deletes it, so the other's create starts afresh).
+      create: () => ({ method: "PUT", path: "/api/v4/groups/acme/integrations/mattermost", body: { push_events: false, webhook: "https://chat.example.com/hooks/bare", channel: "ci" } }),
+      read: () => ({ method: "GET", path: "/api/v4/groups/acme/integrations/mattermost" }),
+      update: () => ({ method: "PUT", path: "/api/v4/groups/acme/integrations/mattermost", body: { webhook: "https://chat.example.com/hooks/bare", channel: "deployments" } }),
+      delete: () => ({ method: "DELETE", path: "/api/v4/groups/acme/integrations/mattermost" }),
     },
   },
   {
@@ -207,7 +212,7 @@ const scenarios: Scenario[] = [
     },
     bare: {
       create: () => ({ method: "POST", path: `/api/v4/projects/${benchProjectId}/error_tracking/client_keys` }),
-      read: () => ({ method: "GET", path: `/api/v4/projects/${benchProjectId}/error_tracking/client_keys` }),
+      read: () => ({ method: "GET", path: `/api/v4/projects/${benchProjectId}/error_tracking/client_keys?per_page=100` }),
       // One request of the replacement (the new key's POST).
       update: () => ({ method: "POST", path: `/api/v4/projects/${benchProjectId}/error_tracking/client_keys` }),
       delete: (id) => ({ method: "DELETE", path: `/api/v4/projects/${benchProjectId}/error_tracking/client_keys/${id.split("/").at(-1)}` }),
@@ -259,7 +264,7 @@ const scenarios: Scenario[] = [
     minimum: { preview: 0, create: 2, read: 1, update: 1, delete: 1 },
     bare: {
       create: () => ({ method: "POST", path: "/api/v4/groups/acme/epics/1/epics/5" }),
-      read: () => ({ method: "GET", path: "/api/v4/groups/acme/epics/1/epics" }),
+      read: () => ({ method: "GET", path: "/api/v4/groups/acme/epics/1/epics?per_page=100" }),
       update: () => ({ method: "PUT", path: "/api/v4/groups/acme/epics/1/epics/5", body: { move_before_id: 2 } }),
       delete: () => ({ method: "DELETE", path: "/api/v4/groups/acme/epics/1/epics/5" }),
     },
@@ -275,10 +280,10 @@ const scenarios: Scenario[] = [
     changed: (inputs) => ({ ...inputs, keep: [1] }),
     minimum: { preview: 0, create: 1, read: 1, update: 0, delete: 0 },
     bare: {
-      create: () => ({ method: "GET", path: "/api/v4/groups/acme/badges" }),
-      read: () => ({ method: "GET", path: "/api/v4/groups/acme/badges" }),
-      update: () => ({ method: "GET", path: "/api/v4/groups/acme/badges" }),
-      delete: () => ({ method: "GET", path: "/api/v4/groups/acme/badges" }),
+      create: () => ({ method: "GET", path: "/api/v4/groups/acme/badges?per_page=100" }),
+      read: () => ({ method: "GET", path: "/api/v4/groups/acme/badges?per_page=100" }),
+      update: () => ({ method: "GET", path: "/api/v4/groups/acme/badges?per_page=100" }),
+      delete: () => ({ method: "GET", path: "/api/v4/groups/acme/badges?per_page=100" }),
     },
   },
   {
