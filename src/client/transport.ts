@@ -37,10 +37,8 @@ const dispatchers = new Map<string, Dispatcher>();
 const PROXY_VARIABLES = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "no_proxy", "NO_PROXY"];
 
 /**
- * The proxy variables in force, as one key part: a change of them (tests,
- * long-lived processes) makes a new dispatcher. Empty when none is set
- * (one set empty counts: undici reads `http_proxy=""` as "no proxy" before `HTTP_PROXY`).
- * (A string joined by hand: this runs at every request.)
+ * The proxy variables in force, as one key part. Empty when none is set (one
+ * set empty counts: undici reads `http_proxy=""` as "no proxy" before `HTTP_PROXY`).
  */
 function proxyEnvironment(): string {
   let key = "";
@@ -66,21 +64,20 @@ function isClosed(dispatcher: Dispatcher): boolean {
 
 /**
  * One client's dispatcher, kept between its requests: looked up again only
- * when the proxy variables changed or it was closed (`closeAllDispatchers`),
- * so a request does not build and hash the lookup key (a CA bundle is part of it).
+ * once it was closed (`closeAllDispatchers`), so a request neither builds and
+ * hashes the lookup key (a CA bundle is part of it) nor reads the proxy
+ * variables (six reads of the environment, a microsecond or more a request).
+ * So the proxy variables are read when a client first connects, as a process
+ * starts, and again after `closeAllPools()`: a process that changes them
+ * later calls that.
  */
 export class DispatcherSlot {
-  private proxies: string | undefined;
   private dispatcher: Dispatcher | undefined;
 
   constructor(private readonly options: TransportOptions) {}
 
   get(): Dispatcher {
-    const proxies = proxyEnvironment();
-    if (this.dispatcher === undefined || proxies !== this.proxies || isClosed(this.dispatcher)) {
-      this.dispatcher = dispatcherFor(this.options, proxies);
-      this.proxies = proxies;
-    }
+    if (this.dispatcher === undefined || isClosed(this.dispatcher)) this.dispatcher = dispatcherFor(this.options);
     return this.dispatcher;
   }
 }

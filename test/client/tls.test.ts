@@ -11,7 +11,7 @@ import { resolve } from "node:path";
 import { connect as netConnect } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { getBadges, PlatformClient, providers } from "pulumi-platform";
+import { closeAllPools, getBadges, PlatformClient, providers } from "pulumi-platform";
 import { configOf, tokenOf, useEmulator, type TestServer } from "../support";
 import { makeTestPki } from "./test-pki";
 
@@ -236,21 +236,25 @@ describe("HTTPS_PROXY, HTTP_PROXY and NO_PROXY", () => {
     proxyUrl = await listening(proxy);
   });
   afterAll(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
-  afterEach(() => {
+  afterEach(async () => {
     for (const name of ["HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "https_proxy", "http_proxy", "no_proxy"]) {
       if (saved[name] === undefined) delete process.env[name];
       else process.env[name] = saved[name];
     }
+    await closeAllPools();
   });
 
   it("an HTTPS server is reached through the proxy's tunnel, TLS to the server inside it; NO_PROXY bypasses it", async () => {
+    // The proxy variables are read when a client connects (as a process starts), and again after closeAllPools.
     process.env.HTTPS_PROXY = proxyUrl;
+    await closeAllPools();
     await configure(tlsServer, { "platform:caCertificate": pki.ca.path });
     tunnels.length = 0;
     const { id } = await providers.Badge.create(badge);
     expect(tunnels).toEqual([new URL(tlsServer.emulator.url).host]);
 
     process.env.NO_PROXY = "localhost,127.0.0.1";
+    await closeAllPools();
     await providers.Badge.delete(id, { ...badge });
     expect(tunnels).toHaveLength(1);
     expect(await badgesOn(tlsServer)).toEqual([]);
@@ -258,6 +262,7 @@ describe("HTTPS_PROXY, HTTP_PROXY and NO_PROXY", () => {
 
   it("an HTTP server is reached through HTTP_PROXY, and a data function goes the same way", async () => {
     process.env.HTTP_PROXY = proxyUrl;
+    await closeAllPools();
     await configure(plainServer, {});
     tunnels.length = 0;
     forwarded.length = 0;
@@ -267,6 +272,7 @@ describe("HTTPS_PROXY, HTTP_PROXY and NO_PROXY", () => {
     expect(tunnels.length + forwarded.length).toBeGreaterThanOrEqual(2);
 
     process.env.NO_PROXY = "127.0.0.1";
+    await closeAllPools();
     const before = tunnels.length + forwarded.length;
     await providers.Badge.delete(id, { ...badge });
     expect(tunnels.length + forwarded.length).toBe(before);
