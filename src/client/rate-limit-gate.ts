@@ -140,6 +140,7 @@ export class RateLimitGate {
     } else if (status !== undefined && this.mode === "unknown") {
       this.mode = "open";
     }
+    if (this.waiters.length === 0) return;
     const waiters = this.waiters;
     this.waiters = [];
     for (const wake of waiters) wake();

@@ -82,6 +82,29 @@ function recorded(values: Args | undefined, connection: Partial<Connection> | un
 
 /** The engine's provider for one resource kind, with each resource's own connection in force for its operations. */
 export function withResourceConnections(provider: Provider): Provider {
+  async function createWith(connection: Partial<Connection>, rest: Args) {
+    try {
+      const result = await withConnection(connection, () => provider.create(rest));
+      return { ...result, outs: recorded(result.outs ?? {}, connection) };
+    } catch (error) {
+      // A partial create is recorded with its connection, so the next `up` or `destroy` reaches the same server.
+      const partial = error as { properties?: Args };
+      if (partial && typeof partial === "object" && partial.properties) partial.properties = recorded(partial.properties, connection);
+      throw error;
+    }
+  }
+
+  async function readWith(connection: Partial<Connection>, id: string, rest: Args) {
+    const result = await withConnection(connection, () => provider.read(id, rest));
+    if (!result.id) return result;
+    return { ...result, props: recorded(result.props, connection), inputs: recorded(result.inputs, connection) };
+  }
+
+  async function updateWith(connection: Partial<Connection>, id: string, olds: Args, rest: Args) {
+    const result = await withConnection(connection, () => provider.update(id, olds, rest));
+    return { ...result, outs: recorded(result.outs ?? {}, connection) };
+  }
+
   return {
     configure: (request) => provider.configure(request),
 
@@ -105,35 +128,26 @@ export function withResourceConnections(provider: Provider): Provider {
       return { ...result, changes, replaces };
     },
 
-    async create(inputs) {
+    // Most resources use the stack's connection: then the engine's operation and its answer pass as they are,
+    // with no layer of their own around them (these four run for every resource of a stack).
+    create(inputs) {
       const { connection, rest } = split(inputs);
-      try {
-        const result = await withConnection(connection, () => provider.create(rest));
-        return { ...result, outs: recorded(result.outs ?? {}, connection) };
-      } catch (error) {
-        // A partial create is recorded with its connection, so the next `up` or `destroy` reaches the same server.
-        const partial = error as { properties?: Args };
-        if (partial && typeof partial === "object" && partial.properties) partial.properties = recorded(partial.properties, connection);
-        throw error;
-      }
+      return connection === undefined ? provider.create(rest) : createWith(connection, rest);
     },
 
-    async read(id, props) {
+    read(id, props) {
       const { connection, rest } = split(props);
-      const result = await withConnection(connection, () => provider.read(id, rest));
-      if (!result.id) return result;
-      return { ...result, props: recorded(result.props, connection), inputs: recorded(result.inputs, connection) };
+      return connection === undefined ? provider.read(id, rest) : readWith(connection, id, rest);
     },
 
-    async update(id, olds, news) {
+    update(id, olds, news) {
       const { connection, rest } = split(news);
-      const result = await withConnection(connection, () => provider.update(id, split(olds).rest, rest));
-      return { ...result, outs: recorded(result.outs ?? {}, connection) };
+      return connection === undefined ? provider.update(id, split(olds).rest, rest) : updateWith(connection, id, split(olds).rest, rest);
     },
 
-    async delete(id, props) {
+    delete(id, props) {
       const { connection, rest } = split(props);
-      await withConnection(connection, () => provider.delete(id, rest));
+      return withConnection(connection, () => provider.delete(id, rest));
     },
   };
 }
