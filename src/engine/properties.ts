@@ -22,6 +22,7 @@ export interface PropertyParts extends EngineParts {
 /** The property names and their traits: what the helpers below read of a declaration. */
 interface Properties {
   propertyNames: readonly string[];
+  propertySet: ReadonlySet<string>;
   fingerprinted: readonly string[];
   traits(name: string): FieldTraits;
 }
@@ -31,11 +32,13 @@ export function propertyParts(definition: AnyResourceDefinition): PropertyParts 
   const traits = (name: string): FieldTraits => fields[name] ?? {};
   const propertyNames = Object.keys(definition.schema.shape);
   const fingerprinted = propertyNames.filter((name) => traits(name).fingerprint !== undefined);
-  const properties: Properties = { propertyNames, fingerprinted, traits };
+  const propertySet = new Set(propertyNames);
+  const properties: Properties = { propertyNames, propertySet, fingerprinted, traits };
   const apiProperties = propertyNames.filter((name) => !traits(name).local);
   return {
     definition,
     propertyNames,
+    propertySet,
     apiProperties,
     fingerprinted,
     secretProperties: propertyNames.filter((name) => traits(name).secret),
@@ -81,11 +84,12 @@ function differingFromLive(traits: Properties["traits"], args: Args, live: Live,
  * the user wrote them wherever the server's form means the same, and the
  * computed outputs. Write-only values are kept as last applied.
  */
-function outputsFor(definition: AnyResourceDefinition, { propertyNames, traits }: Properties, args: Args, live: Live): Args {
+function outputsFor(definition: AnyResourceDefinition, { propertySet, traits }: Properties, args: Args, live: Live): Args {
   const outs: Args = {};
-  for (const name of propertyNames) {
+  // The declared ones only: a resource of many kinds (an integration, 97 properties) declares a few.
+  for (const name in args) {
     const declared = args[name];
-    if (declared === undefined) continue;
+    if (declared === undefined || !propertySet.has(name)) continue;
     const field = traits(name);
     if (field.local || field.writeOnly) {
       outs[name] = declared;

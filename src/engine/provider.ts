@@ -362,12 +362,18 @@ function recordPartialCreate(engine: Engine, error: PartialCreateError, args: Ar
 }
 
 /** read: the live object as state, and the inputs it implies, so the next diff compares with what is there. */
+/** Outputs recorded at apply time that a refresh keeps: prior values, fingerprints of the files applied. */
+const KEPT_ON_REFRESH = [...PRIOR_VALUE_OUTPUTS, "fingerprints"];
+
 function refreshed(engine: Engine, id: string, args: Args, live: Live): pulumi.dynamic.ReadResult {
   // What was recorded at apply time stays: prior values, fingerprints of the files applied.
-  const kept = Object.fromEntries([...PRIOR_VALUE_OUTPUTS, "fingerprints"].filter((key) => key in args).map((key) => [key, args[key]]));
+  const kept: Args = {};
+  for (const key of KEPT_ON_REFRESH) if (key in args) kept[key] = args[key];
   const outs = { ...engine.outputsFor(args, live), ...kept };
-  const inputOf = (name: string) => engine.traits(name).refreshedInput?.(outs[name], args) ?? outs[name];
-  const inputs: Args = Object.fromEntries(engine.propertyNames.filter((name) => name in outs).map((name) => [name, inputOf(name)]));
+  const inputs: Args = {};
+  for (const name in outs) {
+    if (engine.propertySet.has(name)) inputs[name] = engine.traits(name).refreshedInput?.(outs[name], args) ?? outs[name];
+  }
   // `check` adds the fingerprints of the declared files to the inputs: the refreshed inputs keep those applied,
   // or the next preview would show `fingerprints` as a change.
   if (kept.fingerprints !== undefined) inputs.fingerprints = kept.fingerprints;

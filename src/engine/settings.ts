@@ -80,6 +80,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export interface EngineParts {
   definition: AnyResourceDefinition;
   propertyNames: readonly string[];
+  /** The same names, to look one up. */
+  propertySet: ReadonlySet<string>;
   /** Properties that are fields of the API object (not owners or provider options). */
   apiProperties: readonly string[];
   traits(name: string): FieldTraits;
