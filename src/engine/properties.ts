@@ -23,6 +23,8 @@ export interface PropertyParts extends EngineParts {
 interface Properties {
   propertyNames: readonly string[];
   propertySet: ReadonlySet<string>;
+  /** Each property's place in the declaration. */
+  propertyIndex: ReadonlyMap<string, number>;
   fingerprinted: readonly string[];
   traits(name: string): FieldTraits;
 }
@@ -33,7 +35,8 @@ export function propertyParts(definition: AnyResourceDefinition): PropertyParts 
   const propertyNames = Object.keys(definition.schema.shape);
   const fingerprinted = propertyNames.filter((name) => traits(name).fingerprint !== undefined);
   const propertySet = new Set(propertyNames);
-  const properties: Properties = { propertyNames, propertySet, fingerprinted, traits };
+  const propertyIndex = new Map(propertyNames.map((name, index) => [name, index]));
+  const properties: Properties = { propertyNames, propertySet, propertyIndex, fingerprinted, traits };
   const apiProperties = propertyNames.filter((name) => !traits(name).local);
   return {
     definition,
@@ -51,22 +54,28 @@ export function propertyParts(definition: AnyResourceDefinition): PropertyParts 
   };
 }
 
-/** Properties whose declared value differs from the recorded one. */
-function changedProperties({ propertyNames, traits }: Properties, olds: Args, news: Args): string[] {
-  return propertyNames.filter((name) => {
-    // First, as it is the cheapest: most of a large resource's properties are not declared.
+/**
+ * Properties whose declared value differs from the recorded one, in the
+ * declaration's order. Only the names declared now or recorded before can
+ * differ, so those are the ones looked at: a resource of many kinds (an
+ * integration, 97 properties) declares a few.
+ */
+function changedProperties({ propertySet, propertyIndex, traits }: Properties, olds: Args, news: Args): string[] {
+  const changed: string[] = [];
+  for (const name in news) {
     const declared = news[name];
-    if (declared === undefined) {
-      // Not managed: unset optional fields never show as changes, unless removing one clears it on the server.
-      const unsetAs = traits(name).unsetAs;
-      return unsetAs !== undefined && olds[name] !== undefined && !sameValue(traits(name), unsetAs, olds[name]);
-    }
+    if (declared === undefined || !propertySet.has(name)) continue;
     const field = traits(name);
-    if (field.ignoreInDiff) return false;
-    if (isUnknown(declared)) return true;
-    if (field.fingerprint && field.fingerprint(declared) !== fingerprintsIn(olds)[name]) return true;
-    return !sameValue(field, declared, olds[name]);
-  });
+    if (field.ignoreInDiff) continue;
+    if (isUnknown(declared) || (field.fingerprint && field.fingerprint(declared) !== fingerprintsIn(olds)[name]) || !sameValue(field, declared, olds[name])) changed.push(name);
+  }
+  for (const name in olds) {
+    if (news[name] !== undefined || olds[name] === undefined || !propertySet.has(name)) continue;
+    // Not managed: unset optional fields never show as changes, unless removing one clears it on the server.
+    const unsetAs = traits(name).unsetAs;
+    if (unsetAs !== undefined && !sameValue(traits(name), unsetAs, olds[name])) changed.push(name);
+  }
+  return changed.length < 2 ? changed : changed.sort((a, b) => propertyIndex.get(a)! - propertyIndex.get(b)!);
 }
 
 /** Declared API properties whose live value is not the declared one (write-only ones always are). */
