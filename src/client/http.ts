@@ -341,8 +341,7 @@ export class PlatformClient {
     while (url) {
       const response: ApiResponse<T> = await this.send<T>("GET", url, url.pathname, { credentials: { bearer } });
       yield response;
-      const next = linkRelation(response.headers.link, "next");
-      url = next ? sameOrigin(new URL(next, url), start, url.pathname) : undefined;
+      url = nextPageOf(response, url, start, url.pathname);
     }
   }
 
@@ -391,8 +390,7 @@ export class PlatformClient {
     if (!Array.isArray(response.body)) {
       throw new Error(`GET ${path}: expected a list from the server, got ${typeof response.body}.`);
     }
-    const next = linkRelation(response.headers.link, "next");
-    return { page: response.body, next: next ? this.sameServer(new URL(next, url), path) : undefined };
+    return { page: response.body, next: nextPageOf(response, url, this.apiBase, path) };
   }
 
   request<T>(method: string, path: string, options: RequestOptions<T> = {}): Promise<ApiResponse<T>> {
@@ -700,6 +698,12 @@ function withQuery(url: URL, query: Query | undefined): URL {
     }
   }
   return url;
+}
+
+/** The next page's address from the answer's `Link rel="next"`, if any, and only on the host of `origin` (see sameOrigin). */
+function nextPageOf(response: ApiResponse<unknown>, url: URL, origin: URL, path: string): URL | undefined {
+  const next = linkRelation(response.headers.link, "next");
+  return next ? sameOrigin(new URL(next, url), origin, path) : undefined;
 }
 
 /** `url`, if it is on the host of `origin`: a token (ours, or a bearer token) is never sent to a host an answer points at. */

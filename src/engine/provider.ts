@@ -361,12 +361,11 @@ function recordPartialCreate(engine: Engine, error: PartialCreateError, args: Ar
   error.properties.__provider = provider;
 }
 
-/** read: the live object as state, and the inputs it implies, so the next diff compares with what is there. */
 /** Outputs recorded at apply time that a refresh keeps: prior values, fingerprints of the files applied. */
 const KEPT_ON_REFRESH = [...PRIOR_VALUE_OUTPUTS, "fingerprints"];
 
+/** read: the live object as state, and the inputs it implies, so the next diff compares with what is there. */
 function refreshed(engine: Engine, id: string, args: Args, live: Live): pulumi.dynamic.ReadResult {
-  // What was recorded at apply time stays: prior values, fingerprints of the files applied.
   const kept: Args = {};
   for (const key of KEPT_ON_REFRESH) if (key in args) kept[key] = args[key];
   const outs = { ...engine.outputsFor(args, live), ...kept };
