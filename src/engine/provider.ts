@@ -16,7 +16,7 @@ import { shownOnce } from "./shown-once";
 import { noteProgramRunning } from "./stored-config";
 import { type Attempt, explain, isGone, isOwnerMissing } from "./explain";
 import { type PropertyParts, propertyParts } from "./properties";
-import { canonicalJson, isUnknown, withoutEngineKeys } from "./values";
+import { isUnknown, withoutEngineKeys, withSortedKeys } from "./values";
 import { isExistingResource, noteExistingResource, startVerificationRun, verify } from "./verify";
 import { describeIssue } from "../validation";
 import { type DeclaredSchema, declaredSchema } from "./declared-schema";
@@ -148,21 +148,24 @@ function parse(engine: Engine, inputs: Args): Args {
 }
 
 /**
- * What check parsed, by the resource kind and the canonical text of what it
+ * What check parsed, by the resource kind and the JSON text of what it
  * returned: the engine passes check's result on to the create or update that
  * follows it, and parsing it again was the larger part of the engine's own
  * time in those calls (5 to 20 µs of 25 to 60 in npm run bench). Parsing
  * check's result gives the value check parsed, since the schemas' transforms
  * and defaults give back what they made (a list of variables becomes a map, a
- * map stays one); this only saves the time. Each entry is taken once; the map
- * is bounded, as a preview checks and creates nothing, and the engine runs a
+ * map stays one); this only saves the time. check returns its result with
+ * every object's keys sorted, the order the engine sends properties back in,
+ * so the text of what create receives is found as it comes (inputs in any
+ * other order are parsed again). Each entry is taken once; the map is
+ * bounded, as a preview checks and creates nothing, and the engine runs a
  * resource's create soon after its check.
  */
 const checkedInputs = new Map<string, Args>();
 const MAX_CHECKED_INPUTS = 512;
 
 function checkedKey(engine: Engine, declared: Args): string {
-  return `${engine.definition.name} ${canonicalJson(declared)}`;
+  return `${engine.definition.name} ${JSON.stringify(declared)}`;
 }
 
 function rememberChecked(engine: Engine, result: Args, parsed: Args): void {
@@ -218,7 +221,8 @@ function checkInputs(engine: Engine, news: Args): pulumi.dynamic.CheckResult {
     return { inputs: news, failures: [{ property: "", reason: `${property}: ${(error as Error).message}` }] };
   }
   // The id of an `import` goes on to create (./import.ts).
-  const checkedArgs = stripUndefined({ ...parsed, ...fingerprints, ...importInputOf(news) });
+  // Sorted as the engine sorts them: create and update find check's parse by this text (see `checkedInputs`).
+  const checkedArgs = withSortedKeys(stripUndefined({ ...parsed, ...fingerprints, ...importInputOf(news) })) as Args;
   if (unknownPaths.length === 0) rememberChecked(engine, checkedArgs, parsed);
   return { inputs: checkedArgs };
 }

@@ -416,14 +416,18 @@ export function integrationSettings(slug: IntegrationSlug): string[] {
   return Object.keys(kindOf(slug)!.shape).filter((name) => name !== "slug" && !(name in common));
 }
 
-/** Required settings of a slug: what every PUT must carry. */
-export function requiredSettings(slug: string): string[] {
-  const k = kindOf(slug);
-  if (!k) return [];
-  return Object.entries(k.shape)
-    .filter(([name, s]) => name !== "slug" && !(name in common) && !(s instanceof z.ZodOptional))
-    .map(([name]) => name);
+/** Required settings of a slug: what every PUT must carry. Worked out once per slug: every create and update asks. */
+export function requiredSettings(slug: string): ReadonlySet<string> {
+  let required = requiredBySlug.get(slug);
+  if (required === undefined) {
+    const k = kindOf(slug);
+    const names = k ? Object.entries(k.shape).filter(([name, s]) => name !== "slug" && !(name in common) && !(s instanceof z.ZodOptional)) : [];
+    requiredBySlug.set(slug, (required = new Set(names.map(([name]) => name))));
+  }
+  return required;
 }
+
+const requiredBySlug = new Map<string, ReadonlySet<string>>();
 
 function kindOf(slug: string) {
   return kinds.find((candidate) => candidate.shape.slug.value === slug);

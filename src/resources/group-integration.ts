@@ -77,6 +77,7 @@ const schema = z.object({ ...common, slug: slugSchema, ...allSettings });
 type Inputs = z.output<typeof schema> & Record<string, unknown>;
 
 const secretTraits: FieldTraits = { secret: true, writeOnly: true };
+const SECRET_NAMES: ReadonlySet<string> = new Set(SECRET_SETTINGS);
 /** The address and the provider's options: never part of a body. */
 const NOT_SENT = new Set(["group", "slug", "adoptExisting"]);
 
@@ -148,13 +149,13 @@ async function readActive(ctx: EngineContext, path: string): Promise<Integration
  * secrets changed (the server resets the secrets it is not sent then).
  */
 function setupBody(args: Inputs, changed: ReadonlySet<string> | "all"): Record<string, unknown> {
-  const required = new Set(requiredSettings(args.slug));
+  const required = requiredSettings(args.slug);
   const exposing = EXPOSES_SECRETS[args.slug as IntegrationSlug] ?? [];
   const resendSecrets = changed === "all" || exposing.some((name) => changed.has(name));
   const body: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(args)) {
     if (value === undefined || NOT_SENT.has(name)) continue;
-    const isSecret = SECRET_SETTINGS.includes(name);
+    const isSecret = SECRET_NAMES.has(name);
     const send = changed === "all" || required.has(name) || changed.has(name) || (isSecret && resendSecrets);
     if (send) body[apiFieldName(name, undefined)] = value;
   }

@@ -235,7 +235,7 @@ describe("the resource's slug table and the emulator's agree", () => {
       expect(settings.map(snake).sort()).toEqual([...server.settings].sort());
       expect(events.map(snake).sort()).toEqual([...server.events].sort());
       expect(declared.includes("commentOnEventEnabled")).toBe(server.commentOnEvent);
-      const required = requiredSettings(slug);
+      const required = [...requiredSettings(slug)];
       expect(required.filter((name) => !isEvent(name)).map(snake).sort()).toEqual([...server.required].sort());
       expect(required.some(isEvent)).toBe(server.requiredEvents);
       // What the server never returns the resource keeps as applied (write-only): its secrets, and Bamboo's build key.

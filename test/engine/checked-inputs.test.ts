@@ -1,9 +1,9 @@
 /**
  * create and update take the value check parsed when their inputs are what
  * check returned (src/engine/provider.ts `checkedInputs`), found by the inputs'
- * canonical text (src/engine/values.ts `canonicalJson`), since the engine
- * sends check's result back with its keys sorted. Either way they must act on
- * the same value as a fresh parse: these tests compare the two paths.
+ * JSON text: check returns its result with its keys sorted, as the engine
+ * sends it back. Inputs in another order are parsed again. Either way they
+ * must act on the same value as a fresh parse: these tests compare the paths.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { providers } from "pulumi-platform";
@@ -65,6 +65,27 @@ describe("create and update after check", () => {
     expect(withoutDescription(viaCheck.outs as Props)).toMatchObject({ cronTimezone: "UTC", active: true, variables: { MODE: { variableType: "env_var" }, TARGET: { variableType: "env_var" } } });
     await schedule.delete(viaCheck.id, viaCheck.outs as Props);
     await schedule.delete(fresh.id, fresh.outs as Props);
+  });
+
+  it("check returns its inputs with their keys sorted at every level, as the engine sends them back", async () => {
+    const checked = (await schedule.check({}, declared("sorted"))).inputs as Props;
+    expect(JSON.stringify(checked)).toBe(JSON.stringify(sortedKeys(checked)));
+  });
+
+  it("create of check's result with its keys in another order (not found by its text) makes what create of check's result makes", async () => {
+    const checked = (await schedule.check({}, declared("checked-reordered"))).inputs as Props;
+    const reversed = (value: unknown): unknown =>
+      value === null || typeof value !== "object" || Array.isArray(value)
+        ? value
+        : Object.fromEntries(Object.keys(value).reverse().map((key) => [key, reversed((value as Props)[key])]));
+    const viaReordered = await schedule.create(reversed(checked) as Props);
+    const viaCheck = await schedule.create((await schedule.check({}, declared("checked-as-returned"))).inputs as Props);
+    const withoutDescription = ({ description: _d, ...rest }: Record<string, unknown>) => rest;
+    expect(withoutDescription((await stored(viaReordered.id)) as Props)).toEqual(withoutDescription((await stored(viaCheck.id)) as Props));
+    const own = ({ description: _d, scheduleId: _s, ...rest }: Record<string, unknown>) => rest;
+    expect(own(viaReordered.outs as Props)).toEqual(own(viaCheck.outs as Props));
+    await schedule.delete(viaReordered.id, viaReordered.outs as Props);
+    await schedule.delete(viaCheck.id, viaCheck.outs as Props);
   });
 
   it("an update takes the inputs it is given, not an earlier check's of other inputs", async () => {
