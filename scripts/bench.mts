@@ -10,6 +10,7 @@ import { closeAllPools, providers } from "pulumi-platform";
 import { startBenchServer, type BenchServer } from "./bench-server.mts";
 import { measureFunctions } from "./bench-functions.mts";
 import { measureRepository } from "./bench-repository.mts";
+import { measureRetainedHeap } from "./bench-memory.mts";
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 500);
 /**
@@ -559,6 +560,8 @@ async function main() {
     ].join("\n");
     const perCall = overheadSummary(rows);
     console.log(result + "\n\n" + summary + "\n" + perCall);
+    const memory = await measureRetainedHeap();
+    console.log(memory);
     const functions = await measureFunctions();
     const functionSummary = functions.over.length
       ? `More than one page per 100 items: ${functions.over.join(", ")}.`
@@ -581,6 +584,8 @@ async function main() {
         summary +
         "\n\n" +
         perCall +
+        "\n\n## Provider memory\n\n" +
+        memory +
         "\n\n## Data functions\n\n" +
         "Requests one call sends, against an emulator seeded with 250 tags, findings, dependencies and client keys; medians of 30 calls.\n\n" +
         functions.table +
