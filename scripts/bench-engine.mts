@@ -262,7 +262,9 @@ function cliVersion(): string {
 }
 
 function report(samples: Sample[], stateBytes: Record<string, number>): string {
-  const state = SIZES.map((n) => `| ${n} | ${stateBytes[`${n}/P`]} | ${stateBytes[`${n}/A`]} | ${stateBytes[`${n}/B`]} |`).join("\n");
+  // A program left out (BENCH_ENGINE_KINDS) has no figure.
+  const bytesOf = (n: number, kind: Kind) => stateBytes[`${n}/${kind}`] ?? "n/a";
+  const state = SIZES.map((n) => `| ${n} | ${bytesOf(n, "P")} | ${bytesOf(n, "A")} | ${bytesOf(n, "B")} |`).join("\n");
   return (
     `Written by \`npm run bench:engine\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: Pulumi CLI ${cliVersion()}, Node ${process.version}, ` +
     `${cpuCount()} CPUs, 1-minute load average ${LOAD_AT_START.toFixed(1)} at the start and ${loadavg()[0]!.toFixed(1)} at the end (a load above the benchmark's own, about 1 to 2, means others shared the machine; the programs alternate within each repetition so a busy moment falls on all three; ${REPS} repetitions, minimum and median). ` +
