@@ -17,6 +17,9 @@
  *   case and answers them sorted: neither order nor case is a diff. Removing
  *   `labels`, `assigneeIds`, `reviewerIds` or `milestoneId` from the program
  *   clears them on the server (the API's empty value, `0` for the milestone).
+ * - Assignees, reviewers and a milestone the server drops without an error
+ *   (users who cannot read the merge request, another project's milestone)
+ *   fail the create or update that meets it, naming them (see `notKept`).
  * - Server defaults and normalisations never show as changes: an undeclared
  *   `squash` takes the project's default; the title is stored stripped; a
  *   description's CRLF line ends are the same as LF; `mergeAfter` in any ISO
@@ -224,6 +227,36 @@ async function putMergeRequest(ctx: EngineContext, path: string, body: Record<st
   }
 }
 
+/**
+ * The declared assignees, reviewers and milestone that the server's answer
+ * does not show. The server drops them without an error (users who cannot read
+ * the merge request, a milestone that is not the project's or its groups');
+ * left alone, that is a change at every preview with nothing saying why, so
+ * the create or update that meets it fails and names them. `only`: the
+ * properties an update sent.
+ */
+function notKept(args: MergeRequestInputs, live: MergeRequestLive, only?: ReadonlySet<string>): string[] {
+  const missing: string[] = [];
+  const users = (property: "assigneeIds" | "reviewerIds", kept: { id: number }[] | undefined) => {
+    if (only && !only.has(property)) return;
+    const dropped = (args[property] ?? []).filter((id) => !(kept ?? []).some((user) => user.id === id));
+    if (dropped.length) missing.push(`${property} ${dropped.join(", ")}`);
+  };
+  users("assigneeIds", live.assignees);
+  users("reviewerIds", live.reviewers);
+  const milestoneSent = !only || only.has("milestoneId");
+  if (milestoneSent && args.milestoneId !== undefined && live.milestone?.id !== args.milestoneId) missing.push(`milestoneId ${args.milestoneId}`);
+  return missing;
+}
+
+function notKeptMessage(args: MergeRequestInputs, iid: number, missing: string[]): string {
+  return (
+    `MergeRequest !${iid} of project ${homeOf(args)}: the server did not keep ${missing.join(" and ")}; it drops, without an error, ` +
+    "assignees and reviewers who cannot read the merge request and a milestone that is not the project's or its groups'. " +
+    "Give those users access to the project (or remove them from the program) and declare one of the project's milestones; until then every preview shows this change."
+  );
+}
+
 /** A merged merge request is final: the update explains that instead of asking for a reopen the server ignores. */
 function refuseMerged(id: string, olds: MergeRequestInputs, recordedState: unknown): void {
   if (recordedState !== "merged") return;
@@ -285,13 +318,19 @@ export const mergeRequestDefinition = defineResource({
     const located: Located<MergeRequestLive> = { id: idOf(args, live.iid), live };
     // A new merge request is open and its discussion unlocked (null, which behaves as false): only the other values need the PUT.
     const afterCreate = requestBody(fields, { state: args.state === "closed" ? "closed" : undefined, discussionLocked: args.discussionLocked === true ? true : undefined });
-    if (Object.keys(afterCreate).length === 0) return located;
-    try {
-      return { id: located.id, live: await putMergeRequest(ctx, parseId(located.id).path, afterCreate) };
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw PartialCreateError.fromLive(`MergeRequest: !${live.iid} was created but not closed or locked as declared (${reason}). Run \`pulumi up\` again.`, located.id, live);
+    let created = located;
+    if (Object.keys(afterCreate).length > 0) {
+      try {
+        created = { id: located.id, live: await putMergeRequest(ctx, parseId(located.id).path, afterCreate) };
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw PartialCreateError.fromLive(`MergeRequest: !${live.iid} was created but not closed or locked as declared (${reason}). Run \`pulumi up\` again.`, located.id, live);
+      }
     }
+    // Recorded as the server keeps it, so the next preview shows what is still to do.
+    const missing = notKept(args, created.live);
+    if (missing.length) throw PartialCreateError.fromLive(notKeptMessage(args, live.iid, missing), created.id, created.live);
+    return created;
   },
 
   async read(ctx, id) {
@@ -301,10 +340,13 @@ export const mergeRequestDefinition = defineResource({
   async update(ctx, id, args, changed, olds) {
     refuseMerged(id, olds, (olds as Record<string, unknown>).state);
     const body = requestBody(fields, args, changed);
-    return putMergeRequest(ctx, parseId(id).path, body).catch((error: unknown) => {
+    const live = await putMergeRequest(ctx, parseId(id).path, body).catch((error: unknown) => {
       const iid = existingOpenIid(error);
       throw iid === undefined ? error : alreadyOpen(args, iid, `reopen ${id}`);
     });
+    const missing = notKept(args, live, changed);
+    if (missing.length) throw new ExplainedError(notKeptMessage(args, live.iid, missing));
+    return live;
   },
 
   async delete(ctx, id, args) {

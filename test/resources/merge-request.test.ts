@@ -5,7 +5,7 @@
  * normalisations that must not show as changes, adoption and import.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiPath, providers } from "pulumi-platform";
+import { apiPath, type PartialCreateError, providers } from "pulumi-platform";
 import { defaultSeed, mergeRequestStore, type Seed } from "pulumi-platform/emulator";
 
 type RepositorySeeds = Record<string, { branches?: Record<string, string> }>;
@@ -187,6 +187,38 @@ describe("drift", () => {
 
   it("a refresh of a merge request that is gone reports it gone", async () => {
     expect(await mergeRequest.read("projects/acme%2Fweb/merge_requests/9999", {})).toEqual({ id: "" });
+  });
+});
+
+describe("what the server drops without an error", () => {
+  // acme/web is private: a user with no membership cannot read its merge requests, and the server drops them as assignees or reviewers.
+  const apiMilestone = () => mergeRequestStore.of(server.emulator.state).milestones.find((m) => m.title === "API 1.0")!;
+
+  it("a create whose assignees, reviewers or milestone the server dropped is recorded as kept, and fails naming them", async () => {
+    const checked = await mergeRequest.check({}, inputs({ assigneeIds: [userId("dev"), userId("outsider")], reviewerIds: [userId("outsider")], milestoneId: apiMilestone().id }));
+    const error = (await mergeRequest.create(checked.inputs).catch((e: unknown) => e)) as PartialCreateError;
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).toContain(`the server did not keep assigneeIds ${userId("outsider")} and reviewerIds ${userId("outsider")} and milestoneId ${apiMilestone().id}`);
+    expect(error.message).toMatch(/cannot read the merge request.*Give those users access to the project/);
+    // The merge request exists and is recorded as the server keeps it: the next preview shows what is still to do.
+    expect(error.id).toMatch(/^projects\/acme%2Fweb\/merge_requests\/\d+$/);
+    expect(error.properties).toMatchObject({ assigneeIds: [userId("dev")], reviewerIds: [], milestoneId: null });
+    expect(await mergeRequest.diff(error.id, error.properties, checked.inputs)).toMatchObject({ changes: true, replaces: [] });
+    // The program fixed: the update sends what changed, and nothing is left to do.
+    const { milestoneId: _dropped, ...rest } = checked.inputs as Record<string, unknown>;
+    const fixed = { ...rest, assigneeIds: [userId("dev")], reviewerIds: [userId("maintainer")] };
+    const updated = await mergeRequest.update(error.id, error.properties, fixed);
+    expect(await mergeRequest.diff(error.id, updated.outs!, fixed)).toMatchObject({ changes: false });
+  });
+
+  it("an update the server answers without a declared reviewer fails naming it; what it did not send is not judged", async () => {
+    const { id, inputs: declared, outs } = await createMergeRequest({ assigneeIds: [userId("dev")] });
+    const changed = { ...declared, title: "Bump dependencies (reviewed)", reviewerIds: [userId("maintainer"), userId("outsider")] };
+    await expect(mergeRequest.update(id, outs, changed)).rejects.toThrow(new RegExp(`did not keep reviewerIds ${userId("outsider")};`));
+    expect(await live(id)).toMatchObject({ title: "Bump dependencies (reviewed)", reviewers: [{ id: userId("maintainer") }] });
+    // Only the title changes: the assignees, kept as declared, are not judged again.
+    const updated = await mergeRequest.update(id, outs, { ...declared, title: "Bump dependencies (again)" });
+    expect(updated.outs).toMatchObject({ title: "Bump dependencies (again)", assigneeIds: [userId("dev")] });
   });
 });
 
