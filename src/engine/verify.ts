@@ -22,7 +22,9 @@
  *   no plan of its own (self-managed: `default`), `GET /license` once
  *   (administrators only). A tier nobody may read is not judged.
  * - `GET /features` once, only for administrators (others cannot read flags).
- * - per owner and kind of object that must be unique, one list.
+ * - per owner and kind of object that must be unique, one list; per list
+ *   with a limit the new object joins (a registry's upstreams), one list, the
+ *   same read when it is also the uniqueness list.
  *
  * When the server cannot be reached, the run says so once (a warning, see
  * ./engine-log.ts) and verifies nothing more; the preview goes on.
@@ -51,6 +53,8 @@ export interface Preconditions {
   featureFlag?: string;
   /** An object the create would collide with (a second one the server refuses, or a duplicate). */
   unique?: Uniqueness;
+  /** Lists the new object joins that hold a limited number (a virtual registry's five upstreams): a full one is refused. */
+  room?: Room[];
 }
 
 /**
@@ -88,6 +92,25 @@ export interface Uniqueness {
   read(ctx: EngineContext, owner: OwnerFacts): Promise<Live[]>;
   /** The colliding object: what it is, in words, and the id the `import` option takes for it. */
   find(objects: Live[], owner: OwnerFacts): { what: string; id: string } | undefined;
+}
+
+/**
+ * A list with a limit that the new object takes a place in: the server
+ * refuses it when the list is already full. Only what is on the server is
+ * counted; the program's own new objects are counted where the program runs
+ * (./declarations.ts), and the two together are left to the server.
+ */
+export interface Room {
+  /** The input that puts the object in this list (`registry`, `otherRegistries[1]`). */
+  property: string;
+  /** Names the list in the run's cache, as `Uniqueness.list`: a uniqueness list of the same name is the same read. */
+  list: string;
+  read(ctx: EngineContext, owner: OwnerFacts): Promise<Live[]>;
+  /** The most the list holds. */
+  max: number;
+  /** What holds the list and what it holds, in words: `container virtual registry 12`, `upstreams`. */
+  holder: string;
+  items: string;
 }
 
 /** An owner as the server showed it. */
@@ -184,7 +207,7 @@ export interface VerificationRequest {
   ctx: EngineContext;
   /** A new object (create): everything is verified. An update of an existing one: only the role. */
   creating: boolean;
-  /** Uniqueness is skipped: the object is being taken over, or some inputs are not known yet. */
+  /** Uniqueness and room are skipped: the object is being taken over (it has its places), or some inputs are not known yet. */
   skipUniqueness: boolean;
 }
 
@@ -242,7 +265,30 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
       failures.push({ property: "", reason: `${collision.what} already exists in ${owner.kind} ${owner.fullPath} (id ${collision.id}): adopt it with the import option (import: "${collision.id}") or remove it` });
     }
   }
+  if (needs.room && !request.skipUniqueness && failures.length === 0) failures.push(...(await fullLists(ctx, reads, owner, needs.room)));
   return failures;
+}
+
+/** A failure for each list the new object would join that is already full; a list that cannot be read is not judged (the create will say why). */
+async function fullLists(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, room: Room[]): Promise<Failure[]> {
+  const failures: Failure[] = [];
+  for (const list of room) {
+    const objects = await listOnce(ctx, reads, owner, list);
+    if (objects && objects.length >= list.max) {
+      failures.push({
+        property: "",
+        reason: `${list.property}: ${list.holder} already holds ${objects.length} ${list.items}, the most it may hold; the server would refuse one more (remove one from it, or use another)`,
+      });
+    }
+  }
+  return failures;
+}
+
+/** One read per list, owner and run, shared by uniqueness and room; undefined when the server refuses it (< 500). */
+function listOnce(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, list: Pick<Uniqueness, "list" | "read">): Promise<Live[] | undefined> {
+  return once(reads, `list ${list.list} ${owner.apiPath}`, () =>
+    list.read(ctx, owner).catch((error: unknown) => (error instanceof ApiError && error.status < 500 ? undefined : Promise.reject(error))),
+  );
 }
 
 type Gate = "tier" | "featureFlag";
@@ -285,9 +331,7 @@ function objectRefusal(request: VerificationRequest, user: UserFacts, owner: Gro
 
 /** The object a new one would collide with; undefined also when the list is refused (the create will say why). */
 async function existingObject(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, unique: Uniqueness): Promise<ReturnType<Uniqueness["find"]>> {
-  const objects = await once(reads, `list ${unique.list} ${owner.apiPath}`, () =>
-    unique.read(ctx, owner).catch((error: unknown) => (error instanceof ApiError && error.status < 500 ? undefined : Promise.reject(error))),
-  );
+  const objects = await listOnce(ctx, reads, owner, unique);
   return objects ? unique.find(objects, owner) : undefined;
 }
 

@@ -27,6 +27,7 @@ import { aliasOf, claimUnique, countDeclaration, declarationKey } from "../engin
 import { defineResource, type EngineContext, type Live } from "../engine/definition";
 import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import type { Room } from "../engine/verify";
 import { requestBody } from "../engine/values";
 import { adoptExisting, isHttpUrl } from "./common";
 import { CONTAINER_REGISTRY_NEEDS, containerRegistryRequirements, registryOwner, registryPath, REGISTRY_GROUP } from "./virtual-registry";
@@ -213,20 +214,25 @@ export const upstreamDefinition = defineResource({
   // refuses a second upstream with the same URL and credentials in a group, but never shows a password, so only two
   // anonymous ones are known to collide: looked for in the registry (the one an import would take over); a collision
   // with another registry's upstream, or one with credentials, is left to the server.
+  // A registry that already holds five upstreams refuses another (spec document 3 part 4.5): the one it is created in,
+  // and each of `otherRegistries`, read once per run (the same read as the anonymous upstreams' uniqueness).
   preconditions: (args) => ({
     owner: registryOwner("registry", args.registry),
     ...CONTAINER_REGISTRY_NEEDS,
     unique:
       args.username === undefined
         ? {
-            list: `upstreams of container virtual registry ${args.registry}`,
-            read: (ctx) => ctx.client.get<Live[]>(`${registryPath(args.registry)}/upstreams`),
+            ...upstreamsOf(args.registry),
             find: (upstreams) => {
               const same = (upstreams as unknown as UpstreamApi[]).find((upstream) => upstream.url === args.url && upstream.username === null);
               return same && { what: `an anonymous upstream of ${args.url} in container virtual registry ${args.registry}`, id: String(same.id) };
             },
           }
         : undefined,
+    room: [
+      roomIn("registry", args.registry),
+      ...(args.otherRegistries ?? []).map((other, index) => roomIn(`otherRegistries[${index}]`, other.registry)),
+    ],
   }),
   validate(args) {
     const failures: { property: string; reason: string }[] = [];
@@ -334,6 +340,16 @@ export const upstreamDefinition = defineResource({
     return { id: String(found.id), live: await getUpstream(ctx, found.id, args.registry) };
   },
 });
+
+/** A registry's upstreams as the checks at preview read them, once per run (the list is not paginated: at most 5). */
+function upstreamsOf(registry: number): { list: string; read: (ctx: EngineContext) => Promise<Live[]> } {
+  return { list: `upstreams of container virtual registry ${registry}`, read: (ctx) => ctx.client.get<Live[]>(`${registryPath(registry)}/upstreams`) };
+}
+
+/** A place in a registry's upstreams, for the upstream that `property` puts there. */
+function roomIn(property: string, registry: number): Room {
+  return { property, ...upstreamsOf(registry), max: MAX_UPSTREAMS_PER_REGISTRY, holder: `container virtual registry ${registry}`, items: "upstreams" };
+}
 
 /** The first of the registry's upstreams that matches (the list is not paginated: at most 5). */
 function findInRegistry(ctx: EngineContext, args: UpstreamInputs, matches: (upstream: UpstreamApi) => boolean): Promise<UpstreamApi | undefined> {

@@ -108,6 +108,36 @@ describe("Upstream: the group of its registry", () => {
     expect(await failuresOf("Upstream", upstream(mirrors, "https://ghcr.example.com"))).toEqual([]);
   });
 
+  it("a registry that already holds five upstreams is named for a new one, by the property that puts it there; adoption and a registry with room pass", async () => {
+    const admin = server.as();
+    const full = (await admin.post<{ id: number }>(apiPath`/groups/${"acme"}/-/virtual_registries/container/registries`, { name: "full" })).id;
+    try {
+      for (let i = 0; i < 5; i++) await admin.post(apiPath`/virtual_registries/container/registries/${full}/upstreams`, { url: `https://full-${i}.example.com`, name: `Full ${i}` });
+      await runAs("maintainer");
+      const withCredentials = { url: "https://sixth.example.com", name: "Sixth", username: "puller", password: "s3cret" };
+      const requests = await requestsOf(async () => {
+        expect(await failuresOf("Upstream", { registry: full, ...withCredentials })).toEqual([
+          `registry: container virtual registry ${full} already holds 5 upstreams, the most it may hold; the server would refuse one more (remove one from it, or use another)`,
+        ]);
+        expect(await failuresOf("Upstream", { registry: mirrors, otherRegistries: [{ registry: containers }, { registry: full }], ...withCredentials })).toEqual([
+          `otherRegistries[1]: container virtual registry ${full} already holds 5 upstreams, the most it may hold; the server would refuse one more (remove one from it, or use another)`,
+        ]);
+      });
+      // Each registry's upstreams are read once in the run, whichever property names it.
+      const listReads = requests.filter((request) => request.endsWith("/upstreams")).sort();
+      expect(listReads).toEqual(
+        [full, mirrors, containers].map((id) => `GET /api/v4/virtual_registries/container/registries/${id}/upstreams`).sort(),
+      );
+      // An upstream taken over is in the registry already; one with room left passes.
+      expect(await failuresOf("Upstream", { registry: full, ...withCredentials, adoptExisting: true })).toEqual([]);
+      await admin.delete(`/virtual_registries/container/upstreams/${(await admin.get<{ id: number }[]>(`/virtual_registries/container/registries/${full}/upstreams`))[0]!.id}`);
+      await runAs("maintainer");
+      expect(await failuresOf("Upstream", { registry: full, ...withCredentials })).toEqual([]);
+    } finally {
+      await admin.delete(`/virtual_registries/container/registries/${full}`);
+    }
+  });
+
   it("an update verifies the role only, through the same registry read", async () => {
     await runAs("dev");
     const recorded = upstream(containers, "https://recorded.example.com");
