@@ -230,7 +230,8 @@ async function putMergeRequest(ctx: EngineContext, path: string, body: Record<st
 /**
  * The declared assignees, reviewers and milestone that the server's answer
  * does not show. The server drops them without an error (users who cannot read
- * the merge request, a milestone that is not the project's or its groups');
+ * the merge request, all but the first assignee and reviewer below Premium,
+ * a milestone that is not the project's or its groups');
  * left alone, that is a change at every preview with nothing saying why, so
  * the create or update that meets it fails and names them. `only`: the
  * properties an update sent.
@@ -252,8 +253,9 @@ function notKept(args: MergeRequestInputs, live: MergeRequestLive, only?: Readon
 function notKeptMessage(args: MergeRequestInputs, iid: number, missing: string[]): string {
   return (
     `MergeRequest !${iid} of project ${homeOf(args)}: the server did not keep ${missing.join(" and ")}; it drops, without an error, ` +
-    "assignees and reviewers who cannot read the merge request and a milestone that is not the project's or its groups'. " +
-    "Give those users access to the project (or remove them from the program) and declare one of the project's milestones; until then every preview shows this change."
+    "assignees and reviewers who cannot read the merge request, all but the first assignee and the first reviewer below the Premium tier, " +
+    "and a milestone that is not the project's or its groups'. Give those users access to the project (or remove them from the program), " +
+    "declare one assignee and one reviewer on Free, and one of the project's milestones; until then every preview shows this change."
   );
 }
 

@@ -320,6 +320,23 @@ describe("POST /projects/:id/merge_requests", () => {
     expect(labels.find((l: any) => l.name === "search")).toMatchObject({ color: "#6699cc", text_color: "#FFFFFF" });
   });
 
+  it("below Premium only the first assignee and reviewer are taken; users none of whom may read it change nothing; [] and [0] remove all", async () => {
+    const { emulator } = await freshEmulator(registrySeed((seed) => (seed.groups.find((g: any) => g.path === "acme").tier = "free")));
+    const [dev, maintainer, outsider] = ["dev", "maintainer", "outsider"].map((u) => emulator.state.userByUsername(u)!.id);
+    const users = (body: any) => ({ assignees: body.assignees.map((u: any) => u.username), reviewers: body.reviewers.map((u: any) => u.username) });
+    const created = await call(emulator, WEB, {
+      method: "POST",
+      body: { title: "Add search", source_branch: "feature/search", target_branch: "main", assignee_ids: [dev, maintainer], reviewer_ids: [maintainer, dev] },
+    });
+    expect(created.status).toBe(201);
+    expect(users(created.body)).toEqual({ assignees: ["dev"], reviewers: ["maintainer"] });
+    const one = `${WEB}/${created.body.iid}`;
+    // The first one may not read it: nothing is left, and the users stay as they were.
+    const unreadable = await call(emulator, one, { method: "PUT", body: { assignee_ids: [outsider, dev], reviewer_ids: [outsider] } });
+    expect(users(unreadable.body)).toEqual({ assignees: ["dev"], reviewers: ["maintainer"] });
+    expect(users((await call(emulator, one, { method: "PUT", body: { assignee_ids: [0], reviewer_ids: [] } })).body)).toEqual({ assignees: [], reviewers: [] });
+  });
+
   it("409 for an open merge request of the same branches, or the same branch twice", async () => {
     const { emulator } = await freshEmulator();
     const duplicate = await call(emulator, WEB, { method: "POST", body: { title: "Again", source_branch: "feature/login", target_branch: "main" } });

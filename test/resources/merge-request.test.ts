@@ -211,6 +211,20 @@ describe("what the server drops without an error", () => {
     expect(await mergeRequest.diff(error.id, updated.outs!, fixed)).toMatchObject({ changes: false });
   });
 
+  it("below Premium the server keeps the first assignee: a second one fails the create, saying so", async () => {
+    const acme = server.emulator.state.groups.find((group) => group.path === "acme")!;
+    const tier = acme.tier;
+    acme.tier = "free";
+    try {
+      const checked = await mergeRequest.check({}, inputs({ assigneeIds: [userId("dev"), userId("maintainer")] }));
+      const error = (await mergeRequest.create(checked.inputs).catch((e: unknown) => e)) as PartialCreateError;
+      expect(error.message).toMatch(new RegExp(`did not keep assigneeIds ${userId("maintainer")};.*all but the first assignee and the first reviewer below the Premium tier`));
+      expect(error.properties).toMatchObject({ assigneeIds: [userId("dev")] });
+    } finally {
+      acme.tier = tier;
+    }
+  });
+
   it("an update the server answers without a declared reviewer fails naming it; what it did not send is not judged", async () => {
     const { id, inputs: declared, outs } = await createMergeRequest({ assigneeIds: [userId("dev")] });
     const changed = { ...declared, title: "Bump dependencies (reviewed)", reviewerIds: [userId("maintainer"), userId("outsider")] };

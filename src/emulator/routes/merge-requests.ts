@@ -23,7 +23,8 @@
  *   for source and target`, `Another open merge request already exists for
  *   this source branch: !N`) are 409 `{"message":[...]}`; model errors are
  *   400 `{"message":{"title":["can't be blank"]}}`. Unknown milestones and
- *   assignees or reviewers who may not read the merge request are dropped.
+ *   assignees or reviewers who may not read the merge request are dropped,
+ *   and below Premium all but the first assignee and reviewer (chosenUsers).
  * - The title is stored stripped of surrounding whitespace (Issuable's
  *   `strip_attributes! :title`).
  * - Update: Grape's `at_least_one_of` (400 `{"error":"<names> are missing,
@@ -181,12 +182,28 @@ function labelParam(ctx: RequestContext<unknown>, name: string): string[] | null
   return splitLabelNames(value as string | string[]);
 }
 
-/** Users who exist and may read the project's merge requests; 0 or an empty list means none. */
+/** Users who exist and may read the project's merge requests. */
 function eligibleUsers(state: EmulatorState, project: Project, ids: readonly number[]): number[] {
   return [...new Set(ids)].filter((id) => {
     const user = state.userById(id);
     return user !== undefined && canReadMergeRequests(state, user, project);
   });
+}
+
+/**
+ * The assignees or reviewers a write sets, as IssuableBaseService#filter_assignee
+ * and MergeRequests::BaseService#filter_reviewer choose them: below Premium
+ * (`multiple_merge_request_assignees`, `..._reviewers`) only the first given is
+ * taken; `[]` or `[0]` means none; then those who cannot read the merge request
+ * are dropped, and when none is left the parameter is dropped too: undefined,
+ * the merge request keeps the users it had.
+ */
+function chosenUsers(state: EmulatorState, project: Project, ids: readonly number[]): number[] | undefined {
+  if (ids.length === 0) return [];
+  const considered = state.tierOf(state.namespaceOf(project)) === "free" ? ids.slice(0, 1) : ids;
+  if (considered.every((id) => id === 0)) return [];
+  const eligible = eligibleUsers(state, project, considered.filter((id) => id !== 0));
+  return eligible.length > 0 ? eligible : undefined;
 }
 
 function milestoneFor(state: EmulatorState, project: Project, milestoneId: number): number | null {
@@ -228,8 +245,8 @@ function applyWritable(ctx: RequestContext<unknown>, project: Project, mr: Merge
   if (mergeAfter !== undefined) mr.mergeAfter = mergeAfter;
   if (!admin) return;
   const assignees = params.assignee_ids ?? (params.assignee_id === undefined ? undefined : [params.assignee_id]);
-  if (assignees !== undefined) mr.assigneeIds = eligibleUsers(state, project, assignees.filter((id) => id !== 0));
-  if (params.reviewer_ids !== undefined) mr.reviewerIds = eligibleUsers(state, project, params.reviewer_ids.filter((id) => id !== 0));
+  mr.assigneeIds = (assignees && chosenUsers(state, project, assignees)) ?? mr.assigneeIds;
+  mr.reviewerIds = (params.reviewer_ids && chosenUsers(state, project, params.reviewer_ids)) ?? mr.reviewerIds;
   if (params.milestone_id !== undefined) mr.milestoneId = params.milestone_id === 0 ? null : milestoneFor(state, project, params.milestone_id);
   const labels = labelParam(ctx, "labels");
   if (labels !== null) mr.labelIds = labels.map((name) => findOrCreateLabel(state, project.id, name).id);
