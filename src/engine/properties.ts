@@ -51,6 +51,11 @@ export function propertyParts(definition: AnyResourceDefinition): PropertyParts 
     differingFromLive: (args, live, names = apiProperties) => differingFromLive(traits, args, live, names),
     outputsFor: (args, live) => outputsFor(definition, properties, args, live),
     fingerprintOutput: (args) => fingerprintOutput(properties, args),
+    // One object, not spread into another at each create and update: most kinds have nothing to fingerprint.
+    recordedOutputs: (args, live) => {
+      const outs = outputsFor(definition, properties, args, live);
+      return fingerprinted.length === 0 ? outs : Object.assign(outs, fingerprintOutput(properties, args));
+    },
   };
 }
 
@@ -107,7 +112,7 @@ function outputsFor(definition: AnyResourceDefinition, { propertySet, traits }: 
     const liveValue = liveValueOf(name, field, live);
     outs[name] = sameValue(field, declared, liveValue) ? declared : liveValue;
   }
-  return { ...outs, ...definition.outputsOf(live as never, args as never) };
+  return Object.assign(outs, definition.outputsOf(live as never, args as never));
 }
 
 function liveValueOf(name: string, field: FieldTraits, live: Live): unknown {

@@ -40,7 +40,7 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
 
 function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dynamic.ResourceProvider> {
   const engine = engineFor(definition);
-  const { settingsCycle, changedProperties, outputsFor, fingerprintOutput, explained } = engine;
+  const { settingsCycle, changedProperties, recordedOutputs, explained } = engine;
   return {
     async configure(request) {
       configureConnection(request.config);
@@ -89,7 +89,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
       try {
         if (settingsCycle) return { outs: await settingsCycle.update(context(), id, olds, args) };
         const live = await definition.update(context(), id, args as never, changed, withoutEngineKeys(olds) as never);
-        return { outs: { ...outputsFor(args, live), ...fingerprintOutput(args) } };
+        return { outs: recordedOutputs(args, live) };
       } catch (error) {
         throw explained(error, { operation: "update", action: `update ${id}`, args, recorded: withoutEngineKeys(olds) });
       }
@@ -319,14 +319,14 @@ function deletesBeforeReplacing(definition: AnyResourceDefinition, olds: Args, n
 
 /** create: an imported object, a settings resource's life cycle, an adopted object brought to the declared values, or a new object. */
 async function createObject(engine: Engine, args: Args, importId?: string): Promise<pulumi.dynamic.CreateResult> {
-  const { definition, settingsCycle, outputsFor, fingerprintOutput } = engine;
+  const { definition, settingsCycle, recordedOutputs } = engine;
   const ctx = context();
   if (importId !== undefined) return await importObject(engine, ctx, args, importId);
   if (settingsCycle) return await settingsCycle.create(ctx, args);
   const adopted = args.adoptExisting === true && definition.adopt ? await definition.adopt(ctx, args as never) : undefined;
   if (adopted) return await updateAdopted(engine, ctx, args, adopted);
   const created = await definition.create!(ctx, args as never);
-  return { id: created.id, outs: { ...outputsFor(args, created.live), ...fingerprintOutput(args) } };
+  return { id: created.id, outs: recordedOutputs(args, created.live) };
 }
 
 /**
@@ -359,7 +359,7 @@ async function updateAdopted(engine: Engine, ctx: EngineContext, args: Args, ado
 
 function recordPartialCreate(engine: Engine, error: PartialCreateError, args: Args, provider: unknown): void {
   // A partial create that carries the live object records it as the state would be.
-  if (error.live) error.properties = { ...engine.outputsFor(args, error.live), ...engine.fingerprintOutput(args) };
+  if (error.live) error.properties = engine.recordedOutputs(args, error.live);
   // The dynamic provider host records these properties as they are: without the serialized
   // provider, the next `up`, `refresh` or `destroy` of the resource could not load its code.
   error.properties.__provider = provider;

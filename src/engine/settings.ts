@@ -90,6 +90,8 @@ export interface EngineParts {
   differingFromLive(args: Args, live: Live, names?: readonly string[]): string[];
   outputsFor(args: Args, live: Live): Args;
   fingerprintOutput(args: Args): Args;
+  /** `outputsFor` with `fingerprintOutput` joined in: what create and update record. */
+  recordedOutputs(args: Args, live: Live): Args;
 }
 
 /** create, update and delete of a settings resource, and the fields a program let go of. */
