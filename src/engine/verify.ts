@@ -49,6 +49,8 @@ export interface Preconditions {
   role?: Role | "administrator";
   /** The least licence tier of the owner's top-level group (hosted) or of the instance. */
   tier?: Tier;
+  /** What needs the tier, when it is one input's value and not the resource itself (more than one assignee). */
+  tierFor?: { property: string; what: string };
   /** A feature flag that must be on for the owner's top-level group (off when never set). */
   featureFlag?: string;
   /** An object the create would collide with (a second one the server refuses, or a duplicate). */
@@ -255,7 +257,10 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
   if (missingRole) failures.push({ property: "", reason: `${property}: ${missingRole}; ${request.resource} needs ${needs.role}` });
   if (!creating) return failures;
   const missingTier = needs.tier && !shown.has("tier") ? await tierShortfall(ctx, reads, owner, user, needs.tier) : undefined;
-  if (missingTier) failures.push({ property: "", reason: `${property}: ${request.resource} needs the ${TIER_NAMES[needs.tier!]} tier; ${missingTier}` });
+  if (missingTier) {
+    const [named, what] = needs.tierFor ? [needs.tierFor.property, needs.tierFor.what] : [property, request.resource];
+    failures.push({ property: "", reason: `${named}: ${what} needs the ${TIER_NAMES[needs.tier!]} tier; ${missingTier}` });
+  }
   const flagOff = needs.featureFlag && !shown.has("featureFlag") && user.isAdmin ? await flagShortfall(ctx, reads, owner, needs.featureFlag) : undefined;
   if (flagOff) failures.push({ property: "", reason: `${property}: feature flag ${needs.featureFlag} is off ${flagOff}; ${request.resource} needs it (an administrator can enable it)` });
   // A create refused for its role, tier or flag needs no duplicate named too (and the list may be refused as well).

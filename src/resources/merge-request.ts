@@ -35,6 +35,7 @@ import { defineResource, type EngineContext, type FieldTraits, type Located } fr
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
+import type { Preconditions } from "../engine/verify";
 import { adoptExisting, BAD_REF, ownerReference } from "./common";
 
 /** A merge request as the API returns it (the fields this resource reads). */
@@ -259,6 +260,15 @@ function notKeptMessage(args: MergeRequestInputs, iid: number, missing: string[]
   );
 }
 
+/** The Premium tier, for more than one assignee or reviewer (`multiple_merge_request_assignees`, `..._reviewers`). */
+function severalUsersTier(args: MergeRequestInputs): Pick<Preconditions, "tier" | "tierFor"> {
+  const assignees = (args.assigneeIds?.length ?? 0) > 1;
+  const reviewers = (args.reviewerIds?.length ?? 0) > 1;
+  if (!assignees && !reviewers) return {};
+  const what = [assignees && "more than one assignee", reviewers && "more than one reviewer"].filter(Boolean).join(" and ");
+  return { tier: "premium", tierFor: { property: assignees ? "assigneeIds" : "reviewerIds", what } };
+}
+
 /** A merged merge request is final: the update explains that instead of asking for a reopen the server ignores. */
 function refuseMerged(id: string, olds: MergeRequestInputs, recordedState: unknown): void {
   if (recordedState !== "merged") return;
@@ -296,6 +306,8 @@ export const mergeRequestDefinition = defineResource({
   preconditions: (args) => ({
     owner: { kind: "project", property: "project", ref: args.project },
     role: "Developer",
+    // Below Premium the server keeps the first assignee and the first reviewer only (see `notKept`).
+    ...severalUsersTier(args),
     // A fork's merge request lives in the target project, which is not the owner verified here.
     unique: args.targetProjectId !== undefined ? undefined : {
       list: `open merge requests ${args.sourceBranch} -> ${args.targetBranch}`,

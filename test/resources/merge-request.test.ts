@@ -310,6 +310,23 @@ describe("verification at preview", () => {
     }
   });
 
+  it("more than one assignee or reviewer needs Premium: named by its property, where the group's plan can be read", async () => {
+    await verifyingAs("alice");
+    try {
+      const onBeta = (extra: Record<string, unknown>) => ({ project: "beta/site", sourceBranch: "topic-x", targetBranch: "main", title: "Site", ...extra });
+      const [dev, maintainer] = [userId("dev"), userId("maintainer")];
+      expect(await reasonsOf(onBeta({ assigneeIds: [dev, maintainer] }))).toEqual(["assigneeIds: more than one assignee needs the Premium tier; group beta is on Free"]);
+      expect(await reasonsOf(onBeta({ assigneeIds: [dev], reviewerIds: [dev, maintainer] }))).toEqual([
+        "reviewerIds: more than one reviewer needs the Premium tier; group beta is on Free",
+      ]);
+      expect(await reasonsOf(onBeta({ assigneeIds: [dev], reviewerIds: [maintainer] }))).toEqual([]);
+      // acme is on Ultimate.
+      expect(await reasonsOf(inputs({ assigneeIds: [dev, maintainer], reviewerIds: [dev, maintainer] }))).toEqual([]);
+    } finally {
+      await server.configureProviders();
+    }
+  });
+
   it("an open merge request of the same branches is named with the id to import it by", async () => {
     const { id, inputs: declared } = await createMergeRequest();
     await verifyingAs("root");
