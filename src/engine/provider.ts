@@ -248,9 +248,10 @@ async function verifiedAtPreview(engine: Engine, olds: Args, news: Args, checked
   if (Object.keys(recorded).length > 0) noteExistingResource(resource, declared);
   else if (isExistingResource(resource, declared)) return checked; // a replacement's second check (./verify.ts)
   const creating = Object.keys(recorded).length === 0 || (ownerProperty !== undefined && recorded[ownerProperty] !== args[ownerProperty]);
-  if (!creating && engine.changedProperties(recorded, args).length === 0) return checked;
+  const changed = creating ? [] : engine.changedProperties(recorded, args);
+  if (!creating && changed.length === 0) return checked;
   const adopting = args.adoptExisting === true || importIdOf(news) !== undefined;
-  const failures = await verify({ resource, needs, ctx: context(), creating, skipUniqueness: adopting || unknown.length > 0 });
+  const failures = await verify({ resource, needs, ctx: context(), creating, changed, skipUniqueness: adopting || unknown.length > 0 });
   return failures.length ? { inputs: news, failures } : checked;
 }
 

@@ -49,8 +49,11 @@ export interface Preconditions {
   role?: Role | "administrator";
   /** The least licence tier of the owner's top-level group (hosted) or of the instance. */
   tier?: Tier;
-  /** What needs the tier, when it is one input's value and not the resource itself (more than one assignee). */
-  tierFor?: { property: string; what: string };
+  /**
+   * What needs the tier, when it is inputs' values and not the resource itself (more than one assignee): the
+   * failure names the first of `properties`; an update is verified for the tier when any of them changed.
+   */
+  tierFor?: { properties: readonly string[]; what: string };
   /** A feature flag that must be on for the owner's top-level group (off when never set). */
   featureFlag?: string;
   /** An object the create would collide with (a second one the server refuses, or a duplicate). */
@@ -207,8 +210,12 @@ export interface VerificationRequest {
   resource: string;
   needs: Preconditions;
   ctx: EngineContext;
-  /** A new object (create): everything is verified. An update of an existing one: only the role. */
+  /**
+   * A new object (create): everything is verified. An update of an existing one: the role, and the tier
+   * when an input that needs it (`tierFor`) is among the `changed` properties.
+   */
   creating: boolean;
+  changed?: readonly string[];
   /** Uniqueness and room are skipped: the object is being taken over (it has its places), or some inputs are not known yet. */
   skipUniqueness: boolean;
 }
@@ -255,12 +262,15 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
   const failures: Failure[] = [];
   const missingRole = needs.role && needs.role !== "administrator" && !user.isAdmin ? await roleShortfall(ctx, reads, owner, user, needs.role) : undefined;
   if (missingRole) failures.push({ property: "", reason: `${property}: ${missingRole}; ${request.resource} needs ${needs.role}` });
-  if (!creating) return failures;
+  const tierInputChanged = needs.tierFor?.properties.some((name) => request.changed?.includes(name)) === true;
+  if (!creating && !tierInputChanged) return failures;
   const missingTier = needs.tier && !shown.has("tier") ? await tierShortfall(ctx, reads, owner, user, needs.tier) : undefined;
   if (missingTier) {
-    const [named, what] = needs.tierFor ? [needs.tierFor.property, needs.tierFor.what] : [property, request.resource];
+    const [named, what] = needs.tierFor ? [needs.tierFor.properties[0], needs.tierFor.what] : [property, request.resource];
     failures.push({ property: "", reason: `${named}: ${what} needs the ${TIER_NAMES[needs.tier!]} tier; ${missingTier}` });
   }
+  // An existing object is no new one: its flag and uniqueness were verified when it was created.
+  if (!creating) return failures;
   const flagOff = needs.featureFlag && !shown.has("featureFlag") && user.isAdmin ? await flagShortfall(ctx, reads, owner, needs.featureFlag) : undefined;
   if (flagOff) failures.push({ property: "", reason: `${property}: feature flag ${needs.featureFlag} is off ${flagOff}; ${request.resource} needs it (an administrator can enable it)` });
   // A create refused for its role, tier or flag needs no duplicate named too (and the list may be refused as well).

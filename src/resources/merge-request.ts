@@ -265,8 +265,8 @@ function severalUsersTier(args: MergeRequestInputs): Pick<Preconditions, "tier" 
   const assignees = (args.assigneeIds?.length ?? 0) > 1;
   const reviewers = (args.reviewerIds?.length ?? 0) > 1;
   if (!assignees && !reviewers) return {};
-  const what = [assignees && "more than one assignee", reviewers && "more than one reviewer"].filter(Boolean).join(" and ");
-  return { tier: "premium", tierFor: { property: assignees ? "assigneeIds" : "reviewerIds", what } };
+  const what = `more than one ${assignees && reviewers ? "assignee or reviewer" : assignees ? "assignee" : "reviewer"}`;
+  return { tier: "premium", tierFor: { properties: [assignees && "assigneeIds", reviewers && "reviewerIds"].filter((name) => name !== false), what } };
 }
 
 /** A merged merge request is final: the update explains that instead of asking for a reopen the server ignores. */

@@ -322,6 +322,13 @@ describe("verification at preview", () => {
       expect(await reasonsOf(onBeta({ assigneeIds: [dev], reviewerIds: [maintainer] }))).toEqual([]);
       // acme is on Ultimate.
       expect(await reasonsOf(inputs({ assigneeIds: [dev, maintainer], reviewerIds: [dev, maintainer] }))).toEqual([]);
+      // An existing merge request is verified for the tier when its assignees or reviewers change, not otherwise.
+      const recorded = onBeta({ assigneeIds: [dev], reviewerIds: [dev, maintainer] });
+      const updateReasons = async (declared: Record<string, unknown>) => ((await mergeRequest.check(recorded, declared)).failures ?? []).map((f) => f.reason);
+      expect(await updateReasons({ ...recorded, assigneeIds: [dev, maintainer] })).toEqual([
+        "assigneeIds: more than one assignee or reviewer needs the Premium tier; group beta is on Free",
+      ]);
+      expect(await updateReasons({ ...recorded, title: "Site (renamed)" })).toEqual([]);
     } finally {
       await server.configureProviders();
     }
