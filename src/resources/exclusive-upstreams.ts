@@ -13,7 +13,7 @@ import { z } from "zod";
 import { apiPath } from "../client";
 import { PlatformResource } from "../engine/resource";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
-import { CONTAINER_REGISTRY_NEEDS, containerRegistryRequirements, registryOwner, registryPath } from "./virtual-registry";
+import { CONTAINER_REGISTRY_NEEDS, containerRegistryRequirements, registryOwner, registryUpstreamsPath } from "./virtual-registry";
 
 interface ListedUpstream {
   id: number;
@@ -29,12 +29,12 @@ export const exclusiveUpstreamsDefinition = exclusiveSetDefinition<Owner>({
   name: "ExclusiveUpstreams",
   noun: "upstream",
   owner: { registry: z.number().int().positive() },
-  collectionPath: (args) => `${registryPath(args.registry).slice(1)}/upstreams`,
+  collectionPath: (args) => registryUpstreamsPath(args.registry).slice(1),
   requirements: (args) => containerRegistryRequirements(`the group of virtual registry ${args.registry}`),
   preconditions: (args) => ({ owner: registryOwner("registry", args.registry), ...CONTAINER_REGISTRY_NEEDS }),
 
   async list(ctx, args) {
-    const upstreams = await ctx.client.get<ListedUpstream[]>(`${registryPath(args.registry)}/upstreams`);
+    const upstreams = await ctx.client.get<ListedUpstream[]>(registryUpstreamsPath(args.registry));
     return upstreams.map((u) => ({ upstreamId: u.id, name: u.name, url: u.url, registryUpstreamId: u.registry_upstream?.id ?? 0 }));
   },
   keyOf: (entry) => String(entry.upstreamId),

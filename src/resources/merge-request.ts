@@ -239,15 +239,15 @@ async function putMergeRequest(ctx: EngineContext, path: string, body: Record<st
  */
 function notKept(args: MergeRequestInputs, live: MergeRequestLive, only?: ReadonlySet<string>): string[] {
   const missing: string[] = [];
+  const judged = (property: string) => !only || only.has(property);
   const users = (property: "assigneeIds" | "reviewerIds", kept: { id: number }[] | undefined) => {
-    if (only && !only.has(property)) return;
+    if (!judged(property)) return;
     const dropped = (args[property] ?? []).filter((id) => !(kept ?? []).some((user) => user.id === id));
     if (dropped.length) missing.push(`${property} ${dropped.join(", ")}`);
   };
   users("assigneeIds", live.assignees);
   users("reviewerIds", live.reviewers);
-  const milestoneSent = !only || only.has("milestoneId");
-  if (milestoneSent && args.milestoneId !== undefined && live.milestone?.id !== args.milestoneId) missing.push(`milestoneId ${args.milestoneId}`);
+  if (judged("milestoneId") && args.milestoneId !== undefined && live.milestone?.id !== args.milestoneId) missing.push(`milestoneId ${args.milestoneId}`);
   return missing;
 }
 

@@ -30,7 +30,7 @@ import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import type { Room } from "../engine/verify";
 import { requestBody } from "../engine/values";
 import { adoptExisting, isHttpUrl } from "./common";
-import { CONTAINER_REGISTRY_NEEDS, containerRegistryRequirements, registryOwner, registryPath, REGISTRY_GROUP } from "./virtual-registry";
+import { CONTAINER_REGISTRY_NEEDS, containerRegistryRequirements, registryOwner, registryUpstreamsPath, REGISTRY_GROUP } from "./virtual-registry";
 
 export const MAX_UPSTREAMS_PER_REGISTRY = 5;
 
@@ -253,7 +253,7 @@ export const upstreamDefinition = defineResource({
   async create(ctx, args) {
     const body = requestBody(this.fields, args);
     // A lost response is recovered by URL, name and username, so a retry never makes a second upstream.
-    const posted = await ctx.client.post<UpstreamApi>(apiPath`/virtual_registries/container/registries/${args.registry}/upstreams`, body, () =>
+    const posted = await ctx.client.post<UpstreamApi>(registryUpstreamsPath(args.registry), body, () =>
       findInRegistry(ctx, args, (u) => u.url === args.url && u.name === args.name && u.username === (args.username ?? null)),
     );
     const { registry_upstream: primaryLink, registry_upstreams: _none, ...upstream } = posted;
@@ -343,7 +343,7 @@ export const upstreamDefinition = defineResource({
 
 /** A registry's upstreams as the checks at preview read them, once per run (the list is not paginated: at most 5). */
 function upstreamsOf(registry: number): { list: string; read: (ctx: EngineContext) => Promise<Live[]> } {
-  return { list: `upstreams of container virtual registry ${registry}`, read: (ctx) => ctx.client.get<Live[]>(`${registryPath(registry)}/upstreams`) };
+  return { list: `upstreams of container virtual registry ${registry}`, read: (ctx) => ctx.client.get<Live[]>(registryUpstreamsPath(registry)) };
 }
 
 /** A place in a registry's upstreams, for the upstream that `property` puts there. */
@@ -353,7 +353,7 @@ function roomIn(property: string, registry: number): Room {
 
 /** The first of the registry's upstreams that matches (the list is not paginated: at most 5). */
 function findInRegistry(ctx: EngineContext, args: UpstreamInputs, matches: (upstream: UpstreamApi) => boolean): Promise<UpstreamApi | undefined> {
-  return ctx.client.get<UpstreamApi[]>(`${registryPath(args.registry)}/upstreams`).then((all) => all.find(matches));
+  return ctx.client.get<UpstreamApi[]>(registryUpstreamsPath(args.registry)).then((all) => all.find(matches));
 }
 
 export type UpstreamArgs = ResourceArgs<typeof schema>;

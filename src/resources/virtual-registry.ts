@@ -91,6 +91,8 @@ const schema = z.object({
 type VirtualRegistryInputs = z.output<typeof schema>;
 
 export const registryPath = (id: string | number) => apiPath`/virtual_registries/container/registries/${id}`;
+/** A registry's upstreams: created there, and listed (not paginated: at most 5). */
+export const registryUpstreamsPath = (id: string | number) => `${registryPath(id)}/upstreams`;
 const groupRegistriesPath = (group: string | number) => apiPath`/groups/${group}/-/virtual_registries/container/registries`;
 
 function parseId(id: string): string {
