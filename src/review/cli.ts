@@ -31,6 +31,7 @@ const USAGE = `Usage: platform-review --preview <file> [options]
   --merge-request <iid>   the merge request (default: CI_MERGE_REQUEST_IID)
   --max-chars <n>         the longest report (default ${NOTE_LIMIT}, the note limit; 65536 for a GitHub comment)
   --quiet                 write no report to stdout
+  --expect-no-changes     exit 1 when the preview changes or finds drift (a scheduled drift check)
 The token for --post: PLATFORM_REVIEW_TOKEN, else PLATFORM_TOKEN.`;
 
 class UsageError extends Error {}
@@ -83,6 +84,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       "merge-request": { type: "string" },
       "max-chars": { type: "string" },
       quiet: { type: "boolean", default: false },
+      "expect-no-changes": { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
     strict: true,
@@ -120,6 +122,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     if (found.length > 0) {
       process.stderr.write(`platform-review: the preview differs from the reviewed one:\n${found.map((line) => `  - ${line}`).join("\n")}\n`);
       return 3;
+    }
+    if (values["expect-no-changes"] && review.changes.length > 0) {
+      process.stderr.write(`platform-review: ${review.changes.length} change${review.changes.length === 1 ? "" : "s"} where none was expected (see the report)\n`);
+      return 1;
     }
     return review.ok ? 0 : 1;
   } finally {
