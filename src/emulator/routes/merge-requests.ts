@@ -43,7 +43,9 @@ import { ApiError, forbidden, paramError, recordNotFound, validationError } from
 import { findProject } from "../lookup";
 import { created, ok, paginate, requireUser, route, type ApiResponse, type RequestContext, type RouteModule } from "../router";
 import type { EmulatorState, Project, User } from "../state";
-import { listParamSpec, matchesFilters, orderMergeRequests, readListFilters } from "./merge-requests-filters";
+import { listParamSpec, matchesFilters, orderMergeRequests, readListFilters, type ListFilters } from "./merge-requests-filters";
+import { mergeRequestNoteRoutes } from "./merge-request-notes";
+import type { DeclaredParams } from "../params";
 import {
   MAX_DESCRIPTION,
   MR_SEQUENCE,
@@ -116,29 +118,50 @@ function singleAnswer(ctx: RequestContext<unknown>, project: Project, mr: MergeR
 // ---------------------------------------------------------------------------
 // The list
 
-const listMergeRequests = route(
+type ListParams = DeclaredParams<typeof listParamSpec>;
+
+/** One page of merge requests of the readable projects, filtered, ordered and presented as lists answer them. */
+function listAnswer(ctx: RequestContext<ListParams>, readable: ReadonlyMap<number, Project>, filters: ListFilters, iids?: readonly number[]): ApiResponse {
+  const { state, user } = ctx;
+  const found = mergeRequestStore.of(state).mergeRequests.filter((mr) => {
+    const project = readable.get(mr.projectId);
+    if (project === undefined || (iids !== undefined && !iids.includes(mr.iid))) return false;
+    return matchesFilters({ state, user, project, approvalsLicensed: approvalsLicensed(state, project) }, mr, filters);
+  });
+  const options = { user, renderHtml: ctx.params.render_html, withLabelsDetails: ctx.params.with_labels_details };
+  return paginate(ctx, orderMergeRequests(found, filters.orderBy, filters.sort), {
+    present: (mr) => {
+      const project = readable.get(mr.projectId)!;
+      if (ctx.params.view === "simple") return presentSimple(state, project, mr, options);
+      if (ctx.params.with_merge_status_recheck) requestMergeabilityCheck(mr);
+      return presentBasic(state, project, mr, options);
+    },
+  });
+}
+
+const listMergeRequests = route("GET", "/merge_requests", { params: listParamSpec, paginated: true }, (ctx) => {
+  const filters = readListFilters(ctx.rawParams);
+  if (filters.scope !== "all") requireUser(ctx);
+  if (filters.search !== undefined) checkSearchRateLimit(ctx);
+  const { state, user } = ctx;
+  const readable = new Map(state.projects.filter((p) => canReadMergeRequests(state, user, p)).map((p) => [p.id, p]));
+  return listAnswer(ctx, readable, filters);
+});
+
+/**
+ * One project's merge requests: the same filters, `scope` all by default,
+ * `iids[]`; the project (404), then `read_merge_request` (403).
+ */
+const listProjectMergeRequests = route(
   "GET",
-  "/merge_requests",
-  { params: listParamSpec, paginated: true },
+  BASE,
+  { params: { ...idParams, ...listParamSpec, iids: { type: "integer[]" } }, paginated: true },
   (ctx) => {
-    const filters = readListFilters(ctx.rawParams);
-    if (filters.scope !== "all") requireUser(ctx);
+    const filters = readListFilters(ctx.rawParams, "all");
     if (filters.search !== undefined) checkSearchRateLimit(ctx);
-    const { state, user } = ctx;
-    const readable = new Map(state.projects.filter((p) => canReadMergeRequests(state, user, p)).map((p) => [p.id, p]));
-    const found = mergeRequestStore.of(state).mergeRequests.filter((mr) => {
-      const project = readable.get(mr.projectId);
-      return project !== undefined && matchesFilters({ state, user, project, approvalsLicensed: approvalsLicensed(state, project) }, mr, filters);
-    });
-    const options = { user, renderHtml: ctx.params.render_html, withLabelsDetails: ctx.params.with_labels_details };
-    return paginate(ctx, orderMergeRequests(found, filters.orderBy, filters.sort), {
-      present: (mr) => {
-        const project = readable.get(mr.projectId)!;
-        if (ctx.params.view === "simple") return presentSimple(state, project, mr, options);
-        if (ctx.params.with_merge_status_recheck) requestMergeabilityCheck(mr);
-        return presentBasic(state, project, mr, options);
-      },
-    });
+    const project = findProject(ctx);
+    if (!canReadMergeRequests(ctx.state, ctx.user, project)) throw forbidden();
+    return listAnswer(ctx, new Map([[project.id, project]]), filters, ctx.params.iids);
   },
 );
 
@@ -526,7 +549,7 @@ const createPipeline = route("POST", `${ONE}/pipelines`, { params: iidParams }, 
 
 export const mergeRequestRoutes: RouteModule = {
   name: "merge-requests",
-  routes: [listMergeRequests, showMergeRequest, createMergeRequest, updateMergeRequest, listDiffs, rawDiffs, showChanges, listPipelines, createPipeline],
+  routes: [listMergeRequests, listProjectMergeRequests, showMergeRequest, createMergeRequest, updateMergeRequest, listDiffs, rawDiffs, showChanges, listPipelines, createPipeline, ...mergeRequestNoteRoutes],
   seed: { key: "mergeRequests", apply: applyMergeRequestSeed },
   runDue: runMergeRequestWork,
 };
