@@ -17,11 +17,13 @@
  *   request by iid (ActiveRecord's 404 `{"message":"404 Not found"}`), then
  *   `read_merge_request` (403). Viewing it asks for a mergeability check.
  * - Create (`create_merge_request_from`: Developer+): errors are answered by
- *   `handle_merge_request_errors!`: base errors (a branch that does not
- *   exist: `Source branch "x" does not exist`) and fork errors are 422 with
- *   the messages as a list; branch errors (`You can't use same project/branch
- *   for source and target`, `Another open merge request already exists for
- *   this source branch: !N`) are 409 `{"message":[...]}`; model errors are
+ *   `handle_merge_request_errors!`: the same branch as source and target
+ *   (`:branch_conflict`, `You can't use same project/branch for source and
+ *   target`), base errors (a branch that does not exist: `Source branch "x"
+ *   does not exist`) and fork errors are 422 with the messages as a list;
+ *   another open merge request (`:validate_branches`, `Another open merge
+ *   request already exists for this source branch: !N`) is 409
+ *   `{"message":[...]}`; model errors are
  *   400 `{"message":{"title":["can't be blank"]}}`. Unknown milestones and
  *   assignees or reviewers who may not read the merge request are dropped,
  *   and below Premium all but the first assignee and reviewer (chosenUsers).
@@ -34,9 +36,11 @@
  *   stale write is 409 `{"message":"409 Conflict: Resource lock"}`.
  * - Pipelines: `read_pipeline` on the project first (403), then the merge
  *   request. POST needs `create_pipeline` (Developer+) and makes a
- *   `merge_request_event` pipeline on `refs/merge-requests/<iid>/head` (201);
- *   without a merge-request rule in the CI configuration, or for a merge
- *   request that is not open, it is 400 `{"message":{"base":[...]}}`.
+ *   `merge_request_event` pipeline on `refs/merge-requests/<iid>/head`,
+ *   answered 200 (`status :ok`); for a merge request that is not open the
+ *   service makes none: 405 `405 Method Not Allowed` (`not_allowed!`);
+ *   without a merge-request rule in the CI configuration the pipeline is not
+ *   saved: 400 `{"message":{"base":["No stages / jobs for this pipeline."]}}`.
  */
 import { presentPipelineBasic } from "./pipelines-present";
 import { ApiError, forbidden, paramError, recordNotFound, validationError } from "../errors";
@@ -283,9 +287,11 @@ function applyWritable(ctx: RequestContext<unknown>, project: Project, mr: Merge
   mr.labelIds = mr.labelIds.filter((id) => !removed.includes(all.find((l) => l.id === id)?.name.toLowerCase() ?? ""));
 }
 
-/** `handle_merge_request_errors!`: 422 for base and fork errors, then 409 for branch errors, then 400 for the model's. */
+/** `handle_merge_request_errors!`: 422 for the same branch, base and fork errors, then 409 for another open merge request, then 400 for the model's. */
 class MergeRequestErrors {
   readonly unprocessable: string[] = [];
+  /** `:branch_conflict`, the first of the keys answered 422. */
+  readonly branchConflict: string[] = [];
   readonly branches: string[] = [];
   readonly fields: Record<string, string[]> = {};
 
@@ -294,6 +300,7 @@ class MergeRequestErrors {
   }
 
   throwAny(): void {
+    if (this.branchConflict.length > 0) throw new ApiError(422, { message: this.branchConflict });
     if (this.unprocessable.length > 0) throw new ApiError(422, { message: this.unprocessable });
     if (this.branches.length > 0) throw new ApiError(409, { message: this.branches });
     if (Object.keys(this.fields).length > 0) throw validationError(this.fields);
@@ -307,7 +314,7 @@ function validate(state: EmulatorState, project: Project, mr: MergeRequestRecord
   if (checkBranches.source && !branchExists(state, project, mr.sourceBranch)) errors.unprocessable.push(`Source branch "${mr.sourceBranch}" does not exist`);
   if (checkBranches.target && !branchExists(state, project, mr.targetBranch)) errors.unprocessable.push(`Target branch "${mr.targetBranch}" does not exist`);
   if (mr.sourceBranch === mr.targetBranch) {
-    errors.branches.push("You can't use same project/branch for source and target");
+    errors.branchConflict.push("You can't use same project/branch for source and target");
     return;
   }
   if (mr.state !== "opened") return;
@@ -520,7 +527,8 @@ const createPipeline = route("POST", `${ONE}/pipelines`, { params: iidParams }, 
   const user = requireUser(ctx);
   if (!canCreatePipelines(ctx.state, user, project)) throw forbidden();
   const mr = findMergeRequest(ctx, project, ctx.params.merge_request_iid);
-  if (!isOpen(mr)) throw validationError({ base: ["Cannot create a pipeline for this merge request."] });
+  // The service gives no pipeline ("Cannot create a pipeline for this merge request."): `not_allowed!`.
+  if (!isOpen(mr)) throw new ApiError(405, { message: "405 Method Not Allowed" });
   if (!settingsOf(ctx.state, project).mergeRequestPipelines) throw validationError({ base: ["No stages / jobs for this pipeline."] });
   const store = mergeRequestStore.of(ctx.state);
   const now = ctx.state.now();
@@ -544,7 +552,8 @@ const createPipeline = route("POST", `${ONE}/pipelines`, { params: iidParams }, 
     coverage: null,
   };
   store.pipelines.push(pipeline);
-  return created(presentPipeline(ctx.state, project, pipeline));
+  // The real endpoint sets `status :ok` for the pipeline it made.
+  return ok(presentPipeline(ctx.state, project, pipeline));
 });
 
 export const mergeRequestRoutes: RouteModule = {
