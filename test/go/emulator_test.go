@@ -137,7 +137,10 @@ func run(m *testing.M) int {
 	}
 	hostedC, selfManagedC := make(chan started), make(chan started)
 	go func() { e, err := startEmulator(root, dir, "hosted"); hostedC <- started{e, err} }()
-	go func() { e, err := startEmulator(root, dir, "self-managed", "--seed", seed); selfManagedC <- started{e, err} }()
+	go func() {
+		e, err := startEmulator(root, dir, "self-managed", "--seed", seed)
+		selfManagedC <- started{e, err}
+	}()
 	hosted, selfManaged := <-hostedC, <-selfManagedC
 	for _, s := range []started{hosted, selfManaged} {
 		if s.e != nil {
@@ -153,4 +156,3 @@ func run(m *testing.M) int {
 	hostedURL, selfManagedURL = hosted.e.url, selfManaged.e.url
 	return m.Run()
 }
-

@@ -29,11 +29,11 @@ func TestApplicationSettings(t *testing.T) {
 
 	t.Run("UpdateSettings sends and reads back the decimal and other types", func(t *testing.T) {
 		settings, resp, err := root.Settings.UpdateSettings(&gitlab.UpdateSettingsOptions{
-			PollingIntervalMultiplier: ptr(1.5),
-			SignupEnabled:             ptr(false),
-			DefaultProjectsLimit:      ptr(int64(42)),
+			PollingIntervalMultiplier:  ptr(1.5),
+			SignupEnabled:              ptr(false),
+			DefaultProjectsLimit:       ptr(int64(42)),
 			RestrictedVisibilityLevels: ptr([]gitlab.VisibilityValue{gitlab.PublicVisibility}),
-			DomainAllowlist:           ptr([]string{"example.com"}),
+			DomainAllowlist:            ptr([]string{"example.com"}),
 		})
 		root.decodes(t, resp, err, settings)
 		if settings.PollingIntervalMultiplier != 1.5 || settings.SignupEnabled || settings.DefaultProjectsLimit != 42 ||
