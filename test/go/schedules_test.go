@@ -42,7 +42,7 @@ func TestPipelineSchedules(t *testing.T) {
 	succeeds(t, resp, err, http.StatusCreated)
 	pipelines, resp, err := dev.PipelineSchedules.ListPipelinesTriggeredBySchedule("acme/web", schedule.ID, nil)
 	dev.decodes(t, resp, err, pipelines)
-	if len(pipelines) != 1 {
+	if len(pipelines) != 1 || pipelines[0].Source != "schedule" {
 		t.Fatalf("pipelines %+v", pipelines)
 	}
 
