@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { call } from "./helpers";
-import { freshEmulator, HOUR } from "./registry-fixtures";
+import { freshEmulator, HOUR, registrySeed } from "./registry-fixtures";
 
 const WEB_MR1 = "/projects/acme%2Fweb/merge_requests/1/notes";
 const LOCKED_MR5 = "/projects/acme%2Fweb/merge_requests/5/notes";
@@ -84,6 +84,13 @@ describe("POST .../merge_requests/:iid/notes", () => {
     const { emulator } = await freshEmulator();
     expect(await call(emulator, LOCKED_MR5, { as: "root", method: "POST", body: { body: "admin" } })).toMatchObject({ status: 403, body: { message: "403 Forbidden" } });
     expect((await call(emulator, LOCKED_MR5, { as: "dev", method: "POST", body: { body: "member" } })).status).toBe(201);
+  });
+
+  it("a blocked account's token is refused by the API guard (403), however readable the merge request", async () => {
+    const { emulator } = await freshEmulator(registrySeed((seed) => seed.users.push({ username: "blocked", token: "glpat-blocked-token", blocked: true })));
+    const refused = await call(emulator, SITE_MR1, { token: "glpat-blocked-token", method: "POST", body: { body: "hello" } });
+    expect(refused).toMatchObject({ status: 403, body: { message: "403 Forbidden - Your account has been blocked." } });
+    expect((await call(emulator, SITE_MR1, { token: "glpat-blocked-token" })).status).toBe(403);
   });
 
   it("anonymous writes are 401, before the body is looked at", async () => {
