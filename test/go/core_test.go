@@ -67,6 +67,35 @@ func TestGroupsAndGroupSettings(t *testing.T) {
 	restored, resp, err := alice.Groups.UpdateGroup("beta", &gitlab.UpdateGroupOptions{RequestAccessEnabled: ptr(true), ShareWithGroupLock: ptr(false)})
 	alice.decodes(t, resp, err, restored)
 
+	// The settings GroupSettings manages, each of its own JSON type, on an Ultimate group.
+	settings, resp, err := alice.Groups.UpdateGroup("acme", &gitlab.UpdateGroupOptions{
+		RequireTwoFactorAuth:       ptr(true),
+		TwoFactorGracePeriod:       ptr(int64(24)),
+		ProjectCreationLevel:       ptr(gitlab.MaintainerProjectCreation),
+		SubGroupCreationLevel:      ptr(gitlab.OwnerSubGroupCreationLevelValue),
+		MentionsDisabled:           ptr(true),
+		LFSEnabled:                 ptr(false),
+		PreventForkingOutsideGroup: ptr(true),
+		SharedRunnersSetting:       ptr(gitlab.DisabledAndUnoverridableSharedRunnersSettingValue),
+		WikiAccessLevel:            ptr(gitlab.PrivateAccessControl),
+		DefaultBranchProtectionDefaults: &gitlab.DefaultBranchProtectionDefaultsOptions{
+			AllowedToPush:  ptr([]*gitlab.GroupAccessLevel{{AccessLevel: ptr(gitlab.MaintainerPermissions)}}),
+			AllowForcePush: ptr(false),
+			AllowedToMerge: ptr([]*gitlab.GroupAccessLevel{{AccessLevel: ptr(gitlab.DeveloperPermissions)}}),
+		},
+	})
+	alice.decodes(t, resp, err, settings)
+	if !settings.RequireTwoFactorAuth || settings.TwoFactorGracePeriod != 24 || settings.ProjectCreationLevel != gitlab.MaintainerProjectCreation ||
+		settings.SharedRunnersSetting != gitlab.DisabledAndUnoverridableSharedRunnersSettingValue || settings.DefaultBranchProtectionDefaults == nil ||
+		len(settings.DefaultBranchProtectionDefaults.AllowedToMerge) != 1 {
+		t.Fatalf("settings not applied: %+v", settings)
+	}
+	back, resp, err := alice.Groups.UpdateGroup("acme", &gitlab.UpdateGroupOptions{
+		RequireTwoFactorAuth: ptr(false), MentionsDisabled: ptr(false), LFSEnabled: ptr(true), PreventForkingOutsideGroup: ptr(false),
+		SharedRunnersSetting: ptr(gitlab.EnabledSharedRunnersSettingValue), ProjectCreationLevel: ptr(gitlab.DeveloperProjectCreation),
+	})
+	alice.decodes(t, resp, err, back)
+
 	outsider, maintainer := hosted(t, "outsider"), hosted(t, "maintainer")
 	_, resp, err = outsider.Groups.GetGroup("acme", nil)
 	outsider.refused(t, resp, err, http.StatusNotFound, "404 Group Not Found")
