@@ -34,15 +34,27 @@ func TestApplicationSettings(t *testing.T) {
 			DefaultProjectsLimit:       ptr(int64(42)),
 			RestrictedVisibilityLevels: ptr([]gitlab.VisibilityValue{gitlab.PublicVisibility}),
 			DomainAllowlist:            ptr([]string{"example.com"}),
+			// A float column: a JSON number both ways.
+			ExternalAuthorizationServiceTimeout:       ptr(1.5),
+			ThrottleAuthenticatedAPIEnabled:           ptr(true),
+			ThrottleAuthenticatedAPIPeriodInSeconds:   ptr(int64(60)),
+			ThrottleAuthenticatedAPIRequestsPerPeriod: ptr(int64(100000)),
+			DefaultBranchProtectionDefaults: &gitlab.DefaultBranchProtectionDefaultsOptions{
+				AllowedToPush:  ptr([]*gitlab.GroupAccessLevel{{AccessLevel: ptr(gitlab.DeveloperPermissions)}}),
+				AllowForcePush: ptr(true),
+			},
 		})
 		root.decodes(t, resp, err, settings)
-		if settings.PollingIntervalMultiplier != 1.5 || settings.SignupEnabled || settings.DefaultProjectsLimit != 42 ||
+		if settings.PollingIntervalMultiplier != 1.5 || settings.ExternalAuthorizationServiceTimeout != 1.5 || !settings.ThrottleAuthenticatedAPIEnabled ||
+			settings.ThrottleAuthenticatedAPIRequestsPerPeriod != 100000 || !settings.DefaultBranchProtectionDefaults.AllowForcePush ||
+			settings.SignupEnabled || settings.DefaultProjectsLimit != 42 ||
 			len(settings.RestrictedVisibilityLevels) != 1 || settings.RestrictedVisibilityLevels[0] != gitlab.PublicVisibility {
 			t.Fatalf("not applied: %+v", settings)
 		}
 		back, resp, err := root.Settings.UpdateSettings(&gitlab.UpdateSettingsOptions{
 			PollingIntervalMultiplier: ptr(1.0), SignupEnabled: ptr(true), DefaultProjectsLimit: ptr(int64(100000)),
 			RestrictedVisibilityLevels: ptr([]gitlab.VisibilityValue{}), DomainAllowlist: ptr([]string{}),
+			ExternalAuthorizationServiceTimeout: ptr(0.5), ThrottleAuthenticatedAPIEnabled: ptr(false),
 		})
 		root.decodes(t, resp, err, back)
 	})
