@@ -41,9 +41,9 @@ func TestEpicLinks(t *testing.T) {
 	alice.decodes(t, resp, err, &unlinked)
 
 	_, resp, err = alice.Epics.GetEpicLinks("acme", 99)
-	alice.refused(t, resp, err, http.StatusNotFound, "404")
+	alice.refused(t, resp, err, http.StatusNotFound, "404 Epic Not Found")
 	_, resp, err = alice.Epics.GetEpicLinks("beta", 1)
-	alice.refused(t, resp, err, http.StatusForbidden, "403")
+	alice.refused(t, resp, err, http.StatusForbidden, "403 Forbidden")
 	outsider := hosted(t, "outsider")
 	_, resp, err = outsider.Epics.GetEpicLinks("acme", 1)
 	outsider.refused(t, resp, err, http.StatusNotFound, "404 Group Not Found")

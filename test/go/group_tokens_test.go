@@ -21,7 +21,7 @@ func TestGroupCredentialsAndTokens(t *testing.T) {
 	}
 	maintainer := hosted(t, "maintainer")
 	_, resp, err = maintainer.GroupCredentials.ListGroupPersonalAccessTokens("acme", nil)
-	maintainer.refused(t, resp, err, http.StatusForbidden, "403")
+	maintainer.refused(t, resp, err, http.StatusForbidden, "403 Forbidden")
 
 	// client-go has no call for POST /groups/:id/tokens/revoke: it goes
 	// through the request layer, and the answer decodes into client-go's
@@ -44,7 +44,7 @@ func TestGroupCredentialsAndTokens(t *testing.T) {
 	}
 	req, _ = maintainer.NewRequest(http.MethodPost, "groups/acme/tokens/revoke", map[string]string{"token": "glpat-dev-leaked-0003"}, nil)
 	resp, err = maintainer.Do(req, &revoked)
-	maintainer.refused(t, resp, err, http.StatusForbidden, "403")
+	maintainer.refused(t, resp, err, http.StatusForbidden, "403 Forbidden")
 
 	// LDAP sync: self-managed only; 202 with the body 202.
 	selfAlice := selfManaged(t, "alice")

@@ -47,7 +47,7 @@ func TestMergeRequestNotesAndProjectList(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, resp, err = dev.Notes.UpdateMergeRequestNote("acme/web", 1, mine.ID, &gitlab.UpdateMergeRequestNoteOptions{Body: ptr("not mine")})
-	dev.refused(t, resp, err, http.StatusForbidden, "403")
+	dev.refused(t, resp, err, http.StatusForbidden, "403 Forbidden")
 	outsider := hosted(t, "outsider")
 	_, resp, err = outsider.MergeRequests.ListProjectMergeRequests("acme/web", nil)
 	outsider.refused(t, resp, err, http.StatusNotFound, "404 Project Not Found")
@@ -64,7 +64,7 @@ func TestOneEpic(t *testing.T) {
 	guest.refused(t, resp, err, http.StatusNotFound, "404 Epic Not Found")
 	alice := hosted(t, "alice")
 	_, resp, err = alice.Epics.GetEpic("beta", 1)
-	alice.refused(t, resp, err, http.StatusForbidden, "403")
+	alice.refused(t, resp, err, http.StatusForbidden, "403 Forbidden")
 }
 
 func TestGroupAccessTokens(t *testing.T) {
@@ -95,7 +95,7 @@ func TestProjectVulnerabilities(t *testing.T) {
 	}
 	alice := hosted(t, "alice")
 	_, resp, err = alice.ProjectVulnerabilities.ListProjectVulnerabilities("beta/site", nil)
-	alice.refused(t, resp, err, http.StatusForbidden, "403")
+	alice.refused(t, resp, err, http.StatusForbidden, "403 Forbidden")
 	anonymous := hosted(t, "")
 	_, resp, err = anonymous.ProjectVulnerabilities.ListProjectVulnerabilities("acme/web", nil)
 	anonymous.refused(t, resp, err, http.StatusUnauthorized, "401 Unauthorized")
@@ -112,7 +112,7 @@ func TestErrorTrackingSettings(t *testing.T) {
 	maintainer.refused(t, resp, err, http.StatusNotFound, "404 Error Tracking Setting Not Found")
 	dev := hosted(t, "dev")
 	_, resp, err = dev.ErrorTracking.GetErrorTrackingSettings("acme/web")
-	dev.refused(t, resp, err, http.StatusForbidden, "403")
+	dev.refused(t, resp, err, http.StatusForbidden, "403 Forbidden")
 }
 
 // client-go reads a project's integrations under /projects/:id/services, the
@@ -146,5 +146,5 @@ func TestProjectIntegrations(t *testing.T) {
 	maintainer.refused(t, resp, err, http.StatusNotFound, "404 Integration Not Found")
 	dev := hosted(t, "dev")
 	_, resp, err = dev.Services.ListServices("acme/web")
-	dev.refused(t, resp, err, http.StatusForbidden, "403")
+	dev.refused(t, resp, err, http.StatusForbidden, "403 Forbidden")
 }

@@ -75,7 +75,7 @@ func TestErrorTrackingClientKeys(t *testing.T) {
 	resp, err = maintainer.ErrorTracking.DeleteClientKey("acme/web", key.ID)
 	succeeds(t, resp, err, http.StatusOK)
 	resp, err = maintainer.ErrorTracking.DeleteClientKey("acme/web", key.ID)
-	maintainer.refused(t, resp, err, http.StatusNotFound, "404")
+	maintainer.refused(t, resp, err, http.StatusNotFound, "404 Not found")
 
 	dev, anonymous := hosted(t, "dev"), hosted(t, "")
 	_, resp, err = dev.ErrorTracking.ListClientKeys("acme/web", nil)

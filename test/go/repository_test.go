@@ -109,7 +109,7 @@ func TestRepositoryHistory(t *testing.T) {
 	}
 
 	_, resp, err = dev.Repositories.Compare("acme/web", &gitlab.CompareOptions{From: ptr("v1.3.0"), To: ptr("no-such-ref")})
-	dev.refused(t, resp, err, http.StatusNotFound, "404")
+	dev.refused(t, resp, err, http.StatusNotFound, "404 Ref Not Found")
 	_, resp, err = dev.Repositories.MergeBase("acme/web", &gitlab.MergeBaseOptions{Ref: ptr([]string{"main"})})
 	dev.refused(t, resp, err, http.StatusBadRequest, "Provide at least 2 refs")
 }
@@ -128,5 +128,5 @@ func TestRepositoryChangelog(t *testing.T) {
 	_, resp, err = guest.Repositories.GenerateChangelogData("acme/web", gitlab.GenerateChangelogDataOptions{Version: ptr("1.4.0")})
 	guest.refused(t, resp, err, http.StatusForbidden, "403 Forbidden")
 	_, resp, err = maintainer.Repositories.GenerateChangelogData("acme/web", gitlab.GenerateChangelogDataOptions{Version: ptr("1.4.0"), From: ptr("no-such-ref")})
-	maintainer.refused(t, resp, err, http.StatusUnprocessableEntity, "")
+	maintainer.refused(t, resp, err, http.StatusUnprocessableEntity, "Failed to generate the changelog")
 }

@@ -30,7 +30,7 @@ func TestSAMLGroupLinks(t *testing.T) {
 	resp, err = alice.Groups.DeleteGroupSAMLLink("acme", "go-client-devs")
 	succeeds(t, resp, err, http.StatusNoContent)
 	_, resp, err = alice.Groups.GetGroupSAMLLink("acme", "go-client-devs")
-	alice.refused(t, resp, err, http.StatusNotFound, "404")
+	alice.refused(t, resp, err, http.StatusNotFound, "404 Not Found")
 }
 
 // samlIdentity is a group's SAML identity (`extern_uid`, `user_id`). client-go
