@@ -62,6 +62,7 @@ func startEmulator(root, dir, name string, args ...string) (*emulator, error) {
 	cmd := exec.Command(nodeBinary(root), append([]string{"dist/emulator/bin.js", "--port", "0", "--ready-file", ready, "--quiet"}, args...)...)
 	cmd.Dir = root
 	cmd.Stdout, cmd.Stderr = log, log
+	stopWithParent(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
