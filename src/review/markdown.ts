@@ -139,12 +139,16 @@ export interface MarkdownOptions {
   notice?: string[];
 }
 
-/** The HTML comment that marks the note of one stack, so a later run updates it in place. */
-export const markerOf = (stack: string | undefined) => `<!-- platform-review stack=${JSON.stringify(stack ?? "")} -->`;
+/**
+ * The HTML comment that marks the note of one stack, so a later run updates it
+ * in place: one for the preview under review, one for the apply's result.
+ */
+export const markerOf = (stack: string | undefined, applied = false) =>
+  `<!-- platform-review${applied ? "-applied" : ""} stack=${JSON.stringify(stack ?? "")} -->`;
 
 function render(review: Review, options: MarkdownOptions, detail: "all" | "destructive", limitChanges?: number): string {
   const title = options.applied ? "Pulumi up" : "Pulumi preview";
-  const head = [markerOf(options.stack), `### ${title}${options.stack ? ` of stack \`${options.stack}\`` : ""}`, "", verdictOf(review, options.applied), ""];
+  const head = [markerOf(options.stack, options.applied), `### ${title}${options.stack ? ` of stack \`${options.stack}\`` : ""}`, "", verdictOf(review, options.applied), ""];
   if (options.context) head.push(options.context, "");
   if (options.notice) head.push(...options.notice);
   const shownChanges = limitChanges === undefined ? review.changes : review.changes.slice(0, limitChanges);

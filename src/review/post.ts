@@ -14,7 +14,8 @@ export interface NoteTarget {
   token: string;
   /** The project's id or full path. */
   project: string;
-  mergeRequestIid: number;
+  /** Unset on the default branch: the merge request is then the one the commit came from. */
+  mergeRequestIid?: number;
   /** TLS settings of the package's connection (`PLATFORM_CA_CERTIFICATE`, ...), passed through. */
   connection?: Partial<Connection>;
 }
@@ -22,6 +23,11 @@ export interface NoteTarget {
 interface Note {
   id: number;
   body: string;
+}
+
+interface MergeRequestOfCommit {
+  iid: number;
+  state: string;
 }
 
 /** The variables a merge request pipeline has on the platform, and the package's own as the fallback. */
@@ -34,16 +40,16 @@ export function targetFromEnvironment(env: NodeJS.ProcessEnv, overrides: Partial
     !url && "the server (CI_API_V4_URL, or PLATFORM_URL, or --url)",
     !token && "a token that may comment on the merge request (PLATFORM_REVIEW_TOKEN, or PLATFORM_TOKEN)",
     !project && "the project (CI_PROJECT_ID, or --project)",
-    (iid === undefined || !Number.isInteger(iid) || iid <= 0) && "the merge request (CI_MERGE_REQUEST_IID, or --merge-request)",
+    iid !== undefined && (!Number.isInteger(iid) || iid <= 0) && "a merge request's iid, a whole number (CI_MERGE_REQUEST_IID, or --merge-request)",
   ].filter(Boolean);
-  if (missing.length > 0) return `--post needs ${missing.join(", ")}. In a merge request pipeline the CI sets all but the token.`;
+  if (missing.length > 0) return `platform-review needs ${missing.join(", ")}. In a pipeline the CI sets all but the token.`;
   const connection: Partial<Connection> = {
     caCertificate: env.PLATFORM_CA_CERTIFICATE || undefined,
     clientCertificate: env.PLATFORM_CLIENT_CERTIFICATE || undefined,
     clientKey: env.PLATFORM_CLIENT_KEY || undefined,
     insecure: env.PLATFORM_INSECURE === "true" ? true : undefined,
   };
-  return { url: url!, token: token!, project: project!, mergeRequestIid: iid!, connection };
+  return { url: url!, token: token!, project: project!, ...(iid !== undefined ? { mergeRequestIid: iid } : {}), connection };
 }
 
 /**
@@ -52,11 +58,10 @@ export function targetFromEnvironment(env: NodeJS.ProcessEnv, overrides: Partial
  * user's copy of the marker) is left alone and a new one made.
  */
 export async function postNote(target: NoteTarget, marker: string, body: string): Promise<{ action: "created" | "updated"; noteId: number }> {
-  const connection = { ...target.connection, url: target.url, token: target.token };
-  return withConnection(connection, async () => {
+  return withTarget(target, async () => {
     const api = client();
-    const notes = apiPath`/projects/${target.project}/merge_requests/${target.mergeRequestIid}/notes`;
-    const existing = await api.find<Note>(notes, { sort: "asc", order_by: "created_at" }, (note) => note.body.startsWith(marker));
+    const notes = notesPath(target);
+    const existing = await findNote(target, marker);
     if (existing) {
       try {
         await api.put<Note>(`${notes}/${existing.id}`, { body });
@@ -67,5 +72,34 @@ export async function postNote(target: NoteTarget, marker: string, body: string)
     }
     const created = await api.post<Note>(notes, { body }, () => api.find<Note>(notes, { sort: "desc", order_by: "created_at" }, (note) => note.body === body));
     return { action: "created", noteId: created.id };
+  });
+}
+
+function withTarget<T>(target: Pick<NoteTarget, "url" | "token" | "connection">, operation: () => Promise<T>): Promise<T> {
+  return withConnection({ ...target.connection, url: target.url, token: target.token }, operation);
+}
+
+const notesPath = (target: NoteTarget) => apiPath`/projects/${target.project}/merge_requests/${target.mergeRequestIid!}/notes`;
+
+/** The first note that starts with `marker`: the one this command wrote for the stack. */
+function findNote(target: NoteTarget, marker: string): Promise<Note | undefined> {
+  return client().find<Note>(notesPath(target), { sort: "asc", order_by: "created_at" }, (note) => note.body.startsWith(marker));
+}
+
+/**
+ * The merge request a commit of the default branch came from, and the note its
+ * review left for the stack: the merged one first, else the newest that holds
+ * the commit (a fast-forward merge).
+ */
+export async function reviewedNote(target: NoteTarget, commit: string, marker: string): Promise<{ mergeRequestIid: number; body: string } | string> {
+  return withTarget(target, async () => {
+    const requests = await client().list<MergeRequestOfCommit>(apiPath`/projects/${target.project}/repository/commits/${commit}/merge_requests`);
+    if (requests.length === 0) return `commit ${commit} belongs to no merge request of project ${target.project}: it was not reviewed here`;
+    const ordered = [...requests.filter((request) => request.state === "merged"), ...requests.filter((request) => request.state !== "merged").reverse()];
+    for (const request of ordered) {
+      const note = await findNote({ ...target, mergeRequestIid: request.iid }, marker);
+      if (note) return { mergeRequestIid: request.iid, body: note.body };
+    }
+    return `no review of this stack on merge request${ordered.length === 1 ? "" : "s"} ${ordered.map((request) => `!${request.iid}`).join(", ")} of commit ${commit}`;
   });
 }

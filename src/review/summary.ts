@@ -4,6 +4,7 @@
  * change and field by field. Secret values are in neither: where a secret
  * changed, both sides say only that it did.
  */
+import { gunzipSync, gzipSync } from "node:zlib";
 import isEqual from "fast-deep-equal";
 import { z } from "zod";
 import type { Change, Review } from "./changes";
@@ -85,4 +86,18 @@ function fieldDifference(reviewed: Change, now: Change): string {
   const paths = new Set([...reviewed.fields.map((f) => f.path), ...now.fields.map((f) => f.path)]);
   const differing = [...paths].filter((path) => !isEqual(reviewed.fields.find((f) => f.path === path), now.fields.find((f) => f.path === path)));
   return differing.length > 0 ? `fields differ from the review: ${differing.join(", ")}` : "its reasons differ from the review";
+}
+
+/** The comment that carries a review's data in its note, for the apply's guard to read back. */
+const DATA_COMMENT = /<!-- platform-review-data ([A-Za-z0-9+/=]+) -->/;
+
+/** The review's data as a comment for the end of its note: compressed, so it costs a fraction of the report. */
+export function dataComment(summary: Summary): string {
+  return `<!-- platform-review-data ${gzipSync(JSON.stringify(summary)).toString("base64")} -->`;
+}
+
+/** The review's data from a note's body, or undefined when the note carries none. */
+export function summaryInNote(body: string): Pick<Review, "ok" | "changes"> | undefined {
+  const match = DATA_COMMENT.exec(body);
+  return match ? parseSummary(gunzipSync(Buffer.from(match[1]!, "base64")).toString("utf8")) : undefined;
 }
