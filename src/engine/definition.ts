@@ -93,6 +93,13 @@ export interface ObservedTrait {
    * calls for none is no change, whatever the recorded value.
    */
   pending(value: unknown, recorded: Record<string, unknown>): boolean;
+  /**
+   * The value recorded in the inputs when the run applies (`pulumi up`): what
+   * the property will be once the update acted on the value read (a cleanup's
+   * `wouldDelete`: nothing), so the next preview compares with that. The value
+   * read still goes to diff and the update.
+   */
+  afterApply?: unknown;
 }
 
 export type Live = Record<string, unknown>;

@@ -16,7 +16,7 @@ import { shownOnce } from "./shown-once";
 import { noteProgramRunning } from "./stored-config";
 import { type Attempt, explain, isGone, isOwnerMissing } from "./explain";
 import { type PropertyParts, propertyParts } from "./properties";
-import { isUnknown, withoutEngineKeys, withSortedKeys } from "./values";
+import { DRY_RUN_KEY, isUnknown, OBSERVED_KEY, withObservedValues, withoutEngineKeys, withSortedKeys } from "./values";
 import { isExistingResource, noteExistingResource, startVerificationRun, verify } from "./verify";
 import { describeIssue } from "../validation";
 import { type DeclaredSchema, declaredSchema } from "./declared-schema";
@@ -55,7 +55,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
       if (checked.failures?.length) return checked;
       const verified = await verifiedAtPreview(engine, olds, news, checked);
       if (verified.failures?.length) return verified;
-      const observed = await withObserved(engine, verified);
+      const observed = await withObserved(engine, verified, news[DRY_RUN_KEY] === false);
       return observed.failures?.length ? observed : await importPreviewed(engine, olds, news, observed);
     },
 
@@ -149,7 +149,9 @@ function recordedState(definition: AnyResourceDefinition, props: Args): Args {
  */
 function parse(engine: Engine, inputs: Args): Args {
   const declared = withoutEngineKeys(inputs);
-  return takeChecked(engine, declared) ?? (engine.inputSchema.for(declared).parse(declared) as Args);
+  const parsed = takeChecked(engine, declared) ?? (engine.inputSchema.for(declared).parse(declared) as Args);
+  const observed = inputs[OBSERVED_KEY] as Args | undefined;
+  return observed ? { ...parsed, ...observed } : parsed;
 }
 
 /**
@@ -267,11 +269,14 @@ async function verifiedAtPreview(engine: Engine, olds: Args, news: Args, checked
 /**
  * check's step for observed properties (the `observed` trait): what the server
  * would make of the inputs now, read once every input is known and added to
- * the checked inputs, so the preview shows it and the update that follows in
- * the same run acts on what was shown. A refused read fails the check with
- * the server's answer explained.
+ * the checked inputs, so the preview shows it. When the program's run applies
+ * (the resource class passes `__dryRun: false`), the inputs record the value
+ * the property will have after the update (`afterApply`), and the value read
+ * goes to diff and the update under `__observed`, which the CLI does not show:
+ * the next preview then compares with what is left, not with what was done.
+ * A refused read fails the check with the server's answer explained.
  */
-async function withObserved(engine: Engine, checked: pulumi.dynamic.CheckResult): Promise<pulumi.dynamic.CheckResult> {
+async function withObserved(engine: Engine, checked: pulumi.dynamic.CheckResult, applying: boolean): Promise<pulumi.dynamic.CheckResult> {
   const args = checked.inputs as Args;
   if (engine.observedProperties.length === 0 || Object.values(args).some(isUnknown)) return checked;
   const observed: Args = {};
@@ -281,9 +286,10 @@ async function withObserved(engine: Engine, checked: pulumi.dynamic.CheckResult)
     const explained = engine.explained(error, { operation: "read", action: "read what it would do now", args });
     return { inputs: args, failures: [{ property: "", reason: explained.message }] };
   }
-  const inputs = withSortedKeys({ ...args, ...observed }) as Args;
+  const shown = applying ? Object.fromEntries(engine.observedProperties.map((name) => [name, engine.traits(name).observed!.afterApply ?? observed[name]])) : observed;
+  const inputs = withSortedKeys({ ...args, ...shown }) as Args;
   rememberChecked(engine, inputs, engine.inputSchema.for(inputs).parse(withoutEngineKeys(inputs)) as Args);
-  return { inputs };
+  return { inputs: applying ? { ...inputs, [OBSERVED_KEY]: observed } : inputs };
 }
 
 /**
@@ -332,7 +338,7 @@ function withoutAnnouncedOutputs(definition: AnyResourceDefinition, inputs: Args
  */
 function diffInputs(engine: Engine, olds: Args, news: Args): pulumi.dynamic.DiffResult {
   const { definition, settingsCycle, traits } = engine;
-  const declared = withoutEngineKeys(news);
+  const declared = withObservedValues(news);
   const changed = engine.changedProperties(olds, declared);
   if (settingsCycle) for (const name of settingsCycle.released(olds, declared)) if (!changed.includes(name)) changed.push(name);
   const replaces = changed.filter((name) => traits(name).replaceOnChange);

@@ -159,6 +159,8 @@ export const containerRegistryCleanupDefinition = defineResource({
     olderThan: { local: true },
     wouldDelete: {
       observed: {
+        // Once `up` ran the rule, nothing it selected is left to delete: the next preview lists only what is new.
+        afterApply: [],
         read: async (ctx, args) => wouldDeleteNow(ctx, args as CleanupInputs, await coveredRepositories(ctx, args as CleanupInputs)),
         pending: (value, recorded) => {
           const asked = alreadyAsked(recorded);
@@ -241,9 +243,11 @@ export class ContainerRegistryCleanup extends PlatformResource {
 
   constructor(name: string, args: ContainerRegistryCleanupArgs, opts?: pulumi.CustomResourceOptions) {
     // Two rules for one repository would each run the bulk deletion, and the server allows one run an hour.
+    const plain = (value: unknown) => typeof value === "string" || typeof value === "number";
+    const repository = args.repository === undefined ? "*" : args.repository;
     countDeclaration(
       "registry-cleanup-per-repository",
-      declarationKey([args.project, args.repository ?? null], args.connection),
+      plain(args.project) && plain(repository) ? declarationKey(`${String(args.project)}\n${String(repository)}`, args.connection) : undefined,
       1,
       () => `ContainerRegistryCleanup ${name}: project: the program declares a second cleanup rule for ${String(args.project)}${args.repository === undefined ? "" : ` repository "${String(args.repository)}"`}; keep one rule per repository.`,
     );

@@ -178,6 +178,22 @@ describe("up: the bulk deletion, and the clean preview after", () => {
     expect((await tagNames()).filter((name) => name.startsWith("main-"))).toEqual(["main-4d5e6f70", "main-5e6f7081"]);
   });
 
+  it("when the program's run applies, check records wouldDelete as the run leaves it ([]) and hands what it read to the update", async () => {
+    nextHour();
+    const rule = { project: "acme/web", repository: "api-server", nameRegexDelete: "feature-.*" };
+    const applying = (await cleanup.check({}, { ...rule, __dryRun: false })).inputs as Props;
+    expect(applying).toMatchObject({ wouldDelete: [], __observed: { wouldDelete: [`${API_SERVER}:feature-login`] } });
+    expect(applying).not.toHaveProperty("__dryRun");
+    const previewed = await checked({ ...rule, __dryRun: true });
+    expect(previewed.wouldDelete).toEqual([`${API_SERVER}:feature-login`]);
+    const { id, outs } = (await cleanup.create(applying)) as { id: string; outs: Props };
+    expect(outs).toMatchObject({ wouldDelete: [], deleted: { [API_SERVER]: { tags: [`${API_SERVER}:feature-login`] } } });
+    // The next preview, before and after the worker ran: nothing new, no change, and the recorded [] is what it compares with.
+    expect(await cleanup.diff(id, outs, await checked({ ...rule, __dryRun: true }, applying))).toMatchObject({ changes: false });
+    server.emulator.runDueWork();
+    expect(await checked({ ...rule, __dryRun: true }, applying)).toMatchObject({ wouldDelete: [] });
+  });
+
   it("a rule that would delete nothing sends no deletion, and so spends no hour", async () => {
     nextHour();
     const inputs = await checked({ project: "acme/web", repository: "api-server", nameRegexDelete: "nothing-matches" });
@@ -189,7 +205,8 @@ describe("up: the bulk deletion, and the clean preview after", () => {
   it("a Developer cannot run the rule: the server's 403 is explained with the role it needs", async () => {
     nextHour();
     await server.actingAs("dev", async () => {
-      const inputs = await checked({ project: "acme/web", repository: "api-server", nameRegexDelete: "feature-.*" });
+      const inputs = await checked({ project: "acme/web", repository: "api-server", nameRegexDelete: "v1\\.4\\.0" });
+      expect(inputs.wouldDelete).toEqual([`${API_SERVER}:v1.4.0`]);
       await expect(cleanup.create(inputs)).rejects.toThrow(/needs at least the Maintainer role on registry repository "api-server" of project acme\/web/);
     });
   });
