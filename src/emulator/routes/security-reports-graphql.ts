@@ -94,6 +94,13 @@ export const securityReportsSdl = /* GraphQL */ `
     remediations: [VulnerabilityRemediationType!]
     evidence: VulnerabilityEvidence
     links: [VulnerabilityLink!]
+    "The vulnerability record, once the finding was ingested on the default branch."
+    vulnerability: Vulnerability
+  }
+
+  type Vulnerability {
+    "gid://gitlab/Vulnerability/<id>"
+    id: ID!
   }
 
   type VulnerabilityScanner {
@@ -222,6 +229,7 @@ function presentFindingNode(finding: FindingRecord, pipeline: SecurityPipelineRe
     remediations: finding.remediations,
     evidence: finding.evidence,
     links: finding.links.map((link) => ({ name: link.name ?? null, url: link.url })),
+    vulnerability: finding.vulnerabilityId === null ? null : { id: `gid://gitlab/Vulnerability/${finding.vulnerabilityId}` },
   };
 }
 
