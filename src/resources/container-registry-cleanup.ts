@@ -71,8 +71,11 @@ const subjectOf = (args: CleanupInputs) =>
   args.repository === undefined ? `the registry of project ${args.project}` : `registry repository "${args.repository}" of project ${args.project}`;
 
 /** The repositories the rule covers: the project's, or the one it names (none yet: nothing to clean, said once per run). */
+const projectRepositories = (ctx: EngineContext, args: CleanupInputs) =>
+  ctx.client.list<RegistryRepositoryLive>(apiPath`/projects/${args.project}/registry/repositories`);
+
 async function coveredRepositories(ctx: EngineContext, args: CleanupInputs): Promise<RegistryRepositoryLive[]> {
-  const all = await ctx.client.list<RegistryRepositoryLive>(apiPath`/projects/${args.project}/registry/repositories`);
+  const all = await projectRepositories(ctx, args);
   if (args.repository === undefined) return all;
   const named = all.filter((repository) => repository.name === args.repository);
   if (named.length === 0) {
@@ -182,8 +185,8 @@ export const containerRegistryCleanupDefinition = defineResource({
     }
     return problems;
   },
-  // Bulk tag deletion needs admin_container_image: the Maintainer role; reading the tags, Reporter.
-  requirements: (args) => ({ subject: subjectOf(args), role: "at least the Maintainer role" }),
+  // Reading the tags needs read_container_image (Reporter); the bulk deletion admin_container_image (Maintainer).
+  requirements: (args, operation) => ({ subject: subjectOf(args), role: operation === "read" ? "at least the Reporter role" : "at least the Maintainer role" }),
   preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Maintainer" }),
 
   async create(ctx, args) {
@@ -191,7 +194,7 @@ export const containerRegistryCleanupDefinition = defineResource({
   },
 
   async read(ctx, _id, args) {
-    const repositories = await ctx.client.list<RegistryRepositoryLive>(apiPath`/projects/${args.project}/registry/repositories`);
+    const repositories = await projectRepositories(ctx, args);
     const recorded = args as Record<string, unknown>;
     return {
       wouldDelete: (recorded.wouldDelete as string[] | undefined) ?? [],

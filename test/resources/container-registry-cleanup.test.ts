@@ -107,9 +107,13 @@ describe("the preview: wouldDelete", () => {
     }
   });
 
-  it("a project the token's user cannot see fails the check with the server's answer", async () => {
+  it("a project the token's user cannot see, or a registry it may not read, fails the check with the server's answer", async () => {
     const result = await cleanup.check({}, { project: "acme/nope", nameRegexDelete: ".*" });
     expect(result.failures?.[0]?.reason).toMatch(/could not read what it would do now.*404/);
+    await server.actingAs("guest", async () => {
+      const refused = await cleanup.check({}, { project: "acme/web", nameRegexDelete: ".*" });
+      expect(refused.failures?.[0]?.reason).toMatch(/403.*needs at least the Reporter role on the registry of project acme\/web/);
+    });
   });
 });
 
