@@ -215,6 +215,19 @@ describe("up: the bulk deletion, and the clean preview after", () => {
     });
   });
 
+  it("with verification at preview, a Developer's new rule fails at check, before anything is written", async () => {
+    await server.configureProviders("dev", { "platform:verifyAtPreview": "true" });
+    try {
+      const requests = await logDuring(async () => {
+        const result = await cleanup.check({}, { project: "acme/web", repository: "api-server", nameRegexDelete: "v.*" });
+        expect(result.failures?.map((f) => f.reason).join("\n")).toMatch(/project: .*Maintainer/);
+      });
+      expect(requests.filter((r) => r.method !== "GET")).toEqual([]);
+    } finally {
+      await server.configureProviders("maintainer");
+    }
+  });
+
   it("a refresh keeps the rule's record and lists the repositories it covers", async () => {
     const rule = { project: "acme/web", nameRegexDelete: "nothing" };
     const { id, outs } = (await cleanup.create(await checked(rule))) as { id: string; outs: Props };
