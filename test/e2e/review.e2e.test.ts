@@ -163,6 +163,7 @@ describe.sequential("the review loop through the template's CI jobs", { timeout:
     expect(run.stderr).toContain("the preview differs from the reviewed one");
     expect((await badgesOnServer()).map((b) => [b.name, b.link_url])).toEqual([["pipeline-status", "https://elsewhere.example.com"]]);
     const [result] = await resultNotes();
+    expect(result, `${run.stderr}\n${JSON.stringify((await notes()).map((note) => note.body.slice(0, 80)))}`).toBeDefined();
     expect(result!.body).toContain("#### Stopped: this is not what was reviewed");
     expect(result!.body).toContain("changed outside this program");
   });
