@@ -163,8 +163,8 @@ function render(review: Review, options: MarkdownOptions, detail: "all" | "destr
   body.push(...problemLines("Warnings", review.warnings));
   const left = review.changes.length - shownChanges.length;
   const tail: string[] = [];
-  if (left > 0) tail.push(`**Truncated:** ${plural(left, "more change")} not shown here (the note's size limit); the job's full report has them.`, "");
-  else if (detail !== "all") tail.push("**Shortened:** fields are shown for destructive steps only (the note's size limit); the job's full report has them all.", "");
+  if (left > 0) tail.push(`**Truncated:** ${plural(left, "more change")} not shown here (the note's size limit); the review's data (\`--json\`, kept by the pipeline) has them all.`, "");
+  else if (detail !== "all") tail.push("**Shortened:** fields are shown for destructive steps only (the note's size limit); the review's data (`--json`, kept by the pipeline) has them all.", "");
   tail.push(LEGEND);
   return [...head, ...body, ...tail].join("\n") + "\n";
 }
