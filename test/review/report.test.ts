@@ -15,7 +15,7 @@ import { markdownOf, NOTE_LIMIT } from "../../src/review/markdown";
 import { parsePreview, type PreviewOutput, type PreviewStep } from "../../src/review/preview";
 import { differences, parseSummary, summaryOf } from "../../src/review/summary";
 
-const fixtures = path.join(import.meta.dirname, "fixtures");
+const fixtures = path.join(__dirname, "fixtures");
 const read = (name: string) => readFileSync(path.join(fixtures, name), "utf8");
 const reviewOfFixture = (name: string) => reviewOf(parsePreview(read(`${name}.json`)));
 const sentences = (review: Review) => summaryOf(review).sentences;
