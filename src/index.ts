@@ -37,6 +37,7 @@ export { ExclusiveUpstreams, type ExclusiveUpstreamsArgs } from "./resources/exc
 export type { Entry as ExclusiveSetEntry } from "./resources/exclusive-set";
 export { resetDeclarations } from "./engine/declarations";
 export * from "./functions";
+export * from "./actions";
 
 /** Each kind's provider as the engine's host gets it from the provider text (./engine/shim.ts), built on first use. */
 export const providers = Object.defineProperties(

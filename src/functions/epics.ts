@@ -51,16 +51,24 @@ export const epicShape = z.looseObject({
 
 export type Epic = Camelized<z.output<typeof epicShape>>;
 
+/** A parent epic, as its children's calls name it. */
+export const parentEpic = {
+  /** The parent epic's group (id or full path). */
+  group: ownerReference,
+  /** The parent epic's iid in that group. */
+  epicIid: z.number().int({ message: "must be the parent epic's iid: a positive integer" }).positive({ message: "must be the parent epic's iid: a positive integer" }),
+};
+
+/** The children of an epic: listed here, and created by title by `createChildEpic`. */
+export const childEpicsPath = (args: { group: string | number; epicIid: number }) => apiPath`/groups/${args.group}/epics/${args.epicIid}/epics`;
+
+export const parentEpicSubject = (args: { group: string | number; epicIid: number }) => `epic &${args.epicIid} of group ${args.group}`;
+
 const epicChildren = defineListFunction({
   name: "getEpicChildren",
-  args: z.object({
-    /** The parent epic's group (id or full path). */
-    group: ownerReference,
-    /** The parent epic's iid in that group. */
-    epicIid: z.number().int({ message: "must be the parent epic's iid: a positive integer" }).positive({ message: "must be the parent epic's iid: a positive integer" }),
-  }),
-  path: (args) => apiPath`/groups/${args.group}/epics/${args.epicIid}/epics`,
-  subject: (args) => `the child epics of epic &${args.epicIid} of group ${args.group}`,
+  args: z.object(parentEpic),
+  path: childEpicsPath,
+  subject: (args) => `the child epics of ${parentEpicSubject(args)}`,
   refusals: {
     403: () => "Epics need the group on the Premium or Ultimate tier, and read access to the parent epic (a confidential one: the Planner role or higher).",
   },

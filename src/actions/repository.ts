@@ -1,0 +1,52 @@
+/**
+ * Repository: commit a release's changelog. The server generates the notes
+ * as `getRepositoryChangelog` does and commits them to the changelog file on
+ * a branch. It allows five changelog requests a minute per user and project
+ * (reads included): the client waits out the window within
+ * `platform:retryTimeout`, and a failure past it says so. A trigger resource
+ * commits it when a release's version changes: ../resources/changelog-commit.ts.
+ */
+import { z } from "zod";
+import { changelogArgs, changelogParameters, changelogPath, changelogSubject, repositoryRefusals } from "../functions/repository";
+import { defineAction } from "./core";
+
+/** What the server allows, for the message of a 429. */
+export const CHANGELOG_RATE_LIMIT =
+  "The server allows 5 changelog requests a minute per user and project (generating and committing alike); " +
+  "the client waited within platform:retryTimeout. Run it again after a minute, or raise platform:retryTimeout to let it wait longer.";
+
+const branchName = z.string().min(1).regex(/^(?!refs\/)/, { message: "must be a branch name, without refs/heads/" });
+
+/**
+ * Generates the changelog of a version and commits it to the changelog file
+ * (default `CHANGELOG.md`) on a branch (default: the default branch).
+ * Answers the version and branch it committed.
+ *
+ * ```ts
+ * await commitChangelog({ project: "acme/web", version: "1.5.0", message: "Changelog for 1.5.0" });
+ * ```
+ */
+export const commitChangelog = defineAction({
+  name: "commitChangelog",
+  verb: "commit",
+  args: z.object({
+    ...changelogArgs,
+    /** The branch to commit to (default: the project's default branch). It must exist. */
+    branch: branchName.optional(),
+    /** The changelog file to add the notes to (default `CHANGELOG.md`). */
+    file: z.string().min(1).regex(/^(?!\/)(?!.*\/\/)(?!.*\/$)/, { message: "must be a path inside the repository (no leading, trailing or doubled /)" }).optional(),
+    /** The commit message (default `Add changelog for version <version>`). */
+    message: z.string().min(1).optional(),
+  }),
+  subject: changelogSubject,
+  refusals: {
+    ...repositoryRefusals,
+    403: () =>
+      "Committing a changelog needs push access to the branch: the Developer role, and on a protected default branch the role its protection allows to push (Maintainer by default).",
+    429: () => CHANGELOG_RATE_LIMIT,
+  },
+  async run(call, args) {
+    await call.client.post<unknown>(changelogPath(args), { ...changelogParameters(args), branch: args.branch, file: args.file, message: args.message });
+    return { version: args.version, branch: args.branch ?? null, file: args.file ?? null };
+  },
+});
