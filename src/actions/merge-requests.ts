@@ -8,6 +8,8 @@ import { z } from "zod";
 import { inMergeRequest, mergeRequestPipelinesPath, mergeRequestSubject, pipelineShape } from "../functions/merge-requests";
 import { defineAction } from "./core";
 
+const refusedPipeline = () => "The server creates one only for an open merge request whose CI configuration has jobs with a merge request rule.";
+
 /**
  * Creates a pipeline for a merge request and answers it (id, ref, status, web URL).
  *
@@ -22,7 +24,8 @@ export const createMergeRequestPipeline = defineAction({
   subject: mergeRequestSubject,
   refusals: {
     403: () => "Creating a merge request pipeline needs at least the Developer role on the project (permission to run pipelines).",
-    422: () => "The server creates one only for an open merge request whose CI configuration has jobs with a merge request rule.",
+    400: refusedPipeline,
+    422: refusedPipeline,
   },
   async run(call, args) {
     return call.checked(pipelineShape, await call.client.post<unknown>(mergeRequestPipelinesPath(args), {}));
