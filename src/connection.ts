@@ -31,8 +31,8 @@ export interface ConfigSource {
 export interface Connection {
   /** The server's base URL, e.g. `https://gitlab.example.com`. A change of it replaces the resources that use it. */
   url: string;
-  /** An access token of that server; kept secret in the state. A change of it updates the resources in place. */
-  token: string;
+  /** An access token of that server (or `jobToken`); kept secret in the state. A change of it updates the resources in place. */
+  token?: string;
   /**
    * A CI job token instead of `token` (sent as `JOB-TOKEN`), for the actions
    * and functions a pipeline runs on its own project's container registry;
