@@ -34,6 +34,8 @@ export { ExclusiveSamlGroupLinks, type ExclusiveSamlGroupLinksArgs } from "./res
 export { ExclusivePipelineSchedules, type ExclusivePipelineSchedulesArgs } from "./resources/exclusive-pipeline-schedules";
 export { ExclusiveGroupIntegrations, type ExclusiveGroupIntegrationsArgs } from "./resources/exclusive-group-integrations";
 export { ExclusiveUpstreams, type ExclusiveUpstreamsArgs } from "./resources/exclusive-upstreams";
+export { PipelineScheduleRun, type PipelineScheduleRunArgs } from "./resources/pipeline-schedule-run";
+export { ChangelogCommit, type ChangelogCommitArgs } from "./resources/changelog-commit";
 export type { Entry as ExclusiveSetEntry } from "./resources/exclusive-set";
 export { resetDeclarations } from "./engine/declarations";
 export * from "./functions";

@@ -7,15 +7,8 @@
  * commits it when a release's version changes: ../resources/changelog-commit.ts.
  */
 import { z } from "zod";
-import { changelogArgs, changelogParameters, changelogPath, changelogSubject, repositoryRefusals } from "../functions/repository";
+import { CHANGELOG_RATE_LIMIT, changelogArgs, changelogCommitArgs, changelogCommitBody, changelogPath, changelogSubject, repositoryRefusals } from "../functions/repository";
 import { defineAction } from "./core";
-
-/** What the server allows, for the message of a 429. */
-export const CHANGELOG_RATE_LIMIT =
-  "The server allows 5 changelog requests a minute per user and project (generating and committing alike); " +
-  "the client waited within platform:retryTimeout. Run it again after a minute, or raise platform:retryTimeout to let it wait longer.";
-
-const branchName = z.string().min(1).regex(/^(?!refs\/)/, { message: "must be a branch name, without refs/heads/" });
 
 /**
  * Generates the changelog of a version and commits it to the changelog file
@@ -29,15 +22,7 @@ const branchName = z.string().min(1).regex(/^(?!refs\/)/, { message: "must be a 
 export const commitChangelog = defineAction({
   name: "commitChangelog",
   verb: "commit",
-  args: z.object({
-    ...changelogArgs,
-    /** The branch to commit to (default: the project's default branch). It must exist. */
-    branch: branchName.optional(),
-    /** The changelog file to add the notes to (default `CHANGELOG.md`). */
-    file: z.string().min(1).regex(/^(?!\/)(?!.*\/\/)(?!.*\/$)/, { message: "must be a path inside the repository (no leading, trailing or doubled /)" }).optional(),
-    /** The commit message (default `Add changelog for version <version>`). */
-    message: z.string().min(1).optional(),
-  }),
+  args: z.object({ ...changelogArgs, ...changelogCommitArgs }),
   subject: changelogSubject,
   refusals: {
     ...repositoryRefusals,
@@ -46,7 +31,7 @@ export const commitChangelog = defineAction({
     429: () => CHANGELOG_RATE_LIMIT,
   },
   async run(call, args) {
-    await call.client.post<unknown>(changelogPath(args), { ...changelogParameters(args), branch: args.branch, file: args.file, message: args.message });
+    await call.client.post<unknown>(changelogPath(args), changelogCommitBody(args));
     return { version: args.version, branch: args.branch ?? null, file: args.file ?? null };
   },
 });

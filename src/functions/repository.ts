@@ -439,6 +439,29 @@ export const changelogParameters = (args: z.output<z.ZodObject<typeof changelogA
   config_file_ref: args.configFileRef,
 });
 
+/** The arguments only a commit of the changelog takes (`commitChangelog`, ChangelogCommit). */
+export const changelogCommitArgs = {
+  /** The branch to commit to (default: the project's default branch). It must exist. */
+  branch: z.string().min(1).regex(/^(?!refs\/)/, { message: "must be a branch name, without refs/heads/" }).optional(),
+  /** The changelog file to add the notes to (default `CHANGELOG.md`). */
+  file: repositoryPath.optional(),
+  /** The commit message (default `Add changelog for version <version>`). */
+  message: z.string().min(1).optional(),
+};
+
+/** The body of a changelog's commit. */
+export const changelogCommitBody = (args: z.output<z.ZodObject<typeof changelogArgs & typeof changelogCommitArgs>>) => ({
+  ...changelogParameters(args),
+  branch: args.branch,
+  file: args.file,
+  message: args.message,
+});
+
+/** What the server allows, for the message of a 429 of the changelog. */
+export const CHANGELOG_RATE_LIMIT =
+  "The server allows 5 changelog requests a minute per user and project (generating and committing alike); " +
+  "the client waited within platform:retryTimeout. Run it again after a minute, or raise platform:retryTimeout to let it wait longer.";
+
 export const changelogSubject = (args: { project: string | number; version: string }) => `the changelog of version ${args.version} of ${repositoryOf(args)}`;
 
 const repositoryChangelog = defineObjectFunction({
