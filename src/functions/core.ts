@@ -384,7 +384,8 @@ export function explained(declaration: AnyDeclaration, args: Args, error: unknow
   } else if (error instanceof ApiError && error.status === 403) {
     message = `the token's user may not ${verb} ${subject}: ${answered}. ${special ?? "Use the token of a user with access."}${note}`;
   } else if (error instanceof ApiError && special) {
-    message = error.status === 401 ? `${answered}: ${special}${note}` : `could not ${verb} ${subject}: ${answered}. ${special}`;
+    // A job token's 401 is the job token's reach, not a wrong access token.
+    message = error.status === 401 ? `${answered}: ${note ? note.trim() : special}` : `could not ${verb} ${subject}: ${answered}. ${special}`;
   } else {
     message = `could not ${verb} ${subject}. ${error.message}`;
   }
