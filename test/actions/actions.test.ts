@@ -160,7 +160,7 @@ describe("createMergeRequestPipeline", () => {
 
   it("a Guest is refused (Developer needed); a closed merge request is explained", async () => {
     await as("guest", () => expect(createMergeRequestPipeline({ project: "acme/web", iid: 1 })).rejects.toThrow(/createMergeRequestPipeline: the token's user may not create a pipeline for merge request !1 of project acme\/web: .*403.*Developer role/));
-    await expect(createMergeRequestPipeline({ project: "acme/web", iid: 4 })).rejects.toThrow(/could not create a pipeline for merge request !4 .*400 \(Cannot create a pipeline for this merge request\.\)\. The server creates one only for an open merge request/);
+    await expect(createMergeRequestPipeline({ project: "acme/web", iid: 4 })).rejects.toThrow(/could not create a pipeline for merge request !4 .*405 \(405 Method Not Allowed\)\. The server creates a merge request pipeline only for an open merge request/);
     await refusedBeforeAnyRequest(() => createMergeRequestPipeline({ project: "acme/web", iid: 0 }), /createMergeRequestPipeline: invalid arguments: iid/);
   });
 });
