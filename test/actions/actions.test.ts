@@ -77,6 +77,21 @@ describe("runPipelineSchedule", () => {
     await as("guest", () => expect(runPipelineSchedule({ project: "acme/web", scheduleId })).rejects.toThrow(/was not found: .*404.*needs the Reporter role/));
   });
 
+  it("an answer lost after the server ran it: not sent again (one pipeline more, not two), and the error says it may have been done", async () => {
+    const scheduleId = await nightlyId();
+    const before = (await getPipelineSchedulePipelines({ project: "acme/web", scheduleId })).length;
+    server.emulator.setFaultPlan({ rules: [{ method: "POST", path: `/projects/acme%2Fweb/pipeline_schedules/${scheduleId}/play`, sequence: ["commit-then-error"] }] });
+    try {
+      const requests = await server.requestsDuring(() =>
+        expect(runPipelineSchedule({ project: "acme/web", scheduleId })).rejects.toThrow(/runPipelineSchedule: could not run pipeline schedule \d+ .*The server may have done it before the failure: check before running it again\./),
+      );
+      expect(requests.filter((request) => request.method === "POST")).toHaveLength(1);
+    } finally {
+      server.emulator.setFaultPlan(undefined);
+    }
+    expect(await getPipelineSchedulePipelines({ project: "acme/web", scheduleId })).toHaveLength(before + 1);
+  });
+
   it("bad arguments: named with their rule, nothing sent", async () => {
     await refusedBeforeAnyRequest(() => runPipelineSchedule({ project: "acme/web", scheduleId: -1 }), /runPipelineSchedule: invalid arguments: scheduleId: .*No request was sent/);
     await refusedBeforeAnyRequest(() => runPipelineSchedule({ projcet: "acme/web", scheduleId: 1 } as never), /projcet: unknown property; did you mean project\?/);
