@@ -1,6 +1,7 @@
 /**
  * Container virtual registries: purge a registry's or an upstream's cache.
- * Both answer 204 at once and delete the entries in the background; a
+ * Both are answered at once (`{ scheduled: true }`) and the entries are
+ * deleted in the background; a
  * registry's purge covers only the upstreams it has to itself (an upstream
  * shared with another registry keeps its cache for that one).
  */
@@ -29,6 +30,7 @@ export const purgeVirtualRegistryCache = defineAction({
   refusals,
   async run(call, args) {
     await call.client.delete(`${registryPath(args.registryId)}/cache`);
+    return { scheduled: true as const };
   },
 });
 
@@ -47,5 +49,6 @@ export const purgeUpstreamCache = defineAction({
   refusals,
   async run(call, args) {
     await call.client.delete(`${upstreamPath(args.upstreamId)}/cache`);
+    return { scheduled: true as const };
   },
 });

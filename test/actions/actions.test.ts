@@ -106,6 +106,7 @@ describe("purgeVirtualRegistryCache and purgeUpstreamCache", () => {
 
   it("one DELETE each, answered 204", async () => {
     const { registryId, upstreamId } = await ids();
+    expect(await purgeUpstreamCache({ upstreamId })).toEqual({ scheduled: true });
     expect(await server.requestsDuring(() => purgeVirtualRegistryCache({ registryId }))).toEqual([
       { method: "DELETE", path: `/api/v4/virtual_registries/container/registries/${registryId}/cache`, status: 204 },
     ]);
