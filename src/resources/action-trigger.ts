@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { defineResource, type EngineContext, type FieldTraits, type Requirements } from "../engine/definition";
+import type { Preconditions } from "../engine/verify";
 
 /** Any values: a change of one runs the action again (a release's version, a schedule's inputs). */
 export const triggers = z.array(z.unknown()).optional();
@@ -18,6 +19,8 @@ interface TriggerDeclaration<S extends z.ZodObject> {
   /** What the run answers, as outputs (camelCase). */
   outputs: readonly string[];
   requirements(args: z.output<S>): Requirements;
+  /** What the preview verifies before the run (../engine/verify.ts): the least role it is known to need. */
+  preconditions(args: z.output<S>): Preconditions;
   /** Runs the action; answers the resource's id and its outputs. */
   run(ctx: EngineContext, args: z.output<S>): Promise<{ id: string; outputs: Record<string, unknown> }>;
 }
@@ -32,6 +35,7 @@ export function defineActionTrigger<S extends z.ZodObject>(declaration: TriggerD
     outputs: Object.fromEntries(declaration.outputs.map((name) => [name, {}])),
     outputsOf: (live: Record<string, unknown>) => recorded(live),
     requirements: (args) => declaration.requirements(args),
+    preconditions: (args) => declaration.preconditions(args),
     async create(ctx, args) {
       const { id, outputs } = await declaration.run(ctx, args);
       return { id, live: outputs };

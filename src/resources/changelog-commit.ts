@@ -32,6 +32,8 @@ export const changelogCommitDefinition = defineActionTrigger({
     subject: `${args.branch === undefined ? "the default branch" : `branch ${args.branch}`} of project ${args.project}`,
     role: "push access (the Developer role; on a protected default branch, the role its protection allows to push, Maintainer by default)",
   }),
+  // Developer is what any branch needs; a protected default branch may need more, which only the server knows.
+  preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Developer" }),
   async run(ctx, args) {
     try {
       await ctx.client.post<unknown>(changelogPath(args), changelogCommitBody(args));

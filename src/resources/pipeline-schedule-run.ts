@@ -28,6 +28,7 @@ export const pipelineScheduleRunDefinition = defineActionTrigger({
   schema,
   outputs: ["message", "ranAt"],
   requirements: (args) => ({ subject: `pipeline schedule ${args.scheduleId} of project ${args.project}`, role: "at least the Developer role" }),
+  preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Developer" }),
   async run(ctx, args) {
     const answer = await ctx.client.post<{ message?: string }>(`${schedulePath(args)}/play`, {});
     const ranAt = new Date().toISOString();

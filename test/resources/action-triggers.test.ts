@@ -49,6 +49,23 @@ describe("PipelineScheduleRun", () => {
   });
 });
 
+describe("at preview (verification on)", () => {
+  it("a Guest's run or commit fails at check, naming the role; nothing is run", async () => {
+    await server.configureProviders("guest", { "platform:verifyAtPreview": "true" });
+    try {
+      const requests = await server.requestsDuring(async () => {
+        for (const [kind, inputs] of [["PipelineScheduleRun", { project: "acme/web", scheduleId }], ["ChangelogCommit", { project: "acme/web", version: "1.9.0" }]] as const) {
+          const { failures } = await providers[kind].check({}, inputs);
+          expect((failures ?? []).map((failure) => failure.reason).join("\n"), kind).toMatch(/project: .*Developer/);
+        }
+      });
+      expect(requests.filter((request) => request.method !== "GET")).toEqual([]);
+    } finally {
+      await server.configureProviders("maintainer");
+    }
+  });
+});
+
 describe("ChangelogCommit", () => {
   it("create commits the version's notes; a new version replaces it and commits again; delete sends nothing", async () => {
     const first = await create("ChangelogCommit", { project: "acme/web", version: "1.5.0", branch: "stable" });
