@@ -2,10 +2,11 @@
  * The release-step example with the real Pulumi CLI: the trigger resources
  * act at `up` only, once per version, and the preview shows when they will.
  *
- * 1. a preview creates nothing on the server (no pipeline, no commit);
+ * 1. a preview creates nothing on the server (no pipeline, no commit, no write at all);
  * 2. `up` commits the changelog of 1.5.0 to `main` and runs the schedule once;
  * 3. a second preview shows no changes, and a second `up` does nothing;
  * 4. a new version previews as the two triggers replaced (the schedule unchanged), and `up` commits and runs once more;
+ *    with `purgeHubCache` set, the preview purges nothing and the `up` purges the upstream's cache once;
  * 5. `destroy` removes the schedule and leaves the changelog commits.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +20,9 @@ let api: PlatformClient;
 
 const schedules = () => api.list<{ id: number; description: string }>(apiPath`/projects/${"acme/web"}/pipeline_schedules`);
 const pipelinesOf = (scheduleId: number) => api.list<{ id: number }>(apiPath`/projects/${"acme/web"}/pipeline_schedules/${scheduleId}/pipelines`);
+/** The cache purges the emulator saw since `mark`. */
+const purgesSince = (mark: number) => emulator.requestLog.filter((entry) => entry.seq >= mark && entry.method === "DELETE" && entry.path.endsWith("/cache"));
+
 const connection = () => ({ url: emulator.url, token: emulator.tokens.root! });
 const changelogOnMain = async (): Promise<string | null | undefined> =>
   getRepositoryBlob({ project: "acme/web", path: "CHANGELOG.md", ref: "main" }, { connection: connection() }).then(
@@ -50,16 +54,20 @@ describe.sequential("release-step example with the real Pulumi CLI", { timeout: 
   let mainBefore = "";
   let scheduleId = 0;
 
-  it("1. a preview shows the three creates and does nothing on the server", async () => {
+  it("1. a preview shows the creates and does nothing on the server", async () => {
     mainBefore = await headOf("main");
+    const mark = emulator.mark();
     const steps = stepsByName(await program.previewJson());
-    expect([steps["nightly"]?.op, steps["changelog"]?.op, steps["release-build"]?.op]).toEqual(["create", "create", "create"]);
+    expect(["nightly", "changelog", "release-build", "images", "docker-hub"].map((name) => steps[name]?.op)).toEqual(Array(5).fill("create"));
+    expect(emulator.requestLog.filter((entry) => entry.seq >= mark && entry.method !== "GET")).toEqual([]);
     expect(await schedules()).toEqual([]);
     expect(await headOf("main")).toBe(mainBefore);
   });
 
-  it("2. up commits the changelog to main and runs the schedule once", async () => {
+  it("2. up commits the changelog to main and runs the schedule once (no purge without purgeHubCache)", async () => {
+    const mark = emulator.mark();
     await program.up();
+    expect(purgesSince(mark)).toEqual([]);
     const [nightly] = await schedules();
     scheduleId = nightly!.id;
     expect(await pipelinesOf(scheduleId)).toHaveLength(1);
@@ -77,13 +85,17 @@ describe.sequential("release-step example with the real Pulumi CLI", { timeout: 
 
   it("4. a new version replaces the two triggers, and up commits and runs once more", async () => {
     await program.setConfig("releaseVersion", "1.6.0");
+    await program.setConfig("purgeHubCache", "true");
+    const mark = emulator.mark();
     const steps = stepsByName(await program.previewJson());
+    expect(purgesSince(mark)).toEqual([]);
     // The schedule is not a step of the preview: it does not change.
     expect(steps["nightly"]?.op ?? "same").toBe("same");
     expect(steps["changelog"]?.op).toBe("replace");
     expect(steps["release-build"]?.op).toBe("replace");
     expect(await pipelinesOf(scheduleId)).toHaveLength(1);
     await program.up();
+    expect(purgesSince(mark).map((entry) => `${entry.method} ${entry.status}`)).toEqual(["DELETE 204"]);
     expect(await pipelinesOf(scheduleId)).toHaveLength(2);
     expect(await changelogOnMain()).toMatch(/^## 1\.6\.0 [\s\S]*^## 1\.5\.0 /m);
   });
