@@ -26,7 +26,7 @@ import { FaultInjector, parseFaultPlan, type FaultName, type FaultPlan, type Inj
 import { declareParams, parseBody, parseNestedParams, type RawParams } from "./params";
 import { readOffsetPageRequest } from "./pagination";
 import { RATE_LIMIT_BODY, RateLimiter, checkRateLimitOptions, throttleStore, type RateLimitOptions, type ThrottleName } from "./rate-limit";
-import { Router, type ApiResponse, type RequestContext, type RouteDefinition, type RouteModule, type RouteMatch } from "./router";
+import { accessTokenOf, Router, type ApiResponse, type RequestContext, type RouteDefinition, type RouteModule, type RouteMatch } from "./router";
 import { routeModules } from "./routes";
 import { jobTokenGrant } from "./routes/job-tokens";
 import { readSeed, stateFromSeed, type Seed } from "./seed";
@@ -130,15 +130,6 @@ function saveState(state: EmulatorState, file: string): void {
   renameSync(temporary, file);
 }
 
-/** The access token of a request: `PRIVATE-TOKEN`, `Authorization: Bearer`, or `private_token`. */
-function tokenOf(req: IncomingMessage, query: URLSearchParams): string | undefined {
-  const privateToken = req.headers["private-token"];
-  if (typeof privateToken === "string" && privateToken !== "") return privateToken;
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
-  if (bearer?.[1]) return bearer[1];
-  return query.get("private_token") ?? undefined;
-}
-
 /** A CI job token: the `JOB-TOKEN` header, or the `job_token` parameter. */
 function jobTokenOf(req: IncomingMessage, query: URLSearchParams): string | undefined {
   const header = req.headers["job-token"];
@@ -154,7 +145,7 @@ function jobTokenOf(req: IncomingMessage, query: URLSearchParams): string | unde
  */
 function callerOf(state: EmulatorState, route: RouteDefinition | undefined, req: IncomingMessage, query: URLSearchParams): { token?: string; user: User | null; jobTokenProjectId?: number } {
   if (route?.outsideApi) return { user: null };
-  const token = tokenOf(req, query);
+  const token = accessTokenOf(req.headers, query);
   if (token !== undefined) return { token, user: state.userByToken(token) ?? null };
   const jobToken = route?.jobTokenAllowed ? jobTokenOf(req, query) : undefined;
   if (jobToken === undefined) return { user: null };
