@@ -35,9 +35,12 @@ export { ExclusiveSamlGroupLinks, type ExclusiveSamlGroupLinksArgs } from "./res
 export { ExclusivePipelineSchedules, type ExclusivePipelineSchedulesArgs } from "./resources/exclusive-pipeline-schedules";
 export { ExclusiveGroupIntegrations, type ExclusiveGroupIntegrationsArgs } from "./resources/exclusive-group-integrations";
 export { ExclusiveUpstreams, type ExclusiveUpstreamsArgs } from "./resources/exclusive-upstreams";
+export { PipelineScheduleRun, type PipelineScheduleRunArgs } from "./resources/pipeline-schedule-run";
+export { ChangelogCommit, type ChangelogCommitArgs } from "./resources/changelog-commit";
 export type { Entry as ExclusiveSetEntry } from "./resources/exclusive-set";
 export { resetDeclarations } from "./engine/declarations";
 export * from "./functions";
+export * from "./actions";
 
 /** Each kind's provider as the engine's host gets it from the provider text (./engine/shim.ts), built on first use. */
 export const providers = Object.defineProperties(

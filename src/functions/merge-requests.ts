@@ -72,7 +72,8 @@ const pipelineBasicShape = z.looseObject({
   web_url: z.string().optional(),
 });
 
-const pipelineShape = pipelineBasicShape.extend({
+/** A pipeline in full: a merge request's head pipeline, and the one `createMergeRequestPipeline` creates. */
+export const pipelineShape = pipelineBasicShape.extend({
   before_sha: nullableText,
   tag: z.boolean().optional(),
   yaml_errors: nullableText,
@@ -388,13 +389,13 @@ export const getProjectMergeRequests = projectMergeRequests;
 /** `getProjectMergeRequests` as an Output. */
 export const getProjectMergeRequestsOutput = projectMergeRequests.output;
 
-const inMergeRequest = {
+export const inMergeRequest = {
   /** The project (id or full path). */
   project: ownerReference,
   /** The merge request's internal id in the project (`!iid`). */
   iid: z.number().int().positive(),
 };
-const mergeRequestSubject = (args: { project: string | number; iid: number }) => `merge request !${args.iid} of project ${args.project}`;
+export const mergeRequestSubject = (args: { project: string | number; iid: number }) => `merge request !${args.iid} of project ${args.project}`;
 
 const mergeRequest = defineObjectFunction({
   name: "getMergeRequest",
@@ -469,10 +470,13 @@ export const getMergeRequestRawDiffs = mergeRequestRawDiffs;
 /** `getMergeRequestRawDiffs` as an Output. */
 export const getMergeRequestRawDiffsOutput = mergeRequestRawDiffs.output;
 
+/** A merge request's pipelines: listed here, created by `createMergeRequestPipeline`. */
+export const mergeRequestPipelinesPath = (args: { project: string | number; iid: number }) => apiPath`/projects/${args.project}/merge_requests/${args.iid}/pipelines`;
+
 const mergeRequestPipelines = defineListFunction({
   name: "getMergeRequestPipelines",
   args: z.object(inMergeRequest),
-  path: (args) => apiPath`/projects/${args.project}/merge_requests/${args.iid}/pipelines`,
+  path: mergeRequestPipelinesPath,
   subject: (args) => `the pipelines of ${mergeRequestSubject(args)}`,
   refusals: { 403: pipelineRefusal },
   item: pipelineBasicShape,

@@ -19,7 +19,7 @@
  */
 import { z } from "zod";
 import { apiPath } from "../client";
-import { PREMIUM_TIER, topLevelGroup } from "../resources/virtual-registry";
+import { PREMIUM_TIER, registryPath, topLevelGroup } from "../resources/virtual-registry";
 import { defineListFunction, defineObjectFunction, type Camelized } from "./core";
 
 const registryShape = z.looseObject({
@@ -87,11 +87,16 @@ export type UpstreamInfo = Camelized<z.output<typeof upstreamShape>>;
 export type UpstreamDetail = Camelized<z.output<typeof upstreamDetailShape>>;
 export type VirtualRegistryCleanupPolicyInfo = Camelized<z.output<typeof cleanupPolicyShape>>;
 
-const objectId = (what: string) => z.number().int({ message: `must be ${what}'s numeric id` }).positive({ message: `must be ${what}'s numeric id` });
+export const objectId = (what: string) => z.number().int({ message: `must be ${what}'s numeric id` }).positive({ message: `must be ${what}'s numeric id` });
 const groupArg = { /** The top-level group (id or path). */ group: topLevelGroup };
 
+/** One upstream's path: its reads, and the purge of its cache. */
+export const upstreamPath = (id: number) => apiPath`/virtual_registries/container/upstreams/${id}`;
+/** One registry's path (the resources' own), for the purge of its cache. */
+export { registryPath };
+
 const FLAG = "container_virtual_registries";
-const containerRefusals = {
+export const containerRefusals = {
   401: () =>
     `either the group does not have the ${FLAG} feature flag enabled (this API answers 401 then), or the token was not accepted (check platform:token). An administrator can enable the flag.`,
   404: () =>
@@ -181,7 +186,7 @@ export const getUpstreamsOutput = upstreams.output;
 const upstream = defineObjectFunction({
   name: "getUpstream",
   args: z.object({ /** The upstream's id. */ id: objectId("an upstream") }),
-  path: (args) => apiPath`/virtual_registries/container/upstreams/${args.id}`,
+  path: (args) => upstreamPath(args.id),
   subject: (args) => `container upstream ${args.id}`,
   refusals: containerRefusals,
   result: upstreamDetailShape,

@@ -21,6 +21,8 @@ import { exclusiveSamlGroupLinksDefinition } from "./exclusive-saml-group-links"
 import { exclusivePipelineSchedulesDefinition } from "./exclusive-pipeline-schedules";
 import { exclusiveGroupIntegrationsDefinition } from "./exclusive-group-integrations";
 import { exclusiveUpstreamsDefinition } from "./exclusive-upstreams";
+import { pipelineScheduleRunDefinition } from "./pipeline-schedule-run";
+import { changelogCommitDefinition } from "./changelog-commit";
 
 export const definitions = {
   Badge: badgeDefinition,
@@ -44,6 +46,8 @@ export const definitions = {
   ExclusiveGroupIntegrations: exclusiveGroupIntegrationsDefinition,
   ExclusiveUpstreams: exclusiveUpstreamsDefinition,
   MergeRequest: mergeRequestDefinition,
+  PipelineScheduleRun: pipelineScheduleRunDefinition,
+  ChangelogCommit: changelogCommitDefinition,
 } satisfies Record<string, AnyResourceDefinition>;
 
 export type ResourceKind = keyof typeof definitions;

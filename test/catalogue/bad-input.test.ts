@@ -436,6 +436,22 @@ const catalogue: Record<ResourceName, ResourceCatalogue> = {
       ["deleteIdentityOnDestroy that is not a boolean", { deleteIdentityOnDestroy: "yes" }, "deleteIdentityOnDestroy", /expected boolean/],
     ],
   },
+  PipelineScheduleRun: {
+    valid: { project: "acme/web", scheduleId: 1, triggers: ["0 2 * * *"] },
+    cases: [
+      ["no schedule", { scheduleId: undefined }, "scheduleId", /scheduleId: .*(required|expected number)/],
+      ["a schedule id of 0", { scheduleId: 0 }, "scheduleId", /scheduleId: .*>0/],
+      ["triggers that are not a list", { triggers: "nightly" }, "triggers", /triggers: .*expected array/],
+    ],
+  },
+  ChangelogCommit: {
+    valid: { project: "acme/web", version: "1.5.0", branch: "main" },
+    cases: [
+      ["a version that is not semantic", { version: "next" }, "version", /version: must be a semantic version/],
+      ["a branch given as a full ref", { branch: "refs/heads/main" }, "branch", /branch: must be a branch name, without refs\/heads\//],
+      ["a file with a leading slash", { file: "/CHANGELOG.md" }, "file", /file: must be a path inside the repository/],
+    ],
+  },
   ProjectStar: {
     valid: { project: "acme/web" },
     cases: [

@@ -345,6 +345,12 @@ export const defaultSeed: Seed = {
     ],
     feedTokens: { alice: "glft-alice-feed-0010", outsider: "glft-outsider-feed-0011" },
   },
+  // CI job tokens (routes/job-tokens.ts): a running job of acme/web's pipeline,
+  // run by maintainer, and a finished one, whose token no longer works.
+  jobTokens: [
+    { token: "glcbt-acme-web-running-job", project: "acme/web", user: "maintainer" },
+    { token: "glcbt-acme-web-finished-job", project: "acme/web", user: "maintainer", status: "success" },
+  ],
   // Merge requests (routes/merge-requests*.ts). acme/web: !1 open with a passing
   // pipeline, approvals and reactions; !2 a draft with a conflict and a failed
   // pipeline; !3 merged and deployed to production; !4 closed; !5 locked.
