@@ -256,7 +256,7 @@ describe("a fact the server does not tell is no refusal", () => {
     const saved = { offering: instance.offering, tier: instance.tier };
     Object.assign(instance, { offering: "self-managed", tier: "free" });
     try {
-      server.emulator.inject({ method: "GET", path: /\/license$/, status: 200, body: null });
+      server.emulator.inject({ method: "GET", path: /\/license$/, status: 200, headers: { "Content-Type": "application/json" }, body: "null" });
       await runAs("root");
       expect(await failuresOf("SamlGroupLink", { group: "acme", samlGroupName: "devs", accessLevel: "developer" })).toEqual([]);
       server.emulator.inject({ method: "GET", path: /\/license$/, status: 403, body: { message: "403 Forbidden" } });
