@@ -56,8 +56,8 @@ function engineLog(): typeof engine {
   return engine;
 }
 
-/** Shows `message` as a warning of the current run (resolves once the engine has it). */
-export function warn(message: string): Promise<void> {
+/** Shows `message` as a warning of the current run, under the resource `urn` names when given (resolves once the engine has it). */
+export function warn(message: string, urn = ""): Promise<void> {
   const log = engineLog();
   if (!log) {
     console.warn(`warning: ${message}`);
@@ -66,7 +66,7 @@ export function warn(message: string): Promise<void> {
   const request = new log.proto.LogRequest();
   request.setSeverity(log.proto.LogSeverity.WARNING);
   request.setMessage(message);
-  request.setUrn("");
+  request.setUrn(urn);
   return new Promise((resolve) => {
     log.client.log(request, (error) => {
       if (error) console.warn(`warning: ${message}`);

@@ -43,11 +43,11 @@ export function withSortedKeys(value: unknown): unknown {
   return sorted;
 }
 
-/** The inputs without the keys the engine adds (`__provider`) and the id of an `import` (`__import`, ./import.ts). */
+/** The inputs without the keys the engine adds (`__provider`), the id of an `import` (`__import`) and the URN of a takeover (`__urn`, ./import.ts). */
 export function withoutEngineKeys(values: Record<string, unknown>): Record<string, unknown> {
   // Callers never change what they get: values without those keys are returned as they are, not copied.
-  if (!Object.hasOwn(values, "__provider") && !Object.hasOwn(values, "__import")) return values;
-  const { __provider: _provider, __import: _import, ...rest } = values;
+  if (!Object.hasOwn(values, "__provider") && !Object.hasOwn(values, "__import") && !Object.hasOwn(values, "__urn")) return values;
+  const { __provider: _provider, __import: _import, __urn: _urn, ...rest } = values;
   return rest;
 }
 
