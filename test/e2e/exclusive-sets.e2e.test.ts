@@ -100,7 +100,6 @@ describe.sequential("exclusive-sets example with the real Pulumi CLI", { timeout
     expect(preview.steps.filter((step) => step.op !== "same").map((step) => step.urn.split("::").at(-1)).sort()).toEqual([...SETS].sort());
     // The text a user reads names them as what it deletes, not as an edit of the recorded list.
     const text = (await program.preview("--diff")).stdout;
-    console.log(text);
     expect(text).toMatch(/\+ deletes\s*: \[/);
     expect(text).toMatch(/"badge \d+ `stray`"/);
     expect(text).toMatch(/"integration redmine/);
