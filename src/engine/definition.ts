@@ -17,8 +17,9 @@ export interface FieldTraits {
   /** Secret in state: the resource class lists it in `additionalSecretOutputs`. */
   secret?: boolean;
   /**
-   * The property is visible but holds secret values (a schedule variable's
-   * value, not its key): returns those values, which are masked in messages.
+   * The property is visible but may hold secret values (a schedule
+   * variable's value, not its key; secret where the program gave it so):
+   * returns those values, all of which are masked in messages.
    * A change of such a property is named in the preview like a secret's (see
    * `diffInputs` in ./provider.ts); its output is secret as a whole.
    */

@@ -7,9 +7,11 @@
  * serves gRPC). But the engine starts every plugin with its own gRPC address
  * as the first argument (`pulumi-resource-pulumi-nodejs <engine>`), and its
  * `Engine.Log` service prints what it is sent as a diagnostic of the run:
- * `warning: ...` in the preview's output. So this module sends the warning
- * there, with the SDK's own generated gRPC client. Outside the host (tests,
- * scripts) it goes to `console.warn`.
+ * `warning: ...` in the preview's output: the run's, or a resource's own
+ * when the request carries its URN (listed under that resource, as
+ * `pulumi.log.warn(message, resource)` in a program is). So this module sends
+ * the warning there, with the SDK's own generated gRPC client. Outside the
+ * host (tests, scripts) it goes to `console.warn`.
  */
 import { createRequire } from "node:module";
 
