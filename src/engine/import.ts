@@ -19,8 +19,9 @@
  * A takeover (`import`, or `adoptExisting` finding an object) can only be a
  * create to the engine: the preview shows `+ create`. So check reads the
  * object it takes and says so twice: in the input `takeover` (the id, and
- * each field it overwrites, old → new, a secret named, never shown), which the
- * preview lists with the create's inputs, and in a warning attached to the
+ * each field it overwrites with the value it has now, a secret as `[secret]`;
+ * the new value is the create's own input beside it), which the preview lists
+ * with the create's inputs, and in a warning (old → new) attached to the
  * resource, which the engine can place only by its URN: the resource class
  * hands that to check in the reserved input `__urn` when a takeover is
  * possible (./resource.ts).
@@ -46,8 +47,8 @@ export const TAKEOVER_KEY = "takeover";
 export interface Takeover {
   /** The object taken over, by the resource's id. */
   id: string;
-  /** Each field the `up` changes: `linkUrl: "https://old" → "https://new"`, `token (secret)`. */
-  overwrites: string[];
+  /** Each field the `up` changes, with the value it has now: a secret's `[secret]`, a write-only one's `[not shown by the server]`. */
+  overwrites: Record<string, unknown>;
 }
 
 /** The options without `import`, and the input that carries its id (empty without it). */
@@ -141,16 +142,16 @@ export async function previewImport(parts: PropertyParts, ctx: EngineContext, id
   try {
     if (definition.importByCreating) {
       checkImportedId(definition, id, await definition.importByCreating(ctx, args as never));
-      return { takeover: { id, overwrites: [] } };
+      return { takeover: { id, overwrites: {} } };
     } else if (definition.settings) {
       const located = await definition.settings.locate(ctx, args as never);
       checkImportedId(definition, id, located.id);
       const current = Object.fromEntries(parts.apiProperties.map((name) => [name, parts.liveValueOf(name, parts.traits(name), located.live)]));
-      return { takeover: { id, overwrites: overwritten(parts, parts.differingFromLive(args, located.live), current, args) } };
+      return { takeover: { id, overwrites: overwritten(parts, parts.differingFromLive(args, located.live), current) } };
     }
     const { live } = await importedObject(definition, ctx, id, args);
     const current = parts.outputsFor(args, live);
-    return { takeover: { id, overwrites: overwritten(parts, [...changesToAdopt(parts, current, args)], current, args) } };
+    return { takeover: { id, overwrites: overwritten(parts, [...changesToAdopt(parts, current, args)], current) } };
   } catch (error) {
     return error instanceof ExplainedError ? { failure: error.message } : undefined;
   }
@@ -168,33 +169,39 @@ export async function previewAdoption(parts: PropertyParts, ctx: EngineContext, 
     const adopted = await definition.adopt(ctx, args as never);
     if (!adopted) return undefined;
     const current = parts.outputsFor(args, adopted.live);
-    return { id: adopted.id, overwrites: overwritten(parts, [...changesToAdopt(parts, current, args)], current, args) };
+    return { id: adopted.id, overwrites: overwritten(parts, [...changesToAdopt(parts, current, args)], current) };
   } catch {
     return undefined;
   }
 }
 
-/** Each property a takeover changes, in words: old → new; a secret (or a property holding secret values) named only. */
-function overwritten(parts: PropertyParts, changed: readonly string[], current: Record<string, unknown>, args: Record<string, unknown>): string[] {
-  return changed.map((name) => {
-    const traits = parts.traits(name);
-    if (traits.secret || traits.secretValues) return `${name} (secret, not shown)`;
-    if (traits.writeOnly) return `${name}: (not shown by the server) → ${shown(args[name])}`;
-    return `${name}: ${shown(current[name])} → ${shown(args[name])}`;
-  });
+const SECRET = "[secret]";
+const NOT_SHOWN = "[not shown by the server]";
+
+/** Each property a takeover changes, with the value it has now; a secret (or a property holding secret values) named only. */
+function overwritten(parts: PropertyParts, changed: readonly string[], current: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    changed.map((name) => {
+      const traits = parts.traits(name);
+      if (traits.secret || traits.secretValues) return [name, SECRET];
+      return [name, traits.writeOnly ? NOT_SHOWN : (current[name] ?? null)];
+    }),
+  );
 }
 
-/** A value as a preview line shows it: JSON, cut at 120 characters. */
+/** A value as a warning shows it: JSON, cut at 120 characters. */
 function shown(value: unknown): string {
-  if (value === undefined) return "(unset)";
+  if (value === undefined || value === null) return "(unset)";
+  if (value === SECRET || value === NOT_SHOWN) return value;
   if (isUnknown(value)) return "(known after the up)";
   const text = JSON.stringify(value);
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
 
-/** The warning of a takeover, attached to the resource when its URN is known. */
-export function warnTakeover(kind: string, how: "import" | "adoptExisting", takeover: Takeover, urn: string | undefined): Promise<void> {
-  const overwrites = takeover.overwrites.length ? `it overwrites ${takeover.overwrites.join("; ")}` : "it overwrites nothing";
+/** The warning of a takeover (each value old → new, a secret named only), attached to the resource when its URN is known. */
+export function warnTakeover(kind: string, how: "import" | "adoptExisting", takeover: Takeover, args: Record<string, unknown>, urn: string | undefined): Promise<void> {
+  const lines = Object.entries(takeover.overwrites).map(([name, now]) => (now === SECRET ? `${name} (secret, not shown)` : `${name}: ${shown(now)} → ${shown(args[name])}`));
+  const overwrites = lines.length ? `it overwrites ${lines.join("; ")}` : "it overwrites nothing";
   const option = how === "import" ? "the import option" : "adoptExisting";
   return warn(`${kind} ${takeover.id}: ${option} takes over this existing object; ${overwrites}.`, urn);
 }

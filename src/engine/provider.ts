@@ -273,7 +273,7 @@ async function takeoverPreviewed(engine: Engine, olds: Args, news: Args, checked
   if ("failure" in found) return { inputs: news, failures: [{ property: "", reason: found.failure }] };
   const takeover = "takeover" in found ? found.takeover : found;
   const urn = typeof news[URN_KEY] === "string" ? (news[URN_KEY] as string) : undefined;
-  await warnTakeover(engine.definition.name, id !== undefined ? "import" : "adoptExisting", takeover, urn);
+  await warnTakeover(engine.definition.name, id !== undefined ? "import" : "adoptExisting", takeover, args, urn);
   return { inputs: withSortedKeys({ ...args, [TAKEOVER_KEY]: takeover }) as Args };
 }
 

@@ -124,9 +124,11 @@ describe("check of a resource to import, at preview", () => {
     try {
       const checked = await providers.Badge.check({}, { ...badgeInputs, name: "to-preview", __import: id });
       expect(checked.failures ?? []).toEqual([]);
-      const overwrites = ['linkUrl: "https://ci.example.com/old" → "https://ci.example.com/new"'];
-      expect(checked.inputs.takeover).toEqual({ id, overwrites });
-      expect(warnings.mock.calls.map((call) => String(call[0]))).toEqual([`warning: Badge ${id}: the import option takes over this existing object; it overwrites ${overwrites[0]}.`]);
+      // The value each field has now; the new one is the input beside it.
+      expect(checked.inputs.takeover).toEqual({ id, overwrites: { linkUrl: "https://ci.example.com/old" } });
+      expect(warnings.mock.calls.map((call) => String(call[0]))).toEqual([
+        `warning: Badge ${id}: the import option takes over this existing object; it overwrites linkUrl: "https://ci.example.com/old" → "https://ci.example.com/new".`,
+      ]);
       // create takes the checked inputs as they are: the takeover is no property of the badge.
       const created = await providers.Badge.create(checked.inputs);
       expect(created.outs).not.toHaveProperty("takeover");
@@ -148,9 +150,10 @@ describe("check of a resource to import, at preview", () => {
       const inputs = { group, slug: "mattermost", webhook: "https://chat.example.test/hooks/new-secret-value", channel: "ci", adoptExisting: true };
       const checked = await providers.GroupIntegration.check({}, inputs);
       expect(checked.failures ?? []).toEqual([]);
-      const takeover = checked.inputs.takeover as { id: string; overwrites: string[] };
-      expect(takeover.overwrites).toContain('channel: "old" → "ci"');
-      expect(takeover.overwrites).toContain("webhook (secret, not shown)");
+      const takeover = checked.inputs.takeover as { id: string; overwrites: Record<string, unknown> };
+      expect(takeover.overwrites).toMatchObject({ channel: "old", webhook: "[secret]" });
+      expect(String(warnings.mock.calls[0]![0])).toContain('channel: "old" → "ci"');
+      expect(String(warnings.mock.calls[0]![0])).toContain("webhook (secret, not shown)");
       const text = JSON.stringify(takeover) + warnings.mock.calls.map((call) => String(call[0])).join("\n");
       expect(text).not.toMatch(/secret-value/);
       expect(String(warnings.mock.calls[0]![0])).toMatch(/adoptExisting takes over this existing object; it overwrites/);
