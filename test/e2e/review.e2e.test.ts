@@ -11,7 +11,10 @@
  * - an apply whose preview no longer matches the review stops before any
  *   write, and says why on the merge request;
  * - the scheduled drift job reports an out-of-band change and fails;
- * - `pulumi up --plan` refuses a run that strays from the saved plan.
+ * - `pulumi up --plan` refuses a run that strays from the saved plan;
+ * - the GitHub Actions variant's steps (docs/ci/github-review.yml) write the
+ *   report and hand it to `gh pr comment` (GitHub itself is out of reach here:
+ *   a `gh` on PATH records what it was asked to post).
  *
  * `npm ci` is the one line not run: the project's node_modules is this
  * repository's (test/e2e/user-project.e2e.test.ts installs for real).
@@ -163,6 +166,7 @@ describe.sequential("the review loop through the template's CI jobs", { timeout:
     expect(run.stderr).toContain("the preview differs from the reviewed one");
     expect((await badgesOnServer()).map((b) => [b.name, b.link_url])).toEqual([["pipeline-status", "https://elsewhere.example.com"]]);
     const [result] = await resultNotes();
+    expect(result, `${run.stderr}\n${JSON.stringify((await notes()).map((note) => note.body.slice(0, 80)))}`).toBeDefined();
     expect(result!.body).toContain("#### Stopped: this is not what was reviewed");
     expect(result!.body).toContain("changed outside this program");
   });
@@ -183,5 +187,23 @@ describe.sequential("the review loop through the template's CI jobs", { timeout:
     expect(applied.code).not.toBe(0);
     expect(`${applied.stdout}${applied.stderr}`).toMatch(/plan/i);
     expect((await badgesOnServer()).map((badge) => badge.name)).toEqual(["pipeline-status"]);
+  });
+});
+
+describe("the GitHub Actions variant", { timeout: 5 * 60_000 }, () => {
+  it("its preview and report steps write the report and comment with it, rewriting the last comment", async () => {
+    const workflow = parse(readFileSync(path.join(repoRoot, "docs/ci/github-review.yml"), "utf8")) as { jobs: { preview: { steps: { name?: string; run?: string }[] } } };
+    const steps = workflow.jobs.preview.steps.filter((step) => step.name === "Preview" || step.name === "Report").map((step) => step.run!);
+    expect(steps).toHaveLength(2);
+    const posted = path.join(work, "gh-calls.txt");
+    writeFileSync(path.join(work, "bin/gh"), `#!/bin/sh\nprintf '%s\\n' "$*" >> "${posted}"\ncat report.md >> "${posted}"\n`, { mode: 0o755 });
+    const result = await run("bash", ["-eo", "pipefail", "-c", steps.join("\n")], {
+      cwd: program.dir,
+      env: { ...program.env, PATH: [path.join(work, "bin"), program.env.PATH].join(path.delimiter), STACK: program.stack, PR_NUMBER: "12", GH_TOKEN: "unused" },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const calls = readFileSync(posted, "utf8");
+    expect(calls).toMatch(/^pr comment 12 --edit-last --body-file report\.md$/m);
+    expect(calls).toContain("### Pulumi preview of stack `e2e`");
   });
 });
