@@ -61,6 +61,7 @@ export const exclusiveSamlGroupLinksDefinition = exclusiveSetDefinition<Owner>({
   keptKey,
   keepForm: "a SamlGroupLink's id, or the name of a link without a provider",
   matchable: (entry: Entry) => [String(entry.name)],
+  describe: (entry: Entry) => `SAML group link \`${String(entry.name)}\`${entry.provider === undefined ? "" : ` of provider ${String(entry.provider)}`}`,
   async remove(ctx, args, entry) {
     // The provider is always named when the link has one, so a name shared by several providers is never ambiguous.
     const query = entry.provider === undefined ? undefined : { provider: String(entry.provider) };

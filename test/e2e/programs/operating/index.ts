@@ -3,7 +3,9 @@
  * ../../token-rotation.e2e.test.ts), and, when config names them, objects
  * that already exist taken over with the `import` resource option
  * (../../import.e2e.test.ts): `importBadge` a badge id, `importSchedule` a
- * pipeline schedule id, `importGroupSettings` a group settings id.
+ * pipeline schedule id, `importGroupSettings` a group settings id; and
+ * `adoptBadge` (any value) a badge named `adopted` taken over with
+ * `adoptExisting`.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { Badge, GroupSettings, PipelineSchedule } from "pulumi-platform";
@@ -25,4 +27,8 @@ if (importSchedule) {
 const importGroupSettings = config.get("importGroupSettings");
 if (importGroupSettings) {
   new GroupSettings("imported-settings", { group: "beta", description: "Beta, managed" }, { import: importGroupSettings });
+}
+
+if (config.get("adoptBadge")) {
+  new Badge("adopted-badge", { group: "acme", name: "adopted", linkUrl: "https://ci.example.com/adopted", imageUrl: "https://ci.example.com/adopted.svg", adoptExisting: true });
 }
