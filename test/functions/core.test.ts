@@ -61,6 +61,8 @@ describe("connection", () => {
       expect(error.message).toMatch(/getMetadata: GET \/metadata answered 401 .*check platform:token/);
       expect(error.message).not.toContain("glpat-not-a-real-token");
       expect(error.stack).toBe("");
+      // In a program, Pulumi prints it as it is, not as an unhandled exception with a stack.
+      expect(pulumi.RunError.isInstance(error)).toBe(true);
     } finally {
       await server.configureProviders("alice");
     }
