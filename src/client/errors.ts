@@ -131,11 +131,27 @@ function kindOf(status: number): ApiErrorKind {
   return "other";
 }
 
-/** What the user should take from each kind of failure. */
+/** Where the stack's token is set, as every message names it. */
+export const STACK_TOKEN_SETTING = "platform:token (or PLATFORM_TOKEN)";
+
+/**
+ * The one wording of a refused token, wherever a 401 means it (a resource, a
+ * function, the preview's verification): what was refused, where that token
+ * is set and what to do. A server that says the token expired is believed.
+ */
+export function tokenRefused(setting = STACK_TOKEN_SETTING, serverMessage = ""): string {
+  const fix = setting.startsWith("platform:token")
+    ? "set a valid one with `pulumi config set --secret platform:token <token>`"
+    : "give a valid one";
+  return /expired/i.test(serverMessage)
+    ? `the token in ${setting} has expired (the server said so); ${fix}`
+    : `the server refused the token in ${setting}: it is mistyped, expired or revoked; ${fix}`;
+}
+
+/** What the user should take from each kind of failure (a refused token: `tokenRefused`). */
 const HINTS: Record<ApiErrorKind, string> = {
   validation: "The server rejected the values sent; correct them in the program.",
-  unauthorized:
-    "The token was not accepted: check platform:token (or PLATFORM_TOKEN); it may be mistyped, expired or revoked.",
+  unauthorized: "",
   forbidden:
     "The token's user is not allowed to do this: its role on the group or project is too low, the token lacks the api scope, or the feature is not available on this tier.",
   "not-found":
@@ -148,10 +164,12 @@ const HINTS: Record<ApiErrorKind, string> = {
   other: "",
 };
 
+const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+
 function describe(details: ApiErrorDetails, kind: ApiErrorKind): string {
   const said = details.serverMessage ? `: ${details.serverMessage}` : "";
   let hint = HINTS[kind];
-  if (kind === "unauthorized" && details.tokenSetting) hint = hint.replace("platform:token (or PLATFORM_TOKEN)", details.tokenSetting);
+  if (kind === "unauthorized") hint = sentence(tokenRefused(details.tokenSetting, details.serverMessage));
   if (kind === "rate-limited" && details.retryAfterSeconds !== undefined) {
     hint += ` The server asked to wait ${details.retryAfterSeconds}s.`;
   }

@@ -236,7 +236,7 @@ export async function verify(request: VerificationRequest): Promise<Failure[]> {
     return await unmetNeeds(request, reads);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
-      return [{ property: "", reason: `the server did not accept the token (${error.method} ${error.path} answered 401): check platform:token` }];
+      return [{ property: "", reason: error.message }];
     }
     if (reads.unreachable) return [];
     reads.unreachable = true;

@@ -4,7 +4,7 @@
  * dashboard, and dependencies show their vulnerabilities only to callers who have it.
  */
 import { z } from "zod";
-import { apiPath } from "../client";
+import { apiPath, tokenRefused } from "../client";
 import { ownerReference } from "../resources/common";
 import { defineListFunction, type Camelized } from "./core";
 
@@ -67,7 +67,7 @@ const project = ownerReference;
 /** The API documentation's arrays travel comma-separated (`report_type=sast,dast`). */
 const commaSeparated = (values: readonly string[] | undefined) => (values === undefined ? undefined : values.join(","));
 const tierNote = "Security reports need the Ultimate tier on the project's group (or instance).";
-const signedInOnly = () => "this API needs a signed-in caller: check platform:token (or PLATFORM_TOKEN).";
+const signedInOnly = () => `this API needs a signed-in caller, and ${tokenRefused()}.`;
 
 const vulnerabilityFindings = defineListFunction({
   name: "getVulnerabilityFindings",

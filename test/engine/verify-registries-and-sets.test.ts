@@ -91,7 +91,7 @@ describe("Upstream: the group of its registry", () => {
       `registry: feature flag container_virtual_registries is off for the group of container virtual registry ${containers} (the server answers 401); Upstream needs it (an administrator can enable it)`,
     ]);
     // The token is accepted: the 401 is the flag's, not a token problem.
-    expect(await failuresOf("Upstream", upstream(containers))).not.toContainEqual(expect.stringContaining("check platform:token"));
+    expect(await failuresOf("Upstream", upstream(containers))).not.toContainEqual(expect.stringContaining("refused the token"));
   });
 
   it("an anonymous upstream of the same URL already in the registry is named with its id; credentials, adoption and another registry pass", async () => {

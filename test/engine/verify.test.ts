@@ -260,6 +260,9 @@ describe("turned off, or without a server", () => {
 
   it("a token the server does not accept is a failure at preview", async () => {
     await providers.Badge.configure({ config: configOf({ "platform:url": server.emulator.url, "platform:token": "glpat-revoked" }) });
-    expect(await failuresOf("Badge", { project: "acme/web", ...BADGE })).toEqual(["the server did not accept the token (GET /user answered 401): check platform:token"]);
+    // The words of every refused token: a resource's, a function's (test/functions/core.test.ts) and the client's.
+    expect(await failuresOf("Badge", { project: "acme/web", ...BADGE })).toEqual([
+      "GET /user failed with 401: 401 Unauthorized. The server refused the token in platform:token (or PLATFORM_TOKEN): it is mistyped, expired or revoked; set a valid one with `pulumi config set --secret platform:token <token>`.",
+    ]);
   });
 });
