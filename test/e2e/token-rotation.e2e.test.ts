@@ -119,4 +119,18 @@ describe.sequential("token rotation with the real Pulumi CLI", { timeout: 5 * 60
     await started.program.cli(["destroy", "--yes", "--skip-preview", "--run-program"]);
     expect(await badges()).toEqual([]);
   });
+
+  it("a preview with a token the server refuses: the verification and the data function say it in the same words, the function's not as an unhandled exception", async () => {
+    await started.program.setConfig("platform:token", "glpat-never-issued-0003", { secret: true });
+    const result = await started.program.cli(["preview"], { allowFailure: true });
+    expect(result.code).not.toBe(0);
+    const run = `${result.stdout}\n${result.stderr}`;
+    const refused = "The server refused the token in platform:token (or PLATFORM_TOKEN): it is mistyped, expired or revoked; set a valid one with `pulumi config set --secret platform:token <token>`.";
+    expect(run).toContain(`getMetadata: could not read the instance metadata. GET /metadata failed with 401: 401 Unauthorized. ${refused}`);
+    expect(run).toContain(`GET /user failed with 401: 401 Unauthorized. ${refused}`);
+    const about401 = run.split("\n").filter((line) => line.includes("401"));
+    expect(about401.filter((line) => !line.includes(refused))).toEqual([]);
+    expect(run).not.toContain("unhandled exception");
+    expect(run).not.toContain("glpat-never-issued-0003");
+  });
 });
