@@ -58,7 +58,7 @@ const pipelineShape = z.looseObject({
   iid: z.number(),
   project_id: z.number(),
   status: z.string(),
-  /** `scheduled` for the pipelines of a schedule. */
+  /** `schedule` for the pipelines of a schedule. */
   source: z.string(),
   ref: z.string(),
   sha: z.string(),
