@@ -148,6 +148,16 @@ export function tokenRefused(setting = STACK_TOKEN_SETTING, serverMessage = ""):
     : `the server refused the token in ${setting}: it is mistyped, expired or revoked; ${fix}`;
 }
 
+const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+
+/**
+ * The one wording of an owner or object the server will not show: it may not
+ * exist, or the token's user may not see it; the server does not say which.
+ */
+export function missingOrHidden(subject: string, username?: string): string {
+  return `${subject} does not exist, or the token's user${username ? ` (${username})` : ""} cannot see it (private groups and projects are hidden from non-members)`;
+}
+
 /** What the user should take from each kind of failure (a refused token: `tokenRefused`). */
 const HINTS: Record<ApiErrorKind, string> = {
   validation: "The server rejected the values sent; correct them in the program.",
@@ -155,7 +165,7 @@ const HINTS: Record<ApiErrorKind, string> = {
   forbidden:
     "The token's user is not allowed to do this: its role on the group or project is too low, the token lacks the api scope, or the feature is not available on this tier.",
   "not-found":
-    "It does not exist, or the token's user cannot see it (private groups and projects are hidden from non-members).",
+    `${sentence(missingOrHidden("it"))}`,
   conflict: "Another change got there first; run the command again.",
   "too-long": "The request URL is too long for the server.",
   "rate-limited": "The server is rate limiting this token; wait and run the command again, or lower the parallelism (pulumi up --parallel).",
@@ -163,8 +173,6 @@ const HINTS: Record<ApiErrorKind, string> = {
   server: "The server failed; run the command again later.",
   other: "",
 };
-
-const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 
 function describe(details: ApiErrorDetails, kind: ApiErrorKind): string {
   const said = details.serverMessage ? `: ${details.serverMessage}` : "";

@@ -3,7 +3,7 @@
  * stack trace of ours. And the readings of a 404 that decide whether an object
  * is gone, or its owner is.
  */
-import { ApiError, NetworkError, tokenRefused } from "../client";
+import { ApiError, missingOrHidden, NetworkError, tokenRefused } from "../client";
 import type { AnyResourceDefinition, Operation } from "./definition";
 import { ExplainedError, PartialCreateError } from "./errors";
 import { redact, type SecretValuesOf } from "./redaction";
@@ -66,7 +66,7 @@ export function refusal(definition: AnyResourceDefinition, error: ApiError, oper
   // A named 404 (`404 Group Not Found`) while creating is the owner; afterwards, unless it names the object itself.
   if (error.status === 404 && error.notFoundSubject && (operation === "create" || namesAnotherObject(definition, error))) {
     return (
-      `${answered}: ${needs.subject} does not exist, or the token's user cannot see it (private groups and projects are hidden from non-members). ` +
+      `${answered}: ${missingOrHidden(needs.subject)}. ` +
       (operation === "create" ? "Check the path or id." : "If it was deleted, remove this resource from the stack with `pulumi state delete`.")
     );
   }

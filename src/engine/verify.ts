@@ -30,7 +30,7 @@
  * ./engine-log.ts) and verifies nothing more; the preview goes on.
  */
 import { createHash } from "node:crypto";
-import { ApiError, apiPath, NetworkError, type PlatformClient } from "../client";
+import { ApiError, apiPath, missingOrHidden, NetworkError, type PlatformClient } from "../client";
 import { verifyAtPreview } from "../connection";
 import type { EngineContext, Live, Requirements } from "./definition";
 import { inProviderHost, warn } from "./engine-log";
@@ -314,7 +314,7 @@ async function locateOwner(request: VerificationRequest, reads: RunReads, user: 
   const declared = needs.owner as Exclude<Preconditions["owner"], { kind: "instance" }>;
   if (declared.kind !== "group object") {
     const owner = await ownerFacts(ctx, reads, declared.kind, declared.ref);
-    return owner ? { owner, shown: new Set() } : { refused: `${declared.kind} "${declared.ref}" does not exist or the token's user (${user.username}) cannot see it` };
+    return owner ? { owner, shown: new Set() } : { refused: missingOrHidden(`${declared.kind} "${declared.ref}"`, user.username) };
   }
   const object = await once(reads, `object ${declared.path}`, () =>
     ctx.client.get<Live>(declared.path).then(
@@ -324,7 +324,7 @@ async function locateOwner(request: VerificationRequest, reads: RunReads, user: 
   );
   if ("error" in object) return { refused: objectRefusal(request, user, declared, object.error) };
   const owner = await ownerFacts(ctx, reads, "group", object.groupId);
-  if (!owner) return { refused: `the group of ${declared.what} (id ${object.groupId}) does not exist or the token's user (${user.username}) cannot see it` };
+  if (!owner) return { refused: missingOrHidden(`the group of ${declared.what} (id ${object.groupId})`, user.username) };
   return { owner, shown: new Set(Object.values(declared.refusedWith ?? {}).flat()) };
 }
 

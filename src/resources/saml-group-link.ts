@@ -14,7 +14,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, apiPath, tokenRefused } from "../client";
+import { ApiError, apiPath, missingOrHidden, tokenRefused } from "../client";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
 import { ExplainedError } from "../engine/errors";
@@ -131,7 +131,7 @@ async function explained(ctx: EngineContext, group: string | number, error: unkn
       probe.status === 401
         ? `${refused}: ${tokenRefused()}.`
         : probe.status === 404
-          ? `${refused}: group ${group} does not exist or the token's user cannot see it.`
+          ? `${refused}: ${missingOrHidden(`group ${group}`)}.`
           : probe.status !== 200
             ? `${refused}, which this API sends when the token's user is not an Owner of group ${group} or the group is not on the Premium or Ultimate tier (SAML group links need both).`
             : probe.owner
