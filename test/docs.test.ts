@@ -42,6 +42,18 @@ describe("counts in the docs", () => {
     expect(tableRows.flatMap((row) => row.split(" | ")[0]!.match(/`[A-Z]\w*`/g)!)).toHaveLength(resourceCount);
   });
 
+  it("docs/resources.md counts the exclusive sets the package has", () => {
+    const exclusive = Object.keys(pkg.providers).filter((name) => name.startsWith("Exclusive")).length;
+    expect(read("docs/resources.md")).toContain(`${inWords(exclusive).replace(/^./, (first) => first.toUpperCase())} resources declare that the program's objects are the **only** ones`);
+  });
+
+  it("every data function has its row in the README's table and its section in docs/functions.md", () => {
+    const functions = Object.keys(pkg).filter((name) => /^get[A-Z]\w*$/.test(name) && !name.endsWith("Output"));
+    const functionsDoc = read("docs/functions.md");
+    expect(functions.filter((name) => !readme.includes(`[\`${name}\`](docs/functions.md#${name.toLowerCase()})`))).toEqual([]);
+    expect(functions.filter((name) => !new RegExp(`^#+ ${name}$`, "m").test(functionsDoc))).toEqual([]);
+  });
+
   it("the main example uses as many resources as the README says", () => {
     const used = inWords(resourcesUsedIn("examples/platform-team").size);
     expect(readme).toContain(`examples/platform-team, ${used} of the ${inWords(resourceCount)} resources`);
