@@ -158,6 +158,16 @@ export function missingOrHidden(subject: string, username?: string): string {
   return `${subject} does not exist, or the token's user${username ? ` (${username})` : ""} cannot see it (private groups and projects are hidden from non-members)`;
 }
 
+/**
+ * The one wording of a role the token's user lacks (`role`: "the Owner role",
+ * "at least the Maintainer role"), with the role it has when that is known.
+ */
+export function roleNeeded(role: string, subject: string, known?: { username: string; has?: string; purpose: string }): string {
+  if (known === undefined) return `the token's user needs ${role} on ${subject}`;
+  const has = known.has === undefined ? "is not a member there" : `is ${known.has} there`;
+  return `the token's user (${known.username}) needs ${role} on ${subject} for ${known.purpose}, and ${has}`;
+}
+
 /** What the user should take from each kind of failure (a refused token: `tokenRefused`). */
 const HINTS: Record<ApiErrorKind, string> = {
   validation: "The server rejected the values sent; correct them in the program.",

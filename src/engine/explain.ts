@@ -3,7 +3,7 @@
  * stack trace of ours. And the readings of a 404 that decide whether an object
  * is gone, or its owner is.
  */
-import { ApiError, missingOrHidden, NetworkError, tokenRefused } from "../client";
+import { ApiError, missingOrHidden, NetworkError, roleNeeded, tokenRefused } from "../client";
 import type { AnyResourceDefinition, Operation } from "./definition";
 import { ExplainedError, PartialCreateError } from "./errors";
 import { redact, type SecretValuesOf } from "./redaction";
@@ -61,7 +61,7 @@ export function refusal(definition: AnyResourceDefinition, error: ApiError, oper
   if (!needs) return undefined;
   const answered = `${error.method} ${error.path} failed with ${error.status}${error.serverMessage ? ` (${error.serverMessage})` : ""}`;
   if (error.status === 403 && needs.role) {
-    return `${answered}: the token's user needs ${needs.role} on ${needs.subject}. Use the token of a user who has it.`;
+    return `${answered}: ${roleNeeded(needs.role, needs.subject)}. Use the token of a user who has it.`;
   }
   // A named 404 (`404 Group Not Found`) while creating is the owner; afterwards, unless it names the object itself.
   if (error.status === 404 && error.notFoundSubject && (operation === "create" || namesAnotherObject(definition, error))) {

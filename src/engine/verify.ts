@@ -30,7 +30,7 @@
  * ./engine-log.ts) and verifies nothing more; the preview goes on.
  */
 import { createHash } from "node:crypto";
-import { ApiError, apiPath, missingOrHidden, NetworkError, type PlatformClient } from "../client";
+import { ApiError, apiPath, missingOrHidden, NetworkError, roleNeeded, type PlatformClient } from "../client";
 import { verifyAtPreview } from "../connection";
 import type { EngineContext, Live, Requirements } from "./definition";
 import { inProviderHost, warn } from "./engine-log";
@@ -260,8 +260,8 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
   if ("refused" in located) return [{ property: "", reason: `${property}: ${located.refused}` }];
   const { owner, shown } = located;
   const failures: Failure[] = [];
-  const missingRole = needs.role && needs.role !== "administrator" && !user.isAdmin ? await roleShortfall(ctx, reads, owner, user, needs.role) : undefined;
-  if (missingRole) failures.push({ property: "", reason: `${property}: ${missingRole}; ${request.resource} needs ${needs.role}` });
+  const missingRole = needs.role && needs.role !== "administrator" && !user.isAdmin ? await roleShortfall(ctx, reads, owner, user, needs.role, request.resource) : undefined;
+  if (missingRole) failures.push({ property: "", reason: `${property}: ${missingRole}` });
   const tierInputChanged = needs.tierFor?.properties.some((name) => request.changed?.includes(name)) === true;
   if (!creating && !tierInputChanged) return failures;
   const missingTier = needs.tier && !shown.has("tier") ? await tierShortfall(ctx, reads, owner, user, needs.tier) : undefined;
@@ -338,7 +338,10 @@ function objectRefusal(request: VerificationRequest, user: UserFacts, owner: Gro
   }
   if (status === 401) throw error; // the token after all: verify says so
   if (status === 403) {
-    return `the token's user (${user.username}) has no role in the group of ${owner.what} (the server refuses to show it)${needs.role ? `; ${resource} needs ${needs.role}` : ""}`;
+    const group = `the group of ${owner.what}`;
+    return needs.role
+      ? `${roleNeeded(roleInWords(needs.role as Role), group, { username: user.username, purpose: resource })} (the server refuses to show it)`
+      : `the token's user (${user.username}) is not a member of ${group} (the server refuses to show it)`;
   }
   const tier = means.includes("tier") && needs.tier ? `, or its group is below the ${TIER_NAMES[needs.tier]} tier, which ${resource} needs (the server answers 404 to both)` : "";
   return `${owner.what} does not exist${tier}`;
@@ -376,12 +379,15 @@ function ownerFacts(ctx: EngineContext, reads: RunReads, kind: "group" | "projec
 }
 
 /** How the user falls short of `role` on the owner, in words; undefined when they do not. */
-async function roleShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, role: Role): Promise<string | undefined> {
+async function roleShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, role: Role, resource: string): Promise<string | undefined> {
   const level = await once(reads, `role ${owner.apiPath}`, () => accessLevel(ctx, owner, user));
   if (level >= ROLE_LEVELS[role]) return undefined;
-  const name = (Object.keys(ROLE_LEVELS) as Role[]).filter((candidate) => ROLE_LEVELS[candidate] <= level).pop();
-  return name ? `the token's user (${user.username}) is ${name} in ${owner.kind} ${owner.fullPath}` : `the token's user (${user.username}) is not a member of ${owner.kind} ${owner.fullPath}`;
+  const has = (Object.keys(ROLE_LEVELS) as Role[]).filter((candidate) => ROLE_LEVELS[candidate] <= level).pop();
+  return roleNeeded(roleInWords(role), `${owner.kind} ${owner.fullPath}`, { username: user.username, has, purpose: resource });
 }
+
+/** A role as the resources' requirements name it: the Owner role, at least the Maintainer role. */
+const roleInWords = (role: Role): string => (role === "Owner" ? "the Owner role" : `at least the ${role} role`);
 
 /** The higher of the project's and its group's membership, from `permissions` (`Entities::ProjectWithAccess`). */
 function projectAccessLevel(live: Live): number {

@@ -49,7 +49,7 @@ async function preview(): Promise<{ code: number; text: string }> {
 /** What each resource of the program misses, as the preview names it. */
 const PROBLEMS: Record<string, (badgeId: number) => string> = {
   "missing-group": () => `group: group "acme/missing" does not exist, or the token's user (alice) cannot see it (private groups and projects are hidden from non-members)`,
-  "too-low-role": () => "group: the token's user (alice) is Developer in group ops; SamlGroupLink needs Owner",
+  "too-low-role": () => "group: the token's user (alice) needs the Owner role on group ops for SamlGroupLink, and is Developer there",
   "too-low-tier": () => "group: SamlGroupLink needs the Premium tier; group beta is on Free",
   existing: (id) =>
     `a badge with this link and image named pipeline already exists in project acme/web (id projects/acme%2Fweb/badges/${id}): ` +

@@ -57,17 +57,17 @@ describe("what the server would refuse is a check failure at preview", () => {
   it("a role too low, on a group (inherited membership) and on a project (its permissions)", async () => {
     await runAs("maintainer");
     expect(await failuresOf("SamlGroupLink", { group: "acme", samlGroupName: "devs", accessLevel: "developer" })).toEqual([
-      "group: the token's user (maintainer) is Maintainer in group acme; SamlGroupLink needs Owner",
+      "group: the token's user (maintainer) needs the Owner role on group acme for SamlGroupLink, and is Maintainer there",
     ]);
     // Maintainer of acme through the parent group: enough for an integration of the subgroup.
     expect(await failuresOf("GroupIntegration", { group: "acme/platform", slug: "mattermost", webhook: "https://chat.example.test/hooks/x" })).toEqual([]);
     await runAs("dev");
-    expect(await failuresOf("Badge", { project: "acme/web", ...BADGE })).toEqual(["project: the token's user (dev) is Developer in project acme/web; Badge needs Maintainer"]);
+    expect(await failuresOf("Badge", { project: "acme/web", ...BADGE })).toEqual(["project: the token's user (dev) needs at least the Maintainer role on project acme/web for Badge, and is Developer there"]);
     // Maintainer of this project directly, Developer of its group.
     expect(await failuresOf("Badge", { project: "acme/platform/infra", ...BADGE, name: "dev-infra" })).toEqual([]);
     await runAs("guest");
     expect(await failuresOf("PipelineSchedule", { project: "acme/web", ...SCHEDULE })).toEqual([
-      "project: the token's user (guest) is Guest in project acme/web; PipelineSchedule needs Developer",
+      "project: the token's user (guest) needs at least the Developer role on project acme/web for PipelineSchedule, and is Guest there",
     ]);
   });
 
@@ -174,7 +174,7 @@ describe("reads: one per owner and run", () => {
     expect(await requestsOf(() => failuresOf("Badge", recorded, recorded))).toEqual([]);
     const changed = await requestsOf(async () => {
       expect(await failuresOf("Badge", { ...recorded, name: "renamed" }, recorded)).toEqual([
-        "project: the token's user (dev) is Developer in project acme/web; Badge needs Maintainer",
+        "project: the token's user (dev) needs at least the Maintainer role on project acme/web for Badge, and is Developer there",
       ]);
     });
     expect(changed).toEqual(["GET /api/v4/user", "GET /api/v4/projects/acme%2Fweb"]);
@@ -230,11 +230,11 @@ describe("turned off, or without a server", () => {
     // Neither set: on.
     await providers.Badge.configure({ config: configOf({ "platform:url": server.emulator.url, "platform:token": tokenOf(server.emulator, "dev") }) });
     expect(await failuresOf("Badge", { project: "acme/web", ...BADGE, name: "verified" })).toEqual([
-      "project: the token's user (dev) is Developer in project acme/web; Badge needs Maintainer",
+      "project: the token's user (dev) needs at least the Maintainer role on project acme/web for Badge, and is Developer there",
     ]);
     await runAs("dev", { "platform:verifyAtPreview": "true" });
     expect(await failuresOf("Badge", { project: "acme/web", ...BADGE, name: "verified" })).toEqual([
-      "project: the token's user (dev) is Developer in project acme/web; Badge needs Maintainer",
+      "project: the token's user (dev) needs at least the Maintainer role on project acme/web for Badge, and is Developer there",
     ]);
   });
 
