@@ -24,6 +24,7 @@ export { VirtualRegistry, type VirtualRegistryArgs } from "./resources/virtual-r
 export { Upstream, type UpstreamArgs } from "./resources/upstream";
 export { CleanupPolicy, type CleanupPolicyArgs } from "./resources/cleanup-policy";
 export { ContainerRegistryVisibility, type ContainerRegistryVisibilityArgs } from "./resources/container-registry-visibility";
+export { ContainerRegistryCleanup, type ContainerRegistryCleanupArgs, type AcceptedRun } from "./resources/container-registry-cleanup";
 export { ErrorTrackingClientKey, type ErrorTrackingClientKeyArgs } from "./resources/error-tracking-client-key";
 export { ProjectStar, type ProjectStarArgs } from "./resources/project-star";
 export { MergeRequest, type MergeRequestArgs } from "./resources/merge-request";

@@ -124,6 +124,12 @@ export interface DownloadedFile {
   filename?: string;
 }
 
+/** A GraphQL answer: the data asked for, and what the server could not answer (message, where in the query, which field). */
+export interface GraphqlAnswer<T> {
+  data?: T | null;
+  errors?: { message: string; locations?: { line: number; column: number }[]; path?: (string | number)[] }[];
+}
+
 export interface ApiResponse<T> {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -343,6 +349,18 @@ export class PlatformClient {
       yield response;
       url = nextPageOf(response, url, start, url.pathname);
     }
+  }
+
+  /**
+   * A GraphQL query at `/api/graphql` of the configured server, with the
+   * token: the answer as sent, `data` and the `errors` of a query the server
+   * refused (it answers those with 200). A query creates nothing, so an
+   * attempt whose answer was lost is asked again, as a GET is.
+   */
+  async graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<GraphqlAnswer<T>> {
+    const path = "/api/graphql";
+    const response = await this.send<GraphqlAnswer<T>>("POST", new URL(this.baseUrl + path), path, { body: { query, variables }, findCreated: async () => undefined });
+    return response.body;
   }
 
   /** Every item of a list endpoint, following `Link rel="next"` (offset and keyset alike). */

@@ -137,6 +137,15 @@ export function route<S extends ParamSpec = Record<never, never>>(
 // ---------------------------------------------------------------------------
 // Response helpers
 
+/** The access token of a request: `PRIVATE-TOKEN`, `Authorization: Bearer`, or `private_token`. */
+export function accessTokenOf(headers: IncomingHttpHeaders, query: URLSearchParams): string | undefined {
+  const privateToken = headers["private-token"];
+  if (typeof privateToken === "string" && privateToken !== "") return privateToken;
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? "");
+  if (bearer?.[1]) return bearer[1];
+  return query.get("private_token") ?? undefined;
+}
+
 export const ok = (body: unknown, headers?: Record<string, string>): ApiResponse => ({ status: 200, body, headers });
 export const created = (body: unknown): ApiResponse => ({ status: 201, body });
 /** `destroy_conditionally!`: 204 with an empty body. */

@@ -26,7 +26,7 @@ import { FaultInjector, parseFaultPlan, type FaultName, type FaultPlan, type Inj
 import { declareParams, parseBody, parseNestedParams, type RawParams } from "./params";
 import { readOffsetPageRequest } from "./pagination";
 import { RATE_LIMIT_BODY, RateLimiter, checkRateLimitOptions, throttleStore, type RateLimitOptions, type ThrottleName } from "./rate-limit";
-import { Router, type ApiResponse, type RequestContext, type RouteModule, type RouteMatch } from "./router";
+import { accessTokenOf, Router, type ApiResponse, type RequestContext, type RouteModule, type RouteMatch } from "./router";
 import { routeModules } from "./routes";
 import { readSeed, stateFromSeed, type Seed } from "./seed";
 import { defaultSeed } from "./seeds/default";
@@ -127,15 +127,6 @@ function saveState(state: EmulatorState, file: string): void {
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(state.toJSON(), null, 2)}\n`);
   renameSync(temporary, file);
-}
-
-/** The access token of a request: `PRIVATE-TOKEN`, `Authorization: Bearer`, or `private_token`. */
-function tokenOf(req: IncomingMessage, query: URLSearchParams): string | undefined {
-  const privateToken = req.headers["private-token"];
-  if (typeof privateToken === "string" && privateToken !== "") return privateToken;
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
-  if (bearer?.[1]) return bearer[1];
-  return query.get("private_token") ?? undefined;
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -270,7 +261,7 @@ class EmulatorServer {
 
     const query = new URLSearchParams(rawQuery);
     // Routes outside /api/v4 (the registry's, /jwt/auth) read their own credentials.
-    const token = this.router.match(method, rawPath)?.route.outsideApi ? undefined : tokenOf(req, query);
+    const token = this.router.match(method, rawPath)?.route.outsideApi ? undefined : accessTokenOf(req.headers, query);
     const user = token === undefined ? null : (this.state.userByToken(token) ?? null);
 
     let response: ApiResponse | undefined;

@@ -16,12 +16,19 @@
  * Output form is secret.
  */
 import { z } from "zod";
+import { decimalValue } from "../application-settings-catalogue";
 import { defineObjectFunction, type Camelized, type FunctionOutputOptions } from "./core";
 
 const int = z.number().int().nullable().optional();
 const bool = z.boolean().nullable().optional();
 const text = z.string().nullable().optional();
 const strings = z.array(z.string()).nullable().optional();
+/** A numeric column: text on real servers (`"1.0"`), a number to the program. */
+const decimal = z
+  .union([z.string(), z.number()])
+  .nullable()
+  .optional()
+  .transform((value) => decimalValue(value) as number | null | undefined);
 
 /** The throttles: `throttle_<scope>_enabled`, `_period_in_seconds`, `_requests_per_period`. */
 export const THROTTLE_SCOPES = [
@@ -107,6 +114,9 @@ const settingsShape = z.looseObject({
   runner_jobs_request_api_limit: int,
   runner_jobs_patch_trace_api_limit: int,
   runner_jobs_endpoints_api_limit: int,
+  polling_interval_multiplier: decimal,
+  /** Seconds, a float. */
+  external_authorization_service_timeout: z.number().nullable().optional(),
   users_api_limit_followers: int,
   users_api_limit_following: int,
   users_api_limit_status: int,

@@ -11,6 +11,7 @@ import { cleanupPolicyDefinition } from "./cleanup-policy";
 import { upstreamDefinition } from "./upstream";
 import { virtualRegistryDefinition } from "./virtual-registry";
 import { containerRegistryVisibilityDefinition } from "./container-registry-visibility";
+import { containerRegistryCleanupDefinition } from "./container-registry-cleanup";
 import { errorTrackingClientKeyDefinition } from "./error-tracking-client-key";
 import { epicLinkDefinition } from "./epic-link";
 import { samlIdentityDefinition } from "./saml-identity";
@@ -32,6 +33,7 @@ export const definitions = {
   GroupSettings: groupSettingsDefinition,
   ApplicationSettings: applicationSettingsDefinition,
   ContainerRegistryVisibility: containerRegistryVisibilityDefinition,
+  ContainerRegistryCleanup: containerRegistryCleanupDefinition,
   ErrorTrackingClientKey: errorTrackingClientKeyDefinition,
   SamlIdentity: samlIdentityDefinition,
   EpicLink: epicLinkDefinition,

@@ -4,7 +4,7 @@
  * merge request never gathers a pile of them. Through the package's client
  * (retries, rate limits, CA settings, proxy).
  */
-import { ApiError, apiPath } from "../client";
+import { apiPath } from "../client";
 import { client, type Connection, withConnection } from "../connection";
 
 /** Where the note goes, from the CI's own variables or the command's options. */
@@ -23,6 +23,7 @@ export interface NoteTarget {
 interface Note {
   id: number;
   body: string;
+  author: { id: number };
 }
 
 interface MergeRequestOfCommit {
@@ -53,24 +54,21 @@ export function targetFromEnvironment(env: NodeJS.ProcessEnv, overrides: Partial
 }
 
 /**
- * Creates the stack's note, or rewrites the one a previous run made (the first
- * note holding `marker`). A note the token's user may not edit (another
- * user's copy of the marker) is left alone and a new one made.
+ * Creates the stack's note, or rewrites the one a previous run made: the first
+ * note holding `marker` that the token's user wrote. Someone else's copy of
+ * the marker is left alone (a Maintainer's token may edit others' notes).
  */
 export async function postNote(target: NoteTarget, marker: string, body: string): Promise<{ action: "created" | "updated"; noteId: number }> {
   return withTarget(target, async () => {
     const api = client();
     const notes = notesPath(target);
-    const existing = await findNote(target, marker);
+    const me = await api.get<{ id: number }>("/user");
+    const existing = await findNote(target, marker, me.id);
     if (existing) {
-      try {
-        await api.put<Note>(`${notes}/${existing.id}`, { body });
-        return { action: "updated", noteId: existing.id };
-      } catch (error) {
-        if (!(error instanceof ApiError && error.status === 403)) throw error;
-      }
+      await api.put<Note>(`${notes}/${existing.id}`, { body });
+      return { action: "updated", noteId: existing.id };
     }
-    const created = await api.post<Note>(notes, { body }, () => api.find<Note>(notes, { sort: "desc", order_by: "created_at" }, (note) => note.body === body));
+    const created = await api.post<Note>(notes, { body }, () => findNote(target, marker, me.id, "desc"));
     return { action: "created", noteId: created.id };
   });
 }
@@ -81,9 +79,10 @@ function withTarget<T>(target: Pick<NoteTarget, "url" | "token" | "connection">,
 
 const notesPath = (target: NoteTarget) => apiPath`/projects/${target.project}/merge_requests/${target.mergeRequestIid!}/notes`;
 
-/** The first note that starts with `marker`: the one this command wrote for the stack. */
-function findNote(target: NoteTarget, marker: string): Promise<Note | undefined> {
-  return client().find<Note>(notesPath(target), { sort: "asc", order_by: "created_at" }, (note) => note.body.startsWith(marker));
+/** The first note that starts with `marker` (by `author` when given): the one this command wrote for the stack. */
+function findNote(target: NoteTarget, marker: string, author?: number, sort: "asc" | "desc" = "asc"): Promise<Note | undefined> {
+  const mine = (note: Note) => note.body.startsWith(marker) && (author === undefined || note.author.id === author);
+  return client().find<Note>(notesPath(target), { sort, order_by: "created_at" }, mine);
 }
 
 /**

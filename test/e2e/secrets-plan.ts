@@ -134,6 +134,7 @@ export const NOT_IN_SECRETS_PROGRAM: Partial<Record<ResourceKind, string>> = {
   ExclusiveGroupIntegrations: EXCLUSIVE_SET,
   ExclusiveUpstreams: EXCLUSIVE_SET,
   MergeRequest: "no secret input or output",
+  ContainerRegistryCleanup: "no secret input or output (a rule of tag names and ages)",
 };
 
 /** One declaration of each kind (the Upstream's registry comes first), without secrets. */

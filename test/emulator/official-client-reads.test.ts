@@ -87,6 +87,9 @@ describe("GET /projects/:id/integrations", () => {
     expect(JSON.stringify(slack.body)).not.toContain("secret");
     // The same id on every read.
     expect((await call(emulator, "/projects/acme%2Fweb/integrations/slack", { as: "maintainer" })).body.id).toBe(list.body[0].id);
+    // The older /services path answers the same (the Go client reads there).
+    expect((await call(emulator, "/projects/acme%2Fweb/services", { as: "maintainer" })).body).toEqual(list.body);
+    expect((await call(emulator, "/projects/acme%2Fweb/services/slack", { as: "maintainer" })).body).toEqual(slack.body);
   });
 
   it("refusals: 401, 404 project, 403 below Maintainer, 400 unknown slug, 404 one never configured", async () => {

@@ -29,7 +29,6 @@
 import {
   BULK_DELETE_AGAIN_MESSAGE,
   BULK_DELETE_LEASE_MS,
-  parseDuration,
   removeTags,
   runContainerRegistryWork,
 } from "./container-registry-cleanup";
@@ -52,6 +51,7 @@ import {
   type RegistryRepositoryRecord,
   type RegistryTagRecord,
 } from "./container-registry-model";
+import { parseDuration } from "../../chronic-duration";
 import { canReadGroup, groupAccessLevel } from "../access";
 import { ApiError, forbidden, notFound, paramError, recordNotFound, routeNotFound, unauthorized } from "../errors";
 import { findGroup, findProject } from "../lookup";

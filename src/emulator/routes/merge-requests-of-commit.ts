@@ -18,13 +18,15 @@ const commitMergeRequests = route(
   async (ctx) => {
     const { project, repo } = await readableRepository(ctx);
     if (!canReadMergeRequests(ctx.state, ctx.user, project)) throw forbidden();
-    const sha = await repo.resolveRef(ctx.params.sha);
-    if (sha === undefined) throw notFound("Commit");
     const mergeRequests = mergeRequestStore.of(ctx.state).mergeRequests.filter((mr) => mr.projectId === project.id && (ctx.params.state === undefined || mr.state === ctx.params.state));
+    // The merge requests' own commits are known by their records (a source branch's head is not always in the repository here).
+    const ownCommit = (mr: MergeRequestRecord, sha: string) => mr.mergeCommitSha === sha || mr.squashCommitSha === sha || mr.sha === sha;
+    const sha = (await repo.resolveRef(ctx.params.sha)) ?? (mergeRequests.some((mr) => ownCommit(mr, ctx.params.sha)) ? ctx.params.sha : undefined);
+    if (sha === undefined) throw notFound("Commit");
     const holding: MergeRequestRecord[] = [];
     for (const mr of mergeRequests) {
-      if (mr.mergeCommitSha === sha || mr.squashCommitSha === sha || mr.sha === sha) holding.push(mr);
-      else if (mr.sha !== null && (await commitsInRange(repo, mr.sha, mr.baseSha ? [mr.baseSha] : [])).some((commit) => commit.oid === sha)) holding.push(mr);
+      if (ownCommit(mr, sha)) holding.push(mr);
+      else if (mr.sha !== null && (await repo.resolveRef(mr.sha)) !== undefined && (await commitsInRange(repo, mr.sha, mr.baseSha ? [mr.baseSha] : [])).some((commit) => commit.oid === sha)) holding.push(mr);
     }
     // Newest first, as MergeRequestsFinder orders by default.
     holding.sort((a, b) => b.id - a.id);

@@ -12,7 +12,10 @@
  * - one slug: an unknown slug is 400 `slug does not have a valid value`, one
  *   the project has not got (never configured above it, or project-only
  *   like `jenkins`) 404 `404 Integration Not Found`.
- * A propagated record's id is given on first read and kept.
+ * A propagated record's id is given on first read and kept. Both reads are
+ * served under `/projects/:id/services` too, the older path real servers keep
+ * for API v4 (and the official Go client still calls for its list and its
+ * per-integration reads).
  */
 import { hasProjectAccess } from "../access";
 import { forbidden, notFound } from "../errors";
@@ -50,25 +53,31 @@ function inherited(ctx: RequestContext<unknown>, project: Project, slug: string)
   };
 }
 
-const listProjectIntegrations = route("GET", "/projects/:id/integrations", { params: { id: { type: "string", required: true } } }, (ctx) => {
-  const project = administeredProject(ctx);
-  const records = Object.keys(KINDS)
-    .map((slug) => inherited(ctx, project, slug))
-    .filter((record): record is IntegrationRecord => record !== undefined)
-    .sort((a, b) => a.id - b.id);
-  return ok(records.map((record) => present(ctx, record, false)));
-});
-
-const getProjectIntegration = route(
-  "GET",
-  "/projects/:id/integrations/:slug",
-  { params: { id: { type: "string", required: true }, slug: { type: "string", required: true, values: Object.keys(KINDS) } } },
-  (ctx) => {
+/** The reads under one base: `integrations`, or `services`, the older name real servers still serve beside it. */
+function projectIntegrationReads(base: "integrations" | "services") {
+  const list = route("GET", `/projects/:id/${base}`, { params: { id: { type: "string", required: true } } }, (ctx) => {
     const project = administeredProject(ctx);
-    const record = inherited(ctx, project, ctx.params.slug);
-    if (!record) throw notFound("Integration");
-    return ok(present(ctx, record, true));
-  },
-);
+    const records = Object.keys(KINDS)
+      .map((slug) => inherited(ctx, project, slug))
+      .filter((record): record is IntegrationRecord => record !== undefined)
+      .sort((a, b) => a.id - b.id);
+    return ok(records.map((record) => present(ctx, record, false)));
+  });
+  const one = route(
+    "GET",
+    `/projects/:id/${base}/:slug`,
+    { params: { id: { type: "string", required: true }, slug: { type: "string", required: true, values: Object.keys(KINDS) } } },
+    (ctx) => {
+      const project = administeredProject(ctx);
+      const record = inherited(ctx, project, ctx.params.slug);
+      if (!record) throw notFound("Integration");
+      return ok(present(ctx, record, true));
+    },
+  );
+  return [list, one];
+}
 
-export const projectIntegrationRoutes: RouteModule = { name: "project-integrations", routes: [listProjectIntegrations, getProjectIntegration] };
+export const projectIntegrationRoutes: RouteModule = {
+  name: "project-integrations",
+  routes: [...projectIntegrationReads("integrations"), ...projectIntegrationReads("services")],
+};
