@@ -41,7 +41,7 @@
  * ./engine-log.ts) and verifies nothing more; the preview goes on.
  */
 import { createHash } from "node:crypto";
-import { ApiError, apiPath, NetworkError, type PlatformClient } from "../client";
+import { ApiError, apiPath, missingOrHidden, NetworkError, roleNeeded, type PlatformClient } from "../client";
 import { verifyAtPreview } from "../connection";
 import type { EngineContext, Live, Requirements } from "./definition";
 import { inProviderHost, warn } from "./engine-log";
@@ -263,7 +263,7 @@ export async function verify(request: VerificationRequest): Promise<Failure[]> {
     return await unmetNeeds(request, reads);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
-      return [{ property: "", reason: `the server did not accept the token (${error.method} ${error.path} answered 401): check platform:token` }];
+      return [{ property: "", reason: error.message }];
     }
     if (reads.unreachable) return [];
     reads.unreachable = true;
@@ -287,8 +287,8 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
   if ("refused" in located) return [{ property: "", reason: `${property}: ${located.refused}` }];
   const { owner, shown } = located;
   const failures: Failure[] = [];
-  const missingRole = needs.role && needs.role !== "administrator" && !user.isAdmin ? await roleShortfall(ctx, reads, owner, user, needs.role) : undefined;
-  if (missingRole) failures.push({ property: "", reason: `${property}: ${missingRole}; ${request.resource} needs ${needs.role}` });
+  const missingRole = needs.role && needs.role !== "administrator" && !user.isAdmin ? await roleShortfall(ctx, reads, owner, user, needs.role, request.resource) : undefined;
+  if (missingRole) failures.push({ property: "", reason: `${property}: ${missingRole}` });
   failures.push(...(await unmetInputGates(request, reads, owner, user)));
   const tierInputChanged = needs.tierFor?.properties.some((name) => request.changed?.includes(name)) === true;
   if (!creating && !tierInputChanged) return failures;
@@ -361,7 +361,7 @@ async function locateOwner(request: VerificationRequest, reads: RunReads, user: 
   const declared = needs.owner as Exclude<Preconditions["owner"], { kind: "instance" }>;
   if (declared.kind !== "group object") {
     const owner = await ownerFacts(ctx, reads, declared.kind, declared.ref);
-    return owner ? { owner, shown: new Set() } : { refused: `${declared.kind} "${declared.ref}" does not exist or the token's user (${user.username}) cannot see it` };
+    return owner ? { owner, shown: new Set() } : { refused: missingOrHidden(`${declared.kind} "${declared.ref}"`, user.username) };
   }
   const object = await once(reads, `object ${declared.path}`, () =>
     ctx.client.get<Live>(declared.path).then(
@@ -371,7 +371,7 @@ async function locateOwner(request: VerificationRequest, reads: RunReads, user: 
   );
   if ("error" in object) return { refused: objectRefusal(request, user, declared, object.error) };
   const owner = await ownerFacts(ctx, reads, "group", object.groupId);
-  if (!owner) return { refused: `the group of ${declared.what} (id ${object.groupId}) does not exist or the token's user (${user.username}) cannot see it` };
+  if (!owner) return { refused: missingOrHidden(`the group of ${declared.what} (id ${object.groupId})`, user.username) };
   return { owner, shown: new Set(Object.values(declared.refusedWith ?? {}).flat()) };
 }
 
@@ -385,7 +385,10 @@ function objectRefusal(request: VerificationRequest, user: UserFacts, owner: Gro
   }
   if (status === 401) throw error; // the token after all: verify says so
   if (status === 403) {
-    return `the token's user (${user.username}) has no role in the group of ${owner.what} (the server refuses to show it)${needs.role ? `; ${resource} needs ${needs.role}` : ""}`;
+    const group = `the group of ${owner.what}`;
+    return needs.role
+      ? `${roleNeeded(roleInWords(needs.role as Role), group, { username: user.username, purpose: resource })} (the server refuses to show it)`
+      : `the token's user (${user.username}) is not a member of ${group} (the server refuses to show it)`;
   }
   const tier = means.includes("tier") && needs.tier ? `, or its group is below the ${TIER_NAMES[needs.tier]} tier, which ${resource} needs (the server answers 404 to both)` : "";
   return `${owner.what} does not exist${tier}`;
@@ -423,12 +426,15 @@ function ownerFacts(ctx: EngineContext, reads: RunReads, kind: "group" | "projec
 }
 
 /** How the user falls short of `role` on the owner, in words; undefined when they do not. */
-async function roleShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, role: Role): Promise<string | undefined> {
+async function roleShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, role: Role, resource: string): Promise<string | undefined> {
   const level = await accessLevel(ctx, reads, owner, user, ROLE_LEVELS[role]);
   if (level === undefined || level >= ROLE_LEVELS[role]) return undefined;
-  const name = (Object.keys(ROLE_LEVELS) as Role[]).filter((candidate) => ROLE_LEVELS[candidate] <= level).pop();
-  return name ? `the token's user (${user.username}) is ${name} in ${owner.kind} ${owner.fullPath}` : `the token's user (${user.username}) is not a member of ${owner.kind} ${owner.fullPath}`;
+  const has = (Object.keys(ROLE_LEVELS) as Role[]).filter((candidate) => ROLE_LEVELS[candidate] <= level).pop();
+  return roleNeeded(roleInWords(role), `${owner.kind} ${owner.fullPath}`, { username: user.username, has, purpose: resource });
 }
+
+/** A role as the resources' requirements name it: the Owner role, at least the Maintainer role. */
+const roleInWords = (role: Role): string => (role === "Owner" ? "the Owner role" : `at least the ${role} role`);
 
 /** The higher of the project's and its group's membership, from `permissions` (`Entities::ProjectWithAccess`). */
 function projectAccessLevel(live: Live): number {

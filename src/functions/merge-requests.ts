@@ -10,7 +10,7 @@
  * reaction).
  */
 import { z } from "zod";
-import { apiPath, type Query } from "../client";
+import { apiPath, tokenRefused, type Query } from "../client";
 import { ownerReference } from "../resources/common";
 import { defineListFunction, defineObjectFunction, defineTextFunction, type Camelized } from "./core";
 
@@ -344,7 +344,7 @@ const mergeRequests = defineListFunction({
   path: () => "/merge_requests",
   query: listQuery,
   subject: (args) => (args.scope === "all" ? "the merge requests visible to the token's user" : `the merge requests ${(args.scope ?? "created_by_me").replace(/_/g, " ")}`),
-  refusals: { 401: () => "listing merge requests other than with scope all needs a signed-in caller: check platform:token (or PLATFORM_TOKEN)." },
+  refusals: { 401: () => `listing merge requests other than with scope all needs a signed-in caller, and ${tokenRefused()}.` },
   item: mergeRequestShape,
 });
 

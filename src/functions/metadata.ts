@@ -27,7 +27,6 @@ const metadata = defineObjectFunction({
   args: z.object({}),
   path: () => "/metadata",
   subject: () => "the instance metadata",
-  refusals: { 401: () => "the token was not accepted; check platform:token (or PLATFORM_TOKEN)." },
   result: metadataShape,
 });
 

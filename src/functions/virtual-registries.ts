@@ -18,7 +18,7 @@
  * so nothing here is secret; `username` is shown.
  */
 import { z } from "zod";
-import { apiPath } from "../client";
+import { apiPath, tokenRefused } from "../client";
 import { PREMIUM_TIER, registryPath, topLevelGroup } from "../resources/virtual-registry";
 import { defineListFunction, defineObjectFunction, type Camelized } from "./core";
 
@@ -98,7 +98,7 @@ export { registryPath };
 const FLAG = "container_virtual_registries";
 export const containerRefusals = {
   401: () =>
-    `either the group does not have the ${FLAG} feature flag enabled (this API answers 401 then), or the token was not accepted (check platform:token). An administrator can enable the flag.`,
+    `either the group does not have the ${FLAG} feature flag enabled (this API answers 401 then), or ${tokenRefused()}. An administrator can enable the flag.`,
   404: () =>
     `Either it does not exist (or is hidden from the token's user), or its group is not on the ${PREMIUM_TIER} tier: this API answers an unnamed 404 then.`,
   403: () => "Reading virtual registries and upstreams needs a membership of the group (any role).",

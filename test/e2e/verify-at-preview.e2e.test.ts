@@ -49,8 +49,8 @@ async function preview(): Promise<{ code: number; text: string }> {
 
 /** What each resource of the program misses, as the preview names it. */
 const PROBLEMS: Record<string, (badgeId: number) => string> = {
-  "missing-group": () => `group: group "acme/missing" does not exist or the token's user (alice) cannot see it`,
-  "too-low-role": () => "group: the token's user (alice) is Developer in group ops; SamlGroupLink needs Owner",
+  "missing-group": () => `group: group "acme/missing" does not exist, or the token's user (alice) cannot see it (private groups and projects are hidden from non-members)`,
+  "too-low-role": () => "group: the token's user (alice) needs the Owner role on group ops for SamlGroupLink, and is Developer there",
   "too-low-tier": () => "group: SamlGroupLink needs the Premium tier; group beta is on Free",
   "gated-setting": () => "membershipLock: the setting needs the Premium tier; group beta is on Free",
   existing: (id) =>

@@ -43,31 +43,31 @@ afterEach(() => {
 describe("what the server would refuse is a check failure at preview", () => {
   it("a group or project that does not exist, or that the token's user cannot see", async () => {
     await runAs("alice");
-    expect(await failuresOf("Badge", { group: "acme/nope", ...BADGE })).toEqual([`group: group "acme/nope" does not exist or the token's user (alice) cannot see it`]);
+    expect(await failuresOf("Badge", { group: "acme/nope", ...BADGE })).toEqual([`group: group "acme/nope" does not exist, or the token's user (alice) cannot see it (private groups and projects are hidden from non-members)`]);
     expect(await failuresOf("PipelineSchedule", { project: "acme/missing", ...SCHEDULE })).toEqual([
-      `project: project "acme/missing" does not exist or the token's user (alice) cannot see it`,
+      `project: project "acme/missing" does not exist, or the token's user (alice) cannot see it (private groups and projects are hidden from non-members)`,
     ]);
     await runAs("outsider");
     // Private and invisible look the same to the server (404), and so to the preview.
     expect(await failuresOf("GroupIntegration", { group: "acme", slug: "mattermost", webhook: "https://chat.example.test/hooks/x" })).toEqual([
-      `group: group "acme" does not exist or the token's user (outsider) cannot see it`,
+      `group: group "acme" does not exist, or the token's user (outsider) cannot see it (private groups and projects are hidden from non-members)`,
     ]);
   });
 
   it("a role too low, on a group (inherited membership) and on a project (its permissions)", async () => {
     await runAs("maintainer");
     expect(await failuresOf("SamlGroupLink", { group: "acme", samlGroupName: "devs", accessLevel: "developer" })).toEqual([
-      "group: the token's user (maintainer) is Maintainer in group acme; SamlGroupLink needs Owner",
+      "group: the token's user (maintainer) needs the Owner role on group acme for SamlGroupLink, and is Maintainer there",
     ]);
     // Maintainer of acme through the parent group: enough for an integration of the subgroup.
     expect(await failuresOf("GroupIntegration", { group: "acme/platform", slug: "mattermost", webhook: "https://chat.example.test/hooks/x" })).toEqual([]);
     await runAs("dev");
-    expect(await failuresOf("Badge", { project: "acme/web", ...BADGE })).toEqual(["project: the token's user (dev) is Developer in project acme/web; Badge needs Maintainer"]);
+    expect(await failuresOf("Badge", { project: "acme/web", ...BADGE })).toEqual(["project: the token's user (dev) needs at least the Maintainer role on project acme/web for Badge, and is Developer there"]);
     // Maintainer of this project directly, Developer of its group.
     expect(await failuresOf("Badge", { project: "acme/platform/infra", ...BADGE, name: "dev-infra" })).toEqual([]);
     await runAs("guest");
     expect(await failuresOf("PipelineSchedule", { project: "acme/web", ...SCHEDULE })).toEqual([
-      "project: the token's user (guest) is Guest in project acme/web; PipelineSchedule needs Developer",
+      "project: the token's user (guest) needs at least the Developer role on project acme/web for PipelineSchedule, and is Guest there",
     ]);
   });
 
@@ -309,7 +309,7 @@ describe("reads: one per owner and run", () => {
     expect(await requestsOf(() => failuresOf("Badge", recorded, recorded))).toEqual([]);
     const changed = await requestsOf(async () => {
       expect(await failuresOf("Badge", { ...recorded, name: "renamed" }, recorded)).toEqual([
-        "project: the token's user (dev) is Developer in project acme/web; Badge needs Maintainer",
+        "project: the token's user (dev) needs at least the Maintainer role on project acme/web for Badge, and is Developer there",
       ]);
     });
     // The project's permissions fall short, so the effective role (shares included) is read once.
@@ -317,7 +317,7 @@ describe("reads: one per owner and run", () => {
     expect(changed).toEqual(["GET /api/v4/user", "GET /api/v4/projects/acme%2Fweb", `GET /api/v4/projects/${project.id}/members/all/${user.id}`]);
     // A new owner is a new object: verified in full.
     expect(await failuresOf("Badge", { ...recorded, project: "acme/gone" }, recorded)).toEqual([
-      `project: project "acme/gone" does not exist or the token's user (dev) cannot see it`,
+      `project: project "acme/gone" does not exist, or the token's user (dev) cannot see it (private groups and projects are hidden from non-members)`,
     ]);
   });
 
@@ -367,11 +367,11 @@ describe("turned off, or without a server", () => {
     // Neither set: on.
     await providers.Badge.configure({ config: configOf({ "platform:url": server.emulator.url, "platform:token": tokenOf(server.emulator, "dev") }) });
     expect(await failuresOf("Badge", { project: "acme/web", ...BADGE, name: "verified" })).toEqual([
-      "project: the token's user (dev) is Developer in project acme/web; Badge needs Maintainer",
+      "project: the token's user (dev) needs at least the Maintainer role on project acme/web for Badge, and is Developer there",
     ]);
     await runAs("dev", { "platform:verifyAtPreview": "true" });
     expect(await failuresOf("Badge", { project: "acme/web", ...BADGE, name: "verified" })).toEqual([
-      "project: the token's user (dev) is Developer in project acme/web; Badge needs Maintainer",
+      "project: the token's user (dev) needs at least the Maintainer role on project acme/web for Badge, and is Developer there",
     ]);
   });
 
@@ -397,6 +397,9 @@ describe("turned off, or without a server", () => {
 
   it("a token the server does not accept is a failure at preview", async () => {
     await providers.Badge.configure({ config: configOf({ "platform:url": server.emulator.url, "platform:token": "glpat-revoked" }) });
-    expect(await failuresOf("Badge", { project: "acme/web", ...BADGE })).toEqual(["the server did not accept the token (GET /user answered 401): check platform:token"]);
+    // The words of every refused token: a resource's, a function's (test/functions/core.test.ts) and the client's.
+    expect(await failuresOf("Badge", { project: "acme/web", ...BADGE })).toEqual([
+      "GET /user failed with 401: 401 Unauthorized. The server refused the token in platform:token (or PLATFORM_TOKEN): it is mistyped, expired or revoked; set a valid one with `pulumi config set --secret platform:token <token>`.",
+    ]);
   });
 });

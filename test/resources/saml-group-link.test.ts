@@ -98,7 +98,9 @@ describe("adoption and errors", () => {
     await link.configure({ config: configOf({ "platform:url": server.emulator.url, "platform:token": "glpat-revoked" }) });
     try {
       const acme = await link.check({}, inputs());
-      await expect(link.create(acme.inputs)).rejects.toThrow(/token was not accepted/);
+      await expect(link.create(acme.inputs)).rejects.toThrow(
+        "SamlGroupLink: POST /groups/acme/saml_group_links failed with 401: the server refused the token in platform:token (or PLATFORM_TOKEN): it is mistyped, expired or revoked;",
+      );
     } finally {
       await server.configureProviders("alice");
     }
