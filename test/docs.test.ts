@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as pkg from "pulumi-platform";
+import * as actions from "../src/actions";
 
 const root = path.resolve(__dirname, "..");
 const read = (file: string) => readFileSync(path.join(root, file), "utf8");
@@ -91,9 +92,18 @@ describe("the template and the README's first-day path", () => {
 });
 
 describe("exports", () => {
-  it("every export besides the resources and the data functions is documented in docs/api.md", () => {
+  it("every action has its section in docs/actions.md and its link in the README", () => {
+    const actionsDoc = read("docs/actions.md");
+    expect(Object.keys(actions).length).toBeGreaterThan(0);
+    for (const name of Object.keys(actions)) {
+      expect(actionsDoc, name).toMatch(new RegExp(`^## .*\\b${name}\\b`, "m"));
+      expect(readme, name).toMatch(new RegExp(`\\[[^\\]]*\`${name}\`[^\\]]*\\]\\(docs/actions\\.md#`));
+    }
+  });
+
+  it("every export besides the resources, the data functions and the actions is documented in docs/api.md", () => {
     const api = read("docs/api.md");
-    const others = Object.keys(pkg).filter((name) => !(name in pkg.providers) && !/^get[A-Z]\w*$/.test(name));
+    const others = Object.keys(pkg).filter((name) => !(name in pkg.providers) && !/^get[A-Z]\w*$/.test(name) && !(name in actions));
     expect(others.length).toBeGreaterThan(0);
     for (const name of others) expect(api, name).toContain(`\`${name}`);
   });

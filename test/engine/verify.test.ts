@@ -180,7 +180,7 @@ describe("GroupSettings: the settings that need a tier, an administrator or a to
     acme.tier = "free";
     try {
       expect(await failuresOf("GroupSettings", { group: "acme", membershipLock: true })).toEqual([
-        "group: the token's user (maintainer) is Maintainer in group acme; GroupSettings needs Owner",
+        "group: the token's user (maintainer) needs the Owner role on group acme for GroupSettings, and is Maintainer there",
       ]);
     } finally {
       instance.tier = savedTier;
