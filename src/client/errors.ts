@@ -182,6 +182,16 @@ export function roleNeeded(role: string, subject: string, known?: { username: st
   return `the token's user (${known.username}) needs ${role} on ${subject} for ${known.purpose}, and ${has}`;
 }
 
+/**
+ * The one wording of a licence tier that something needs (`tier`: "Premium",
+ * "Premium or Ultimate") on `subject` (group acme), with what needs it and
+ * where the tier stands when that was read ("group acme is on Free").
+ */
+export function tierNeeded(tier: string, subject: string, known?: { purpose: string; shortfall: string }): string {
+  if (known === undefined) return `${subject} needs the ${tier} tier`;
+  return `${subject} needs the ${tier} tier for ${known.purpose}, and ${known.shortfall}`;
+}
+
 /** What the user should take from each kind of failure (a refused token: `tokenRefused`). */
 const HINTS: Record<ApiErrorKind, string> = {
   validation: "The server rejected the values sent; correct them in the program.",

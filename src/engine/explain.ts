@@ -3,7 +3,7 @@
  * stack trace of ours. And the readings of a 404 that decide whether an object
  * is gone, or its owner is.
  */
-import { ApiError, missingOrHidden, NetworkError, roleNeeded, tokenRefused } from "../client";
+import { ApiError, missingOrHidden, NetworkError, roleNeeded, tierNeeded, tokenRefused } from "../client";
 import type { AnyResourceDefinition, Operation } from "./definition";
 import { ExplainedError, PartialCreateError } from "./errors";
 import { redact, type SecretValuesOf } from "./redaction";
@@ -73,10 +73,13 @@ export function refusal(definition: AnyResourceDefinition, error: ApiError, oper
   // A gated API refuses a missing tier or flag with 401 or an unnamed 404, not 403.
   const gates = error.status === 401 || (error.status === 404 && error.notFoundSubject === "") ? (needs.refusedWith?.[error.status] ?? []) : [];
   if (gates.length === 0) return undefined;
-  const lacks = gates.map((gate) => (gate === "tier" ? `is not on the ${needs.tier} tier` : `does not have the ${needs.featureFlag} feature flag enabled`));
+  const causes = gates.map((gate) =>
+    gate === "tier"
+      ? `${tierNeeded(needs.tier!, needs.subject)} and is below it`
+      : `${needs.subject} does not have the ${needs.featureFlag} feature flag enabled (an administrator can enable it)`,
+  );
   const otherwise = error.status === 401 ? tokenRefused() : "the object in the path does not exist";
-  const todo = gates.map((gate) => (gate === "tier" ? `This needs the ${needs.tier} tier.` : `An administrator can enable the ${needs.featureFlag} feature flag.`));
-  return `${answered}: either ${needs.subject} ${lacks.join(" or ")} (this API answers ${error.status} then), or ${otherwise}. ${todo.join(" ")}`;
+  return `${answered}: either ${causes.join(", or ")}, or ${otherwise} (this API answers ${error.status} to each).`;
 }
 
 /** A 401 on refresh or destroy from the stack config stored at the last `up`: that token was refused (./stored-config.ts). */

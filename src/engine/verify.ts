@@ -41,7 +41,7 @@
  * ./engine-log.ts) and verifies nothing more; the preview goes on.
  */
 import { createHash } from "node:crypto";
-import { ApiError, apiPath, missingOrHidden, NetworkError, roleNeeded, type PlatformClient } from "../client";
+import { ApiError, apiPath, missingOrHidden, NetworkError, roleNeeded, tierNeeded, type PlatformClient } from "../client";
 import { verifyAtPreview } from "../connection";
 import type { EngineContext, Live, Requirements } from "./definition";
 import { inProviderHost, warn } from "./engine-log";
@@ -295,7 +295,7 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
   const missingTier = needs.tier && !shown.has("tier") ? await tierShortfall(ctx, reads, owner, user, needs.tier) : undefined;
   if (missingTier) {
     const [named, what] = needs.tierFor ? [needs.tierFor.properties[0], needs.tierFor.what] : [property, request.resource];
-    failures.push({ property: "", reason: `${named}: ${what} needs the ${TIER_NAMES[needs.tier!]} tier; ${missingTier}` });
+    failures.push({ property: "", reason: `${named}: ${tierNeeded(TIER_NAMES[needs.tier!], ownerName(owner), { purpose: what, shortfall: missingTier })}` });
   }
   // An existing object is no new one: its flag and uniqueness were verified when it was created.
   if (!creating) return failures;
@@ -322,11 +322,12 @@ async function unmetInputGates(request: VerificationRequest, reads: RunReads, ow
   const gates = (request.needs.inputGates ?? []).filter((gate) => request.creating || request.changed?.includes(gate.property));
   const failures: Failure[] = [];
   for (const gate of gates) {
-    const unmet: string[] = [];
-    if (gate.administrator && !user.isAdmin) unmet.push(`needs an administrator; the token's user ${user.username} is not one`);
+    if (gate.administrator && !user.isAdmin) failures.push({ property: "", reason: `${gate.property}: the setting needs an administrator; the token's user ${user.username} is not one` });
     const missingTier = gate.tier ? await tierShortfall(request.ctx, reads, owner, user, gate.tier) : undefined;
-    if (missingTier) unmet.push(`needs the ${TIER_NAMES[gate.tier!]} tier; ${missingTier}`);
-    for (const reason of unmet) failures.push({ property: "", reason: `${gate.property}: the setting ${reason}` });
+    if (missingTier) {
+      const reason = tierNeeded(TIER_NAMES[gate.tier!], ownerName(owner), { purpose: "this setting", shortfall: missingTier });
+      failures.push({ property: "", reason: `${gate.property}: ${reason}` });
+    }
   }
   return failures;
 }
@@ -390,8 +391,9 @@ function objectRefusal(request: VerificationRequest, user: UserFacts, owner: Gro
       ? `${roleNeeded(roleInWords(needs.role as Role), group, { username: user.username, purpose: resource })} (the server refuses to show it)`
       : `the token's user (${user.username}) is not a member of ${group} (the server refuses to show it)`;
   }
-  const tier = means.includes("tier") && needs.tier ? `, or its group is below the ${TIER_NAMES[needs.tier]} tier, which ${resource} needs (the server answers 404 to both)` : "";
-  return `${owner.what} does not exist${tier}`;
+  if (!(means.includes("tier") && needs.tier)) return `${owner.what} does not exist`;
+  const tier = tierNeeded(TIER_NAMES[needs.tier], "its group", { purpose: resource, shortfall: "may be below it" });
+  return `${owner.what} does not exist, or ${tier} (the server answers 404 to both)`;
 }
 
 /** The object a new one would collide with; undefined also when the list is refused (the create will say why). */
@@ -430,7 +432,7 @@ async function roleShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFa
   const level = await accessLevel(ctx, reads, owner, user, ROLE_LEVELS[role]);
   if (level === undefined || level >= ROLE_LEVELS[role]) return undefined;
   const has = (Object.keys(ROLE_LEVELS) as Role[]).filter((candidate) => ROLE_LEVELS[candidate] <= level).pop();
-  return roleNeeded(roleInWords(role), `${owner.kind} ${owner.fullPath}`, { username: user.username, has, purpose: resource });
+  return roleNeeded(roleInWords(role), ownerName(owner), { username: user.username, has, purpose: resource });
 }
 
 /** A role as the resources' requirements name it: the Owner role, at least the Maintainer role. */
@@ -484,7 +486,8 @@ async function tierShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFa
     ),
   );
   const fromNamespace = tierOfPlan(plan);
-  if (fromNamespace) return TIER_RANK[fromNamespace] < TIER_RANK[tier] ? `group ${topLevel} is on ${TIER_NAMES[fromNamespace]}` : undefined;
+  const which = topLevel === owner.fullPath ? "it" : `group ${topLevel}`;
+  if (fromNamespace) return TIER_RANK[fromNamespace] < TIER_RANK[tier] ? `${which} is on ${TIER_NAMES[fromNamespace]}` : undefined;
   if (!user.isAdmin) return undefined;
   const licensed = tierOfPlan(
     await (reads.license ??= ctx.client.get<Live | null>("/license").then(
@@ -495,6 +498,9 @@ async function tierShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFa
   );
   return licensed && TIER_RANK[licensed] < TIER_RANK[tier] ? `the instance is licensed for ${TIER_NAMES[licensed]}` : undefined;
 }
+
+/** The owner as messages name it: `group acme`, `project acme/web`. */
+const ownerName = (owner: OwnerFacts): string => `${owner.kind} ${owner.fullPath}`;
 
 function topLevelPath(owner: OwnerFacts): string {
   return owner.fullPath.split("/")[0]!;

@@ -24,7 +24,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError } from "../client";
+import { ApiError, tierNeeded } from "../client";
 import { aliasOf, countDeclaration, declarationKey, recordAlias } from "../engine/declarations";
 import { defineResource, type EngineContext, type FieldTraits, type Live } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
@@ -344,7 +344,7 @@ function explained(error: unknown, declared: Partial<ApplicationSettingsInputs> 
       .filter((property): property is Property => property !== undefined);
     if (licensed.length) {
       return new ExplainedError(
-        `ApplicationSettings: ${licensed.map((name) => `${name} needs a ${LICENCE[name]} licence`).join("; ")}, which this instance does not have (${answered}).`,
+        `ApplicationSettings: ${answered}: ${licensed.map((name) => tierNeeded(LICENCE[name]!, "the instance", { purpose: name, shortfall: "its licence is below it" })).join("; ")}.`,
       );
     }
   }

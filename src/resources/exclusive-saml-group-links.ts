@@ -4,7 +4,7 @@
  * by its name and provider, as the API addresses it.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ApiError, apiPath, tokenRefused } from "../client";
+import { ApiError, apiPath, roleNeeded, tierNeeded, tokenRefused } from "../client";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource } from "../engine/resource";
 import { ownerReference } from "./common";
@@ -39,8 +39,8 @@ async function explained<T>(group: string | number, request: () => Promise<T>): 
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 401)) throw error;
     throw new ExplainedError(
-      `ExclusiveSamlGroupLinks: ${error.method} ${error.path} failed with 401, which this API sends when group ${group} is not on the Premium or Ultimate tier, ` +
-        `when the token's user is not an Owner of it, or when ${tokenRefused()}. SAML group links need the Owner role and the Premium or Ultimate tier.`,
+      `ExclusiveSamlGroupLinks: ${error.method} ${error.path} failed with 401: either ${tierNeeded("Premium or Ultimate", `group ${group}`)} and is below it, ` +
+        `or ${roleNeeded("the Owner role", `group ${group}`)} and lacks it, or ${tokenRefused()} (this API answers 401 to each).`,
     );
   }
 }

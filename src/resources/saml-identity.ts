@@ -31,7 +31,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, apiPath, mayHaveBeenApplied, type PlatformClient } from "../client";
+import { ApiError, apiPath, mayHaveBeenApplied, tierNeeded, type PlatformClient } from "../client";
 import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
@@ -124,7 +124,7 @@ export function whyNoSamlProvider(group: string | number, probe: GroupProbe | un
       `(a user's identities: PUT /users/:id with provider and extern_uid). Group SAML identities exist on the hosted offering only.`
     );
   }
-  if (probe && !probe.premium) return `group ${group} is not on the Premium or Ultimate tier, which group SAML SSO needs.`;
+  if (probe && !probe.premium) return `${tierNeeded("Premium or Ultimate", `group ${group}`, { purpose: "group SAML SSO", shortfall: "it is below it" })}.`;
   return `group ${group} has no SAML SSO configured; its identities exist once SSO is set up and members sign in with SAML.`;
 }
 
