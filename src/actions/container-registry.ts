@@ -22,9 +22,9 @@ export const deleteRegistryTag = defineAction({
   verb: "delete",
   args: z.object({ ...inRepository, /** The tag's name. */ name: z.string().min(1).regex(/^[^/]+$/, { message: "must be a tag name (no /)" }) }),
   subject: (args) => `tag ${args.name} of ${registryRepositorySubject(args)}`,
+  requirements: (args) => ({ subject: `project ${args.project}`, role: "at least the Developer role" }),
   refusals: {
-    403: () =>
-      "Deleting a tag needs at least the Developer role on the project, and a role the tag's protection rules allow to delete it (the server says `cannot delete protected tag(s)` then).",
+    403: () => "A protected tag also needs a role its protection rules allow to delete it (the server says `cannot delete protected tag(s)` then).",
   },
   async run(call, args) {
     await call.client.delete(registryTagPath(args));
@@ -45,7 +45,7 @@ export const deleteRegistryRepository = defineAction({
   verb: "delete",
   args: z.object(inRepository),
   subject: registryRepositorySubject,
-  refusals: { 403: () => "Deleting a registry repository needs at least the Maintainer role on the project." },
+  requirements: (args) => ({ subject: `project ${args.project}`, role: "at least the Maintainer role" }),
   async run(call, args) {
     await call.client.delete(projectRepositoryPath(args));
     return { scheduled: true as const };

@@ -46,9 +46,7 @@ export const createChildEpic = defineAction({
     confidential: z.boolean().optional(),
   }),
   subject: parentEpicSubject,
-  refusals: {
-    403: () => "Creating child epics needs the group on Premium or Ultimate and at least the Planner role on it (Reporter on servers without Planner).",
-  },
+  requirements: (args) => ({ subject: `group ${args.group}`, role: "at least the Planner role (Reporter on servers without Planner)", tier: "Premium or Ultimate" }),
   async run(call, args) {
     return call.checked(linkedEpicShape, await call.client.post<unknown>(childEpicsPath(args), { title: args.title, confidential: args.confidential }));
   },

@@ -7,7 +7,7 @@
  * is masked in every message and never sent but in the request's body.
  */
 import { z } from "zod";
-import { apiPath } from "../client";
+import { apiPath, tierNeeded } from "../client";
 import { ownerReference } from "../resources/common";
 import { defineAction } from "./core";
 
@@ -27,10 +27,10 @@ export const startLdapGroupSync = defineAction({
   verb: "start the LDAP sync of",
   args: z.object({ /** The group (id or full path). */ group }),
   subject: (args) => `group ${args.group}`,
+  requirements: (args) => ({ subject: `group ${args.group}`, role: "the Owner role" }),
   refusals: {
-    403: () => "Starting an LDAP group sync needs the Owner role on the group.",
     404: () =>
-      "LDAP group sync exists only on a self-managed instance on Premium or Ultimate with LDAP configured (the server answers an unnamed 404 elsewhere); otherwise check the group.",
+      `LDAP group sync exists only on a self-managed instance with LDAP configured, and ${tierNeeded("Premium or Ultimate", "the instance")} (the server answers an unnamed 404 elsewhere); otherwise check the group.`,
   },
   async run(call, args) {
     await call.client.post<unknown>(apiPath`/groups/${args.group}/ldap_sync`, {});
@@ -62,9 +62,9 @@ export const revokeToken = defineAction({
   }),
   secretArgs: ["token"],
   subject: (args) => `group ${args.group}`,
+  requirements: (args) => ({ subject: `group ${args.group}`, role: "the Owner role" }),
   refusals: {
     400: () => "Tokens are revoked through a top-level group: give the top-level group the token reaches.",
-    403: () => "Revoking a token through a group needs the Owner role on that top-level group.",
     404: () =>
       "The group's token revocation is behind the feature flag group_agnostic_token_revocation (an unnamed 404 when it is off); otherwise check the group.",
     422: () =>

@@ -23,8 +23,8 @@ export const createMergeRequestPipeline = defineAction({
   verb: "create a pipeline for",
   args: z.object(inMergeRequest),
   subject: mergeRequestSubject,
+  requirements: (args) => ({ subject: `project ${args.project}`, role: "at least the Developer role (permission to run pipelines)" }),
   refusals: {
-    403: () => "Creating a merge request pipeline needs at least the Developer role on the project (permission to run pipelines).",
     400: noJobs,
     405: () => "The server creates a merge request pipeline only for an open merge request (not a closed or merged one).",
     422: noJobs,

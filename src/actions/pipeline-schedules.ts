@@ -28,9 +28,9 @@ export const runPipelineSchedule = defineAction({
     scheduleId,
   }),
   subject: (args) => `pipeline schedule ${args.scheduleId} of project ${args.project}`,
+  requirements: (args) => ({ subject: `project ${args.project}`, role: "at least the Developer role" }),
   refusals: {
     401: signedInOnly,
-    403: () => "Running a schedule now needs at least the Developer role on the project.",
     404: scheduleNotFound,
   },
   async run(call, args) {

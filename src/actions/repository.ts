@@ -7,7 +7,7 @@
  * commits it when a release's version changes: ../resources/changelog-commit.ts.
  */
 import { z } from "zod";
-import { CHANGELOG_RATE_LIMIT, changelogArgs, changelogCommitArgs, changelogCommitBody, changelogPath, changelogSubject, repositoryRefusals } from "../functions/repository";
+import { CHANGELOG_RATE_LIMIT, changelogArgs, changelogCommitArgs, changelogCommitBody, changelogPath, changelogSubject } from "../functions/repository";
 import { defineAction } from "./core";
 
 /**
@@ -24,10 +24,9 @@ export const commitChangelog = defineAction({
   verb: "commit",
   args: z.object({ ...changelogArgs, ...changelogCommitArgs }),
   subject: changelogSubject,
+  requirements: (args) => ({ subject: `project ${args.project}`, role: "at least the Developer role" }),
   refusals: {
-    ...repositoryRefusals,
-    403: () =>
-      "Committing a changelog needs push access to the branch: the Developer role, and on a protected default branch the role its protection allows to push (Maintainer by default).",
+    403: () => "Committing pushes to the branch: on a protected one, the role its protection allows to push (Maintainer by default).",
     429: () => CHANGELOG_RATE_LIMIT,
   },
   async run(call, args) {

@@ -9,10 +9,8 @@ import { z } from "zod";
 import { containerRefusals, objectId, registryPath, upstreamPath } from "../functions/virtual-registries";
 import { defineAction } from "./core";
 
-const refusals = {
-  ...containerRefusals,
-  403: () => "Purging a cache needs the Maintainer role on the registry's top-level group.",
-};
+const refusals = { ...containerRefusals, 403: () => "Purging a cache needs it on the registry's top-level group." };
+const requirements = () => ({ subject: "the registry's top-level group", role: "at least the Maintainer role" });
 
 /**
  * Schedules the deletion of every cache entry of a virtual registry's own
@@ -28,6 +26,7 @@ export const purgeVirtualRegistryCache = defineAction({
   args: z.object({ /** The virtual registry's id. */ registryId: objectId("a virtual registry") }),
   subject: (args) => `container virtual registry ${args.registryId}`,
   refusals,
+  requirements,
   async run(call, args) {
     await call.client.delete(`${registryPath(args.registryId)}/cache`);
     return { scheduled: true as const };
@@ -47,6 +46,7 @@ export const purgeUpstreamCache = defineAction({
   args: z.object({ /** The upstream's id. */ upstreamId: objectId("an upstream") }),
   subject: (args) => `container upstream ${args.upstreamId}`,
   refusals,
+  requirements,
   async run(call, args) {
     await call.client.delete(`${upstreamPath(args.upstreamId)}/cache`);
     return { scheduled: true as const };

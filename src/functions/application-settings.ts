@@ -171,8 +171,8 @@ const applicationSettings = defineObjectFunction({
   refusals: {
     404: () =>
       "The hosted offering has no instance-wide settings: /application/settings exists only on self-managed and dedicated instances (check that platform:url is one of them).",
-    403: () => "Only administrators may read the application settings: use an administrator's token.",
   },
+  requirements: () => ({ subject: "the instance", role: "administrator rights (instance settings are for administrators only)" }),
   secrets: APPLICATION_SETTINGS_SECRETS,
   result: settingsShape,
 });

@@ -86,8 +86,8 @@ const badge = defineObjectFunction({
   refusals: {
     404: (args) =>
       args.project !== undefined
-        ? "A project reads only its own badges: a group badge shown in its list is read through the group (`group`). Check the id and that the token's user can see the project."
-        : "Check the id, and that the token's user can see the group.",
+        ? "A project reads only its own badges: a group badge shown in its list is read through the group (`group`). Check the id."
+        : "Check the id.",
   },
   result: badgeShape,
 });
@@ -116,9 +116,11 @@ const renderedBadge = defineObjectFunction({
   query: (args) => ({ link_url: args.linkUrl, image_url: args.imageUrl }),
   subject: (args) => `a badge rendered for ${sourceName(args)}`,
   refusals: {
-    403: (args) =>
-      `Rendering needs the rights to manage the ${args.project !== undefined ? "project's badges: at least the Maintainer role" : "group's badges: the Owner role"}, though it writes nothing.`,
+    403: () => "Rendering needs the rights to manage badges, though it writes nothing.",
   },
+  // Rendering is authorized as managing badges is: admin_project (Maintainer) or admin_group (Owner).
+  requirements: (args) =>
+    args.project !== undefined ? { subject: `project ${args.project}`, role: "at least the Maintainer role" } : { subject: `group ${args.group}`, role: "the Owner role" },
   result: renderedShape,
 });
 

@@ -61,7 +61,11 @@ export const registryRepositorySubject = (args: { project: string | number; repo
 const flag = z.boolean().optional();
 /** Who may read a registry depends on the project's registry visibility; a disabled one refuses everyone. */
 const registryRefusal = () =>
-  "Reading a project's container registry needs at least the Reporter role (or, while its visibility is enabled, any access to a public or internal project); a disabled registry refuses everyone.";
+  "While the registry's visibility is enabled, any access to a public or internal project is enough; a disabled registry refuses everyone.";
+type RegistryOwner = { project?: string | number; group?: string | number };
+const registryOwner = (args: RegistryOwner) =>
+  args.project !== undefined ? `project ${args.project}` : args.group !== undefined ? `group ${args.group}` : "the repository's project";
+const readRequirements = (args: RegistryOwner) => ({ subject: registryOwner(args), role: "at least the Reporter role" });
 
 const registryRepositories = defineListFunction({
   name: "getRegistryRepositories",
@@ -87,6 +91,7 @@ const registryRepositories = defineListFunction({
   query: (args) => ({ tags: args.tags, tags_count: args.tagsCount }),
   subject: (args) => (args.project !== undefined ? `the registry repositories of project ${args.project}` : `the registry repositories of group ${args.group}`),
   refusals: { 403: registryRefusal },
+  requirements: readRequirements,
   item: repositoryShape,
 });
 
@@ -115,6 +120,7 @@ const registryRepository = defineObjectFunction({
   query: (args) => ({ tags: args.tags, tags_count: args.tagsCount, size: args.size }),
   subject: (args) => `registry repository ${args.id}`,
   refusals: { 403: registryRefusal },
+  requirements: () => readRequirements({}),
   result: repositoryShape,
 });
 
@@ -148,6 +154,7 @@ const registryTags = defineListFunction({
   query: (args) => ({ pagination: "keyset", order_by: "name", sort: args.sort }),
   subject: (args) => `the tags of ${registryRepositorySubject(args)}`,
   refusals: { 403: registryRefusal },
+  requirements: readRequirements,
   item: tagSummaryShape,
 });
 
@@ -168,6 +175,7 @@ const registryTag = defineObjectFunction({
   path: registryTagPath,
   subject: (args) => `tag ${args.name} of ${registryRepositorySubject(args)}`,
   refusals: { 403: registryRefusal },
+  requirements: readRequirements,
   result: tagDetailShape,
 });
 

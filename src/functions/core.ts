@@ -26,9 +26,10 @@ import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, NetworkError, PAGE_SIZE, type PlatformClient, type Query } from "../client";
+import { ApiError, missingOrHidden, NetworkError, PAGE_SIZE, roleNeeded, tierNeeded, type PlatformClient, type Query } from "../client";
 import { client, withConnection, type Connection } from "../connection";
 import type { ConnectionInput } from "../engine/connections";
+import type { Requirements } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { redact } from "../engine/redaction";
 import { describeIssue } from "../validation";
@@ -80,6 +81,12 @@ export interface CallDeclaration<A extends z.ZodObject> {
    * here (a 429 of the changelog, a 400 of an hourly lease).
    */
   refusals?: Partial<Record<number, (args: z.output<A>) => string>>;
+  /**
+   * What the call needs of the token's user and of the owner, as resources
+   * declare it (`{ subject: "project acme/web", role: "at least the Reporter role" }`):
+   * a 403 is worded from it as a resource's is, the call's own `refusals[403]` then adds to it.
+   */
+  requirements?(args: z.output<A>): Pick<Requirements, "subject" | "role" | "tier">;
   /** What the call does to its subject, for messages: `read` (the default), `run`, `delete`. */
   verb?: string;
 }
@@ -377,12 +384,11 @@ export function explained(declaration: AnyDeclaration, args: Args, error: unknow
   // What a CI job token cannot do is said whatever the call's own reading of the refusal.
   const note = error instanceof ApiError && error.credentialNote ? ` ${error.credentialNote}` : "";
   let message: string;
-  if (error instanceof ApiError && error.status === 404) {
-    message =
-      `${subject} was not found: ${answered}. ` +
-      (special ?? "Check the names and ids, and that the token's user can see it (private groups and projects are hidden from non-members).") + note;
-  } else if (error instanceof ApiError && error.status === 403) {
-    message = `the token's user may not ${verb} ${subject}: ${answered}. ${special ?? "Use the token of a user with access."}${note}`;
+  // A 404 and a 403 read as a resource's do: the missing or hidden object, the role or tier lacking.
+  const cause = error instanceof ApiError ? (error.status === 404 ? notFoundCause(error, args, subject, special) : error.status === 403 ? forbiddenCause(declaration, args) : undefined) : undefined;
+  if (error instanceof ApiError && (error.status === 404 || error.status === 403) && (cause || special)) {
+    const advice = special ?? (error.status === 404 ? "Check the names and ids." : "Use the token of a user who has it.");
+    message = `could not ${verb} ${subject}: ${answered}${cause ? `: ${cause}` : ""}. ${advice}${note}`;
   } else if (error instanceof ApiError && special) {
     // A job token's 401 is the job token's reach, not a wrong access token.
     message = error.status === 401 ? `${answered}: ${note ? note.trim() : special}` : `could not ${verb} ${subject}: ${answered}. ${special}`;
@@ -391,4 +397,26 @@ export function explained(declaration: AnyDeclaration, args: Args, error: unknow
   }
   // The token is masked should a server repeat it, and so are the call's own secret arguments (a token to revoke).
   return new ExplainedError(redact(`${declaration.name}: ${message}`, [{ secrets: [...secrets] }], ["secrets"]));
+}
+
+/**
+ * What a 404 means, in the one wording of a missing or hidden object: the
+ * owner the server named when the call names it too (`404 Project Not Found`
+ * and a `project` argument), another object the server named, or the subject
+ * itself. An unknown route that the call explains itself is left to it.
+ */
+function notFoundCause(error: ApiError, args: Args, subject: string, special: string | undefined): string | undefined {
+  const named = error.notFoundSubject;
+  if (named === undefined && special !== undefined) return undefined;
+  if (!named) return missingOrHidden(subject);
+  const kind = named.toLowerCase();
+  const ref = args[kind];
+  return missingOrHidden(typeof ref === "string" || typeof ref === "number" ? `${kind} ${ref}` : `the ${kind}`);
+}
+
+/** What a 403 means, from the call's requirements: the role (and tier) it needs, in the resources' words. */
+function forbiddenCause(declaration: AnyDeclaration, args: Args): string | undefined {
+  const needs = declaration.requirements?.(args as never);
+  if (!needs?.role) return needs?.tier ? tierNeeded(needs.tier, needs.subject) : undefined;
+  return needs.tier ? `${roleNeeded(needs.role, needs.subject)}, and ${tierNeeded(needs.tier, needs.subject)}` : roleNeeded(needs.role, needs.subject);
 }

@@ -50,7 +50,12 @@ export const epicShape = z.looseObject({
 
 export type Epic = Camelized<z.output<typeof epicShape>>;
 
-const readRefusal = () => "Epics need the group on the Premium or Ultimate tier, and read access to the epic (a confidential one: the Planner role or higher).";
+/** Epics are a Premium feature; a confidential one is for the Planner role and above. */
+const readRequirements = (args: { group: string | number }) => ({
+  subject: `group ${args.group}`,
+  role: "read access to the epic (the Planner role or higher for a confidential one)",
+  tier: "Premium or Ultimate",
+});
 
 const inGroup = {
   /** The epic's group (id or full path). */
@@ -68,7 +73,7 @@ const epic = defineObjectFunction({
   }),
   path: (args) => apiPath`/groups/${args.group}/epics/${args.epicIid}`,
   subject: (args) => parentEpicSubject(args),
-  refusals: { 403: readRefusal },
+  requirements: readRequirements,
   result: epicShape,
 });
 
@@ -103,7 +108,7 @@ const epicChildren = defineListFunction({
   args: z.object(parentEpic),
   path: childEpicsPath,
   subject: (args) => `the child epics of ${parentEpicSubject(args)}`,
-  refusals: { 403: readRefusal },
+  requirements: readRequirements,
   item: epicShape,
 });
 

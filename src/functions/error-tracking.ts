@@ -25,7 +25,7 @@ const clientKeys = defineListFunction({
   args: z.object({ /** The project (id or full path). */ project: ownerReference }),
   path: (args) => apiPath`/projects/${args.project}/error_tracking/client_keys`,
   subject: (args) => `the error tracking client keys of project ${args.project}`,
-  refusals: { 403: () => "Client keys need at least the Maintainer role on the project, and a token with the api scope." },
+  requirements: (args) => ({ subject: `project ${args.project}`, role: "at least the Maintainer role (and a token with the api scope)" }),
   secrets: ["sentryDsn", "publicKey"],
   item: clientKeyShape,
 });

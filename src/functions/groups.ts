@@ -242,7 +242,7 @@ export const getGroupsOutput = groups.output;
 // getGroupPersonalAccessTokens
 
 export const INVENTORY_SORTS = ["created_asc", "created_desc", "expires_asc", "expires_desc", "last_used_asc", "last_used_desc", "name_asc", "name_desc"] as const;
-const inventoryRule = "The credentials inventory exists on the hosted offering only, for top-level groups on Premium or Ultimate, and needs the group's Owner role.";
+const inventoryRule = "The credentials inventory exists on the hosted offering only, for top-level groups.";
 
 const groupPersonalAccessTokens = defineListFunction({
   name: "getGroupPersonalAccessTokens",
@@ -285,6 +285,7 @@ const groupPersonalAccessTokens = defineListFunction({
     403: () => inventoryRule,
     404: () => `Check the group, and that the server is the hosted offering. ${inventoryRule}`,
   },
+  requirements: (args) => ({ subject: `group ${args.group}`, role: "the Owner role", tier: "Premium or Ultimate" }),
   item: personalAccessTokenShape,
 });
 

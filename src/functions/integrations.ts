@@ -72,14 +72,14 @@ export const INTEGRATION_SECRETS = [
 ] as const;
 
 const group = ownerReference;
-const maintainerNeeded = () => "Group integrations need at least the Maintainer role in the group.";
+const maintainerNeeded = (args: { group: string | number }) => ({ subject: `group ${args.group}`, role: "at least the Maintainer role" });
 
 const groupIntegrations = defineListFunction({
   name: "getGroupIntegrations",
   args: z.object({ /** The group (id or full path). */ group }),
   path: (args) => apiPath`/groups/${args.group}/integrations`,
   subject: (args) => `the integrations of group ${args.group}`,
-  refusals: { 403: maintainerNeeded },
+  requirements: maintainerNeeded,
   secrets: INTEGRATION_SECRETS,
   item: summaryShape,
 });
@@ -106,9 +106,9 @@ const groupIntegration = defineObjectFunction({
   subject: (args) => `the ${args.slug} integration of group ${args.group}`,
   refusals: {
     404: (args) =>
-      `When the server names the Integration, ${args.slug} was never configured on this group (a disabled one is still found, inactive); set one up with GroupIntegration. Otherwise check the group, and that the token's user can see it.`,
-    403: maintainerNeeded,
+      `When the server names the Integration, ${args.slug} was never configured on this group (a disabled one is still found, inactive); set one up with GroupIntegration. Otherwise check the group.`,
   },
+  requirements: maintainerNeeded,
   secrets: INTEGRATION_SECRETS,
   result: detailShape,
 });

@@ -330,9 +330,9 @@ function listQuery(args: ListArgs): Query {
   };
 }
 
-const readRefusal = () => "Merge requests of a private project need at least the Reporter role; a project's own visibility decides for the others.";
-const pipelineRefusal = () =>
-  "A merge request's pipelines need at least the Reporter role, or, on a public or internal project whose pipelines are public, any access to it.";
+const reporterNeeded = (args: { project: string | number }) => ({ subject: `project ${args.project}`, role: "at least the Reporter role" });
+const readRefusal = () => "That is for a private project; a public or internal project's own visibility decides for the others.";
+const pipelineRefusal = () => "On a public or internal project whose pipelines are public, any access to it is enough.";
 
 // ---------------------------------------------------------------------------
 // Functions
@@ -373,6 +373,7 @@ const projectMergeRequests = defineListFunction({
   query: (args) => ({ ...listQuery(args), iids: args.iids }),
   subject: (args) => `the merge requests of project ${args.project}`,
   refusals: { 403: readRefusal },
+  requirements: reporterNeeded,
   item: mergeRequestShape,
 });
 
@@ -416,6 +417,7 @@ const mergeRequest = defineObjectFunction({
   }),
   subject: mergeRequestSubject,
   refusals: { 403: readRefusal },
+  requirements: reporterNeeded,
   result: singleShape,
 });
 
@@ -437,6 +439,7 @@ const mergeRequestDiffs = defineListFunction({
   query: (args) => ({ unidiff: args.unidiff }),
   subject: (args) => `the diffs of ${mergeRequestSubject(args)}`,
   refusals: { 403: readRefusal },
+  requirements: reporterNeeded,
   item: diffShape,
 });
 
@@ -457,6 +460,7 @@ const mergeRequestRawDiffs = defineTextFunction({
   path: (args) => apiPath`/projects/${args.project}/merge_requests/${args.iid}/raw_diffs`,
   subject: (args) => `the raw diff of ${mergeRequestSubject(args)}`,
   refusals: { 403: readRefusal },
+  requirements: reporterNeeded,
 });
 
 /**
@@ -479,6 +483,7 @@ const mergeRequestPipelines = defineListFunction({
   path: mergeRequestPipelinesPath,
   subject: (args) => `the pipelines of ${mergeRequestSubject(args)}`,
   refusals: { 403: pipelineRefusal },
+  requirements: reporterNeeded,
   item: pipelineBasicShape,
 });
 

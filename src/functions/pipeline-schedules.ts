@@ -13,7 +13,7 @@
  * above (doc/api/pipeline_schedules.md); for others the fields are absent.
  */
 import { z } from "zod";
-import { apiPath, tokenRefused } from "../client";
+import { apiPath, roleNeeded, tokenRefused } from "../client";
 import { ownerReference } from "../resources/common";
 import { defineComposedFunction, defineListFunction, type Camelized } from "./core";
 
@@ -79,10 +79,11 @@ export const scheduleId = z.number().int().positive();
 const schedulesPath = (args: { project: string | number }) => apiPath`/projects/${args.project}/pipeline_schedules`;
 /** One schedule's path: its reads, and the actions on it (`play`). */
 export const schedulePath = (args: { project: string | number; scheduleId: number }) => `${schedulesPath(args)}/${args.scheduleId}`;
-const reporterNeeded = () => "Pipeline schedules need at least the Reporter role on the project.";
+/** Schedules are for Reporters and above; the server hides them from Guests (404). */
+export const reporterNeeded = (args: { project: string | number }) => ({ subject: `project ${args.project}`, role: "at least the Reporter role" });
 export const signedInOnly = () => `this API needs a signed-in caller, and ${tokenRefused()}.`;
-export const scheduleNotFound = () =>
-  "When the server names the Pipeline Schedule, no schedule of that id belongs to the project, or the token's user may not read schedules (it needs the Reporter role). Otherwise check the project.";
+export const scheduleNotFound = (args: { project: string | number }) =>
+  `When the server names the Pipeline Schedule, no schedule of that id belongs to the project, or ${roleNeeded("at least the Reporter role", `project ${args.project}`)} (the server hides schedules from Guests). Otherwise check the project.`;
 
 const schedules = defineListFunction({
   name: "getPipelineSchedules",
@@ -95,7 +96,8 @@ const schedules = defineListFunction({
   path: schedulesPath,
   query: (args) => ({ scope: args.scope }),
   subject: (args) => `the pipeline schedules of project ${args.project}`,
-  refusals: { 403: reporterNeeded, 401: signedInOnly },
+  refusals: { 401: signedInOnly },
+  requirements: reporterNeeded,
   item: scheduleShape,
 });
 

@@ -146,9 +146,10 @@ const SEMVER = /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-
 
 const repositoryOf = (args: { project: string | number }) => `the repository of project ${args.project}`;
 /** `authorize! :download_code`: a private or internal project's repository is for its Reporters and above. */
-export const repositoryRefusals = {
-  403: () => "Reading the repository of a private or internal project needs at least the Reporter role on it (Guests may not read code).",
+const repositoryRefusals = {
+  403: () => "That is for a private or internal project: its Guests cannot read its code.",
 };
+const repositoryRequirements = (args: { project: string | number }) => ({ subject: `project ${args.project}`, role: "at least the Reporter role" });
 const atRef = (reference: string | undefined) => (reference === undefined ? "" : ` at ${reference}`);
 
 // ---------------------------------------------------------------------------
@@ -171,6 +172,7 @@ const repositoryTree = defineListFunction({
   query: (args) => ({ path: args.path, ref: args.ref, recursive: args.recursive, pagination: "keyset" }),
   subject: (args) => `${args.path === undefined ? "the tree" : `directory ${args.path}`} of ${repositoryOf(args)}${atRef(args.ref)}`,
   refusals: repositoryRefusals,
+  requirements: repositoryRequirements,
   item: treeEntryShape,
 });
 
@@ -206,6 +208,7 @@ const repositoryBlob = defineComposedFunction({
   },
   subject: (args) => (args.sha !== undefined ? `blob ${args.sha} of ${repositoryOf(args)}` : `file ${args.path} of ${repositoryOf(args)}${atRef(args.ref)}`),
   refusals: repositoryRefusals,
+  requirements: repositoryRequirements,
   async run(read, args): Promise<RepositoryBlob> {
     let sha = args.sha;
     if (sha === undefined) {
@@ -215,8 +218,8 @@ const repositoryBlob = defineComposedFunction({
       const entry = entries.find((candidate) => candidate.path === args.path);
       if (!entry || entry.type !== "blob") {
         throw new ExplainedError(
-          `getRepositoryBlob: file ${args.path} of ${repositoryOf(args)}${atRef(args.ref)} was not found: ` +
-            (entry ? `it is a ${entry.type === "tree" ? "directory" : entry.type}, not a file.` : `its directory holds no such entry. Check the path and the ref.`),
+          `getRepositoryBlob: could not read file ${args.path} of ${repositoryOf(args)}${atRef(args.ref)}: ` +
+            (entry ? `it is a ${entry.type === "tree" ? "directory" : entry.type}, not a file.` : `it does not exist: its directory holds no such entry. Check the path and the ref.`),
         );
       }
       sha = entry.id;
@@ -271,6 +274,7 @@ const repositoryArchive = defineComposedFunction({
   }),
   subject: (args) => `the ${args.format} archive of ${repositoryOf(args)}${atRef(args.sha)}${args.path === undefined ? "" : ` (${args.path})`}`,
   refusals: repositoryRefusals,
+  requirements: repositoryRequirements,
   async run(read, args): Promise<RepositoryArchive> {
     const destination = args.destination ?? defaultArchivePath(args);
     const saved = await read.file(apiPath`/projects/${args.project}/repository/archive.` + args.format, {
@@ -330,6 +334,7 @@ const repositoryCompare = defineObjectFunction({
   query: (args) => ({ from: args.from, to: args.to, from_project_id: args.fromProjectId, straight: args.straight, unidiff: args.unidiff }),
   subject: (args) => `the comparison ${args.from}...${args.to} of ${repositoryOf(args)}`,
   refusals: repositoryRefusals,
+  requirements: repositoryRequirements,
   result: comparisonShape,
 });
 
@@ -361,6 +366,7 @@ const repositoryContributors = defineListFunction({
   query: (args) => ({ order_by: args.orderBy, sort: args.sort, ref: args.ref }),
   subject: (args) => `the contributors of ${repositoryOf(args)}${atRef(args.ref)}`,
   refusals: repositoryRefusals,
+  requirements: repositoryRequirements,
   item: contributorShape,
 });
 
@@ -389,6 +395,7 @@ const repositoryMergeBase = defineObjectFunction({
   query: (args) => ({ refs: args.refs }),
   subject: (args) => `the merge base of ${args.refs.join(", ")} in ${repositoryOf(args)}`,
   refusals: repositoryRefusals,
+  requirements: repositoryRequirements,
   opaque: ["trailers", "extended_trailers"],
   result: commitShape,
 });
@@ -471,6 +478,7 @@ const repositoryChangelog = defineObjectFunction({
   query: changelogParameters,
   subject: changelogSubject,
   refusals: repositoryRefusals,
+  requirements: repositoryRequirements,
   result: changelogShape,
 });
 

@@ -12,7 +12,7 @@
  * (ee/lib/api/saml_group_links.rb): both explained here.
  */
 import { z } from "zod";
-import { ApiError, apiPath } from "../client";
+import { ApiError, apiPath, missingOrHidden, roleNeeded, tierNeeded, tokenRefused } from "../client";
 import { ExplainedError } from "../engine/errors";
 import { ownerReference } from "../resources/common";
 import { whyNoSamlProvider, type GroupProbe } from "../resources/saml-identity";
@@ -39,13 +39,16 @@ export type SamlIdentityInfo = Camelized<z.output<typeof identityShape>>;
 export type SamlGroupLinkInfo = Camelized<z.output<typeof groupLinkShape>>;
 
 const group = ownerReference;
-const ownerOnly = () => "SAML identities need the Owner role on the group.";
+/** Group SAML is for the group's Owners, on Premium and Ultimate: as the resources declare it. */
+const ownerOnly = (args: { group: string | number }) => ({ subject: `group ${args.group}`, role: "the Owner role", tier: "Premium or Ultimate" });
 const identityNotFound = () =>
-  "Either the group does not exist (or the token's user cannot see it), or it has no SAML identity with this extern_uid (uids match case-insensitively). " +
+  "When the server names the Identity, no SAML identity of the group has this extern_uid (uids match case-insensitively). " +
   "On a self-managed instance every uid is not found here: identities are managed through the users API there.";
-const linksRefused = () =>
-  "SAML group links answer 401 when the token's user is not an Owner of the group, when the group is not on the Premium or Ultimate tier, " +
-  "or when the group does not exist; check those (and platform:token).";
+/** This API answers every refusal of the group links with 401 (ee/lib/api/saml_group_links.rb). */
+const linksRefused = (args: { group: string | number }) => {
+  const group = `group ${args.group}`;
+  return `either ${tierNeeded("Premium or Ultimate", group)} and is below it, or ${roleNeeded("the Owner role", group)} and lacks it, or ${missingOrHidden(group)}, or ${tokenRefused()} (this API answers 401 to each).`;
+};
 
 /** The group as its get-one shows it, for `whyNoSamlProvider`; undefined when it cannot be read. */
 async function probe(read: Reader, reference: string | number): Promise<GroupProbe | undefined> {
@@ -71,7 +74,7 @@ const identities = defineComposedFunction({
     limit: z.number().int().positive().optional(),
   }),
   subject: (args) => `the SAML identities of group ${args.group}`,
-  refusals: { 403: ownerOnly },
+  requirements: ownerOnly,
   async run(read, args) {
     const path = apiPath`/groups/${args.group}/saml/identities`;
     try {
@@ -93,7 +96,8 @@ const identity = defineComposedFunction({
     uid: z.string().min(1, { message: "must not be empty" }).refine((uid) => !uid.includes("/"), { message: "must not contain a slash: the API takes the uid as one path segment" }),
   }),
   subject: (args) => `SAML identity ${args.uid} of group ${args.group}`,
-  refusals: { 403: ownerOnly, 404: identityNotFound },
+  refusals: { 404: identityNotFound },
+  requirements: ownerOnly,
   run: (read, args) => read.object(apiPath`/groups/${args.group}/saml/${args.uid}`, undefined, identityShape),
 });
 

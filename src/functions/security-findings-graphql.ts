@@ -8,7 +8,7 @@
  * `details`, `assets`) are absent.
  */
 import { z } from "zod";
-import { apiPath, type GraphqlAnswer } from "../client";
+import { apiPath, missingOrHidden, type GraphqlAnswer } from "../client";
 import { ExplainedError } from "../engine/errors";
 import type { Reader } from "./core";
 
@@ -137,7 +137,7 @@ export async function findingsThroughGraphql(read: Reader, args: FindingsQuery, 
     }
     const project = answer.data?.project;
     if (!project) {
-      throw new ExplainedError(`getVulnerabilityFindings: ${subject} was not found through GraphQL (project ${variables.path} is null): check the path, and that the token's user can see it.`);
+      throw new ExplainedError(`getVulnerabilityFindings: could not read ${subject}: the GraphQL query answered project null: ${missingOrHidden(`project ${variables.path}`)}. Check the names and ids.`);
     }
     const connection = project.pipeline?.securityReportFindings;
     if (!connection) return findings;

@@ -67,7 +67,8 @@ export type Dependency = Camelized<z.output<typeof dependencyShape>>;
 const project = ownerReference;
 /** The API documentation's arrays travel comma-separated (`report_type=sast,dast`). */
 const commaSeparated = (values: readonly string[] | undefined) => (values === undefined ? undefined : values.join(","));
-const tierNote = "Security reports need the Ultimate tier on the project's group (or instance).";
+/** Security reports are an Ultimate feature, of the project's top-level group (hosted) or of the instance's licence. */
+const reportRequirements = (role: string) => (args: { project: string | number }) => ({ subject: `project ${args.project}`, role, tier: "Ultimate" });
 const signedInOnly = () => `this API needs a signed-in caller, and ${tokenRefused()}.`;
 
 /** The REST list is gone from this server: the route is unknown (`404 Not Found` from the router) or answers 410. */
@@ -109,9 +110,9 @@ const vulnerabilityFindings = defineComposedFunction({
     return (await findingsThroughGraphql(read, args, `the vulnerability findings of project ${args.project}`)) as VulnerabilityFinding[];
   },
   subject: (args) => `the vulnerability findings of project ${args.project}`,
+  requirements: reportRequirements("at least the Developer role (for the security dashboard)"),
   opaque: ["details"],
   refusals: {
-    403: () => `The token's user has no access to the project's security dashboard (it needs at least the Developer role), or the project is not on the Ultimate tier. ${tierNote}`,
     401: signedInOnly,
   },
 });
@@ -142,8 +143,8 @@ const dependencies = defineListFunction({
   path: (args) => apiPath`/projects/${args.project}/dependencies`,
   query: (args) => ({ package_manager: commaSeparated(args.packageManagers) }),
   subject: (args) => `the dependencies of project ${args.project}`,
+  requirements: reportRequirements("access to the repository (at least the Reporter role on a private project)"),
   refusals: {
-    403: () => `The token's user may not read the project's dependency list (it needs access to the repository), or the project is not on the Ultimate tier. ${tierNote}`,
     401: signedInOnly,
   },
   item: dependencyShape,

@@ -18,7 +18,7 @@
  * so nothing here is secret; `username` is shown.
  */
 import { z } from "zod";
-import { apiPath, tokenRefused } from "../client";
+import { apiPath, tierNeeded, tokenRefused } from "../client";
 import { PREMIUM_TIER, registryPath, topLevelGroup } from "../resources/virtual-registry";
 import { defineListFunction, defineObjectFunction, type Camelized } from "./core";
 
@@ -97,12 +97,11 @@ export { registryPath };
 
 const FLAG = "container_virtual_registries";
 export const containerRefusals = {
-  401: () =>
-    `either the group does not have the ${FLAG} feature flag enabled (this API answers 401 then), or ${tokenRefused()}. An administrator can enable the flag.`,
-  404: () =>
-    `Either it does not exist (or is hidden from the token's user), or its group is not on the ${PREMIUM_TIER} tier: this API answers an unnamed 404 then.`,
-  403: () => "Reading virtual registries and upstreams needs a membership of the group (any role).",
+  401: () => `either the group does not have the ${FLAG} feature flag enabled (an administrator can enable it), or ${tokenRefused()} (this API answers 401 to each).`,
+  404: () => `This API answers the same unnamed 404 when ${tierNeeded(PREMIUM_TIER, "its group")} and is below it.`,
 };
+/** Reading virtual registries and upstreams is for any member of the group. */
+const readRequirements = (args: { group?: string | number }) => ({ subject: args.group === undefined ? "the registry's group" : `group ${args.group}`, role: "a membership (any role)" });
 
 const registries = defineListFunction({
   name: "getVirtualRegistries",
@@ -110,6 +109,7 @@ const registries = defineListFunction({
   path: (args) => apiPath`/groups/${args.group}/-/virtual_registries/container/registries`,
   subject: (args) => `the container virtual registries of group ${args.group}`,
   refusals: containerRefusals,
+  requirements: readRequirements,
   item: registryShape,
 });
 
@@ -130,6 +130,7 @@ const registry = defineObjectFunction({
   path: (args) => apiPath`/virtual_registries/container/registries/${args.id}`,
   subject: (args) => `container virtual registry ${args.id}`,
   refusals: containerRefusals,
+  requirements: () => readRequirements({}),
   result: registryDetailShape,
 });
 
@@ -169,6 +170,7 @@ const upstreams = defineListFunction({
   query: (args) => ({ upstream_name: args.upstreamName }),
   subject: (args) => (args.registry !== undefined ? `the upstreams of container virtual registry ${args.registry}` : `the container upstreams of group ${args.group}`),
   refusals: containerRefusals,
+  requirements: readRequirements,
   item: upstreamShape,
 });
 
@@ -189,6 +191,7 @@ const upstream = defineObjectFunction({
   path: (args) => upstreamPath(args.id),
   subject: (args) => `container upstream ${args.id}`,
   refusals: containerRefusals,
+  requirements: () => readRequirements({}),
   result: upstreamDetailShape,
 });
 
@@ -209,10 +212,10 @@ const cleanupPolicy = defineObjectFunction({
   path: (args) => apiPath`/groups/${args.group}/-/virtual_registries/cleanup/policy`,
   subject: (args) => `the virtual registry cleanup policy of group ${args.group}`,
   refusals: {
-    404: () =>
-      `This API answers the same unnamed 404 when the group has no policy yet (create one with CleanupPolicy), when it is not on the ${PREMIUM_TIER} tier, and when the maven_virtual_registry feature flag is off (an administrator can enable it).`,
-    403: () => "Only the group's Owners may read its cleanup policy.",
+    404: (args) =>
+      `This API answers the same unnamed 404 when the group has no policy yet (create one with CleanupPolicy), when ${tierNeeded(PREMIUM_TIER, `group ${args.group}`)} and is below it, and when the maven_virtual_registry feature flag is off (an administrator can enable it).`,
   },
+  requirements: (args) => ({ subject: `group ${args.group}`, role: "the Owner role" }),
   result: cleanupPolicyShape,
 });
 
