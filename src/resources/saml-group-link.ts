@@ -14,7 +14,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, apiPath, missingOrHidden, tokenRefused } from "../client";
+import { ApiError, apiPath, missingOrHidden, roleNeeded, tierNeeded, tokenRefused } from "../client";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
 import { ExplainedError } from "../engine/errors";
@@ -127,16 +127,19 @@ async function explained(ctx: EngineContext, group: string | number, error: unkn
     const refused = `${error.method} ${error.path} failed with 401`;
     // A read or delete may run on the token stored at the last up: the engine says that, as for every resource.
     if (probe.status === 401 && storedConfig) return error;
+    const owner = `group ${group}`;
+    const tier = tierNeeded("Premium or Ultimate", owner);
+    const role = roleNeeded("the Owner role", owner);
     message =
       probe.status === 401
         ? `${refused}: ${tokenRefused()}.`
         : probe.status === 404
-          ? `${refused}: ${missingOrHidden(`group ${group}`)}.`
+          ? `${refused}: ${missingOrHidden(owner)}.`
           : probe.status !== 200
-            ? `${refused}, which this API sends when the token's user is not an Owner of group ${group} or the group is not on the Premium or Ultimate tier (SAML group links need both).`
+            ? `${refused}: either ${tier} and is below it, or ${role} and lacks it (this API answers 401 to both).`
             : probe.owner
-              ? `${refused}, which this API sends when the group is not on the Premium or Ultimate tier: group ${group} needs the Premium or Ultimate tier for SAML group links.`
-              : `${refused}, which this API sends when the token's user is not an Owner: SAML group links of group ${group} need the Owner role, and the token's user does not have it.`;
+              ? `${refused}: ${tier} and is below it (the token's user is an Owner there; this API answers 401 below the tier).`
+              : `${refused}: ${role} and lacks it (this API answers 401 then).`;
   }
   return message ? new ExplainedError(`SamlGroupLink: ${message}`) : error;
 }
