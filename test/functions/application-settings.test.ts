@@ -53,7 +53,7 @@ describe("getApplicationSettings", () => {
 
   it("a user who is not an administrator is refused, and told why", async () => {
     await selfManaged.configureProviders("alice");
-    await expect(getApplicationSettings()).rejects.toThrow(/getApplicationSettings: the token's user may not read the instance's application settings: GET \/application\/settings answered 403.*Only administrators/);
+    await expect(getApplicationSettings()).rejects.toThrow(/getApplicationSettings: could not read the instance's application settings: GET \/application\/settings answered 403 .*: the token's user needs administrator rights \(instance settings are for administrators only\) on the instance/);
   });
 
   it("arguments are refused before any request: it takes none", async () => {
@@ -65,6 +65,6 @@ describe("getApplicationSettings", () => {
 
   it("the hosted offering has no instance settings, and the 404 says so", async () => {
     await hosted.configureProviders("root");
-    await expect(getApplicationSettings()).rejects.toThrow(/getApplicationSettings: the instance's application settings was not found: .*404.*The hosted offering has no instance-wide settings/);
+    await expect(getApplicationSettings()).rejects.toThrow(/getApplicationSettings: could not read the instance's application settings: .*404.*The hosted offering has no instance-wide settings/);
   });
 });

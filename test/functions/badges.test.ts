@@ -91,8 +91,8 @@ describe("getBadges", () => {
   });
 
   it("a missing project is named; a non-member is told the same, since private projects hide", async () => {
-    await expect(getBadges({ project: "acme/nope" })).rejects.toThrow(/getBadges: the badges of project acme\/nope was not found: GET \/projects\/acme%2Fnope\/badges answered 404 \(404 Project Not Found\)/);
-    await as("outsider", () => expect(getBadges({ group: "acme" })).rejects.toThrow(/the badges of group acme was not found: .*404 Group Not Found.*hidden from non-members/));
+    await expect(getBadges({ project: "acme/nope" })).rejects.toThrow(/getBadges: could not read the badges of project acme\/nope: GET \/projects\/acme%2Fnope\/badges answered 404 \(404 Project Not Found\)/);
+    await as("outsider", () => expect(getBadges({ group: "acme" })).rejects.toThrow(/could not read the badges of group acme: .*404 Group Not Found.*hidden from non-members/));
   });
 });
 
@@ -106,12 +106,12 @@ describe("getBadge", () => {
   it("a group badge read through a project is not found, and the message says where to read it", async () => {
     const [chat] = await getBadges({ project: "acme/web" });
     await expect(getBadge({ project: "acme/web", id: chat!.id })).rejects.toThrow(
-      new RegExp(`getBadge: badge ${chat!.id} of project acme/web was not found: .*404 Not found.*read through the group`),
+      new RegExp(`getBadge: could not read badge ${chat!.id} of project acme/web: .*404 Not found.*read through the group`),
     );
   });
 
   it("a missing badge is an error that names it; a bad id sends nothing", async () => {
-    await expect(getBadge({ group: "acme", id: 99_999 })).rejects.toThrow(/getBadge: badge 99999 of group acme was not found/);
+    await expect(getBadge({ group: "acme", id: 99_999 })).rejects.toThrow(/getBadge: could not read badge 99999 of group acme/);
     const mark = server.emulator.mark();
     await expect(getBadge({ group: "acme", id: 1.5 })).rejects.toThrow(/getBadge: invalid arguments: id: /);
     expect(server.emulator.requestsSince(mark)).toEqual([]);
@@ -148,7 +148,7 @@ describe("getRenderedBadge", () => {
     await as("dev", async () => {
       expect(await getBadges({ project: "acme/web" })).toHaveLength(2);
       await expect(getRenderedBadge({ project: "acme/web", ...urls })).rejects.toThrow(
-        /getRenderedBadge: the token's user may not read a badge rendered for project acme\/web: .*403.*at least the Maintainer role/,
+        /getRenderedBadge: could not read a badge rendered for project acme\/web: .*403.*at least the Maintainer role/,
       );
     });
     // A group's badges are the Owners' to manage: a Maintainer of the group cannot render there.

@@ -76,10 +76,10 @@ describe("getRegistryRepositories", () => {
   });
 
   it("a missing project is named; a caller who may not see it gets the same", async () => {
-    await expect(getRegistryRepositories({ project: "acme/nope" })).rejects.toThrow(/getRegistryRepositories: the registry repositories of project acme\/nope was not found: .*404 Project Not Found/);
+    await expect(getRegistryRepositories({ project: "acme/nope" })).rejects.toThrow(/getRegistryRepositories: could not read the registry repositories of project acme\/nope: .*404 Project Not Found/);
     await server.configureProviders("outsider");
     try {
-      await expect(getRegistryRepositories({ project: "acme/web" })).rejects.toThrow(/project acme\/web was not found/);
+      await expect(getRegistryRepositories({ project: "acme/web" })).rejects.toThrow(/project acme\/web does not exist, or the token's user cannot see it/);
     } finally {
       await server.configureProviders("alice");
     }
@@ -94,7 +94,7 @@ describe("getRegistryRepositories", () => {
         await server.configureProviders("alice");
       }
     })();
-    expect((guestError as Error).message).toMatch(/getRegistryRepositories: the token's user may not read the registry repositories of project acme\/web: .*403.*Reporter role/);
+    expect((guestError as Error).message).toMatch(/getRegistryRepositories: could not read the registry repositories of project acme\/web: .*403.*Reporter role/);
   });
 });
 
@@ -108,7 +108,7 @@ describe("getRegistryRepository", () => {
   });
 
   it("a missing repository is an error that names it", async () => {
-    await expect(getRegistryRepository({ id: 99_999 })).rejects.toThrow(/getRegistryRepository: registry repository 99999 was not found/);
+    await expect(getRegistryRepository({ id: 99_999 })).rejects.toThrow(/getRegistryRepository: could not read registry repository 99999/);
   });
 });
 
@@ -141,7 +141,7 @@ describe("getRegistryTags", () => {
   });
 
   it("a missing repository is named", async () => {
-    await expect(getRegistryTags({ project: "acme/web", repositoryId: 99_999 })).rejects.toThrow(/the tags of registry repository 99999 of project acme\/web was not found/);
+    await expect(getRegistryTags({ project: "acme/web", repositoryId: 99_999 })).rejects.toThrow(/could not read the tags of registry repository 99999 of project acme\/web/);
   });
 });
 
@@ -158,6 +158,6 @@ describe("getRegistryTag", () => {
 
   it("a missing tag is an error that names it", async () => {
     const { id } = await repositoryNamed("acme/web", "api-server");
-    await expect(getRegistryTag({ project: "acme/web", repositoryId: id, name: "v9" })).rejects.toThrow(new RegExp(`getRegistryTag: tag v9 of registry repository ${id} of project acme/web was not found`));
+    await expect(getRegistryTag({ project: "acme/web", repositoryId: id, name: "v9" })).rejects.toThrow(new RegExp(`getRegistryTag: could not read tag v9 of registry repository ${id} of project acme/web`));
   });
 });

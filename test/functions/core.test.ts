@@ -96,7 +96,7 @@ describe("arguments", () => {
 describe("failures", () => {
   it("a missing owner is an error that names it, never an empty result", async () => {
     const error = (await getErrorTrackingClientKeys({ project: "acme/no-such-project" }).catch((caught: Error) => caught)) as Error;
-    expect(error.message).toMatch(/getErrorTrackingClientKeys: the error tracking client keys of project acme\/no-such-project was not found: GET .* answered 404 \(404 Project Not Found\)/);
+    expect(error.message).toMatch(/getErrorTrackingClientKeys: could not read the error tracking client keys of project acme\/no-such-project: GET .* answered 404 \(404 Project Not Found\)/);
   });
 
   it("the same client as the resources: a failing or throttled server is retried", async () => {

@@ -60,15 +60,15 @@ describe("getEpicChildren", () => {
   });
 
   it("a missing epic and a missing group are named", async () => {
-    await expect(getEpicChildren({ group: "acme", epicIid: 99 })).rejects.toThrow(/getEpicChildren: the child epics of epic &99 of group acme was not found: .*404 Epic Not Found/);
-    await expect(getEpicChildren({ group: "nope", epicIid: 1 })).rejects.toThrow(/getEpicChildren: the child epics of epic &1 of group nope was not found: .*404 Group Not Found/);
+    await expect(getEpicChildren({ group: "acme", epicIid: 99 })).rejects.toThrow(/getEpicChildren: could not read the child epics of epic &99 of group acme: .*404 Epic Not Found/);
+    await expect(getEpicChildren({ group: "nope", epicIid: 1 })).rejects.toThrow(/getEpicChildren: could not read the child epics of epic &1 of group nope: .*404 Group Not Found/);
   });
 
   it("a Free group is refused, and the message names the tier", async () => {
     await server.configureProviders("alice");
     try {
       const error = (await getEpicChildren({ group: "beta", epicIid: 1 }).catch((caught: Error) => caught)) as Error;
-      expect(error.message).toMatch(/getEpicChildren: the token's user may not read the child epics of epic &1 of group beta: .*403.*Premium or Ultimate tier/);
+      expect(error.message).toMatch(/getEpicChildren: could not read the child epics of epic &1 of group beta: .*403.*: the token.s user needs read access to the epic \(the Planner role or higher for a confidential one\) on group beta, and group beta needs the Premium or Ultimate tier/);
     } finally {
       await server.configureProviders("guest");
     }
@@ -106,10 +106,10 @@ describe("getEpic", () => {
   });
 
   it("a missing epic is named; a Free group's refusal names the tier", async () => {
-    await expect(getEpic({ group: "acme", epicIid: 99 })).rejects.toThrow(/getEpic: epic &99 of group acme was not found: .*404 Epic Not Found/);
+    await expect(getEpic({ group: "acme", epicIid: 99 })).rejects.toThrow(/getEpic: could not read epic &99 of group acme: .*404 Epic Not Found/);
     await server.configureProviders("alice");
     try {
-      await expect(getEpic({ group: "beta", epicIid: 1 })).rejects.toThrow(/getEpic: the token's user may not read epic &1 of group beta: .*Premium or Ultimate tier/);
+      await expect(getEpic({ group: "beta", epicIid: 1 })).rejects.toThrow(/getEpic: could not read epic &1 of group beta: .*Premium or Ultimate tier/);
     } finally {
       await server.configureProviders("guest");
     }

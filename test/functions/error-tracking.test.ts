@@ -35,7 +35,7 @@ describe("getErrorTrackingClientKeys", () => {
     await server.configureProviders("dev");
     try {
       const error = (await getErrorTrackingClientKeys({ project: "acme/web" }).catch((caught: Error) => caught)) as Error;
-      expect(error.message).toMatch(/getErrorTrackingClientKeys: the token's user may not read the error tracking client keys of project acme\/web: .*403.*at least the Maintainer role/);
+      expect(error.message).toMatch(/getErrorTrackingClientKeys: could not read the error tracking client keys of project acme\/web: .*403.*at least the Maintainer role/);
       expect(error.message).not.toContain("glet_");
     } finally {
       await server.configureProviders("maintainer");

@@ -66,9 +66,9 @@ describe("getGroup", () => {
   });
 
   it("a missing group is named; a caller who may not see it gets the same", async () => {
-    await expect(getGroup({ group: "acme/nope" })).rejects.toThrow(/getGroup: group acme\/nope was not found: GET .* answered 404 \(404 Group Not Found\)/);
+    await expect(getGroup({ group: "acme/nope" })).rejects.toThrow(/getGroup: could not read group acme\/nope: GET .* answered 404 \(404 Group Not Found\)/);
     await as("outsider", async () => {
-      await expect(getGroup({ group: "acme" })).rejects.toThrow(/group acme was not found/);
+      await expect(getGroup({ group: "acme" })).rejects.toThrow(/group acme does not exist, or the token's user cannot see it/);
       expect(await getGroup({ group: "beta" })).not.toHaveProperty("runnersToken");
     });
   });
@@ -164,15 +164,15 @@ describe("getGroupPersonalAccessTokens", () => {
 
   it("a missing group is named, with what the inventory needs", async () => {
     await expect(getGroupPersonalAccessTokens({ group: "nope" })).rejects.toThrow(
-      /getGroupPersonalAccessTokens: the personal access tokens of group nope's enterprise users was not found: .*404 Group Not Found.*hosted offering only, for top-level groups on Premium or Ultimate, and needs the group's Owner role/,
+      /getGroupPersonalAccessTokens: could not read the personal access tokens of group nope's enterprise users: .*404 Group Not Found.*hosted offering only, for top-level groups/,
     );
   });
 
   it("a caller below Owner, and a Free group, are refused with the reason", async () => {
     await as("maintainer", async () => {
-      await expect(getGroupPersonalAccessTokens({ group: "acme" })).rejects.toThrow(/may not read the personal access tokens of group acme's enterprise users: .*403.*needs the group's Owner role/);
+      await expect(getGroupPersonalAccessTokens({ group: "acme" })).rejects.toThrow(/could not read the personal access tokens of group acme's enterprise users: .*403.*: the token's user needs the Owner role on group acme, and group acme needs the Premium or Ultimate tier/);
     });
-    await expect(getGroupPersonalAccessTokens({ group: "beta" })).rejects.toThrow(/403.*on Premium or Ultimate/);
+    await expect(getGroupPersonalAccessTokens({ group: "beta" })).rejects.toThrow(/403.*group beta needs the Premium or Ultimate tier/);
   });
 
   it("bad arguments fail before any request", async () => {

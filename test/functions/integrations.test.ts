@@ -59,7 +59,7 @@ describe("getGroupIntegrations", () => {
   it("a Developer is refused, and told the role it needs", async () => {
     await server.configureProviders("dev");
     try {
-      await expect(getGroupIntegrations({ group: "acme" })).rejects.toThrow(/getGroupIntegrations: the token's user may not read the integrations of group acme: .*403.*at least the Maintainer role/);
+      await expect(getGroupIntegrations({ group: "acme" })).rejects.toThrow(/getGroupIntegrations: could not read the integrations of group acme: .*403.*at least the Maintainer role/);
     } finally {
       await server.configureProviders("maintainer");
     }
@@ -95,7 +95,7 @@ describe("getGroupIntegration", () => {
 
   it("one never configured is a 404 that names it and says what to do", async () => {
     await expect(getGroupIntegration({ group: "acme", slug: "mattermost" })).rejects.toThrow(
-      /getGroupIntegration: the mattermost integration of group acme was not found: GET \/groups\/acme\/integrations\/mattermost answered 404 \(404 Integration Not Found\)\. .*never configured on this group/,
+      /getGroupIntegration: could not read the mattermost integration of group acme: GET \/groups\/acme\/integrations\/mattermost answered 404 \(404 Integration Not Found\): .*never configured on this group/,
     );
   });
 

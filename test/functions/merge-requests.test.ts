@@ -153,8 +153,8 @@ describe("getProjectMergeRequests", () => {
   });
 
   it("refusals are named: a project out of sight, a Guest on a private project, bad arguments before any request", async () => {
-    await expect(as("outsider", () => getProjectMergeRequests({ project: "acme/web" }))).rejects.toThrow(/getProjectMergeRequests: the merge requests of project acme\/web was not found: .*404 Project Not Found/);
-    await expect(as("guest", () => getProjectMergeRequests({ project: "acme/web" }))).rejects.toThrow(/getProjectMergeRequests: the token's user may not read the merge requests of project acme\/web: .*Reporter role/);
+    await expect(as("outsider", () => getProjectMergeRequests({ project: "acme/web" }))).rejects.toThrow(/getProjectMergeRequests: could not read the merge requests of project acme\/web: .*404 Project Not Found/);
+    await expect(as("guest", () => getProjectMergeRequests({ project: "acme/web" }))).rejects.toThrow(/getProjectMergeRequests: could not read the merge requests of project acme\/web: .*Reporter role/);
     const mark = server.emulator.mark();
     await expect(getProjectMergeRequests({ project: "acme/web", authorId: 4, authorUsername: "dev" })).rejects.toThrow(/authorId and authorUsername are mutually exclusive/);
     await expect(getProjectMergeRequests({ project: "acme/web", iids: [0] })).rejects.toThrow(/iids/);
@@ -179,13 +179,13 @@ describe("getMergeRequest", () => {
   });
 
   it("a missing one is an error that names it", async () => {
-    await expect(getMergeRequest({ project: "acme/web", iid: 99 })).rejects.toThrow(/getMergeRequest: merge request !99 of project acme\/web was not found: .*404/);
-    await expect(getMergeRequest({ project: "acme/nope", iid: 1 })).rejects.toThrow(/merge request !1 of project acme\/nope was not found: .*404 Project Not Found/);
+    await expect(getMergeRequest({ project: "acme/web", iid: 99 })).rejects.toThrow(/getMergeRequest: could not read merge request !99 of project acme\/web: .*404/);
+    await expect(getMergeRequest({ project: "acme/nope", iid: 1 })).rejects.toThrow(/could not read merge request !1 of project acme\/nope: .*404 Project Not Found/);
   });
 
   it("a Guest of a private project is refused, and told why", async () => {
     const error = await as("guest", () => getMergeRequest({ project: "acme/web", iid: 1 }).catch((e: Error) => e));
-    expect((error as Error).message).toMatch(/getMergeRequest: the token's user may not read merge request !1 of project acme\/web: .*403.*Reporter role/);
+    expect((error as Error).message).toMatch(/getMergeRequest: could not read merge request !1 of project acme\/web: .*403.*Reporter role/);
   });
 
   it("head pipeline absent for a caller who may not see pipelines", async () => {
@@ -225,8 +225,8 @@ describe("getMergeRequestDiffs", () => {
   it("unidiff, a missing merge request, a refused caller, a bad argument", async () => {
     const [first] = await getMergeRequestDiffs({ project: "acme/web", iid: 1, unidiff: true, limit: 1 });
     expect(first!.diff.startsWith("--- /dev/null\n+++ b/src/login.js\n")).toBe(true);
-    await expect(getMergeRequestDiffs({ project: "acme/web", iid: 404 })).rejects.toThrow(/the diffs of merge request !404 of project acme\/web was not found/);
-    await expect(as("guest", () => getMergeRequestDiffs({ project: "acme/web", iid: 1 }))).rejects.toThrow(/may not read the diffs of merge request !1 of project acme\/web: .*403/);
+    await expect(getMergeRequestDiffs({ project: "acme/web", iid: 404 })).rejects.toThrow(/could not read the diffs of merge request !404 of project acme\/web/);
+    await expect(as("guest", () => getMergeRequestDiffs({ project: "acme/web", iid: 1 }))).rejects.toThrow(/could not read the diffs of merge request !1 of project acme\/web: .*403/);
     const mark = server.emulator.mark();
     await expect(getMergeRequestDiffs({ project: "acme/web", iid: 1, unidiff: "yes" as never })).rejects.toThrow(/unidiff: /);
     expect(server.emulator.requestsSince(mark)).toEqual([]);
@@ -245,7 +245,7 @@ describe("getMergeRequestRawDiffs", () => {
   });
 
   it("a missing one, a refused caller, a bad argument", async () => {
-    await expect(getMergeRequestRawDiffs({ project: "acme/web", iid: 404 })).rejects.toThrow(/the raw diff of merge request !404 of project acme\/web was not found/);
+    await expect(getMergeRequestRawDiffs({ project: "acme/web", iid: 404 })).rejects.toThrow(/could not read the raw diff of merge request !404 of project acme\/web/);
     await expect(as("guest", () => getMergeRequestRawDiffs({ project: "acme/web", iid: 1 }))).rejects.toThrow(/403.*Reporter role/);
     const mark = server.emulator.mark();
     await expect(getMergeRequestRawDiffs({ project: "acme/web", iid: -1 })).rejects.toThrow(/getMergeRequestRawDiffs: invalid arguments: iid: /);
@@ -269,9 +269,9 @@ describe("getMergeRequestPipelines", () => {
 
   it("pipelines that are not public refuse a non-member, and say why; a missing merge request is named", async () => {
     await expect(as("outsider", () => getMergeRequestPipelines({ project: "beta/site", iid: 1 }))).rejects.toThrow(
-      /getMergeRequestPipelines: the token's user may not read the pipelines of merge request !1 of project beta\/site: .*403.*pipelines are public/,
+      /getMergeRequestPipelines: could not read the pipelines of merge request !1 of project beta\/site: .*403.*pipelines are public/,
     );
-    await expect(getMergeRequestPipelines({ project: "acme/web", iid: 77 })).rejects.toThrow(/the pipelines of merge request !77 of project acme\/web was not found/);
+    await expect(getMergeRequestPipelines({ project: "acme/web", iid: 77 })).rejects.toThrow(/could not read the pipelines of merge request !77 of project acme\/web/);
     const mark = server.emulator.mark();
     await expect(getMergeRequestPipelines({ project: "acme/web", iid: 1.5 })).rejects.toThrow(/iid: /);
     expect(server.emulator.requestsSince(mark)).toEqual([]);

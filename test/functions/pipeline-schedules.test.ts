@@ -75,7 +75,7 @@ describe("getPipelineSchedules", () => {
   });
 
   it("a Guest is refused and told the role it needs; a bad scope sends nothing", async () => {
-    await as("guest", () => expect(getPipelineSchedules({ project: "acme/web" })).rejects.toThrow(/getPipelineSchedules: the token's user may not read the pipeline schedules of project acme\/web: .*403.*Reporter role/));
+    await as("guest", () => expect(getPipelineSchedules({ project: "acme/web" })).rejects.toThrow(/getPipelineSchedules: could not read the pipeline schedules of project acme\/web: .*403.*Reporter role/));
     const mark = server.emulator.mark();
     await expect(getPipelineSchedules({ project: "acme/web", scope: "paused" as never })).rejects.toThrow(/getPipelineSchedules: invalid arguments: scope: .*No request was sent/);
     expect(server.emulator.requestsSince(mark)).toEqual([]);
@@ -129,10 +129,10 @@ describe("getPipelineSchedule", () => {
 
   it("a missing schedule is an error that names it; a Guest is told the same, with the role it needs", async () => {
     await expect(getPipelineSchedule({ project: "acme/web", scheduleId: 99_999 })).rejects.toThrow(
-      /getPipelineSchedule: pipeline schedule 99999 of project acme\/web was not found: .*404 Pipeline Schedule Not Found.*Reporter role/,
+      /getPipelineSchedule: could not read pipeline schedule 99999 of project acme\/web: .*404 Pipeline Schedule Not Found.*Reporter role/,
     );
     const id = await nightlyId();
-    await as("guest", () => expect(getPipelineSchedule({ project: "acme/web", scheduleId: id })).rejects.toThrow(/was not found: .*404 Pipeline Schedule Not Found/));
+    await as("guest", () => expect(getPipelineSchedule({ project: "acme/web", scheduleId: id })).rejects.toThrow(/could not read pipeline schedule \d+ of project acme\/web: .*404 Pipeline Schedule Not Found/));
   });
 
   it("a bad id or flag sends nothing", async () => {
@@ -184,6 +184,6 @@ describe("getPipelineSchedulePipelines", () => {
   });
 
   it("a missing schedule is named", async () => {
-    await expect(getPipelineSchedulePipelines({ project: "acme/web", scheduleId: 99_999 })).rejects.toThrow(/the pipelines of pipeline schedule 99999 of project acme\/web was not found/);
+    await expect(getPipelineSchedulePipelines({ project: "acme/web", scheduleId: 99_999 })).rejects.toThrow(/could not read the pipelines of pipeline schedule 99999 of project acme\/web/);
   });
 });

@@ -128,16 +128,16 @@ describe("getRepositoryTree", () => {
   });
 
   it("a missing directory, a missing project and a private project's outsider are named as not found", async () => {
-    await expect(getRepositoryTree({ project: PROJECT, path: "nope" })).rejects.toThrow(/getRepositoryTree: directory nope of the repository of project acme\/api was not found: GET .* answered 404/);
-    await expect(getRepositoryTree({ project: "acme/nope" })).rejects.toThrow(/the tree of the repository of project acme\/nope was not found/);
+    await expect(getRepositoryTree({ project: PROJECT, path: "nope" })).rejects.toThrow(/getRepositoryTree: could not read directory nope of the repository of project acme\/api: GET .* answered 404/);
+    await expect(getRepositoryTree({ project: "acme/nope" })).rejects.toThrow(/could not read the tree of the repository of project acme\/nope/);
     await asOutsider(async () => {
-      await expect(getRepositoryTree({ project: PROJECT })).rejects.toThrow(/project acme\/api was not found.*hidden from non-members/);
+      await expect(getRepositoryTree({ project: PROJECT })).rejects.toThrow(/project acme\/api does not exist, or the token's user cannot see it.*hidden from non-members/);
       // A public project's repository is readable by anyone.
       expect((await getRepositoryTree({ project: "beta/site" })).length).toBeGreaterThan(0);
     });
     // A Guest of a private project sees it, but not its code.
     await server.actingAs("guest", async () => {
-      await expect(getRepositoryTree({ project: PROJECT })).rejects.toThrow(/the token's user may not read the tree of the repository of project acme\/api: .*403.*needs at least the Reporter role/);
+      await expect(getRepositoryTree({ project: PROJECT })).rejects.toThrow(/could not read the tree of the repository of project acme\/api: .*403.*needs at least the Reporter role/);
     });
   });
 
@@ -179,15 +179,15 @@ describe("getRepositoryBlob", () => {
   });
 
   it("missing: a SHA, a file, a directory instead of a file; a private project to an outsider", async () => {
-    await expect(getRepositoryBlob({ project: PROJECT, sha: "0".repeat(40) })).rejects.toThrow(/getRepositoryBlob: blob 0{40} of the repository of project acme\/api was not found: .*404/);
-    await expect(getRepositoryBlob({ project: PROJECT, path: "src/nope.ts" })).rejects.toThrow(/getRepositoryBlob: file src\/nope.ts of the repository of project acme\/api was not found: its directory holds no such entry/);
-    await expect(getRepositoryBlob({ project: PROJECT, path: "src/lib" })).rejects.toThrow(/file src\/lib .* was not found: it is a directory, not a file/);
-    await expect(getRepositoryBlob({ project: PROJECT, path: "nowhere/file.txt" })).rejects.toThrow(/file nowhere\/file.txt of the repository of project acme\/api was not found/);
+    await expect(getRepositoryBlob({ project: PROJECT, sha: "0".repeat(40) })).rejects.toThrow(/getRepositoryBlob: could not read blob 0{40} of the repository of project acme\/api: .*404/);
+    await expect(getRepositoryBlob({ project: PROJECT, path: "src/nope.ts" })).rejects.toThrow(/getRepositoryBlob: could not read file src\/nope.ts of the repository of project acme\/api: it does not exist: its directory holds no such entry/);
+    await expect(getRepositoryBlob({ project: PROJECT, path: "src/lib" })).rejects.toThrow(/could not read file src\/lib .*: it is a directory, not a file/);
+    await expect(getRepositoryBlob({ project: PROJECT, path: "nowhere/file.txt" })).rejects.toThrow(/could not read file nowhere\/file.txt of the repository of project acme\/api: .*404 Tree Not Found\): the tree does not exist/);
     await asOutsider(async () => {
-      await expect(getRepositoryBlob({ project: PROJECT, path: "README.markdown" })).rejects.toThrow(/was not found.*hidden from non-members/);
+      await expect(getRepositoryBlob({ project: PROJECT, path: "README.markdown" })).rejects.toThrow(/does not exist, or the token's user cannot see it \(private groups and projects are hidden from non-members\)/);
     });
     await server.actingAs("guest", async () => {
-      await expect(getRepositoryBlob({ project: PROJECT, sha: "abcdef" })).rejects.toThrow(/may not read blob abcdef .*403.*Reporter role/);
+      await expect(getRepositoryBlob({ project: PROJECT, sha: "abcdef" })).rejects.toThrow(/could not read blob abcdef .*403.*Reporter role/);
     });
   });
 
@@ -258,13 +258,13 @@ describe("getRepositoryArchive", () => {
 
   it("a missing project or ref, or an outsider, leaves no file behind", async () => {
     const destination = join(scratch, "missing.tar.gz");
-    await expect(getRepositoryArchive({ project: "acme/nope", destination })).rejects.toThrow(/getRepositoryArchive: the tar.gz archive of the repository of project acme\/nope was not found/);
-    await expect(getRepositoryArchive({ project: PROJECT, sha: "no-such-ref", destination })).rejects.toThrow(/at no-such-ref was not found/);
+    await expect(getRepositoryArchive({ project: "acme/nope", destination })).rejects.toThrow(/getRepositoryArchive: could not read the tar.gz archive of the repository of project acme\/nope/);
+    await expect(getRepositoryArchive({ project: PROJECT, sha: "no-such-ref", destination })).rejects.toThrow(/at no-such-ref: .*404/);
     await asOutsider(async () => {
-      await expect(getRepositoryArchive({ project: PROJECT, destination })).rejects.toThrow(/was not found.*hidden from non-members/);
+      await expect(getRepositoryArchive({ project: PROJECT, destination })).rejects.toThrow(/does not exist, or the token's user cannot see it \(private groups and projects are hidden from non-members\)/);
     });
     await server.actingAs("guest", async () => {
-      await expect(getRepositoryArchive({ project: PROJECT, destination })).rejects.toThrow(/the token's user may not read the tar.gz archive .*403.*needs at least the Reporter role/);
+      await expect(getRepositoryArchive({ project: PROJECT, destination })).rejects.toThrow(/could not read the tar.gz archive .*403.*needs at least the Reporter role/);
     });
     expect(existsSync(destination)).toBe(false);
   });
@@ -311,12 +311,12 @@ describe("getRepositoryCompare", () => {
 
   it("the same ref twice says so; a missing ref or project is not found; bad arguments send nothing", async () => {
     expect(await getRepositoryCompare({ project: PROJECT, from: "develop", to: "develop" })).toMatchObject({ compareSameRef: true, commits: [], diffs: [] });
-    await expect(getRepositoryCompare({ project: "acme/nope", from: "a", to: "b" })).rejects.toThrow(/the comparison a...b of the repository of project acme\/nope was not found/);
+    await expect(getRepositoryCompare({ project: "acme/nope", from: "a", to: "b" })).rejects.toThrow(/could not read the comparison a...b of the repository of project acme\/nope/);
     await asOutsider(async () => {
-      await expect(getRepositoryCompare({ project: PROJECT, from: "v0.9.0", to: "develop" })).rejects.toThrow(/was not found.*hidden from non-members/);
+      await expect(getRepositoryCompare({ project: PROJECT, from: "v0.9.0", to: "develop" })).rejects.toThrow(/does not exist, or the token's user cannot see it \(private groups and projects are hidden from non-members\)/);
     });
     await server.actingAs("guest", async () => {
-      await expect(getRepositoryCompare({ project: PROJECT, from: "v0.9.0", to: "develop" })).rejects.toThrow(/may not read the comparison .*403.*Reporter role/);
+      await expect(getRepositoryCompare({ project: PROJECT, from: "v0.9.0", to: "develop" })).rejects.toThrow(/could not read the comparison .*403.*Reporter role/);
     });
     await noRequestFor(() => getRepositoryCompare({ project: PROJECT, from: "v0.9.0" } as never), /to:/);
     await noRequestFor(() => getRepositoryCompare({ project: PROJECT, from: "a", to: "b", straigt: true } as never), /did you mean straight\?/);
@@ -351,10 +351,10 @@ describe("getRepositoryContributors", () => {
   it("limit, a private project's outsider, bad arguments", async () => {
     expect(await getRepositoryContributors({ project: PROJECT, limit: 1 })).toHaveLength(1);
     await asOutsider(async () => {
-      await expect(getRepositoryContributors({ project: PROJECT })).rejects.toThrow(/the contributors of the repository of project acme\/api was not found/);
+      await expect(getRepositoryContributors({ project: PROJECT })).rejects.toThrow(/could not read the contributors of the repository of project acme\/api/);
     });
     await server.actingAs("guest", async () => {
-      await expect(getRepositoryContributors({ project: PROJECT })).rejects.toThrow(/may not read the contributors .*403.*Reporter role/);
+      await expect(getRepositoryContributors({ project: PROJECT })).rejects.toThrow(/could not read the contributors .*403.*Reporter role/);
     });
     await noRequestFor(() => getRepositoryContributors({ project: PROJECT, orderBy: "date" as never }), /orderBy/);
   });
@@ -372,10 +372,10 @@ describe("getRepositoryMergeBase", () => {
     await noRequestFor(() => getRepositoryMergeBase({ project: PROJECT, refs: ["develop"] }), /refs: needs two or more refs/);
     await expect(getRepositoryMergeBase({ project: PROJECT, refs: ["develop", "no-such-branch"] })).rejects.toThrow(/getRepositoryMergeBase: could not read the merge base of develop, no-such-branch in the repository of project acme\/api\. .*400: Could not find ref: no-such-branch/);
     await asOutsider(async () => {
-      await expect(getRepositoryMergeBase({ project: PROJECT, refs: ["develop", "v0.9.0"] })).rejects.toThrow(/was not found.*hidden from non-members/);
+      await expect(getRepositoryMergeBase({ project: PROJECT, refs: ["develop", "v0.9.0"] })).rejects.toThrow(/does not exist, or the token's user cannot see it \(private groups and projects are hidden from non-members\)/);
     });
     await server.actingAs("guest", async () => {
-      await expect(getRepositoryMergeBase({ project: PROJECT, refs: ["develop", "v0.9.0"] })).rejects.toThrow(/may not read the merge base .*403.*Reporter role/);
+      await expect(getRepositoryMergeBase({ project: PROJECT, refs: ["develop", "v0.9.0"] })).rejects.toThrow(/could not read the merge base .*403.*Reporter role/);
     });
   });
 });
@@ -395,10 +395,10 @@ describe("getRepositoryChangelog", () => {
     const { notes } = await getRepositoryChangelog({ project: PROJECT, version: "1.0.0", from: "v0.9.0", trailer: "Type", date: "2026-12-01T00:00:00Z" });
     expect(notes).not.toContain("Add search");
     await asOutsider(async () => {
-      await expect(getRepositoryChangelog({ project: PROJECT, version: "1.0.0" })).rejects.toThrow(/the changelog of version 1.0.0 of the repository of project acme\/api was not found/);
+      await expect(getRepositoryChangelog({ project: PROJECT, version: "1.0.0" })).rejects.toThrow(/could not read the changelog of version 1.0.0 of the repository of project acme\/api/);
     });
     await server.actingAs("guest", async () => {
-      await expect(getRepositoryChangelog({ project: PROJECT, version: "1.0.0" })).rejects.toThrow(/may not read the changelog .*403.*Reporter role/);
+      await expect(getRepositoryChangelog({ project: PROJECT, version: "1.0.0" })).rejects.toThrow(/could not read the changelog .*403.*Reporter role/);
     });
     await noRequestFor(() => getRepositoryChangelog({ project: PROJECT, version: "next" }), /version: must be a semantic version/);
     await noRequestFor(() => getRepositoryChangelog({ project: PROJECT, version: "1.0.0", date: "yesterday" }), /date: must be an ISO 8601 date and time/);

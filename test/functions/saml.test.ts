@@ -72,13 +72,13 @@ describe("getSamlIdentities", () => {
   });
 
   it("a group without SAML is explained: the Free tier, a subgroup", async () => {
-    await expect(getSamlIdentities({ group: "beta" })).rejects.toThrow(/getSamlIdentities: .*answered 400 \(400 Bad request\): group beta is not on the Premium or Ultimate tier/);
+    await expect(getSamlIdentities({ group: "beta" })).rejects.toThrow(/getSamlIdentities: .*answered 400 \(400 Bad request\): group beta needs the Premium or Ultimate tier for group SAML SSO, and it is below it/);
     await expect(getSamlIdentities({ group: "acme/platform" })).rejects.toThrow(/group acme\/platform is a subgroup: .*top-level group \(acme\)/);
   });
 
   it("a missing group is named; a Maintainer is told the Owner role is needed", async () => {
-    await expect(getSamlIdentities({ group: "nope" })).rejects.toThrow(/the SAML identities of group nope was not found: .*404 Group Not Found/);
-    await asUser("maintainer", () => expect(getSamlIdentities({ group: "acme" })).rejects.toThrow(/may not read the SAML identities of group acme: .*403.*Owner role/));
+    await expect(getSamlIdentities({ group: "nope" })).rejects.toThrow(/could not read the SAML identities of group nope: .*404 Group Not Found/);
+    await asUser("maintainer", () => expect(getSamlIdentities({ group: "acme" })).rejects.toThrow(/could not read the SAML identities of group acme: .*403.*Owner role/));
   });
 
   it("bad arguments are refused before any request", async () => {
@@ -95,7 +95,7 @@ describe("getSamlIdentity", () => {
   });
 
   it("an unknown uid is named; a Guest is refused", async () => {
-    await expect(getSamlIdentity({ group: "acme", uid: "nobody" })).rejects.toThrow(/SAML identity nobody of group acme was not found: .*404 Identity Not Found.*no SAML identity with this extern_uid/);
+    await expect(getSamlIdentity({ group: "acme", uid: "nobody" })).rejects.toThrow(/could not read SAML identity nobody of group acme: .*404 Identity Not Found\): the identity does not exist, or the token's user cannot see it.*no SAML identity of the group has this extern_uid/);
     await asUser("guest", () => expect(getSamlIdentity({ group: "acme", uid: "idp-1003-dev" })).rejects.toThrow(/403.*Owner role/));
   });
 
@@ -131,8 +131,8 @@ describe("getSamlGroupLinks and getSamlGroupLink", () => {
   });
 
   it("a missing link is named; the 401 of a Maintainer or a Free group is explained", async () => {
-    await expect(getSamlGroupLink({ group: "acme", samlGroupName: "nope" })).rejects.toThrow(/SAML group link nope of group acme was not found/);
-    await asUser("maintainer", () => expect(getSamlGroupLinks({ group: "acme" })).rejects.toThrow(/answered 401 .*not an Owner of the group, when the group is not on the Premium or Ultimate tier/));
+    await expect(getSamlGroupLink({ group: "acme", samlGroupName: "nope" })).rejects.toThrow(/could not read SAML group link nope of group acme: .*404.*: SAML group link nope of group acme does not exist, or the token's user cannot see it/);
+    await asUser("maintainer", () => expect(getSamlGroupLinks({ group: "acme" })).rejects.toThrow(/answered 401 .*: either group acme needs the Premium or Ultimate tier and is below it, or the token's user needs the Owner role on group acme and lacks it, or group acme does not exist/));
     await expect(getSamlGroupLinks({ group: "beta" })).rejects.toThrow(/401/);
   });
 

@@ -87,7 +87,7 @@ describe("getVulnerabilityFindings", () => {
 
   it("a caller without the security dashboard is told so", async () => {
     const error = (await as("guest", () => getVulnerabilityFindings({ project: "acme/web" }).catch((caught: Error) => caught))) as Error;
-    expect(error.message).toMatch(/getVulnerabilityFindings: the token's user may not read the vulnerability findings of project acme\/web: .*403.*security dashboard \(it needs at least the Developer role\)/);
+    expect(error.message).toMatch(/getVulnerabilityFindings: could not read the vulnerability findings of project acme\/web: .*403.*: the token's user needs at least the Developer role \(for the security dashboard\) on project acme\/web, and project acme\/web needs the Ultimate tier/);
   });
 
   it("below Ultimate the API refuses, and the message names the tier", async () => {
@@ -96,7 +96,7 @@ describe("getVulnerabilityFindings", () => {
   });
 
   it("a missing project is named", async () => {
-    await expect(getVulnerabilityFindings({ project: "acme/nope" })).rejects.toThrow(/the vulnerability findings of project acme\/nope was not found/);
+    await expect(getVulnerabilityFindings({ project: "acme/nope" })).rejects.toThrow(/could not read the vulnerability findings of project acme\/nope/);
   });
 
   it("the Output form", async () => {
@@ -168,13 +168,13 @@ describe("getVulnerabilityFindings through the GraphQL query (via)", () => {
   });
 
   it("auto does not take a missing project for a missing list; rest never falls back", async () => {
-    await expect(getVulnerabilityFindings({ project: "acme/nope" })).rejects.toThrow(/was not found/);
+    await expect(getVulnerabilityFindings({ project: "acme/nope" })).rejects.toThrow(/project acme\/nope does not exist, or the token's user cannot see it/);
     server.emulator.inject({ method: "GET", path: /vulnerability_findings/, status: 410, body: { message: "410 Gone" } });
     await expect(getVulnerabilityFindings({ project: "acme/web", via: "rest" })).rejects.toThrow(/410/);
   });
 
   it("a project the token's user cannot see is explained; a caller without the security dashboard gets no findings", async () => {
-    await expect(getVulnerabilityFindings({ project: "acme/nope", via: "graphql" })).rejects.toThrow(/project acme\/nope is null.*can see it/);
+    await expect(getVulnerabilityFindings({ project: "acme/nope", via: "graphql" })).rejects.toThrow(/project null: project acme\/nope does not exist, or the token's user cannot see it/);
     // Through GraphQL the server hides findings from a caller without the security dashboard: an empty list, not a 403.
     expect(await as("guest", () => getVulnerabilityFindings({ project: "acme/web", via: "graphql" }))).toEqual([]);
   });
@@ -193,7 +193,7 @@ describe("getDependencies", () => {
     const seen = await as("root", async () => getDependencies({ project: "acme/web" }));
     expect(seen.some((dependency) => dependency.vulnerabilities !== undefined)).toBe(true);
     const guest = (await as("guest", () => getDependencies({ project: "acme/web" }).catch((caught: Error) => caught))) as Error;
-    expect(guest.message).toMatch(/getDependencies: the token's user may not read the dependencies of project acme\/web/);
+    expect(guest.message).toMatch(/getDependencies: could not read the dependencies of project acme\/web/);
   });
 
   it("filtered by package manager", async () => {

@@ -126,7 +126,7 @@ describe("getStarredProjects", () => {
   });
 
   it("a missing user is named", async () => {
-    await expect(getStarredProjects({ user: "nobody" })).rejects.toThrow(/getStarredProjects: the projects starred by user nobody was not found: .*404 User Not Found.*Check that user nobody exists/);
+    await expect(getStarredProjects({ user: "nobody" })).rejects.toThrow(/getStarredProjects: could not read the projects starred by user nobody: .*404 User Not Found.*Check that user nobody exists/);
   });
 
   it("bad arguments are refused, naming the argument and the rule; nothing is sent", async () => {
@@ -177,14 +177,14 @@ describe("getStarrers", () => {
   it("a private project is hidden from a caller who is not a member: named as not found", async () => {
     await server.configureProviders("outsider");
     try {
-      await expect(getStarrers({ project: "acme/web" })).rejects.toThrow(/getStarrers: the starrers of project acme\/web was not found: .*404 Project Not Found.*hidden from non-members/);
+      await expect(getStarrers({ project: "acme/web" })).rejects.toThrow(/getStarrers: could not read the starrers of project acme\/web: .*404 Project Not Found.*hidden from non-members/);
     } finally {
       await server.configureProviders("alice");
     }
   });
 
   it("a missing project is named; a bad argument sends nothing", async () => {
-    await expect(getStarrers({ project: "acme/nope" })).rejects.toThrow(/the starrers of project acme\/nope was not found/);
+    await expect(getStarrers({ project: "acme/nope" })).rejects.toThrow(/could not read the starrers of project acme\/nope/);
     const mark = server.emulator.mark();
     await expect(getStarrers({ project: "acme web" })).rejects.toThrow(/project: must be a numeric id or a full path/);
     await expect(getStarrers({ project: "acme/web", search: "" })).rejects.toThrow(/search/);

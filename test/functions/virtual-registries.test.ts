@@ -75,7 +75,7 @@ describe("getVirtualRegistries and getVirtualRegistry", () => {
   });
 
   it("a missing registry is named; a subgroup or a bad id is refused before any request", async () => {
-    await expect(getVirtualRegistry({ id: 99_999 })).rejects.toThrow(/getVirtualRegistry: container virtual registry 99999 was not found: .*404 Not found/);
+    await expect(getVirtualRegistry({ id: 99_999 })).rejects.toThrow(/getVirtualRegistry: could not read container virtual registry 99999: .*404 Not found/);
     const mark = server.emulator.mark();
     await expect(getVirtualRegistries({ group: "acme/platform" })).rejects.toThrow(/getVirtualRegistries: invalid arguments: group: must be a top-level group/);
     await expect(getVirtualRegistry({ id: -2 })).rejects.toThrow(/id: must be a virtual registry's numeric id/);
@@ -83,7 +83,7 @@ describe("getVirtualRegistries and getVirtualRegistry", () => {
   });
 
   it("the tier, the feature flag and a non-member are each explained", async () => {
-    await expect(getVirtualRegistries({ group: "beta" })).rejects.toThrow(/the container virtual registries of group beta was not found: .*404.*not on the Premium or Ultimate tier/);
+    await expect(getVirtualRegistries({ group: "beta" })).rejects.toThrow(/could not read the container virtual registries of group beta: .*404.*when its group needs the Premium or Ultimate tier and is below it/);
     await withFlagOff("container_virtual_registries", () =>
       expect(getVirtualRegistries({ group: "acme" })).rejects.toThrow(/answered 401 .*does not have the container_virtual_registries feature flag enabled/),
     );
@@ -136,13 +136,13 @@ describe("getUpstreams and getUpstream", () => {
   });
 
   it("a missing upstream is named", async () => {
-    await expect(getUpstream({ id: 99_999 })).rejects.toThrow(/getUpstream: container upstream 99999 was not found/);
+    await expect(getUpstream({ id: 99_999 })).rejects.toThrow(/getUpstream: could not read container upstream 99999/);
   });
 });
 
 describe("getCleanupPolicy", () => {
   it("no policy yet: the 404 lists what it can mean", async () => {
-    await expect(getCleanupPolicy({ group: "acme" })).rejects.toThrow(/getCleanupPolicy: the virtual registry cleanup policy of group acme was not found: .*404.*no policy yet.*Premium or Ultimate.*maven_virtual_registry/);
+    await expect(getCleanupPolicy({ group: "acme" })).rejects.toThrow(/getCleanupPolicy: could not read the virtual registry cleanup policy of group acme: .*404.*no policy yet.*Premium or Ultimate.*maven_virtual_registry/);
   });
 
   it("the group's policy, every field, camelCased", async () => {
@@ -168,7 +168,7 @@ describe("getCleanupPolicy", () => {
   });
 
   it("a Maintainer is refused: only Owners read it", async () => {
-    await as("maintainer", () => expect(getCleanupPolicy({ group: "acme" })).rejects.toThrow(/getCleanupPolicy: the token's user may not read .*403.*Only the group's Owners/));
+    await as("maintainer", () => expect(getCleanupPolicy({ group: "acme" })).rejects.toThrow(/getCleanupPolicy: could not read .*403.*: the token's user needs the Owner role on group acme/));
   });
 
   it("a subgroup is refused before any request", async () => {
