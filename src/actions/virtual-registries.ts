@@ -9,7 +9,7 @@ import { z } from "zod";
 import { containerRefusals, objectId, registryPath, upstreamPath } from "../functions/virtual-registries";
 import { defineAction } from "./core";
 
-const refusals = { ...containerRefusals, 403: () => "Purging a cache needs it on the registry's top-level group." };
+const refusals = containerRefusals;
 const requirements = () => ({ subject: "the registry's top-level group", role: "at least the Maintainer role" });
 
 /**

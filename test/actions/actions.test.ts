@@ -71,10 +71,10 @@ describe("runPipelineSchedule", () => {
 
   it("a Reporter is refused with the role it needs; a schedule hidden or unknown is named", async () => {
     const scheduleId = await nightlyId();
-    await as("reporter", () => expect(runPipelineSchedule({ project: "acme/web", scheduleId })).rejects.toThrow(/runPipelineSchedule: the token's user may not run pipeline schedule \d+ of project acme\/web: POST .* answered 403.*Developer role/));
-    await expect(runPipelineSchedule({ project: "acme/web", scheduleId: 9999 })).rejects.toThrow(/runPipelineSchedule: pipeline schedule 9999 of project acme\/web was not found: .*404/);
+    await as("reporter", () => expect(runPipelineSchedule({ project: "acme/web", scheduleId })).rejects.toThrow(/runPipelineSchedule: could not run pipeline schedule \d+ of project acme\/web: POST .* answered 403.*: the token's user needs at least the Developer role on project acme\/web/));
+    await expect(runPipelineSchedule({ project: "acme/web", scheduleId: 9999 })).rejects.toThrow(/runPipelineSchedule: could not run pipeline schedule 9999 of project acme\/web: .*404.*: the pipeline schedule does not exist, or the token's user cannot see it/);
     // A Guest may not read schedules: the server hides them.
-    await as("guest", () => expect(runPipelineSchedule({ project: "acme/web", scheduleId })).rejects.toThrow(/was not found: .*404.*needs the Reporter role/));
+    await as("guest", () => expect(runPipelineSchedule({ project: "acme/web", scheduleId })).rejects.toThrow(/could not run pipeline schedule \d+ of project acme\/web: .*404.*the token's user needs at least the Reporter role on project acme\/web/));
   });
 
   it("an answer lost after the server ran it: not sent again (one pipeline more, not two), and the error says it may have been done", async () => {
@@ -117,8 +117,8 @@ describe("purgeVirtualRegistryCache and purgeUpstreamCache", () => {
 
   it("a Developer is refused (Maintainer needed); an unknown upstream is named; a bad id sends nothing", async () => {
     const { upstreamId } = await ids();
-    await as("dev", () => expect(purgeUpstreamCache({ upstreamId })).rejects.toThrow(/purgeUpstreamCache: the token's user may not purge the cache of container upstream \d+: .*403.*Maintainer role/));
-    await expect(purgeVirtualRegistryCache({ registryId: 999 })).rejects.toThrow(/purgeVirtualRegistryCache: container virtual registry 999 was not found/);
+    await as("dev", () => expect(purgeUpstreamCache({ upstreamId })).rejects.toThrow(/purgeUpstreamCache: could not purge the cache of container upstream \d+: .*403.*: the token's user needs at least the Maintainer role on the registry's top-level group/));
+    await expect(purgeVirtualRegistryCache({ registryId: 999 })).rejects.toThrow(/purgeVirtualRegistryCache: could not purge the cache of container virtual registry 999: .*404.*: container virtual registry 999 does not exist, or the token's user cannot see it/);
     await refusedBeforeAnyRequest(() => purgeUpstreamCache({ upstreamId: "4" as never }), /purgeUpstreamCache: invalid arguments: upstreamId: expected number, got the string "4"\. No request was sent/);
   });
 });
@@ -134,7 +134,7 @@ describe("commitChangelog", () => {
   });
 
   it("a Developer on the protected default branch is refused with what it needs", async () => {
-    await as("dev", () => expect(commitChangelog({ project: "acme/web", version: "1.6.0" })).rejects.toThrow(/commitChangelog: the token's user may not commit the changelog of version 1\.6\.0 of the repository of project acme\/web: .*403.*push access to the branch/));
+    await as("dev", () => expect(commitChangelog({ project: "acme/web", version: "1.6.0" })).rejects.toThrow(/commitChangelog: could not commit the changelog of version 1\.6\.0 of the repository of project acme\/web: .*403.*: the token's user needs at least the Developer role on project acme\/web\. Committing pushes to the branch: on a protected one, the role its protection allows to push/));
   });
 
   it("bad arguments: a version that is not semantic, a refs/heads/ branch; nothing sent", async () => {
@@ -175,7 +175,7 @@ describe("createMergeRequestPipeline", () => {
   });
 
   it("a Guest is refused (Developer needed); a closed merge request is explained", async () => {
-    await as("guest", () => expect(createMergeRequestPipeline({ project: "acme/web", iid: 1 })).rejects.toThrow(/createMergeRequestPipeline: the token's user may not create a pipeline for merge request !1 of project acme\/web: .*403.*Developer role/));
+    await as("guest", () => expect(createMergeRequestPipeline({ project: "acme/web", iid: 1 })).rejects.toThrow(/createMergeRequestPipeline: could not create a pipeline for merge request !1 of project acme\/web: .*403.*: the token's user needs at least the Developer role/));
     await expect(createMergeRequestPipeline({ project: "acme/web", iid: 4 })).rejects.toThrow(/could not create a pipeline for merge request !4 .*405 \(405 Method Not Allowed\)\. The server creates a merge request pipeline only for an open merge request/);
     await refusedBeforeAnyRequest(() => createMergeRequestPipeline({ project: "acme/web", iid: 0 }), /createMergeRequestPipeline: invalid arguments: iid/);
   });
@@ -191,8 +191,8 @@ describe("startLdapGroupSync", () => {
   });
 
   it("refused: a Maintainer (Owner needed); the hosted offering (where it does not exist)", async () => {
-    await expect(startLdapGroupSync({ group: "acme" }, own("maintainer"))).rejects.toThrow(/startLdapGroupSync: the token's user may not start the LDAP sync of group acme: .*403.*Owner role/);
-    await expect(startLdapGroupSync({ group: "acme" })).rejects.toThrow(/startLdapGroupSync: group acme was not found: .*404.*self-managed instance on Premium or Ultimate/);
+    await expect(startLdapGroupSync({ group: "acme" }, own("maintainer"))).rejects.toThrow(/startLdapGroupSync: could not start the LDAP sync of group acme: .*403.*: the token's user needs the Owner role on group acme/);
+    await expect(startLdapGroupSync({ group: "acme" })).rejects.toThrow(/startLdapGroupSync: could not start the LDAP sync of group acme: .*404.*self-managed instance with LDAP configured, and the instance needs the Premium or Ultimate tier/);
     await refusedBeforeAnyRequest(() => startLdapGroupSync({ group: "/acme" }), /startLdapGroupSync: invalid arguments: group/);
   });
 });
@@ -211,14 +211,14 @@ describe("revokeToken", () => {
       await as("alice", () => revokeToken({ group: "acme/platform", token }).catch((error: Error) => error)),
       await as("alice", () => revokeToken({ group: "acme", token }).catch((error: Error) => error)),
     ] as Error[];
-    expect(failures[0]!.message).toMatch(/revokeToken: the token's user may not revoke a token of group acme: .*403.*Owner role/);
+    expect(failures[0]!.message).toMatch(/revokeToken: could not revoke a token of group acme: .*403.*: the token's user needs the Owner role on group acme/);
     expect(failures[1]!.message).toMatch(/revokeToken: could not revoke a token of group acme\/platform: .*400.*top-level group/);
     expect(failures[2]!.message).toMatch(/revokeToken: could not revoke a token of group acme: .*422.*did not revoke it/);
     for (const failure of failures) expect(failure.message).not.toContain(token);
   });
 
   it("a group without the feature flag answers 404, explained; an empty token sends nothing", async () => {
-    await as("alice", () => expect(revokeToken({ group: "beta", token: "glpat-x-1234" })).rejects.toThrow(/revokeToken: group beta was not found: .*group_agnostic_token_revocation/));
+    await as("alice", () => expect(revokeToken({ group: "beta", token: "glpat-x-1234" })).rejects.toThrow(/revokeToken: could not revoke a token of group beta: .*404.*: group beta does not exist, or the token's user cannot see it.*group_agnostic_token_revocation/));
     await refusedBeforeAnyRequest(() => revokeToken({ group: "acme", token: "" }), /revokeToken: invalid arguments: token/);
   });
 });
@@ -231,7 +231,7 @@ describe("createChildEpic", () => {
   });
 
   it("refused: a Guest (Planner needed), a Free group; a blank title sends nothing", async () => {
-    await as("guest", () => expect(createChildEpic({ group: "acme", epicIid: 1, title: "x" })).rejects.toThrow(/createChildEpic: the token's user may not create a child epic under epic &1 of group acme: .*403.*Premium or Ultimate.*Planner/));
+    await as("guest", () => expect(createChildEpic({ group: "acme", epicIid: 1, title: "x" })).rejects.toThrow(/createChildEpic: could not create a child epic under epic &1 of group acme: .*403.*: the token's user needs at least the Planner role \(Reporter on servers without Planner\) on group acme, and group acme needs the Premium or Ultimate tier/));
     await as("alice", () => expect(createChildEpic({ group: "beta", epicIid: 1, title: "x" })).rejects.toThrow(/createChildEpic: .*epic &1 of group beta/));
     await refusedBeforeAnyRequest(() => createChildEpic({ group: "acme", epicIid: 1, title: "   " }), /createChildEpic: invalid arguments: title: must be the new epic's title/);
   });
@@ -246,8 +246,8 @@ describe("deleteRegistryTag and deleteRegistryRepository", () => {
   });
 
   it("refused: a protected tag below Maintainer, a repository deletion by a Developer; a tag name with / sends nothing", async () => {
-    await as("dev", () => expect(deleteRegistryTag({ project: "acme/web", repositoryId: 2, name: "v1.0.0" })).rejects.toThrow(/deleteRegistryTag: the token's user may not delete tag v1\.0\.0 of registry repository 2 of project acme\/web: .*403 \(403 Forbidden - cannot delete protected tag\(s\)\).*protection rules/));
-    await as("dev", () => expect(deleteRegistryRepository({ project: "acme/web", repositoryId: 2 })).rejects.toThrow(/deleteRegistryRepository: the token's user may not delete registry repository 2 of project acme\/web: .*403.*Maintainer role/));
+    await as("dev", () => expect(deleteRegistryTag({ project: "acme/web", repositoryId: 2, name: "v1.0.0" })).rejects.toThrow(/deleteRegistryTag: could not delete tag v1\.0\.0 of registry repository 2 of project acme\/web: .*403 \(403 Forbidden - cannot delete protected tag\(s\)\).*protection rules/));
+    await as("dev", () => expect(deleteRegistryRepository({ project: "acme/web", repositoryId: 2 })).rejects.toThrow(/deleteRegistryRepository: could not delete registry repository 2 of project acme\/web: .*403.*: the token's user needs at least the Maintainer role on project acme\/web/));
     await refusedBeforeAnyRequest(() => deleteRegistryTag({ project: "acme/web", repositoryId: 2, name: "a/b" }), /deleteRegistryTag: invalid arguments: name: must be a tag name/);
   });
 });

@@ -194,16 +194,16 @@ describe("a tier too low (beta is on the Free tier)", () => {
     ["a Premium group setting", async () => expectExplained(await createAs("alice", "GroupSettings", { group: "beta", membershipLock: true }), /group beta/, /membershipLock \(needs: Premium or Ultimate tier\)/)],
     ["an Ultimate group setting", async () => expectExplained(await createAs("alice", "GroupSettings", { group: "beta", autoBanUserOnExcessiveProjectsDownload: true }), /group beta/, /needs: Ultimate tier/)],
     ["SamlGroupLink (Premium)", async () => expectExplained(await createAs("alice", "SamlGroupLink", { group: "beta", samlGroupName: "devs", accessLevel: "developer" }), /group beta needs the Premium or Ultimate tier/)],
-    ["VirtualRegistry (Premium)", async () => expectExplained(await createAs("alice", "VirtualRegistry", { group: "beta", name: "containers" }), /group beta is not on the Premium or Ultimate tier/)],
-    ["CleanupPolicy (Premium)", async () => expectExplained(await createAs("alice", "CleanupPolicy", { group: "beta", cadence: 7 }), /group beta is not on the Premium or Ultimate tier/)],
+    ["VirtualRegistry (Premium)", async () => expectExplained(await createAs("alice", "VirtualRegistry", { group: "beta", name: "containers" }), /group beta needs the Premium or Ultimate tier and is below it/)],
+    ["CleanupPolicy (Premium)", async () => expectExplained(await createAs("alice", "CleanupPolicy", { group: "beta", cadence: 7 }), /group beta needs the Premium or Ultimate tier and is below it, or group beta does not have the maven_virtual_registry feature flag enabled/)],
     ["EpicLink (Ultimate: multi-level epics)", async () => expectExplained(await createAs("alice", "EpicLink", { group: "beta", epicIid: 1, childEpicId: 5 }), /epic &1 of group beta/, /Ultimate tier \(multi-level epics\)/)],
-    ["ExclusiveSamlGroupLinks (Premium)", async () => expectExplained(await createAs("alice", "ExclusiveSamlGroupLinks", { group: "beta", keep: [] }), /group beta is not on the Premium or Ultimate tier/, /Owner role and the Premium or Ultimate tier/)],
-    ["SamlIdentity (Premium)", async () => expectExplained(await createAs("alice", "SamlIdentity", { group: "beta", user: "alice", externUid: "alice@idp.example" }), /group beta is not on the Premium or Ultimate tier/)],
+    ["ExclusiveSamlGroupLinks (Premium)", async () => expectExplained(await createAs("alice", "ExclusiveSamlGroupLinks", { group: "beta", keep: [] }), /either group beta needs the Premium or Ultimate tier and is below it, or the token's user needs the Owner role on group beta and lacks it, or the server refused the token/)],
+    ["SamlIdentity (Premium)", async () => expectExplained(await createAs("alice", "SamlIdentity", { group: "beta", user: "alice", externUid: "alice@idp.example" }), /group beta needs the Premium or Ultimate tier for group SAML SSO, and it is below it/)],
     [
       "a Premium instance setting on a Free licence",
       () =>
         withInstance({ offering: "self-managed", tier: "free" }, async () =>
-          expectExplained(await createAs("root", "ApplicationSettings", { disablePersonalAccessTokens: true }), /disablePersonalAccessTokens needs a Premium or Ultimate licence, which this instance does not have/),
+          expectExplained(await createAs("root", "ApplicationSettings", { disablePersonalAccessTokens: true }), /the instance needs the Premium or Ultimate tier for disablePersonalAccessTokens, and its licence is below it/),
         ),
     ],
   ]);

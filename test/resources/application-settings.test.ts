@@ -217,7 +217,7 @@ describe("the names real clients send for the assistant settings", () => {
   });
 
   it("on a Free licence the alias names its licence", async () => {
-    await expect(create({ duoFeaturesEnabled: false })).rejects.toThrow(/duoFeaturesEnabled needs a Premium or Ultimate licence/);
+    await expect(create({ duoFeaturesEnabled: false })).rejects.toThrow(/the instance needs the Premium or Ultimate tier for duoFeaturesEnabled, and its licence is below it/);
   });
 });
 

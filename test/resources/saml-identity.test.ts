@@ -202,7 +202,7 @@ describe("refusals, explained", () => {
   });
 
   it("a Free group, a subgroup, an unknown user, a taken uid, a missing group", async () => {
-    expect((await failure(create({ group: "beta", user: "alice", externUid: "x" })))?.message).toMatch(/group beta is not on the Premium or Ultimate tier/);
+    expect((await failure(create({ group: "beta", user: "alice", externUid: "x" })))?.message).toMatch(/group beta needs the Premium or Ultimate tier for group SAML SSO, and it is below it/);
     expect((await failure(create({ group: "acme/platform", user: "alice", externUid: "x" })))?.message).toMatch(/is a subgroup.*top-level group \(acme\)/);
     expect((await failure(create({ group: "acme", user: "ghost", externUid: "x" })))?.message).toMatch(/there is no user named ghost/);
     expect((await failure(create({ group: "acme", user: "dev", externUid: "idp-1001-alice" })))?.message).toMatch(/"idp-1001-alice" already belongs to another member's identity in group acme/);
