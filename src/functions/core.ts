@@ -75,9 +75,9 @@ export interface CallDeclaration<A extends z.ZodObject> {
   /** What the call reads, as a user names it (`registry repository 7 of project acme/web`): named when it is missing. */
   subject(args: z.output<A>): string;
   /**
-   * What a refusal means for this call, beyond the generic reading: a 403 of
-   * the security reports is a missing dashboard permission, a 404 of a
-   * tier-gated API may be the tier. Actions also explain the server's limits
+   * What a refusal means for this call, beyond its requirements and the
+   * generic reading: a 404 of a tier-gated API may be the tier, a 403 of a
+   * protected tag its protection. Actions also explain the server's limits
    * here (a 429 of the changelog, a 400 of an hourly lease).
    */
   refusals?: Partial<Record<number, (args: z.output<A>) => string>>;
@@ -385,8 +385,9 @@ export function explained(declaration: AnyDeclaration, args: Args, error: unknow
   const note = error instanceof ApiError && error.credentialNote ? ` ${error.credentialNote}` : "";
   let message: string;
   // A 404 and a 403 read as a resource's do: the missing or hidden object, the role or tier lacking.
-  const cause = error instanceof ApiError ? (error.status === 404 ? notFoundCause(error, args, subject, special) : error.status === 403 ? forbiddenCause(declaration, args) : undefined) : undefined;
-  if (error instanceof ApiError && (error.status === 404 || error.status === 403) && (cause || special)) {
+  const refused = error instanceof ApiError && (error.status === 404 || error.status === 403);
+  const cause = refused ? (error.status === 404 ? notFoundCause(error, args, subject, special) : forbiddenCause(declaration, args)) : undefined;
+  if (refused && (cause || special)) {
     const advice = special ?? (error.status === 404 ? "Check the names and ids." : "Use the token of a user who has it.");
     message = `could not ${verb} ${subject}: ${answered}${cause ? `: ${cause}` : ""}. ${advice}${note}`;
   } else if (error instanceof ApiError && special) {
