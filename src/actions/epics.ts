@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import { childEpicsPath, parentEpic, parentEpicSubject } from "../functions/epics";
-import { defineAction } from "./core";
+import { defineAction, onGroup } from "./core";
 
 const linkedEpicShape = z.looseObject({
   /** Global id: what `EpicLink.childEpicId` takes. */
@@ -46,7 +46,7 @@ export const createChildEpic = defineAction({
     confidential: z.boolean().optional(),
   }),
   subject: parentEpicSubject,
-  requirements: (args) => ({ subject: `group ${args.group}`, role: "at least the Planner role (Reporter on servers without Planner)", tier: "Premium or Ultimate" }),
+  requirements: onGroup("at least the Planner role (Reporter on servers without Planner)", "Premium or Ultimate"),
   async run(call, args) {
     return call.checked(linkedEpicShape, await call.client.post<unknown>(childEpicsPath(args), { title: args.title, confidential: args.confidential }));
   },

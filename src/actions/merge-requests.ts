@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { inMergeRequest, mergeRequestPipelinesPath, mergeRequestSubject, pipelineShape } from "../functions/merge-requests";
-import { defineAction } from "./core";
+import { defineAction, onProject } from "./core";
 
 const noJobs = () => "The server creates one only when the project's CI configuration has jobs with a merge request rule.";
 
@@ -23,7 +23,7 @@ export const createMergeRequestPipeline = defineAction({
   verb: "create a pipeline for",
   args: z.object(inMergeRequest),
   subject: mergeRequestSubject,
-  requirements: (args) => ({ subject: `project ${args.project}`, role: "at least the Developer role (permission to run pipelines)" }),
+  requirements: onProject("at least the Developer role (permission to run pipelines)"),
   refusals: {
     400: noJobs,
     405: () => "The server creates a merge request pipeline only for an open merge request (not a closed or merged one).",

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { ownerReference } from "../resources/common";
 import { scheduleId, scheduleNotFound, schedulePath, signedInOnly } from "../functions/pipeline-schedules";
-import { defineAction } from "./core";
+import { defineAction, onProject } from "./core";
 
 const playAnswer = z.looseObject({ message: z.string() });
 
@@ -28,7 +28,7 @@ export const runPipelineSchedule = defineAction({
     scheduleId,
   }),
   subject: (args) => `pipeline schedule ${args.scheduleId} of project ${args.project}`,
-  requirements: (args) => ({ subject: `project ${args.project}`, role: "at least the Developer role" }),
+  requirements: onProject("at least the Developer role"),
   refusals: {
     401: signedInOnly,
     404: scheduleNotFound,

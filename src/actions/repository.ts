@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { CHANGELOG_RATE_LIMIT, changelogArgs, changelogCommitArgs, changelogCommitBody, changelogPath, changelogSubject } from "../functions/repository";
-import { defineAction } from "./core";
+import { defineAction, onProject } from "./core";
 
 /**
  * Generates the changelog of a version and commits it to the changelog file
@@ -24,7 +24,7 @@ export const commitChangelog = defineAction({
   verb: "commit",
   args: z.object({ ...changelogArgs, ...changelogCommitArgs }),
   subject: changelogSubject,
-  requirements: (args) => ({ subject: `project ${args.project}`, role: "at least the Developer role" }),
+  requirements: onProject("at least the Developer role"),
   refusals: {
     403: () => "Committing pushes to the branch: on a protected one, the role its protection allows to push (Maintainer by default).",
     429: () => CHANGELOG_RATE_LIMIT,

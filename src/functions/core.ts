@@ -154,6 +154,16 @@ export interface SavedFile {
   sha256: string;
 }
 
+/** The requirements of a call on the project it names (`project`): `role` on it, and a licence `tier` if any. */
+export const onProject =
+  (role: string, tier?: string) =>
+  (args: { project: string | number }): Pick<Requirements, "subject" | "role" | "tier"> => ({ subject: `project ${args.project}`, role, ...(tier ? { tier } : {}) });
+
+/** The requirements of a call on the group it names (`group`): `role` on it, and a licence `tier` if any. */
+export const onGroup =
+  (role: string, tier?: string) =>
+  (args: { group: string | number }): Pick<Requirements, "subject" | "role" | "tier"> => ({ subject: `group ${args.group}`, role, ...(tier ? { tier } : {}) });
+
 /** Any declaration, as the shared code below handles them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDeclaration = CallDeclaration<any> & { secrets?: readonly string[]; opaque?: readonly string[] };

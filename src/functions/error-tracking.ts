@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { apiPath } from "../client";
 import { ownerReference } from "../resources/common";
-import { defineListFunction, type Camelized } from "./core";
+import { defineListFunction, onProject, type Camelized } from "./core";
 
 export const clientKeyShape = z.looseObject({
   id: z.number(),
@@ -25,7 +25,7 @@ const clientKeys = defineListFunction({
   args: z.object({ /** The project (id or full path). */ project: ownerReference }),
   path: (args) => apiPath`/projects/${args.project}/error_tracking/client_keys`,
   subject: (args) => `the error tracking client keys of project ${args.project}`,
-  requirements: (args) => ({ subject: `project ${args.project}`, role: "at least the Maintainer role (and a token with the api scope)" }),
+  requirements: onProject("at least the Maintainer role (and a token with the api scope)"),
   secrets: ["sentryDsn", "publicKey"],
   item: clientKeyShape,
 });

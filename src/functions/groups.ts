@@ -11,7 +11,7 @@
 import { z } from "zod";
 import { apiPath, type Query } from "../client";
 import { ownerReference } from "../resources/common";
-import { defineListFunction, defineObjectFunction, type Camelized } from "./core";
+import { defineListFunction, defineObjectFunction, onGroup, type Camelized } from "./core";
 
 const nullableText = z.string().nullable();
 const nullableFlag = z.boolean().nullable();
@@ -285,7 +285,7 @@ const groupPersonalAccessTokens = defineListFunction({
     403: () => inventoryRule,
     404: () => `Check the group, and that the server is the hosted offering. ${inventoryRule}`,
   },
-  requirements: (args) => ({ subject: `group ${args.group}`, role: "the Owner role", tier: "Premium or Ultimate" }),
+  requirements: onGroup("the Owner role", "Premium or Ultimate"),
   item: personalAccessTokenShape,
 });
 

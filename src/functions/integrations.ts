@@ -18,7 +18,7 @@
 import { z } from "zod";
 import { apiPath } from "../client";
 import { ownerReference } from "../resources/common";
-import { defineListFunction, defineObjectFunction, type Camelized } from "./core";
+import { defineListFunction, defineObjectFunction, onGroup, type Camelized } from "./core";
 
 /** Null behaves as false; a server may leave out switches its edition lacks. */
 const flag = z.boolean().nullable().optional();
@@ -72,7 +72,7 @@ export const INTEGRATION_SECRETS = [
 ] as const;
 
 const group = ownerReference;
-const maintainerNeeded = (args: { group: string | number }) => ({ subject: `group ${args.group}`, role: "at least the Maintainer role" });
+const maintainerNeeded = onGroup("at least the Maintainer role");
 
 const groupIntegrations = defineListFunction({
   name: "getGroupIntegrations",

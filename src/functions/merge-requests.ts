@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { apiPath, tokenRefused, type Query } from "../client";
 import { ownerReference } from "../resources/common";
-import { defineListFunction, defineObjectFunction, defineTextFunction, type Camelized } from "./core";
+import { defineListFunction, defineObjectFunction, defineTextFunction, onProject, type Camelized } from "./core";
 
 // ---------------------------------------------------------------------------
 // Shapes (snake_case, as the API sends them)
@@ -330,7 +330,7 @@ function listQuery(args: ListArgs): Query {
   };
 }
 
-const reporterNeeded = (args: { project: string | number }) => ({ subject: `project ${args.project}`, role: "at least the Reporter role" });
+const reporterNeeded = onProject("at least the Reporter role");
 const readRefusal = () => "That is for a private project; a public or internal project's own visibility decides for the others.";
 const pipelineRefusal = () => "On a public or internal project whose pipelines are public, any access to it is enough.";
 

@@ -15,7 +15,7 @@
 import { z } from "zod";
 import { apiPath, roleNeeded, tokenRefused } from "../client";
 import { ownerReference } from "../resources/common";
-import { defineComposedFunction, defineListFunction, type Camelized } from "./core";
+import { defineComposedFunction, defineListFunction, onProject, type Camelized } from "./core";
 
 export const PIPELINE_STATUSES = [
   "created", "waiting_for_resource", "preparing", "pending", "running", "success", "failed", "canceled", "skipped", "manual", "scheduled",
@@ -80,7 +80,7 @@ const schedulesPath = (args: { project: string | number }) => apiPath`/projects/
 /** One schedule's path: its reads, and the actions on it (`play`). */
 export const schedulePath = (args: { project: string | number; scheduleId: number }) => `${schedulesPath(args)}/${args.scheduleId}`;
 /** Schedules are for Reporters and above; the server hides them from Guests (404). */
-export const reporterNeeded = (args: { project: string | number }) => ({ subject: `project ${args.project}`, role: "at least the Reporter role" });
+export const reporterNeeded = onProject("at least the Reporter role");
 export const signedInOnly = () => `this API needs a signed-in caller, and ${tokenRefused()}.`;
 export const scheduleNotFound = (args: { project: string | number }) =>
   `When the server names the Pipeline Schedule, no schedule of that id belongs to the project, or ${roleNeeded("at least the Reporter role", `project ${args.project}`)} (the server hides schedules from Guests). Otherwise check the project.`;

@@ -15,7 +15,7 @@ import { z } from "zod";
 import { apiPath } from "../client";
 import { ExplainedError } from "../engine/errors";
 import { ownerReference } from "../resources/common";
-import { defineComposedFunction, defineListFunction, defineObjectFunction, type Camelized, type SavedFile } from "./core";
+import { defineComposedFunction, defineListFunction, defineObjectFunction, onProject, type Camelized, type SavedFile } from "./core";
 
 // ---------------------------------------------------------------------------
 // Shapes (snake_case, as the API sends them)
@@ -149,7 +149,7 @@ const repositoryOf = (args: { project: string | number }) => `the repository of 
 const repositoryRefusals = {
   403: () => "That is for a private or internal project: its Guests cannot read its code.",
 };
-const repositoryRequirements = (args: { project: string | number }) => ({ subject: `project ${args.project}`, role: "at least the Reporter role" });
+const repositoryRequirements = onProject("at least the Reporter role");
 const atRef = (reference: string | undefined) => (reference === undefined ? "" : ` at ${reference}`);
 
 // ---------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import { ApiError, apiPath, missingOrHidden, roleNeeded, tierNeeded, tokenRefuse
 import { ExplainedError } from "../engine/errors";
 import { ownerReference } from "../resources/common";
 import { whyNoSamlProvider, type GroupProbe } from "../resources/saml-identity";
-import { defineComposedFunction, defineListFunction, type Camelized, type Reader } from "./core";
+import { defineComposedFunction, defineListFunction, onGroup, type Camelized, type Reader } from "./core";
 
 const identityShape = z.looseObject({
   /** The identity provider's id for the member (the SAML NameID). */
@@ -40,7 +40,7 @@ export type SamlGroupLinkInfo = Camelized<z.output<typeof groupLinkShape>>;
 
 const group = ownerReference;
 /** Group SAML is for the group's Owners, on Premium and Ultimate: as the resources declare it. */
-const ownerOnly = (args: { group: string | number }) => ({ subject: `group ${args.group}`, role: "the Owner role", tier: "Premium or Ultimate" });
+const ownerOnly = onGroup("the Owner role", "Premium or Ultimate");
 const identityNotFound = () =>
   "When the server names the Identity, no SAML identity of the group has this extern_uid (uids match case-insensitively). " +
   "On a self-managed instance every uid is not found here: identities are managed through the users API there.";

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { apiPath, ApiError, tokenRefused } from "../client";
 import { ownerReference } from "../resources/common";
-import { defineComposedFunction, defineListFunction, type Camelized } from "./core";
+import { defineComposedFunction, defineListFunction, onProject, type Camelized } from "./core";
 import { findingsThroughGraphql } from "./security-findings-graphql";
 
 export const REPORT_TYPES = ["sast", "dast", "dependency_scanning", "container_scanning"] as const;
@@ -68,7 +68,7 @@ const project = ownerReference;
 /** The API documentation's arrays travel comma-separated (`report_type=sast,dast`). */
 const commaSeparated = (values: readonly string[] | undefined) => (values === undefined ? undefined : values.join(","));
 /** Security reports are an Ultimate feature, of the project's top-level group (hosted) or of the instance's licence. */
-const reportRequirements = (role: string) => (args: { project: string | number }) => ({ subject: `project ${args.project}`, role, tier: "Ultimate" });
+const reportRequirements = (role: string) => onProject(role, "Ultimate");
 const signedInOnly = () => `this API needs a signed-in caller, and ${tokenRefused()}.`;
 
 /** The REST list is gone from this server: the route is unknown (`404 Not Found` from the router) or answers 410. */

@@ -20,7 +20,7 @@
 import { z } from "zod";
 import { apiPath, tierNeeded, tokenRefused } from "../client";
 import { PREMIUM_TIER, registryPath, topLevelGroup } from "../resources/virtual-registry";
-import { defineListFunction, defineObjectFunction, type Camelized } from "./core";
+import { defineListFunction, defineObjectFunction, onGroup, type Camelized } from "./core";
 
 const registryShape = z.looseObject({
   id: z.number(),
@@ -215,7 +215,7 @@ const cleanupPolicy = defineObjectFunction({
     404: (args) =>
       `This API answers the same unnamed 404 when the group has no policy yet (create one with CleanupPolicy), when ${tierNeeded(PREMIUM_TIER, `group ${args.group}`)} and is below it, and when the maven_virtual_registry feature flag is off (an administrator can enable it).`,
   },
-  requirements: (args) => ({ subject: `group ${args.group}`, role: "the Owner role" }),
+  requirements: onGroup("the Owner role"),
   result: cleanupPolicyShape,
 });
 
