@@ -39,8 +39,8 @@ export type SamlIdentityInfo = Camelized<z.output<typeof identityShape>>;
 export type SamlGroupLinkInfo = Camelized<z.output<typeof groupLinkShape>>;
 
 const group = ownerReference;
-/** Group SAML is for the group's Owners, on Premium and Ultimate: as the resources declare it. */
-const ownerOnly = onGroup("the Owner role", "Premium or Ultimate");
+/** Group SAML is for the group's Owners (below Premium the identities list answers 400: `whyNoSamlProvider`). */
+const ownerOnly = onGroup("the Owner role");
 const identityNotFound = () =>
   "When the server names the Identity, no SAML identity of the group has this extern_uid (uids match case-insensitively). " +
   "On a self-managed instance every uid is not found here: identities are managed through the users API there.";
