@@ -280,7 +280,7 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
   const { needs, ctx, creating } = request;
   const user = await (reads.user ??= ctx.client.get<Live>("/user").then(userFacts));
   if (needs.owner.kind === "instance") {
-    return needs.role === "administrator" && !user.isAdmin ? [{ property: "", reason: `${request.resource} needs an administrator; the token's user ${user.username} is not one` }] : [];
+    return needs.role === "administrator" && !user.isAdmin ? [{ property: "", reason: adminNeeded(user, request.resource) }] : [];
   }
   const { property } = needs.owner;
   const located = await locateOwner(request, reads, user);
@@ -322,7 +322,7 @@ async function unmetInputGates(request: VerificationRequest, reads: RunReads, ow
   const gates = (request.needs.inputGates ?? []).filter((gate) => request.creating || request.changed?.includes(gate.property));
   const failures: Failure[] = [];
   for (const gate of gates) {
-    if (gate.administrator && !user.isAdmin) failures.push({ property: "", reason: `${gate.property}: the setting needs an administrator; the token's user ${user.username} is not one` });
+    if (gate.administrator && !user.isAdmin) failures.push({ property: "", reason: `${gate.property}: ${adminNeeded(user, "this setting")}` });
     const missingTier = gate.tier ? await tierShortfall(request.ctx, reads, owner, user, gate.tier) : undefined;
     if (missingTier) {
       const reason = tierNeeded(TIER_NAMES[gate.tier!], ownerName(owner), { purpose: "this setting", shortfall: missingTier });
@@ -434,6 +434,10 @@ async function roleShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFa
   const has = (Object.keys(ROLE_LEVELS) as Role[]).filter((candidate) => ROLE_LEVELS[candidate] <= level).pop();
   return roleNeeded(roleInWords(role), ownerName(owner), { username: user.username, has, purpose: resource });
 }
+
+/** What an instance-wide need of an administrator reads as, for a user who is not one. */
+const adminNeeded = (user: UserFacts, purpose: string): string =>
+  roleNeeded("administrator rights", "the instance", { username: user.username, has: "a regular user", purpose });
 
 /** A role as the resources' requirements name it: the Owner role, at least the Maintainer role. */
 const roleInWords = (role: Role): string => (role === "Owner" ? "the Owner role" : `at least the ${role} role`);

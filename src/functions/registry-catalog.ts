@@ -13,7 +13,7 @@
  * host only, and is in no result, error or log.
  */
 import { z } from "zod";
-import { ApiError, apiPath, NetworkError, PAGE_SIZE, tokenRefused, type PlatformClient } from "../client";
+import { ApiError, apiPath, NetworkError, PAGE_SIZE, roleNeeded, tokenRefused, type PlatformClient } from "../client";
 import { ExplainedError } from "../engine/errors";
 import { defineComposedFunction, type FunctionOptions, type FunctionOutputOptions, type InputArgs, type Reader } from "./core";
 
@@ -65,7 +65,7 @@ async function catalogToken(read: Reader): Promise<string> {
   const access = grantedAccess(token);
   if (access !== undefined && !access.some((a) => a.type === "registry" && a.name === "catalog" && a.actions?.includes("*"))) {
     throw new ExplainedError(
-      `${NAME}: the token's user is not an administrator: the server's token service granted no ${CATALOG_SCOPE} access, which it gives to administrators only. ` +
+      `${NAME}: ${roleNeeded("administrator rights", "the instance")}: the server's token service granted no ${CATALOG_SCOPE} access, which it gives to administrators only. ` +
         "Use an administrator's token, or list one project's or group's repositories with getRegistryRepositories. No registry request was sent.",
     );
   }

@@ -73,7 +73,7 @@ describe("what the server would refuse is a check failure at preview", () => {
 
   it("instance settings need an administrator", async () => {
     await runAs("alice");
-    expect(await failuresOf("ApplicationSettings", { signupEnabled: false })).toEqual(["ApplicationSettings needs an administrator; the token's user alice is not one"]);
+    expect(await failuresOf("ApplicationSettings", { signupEnabled: false })).toEqual(["the token's user (alice) needs administrator rights on the instance for ApplicationSettings, and is a regular user there"]);
     await runAs("root");
     expect(await failuresOf("ApplicationSettings", { signupEnabled: false })).toEqual([]);
   });
@@ -153,7 +153,7 @@ describe("GroupSettings: the settings that need a tier, an administrator or a to
     expect(requests.filter((request) => request.includes("/namespaces/"))).toEqual(["GET /api/v4/namespaces/beta"]);
     expect(await failuresOf("GroupSettings", { group: "acme", membershipLock: true, uniqueProjectDownloadLimit: 10 })).toEqual([]);
     expect(await failuresOf("GroupSettings", { group: "acme", sharedRunnersMinutesLimit: 100 })).toEqual([
-      "sharedRunnersMinutesLimit: the setting needs an administrator; the token's user alice is not one",
+      "sharedRunnersMinutesLimit: the token's user (alice) needs administrator rights on the instance for this setting, and is a regular user there",
     ]);
     await runAs("root");
     expect(await failuresOf("GroupSettings", { group: "acme", sharedRunnersMinutesLimit: 100 })).toEqual([]);

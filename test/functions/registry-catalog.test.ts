@@ -88,7 +88,7 @@ describe("getRegistryCatalog", () => {
   it("a user who is not an administrator is told so, and the registry is not asked", async () => {
     const requests = await server.requestsDuring(async () => {
       await expect(server.actingAs("alice", () => getRegistryCatalog())).rejects.toThrow(
-        /^getRegistryCatalog: the token's user is not an administrator: the server's token service granted no registry:catalog:\* access.*No registry request was sent\.$/,
+        /^getRegistryCatalog: the token's user needs administrator rights on the instance: the server's token service granted no registry:catalog:\* access.*No registry request was sent\.$/,
       );
     });
     expect(requests.map((request) => request.path)).toEqual(["/jwt/auth"]);
