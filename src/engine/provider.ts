@@ -157,8 +157,8 @@ function parse(engine: Engine, inputs: Args): Args {
 /**
  * What check parsed, by the resource kind and the JSON text of what it
  * returned: the engine passes check's result on to the create or update that
- * follows it, and parsing it again was the larger part of the engine's own
- * time in those calls (5 to 20 µs of 25 to 60 in npm run bench). Parsing
+ * follows it, and parsing it again was a large part of the engine's own
+ * time in those calls. Parsing
  * check's result gives the value check parsed, since the schemas' transforms
  * and defaults give back what they made (a list of variables becomes a map, a
  * map stays one); this only saves the time. check returns its result with
