@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { apiPath } from "../client";
-import { ownerReference } from "../resources/common";
+import { ownerReference } from "../api/owner";
 import { defineListFunction, defineObjectFunction, type Camelized } from "./core";
 
 const tagSummaryShape = z.looseObject({

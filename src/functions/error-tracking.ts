@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { apiPath } from "../client";
-import { ownerReference } from "../resources/common";
+import { ownerReference } from "../api/owner";
 import { defineListFunction, type Camelized } from "./core";
 
 export const clientKeyShape = z.looseObject({

@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import { apiPath, type Query } from "../client";
-import { ownerReference } from "../resources/common";
+import { ownerReference } from "../api/owner";
 import { defineListFunction, defineObjectFunction, type Camelized } from "./core";
 
 const nullableText = z.string().nullable();

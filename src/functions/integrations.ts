@@ -17,7 +17,7 @@
  */
 import { z } from "zod";
 import { apiPath } from "../client";
-import { ownerReference } from "../resources/common";
+import { ownerReference } from "../api/owner";
 import { defineListFunction, defineObjectFunction, type Camelized } from "./core";
 
 /** Null behaves as false; a server may leave out switches its edition lacks. */

@@ -11,7 +11,7 @@
  */
 import { z } from "zod";
 import { apiPath, type Query } from "../client";
-import { ownerReference } from "../resources/common";
+import { ownerReference } from "../api/owner";
 import { defineListFunction, defineObjectFunction, defineTextFunction, type Camelized } from "./core";
 
 // ---------------------------------------------------------------------------

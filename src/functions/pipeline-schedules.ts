@@ -14,7 +14,7 @@
  */
 import { z } from "zod";
 import { apiPath } from "../client";
-import { ownerReference } from "../resources/common";
+import { ownerReference } from "../api/owner";
 import { defineComposedFunction, defineListFunction, type Camelized } from "./core";
 
 export const PIPELINE_STATUSES = [

@@ -14,7 +14,7 @@
 import { z } from "zod";
 import { ApiError, apiPath } from "../client";
 import { ExplainedError } from "../engine/errors";
-import { ownerReference } from "../resources/common";
+import { ownerReference } from "../api/owner";
 import { whyNoSamlProvider, type GroupProbe } from "../resources/saml-identity";
 import { defineComposedFunction, defineListFunction, type Camelized, type Reader } from "./core";
 

@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import { apiPath } from "../client";
-import { ownerReference } from "../resources/common";
+import { ownerReference } from "../api/owner";
 import { defineListFunction, type Camelized } from "./core";
 
 const userBasicShape = z.looseObject({

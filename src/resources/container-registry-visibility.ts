@@ -13,7 +13,7 @@ import { defineResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { restoreOnDelete, settingsOutputs } from "../engine/settings";
-import { ownerReference } from "./common";
+import { ownerReference } from "../api/owner";
 
 /** A project as `GET /projects/:id` returns it (the fields this resource reads). */
 export interface ProjectLive extends Record<string, unknown> {

@@ -31,7 +31,7 @@ import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
 import { defineResource, type EngineContext, type Operation } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
-import { ownerReference } from "./common";
+import { ownerReference } from "../api/owner";
 
 /** An epic as the API returns it (the fields this resource reads). */
 interface EpicJson extends Record<string, unknown> {

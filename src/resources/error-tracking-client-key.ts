@@ -20,7 +20,7 @@ import { apiPath } from "../client";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
-import { ownerReference } from "./common";
+import { ownerReference } from "../api/owner";
 
 /** A client key as the API returns it. */
 export interface ClientKeyLive extends Record<string, unknown> {

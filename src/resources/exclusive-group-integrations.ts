@@ -7,7 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { apiPath } from "../client";
 import { PlatformResource } from "../engine/resource";
-import { ownerReference } from "./common";
+import { ownerReference } from "../api/owner";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
 
 interface ListedIntegration {

@@ -36,7 +36,8 @@ import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import type { Preconditions } from "../engine/verify";
-import { adoptExisting, BAD_REF, ownerReference } from "./common";
+import { adoptExisting, BAD_REF } from "./common";
+import { ownerReference } from "../api/owner";
 
 /** A merge request as the API returns it (the fields this resource reads). */
 export interface MergeRequestLive extends Record<string, unknown> {

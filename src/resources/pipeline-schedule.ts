@@ -41,7 +41,8 @@ import { defineResource, type EngineContext, type Operation } from "../engine/de
 import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { isUnknown, requestBody } from "../engine/values";
-import { adoptExisting, BAD_REF, ownerReference } from "./common";
+import { adoptExisting, BAD_REF } from "./common";
+import { ownerReference } from "../api/owner";
 
 export type VariableType = "env_var" | "file";
 export type InputValue = string | number | boolean | (string | number | boolean)[];

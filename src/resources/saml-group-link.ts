@@ -19,7 +19,8 @@ import { defineResource, type EngineContext } from "../engine/definition";
 import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
-import { adoptExisting, ownerReference } from "./common";
+import { adoptExisting } from "./common";
+import { ownerReference } from "../api/owner";
 
 /** The roles a link can grant, by the names users know them by. */
 export const ACCESS_LEVELS = {

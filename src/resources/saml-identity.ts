@@ -36,7 +36,7 @@ import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
-import { ownerReference } from "./common";
+import { ownerReference } from "../api/owner";
 
 /** An identity as the API returns it. */
 export interface SamlIdentityApi extends Record<string, unknown> {

@@ -29,7 +29,8 @@ import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import type { Room } from "../engine/verify";
 import { requestBody } from "../engine/values";
-import { adoptExisting, isHttpUrl } from "./common";
+import { isHttpUrl } from "../validation";
+import { adoptExisting } from "./common";
 import { CONTAINER_REGISTRY_NEEDS, containerRegistryRequirements, registryOwner, registryUpstreamsPath, REGISTRY_GROUP } from "./virtual-registry";
 
 export const MAX_UPSTREAMS_PER_REGISTRY = 5;

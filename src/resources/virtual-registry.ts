@@ -16,7 +16,8 @@ import { defineResource, type EngineContext, type Requirements } from "../engine
 import type { GroupObjectOwner } from "../engine/verify";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
-import { adoptExisting, ownerReference } from "./common";
+import { adoptExisting } from "./common";
+import { ownerReference } from "../api/owner";
 
 export const MAX_REGISTRIES_PER_GROUP = 5;
 
