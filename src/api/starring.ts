@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { apiPath } from "../client";
 import { callsOf } from "./core";
+import { project } from "./projects";
 
 const userBasic = z.looseObject({
   id: z.number(),
@@ -81,6 +82,10 @@ export const starredProject = z.looseObject({
 });
 
 export type Starrer = z.output<typeof starrer>;
+
+/** A project as a star's answer and get-one show it: with its star count. */
+export const starredOnce = project.extend({ star_count: z.number() });
+export const starCountCalls = callsOf(starredOnce);
 export const starrerCalls = callsOf(starrer);
 
 /** The starrers of the project at `projectPath` (`/projects/12` → `/projects/12/starrers`). */

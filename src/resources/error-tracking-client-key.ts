@@ -16,12 +16,12 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { apiPath } from "../client";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { clientKeyCalls, clientKeyId, clientKeysPath, parseClientKeyId, type ClientKey as ClientKeyLive } from "../api/error-tracking";
 import { ownerReference } from "../api/owner";
+import { numericProjectId } from "../api/projects";
 
 const schema = z.object({
   /** The project (numeric id or full path). */
@@ -40,12 +40,6 @@ function parseId(id: string): { keysPath: string; keyId: number } {
   const parsed = parseClientKeyId(id);
   if (!parsed) throw new Error(`ErrorTrackingClientKey id "${id}" is not of the form projects/<project id>/error_tracking/client_keys/<key id>.`);
   return parsed;
-}
-
-/** The POST takes the numeric project id only: a full path costs one GET. */
-async function numericProjectId(ctx: EngineContext, project: string | number): Promise<number> {
-  if (typeof project === "number") return project;
-  return (await ctx.client.get<{ id: number }>(apiPath`/projects/${project}`)).id;
 }
 
 const listKeys = (ctx: EngineContext, keysPath: string) => clientKeyCalls.list(ctx.client, keysPath);
@@ -78,7 +72,8 @@ export const errorTrackingClientKeyDefinition = defineResource({
   preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Maintainer" }),
 
   async create(ctx, args: ClientKeyInputs) {
-    const projectId = await numericProjectId(ctx, args.project);
+    // The POST takes the numeric project id only: a full path costs one GET.
+    const projectId = await numericProjectId(ctx.client, args.project);
     const keysPath = clientKeysPath(projectId);
     // The keys that exist before: a POST whose answer is lost is then found (a key not among them), never made twice.
     const before = new Set((await listKeys(ctx, keysPath)).map((key) => key.id));

@@ -24,7 +24,8 @@ import { defineResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
-import { parseStarId, starId, starPath, starrerCalls, starrersOf, unstarPath, type Starrer as StarrerLive } from "../api/starring";
+import { projectPath as projectPathOf } from "../api/projects";
+import { parseStarId, starCountCalls, starId, starPath, starrerCalls, starrersOf, unstarPath, type Starrer as StarrerLive } from "../api/starring";
 
 interface UserLive {
   id: number;
@@ -70,7 +71,7 @@ async function createStar(ctx: EngineContext, args: StarInputs): Promise<{ id: s
   const answer = await ctx.client.request<unknown>("POST", starPath(projectPath), { body: {}, findCreated: () => findStarrer(ctx, projectPath, me) });
   const starredBefore = answer.status === 304;
   // The star's answer is the project (with its new star_count), except for a 304 or an answer recovered from the list.
-  const project = isProject(answer.body) ? answer.body : await ctx.client.get<{ id: number; star_count: number }>(projectPath);
+  const project = isProject(answer.body) ? answer.body : await starCountCalls.get(ctx.client, projectPath);
   const entry = isStarrer(answer.body) ? starrerCalls.check(answer.body, `POST ${starPath(projectPath)}`) : await findStarrer(ctx, `/projects/${project.id}`, me);
   if (!entry) {
     throw new ExplainedError(
@@ -86,7 +87,7 @@ async function readStar(ctx: EngineContext, id: string, recorded: Record<string,
   const username = typeof recorded.username === "string" ? recorded.username : undefined;
   const entry = await findStarrer(ctx, `/projects/${projectId}`, { id: userId, username });
   if (!entry) return undefined;
-  const project = await ctx.client.get<{ id: number; star_count: number }>(`/projects/${projectId}`);
+  const project = await starCountCalls.get(ctx.client, projectPathOf(projectId));
   return { project_id: projectId, star_count: project.star_count, starred_since: entry.starred_since, user: entry.user, starred_before: recorded.starredBefore === true };
 }
 
