@@ -9,7 +9,7 @@
  * the server said. Each schema is built once, when its area module loads.
  */
 import { z } from "zod";
-import type { PlatformClient, Query } from "../client";
+import type { FormFields, PlatformClient, Query } from "../client";
 
 /** A server's answer that is not the shape the API specifies. */
 export class UnexpectedAnswer extends Error {
@@ -48,6 +48,8 @@ export interface Calls<T> {
   post(client: PlatformClient, path: string, body: unknown, findCreated?: () => Promise<T | undefined>): Promise<T>;
   put(client: PlatformClient, path: string, body: unknown): Promise<T>;
   patch(client: PlatformClient, path: string, body: unknown): Promise<T>;
+  /** A PUT of a multipart form (a file upload). */
+  putForm(client: PlatformClient, path: string, form: FormFields): Promise<T>;
   /** An answer got another way (a raw `request`), checked as the calls check theirs. */
   check(answer: unknown, request: string): T;
 }
@@ -70,6 +72,7 @@ export function callsOf<S extends z.ZodType>(schema: S): Calls<z.output<S>> {
     post: async (client, path, body, findCreated) => one(await client.post<unknown>(path, body, findCreated), `POST ${path}`),
     put: async (client, path, body) => one(await client.put<unknown>(path, body), `PUT ${path}`),
     patch: async (client, path, body) => one(await client.patch<unknown>(path, body), `PATCH ${path}`),
+    putForm: async (client, path, form) => one(await client.putForm<unknown>(path, form), `PUT ${path}`),
     check: one,
   };
 }
