@@ -25,12 +25,8 @@ import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
 import { projectPath as projectPathOf } from "../api/projects";
+import { CURRENT_USER_PATH, userCalls } from "../api/users";
 import { parseStarId, starCountCalls, starId, starPath, starrerCalls, starrersOf, unstarPath, type Starrer as StarrerLive } from "../api/starring";
-
-interface UserLive {
-  id: number;
-  username: string;
-}
 
 /** What the engine records of a star: the starrer entry, the project's id and star count, and whether it was there before. */
 export interface StarLive extends Record<string, unknown> {
@@ -65,7 +61,7 @@ const isProject = (body: unknown): body is { id: number; star_count: number } =>
   typeof body === "object" && body !== null && typeof (body as { id?: unknown }).id === "number" && "star_count" in body;
 
 async function createStar(ctx: EngineContext, args: StarInputs): Promise<{ id: string; live: StarLive }> {
-  const me = await ctx.client.get<UserLive>("/user");
+  const me = await userCalls.get(ctx.client, CURRENT_USER_PATH);
   const projectPath = apiPath`/projects/${args.project}`;
   // A POST whose answer is lost is settled by the starrers list: the star is there or it is not.
   const answer = await ctx.client.request<unknown>("POST", starPath(projectPath), { body: {}, findCreated: () => findStarrer(ctx, projectPath, me) });
@@ -98,7 +94,7 @@ async function deleteStar(ctx: EngineContext, id: string, recorded: Record<strin
   const answer = await ctx.client.request<unknown>("POST", unstarPath(`/projects/${projectId}`), { body: {} });
   if (answer.status !== 304) return;
   // 304: the token's user has no star there. Gone already, or the token is another user's now.
-  const me = await ctx.client.get<UserLive>("/user");
+  const me = await userCalls.get(ctx.client, CURRENT_USER_PATH);
   if (me.id === userId) return;
   const starrer = typeof recorded.username === "string" ? `${recorded.username} (user ${userId})` : `user ${userId}`;
   throw new ExplainedError(

@@ -37,6 +37,7 @@ import { defineResource, type EngineContext } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
+import { USERS_PATH, userCalls } from "../api/users";
 import { probeGroup, samlIdentitiesPath, samlIdentityCalls, samlIdentityPath as identityPath, whyNoSamlProvider, type SamlIdentity as SamlIdentityApi } from "../api/saml";
 
 /** The identity, with the prior `extern_uid` this provider recorded (not an API field). */
@@ -82,7 +83,7 @@ const isIdentityNotFound = (error: unknown) => error instanceof ApiError && erro
 
 async function userIdOf(ctx: EngineContext, user: string | number): Promise<number> {
   if (typeof user === "number") return user;
-  const found = await ctx.client.get<{ id: number; username: string }[]>("/users", { username: user });
+  const found = await userCalls.getAll(ctx.client, USERS_PATH, { username: user });
   const match = found.find((candidate) => candidate.username.toLowerCase() === user.toLowerCase());
   if (!match) throw new ExplainedError(`SamlIdentity: user: there is no user named ${user} (GET /users?username=${user} found none).`);
   return match.id;
