@@ -18,6 +18,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { writeBenchmarkSection } from "./benchmarks-file.mts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -185,16 +186,7 @@ export async function measureRepository(): Promise<string> {
 
 /** Puts `section` under `## Repository content` in BENCHMARKS.md, leaving the rest as it is. */
 export function writeRepositorySection(section: string): void {
-  const heading = "## Repository content";
-  const current = existsSync("BENCHMARKS.md") ? readFileSync("BENCHMARKS.md", "utf8") : "# Benchmarks\n";
-  const start = current.indexOf(`\n${heading}\n`);
-  const body = `\n${heading}\n\n${section}`;
-  if (start === -1) {
-    writeFileSync("BENCHMARKS.md", current.replace(/\n*$/, "\n") + body);
-    return;
-  }
-  const next = current.indexOf("\n## ", start + heading.length + 1);
-  writeFileSync("BENCHMARKS.md", current.slice(0, start) + body + (next === -1 ? "" : current.slice(next)));
+  writeBenchmarkSection("Repository content", section);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

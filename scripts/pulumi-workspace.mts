@@ -67,7 +67,8 @@ export class PulumiProgram {
   readonly root: string;
   readonly dir: string;
   readonly stack: string;
-  private readonly env: NodeJS.ProcessEnv;
+  /** The environment every command runs with (the backend, PULUMI_HOME, the passphrase, PATH). */
+  readonly env: NodeJS.ProcessEnv;
   private readonly echo: boolean;
   private readonly flags: string[];
   private readonly engineFlags: string[];

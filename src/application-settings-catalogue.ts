@@ -16,7 +16,12 @@
 
 export type SettingValue = string | number | boolean | null | unknown[] | Record<string, unknown>;
 
-export type SettingKind = "boolean" | "integer" | "number" | "string" | "string[]" | "integer[]" | "hash";
+/**
+ * How a setting travels in JSON, as its database column makes it: `number` a
+ * float column (a JSON number), `decimal` a numeric column, which Rails writes
+ * as text (`"1.0"`); both are numbers to a program.
+ */
+export type SettingKind = "boolean" | "integer" | "number" | "decimal" | "string" | "string[]" | "integer[]" | "hash";
 
 export interface SettingEntry {
   kind: SettingKind;
@@ -36,6 +41,7 @@ type Tier = SettingEntry["tier"];
 const bool = (value: boolean, tier?: Tier) => ({ kind: "boolean" as const, default: value, ...(tier ? { tier } : {}) });
 const int = (value: number | null, tier?: Tier) => ({ kind: "integer" as const, default: value, ...(tier ? { tier } : {}) });
 const num = (value: number | null) => ({ kind: "number" as const, default: value });
+const decimal = (value: number | null) => ({ kind: "decimal" as const, default: value });
 const text = (value: string | null, tier?: Tier) => ({ kind: "string" as const, default: value, ...(tier ? { tier } : {}) });
 const oneOf = <const V extends string | number>(value: V | null, values: readonly V[], tier?: Tier) => ({
   kind: (typeof values[0] === "number" ? "integer" : "string") as V extends number ? "integer" : "string",
@@ -71,6 +77,18 @@ export const THROTTLE_SCOPES = [
   "unauthenticated_git_http",
   "unauthenticated",
 ] as const;
+/** A decimal as Rails writes it in JSON (`BigDecimal#to_s("F")`): always with a fraction, `1` as "1.0". */
+export function decimalText(value: number): string {
+  return Number.isInteger(value) ? value.toFixed(1) : String(value);
+}
+
+/** A decimal read from an answer: text on real servers; a number is taken as it is. */
+export function decimalValue(value: unknown): unknown {
+  if (typeof value !== "string" || value.trim() === "") return value;
+  const number = Number(value);
+  return Number.isFinite(number) ? number : value;
+}
+
 export type ThrottleScope = (typeof THROTTLE_SCOPES)[number];
 
 const THROTTLE_DEFAULTS: Record<ThrottleScope, [period: number, requests: number]> = {
@@ -326,7 +344,7 @@ export const APPLICATION_SETTINGS = {
   pipeline_limit_per_project_user_sha: int(0),
   plantuml_enabled: bool(false),
   plantuml_url: text(null),
-  polling_interval_multiplier: num(1),
+  polling_interval_multiplier: decimal(1),
   project_export_enabled: bool(true),
   prometheus_metrics_enabled: bool(true),
   protected_ci_variables: bool(true),

@@ -40,6 +40,8 @@ const instance = new ApplicationSettings("instance", {
   // Settings real servers have beyond the spec's list are typed too.
   gravatarEnabled: false,
   defaultBranchName: "main",
+  // A decimal: a number here, though the server answers it as text ("1.5").
+  pollingIntervalMultiplier: 1.5,
   // The throttle pattern: enabling it needs its period and request count.
   throttleAuthenticatedApiEnabled: true,
   throttleAuthenticatedApiPeriodInSeconds: 60,

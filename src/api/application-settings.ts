@@ -4,12 +4,15 @@
  * may be absent or null: editions and versions differ in what they hold.
  */
 import { z } from "zod";
+import { decimalValue } from "../application-settings-catalogue";
 import { callsOf } from "./core";
 
 const int = z.number().int().nullable().optional();
 const bool = z.boolean().nullable().optional();
 const text = z.string().nullable().optional();
 const strings = z.array(z.string()).nullable().optional();
+/** A numeric column: text on real servers (`"1.0"`), a number on others. */
+const decimal = z.union([z.string(), z.number()]).nullable().optional();
 
 /** The throttles: `throttle_<scope>_enabled`, `_period_in_seconds`, `_requests_per_period`. */
 export const THROTTLE_SCOPES = [
@@ -30,6 +33,7 @@ const protectionDefaults = z.looseObject({
   allowed_to_merge: z.array(z.looseObject({ access_level: z.number() })).optional(),
 });
 
+/** The settings as the API sends them (the resource records them so). */
 export const applicationSettings = z.looseObject({
   id: z.number(),
   created_at: z.string().nullable(),
@@ -95,6 +99,9 @@ export const applicationSettings = z.looseObject({
   runner_jobs_request_api_limit: int,
   runner_jobs_patch_trace_api_limit: int,
   runner_jobs_endpoints_api_limit: int,
+  polling_interval_multiplier: decimal,
+  /** Seconds, a float. */
+  external_authorization_service_timeout: z.number().nullable().optional(),
   users_api_limit_followers: int,
   users_api_limit_following: int,
   users_api_limit_status: int,
@@ -118,6 +125,11 @@ export const applicationSettings = z.looseObject({
   secret_push_protection_available: bool,
   assistant_features_enabled: bool,
   lock_assistant_features_enabled: bool,
+});
+
+/** The settings as a lookup gives them: a decimal column as a number. */
+export const applicationSettingsRead = applicationSettings.extend({
+  polling_interval_multiplier: decimal.transform((value) => decimalValue(value) as number | null | undefined),
 });
 
 export type ApplicationSettings = z.output<typeof applicationSettings>;

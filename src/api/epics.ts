@@ -58,8 +58,10 @@ export async function moveEpicChild(client: PlatformClient, childPath: string, p
   return checked(epicCalls.listSchema, await client.put<unknown>(childPath, position), `PUT ${childPath}`);
 }
 
+/** `/groups/acme/epics/1`: epic &1 of the group. */
+export const epicPath = (group: string | number, epicIid: number): string => apiPath`/groups/${group}/epics/${epicIid}`;
 /** `/groups/acme/epics/1/epics`: the children of epic &1, in their order. */
-export const epicChildrenPath = (group: string | number, epicIid: number): string => apiPath`/groups/${group}/epics/${epicIid}/epics`;
+export const epicChildrenPath = (group: string | number, epicIid: number): string => `${epicPath(group, epicIid)}/epics`;
 
 const LINK_ID = /^(groups\/[^/]+\/epics\/\d+\/epics)\/(\d+)$/;
 

@@ -53,7 +53,7 @@ export const schedulePipeline = z.looseObject({
   iid: z.number(),
   project_id: z.number(),
   status: z.string(),
-  /** `scheduled` for the pipelines of a schedule. */
+  /** `schedule` for the pipelines of a schedule. */
   source: z.string(),
   ref: z.string(),
   sha: z.string(),

@@ -39,6 +39,8 @@ export interface SeedUser {
   tokens?: string[];
   /** Scopes per token (`{"glpat-x": ["read_api"]}`); a token not listed has every scope. */
   tokenScopes?: Record<string, string[]>;
+  /** A blocked account: its tokens are refused with 403 by every API call. */
+  blocked?: boolean;
 }
 
 export interface SeedGroup {
@@ -179,6 +181,7 @@ function addUser(state: EmulatorState, seedUser: SeedUser, createdAt: string, as
     isAdmin: seedUser.admin ?? false,
     tokens,
     ...(seedUser.tokenScopes ? { tokenScopes: seedUser.tokenScopes } : {}),
+    ...(seedUser.blocked ? { blocked: true } : {}),
     createdAt,
   };
   state.users.push(user);

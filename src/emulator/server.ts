@@ -318,6 +318,8 @@ class EmulatorServer {
       match = this.router.match(method, rawPath);
       if (!match) throw routeNotFound();
       if (token !== undefined && !user) throw unauthorized();
+      // The API guard refuses a blocked account's valid token (`api_access_allowed?`).
+      if (user?.blocked) throw new ApiError(403, { message: "403 Forbidden - Your account has been blocked." });
       // authenticate_non_get!: every write needs a user.
       if (!user && MUTATING_METHODS.has(method) && !match.route.outsideApi) throw unauthorized();
 

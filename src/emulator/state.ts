@@ -51,6 +51,8 @@ export interface User {
   tokens: string[];
   /** Scopes per token (`api`, `read_api`, ...); a token not listed has every scope. */
   tokenScopes?: Record<string, string[]>;
+  /** A blocked account's tokens are refused by every API call (absent: active). */
+  blocked?: boolean;
   createdAt: string;
 }
 

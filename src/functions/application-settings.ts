@@ -16,7 +16,7 @@
  * Output form is secret.
  */
 import { z } from "zod";
-import { APPLICATION_SETTINGS_PATH, applicationSettings as settingsShape } from "../api/application-settings";
+import { APPLICATION_SETTINGS_PATH, applicationSettingsRead as settingsShape } from "../api/application-settings";
 import { defineObjectFunction, type Camelized, type FunctionOutputOptions } from "./core";
 
 export type ApplicationSettingsInfo = Camelized<z.output<typeof settingsShape>>;

@@ -1,28 +1,58 @@
 /**
- * Epics: the children of an epic, in
- * their order. The epics API is deprecated (planned for removal in API v5;
+ * Epics: one epic, and the children of an epic in their order. The epics API is deprecated (planned for removal in API v5;
  * GitLab's replacement is the work items API) but still served.
  */
 import { z } from "zod";
-import { epic as epicShape, epicChildrenPath } from "../api/epics";
+import { epic as epicShape, epicChildrenPath, epicPath } from "../api/epics";
 import { ownerReference } from "../api/owner";
-import { defineListFunction, type Camelized } from "./core";
+import { defineListFunction, defineObjectFunction, type Camelized } from "./core";
 
 export type Epic = Camelized<z.output<typeof epicShape>>;
+
+const readRefusal = () => "Epics need the group on the Premium or Ultimate tier, and read access to the epic (a confidential one: the Planner role or higher).";
+
+const inGroup = {
+  /** The epic's group (id or full path). */
+  group: ownerReference,
+};
+const epicIid = (whose: string) =>
+  z.number().int({ message: `must be ${whose} iid: a positive integer` }).positive({ message: `must be ${whose} iid: a positive integer` });
+
+const epic = defineObjectFunction({
+  name: "getEpic",
+  args: z.object({
+    ...inGroup,
+    /** The epic's iid in that group (`&iid`). */
+    epicIid: epicIid("the epic's"),
+  }),
+  path: (args) => epicPath(args.group, args.epicIid),
+  subject: (args) => `epic &${args.epicIid} of group ${args.group}`,
+  refusals: { 403: readRefusal },
+  result: epicShape,
+});
+
+/**
+ * One epic of a group, by its iid (deprecated API, still served): its
+ * parent, dates and labels.
+ *
+ * ```ts
+ * const roadmap = await getEpic({ group: "acme", epicIid: 1 });
+ * ```
+ */
+export const getEpic = epic;
+/** `getEpic` as an Output. */
+export const getEpicOutput = epic.output;
 
 const epicChildren = defineListFunction({
   name: "getEpicChildren",
   args: z.object({
-    /** The parent epic's group (id or full path). */
-    group: ownerReference,
+    ...inGroup,
     /** The parent epic's iid in that group. */
-    epicIid: z.number().int({ message: "must be the parent epic's iid: a positive integer" }).positive({ message: "must be the parent epic's iid: a positive integer" }),
+    epicIid: epicIid("the parent epic's"),
   }),
   path: (args) => epicChildrenPath(args.group, args.epicIid),
   subject: (args) => `the child epics of epic &${args.epicIid} of group ${args.group}`,
-  refusals: {
-    403: () => "Epics need the group on the Premium or Ultimate tier, and read access to the parent epic (a confidential one: the Planner role or higher).",
-  },
+  refusals: { 403: readRefusal },
   item: epicShape,
 });
 

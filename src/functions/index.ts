@@ -75,7 +75,7 @@ export {
   type UpstreamDetail,
   type VirtualRegistryCleanupPolicyInfo,
 } from "./virtual-registries";
-export { getEpicChildren, getEpicChildrenOutput, type Epic } from "./epics";
+export { getEpic, getEpicOutput, getEpicChildren, getEpicChildrenOutput, type Epic } from "./epics";
 export { getStarredProjects, getStarredProjectsOutput, getStarrers, getStarrersOutput, type StarredProject, type Starrer } from "./starring";
 export {
   getSamlIdentities,
@@ -92,6 +92,8 @@ export {
 export {
   getMergeRequests,
   getMergeRequestsOutput,
+  getProjectMergeRequests,
+  getProjectMergeRequestsOutput,
   getMergeRequest,
   getMergeRequestOutput,
   getMergeRequestDiffs,

@@ -18,6 +18,7 @@ import {
   mergeRequest as singleShape,
   mergeRequestDiff as diffShape,
   mergeRequestPath,
+  mergeRequestsPath,
   pipelineBasic as pipelineBasicShape,
 } from "../api/merge-requests";
 import { defineListFunction, defineObjectFunction, defineTextFunction, type Camelized } from "./core";
@@ -199,6 +200,35 @@ const mergeRequests = defineListFunction({
 export const getMergeRequests = mergeRequests;
 /** `getMergeRequests` as an Output. */
 export const getMergeRequestsOutput = mergeRequests.output;
+
+const projectMergeRequests = defineListFunction({
+  name: "getProjectMergeRequests",
+  args: listArgs.extend({
+    /** The project (id or full path). */
+    project: ownerReference,
+    /** Only these merge requests (`!iid`s of the project). */
+    iids: z.array(z.number().int().positive()).min(1).optional(),
+  }),
+  validate: exclusivePairs,
+  path: (args) => mergeRequestsPath(args.project),
+  query: (args) => ({ ...listQuery(args), iids: args.iids }),
+  subject: (args) => `the merge requests of project ${args.project}`,
+  refusals: { 403: readRefusal },
+  item: mergeRequestShape,
+});
+
+/**
+ * The merge requests of one project, with the same filters as
+ * `getMergeRequests`; the scope defaults to all of them (the server's
+ * default for a project), and `iids` picks some by their `!iid`.
+ *
+ * ```ts
+ * const open = await getProjectMergeRequests({ project: "acme/web", state: "opened", targetBranch: "main" });
+ * ```
+ */
+export const getProjectMergeRequests = projectMergeRequests;
+/** `getProjectMergeRequests` as an Output. */
+export const getProjectMergeRequestsOutput = projectMergeRequests.output;
 
 const inMergeRequest = {
   /** The project (id or full path). */

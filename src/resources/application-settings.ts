@@ -38,6 +38,7 @@ import {
   REQUIRED_WHEN_ENABLED as REQUIRED_SETTINGS,
   SETTING_ALIASES,
   SETTING_ENTRIES,
+  decimalValue,
   type SettingEntry,
 } from "../application-settings-catalogue";
 
@@ -97,7 +98,7 @@ type ZodOfEntry<E> = E extends { kind: "boolean" }
     : z.ZodNullable<
         E extends { values: readonly (infer V)[] }
           ? z.ZodType<V>
-          : E extends { kind: "integer" | "number" }
+          : E extends { kind: "integer" | "number" | "decimal" }
             ? z.ZodNumber
             : E extends { kind: "string" }
               ? z.ZodString
@@ -113,7 +114,7 @@ function zodOfEntry(entry: SettingEntry): z.ZodType {
     ? z.union(entry.values.map((value) => z.literal(value)) as unknown as [z.ZodLiteral, z.ZodLiteral], { message: `must be one of ${entry.values.join(", ")}` })
     : entry.kind === "integer"
       ? z.number().int()
-      : entry.kind === "number"
+      : entry.kind === "number" || entry.kind === "decimal"
         ? z.number()
         : entry.kind === "string"
           ? z.string()
@@ -293,6 +294,7 @@ const catalogueTraits: { [K in Property]?: FieldTraits } = Object.fromEntries(
     if (snakeCase(camelCase(name)) !== name) traits.api = name;
     if (entry.secret) traits.secret = true;
     if (entry.writeOnly) traits.writeOnly = true;
+    if (entry.kind === "decimal") traits.fromApi = (live) => decimalValue(live[name]);
     return [camelCase(name), traits];
   }),
 );

@@ -210,9 +210,10 @@ export const samlGroupLinkDefinition = defineResource({
   }),
   outputs: {},
   outputsOf: () => ({}),
-  // Only a link with the same group, name and provider is in the way of its replacement.
+  // A link with the same group, name and provider is in the way of its replacement; and a link without a
+  // provider cannot be deleted by name once another link of that name exists (the server asks which provider).
   deleteBeforeReplace: (olds, news) =>
-    olds.group === news.group && olds.samlGroupName === news.samlGroupName && (olds.provider ?? undefined) === news.provider,
+    olds.group === news.group && olds.samlGroupName === news.samlGroupName && ((olds.provider ?? undefined) === news.provider || olds.provider == null),
 
   create: createLink,
 

@@ -42,6 +42,7 @@ describeExample({
       whats_new_variant: "current_tier",
       gravatar_enabled: false,
       default_branch_name: "main",
+      polling_interval_multiplier: "1.5",
       throttle_authenticated_api_enabled: true,
       throttle_authenticated_api_period_in_seconds: 60,
       throttle_authenticated_api_requests_per_period: 600,

@@ -89,14 +89,17 @@ describe("GET and PUT /application/settings", () => {
 describe("the settings real servers have", () => {
   it("serves them with their types and defaults, and a PUT of one outside the spec's list applies it", async () => {
     const settings = (await get()).body;
-    expect(settings).toMatchObject({ domain_allowlist: [], gravatar_enabled: true, default_branch_name: null, polling_interval_multiplier: 1, diagramsnet_url: "https://embed.diagrams.net" });
+    expect(settings).toMatchObject({ domain_allowlist: [], gravatar_enabled: true, default_branch_name: null, polling_interval_multiplier: "1.0", diagramsnet_url: "https://embed.diagrams.net" });
+    // A numeric column is text in JSON, as Rails writes a BigDecimal; a float column stays a number.
+    expect(settings.external_authorization_service_timeout).toBe(0.5);
     const result = await put({ domain_allowlist: ["example.com", "*.example.org"], gravatar_enabled: false, default_branch_name: "trunk" });
     expect(result).toMatchObject({ status: 200, body: { domain_allowlist: ["example.com", "*.example.org"], gravatar_enabled: false, default_branch_name: "trunk" } });
     // Sent beside a listed setting, none is dropped.
     const mixed = await put({ signup_enabled: false, help_page_text: "Ask #platform", polling_interval_multiplier: "1.5" });
-    expect(mixed.body).toMatchObject({ signup_enabled: false, help_page_text: "Ask #platform", polling_interval_multiplier: 1.5 });
+    expect(mixed.body).toMatchObject({ signup_enabled: false, help_page_text: "Ask #platform", polling_interval_multiplier: "1.5" });
     // null unsets a setting that is not a boolean.
     expect((await put({ default_branch_name: null, help_page_text: null })).body).toMatchObject({ default_branch_name: null, help_page_text: null });
+    expect((await put({ polling_interval_multiplier: 2 })).body.polling_interval_multiplier).toBe("2.0");
     await put({ domain_allowlist: [], gravatar_enabled: true, signup_enabled: true, polling_interval_multiplier: 1 });
   });
 

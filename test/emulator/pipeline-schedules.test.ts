@@ -229,7 +229,7 @@ describe("running", () => {
     expect(played).toMatchObject({ status: 201, body: { message: "201 Created" } });
     const pipelines = await call(server.emulator, `${SCHEDULES}/${schedule.id}/pipelines`);
     expect(pipelines.body).toEqual([
-      expect.objectContaining({ source: "scheduled", ref: "refs/heads/main", status: "pending", iid: expect.any(Number), web_url: expect.stringContaining("/acme/web/-/pipelines/") }),
+      expect.objectContaining({ source: "schedule", ref: "refs/heads/main", status: "pending", iid: expect.any(Number), web_url: expect.stringContaining("/acme/web/-/pipelines/") }),
     ]);
     const details = await call(server.emulator, `${SCHEDULES}/${schedule.id}`);
     expect(details.body.last_pipeline).toEqual({ id: pipelines.body[0].id, sha: expect.stringMatching(/^[0-9a-f]{40}$/), ref: "refs/heads/main", status: "pending" });

@@ -36,6 +36,9 @@ describe("getApplicationSettings", () => {
     });
     // Settings the spec does not list are kept too.
     expect(settings).toHaveProperty("akismetEnabled", false);
+    // The server sends the numeric column as text ("1.0"); the program gets a number.
+    expect(settings?.pollingIntervalMultiplier).toBe(1);
+    expect(settings?.externalAuthorizationServiceTimeout).toBe(0.5);
     expect(settings).toHaveProperty("createdAt");
   });
 

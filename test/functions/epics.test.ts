@@ -1,6 +1,6 @@
-/** getEpicChildren against the emulator. */
+/** getEpic and getEpicChildren against the emulator. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { getEpicChildren, getEpicChildrenOutput } from "pulumi-platform";
+import { getEpic, getEpicChildren, getEpicChildrenOutput, getEpicOutput } from "pulumi-platform";
 import { defaultSeed, type Seed } from "pulumi-platform/emulator";
 import { useEmulator } from "../support";
 
@@ -88,6 +88,36 @@ describe("getEpicChildren", () => {
     await expect(getEpicChildren({ group: "acme", epicIid: 0 })).rejects.toThrow(/epicIid: must be the parent epic's iid: a positive integer/);
     await expect(getEpicChildren({ group: "acme/", epicIid: 1 })).rejects.toThrow(/group: must be a numeric id or a full path/);
     await expect(getEpicChildren({ group: "acme", epicIid: 1, child: 2 } as never)).rejects.toThrow(/child: unknown/);
+    expect(server.emulator.requestsSince(mark)).toEqual([]);
+  });
+});
+
+describe("getEpic", () => {
+  it("one epic in camelCase, in one request; the Output form's fields are Outputs", async () => {
+    let epic: Awaited<ReturnType<typeof getEpic>> | undefined;
+    const requests = await server.requestsDuring(async () => {
+      epic = await getEpic({ group: "acme", epicIid: 2 });
+    });
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.path).toBe("/api/v4/groups/acme/epics/2");
+    expect(epic).toMatchObject({ id: 2, iid: 2, parentId: 1, title: "Self-serve onboarding", author: { username: "alice" } });
+    const title = await new Promise<string>((resolve) => getEpicOutput({ group: "acme", epicIid: 1 }).title.apply(resolve));
+    expect(title).toBe("2025 roadmap");
+  });
+
+  it("a missing epic is named; a Free group's refusal names the tier", async () => {
+    await expect(getEpic({ group: "acme", epicIid: 99 })).rejects.toThrow(/getEpic: epic &99 of group acme was not found: .*404 Epic Not Found/);
+    await server.configureProviders("alice");
+    try {
+      await expect(getEpic({ group: "beta", epicIid: 1 })).rejects.toThrow(/getEpic: the token's user may not read epic &1 of group beta: .*Premium or Ultimate tier/);
+    } finally {
+      await server.configureProviders("guest");
+    }
+  });
+
+  it("bad arguments are refused before any request", async () => {
+    const mark = server.emulator.mark();
+    await expect(getEpic({ group: "acme", epicIid: -1 })).rejects.toThrow(/epicIid: must be the epic's iid: a positive integer/);
     expect(server.emulator.requestsSince(mark)).toEqual([]);
   });
 });

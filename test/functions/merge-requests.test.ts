@@ -7,6 +7,8 @@ import {
   getMergeRequestPipelines,
   getMergeRequestRawDiffs,
   getMergeRequests,
+  getProjectMergeRequests,
+  getProjectMergeRequestsOutput,
 } from "pulumi-platform";
 import { defaultSeed, type Seed } from "pulumi-platform/emulator";
 import { useEmulator } from "../support";
@@ -124,6 +126,40 @@ describe("getMergeRequests", () => {
   it("a Guest of acme sees only the public project's merge requests", async () => {
     const seen = await as("guest", () => getMergeRequests({ scope: "all" }));
     expect(seen.map((mr) => mr.references!.full)).toEqual(["beta/site!1"]);
+  });
+});
+
+describe("getProjectMergeRequests", () => {
+  it("every merge request of the project (scope all by default), every page, 100 a request", async () => {
+    let all: Awaited<ReturnType<typeof getProjectMergeRequests>> = [];
+    const requests = await server.requestsDuring(async () => {
+      all = await getProjectMergeRequests({ project: "acme/api", orderBy: "title", sort: "asc" });
+    });
+    expect(all).toHaveLength(MANY_MRS);
+    expect(requests).toHaveLength(2);
+    expect(requests[0]!.path).toBe("/api/v4/projects/acme%2Fapi/merge_requests");
+    expect(all[0]).toMatchObject({ title: "Change 000", references: { full: "acme/api!1" }, author: { username: "dev" } });
+  });
+
+  it("the list's filters, iids, and the Output form", async () => {
+    const web = await getProjectMergeRequests({ project: "acme/web", state: "opened", labels: ["feature"] });
+    expect(web.map((mr) => mr.iid)).toEqual([1]);
+    const picked = await getProjectMergeRequests({ project: "acme/web", iids: [3, 4], sort: "asc" });
+    expect(picked.map((mr) => mr.iid)).toEqual([4, 3]);
+    const mine = await as("maintainer", () => getProjectMergeRequests({ project: "acme/web", scope: "created_by_me" }));
+    expect(mine.map((mr) => mr.iid)).toEqual([3]);
+    const titles = await new Promise<string[]>((resolve) => getProjectMergeRequestsOutput({ project: "acme/web", state: "merged" }).apply((list) => resolve(list.map((mr) => mr.title))));
+    expect(titles).toEqual(["Fix XSS in the comment view"]);
+  });
+
+  it("refusals are named: a project out of sight, a Guest on a private project, bad arguments before any request", async () => {
+    await expect(as("outsider", () => getProjectMergeRequests({ project: "acme/web" }))).rejects.toThrow(/getProjectMergeRequests: the merge requests of project acme\/web was not found: .*404 Project Not Found/);
+    await expect(as("guest", () => getProjectMergeRequests({ project: "acme/web" }))).rejects.toThrow(/getProjectMergeRequests: the token's user may not read the merge requests of project acme\/web: .*Reporter role/);
+    const mark = server.emulator.mark();
+    await expect(getProjectMergeRequests({ project: "acme/web", authorId: 4, authorUsername: "dev" })).rejects.toThrow(/authorId and authorUsername are mutually exclusive/);
+    await expect(getProjectMergeRequests({ project: "acme/web", iids: [0] })).rejects.toThrow(/iids/);
+    await expect(getProjectMergeRequests({ state: "opened" } as never)).rejects.toThrow(/project/);
+    expect(server.emulator.requestsSince(mark)).toEqual([]);
   });
 });
 

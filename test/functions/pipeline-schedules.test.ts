@@ -123,7 +123,7 @@ describe("getPipelineSchedule", () => {
       `/api/v4/projects/acme%2Fweb/pipeline_schedules/${id}/pipelines`,
     ]);
     expect(schedule!.pipelines).toHaveLength(PIPELINES);
-    expect(schedule!.pipelines![0]).toMatchObject({ source: "scheduled", status: "failed", ref: "refs/heads/main", createdAt: pipelineTime(0), webUrl: expect.stringContaining("/acme/web/-/pipelines/") });
+    expect(schedule!.pipelines![0]).toMatchObject({ source: "schedule", status: "failed", ref: "refs/heads/main", createdAt: pipelineTime(0), webUrl: expect.stringContaining("/acme/web/-/pipelines/") });
     expect(schedule!.pipelines!.at(-1)!.id).toBe(schedule!.lastPipeline!.id);
   });
 

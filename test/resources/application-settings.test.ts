@@ -146,13 +146,13 @@ describe("the settings real servers have, beyond the spec's list", () => {
 
   it("manages domainAllowlist, gravatarEnabled and defaultBranchName, typed, and gives their prior values back", async () => {
     const { id, inputs, outs } = await create({ domainAllowlist: ["example.com"], gravatarEnabled: false, defaultBranchName: "trunk", pollingIntervalMultiplier: 1.5, emailConfirmationSetting: "soft" });
-    expect(await live()).toMatchObject({ domain_allowlist: ["example.com"], gravatar_enabled: false, default_branch_name: "trunk", polling_interval_multiplier: 1.5, email_confirmation_setting: "soft" });
+    expect(await live()).toMatchObject({ domain_allowlist: ["example.com"], gravatar_enabled: false, default_branch_name: "trunk", polling_interval_multiplier: "1.5", email_confirmation_setting: "soft" });
     expect(outs.restoreValues).toEqual({ domainAllowlist: [], gravatarEnabled: true, defaultBranchName: null, pollingIntervalMultiplier: 1, emailConfirmationSetting: "off" });
     expect(await settings.diff(id, outs, inputs)).toMatchObject({ changes: false });
     const refreshed = await settings.read(id, outs);
     expect(await settings.diff(id, refreshed.props!, inputs)).toMatchObject({ changes: false });
     await settings.delete(id, outs);
-    expect(await live()).toMatchObject({ domain_allowlist: [], gravatar_enabled: true, default_branch_name: null, polling_interval_multiplier: 1, email_confirmation_setting: "off" });
+    expect(await live()).toMatchObject({ domain_allowlist: [], gravatar_enabled: true, default_branch_name: null, polling_interval_multiplier: "1.0", email_confirmation_setting: "off" });
   });
 
   it("checks each generated setting's type and enumeration at preview", async () => {

@@ -17,7 +17,9 @@
  *   with its type and default: ../../application-settings-catalogue.ts. A
  *   setting that is not a boolean may be unset with `null`. Secrets the real
  *   entity leaves out (`asset_proxy_secret_key`, `eks_secret_access_key`) are
- *   never shown. Decimals (`polling_interval_multiplier`) are read from text.
+ *   never shown. Decimals are read from text or a number; a numeric column
+ *   (`polling_interval_multiplier`) is shown as text (`"1.0"`), a float one
+ *   (`external_authorization_service_timeout`) as a number.
  * - Names real clients send are aliases (`signin_enabled`, `admin_notification_email`,
  *   `duo_features_enabled`, `lock_duo_features_enabled`, `duo_availability`):
  *   a PUT writes the setting they stand for; an answer shows the `duo_*` ones
@@ -28,7 +30,7 @@
  *   `unauthenticated_api`) drive its rate limiter, from the next request on.
  *   (Real servers cache settings for a minute; the emulator applies at once.)
  */
-import { ALIASES_SHOWN, SETTING_ENTRIES, REQUIRED_WHEN_ENABLED, SETTING_ALIASES, THROTTLE_SCOPES, type SettingEntry, type SettingValue, type ThrottleScope } from "../../application-settings-catalogue";
+import { ALIASES_SHOWN, decimalText, SETTING_ENTRIES, REQUIRED_WHEN_ENABLED, SETTING_ALIASES, THROTTLE_SCOPES, type SettingEntry, type SettingValue, type ThrottleScope } from "../../application-settings-catalogue";
 import { paramError, routeNotFound, forbidden, validationError } from "../errors";
 import type { ParamRule, ParamSpec } from "../params";
 import { throttleStore, type ThrottleName } from "../rate-limit";
@@ -48,6 +50,8 @@ interface SettingSpec {
   writeOnly?: true;
   /** A decimal (`BigDecimal`, `Float`): received as text or a number, kept as a number. */
   decimal?: true;
+  /** A `BigDecimal` (a numeric column): shown as text, as Rails writes it (`"1.0"`). */
+  shownAsText?: true;
 }
 
 /** How a PUT parameter of each kind is checked (Grape's `type:`); `null` unsets a setting. */
@@ -55,6 +59,7 @@ function ruleOf(entry: SettingEntry): ParamRule {
   const nullable = entry.kind !== "boolean";
   switch (entry.kind) {
     case "number":
+    case "decimal":
       return { type: "string", nullable };
     case "string[]":
     case "integer[]":
@@ -71,7 +76,14 @@ function ruleOf(entry: SettingEntry): ParamRule {
 export const SETTINGS: Record<string, SettingSpec> = Object.fromEntries(
   SETTING_ENTRIES.map(([name, entry]) => [
     name,
-    { rule: ruleOf(entry), default: entry.default, tier: entry.tier, writeOnly: entry.writeOnly, decimal: entry.kind === "number" ? true : undefined },
+    {
+      rule: ruleOf(entry),
+      default: entry.default,
+      tier: entry.tier,
+      writeOnly: entry.writeOnly,
+      decimal: entry.kind === "number" || entry.kind === "decimal" ? true : undefined,
+      shownAsText: entry.kind === "decimal" ? true : undefined,
+    },
   ]),
 );
 
@@ -125,7 +137,9 @@ export function applicationSettingsValues(state: EmulatorState): Record<string, 
 function present(ctx: RequestContext<unknown>): Record<string, unknown> {
   const store = applicationSettingsStore.of(ctx.state);
   store.createdAt ??= ctx.state.now();
-  return { id: 1, ...applicationSettingsValues(ctx.state), created_at: store.createdAt, updated_at: store.updatedAt ?? store.createdAt };
+  const values = applicationSettingsValues(ctx.state);
+  for (const [name, value] of Object.entries(values)) if (SETTINGS[name]?.shownAsText && typeof value === "number") values[name] = decimalText(value);
+  return { id: 1, ...values, created_at: store.createdAt, updated_at: store.updatedAt ?? store.createdAt };
 }
 
 const getSettings = route("GET", "/application/settings", {}, (ctx) => {

@@ -87,6 +87,21 @@ function parentEpic(ctx: RequestContext<{ epic_iid: number }>, licence: Licence)
   return { group, epic };
 }
 
+/**
+ * `GET /groups/:id/epics/:epic_iid` (ee/lib/api/epics.rb): anonymous callers
+ * may read a public group's epics (`authenticate_non_get!`); 404 group, 403
+ * without the `epics` licence, 404 for a missing epic (as the epic links
+ * decide it), 403 for one the caller may not read (a confidential epic).
+ */
+function showEpic(ctx: RequestContext<{ id: string; epic_iid: number }>) {
+  const group = findGroup(ctx);
+  if (!epicsLicensed(ctx.state, group)) throw forbidden();
+  const epic = epicByIid(ctx.state, group, ctx.params.epic_iid);
+  if (!epic) throw notFound("Epic");
+  if (!canReadEpic(ctx.state, ctx.user, epic)) throw forbidden();
+  return ok({ ...presentEpic(ctx.state, epic), subscribed: ctx.user !== null && ctx.user.id === epic.authorId });
+}
+
 /** The children the caller may see (CrossHierarchyChildrenFinder filters by read access). */
 const visibleChildren = (ctx: RequestContext<unknown>, parent: EpicRecord): EpicRecord[] =>
   childrenOf(ctx.state, parent).filter((child) => canReadEpic(ctx.state, ctx.user, child));
@@ -207,9 +222,11 @@ const epicLinkRoutes: RouteDefinition[] = [
   ...bothForms((base) => route("DELETE", `${base}/:child_epic_id`, { params: childParams }, unassignChild)),
 ];
 
+const showEpicRoutes = ["/groups/:id/epics/:epic_iid", "/groups/:id/-/epics/:epic_iid"].map((path) => route("GET", path, { params: epicParams }, showEpic));
+
 export const epicsRoutes: RouteModule = {
   name: "epics",
-  routes: epicLinkRoutes,
+  routes: [...epicLinkRoutes, ...showEpicRoutes],
   seed: { key: "epics", apply: applyEpicsSeed },
 };
 

@@ -201,6 +201,14 @@ const idParam = { id: { type: "string", required: true } } as const;
 const base = "/projects/:id/error_tracking/client_keys";
 
 const clientKeyRoutes: RouteDefinition[] = [
+  // `GET .../error_tracking/settings` (lib/api/error_tracking/project_settings.rb):
+  // the emulator models integrated error tracking only, which a project has
+  // once it has a client key; without one the setting does not exist.
+  route("GET", "/projects/:id/error_tracking/settings", { params: idParam }, (ctx) => {
+    const project = administeredProject(ctx);
+    if (projectKeys(ctx.state, project).length === 0) throw notFound("Error Tracking Setting");
+    return ok({ active: true, project_name: null, sentry_external_url: null, api_url: null, integrated: true });
+  }),
   route("GET", base, { params: idParam, paginated: true }, (ctx) => {
     const project = administeredProject(ctx);
     const keys = projectKeys(ctx.state, project).sort((a, b) => a.id - b.id);

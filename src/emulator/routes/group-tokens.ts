@@ -48,7 +48,7 @@
  * default, as `sort` is a free string).
  */
 import { hasGroupAccess } from "../access";
-import { ApiError, badRequest, forbidden, notFound, paramError } from "../errors";
+import { ApiError, badRequest, forbidden, notFound, paramError, unauthorized } from "../errors";
 import { findGroup } from "../lookup";
 import { ok, paginate, requireUser, route, type ApiResponse, type RequestContext, type RouteModule } from "../router";
 import { AccessLevel, type EmulatorState, type Group } from "../state";
@@ -272,9 +272,33 @@ const listInventory = route("GET", "/groups/:id/manage/personal_access_tokens", 
   return paginate(ctx, listed, { present: (record) => presentPersonalAccessToken(state, record) });
 });
 
+// ---------------------------------------------------------------------------
+// GET /groups/:id/access_tokens
+
+/** `Entities::ResourceAccessToken`: the personal access token's fields, the bot's role and what it belongs to. */
+function presentGroupAccessToken(state: EmulatorState, record: CredentialRecord): Record<string, unknown> {
+  return { ...presentPersonalAccessToken(state, record), access_level: record.accessLevel, resource_type: "group", resource_id: record.groupId };
+}
+
+/**
+ * The group's own access tokens, revoked and expired ones included unless
+ * `state`/`revoked` say otherwise (lib/api/resource_access_tokens.rb): 401
+ * anonymous, 404 group, then `read_resource_access_tokens` (Owner; the real
+ * endpoint answers `unauthorized!`, 401, to a member below it).
+ */
+const listGroupAccessTokens = route("GET", "/groups/:id/access_tokens", { paginated: true, params: inventoryParams }, (ctx) => {
+  const { state, user } = ctx;
+  requireUser(ctx);
+  const group = findGroup(ctx);
+  if (!hasGroupAccess(state, user, group, AccessLevel.Owner)) throw unauthorized();
+  const own = credentialsStore.of(state).tokens.filter((record) => record.kind === "group_access_token" && record.groupId === group.id);
+  const listed = sortTokens(filterTokens(state, own, ctx.params), ctx.params.sort);
+  return paginate(ctx, listed, { present: (record) => presentGroupAccessToken(state, record) });
+});
+
 export const groupTokenRoutes: RouteModule = {
   name: "group-tokens",
-  routes: [revokeToken, ldapSync, listInventory],
+  routes: [revokeToken, ldapSync, listInventory, listGroupAccessTokens],
   runDue: runLdapSyncs,
   seed: { key: "credentials", apply: applyCredentialsSeed },
 };

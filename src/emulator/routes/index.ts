@@ -10,6 +10,7 @@ import type { RouteModule } from "../router";
 import { badgesRoutes } from "./badges";
 import { groupRoutes } from "./groups";
 import { integrationRoutes } from "./integrations";
+import { projectIntegrationRoutes } from "./project-integrations";
 import { samlGroupLinkRoutes } from "./saml-group-links";
 import { applicationSettingsRoutes } from "./application-settings";
 import { metaRoutes } from "./meta";
@@ -30,5 +31,6 @@ import { groupTokenRoutes } from "./group-tokens";
 import { repositoryContentRoutes } from "./repository-content";
 import { repositoryHistoryRoutes } from "./repository-history";
 import { accessFactRoutes } from "./access-facts";
+import { mergeRequestsOfCommitRoutes } from "./merge-requests-of-commit";
 
-export const routeModules: readonly RouteModule[] = [metaRoutes, userRoutes, groupRoutes, projectRoutes, repositoryContentRoutes, badgesRoutes, virtualRegistryRoutes, virtualRegistryCleanupRoutes, pipelineScheduleRoutes, applicationSettingsRoutes, integrationRoutes, samlGroupLinkRoutes, securityReportRoutes, errorTrackingRoutes, containerRegistryRoutes, registryNativeRoutes, samlIdentityRoutes, starringRoutes, epicsRoutes, groupTokenRoutes, mergeRequestRoutes, repositoryHistoryRoutes, accessFactRoutes];
+export const routeModules: readonly RouteModule[] = [metaRoutes, userRoutes, groupRoutes, projectRoutes, repositoryContentRoutes, badgesRoutes, virtualRegistryRoutes, virtualRegistryCleanupRoutes, pipelineScheduleRoutes, applicationSettingsRoutes, integrationRoutes, projectIntegrationRoutes, samlGroupLinkRoutes, securityReportRoutes, errorTrackingRoutes, containerRegistryRoutes, registryNativeRoutes, samlIdentityRoutes, starringRoutes, epicsRoutes, groupTokenRoutes, mergeRequestRoutes, mergeRequestsOfCommitRoutes, repositoryHistoryRoutes, accessFactRoutes];

@@ -246,7 +246,7 @@ function confluenceValid(properties: Record<string, unknown>): Record<string, st
   }
 }
 
-const KINDS: Record<string, IntegrationKind> = {
+export const KINDS: Record<string, IntegrationKind> = {
   "custom-issue-tracker": tracker("Custom issue tracker", "required"),
   redmine: tracker("Redmine", "required"),
   bugzilla: tracker("Bugzilla", "optional"),
@@ -423,7 +423,7 @@ export function groupIntegrationParams(): Record<string, IntegrationParams> {
 // ---------------------------------------------------------------------------
 // Helpers
 
-const SEQUENCE = "integrations";
+export const INTEGRATION_SEQUENCE = "integrations";
 
 /** `authenticate!`, `find_group!`, then the Maintainer prerequisite; then the group-level availability rule. */
 function administeredGroup(ctx: RequestContext<unknown>, slug: string): Group {
@@ -438,7 +438,8 @@ function recordFor(ctx: RequestContext<unknown>, group: Group, slug: string): In
   return integrationStore.of(ctx.state).integrations.find((i) => i.groupId === group.id && i.slug === slug);
 }
 
-function present(ctx: RequestContext<unknown>, record: IntegrationRecord, withProperties: boolean): Record<string, unknown> {
+/** `Entities::IntegrationBasic`, or `Entities::Integration` (with `properties`, secrets left out) when `withProperties`. */
+export function present(ctx: RequestContext<unknown>, record: IntegrationRecord, withProperties: boolean): Record<string, unknown> {
   const kind = KINDS[record.slug]!;
   // An inheriting integration shows its ancestor's settings.
   const source = record.inheritFromId === null ? record : (integrationStore.of(ctx.state).integrations.find((i) => i.id === record.inheritFromId) ?? record);
@@ -501,7 +502,7 @@ function readSeedIntegration(state: EmulatorState, group: Group, value: unknown,
   if (typeof events !== "object" || events === null || Object.entries(events).some(([name, on]) => !(name in EVENT_DEFAULTS) || typeof on !== "boolean")) {
     throw new SeedError(`${where}.events must map event switches (${Object.keys(EVENT_DEFAULTS).join(", ")}) to booleans`);
   }
-  const id = state.nextId(SEQUENCE);
+  const id = state.nextId(INTEGRATION_SEQUENCE);
   // Seeded state is the same on every start: the group's creation time, not the clock.
   return {
     id,
@@ -612,7 +613,7 @@ function putRoute(slug: string, kind: IntegrationKind): RouteDefinition {
     const now = ctx.state.now();
     if (!record) {
       record = {
-        id: ctx.state.nextId(SEQUENCE),
+        id: ctx.state.nextId(INTEGRATION_SEQUENCE),
         groupId: group.id,
         slug,
         active: true,

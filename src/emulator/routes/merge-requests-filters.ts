@@ -194,7 +194,7 @@ function readNegatable(raw: RawParams, problems: Problems, prefix: string): Nega
 }
 
 /** Every parameter of the list, checked; all problems together in one 400, as Grape reports them. */
-export function readListFilters(raw: RawParams): ListFilters {
+export function readListFilters(raw: RawParams, defaultScope: ListFilters["scope"] = "created_by_me"): ListFilters {
   const problems = new Problems();
   const negatable = readNegatable(raw, problems, "");
   const reviewerId = integerNoneAny(raw, "reviewer_id", problems);
@@ -207,7 +207,7 @@ export function readListFilters(raw: RawParams): ListFilters {
   const not = readNegatable(notRaw, problems, "not");
   const notReviewerId = plainInteger(notRaw, "reviewer_id", problems, "not[reviewer_id]");
   problems.throwAny();
-  const scope = String(raw["scope"] ?? "created_by_me").replace(/-/g, "_") as ListFilters["scope"];
+  const scope = String(raw["scope"] ?? defaultScope).replace(/-/g, "_") as ListFilters["scope"];
   const inFields = String(raw["in"] ?? "title,description")
     .split(",")
     .map((part) => part.trim())

@@ -161,6 +161,19 @@ export interface MergeRequestRecord {
   lockConflicts: number;
 }
 
+/** A comment on a merge request (a plain `Note`: not a diff note, never resolvable). */
+export interface MergeRequestNoteRecord {
+  id: number;
+  mergeRequestId: number;
+  projectId: number;
+  authorId: number;
+  body: string;
+  /** System notes (the merge request's own activity) are listed with `activity_filter`, never edited. */
+  system: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface ProjectMergeRequestSettings {
   /** `public_builds`: non-members of a public or internal project may see pipelines. */
   publicPipelines: boolean;
@@ -182,6 +195,8 @@ export interface MergeRequestStore {
   labels: LabelRecord[];
   milestones: MilestoneRecord[];
   pipelines: MergeRequestPipelineRecord[];
+  /** Absent in state files written before notes were served: read it through `notesOf`. */
+  notes?: MergeRequestNoteRecord[];
   /** Per project id. */
   settings: Record<string, ProjectMergeRequestSettings>;
   searchRateLimit: SearchRateLimit;
@@ -196,6 +211,7 @@ export const mergeRequestStore = defineStore(
     labels: [],
     milestones: [],
     pipelines: [],
+    notes: [],
     settings: {},
     searchRateLimit: { authenticated: 30, unauthenticated: 10 },
     searches: {},
@@ -207,6 +223,7 @@ export const LABEL_SEQUENCE = "labels";
 export const MILESTONE_SEQUENCE = "milestones";
 /** Shared with the pipeline schedules and security reports: one id space for pipelines. */
 export const PIPELINE_SEQUENCE = "ci_pipelines";
+export const NOTE_SEQUENCE = "notes";
 
 export const DEFAULT_LABEL_COLOR = "#6699cc";
 export const MAX_DESCRIPTION = 1_048_576;
@@ -218,6 +235,10 @@ export const DIFF_COLLAPSE_BYTES = 20_480;
 export const DIFF_MAX_FILES = 1000;
 /** `diff_max_lines` (default 50,000): files once this many lines were shown are collapsed. */
 export const DIFF_MAX_LINES = 50_000;
+
+export function notesOf(state: EmulatorState): MergeRequestNoteRecord[] {
+  return (mergeRequestStore.of(state).notes ??= []);
+}
 
 export function settingsOf(state: EmulatorState, project: Project): ProjectMergeRequestSettings {
   const { settings } = mergeRequestStore.of(state);
@@ -512,7 +533,28 @@ function readDeployments(r: SeedReader, entry: Json, where: string, createdAt: s
   });
 }
 
-function readMergeRequest(reader: SeedReader, project: Project, value: unknown, iid: number, where: string): { mr: MergeRequestRecord; pipelines: unknown } {
+/** `"notes": [{ "author": "alice", "body": "...", "createdAt": "...", "system": false }]`, oldest first. */
+function readNotes(reader: SeedReader, mr: MergeRequestRecord, value: unknown, where: string): MergeRequestNoteRecord[] {
+  return reader.array(value, where).map((item, i) => {
+    const entry = reader.object(item, `${where}[${i}]`);
+    const r = new SeedReader(reader.state, `${where}[${i}]`);
+    const createdAt = r.time(entry, "createdAt") ?? mr.createdAt;
+    const id = r.number(entry, "id", 0) || reader.state.nextId(NOTE_SEQUENCE);
+    reader.state.reserveId(NOTE_SEQUENCE, id);
+    return {
+      id,
+      mergeRequestId: mr.id,
+      projectId: mr.projectId,
+      authorId: r.user(entry["author"], `${where}[${i}].author`).id,
+      body: r.string(entry, "body"),
+      system: r.boolean(entry, "system", false),
+      createdAt,
+      updatedAt: r.time(entry, "updatedAt") ?? createdAt,
+    };
+  });
+}
+
+function readMergeRequest(reader: SeedReader, project: Project, value: unknown, iid: number, where: string): { mr: MergeRequestRecord; pipelines: unknown; notes: unknown } {
   const entry = reader.object(value, where);
   const r = new SeedReader(reader.state, where);
   const { state } = reader;
@@ -585,7 +627,7 @@ function readMergeRequest(reader: SeedReader, project: Project, value: unknown, 
   };
   mr.changesCount = changesCountOf(mr.files);
   if (mr.conflicts) mr.mergeStatus = "cannot_be_merged";
-  return { mr, pipelines: entry["pipelines"] };
+  return { mr, pipelines: entry["pipelines"], notes: entry["notes"] };
 }
 
 function applyProjectSection(state: EmulatorState, project: Project, section: Json, where: string): void {
@@ -607,8 +649,12 @@ function applyProjectSection(state: EmulatorState, project: Project, section: Js
   });
   const entries = reader.array(section["mergeRequests"], `${where}.mergeRequests`);
   entries.forEach((value, i) => {
-    const { mr, pipelines } = readMergeRequest(reader, project, value, i + 1, `${where}.mergeRequests[${i}]`);
+    const { mr, pipelines, notes } = readMergeRequest(reader, project, value, i + 1, `${where}.mergeRequests[${i}]`);
     store.mergeRequests.push(mr);
+    const seededNotes = readNotes(reader, mr, notes, `${where}.mergeRequests[${i}].notes`);
+    notesOf(state).push(...seededNotes);
+    // user_notes_count counts the comments, not the system notes.
+    if (notes !== undefined) mr.userNotesCount = seededNotes.filter((note) => !note.system).length;
     for (const pipeline of readPipelines(reader, project, mr, pipelines, `${where}.mergeRequests[${i}].pipelines`)) {
       pipeline.iid = store.pipelines.filter((p) => p.projectId === project.id).length + 1;
       store.pipelines.push(pipeline);

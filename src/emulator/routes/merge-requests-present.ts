@@ -46,7 +46,7 @@ export function presentUserReference(state: EmulatorState, userId: number | null
     username: user.username,
     public_email: "",
     name: user.name,
-    state: "active",
+    state: user.blocked ? "blocked" : "active",
     locked: false,
     avatar_url: null,
     web_url: `${webBase(state)}/${user.username}`,

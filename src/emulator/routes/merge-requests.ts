@@ -17,11 +17,13 @@
  *   request by iid (ActiveRecord's 404 `{"message":"404 Not found"}`), then
  *   `read_merge_request` (403). Viewing it asks for a mergeability check.
  * - Create (`create_merge_request_from`: Developer+): errors are answered by
- *   `handle_merge_request_errors!`: base errors (a branch that does not
- *   exist: `Source branch "x" does not exist`) and fork errors are 422 with
- *   the messages as a list; branch errors (`You can't use same project/branch
- *   for source and target`, `Another open merge request already exists for
- *   this source branch: !N`) are 409 `{"message":[...]}`; model errors are
+ *   `handle_merge_request_errors!`: the same branch as source and target
+ *   (`:branch_conflict`, `You can't use same project/branch for source and
+ *   target`), base errors (a branch that does not exist: `Source branch "x"
+ *   does not exist`) and fork errors are 422 with the messages as a list;
+ *   another open merge request (`:validate_branches`, `Another open merge
+ *   request already exists for this source branch: !N`) is 409
+ *   `{"message":[...]}`; model errors are
  *   400 `{"message":{"title":["can't be blank"]}}`. Unknown milestones and
  *   assignees or reviewers who may not read the merge request are dropped,
  *   and below Premium all but the first assignee and reviewer (chosenUsers).
@@ -34,16 +36,20 @@
  *   stale write is 409 `{"message":"409 Conflict: Resource lock"}`.
  * - Pipelines: `read_pipeline` on the project first (403), then the merge
  *   request. POST needs `create_pipeline` (Developer+) and makes a
- *   `merge_request_event` pipeline on `refs/merge-requests/<iid>/head` (201);
- *   without a merge-request rule in the CI configuration, or for a merge
- *   request that is not open, it is 400 `{"message":{"base":[...]}}`.
+ *   `merge_request_event` pipeline on `refs/merge-requests/<iid>/head`,
+ *   answered 200 (`status :ok`); for a merge request that is not open the
+ *   service makes none: 405 `405 Method Not Allowed` (`not_allowed!`);
+ *   without a merge-request rule in the CI configuration the pipeline is not
+ *   saved: 400 `{"message":{"base":["No stages / jobs for this pipeline."]}}`.
  */
 import { presentPipelineBasic } from "./pipelines-present";
 import { ApiError, forbidden, paramError, recordNotFound, validationError } from "../errors";
 import { findProject } from "../lookup";
 import { created, ok, paginate, requireUser, route, type ApiResponse, type RequestContext, type RouteModule } from "../router";
 import type { EmulatorState, Project, User } from "../state";
-import { listParamSpec, matchesFilters, orderMergeRequests, readListFilters } from "./merge-requests-filters";
+import { listParamSpec, matchesFilters, orderMergeRequests, readListFilters, type ListFilters } from "./merge-requests-filters";
+import { mergeRequestNoteRoutes } from "./merge-request-notes";
+import type { DeclaredParams } from "../params";
 import {
   MAX_DESCRIPTION,
   MR_SEQUENCE,
@@ -116,29 +122,50 @@ function singleAnswer(ctx: RequestContext<unknown>, project: Project, mr: MergeR
 // ---------------------------------------------------------------------------
 // The list
 
-const listMergeRequests = route(
+type ListParams = DeclaredParams<typeof listParamSpec>;
+
+/** One page of merge requests of the readable projects, filtered, ordered and presented as lists answer them. */
+function listAnswer(ctx: RequestContext<ListParams>, readable: ReadonlyMap<number, Project>, filters: ListFilters, iids?: readonly number[]): ApiResponse {
+  const { state, user } = ctx;
+  const found = mergeRequestStore.of(state).mergeRequests.filter((mr) => {
+    const project = readable.get(mr.projectId);
+    if (project === undefined || (iids !== undefined && !iids.includes(mr.iid))) return false;
+    return matchesFilters({ state, user, project, approvalsLicensed: approvalsLicensed(state, project) }, mr, filters);
+  });
+  const options = { user, renderHtml: ctx.params.render_html, withLabelsDetails: ctx.params.with_labels_details };
+  return paginate(ctx, orderMergeRequests(found, filters.orderBy, filters.sort), {
+    present: (mr) => {
+      const project = readable.get(mr.projectId)!;
+      if (ctx.params.view === "simple") return presentSimple(state, project, mr, options);
+      if (ctx.params.with_merge_status_recheck) requestMergeabilityCheck(mr);
+      return presentBasic(state, project, mr, options);
+    },
+  });
+}
+
+const listMergeRequests = route("GET", "/merge_requests", { params: listParamSpec, paginated: true }, (ctx) => {
+  const filters = readListFilters(ctx.rawParams);
+  if (filters.scope !== "all") requireUser(ctx);
+  if (filters.search !== undefined) checkSearchRateLimit(ctx);
+  const { state, user } = ctx;
+  const readable = new Map(state.projects.filter((p) => canReadMergeRequests(state, user, p)).map((p) => [p.id, p]));
+  return listAnswer(ctx, readable, filters);
+});
+
+/**
+ * One project's merge requests: the same filters, `scope` all by default,
+ * `iids[]`; the project (404), then `read_merge_request` (403).
+ */
+const listProjectMergeRequests = route(
   "GET",
-  "/merge_requests",
-  { params: listParamSpec, paginated: true },
+  BASE,
+  { params: { ...idParams, ...listParamSpec, iids: { type: "integer[]" } }, paginated: true },
   (ctx) => {
-    const filters = readListFilters(ctx.rawParams);
-    if (filters.scope !== "all") requireUser(ctx);
+    const filters = readListFilters(ctx.rawParams, "all");
     if (filters.search !== undefined) checkSearchRateLimit(ctx);
-    const { state, user } = ctx;
-    const readable = new Map(state.projects.filter((p) => canReadMergeRequests(state, user, p)).map((p) => [p.id, p]));
-    const found = mergeRequestStore.of(state).mergeRequests.filter((mr) => {
-      const project = readable.get(mr.projectId);
-      return project !== undefined && matchesFilters({ state, user, project, approvalsLicensed: approvalsLicensed(state, project) }, mr, filters);
-    });
-    const options = { user, renderHtml: ctx.params.render_html, withLabelsDetails: ctx.params.with_labels_details };
-    return paginate(ctx, orderMergeRequests(found, filters.orderBy, filters.sort), {
-      present: (mr) => {
-        const project = readable.get(mr.projectId)!;
-        if (ctx.params.view === "simple") return presentSimple(state, project, mr, options);
-        if (ctx.params.with_merge_status_recheck) requestMergeabilityCheck(mr);
-        return presentBasic(state, project, mr, options);
-      },
-    });
+    const project = findProject(ctx);
+    if (!canReadMergeRequests(ctx.state, ctx.user, project)) throw forbidden();
+    return listAnswer(ctx, new Map([[project.id, project]]), filters, ctx.params.iids);
   },
 );
 
@@ -260,9 +287,11 @@ function applyWritable(ctx: RequestContext<unknown>, project: Project, mr: Merge
   mr.labelIds = mr.labelIds.filter((id) => !removed.includes(all.find((l) => l.id === id)?.name.toLowerCase() ?? ""));
 }
 
-/** `handle_merge_request_errors!`: 422 for base and fork errors, then 409 for branch errors, then 400 for the model's. */
+/** `handle_merge_request_errors!`: 422 for the same branch, base and fork errors, then 409 for another open merge request, then 400 for the model's. */
 class MergeRequestErrors {
   readonly unprocessable: string[] = [];
+  /** `:branch_conflict`, the first of the keys answered 422. */
+  readonly branchConflict: string[] = [];
   readonly branches: string[] = [];
   readonly fields: Record<string, string[]> = {};
 
@@ -271,6 +300,7 @@ class MergeRequestErrors {
   }
 
   throwAny(): void {
+    if (this.branchConflict.length > 0) throw new ApiError(422, { message: this.branchConflict });
     if (this.unprocessable.length > 0) throw new ApiError(422, { message: this.unprocessable });
     if (this.branches.length > 0) throw new ApiError(409, { message: this.branches });
     if (Object.keys(this.fields).length > 0) throw validationError(this.fields);
@@ -284,7 +314,7 @@ function validate(state: EmulatorState, project: Project, mr: MergeRequestRecord
   if (checkBranches.source && !branchExists(state, project, mr.sourceBranch)) errors.unprocessable.push(`Source branch "${mr.sourceBranch}" does not exist`);
   if (checkBranches.target && !branchExists(state, project, mr.targetBranch)) errors.unprocessable.push(`Target branch "${mr.targetBranch}" does not exist`);
   if (mr.sourceBranch === mr.targetBranch) {
-    errors.branches.push("You can't use same project/branch for source and target");
+    errors.branchConflict.push("You can't use same project/branch for source and target");
     return;
   }
   if (mr.state !== "opened") return;
@@ -497,7 +527,8 @@ const createPipeline = route("POST", `${ONE}/pipelines`, { params: iidParams }, 
   const user = requireUser(ctx);
   if (!canCreatePipelines(ctx.state, user, project)) throw forbidden();
   const mr = findMergeRequest(ctx, project, ctx.params.merge_request_iid);
-  if (!isOpen(mr)) throw validationError({ base: ["Cannot create a pipeline for this merge request."] });
+  // The service gives no pipeline ("Cannot create a pipeline for this merge request."): `not_allowed!`.
+  if (!isOpen(mr)) throw new ApiError(405, { message: "405 Method Not Allowed" });
   if (!settingsOf(ctx.state, project).mergeRequestPipelines) throw validationError({ base: ["No stages / jobs for this pipeline."] });
   const store = mergeRequestStore.of(ctx.state);
   const now = ctx.state.now();
@@ -521,12 +552,13 @@ const createPipeline = route("POST", `${ONE}/pipelines`, { params: iidParams }, 
     coverage: null,
   };
   store.pipelines.push(pipeline);
-  return created(presentPipeline(ctx.state, project, pipeline));
+  // The real endpoint sets `status :ok` for the pipeline it made.
+  return ok(presentPipeline(ctx.state, project, pipeline));
 });
 
 export const mergeRequestRoutes: RouteModule = {
   name: "merge-requests",
-  routes: [listMergeRequests, showMergeRequest, createMergeRequest, updateMergeRequest, listDiffs, rawDiffs, showChanges, listPipelines, createPipeline],
+  routes: [listMergeRequests, listProjectMergeRequests, showMergeRequest, createMergeRequest, updateMergeRequest, listDiffs, rawDiffs, showChanges, listPipelines, createPipeline, ...mergeRequestNoteRoutes],
   seed: { key: "mergeRequests", apply: applyMergeRequestSeed },
   runDue: runMergeRequestWork,
 };

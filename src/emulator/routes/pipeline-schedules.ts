@@ -22,7 +22,9 @@
  *   recomputed from cron and zone on every save, and after each scheduled run
  *   (`emulator.runDueWork()` runs the schedules that are due).
  * - take_ownership: 201, or 200 when the caller already owns it. play: 201
- *   `{"message":"201 Created"}`, records a `scheduled` pipeline.
+ *   `{"message":"201 Created"}`, records a pipeline of source `schedule`
+ *   (Ci::Pipeline's `sources` enum, the value `GET /pipelines?source=` takes;
+ *   the specification's "scheduled" names the kind, not the value).
  * - Variables: POST 201, PUT 200, GET 200, DELETE **202 with the deleted
  *   variable as the body**; a missing key is 404 `Pipeline Schedule Variable
  *   Not Found`; a taken key is 400 `{"message":{"key":["has already been taken"]}}`.
@@ -92,7 +94,7 @@ export interface PipelineRecord {
   projectId: number;
   scheduleId: number;
   status: PipelineStatus;
-  source: "scheduled";
+  source: "schedule";
   ref: string;
   sha: string;
   userId: number;
@@ -326,7 +328,7 @@ function runPipeline(state: EmulatorState, project: Project, schedule: ScheduleR
     projectId: project.id,
     scheduleId: schedule.id,
     status: "pending",
-    source: "scheduled",
+    source: "schedule",
     ref: schedule.ref,
     sha: shaFor(state, project, schedule.ref),
     userId,

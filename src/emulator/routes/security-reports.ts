@@ -33,6 +33,7 @@
 import { canReadProject, hasProjectAccess } from "../access";
 import { forbidden, paramError } from "../errors";
 import { findProject } from "../lookup";
+import { presentBasicProject } from "./projects";
 import { readOffsetPageRequest } from "../pagination";
 import type { RawParams } from "../params";
 import { paginate, requireUser, route, type RequestContext, type RouteModule } from "../router";
@@ -191,8 +192,73 @@ const listDependencies = route("GET", "/projects/:id/dependencies", { params: id
   return paginate(ctx, dependencies, { present: (dependency) => presentDependency(ctx.state, dependency, showVulnerabilities) });
 });
 
+// ---------------------------------------------------------------------------
+// GET /projects/:id/vulnerabilities
+
+const IDENTITY_FIELDS = ["id", "description", "name", "name_with_namespace", "path", "path_with_namespace", "created_at"];
+
+/**
+ * `EE::API::Entities::Vulnerability` of a vulnerability, from its findings
+ * (oldest first): detected by the first, dismissed when its latest finding was.
+ */
+function presentVulnerability(state: EmulatorState, project: Project, id: number, findings: FindingRecord[]): Record<string, unknown> {
+  const pipelines = securityReportsStore.of(state).pipelines;
+  const createdAt = (finding: FindingRecord) => pipelines.find((p) => p.id === finding.pipelineId)?.createdAt ?? project.createdAt;
+  const first = findings[0]!;
+  const latest = findings[findings.length - 1]!;
+  const dismissal = latest.dismissal;
+  const updatedAt = dismissal?.createdAt ?? createdAt(latest);
+  const identity = presentBasicProject(state, project);
+  return {
+    id,
+    title: latest.name,
+    description: latest.description,
+    state: dismissal ? "dismissed" : "detected",
+    severity: latest.severity,
+    confidence: "unknown",
+    report_type: latest.reportType,
+    project: Object.fromEntries(IDENTITY_FIELDS.map((field) => [field, identity[field]])),
+    project_default_branch: project.defaultBranch,
+    author_id: null,
+    updated_by_id: null,
+    last_edited_by_id: null,
+    closed_by_id: null,
+    start_date: null,
+    due_date: null,
+    created_at: createdAt(first),
+    updated_at: updatedAt,
+    last_edited_at: null,
+    closed_at: null,
+    resolved_by_id: null,
+    resolved_at: null,
+    resolved_on_default_branch: false,
+    dismissed_by_id: dismissal?.authorId ?? null,
+    dismissed_at: dismissal?.createdAt ?? null,
+    confirmed_by_id: null,
+    confirmed_at: null,
+  };
+}
+
+/**
+ * The project's vulnerabilities (ee/lib/api/vulnerabilities.rb): one per
+ * vulnerability id its findings were ingested as, highest severity first,
+ * then newest id; 401, 404 project, 403 without `read_security_resource`
+ * (Ultimate, Developer+), as the findings.
+ */
+const listVulnerabilities = route("GET", "/projects/:id/vulnerabilities", { params: idParam, paginated: true }, (ctx) => {
+  const { project } = authenticatedProject(ctx, () => undefined);
+  if (!canReadVulnerabilities(ctx.state, ctx.user, project)) throw forbidden();
+  const byId = new Map<number, FindingRecord[]>();
+  for (const finding of securityReportsStore.of(ctx.state).findings) {
+    if (finding.projectId !== project.id || finding.vulnerabilityId === null) continue;
+    byId.set(finding.vulnerabilityId, [...(byId.get(finding.vulnerabilityId) ?? []), finding]);
+  }
+  const ordered = [...byId.entries()].sort(([idA, a], [idB, b]) => severityRank(b[b.length - 1]!) - severityRank(a[a.length - 1]!) || idB - idA);
+  return paginate(ctx, ordered, { present: ([id, findings]) => presentVulnerability(ctx.state, project, id, findings) });
+});
+
 export const securityReportRoutes: RouteModule = {
   name: "security-reports",
-  routes: [listFindings, listDependencies],
+  routes: [listFindings, listDependencies, listVulnerabilities],
   seed: { key: "securityReports", apply: applySecurityReportsSeed },
 };

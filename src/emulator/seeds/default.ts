@@ -371,7 +371,7 @@ export const defaultSeed: Seed = {
         {
           title: "Add the login page", description: "Adds a login form.\n\n- [x] form\n- [x] validation\n- [ ] remember me", sourceBranch: "feature/login", targetBranch: "main",
           author: "dev", assignees: ["dev"], reviewers: ["maintainer"], labels: ["feature", "frontend"], milestone: "v1.5",
-          createdAt: "2024-05-01T10:00:00.000Z", updatedAt: "2024-05-03T12:00:00.000Z", upvotes: 2, userNotesCount: 3, timeEstimate: 14_400, timeSpent: 5_400,
+          createdAt: "2024-05-01T10:00:00.000Z", updatedAt: "2024-05-03T12:00:00.000Z", upvotes: 2, timeEstimate: 14_400, timeSpent: 5_400,
           approvers: ["maintainer", "alice"], approvedBy: ["maintainer"], awardEmoji: { alice: ["thumbsup"], maintainer: ["rocket"] }, divergedCommitsCount: 2,
           files: [
             { path: "src/login.js", newFile: true, diff: "@@ -0,0 +1,4 @@\n+export function login(form) {\n+  validate(form);\n+  return submit(form);\n+}\n" },
@@ -379,6 +379,11 @@ export const defaultSeed: Seed = {
             { oldPath: "src/auth.js", path: "src/session.js", diff: "" },
           ],
           pipelines: [{ status: "failed", createdAt: "2024-05-01T10:05:00.000Z" }, { status: "success", createdAt: "2024-05-03T11:00:00.000Z", coverage: "87.5" }],
+          notes: [
+            { author: "maintainer", body: "Please add a test for the empty form.", createdAt: "2024-05-01T12:00:00.000Z" },
+            { author: "dev", body: "Added in the second commit.", createdAt: "2024-05-02T09:00:00.000Z" },
+            { author: "maintainer", body: "Looks good to me.", createdAt: "2024-05-03T12:00:00.000Z" },
+          ],
         },
         {
           title: "Draft: Rework the header", description: "Work in progress.", sourceBranch: "feature/header", targetBranch: "main",

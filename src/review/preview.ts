@@ -1,0 +1,111 @@
+/**
+ * The output of `pulumi preview --json` (and of `pulumi up --json`), as far as
+ * the review reads it. Read loosely: the CLI adds fields between releases, and
+ * a failed preview may leave most of them out.
+ */
+import { z } from "zod";
+
+/** A resource's state in a step: the properties its program declared and those the provider returned. */
+const stepState = z.looseObject({
+  urn: z.string().optional(),
+  type: z.string().optional(),
+  id: z.string().optional(),
+  inputs: z.record(z.string(), z.unknown()).optional().nullable(),
+  outputs: z.record(z.string(), z.unknown()).optional().nullable(),
+});
+
+/** How one property changes, as the engine's detailed diff says it. */
+const propertyDiff = z.looseObject({ kind: z.string().optional(), diffKind: z.string().optional(), inputDiff: z.boolean().optional() });
+
+const step = z.looseObject({
+  op: z.string(),
+  urn: z.string(),
+  oldState: stepState.optional().nullable(),
+  newState: stepState.optional().nullable(),
+  diffReasons: z.array(z.string()).optional().nullable(),
+  replaceReasons: z.array(z.string()).optional().nullable(),
+  detailedDiff: z.record(z.string(), propertyDiff).optional().nullable(),
+});
+
+const diagnostic = z.looseObject({
+  urn: z.string().optional(),
+  message: z.string(),
+  severity: z.string().optional(),
+});
+
+export const previewOutput = z.looseObject({
+  steps: z.array(step).optional().nullable(),
+  diagnostics: z.array(diagnostic).optional().nullable(),
+  changeSummary: z.record(z.string(), z.number()).optional().nullable(),
+  duration: z.number().optional(),
+  /** Read from `pulumi up --json`: the steps were carried out, not proposed. */
+  applied: z.boolean().optional(),
+});
+
+export type PreviewOutput = z.output<typeof previewOutput>;
+export type PreviewStep = z.output<typeof step>;
+export type StepState = z.output<typeof stepState>;
+export type Diagnostic = z.output<typeof diagnostic>;
+
+/** The text a failed CLI run can leave before or after its JSON (a warning on stderr merged in, say). */
+function jsonPart(text: string): string {
+  const start = text.indexOf("{");
+  const end = text.lastIndexOf("}");
+  if (start < 0 || end < start) throw new Error("The preview file holds no JSON object: give the output of `pulumi preview --json`.");
+  return text.slice(start, end + 1);
+}
+
+/** One line of `pulumi up --json`: an engine event, of which the review reads a few kinds. */
+const engineEvent = z.looseObject({
+  resOutputsEvent: z.looseObject({ metadata: z.looseObject({}) }).optional(),
+  resOpFailedEvent: z.looseObject({ metadata: z.looseObject({}) }).optional(),
+  diagnosticEvent: diagnostic.optional(),
+  summaryEvent: z.looseObject({ result: z.string().optional() }).optional(),
+});
+
+/** A step of an event's metadata, in the form of a preview's step. */
+function stepOfEvent(metadata: Record<string, unknown>): unknown {
+  return { ...metadata, oldState: metadata.old, newState: metadata.new, diffReasons: metadata.diffs };
+}
+
+/**
+ * `pulumi up --json` writes the engine's events, one JSON object a line: the
+ * steps it carried out, its diagnostics, and its summary. Read into the form
+ * of a preview, with an error for a run whose summary says it failed.
+ */
+export function parseEngineEvents(text: string): PreviewOutput {
+  const steps: unknown[] = [];
+  const diagnostics: Diagnostic[] = [];
+  let result: string | undefined;
+  for (const line of text.split("\n")) {
+    if (!line.startsWith('{"sequence":')) continue;
+    const parsed = engineEvent.safeParse(JSON.parse(line));
+    if (!parsed.success) continue;
+    const event = parsed.data;
+    if (event.resOutputsEvent) steps.push(stepOfEvent(event.resOutputsEvent.metadata));
+    if (event.diagnosticEvent && event.diagnosticEvent.severity !== "debug") diagnostics.push(event.diagnosticEvent);
+    if (event.summaryEvent) result = event.summaryEvent.result;
+  }
+  if (result === undefined) throw new Error("The file holds no summary event: give the output of `pulumi up --json` as it ended.");
+  if (result !== "succeeded" && !diagnostics.some((d) => d.severity === "error")) diagnostics.push({ severity: "error", message: `The update ${result}.` });
+  return previewOutput.parse({ steps, diagnostics, applied: true });
+}
+
+/** Parses the text of `pulumi preview --json`; a message that says what is wrong otherwise. */
+export function parsePreview(text: string): PreviewOutput {
+  if (/^\{"sequence":/m.test(text)) return parseEngineEvents(text);
+  let value: unknown;
+  try {
+    value = JSON.parse(jsonPart(text));
+  } catch (error) {
+    throw new Error(`The preview file is not the JSON of \`pulumi preview --json\`: ${(error as Error).message}`);
+  }
+  const parsed = previewOutput.safeParse(value);
+  if (!parsed.success) throw new Error(`The preview file is not the JSON of \`pulumi preview --json\`: ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
+}
+
+/** The value the CLI writes for an output not known until the apply. */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+/** The value the CLI writes for a secret. */
+export const SECRET = "[secret]";

@@ -1,0 +1,58 @@
+/**
+ * How the review names each resource kind, derived from the kinds the package
+ * declares (../resources): the noun from the class name, the properties never
+ * to show from the declared secret traits, and for an exclusive set the noun of
+ * the objects it deletes.
+ */
+import type { AnyResourceDefinition } from "../engine/definition";
+import { definitions } from "../resources";
+
+export interface KindTerms {
+  kind: string;
+  /** `badge`, `SAML group link`, `only-these set of badges`. */
+  noun: string;
+  /** For an exclusive set: the objects it deletes (`badge`). */
+  memberNoun?: string;
+  /** Properties whose values are never shown, even where the CLI would. */
+  secretProperties: ReadonlySet<string>;
+  /** Settings of the whole instance, owned by no group or project. */
+  instanceWide: boolean;
+}
+
+const ACRONYMS: Record<string, string> = { saml: "SAML" };
+
+/** `SamlGroupLink` → `SAML group link`. */
+export function wordsOf(name: string): string {
+  return name
+    .split(/(?=[A-Z])/)
+    .map((word) => ACRONYMS[word.toLowerCase()] ?? word.toLowerCase())
+    .join(" ");
+}
+
+/** `badges` → `badge`, `upstreams` → `upstream`: the plural in the kind's name, made singular. */
+const singular = (words: string) => words.replace(/ies$/, "y").replace(/s$/, "");
+
+/** The inputs that name whose object it is (see ./changes.ts ownerOf); a kind with none manages the instance. */
+export const OWNER_INPUTS = ["group", "project", "registry"] as const;
+
+const known = new Map<string, KindTerms>();
+
+export function termsOf(kind: string): KindTerms {
+  let terms = known.get(kind);
+  if (terms) return terms;
+  const definition = (definitions as Record<string, AnyResourceDefinition | undefined>)[kind];
+  const secretProperties = new Set<string>();
+  for (const [name, traits] of Object.entries(definition?.fields ?? {})) if ((traits as { secret?: boolean }).secret) secretProperties.add(name);
+  for (const [name, traits] of Object.entries(definition?.outputs ?? {})) if (traits.secret) secretProperties.add(name);
+  const exclusive = /^Exclusive([A-Z]\w+)$/.exec(kind);
+  const memberNoun = exclusive ? singular(wordsOf(exclusive[1]!)) : undefined;
+  terms = {
+    kind,
+    noun: exclusive ? `only-these set of ${wordsOf(exclusive[1]!)}` : definition ? wordsOf(kind) : kind,
+    memberNoun,
+    secretProperties,
+    instanceWide: definition !== undefined && !OWNER_INPUTS.some((input) => input in definition.schema.shape),
+  };
+  known.set(kind, terms);
+  return terms;
+}

@@ -1,0 +1,181 @@
+/**
+ * The review loop end to end: the template's .gitlab-ci.yml jobs run as the
+ * platform's runner runs them (each job's before_script and script in one
+ * bash with errexit, its variables and the CI's own), with the real Pulumi
+ * CLI, against the emulator, on a project made by pulumi-platform-new:
+ *
+ * - the merge request's preview job posts the report as a note, and the next
+ *   push rewrites that note in place;
+ * - after the merge, the apply job checks the preview against the review,
+ *   applies exactly that plan and posts the result to the same merge request;
+ * - an apply whose preview no longer matches the review stops before any
+ *   write, and says why on the merge request;
+ * - the scheduled drift job reports an out-of-band change and fails;
+ * - `pulumi up --plan` refuses a run that strays from the saved plan.
+ *
+ * `npm ci` is the one line not run: the project's node_modules is this
+ * repository's (test/e2e/user-project.e2e.test.ts installs for real).
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { apiPath, closeAllPools, PlatformClient } from "pulumi-platform";
+import { startEmulator, type Emulator } from "pulumi-platform/emulator";
+import { ensurePulumiCli, PulumiProgram, repoRoot } from "../../scripts/pulumi-workspace.mts";
+
+interface Job {
+  before_script?: string[];
+  script: string[];
+}
+interface Note {
+  id: number;
+  body: string;
+}
+
+const ciFile = parse(readFileSync(path.join(repoRoot, "templates/platform/.gitlab-ci.yml"), "utf8")) as Record<string, unknown> & {
+  variables: Record<string, string>;
+  default: { before_script: string[] };
+};
+
+let emulator: Emulator;
+let api: PlatformClient;
+let program: PulumiProgram;
+let work: string;
+let projectId: number;
+let mergeRequestIid: number;
+let commitSha: string;
+
+/** The program as a push changes it: the badge's name. */
+function pushProgram(badgeName: string): void {
+  const file = path.join(program.dir, "index.ts");
+  writeFileSync(file, readFileSync(file, "utf8").replace(/name: "[^"]*",/, `name: "${badgeName}",`));
+}
+
+/** Runs one job of the template's .gitlab-ci.yml in the program's directory; its exit code and output. */
+function runJob(name: string, ci: Record<string, string>): { code: number; stdout: string; stderr: string } {
+  const job = ciFile[name] as Job;
+  const before = (job.before_script ?? ciFile.default.before_script).filter((line) => !line.startsWith("npm ci"));
+  const variables = Object.fromEntries(Object.entries(ciFile.variables).map(([key, value]) => [key, value.replace("$CI_PROJECT_DIR", program.dir)]));
+  const result = spawnSync("bash", ["-eo", "pipefail", "-c", [...before, ...job.script].join("\n")], {
+    cwd: program.dir,
+    encoding: "utf8",
+    env: {
+      ...program.env,
+      // The runner's own PATH, with the command the package's bin would put in node_modules/.bin.
+      PATH: [path.join(work, "bin"), program.env.PATH].join(path.delimiter),
+      ...variables,
+      STACK: program.stack,
+      CI_PROJECT_DIR: program.dir,
+      CI_API_V4_URL: `${emulator.url}/api/v4`,
+      CI_PROJECT_ID: String(projectId),
+      PLATFORM_REVIEW_TOKEN: emulator.tokens.alice!,
+      ...ci,
+    },
+    timeout: 5 * 60_000,
+  });
+  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+const mergeRequestPipeline = () => ({ CI_PIPELINE_SOURCE: "merge_request_event", CI_MERGE_REQUEST_IID: String(mergeRequestIid), CI_COMMIT_SHA: commitSha });
+const defaultBranchPipeline = () => ({ CI_PIPELINE_SOURCE: "push", CI_COMMIT_BRANCH: "main", CI_DEFAULT_BRANCH: "main", CI_COMMIT_SHA: commitSha });
+
+const notes = () => api.list<Note>(apiPath`/projects/${projectId}/merge_requests/${mergeRequestIid}/notes`, { sort: "asc" });
+const reviewNotes = async () => (await notes()).filter((note) => note.body.startsWith("<!-- platform-review stack="));
+const resultNotes = async () => (await notes()).filter((note) => note.body.startsWith("<!-- platform-review-applied stack="));
+const badgesOnServer = async () => (await api.list<{ name: string; link_url: string }>(apiPath`/projects/${"acme/web"}/badges`)).filter((badge) => badge.name.startsWith("pipeline"));
+
+beforeAll(async () => {
+  ensurePulumiCli();
+  emulator = await startEmulator({ port: 0 });
+  api = new PlatformClient({ url: emulator.url, token: emulator.tokens.root!, retryBaseDelayMs: 10 });
+  work = mkdtempSync(path.join(tmpdir(), "review-e2e-"));
+  mkdirSync(path.join(work, "bin"));
+  symlinkSync(path.join(repoRoot, "bin/platform-review.js"), path.join(work, "bin/platform-review"));
+  const made = spawnSync(process.execPath, [path.join(repoRoot, "bin/pulumi-platform-new.js"), path.join(work, "infra")], { encoding: "utf8" });
+  expect(made.status, made.stderr).toBe(0);
+  program = await PulumiProgram.create({ programDir: path.join(work, "infra"), transpileOnly: true, config: { "platform:url": emulator.url }, secrets: { "platform:token": emulator.tokens.root! } });
+  projectId = (await api.get<{ id: number }>(apiPath`/projects/${"acme/web"}`)).id;
+  const mr = await api.post<{ iid: number }>(apiPath`/projects/${projectId}/merge_requests`, { source_branch: "stable", target_branch: "main", title: "Platform: the pipeline badge" });
+  mergeRequestIid = mr.iid;
+  emulator.runDueWork(); // the merge request's preparation, which gives it its head commit
+  commitSha = (await api.get<{ sha: string }>(apiPath`/projects/${projectId}/merge_requests/${mergeRequestIid}`)).sha;
+  expect(commitSha).toMatch(/^[0-9a-f]{40}$/);
+}, 10 * 60_000);
+
+afterAll(async () => {
+  program?.dispose();
+  if (work) rmSync(work, { recursive: true, force: true });
+  await closeAllPools();
+  await emulator?.stop();
+});
+
+describe.sequential("the review loop through the template's CI jobs", { timeout: 5 * 60_000 }, () => {
+  it("a merge request's preview job posts the report as one note", async () => {
+    const run = runJob("preview", mergeRequestPipeline());
+    expect(run.code, run.stderr).toBe(0);
+    const [note, ...others] = await reviewNotes();
+    expect(others).toEqual([]);
+    expect(note!.body).toContain("creates badge `pipeline` of project acme/web");
+    expect(note!.body).toMatch(/<!-- platform-review-data [A-Za-z0-9+/=]+ -->/);
+  });
+
+  it("the next push rewrites that note in place", async () => {
+    const [before] = await reviewNotes();
+    pushProgram("pipeline-status");
+    const run = runJob("preview", mergeRequestPipeline());
+    expect(run.code, run.stderr).toBe(0);
+    const after = await reviewNotes();
+    expect(after.map((note) => note.id)).toEqual([before!.id]);
+    expect(after[0]!.body).toContain("creates badge `pipeline-status` of project acme/web");
+  });
+
+  it("after the merge, the apply job applies what was reviewed and posts the result", async () => {
+    const run = runJob("apply", defaultBranchPipeline());
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect((await badgesOnServer()).map((badge) => badge.name)).toEqual(["pipeline-status"]);
+    const [result] = await resultNotes();
+    expect(result!.body).toContain("### Pulumi up of stack");
+    expect(result!.body).toContain("created badge");
+  });
+
+  it("an apply whose preview is no longer what was reviewed stops before any write", async () => {
+    pushProgram("pipeline-v2");
+    expect(runJob("preview", mergeRequestPipeline()).code).toBe(0);
+    expect((await reviewNotes())[0]!.body).toContain("updates badge");
+    // Between the review and the apply, someone changes the badge by hand.
+    const [badge] = await api.list<{ id: number; name: string }>(apiPath`/projects/${"acme/web"}/badges`, { name: "pipeline-status" });
+    await api.put(apiPath`/projects/${"acme/web"}/badges/${badge!.id}`, { link_url: "https://elsewhere.example.com" });
+    const run = runJob("apply", defaultBranchPipeline());
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain("the preview differs from the reviewed one");
+    expect((await badgesOnServer()).map((b) => [b.name, b.link_url])).toEqual([["pipeline-status", "https://elsewhere.example.com"]]);
+    const [result] = await resultNotes();
+    expect(result!.body).toContain("#### Stopped: this is not what was reviewed");
+    expect(result!.body).toContain("changed outside this program");
+  });
+
+  it("the scheduled drift job reports the out-of-band change and fails", () => {
+    pushProgram("pipeline-status");
+    const run = runJob("drift", { CI_PIPELINE_SOURCE: "schedule", CI_COMMIT_BRANCH: "main", CI_DEFAULT_BRANCH: "main" });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/badge \d+ `pipeline-status` of project acme\/web changed outside this program/);
+    expect(run.stdout).toContain("<code>https://elsewhere.example.com</code>");
+  });
+
+  it("pulumi up --plan refuses a run that strays from the saved plan, writing nothing", async () => {
+    const plan = path.join(work, "plan.json");
+    await program.cli(["preview", "--save-plan", plan]);
+    pushProgram("pipeline-unreviewed");
+    const run = spawnSync("pulumi", ["up", "--yes", "--skip-preview", "--non-interactive", "--plan", plan], {
+      cwd: program.dir,
+      encoding: "utf8",
+      env: { ...program.env, PULUMI_EXPERIMENTAL: "true" },
+    });
+    expect(run.status).not.toBe(0);
+    expect(`${run.stdout}${run.stderr}`).toMatch(/plan/i);
+    expect((await badgesOnServer()).map((badge) => badge.name)).toEqual(["pipeline-status"]);
+  });
+});

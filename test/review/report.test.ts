@@ -1,0 +1,169 @@
+/**
+ * The review report, from previews the real CLI wrote against the emulator
+ * (./fixtures, made by scripts/make-review-fixtures.mts): each report checked
+ * as text against its golden copy (`UPDATE_GOLDEN=1` rewrites them), what each
+ * kind of step reads as, the secrets, a very large preview within the note's
+ * size, and the guard that compares a new preview with the reviewed one.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { reviewOf, type Review } from "../../src/review/changes";
+import { main } from "../../src/review/cli";
+import { markdownOf, NOTE_LIMIT } from "../../src/review/markdown";
+import { parsePreview, type PreviewOutput, type PreviewStep } from "../../src/review/preview";
+import { differences, parseSummary, summaryOf } from "../../src/review/summary";
+
+const fixtures = path.join(import.meta.dirname, "fixtures");
+const read = (name: string) => readFileSync(path.join(fixtures, name), "utf8");
+const reviewOfFixture = (name: string) => reviewOf(parsePreview(read(`${name}.json`)));
+const sentences = (review: Review) => summaryOf(review).sentences;
+
+describe("golden reports", () => {
+  for (const name of ["new-stack", "change", "change-refresh", "drift", "refused", "applied"]) {
+    it(name, () => {
+      const preview = parsePreview(read(`${name}.json`));
+      const report = markdownOf(reviewOf(preview), { stack: "e2e", applied: preview.applied });
+      const golden = path.join(fixtures, `${name}.md`);
+      if (process.env.UPDATE_GOLDEN) writeFileSync(golden, report);
+      expect(report).toBe(readFileSync(golden, "utf8"));
+    });
+  }
+});
+
+describe("what each step reads as", () => {
+  it("a change: destructive steps first, as what they destroy; then takeovers, updates, creates", () => {
+    const review = reviewOfFixture("change");
+    expect(review.ok).toBe(true);
+    expect(sentences(review)).toEqual([
+      "deletes badge 1 `legacy` of group acme",
+      "replaces SAML group link `platform-admins` of group acme (provider changes)",
+      "takes over badge `handmade` of group acme",
+      "updates only-these set of badges of group acme",
+      "updates badge 2 `docs` of group acme",
+      "updates pipeline schedule 1 `Nightly deploy (review test)` of project acme/web",
+      "creates badge `status` of group acme",
+    ]);
+    const docs = review.changes.find((change) => change.name === "docs")!;
+    expect(docs.fields).toEqual([{ path: "name", before: { value: "docs" }, after: { value: "documentation" } }]);
+  });
+
+  it("with --refresh: the objects an only-these set deletes, each named, and what drifted apart from the program's changes", () => {
+    const review = reviewOfFixture("change-refresh");
+    const removals = review.changes.filter((change) => change.kind === "removal");
+    expect(removals.map((change) => change.object)).toEqual(["badge 3 `handmade`", "badge 4 `stray`"]);
+    // The badge this run takes over is in `keep` only once it is known: the report says so.
+    expect(removals.every((change) => change.note?.includes("known only at apply"))).toBe(true);
+    const drift = review.changes.filter((change) => change.kind === "drift");
+    expect(drift.map((change) => [change.object, change.fields.map((field) => field.path)])).toEqual([["badge 2 `docs`", ["linkUrl", "renderedLinkUrl"]]]);
+    expect(drift[0]!.fields[0]).toEqual({ path: "linkUrl", before: { value: "https://docs.example.com" }, after: { value: "https://drifted.example.com" } });
+  });
+
+  it("a preview refused at verification fails, naming the resource and the rule", () => {
+    const review = reviewOfFixture("refused");
+    expect(review.ok).toBe(false);
+    expect(review.problems).toEqual([{ resource: "orphan (Badge)", message: expect.stringMatching(/^group: group "no-such-group" does not exist/) }]);
+  });
+
+  it("an apply's events: what it did, in the past tense; the object it kept is not reported deleted", () => {
+    const preview = parsePreview(read("applied.json"));
+    expect(preview.applied).toBe(true);
+    const review = reviewOf(preview);
+    expect(review.ok).toBe(true);
+    expect(review.changes.filter((change) => change.kind === "removal").map((change) => change.object)).toEqual(["badge 4 `stray`"]);
+    expect(markdownOf(review, { applied: true })).toMatch(/^\*\*Applied:\*\* 2 deleted, 1 replaced, 1 taken over, 3 updated, 1 created/m);
+  });
+
+  it("a new stack only creates", () => {
+    const review = reviewOfFixture("new-stack");
+    expect(Object.entries(review.counts).filter(([, count]) => count > 0)).toEqual([["create", 6]]);
+  });
+});
+
+describe("secrets", () => {
+  it("a value the CLI masks, and a property the resource declares secret, are never shown", () => {
+    const preview: PreviewOutput = {
+      steps: [
+        {
+          op: "update",
+          urn: "urn:pulumi:dev::infra::pulumi-nodejs:dynamic/platform:GroupIntegration::chat",
+          oldState: { id: "groups/acme/integrations/mattermost", inputs: { group: "acme", slug: "mattermost", webhook: "https://hooks.example.com/old-secret", channel: "ci" } },
+          newState: { inputs: { group: "acme", slug: "mattermost", webhook: "https://hooks.example.com/new-secret", channel: "[secret]" } },
+        } as PreviewStep,
+      ],
+    };
+    const review = reviewOf(preview);
+    const everything = markdownOf(review) + JSON.stringify(summaryOf(review));
+    expect(everything).not.toContain("old-secret");
+    expect(everything).not.toContain("new-secret");
+    expect(review.changes[0]!.fields).toEqual([
+      { path: "channel", before: { value: "ci" }, after: { secret: true } },
+      { path: "webhook", before: { secret: true }, after: { secret: true } },
+    ]);
+  });
+});
+
+/** A preview of `creates` new badges and `deletes` old ones, in many groups. */
+function largePreview(creates: number, deletes: number): PreviewOutput {
+  const step = (op: string, index: number): PreviewStep => {
+    const state = { id: `groups/team-${index % 40}/badges/${index}`, inputs: { group: `team-${index % 40}`, name: `badge-${index}`, linkUrl: `https://ci.example.com/${index}`, imageUrl: `https://ci.example.com/${index}.svg` } };
+    return { op, urn: `urn:pulumi:prod::infra::pulumi-nodejs:dynamic/platform:Badge::b${op}${index}`, ...(op === "delete" ? { oldState: state } : { newState: state }) } as PreviewStep;
+  };
+  return { steps: [...Array.from({ length: creates }, (_, i) => step("create", i)), ...Array.from({ length: deletes }, (_, i) => step("delete", creates + i))] };
+}
+
+describe("large previews", () => {
+  it("fold long sections and stay within the note limit, every deletion shown", () => {
+    const review = reviewOf(largePreview(3000, 60));
+    const report = markdownOf(review, { stack: "prod" });
+    expect(report.length).toBeLessThanOrEqual(NOTE_LIMIT);
+    expect(report).toContain("<details><summary>3000 changes: show</summary>");
+    for (let i = 3000; i < 3060; i++) expect(report).toContain(`deletes badge ${i} \`badge-${i}\``);
+  });
+
+  it("past a smaller limit, drop the fields of what does not destroy, then changes, and say so", () => {
+    const review = reviewOf(largePreview(3000, 60));
+    const comment = markdownOf(review, { maxChars: 65_536 });
+    expect(comment.length).toBeLessThanOrEqual(65_536);
+    expect(comment).toMatch(/\*\*Truncated:\*\* \d+ more changes not shown here/);
+    for (let i = 3000; i < 3060; i++) expect(comment).toContain(`deletes badge ${i} \`badge-${i}\``);
+    const shortened = markdownOf(reviewOf(largePreview(500, 5)), { maxChars: 100_000 });
+    expect(shortened).toContain("**Shortened:** fields are shown for destructive steps only");
+  });
+});
+
+describe("the guard: the preview before the apply against the reviewed one", () => {
+  it("agrees with itself, and names each difference", () => {
+    const reviewed = parseSummary(JSON.stringify(summaryOf(reviewOfFixture("change"))));
+    expect(differences(reviewed, reviewOfFixture("change"))).toEqual([]);
+    const found = differences(reviewed, reviewOfFixture("change-refresh"));
+    expect(found).toContain("not reviewed: deletes badge 4 `stray` of group acme");
+    expect(found).toContain("updates badge 2 `docs` of group acme: fields differ from the review: linkUrl");
+  });
+});
+
+describe("the command", () => {
+  const run = async (...args: string[]) => {
+    let out = "";
+    const code = await main(args, {}, (text) => (out += text));
+    return { code, out };
+  };
+
+  it("exits 0 for a preview that succeeded, 1 for one that failed, 3 when it is not what was reviewed", async () => {
+    const file = (name: string) => path.join(fixtures, `${name}.json`);
+    expect((await run("--preview", file("change"))).code).toBe(0);
+    expect((await run("--preview", file("refused"))).code).toBe(1);
+    const summary = path.join(mkdtempSync(path.join(tmpdir(), "review-")), "summary.json");
+    await run("--preview", file("change"), "--json", summary, "--quiet");
+    const guarded = await run("--preview", file("change-refresh"), "--reviewed", summary);
+    expect(guarded.code).toBe(3);
+    expect(guarded.out).toContain("#### Stopped: this is not what was reviewed");
+  });
+
+  it("refuses wrong usage before reading anything", async () => {
+    await expect(run("--max-chars", "12")).rejects.toThrow("Give one of --preview <file> and --up <file>.");
+    await expect(run("--preview", "x.json", "--max-chars", "12")).rejects.toThrow("--max-chars: must be a whole number of at least 1000");
+    await expect(run("--preview", "/nonexistent/preview.json")).rejects.toThrow("Cannot read /nonexistent/preview.json: ENOENT");
+  });
+});
