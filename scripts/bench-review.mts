@@ -59,7 +59,7 @@ try {
   const requestsOf = async (env: Record<string, string>, ...args: string[]) => {
     const mark = emulator.mark();
     await main(["--preview", previewFile, "--quiet", ...args], env, quiet);
-    return emulator.requestsSince(mark).map((request) => `${request.method} ${request.path.replace(/\/\d+(\/|$)/g, "/:n$1")}`);
+    return emulator.requestsSince(mark).map((request) => `${request.method} ${request.path.replace(/\/[0-9a-f]{40}(\/|$)/g, "/:sha$1").replace(/\/\d+(\/|$)/g, "/:n$1")}`);
   };
   const first = await requestsOf({ ...ci, CI_MERGE_REQUEST_IID: String(mr.iid) }, "--post");
   const second = await requestsOf({ ...ci, CI_MERGE_REQUEST_IID: String(mr.iid) }, "--post");

@@ -221,7 +221,8 @@ export function changedInputs(step: PreviewStep): string[] {
   const before = step.oldState?.inputs ?? {};
   const after = step.newState?.inputs ?? {};
   return [...new Set([...Object.keys(before), ...Object.keys(after)])]
-    .filter((key) => key !== "__provider" && JSON.stringify(before[key]) !== JSON.stringify(after[key]))
+    // Keys starting with two underscores are the engine's and the provider's own (`__provider`): the CLI never shows them.
+    .filter((key) => !key.startsWith("__") && JSON.stringify(before[key]) !== JSON.stringify(after[key]))
     .sort();
 }
 

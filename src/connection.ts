@@ -31,8 +31,14 @@ export interface ConfigSource {
 export interface Connection {
   /** The server's base URL, e.g. `https://gitlab.example.com`. A change of it replaces the resources that use it. */
   url: string;
-  /** An access token of that server; kept secret in the state. A change of it updates the resources in place. */
-  token: string;
+  /** An access token of that server (or `jobToken`); kept secret in the state. A change of it updates the resources in place. */
+  token?: string;
+  /**
+   * A CI job token instead of `token` (sent as `JOB-TOKEN`), for the actions
+   * and functions a pipeline runs on its own project's container registry;
+   * that is all such a token reaches.
+   */
+  jobToken?: string;
   /** Certificate authorities to trust for this server: PEM text, or the path of a PEM file. */
   caCertificate?: string;
   /** A client certificate for servers that demand one (mutual TLS): PEM text or a file path; needs `clientKey`. */
@@ -53,6 +59,8 @@ export interface Connection {
 interface Settings {
   url?: string;
   token?: string;
+  /** A CI job token, used when no `token` is set (see `Connection.jobToken`). */
+  jobToken?: string;
   requestTimeout?: string;
   retryTimeout?: string;
   caCertificate?: string;
@@ -69,6 +77,8 @@ type SettingName = keyof Settings;
 const STACK_SETTINGS: Record<SettingName, string> = {
   url: "PLATFORM_URL",
   token: "PLATFORM_TOKEN",
+  // The variable every CI job has: used only when no access token is set anywhere (see settingsInForce).
+  jobToken: "CI_JOB_TOKEN",
   requestTimeout: "PLATFORM_REQUEST_TIMEOUT",
   retryTimeout: "PLATFORM_RETRY_TIMEOUT",
   caCertificate: "PLATFORM_CA_CERTIFICATE",
@@ -163,16 +173,17 @@ function settingsKey(settings: Settings): string {
 
 /** The message for missing or malformed settings; `labels` names them as the user gave them. */
 function problemOf(settings: Settings, labels: Labels, lead: string): string | undefined {
-  const { url, token } = settings;
+  const { url, token, jobToken } = settings;
   const missing: string[] = [];
   if (labels === stackLabel) {
     if (!url) missing.push("the server URL: `pulumi config set platform:url https://platform.example.com` (or PLATFORM_URL)");
-    if (!token) missing.push("an access token: `pulumi config set --secret platform:token <token>` (or PLATFORM_TOKEN)");
+    if (!token && !jobToken) missing.push("an access token: `pulumi config set --secret platform:token <token>` (or PLATFORM_TOKEN)");
   } else {
     if (!url) missing.push("the server URL (connection.url)");
-    if (!token) missing.push("an access token (connection.token)");
+    if (!token && !jobToken) missing.push("an access token (connection.token)");
   }
   if (missing.length) return `${lead}; it needs ${missing.join(" and ")}.`;
+  if (token && jobToken) return `${labels("token")} and ${labels("jobToken")} are both set: give one (an access token, or a CI job token, which reaches only its project's container registry).`;
   try {
     const parsed = new URL(url!);
     if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("not http(s)");
@@ -215,9 +226,12 @@ function current(): Settings {
 let configuredInForce: Settings | undefined;
 
 function settingsInForce(program: Settings): Settings {
-  return Object.fromEntries(
+  const settings = Object.fromEntries(
     SETTING_NAMES.map((name) => [name, configured[name] ?? program[name] ?? nonEmpty(process.env[STACK_SETTINGS[name]])]),
   ) as Settings;
+  // Every CI job has CI_JOB_TOKEN: it stands in only when no access token is set, and never beside one.
+  if (settings.token && configured.jobToken === undefined && program.jobToken === undefined) delete settings.jobToken;
+  return settings;
 }
 
 /**
@@ -237,6 +251,7 @@ export function connectionSecrets(): string[] {
   for (const settings of [scope.getStore(), current()]) {
     if (!settings) continue;
     if (settings.token) secrets.push(settings.token);
+    if (settings.jobToken) secrets.push(settings.jobToken);
     try {
       secrets.push(...Object.values(headersOf(settings, stackLabel)));
     } catch {
@@ -274,14 +289,16 @@ export function client(): PlatformClient {
     if (problem) throw new Error(problem);
     const labels = own ? connectionLabel : stackLabel;
     const milliseconds = (text: string | undefined) => (text === undefined ? undefined : secondsOf(text)! * 1000);
+    const job = !settings.token;
     made = new PlatformClient({
       url: settings.url!,
-      token: settings.token!,
+      token: (settings.token ?? settings.jobToken)!,
+      tokenKind: job ? "job" : "access",
       requestTimeoutMs: milliseconds(settings.requestTimeout),
       retryTimeoutMs: milliseconds(settings.retryTimeout),
       tls: tlsOf(settings, labels),
       headers: headersOf(settings, labels),
-      tokenSetting: labels("token").replace(/^connection\.token$/, "the token of the connection given (connection.token)"),
+      tokenSetting: labels(job ? "jobToken" : "token").replace(/^connection\.token$/, "the token of the connection given (connection.token)"),
       urlSetting: labels === connectionLabel ? "connection.url" : "platform:url",
     });
     clients.set(key, made);

@@ -24,6 +24,7 @@ export { VirtualRegistry, type VirtualRegistryArgs } from "./resources/virtual-r
 export { Upstream, type UpstreamArgs } from "./resources/upstream";
 export { CleanupPolicy, type CleanupPolicyArgs } from "./resources/cleanup-policy";
 export { ContainerRegistryVisibility, type ContainerRegistryVisibilityArgs } from "./resources/container-registry-visibility";
+export { ContainerRegistryCleanup, type ContainerRegistryCleanupArgs, type AcceptedRun } from "./resources/container-registry-cleanup";
 export { ErrorTrackingClientKey, type ErrorTrackingClientKeyArgs } from "./resources/error-tracking-client-key";
 export { ProjectStar, type ProjectStarArgs } from "./resources/project-star";
 export { MergeRequest, type MergeRequestArgs } from "./resources/merge-request";
@@ -34,9 +35,12 @@ export { ExclusiveSamlGroupLinks, type ExclusiveSamlGroupLinksArgs } from "./res
 export { ExclusivePipelineSchedules, type ExclusivePipelineSchedulesArgs } from "./resources/exclusive-pipeline-schedules";
 export { ExclusiveGroupIntegrations, type ExclusiveGroupIntegrationsArgs } from "./resources/exclusive-group-integrations";
 export { ExclusiveUpstreams, type ExclusiveUpstreamsArgs } from "./resources/exclusive-upstreams";
+export { PipelineScheduleRun, type PipelineScheduleRunArgs } from "./resources/pipeline-schedule-run";
+export { ChangelogCommit, type ChangelogCommitArgs } from "./resources/changelog-commit";
 export type { Entry as ExclusiveSetEntry } from "./resources/exclusive-set";
 export { resetDeclarations } from "./engine/declarations";
 export * from "./functions";
+export * from "./actions";
 
 /** Each kind's provider as the engine's host gets it from the provider text (./engine/shim.ts), built on first use. */
 export const providers = Object.defineProperties(

@@ -49,7 +49,9 @@ export const registryRepositoriesPath = (owner: { project?: string | number; gro
   owner.project !== undefined ? apiPath`/projects/${owner.project}/registry/repositories` : apiPath`/groups/${owner.group!}/registry/repositories`;
 /** One repository, by its id alone. */
 export const registryRepositoryPath = (id: string | number): string => apiPath`/registry/repositories/${id}`;
+/** A project's registry repository: its tags are read, and it and its tags deleted, under it. */
+export const projectRepositoryPath = (project: string | number, repositoryId: number): string => apiPath`/projects/${project}/registry/repositories/${repositoryId}`;
 /** A project repository's tags. */
-export const registryTagsPath = (project: string | number, repositoryId: number): string => apiPath`/projects/${project}/registry/repositories/${repositoryId}/tags`;
+export const registryTagsPath = (project: string | number, repositoryId: number): string => `${projectRepositoryPath(project, repositoryId)}/tags`;
 /** One tag, by name. */
 export const registryTagPath = (project: string | number, repositoryId: number, name: string): string => `${registryTagsPath(project, repositoryId)}/${encodeURIComponent(name)}`;

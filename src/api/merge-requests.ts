@@ -62,7 +62,8 @@ export const pipelineBasic = z.looseObject({
   web_url: z.string().optional(),
 });
 
-const pipeline = pipelineBasic.extend({
+/** A pipeline in full: a merge request's head pipeline, and the one `createMergeRequestPipeline` creates. */
+export const pipeline = pipelineBasic.extend({
   before_sha: nullableText,
   tag: z.boolean().optional(),
   yaml_errors: nullableText,

@@ -31,7 +31,18 @@ export interface ApiErrorDetails {
   retryAfterSeconds?: number;
   /** Where the user set the token, named by the 401 hint (default `platform:token (or PLATFORM_TOKEN)`). */
   tokenSetting?: string;
+  /** The request carried a CI job token (`JOB-TOKEN`): a refusal then says what such a token cannot do. */
+  jobToken?: boolean;
 }
+
+/**
+ * What a CI job token reaches, said with every refusal of a request made with
+ * one: the server answers such refusals as it answers an anonymous caller,
+ * which alone would point at the wrong cause.
+ */
+export const JOB_TOKEN_REACH =
+  "A CI job token (platform:jobToken, or CI_JOB_TOKEN) reaches only the container registry of the project whose pipeline made it, and only while its job runs; " +
+  "anything else needs an access token (platform:token or PLATFORM_TOKEN).";
 
 export class ApiError extends Error {
   readonly status: number;
@@ -43,6 +54,8 @@ export class ApiError extends Error {
   readonly retryAfterSeconds?: number;
   /** `{"error": ...}` bodies come from parameter validation and unknown routes, `{"message": ...}` from handlers. */
   readonly errorKey: boolean;
+  /** Said with a refusal of a request made with a CI job token: what such a token cannot do. */
+  readonly credentialNote?: string;
 
   constructor(details: ApiErrorDetails) {
     const kind = kindOf(details.status);
@@ -56,6 +69,7 @@ export class ApiError extends Error {
     this.kind = kind;
     this.retryAfterSeconds = details.retryAfterSeconds;
     this.errorKey = details.errorKey ?? false;
+    if (details.jobToken && isRefusal(details.status)) this.credentialNote = JOB_TOKEN_REACH;
   }
 
   /**
@@ -148,8 +162,12 @@ const HINTS: Record<ApiErrorKind, string> = {
   other: "",
 };
 
+/** The answers a server gives a caller it will not serve: an unknown or too weak token, or a hidden object. */
+const isRefusal = (status: number): boolean => status === 401 || status === 403 || status === 404;
+
 function describe(details: ApiErrorDetails, kind: ApiErrorKind): string {
   const said = details.serverMessage ? `: ${details.serverMessage}` : "";
+  if (details.jobToken && isRefusal(details.status)) return `${details.method} ${details.path} failed with ${details.status}${said}. ${JOB_TOKEN_REACH}`;
   let hint = HINTS[kind];
   if (kind === "unauthorized" && details.tokenSetting) hint = hint.replace("platform:token (or PLATFORM_TOKEN)", details.tokenSetting);
   if (kind === "rate-limited" && details.retryAfterSeconds !== undefined) {

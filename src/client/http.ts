@@ -41,6 +41,13 @@ export interface ClientOptions {
   headers?: Readonly<Record<string, string>>;
   /** Where the user set the token, for the advice on a 401: `connection.token` for a resource's own connection. */
   tokenSetting?: string;
+  /**
+   * `job`: the token is a CI job token, sent as `JOB-TOKEN` (and as the
+   * password of `gitlab-ci-token` to the registry's token service); it reaches
+   * only the container registry of the project whose pipeline made it, which
+   * the errors of anything else say. Default `access`: `PRIVATE-TOKEN`.
+   */
+  tokenKind?: "access" | "job";
   /** Where the user set the URL, for the advice when no answer comes: `connection.url` for a resource's own connection. */
   urlSetting?: string;
 }
@@ -124,6 +131,12 @@ export interface DownloadedFile {
   filename?: string;
 }
 
+/** A GraphQL answer: the data asked for, and what the server could not answer (message, where in the query, which field). */
+export interface GraphqlAnswer<T> {
+  data?: T | null;
+  errors?: { message: string; locations?: { line: number; column: number }[]; path?: (string | number)[] }[];
+}
+
 export interface ApiResponse<T> {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -142,6 +155,8 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
 const MAX_BACKOFF_MS = 8_000;
 export const PAGE_SIZE = 100;
+/** The username a CI job token goes with to the registry's token service (the password is the token). */
+const JOB_TOKEN_USERNAME = "gitlab-ci-token";
 /** The query of a list's first page when the caller gives none. */
 const FIRST_PAGE: Query = { per_page: PAGE_SIZE };
 /** Sent with every request, to any host. */
@@ -263,6 +278,7 @@ export class PlatformClient {
       headers: {},
       tokenSetting: "platform:token (or PLATFORM_TOKEN)",
       urlSetting: "platform:url",
+      tokenKind: "access",
       // An option given as undefined keeps its default.
       ...(Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as ClientOptions),
     };
@@ -270,7 +286,8 @@ export class PlatformClient {
     this.apiBase = new URL(this.baseUrl + "/api/v4");
     this.token = options.token;
     // The extra headers go where the token goes: to the configured server only.
-    this.serverHeaders = { ...BASE_HEADERS, ...this.options.headers, "private-token": this.token };
+    const tokenHeader = this.options.tokenKind === "job" ? "job-token" : "private-token";
+    this.serverHeaders = { ...BASE_HEADERS, ...this.options.headers, [tokenHeader]: this.token };
     const { tls, maxConcurrency: connections, requestTimeoutMs } = this.options;
     this.dispatcher = new DispatcherSlot({ tls, connections, requestTimeoutMs });
   }
@@ -343,6 +360,18 @@ export class PlatformClient {
       yield response;
       url = nextPageOf(response, url, start, url.pathname);
     }
+  }
+
+  /**
+   * A GraphQL query at `/api/graphql` of the configured server, with the
+   * token: the answer as sent, `data` and the `errors` of a query the server
+   * refused (it answers those with 200). A query creates nothing, so an
+   * attempt whose answer was lost is asked again, as a GET is.
+   */
+  async graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<GraphqlAnswer<T>> {
+    const path = "/api/graphql";
+    const response = await this.send<GraphqlAnswer<T>>("POST", new URL(this.baseUrl + path), path, { body: { query, variables }, findCreated: async () => undefined });
+    return response.body;
   }
 
   /** Every item of a list endpoint, following `Link rel="next"` (offset and keyset alike). */
@@ -497,6 +526,7 @@ export class PlatformClient {
       path: run.path,
       retryAfterSeconds: askedWaitMs === undefined ? undefined : Math.ceil(askedWaitMs / 1000),
       tokenSetting: this.options.tokenSetting,
+      jobToken: this.options.tokenKind === "job",
       ...parseErrorBody(bodyText(response), headers["content-type"]),
     });
     if (!isRetryable(status)) throw error;
@@ -571,7 +601,7 @@ export class PlatformClient {
     const base = onServer ? { ...BASE_HEADERS, ...this.options.headers } : { ...BASE_HEADERS };
     if ("bearer" in credentials) return { ...base, authorization: `Bearer ${credentials.bearer}` };
     if (!onServer) throw new Error(`${run.path}: refusing to send the token to another host than the configured server (${run.url.origin}).`);
-    return { ...base, authorization: `Basic ${Buffer.from(`${credentials.basicUsername}:${this.token}`).toString("base64")}` };
+    return { ...base, authorization: `Basic ${Buffer.from(`${this.options.tokenKind === "job" ? JOB_TOKEN_USERNAME : credentials.basicUsername}:${this.token}`).toString("base64")}` };
   }
 
   /** One request and its whole answer, within `timeoutMs` from the first byte sent to the last byte read. */

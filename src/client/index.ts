@@ -1,5 +1,5 @@
 export { PlatformClient, apiPath, closeAllPools, PAGE_SIZE } from "./http";
-export type { ClientOptions, RequestOptions, ApiResponse, Query, QueryValue, FilePart, FormFields, FormValue, DownloadedFile, StreamConsumer, Credentials } from "./http";
+export type { ClientOptions, RequestOptions, ApiResponse, GraphqlAnswer, Query, QueryValue, FilePart, FormFields, FormValue, DownloadedFile, StreamConsumer, Credentials } from "./http";
 export { ApiError, NetworkError, parseErrorBody, mayHaveBeenApplied } from "./errors";
 export type { ApiErrorKind } from "./errors";
 export { linkRelation } from "./pagination";

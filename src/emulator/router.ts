@@ -54,6 +54,8 @@ export interface RequestContext<P = Record<string, unknown>> {
   readonly rawBody: Buffer;
   /** The authenticated user; null for an anonymous request. */
   readonly user: User | null;
+  /** Set when a CI job token authenticated the request: the one project it reaches (./routes/job-tokens.ts). */
+  readonly jobTokenProjectId?: number;
   readonly state: EmulatorState;
 }
 
@@ -70,6 +72,8 @@ export interface RouteDefinition {
    * token for it (`ctx.user` is null) nor refuses anonymous writes.
    */
   readonly outsideApi: boolean;
+  /** A CI job token (`JOB-TOKEN`) authenticates on this route; elsewhere it is ignored (./routes/job-tokens.ts). */
+  readonly jobTokenAllowed: boolean;
   readonly params: ParamSpec;
   /** Validate `page`/`per_page` before the handler runs, as Grape's `use :pagination` does. */
   readonly paginated: boolean;
@@ -114,6 +118,8 @@ export interface RouteOptions<S extends ParamSpec> {
   paginated?: boolean;
   /** See `RouteDefinition.outsideApi`. */
   outsideApi?: boolean;
+  /** See `RouteDefinition.jobTokenAllowed`. */
+  jobTokenAllowed?: boolean;
 }
 
 /** Declares a route; the handler's `ctx.params` is typed from `options.params`. */
@@ -129,6 +135,7 @@ export function route<S extends ParamSpec = Record<never, never>>(
     params: options.params ?? {},
     paginated: options.paginated ?? false,
     outsideApi: options.outsideApi ?? false,
+    jobTokenAllowed: options.jobTokenAllowed ?? false,
     // The server declares `params` with this route's spec before calling the handler.
     handler: handler as RouteHandler<unknown> as RouteHandler<Record<string, unknown>>,
   };
@@ -136,6 +143,15 @@ export function route<S extends ParamSpec = Record<never, never>>(
 
 // ---------------------------------------------------------------------------
 // Response helpers
+
+/** The access token of a request: `PRIVATE-TOKEN`, `Authorization: Bearer`, or `private_token`. */
+export function accessTokenOf(headers: IncomingHttpHeaders, query: URLSearchParams): string | undefined {
+  const privateToken = headers["private-token"];
+  if (typeof privateToken === "string" && privateToken !== "") return privateToken;
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? "");
+  if (bearer?.[1]) return bearer[1];
+  return query.get("private_token") ?? undefined;
+}
 
 export const ok = (body: unknown, headers?: Record<string, string>): ApiResponse => ({ status: 200, body, headers });
 export const created = (body: unknown): ApiResponse => ({ status: 201, body });

@@ -26,8 +26,9 @@ import { FaultInjector, parseFaultPlan, type FaultName, type FaultPlan, type Inj
 import { declareParams, parseBody, parseNestedParams, type RawParams } from "./params";
 import { readOffsetPageRequest } from "./pagination";
 import { RATE_LIMIT_BODY, RateLimiter, checkRateLimitOptions, throttleStore, type RateLimitOptions, type ThrottleName } from "./rate-limit";
-import { Router, type ApiResponse, type RequestContext, type RouteModule, type RouteMatch } from "./router";
+import { accessTokenOf, Router, type ApiResponse, type RequestContext, type RouteDefinition, type RouteModule, type RouteMatch } from "./router";
 import { routeModules } from "./routes";
+import { jobTokenGrant } from "./routes/job-tokens";
 import { readSeed, stateFromSeed, type Seed } from "./seed";
 import { defaultSeed } from "./seeds/default";
 import { EmulatorState, type Clock, type SerializedState, type User } from "./state";
@@ -129,13 +130,27 @@ function saveState(state: EmulatorState, file: string): void {
   renameSync(temporary, file);
 }
 
-/** The access token of a request: `PRIVATE-TOKEN`, `Authorization: Bearer`, or `private_token`. */
-function tokenOf(req: IncomingMessage, query: URLSearchParams): string | undefined {
-  const privateToken = req.headers["private-token"];
-  if (typeof privateToken === "string" && privateToken !== "") return privateToken;
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
-  if (bearer?.[1]) return bearer[1];
-  return query.get("private_token") ?? undefined;
+/** A CI job token: the `JOB-TOKEN` header, or the `job_token` parameter. */
+function jobTokenOf(req: IncomingMessage, query: URLSearchParams): string | undefined {
+  const header = req.headers["job-token"];
+  if (typeof header === "string" && header !== "") return header;
+  return query.get("job_token") ?? undefined;
+}
+
+/**
+ * Who a request is: an access token's user, or on the routes that take one a
+ * CI job token's (with the one project it reaches). Routes outside /api/v4
+ * (the registry's, /jwt/auth) read their own credentials; a job token on a
+ * route that does not take one is ignored, as real servers ignore it.
+ */
+function callerOf(state: EmulatorState, route: RouteDefinition | undefined, req: IncomingMessage, query: URLSearchParams): { token?: string; user: User | null; jobTokenProjectId?: number } {
+  if (route?.outsideApi) return { user: null };
+  const token = accessTokenOf(req.headers, query);
+  if (token !== undefined) return { token, user: state.userByToken(token) ?? null };
+  const jobToken = route?.jobTokenAllowed ? jobTokenOf(req, query) : undefined;
+  if (jobToken === undefined) return { user: null };
+  const grant = jobTokenGrant(state, jobToken);
+  return { token: jobToken, user: grant?.user ?? null, jobTokenProjectId: grant?.projectId };
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -269,9 +284,7 @@ class EmulatorServer {
     if (fault?.instead) return respond(fault.instead);
 
     const query = new URLSearchParams(rawQuery);
-    // Routes outside /api/v4 (the registry's, /jwt/auth) read their own credentials.
-    const token = this.router.match(method, rawPath)?.route.outsideApi ? undefined : tokenOf(req, query);
-    const user = token === undefined ? null : (this.state.userByToken(token) ?? null);
+    const { token, user, jobTokenProjectId } = callerOf(this.state, this.router.match(method, rawPath)?.route, req, query);
 
     let response: ApiResponse | undefined;
     let rateLimitHeaders: Record<string, string> = {};
@@ -286,7 +299,7 @@ class EmulatorServer {
     }
 
     if (!response) {
-      response = await this.answer(req, { method, rawPath, rawQuery, query, token, user }, () => (entry.handled = true));
+      response = await this.answer(req, { method, rawPath, rawQuery, query, token, user, jobTokenProjectId }, () => (entry.handled = true));
       if (entry.handled && MUTATING_METHODS.has(method)) this.save();
     }
 
@@ -307,11 +320,12 @@ class EmulatorServer {
       query: URLSearchParams;
       token: string | undefined;
       user: User | null;
+      jobTokenProjectId: number | undefined;
     },
     /** Called just before the route handler runs. */
     onHandling: () => void,
   ): Promise<ApiResponse> {
-    const { method, rawPath, rawQuery, query, token, user } = request;
+    const { method, rawPath, rawQuery, query, token, user, jobTokenProjectId } = request;
     const search = rawQuery === "" ? "" : `?${rawQuery}`;
     let match: RouteMatch | undefined;
     try {
@@ -341,6 +355,7 @@ class EmulatorServer {
         params: declareParams(match.route.params, rawParams),
         rawBody: body,
         user,
+        ...(jobTokenProjectId === undefined ? {} : { jobTokenProjectId }),
         state: this.state,
       };
       onHandling();

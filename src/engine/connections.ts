@@ -47,7 +47,7 @@ export interface ConnectionArg {
 }
 
 /** The settings of a connection that are secret in the state. */
-const SECRET_SETTINGS = ["token", "clientKey", "headers"] as const;
+const SECRET_SETTINGS = ["token", "jobToken", "clientKey", "headers"] as const;
 
 /**
  * The `connection` argument as the resource registers it: its secret

@@ -76,6 +76,30 @@ export interface FieldTraits {
    * (`restoreValues`) and handed to `update` when it is given back.
    */
   fetchPrior?: (ctx: EngineContext, located: Located) => Promise<unknown>;
+  /**
+   * Never declared by the program: what the server would make of the inputs
+   * now, read at check (reads only) and added to the checked inputs, so that
+   * a preview shows it (a registry cleanup rule's `wouldDelete`).
+   */
+  observed?: ObservedTrait;
+}
+
+/** How an observed property is read, and when its value is work for an update. */
+export interface ObservedTrait {
+  read(ctx: EngineContext, args: Record<string, unknown>): Promise<unknown>;
+  /**
+   * Whether the value read calls for a run, given the recorded state (what an
+   * earlier run already asked the server for is not pending). A value that
+   * calls for none is no change, whatever the recorded value.
+   */
+  pending(value: unknown, recorded: Record<string, unknown>): boolean;
+  /**
+   * The value recorded in the inputs when the run applies (`pulumi up`): what
+   * the property will be once the update acted on the value read (a cleanup's
+   * `wouldDelete`: nothing), so the next preview compares with that. The value
+   * read still goes to diff and the update.
+   */
+  afterApply?: unknown;
 }
 
 export type Live = Record<string, unknown>;

@@ -72,6 +72,10 @@ function changedProperties({ propertySet, propertyIndex, traits }: Properties, o
     if (declared === undefined || !propertySet.has(name)) continue;
     const field = traits(name);
     if (field.ignoreInDiff) continue;
+    if (field.observed) {
+      if (field.observed.pending(declared, olds)) changed.push(name);
+      continue;
+    }
     if (isUnknown(declared) || (field.fingerprint && field.fingerprint(declared) !== fingerprintsIn(olds)[name]) || !sameValue(field, declared, olds[name])) changed.push(name);
   }
   for (const name in olds) {

@@ -16,7 +16,7 @@ import { shownOnce } from "./shown-once";
 import { noteProgramRunning } from "./stored-config";
 import { type Attempt, explain, isGone, isOwnerMissing } from "./explain";
 import { type PropertyParts, propertyParts } from "./properties";
-import { isUnknown, withoutEngineKeys, withSortedKeys } from "./values";
+import { DRY_RUN_KEY, isUnknown, OBSERVED_KEY, withObservedValues, withoutEngineKeys, withSortedKeys } from "./values";
 import { isExistingResource, noteExistingResource, startVerificationRun, verify } from "./verify";
 import { describeIssue } from "../validation";
 import { type DeclaredSchema, declaredSchema } from "./declared-schema";
@@ -30,6 +30,8 @@ interface Engine extends PropertyParts {
   /** The same, dropping what it does not declare (the schema's own behaviour): create's and update's parse. */
   inputSchema: DeclaredSchema;
   settingsCycle: ReturnType<typeof settingsLifecycle> | undefined;
+  /** Properties with the `observed` trait: read from the server at check, never declared. */
+  observedProperties: readonly string[];
   explained(error: unknown, attempt: Attempt): Error;
 }
 
@@ -52,7 +54,9 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
       const checked = checkInputs(engine, news);
       if (checked.failures?.length) return checked;
       const verified = await verifiedAtPreview(engine, olds, news, checked);
-      return verified.failures?.length ? verified : await importPreviewed(engine, olds, news, verified);
+      if (verified.failures?.length) return verified;
+      const observed = await withObserved(engine, verified, news[DRY_RUN_KEY] === false);
+      return observed.failures?.length ? observed : await importPreviewed(engine, olds, news, observed);
     },
 
     async diff(_id, olds, news) {
@@ -119,6 +123,7 @@ function engineFor(definition: AnyResourceDefinition): Engine {
     inputSchema: declaredSchema(definition.schema, "strip"),
     /** The life cycle of a settings resource (./settings.ts), built on the same parts. */
     settingsCycle: definition.settings ? settingsLifecycle(parts) : undefined,
+    observedProperties: parts.propertyNames.filter((name) => parts.traits(name).observed !== undefined),
     explained: (error, attempt) => explain(definition, parts.secretProperties, error, attempt, secretValuesOf(parts)),
   };
 }
@@ -144,7 +149,9 @@ function recordedState(definition: AnyResourceDefinition, props: Args): Args {
  */
 function parse(engine: Engine, inputs: Args): Args {
   const declared = withoutEngineKeys(inputs);
-  return takeChecked(engine, declared) ?? (engine.inputSchema.for(declared).parse(declared) as Args);
+  const parsed = takeChecked(engine, declared) ?? (engine.inputSchema.for(declared).parse(declared) as Args);
+  const observed = inputs[OBSERVED_KEY] as Args | undefined;
+  return observed ? { ...parsed, ...observed } : parsed;
 }
 
 /**
@@ -211,6 +218,10 @@ function checkInputs(engine: Engine, news: Args): pulumi.dynamic.CheckResult {
     return failures.length ? { inputs: news, failures } : { inputs: news };
   }
   const parsed = result.data as Args;
+  const declaredObserved = engine.observedProperties.filter((name) => inputs[name] !== undefined);
+  if (declaredObserved.length) {
+    return { inputs: news, failures: declaredObserved.map((name) => ({ property: "", reason: `${name}: is read from the server at preview; a program cannot set it` })) };
+  }
   const failures = unknownPaths.length ? [] : (definition.validate?.(parsed as never) ?? []);
   if (failures.length) return { inputs: news, failures: failures.map(namedInReason) };
   let fingerprints: Args;
@@ -256,6 +267,32 @@ async function verifiedAtPreview(engine: Engine, olds: Args, news: Args, checked
 }
 
 /**
+ * check's step for observed properties (the `observed` trait): what the server
+ * would make of the inputs now, read once every input is known and added to
+ * the checked inputs, so the preview shows it. When the program's run applies
+ * (the resource class passes `__dryRun: false`), the inputs record the value
+ * the property will have after the update (`afterApply`), and the value read
+ * goes to diff and the update under `__observed`, which the CLI does not show:
+ * the next preview then compares with what is left, not with what was done.
+ * A refused read fails the check with the server's answer explained.
+ */
+async function withObserved(engine: Engine, checked: pulumi.dynamic.CheckResult, applying: boolean): Promise<pulumi.dynamic.CheckResult> {
+  const args = checked.inputs as Args;
+  if (engine.observedProperties.length === 0 || Object.values(args).some(isUnknown)) return checked;
+  const observed: Args = {};
+  try {
+    for (const name of engine.observedProperties) observed[name] = await engine.traits(name).observed!.read(context(), args);
+  } catch (error) {
+    const explained = engine.explained(error, { operation: "read", action: "read what it would do now", args });
+    return { inputs: args, failures: [{ property: "", reason: explained.message }] };
+  }
+  const shown = applying ? Object.fromEntries(engine.observedProperties.map((name) => [name, engine.traits(name).observed!.afterApply ?? observed[name]])) : observed;
+  const inputs = withSortedKeys({ ...args, ...shown }) as Args;
+  rememberChecked(engine, inputs, engine.inputSchema.for(inputs).parse(withoutEngineKeys(inputs)) as Args);
+  return { inputs: applying ? { ...inputs, [OBSERVED_KEY]: observed } : inputs };
+}
+
+/**
  * check's step for a resource to import that is not yet in the state: the
  * object the id names, read now (./import.ts `previewImport`), unless
  * `platform:verifyAtPreview` is false.
@@ -274,13 +311,13 @@ function namedInReason({ property, reason }: { property: string; reason: string 
 
 /**
  * The inputs without the computed outputs a resource class announces (it
- * passes each as `undefined`, which may reach check as null), and without the
- * fingerprints check adds itself: neither is a property the program declared.
+ * passes each as `undefined`, which may reach check as null; an observed
+ * property is one of them), and without the fingerprints check adds itself:
+ * none is a property the program declared.
  */
 function withoutAnnouncedOutputs(definition: AnyResourceDefinition, inputs: Args): Args {
-  return Object.fromEntries(
-    Object.entries(inputs).filter(([name, value]) => !(name === "fingerprints" || (name in definition.outputs && value == null && !(name in definition.schema.shape)))),
-  );
+  const announced = (name: string) => name in definition.outputs && (!(name in definition.schema.shape) || definition.fields?.[name]?.observed !== undefined);
+  return Object.fromEntries(Object.entries(inputs).filter(([name, value]) => !(name === "fingerprints" || (value == null && announced(name)))));
 }
 
 /**
@@ -301,7 +338,7 @@ function withoutAnnouncedOutputs(definition: AnyResourceDefinition, inputs: Args
  */
 function diffInputs(engine: Engine, olds: Args, news: Args): pulumi.dynamic.DiffResult {
   const { definition, settingsCycle, traits } = engine;
-  const declared = withoutEngineKeys(news);
+  const declared = withObservedValues(news);
   const changed = engine.changedProperties(olds, declared);
   if (settingsCycle) for (const name of settingsCycle.released(olds, declared)) if (!changed.includes(name)) changed.push(name);
   const replaces = changed.filter((name) => traits(name).replaceOnChange);

@@ -8,6 +8,7 @@ import type { AnyResourceDefinition, FieldTraits, OutputTraits } from "./definit
 import { CONNECTION_PROPERTY, secretConnection, type ConnectionArg } from "./connections";
 import { withoutImportOption } from "./import";
 import { serializedProvider } from "./shim";
+import { DRY_RUN_KEY } from "./values";
 
 /** A resource's arguments: the schema's input type, each property accepting a Pulumi input. */
 export type ResourceArgs<S extends z.ZodObject> = { [K in keyof z.input<S>]: pulumi.Input<z.input<S>[K]> } & ConnectionArg;
@@ -30,6 +31,8 @@ export function resourceProps(definition: AnyResourceDefinition, args: object, o
   }
   // The resource's own server (./connections.ts): its token and other credentials secret.
   if (props[CONNECTION_PROPERTY] !== undefined) props[CONNECTION_PROPERTY] = secretConnection(props[CONNECTION_PROPERTY]);
+  // Whether this run applies: check records an observed property as the update will leave it (./provider.ts).
+  if (Object.values((definition.fields ?? {}) as Record<string, FieldTraits | undefined>).some((traits) => traits?.observed)) props[DRY_RUN_KEY] = pulumi.runtime.isDryRun();
   return { ...props, ...withoutImportOption(opts).importInput };
 }
 

@@ -43,12 +43,26 @@ export function withSortedKeys(value: unknown): unknown {
   return sorted;
 }
 
-/** The inputs without the keys the engine adds (`__provider`) and the id of an `import` (`__import`, ./import.ts). */
+/** Inputs a run passes besides the declared ones: whether the program's run applies, and what check read to act on. */
+export const DRY_RUN_KEY = "__dryRun";
+export const OBSERVED_KEY = "__observed";
+
+/**
+ * The inputs without the keys the engine adds (`__provider`), the id of an
+ * `import` (`__import`, ./import.ts), and the keys of observed properties
+ * (`__dryRun`, `__observed`, ./provider.ts).
+ */
 export function withoutEngineKeys(values: Record<string, unknown>): Record<string, unknown> {
   // Callers never change what they get: values without those keys are returned as they are, not copied.
-  if (!Object.hasOwn(values, "__provider") && !Object.hasOwn(values, "__import")) return values;
-  const { __provider: _provider, __import: _import, ...rest } = values;
+  if (!Object.hasOwn(values, "__provider") && !Object.hasOwn(values, "__import") && !Object.hasOwn(values, DRY_RUN_KEY) && !Object.hasOwn(values, OBSERVED_KEY)) return values;
+  const { __provider: _provider, __import: _import, [DRY_RUN_KEY]: _dryRun, [OBSERVED_KEY]: _observed, ...rest } = values;
   return rest;
+}
+
+/** The inputs as an update acts on them: each observed property with the value check read (kept under `__observed` when the run applies). */
+export function withObservedValues(values: Record<string, unknown>): Record<string, unknown> {
+  const observed = values[OBSERVED_KEY] as Record<string, unknown> | undefined;
+  return observed ? { ...withoutEngineKeys(values), ...observed } : withoutEngineKeys(values);
 }
 
 /**

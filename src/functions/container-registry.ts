@@ -9,7 +9,8 @@ import {
   registryRepository as repositoryShape,
   registryRepositoryPath,
   registryTag as tagDetailShape,
-  registryTagPath,
+  projectRepositoryPath as repositoryPathOf,
+  registryTagPath as tagPathOf,
   registryTagsPath,
   registryTagSummary as tagSummaryShape,
 } from "../api/container-registry";
@@ -20,7 +21,12 @@ export type RegistryRepository = Camelized<z.output<typeof repositoryShape>>;
 export type RegistryTagSummary = Camelized<z.output<typeof tagSummaryShape>>;
 export type RegistryTag = Camelized<z.output<typeof tagDetailShape>>;
 
-const repositoryId = z.number().int().positive();
+export const repositoryId = z.number().int().positive();
+/** A project's registry repository: its tags are read here, and it and its tags are deleted by the actions. */
+export const projectRepositoryPath = (args: { project: string | number; repositoryId: number }) => repositoryPathOf(args.project, args.repositoryId);
+export const registryTagPath = (args: { project: string | number; repositoryId: number; name: string }) => tagPathOf(args.project, args.repositoryId, args.name);
+export const registryRepositorySubject = (args: { project: string | number; repositoryId: number }) =>
+  `registry repository ${args.repositoryId} of project ${args.project}`;
 const flag = z.boolean().optional();
 /** Who may read a registry depends on the project's registry visibility; a disabled one refuses everyone. */
 const registryRefusal = () =>
@@ -92,7 +98,7 @@ export const getRegistryRepository = registryRepository;
 /** `getRegistryRepository` as an Output. */
 export const getRegistryRepositoryOutput = registryRepository.output;
 
-const inRepository = {
+export const inRepository = {
   /** The project that owns the repository (id or full path). */
   project: ownerReference,
   /** The repository's id (see `getRegistryRepositories`). */
@@ -109,7 +115,7 @@ const registryTags = defineListFunction({
   path: (args) => registryTagsPath(args.project, args.repositoryId),
   // Keyset pagination, as the spec prefers to the deprecated offset pages.
   query: (args) => ({ pagination: "keyset", order_by: "name", sort: args.sort }),
-  subject: (args) => `the tags of registry repository ${args.repositoryId} of project ${args.project}`,
+  subject: (args) => `the tags of ${registryRepositorySubject(args)}`,
   refusals: { 403: registryRefusal },
   item: tagSummaryShape,
 });
@@ -128,8 +134,8 @@ export const getRegistryTagsOutput = registryTags.output;
 const registryTag = defineObjectFunction({
   name: "getRegistryTag",
   args: z.object({ ...inRepository, /** The tag's name. */ name: z.string().min(1) }),
-  path: (args) => registryTagPath(args.project, args.repositoryId, args.name),
-  subject: (args) => `tag ${args.name} of registry repository ${args.repositoryId} of project ${args.project}`,
+  path: registryTagPath,
+  subject: (args) => `tag ${args.name} of ${registryRepositorySubject(args)}`,
   refusals: { 403: registryRefusal },
   result: tagDetailShape,
 });

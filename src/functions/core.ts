@@ -60,7 +60,11 @@ function camelized(value: unknown, opaque: ReadonlySet<string>): unknown {
 
 type Args = Record<string, unknown>;
 
-interface CommonDeclaration<A extends z.ZodObject> {
+/**
+ * What the shared layer needs of a call to check its arguments and explain
+ * its failures: the data functions' declarations, and the actions' (../actions/core.ts).
+ */
+export interface CallDeclaration<A extends z.ZodObject> {
   /** `getRegistryTags`: named in every message. */
   name: string;
   /** The arguments, camelCase, as users write them. Unknown names are refused. */
@@ -72,9 +76,15 @@ interface CommonDeclaration<A extends z.ZodObject> {
   /**
    * What a refusal means for this call, beyond the generic reading: a 403 of
    * the security reports is a missing dashboard permission, a 404 of a
-   * tier-gated API may be the tier.
+   * tier-gated API may be the tier. Actions also explain the server's limits
+   * here (a 429 of the changelog, a 400 of an hourly lease).
    */
-  refusals?: Partial<Record<401 | 403 | 404, (args: z.output<A>) => string>>;
+  refusals?: Partial<Record<number, (args: z.output<A>) => string>>;
+  /** What the call does to its subject, for messages: `read` (the default), `run`, `delete`. */
+  verb?: string;
+}
+
+interface CommonDeclaration<A extends z.ZodObject> extends CallDeclaration<A> {
   /** Result keys (camelCase, any depth) that hold secrets: the Output form is then secret. */
   secrets?: readonly string[];
   /** API fields whose keys are data, kept as they are. */
@@ -139,7 +149,7 @@ export interface SavedFile {
 
 /** Any declaration, as the shared code below handles them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDeclaration = CommonDeclaration<any>;
+type AnyDeclaration = CallDeclaration<any> & { secrets?: readonly string[]; opaque?: readonly string[] };
 
 /** The arguments of the Output form: each may be a Pulumi input. */
 export type InputArgs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
@@ -224,7 +234,7 @@ export function defineComposedFunction<A extends z.ZodObject, Out>(declaration: 
 }
 
 /** The reads of one call, on behalf of `declaration` (whose subject names what a bad answer was for). */
-function readerFor(api: PlatformClient, declaration: AnyDeclaration, args: Args): Reader {
+export function readerFor(api: PlatformClient, declaration: AnyDeclaration, args: Args): Reader {
   const checked = <T>(shape: z.ZodType, answer: unknown) => checkedAnswer(declaration, shape, answer, args) as T;
   return {
     async object(path, query, shape) {
@@ -288,12 +298,7 @@ function dataFunction<In, Out>(
   const strict = schema.strict();
   const lookup = async (args: In): Promise<Out> => {
     const parsed = parseArgs(declaration, strict, args);
-    let api: PlatformClient;
-    try {
-      api = client();
-    } catch (error) {
-      throw new ExplainedError(`${declaration.name}: ${(error as Error).message}`);
-    }
+    const api = clientFor(declaration);
     try {
       return await run(readerFor(api, declaration, parsed), parsed as never);
     } catch (error) {
@@ -314,6 +319,15 @@ function dataFunction<In, Out>(
   return Object.assign(get, { output });
 }
 
+/** The client of the connection in force; a connection not set up is said in the call's name. */
+export function clientFor(declaration: { name: string }): PlatformClient {
+  try {
+    return client();
+  } catch (error) {
+    throw new ExplainedError(`${declaration.name}: ${(error as Error).message}`);
+  }
+}
+
 /** A resource is ready once its id (custom resources) or its URN is known. */
 function readiness(resource: pulumi.Resource): pulumi.Output<unknown> {
   return pulumi.CustomResource.isInstance(resource) ? (resource as pulumi.CustomResource).id : resource.urn;
@@ -328,7 +342,8 @@ function holdsSecret(value: unknown, keys: readonly string[]): boolean {
 // ---------------------------------------------------------------------------
 // Arguments, answers and failures
 
-function parseArgs(declaration: AnyDeclaration, schema: z.ZodObject, args: unknown): Args {
+/** The arguments checked against `schema` and the declaration's own rules; a failure names each argument and sends nothing. */
+export function parseArgs(declaration: AnyDeclaration, schema: z.ZodObject, args: unknown): Args {
   const result = schema.safeParse(args ?? {}, { reportInput: true });
   const known = Object.keys(schema.shape);
   const failures = result.success
@@ -351,24 +366,29 @@ function checkedAnswer(declaration: AnyDeclaration, shape: z.ZodType, answer: un
   return camelized(checked.data, new Set(declaration.opaque ?? []));
 }
 
-/** A failed request as the user should read it: what was looked up, what the server said, what to do. */
-function explained(declaration: AnyDeclaration, args: Args, error: unknown): Error {
+/** A failed request as the user should read it: what was looked up or done, what the server said, what to do. */
+export function explained(declaration: AnyDeclaration, args: Args, error: unknown, secrets: readonly string[] = []): Error {
   if (error instanceof ExplainedError) return error;
   if (!(error instanceof ApiError || error instanceof NetworkError)) return error as Error;
   const subject = declaration.subject(args as never);
-  const special = error instanceof ApiError ? declaration.refusals?.[error.status as 401 | 403 | 404]?.(args as never) : undefined;
+  const verb = declaration.verb ?? "read";
+  const special = error instanceof ApiError ? declaration.refusals?.[error.status]?.(args as never) : undefined;
+  const answered = error instanceof ApiError ? `${error.method} ${error.path} answered ${error.status}${error.serverMessage ? ` (${error.serverMessage})` : ""}` : "";
+  // What a CI job token cannot do is said whatever the call's own reading of the refusal.
+  const note = error instanceof ApiError && error.credentialNote ? ` ${error.credentialNote}` : "";
   let message: string;
   if (error instanceof ApiError && error.status === 404) {
     message =
-      `${subject} was not found: ${error.method} ${error.path} answered 404${error.serverMessage ? ` (${error.serverMessage})` : ""}. ` +
-      (special ?? "Check the names and ids, and that the token's user can see it (private groups and projects are hidden from non-members).");
+      `${subject} was not found: ${answered}. ` +
+      (special ?? "Check the names and ids, and that the token's user can see it (private groups and projects are hidden from non-members).") + note;
   } else if (error instanceof ApiError && error.status === 403) {
-    message = `the token's user may not read ${subject}: ${error.method} ${error.path} answered 403${error.serverMessage ? ` (${error.serverMessage})` : ""}. ${special ?? "Use the token of a user with access."}`;
-  } else if (error instanceof ApiError && error.status === 401 && special) {
-    message = `${error.method} ${error.path} answered 401${error.serverMessage ? ` (${error.serverMessage})` : ""}: ${special}`;
+    message = `the token's user may not ${verb} ${subject}: ${answered}. ${special ?? "Use the token of a user with access."}${note}`;
+  } else if (error instanceof ApiError && special) {
+    // A job token's 401 is the job token's reach, not a wrong access token.
+    message = error.status === 401 ? `${answered}: ${note ? note.trim() : special}` : `could not ${verb} ${subject}: ${answered}. ${special}`;
   } else {
-    message = `could not read ${subject}. ${error.message}`;
+    message = `could not ${verb} ${subject}. ${error.message}`;
   }
-  // Arguments hold no secrets; the token is masked should a server repeat it.
-  return new ExplainedError(redact(`${declaration.name}: ${message}`, [], []));
+  // The token is masked should a server repeat it, and so are the call's own secret arguments (a token to revoke).
+  return new ExplainedError(redact(`${declaration.name}: ${message}`, [{ secrets: [...secrets] }], ["secrets"]));
 }

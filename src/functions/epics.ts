@@ -26,7 +26,7 @@ const epic = defineObjectFunction({
     epicIid: epicIid("the epic's"),
   }),
   path: (args) => epicPath(args.group, args.epicIid),
-  subject: (args) => `epic &${args.epicIid} of group ${args.group}`,
+  subject: (args) => parentEpicSubject(args),
   refusals: { 403: readRefusal },
   result: epicShape,
 });
@@ -43,15 +43,25 @@ export const getEpic = epic;
 /** `getEpic` as an Output. */
 export const getEpicOutput = epic.output;
 
+/** A parent epic, as its children's calls name it. */
+export const parentEpic = {
+  ...inGroup,
+  /** The parent epic's iid in that group. */
+  epicIid: epicIid("the parent epic's"),
+};
+
+/** The children of an epic: listed here, and created by title by `createChildEpic`. */
+export const childEpicsPath = (args: { group: string | number; epicIid: number }) => epicChildrenPath(args.group, args.epicIid);
+
+export function parentEpicSubject(args: { group: string | number; epicIid: number }): string {
+  return `epic &${args.epicIid} of group ${args.group}`;
+}
+
 const epicChildren = defineListFunction({
   name: "getEpicChildren",
-  args: z.object({
-    ...inGroup,
-    /** The parent epic's iid in that group. */
-    epicIid: epicIid("the parent epic's"),
-  }),
-  path: (args) => epicChildrenPath(args.group, args.epicIid),
-  subject: (args) => `the child epics of epic &${args.epicIid} of group ${args.group}`,
+  args: z.object(parentEpic),
+  path: childEpicsPath,
+  subject: (args) => `the child epics of ${parentEpicSubject(args)}`,
   refusals: { 403: readRefusal },
   item: epicShape,
 });

@@ -230,13 +230,13 @@ export const getProjectMergeRequests = projectMergeRequests;
 /** `getProjectMergeRequests` as an Output. */
 export const getProjectMergeRequestsOutput = projectMergeRequests.output;
 
-const inMergeRequest = {
+export const inMergeRequest = {
   /** The project (id or full path). */
   project: ownerReference,
   /** The merge request's internal id in the project (`!iid`). */
   iid: z.number().int().positive(),
 };
-const mergeRequestSubject = (args: { project: string | number; iid: number }) => `merge request !${args.iid} of project ${args.project}`;
+export const mergeRequestSubject = (args: { project: string | number; iid: number }) => `merge request !${args.iid} of project ${args.project}`;
 
 const mergeRequest = defineObjectFunction({
   name: "getMergeRequest",
@@ -311,10 +311,13 @@ export const getMergeRequestRawDiffs = mergeRequestRawDiffs;
 /** `getMergeRequestRawDiffs` as an Output. */
 export const getMergeRequestRawDiffsOutput = mergeRequestRawDiffs.output;
 
+/** A merge request's pipelines: listed here, created by `createMergeRequestPipeline`. */
+export const mergeRequestPipelinesPath = (args: { project: string | number; iid: number }) => `${mergeRequestPath(args.project, args.iid)}/pipelines`;
+
 const mergeRequestPipelines = defineListFunction({
   name: "getMergeRequestPipelines",
   args: z.object(inMergeRequest),
-  path: (args) => `${mergeRequestPath(args.project, args.iid)}/pipelines`,
+  path: mergeRequestPipelinesPath,
   subject: (args) => `the pipelines of ${mergeRequestSubject(args)}`,
   refusals: { 403: pipelineRefusal },
   item: pipelineBasicShape,

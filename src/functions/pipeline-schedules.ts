@@ -35,12 +35,13 @@ export type PipelineScheduleInfo = Camelized<z.output<typeof detailShape>> & {
 };
 
 const project = ownerReference;
-const scheduleId = z.number().int().positive();
+export const scheduleId = z.number().int().positive();
 const schedulesPath = (args: { project: string | number }) => pipelineSchedulesPath(args.project);
-const schedulePath = (args: { project: string | number; scheduleId: number }) => pipelineSchedulePath(args.project, args.scheduleId);
+/** One schedule's path: its reads, and the actions on it (`play`). */
+export const schedulePath = (args: { project: string | number; scheduleId: number }) => pipelineSchedulePath(args.project, args.scheduleId);
 const reporterNeeded = () => "Pipeline schedules need at least the Reporter role on the project.";
-const signedInOnly = () => "this API needs a signed-in caller: check platform:token (or PLATFORM_TOKEN).";
-const scheduleNotFound = () =>
+export const signedInOnly = () => "this API needs a signed-in caller: check platform:token (or PLATFORM_TOKEN).";
+export const scheduleNotFound = () =>
   "When the server names the Pipeline Schedule, no schedule of that id belongs to the project, or the token's user may not read schedules (it needs the Reporter role). Otherwise check the project.";
 
 const schedules = defineListFunction({

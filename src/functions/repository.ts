@@ -146,7 +146,7 @@ const SEMVER = /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-
 
 const repositoryOf = (args: { project: string | number }) => `the repository of project ${args.project}`;
 /** `authorize! :download_code`: a private or internal project's repository is for its Reporters and above. */
-const repositoryRefusals = {
+export const repositoryRefusals = {
   403: () => "Reading the repository of a private or internal project needs at least the Reporter role on it (Guests may not read code).",
 };
 const atRef = (reference: string | undefined) => (reference === undefined ? "" : ` at ${reference}`);
@@ -407,36 +407,69 @@ export const getRepositoryMergeBaseOutput = repositoryMergeBase.output;
 // ---------------------------------------------------------------------------
 // Changelog
 
+/** The arguments of a changelog's generation: read by `getRepositoryChangelog`, committed by `commitChangelog`. */
+export const changelogArgs = {
+  project,
+  /** The version the notes are for: a semantic version (`1.4.0`). */
+  version: z.string().regex(SEMVER, { message: "must be a semantic version (1.4.0)" }),
+  /** The commit after which the notes start (excluded); default: the previous version's tag. */
+  from: ref.optional(),
+  /** The last commit of the notes (included); default: the head of the default branch. */
+  to: ref.optional(),
+  /** The release date shown (ISO 8601; default: now). */
+  date: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date and time (2026-11-23T10:00:00Z)" }).optional(),
+  /** The git trailer that files commits into sections (default `Changelog`). */
+  trailer: z.string().min(1).optional(),
+  /** The changelog configuration file (default: the server's, `changelog_config.yml` in its configuration directory). */
+  configFile: repositoryPath.optional(),
+  /** The ref to read `configFile` from (default: the default branch). */
+  configFileRef: ref.optional(),
+};
+
+export const changelogPath = (args: { project: string | number }) => apiPath`/projects/${args.project}/repository/changelog`;
+
+/** The generation's parameters in the API's names (a query to read, a body to commit). */
+export const changelogParameters = (args: z.output<z.ZodObject<typeof changelogArgs>>) => ({
+  version: args.version,
+  from: args.from,
+  to: args.to,
+  date: args.date,
+  trailer: args.trailer,
+  config_file: args.configFile,
+  config_file_ref: args.configFileRef,
+});
+
+/** The arguments only a commit of the changelog takes (`commitChangelog`, ChangelogCommit). */
+export const changelogCommitArgs = {
+  /** The branch to commit to (default: the project's default branch). It must exist. */
+  branch: z.string().min(1).regex(/^(?!refs\/)/, { message: "must be a branch name, without refs/heads/" }).optional(),
+  /** The changelog file to add the notes to (default `CHANGELOG.md`). */
+  file: repositoryPath.optional(),
+  /** The commit message (default `Add changelog for version <version>`). */
+  message: z.string().min(1).optional(),
+};
+
+/** The body of a changelog's commit. */
+export const changelogCommitBody = (args: z.output<z.ZodObject<typeof changelogArgs & typeof changelogCommitArgs>>) => ({
+  ...changelogParameters(args),
+  branch: args.branch,
+  file: args.file,
+  message: args.message,
+});
+
+/** What the server allows, for the message of a 429 of the changelog. */
+export const CHANGELOG_RATE_LIMIT =
+  "The server allows 5 changelog requests a minute per user and project (generating and committing alike); " +
+  "the client waited within platform:retryTimeout. Run it again after a minute, or raise platform:retryTimeout to let it wait longer.";
+
+export const changelogSubject = (args: { project: string | number; version: string }) => `the changelog of version ${args.version} of ${repositoryOf(args)}`;
+
 const repositoryChangelog = defineObjectFunction({
   name: "getRepositoryChangelog",
-  args: z.object({
-    project,
-    /** The version the notes are for: a semantic version (`1.4.0`). */
-    version: z.string().regex(SEMVER, { message: "must be a semantic version (1.4.0)" }),
-    /** The commit after which the notes start (excluded); default: the previous version's tag. */
-    from: ref.optional(),
-    /** The last commit of the notes (included); default: the head of the default branch. */
-    to: ref.optional(),
-    /** The release date shown (ISO 8601; default: now). */
-    date: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date and time (2026-11-23T10:00:00Z)" }).optional(),
-    /** The git trailer that files commits into sections (default `Changelog`). */
-    trailer: z.string().min(1).optional(),
-    /** The changelog configuration file (default: the server's, `changelog_config.yml` in its configuration directory). */
-    configFile: repositoryPath.optional(),
-    /** The ref to read `configFile` from (default: the default branch). */
-    configFileRef: ref.optional(),
-  }),
-  path: (args) => apiPath`/projects/${args.project}/repository/changelog`,
-  query: (args) => ({
-    version: args.version,
-    from: args.from,
-    to: args.to,
-    date: args.date,
-    trailer: args.trailer,
-    config_file: args.configFile,
-    config_file_ref: args.configFileRef,
-  }),
-  subject: (args) => `the changelog of version ${args.version} of ${repositoryOf(args)}`,
+  args: z.object(changelogArgs),
+  path: changelogPath,
+  query: changelogParameters,
+  subject: changelogSubject,
   refusals: repositoryRefusals,
   result: changelogShape,
 });

@@ -4,9 +4,11 @@
  * dashboard, and dependencies show their vulnerabilities only to callers who have it.
  */
 import { z } from "zod";
+import { ApiError } from "../client";
 import { ownerReference } from "../api/owner";
 import { dependenciesPath, dependency as dependencyShape, vulnerabilityFinding as findingShape, vulnerabilityFindingsPath } from "../api/security-reports";
-import { defineListFunction, type Camelized } from "./core";
+import { defineComposedFunction, defineListFunction, type Camelized } from "./core";
+import { findingsThroughGraphql } from "./security-findings-graphql";
 
 export const REPORT_TYPES = ["sast", "dast", "dependency_scanning", "container_scanning"] as const;
 export const SEVERITIES = ["info", "unknown", "low", "medium", "high", "critical"] as const;
@@ -23,7 +25,12 @@ const commaSeparated = (values: readonly string[] | undefined) => (values === un
 const tierNote = "Security reports need the Ultimate tier on the project's group (or instance).";
 const signedInOnly = () => "this API needs a signed-in caller: check platform:token (or PLATFORM_TOKEN).";
 
-const vulnerabilityFindings = defineListFunction({
+/** The REST list is gone from this server: the route is unknown (`404 Not Found` from the router) or answers 410. */
+const restListGone = (error: unknown) => error instanceof ApiError && (error.status === 410 || (error.status === 404 && error.notFoundSubject === undefined));
+
+const findingsPath = (args: { project: string | number }) => vulnerabilityFindingsPath(args.project);
+
+const vulnerabilityFindings = defineComposedFunction({
   name: "getVulnerabilityFindings",
   args: z.object({
     /** The project (id or full path). */
@@ -36,28 +43,44 @@ const vulnerabilityFindings = defineListFunction({
     severities: z.array(z.enum(SEVERITIES)).min(1).optional(),
     /** One pipeline's findings (default: the latest pipeline of the default branch). */
     pipelineId: z.union([z.number().int().positive(), z.string().regex(/^\d+$/, { message: "must be a pipeline id (digits)" })]).optional(),
+    /** At most this many findings, and only the requests they need. */
+    limit: z.number().int().positive().optional(),
+    /**
+     * `rest`: the REST list only; `graphql`: the GraphQL query that replaces it;
+     * `auto` (default): the REST list, and the query where the server no longer
+     * has the list (404 for the route, or 410). Both give the same findings.
+     */
+    via: z.enum(["auto", "rest", "graphql"]).default("auto"),
   }),
-  path: (args) => vulnerabilityFindingsPath(args.project),
-  query: (args) => ({
-    report_type: commaSeparated(args.reportTypes),
-    scope: args.scope,
-    severity: commaSeparated(args.severities),
-    pipeline_id: args.pipelineId,
-  }),
+  async run(read, args) {
+    if (args.via !== "graphql") {
+      const query = { report_type: commaSeparated(args.reportTypes), scope: args.scope, severity: commaSeparated(args.severities), pipeline_id: args.pipelineId };
+      try {
+        return (await read.list(findingsPath(args), query, findingShape, args.limit)) as VulnerabilityFinding[];
+      } catch (error) {
+        if (args.via === "rest" || !restListGone(error)) throw error;
+      }
+    }
+    return (await findingsThroughGraphql(read, args, `the vulnerability findings of project ${args.project}`)) as VulnerabilityFinding[];
+  },
   subject: (args) => `the vulnerability findings of project ${args.project}`,
   opaque: ["details"],
   refusals: {
     403: () => `The token's user has no access to the project's security dashboard (it needs at least the Developer role), or the project is not on the Ultimate tier. ${tierNote}`,
     401: signedInOnly,
   },
-  item: findingShape,
 });
 
 /**
- * A project's vulnerability findings, filtered by report type, severity, scope and pipeline.
+ * A project's vulnerability findings, filtered by report type, severity, scope and pipeline;
+ * through the REST list, or the GraphQL query that replaces it (`via`).
+ * Through GraphQL, a caller without security dashboard access gets no findings
+ * (the server hides them) where the REST list answers 403; the fields only the
+ * REST list has (`project`, `scan`, `blobPath`, the feedback paths, `details`) are absent.
  *
  * ```ts
  * const critical = await getVulnerabilityFindings({ project: "acme/web", severities: ["critical", "high"] });
+ * const viaGraphql = await getVulnerabilityFindings({ project: "acme/web", via: "graphql" });
  * ```
  */
 export const getVulnerabilityFindings = vulnerabilityFindings;

@@ -41,11 +41,12 @@ export type UpstreamInfo = Camelized<z.output<typeof upstreamShape>>;
 export type UpstreamDetail = Camelized<z.output<typeof upstreamDetailShape>>;
 export type VirtualRegistryCleanupPolicyInfo = Camelized<z.output<typeof cleanupPolicyShape>>;
 
-const objectId = (what: string) => z.number().int({ message: `must be ${what}'s numeric id` }).positive({ message: `must be ${what}'s numeric id` });
+export const objectId = (what: string) => z.number().int({ message: `must be ${what}'s numeric id` }).positive({ message: `must be ${what}'s numeric id` });
 const groupArg = { /** The top-level group (id or path). */ group: topLevelGroup };
 
+
 const FLAG = "container_virtual_registries";
-const containerRefusals = {
+export const containerRefusals = {
   401: () =>
     `either the group does not have the ${FLAG} feature flag enabled (this API answers 401 then), or the token was not accepted (check platform:token). An administrator can enable the flag.`,
   404: () =>

@@ -11,6 +11,7 @@ import { cleanupPolicyDefinition } from "./cleanup-policy";
 import { upstreamDefinition } from "./upstream";
 import { virtualRegistryDefinition } from "./virtual-registry";
 import { containerRegistryVisibilityDefinition } from "./container-registry-visibility";
+import { containerRegistryCleanupDefinition } from "./container-registry-cleanup";
 import { errorTrackingClientKeyDefinition } from "./error-tracking-client-key";
 import { epicLinkDefinition } from "./epic-link";
 import { samlIdentityDefinition } from "./saml-identity";
@@ -20,6 +21,8 @@ import { exclusiveSamlGroupLinksDefinition } from "./exclusive-saml-group-links"
 import { exclusivePipelineSchedulesDefinition } from "./exclusive-pipeline-schedules";
 import { exclusiveGroupIntegrationsDefinition } from "./exclusive-group-integrations";
 import { exclusiveUpstreamsDefinition } from "./exclusive-upstreams";
+import { pipelineScheduleRunDefinition } from "./pipeline-schedule-run";
+import { changelogCommitDefinition } from "./changelog-commit";
 
 export const definitions = {
   Badge: badgeDefinition,
@@ -32,6 +35,7 @@ export const definitions = {
   GroupSettings: groupSettingsDefinition,
   ApplicationSettings: applicationSettingsDefinition,
   ContainerRegistryVisibility: containerRegistryVisibilityDefinition,
+  ContainerRegistryCleanup: containerRegistryCleanupDefinition,
   ErrorTrackingClientKey: errorTrackingClientKeyDefinition,
   SamlIdentity: samlIdentityDefinition,
   EpicLink: epicLinkDefinition,
@@ -42,6 +46,8 @@ export const definitions = {
   ExclusiveGroupIntegrations: exclusiveGroupIntegrationsDefinition,
   ExclusiveUpstreams: exclusiveUpstreamsDefinition,
   MergeRequest: mergeRequestDefinition,
+  PipelineScheduleRun: pipelineScheduleRunDefinition,
+  ChangelogCommit: changelogCommitDefinition,
 } satisfies Record<string, AnyResourceDefinition>;
 
 export type ResourceKind = keyof typeof definitions;

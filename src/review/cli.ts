@@ -114,11 +114,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     const reviewed = values.reviewed ? parseSummary(readInput(values.reviewed)) : reviewedOn?.summary;
     const found = reviewed ? differences(reviewed, review) : [];
     const notice = found.length > 0 ? guardLines(found) : undefined;
-    // A preview's note carries its data, which the apply's guard reads back; it counts towards the note's size.
-    const data = applied ? "" : `${dataComment(summary)}\n`;
-    const report = markdownOf(review, { stack, maxChars: maxChars - data.length, context: contextLine(env, applied), applied, notice });
+    const result = applied || found.length > 0;
+    // A review's note carries its data, which the apply's guard reads back; it counts towards the note's size.
+    const data = result ? "" : `${dataComment(summary)}\n`;
+    const report = markdownOf(review, { stack, maxChars: maxChars - data.length, context: contextLine(env, applied), applied, notice, result });
     if (!values.quiet) out(report);
-    if (values.post) await post(target!, env, stack, applied || found.length > 0, report + data);
+    if (values.post) await post(target!, env, stack, result, report + data);
     if (found.length > 0) {
       process.stderr.write(`platform-review: the preview differs from the reviewed one:\n${found.map((line) => `  - ${line}`).join("\n")}\n`);
       return 3;

@@ -137,6 +137,8 @@ export interface MarkdownOptions {
   applied?: boolean;
   /** Lines right under the verdict, where a reviewer looks first (the apply's guard). */
   notice?: string[];
+  /** The report is the apply's result (an apply, or an apply its guard stopped): it goes in the result's note. */
+  result?: boolean;
 }
 
 /**
@@ -148,7 +150,7 @@ export const markerOf = (stack: string | undefined, applied = false) =>
 
 function render(review: Review, options: MarkdownOptions, detail: "all" | "destructive", limitChanges?: number): string {
   const title = options.applied ? "Pulumi up" : "Pulumi preview";
-  const head = [markerOf(options.stack, options.applied), `### ${title}${options.stack ? ` of stack \`${options.stack}\`` : ""}`, "", verdictOf(review, options.applied), ""];
+  const head = [markerOf(options.stack, options.result ?? options.applied), `### ${title}${options.stack ? ` of stack \`${options.stack}\`` : ""}`, "", verdictOf(review, options.applied), ""];
   if (options.context) head.push(options.context, "");
   if (options.notice) head.push(...options.notice);
   const shownChanges = limitChanges === undefined ? review.changes : review.changes.slice(0, limitChanges);
@@ -161,8 +163,8 @@ function render(review: Review, options: MarkdownOptions, detail: "all" | "destr
   body.push(...problemLines("Warnings", review.warnings));
   const left = review.changes.length - shownChanges.length;
   const tail: string[] = [];
-  if (left > 0) tail.push(`**Truncated:** ${plural(left, "more change")} not shown here (the note's size limit); the job's full report has them.`, "");
-  else if (detail !== "all") tail.push("**Shortened:** fields are shown for destructive steps only (the note's size limit); the job's full report has them all.", "");
+  if (left > 0) tail.push(`**Truncated:** ${plural(left, "more change")} not shown here (the note's size limit); the review's data (\`--json\`, kept by the pipeline) has them all.`, "");
+  else if (detail !== "all") tail.push("**Shortened:** fields are shown for destructive steps only (the note's size limit); the review's data (`--json`, kept by the pipeline) has them all.", "");
   tail.push(LEGEND);
   return [...head, ...body, ...tail].join("\n") + "\n";
 }

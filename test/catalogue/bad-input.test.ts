@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ApplicationSettings, CleanupPolicy, ContainerRegistryVisibility, EpicLink, ProjectStar, providers, resetDeclarations, SamlGroupLink, Upstream, VirtualRegistry } from "pulumi-platform";
+import { ApplicationSettings, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, EpicLink, ProjectStar, providers, resetDeclarations, SamlGroupLink, Upstream, VirtualRegistry } from "pulumi-platform";
 import { useEmulator } from "../support";
 
 const server = useEmulator();
@@ -398,6 +398,19 @@ const catalogue: Record<ResourceName, ResourceCatalogue> = {
       ["restoreOnDelete that is not a boolean", { restoreOnDelete: "no" }, "restoreOnDelete", /expected boolean/],
     ],
   },
+  ContainerRegistryCleanup: {
+    valid: { project: "acme/web", repository: "api-server", nameRegexDelete: "v.+", keepN: 10, olderThan: "30d" },
+    cases: [
+      ["no delete expression", { nameRegexDelete: undefined }, "nameRegexDelete", /nameRegexDelete: .*(required|expected)/],
+      ["a delete expression RE2 cannot compile", { nameRegexDelete: "v(" }, "nameRegexDelete", /must be an RE2 regular expression \(missing closing \)/],
+      ["a keep expression with a lookbehind (not RE2)", { nameRegexKeep: "(?<=v)1" }, "nameRegexKeep", /must be an RE2 regular expression/],
+      ["a negative keepN", { keepN: -1 }, "keepN", /keepN: .*(>=0|0)/],
+      ["a fractional keepN", { keepN: 2.5 }, "keepN", /keepN: .*int/],
+      ["an age the server cannot read", { olderThan: "a month ago" }, "olderThan", /olderThan: must be a duration such as 1h, 30d/],
+      ["wouldDelete declared by the program", { wouldDelete: ["acme/web:main"] }, "wouldDelete", /read from the server at preview; a program cannot set it/],
+      ["a project path with a space", { project: "acme/my web" }, "project", /numeric id or a full path/],
+    ],
+  },
   ErrorTrackingClientKey: {
     valid: { project: "acme/web", rotation: "2026-11" },
     cases: [
@@ -421,6 +434,22 @@ const catalogue: Record<ResourceName, ResourceCatalogue> = {
       ["an extern UID with a trailing space", { externUid: "dev@idp.example " }, "externUid", /spaces/],
       ["an extern UID with a slash", { externUid: "idp/dev" }, "externUid", /must not contain a slash/],
       ["deleteIdentityOnDestroy that is not a boolean", { deleteIdentityOnDestroy: "yes" }, "deleteIdentityOnDestroy", /expected boolean/],
+    ],
+  },
+  PipelineScheduleRun: {
+    valid: { project: "acme/web", scheduleId: 1, triggers: ["0 2 * * *"] },
+    cases: [
+      ["no schedule", { scheduleId: undefined }, "scheduleId", /scheduleId: .*(required|expected number)/],
+      ["a schedule id of 0", { scheduleId: 0 }, "scheduleId", /scheduleId: .*>0/],
+      ["triggers that are not a list", { triggers: "nightly" }, "triggers", /triggers: .*expected array/],
+    ],
+  },
+  ChangelogCommit: {
+    valid: { project: "acme/web", version: "1.5.0", branch: "main" },
+    cases: [
+      ["a version that is not semantic", { version: "next" }, "version", /version: must be a semantic version/],
+      ["a branch given as a full ref", { branch: "refs/heads/main" }, "branch", /branch: must be a branch name, without refs\/heads\//],
+      ["a file with a leading slash", { file: "/CHANGELOG.md" }, "file", /file: must be a path inside the repository/],
     ],
   },
   ProjectStar: {
@@ -662,6 +691,16 @@ const programLimits: ProgramLimit[] = [
       new ContainerRegistryVisibility("web-again", { project: "ACME/Web", accessLevel: "disabled" });
     },
     /ContainerRegistryVisibility web-again: project: the program declares a second registry visibility for project ACME\/Web; a project has one/,
+  ],
+  [
+    "a second cleanup rule for one registry repository",
+    "ContainerRegistryCleanup",
+    () => {
+      new ContainerRegistryCleanup("api", { project: "acme/web", repository: "api-server", nameRegexDelete: "v.+", keepN: 10 });
+      new ContainerRegistryCleanup("root", { project: "acme/web", repository: "", nameRegexDelete: ".*" });
+      new ContainerRegistryCleanup("api-again", { project: "acme/web", repository: "api-server", nameRegexDelete: "main-.*" });
+    },
+    /ContainerRegistryCleanup api-again: project: the program declares a second cleanup rule for acme\/web repository "api-server"; keep one rule per repository/,
   ],
   [
     "one epic declared as the child of two parents",

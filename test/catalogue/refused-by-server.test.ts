@@ -167,6 +167,14 @@ describe("a role too low", () => {
     ["Upstream by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "Upstream", { registry, ...UPSTREAM }), new RegExp(`at least the Maintainer role on the group of virtual registry ${registry}`))],
     ["CleanupPolicy by a Maintainer (needs Owner)", async () => expectExplained(await createAs("maintainer", "CleanupPolicy", { group: "acme", cadence: 7 }), /the Owner role on group acme/)],
     ["ContainerRegistryVisibility by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "ContainerRegistryVisibility", { project: "acme/web", accessLevel: "disabled" }), /at least the Maintainer role on project acme\/web/)],
+    [
+      "ContainerRegistryCleanup by a Developer (reads the tags; the bulk deletion needs Maintainer)",
+      async () =>
+        expectExplained(
+          await createAs("dev", "ContainerRegistryCleanup", { project: "acme/web", repository: "api-server", nameRegexDelete: "feature-.*" }),
+          /at least the Maintainer role on registry repository "api-server" of project acme\/web/,
+        ),
+    ],
     ["ErrorTrackingClientKey by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "ErrorTrackingClientKey", { project: "acme/web" }), /at least the Maintainer role \(and a token with the api scope\) on project acme\/web/)],
     [
       "EpicLink by a Guest while epic_relations_for_non_members is off (needs Planner)",

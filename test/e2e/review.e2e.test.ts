@@ -11,12 +11,15 @@
  * - an apply whose preview no longer matches the review stops before any
  *   write, and says why on the merge request;
  * - the scheduled drift job reports an out-of-band change and fails;
- * - `pulumi up --plan` refuses a run that strays from the saved plan.
+ * - `pulumi up --plan` refuses a run that strays from the saved plan;
+ * - the GitHub Actions variant's steps (docs/ci/github-review.yml) write the
+ *   report and hand it to `gh pr comment` (GitHub itself is out of reach here:
+ *   a `gh` on PATH records what it was asked to post).
  *
  * `npm ci` is the one line not run: the project's node_modules is this
  * repository's (test/e2e/user-project.e2e.test.ts installs for real).
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -54,14 +57,26 @@ function pushProgram(badgeName: string): void {
   writeFileSync(file, readFileSync(file, "utf8").replace(/name: "[^"]*",/, `name: "${badgeName}",`));
 }
 
+/** Runs a command asynchronously: the emulator answers from this process, which must not block. */
+function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
 /** Runs one job of the template's .gitlab-ci.yml in the program's directory; its exit code and output. */
-function runJob(name: string, ci: Record<string, string>): { code: number; stdout: string; stderr: string } {
+function runJob(name: string, ci: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   const job = ciFile[name] as Job;
   const before = (job.before_script ?? ciFile.default.before_script).filter((line) => !line.startsWith("npm ci"));
   const variables = Object.fromEntries(Object.entries(ciFile.variables).map(([key, value]) => [key, value.replace("$CI_PROJECT_DIR", program.dir)]));
-  const result = spawnSync("bash", ["-eo", "pipefail", "-c", [...before, ...job.script].join("\n")], {
+  return run("bash", ["-eo", "pipefail", "-c", [...before, ...job.script].join("\n")], {
     cwd: program.dir,
-    encoding: "utf8",
     env: {
       ...program.env,
       // The runner's own PATH, with the command the package's bin would put in node_modules/.bin.
@@ -74,9 +89,7 @@ function runJob(name: string, ci: Record<string, string>): { code: number; stdou
       PLATFORM_REVIEW_TOKEN: emulator.tokens.alice!,
       ...ci,
     },
-    timeout: 5 * 60_000,
   });
-  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
 const mergeRequestPipeline = () => ({ CI_PIPELINE_SOURCE: "merge_request_event", CI_MERGE_REQUEST_IID: String(mergeRequestIid), CI_COMMIT_SHA: commitSha });
@@ -114,7 +127,7 @@ afterAll(async () => {
 
 describe.sequential("the review loop through the template's CI jobs", { timeout: 5 * 60_000 }, () => {
   it("a merge request's preview job posts the report as one note", async () => {
-    const run = runJob("preview", mergeRequestPipeline());
+    const run = await runJob("preview", mergeRequestPipeline());
     expect(run.code, run.stderr).toBe(0);
     const [note, ...others] = await reviewNotes();
     expect(others).toEqual([]);
@@ -125,7 +138,7 @@ describe.sequential("the review loop through the template's CI jobs", { timeout:
   it("the next push rewrites that note in place", async () => {
     const [before] = await reviewNotes();
     pushProgram("pipeline-status");
-    const run = runJob("preview", mergeRequestPipeline());
+    const run = await runJob("preview", mergeRequestPipeline());
     expect(run.code, run.stderr).toBe(0);
     const after = await reviewNotes();
     expect(after.map((note) => note.id)).toEqual([before!.id]);
@@ -133,7 +146,7 @@ describe.sequential("the review loop through the template's CI jobs", { timeout:
   });
 
   it("after the merge, the apply job applies what was reviewed and posts the result", async () => {
-    const run = runJob("apply", defaultBranchPipeline());
+    const run = await runJob("apply", defaultBranchPipeline());
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect((await badgesOnServer()).map((badge) => badge.name)).toEqual(["pipeline-status"]);
     const [result] = await resultNotes();
@@ -143,23 +156,24 @@ describe.sequential("the review loop through the template's CI jobs", { timeout:
 
   it("an apply whose preview is no longer what was reviewed stops before any write", async () => {
     pushProgram("pipeline-v2");
-    expect(runJob("preview", mergeRequestPipeline()).code).toBe(0);
+    expect((await runJob("preview", mergeRequestPipeline())).code).toBe(0);
     expect((await reviewNotes())[0]!.body).toContain("updates badge");
     // Between the review and the apply, someone changes the badge by hand.
     const [badge] = await api.list<{ id: number; name: string }>(apiPath`/projects/${"acme/web"}/badges`, { name: "pipeline-status" });
     await api.put(apiPath`/projects/${"acme/web"}/badges/${badge!.id}`, { link_url: "https://elsewhere.example.com" });
-    const run = runJob("apply", defaultBranchPipeline());
+    const run = await runJob("apply", defaultBranchPipeline());
     expect(run.code).toBe(3);
     expect(run.stderr).toContain("the preview differs from the reviewed one");
     expect((await badgesOnServer()).map((b) => [b.name, b.link_url])).toEqual([["pipeline-status", "https://elsewhere.example.com"]]);
     const [result] = await resultNotes();
+    expect(result, `${run.stderr}\n${JSON.stringify((await notes()).map((note) => note.body.slice(0, 80)))}`).toBeDefined();
     expect(result!.body).toContain("#### Stopped: this is not what was reviewed");
     expect(result!.body).toContain("changed outside this program");
   });
 
-  it("the scheduled drift job reports the out-of-band change and fails", () => {
+  it("the scheduled drift job reports the out-of-band change and fails", async () => {
     pushProgram("pipeline-status");
-    const run = runJob("drift", { CI_PIPELINE_SOURCE: "schedule", CI_COMMIT_BRANCH: "main", CI_DEFAULT_BRANCH: "main" });
+    const run = await runJob("drift", { CI_PIPELINE_SOURCE: "schedule", CI_COMMIT_BRANCH: "main", CI_DEFAULT_BRANCH: "main" });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/badge \d+ `pipeline-status` of project acme\/web changed outside this program/);
     expect(run.stdout).toContain("<code>https://elsewhere.example.com</code>");
@@ -169,13 +183,27 @@ describe.sequential("the review loop through the template's CI jobs", { timeout:
     const plan = path.join(work, "plan.json");
     await program.cli(["preview", "--save-plan", plan]);
     pushProgram("pipeline-unreviewed");
-    const run = spawnSync("pulumi", ["up", "--yes", "--skip-preview", "--non-interactive", "--plan", plan], {
-      cwd: program.dir,
-      encoding: "utf8",
-      env: { ...program.env, PULUMI_EXPERIMENTAL: "true" },
-    });
-    expect(run.status).not.toBe(0);
-    expect(`${run.stdout}${run.stderr}`).toMatch(/plan/i);
+    const applied = await run("pulumi", ["up", "--yes", "--skip-preview", "--non-interactive", "--plan", plan], { cwd: program.dir, env: { ...program.env, PULUMI_EXPERIMENTAL: "true" } });
+    expect(applied.code).not.toBe(0);
+    expect(`${applied.stdout}${applied.stderr}`).toMatch(/plan/i);
     expect((await badgesOnServer()).map((badge) => badge.name)).toEqual(["pipeline-status"]);
+  });
+});
+
+describe("the GitHub Actions variant", { timeout: 5 * 60_000 }, () => {
+  it("its preview and report steps write the report and comment with it, rewriting the last comment", async () => {
+    const workflow = parse(readFileSync(path.join(repoRoot, "docs/ci/github-review.yml"), "utf8")) as { jobs: { preview: { steps: { name?: string; run?: string }[] } } };
+    const steps = workflow.jobs.preview.steps.filter((step) => step.name === "Preview" || step.name === "Report").map((step) => step.run!);
+    expect(steps).toHaveLength(2);
+    const posted = path.join(work, "gh-calls.txt");
+    writeFileSync(path.join(work, "bin/gh"), `#!/bin/sh\nprintf '%s\\n' "$*" >> "${posted}"\ncat report.md >> "${posted}"\n`, { mode: 0o755 });
+    const result = await run("bash", ["-eo", "pipefail", "-c", steps.join("\n")], {
+      cwd: program.dir,
+      env: { ...program.env, PATH: [path.join(work, "bin"), program.env.PATH].join(path.delimiter), STACK: program.stack, PR_NUMBER: "12", GH_TOKEN: "unused" },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const calls = readFileSync(posted, "utf8");
+    expect(calls).toMatch(/^pr comment 12 --edit-last --body-file report\.md$/m);
+    expect(calls).toContain("### Pulumi preview of stack `e2e`");
   });
 });

@@ -134,6 +134,9 @@ export const NOT_IN_SECRETS_PROGRAM: Partial<Record<ResourceKind, string>> = {
   ExclusiveGroupIntegrations: EXCLUSIVE_SET,
   ExclusiveUpstreams: EXCLUSIVE_SET,
   MergeRequest: "no secret input or output",
+  ContainerRegistryCleanup: "no secret input or output (a rule of tag names and ages)",
+  PipelineScheduleRun: "no secret input or output: a trigger that runs a schedule at up",
+  ChangelogCommit: "no secret input or output: a trigger that commits a changelog at up",
 };
 
 /** One declaration of each kind (the Upstream's registry comes first), without secrets. */

@@ -108,6 +108,78 @@ describe("getVulnerabilityFindings", () => {
   });
 });
 
+describe("getVulnerabilityFindings through the GraphQL query (via)", () => {
+  /** The REST findings with only the fields the GraphQL query gives (the REST list has more: project, scan, blobPath, ...). */
+  const sameFieldsAs = (rest: Record<string, unknown>[], graphql: Record<string, unknown>[]) =>
+    rest.map((finding, index) => Object.fromEntries(Object.keys(graphql[index] ?? {}).map((key) => [key, finding[key]])));
+
+  const cases: [string, Parameters<typeof getVulnerabilityFindings>[0]][] = [
+    ["the default pipeline", { project: "acme/web" }],
+    ["scope all (dismissed included)", { project: "acme/web", scope: "all" }],
+    ["report types and severities", { project: "acme/web", reportTypes: ["sast", "dependency_scanning"], severities: ["high", "medium"] }],
+    ["one pipeline by id", { project: "acme/web", pipelineId: 1001 }],
+    ["a project by numeric id, across two pages", { project: 0 }],
+    ["the first 120", { project: "acme/api", limit: 120 }],
+  ];
+  for (const [title, args] of cases) {
+    it(`same findings either way: ${title}`, async () => {
+      const given = args.project === 0 ? { ...args, project: server.emulator.state.projectByFullPath("acme/api")!.id } : args;
+      const rest = await getVulnerabilityFindings({ ...given, via: "rest" });
+      const graphql = await getVulnerabilityFindings({ ...given, via: "graphql" });
+      expect(graphql.length).toBe(rest.length);
+      expect(graphql.length).toBeGreaterThan(0);
+      expect(graphql).toEqual(sameFieldsAs(rest as never, graphql as never));
+    });
+  }
+
+  it("gives every field the specification lists for the query, in the REST list's form", async () => {
+    const [lodash] = await getVulnerabilityFindings({ project: "acme/web", via: "graphql", reportTypes: ["dependency_scanning"], severities: ["high"] });
+    expect(Object.keys(lodash!).sort()).toEqual(
+      ["description", "evidence", "falsePositive", "id", "identifiers", "links", "location", "name", "remediations", "reportType", "scanner", "severity", "solution", "state", "uuid"],
+    );
+    expect(lodash).toMatchObject({
+      id: 7002,
+      state: "confirmed",
+      remediations: [{ summary: "Upgrade lodash to 4.17.21", diff: expect.any(String) }],
+      evidence: { summary: "lodash 4.17.20 is resolved in package-lock.json" },
+      location: { file: "package-lock.json", startLine: null, class: null, method: null },
+    });
+  });
+
+  it("reads one page per 100 findings: two POSTs for 150", async () => {
+    const requests = await server.requestsDuring(() => getVulnerabilityFindings({ project: "acme/api", via: "graphql" }));
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /api/graphql", "POST /api/graphql"]);
+  });
+
+  it("auto: where the REST list is gone (410, or 404 for the route) the query answers, with the same findings", async () => {
+    const rest = await getVulnerabilityFindings({ project: "acme/web" });
+    for (const gone of [
+      { status: 410, body: { message: "410 Gone" } },
+      { status: 404, body: { error: "404 Not Found" } },
+    ]) {
+      server.emulator.inject({ method: "GET", path: /vulnerability_findings/, ...gone });
+      let findings: Awaited<ReturnType<typeof getVulnerabilityFindings>> = [];
+      const requests = await server.requestsDuring(async () => {
+        findings = await getVulnerabilityFindings({ project: "acme/web" });
+      });
+      expect(requests.map((r) => `${r.method} ${r.status}`)).toEqual([`GET ${gone.status}`, "POST 200"]);
+      expect(findings).toEqual(sameFieldsAs(rest as never, findings as never));
+    }
+  });
+
+  it("auto does not take a missing project for a missing list; rest never falls back", async () => {
+    await expect(getVulnerabilityFindings({ project: "acme/nope" })).rejects.toThrow(/was not found/);
+    server.emulator.inject({ method: "GET", path: /vulnerability_findings/, status: 410, body: { message: "410 Gone" } });
+    await expect(getVulnerabilityFindings({ project: "acme/web", via: "rest" })).rejects.toThrow(/410/);
+  });
+
+  it("a project the token's user cannot see is explained; a caller without the security dashboard gets no findings", async () => {
+    await expect(getVulnerabilityFindings({ project: "acme/nope", via: "graphql" })).rejects.toThrow(/project acme\/nope is null.*can see it/);
+    // Through GraphQL the server hides findings from a caller without the security dashboard: an empty list, not a 403.
+    expect(await as("guest", () => getVulnerabilityFindings({ project: "acme/web", via: "graphql" }))).toEqual([]);
+  });
+});
+
 describe("getDependencies", () => {
   it("every dependency, with licences and, for a Developer, vulnerabilities", async () => {
     const dependencies = await getDependencies({ project: "acme/web" });

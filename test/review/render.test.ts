@@ -17,7 +17,7 @@ import { markdownOf } from "../../src/review/markdown";
 import { parsePreview, type PreviewOutput, type PreviewStep } from "../../src/review/preview";
 
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const fixtures = path.join(import.meta.dirname, "fixtures");
+const fixtures = path.join(__dirname, "fixtures");
 const work = mkdtempSync(path.join(tmpdir(), "review-render-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

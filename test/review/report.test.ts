@@ -15,7 +15,7 @@ import { markdownOf, NOTE_LIMIT } from "../../src/review/markdown";
 import { parsePreview, type PreviewOutput, type PreviewStep } from "../../src/review/preview";
 import { differences, parseSummary, summaryOf } from "../../src/review/summary";
 
-const fixtures = path.join(import.meta.dirname, "fixtures");
+const fixtures = path.join(__dirname, "fixtures");
 const read = (name: string) => readFileSync(path.join(fixtures, name), "utf8");
 const reviewOfFixture = (name: string) => reviewOf(parsePreview(read(`${name}.json`)));
 const sentences = (review: Review) => summaryOf(review).sentences;
@@ -114,6 +114,13 @@ function largePreview(creates: number, deletes: number): PreviewOutput {
 }
 
 describe("large previews", () => {
+  it("golden: folded sections and a truncation that says so", () => {
+    const report = markdownOf(reviewOf(largePreview(120, 3)), { stack: "prod", maxChars: 12_000 });
+    const golden = path.join(fixtures, "large.md");
+    if (process.env.UPDATE_GOLDEN) writeFileSync(golden, report);
+    expect(report).toBe(readFileSync(golden, "utf8"));
+  });
+
   it("fold long sections and stay within the note limit, every deletion shown", () => {
     const review = reviewOf(largePreview(3000, 60));
     const report = markdownOf(review, { stack: "prod" });

@@ -12,7 +12,8 @@
  *    without a group, as the real service does: `\Aa|b\z` is "starts with a
  *    or ends with b");
  * 3. `keep_n`: the candidates are ordered by manifest creation, newest first
- *    (an unknown time counts as now), and the first keep_n are kept;
+ *    (an unknown time counts as now; among equal times the later name first,
+ *    as reversing a sort of the by-name list gives), and the first keep_n are kept;
  * 4. `older_than`: only candidates created before now minus the duration go
  *    (an unknown time is kept);
  * 5. tags protected for the user who asked are left out;
@@ -36,46 +37,13 @@ import {
   type RegistryTagRecord,
 } from "./container-registry-model";
 import type { EmulatorState } from "../state";
+import { parseDuration } from "../../chronic-duration";
 
 export const HOSTED_BULK_DELETE_CAP = 200;
 /** `Gitlab::ExclusiveLease` timeout of the bulk deletion: once an hour per repository. */
 export const BULK_DELETE_LEASE_MS = 3_600_000;
 export const BULK_DELETE_AGAIN_MESSAGE =
   "This request has already been made. You can run this at most once an hour for a given container repository";
-
-// ---------------------------------------------------------------------------
-// older_than: ChronicDuration.parse
-
-/** Seconds per unit, as ChronicDuration counts them (a month is 30 days, a year 365.25 days). */
-const UNIT_SECONDS: [pattern: RegExp, seconds: number][] = [
-  [/^(s|secs?|seconds?)$/, 1],
-  [/^(m|mins?|minutes?)$/, 60],
-  [/^(h|hrs?|hours?)$/, 3_600],
-  [/^(d|days?)$/, 86_400],
-  [/^(w|wks?|weeks?)$/, 604_800],
-  [/^(mo|mos|months?)$/, 2_592_000],
-  [/^(y|yrs?|years?)$/, 31_557_600],
-];
-
-/**
- * Seconds in a human-readable duration (`1h`, `1d`, `2 days`, `1month`,
- * `1h30m`, `1.5 hours`; a bare number is seconds), or undefined when the
- * text is not one. The real server hands the text to ChronicDuration in the
- * worker; the emulator refuses what ChronicDuration cannot read up front.
- */
-export function parseDuration(text: string): number | undefined {
-  const normalized = text.trim().toLowerCase().replace(/\band\b|,/g, " ");
-  if (/^\d+(\.\d+)?$/.test(normalized)) return Number(normalized);
-  const parts = [...normalized.matchAll(/(\d+(?:\.\d+)?)\s*([a-z]+)\s*/g)];
-  if (parts.length === 0 || parts.map((p) => p[0]).join("") !== normalized.replace(/^\s+/, "")) return undefined;
-  let total = 0;
-  for (const [, amount = "", unit = ""] of parts) {
-    const seconds = UNIT_SECONDS.find(([pattern]) => pattern.test(unit))?.[1];
-    if (seconds === undefined) return undefined;
-    total += Number(amount) * seconds;
-  }
-  return total;
-}
 
 // ---------------------------------------------------------------------------
 // Bulk deletion
@@ -96,7 +64,8 @@ export function tagsToBulkDelete(
     .filter((tag) => tag.name !== "latest")
     .filter((tag) => deleteRegex.matcher(tag.name).find() && !keepRegex.matcher(tag.name).find());
   if (params.keepN !== null) {
-    candidates = [...candidates].sort((a, b) => timeOf(b, now) - timeOf(a, now)).slice(Math.max(params.keepN, 0));
+    // `sort_by { created_at }.reverse` over the tags listed by name: among equal times the later name comes first.
+    candidates = [...candidates].sort((a, b) => timeOf(b, now) - timeOf(a, now) || (a.name < b.name ? 1 : -1)).slice(Math.max(params.keepN, 0));
   }
   if (params.olderThan !== null) {
     const cutoff = now - (parseDuration(params.olderThan) ?? 0) * 1000;

@@ -29,7 +29,6 @@
 import {
   BULK_DELETE_AGAIN_MESSAGE,
   BULK_DELETE_LEASE_MS,
-  parseDuration,
   removeTags,
   runContainerRegistryWork,
 } from "./container-registry-cleanup";
@@ -52,7 +51,9 @@ import {
   type RegistryRepositoryRecord,
   type RegistryTagRecord,
 } from "./container-registry-model";
+import { parseDuration } from "../../chronic-duration";
 import { canReadGroup, groupAccessLevel } from "../access";
+import { checkJobTokenProject } from "./job-tokens";
 import { ApiError, forbidden, notFound, paramError, recordNotFound, routeNotFound, unauthorized } from "../errors";
 import { findGroup, findProject } from "../lookup";
 import { keysetUnavailable, pageUrl, readPerPage } from "../pagination";
@@ -122,6 +123,7 @@ function presentRepository(state: EmulatorState, repository: RegistryRepositoryR
 /** `user_project` then `authorize_read_container_images!`. */
 function readableProject(ctx: RequestContext<unknown>): Project {
   const project = findProject(ctx);
+  checkJobTokenProject(ctx, project);
   if (!canReadContainerImages(ctx.state, ctx.user, project)) throw forbidden();
   return project;
 }
@@ -203,10 +205,12 @@ const idParam = { id: { type: "string", required: true } } as const;
 const repositoryParams = { ...idParam, repository_id: { type: "integer", required: true } } as const;
 const tagParams = { ...repositoryParams, tag_name: { type: "string", required: true } } as const;
 const BASE = "/projects/:id/registry/repositories";
+/** A CI job token reaches these routes, for its own project (./job-tokens.ts). */
+const jobTokenAllowed = true;
 
 const listProjectRepositories = route(
   "GET", BASE,
-  { params: { ...idParam, tags: { type: "boolean" }, tags_count: { type: "boolean" } }, paginated: true },
+  { params: { ...idParam, tags: { type: "boolean" }, tags_count: { type: "boolean" } }, paginated: true, jobTokenAllowed },
   (ctx) => {
     const project = readableProject(ctx);
     const extras = { tags: ctx.params.tags ?? false, tagsCount: ctx.params.tags_count ?? false };
@@ -244,7 +248,7 @@ const showRepository = route(
   },
 );
 
-const deleteRepository = route("DELETE", `${BASE}/:repository_id`, { params: repositoryParams }, (ctx) => {
+const deleteRepository = route("DELETE", `${BASE}/:repository_id`, { params: repositoryParams, jobTokenAllowed }, (ctx) => {
   const project = readableProject(ctx);
   const repository = projectRepository(ctx, project, ctx.params.repository_id);
   if (!canAdminContainerImages(ctx.state, ctx.user, project)) throw forbidden();
@@ -252,14 +256,14 @@ const deleteRepository = route("DELETE", `${BASE}/:repository_id`, { params: rep
   return statusAnswer(202);
 });
 
-const listTags = route("GET", `${BASE}/:repository_id/tags`, { params: repositoryParams, paginated: true }, (ctx) => {
+const listTags = route("GET", `${BASE}/:repository_id/tags`, { params: repositoryParams, paginated: true, jobTokenAllowed }, (ctx) => {
   const project = readableProject(ctx);
   const repository = projectRepository(ctx, project, ctx.params.repository_id);
   if (ctx.rawParams["pagination"] === "keyset") return keysetTags(ctx, ctx.state, repository);
   return paginate(ctx, sortedTags(repository), { present: (tag) => presentTag(ctx.state, repository, tag) });
 });
 
-const bulkDeleteTags = route("DELETE", `${BASE}/:repository_id/tags`, { params: bulkParams }, (ctx) => {
+const bulkDeleteTags = route("DELETE", `${BASE}/:repository_id/tags`, { params: bulkParams, jobTokenAllowed }, (ctx) => {
   const user = requireUser(ctx);
   // Grape runs the `before` authorization, then the validators, then the endpoint.
   const project = readableProject(ctx);
@@ -287,13 +291,13 @@ const bulkDeleteTags = route("DELETE", `${BASE}/:repository_id/tags`, { params: 
   return statusAnswer(202);
 });
 
-const showTag = route("GET", `${BASE}/:repository_id/tags/:tag_name`, { params: tagParams }, (ctx) => {
+const showTag = route("GET", `${BASE}/:repository_id/tags/:tag_name`, { params: tagParams, jobTokenAllowed }, (ctx) => {
   const project = readableProject(ctx);
   const repository = projectRepository(ctx, project, ctx.params.repository_id);
   return ok(presentTagDetails(ctx.state, repository, findTag(repository, ctx.params.tag_name)));
 });
 
-const deleteTag = route("DELETE", `${BASE}/:repository_id/tags/:tag_name`, { params: tagParams }, (ctx) => {
+const deleteTag = route("DELETE", `${BASE}/:repository_id/tags/:tag_name`, { params: tagParams, jobTokenAllowed }, (ctx) => {
   const project = readableProject(ctx);
   const repository = projectRepository(ctx, project, ctx.params.repository_id);
   if (!canDestroyContainerImages(ctx.state, ctx.user, project)) throw forbidden();

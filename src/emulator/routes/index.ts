@@ -31,6 +31,8 @@ import { groupTokenRoutes } from "./group-tokens";
 import { repositoryContentRoutes } from "./repository-content";
 import { repositoryHistoryRoutes } from "./repository-history";
 import { accessFactRoutes } from "./access-facts";
+import { graphqlRoutes } from "./graphql";
 import { mergeRequestsOfCommitRoutes } from "./merge-requests-of-commit";
+import { jobTokenRoutes } from "./job-tokens";
 
-export const routeModules: readonly RouteModule[] = [metaRoutes, userRoutes, groupRoutes, projectRoutes, repositoryContentRoutes, badgesRoutes, virtualRegistryRoutes, virtualRegistryCleanupRoutes, pipelineScheduleRoutes, applicationSettingsRoutes, integrationRoutes, projectIntegrationRoutes, samlGroupLinkRoutes, securityReportRoutes, errorTrackingRoutes, containerRegistryRoutes, registryNativeRoutes, samlIdentityRoutes, starringRoutes, epicsRoutes, groupTokenRoutes, mergeRequestRoutes, mergeRequestsOfCommitRoutes, repositoryHistoryRoutes, accessFactRoutes];
+export const routeModules: readonly RouteModule[] = [metaRoutes, userRoutes, groupRoutes, projectRoutes, repositoryContentRoutes, badgesRoutes, virtualRegistryRoutes, virtualRegistryCleanupRoutes, pipelineScheduleRoutes, applicationSettingsRoutes, integrationRoutes, projectIntegrationRoutes, samlGroupLinkRoutes, securityReportRoutes, errorTrackingRoutes, containerRegistryRoutes, registryNativeRoutes, samlIdentityRoutes, starringRoutes, epicsRoutes, groupTokenRoutes, mergeRequestRoutes, mergeRequestsOfCommitRoutes, repositoryHistoryRoutes, accessFactRoutes, graphqlRoutes, jobTokenRoutes];

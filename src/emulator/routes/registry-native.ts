@@ -47,10 +47,13 @@ import {
   repositoryPath,
 } from "./container-registry-model";
 import { removeTags } from "./container-registry-cleanup";
+import { jobTokenGrant } from "./job-tokens";
 import { ok, route, type ApiResponse, type RequestContext, type RouteModule } from "../router";
 import type { EmulatorState, User } from "../state";
 
 const TOKEN_ISSUER = "gitlab-issuer";
+/** The login a CI job token goes with (its password is the token). */
+const JOB_TOKEN_LOGIN = "gitlab-ci-token";
 const TOKEN_AUDIENCE = "container_registry";
 const TOKEN_LIFETIME_S = 300;
 const CATALOG_DEFAULT_N = 100;
@@ -108,8 +111,14 @@ function accessDenied(state: EmulatorState): ApiResponse {
   return { status: 401, body: errorsBody("UNAUTHORIZED", message), headers: { "WWW-Authenticate": 'Basic realm="GitLab"' } };
 }
 
-/** The user of the Basic credentials; null when none were sent; "denied" for bad ones. */
-function basicUser(state: EmulatorState, headers: IncomingHttpHeaders): User | null | "denied" {
+/** Who the Basic credentials are: a user (with the one project a CI job token reaches), null when none were sent, "denied" for bad ones. */
+interface BasicCaller {
+  user: User;
+  /** Set for a CI job token (`gitlab-ci-token`): the only project whose images it reaches. */
+  projectId?: number;
+}
+
+function basicUser(state: EmulatorState, headers: IncomingHttpHeaders): BasicCaller | null | "denied" {
   const match = /^Basic\s+(\S+)\s*$/i.exec(headers.authorization ?? "");
   if (!match?.[1]) return headers.authorization ? "denied" : null;
   const decoded = Buffer.from(match[1], "base64").toString("utf8");
@@ -117,13 +126,16 @@ function basicUser(state: EmulatorState, headers: IncomingHttpHeaders): User | n
   const login = colon === -1 ? decoded : decoded.slice(0, colon);
   const password = colon === -1 ? "" : decoded.slice(colon + 1);
   if (login === "" || password === "") return "denied";
-  return state.userByToken(password) ?? "denied";
+  if (login === JOB_TOKEN_LOGIN) return jobTokenGrant(state, password) ?? "denied";
+  const user = state.userByToken(password);
+  return user ? { user } : "denied";
 }
 
 /** Only the actions this user may do on the image; undefined when none. */
-function grantRepositoryAccess(state: EmulatorState, user: User | null, name: string, actions: string[]): Access | undefined {
+function grantRepositoryAccess(state: EmulatorState, caller: BasicCaller | null, name: string, actions: string[]): Access | undefined {
   const project = projectOfImagePath(state, name);
-  if (!project) return undefined;
+  if (!project || (caller?.projectId !== undefined && caller.projectId !== project.id)) return undefined;
+  const user = caller?.user ?? null;
   const allowed = (action: string): boolean => {
     switch (action) {
       case "pull": return canReadContainerImages(state, user, project);
@@ -138,28 +150,28 @@ function grantRepositoryAccess(state: EmulatorState, user: User | null, name: st
 }
 
 /** `type:name:actions`; the name may itself hold colons (`type, *name, actions = scope.split(':')`). */
-function grantScope(state: EmulatorState, user: User | null, scope: string): Access | undefined {
+function grantScope(state: EmulatorState, caller: BasicCaller | null, scope: string): Access | undefined {
   const parts = scope.split(":");
   if (parts.length < 3) return undefined;
   const type = parts[0] ?? "";
   const actions = (parts[parts.length - 1] ?? "").split(",").filter((a) => a !== "");
   const name = parts.slice(1, -1).join(":");
   if (type === "registry") {
-    return name === "catalog" && actions.includes("*") && user?.isAdmin ? { type, name, actions: ["*"] } : undefined;
+    return name === "catalog" && actions.includes("*") && caller?.user.isAdmin && caller.projectId === undefined ? { type, name, actions: ["*"] } : undefined;
   }
-  if (type === "repository") return grantRepositoryAccess(state, user, name, actions);
+  if (type === "repository") return grantRepositoryAccess(state, caller, name, actions);
   return undefined;
 }
 
 const jwtAuth = route("GET", "/jwt/auth", { outsideApi: true }, (ctx) => {
   if (ctx.url.searchParams.get("service") !== "container_registry") return { status: 404 };
   if (!containerRegistryStore.of(ctx.state).enabled) return { status: 404, body: errorsBody("UNAVAILABLE", "registry not enabled") };
-  const user = basicUser(ctx.state, ctx.headers);
-  if (user === "denied") return accessDenied(ctx.state);
+  const caller = basicUser(ctx.state, ctx.headers);
+  if (caller === "denied") return accessDenied(ctx.state);
   const scopes = ctx.url.searchParams.getAll("scope").flatMap((s) => s.split(" ")).filter((s) => s !== "");
-  if (scopes.length === 0 && user === null) return { status: 403, body: errorsBody("DENIED", "access forbidden") };
-  const access = scopes.flatMap((scope) => grantScope(ctx.state, user, scope) ?? []);
-  return ok({ token: signToken(ctx.state, user, access) });
+  if (scopes.length === 0 && caller === null) return { status: 403, body: errorsBody("DENIED", "access forbidden") };
+  const access = scopes.flatMap((scope) => grantScope(ctx.state, caller, scope) ?? []);
+  return ok({ token: signToken(ctx.state, caller?.user ?? null, access) });
 });
 
 // ---------------------------------------------------------------------------

@@ -12,7 +12,10 @@
  *             { "reportType": "sast", "name": "SQL injection", "severity": "high",
  *               "location": { "file": "app/db.js", "startLine": 12 },
  *               "identifiers": [{ "externalType": "cwe", "externalId": "89", "name": "CWE-89" }],
- *               "dismissed": true, "dismissedBy": "alice", "dismissalReason": "false_positive" } ] } ],
+ *               "dismissed": true, "dismissedBy": "alice", "dismissalReason": "false_positive" },
+ *             { "reportType": "dependency_scanning", "name": "Prototype pollution", "severity": "high",
+ *               "state": "confirmed", "remediations": [{ "summary": "Upgrade", "diff": "<base64>" }],
+ *               "evidence": { "summary": "lodash 4.17.20 is resolved" } } ] } ],
  *         "dependencies": [
  *           { "name": "lodash", "version": "4.17.20", "packageManager": "npm", "path": "package-lock.json",
  *             "licenses": [{ "name": "MIT", "url": "https://opensource.org/licenses/MIT" }],
@@ -41,6 +44,10 @@ export const PACKAGE_MANAGERS = [
   "nuget", "pip", "pipenv", "pnpm", "yarn", "sbt", "setuptools",
 ] as const;
 export type PackageManager = (typeof PACKAGE_MANAGERS)[number];
+
+/** States of a finding besides `dismissed` (which the dismissal record says). */
+export const FINDING_STATES = ["detected", "confirmed", "resolved"] as const;
+export type FindingState = (typeof FINDING_STATES)[number];
 
 export interface Scanner {
   externalId: string;
@@ -85,7 +92,11 @@ export interface FindingRecord {
   description: string | null;
   solution: string | null;
   falsePositive: boolean;
+  /** The state of a finding not dismissed (`detected` unless the seed says `confirmed` or `resolved`). */
+  state: FindingState;
   links: { url: string; name?: string }[];
+  remediations: { summary: string; diff: string }[];
+  evidence: { summary: string } | null;
   /** Present for a dismissed finding. */
   dismissal: { id: number; authorId: number | null; reason: string | null; comment: string | null; createdAt: string } | null;
 }
@@ -218,6 +229,14 @@ function readDismissal(state: EmulatorState, record: Json, createdAt: string, wh
   };
 }
 
+function readRemediations(value: unknown, where: string): FindingRecord["remediations"] {
+  return listAt(value, where).map((remediation, index) => {
+    const at = `${where}[${index}]`;
+    const record = objectAt(remediation, at);
+    return { summary: stringAt(record, "summary", at), diff: stringAt(record, "diff", at) };
+  });
+}
+
 function readFinding(state: EmulatorState, value: unknown, pipeline: SecurityPipelineRecord, where: string): FindingRecord {
   const record = objectAt(value, where);
   const reportType = oneOf(REPORT_TYPES, record, "reportType", where);
@@ -251,7 +270,10 @@ function readFinding(state: EmulatorState, value: unknown, pipeline: SecurityPip
     description: nullableStringAt(record, "description", where),
     solution: nullableStringAt(record, "solution", where),
     falsePositive: record["falsePositive"] === true,
+    state: oneOf(FINDING_STATES, record, "state", where, "detected"),
     links,
+    remediations: readRemediations(record["remediations"], `${where}.remediations`),
+    evidence: record["evidence"] === undefined ? null : { summary: stringAt(objectAt(record["evidence"], `${where}.evidence`), "summary", `${where}.evidence`) },
     dismissal: readDismissal(state, record, pipeline.createdAt, where),
   };
 }
@@ -376,6 +398,13 @@ function presentDismissal(state: EmulatorState, finding: FindingRecord, pipeline
 }
 
 /** Every field of the API documentation (Vulnerabilities::FindingEntity). */
+/** A finding's state as the REST API names it; GraphQL names it in capitals. */
+export const findingState = (finding: FindingRecord): string => (finding.dismissal ? "dismissed" : finding.state);
+
+/** Where a finding's file is shown on the web: empty without a file. */
+export const findingBlobPath = (finding: FindingRecord, pipeline: SecurityPipelineRecord, projectPath: string): string =>
+  finding.location.file === null ? "" : `/${projectPath}/-/blob/${pipeline.sha}/${finding.location.file}`;
+
 export function presentFinding(state: EmulatorState, finding: FindingRecord, pipeline: SecurityPipelineRecord): Json {
   const project = state.projectById(finding.projectId);
   if (!project) throw new Error(`finding of missing project ${finding.projectId}`);
@@ -402,18 +431,18 @@ export function presentFinding(state: EmulatorState, finding: FindingRecord, pip
     description: finding.description,
     links: finding.links,
     location: { file: finding.location.file, start_line: finding.location.startLine, class: finding.location.class, method: finding.location.method },
-    remediations: [],
+    remediations: finding.remediations,
     solution: finding.solution,
-    evidence: null,
+    evidence: finding.evidence,
     request: null,
     response: null,
     evidence_source: null,
     supporting_messages: [],
     assets: [],
     details: {},
-    state: finding.dismissal ? "dismissed" : "detected",
+    state: findingState(finding),
     scan: { type: finding.reportType, status: "success", start_time: pipeline.createdAt, end_time: scanEnd },
-    blob_path: finding.location.file === null ? "" : `/${projectPath}/-/blob/${pipeline.sha}/${finding.location.file}`,
+    blob_path: findingBlobPath(finding, pipeline, projectPath),
   };
 }
 

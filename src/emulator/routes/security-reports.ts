@@ -133,7 +133,7 @@ function readFindingFilters(raw: RawParams): FindingFilters {
 // Routes
 
 /** `pipeline_id` when given (any ref), else `latest_pipeline_with_security_reports` of the default branch. */
-function pipelineFor(state: EmulatorState, project: Project, pipelineId: string | undefined): SecurityPipelineRecord | undefined {
+export function pipelineFor(state: EmulatorState, project: Project, pipelineId: string | undefined): SecurityPipelineRecord | undefined {
   const pipelines = securityReportsStore.of(state).pipelines.filter((p) => p.projectId === project.id);
   if (pipelineId !== undefined) return pipelines.find((p) => String(p.id) === pipelineId.trim());
   return pipelines
@@ -142,6 +142,13 @@ function pipelineFor(state: EmulatorState, project: Project, pipelineId: string 
 }
 
 const severityRank = (finding: FindingRecord): number => SEVERITIES.indexOf(finding.severity);
+
+/** Highest severity first, then in report order (PipelineVulnerabilitiesFinder's order). */
+export const sortedBySeverity = (findings: readonly FindingRecord[]): FindingRecord[] =>
+  findings
+    .map((finding, order) => ({ finding, order }))
+    .sort((a, b) => severityRank(b.finding) - severityRank(a.finding) || a.order - b.order)
+    .map(({ finding }) => finding);
 
 /** Authentication, then parameters, then the project: the order Grape checks them in. */
 function authenticatedProject<T>(ctx: RequestContext<unknown>, readParams: () => T): { project: Project; params: T } {
@@ -158,18 +165,17 @@ const listFindings = route("GET", "/projects/:id/vulnerability_findings", { para
   if (!canReadVulnerabilities(ctx.state, ctx.user, project)) throw forbidden();
   const pipeline = pipelineFor(ctx.state, project, filters.pipelineId);
   const findings = pipeline
-    ? securityReportsStore
-        .of(ctx.state)
-        .findings.filter(
-          (finding) =>
-            finding.pipelineId === pipeline.id &&
-            filters.reportTypes.includes(finding.reportType) &&
-            filters.severities.includes(finding.severity) &&
-            (filters.includeDismissed || finding.dismissal === null),
-        )
-        .map((finding, order) => ({ finding, order }))
-        .sort((a, b) => severityRank(b.finding) - severityRank(a.finding) || a.order - b.order)
-        .map(({ finding }) => finding)
+    ? sortedBySeverity(
+        securityReportsStore
+          .of(ctx.state)
+          .findings.filter(
+            (finding) =>
+              finding.pipelineId === pipeline.id &&
+              filters.reportTypes.includes(finding.reportType) &&
+              filters.severities.includes(finding.severity) &&
+              (filters.includeDismissed || finding.dismissal === null),
+          ),
+      )
     : [];
   return paginate(ctx, findings, { present: (finding) => presentFinding(ctx.state, finding, pipeline!) });
 });

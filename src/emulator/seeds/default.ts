@@ -191,7 +191,7 @@ export const defaultSeed: Seed = {
             { reportType: "sast", name: "Hard-coded password", severity: "medium", falsePositive: true, location: { file: "src/config.js", startLine: 3 }, identifiers: [{ externalType: "cwe", externalId: "798", name: "CWE-798", url: "https://cwe.mitre.org/data/definitions/798.html" }], dismissed: true, dismissedBy: "alice", dismissalReason: "false_positive", dismissalComment: "Test fixture, not a real secret." },
             { reportType: "dast", name: "Missing Content-Security-Policy header", severity: "low", location: { file: "https://web.acme.example/" }, identifiers: [{ externalType: "zaproxy_pluginid", externalId: "10038", name: "ZAP 10038", url: "https://www.zaproxy.org/docs/alerts/10038/" }] },
             { reportType: "dast", name: "Cookie without SameSite attribute", severity: "info", identifiers: [{ externalType: "zaproxy_pluginid", externalId: "10054", name: "ZAP 10054", url: "https://www.zaproxy.org/docs/alerts/10054/" }] },
-            { reportType: "dependency_scanning", name: "Prototype pollution in lodash", severity: "high", vulnerabilityId: 7002, solution: "Upgrade lodash to 4.17.21.", location: { file: "package-lock.json" }, identifiers: [{ externalType: "cve", externalId: "CVE-2020-8203", name: "CVE-2020-8203", url: "https://nvd.nist.gov/vuln/detail/CVE-2020-8203" }] },
+            { reportType: "dependency_scanning", name: "Prototype pollution in lodash", severity: "high", vulnerabilityId: 7002, state: "confirmed", solution: "Upgrade lodash to 4.17.21.", remediations: [{ summary: "Upgrade lodash to 4.17.21", diff: "ZGlmZiAtLWdpdCBhL3BhY2thZ2UtbG9jay5qc29uIGIvcGFja2FnZS1sb2NrLmpzb24K" }], evidence: { summary: "lodash 4.17.20 is resolved in package-lock.json" }, location: { file: "package-lock.json" }, identifiers: [{ externalType: "cve", externalId: "CVE-2020-8203", name: "CVE-2020-8203", url: "https://nvd.nist.gov/vuln/detail/CVE-2020-8203" }] },
             { reportType: "dependency_scanning", name: "Improper input validation in golang.org/x/net", severity: "medium", location: { file: "go.sum" }, identifiers: [{ externalType: "cve", externalId: "CVE-2023-39325", name: "CVE-2023-39325", url: "https://nvd.nist.gov/vuln/detail/CVE-2023-39325" }] },
             { reportType: "container_scanning", name: "CVE-2023-4911 in glibc", severity: "critical", location: { file: "registry.example.test/acme/web:latest" }, identifiers: [{ externalType: "cve", externalId: "CVE-2023-4911", name: "CVE-2023-4911", url: "https://nvd.nist.gov/vuln/detail/CVE-2023-4911" }] },
             { reportType: "container_scanning", name: "CVE-2023-5363 in openssl", severity: "unknown", location: { file: "registry.example.test/acme/web:latest" }, identifiers: [{ externalType: "cve", externalId: "CVE-2023-5363", name: "CVE-2023-5363", url: "https://nvd.nist.gov/vuln/detail/CVE-2023-5363" }] },
@@ -345,6 +345,12 @@ export const defaultSeed: Seed = {
     ],
     feedTokens: { alice: "glft-alice-feed-0010", outsider: "glft-outsider-feed-0011" },
   },
+  // CI job tokens (routes/job-tokens.ts): a running job of acme/web's pipeline,
+  // run by maintainer, and a finished one, whose token no longer works.
+  jobTokens: [
+    { token: "glcbt-acme-web-running-job", project: "acme/web", user: "maintainer" },
+    { token: "glcbt-acme-web-finished-job", project: "acme/web", user: "maintainer", status: "success" },
+  ],
   // Merge requests (routes/merge-requests*.ts). acme/web: !1 open with a passing
   // pipeline, approvals and reactions; !2 a draft with a conflict and a failed
   // pipeline; !3 merged and deployed to production; !4 closed; !5 locked.

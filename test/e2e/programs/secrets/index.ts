@@ -18,7 +18,7 @@ import * as platform from "pulumi-platform";
 type Source = { config: string } | { runtime: string };
 
 export interface Declaration {
-  kind: "Badge" | "GroupSettings" | "ApplicationSettings" | "PipelineSchedule" | "GroupIntegration" | "SamlGroupLink" | "VirtualRegistry" | "Upstream" | "CleanupPolicy" | "ContainerRegistryVisibility" | "ErrorTrackingClientKey" | "SamlIdentity" | "ProjectStar" | "EpicLink" | "ExclusiveBadges" | "ExclusiveSamlGroupLinks" | "ExclusivePipelineSchedules" | "ExclusiveGroupIntegrations" | "ExclusiveUpstreams" | "MergeRequest";
+  kind: "Badge" | "GroupSettings" | "ApplicationSettings" | "PipelineSchedule" | "GroupIntegration" | "SamlGroupLink" | "VirtualRegistry" | "Upstream" | "CleanupPolicy" | "ContainerRegistryVisibility" | "ErrorTrackingClientKey" | "SamlIdentity" | "ProjectStar" | "EpicLink" | "ExclusiveBadges" | "ExclusiveSamlGroupLinks" | "ExclusivePipelineSchedules" | "ExclusiveGroupIntegrations" | "ExclusiveUpstreams" | "MergeRequest" | "ContainerRegistryCleanup" | "PipelineScheduleRun" | "ChangelogCommit";
   name: string;
   args: Record<string, unknown>;
   /** Where each secret goes: a property path into `args` (`["variables", 0, "value"]`) and its source. */

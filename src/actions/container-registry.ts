@@ -1,0 +1,53 @@
+/**
+ * The container registry: delete one tag, or one repository with all its
+ * tags. A tag's deletion is done when answered (its blobs wait for garbage
+ * collection); a repository's is scheduled (its status reads
+ * `delete_scheduled`, then it is gone). Rules that delete many tags are the
+ * cleanup resource's, not actions.
+ */
+import { z } from "zod";
+import { inRepository, projectRepositoryPath, registryRepositorySubject, registryTagPath } from "../functions/container-registry";
+import { defineAction } from "./core";
+
+/**
+ * Deletes one tag of a project's registry repository. A tag matching a
+ * protection rule the caller's role does not pass is refused.
+ *
+ * ```ts
+ * await deleteRegistryTag({ project: "acme/web", repositoryId: 3, name: "pr-142" });
+ * ```
+ */
+export const deleteRegistryTag = defineAction({
+  name: "deleteRegistryTag",
+  verb: "delete",
+  args: z.object({ ...inRepository, /** The tag's name. */ name: z.string().min(1).regex(/^[^/]+$/, { message: "must be a tag name (no /)" }) }),
+  subject: (args) => `tag ${args.name} of ${registryRepositorySubject(args)}`,
+  refusals: {
+    403: () =>
+      "Deleting a tag needs at least the Developer role on the project, and a role the tag's protection rules allow to delete it (the server says `cannot delete protected tag(s)` then).",
+  },
+  async run(call, args) {
+    await call.client.delete(registryTagPath(args));
+    return { deleted: args.name };
+  },
+});
+
+/**
+ * Schedules the deletion of a project's registry repository with all its
+ * tags; answers at once (the deletion runs in the background).
+ *
+ * ```ts
+ * await deleteRegistryRepository({ project: "acme/web", repositoryId: 3 });
+ * ```
+ */
+export const deleteRegistryRepository = defineAction({
+  name: "deleteRegistryRepository",
+  verb: "delete",
+  args: z.object(inRepository),
+  subject: registryRepositorySubject,
+  refusals: { 403: () => "Deleting a registry repository needs at least the Maintainer role on the project." },
+  async run(call, args) {
+    await call.client.delete(projectRepositoryPath(args));
+    return { scheduled: true as const };
+  },
+});

@@ -1,0 +1,55 @@
+/**
+ * Epics: create a child epic by title under a parent epic (deprecated API,
+ * still served; Premium or Ultimate).
+ *
+ * This API has no way to delete an epic: a child epic created by title
+ * stays. Unassigning it (an EpicLink's destroy, or `DELETE
+ * .../epics/:child_epic_id`) leaves it without a parent; deleting it is done
+ * in the platform's interface or its work items API. A failure whose outcome
+ * is unknown is not retried, so a lost answer never makes a second epic.
+ */
+import { z } from "zod";
+import { childEpicsPath, parentEpic, parentEpicSubject } from "../functions/epics";
+import { defineAction } from "./core";
+
+const linkedEpicShape = z.looseObject({
+  /** Global id: what `EpicLink.childEpicId` takes. */
+  id: z.number(),
+  iid: z.number(),
+  title: z.string(),
+  group_id: z.number(),
+  parent_id: z.number().nullable(),
+  has_children: z.boolean(),
+  has_issues: z.boolean(),
+  /** `&7`. */
+  reference: z.string(),
+  url: z.string(),
+  relation_url: z.string(),
+});
+
+/**
+ * Creates an epic with this title in the parent's group and makes it the
+ * parent's child. Answers the new epic (global id, iid, reference, URL).
+ *
+ * ```ts
+ * const child = await createChildEpic({ group: "acme", epicIid: 1, title: "Q3: migrate runners" });
+ * ```
+ */
+export const createChildEpic = defineAction({
+  name: "createChildEpic",
+  verb: "create a child epic under",
+  args: z.object({
+    ...parentEpic,
+    /** The new epic's title. */
+    title: z.string().trim().min(1, { message: "must be the new epic's title: not empty" }).max(255),
+    /** Whether the new epic is confidential (default: as the parent). */
+    confidential: z.boolean().optional(),
+  }),
+  subject: parentEpicSubject,
+  refusals: {
+    403: () => "Creating child epics needs the group on Premium or Ultimate and at least the Planner role on it (Reporter on servers without Planner).",
+  },
+  async run(call, args) {
+    return call.checked(linkedEpicShape, await call.client.post<unknown>(childEpicsPath(args), { title: args.title, confidential: args.confidential }));
+  },
+});

@@ -1,0 +1,39 @@
+/**
+ * Pipeline schedules: run one now (`play`). The schedule's next run is not
+ * affected; the pipeline runs as the caller, who needs the Developer role.
+ * A trigger resource runs it as part of a program: ../resources/pipeline-schedule-run.ts.
+ */
+import { z } from "zod";
+import { ownerReference } from "../api/owner";
+import { scheduleId, scheduleNotFound, schedulePath, signedInOnly } from "../functions/pipeline-schedules";
+import { defineAction } from "./core";
+
+const playAnswer = z.looseObject({ message: z.string() });
+
+/**
+ * Runs a pipeline schedule now: a new scheduled pipeline starts at once, the
+ * next scheduled run stays as it was. Answers the server's message (`201 Created`).
+ *
+ * ```ts
+ * await runPipelineSchedule({ project: "acme/web", scheduleId: 3 });
+ * ```
+ */
+export const runPipelineSchedule = defineAction({
+  name: "runPipelineSchedule",
+  verb: "run",
+  args: z.object({
+    /** The project (id or full path). */
+    project: ownerReference,
+    /** The schedule's id (see `getPipelineSchedules`, or a PipelineSchedule's `scheduleId`). */
+    scheduleId,
+  }),
+  subject: (args) => `pipeline schedule ${args.scheduleId} of project ${args.project}`,
+  refusals: {
+    401: signedInOnly,
+    403: () => "Running a schedule now needs at least the Developer role on the project.",
+    404: scheduleNotFound,
+  },
+  async run(call, args) {
+    return call.checked(playAnswer, await call.client.post<unknown>(`${schedulePath(args)}/play`, {}));
+  },
+});

@@ -1,0 +1,259 @@
+/**
+ * ContainerRegistryCleanup: a bulk tag deletion rule kept for one registry
+ * repository of a project, or for all of them. The rule lives in the program,
+ * not on the server: each `up` runs it through the bulk endpoint
+ * (`DELETE /projects/:id/registry/repositories/:repository_id/tags`) where
+ * it would delete something that no earlier run already asked for, and the
+ * preview shows the tags a run would delete now (`wouldDelete`, read at check
+ * through the tags list, ./container-registry-cleanup-rule.ts).
+ *
+ * The server runs a repository's bulk deletion at most once an hour and
+ * answers 400 inside the hour: that repository is left for a later `up`, its
+ * tags stay in `wouldDelete`, and the run says so in a warning. Destroy
+ * deletes nothing on the server: the rule stops being applied.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { ApiError, apiPath } from "../client";
+import { parseDuration } from "../chronic-duration";
+import { countDeclaration, declarationKey } from "../engine/declarations";
+import { defineResource, type EngineContext } from "../engine/definition";
+import { warn } from "../engine/engine-log";
+import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import { ownerReference } from "../api/owner";
+import { re2Problem, tagsToDelete, type CleanupRule, type RegistryRepositoryLive } from "./container-registry-cleanup-rule";
+
+/** What one accepted run of the rule asked the server to delete from a repository. */
+export interface AcceptedRun {
+  /** When the server accepted the run (its clock); it deletes in the background, within minutes. */
+  acceptedAt: string;
+  /** The tags the rule selected then (`<repository path>:<tag>`). */
+  tags: string[];
+}
+
+/** The rule's state, as this resource keeps it (the server holds no object for it). */
+export interface CleanupLive extends Record<string, unknown> {
+  /** Tags a run would still delete: those of repositories the server refused to run now. */
+  wouldDelete: string[];
+  repositories: string[];
+  deleted: Record<string, AcceptedRun>;
+  refused: Record<string, string>;
+  lastRunAt: string | null;
+}
+
+const schema = z.object({
+  /** The project whose registry is cleaned (numeric id or full path). */
+  project: ownerReference,
+  /** One repository of the project, by name (`""` for the image at the project's own path); absent: every repository of the project. */
+  repository: z.string().optional(),
+  /** RE2 expression of the tag names to delete, matched against the whole name (`.*`: all). `latest` is never deleted. */
+  nameRegexDelete: z.string(),
+  /** RE2 expression of the tag names to keep, matched against the whole name; it overrides `nameRegexDelete`. */
+  nameRegexKeep: z.string().optional(),
+  /** Keep this many of the newest tags the expressions select. */
+  keepN: z.number().int().min(0).optional(),
+  /** Delete only tags older than this (`1h`, `30d`, `1month`). */
+  olderThan: z.string().optional(),
+  /** Read at preview: the tags (`<repository path>:<tag>`) a run would delete now. Never declared. */
+  wouldDelete: z.array(z.string()).optional(),
+});
+
+type CleanupInputs = z.output<typeof schema>;
+
+const ruleOf = (args: CleanupInputs): CleanupRule => ({
+  nameRegexDelete: args.nameRegexDelete,
+  nameRegexKeep: args.nameRegexKeep,
+  keepN: args.keepN,
+  olderThan: args.olderThan,
+});
+
+const subjectOf = (args: CleanupInputs) =>
+  args.repository === undefined ? `the registry of project ${args.project}` : `registry repository "${args.repository}" of project ${args.project}`;
+
+/** The repositories the rule covers: the project's, or the one it names (none yet: nothing to clean, said once per run). */
+const projectRepositories = (ctx: EngineContext, args: CleanupInputs) =>
+  ctx.client.list<RegistryRepositoryLive>(apiPath`/projects/${args.project}/registry/repositories`);
+
+async function coveredRepositories(ctx: EngineContext, args: CleanupInputs): Promise<RegistryRepositoryLive[]> {
+  const all = await projectRepositories(ctx, args);
+  if (args.repository === undefined) return all;
+  const named = all.filter((repository) => repository.name === args.repository);
+  if (named.length === 0) {
+    await warn(`ContainerRegistryCleanup: project ${args.project} has no registry repository named "${args.repository}"; the rule applies once it exists.`);
+  }
+  return named;
+}
+
+async function wouldDeleteNow(ctx: EngineContext, args: CleanupInputs, repositories: RegistryRepositoryLive[]): Promise<string[]> {
+  const lists = await Promise.all(repositories.map((repository) => tagsToDelete(ctx.client, args.project, repository, ruleOf(args))));
+  return lists.flat().sort();
+}
+
+const repositoryOf = (tag: string) => tag.slice(0, tag.lastIndexOf(":"));
+
+/** Every tag an accepted run already asked for: the server deletes it, or leaves it (protected) whatever a new run asks. */
+function alreadyAsked(recorded: Record<string, unknown>): Set<string> {
+  const runs = (recorded.deleted ?? {}) as Record<string, AcceptedRun>;
+  return new Set(Object.values(runs).flatMap((run) => run.tags));
+}
+
+const isHourlyLimit = (error: unknown): error is ApiError =>
+  error instanceof ApiError && error.status === 400 && /at most once an hour/i.test(error.serverMessage);
+
+/** The bulk deletion of one repository with the rule; when the server accepted it. */
+async function runOn(ctx: EngineContext, args: CleanupInputs, repository: RegistryRepositoryLive): Promise<string> {
+  const query = { name_regex_delete: args.nameRegexDelete, name_regex_keep: args.nameRegexKeep, keep_n: args.keepN, older_than: args.olderThan };
+  const response = await ctx.client.request("DELETE", apiPath`/projects/${args.project}/registry/repositories/${repository.id}/tags`, { query });
+  const date = Date.parse(String(response.headers["date"] ?? ""));
+  return new Date(Number.isNaN(date) ? Date.now() : date).toISOString();
+}
+
+/**
+ * The rule applied: a bulk deletion of each covered repository where a tag
+ * would be deleted that no accepted run asked for yet; the others get no
+ * request (nor spend the hour the server allows between runs).
+ */
+async function applyRule(ctx: EngineContext, args: CleanupInputs, recorded: Record<string, unknown>): Promise<CleanupLive> {
+  const repositories = await coveredRepositories(ctx, args);
+  const wouldDelete = args.wouldDelete ?? (await wouldDeleteNow(ctx, args, repositories));
+  const asked = alreadyAsked(recorded);
+  const paths = repositories.map((repository) => repository.path);
+  const earlier = (recorded.deleted ?? {}) as Record<string, AcceptedRun>;
+  const deleted = Object.fromEntries(Object.entries(earlier).filter(([path]) => paths.includes(path)));
+  const live: CleanupLive = { wouldDelete: [], repositories: paths, deleted, refused: {}, lastRunAt: (recorded.lastRunAt as string | undefined) ?? null };
+  for (const repository of repositories) {
+    const tags = wouldDelete.filter((tag) => repositoryOf(tag) === repository.path);
+    if (!tags.some((tag) => !asked.has(tag))) continue;
+    try {
+      const acceptedAt = await runOn(ctx, args, repository);
+      deleted[repository.path] = { acceptedAt, tags };
+      live.lastRunAt = acceptedAt;
+    } catch (error) {
+      if (!isHourlyLimit(error)) throw error;
+      live.refused[repository.path] = error.serverMessage;
+      live.wouldDelete.push(...tags);
+      await warn(hourlyLimitWarning(repository.path, error, earlier[repository.path]));
+    }
+  }
+  return live;
+}
+
+function hourlyLimitWarning(path: string, error: ApiError, last: AcceptedRun | undefined): string {
+  const next = last ? ` after ${new Date(Date.parse(last.acceptedAt) + 3_600_000).toISOString()}` : " an hour after the last run";
+  return (
+    `ContainerRegistryCleanup: the server refused to run the rule on ${path} now (${error.status}: ${error.serverMessage}). ` +
+    `Its tags stay and remain in wouldDelete; a \`pulumi up\`${next} runs the rule again.`
+  );
+}
+
+const resourceId = (args: CleanupInputs) =>
+  `registry-cleanup/${encodeURIComponent(String(args.project))}` + (args.repository === undefined ? "" : `/${encodeURIComponent(args.repository)}`);
+
+export const containerRegistryCleanupDefinition = defineResource({
+  name: "ContainerRegistryCleanup",
+  notFoundSubject: "Project",
+  schema,
+  fields: {
+    project: { local: true, replaceOnChange: true },
+    repository: { local: true, replaceOnChange: true },
+    nameRegexDelete: { local: true },
+    nameRegexKeep: { local: true },
+    keepN: { local: true },
+    olderThan: { local: true },
+    wouldDelete: {
+      observed: {
+        // Once `up` ran the rule, nothing it selected is left to delete: the next preview lists only what is new.
+        afterApply: [],
+        read: async (ctx, args) => wouldDeleteNow(ctx, args as CleanupInputs, await coveredRepositories(ctx, args as CleanupInputs)),
+        pending: (value, recorded) => {
+          const asked = alreadyAsked(recorded);
+          return (value as string[]).some((tag) => !asked.has(tag));
+        },
+      },
+    },
+  },
+  outputs: { wouldDelete: {}, repositories: {}, deleted: {}, refused: {}, lastRunAt: {} },
+  outputsOf: (live: CleanupLive) => ({ wouldDelete: live.wouldDelete, repositories: live.repositories, deleted: live.deleted, refused: live.refused, lastRunAt: live.lastRunAt }),
+  validate(args) {
+    const problems: { property: string; reason: string }[] = [];
+    for (const property of ["nameRegexDelete", "nameRegexKeep"] as const) {
+      const problem = args[property] === undefined ? undefined : re2Problem(args[property]);
+      if (problem) problems.push({ property, reason: `must be an RE2 regular expression (${problem})` });
+    }
+    if (args.olderThan !== undefined && parseDuration(args.olderThan) === undefined) {
+      problems.push({ property: "olderThan", reason: "must be a duration such as 1h, 30d, 2 weeks or 1month" });
+    }
+    return problems;
+  },
+  // Reading the tags needs read_container_image (Reporter); the bulk deletion admin_container_image (Maintainer).
+  requirements: (args, operation) => ({ subject: subjectOf(args), role: operation === "read" ? "at least the Reporter role" : "at least the Maintainer role" }),
+  preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Maintainer" }),
+
+  async create(ctx, args) {
+    return { id: resourceId(args), live: await applyRule(ctx, args, {}) };
+  },
+
+  async read(ctx, _id, args) {
+    const repositories = await projectRepositories(ctx, args);
+    const recorded = args as Record<string, unknown>;
+    return {
+      wouldDelete: (recorded.wouldDelete as string[] | undefined) ?? [],
+      repositories: repositories.filter((r) => args.repository === undefined || r.name === args.repository).map((r) => r.path),
+      deleted: (recorded.deleted ?? {}) as Record<string, AcceptedRun>,
+      refused: (recorded.refused ?? {}) as Record<string, string>,
+      lastRunAt: (recorded.lastRunAt as string | undefined) ?? null,
+    };
+  },
+
+  async update(ctx, _id, args, _changed, olds) {
+    return applyRule(ctx, args, olds as Record<string, unknown>);
+  },
+
+  // The rule exists only in the program: deleting it deletes nothing on the server.
+  async delete() {},
+});
+
+export type ContainerRegistryCleanupArgs = Omit<ResourceArgs<typeof schema>, "wouldDelete">;
+
+/**
+ * A tag cleanup rule for a project's container registry (one repository, or
+ * all of them), applied at each `up` through the bulk tag deletion.
+ *
+ * ```ts
+ * new ContainerRegistryCleanup("web-images", {
+ *   project: "acme/web", repository: "api",
+ *   nameRegexDelete: "v.*", keepN: 10, olderThan: "30d",
+ * });
+ * ```
+ */
+export class ContainerRegistryCleanup extends PlatformResource {
+  declare readonly project: pulumi.Output<string | number>;
+  declare readonly repository: pulumi.Output<string | undefined>;
+  declare readonly nameRegexDelete: pulumi.Output<string>;
+  declare readonly nameRegexKeep: pulumi.Output<string | undefined>;
+  declare readonly keepN: pulumi.Output<number | undefined>;
+  declare readonly olderThan: pulumi.Output<string | undefined>;
+  /** Tags a run would still delete after this `up`: those of repositories the server refused to run within its hour. */
+  declare readonly wouldDelete: pulumi.Output<string[]>;
+  /** The paths of the repositories the rule covers. */
+  declare readonly repositories: pulumi.Output<string[]>;
+  /** Per repository path, the last run the server accepted: when, and the tags it was asked to delete. */
+  declare readonly deleted: pulumi.Output<Record<string, AcceptedRun>>;
+  /** Per repository path, the server's answer when it refused to run the rule at the last `up` (its once-an-hour limit). */
+  declare readonly refused: pulumi.Output<Record<string, string>>;
+  /** When the server last accepted a run of the rule. */
+  declare readonly lastRunAt: pulumi.Output<string | null>;
+
+  constructor(name: string, args: ContainerRegistryCleanupArgs, opts?: pulumi.CustomResourceOptions) {
+    // Two rules for one repository would each run the bulk deletion, and the server allows one run an hour.
+    const plain = (value: unknown) => typeof value === "string" || typeof value === "number";
+    const repository = args.repository === undefined ? "*" : args.repository;
+    countDeclaration(
+      "registry-cleanup-per-repository",
+      plain(args.project) && plain(repository) ? declarationKey(`${String(args.project)}\n${String(repository)}`, args.connection) : undefined,
+      1,
+      () => `ContainerRegistryCleanup ${name}: project: the program declares a second cleanup rule for ${String(args.project)}${args.repository === undefined ? "" : ` repository "${String(args.repository)}"`}; keep one rule per repository.`,
+    );
+    super(containerRegistryCleanupDefinition, name, args, opts);
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * PipelineScheduleRun: runs a pipeline schedule now (`play`), at `up`, when
+ * the resource is created and whenever its inputs change: give the schedule's
+ * inputs that matter as `triggers` to run it again after they change. The
+ * function form is `runPipelineSchedule` (../actions/pipeline-schedules.ts).
+ * Destroy does nothing on the server: the pipeline that ran stays.
+ *
+ * The resource id is `projects/<project>/pipeline_schedules/<id>/runs/<time>`.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { pipelineSchedulePath } from "../api/pipeline-schedules";
+import { scheduleId } from "../functions/pipeline-schedules";
+import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import { defineActionTrigger, triggers } from "./action-trigger";
+import { ownerReference } from "../api/owner";
+
+const schema = z.object({
+  /** The project (id or full path). */
+  project: ownerReference,
+  /** The schedule to run (a PipelineSchedule's `scheduleId`). */
+  scheduleId,
+  /** Values whose change runs the schedule again (`[schedule.ref, schedule.cron]`). */
+  triggers,
+});
+
+export const pipelineScheduleRunDefinition = defineActionTrigger({
+  name: "PipelineScheduleRun",
+  schema,
+  outputs: ["message", "ranAt"],
+  requirements: (args) => ({ subject: `pipeline schedule ${args.scheduleId} of project ${args.project}`, role: "at least the Developer role" }),
+  preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Developer" }),
+  async run(ctx, args) {
+    const answer = await ctx.client.post<{ message?: string }>(`${pipelineSchedulePath(args.project, args.scheduleId)}/play`, {});
+    const ranAt = new Date().toISOString();
+    return { id: `projects/${args.project}/pipeline_schedules/${args.scheduleId}/runs/${ranAt}`, outputs: { message: answer?.message ?? null, ranAt } };
+  },
+});
+
+export type PipelineScheduleRunArgs = ResourceArgs<typeof schema>;
+
+/**
+ * Runs a pipeline schedule at `up`: once when created, again when `triggers`
+ * (or the schedule) change; never during a preview.
+ *
+ * ```ts
+ * const nightly = new PipelineSchedule("nightly", { project: "acme/web", description: "Nightly", ref: "main", cron: "0 2 * * *" });
+ * new PipelineScheduleRun("nightly-now", { project: "acme/web", scheduleId: nightly.scheduleId, triggers: [nightly.ref, nightly.cron] });
+ * ```
+ */
+export class PipelineScheduleRun extends PlatformResource {
+  declare readonly project: pulumi.Output<string | number>;
+  declare readonly scheduleId: pulumi.Output<number>;
+  /** The server's answer (`201 Created`). */
+  declare readonly message: pulumi.Output<string>;
+  /** When it ran (ISO 8601). */
+  declare readonly ranAt: pulumi.Output<string>;
+
+  constructor(name: string, args: PipelineScheduleRunArgs, opts?: pulumi.CustomResourceOptions) {
+    super(pipelineScheduleRunDefinition, name, args, opts);
+  }
+}
