@@ -4,7 +4,8 @@
  * one repository (`/registry/repositories/:id`), and a repository's tags.
  */
 import { z } from "zod";
-import { apiPath } from "../client";
+import { apiPath, type PlatformClient } from "../client";
+import { callsOf } from "./core";
 
 export const registryTagSummary = z.looseObject({
   name: z.string(),
@@ -55,3 +56,17 @@ export const projectRepositoryPath = (project: string | number, repositoryId: nu
 export const registryTagsPath = (project: string | number, repositoryId: number): string => `${projectRepositoryPath(project, repositoryId)}/tags`;
 /** One tag, by name. */
 export const registryTagPath = (project: string | number, repositoryId: number, name: string): string => `${registryTagsPath(project, repositoryId)}/${encodeURIComponent(name)}`;
+
+export type RegistryRepository = z.output<typeof registryRepository>;
+export type RegistryTagSummary = z.output<typeof registryTagSummary>;
+export type RegistryTag = z.output<typeof registryTag>;
+export const registryRepositoryCalls = callsOf(registryRepository);
+export const registryTagSummaryCalls = callsOf(registryTagSummary);
+export const registryTagCalls = callsOf(registryTag);
+
+/** One tag's detail, and the server's clock when it answered (its `Date` header; ours when it sends none). */
+export async function registryTagWithClock(client: PlatformClient, path: string): Promise<{ tag: RegistryTag; now: number }> {
+  const response = await client.request<unknown>("GET", path);
+  const date = Date.parse(String(response.headers["date"] ?? ""));
+  return { tag: registryTagCalls.check(response.body, `GET ${path}`), now: Number.isNaN(date) ? Date.now() : date };
+}
