@@ -3,7 +3,8 @@
  * pulumi-platform-cli: prints the directory holding `pulumi` and
  * `pulumi-language-nodejs` at the version of the project's @pulumi/pulumi,
  * building them from the Go module proxy into a cache outside the project the
- * first time (a few minutes; Go must be installed). Use it where the CLI cannot
+ * first time (a few minutes; Go must be installed), unless the cache already
+ * holds another 3.x build, which it reuses. Use it where the CLI cannot
  * be downloaded from get.pulumi.com:
  *
  *     export PATH="$(npx pulumi-platform-cli):$PATH"

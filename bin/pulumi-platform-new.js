@@ -5,7 +5,9 @@
  * Writes a new Pulumi project that uses pulumi-platform into DIR (which must be
  * empty or absent): the package's template (templates/platform), with
  * ${PROJECT} and ${DESCRIPTION} replaced as `pulumi new` replaces them. The same
- * template works with `pulumi new <package>/templates/platform`.
+ * template works with `pulumi new <package>/templates/platform`. npm leaves
+ * `.gitignore` files out of packages, so the installed template holds it as
+ * `gitignore`; it is written as `.gitignore`.
  *
  * Plain JavaScript on purpose: it runs before the project has its own Node.js,
  * so it must work on whatever Node.js the machine has.
@@ -51,11 +53,12 @@ function main() {
   for (const file of fs.readdirSync(TEMPLATE)) {
     const text = fs.readFileSync(path.join(TEMPLATE, file), "utf8");
     const filled = text.split("${PROJECT}").join(project).split("${DESCRIPTION}").join(options.description);
-    fs.writeFileSync(path.join(target, file), filled);
+    fs.writeFileSync(path.join(target, file === "gitignore" ? ".gitignore" : file), filled);
   }
   process.stdout.write(
     `Wrote the Pulumi project ${project} to ${target}.\n` +
-      `Next: cd ${options.dir} && npm install <path to pulumi-platform-0.1.0.tgz> (see the README of pulumi-platform).\n`,
+      "Next, in the checkout of pulumi-platform: npm run package -- --vendor " +
+        `${options.dir} (the package into the project's vendor/, installed; see the README of pulumi-platform).\n`,
   );
 }
 

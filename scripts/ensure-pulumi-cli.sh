@@ -21,6 +21,8 @@
 #                            the script never falls back to another version.
 #   PULUMI_CLI_CACHE         cache root (default: ${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-platform/pulumi-cli);
 #                            binaries go to <root>/v<version>/bin.
+#   PULUMI_CLI_EXACT=1       build the wanted version when the cache holds only other 3.x versions (by default the
+#                            newest cached one is reused: a CLI runs Node.js SDKs older and newer than itself).
 #   PULUMI_CLI_IGNORE_PATH=1 ignore a pulumi already on PATH and use/build the cached one.
 #   PULUMI_CLI_REBUILD=1     rebuild even if the cache is complete (also re-tries a version previously refused).
 #   PULUMI_CLI_FALLBACK=0    if the proxy refuses the wanted version, fail instead of building the newest older
@@ -228,8 +230,27 @@ reuse_fallback() { # reuse the version recorded when the proxy refused $want
     fi
   fi
 }
+# reuse_compatible: when the wanted version is not built, the newest complete build of the same major version in
+# the cache. A CLI runs Node.js SDKs older and newer than itself for what this project does (its suite runs the
+# 3.259.0 CLI with the oldest and the newest SDK of the package's range), so a project whose SDK moved on does not
+# wait minutes for a build of its own.
+reuse_compatible() {
+  if [ "$explicit_version" = true ] || [ "${PULUMI_CLI_EXACT:-0}" = 1 ] || [ "$rebuild" = 1 ]; then return 0; fi
+  local dir v best=""
+  for dir in "$cache_root"/v*/; do
+    v="$(basename "$dir")"
+    v="${v#v}"
+    case "$v" in "${want%%.*}".*) ;; *) continue ;; esac
+    if is_complete "$cache_root/v$v" && ! stand_in_stale "$cache_root/v$v" && { [ -z "$best" ] || ver_lt "$best" "$v"; }; then best="$v"; fi
+  done
+  [ -n "$best" ] || return 0
+  warn "pulumi v$want is not built here; reusing v$best, built earlier (a CLI runs older and newer Node.js SDKs;" \
+    "PULUMI_CLI_EXACT=1 builds v$want)"
+  reuse "$best"
+}
 reuse "$want"
 reuse_fallback
+reuse_compatible
 
 # ---------------------------------------------------------------------------------------------------------------
 # 3. Build from the Go module proxy
@@ -259,6 +280,7 @@ if command -v flock >/dev/null 2>&1; then
   # The other run may have finished the job meanwhile.
   reuse "$want"
   reuse_fallback
+  reuse_compatible
   # We hold the lock, so any leftover temporary build of this version is from a run that was killed (SIGKILL,
   # power loss) before its cleanup trap could run.
   rm -rf "$cache_root/.build-v$want".*

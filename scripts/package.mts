@@ -10,9 +10,18 @@
  * staging directory (no stale files from an earlier build in dist/), copies
  * what `files` lists, writes a manifest without `scripts`, `devDependencies`
  * and `allowScripts`, and runs `npm pack` there. A build with type errors fails.
+ *
+ * `--vendor PROJECT`: the tarball goes to PROJECT/vendor/ (replacing the
+ * pulumi-platform tarball there) and is installed in PROJECT by its relative
+ * path, so PROJECT's package.json and lockfile name `file:vendor/...`, which
+ * every clone of the team's repository installs with `npm ci`. The same
+ * command installs the package the first time and updates it.
+ *
+ * npm leaves `.gitignore` files out of a package: the template's is shipped
+ * as `gitignore` (bin/pulumi-platform-new.js writes it back as `.gitignore`).
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -35,22 +44,48 @@ function copyShippedFiles(manifest: Record<string, unknown>, stage: string): voi
     if (!existsSync(source)) throw new Error(`package.json "files" lists ${entry}, which does not exist`);
     cpSync(source, path.join(stage, entry), { recursive: true });
   }
+  for (const template of readdirSync(path.join(stage, "templates"))) {
+    const ignore = path.join(stage, "templates", template, ".gitignore");
+    if (existsSync(ignore)) renameSync(ignore, path.join(path.dirname(ignore), "gitignore"));
+  }
+}
+
+/** The variables `npm run` sets for this repository's script, which would make an install elsewhere act on this one. */
+function envForAnotherProject(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm_(lifecycle|package|command)|npm_config_(local_)?prefix$|INIT_CWD$)/i.test(key)));
+}
+
+/** Puts the tarball in PROJECT/vendor/ in place of the one there and installs it by its relative path. */
+function vendor(tarball: string, project: string): string {
+  const vendorDir = path.join(project, "vendor");
+  mkdirSync(vendorDir, { recursive: true });
+  for (const old of readdirSync(vendorDir)) if (/^pulumi-platform-.*\.tgz$/.test(old)) rmSync(path.join(vendorDir, old));
+  const placed = path.join(vendorDir, path.basename(tarball));
+  cpSync(tarball, placed);
+  execFileSync("npm", ["install", `./vendor/${path.basename(tarball)}`], { cwd: project, stdio: ["ignore", process.stderr, "inherit"], env: envForAnotherProject() });
+  return placed;
 }
 
 function main(): void {
-  const { values } = parseArgs({ options: { destination: { type: "string", default: repoRoot } } });
-  const destination = path.resolve(values.destination!);
+  const { values } = parseArgs({ options: { destination: { type: "string" }, vendor: { type: "string" } } });
+  if (values.vendor !== undefined && values.destination !== undefined) throw new Error("give either --destination or --vendor, not both");
+  const project = values.vendor === undefined ? undefined : path.resolve(values.vendor);
+  if (project !== undefined && !existsSync(path.join(project, "package.json"))) throw new Error(`--vendor: ${project} has no package.json; make the project first (pulumi-platform-new)`);
   const stage = mkdtempSync(path.join(tmpdir(), "pulumi-platform-package-"));
+  const destination = project === undefined ? path.resolve(values.destination ?? repoRoot) : path.join(stage, "packed");
   try {
-    execFileSync(path.join(repoRoot, "node_modules/.bin/tsc"), ["-p", path.join(repoRoot, "tsconfig.build.json"), "--outDir", path.join(stage, "dist")], {
+    const contents = path.join(stage, "package");
+    execFileSync(path.join(repoRoot, "node_modules/.bin/tsc"), ["-p", path.join(repoRoot, "tsconfig.build.json"), "--outDir", path.join(contents, "dist")], {
       stdio: "inherit",
     });
     const manifest = publishedManifest();
-    copyShippedFiles(manifest, stage);
-    writeFileSync(path.join(stage, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-    const packed = execFileSync("npm", ["pack", "--json", "--pack-destination", destination], { cwd: stage, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+    copyShippedFiles(manifest, contents);
+    writeFileSync(path.join(contents, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+    mkdirSync(destination, { recursive: true });
+    const packed = execFileSync("npm", ["pack", "--json", "--pack-destination", destination], { cwd: contents, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
     const [{ filename }] = JSON.parse(packed) as [{ filename: string }];
-    process.stdout.write(`${path.join(destination, filename)}\n`);
+    const tarball = path.join(destination, filename);
+    process.stdout.write(`${project === undefined ? tarball : vendor(tarball, project)}\n`);
   } finally {
     rmSync(stage, { recursive: true, force: true });
   }

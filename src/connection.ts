@@ -298,7 +298,7 @@ export function client(): PlatformClient {
       retryTimeoutMs: milliseconds(settings.retryTimeout),
       tls: tlsOf(settings, labels),
       headers: headersOf(settings, labels),
-      tokenSetting: labels(job ? "jobToken" : "token").replace(/^connection\.token$/, "the token of the connection given (connection.token)"),
+      tokenSetting: labels(job ? "jobToken" : "token").replace(/^connection\.token$/, "the connection given (connection.token)"),
       urlSetting: labels === connectionLabel ? "connection.url" : "platform:url",
     });
     clients.set(key, made);

@@ -95,14 +95,35 @@ function judgedCron(cron: string): string | undefined {
   } else if (fields.length !== 5 && fields.length !== 6) {
     return invalid(`it has ${fields.length} field${fields.length === 1 ? "" : "s"}`);
   } else if (!parses(cron)) {
-    return invalid(
-      "a field is not understood; each is *, a number in its range (minute 0-59, hour 0-23, day-of-month 1-31, " +
-        "month 1-12 or JAN-DEC, day-of-week 0-7 or SUN-SAT), or a range, list or step of those (1-5, 1,15, */10)",
-    );
+    return invalid(fieldProblem(fields));
   }
   // A pattern that never fires (the 31st of February) has no next run for the server to compute.
   if (parse(cron, "UTC").nextRun(new Date(Date.UTC(2000, 0, 1))) === null) return `${JSON.stringify(cron)} never runs: no date matches it`;
   return undefined;
+}
+
+/** The fields in order, with what each takes; six fields put seconds first. */
+const FIELDS = [
+  { name: "minute", takes: "0-59" },
+  { name: "hour", takes: "0-23" },
+  { name: "day-of-month", takes: "1-31, or L" },
+  { name: "month", takes: "1-12 or JAN-DEC" },
+  { name: "day-of-week", takes: "0-7 or SUN-SAT, with 5L or 5#2 for the last or second Friday" },
+];
+const SECONDS = { name: "second", takes: "0-59" };
+const FIELD_FORMS = "*, a value, or a range, list or step of values (1-5, 1,15, */10)";
+
+/**
+ * Which field of an expression that does not parse is wrong: each field is
+ * tried alone, the others made `*`. Several wrong fields are all named.
+ */
+function fieldProblem(fields: string[]): string {
+  const named = fields.length === 6 ? [SECONDS, ...FIELDS] : FIELDS;
+  const wrong = fields.flatMap((field, index) => {
+    const alone = fields.map((_, at) => (at === index ? field : "*"));
+    return parses(alone.join(" ")) ? [] : [`the ${named[index]!.name} field (${JSON.stringify(field)}) takes ${FIELD_FORMS} of ${named[index]!.takes}`];
+  });
+  return wrong.length > 0 ? wrong.join("; ") : `its fields are valid one by one but not together (${FIELD_FORMS})`;
 }
 
 function parses(cron: string): boolean {

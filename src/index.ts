@@ -11,7 +11,7 @@ import { definitions, type ResourceKind } from "./resources";
 
 export { Badge, type BadgeArgs } from "./resources/badge";
 export { GroupSettings, type GroupSettingsArgs } from "./resources/group-settings";
-export { ApplicationSettings, type ApplicationSettingsArgs, claimInstanceSettings } from "./resources/application-settings";
+export { ApplicationSettings, type ApplicationSettingsArgs } from "./resources/application-settings";
 export {
   PipelineSchedule,
   type PipelineScheduleArgs,

@@ -16,7 +16,7 @@ export function unsupportedNodeMessage(version: string, executable: string): str
     `pulumi-platform needs Node.js ${MINIMUM_NODE_MAJOR} or newer, but this is Node.js ${version} (${executable}).`,
     `Install a newer Node.js, or give the project its own: \`npm install --save-dev node@24\`, then run Pulumi through npm`,
     `(\`npm run pulumi -- up\` with "pulumi": "pulumi" in package.json's scripts): npm puts node_modules/.bin, which then holds`,
-    `Node.js 24, first on PATH. See "Node.js and the Pulumi CLI in your project" in the package's README.`,
+    `Node.js 24, first on PATH. See "Node.js and the Pulumi CLI" in the package's docs/own-repository.md.`,
   ].join(" ");
 }
 

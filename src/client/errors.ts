@@ -145,15 +145,51 @@ function kindOf(status: number): ApiErrorKind {
   return "other";
 }
 
-/** What the user should take from each kind of failure. */
+/** Where the stack's token is set, as every message names it. */
+export const STACK_TOKEN_SETTING = "platform:token (or PLATFORM_TOKEN)";
+
+/**
+ * The one wording of a refused token, wherever a 401 means it (a resource, a
+ * function, the preview's verification): what was refused, where that token
+ * is set and what to do. A server that says the token expired is believed.
+ */
+export function tokenRefused(setting = STACK_TOKEN_SETTING, serverMessage = ""): string {
+  const fix = setting.startsWith("platform:token")
+    ? "set a valid one with `pulumi config set --secret platform:token <token>`"
+    : "give a valid one";
+  return /expired/i.test(serverMessage)
+    ? `the token in ${setting} has expired (the server said so); ${fix}`
+    : `the server refused the token in ${setting}: it is mistyped, expired or revoked; ${fix}`;
+}
+
+const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+
+/**
+ * The one wording of an owner or object the server will not show: it may not
+ * exist, or the token's user may not see it; the server does not say which.
+ */
+export function missingOrHidden(subject: string, username?: string): string {
+  return `${subject} does not exist, or the token's user${username ? ` (${username})` : ""} cannot see it (private groups and projects are hidden from non-members)`;
+}
+
+/**
+ * The one wording of a role the token's user lacks (`role`: "the Owner role",
+ * "at least the Maintainer role"), with the role it has when that is known.
+ */
+export function roleNeeded(role: string, subject: string, known?: { username: string; has?: string; purpose: string }): string {
+  if (known === undefined) return `the token's user needs ${role} on ${subject}`;
+  const has = known.has === undefined ? "is not a member there" : `is ${known.has} there`;
+  return `the token's user (${known.username}) needs ${role} on ${subject} for ${known.purpose}, and ${has}`;
+}
+
+/** What the user should take from each kind of failure (a refused token: `tokenRefused`). */
 const HINTS: Record<ApiErrorKind, string> = {
   validation: "The server rejected the values sent; correct them in the program.",
-  unauthorized:
-    "The token was not accepted: check platform:token (or PLATFORM_TOKEN); it may be mistyped, expired or revoked.",
+  unauthorized: "",
   forbidden:
     "The token's user is not allowed to do this: its role on the group or project is too low, the token lacks the api scope, or the feature is not available on this tier.",
   "not-found":
-    "It does not exist, or the token's user cannot see it (private groups and projects are hidden from non-members).",
+    `${sentence(missingOrHidden("it"))}`,
   conflict: "Another change got there first; run the command again.",
   "too-long": "The request URL is too long for the server.",
   "rate-limited": "The server is rate limiting this token; wait and run the command again, or lower the parallelism (pulumi up --parallel).",
@@ -169,7 +205,7 @@ function describe(details: ApiErrorDetails, kind: ApiErrorKind): string {
   const said = details.serverMessage ? `: ${details.serverMessage}` : "";
   if (details.jobToken && isRefusal(details.status)) return `${details.method} ${details.path} failed with ${details.status}${said}. ${JOB_TOKEN_REACH}`;
   let hint = HINTS[kind];
-  if (kind === "unauthorized" && details.tokenSetting) hint = hint.replace("platform:token (or PLATFORM_TOKEN)", details.tokenSetting);
+  if (kind === "unauthorized") hint = sentence(tokenRefused(details.tokenSetting, details.serverMessage));
   if (kind === "rate-limited" && details.retryAfterSeconds !== undefined) {
     hint += ` The server asked to wait ${details.retryAfterSeconds}s.`;
   }

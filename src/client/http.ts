@@ -6,7 +6,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
-import { ApiError, isCertificateFailure, isPassingServerFailure, mayHaveReachedServer, NetworkError, parseErrorBody } from "./errors";
+import { ApiError, isCertificateFailure, isPassingServerFailure, mayHaveReachedServer, NetworkError, parseErrorBody, STACK_TOKEN_SETTING } from "./errors";
 import { linkRelation } from "./pagination";
 import { RateLimitGate } from "./rate-limit-gate";
 import { closeAllDispatchers, DispatcherSlot, type TlsOptions } from "./transport";
@@ -276,7 +276,7 @@ export class PlatformClient {
       maxConcurrency: 8,
       tls: {},
       headers: {},
-      tokenSetting: "platform:token (or PLATFORM_TOKEN)",
+      tokenSetting: STACK_TOKEN_SETTING,
       urlSetting: "platform:url",
       tokenKind: "access",
       // An option given as undefined keeps its default.

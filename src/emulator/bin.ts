@@ -2,10 +2,13 @@
 /**
  * Command line: runs the emulator until SIGINT/SIGTERM.
  *
- *     platform-emulator [--port N] [--seed seed.json] [--state state.json] [--rate-limit N/S]
+ *     platform-emulator [--port N | --port-from Pulumi.yaml] [--seed seed.json] [--state state.json] [--rate-limit N/S]
  *                       [--faults plan.json | --fault-rate R] [--ready-file FILE] [--quiet]
  *                       [--tls-cert cert.pem --tls-key key.pem [--tls-client-ca ca.pem]]
  *
+ * --port-from Pulumi.yaml: the port of the project's default `platform:url`
+ * (its `config` section), so the program's URL and the emulator's port are
+ * one setting; it must be a plain http URL on loopback.
  * With --state the emulator keeps its state in that file across runs.
  * --tls-cert and --tls-key (PEM files) serve HTTPS, as a self-managed server
  * behind a private CA does; --tls-client-ca also demands client certificates
@@ -18,10 +21,11 @@
  */
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { parse as parseYaml } from "yaml";
 import { faultRatePlan, parseFaultPlan, startEmulator, type EmulatorOptions, type FaultPlan } from "./index";
 
 const USAGE =
-  "usage: platform-emulator [--port N] [--seed seed.json] [--state state.json] [--rate-limit REQUESTS/SECONDS] [--faults plan.json | --fault-rate 0..1] [--ready-file FILE] [--tls-cert cert.pem --tls-key key.pem [--tls-client-ca ca.pem]] [--quiet]";
+  "usage: platform-emulator [--port N | --port-from Pulumi.yaml] [--seed seed.json] [--state state.json] [--rate-limit REQUESTS/SECONDS] [--faults plan.json | --fault-rate 0..1] [--ready-file FILE] [--tls-cert cert.pem --tls-key key.pem [--tls-client-ca ca.pem]] [--quiet]";
 
 function parseRateLimit(text: string): EmulatorOptions["rateLimit"] {
   const match = /^(\d+)\/(\d+)$/.exec(text);
@@ -61,6 +65,29 @@ function parsePort(text: string): number {
   return port;
 }
 
+/** The port of `platform:url` in a project file's `config` (a value, or a `default`/`value` entry). */
+function portFromProject(file: string): number {
+  let project: { config?: Record<string, unknown> } | null;
+  try {
+    project = parseYaml(readFileSync(file, "utf8")) as typeof project;
+  } catch (error) {
+    throw new Error(`--port-from: cannot read ${file}: ${(error as Error).message}`);
+  }
+  const entry = project?.config?.["platform:url"];
+  const url = typeof entry === "object" && entry !== null ? ((entry as { value?: unknown; default?: unknown }).value ?? (entry as { default?: unknown }).default) : entry;
+  const parsed = typeof url === "string" && URL.canParse(url) ? new URL(url) : undefined;
+  if (parsed === undefined || parsed.protocol !== "http:" || !["127.0.0.1", "localhost", "[::1]"].includes(parsed.hostname)) {
+    throw new Error(`--port-from: ${file} has no platform:url of the form http://127.0.0.1:PORT in its config (found ${JSON.stringify(url ?? null)}); give --port instead`);
+  }
+  return parsed.port === "" ? 80 : parsePort(parsed.port);
+}
+
+function portOf(values: { port?: string; "port-from"?: string }): number {
+  if (values.port !== undefined && values["port-from"] !== undefined) throw new Error("give either --port or --port-from, not both");
+  if (values["port-from"] !== undefined) return portFromProject(values["port-from"]);
+  return values.port === undefined ? 0 : parsePort(values.port);
+}
+
 /** Writes the URL to `file` through a rename, so a script that sees the file sees all of it. */
 function writeReadyFile(file: string, url: string): void {
   const partial = `${file}.${process.pid}.tmp`;
@@ -87,6 +114,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       port: { type: "string" },
+      "port-from": { type: "string" },
       seed: { type: "string" },
       state: { type: "string" },
       "rate-limit": { type: "string" },
@@ -106,7 +134,7 @@ async function main(): Promise<void> {
   }
   const faults = faultPlanOf(values);
   const emulator = await startEmulator({
-    port: values.port === undefined ? 0 : parsePort(values.port),
+    port: portOf(values),
     seed: values.seed,
     stateFile: values.state,
     rateLimit: values["rate-limit"] === undefined ? undefined : parseRateLimit(values["rate-limit"]),

@@ -36,9 +36,16 @@ export interface InstanceInfo {
   /**
    * Feature flags by name: true or false for the whole instance, or the full
    * paths of the top-level groups it is enabled for (`Feature.enabled?(flag, group)`).
-   * A flag that is not listed is off.
+   * A flag that is not listed runs on its definition's default (`featureFlagDefaults`).
    */
   featureFlags?: Record<string, boolean | string[]>;
+  /**
+   * The definitions of the instance's code, over `FEATURE_FLAG_DEFAULTS`: the
+   * default a flag never set runs on (`default_enabled`), or null for a flag
+   * removed from the code (the feature is generally available: always on,
+   * listed neither by `GET /features` nor by `GET /features/definitions`).
+   */
+  featureFlagDefaults?: Record<string, boolean | null>;
 }
 
 export interface User {
@@ -108,6 +115,19 @@ export interface SerializedState {
 }
 
 /** Id sequences of the core model; route modules use their own names. */
+/**
+ * The feature flags the emulated code defines, with the default each runs on
+ * when never set (`default_enabled` of its definition): the experiments off,
+ * the flags GitLab ships enabled on.
+ */
+export const FEATURE_FLAG_DEFAULTS: Readonly<Record<string, boolean>> = {
+  container_virtual_registries: false,
+  maven_virtual_registry: false,
+  group_agnostic_token_revocation: false,
+  confidential_epics: true,
+  epic_relations_for_non_members: true,
+};
+
 export const Sequence = { users: "users", namespaces: "namespaces", projects: "projects" } as const;
 
 export type Clock = () => number;
@@ -242,11 +262,21 @@ export class EmulatorState {
     return this.topLevelGroup(group).tier ?? this.instance.tier;
   }
 
+  /**
+   * The flags the instance's code defines, with the default of each; a flag
+   * defined by neither (an unknown name, or one removed) is on.
+   */
+  featureFlagDefinitions(): Record<string, { defaultEnabled: boolean }> {
+    const defaults = { ...FEATURE_FLAG_DEFAULTS, ...this.instance.featureFlagDefaults };
+    return Object.fromEntries(Object.entries(defaults).flatMap(([name, value]) => (value === null ? [] : [[name, { defaultEnabled: value }]])));
+  }
+
   /** Whether a feature flag is on, for the instance or for the top-level group of `group`. */
   featureEnabled(flag: string, group?: Group): boolean {
     const setting = this.instance.featureFlags?.[flag];
     if (typeof setting === "boolean") return setting;
-    if (!setting || !group) return false;
+    if (!setting) return this.featureFlagDefinitions()[flag]?.defaultEnabled ?? !(flag in this.featureFlagDefinitions());
+    if (!group) return false;
     const topLevelPath = this.groupFullPath(this.topLevelGroup(group));
     return setting.some((path) => sameText(path, topLevelPath));
   }

@@ -17,8 +17,9 @@ export interface FieldTraits {
   /** Secret in state: the resource class lists it in `additionalSecretOutputs`. */
   secret?: boolean;
   /**
-   * The property is visible but holds secret values (a schedule variable's
-   * value, not its key): returns those values, which are masked in messages.
+   * The property is visible but may hold secret values (a schedule
+   * variable's value, not its key; secret where the program gave it so):
+   * returns those values, all of which are masked in messages.
    * A change of such a property is named in the preview like a secret's (see
    * `diffInputs` in ./provider.ts); its output is secret as a whole.
    */
@@ -214,6 +215,19 @@ export interface ResourceDefinition<S extends z.ZodObject = z.ZodObject, L exten
   importByCreating?(ctx: EngineContext, args: z.output<S>): Promise<string>;
   /** Finds an existing object that this declaration should take over (`adoptExisting`). */
   adopt?(ctx: EngineContext, args: z.output<S>): Promise<Located<L> | undefined>;
+  /**
+   * What an update will do, in words a reviewer reads (an exclusive set's
+   * `deletes`: the objects it removes): inputs `check` adds from the recorded
+   * inputs, shown in the preview and never compared, so the next preview is
+   * clean. `names` are the inputs it may add, never declared by a program.
+   */
+  narration?: { names: readonly string[]; of(recorded: Record<string, unknown>, args: z.output<S>): Record<string, unknown> };
+  /**
+   * Inputs whose diffs the CLI's text leaves out (the `hideDiffs` option)
+   * because the narration names the same change in words: an exclusive set's
+   * `unexpected`, which `deletes` names.
+   */
+  hiddenInDiffs?: readonly string[];
 }
 
 /** What a settings resource declares besides the usual read and update (see ./settings.ts). */

@@ -7,9 +7,11 @@
  * serves gRPC). But the engine starts every plugin with its own gRPC address
  * as the first argument (`pulumi-resource-pulumi-nodejs <engine>`), and its
  * `Engine.Log` service prints what it is sent as a diagnostic of the run:
- * `warning: ...` in the preview's output. So this module sends the warning
- * there, with the SDK's own generated gRPC client. Outside the host (tests,
- * scripts) it goes to `console.warn`.
+ * `warning: ...` in the preview's output: the run's, or a resource's own
+ * when the request carries its URN (listed under that resource, as
+ * `pulumi.log.warn(message, resource)` in a program is). So this module sends
+ * the warning there, with the SDK's own generated gRPC client. Outside the
+ * host (tests, scripts) it goes to `console.warn`.
  */
 import { createRequire } from "node:module";
 
@@ -56,8 +58,8 @@ function engineLog(): typeof engine {
   return engine;
 }
 
-/** Shows `message` as a warning of the current run (resolves once the engine has it). */
-export function warn(message: string): Promise<void> {
+/** Shows `message` as a warning of the current run, under the resource `urn` names when given (resolves once the engine has it). */
+export function warn(message: string, urn = ""): Promise<void> {
   const log = engineLog();
   if (!log) {
     console.warn(`warning: ${message}`);
@@ -66,7 +68,7 @@ export function warn(message: string): Promise<void> {
   const request = new log.proto.LogRequest();
   request.setSeverity(log.proto.LogSeverity.WARNING);
   request.setMessage(message);
-  request.setUrn("");
+  request.setUrn(urn);
   return new Promise((resolve) => {
     log.client.log(request, (error) => {
       if (error) console.warn(`warning: ${message}`);

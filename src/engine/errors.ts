@@ -33,6 +33,13 @@ export class PartialCreateError extends Error {
  * is, secrets redacted, with no stack trace of ours.
  */
 export class ExplainedError extends Error {
+  /**
+   * Pulumi's program runner prints an error so marked as its message alone
+   * (`RunError.isInstance`), where any other error of a program (a data
+   * function's, say) reads `Running program … failed with an unhandled
+   * exception` followed by its stack.
+   */
+  readonly __pulumiRunError = true;
   constructor(message: string) {
     super(message);
     this.stack = "";

@@ -3,7 +3,7 @@
  * stack trace of ours. And the readings of a 404 that decide whether an object
  * is gone, or its owner is.
  */
-import { ApiError, NetworkError } from "../client";
+import { ApiError, missingOrHidden, NetworkError, roleNeeded, tokenRefused } from "../client";
 import type { AnyResourceDefinition, Operation } from "./definition";
 import { ExplainedError, PartialCreateError } from "./errors";
 import { redact, type SecretValuesOf } from "./redaction";
@@ -39,7 +39,8 @@ export function explain(definition: AnyResourceDefinition, secretProperties: rea
     if (error.stack) error.stack = masked(error.stack);
     return error;
   }
-  const refused = error instanceof ApiError ? (refusal(definition, error, operation, args) ?? storedTokenRefused(error, operation)) : undefined;
+  // The stored token first: a gated API's 401 is read as the tier or flag only when the token is the current one.
+  const refused = error instanceof ApiError ? (storedTokenRefused(error, operation) ?? refusal(definition, error, operation, args)) : undefined;
   let message = `${definition.name}: could not ${action}. ${refused ?? error.message}`;
   if (!refused && isOwnerMissing(definition, error)) {
     message +=
@@ -60,12 +61,12 @@ export function refusal(definition: AnyResourceDefinition, error: ApiError, oper
   if (!needs) return undefined;
   const answered = `${error.method} ${error.path} failed with ${error.status}${error.serverMessage ? ` (${error.serverMessage})` : ""}`;
   if (error.status === 403 && needs.role) {
-    return `${answered}: the token's user needs ${needs.role} on ${needs.subject}. Use the token of a user who has it.`;
+    return `${answered}: ${roleNeeded(needs.role, needs.subject)}. Use the token of a user who has it.`;
   }
   // A named 404 (`404 Group Not Found`) while creating is the owner; afterwards, unless it names the object itself.
   if (error.status === 404 && error.notFoundSubject && (operation === "create" || namesAnotherObject(definition, error))) {
     return (
-      `${answered}: ${needs.subject} does not exist, or the token's user cannot see it (private groups and projects are hidden from non-members). ` +
+      `${answered}: ${missingOrHidden(needs.subject)}. ` +
       (operation === "create" ? "Check the path or id." : "If it was deleted, remove this resource from the stack with `pulumi state delete`.")
     );
   }
@@ -73,7 +74,7 @@ export function refusal(definition: AnyResourceDefinition, error: ApiError, oper
   const gates = error.status === 401 || (error.status === 404 && error.notFoundSubject === "") ? (needs.refusedWith?.[error.status] ?? []) : [];
   if (gates.length === 0) return undefined;
   const lacks = gates.map((gate) => (gate === "tier" ? `is not on the ${needs.tier} tier` : `does not have the ${needs.featureFlag} feature flag enabled`));
-  const otherwise = error.status === 401 ? "the token was not accepted (check platform:token)" : "the object in the path does not exist";
+  const otherwise = error.status === 401 ? tokenRefused() : "the object in the path does not exist";
   const todo = gates.map((gate) => (gate === "tier" ? `This needs the ${needs.tier} tier.` : `An administrator can enable the ${needs.featureFlag} feature flag.`));
   return `${answered}: either ${needs.subject} ${lacks.join(" or ")} (this API answers ${error.status} then), or ${otherwise}. ${todo.join(" ")}`;
 }

@@ -15,16 +15,41 @@
  *
  * The id is the resource's own id, as `pulumi stack export` shows it for a
  * resource of the kind (docs/resources.md has the table).
+ *
+ * A takeover (`import`, or `adoptExisting` finding an object) can only be a
+ * create to the engine: the preview shows `+ create`. So check reads the
+ * object it takes and says so twice: in the input `takeover` (the id, and
+ * each field it overwrites with the value it has now, a secret as `[secret]`;
+ * the new value is the create's own input beside it), which the preview lists
+ * with the create's inputs, and in a warning (old → new) attached to the
+ * resource, which the engine can place only by its URN: the resource class
+ * hands that to check in the reserved input `__urn` when a takeover is
+ * possible (./resource.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { AnyResourceDefinition, EngineContext, Located } from "./definition";
 import { warn } from "./engine-log";
+import { isUnknown } from "./values";
 import { ExplainedError } from "./errors";
 import { isGone } from "./explain";
 import type { PropertyParts } from "./properties";
 
 /** The reserved input that carries the id of the object to take over. */
 export const IMPORT_KEY = "__import";
+
+/** The reserved input that carries the resource's URN when it may take an object over: its warning is attached there. */
+export const URN_KEY = "__urn";
+
+/** The input check adds for a takeover: what it takes and what it overwrites. */
+export const TAKEOVER_KEY = "takeover";
+
+/** A takeover as the preview shows it. */
+export interface Takeover {
+  /** The object taken over, by the resource's id. */
+  id: string;
+  /** Each field the `up` changes, with the value it has now: a secret's `[secret]`, a write-only one's `[not shown by the server]`. */
+  overwrites: Record<string, unknown>;
+}
 
 /** The options without `import`, and the input that carries its id (empty without it). */
 export function withoutImportOption(opts: pulumi.CustomResourceOptions | undefined): {
@@ -83,6 +108,11 @@ export function checkImportedId(definition: AnyResourceDefinition, importId: str
   );
 }
 
+/** Whether the program may take an object over: the `import` option or `adoptExisting` (then the URN goes to check). */
+export function mayTakeOver(args: object, opts: pulumi.CustomResourceOptions | undefined): boolean {
+  return opts?.import !== undefined || (args as { adoptExisting?: unknown }).adoptExisting !== undefined;
+}
+
 /** The reserved input as check passes it on to create: `{ __import: id }`, or nothing. */
 export function importInputOf(inputs: Record<string, unknown>): Record<string, string> {
   const id = importIdOf(inputs);
@@ -104,28 +134,74 @@ export function changesToAdopt(parts: PropertyParts, current: Record<string, unk
  * At preview (check of a resource not yet in the state): reads the object an
  * import names, so a missing object, an id not of the kind's form, or a
  * settings resource's id naming another object fails the preview (returned as
- * the failure's reason), and the properties the `up` will change are shown as
- * a warning (the preview itself can only show a create). A server that cannot
- * be read now leaves it to the `up`.
+ * the failure's reason); otherwise the takeover, with what the `up` will
+ * overwrite. A server that cannot be read now leaves it to the `up`.
  */
-export async function previewImport(parts: PropertyParts, ctx: EngineContext, id: string, args: Record<string, unknown>): Promise<string | undefined> {
+export async function previewImport(parts: PropertyParts, ctx: EngineContext, id: string, args: Record<string, unknown>): Promise<{ failure: string } | { takeover: Takeover } | undefined> {
   const { definition } = parts;
-  let changes: string[];
   try {
     if (definition.importByCreating) {
       checkImportedId(definition, id, await definition.importByCreating(ctx, args as never));
-      return undefined;
+      return { takeover: { id, overwrites: {} } };
     } else if (definition.settings) {
       const located = await definition.settings.locate(ctx, args as never);
       checkImportedId(definition, id, located.id);
-      changes = parts.differingFromLive(args, located.live);
-    } else {
-      const { live } = await importedObject(definition, ctx, id, args);
-      changes = [...changesToAdopt(parts, parts.outputsFor(args, live), args)];
+      const current = Object.fromEntries(parts.apiProperties.map((name) => [name, parts.liveValueOf(name, parts.traits(name), located.live)]));
+      return { takeover: { id, overwrites: overwritten(parts, parts.differingFromLive(args, located.live), current) } };
     }
+    const { live } = await importedObject(definition, ctx, id, args);
+    const current = parts.outputsFor(args, live);
+    return { takeover: { id, overwrites: overwritten(parts, [...changesToAdopt(parts, current, args)], current) } };
   } catch (error) {
-    return error instanceof ExplainedError ? error.message : undefined;
+    return error instanceof ExplainedError ? { failure: error.message } : undefined;
   }
-  if (changes.length) await warn(`${definition.name} ${id}: the import takes it over and sets ${changes.join(", ")} to the declared values.`);
-  return undefined;
+}
+
+/**
+ * At preview, for `adoptExisting`: the object the `up` would take over (the
+ * kind's own lookup, a read), with what it would overwrite; undefined when
+ * there is none (the `up` creates one) or the server cannot tell now.
+ */
+export async function previewAdoption(parts: PropertyParts, ctx: EngineContext, args: Record<string, unknown>): Promise<Takeover | undefined> {
+  const { definition } = parts;
+  if (args.adoptExisting !== true || !definition.adopt || definition.settings) return undefined;
+  try {
+    const adopted = await definition.adopt(ctx, args as never);
+    if (!adopted) return undefined;
+    const current = parts.outputsFor(args, adopted.live);
+    return { id: adopted.id, overwrites: overwritten(parts, [...changesToAdopt(parts, current, args)], current) };
+  } catch {
+    return undefined;
+  }
+}
+
+const SECRET = "[secret]";
+const NOT_SHOWN = "[not shown by the server]";
+
+/** Each property a takeover changes, with the value it has now; a secret (or a property holding secret values) named only. */
+function overwritten(parts: PropertyParts, changed: readonly string[], current: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    changed.map((name) => {
+      const traits = parts.traits(name);
+      if (traits.secret || traits.secretValues) return [name, SECRET];
+      return [name, traits.writeOnly ? NOT_SHOWN : (current[name] ?? null)];
+    }),
+  );
+}
+
+/** A value as a warning shows it: JSON, cut at 120 characters. */
+function shown(value: unknown): string {
+  if (value === undefined || value === null) return "(unset)";
+  if (value === SECRET || value === NOT_SHOWN) return value;
+  if (isUnknown(value)) return "(known after the up)";
+  const text = JSON.stringify(value);
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+/** The warning of a takeover (each value old → new, a secret named only), attached to the resource when its URN is known. */
+export function warnTakeover(kind: string, how: "import" | "adoptExisting", takeover: Takeover, args: Record<string, unknown>, urn: string | undefined): Promise<void> {
+  const lines = Object.entries(takeover.overwrites).map(([name, now]) => (now === SECRET ? `${name} (secret, not shown)` : `${name}: ${shown(now)} → ${shown(args[name])}`));
+  const overwrites = lines.length ? `it overwrites ${lines.join("; ")}` : "it overwrites nothing";
+  const option = how === "import" ? "the import option" : "adoptExisting";
+  return warn(`${kind} ${takeover.id}: ${option} takes over this existing object; ${overwrites}.`, urn);
 }

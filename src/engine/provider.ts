@@ -11,7 +11,7 @@ import { withResourceConnections } from "./connections";
 import type { AnyResourceDefinition, EngineContext, Live, Located } from "./definition";
 import { PRIOR_VALUE_OUTPUTS, settingsLifecycle } from "./settings";
 import { PartialCreateError } from "./errors";
-import { changesToAdopt, checkImportedId, importedObject, importIdOf, importInputOf, previewImport } from "./import";
+import { changesToAdopt, checkImportedId, importedObject, importIdOf, importInputOf, previewAdoption, previewImport, TAKEOVER_KEY, URN_KEY, warnTakeover } from "./import";
 import { shownOnce } from "./shown-once";
 import { noteProgramRunning } from "./stored-config";
 import { type Attempt, explain, isGone, isOwnerMissing } from "./explain";
@@ -51,12 +51,12 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
 
     async check(olds, news) {
       noteProgramRunning(); // the current config is in force (./stored-config.ts)
-      const checked = checkInputs(engine, news);
+      const checked = checkInputs(engine, olds, news);
       if (checked.failures?.length) return checked;
       const verified = await verifiedAtPreview(engine, olds, news, checked);
       if (verified.failures?.length) return verified;
       const observed = await withObserved(engine, verified, news[DRY_RUN_KEY] === false);
-      return observed.failures?.length ? observed : await importPreviewed(engine, olds, news, observed);
+      return observed.failures?.length ? observed : await takeoverPreviewed(engine, olds, news, observed);
     },
 
     async diff(_id, olds, news) {
@@ -203,7 +203,7 @@ function context(): EngineContext {
  * "property cron value {...} has a problem: <reason>", which would name it
  * twice, show a nested path's value as nothing, and print a secret's value.
  */
-function checkInputs(engine: Engine, news: Args): pulumi.dynamic.CheckResult {
+function checkInputs(engine: Engine, olds: Args, news: Args): pulumi.dynamic.CheckResult {
   const { definition, fingerprinted, fingerprintOutput, strictSchema } = engine;
   const problem = connectionProblem();
   if (problem) return { inputs: news, failures: [{ property: "", reason: problem }] };
@@ -233,7 +233,8 @@ function checkInputs(engine: Engine, news: Args): pulumi.dynamic.CheckResult {
   }
   // The id of an `import` goes on to create (./import.ts).
   // Sorted as the engine sorts them: create and update find check's parse by this text (see `checkedInputs`).
-  const checkedArgs = withSortedKeys(stripUndefined({ ...parsed, ...fingerprints, ...importInputOf(news) })) as Args;
+  const narrated = unknownPaths.length ? {} : (definition.narration?.of(withoutEngineKeys(olds), parsed as never) ?? {});
+  const checkedArgs = withSortedKeys(stripUndefined({ ...parsed, ...fingerprints, ...narrated, ...importInputOf(news) })) as Args;
   if (unknownPaths.length === 0) rememberChecked(engine, checkedArgs, parsed);
   return { inputs: checkedArgs };
 }
@@ -293,15 +294,24 @@ async function withObserved(engine: Engine, checked: pulumi.dynamic.CheckResult,
 }
 
 /**
- * check's step for a resource to import that is not yet in the state: the
- * object the id names, read now (./import.ts `previewImport`), unless
- * `platform:verifyAtPreview` is false.
+ * check's step for a resource not yet in the state that takes an object
+ * over (`import`, or `adoptExisting` finding one): the object read now
+ * (./import.ts), a missing import refused, and the takeover added to the
+ * inputs and warned under the resource; unless `platform:verifyAtPreview` is
+ * false.
  */
-async function importPreviewed(engine: Engine, olds: Args, news: Args, checked: pulumi.dynamic.CheckResult): Promise<pulumi.dynamic.CheckResult> {
+async function takeoverPreviewed(engine: Engine, olds: Args, news: Args, checked: pulumi.dynamic.CheckResult): Promise<pulumi.dynamic.CheckResult> {
+  const args = checked.inputs as Args;
   const id = importIdOf(news);
-  if (id === undefined || Object.keys(withoutEngineKeys(olds)).length > 0 || !verifyAtPreview()) return checked;
-  const failure = await previewImport(engine, context(), id, checked.inputs as Args);
-  return failure ? { inputs: news, failures: [{ property: "", reason: failure }] } : checked;
+  if ((id === undefined && args.adoptExisting !== true) || Object.keys(withoutEngineKeys(olds)).length > 0 || !verifyAtPreview()) return checked;
+  if (Object.values(withoutEngineKeys(news)).some(isUnknown)) return checked;
+  const found = id !== undefined ? await previewImport(engine, context(), id, args) : await previewAdoption(engine, context(), args);
+  if (!found) return checked;
+  if ("failure" in found) return { inputs: news, failures: [{ property: "", reason: found.failure }] };
+  const takeover = "takeover" in found ? found.takeover : found;
+  const urn = typeof news[URN_KEY] === "string" ? (news[URN_KEY] as string) : undefined;
+  await warnTakeover(engine.definition.name, id !== undefined ? "import" : "adoptExisting", takeover, args, urn);
+  return { inputs: withSortedKeys({ ...args, [TAKEOVER_KEY]: takeover }) as Args };
 }
 
 /** A declaration's failure as check reports it: the property in the reason only (see checkInputs). */
@@ -312,12 +322,13 @@ function namedInReason({ property, reason }: { property: string; reason: string 
 /**
  * The inputs without the computed outputs a resource class announces (it
  * passes each as `undefined`, which may reach check as null; an observed
- * property is one of them), and without the fingerprints check adds itself:
- * none is a property the program declared.
+ * property is one of them), and without the fingerprints and narration check
+ * adds itself: none is a property the program declared.
  */
 function withoutAnnouncedOutputs(definition: AnyResourceDefinition, inputs: Args): Args {
+  const added = (name: string) => name === "fingerprints" || name === TAKEOVER_KEY || definition.narration?.names.includes(name) === true;
   const announced = (name: string) => name in definition.outputs && (!(name in definition.schema.shape) || definition.fields?.[name]?.observed !== undefined);
-  return Object.fromEntries(Object.entries(inputs).filter(([name, value]) => !(name === "fingerprints" || (value == null && announced(name)))));
+  return Object.fromEntries(Object.entries(inputs).filter(([name, value]) => !(added(name) || (value == null && announced(name)))));
 }
 
 /**

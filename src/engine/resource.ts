@@ -6,7 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { AnyResourceDefinition, FieldTraits, OutputTraits } from "./definition";
 import { CONNECTION_PROPERTY, secretConnection, type ConnectionArg } from "./connections";
-import { withoutImportOption } from "./import";
+import { mayTakeOver, URN_KEY, withoutImportOption } from "./import";
 import { serializedProvider } from "./shim";
 import { DRY_RUN_KEY } from "./values";
 
@@ -17,7 +17,7 @@ export type ResourceArgs<S extends z.ZodObject> = { [K in keyof z.input<S>]: pul
  * The props of a resource (before `__provider`): the arguments, secrets wrapped, every computed output
  * announced, and the id of an `import` option (./import.ts).
  */
-export function resourceProps(definition: AnyResourceDefinition, args: object, opts?: pulumi.CustomResourceOptions): pulumi.Inputs {
+export function resourceProps(definition: AnyResourceDefinition, args: object, opts?: pulumi.CustomResourceOptions, name?: string): pulumi.Inputs {
   // The check `dynamic.Resource` makes: the host's own key is never a property.
   if ("__provider" in args) throw new Error(`${definition.name}: a resource must not define the __provider key`);
   const props: pulumi.Inputs = {};
@@ -31,14 +31,17 @@ export function resourceProps(definition: AnyResourceDefinition, args: object, o
   }
   // The resource's own server (./connections.ts): its token and other credentials secret.
   if (props[CONNECTION_PROPERTY] !== undefined) props[CONNECTION_PROPERTY] = secretConnection(props[CONNECTION_PROPERTY]);
+  // A takeover's warning goes under the resource, which the engine finds by its URN (./import.ts).
+  if (name !== undefined && mayTakeOver(args, opts)) props[URN_KEY] = pulumi.createUrn(name, resourceType(definition), opts?.parent);
   // Whether this run applies: check records an observed property as the update will leave it (./provider.ts).
   if (Object.values((definition.fields ?? {}) as Record<string, FieldTraits | undefined>).some((traits) => traits?.observed)) props[DRY_RUN_KEY] = pulumi.runtime.isDryRun();
   return { ...props, ...withoutImportOption(opts).importInput };
 }
 
 /**
- * Resource options with the secret properties and outputs listed in `additionalSecretOutputs`, and without
- * `import`, which the engine cannot do for a dynamic resource: the provider does it (./import.ts).
+ * Resource options with the secret properties and outputs listed in `additionalSecretOutputs`, the diffs a
+ * narration names in words hidden (`hiddenInDiffs`), and without `import`, which the engine cannot do for a
+ * dynamic resource: the provider does it (./import.ts).
  */
 export function resourceOptions(definition: AnyResourceDefinition, givenOpts: pulumi.CustomResourceOptions | undefined, args?: object): pulumi.CustomResourceOptions {
   const opts = withoutImportOption(givenOpts).options;
@@ -49,7 +52,13 @@ export function resourceOptions(definition: AnyResourceDefinition, givenOpts: pu
   const secretInputs = Object.keys(definition.schema.shape).filter((name) => (traitsOf(definition, name).secret || traitsOf(definition, name).secretValues) && declared(name));
   const secretOutputs = Object.entries(definition.outputs).filter(([, output]) => output.secret).map(([name]) => name);
   const additionalSecretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...secretInputs, ...secretOutputs, ...[CONNECTION_PROPERTY].filter(declared)];
-  return { ...opts, additionalSecretOutputs };
+  const hideDiffs = definition.hiddenInDiffs ? [...(opts?.hideDiffs ?? []), ...definition.hiddenInDiffs] : opts?.hideDiffs;
+  return { ...opts, additionalSecretOutputs, ...(hideDiffs ? { hideDiffs } : {}) };
+}
+
+/** The type token of a resource kind: the dynamic provider host's, with our kind's name. */
+function resourceType(definition: AnyResourceDefinition): string {
+  return `pulumi-nodejs:dynamic/platform:${definition.name}`;
 }
 
 function traitsOf(definition: AnyResourceDefinition, name: string): FieldTraits {
@@ -82,10 +91,10 @@ export function deriveOutputsFromId(resource: pulumi.CustomResource, definition:
  */
 export abstract class PlatformResource extends pulumi.CustomResource {
   protected constructor(definition: AnyResourceDefinition, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
-    const props = { ...resourceProps(definition, args, opts), __provider: serializedProvider(definition.name) };
+    const props = { ...resourceProps(definition, args, opts, name), __provider: serializedProvider(definition.name) };
     const restore = registering();
     try {
-      super(`pulumi-nodejs:dynamic/platform:${definition.name}`, name, props, resourceOptions(definition, opts, args));
+      super(resourceType(definition), name, props, resourceOptions(definition, opts, args));
     } catch (error) {
       restore();
       // Made while no frames were kept (see withoutPromiseStacks): the stack from the class, so it still says where.

@@ -25,6 +25,8 @@ import type { Operation } from "./definition";
 import { ownConnectionInForce } from "../connection";
 
 let servingProgram = false;
+/** The full explanation is given once per run (one provider process); every later resource it stops gets the short form. */
+let explained = false;
 
 /** Called from check (never from diff, which refresh calls too): this process serves a running program, configured with the current config. */
 export function noteProgramRunning(): void {
@@ -52,6 +54,10 @@ export function storedTokenRefusal(operation: Operation): string | undefined {
       "(it records the new token, an update in place), then this command again."
     );
   }
+  if (explained) {
+    return `the server refused the platform:token stored in the stack at the last \`pulumi up\`; run ${fix} (why: said once in this run, with the first resource it stopped).`;
+  }
+  explained = true;
   return (
     "the server refused the platform:token stored in the stack at the last `pulumi up`. " +
     "`pulumi refresh`, `pulumi destroy` and `pulumi up --refresh` do not run the program, so they use that stored copy, not the current config. " +

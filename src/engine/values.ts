@@ -46,16 +46,17 @@ export function withSortedKeys(value: unknown): unknown {
 /** Inputs a run passes besides the declared ones: whether the program's run applies, and what check read to act on. */
 export const DRY_RUN_KEY = "__dryRun";
 export const OBSERVED_KEY = "__observed";
+const ENGINE_KEYS = ["__provider", "__import", "__urn", DRY_RUN_KEY, OBSERVED_KEY];
 
 /**
  * The inputs without the keys the engine adds (`__provider`), the id of an
- * `import` (`__import`, ./import.ts), and the keys of observed properties
- * (`__dryRun`, `__observed`, ./provider.ts).
+ * `import` (`__import`) and the URN of a takeover (`__urn`, ./import.ts), and
+ * the keys of observed properties (`__dryRun`, `__observed`, ./provider.ts).
  */
 export function withoutEngineKeys(values: Record<string, unknown>): Record<string, unknown> {
   // Callers never change what they get: values without those keys are returned as they are, not copied.
-  if (!Object.hasOwn(values, "__provider") && !Object.hasOwn(values, "__import") && !Object.hasOwn(values, DRY_RUN_KEY) && !Object.hasOwn(values, OBSERVED_KEY)) return values;
-  const { __provider: _provider, __import: _import, [DRY_RUN_KEY]: _dryRun, [OBSERVED_KEY]: _observed, ...rest } = values;
+  if (!ENGINE_KEYS.some((key) => Object.hasOwn(values, key))) return values;
+  const { __provider: _provider, __import: _import, __urn: _urn, [DRY_RUN_KEY]: _dryRun, [OBSERVED_KEY]: _observed, ...rest } = values;
   return rest;
 }
 

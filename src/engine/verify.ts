@@ -16,21 +16,32 @@
  *   by id) is that object's group: the object is read once (its group's id,
  *   and what gates the read: a refusal names the need), then the group once.
  * - per group whose role matters, once: `GET /groups/:id/members/all/:user_id`
- *   (the effective role, inherited included; 404: none).
+ *   (the effective role, inherited and shared included; 404: none). A
+ *   project's answer shows the direct and inherited roles (`permissions`) but
+ *   not a role through a share: where those fall short,
+ *   `GET /projects/:id/members/all/:user_id` once.
  * - per top-level namespace whose tier matters, once: `GET /namespaces/:id`
  *   (`plan`, shown to its Owners and administrators); where the namespace has
  *   no plan of its own (self-managed: `default`), `GET /license` once
  *   (administrators only). A tier nobody may read is not judged.
- * - `GET /features` once, only for administrators (others cannot read flags).
+ * - `GET /features` once, only for administrators (others cannot read flags);
+ *   a flag it does not list (never set) runs on its default:
+ *   `GET /features/definitions` once (`default_enabled`).
  * - per owner and kind of object that must be unique, one list; per list
  *   with a limit the new object joins (a registry's upstreams), one list, the
  *   same read when it is also the uniqueness list.
+ *
+ * Each need is refused only on the server's word that it is unmet: a fact it
+ * does not tell (a plan hidden from a non-Owner, a licence or membership it
+ * will not show, a flag it neither lists nor defines) is not judged, and the
+ * `up` is left to say. A flag an administrator's reads could not tell is said
+ * once per run (a warning).
  *
  * When the server cannot be reached, the run says so once (a warning, see
  * ./engine-log.ts) and verifies nothing more; the preview goes on.
  */
 import { createHash } from "node:crypto";
-import { ApiError, apiPath, NetworkError, type PlatformClient } from "../client";
+import { ApiError, apiPath, missingOrHidden, NetworkError, roleNeeded, type PlatformClient } from "../client";
 import { verifyAtPreview } from "../connection";
 import type { EngineContext, Live, Requirements } from "./definition";
 import { inProviderHost, warn } from "./engine-log";
@@ -54,12 +65,21 @@ export interface Preconditions {
    * failure names the first of `properties`; an update is verified for the tier when any of them changed.
    */
   tierFor?: { properties: readonly string[]; what: string };
-  /** A feature flag that must be on for the owner's top-level group (off when never set). */
+  /** Needs of single inputs (a group's tier-gated settings), each verified when its input is declared new or changed. */
+  inputGates?: InputGate[];
+  /** A feature flag that must be on for the owner's top-level group (set so, or on by its default). */
   featureFlag?: string;
   /** An object the create would collide with (a second one the server refuses, or a duplicate). */
   unique?: Uniqueness;
   /** Lists the new object joins that hold a limited number (a virtual registry's five upstreams): a full one is refused. */
   room?: Room[];
+}
+
+/** What one input needs of the server when it is set: a tier, an administrator. */
+export interface InputGate {
+  property: string;
+  tier?: Tier;
+  administrator?: boolean;
 }
 
 /**
@@ -141,12 +161,19 @@ interface FeatureFlag {
   gates?: { key: string; value: unknown }[];
 }
 
+/** A flag's definition (`GET /features/definitions`): the value a flag never set runs on. */
+interface FeatureDefinition {
+  name: string;
+  default_enabled?: boolean;
+}
+
 /** What the run has read so far, per server connection: each answer shared by every resource that needs it. */
 interface RunReads {
   unreachable: boolean;
   user?: Promise<UserFacts>;
   license?: Promise<string | undefined>;
-  features?: Promise<FeatureFlag[]>;
+  features?: Promise<FeatureFlag[] | undefined>;
+  definitions?: Promise<FeatureDefinition[] | undefined>;
   answers: Map<string, Promise<unknown>>;
 }
 
@@ -236,7 +263,7 @@ export async function verify(request: VerificationRequest): Promise<Failure[]> {
     return await unmetNeeds(request, reads);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
-      return [{ property: "", reason: `the server did not accept the token (${error.method} ${error.path} answered 401): check platform:token` }];
+      return [{ property: "", reason: error.message }];
     }
     if (reads.unreachable) return [];
     reads.unreachable = true;
@@ -260,8 +287,9 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
   if ("refused" in located) return [{ property: "", reason: `${property}: ${located.refused}` }];
   const { owner, shown } = located;
   const failures: Failure[] = [];
-  const missingRole = needs.role && needs.role !== "administrator" && !user.isAdmin ? await roleShortfall(ctx, reads, owner, user, needs.role) : undefined;
-  if (missingRole) failures.push({ property: "", reason: `${property}: ${missingRole}; ${request.resource} needs ${needs.role}` });
+  const missingRole = needs.role && needs.role !== "administrator" && !user.isAdmin ? await roleShortfall(ctx, reads, owner, user, needs.role, request.resource) : undefined;
+  if (missingRole) failures.push({ property: "", reason: `${property}: ${missingRole}` });
+  failures.push(...(await unmetInputGates(request, reads, owner, user)));
   const tierInputChanged = needs.tierFor?.properties.some((name) => request.changed?.includes(name)) === true;
   if (!creating && !tierInputChanged) return failures;
   const missingTier = needs.tier && !shown.has("tier") ? await tierShortfall(ctx, reads, owner, user, needs.tier) : undefined;
@@ -281,6 +309,25 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
     }
   }
   if (needs.room && !request.skipUniqueness && failures.length === 0) failures.push(...(await fullLists(ctx, reads, owner, needs.room)));
+  return failures;
+}
+
+/**
+ * A failure for each gated input this check sets (declared on a create,
+ * changed on an update) whose need the server shows unmet. The offering a
+ * setting needs (self-managed, hosted) is not read, so not judged; a
+ * top-level group is the declaration's own rule (`validate`).
+ */
+async function unmetInputGates(request: VerificationRequest, reads: RunReads, owner: OwnerFacts, user: UserFacts): Promise<Failure[]> {
+  const gates = (request.needs.inputGates ?? []).filter((gate) => request.creating || request.changed?.includes(gate.property));
+  const failures: Failure[] = [];
+  for (const gate of gates) {
+    const unmet: string[] = [];
+    if (gate.administrator && !user.isAdmin) unmet.push(`needs an administrator; the token's user ${user.username} is not one`);
+    const missingTier = gate.tier ? await tierShortfall(request.ctx, reads, owner, user, gate.tier) : undefined;
+    if (missingTier) unmet.push(`needs the ${TIER_NAMES[gate.tier!]} tier; ${missingTier}`);
+    for (const reason of unmet) failures.push({ property: "", reason: `${gate.property}: the setting ${reason}` });
+  }
   return failures;
 }
 
@@ -314,7 +361,7 @@ async function locateOwner(request: VerificationRequest, reads: RunReads, user: 
   const declared = needs.owner as Exclude<Preconditions["owner"], { kind: "instance" }>;
   if (declared.kind !== "group object") {
     const owner = await ownerFacts(ctx, reads, declared.kind, declared.ref);
-    return owner ? { owner, shown: new Set() } : { refused: `${declared.kind} "${declared.ref}" does not exist or the token's user (${user.username}) cannot see it` };
+    return owner ? { owner, shown: new Set() } : { refused: missingOrHidden(`${declared.kind} "${declared.ref}"`, user.username) };
   }
   const object = await once(reads, `object ${declared.path}`, () =>
     ctx.client.get<Live>(declared.path).then(
@@ -324,7 +371,7 @@ async function locateOwner(request: VerificationRequest, reads: RunReads, user: 
   );
   if ("error" in object) return { refused: objectRefusal(request, user, declared, object.error) };
   const owner = await ownerFacts(ctx, reads, "group", object.groupId);
-  if (!owner) return { refused: `the group of ${declared.what} (id ${object.groupId}) does not exist or the token's user (${user.username}) cannot see it` };
+  if (!owner) return { refused: missingOrHidden(`the group of ${declared.what} (id ${object.groupId})`, user.username) };
   return { owner, shown: new Set(Object.values(declared.refusedWith ?? {}).flat()) };
 }
 
@@ -338,7 +385,10 @@ function objectRefusal(request: VerificationRequest, user: UserFacts, owner: Gro
   }
   if (status === 401) throw error; // the token after all: verify says so
   if (status === 403) {
-    return `the token's user (${user.username}) has no role in the group of ${owner.what} (the server refuses to show it)${needs.role ? `; ${resource} needs ${needs.role}` : ""}`;
+    const group = `the group of ${owner.what}`;
+    return needs.role
+      ? `${roleNeeded(roleInWords(needs.role as Role), group, { username: user.username, purpose: resource })} (the server refuses to show it)`
+      : `the token's user (${user.username}) is not a member of ${group} (the server refuses to show it)`;
   }
   const tier = means.includes("tier") && needs.tier ? `, or its group is below the ${TIER_NAMES[needs.tier]} tier, which ${resource} needs (the server answers 404 to both)` : "";
   return `${owner.what} does not exist${tier}`;
@@ -376,12 +426,15 @@ function ownerFacts(ctx: EngineContext, reads: RunReads, kind: "group" | "projec
 }
 
 /** How the user falls short of `role` on the owner, in words; undefined when they do not. */
-async function roleShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, role: Role): Promise<string | undefined> {
-  const level = await once(reads, `role ${owner.apiPath}`, () => accessLevel(ctx, owner, user));
-  if (level >= ROLE_LEVELS[role]) return undefined;
-  const name = (Object.keys(ROLE_LEVELS) as Role[]).filter((candidate) => ROLE_LEVELS[candidate] <= level).pop();
-  return name ? `the token's user (${user.username}) is ${name} in ${owner.kind} ${owner.fullPath}` : `the token's user (${user.username}) is not a member of ${owner.kind} ${owner.fullPath}`;
+async function roleShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, role: Role, resource: string): Promise<string | undefined> {
+  const level = await accessLevel(ctx, reads, owner, user, ROLE_LEVELS[role]);
+  if (level === undefined || level >= ROLE_LEVELS[role]) return undefined;
+  const has = (Object.keys(ROLE_LEVELS) as Role[]).filter((candidate) => ROLE_LEVELS[candidate] <= level).pop();
+  return roleNeeded(roleInWords(role), `${owner.kind} ${owner.fullPath}`, { username: user.username, has, purpose: resource });
 }
+
+/** A role as the resources' requirements name it: the Owner role, at least the Maintainer role. */
+const roleInWords = (role: Role): string => (role === "Owner" ? "the Owner role" : `at least the ${role} role`);
 
 /** The higher of the project's and its group's membership, from `permissions` (`Entities::ProjectWithAccess`). */
 function projectAccessLevel(live: Live): number {
@@ -389,16 +442,25 @@ function projectAccessLevel(live: Live): number {
   return Math.max(0, permissions.project_access?.access_level ?? 0, permissions.group_access?.access_level ?? 0);
 }
 
-/** The user's effective access level: a project's answer shows it, a group's inherited membership is read once. */
-async function accessLevel(ctx: EngineContext, owner: OwnerFacts, user: UserFacts): Promise<number> {
-  if (owner.accessLevel !== undefined) return owner.accessLevel;
-  try {
-    const member = await ctx.client.get<Live>(`${owner.apiPath}/members/all/${user.id}`);
-    return Number(member.access_level) || 0;
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return 0;
-    throw error;
-  }
+/**
+ * The user's effective access level, as far as it matters for `needed`: a
+ * project's answer shows its direct and inherited roles, enough when they
+ * reach `needed`; otherwise (and for a group) the member read, once per owner,
+ * which counts shares too. Undefined when the server will not tell.
+ */
+async function accessLevel(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, needed: number): Promise<number | undefined> {
+  if (owner.accessLevel !== undefined && owner.accessLevel >= needed) return owner.accessLevel;
+  return once(reads, `role ${owner.apiPath}`, async () => {
+    try {
+      const member = await ctx.client.get<Live>(`${owner.apiPath}/members/all/${user.id}`);
+      return Number(member.access_level) || 0;
+    } catch (error) {
+      // `404 Member Not Found` is the server saying the user has no role there; any other refusal tells nothing.
+      if (error instanceof ApiError && error.status === 404 && error.notFoundSubject === "Member") return owner.accessLevel ?? 0;
+      if (error instanceof ApiError && (error.status === 403 || error.status === 404)) return undefined;
+      throw error;
+    }
+  });
 }
 
 const TIER_NAMES: Record<Tier | "free", string> = { free: "Free", premium: "Premium", ultimate: "Ultimate" };
@@ -425,8 +487,9 @@ async function tierShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFa
   if (fromNamespace) return TIER_RANK[fromNamespace] < TIER_RANK[tier] ? `group ${topLevel} is on ${TIER_NAMES[fromNamespace]}` : undefined;
   if (!user.isAdmin) return undefined;
   const licensed = tierOfPlan(
-    await (reads.license ??= ctx.client.get<Live>("/license").then(
-      (license) => (typeof license.plan === "string" ? license.plan : undefined),
+    await (reads.license ??= ctx.client.get<Live | null>("/license").then(
+      // No licence (`null`) or none readable: not judged.
+      (license) => (typeof license?.plan === "string" ? license.plan : undefined),
       (error: unknown) => (error instanceof ApiError && (error.status === 403 || error.status === 404) ? undefined : Promise.reject(error)),
     )),
   );
@@ -437,15 +500,46 @@ function topLevelPath(owner: OwnerFacts): string {
   return owner.fullPath.split("/")[0]!;
 }
 
-/** Where the flag is off, in words (`for group acme`); undefined when it is on there. */
+/** Where the flag is off, in words (`for group acme`); undefined when it is on there, or when the server does not tell. */
 async function flagShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, name: string): Promise<string | undefined> {
-  const flags = await (reads.features ??= ctx.client.get<FeatureFlag[]>("/features"));
-  const flag = flags.find((candidate) => candidate.name === name);
-  if (flag?.state === "on") return undefined;
+  const flags = await (reads.features ??= readUnlessRefused(ctx, "/features"));
+  if (!flags) return untoldFlag(reads, name, "GET /features was refused");
   const where = `for group ${topLevelPath(owner)}`;
-  if (flag?.state !== "conditional") return where;
-  const actors = flag.gates?.find((gate) => gate.key === "actors")?.value;
+  const flag = flags.find((candidate) => candidate.name === name);
+  if (!flag) return defaultShortfall(ctx, reads, name, where);
+  if (flag.state !== "conditional") return flag.state === "on" ? undefined : where;
+  const gates = flag.gates ?? [];
+  const actors = gates.find((gate) => gate.key === "actors")?.value;
   const topLevel = await ownerFacts(ctx, reads, "group", topLevelPath(owner));
-  const enabledFor = Array.isArray(actors) ? actors.map(String) : [];
-  return topLevel && enabledFor.includes(`Group:${topLevel.id}`) ? undefined : where;
+  if (topLevel && Array.isArray(actors) && actors.map(String).includes(`Group:${topLevel.id}`)) return undefined;
+  // A percentage or a feature group may enable it for this group too: the gates do not say it is off.
+  const otherGates = gates.filter((gate) => !["boolean", "actors"].includes(gate.key) && !isClosedGate(gate.value));
+  return otherGates.length ? untoldFlag(reads, name, `it is enabled by ${otherGates.map((gate) => gate.key).join(", ")}`) : where;
+}
+
+/** A flag never set runs on its definition's default; a flag with no definition was removed (generally available) or never existed. */
+async function defaultShortfall(ctx: EngineContext, reads: RunReads, name: string, where: string): Promise<string | undefined> {
+  const definitions = await (reads.definitions ??= readUnlessRefused(ctx, "/features/definitions"));
+  if (!definitions) return untoldFlag(reads, name, "it is not set, and GET /features/definitions was refused");
+  const definition = definitions.find((candidate) => candidate.name === name);
+  if (definition?.default_enabled === false) return `${where} (never set, and off by default)`;
+  if (definition?.default_enabled === true) return undefined;
+  return untoldFlag(reads, name, "the server neither lists nor defines it, as when a flag is removed once its feature is generally available");
+}
+
+function isClosedGate(value: unknown): boolean {
+  return value === false || value === null || value === 0 || value === "0" || (Array.isArray(value) && value.length === 0);
+}
+
+/** An administrator's read of the flags, or undefined when the server refuses it (an older server, a narrower token). */
+function readUnlessRefused<T>(ctx: EngineContext, path: string): Promise<T | undefined> {
+  return ctx.client.get<T>(path).catch((error: unknown) => (error instanceof ApiError && (error.status === 403 || error.status === 404) ? undefined : Promise.reject(error)));
+}
+
+/** A flag the reads could not tell: said once per flag and run, and not judged. */
+async function untoldFlag(reads: RunReads, name: string, why: string): Promise<undefined> {
+  await once(reads, `untold flag ${name}`, () =>
+    warn(`The preview could not tell whether feature flag ${name} is on (${why}); it goes on, and \`pulumi up\` will show the server's answer.`),
+  );
+  return undefined;
 }

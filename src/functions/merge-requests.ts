@@ -10,7 +10,7 @@
  * reaction).
  */
 import { z } from "zod";
-import { type Query } from "../client";
+import { type Query, tokenRefused } from "../client";
 import { ownerReference } from "../api/owner";
 import {
   ALL_MERGE_REQUESTS,
@@ -185,7 +185,7 @@ const mergeRequests = defineListFunction({
   path: () => ALL_MERGE_REQUESTS,
   query: listQuery,
   subject: (args) => (args.scope === "all" ? "the merge requests visible to the token's user" : `the merge requests ${(args.scope ?? "created_by_me").replace(/_/g, " ")}`),
-  refusals: { 401: () => "listing merge requests other than with scope all needs a signed-in caller: check platform:token (or PLATFORM_TOKEN)." },
+  refusals: { 401: () => `listing merge requests other than with scope all needs a signed-in caller, and ${tokenRefused()}.` },
   item: mergeRequestShape,
 });
 

@@ -14,7 +14,6 @@ const metadata = defineObjectFunction({
   args: z.object({}),
   path: () => METADATA_PATH,
   subject: () => "the instance metadata",
-  refusals: { 401: () => "the token was not accepted; check platform:token (or PLATFORM_TOKEN)." },
   result: metadataShape,
 });
 

@@ -13,6 +13,7 @@
  * above (doc/api/pipeline_schedules.md); for others the fields are absent.
  */
 import { z } from "zod";
+import { tokenRefused } from "../client";
 import { ownerReference } from "../api/owner";
 import {
   pipelineSchedule as detailShape,
@@ -40,7 +41,7 @@ const schedulesPath = (args: { project: string | number }) => pipelineSchedulesP
 /** One schedule's path: its reads, and the actions on it (`play`). */
 export const schedulePath = (args: { project: string | number; scheduleId: number }) => pipelineSchedulePath(args.project, args.scheduleId);
 const reporterNeeded = () => "Pipeline schedules need at least the Reporter role on the project.";
-export const signedInOnly = () => "this API needs a signed-in caller: check platform:token (or PLATFORM_TOKEN).";
+export const signedInOnly = () => `this API needs a signed-in caller, and ${tokenRefused()}.`;
 export const scheduleNotFound = () =>
   "When the server names the Pipeline Schedule, no schedule of that id belongs to the project, or the token's user may not read schedules (it needs the Reporter role). Otherwise check the project.";
 

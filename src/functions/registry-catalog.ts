@@ -13,7 +13,7 @@
  * host only, and is in no result, error or log.
  */
 import { z } from "zod";
-import { ApiError, apiPath, NetworkError, PAGE_SIZE, type PlatformClient } from "../client";
+import { ApiError, apiPath, NetworkError, PAGE_SIZE, tokenRefused, type PlatformClient } from "../client";
 import { ExplainedError } from "../engine/errors";
 import { defineComposedFunction, type FunctionOptions, type FunctionOutputOptions, type InputArgs, type Reader } from "./core";
 
@@ -174,7 +174,7 @@ const registryCatalog = defineComposedFunction({
     limit: z.number().int().positive().optional(),
   }),
   subject: () => "the container registry catalog",
-  refusals: { 401: () => "the token was not accepted by the server's token service; check platform:token (or PLATFORM_TOKEN)." },
+  refusals: { 401: () => `${tokenRefused()}.` },
   run: (read, args) => readCatalog(read, args.limit ?? Infinity),
 });
 

@@ -4,7 +4,7 @@
  * dashboard, and dependencies show their vulnerabilities only to callers who have it.
  */
 import { z } from "zod";
-import { ApiError } from "../client";
+import { ApiError, tokenRefused } from "../client";
 import { ownerReference } from "../api/owner";
 import { dependenciesPath, dependency as dependencyShape, vulnerabilityFinding as findingShape, vulnerabilityFindingsPath } from "../api/security-reports";
 import { defineComposedFunction, defineListFunction, type Camelized } from "./core";
@@ -23,7 +23,7 @@ const project = ownerReference;
 /** The API documentation's arrays travel comma-separated (`report_type=sast,dast`). */
 const commaSeparated = (values: readonly string[] | undefined) => (values === undefined ? undefined : values.join(","));
 const tierNote = "Security reports need the Ultimate tier on the project's group (or instance).";
-const signedInOnly = () => "this API needs a signed-in caller: check platform:token (or PLATFORM_TOKEN).";
+const signedInOnly = () => `this API needs a signed-in caller, and ${tokenRefused()}.`;
 
 /** The REST list is gone from this server: the route is unknown (`404 Not Found` from the router) or answers 410. */
 const restListGone = (error: unknown) => error instanceof ApiError && (error.status === 410 || (error.status === 404 && error.notFoundSubject === undefined));

@@ -18,6 +18,7 @@
  * so nothing here is secret; `username` is shown.
  */
 import { z } from "zod";
+import { tokenRefused } from "../client";
 import {
   cleanupPolicy as cleanupPolicyShape,
   cleanupPolicyPath,
@@ -48,7 +49,7 @@ const groupArg = { /** The top-level group (id or path). */ group: topLevelGroup
 const FLAG = "container_virtual_registries";
 export const containerRefusals = {
   401: () =>
-    `either the group does not have the ${FLAG} feature flag enabled (this API answers 401 then), or the token was not accepted (check platform:token). An administrator can enable the flag.`,
+    `either the group does not have the ${FLAG} feature flag enabled (this API answers 401 then), or ${tokenRefused()}. An administrator can enable the flag.`,
   404: () =>
     `Either it does not exist (or is hidden from the token's user), or its group is not on the ${PREMIUM_TIER} tier: this API answers an unnamed 404 then.`,
   403: () => "Reading virtual registries and upstreams needs a membership of the group (any role).",

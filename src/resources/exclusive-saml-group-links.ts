@@ -4,7 +4,7 @@
  * by its name and provider, as the API addresses it.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ApiError } from "../client";
+import { ApiError, tokenRefused } from "../client";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource } from "../engine/resource";
 import { ownerReference } from "../api/owner";
@@ -35,7 +35,7 @@ async function explained<T>(group: string | number, request: () => Promise<T>): 
     if (!(error instanceof ApiError && error.status === 401)) throw error;
     throw new ExplainedError(
       `ExclusiveSamlGroupLinks: ${error.method} ${error.path} failed with 401, which this API sends when group ${group} is not on the Premium or Ultimate tier, ` +
-        `when the token's user is not an Owner of it, or when the token was not accepted (check platform:token). SAML group links need the Owner role and the Premium or Ultimate tier.`,
+        `when the token's user is not an Owner of it, or when ${tokenRefused()}. SAML group links need the Owner role and the Premium or Ultimate tier.`,
     );
   }
 }
@@ -56,6 +56,7 @@ export const exclusiveSamlGroupLinksDefinition = exclusiveSetDefinition<Owner>({
   keptKey,
   keepForm: "a SamlGroupLink's id, or the name of a link without a provider",
   matchable: (entry: Entry) => [String(entry.name)],
+  describe: (entry: Entry) => `SAML group link \`${String(entry.name)}\`${entry.provider === undefined ? "" : ` of provider ${String(entry.provider)}`}`,
   async remove(ctx, args, entry) {
     // The provider is always named when the link has one, so a name shared by several providers is never ambiguous.
     const query = providerQuery(entry.provider === undefined ? undefined : String(entry.provider));

@@ -14,7 +14,10 @@
  *   `unexpected`, as an input too (the engine shows diffs between old and new
  *   inputs, see ../../shared notes: `read` returning `inputs`). The program's
  *   checked inputs always say `unexpected: []`, so the next preview shows an
- *   update whose diff names each object found;
+ *   update; check names each object it will delete in the input `deletes`
+ *   (`badge 4 \`legacy\``), and the CLI's text hides the diff of
+ *   `unexpected`, which read as an edit of a list. `deletes` is never
+ *   compared: after the `up`, the next check adds none and the preview is clean;
  * - update removes exactly the objects recorded in `unexpected` at that
  *   refresh (less any the program now keeps or ignores), never one found
  *   later: an object made after the refresh is seen by the next refresh;
@@ -27,7 +30,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError } from "../client";
 import { defineResource, type EngineContext, type FieldTraits, type Live, type Operation, type Requirements } from "../engine/definition";
-import { isUnknown } from "../engine/values";
+import { isUnknown, UNKNOWN } from "../engine/values";
 import type { ConnectionArg } from "../engine/connections";
 import type { Preconditions } from "../engine/verify";
 
@@ -65,8 +68,10 @@ export interface CollectionDeclaration<A extends Record<string, unknown>> {
   keptKey(value: KeptValue): string | undefined;
   /** The accepted `keep` values, for the failure message: `the badges' badgeId or id`. */
   keepForm: string;
-  /** The texts an `ignore` pattern is matched against (name, URL, slug). */
+  /** The texts an `ignore` pattern is matched against (name, URL, slug): the first an id, the second a name (or the name alone). */
   matchable(entry: Entry): string[];
+  /** The object as the preview names it, when the id and name of `matchable` do not say it all (a link's provider). */
+  describe?(entry: Entry): string;
   /** Removes one recorded object; an object already gone counts as removed. */
   remove(ctx: EngineContext, args: A, entry: Entry): Promise<void>;
 }
@@ -153,6 +158,19 @@ export function exclusiveSetDefinition<A extends Record<string, unknown>>(collec
     requirements: (args) => collection.requirements(args as never, "read"),
     preconditions: (args) => collection.preconditions(args as unknown as A),
     validate: (args) => validate(collection, args as unknown as Inputs),
+    narration: {
+      names: ["deletes"],
+      of: (recorded, args) => {
+        const inputs = args as unknown as Inputs;
+        const found = (recorded.unexpected ?? []) as Entry[];
+        // A `keep` value known only at apply (an object this run creates or takes over) may name one of them:
+        // what is deleted is known then, and a saved plan must not pin a guess.
+        if (found.length > 0 && inputs.keep.some(isUnknown)) return { deletes: UNKNOWN };
+        const removed = strays(collection, inputs, found);
+        return removed.length ? { deletes: removed.map((entry) => describeEntry(collection, entry)) } : {};
+      },
+    },
+    hiddenInDiffs: ["unexpected"],
     // `import: <collection path>` is an ordinary create: it removes nothing the preview did not name.
     importByCreating: async (_ctx, args) => collection.collectionPath(args as unknown as A),
 
@@ -180,6 +198,14 @@ export function exclusiveSetDefinition<A extends Record<string, unknown>>(collec
       // The set stops being enforced; every object stays as it is.
     },
   });
+}
+
+/** An object as the preview names it: `badge 4 \`legacy\``, `SAML group link \`admins\``. */
+function describeEntry<A extends Record<string, unknown>>(collection: CollectionDeclaration<A>, entry: Entry): string {
+  if (collection.describe) return collection.describe(entry);
+  const [first, name] = collection.matchable(entry);
+  if (name === undefined) return `${collection.noun} \`${first}\``;
+  return name === "" || name === first ? `${collection.noun} ${first}` : `${collection.noun} ${first} \`${name}\``;
 }
 
 async function removeEntry<A extends Record<string, unknown>>(ctx: EngineContext, collection: CollectionDeclaration<A>, args: A, entry: Entry): Promise<void> {

@@ -41,6 +41,7 @@ import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { restoreOnDelete, settingsOutputs } from "../engine/settings";
 import { requestBody } from "../engine/values";
+import type { InputGate } from "../engine/verify";
 import { branchProtectionDefaults, defaultsFromApi, defaultsToApi, presetDefaults, sameDefaults, type BranchProtectionDefaults } from "./common";
 import { groupAvatarPath, groupCalls, groupPath as pathOfGroup, type Group as GroupLive } from "../api/groups";
 import { ownerReference } from "../api/owner";
@@ -195,6 +196,17 @@ const ASSISTANT_ALIASES: [alias: Property, replacement: Property][] = [
   ["lockDuoFeaturesEnabled", "lockAssistantFeaturesEnabled"],
   ["duoAvailability", "assistantAvailability"],
 ];
+
+/** The needs of the declared settings the preview can read: the tier and an administrator (not the offering). */
+function inputGates(args: Record<string, unknown>): InputGate[] {
+  return (Object.keys(REQUIREMENTS) as Property[]).flatMap((property) => {
+    const needs = REQUIREMENTS[property]!;
+    if (args[property] === undefined) return [];
+    const tier = needs.includes("Ultimate tier") ? "ultimate" : needs.includes(PREMIUM) ? "premium" : undefined;
+    const gate: InputGate = { property, tier, administrator: needs.includes("administrator") };
+    return gate.tier || gate.administrator ? [gate] : [];
+  });
+}
 
 const ADMIN_ONLY = (Object.keys(REQUIREMENTS) as Property[]).filter((name) => REQUIREMENTS[name]!.includes("administrator"));
 const TOP_LEVEL_ONLY = (Object.keys(REQUIREMENTS) as Property[]).filter((name) => REQUIREMENTS[name]!.includes("top-level group"));
@@ -355,7 +367,7 @@ export const groupSettingsDefinition = defineResource({
 
   requirements: (args) => ({ subject: `group ${args.group}`, role: "the Owner role" }),
   // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
-  preconditions: (args) => ({ owner: { kind: "group", property: "group", ref: args.group }, role: "Owner" }),
+  preconditions: (args) => ({ owner: { kind: "group", property: "group", ref: args.group }, role: "Owner", inputGates: inputGates(args) }),
 
   validate(args) {
     const failures: { property: string; reason: string }[] = [];

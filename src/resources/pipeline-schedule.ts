@@ -17,12 +17,14 @@
  *   refused with 403 takes ownership (Maintainer+) and is sent again.
  * - Variables are reviewable one by one: a program declares a list
  *   (`[{ key, value, variableType }]`), which the resource class turns into a
- *   map by key (`{ DEPLOY_TOKEN: { value, variableType } }`) whose values only
- *   are secret. The engine keeps secrecy per field of an object but not per
- *   item of a list, so in a list one secret value made the whole list one
- *   secret, and a preview could not say which variable changed. In the map,
- *   keys and types are plain and a preview names `variables.DEPLOY_TOKEN.value`
- *   (masked). The `variables` output is secret as a whole. State written with
+ *   map by key (`{ DEPLOY_TOKEN: { value, variableType } }`) whose values are
+ *   as secret as the program gave them. The engine keeps secrecy per field of
+ *   an object but not per item of a list, so in a list one secret value made
+ *   the whole list one secret, and a preview could not say which variable
+ *   changed. In the map, keys and types are plain and a preview names
+ *   `variables.DEPLOY_TOKEN.value`, masked when secret and shown when plain.
+ *   The `variables` output is secret as a whole (a refresh may find values
+ *   nobody declared). State written with
  *   the list (earlier releases) is read as the map (`migrate`).
  * - A refresh records the variables the server holds; a value changed out of
  *   band shows on that variable in the next preview, and `up` puts it back.
@@ -73,7 +75,7 @@ const variableType = z.enum(["env_var", "file"], { message: 'must be "env_var" o
 const listedVariable = z.strictObject({
   /** At most 255 characters of A-Z, a-z, 0-9 and `_`; unique within the schedule. */
   key: z.string(),
-  /** Secret. */
+  /** Secret when the program gives it as one (`config.requireSecret`, `pulumi.secret`). */
   value: z.string(),
   /** `env_var` (default) or `file`. */
   variableType,
@@ -163,7 +165,7 @@ const schema = z.object({
   cronTimezone,
   /** Default true. */
   active: z.boolean().default(true),
-  /** A list of `{ key, value, variableType }` (or the map by key); each value is secret. */
+  /** A list of `{ key, value, variableType }` (or the map by key); a value is secret when given as one. */
   variables: variables.optional(),
   inputs: z.array(input).optional(),
   /** When the schedule belongs to someone else, take ownership (Maintainer+) instead of failing with 403. */
@@ -219,29 +221,46 @@ const variableValues = (value: unknown): string[] =>
     : Object.values((value ?? {}) as Record<string, { value?: unknown }>).flatMap((v) => (typeof v?.value === "string" ? [v.value] : []));
 
 /**
- * Program side: the declared list as the map by key, each value wrapped with
- * `pulumi.secret` and keys and types left plain. When the keys are not known
- * while the program runs (the list is an Output), the map is built once they
- * are; the list's own secrecy is dropped there and put back on the values.
+ * Program side: the declared list as the map by key, keys and types plain and
+ * each value as secret as the program gave it: a value from
+ * `config.requireSecret` or `pulumi.secret` is secret, a plain string is
+ * shown. When the keys are not known while the program runs (the list, or a
+ * variable, is an Output), the map is built once they are; an Output's
+ * secrecy covers all it holds, so its values are made secret and its keys and
+ * types stay plain.
  */
 function markVariableSecrets(declared: unknown): unknown {
-  const withSecretValues = (list: unknown[]) => {
+  const asMapOf = (list: unknown[], secret: boolean) => {
     const map: Record<string, unknown> = {};
     for (const entry of list as { key: string; value: unknown; variableType?: unknown }[]) {
       if (entry.key in map) throw new Error(`variables: the key ${entry.key} appears more than once; keys must be unique`);
-      map[entry.key] = { value: pulumi.secret(entry.value), ...(entry.variableType !== undefined ? { variableType: entry.variableType } : {}) };
+      map[entry.key] = settingsOf(entry, secret);
     }
     return map;
   };
-  const plainKeys = Array.isArray(declared) && declared.every((entry) => entry && typeof entry === "object" && !pulumi.Output.isInstance(entry) && typeof entry.key === "string");
-  if (plainKeys) return withSecretValues(declared);
-  if (declared && typeof declared === "object" && !Array.isArray(declared) && !pulumi.Output.isInstance(declared) && !(declared instanceof Promise)) {
+  const plainKeys = Array.isArray(declared) && declared.every((entry) => isPlainObject(entry) && typeof entry.key === "string");
+  if (plainKeys) return asMapOf(declared, false);
+  if (isPlainObject(declared)) {
     // Already the map by key.
-    return Object.fromEntries(Object.entries(declared).map(([key, settings]) => [key, pulumi.unsecret(pulumi.output(settings)).apply((s) => ({ ...s, value: pulumi.secret(s.value) }))]));
+    return Object.fromEntries(Object.entries(declared).map(([key, settings]) => [key, isPlainObject(settings) ? settingsOf(settings, false) : withSecrecy(settings, (plain, secret) => settingsOf(plain as object, secret))]));
   }
-  return pulumi
-    .unsecret(pulumi.output(declared as pulumi.Input<unknown[]>))
-    .apply((list) => (Array.isArray(list) ? withSecretValues(list) : list));
+  return withSecrecy(declared, (list, secret) => (Array.isArray(list) ? asMapOf(list, secret) : list));
+}
+
+/** A variable's settings with its value secret when it was given so (or when `secret`: it came in a secret whole). */
+function settingsOf(entry: { value?: unknown; variableType?: unknown }, secret: boolean): Record<string, unknown> {
+  return { value: secret ? pulumi.secret(entry.value) : entry.value, ...(entry.variableType !== undefined ? { variableType: entry.variableType } : {}) };
+}
+
+/** A declared value that is an object of the program, not an Output or a promise. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value) && !pulumi.Output.isInstance(value) && !(value instanceof Promise);
+}
+
+/** The value resolved without its secrecy, built again knowing whether it was secret. */
+function withSecrecy(input: unknown, build: (plain: unknown, secret: boolean) => unknown): pulumi.Output<unknown> {
+  const whole = pulumi.output(input) as pulumi.Output<unknown>;
+  return pulumi.all([pulumi.unsecret(whole), pulumi.output(pulumi.isSecret(whole))]).apply(([plain, secret]) => build(plain, secret));
 }
 
 /**

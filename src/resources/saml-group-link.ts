@@ -14,7 +14,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, apiPath } from "../client";
+import { ApiError, apiPath, missingOrHidden, tokenRefused } from "../client";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
 import { ExplainedError } from "../engine/errors";
@@ -107,7 +107,7 @@ const sameLink = (args: Inputs) => (link: SamlGroupLinkLive) => link.name === ar
  * a group that shows it was refused for its tier, one that hides it for the
  * role. 422 is the shared-name ambiguity.
  */
-async function explained(ctx: EngineContext, group: string | number, error: unknown): Promise<unknown> {
+async function explained(ctx: EngineContext, group: string | number, error: unknown, storedConfig: boolean): Promise<unknown> {
   if (!(error instanceof ApiError)) return error;
   let message: string | undefined;
   if (error.status === 422) {
@@ -120,11 +120,13 @@ async function explained(ctx: EngineContext, group: string | number, error: unkn
       (e: unknown) => ({ status: e instanceof ApiError ? e.status : 0, owner: false }),
     );
     const refused = `${error.method} ${error.path} failed with 401`;
+    // A read or delete may run on the token stored at the last up: the engine says that, as for every resource.
+    if (probe.status === 401 && storedConfig) return error;
     message =
       probe.status === 401
-        ? `${refused}: the token was not accepted; check platform:token (or PLATFORM_TOKEN).`
+        ? `${refused}: ${tokenRefused()}.`
         : probe.status === 404
-          ? `${refused}: group ${group} does not exist or the token's user cannot see it.`
+          ? `${refused}: ${missingOrHidden(`group ${group}`)}.`
           : probe.status !== 200
             ? `${refused}, which this API sends when the token's user is not an Owner of group ${group} or the group is not on the Premium or Ultimate tier (SAML group links need both).`
             : probe.owner
@@ -134,11 +136,12 @@ async function explained(ctx: EngineContext, group: string | number, error: unkn
   return message ? new ExplainedError(`SamlGroupLink: ${message}`) : error;
 }
 
-async function guarded<T>(ctx: EngineContext, group: string | number, action: () => Promise<T>): Promise<T> {
+/** `storedConfig`: a read or delete, which refresh and destroy run with the stack config stored at the last up. */
+async function guarded<T>(ctx: EngineContext, group: string | number, action: () => Promise<T>, storedConfig = false): Promise<T> {
   try {
     return await action();
   } catch (error) {
-    throw await explained(ctx, group, error);
+    throw await explained(ctx, group, error, storedConfig);
   }
 }
 
@@ -177,7 +180,7 @@ async function createLink(ctx: EngineContext, args: Inputs): Promise<{ id: strin
 
 async function deleteLink(ctx: EngineContext, id: string): Promise<void> {
   const { path, group, provider } = parseId(id);
-  await guarded(ctx, group, () => ctx.client.delete(path, providerQuery(provider)));
+  await guarded(ctx, group, () => ctx.client.delete(path, providerQuery(provider)), true);
 }
 
 export const samlGroupLinkDefinition = defineResource({
@@ -219,7 +222,7 @@ export const samlGroupLinkDefinition = defineResource({
 
   async read(ctx, id) {
     const { path, group, provider } = parseId(id);
-    return guarded(ctx, group, () => samlGroupLinkCalls.get(ctx.client, path, providerQuery(provider)));
+    return guarded(ctx, group, () => samlGroupLinkCalls.get(ctx.client, path, providerQuery(provider)), true);
   },
 
   async update(ctx, id, args) {

@@ -57,7 +57,8 @@ export interface Review {
 }
 
 /** Properties of the engine's and the provider's own, never a field a reviewer reads. */
-const isEngineKey = (key: string) => key.startsWith("__") || key === "adoptExisting";
+/** Keys that are no field of the object: the engine's, the adoption option, and what check adds to narrate a step (`takeover`, an exclusive set's `deletes`). */
+const isEngineKey = (key: string) => key.startsWith("__") || key === "adoptExisting" || key === "takeover" || key === "deletes";
 
 /** `pulumi-nodejs:dynamic/platform:Badge` → `Badge`; another provider's type as it is. */
 export function kindOf(type: string | undefined, urn: string): string {
@@ -199,21 +200,24 @@ function kindOfStep(step: PreviewStep): ChangeKind | undefined {
   }
 }
 
-/** A create that takes over an object that exists: the `import` option or `adoptExisting`. */
+/** A create that takes over an object that exists: the `import` option or `adoptExisting` (the object found at preview: `takeover`). */
 function isTakeover(state: StepState | null | undefined): boolean {
   const inputs = state?.inputs ?? {};
-  return inputs.adoptExisting === true || (typeof inputs.__import === "string" && inputs.__import !== "");
+  return isRecord(inputs.takeover) || inputs.adoptExisting === true || (typeof inputs.__import === "string" && inputs.__import !== "");
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /**
  * What a takeover writes over: each field the program sets, with the value the
- * object has now where the provider read it at preview (`__overwrites`), or a
- * note that the values it has are read at apply.
+ * object has now where the provider read it at preview (`takeover.overwrites`,
+ * src/engine/import.ts), or a note that the values it has are read at apply.
  */
 function takeoverFields(step: PreviewStep, terms: KindTerms): Pick<Change, "fields" | "note"> {
   const declared = createdFields(step.newState, terms);
-  const current = step.newState?.inputs?.__overwrites;
-  if (current === null || typeof current !== "object") {
+  const takeover = step.newState?.inputs?.takeover;
+  const current = isRecord(takeover) ? takeover.overwrites : undefined;
+  if (!isRecord(current)) {
     return { fields: declared, note: "the object exists; these values replace the ones it has, which are read at apply" };
   }
   const now = current as Record<string, unknown>;

@@ -94,12 +94,24 @@ describe("errors", () => {
     expect(error.errorKey).toBe(true);
   });
 
-  it("a bad token: 401 says to check platform:token", async () => {
+  it("a bad token: 401 says the token was refused, where it is set and what to do", async () => {
     const client = new PlatformClient({ url: server.emulator.url, token: "glpat-not-a-real-token" });
     const error = await failure(client.get(apiPath`/projects/${"acme/web"}`));
     expect(error.status).toBe(401);
-    expect(error.message).toContain("platform:token");
+    expect(error.message).toBe(
+      "GET /projects/acme%2Fweb failed with 401: 401 Unauthorized. The server refused the token in platform:token (or PLATFORM_TOKEN): " +
+        "it is mistyped, expired or revoked; set a valid one with `pulumi config set --secret platform:token <token>`.",
+    );
     expect(error.message).not.toContain("glpat-not-a-real-token");
+  });
+
+  it("a 401 that says the token expired is read as that", () => {
+    // Real servers answer an expired personal access token with `{"error":"invalid_token","error_description":"Token has expired."}`.
+    const error = new ApiError({ status: 401, method: "GET", path: "/user", serverMessage: "invalid_token (Token has expired.)", errorKey: true });
+    expect(error.message).toBe(
+      "GET /user failed with 401: invalid_token (Token has expired.). The token in platform:token (or PLATFORM_TOKEN) has expired (the server said so); " +
+        "set a valid one with `pulumi config set --secret platform:token <token>`.",
+    );
   });
 
   it("a role too low: 403 says so", async () => {

@@ -1,6 +1,7 @@
 /**
  * The exclusive-sets example with the real Pulumi CLI: objects made out of
- * band in all five collections are named by the preview after a refresh,
+ * band in all five collections are named by the preview after a refresh, as
+ * the objects it deletes (`deletes`, the diff of `unexpected` hidden),
  * `up` removes them and only them, a second preview is clean, an object made
  * between that preview and the `up` stays (and shows in the next preview),
  * ignored objects are never touched, and destroy removes the program's
@@ -37,6 +38,11 @@ async function makeOutOfBand(label: string, slug: string): Promise<void> {
   const newIssueUrl = slug === "youtrack" ? {} : { new_issue_url: "https://t.example.com/new" }; // YouTrack takes none
   await api.put(apiPath`/groups/${"acme"}/integrations/${slug}`, { project_url: "https://t.example.com/p", issues_url: "https://t.example.com/i/:id", ...newIssueUrl });
   await api.post(apiPath`/virtual_registries/container/registries/${registry}/upstreams`, { name: label, url: `https://${label}.example.com` });
+}
+
+/** What an exclusive set's step says it deletes (`deletes`, in its new inputs). */
+function deletedInPreview(preview: PreviewJson, set: string): unknown {
+  return stepsByName(preview)[set]?.newState?.inputs?.deletes;
 }
 
 /** The names an exclusive set's step records in `unexpected` (the old inputs the preview compares). */
@@ -78,8 +84,13 @@ describe.sequential("exclusive-sets example with the real Pulumi CLI", { timeout
     const preview = await program.previewJson();
     for (const set of SETS) {
       expect(stepsByName(preview)[set]?.op, set).toBe("update");
-      expect(changedInputs(stepsByName(preview)[set]!), set).toEqual(["unexpected"]);
+      expect(changedInputs(stepsByName(preview)[set]!), set).toEqual(["deletes", "unexpected"]);
     }
+    expect(deletedInPreview(preview, "only-these-badges")).toEqual([expect.stringMatching(/^badge \d+ `stray`$/)]);
+    expect(deletedInPreview(preview, "only-these-saml-links")).toEqual(["SAML group link `stray`"]);
+    expect(deletedInPreview(preview, "only-these-schedules")).toEqual([expect.stringMatching(/^pipeline schedule \d+ `stray`$/)]);
+    expect(deletedInPreview(preview, "only-these-integrations")).toEqual([expect.stringMatching(/^integration redmine/)]);
+    expect(deletedInPreview(preview, "only-these-upstreams")).toEqual([expect.stringMatching(/^upstream \d+ `stray`$/)]);
     expect(namedInPreview(preview, "only-these-badges")).toEqual(["stray"]);
     expect(namedInPreview(preview, "only-these-saml-links")).toEqual(["stray"]);
     expect(namedInPreview(preview, "only-these-schedules")).toEqual(["stray"]);
@@ -87,11 +98,12 @@ describe.sequential("exclusive-sets example with the real Pulumi CLI", { timeout
     expect(namedInPreview(preview, "only-these-upstreams")).toEqual(["stray"]);
     // Nothing else changes: the program's own objects are the same.
     expect(preview.steps.filter((step) => step.op !== "same").map((step) => step.urn.split("::").at(-1)).sort()).toEqual([...SETS].sort());
-    // The text a user reads names them too.
+    // The text a user reads names them as what it deletes, not as an edit of the recorded list.
     const text = (await program.preview("--diff")).stdout;
-    expect(text).toMatch(/unexpected/);
-    expect(text).toMatch(/"stray"/);
-    expect(text).toMatch(/"redmine"/);
+    expect(text).toMatch(/\+ deletes\s*: \[/);
+    expect(text).toMatch(/"badge \d+ `stray`"/);
+    expect(text).toMatch(/"integration redmine/);
+    expect(text).not.toMatch(/badgeId/);
   });
 
   it("an object made between that preview and the up is not removed; up removes exactly what the preview named", async () => {
@@ -104,8 +116,9 @@ describe.sequential("exclusive-sets example with the real Pulumi CLI", { timeout
       integrations: ["custom-issue-tracker", "ewm", "youtrack"],
       upstreams: ["Docker Hub", "late", "team-owned"],
     });
-    // The state records nothing pending: the second preview is clean until the next refresh.
-    await program.preview("--expect-no-changes");
+    // The state records nothing pending: the second preview is clean until the next refresh, and names no deletion.
+    const clean = await program.previewJson("--expect-no-changes");
+    for (const set of SETS) expect(deletedInPreview(clean, set), set).toBeUndefined();
     const state = await program.exportStack();
     for (const resource of state.deployment.resources ?? []) {
       if (SETS.includes(resource.urn.split("::").at(-1)!)) expect(resource.outputs!.unexpected, resource.urn).toEqual([]);

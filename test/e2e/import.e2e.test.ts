@@ -40,6 +40,7 @@ describe.sequential("the import option with the real Pulumi CLI", { timeout: 5 *
           link_url: "https://old-ci.example.com/acme",
           image_url: "https://ci.example.com/acme/coverage.svg",
         });
+        await api.post(apiPath`/groups/${"acme"}/badges`, { name: "adopted", link_url: "https://old-ci.example.com/adopted", image_url: "https://ci.example.com/adopted.svg" });
         schedule = await api.post<LiveSchedule>(apiPath`/projects/${"acme/web"}/pipeline_schedules`, { description: "Nightly", ref: "main", cron: "0 4 * * *" });
         const beta = await api.get<{ id: number; description: string }>(apiPath`/groups/${"beta"}`);
         betaId = beta.id;
@@ -49,22 +50,53 @@ describe.sequential("the import option with the real Pulumi CLI", { timeout: 5 *
     await started.program.setConfig("importBadge", `groups/acme/badges/${badge.id}`);
     await started.program.setConfig("importSchedule", `projects/acme%2Fweb/pipeline_schedules/${schedule.id}`);
     await started.program.setConfig("importGroupSettings", `groups/${betaId}`);
+    await started.program.setConfig("adoptBadge", "yes");
   }, 10 * 60_000);
 
   afterAll(() => stopProgramUnderTest(started ?? {}));
 
-  it("up takes over exactly the objects the ids name, bringing them to the declared values, without a POST", async () => {
+  it("the preview's step of a takeover is a create: the engine knows no other for a dynamic resource", async () => {
     const preview = stepsByName(await started.program.previewJson());
     expect(preview["imported-badge"]?.op).toBe("create");
     expect(preview["imported-schedule"]?.op).toBe("create");
-    // The preview read the objects: it names what the up will set on each.
-    const shown = (await started.program.preview()).stdout;
-    expect(shown).toContain(`Badge groups/acme/badges/${badge.id}: the import takes it over and sets linkUrl to the declared values.`);
-    expect(shown).toContain(`PipelineSchedule projects/acme%2Fweb/pipeline_schedules/${schedule.id}: the import takes it over and sets cron to the declared values.`);
+  });
+
+  it("the preview shows each takeover as one: a `takeover` input naming the values it overwrites, and a warning under the resource", async () => {
+    const json = await started.program.previewJson();
+    const steps = stepsByName(json);
+    // Each field it overwrites, with the value the object has now (the new one is the create's input beside it).
+    expect(steps["imported-badge"]?.newState?.inputs?.takeover).toEqual({ id: `groups/acme/badges/${badge.id}`, overwrites: { linkUrl: "https://old-ci.example.com/acme" } });
+    expect(steps["imported-schedule"]?.newState?.inputs?.takeover).toEqual({ id: `projects/acme%2Fweb/pipeline_schedules/${schedule.id}`, overwrites: { cron: "0 4 * * *" } });
+    expect(steps["imported-settings"]?.newState?.inputs?.takeover).toEqual({ id: `groups/${betaId}`, overwrites: { description: betaDescription } });
+    expect(steps["adopted-badge"]?.newState?.inputs?.takeover).toEqual({
+      id: expect.stringMatching(/^groups\/acme\/badges\/\d+$/),
+      overwrites: { linkUrl: "https://old-ci.example.com/adopted" },
+    });
+    expect(steps.docs?.newState?.inputs).not.toHaveProperty("takeover");
+    // Each warning is the resource's own diagnostic, not the stack's.
+    const diagnostics = (json as unknown as { diagnostics?: { urn?: string; severity: string; message: string }[] }).diagnostics ?? [];
+    const takeovers = diagnostics.filter((diagnostic) => diagnostic.message.includes("takes over this existing object"));
+    expect(Object.fromEntries(takeovers.map((diagnostic) => [diagnostic.urn?.split("::").at(-1), diagnostic.severity]))).toEqual({
+      "imported-badge": "warning",
+      "imported-schedule": "warning",
+      "imported-settings": "warning",
+      "adopted-badge": "warning",
+    });
+    // The text with --diff lists `takeover` with the create's inputs; the warnings it writes to stderr.
+    const diff = await started.program.preview("--diff");
+    expect(diff.stdout).toMatch(/takeover\s*: \{/);
+    expect(diff.stdout).toMatch(/overwrites: \{\s*linkUrl: "https:\/\/old-ci.example.com\/acme"/);
+    expect(diff.stderr).toContain(`warning: Badge groups/acme/badges/${badge.id}: the import option takes over this existing object; it overwrites linkUrl: "https://old-ci.example.com/acme" → "https://ci.example.com/acme".`);
+    // The default text lists the warnings under the resource's heading, not the stack's.
+    const text = (await started.program.preview()).stdout;
+    expect(text).toMatch(/Badge \(imported-badge\):\s*\n\s*warning: Badge groups\/acme\/badges\/\d+: the import option takes over/);
+  });
+
+  it("up brings the taken-over objects to the declared values without a POST", async () => {
     const mark = started.emulator.mark();
     await started.program.up();
     const posts = started.emulator.requestsSince(mark).filter((request) => request.method === "POST").map((request) => request.path);
-    // Only the program's own new badge is created.
+    // Only the program's own new badge is created (the adopted one is taken over too).
     expect(posts).toEqual(["/api/v4/groups/acme/badges"]);
     const badges = await acmeBadges();
     expect(badges.filter((live) => live.name === "coverage")).toEqual([expect.objectContaining({ id: badge.id, link_url: "https://ci.example.com/acme" })]);

@@ -6,7 +6,8 @@
  *   unknown" and the engine names what differs: src/engine/provider.ts);
  * - schedule variables are reviewable one by one: a rotated value, a value
  *   changed out of band and found by refresh, and a variable added out of
- *   band each show on exactly that variable; `up` puts them back;
+ *   band each show on exactly that variable; `up` puts them back; a plain
+ *   value is shown before and after, a secret one masked;
  * - state written with the variables as one secret list (earlier releases)
  *   refreshes and previews clean;
  * - an unknown property is refused at preview with the nearest known name,
@@ -24,10 +25,11 @@ const WEBHOOK = "https://chat.example.com/hooks/previews-webhook-1";
 const ROTATED_WEBHOOK = "https://chat.example.com/hooks/previews-webhook-2";
 const DEPLOY_TOKEN = "previews-deploy-token-1";
 const ROTATED_TOKEN = "previews-deploy-token-2";
-const TARGET = "staging-plain-secret";
+/** A plain value of the program: shown, unlike the secrets. */
+const TARGET = "staging";
 const DRIFTED = "drifted-out-of-band-value";
 const EXTRA = "extra-out-of-band-value";
-const SECRETS = [WEBHOOK, ROTATED_WEBHOOK, DEPLOY_TOKEN, ROTATED_TOKEN, TARGET, DRIFTED, EXTRA];
+const SECRETS = [WEBHOOK, ROTATED_WEBHOOK, DEPLOY_TOKEN, ROTATED_TOKEN, EXTRA];
 
 /** The preview step of a resource, with the detailed diff the engine computed. */
 type Step = PreviewJson["steps"][number] & { detailedDiff?: Record<string, { kind: string }> | null; diffReasons?: string[] };
@@ -94,12 +96,31 @@ describe.sequential("previews through the real engine", { timeout: 5 * 60_000 },
     await program.preview("--expect-no-changes");
   });
 
+  it("a plain variable's change shows its value before and after; a secret one stays masked", async () => {
+    await program.setConfig("target", "production");
+    const nightly = (await previewSteps()).nightly!;
+    expect(nightly.op).toBe("update");
+    expect(Object.keys(nightly.detailedDiff ?? {})).toEqual(["variables.TARGET.value"]);
+    expect((nightly.newState?.inputs as { variables: Record<string, { value: unknown }> }).variables.TARGET!.value).toBe("production");
+    expect((nightly.newState?.inputs as { variables: Record<string, { value: unknown }> }).variables.DEPLOY_TOKEN!.value).toBe("[secret]");
+    const text = (await program.preview("--diff")).stdout;
+    expect(text).toMatch(/~ value\s*: "staging" => "production"/);
+    expect(text).not.toMatch(/\[secret\] => \[secret\]/);
+    await program.up();
+    expect(await variablesOnServer()).toEqual({ DEPLOY_TOKEN: ROTATED_TOKEN, TARGET: "production" });
+    await program.preview("--expect-no-changes");
+    await program.cli(["config", "rm", "target"]);
+    await program.up();
+    expectNoSecretIn(JSON.stringify(await program.exportStack()));
+  });
+
   it("a value changed out of band shows on exactly that variable after refresh, and up puts it back", async () => {
     await api.put(apiPath`/projects/${"acme/web"}/pipeline_schedules/${await scheduleId()}/variables/${"TARGET"}`, { value: DRIFTED });
     await program.refresh();
     const nightly = (await previewSteps()).nightly!;
     expect(nightly.op).toBe("update");
     expect(Object.keys(nightly.detailedDiff ?? {})).toEqual(["variables.TARGET.value"]);
+    expect((await program.preview("--diff")).stdout).toMatch(new RegExp(`~ value\\s*: "${DRIFTED}" => "${TARGET}"`));
     await program.up();
     expect(await variablesOnServer()).toEqual({ DEPLOY_TOKEN: ROTATED_TOKEN, TARGET });
     await program.preview("--expect-no-changes");

@@ -170,7 +170,7 @@ const BASE: Partial<Record<Exclude<ResourceKind, "GroupIntegration">, Omit<Decla
   ProjectStar: { name: "star", args: { project: "acme/web" } },
 };
 
-/** Secret fields that hold structures: where in them the secret strings go. */
+/** Secret fields that hold structures: where in them the secret strings go (values the program marks secret itself). */
 const STRUCTURED: Record<string, (string | number)[][]> = {
   "PipelineSchedule.variables": [
     ["variables", 0, "value"],
@@ -220,7 +220,9 @@ export function declarationsWithSecrets(plantings: Plantings, set: string, confi
       const value = plantings.plant(`${label}${path.length > 1 ? ` ${path.join(".")}` : ""} (set ${set}, ${viaConfig ? "stack config" : "program run time"})`, shapeOf(kind, field));
       const key = `${set.toLowerCase()}${String(index).padStart(3, "0")}`;
       if (viaConfig) config[key] = value;
-      declaration.secrets.push({ path, from: viaConfig ? { config: key } : { runtime: value } });
+      // A structured field's values (a schedule variable's) are as secret as the program gives them: a run-time one is wrapped.
+      const wrapped = STRUCTURED[`${kind}.${field}`] !== undefined;
+      declaration.secrets.push({ path, from: viaConfig ? { config: key } : { runtime: value, ...(wrapped ? { wrapped } : {}) } });
       fields.push({ field: label, value, viaConfig });
     }
   };

@@ -6,6 +6,10 @@
  * configure the provider from the config stored at the last `up` (see
  * src/engine/stored-config.ts), so they send the revoked token: each must say
  * that, once, with the command that fixes it, and that command must work.
+ * The stack holds four badges and a SAML group link: the explanation is
+ * given in full once per run, every other resource it stops says it briefly,
+ * and the SAML group link (whose API answers 401 for a tier or a role too)
+ * says the same as the badges.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiPath } from "pulumi-platform";
@@ -14,6 +18,11 @@ import type { RunResult } from "../../scripts/pulumi-workspace.mts";
 import { startProgramUnderTest, stopProgramUnderTest, type ProgramUnderTest } from "./program-under-test";
 
 const FIRST_TOKEN = "glpat-alice-first-0001";
+const BADGES = ["api", "coverage", "docs", "status"];
+/** What each resource stopped by the stored token says, in the full form or the short one. */
+const storedTokenRefused = "the server refused the platform:token stored in the stack at the last `pulumi up`";
+/** The explanation's own words, which only its full form has. */
+const FULL_FORM = "do not run the program, so they use that stored copy";
 const SECOND_TOKEN = "glpat-alice-second-0002";
 
 /** The default seed, with alice (Owner of acme) holding two tokens. */
@@ -33,14 +42,27 @@ function occurrences(text: string, part: string): number {
   return text.split(part).length - 1;
 }
 
-/** What every failing run must show: the message once in the summary, no copy on the stack, no line ending in ": ". */
-function expectSaidOnce(run: RunResult, message: string): void {
+/**
+ * What every failing run must show: each of the five resources stopped, once in the summary, saying the stored
+ * token was refused (the badges and the SAML group link alike); the full explanation for one resource only; no
+ * copy on the stack and no line ending in ": ".
+ */
+function expectSaidOnce(run: RunResult, operation: "read" | "delete"): void {
   expect(run.code).not.toBe(0);
-  expect(occurrences(diagnostics(run), message), diagnostics(run)).toBe(1);
-  // The host's console copy of the error was shown as a diagnostic of the stack, as `Error: <message>: `.
-  expect(run.stdout).not.toContain(`Error: ${message}`);
+  const summary = diagnostics(run);
+  const method = operation === "read" ? "GET" : "DELETE";
+  const said = `failed with 401 (401 Unauthorized): ${storedTokenRefused}`;
+  expect(occurrences(summary, said), summary).toBe(5);
+  expect(summary.match(new RegExp(`Badge: could not ${operation} groups/acme/badges/\\d+\\. ${method} /groups/acme/badges/\\d+ ${said.replace(/[()`]/g, "\\$&")}`, "g")), summary).toHaveLength(4);
+  expect(summary).toMatch(new RegExp(`SamlGroupLink: could not ${operation} groups/acme/saml_group_links/platform-developers\\. `));
+  expect(occurrences(summary, FULL_FORM), summary).toBe(1);
+  // The engine echoes each resource's error in its progress lines (twice); the full form is only ever the one resource's.
+  const fullLines = `${run.stdout}\n${run.stderr}`.split("\n").filter((line) => line.includes(FULL_FORM));
+  expect(new Set(fullLines.map((line) => /could not \w+ (\S+)\./.exec(line)?.[1])).size, fullLines.join("\n")).toBe(1);
+  // The host's console copy of an error was shown as a diagnostic of the stack, as `Error: <message>: `.
+  expect(run.stdout).not.toMatch(/Error: (Badge|SamlGroupLink): could not/);
   const lines = `${run.stdout}\n${run.stderr}`.split("\n");
-  expect(lines.filter((line) => line.includes(message) && line.trimEnd().endsWith(":"))).toEqual([]);
+  expect(lines.filter((line) => line.includes(storedTokenRefused) && line.trimEnd().endsWith(":"))).toEqual([]);
 }
 
 describe.sequential("token rotation with the real Pulumi CLI", { timeout: 5 * 60_000 }, () => {
@@ -48,9 +70,14 @@ describe.sequential("token rotation with the real Pulumi CLI", { timeout: 5 * 60
   const badges = async () => (await started.api.list<{ id: number; name: string }>(apiPath`/groups/${"acme"}/badges`)).map((badge) => badge.name);
 
   beforeAll(async () => {
-    started = await startProgramUnderTest({ programDir: "test/e2e/programs/operating", emulator: { seed }, secrets: { "platform:token": FIRST_TOKEN } });
+    started = await startProgramUnderTest({
+      programDir: "test/e2e/programs/operating",
+      emulator: { seed },
+      config: { moreResources: "true" },
+      secrets: { "platform:token": FIRST_TOKEN },
+    });
     await started.program.up();
-    expect(await badges()).toEqual(["docs"]);
+    expect((await badges()).sort()).toEqual(BADGES);
     // The first token is revoked on the server (as the administrator), and the stack moves to the second.
     const revoked = await started.api.post<{ revoked: boolean }>(apiPath`/groups/${"acme"}/tokens/revoke`, { token: FIRST_TOKEN });
     expect(revoked.revoked).toBe(true);
@@ -59,26 +86,23 @@ describe.sequential("token rotation with the real Pulumi CLI", { timeout: 5 * 60
 
   afterAll(() => stopProgramUnderTest(started ?? {}));
 
-  const storedTokenRefused = "the server refused the platform:token stored in the stack at the last `pulumi up`.";
 
   it("pulumi refresh says the stored token was refused, once, and names pulumi refresh --run-program", async () => {
     const run = await started.program.cli(["refresh", "--yes", "--skip-preview"], { allowFailure: true });
-    const message =
-      "Badge: could not read groups/acme/badges/1. GET /groups/acme/badges/1 failed with 401 (401 Unauthorized): " + storedTokenRefused;
-    expectSaidOnce(run, message);
+    expectSaidOnce(run, "read");
     expect(diagnostics(run)).toContain("Run `pulumi refresh --run-program` (or `pulumi up --refresh --run-program`) to use the current platform:token.");
   });
 
   it("pulumi up --refresh says the same", async () => {
     const run = await started.program.cli(["up", "--yes", "--skip-preview", "--refresh"], { allowFailure: true });
-    expectSaidOnce(run, "Badge: could not read groups/acme/badges/1. GET /groups/acme/badges/1 failed with 401 (401 Unauthorized): " + storedTokenRefused);
+    expectSaidOnce(run, "read");
   });
 
   it("pulumi destroy says so and names pulumi destroy --run-program; nothing is deleted", async () => {
     const run = await started.program.cli(["destroy", "--yes", "--skip-preview"], { allowFailure: true });
-    expectSaidOnce(run, "Badge: could not delete groups/acme/badges/1. DELETE /groups/acme/badges/1 failed with 401 (401 Unauthorized): " + storedTokenRefused);
+    expectSaidOnce(run, "delete");
     expect(diagnostics(run)).toContain("Run `pulumi destroy --run-program` to use the current platform:token.");
-    expect(await badges()).toEqual(["docs"]);
+    expect((await badges()).sort()).toEqual(BADGES);
   });
 
   it("the commands named work with the new token: refresh --run-program and up --refresh --run-program", async () => {
@@ -94,5 +118,19 @@ describe.sequential("token rotation with the real Pulumi CLI", { timeout: 5 * 60
   it("pulumi destroy --run-program deletes with the new token", async () => {
     await started.program.cli(["destroy", "--yes", "--skip-preview", "--run-program"]);
     expect(await badges()).toEqual([]);
+  });
+
+  it("a preview with a token the server refuses: the verification and the data function say it in the same words, the function's not as an unhandled exception", async () => {
+    await started.program.setConfig("platform:token", "glpat-never-issued-0003", { secret: true });
+    const result = await started.program.cli(["preview"], { allowFailure: true });
+    expect(result.code).not.toBe(0);
+    const run = `${result.stdout}\n${result.stderr}`;
+    const refused = "The server refused the token in platform:token (or PLATFORM_TOKEN): it is mistyped, expired or revoked; set a valid one with `pulumi config set --secret platform:token <token>`.";
+    expect(run).toContain(`getMetadata: could not read the instance metadata. GET /metadata failed with 401: 401 Unauthorized. ${refused}`);
+    expect(run).toContain(`GET /user failed with 401: 401 Unauthorized. ${refused}`);
+    const about401 = run.split("\n").filter((line) => line.includes("401"));
+    expect(about401.filter((line) => !line.includes(refused))).toEqual([]);
+    expect(run).not.toContain("unhandled exception");
+    expect(run).not.toContain("glpat-never-issued-0003");
   });
 });

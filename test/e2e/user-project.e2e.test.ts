@@ -1,11 +1,15 @@
 /**
- * A platform team's own repository, as a new user meets it: the package packed
- * (`npm run package`), a project outside this repository made from the shipped
- * template and installed from the tarball, the README's commands of "Use it in
- * your own repository" run word for word (HOME is a temporary directory holding
- * `~/src/pulumi-platform` with the tarball), the real Pulumi CLI, and
- * `platform-emulator` started from its command line. Also: the CI workflow of
- * docs/ci/github-actions.yml step by step, the template's TypeScript settings
+ * A platform team's own repository, as a new user meets it: the README's
+ * commands of "Use it in your own repository" run word for word (HOME is a
+ * temporary directory holding `~/src/pulumi-platform`, a checkout made of links
+ * to this repository's files): a project made from the shipped template, the
+ * package packed into its vendor/ and installed by a relative path, the real
+ * Pulumi CLI, and the emulator started with `npm run emulator` and stopped by
+ * SIGTERM and SIGINT. Then the update command of docs/own-repository.md, the
+ * project committed, and a teammate's clone (another HOME, no checkout of
+ * pulumi-platform) that runs the CI workflow of docs/ci/github-actions.yml step
+ * by step, `npm ci` from the vendored tarball first, with the workflow's
+ * cached Pulumi CLI build restored. Also: the template's TypeScript settings
  * and the other module resolutions, `pulumi new` on the shipped template, the
  * Node.js version check, the published declarations, and two examples copied
  * out of the repository with their own package.json: platform-team on the
@@ -17,6 +21,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createConnection } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -66,12 +71,27 @@ function bash(script: string, cwd: string, env: NodeJS.ProcessEnv = userEnv(), a
   return run;
 }
 
-/** The fenced sh block of README.md that follows `<!-- user-project: NAME -->`. */
-function readmeBlock(name: string): string {
-  const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
+/** The fenced sh block of README.md (or another doc) that follows `<!-- user-project: NAME -->`. */
+function readmeBlock(name: string, doc = "README.md"): string {
+  const readme = readFileSync(path.join(repoRoot, doc), "utf8");
   const match = new RegExp(`<!-- user-project: ${name} -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(readme);
-  if (!match) throw new Error(`README.md has no sh block marked <!-- user-project: ${name} -->`);
+  if (!match) throw new Error(`${doc} has no sh block marked <!-- user-project: ${name} -->`);
   return match[1]!;
+}
+
+/** Whether something listens on 127.0.0.1:`port`. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: "127.0.0.1", port });
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+}
+
+/** Waits for a child to exit; its exit code, or the signal that ended it. */
+function exited(child: ChildProcess): Promise<number | string> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode ?? child.signalCode!);
+  return new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal!)));
 }
 
 /** Starts a long-running script in its own process group (stopped in afterAll). */
@@ -97,12 +117,10 @@ function setupNodeDir(): string {
 beforeAll(() => {
   ensurePulumiCli(); // builds the CLI into the cache once, if this machine has none
   mkdirSync(checkout, { recursive: true });
-  // The checkout's shipped parts the README's commands name, and the tarball `npm run package` writes.
-  for (const entry of ["bin", "templates"]) symlinkSync(path.join(repoRoot, entry), path.join(checkout, entry));
-  const { npm_config_cache: _cache, ...env } = userEnv();
-  const packed = bash(`npm run --silent package -- --destination ${JSON.stringify(checkout)}`, repoRoot, { ...env, HOME: homedir() });
-  tarball = packed.output.trim().split("\n").at(-1)!;
-  expect(tarball).toBe(path.join(checkout, "pulumi-platform-0.1.0.tgz"));
+  // A checkout after `npm ci`, made of links to this repository's files (its node_modules included).
+  for (const entry of ["bin", "templates", "scripts", "src", "docs", "node_modules", "package.json", "tsconfig.build.json", "README.md", "LICENSE"]) {
+    symlinkSync(path.join(repoRoot, entry), path.join(checkout, entry));
+  }
 }, 240_000);
 
 afterAll(() => {
@@ -117,16 +135,21 @@ afterAll(() => {
 }, 180_000);
 
 describe("a project of its own, installed from the packed package", { sequential: true }, () => {
-  it("README: a new project from the template, installed from the tarball without script warnings, type-checks", () => {
+  it("README: a new project from the template, the package in its vendor/ by a relative path without script warnings, type-checks", () => {
     const run = bash(readmeBlock("new"), home);
     expect(run.output).not.toMatch(/install-scripts|not yet covered by allowScripts/);
+    tarball = path.join(project, "vendor/pulumi-platform-0.1.0.tgz");
+    expect(readdirSync(path.join(project, "vendor"))).toEqual(["pulumi-platform-0.1.0.tgz"]);
     const manifest = JSON.parse(readFileSync(path.join(project, "package.json"), "utf8")) as { name: string; dependencies: Record<string, string> };
     expect(manifest.name).toBe("platform-infra");
-    expect(manifest.dependencies["pulumi-platform"]).toMatch(/pulumi-platform-0\.1\.0\.tgz$/);
-    // One copy of the SDK: the package's range takes the project's (the newest the range allows).
+    expect(manifest.dependencies["pulumi-platform"]).toBe("file:vendor/pulumi-platform-0.1.0.tgz");
+    expect(readFileSync(path.join(project, "package-lock.json"), "utf8")).not.toContain(home);
+    expect(readFileSync(path.join(project, ".gitignore"), "utf8")).toContain(".platform-emulator-state.json");
+    // One copy of the SDK, the one the template pins: the CLI this suite builds is for it.
     const tree = bash("npm ls @pulumi/pulumi --all --json", project).output;
     const versions = new Set([...tree.matchAll(/"@pulumi\/pulumi": \{\s*"version": "([^"]+)"/g)].map((match) => match[1]));
-    expect([...versions]).toEqual([bash(`npm view '@pulumi/pulumi@${sdkRange}' version --json | tail -n 3`, project).output.match(/"([\d.]+)"\s*\]?\s*$/)![1]]);
+    const pinned = (JSON.parse(readFileSync(path.join(repoRoot, "templates/platform/package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["@pulumi/pulumi"];
+    expect([...versions]).toEqual([pinned]);
     // What users get: no lifecycle scripts, no source maps, a licence, the template.
     const installed = path.join(project, "node_modules/pulumi-platform");
     const published = JSON.parse(readFileSync(path.join(installed, "package.json"), "utf8")) as Record<string, unknown>;
@@ -135,10 +158,11 @@ describe("a project of its own, installed from the packed package", { sequential
     expect(readFileSync(path.join(installed, "LICENSE"), "utf8")).toContain("Apache License");
   }, 240_000);
 
-  it("README: the CLI from the package, a stack, the emulator from its command line, preview and up against it", async () => {
+  it("README: the CLI from the package, a stack, the emulator from npm run emulator, preview and up against it; SIGTERM stops the emulator", async () => {
     // PULUMI_HOME: the CLI finds ~/.pulumi through the user database, not HOME; keep the machine's out of it.
     const env = userEnv({ PULUMI_HOME: path.join(home, ".pulumi") });
-    startInBackground(readmeBlock("emulator"), project, env);
+    // `exec`: the child is npm itself, which a process manager (or `kill`) signals.
+    const emulator = startInBackground(`exec ${readmeBlock("emulator")}`, project, env);
     await waitFor("the emulator on 127.0.0.1:8080", () =>
       fetch("http://127.0.0.1:8080/api/v4/metadata", { headers: { "PRIVATE-TOKEN": "glpat-alice-token" } }).then(
         (response) => response.ok,
@@ -149,10 +173,44 @@ describe("a project of its own, installed from the packed package", { sequential
     const run = bash(`${readmeBlock("run")}\nnpm run pulumi -- preview --expect-no-changes`, project, env);
     expect(run.output).toMatch(/2 created/);
     expect(run.output).toContain('platformVersion: "');
-    // The README's `npx pulumi-platform-cli` builds the CLI of the project's @pulumi/pulumi (the newest of the
-    // range) the first time, as on a user's machine: on a fresh machine that is a build of its own (about 5 minutes
-    // on 2 cores; 3.270.0 is not on the module proxy, so its fallback 3.260.0), besides the repository's 3.259.0.
+    // The project's SDK is the pinned one, so the CLI is the suite's own build, reused, never another.
+    expect(run.output).not.toMatch(/building pulumi v/);
+    process.kill(emulator.pid!, "SIGTERM"); // npm alone, not its process group
+    await exited(emulator);
+    await waitFor("port 8080 to close", async () => !(await listening(8080)), 10);
+    expect(existsSync(path.join(project, ".platform-emulator-state.json"))).toBe(true);
   }, 900_000);
+
+  it("the emulator stops on SIGINT to npm run emulator, and on either signal when run directly on an old Node.js, under the project's own", async () => {
+    const env = userEnv();
+    const viaNpm = startInBackground("exec npm run emulator", project, env);
+    await waitFor("the emulator on 127.0.0.1:8080", () => listening(8080));
+    process.kill(viaNpm.pid!, "SIGINT");
+    await exited(viaNpm);
+    await waitFor("port 8080 to close", async () => !(await listening(8080)), 10);
+    // The shell's node made to say 20: the command runs the emulator under node_modules/.bin/node and passes signals on.
+    const preload = path.join(root, "node-20-bin.cjs");
+    writeFileSync(preload, 'Object.defineProperty(process.versions, "node", { value: "20.11.1" });\n');
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      const direct = startInBackground(`exec node --require ${JSON.stringify(preload)} node_modules/.bin/platform-emulator --port-from Pulumi.yaml --quiet`, project, env);
+      await waitFor("the emulator on 127.0.0.1:8080", () => listening(8080));
+      process.kill(direct.pid!, signal);
+      expect(await exited(direct)).toBe(0);
+      expect(await listening(8080)).toBe(false);
+    }
+  }, 120_000);
+
+  it("docs/own-repository.md: updating the package is one command; the project is committed without what .gitignore leaves out", () => {
+    bash(readmeBlock("update", "docs/own-repository.md"), home);
+    expect(readdirSync(path.join(project, "vendor"))).toEqual(["pulumi-platform-0.1.0.tgz"]);
+    expect((JSON.parse(readFileSync(path.join(project, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["pulumi-platform"]).toBe(
+      "file:vendor/pulumi-platform-0.1.0.tgz",
+    );
+    const committed = bash("git init -q -b main && git add -A && git -c user.name=dev -c user.email=dev@example.com commit -qm 'platform-infra' && git ls-files", project).output.split("\n");
+    expect(committed).toContain("vendor/pulumi-platform-0.1.0.tgz");
+    expect(committed).toContain("package-lock.json");
+    expect(committed.filter((file) => /^node_modules\/|emulator-state|^\.pulumi\//.test(file))).toEqual([]);
+  }, 300_000);
 
   it("the template's TypeScript settings, and moduleResolution node16 and bundler, type-check both entry points", async () => {
     writeFileSync(
@@ -182,37 +240,53 @@ describe("a project of its own, installed from the packed package", { sequential
     bash(`export PATH="$(npx pulumi-platform-cli):$PATH"; pulumi new "$PWD/node_modules/pulumi-platform/templates/platform" --generate-only --yes --name team-infra --dir ${JSON.stringify(target)}`, project, env);
     expect(JSON.parse(readFileSync(path.join(target, "package.json"), "utf8"))).toMatchObject({ name: "team-infra" });
     expect(readFileSync(path.join(target, "Pulumi.yaml"), "utf8")).toMatch(/^name: team-infra$/m);
-    expect(readdirSync(target).sort()).toEqual(["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json"]);
+    // npm leaves .gitignore files out of packages: the installed template holds it as gitignore.
+    expect(readdirSync(target).sort()).toEqual([".gitlab-ci.yml", "Pulumi.yaml", "gitignore", "index.ts", "package.json", "tsconfig.json"]);
   }, 60_000);
 
-  it("the CI workflow of docs/ci/github-actions.yml: its run steps start the emulator, wait for it, preview and update, and stop it", async () => {
-    const workflow = parseYaml(readFileSync(path.join(repoRoot, "docs/ci/github-actions.yml"), "utf8")) as {
-      jobs: Record<string, { env: Record<string, string>; steps: { name?: string; run?: string; if?: string }[] }>;
-    };
+  it("a teammate's clone runs the CI workflow of docs/ci/github-actions.yml: npm ci from vendor/, the CLI from the restored cache, the emulator, preview and up", async () => {
+    type Step = { name?: string; uses?: string; run?: string; if?: string; with?: Record<string, string> };
+    const workflow = parseYaml(readFileSync(path.join(repoRoot, "docs/ci/github-actions.yml"), "utf8")) as { jobs: Record<string, { env: Record<string, string>; steps: Step[] }> };
     const job = workflow.jobs.emulator!;
+    // The runner: another machine's HOME with no checkout of pulumi-platform, and the repository cloned (actions/checkout).
+    const runnerHome = path.join(root, "runner-home");
+    const clone = path.join(root, "runner-work/platform-infra");
+    bash(`git clone -q ${JSON.stringify(project)} ${JSON.stringify(clone)}`, root);
+    expect(existsSync(path.join(clone, "node_modules"))).toBe(false);
+    // actions/setup-node keeps Node's packages; actions/cache restores the CLI build at the path the workflow names.
+    expect(job.steps.find((step) => step.uses?.startsWith("actions/setup-node"))?.with?.cache).toBe("npm");
+    const cached = job.steps.find((step) => step.uses?.startsWith("actions/cache"))!;
+    expect(cached.with!.key).toContain("hashFiles('package-lock.json')");
+    const cacheDir = cached.with!.path!.replace(/^~/, runnerHome);
+    mkdirSync(cacheDir, { recursive: true });
+    const machineCache = userEnv().PULUMI_CLI_CACHE!;
+    for (const entry of readdirSync(machineCache).filter((name) => /^v[\d.]+$/.test(name))) symlinkSync(path.join(machineCache, entry), path.join(cacheDir, entry));
     const runnerTemp = path.join(root, "runner-temp");
     mkdirSync(runnerTemp);
     const githubPath = path.join(root, "github-path");
     writeFileSync(githubPath, "");
     const steps = job.steps.filter((step) => step.run !== undefined);
     expect(steps.map((step) => step.name)).toEqual(["Install", "Pulumi CLI", "Start the emulator", "Preview and update against the emulator", "Stop the emulator"]);
+    const outputs: Record<string, string> = {};
     let failure: unknown;
     for (const step of steps) {
-      if (step.run === "npm ci") continue; // the project was installed by the first test from the same package.json
       if (failure !== undefined && step.if !== "always()") continue; // as the runner: after a failure, only `if: always()` steps
       // As the runner: the job's env, setup-node's Node.js first on PATH, then what steps added to GITHUB_PATH.
       const added = readFileSync(githubPath, "utf8").split("\n").filter(Boolean).reverse();
-      const env = userEnv({ ...job.env, RUNNER_TEMP: runnerTemp, GITHUB_PATH: githubPath, PULUMI_HOME: path.join(root, "pulumi-home-ci") });
+      const { PULUMI_CLI_CACHE: _default, ...env } = userEnv({ ...job.env, HOME: runnerHome, RUNNER_TEMP: runnerTemp, GITHUB_PATH: githubPath, PULUMI_HOME: path.join(root, "pulumi-home-ci") });
       env.PATH = [...added, setupNodeDir(), env.PATH].join(path.delimiter);
       try {
-        const run = bash(step.run!, project, env);
-        if (step.name === "Start the emulator") expect(run.output).toMatch(/emulator ready at http:\/\/127\.0\.0\.1:\d+/);
-        if (step.name === "Preview and update against the emulator") expect(run.output).toMatch(/2 created/);
+        outputs[step.name!] = bash(step.run!, clone, env).output;
       } catch (error) {
         failure ??= error;
       }
     }
     if (failure !== undefined) throw failure;
+    expect(realpathSync(path.join(clone, "node_modules/pulumi-platform"))).toBe(path.join(clone, "node_modules/pulumi-platform"));
+    expect(outputs["Pulumi CLI"]).toContain(`reusing cached build: ${cacheDir}`);
+    expect(outputs["Pulumi CLI"]).not.toMatch(/building pulumi v/);
+    expect(outputs["Start the emulator"]).toMatch(/emulator ready at http:\/\/127\.0\.0\.1:\d+/);
+    expect(outputs["Preview and update against the emulator"]).toMatch(/2 created/);
     const pid = Number(readFileSync(path.join(runnerTemp, "emulator.pid"), "utf8"));
     await waitFor("the emulator to stop", () => {
       try {
@@ -222,7 +296,7 @@ describe("a project of its own, installed from the packed package", { sequential
         return true;
       }
     }, 10);
-  }, 180_000);
+  }, 300_000);
 
   it("the package says what to do on a Node.js older than 22, when it is loaded", () => {
     const preload = path.join(root, "node-20.cjs");

@@ -1,8 +1,9 @@
 /**
  * Previews that catch what the server will refuse (issue 15), with the real
- * Pulumi CLI: a program whose four resources each pass the static checks and
+ * Pulumi CLI: a program whose five resources each pass the static checks and
  * would each be refused at `up` (a missing group, a role too low, a tier too
- * low, an object that already exists) fails `pulumi preview` naming each;
+ * low, a group setting its tier lacks, an object that already exists) fails
+ * `pulumi preview` naming each;
  * `platform:verifyAtPreview false` lets the preview pass without reading the
  * server; with the server stopped, the preview passes with one warning.
  */
@@ -48,9 +49,10 @@ async function preview(): Promise<{ code: number; text: string }> {
 
 /** What each resource of the program misses, as the preview names it. */
 const PROBLEMS: Record<string, (badgeId: number) => string> = {
-  "missing-group": () => `group: group "acme/missing" does not exist or the token's user (alice) cannot see it`,
-  "too-low-role": () => "group: the token's user (alice) is Developer in group ops; SamlGroupLink needs Owner",
+  "missing-group": () => `group: group "acme/missing" does not exist, or the token's user (alice) cannot see it (private groups and projects are hidden from non-members)`,
+  "too-low-role": () => "group: the token's user (alice) needs the Owner role on group ops for SamlGroupLink, and is Developer there",
   "too-low-tier": () => "group: SamlGroupLink needs the Premium tier; group beta is on Free",
+  "gated-setting": () => "membershipLock: the setting needs the Premium tier; group beta is on Free",
   existing: (id) =>
     `a badge with this link and image named pipeline already exists in project acme/web (id projects/acme%2Fweb/badges/${id}): ` +
     `adopt it with the import option (import: "projects/acme%2Fweb/badges/${id}") or remove it`,
@@ -68,7 +70,7 @@ describe.sequential("verify at preview through the real engine", { timeout: 5 * 
     } finally {
       await program.cli(["config", "rm", "declare"]);
     }
-    // All four at once: the engine stops at the first resource whose check fails (a check failure makes the
+    // All five at once: the engine stops at the first resource whose check fails (a check failure makes the
     // resource invalid, and the engine bails), so the preview fails naming one of them.
     const { code, text } = await preview();
     expect(code, text).not.toBe(0);
@@ -84,7 +86,7 @@ describe.sequential("verify at preview through the real engine", { timeout: 5 * 
       const before = emulator.requestLog.length;
       const { code, text } = await preview();
       expect(code, text).toBe(0);
-      expect(text).toMatch(/\+ 5 to create/); // the stack and the four resources
+      expect(text).toMatch(/\+ 6 to create/); // the stack and the five resources
       expect(emulator.requestLog.slice(before)).toEqual([]);
     } finally {
       await program.cli(["config", "rm", "platform:verifyAtPreview"]);
@@ -96,7 +98,7 @@ describe.sequential("verify at preview through the real engine", { timeout: 5 * 
     emulatorStopped = true;
     const { code, text } = await preview();
     expect(code, text).toBe(0);
-    expect(text).toMatch(/\+ 5 to create/);
+    expect(text).toMatch(/\+ 6 to create/);
     const warnings = text.match(/warning: The preview could not verify against the server what it would refuse/g) ?? [];
     // Once while the preview runs, once in its summary of diagnostics: one warning.
     expect(new Set(warnings).size, text).toBe(1);

@@ -3,8 +3,8 @@
  * provider's verification at preview, driven by a real client:
  * @gitbeaker/rest's `GroupMembers.show` / `ProjectMembers.show` with
  * `includeInherited`, `Namespaces.show` and `License.show`. `GET /features`
- * has no call in @gitbeaker/rest (its `FeatureFlags` are a project's), so
- * our own client reads it.
+ * and `GET /features/definitions` have no call in @gitbeaker/rest (its
+ * `FeatureFlags` are a project's), so our own client reads them.
  */
 import { Gitlab } from "@gitbeaker/rest";
 import { PlatformClient } from "pulumi-platform";
@@ -46,5 +46,22 @@ describe("@gitbeaker/rest access facts", () => {
     const acme = await as("root").Groups.show("acme");
     expect(flags).toContainEqual({ name: "group_agnostic_token_revocation", state: "conditional", gates: [{ key: "boolean", value: false }, { key: "actors", value: [`Group:${acme.id}`] }] });
     await expect(client("alice").get("/features")).rejects.toMatchObject({ status: 403 });
+  });
+
+  it("the flags' definitions: the default a flag never set runs on; a removed flag in neither list", async () => {
+    const client = (username: string) => new PlatformClient({ url: server.emulator.url, token: server.emulator.tokens[username]! });
+    const definitions = await client("root").get<{ name: string; default_enabled: boolean }[]>("/features/definitions");
+    expect(definitions).toContainEqual(expect.objectContaining({ name: "container_virtual_registries", default_enabled: false, type: "beta" }));
+    expect(definitions).toContainEqual(expect.objectContaining({ name: "confidential_epics", default_enabled: true }));
+    const instance = server.emulator.state.instance;
+    const saved = instance.featureFlagDefaults;
+    instance.featureFlagDefaults = { confidential_epics: null };
+    try {
+      expect((await client("root").get<{ name: string }[]>("/features/definitions")).map((definition) => definition.name)).not.toContain("confidential_epics");
+      expect(server.emulator.state.featureEnabled("confidential_epics")).toBe(true);
+    } finally {
+      instance.featureFlagDefaults = saved;
+    }
+    await expect(client("alice").get("/features/definitions")).rejects.toMatchObject({ status: 403 });
   });
 });

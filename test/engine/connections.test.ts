@@ -170,7 +170,7 @@ describe("a resource's own connection", () => {
     await stackServer.configureProviders();
     const error = (await providers.Badge.create({ ...badge, connection: { url: otherServer.emulator.url, token: "glpat-revoked-0042" } }).catch((e: unknown) => e)) as Error;
     expect(error.message).toContain("401");
-    expect(error.message).toContain("check the token of the connection given (connection.token)");
+    expect(error.message).toContain("The server refused the token in the connection given (connection.token): it is mistyped, expired or revoked; give a valid one.");
     expect(error.message).not.toContain("platform:token");
   });
 });

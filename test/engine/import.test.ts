@@ -117,13 +117,49 @@ describe("check of a resource to import, at preview", () => {
     expect(await failuresOf("GroupSettings", { group: "beta", description: "x" }, "groups/1")).toEqual([expect.stringContaining("the declared properties name the object")]);
   });
 
-  it("an object that differs passes, with a warning naming what the up will set", async () => {
+  it("an object that differs passes as a takeover: the `takeover` input and a warning name each value it overwrites", async () => {
     const made = await server.as().post<{ id: number }>(apiPath`/groups/${"acme"}/badges`, { name: "to-preview", link_url: "https://ci.example.com/old", image_url: badgeInputs.imageUrl });
     const id = `groups/acme/badges/${made.id}`;
     const warnings = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     try {
-      expect(await failuresOf("Badge", { ...badgeInputs, name: "to-preview" }, id)).toEqual([]);
-      expect(warnings.mock.calls.map((call) => String(call[0]))).toEqual([`warning: Badge ${id}: the import takes it over and sets linkUrl to the declared values.`]);
+      const checked = await providers.Badge.check({}, { ...badgeInputs, name: "to-preview", __import: id });
+      expect(checked.failures ?? []).toEqual([]);
+      // The value each field has now; the new one is the input beside it.
+      expect(checked.inputs.takeover).toEqual({ id, overwrites: { linkUrl: "https://ci.example.com/old" } });
+      expect(warnings.mock.calls.map((call) => String(call[0]))).toEqual([
+        `warning: Badge ${id}: the import option takes over this existing object; it overwrites linkUrl: "https://ci.example.com/old" → "https://ci.example.com/new".`,
+      ]);
+      // create takes the checked inputs as they are: the takeover is no property of the badge.
+      const created = await providers.Badge.create(checked.inputs);
+      expect(created.outs).not.toHaveProperty("takeover");
+      // The next check (the badge in the state) is no takeover, and its diff none.
+      const next = await providers.Badge.check(checked.inputs, { ...badgeInputs, name: "to-preview", __import: id });
+      expect(next.inputs).not.toHaveProperty("takeover");
+      expect((await providers.Badge.diff(created.id, created.outs, next.inputs)).changes).toBe(false);
+    } finally {
+      warnings.mockRestore();
+    }
+  });
+
+  it("adoptExisting that finds an object is a takeover too; a secret it overwrites is named, never shown", async () => {
+    const group = "acme";
+    await server.as().post(apiPath`/groups/${group}/integrations/mattermost`, { webhook: "https://chat.example.test/hooks/old-secret-value", channel: "old" }).catch(() => undefined);
+    await server.as().put(apiPath`/groups/${group}/integrations/mattermost`, { webhook: "https://chat.example.test/hooks/old-secret-value", channel: "old" });
+    const warnings = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      const inputs = { group, slug: "mattermost", webhook: "https://chat.example.test/hooks/new-secret-value", channel: "ci", adoptExisting: true };
+      const checked = await providers.GroupIntegration.check({}, inputs);
+      expect(checked.failures ?? []).toEqual([]);
+      const takeover = checked.inputs.takeover as { id: string; overwrites: Record<string, unknown> };
+      expect(takeover.overwrites).toMatchObject({ channel: "old", webhook: "[secret]" });
+      expect(String(warnings.mock.calls[0]![0])).toContain('channel: "old" → "ci"');
+      expect(String(warnings.mock.calls[0]![0])).toContain("webhook (secret, not shown)");
+      const text = JSON.stringify(takeover) + warnings.mock.calls.map((call) => String(call[0])).join("\n");
+      expect(text).not.toMatch(/secret-value/);
+      expect(String(warnings.mock.calls[0]![0])).toMatch(/adoptExisting takes over this existing object; it overwrites/);
+      // Nothing to take over: an ordinary create.
+      const other = await providers.Badge.check({}, { ...badgeInputs, name: "nothing-to-adopt", adoptExisting: true });
+      expect(other.inputs).not.toHaveProperty("takeover");
     } finally {
       warnings.mockRestore();
     }

@@ -56,7 +56,7 @@ describe("Upstream: the group of its registry", () => {
     await runAs("maintainer");
     expect(await failuresOf("Upstream", upstream(containers))).toEqual([]);
     await runAs("dev");
-    expect(await failuresOf("Upstream", upstream(containers))).toEqual(["registry: the token's user (dev) is Developer in group acme; Upstream needs Maintainer"]);
+    expect(await failuresOf("Upstream", upstream(containers))).toEqual(["registry: the token's user (dev) needs at least the Maintainer role on group acme for Upstream, and is Developer there"]);
   });
 
   it("a registry that does not exist (or whose group is below Premium: the server answers 404 to both)", async () => {
@@ -80,7 +80,7 @@ describe("Upstream: the group of its registry", () => {
   it("a user without a role in the registry's group", async () => {
     await runAs("outsider");
     expect(await failuresOf("Upstream", upstream(containers))).toEqual([
-      `registry: the token's user (outsider) has no role in the group of container virtual registry ${containers} (the server refuses to show it); Upstream needs Maintainer`,
+      `registry: the token's user (outsider) needs at least the Maintainer role on the group of container virtual registry ${containers} for Upstream, and is not a member there (the server refuses to show it)`,
     ]);
   });
 
@@ -91,7 +91,7 @@ describe("Upstream: the group of its registry", () => {
       `registry: feature flag container_virtual_registries is off for the group of container virtual registry ${containers} (the server answers 401); Upstream needs it (an administrator can enable it)`,
     ]);
     // The token is accepted: the 401 is the flag's, not a token problem.
-    expect(await failuresOf("Upstream", upstream(containers))).not.toContainEqual(expect.stringContaining("check platform:token"));
+    expect(await failuresOf("Upstream", upstream(containers))).not.toContainEqual(expect.stringContaining("refused the token"));
   });
 
   it("an anonymous upstream of the same URL already in the registry is named with its id; credentials, adoption and another registry pass", async () => {
@@ -143,7 +143,7 @@ describe("Upstream: the group of its registry", () => {
     const recorded = upstream(containers, "https://recorded.example.com");
     const requests = await requestsOf(async () => {
       expect(await failuresOf("Upstream", { ...recorded, name: "Renamed" }, recorded)).toEqual([
-        "registry: the token's user (dev) is Developer in group acme; Upstream needs Maintainer",
+        "registry: the token's user (dev) needs at least the Maintainer role on group acme for Upstream, and is Developer there",
       ]);
     });
     const user = (await server.as("dev").get<{ id: number }>("/user")).id;
@@ -162,13 +162,13 @@ describe("the exclusive sets: the owner and the role of their removals", () => {
   it("ExclusiveBadges: Maintainer of a project, Owner of a group", async () => {
     await runAs("dev");
     expect(await failuresOf("ExclusiveBadges", { project: "acme/web", ...keep })).toEqual([
-      "project: the token's user (dev) is Developer in project acme/web; ExclusiveBadges needs Maintainer",
+      "project: the token's user (dev) needs at least the Maintainer role on project acme/web for ExclusiveBadges, and is Developer there",
     ]);
     await runAs("maintainer");
     expect(await failuresOf("ExclusiveBadges", { project: "acme/web", ...keep })).toEqual([]);
-    expect(await failuresOf("ExclusiveBadges", { group: "acme", ...keep })).toEqual(["group: the token's user (maintainer) is Maintainer in group acme; ExclusiveBadges needs Owner"]);
+    expect(await failuresOf("ExclusiveBadges", { group: "acme", ...keep })).toEqual(["group: the token's user (maintainer) needs the Owner role on group acme for ExclusiveBadges, and is Maintainer there"]);
     expect(await failuresOf("ExclusiveBadges", { project: "acme/nope", ...keep })).toEqual([
-      `project: project "acme/nope" does not exist or the token's user (maintainer) cannot see it`,
+      `project: project "acme/nope" does not exist, or the token's user (maintainer) cannot see it (private groups and projects are hidden from non-members)`,
     ]);
     await runAs("alice");
     expect(await failuresOf("ExclusiveBadges", { group: "acme", ...keep })).toEqual([]);
@@ -177,19 +177,19 @@ describe("the exclusive sets: the owner and the role of their removals", () => {
   it("ExclusiveGroupIntegrations: Maintainer (a Developer passed the preview and failed at up)", async () => {
     await runAs("dev");
     expect(await failuresOf("ExclusiveGroupIntegrations", { group: "acme", ...keep })).toEqual([
-      "group: the token's user (dev) is Developer in group acme; ExclusiveGroupIntegrations needs Maintainer",
+      "group: the token's user (dev) needs at least the Maintainer role on group acme for ExclusiveGroupIntegrations, and is Developer there",
     ]);
     await runAs("maintainer");
     expect(await failuresOf("ExclusiveGroupIntegrations", { group: "acme", ...keep })).toEqual([]);
     expect(await failuresOf("ExclusiveGroupIntegrations", { group: "acme/nope", ...keep })).toEqual([
-      `group: group "acme/nope" does not exist or the token's user (maintainer) cannot see it`,
+      `group: group "acme/nope" does not exist, or the token's user (maintainer) cannot see it (private groups and projects are hidden from non-members)`,
     ]);
   });
 
   it("ExclusivePipelineSchedules: Maintainer (removing others' schedules), though a Reporter may list them", async () => {
     await runAs("dev");
     expect(await failuresOf("ExclusivePipelineSchedules", { project: "acme/web", ...keep })).toEqual([
-      "project: the token's user (dev) is Developer in project acme/web; ExclusivePipelineSchedules needs Maintainer",
+      "project: the token's user (dev) needs at least the Maintainer role on project acme/web for ExclusivePipelineSchedules, and is Developer there",
     ]);
     await runAs("maintainer");
     expect(await failuresOf("ExclusivePipelineSchedules", { project: "acme/web", ...keep })).toEqual([]);
@@ -198,7 +198,7 @@ describe("the exclusive sets: the owner and the role of their removals", () => {
   it("ExclusiveSamlGroupLinks: Owner, and the Premium tier", async () => {
     await runAs("maintainer");
     expect(await failuresOf("ExclusiveSamlGroupLinks", { group: "acme", ...keep })).toEqual([
-      "group: the token's user (maintainer) is Maintainer in group acme; ExclusiveSamlGroupLinks needs Owner",
+      "group: the token's user (maintainer) needs the Owner role on group acme for ExclusiveSamlGroupLinks, and is Maintainer there",
     ]);
     await runAs("alice");
     expect(await failuresOf("ExclusiveSamlGroupLinks", { group: "beta", ...keep })).toEqual(["group: ExclusiveSamlGroupLinks needs the Premium tier; group beta is on Free"]);
@@ -208,7 +208,7 @@ describe("the exclusive sets: the owner and the role of their removals", () => {
   it("ExclusiveUpstreams: the registry's group, as Upstream", async () => {
     await runAs("dev");
     expect(await failuresOf("ExclusiveUpstreams", { registry: containers, ...keep })).toEqual([
-      "registry: the token's user (dev) is Developer in group acme; ExclusiveUpstreams needs Maintainer",
+      "registry: the token's user (dev) needs at least the Maintainer role on group acme for ExclusiveUpstreams, and is Developer there",
     ]);
     await runAs("maintainer");
     expect(await failuresOf("ExclusiveUpstreams", { registry: containers, ...keep })).toEqual([]);

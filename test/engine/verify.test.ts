@@ -43,31 +43,31 @@ afterEach(() => {
 describe("what the server would refuse is a check failure at preview", () => {
   it("a group or project that does not exist, or that the token's user cannot see", async () => {
     await runAs("alice");
-    expect(await failuresOf("Badge", { group: "acme/nope", ...BADGE })).toEqual([`group: group "acme/nope" does not exist or the token's user (alice) cannot see it`]);
+    expect(await failuresOf("Badge", { group: "acme/nope", ...BADGE })).toEqual([`group: group "acme/nope" does not exist, or the token's user (alice) cannot see it (private groups and projects are hidden from non-members)`]);
     expect(await failuresOf("PipelineSchedule", { project: "acme/missing", ...SCHEDULE })).toEqual([
-      `project: project "acme/missing" does not exist or the token's user (alice) cannot see it`,
+      `project: project "acme/missing" does not exist, or the token's user (alice) cannot see it (private groups and projects are hidden from non-members)`,
     ]);
     await runAs("outsider");
     // Private and invisible look the same to the server (404), and so to the preview.
     expect(await failuresOf("GroupIntegration", { group: "acme", slug: "mattermost", webhook: "https://chat.example.test/hooks/x" })).toEqual([
-      `group: group "acme" does not exist or the token's user (outsider) cannot see it`,
+      `group: group "acme" does not exist, or the token's user (outsider) cannot see it (private groups and projects are hidden from non-members)`,
     ]);
   });
 
   it("a role too low, on a group (inherited membership) and on a project (its permissions)", async () => {
     await runAs("maintainer");
     expect(await failuresOf("SamlGroupLink", { group: "acme", samlGroupName: "devs", accessLevel: "developer" })).toEqual([
-      "group: the token's user (maintainer) is Maintainer in group acme; SamlGroupLink needs Owner",
+      "group: the token's user (maintainer) needs the Owner role on group acme for SamlGroupLink, and is Maintainer there",
     ]);
     // Maintainer of acme through the parent group: enough for an integration of the subgroup.
     expect(await failuresOf("GroupIntegration", { group: "acme/platform", slug: "mattermost", webhook: "https://chat.example.test/hooks/x" })).toEqual([]);
     await runAs("dev");
-    expect(await failuresOf("Badge", { project: "acme/web", ...BADGE })).toEqual(["project: the token's user (dev) is Developer in project acme/web; Badge needs Maintainer"]);
+    expect(await failuresOf("Badge", { project: "acme/web", ...BADGE })).toEqual(["project: the token's user (dev) needs at least the Maintainer role on project acme/web for Badge, and is Developer there"]);
     // Maintainer of this project directly, Developer of its group.
     expect(await failuresOf("Badge", { project: "acme/platform/infra", ...BADGE, name: "dev-infra" })).toEqual([]);
     await runAs("guest");
     expect(await failuresOf("PipelineSchedule", { project: "acme/web", ...SCHEDULE })).toEqual([
-      "project: the token's user (guest) is Guest in project acme/web; PipelineSchedule needs Developer",
+      "project: the token's user (guest) needs at least the Developer role on project acme/web for PipelineSchedule, and is Guest there",
     ]);
   });
 
@@ -136,6 +136,141 @@ describe("what the server would refuse is a check failure at preview", () => {
   });
 });
 
+describe("GroupSettings: the settings that need a tier, an administrator or a top-level group", () => {
+  it("a gated setting is refused where the server shows the need unmet, with one plan read per top-level group", async () => {
+    await runAs("alice");
+    const requests = await requestsOf(async () => {
+      expect(await failuresOf("GroupSettings", { group: "beta", membershipLock: true, fileTemplateProjectId: 7, description: "Beta" })).toEqual([
+        "fileTemplateProjectId: the setting needs the Premium tier; group beta is on Free",
+        "membershipLock: the setting needs the Premium tier; group beta is on Free",
+      ]);
+      // A subgroup (by id, which the static rules cannot tell) is judged by its top-level group's plan.
+      const labs = server.emulator.state.groupByFullPath("beta/labs")!;
+      expect(await failuresOf("GroupSettings", { group: labs.id, autoBanUserOnExcessiveProjectsDownload: true })).toEqual([
+        "autoBanUserOnExcessiveProjectsDownload: the setting needs the Ultimate tier; group beta is on Free",
+      ]);
+    });
+    expect(requests.filter((request) => request.includes("/namespaces/"))).toEqual(["GET /api/v4/namespaces/beta"]);
+    expect(await failuresOf("GroupSettings", { group: "acme", membershipLock: true, uniqueProjectDownloadLimit: 10 })).toEqual([]);
+    expect(await failuresOf("GroupSettings", { group: "acme", sharedRunnersMinutesLimit: 100 })).toEqual([
+      "sharedRunnersMinutesLimit: the setting needs an administrator; the token's user alice is not one",
+    ]);
+    await runAs("root");
+    expect(await failuresOf("GroupSettings", { group: "acme", sharedRunnersMinutesLimit: 100 })).toEqual([]);
+  });
+
+  it("an update verifies the gated settings it changes, and no others", async () => {
+    await runAs("alice");
+    const recorded = { group: "beta", membershipLock: true, description: "Beta" };
+    const requests = await requestsOf(async () => expect(await failuresOf("GroupSettings", { ...recorded, description: "Renamed" }, recorded)).toEqual([]));
+    expect(requests.filter((request) => request.includes("/namespaces/"))).toEqual([]);
+    expect(await failuresOf("GroupSettings", { ...recorded, preventForkingOutsideGroup: true }, recorded)).toEqual([
+      "preventForkingOutsideGroup: the setting needs the Premium tier; group beta is on Free",
+    ]);
+  });
+
+  it("a plan the token's user may not read is not judged", async () => {
+    // maintainer is no Owner of acme: the namespace's plan is hidden, and so is the licence.
+    await runAs("maintainer");
+    const instance = server.emulator.state.instance;
+    const savedTier = instance.tier;
+    instance.tier = "free";
+    const acme = server.emulator.state.groupByFullPath("acme")!;
+    const savedGroupTier = acme.tier;
+    acme.tier = "free";
+    try {
+      expect(await failuresOf("GroupSettings", { group: "acme", membershipLock: true })).toEqual([
+        "group: the token's user (maintainer) needs the Owner role on group acme for GroupSettings, and is Maintainer there",
+      ]);
+    } finally {
+      instance.tier = savedTier;
+      acme.tier = savedGroupTier;
+    }
+  });
+});
+
+describe("a fact the server does not tell is no refusal", () => {
+  let savedDefaults: Record<string, boolean | null> | undefined;
+  beforeEach(() => {
+    savedDefaults = server.emulator.state.instance.featureFlagDefaults;
+  });
+  afterEach(() => {
+    server.emulator.state.instance.featureFlagDefaults = savedDefaults;
+  });
+
+  /** The flags as an instance that never set container_virtual_registries has them. */
+  function neverSet(defaults: Record<string, boolean | null> = {}): void {
+    const { container_virtual_registries: _unset, ...others } = savedFlags ?? {};
+    server.emulator.state.instance.featureFlags = others;
+    server.emulator.state.instance.featureFlagDefaults = defaults;
+  }
+
+  it("a flag never set runs on its default: on passes, off is refused (GET /features/definitions)", async () => {
+    neverSet({ container_virtual_registries: true });
+    await runAs("root");
+    const requests = await requestsOf(async () => expect(await failuresOf("VirtualRegistry", { group: "acme", name: "by-default" })).toEqual([]));
+    expect(requests).toContain("GET /api/v4/features/definitions");
+    neverSet({ container_virtual_registries: false });
+    await runAs("root");
+    expect(await failuresOf("VirtualRegistry", { group: "acme", name: "by-default" })).toEqual([
+      "group: feature flag container_virtual_registries is off for group acme (never set, and off by default); VirtualRegistry needs it (an administrator can enable it)",
+    ]);
+  });
+
+  it("a flag removed (its feature generally available), or definitions refused: the preview goes on and says so once", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      neverSet({ container_virtual_registries: null });
+      await runAs("root");
+      expect(await failuresOf("VirtualRegistry", { group: "acme", name: "removed-flag" })).toEqual([]);
+      expect(await failuresOf("VirtualRegistry", { group: "acme", name: "removed-flag-2" })).toEqual([]);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]![0])).toMatch(/could not tell whether feature flag container_virtual_registries is on \(the server neither lists nor defines it/);
+
+      neverSet({ container_virtual_registries: false });
+      server.emulator.inject({ method: "GET", path: /\/features\/definitions$/, status: 404, body: { error: "404 Not Found" } });
+      await runAs("root");
+      expect(await failuresOf("VirtualRegistry", { group: "acme", name: "older-server" })).toEqual([]);
+      expect(warn).toHaveBeenCalledTimes(2);
+      expect(String(warn.mock.calls[1]![0])).toMatch(/it is not set, and GET \/features\/definitions was refused/);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it("a flag conditional on a percentage may be on for the group: not refused", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      const flags = [{ name: "container_virtual_registries", state: "conditional", gates: [{ key: "boolean", value: false }, { key: "actors", value: [] }, { key: "percentage_of_actors", value: 50 }] }];
+      server.emulator.inject({ method: "GET", path: /\/features$/, status: 200, body: flags });
+      await runAs("root");
+      expect(await failuresOf("VirtualRegistry", { group: "acme", name: "percentage" })).toEqual([]);
+      expect(String(warn.mock.calls[0]![0])).toMatch(/it is enabled by percentage_of_actors/);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it("a licence not installed (null) or refused, and a membership the server will not show, are not judged", async () => {
+    const instance = server.emulator.state.instance;
+    const saved = { offering: instance.offering, tier: instance.tier };
+    Object.assign(instance, { offering: "self-managed", tier: "free" });
+    try {
+      server.emulator.inject({ method: "GET", path: /\/license$/, status: 200, headers: { "Content-Type": "application/json" }, body: "null" });
+      await runAs("root");
+      expect(await failuresOf("SamlGroupLink", { group: "acme", samlGroupName: "devs", accessLevel: "developer" })).toEqual([]);
+      server.emulator.inject({ method: "GET", path: /\/license$/, status: 403, body: { message: "403 Forbidden" } });
+      await runAs("root");
+      expect(await failuresOf("SamlGroupLink", { group: "acme", samlGroupName: "devs", accessLevel: "developer" })).toEqual([]);
+    } finally {
+      Object.assign(instance, saved);
+    }
+    server.emulator.inject({ method: "GET", path: /\/members\/all\/\d+$/, status: 403, body: { message: "403 Forbidden" } });
+    await runAs("maintainer");
+    expect(await failuresOf("SamlGroupLink", { group: "acme", samlGroupName: "devs", accessLevel: "developer" })).toEqual([]);
+  });
+});
+
 describe("reads: one per owner and run", () => {
   it("several resources of one owner share the user, the owner, the role and the list", async () => {
     await runAs("maintainer");
@@ -174,13 +309,15 @@ describe("reads: one per owner and run", () => {
     expect(await requestsOf(() => failuresOf("Badge", recorded, recorded))).toEqual([]);
     const changed = await requestsOf(async () => {
       expect(await failuresOf("Badge", { ...recorded, name: "renamed" }, recorded)).toEqual([
-        "project: the token's user (dev) is Developer in project acme/web; Badge needs Maintainer",
+        "project: the token's user (dev) needs at least the Maintainer role on project acme/web for Badge, and is Developer there",
       ]);
     });
-    expect(changed).toEqual(["GET /api/v4/user", "GET /api/v4/projects/acme%2Fweb"]);
+    // The project's permissions fall short, so the effective role (shares included) is read once.
+    const [project, user] = await Promise.all([server.as().get<{ id: number }>(apiPath`/projects/${"acme/web"}`), server.as("dev").get<{ id: number }>("/user")]);
+    expect(changed).toEqual(["GET /api/v4/user", "GET /api/v4/projects/acme%2Fweb", `GET /api/v4/projects/${project.id}/members/all/${user.id}`]);
     // A new owner is a new object: verified in full.
     expect(await failuresOf("Badge", { ...recorded, project: "acme/gone" }, recorded)).toEqual([
-      `project: project "acme/gone" does not exist or the token's user (dev) cannot see it`,
+      `project: project "acme/gone" does not exist, or the token's user (dev) cannot see it (private groups and projects are hidden from non-members)`,
     ]);
   });
 
@@ -230,11 +367,11 @@ describe("turned off, or without a server", () => {
     // Neither set: on.
     await providers.Badge.configure({ config: configOf({ "platform:url": server.emulator.url, "platform:token": tokenOf(server.emulator, "dev") }) });
     expect(await failuresOf("Badge", { project: "acme/web", ...BADGE, name: "verified" })).toEqual([
-      "project: the token's user (dev) is Developer in project acme/web; Badge needs Maintainer",
+      "project: the token's user (dev) needs at least the Maintainer role on project acme/web for Badge, and is Developer there",
     ]);
     await runAs("dev", { "platform:verifyAtPreview": "true" });
     expect(await failuresOf("Badge", { project: "acme/web", ...BADGE, name: "verified" })).toEqual([
-      "project: the token's user (dev) is Developer in project acme/web; Badge needs Maintainer",
+      "project: the token's user (dev) needs at least the Maintainer role on project acme/web for Badge, and is Developer there",
     ]);
   });
 
@@ -260,6 +397,9 @@ describe("turned off, or without a server", () => {
 
   it("a token the server does not accept is a failure at preview", async () => {
     await providers.Badge.configure({ config: configOf({ "platform:url": server.emulator.url, "platform:token": "glpat-revoked" }) });
-    expect(await failuresOf("Badge", { project: "acme/web", ...BADGE })).toEqual(["the server did not accept the token (GET /user answered 401): check platform:token"]);
+    // The words of every refused token: a resource's, a function's (test/functions/core.test.ts) and the client's.
+    expect(await failuresOf("Badge", { project: "acme/web", ...BADGE })).toEqual([
+      "GET /user failed with 401: 401 Unauthorized. The server refused the token in platform:token (or PLATFORM_TOKEN): it is mistyped, expired or revoked; set a valid one with `pulumi config set --secret platform:token <token>`.",
+    ]);
   });
 });

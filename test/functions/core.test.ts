@@ -58,9 +58,15 @@ describe("connection", () => {
     await server.configureProviders("alice", { "platform:token": "glpat-not-a-real-token" });
     try {
       const error = await getMetadata().catch((caught: Error) => caught);
-      expect(error.message).toMatch(/getMetadata: GET \/metadata answered 401 .*check platform:token/);
+      // The same words as a resource's and the preview's (test/engine/verify.test.ts).
+      expect(error.message).toBe(
+        "getMetadata: could not read the instance metadata. GET /metadata failed with 401: 401 Unauthorized. " +
+          "The server refused the token in platform:token (or PLATFORM_TOKEN): it is mistyped, expired or revoked; set a valid one with `pulumi config set --secret platform:token <token>`.",
+      );
       expect(error.message).not.toContain("glpat-not-a-real-token");
       expect(error.stack).toBe("");
+      // In a program, Pulumi prints it as it is, not as an unhandled exception with a stack.
+      expect(pulumi.RunError.isInstance(error)).toBe(true);
     } finally {
       await server.configureProviders("alice");
     }

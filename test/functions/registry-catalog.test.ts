@@ -97,7 +97,7 @@ describe("getRegistryCatalog", () => {
   it("a token the server does not accept is named as the setting to check, and nothing else is asked", async () => {
     const requests = await server.requestsDuring(async () => {
       await expect(getRegistryCatalog({}, { connection: { url: server.emulator.url, token: "glpat-not-a-token" } })).rejects.toThrow(
-        /^getRegistryCatalog: GET \/jwt\/auth answered 401 \(HTTP Basic: Access denied\..*\): the token was not accepted by the server's token service; check platform:token/,
+        /^getRegistryCatalog: GET \/jwt\/auth answered 401 \(HTTP Basic: Access denied\..*\): the server refused the token in platform:token \(or PLATFORM_TOKEN\): it is mistyped, expired or revoked;/,
       );
     });
     expect(requests.map((request) => request.path)).toEqual(["/jwt/auth"]);

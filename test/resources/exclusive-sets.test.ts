@@ -130,6 +130,7 @@ for (const collection of cases) {
     let checked: Record<string, unknown> = {};
     let created: Record<string, unknown> = {};
     let refreshed: Record<string, unknown> = {};
+    let refreshedInputs: Record<string, unknown> = {};
 
     beforeAll(async () => {
       await collection.setUp?.(api());
@@ -158,6 +159,7 @@ for (const collection of cases) {
       const result = await provider.read(id, created);
       expect(result.id).toBe(id);
       refreshed = result.props!;
+      refreshedInputs = result.inputs!;
       const expected = [collection.entry(made["stray-before"]!, "stray-before")];
       expect(refreshed.unexpected).toEqual(expected);
       expect(result.inputs!.unexpected).toEqual(expected);
@@ -168,6 +170,21 @@ for (const collection of cases) {
       const diff = await provider.diff(id, refreshed, checked);
       expect(diff.changes).toBe(true);
       expect(diff.replaces ?? []).toEqual([]);
+    });
+
+    it("the next check names each object the update will delete in `deletes`; once applied, none", async () => {
+      const program = { ...collection.owner(), keep: [made.kept!.keepValue], ignore: collection.ignore };
+      const next = await provider.check(refreshedInputs, program);
+      expect(next.failures ?? []).toEqual([]);
+      const deletes = next.inputs.deletes as string[];
+      expect(deletes).toHaveLength(1);
+      expect(deletes[0]).toMatch(/^(badge|SAML group link|pipeline schedule|integration|upstream) /);
+      expect(deletes[0]).toContain(made["stray-before"]!.key.replace("?provider=", "` of provider "));
+      if (collection.kind === "ExclusiveBadges") expect(deletes[0]).toBe(`badge ${made["stray-before"]!.key} \`stray-before\``);
+      // After the `up`, the recorded inputs are these (`unexpected: []`): the next check names nothing, and the diff is none.
+      const after = await provider.check(next.inputs, program);
+      expect(after.inputs).not.toHaveProperty("deletes");
+      expect((await provider.diff(id, { ...refreshed, unexpected: [] }, after.inputs)).changes).toBe(false);
     });
 
     it("update removes exactly what the refresh recorded, not an object made after it", async () => {

@@ -304,7 +304,7 @@ describe("verification at preview", () => {
       });
       expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /api/v4/user", "GET /api/v4/projects/acme%2Fweb", "GET /api/v4/merge_requests", "GET /api/v4/merge_requests"]);
       await verifyingAs("guest");
-      expect(await reasonsOf(inputs())).toEqual([expect.stringMatching(/^project: .*MergeRequest needs Developer/)]);
+      expect(await reasonsOf(inputs())).toEqual([expect.stringMatching(/^project: the token.s user \(guest\) needs at least the Developer role on project acme\/web for MergeRequest, and is Guest there$/)]);
     } finally {
       await server.configureProviders();
     }

@@ -38,7 +38,10 @@ describe("lifecycle", () => {
     const { id, outs, inputs: declared } = await create();
     expect(await link.diff(id, outs, { ...declared, accessLevel: "maintainer" })).toMatchObject({ changes: true, replaces: ["accessLevel"], deleteBeforeReplace: true });
     expect(await link.diff(id, outs, { ...declared, samlGroupName: "other" })).toMatchObject({ replaces: ["samlGroupName"], deleteBeforeReplace: false });
-    expect(await link.diff(id, outs, { ...declared, provider: "okta" })).toMatchObject({ replaces: ["provider"], deleteBeforeReplace: false });
+    // A link without a provider cannot be deleted by name once a link of that name with a provider exists: deleted first.
+    expect(await link.diff(id, outs, { ...declared, provider: "okta" })).toMatchObject({ replaces: ["provider"], deleteBeforeReplace: true });
+    const withProvider = await create({ samlGroupName: "with-provider", provider: "okta" });
+    expect(await link.diff(withProvider.id, withProvider.outs, { ...withProvider.inputs, provider: "azure" })).toMatchObject({ replaces: ["provider"], deleteBeforeReplace: false });
   });
 
   it("refresh sees an out-of-band change and an out-of-band delete", async () => {
@@ -95,7 +98,9 @@ describe("adoption and errors", () => {
     await link.configure({ config: configOf({ "platform:url": server.emulator.url, "platform:token": "glpat-revoked" }) });
     try {
       const acme = await link.check({}, inputs());
-      await expect(link.create(acme.inputs)).rejects.toThrow(/token was not accepted/);
+      await expect(link.create(acme.inputs)).rejects.toThrow(
+        "SamlGroupLink: POST /groups/acme/saml_group_links failed with 401: the server refused the token in platform:token (or PLATFORM_TOKEN): it is mistyped, expired or revoked;",
+      );
     } finally {
       await server.configureProviders("alice");
     }

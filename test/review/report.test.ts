@@ -174,3 +174,31 @@ describe("the command", () => {
     await expect(run("--preview", "/nonexistent/preview.json")).rejects.toThrow("Cannot read /nonexistent/preview.json: ENOENT");
   });
 });
+
+describe("what the engine narrates at preview (src/engine/import.ts, src/resources/exclusive-set.ts)", () => {
+  const urn = (kind: string, name: string) => `urn:pulumi:e2e::review::pulumi-nodejs:dynamic/platform:${kind}::${name}`;
+  const previewOf = (steps: unknown[]) => reviewOf(parsePreview(JSON.stringify({ steps, diagnostics: [], changeSummary: {} })));
+
+  it("a takeover's `takeover` input gives the value each field has now; it is no field itself", () => {
+    const inputs = { group: "acme", name: "handmade", linkUrl: "https://ci.example.com/new", imageUrl: "https://ci.example.com/b.svg" };
+    const takeover = { id: "groups/acme/badges/3", overwrites: { linkUrl: "https://ci.example.com/old" } };
+    const review = previewOf([{ op: "create", urn: urn("Badge", "handmade"), newState: { type: "pulumi-nodejs:dynamic/platform:Badge", inputs: { ...inputs, takeover } } }]);
+    const change = review.changes.find((candidate) => candidate.name === "handmade")!;
+    expect(change.kind).toBe("takeover");
+    expect(change.fields).toEqual([{ path: "linkUrl", before: { value: "https://ci.example.com/old" }, after: { value: "https://ci.example.com/new" } }]);
+  });
+
+  it("an exclusive set's `deletes` is no field of an update: its removals are the changes", () => {
+    const entry = { badgeId: 4, name: "legacy", linkUrl: "https://x.example.com" };
+    const type = "pulumi-nodejs:dynamic/platform:ExclusiveBadges";
+    const review = previewOf([
+      {
+        op: "update",
+        urn: urn("ExclusiveBadges", "only-these"),
+        oldState: { type, inputs: { group: "acme", keep: [], unexpected: [entry] } },
+        newState: { type, inputs: { group: "acme", keep: [], unexpected: [], deletes: ["badge 4 `legacy`"] } },
+      },
+    ]);
+    expect(review.changes.map((change) => [change.kind, change.object])).toEqual([["removal", "badge 4 `legacy`"]]);
+  });
+});

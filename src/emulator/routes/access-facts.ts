@@ -18,6 +18,10 @@
  * - `GET /features` (lib/api/features.rb): administrators only; the flags set
  *   on the instance, each `on`, `off` or `conditional` with its gates (`actors`
  *   as flipper ids, `Group:<id>`). A flag never set is not listed.
+ * - `GET /features/definitions` (lib/api/features.rb, lib/api/entities/feature/definition.rb):
+ *   administrators only; every flag the code defines, with `default_enabled`,
+ *   the value a flag never set runs on. A flag removed from the code (its
+ *   feature generally available) is in neither list and is on.
  */
 import { groupAccessLevel, hasGroupAccess, projectAccessLevel } from "../access";
 import { forbidden, notFound } from "../errors";
@@ -101,4 +105,19 @@ const features = route("GET", "/features", {}, (ctx) => {
   return ok(flags);
 });
 
-export const accessFactRoutes: RouteModule = { name: "access facts", routes: [groupMember, projectMember, namespace, license, features] };
+const featureDefinitions = route("GET", "/features/definitions", {}, (ctx) => {
+  if (!requireUser(ctx).isAdmin) throw forbidden();
+  const definitions = Object.entries(ctx.state.featureFlagDefinitions()).map(([name, { defaultEnabled }]) => ({
+    name,
+    introduced_by_url: null,
+    rollout_issue_url: null,
+    milestone: null,
+    log_state_changes: null,
+    type: "beta",
+    group: null,
+    default_enabled: defaultEnabled,
+  }));
+  return ok(definitions);
+});
+
+export const accessFactRoutes: RouteModule = { name: "access facts", routes: [groupMember, projectMember, namespace, license, features, featureDefinitions] };

@@ -67,11 +67,6 @@ const POSITION_GAP = 1024;
 export const epicsLicensed = (state: EmulatorState, group: Group): boolean => state.tierOf(group) !== "free";
 export const subepicsLicensed = (state: EmulatorState, group: Group): boolean => state.tierOf(group) === "ultimate";
 
-/** A flag GitLab ships enabled: on unless the seed lists it (then as `featureEnabled` reads it). */
-function defaultOnFlag(state: EmulatorState, flag: string, group: Group): boolean {
-  if (state.instance.featureFlags?.[flag] === undefined) return true;
-  return state.featureEnabled(flag, group);
-}
 
 export const groupOf = (state: EmulatorState, epic: EpicRecord): Group => {
   const group = state.groupById(epic.groupId);
@@ -89,7 +84,7 @@ export function canReadEpic(state: EmulatorState, user: User | null, epic: EpicR
 
 /** The role the tree relations need in the epic's group. */
 function relationLevel(state: EmulatorState, group: Group): number {
-  return defaultOnFlag(state, "epic_relations_for_non_members", group) ? AccessLevel.Guest : AccessLevel.Planner;
+  return state.featureEnabled("epic_relations_for_non_members", group) ? AccessLevel.Guest : AccessLevel.Planner;
 }
 
 /** `admin_epic_relation`: unassigning (Premium). */

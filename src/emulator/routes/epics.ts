@@ -142,8 +142,8 @@ function createChild(ctx: RequestContext<{ id: string; epic_iid: number; title: 
   if (!canAdminEpicTree(ctx.state, ctx.user, parent) || !canCreateEpic(ctx.state, ctx.user, group)) throw forbidden();
   const title = ctx.params.title.trim();
   if (title === "") throw validationError({ title: ["can't be blank"] });
-  // `confidential_epics` ships enabled: off only where the seed says so.
-  const flagOn = ctx.state.instance.featureFlags?.["confidential_epics"] === undefined || ctx.state.featureEnabled("confidential_epics", group);
+  // `confidential_epics` ships enabled (FEATURE_FLAG_DEFAULTS): off only where the seed says so.
+  const flagOn = ctx.state.featureEnabled("confidential_epics", group);
   const confidential = flagOn && ctx.params.confidential !== undefined ? ctx.params.confidential : parent.confidential;
   if (parent.confidential && !confidential) {
     throw validationError({ base: ["cannot assign a non-confidential epic to a confidential parent. Make the epic confidential and try again."] });

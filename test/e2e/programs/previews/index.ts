@@ -1,8 +1,8 @@
 /**
  * The program of the previews test (../../previews.e2e.test.ts): a group
  * integration with a secret webhook and a pipeline schedule with two
- * variables, one from the stack's secret config and one plain in the program
- * (which the resource class makes secret). Config `badInput` adds what a
+ * variables, one from the stack's secret config (secret) and one plain in the
+ * program (shown). Config `badInput` adds what a
  * JavaScript program (or one built from data) could declare by mistake:
  * `misspelt` a property nobody declares, `cron` an invalid cron expression.
  */
@@ -21,7 +21,7 @@ const schedule: Record<string, unknown> = {
   cron: badInput === "cron" ? "every monday" : "0 2 * * *",
   variables: [
     { key: "DEPLOY_TOKEN", value: config.requireSecret("deployToken") },
-    { key: "TARGET", value: config.get("target") ?? "staging-plain-secret", variableType: "env_var" },
+    { key: "TARGET", value: config.get("target") ?? "staging", variableType: "env_var" },
   ],
 };
 if (badInput === "misspelt") schedule.cronTimeZone = "Europe/Berlin";

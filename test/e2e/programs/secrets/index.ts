@@ -8,14 +8,17 @@
  * - `{ "config": key }`: read with `config.requireSecret(key)` (a secret the
  *   stack config holds encrypted, which the engine knows to be secret);
  * - `{ "runtime": value }`: a plain string the program obtained at run time
- *   (from a vault, say), which only the resource class marks secret.
+ *   (from a vault, say), which only the resource class marks secret;
+ * - `{ "runtime": value, "wrapped": true }`: the same, wrapped with
+ *   `pulumi.secret` by the program, for a property whose values are as
+ *   secret as the program gives them (a schedule variable's value).
  * An argument `{ "output": [resource, output] }` is another resource's output.
  */
 import { readFileSync } from "node:fs";
 import * as pulumi from "@pulumi/pulumi";
 import * as platform from "pulumi-platform";
 
-type Source = { config: string } | { runtime: string };
+type Source = { config: string } | { runtime: string; wrapped?: boolean };
 
 export interface Declaration {
   kind: "Badge" | "GroupSettings" | "ApplicationSettings" | "PipelineSchedule" | "GroupIntegration" | "SamlGroupLink" | "VirtualRegistry" | "Upstream" | "CleanupPolicy" | "ContainerRegistryVisibility" | "ErrorTrackingClientKey" | "SamlIdentity" | "ProjectStar" | "EpicLink" | "ExclusiveBadges" | "ExclusiveSamlGroupLinks" | "ExclusivePipelineSchedules" | "ExclusiveGroupIntegrations" | "ExclusiveUpstreams" | "MergeRequest" | "ContainerRegistryCleanup" | "PipelineScheduleRun" | "ChangelogCommit";
@@ -42,7 +45,7 @@ function resolve(value: unknown): unknown {
 function plant(args: Record<string, unknown>, path: (string | number)[], from: Source): void {
   let target = args as Record<string | number, unknown>;
   for (const step of path.slice(0, -1)) target = target[step] as Record<string | number, unknown>;
-  target[path.at(-1)!] = "config" in from ? config.requireSecret(from.config) : from.runtime;
+  target[path.at(-1)!] = "config" in from ? config.requireSecret(from.config) : from.wrapped ? pulumi.secret(from.runtime) : from.runtime;
 }
 
 for (const { kind, name, args, secrets } of declarations) {

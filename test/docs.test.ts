@@ -1,0 +1,110 @@
+/**
+ * What the docs say that comes from the code, a benchmark or the template,
+ * checked against its source so that it cannot drift: the number of
+ * resources, the resources of the main example, a badge's bytes in the
+ * state, the SDK the template pins, the exports documented, and the README's
+ * first-day path fitting on one screen.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import * as pkg from "pulumi-platform";
+import * as actions from "../src/actions";
+
+const root = path.resolve(__dirname, "..");
+const read = (file: string) => readFileSync(path.join(root, file), "utf8");
+const readme = read("README.md");
+
+const WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"];
+const TENS = ["", "", "twenty", "thirty", "forty", "fifty"];
+/** A count as the docs write it: `nine`, `twenty`, `twenty-one`. */
+function inWords(count: number): string {
+  if (count < 20) return WORDS[count]!;
+  const [tens, units] = [Math.floor(count / 10), count % 10];
+  return units === 0 ? TENS[tens]! : `${TENS[tens]}-${WORDS[units]}`;
+}
+
+const resourceCount = Object.keys(pkg.providers).length;
+
+/** The resource classes a program's files construct. */
+function resourcesUsedIn(dir: string): Set<string> {
+  const names = new Set<string>();
+  for (const file of readdirSync(path.join(root, dir)).filter((name) => name.endsWith(".ts"))) {
+    for (const match of read(path.join(dir, file)).matchAll(/new (?:platform\.)?([A-Z]\w+)\(/g)) if (match[1]! in pkg.providers) names.add(match[1]!);
+  }
+  return names;
+}
+
+describe("counts in the docs", () => {
+  it("the README names as many resources as the package has", () => {
+    expect(readme).toMatch(new RegExp(`^${inWords(resourceCount).replace(/^./, (first) => first.toUpperCase())} resources, each with its own reference`, "m"));
+    for (const match of readme.matchAll(/\b(\w+(?:-\w+)?) of the (\w+(?:-\w+)?) resources\b/g)) expect(match[2]).toBe(inWords(resourceCount));
+    const tableRows = readme.split("\n## Resources")[1]!.split("\n## ")[0]!.match(/^\| `[A-Z]\w*`.*$/gm)!;
+    expect(tableRows.flatMap((row) => row.split(" | ")[0]!.match(/`[A-Z]\w*`/g)!)).toHaveLength(resourceCount);
+  });
+
+  it("docs/resources.md counts the exclusive sets the package has", () => {
+    const exclusive = Object.keys(pkg.providers).filter((name) => name.startsWith("Exclusive")).length;
+    expect(read("docs/resources.md")).toContain(`${inWords(exclusive).replace(/^./, (first) => first.toUpperCase())} resources declare that the program's objects are the **only** ones`);
+  });
+
+  it("every data function has its row in the README's table and its section in docs/functions.md", () => {
+    const functions = Object.keys(pkg).filter((name) => /^get[A-Z]\w*$/.test(name) && !name.endsWith("Output"));
+    const functionsDoc = read("docs/functions.md");
+    expect(functions.filter((name) => !readme.includes(`[\`${name}\`](docs/functions.md#${name.toLowerCase()})`))).toEqual([]);
+    expect(functions.filter((name) => !new RegExp(`^#+ ${name}$`, "m").test(functionsDoc))).toEqual([]);
+  });
+
+  it("the main example uses as many resources as the README says", () => {
+    const used = inWords(resourcesUsedIn("examples/platform-team").size);
+    expect(readme).toContain(`examples/platform-team, ${used} of the ${inWords(resourceCount)} resources`);
+    expect(readme).toContain(`with ${used} of the resources together`);
+  });
+
+  it("a badge's bytes in the state: the README's one figure is BENCHMARKS.md's", () => {
+    const rows = [...read("BENCHMARKS.md").matchAll(/^\| \d+ \| (\d+) \| \d+ \| \d+ \|$/gm)].map((match) => Number(match[1]));
+    expect(rows.length).toBeGreaterThan(0);
+    const kilobytes = (rows.reduce((sum, bytes) => sum + bytes, 0) / rows.length / 1000).toFixed(1);
+    const figures = [...`${readme}\n${read("docs/own-repository.md")}`.matchAll(/badge[^.]*?(\d+(?:\.\d+)?) KB/gi)].map((match) => match[1]);
+    expect(figures).toEqual([kilobytes]);
+  });
+});
+
+describe("the template and the README's first-day path", () => {
+  it("the template pins the SDK of this repository's lockfile, the one the suite's CLI is built for", () => {
+    const lock = JSON.parse(read("package-lock.json")) as { packages: Record<string, { version: string }> };
+    const sdk = lock.packages["node_modules/@pulumi/pulumi"]!.version;
+    const template = JSON.parse(read("templates/platform/package.json")) as { dependencies: Record<string, string> };
+    expect(template.dependencies["@pulumi/pulumi"]).toBe(sdk);
+    expect(read("docs/own-repository.md")).toContain(`pins \`@pulumi/pulumi\` to **${sdk}**`);
+  });
+
+  it("the emulator's port is one setting: the template's script reads it from platform:url in Pulumi.yaml", () => {
+    const template = JSON.parse(read("templates/platform/package.json")) as { scripts: Record<string, string> };
+    expect(template.scripts.emulator).toContain("--port-from Pulumi.yaml");
+    expect(read("templates/platform/Pulumi.yaml").match(/127\.0\.0\.1:\d+/g)).toHaveLength(1);
+  });
+
+  it("the section fits on one screen (at most 50 lines)", () => {
+    const section = readme.split("\n## Use it in your own repository\n")[1]!.split("\n## ")[0]!;
+    expect(section.trim().split("\n").length).toBeLessThanOrEqual(50);
+  });
+});
+
+describe("exports", () => {
+  it("every action has its section in docs/actions.md and its link in the README", () => {
+    const actionsDoc = read("docs/actions.md");
+    expect(Object.keys(actions).length).toBeGreaterThan(0);
+    for (const name of Object.keys(actions)) {
+      expect(actionsDoc, name).toMatch(new RegExp(`^## .*\\b${name}\\b`, "m"));
+      expect(readme, name).toMatch(new RegExp(`\\[[^\\]]*\`${name}\`[^\\]]*\\]\\(docs/actions\\.md#`));
+    }
+  });
+
+  it("every export besides the resources, the data functions and the actions is documented in docs/api.md", () => {
+    const api = read("docs/api.md");
+    const others = Object.keys(pkg).filter((name) => !(name in pkg.providers) && !/^get[A-Z]\w*$/.test(name) && !(name in actions));
+    expect(others.length).toBeGreaterThan(0);
+    for (const name of others) expect(api, name).toContain(`\`${name}`);
+  });
+});
