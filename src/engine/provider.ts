@@ -302,8 +302,11 @@ async function withObserved(engine: Engine, checked: pulumi.dynamic.CheckResult,
  */
 async function takeoverPreviewed(engine: Engine, olds: Args, news: Args, checked: pulumi.dynamic.CheckResult): Promise<pulumi.dynamic.CheckResult> {
   const args = checked.inputs as Args;
+  // A resource in the state keeps the takeover its create recorded: dropping it would show as a change of
+  // every later update (the CLI compares recorded and new inputs), though nothing is taken over again.
+  if (Object.keys(withoutEngineKeys(olds)).length > 0) return TAKEOVER_KEY in olds ? { inputs: withSortedKeys({ ...args, [TAKEOVER_KEY]: olds[TAKEOVER_KEY] }) as Args } : checked;
   const id = importIdOf(news);
-  if ((id === undefined && args.adoptExisting !== true) || Object.keys(withoutEngineKeys(olds)).length > 0 || !verifyAtPreview()) return checked;
+  if ((id === undefined && args.adoptExisting !== true) || !verifyAtPreview()) return checked;
   if (Object.values(withoutEngineKeys(news)).some(isUnknown)) return checked;
   const found = id !== undefined ? await previewImport(engine, context(), id, args) : await previewAdoption(engine, context(), args);
   if (!found) return checked;

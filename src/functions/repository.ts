@@ -14,7 +14,7 @@ import { join, posix } from "node:path";
 import { z } from "zod";
 import { apiPath } from "../client";
 import { ExplainedError } from "../engine/errors";
-import { ownerReference } from "../resources/common";
+import { ownerReference } from "../api/owner";
 import { defineComposedFunction, defineListFunction, defineObjectFunction, type Camelized, type SavedFile } from "./core";
 
 // ---------------------------------------------------------------------------

@@ -30,7 +30,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError } from "../client";
 import { defineResource, type EngineContext, type FieldTraits, type Live, type Operation, type Requirements } from "../engine/definition";
-import { isUnknown } from "../engine/values";
+import { isUnknown, UNKNOWN } from "../engine/values";
 import type { ConnectionArg } from "../engine/connections";
 import type { Preconditions } from "../engine/verify";
 
@@ -161,7 +161,12 @@ export function exclusiveSetDefinition<A extends Record<string, unknown>>(collec
     narration: {
       names: ["deletes"],
       of: (recorded, args) => {
-        const removed = strays(collection, args as unknown as Inputs, (recorded.unexpected ?? []) as Entry[]);
+        const inputs = args as unknown as Inputs;
+        const found = (recorded.unexpected ?? []) as Entry[];
+        // A `keep` value known only at apply (an object this run creates or takes over) may name one of them:
+        // what is deleted is known then, and a saved plan must not pin a guess.
+        if (found.length > 0 && inputs.keep.some(isUnknown)) return { deletes: UNKNOWN };
+        const removed = strays(collection, inputs, found);
         return removed.length ? { deletes: removed.map((entry) => describeEntry(collection, entry)) } : {};
       },
     },

@@ -35,7 +35,7 @@ import { isIP } from "node:net";
 import { basename } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, apiPath, type DownloadedFile, type FilePart } from "../client";
+import { ApiError, type DownloadedFile, type FilePart } from "../client";
 import { defineResource, type EngineContext, type FieldTraits } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
@@ -43,16 +43,9 @@ import { restoreOnDelete, settingsOutputs } from "../engine/settings";
 import { requestBody } from "../engine/values";
 import type { InputGate } from "../engine/verify";
 import { branchProtectionDefaults, defaultsFromApi, defaultsToApi, presetDefaults, sameDefaults, type BranchProtectionDefaults } from "./common";
-import { ownerReference } from "./common";
+import { groupAvatarPath, groupCalls, groupPath as pathOfGroup, type Group as GroupLive } from "../api/groups";
+import { ownerReference } from "../api/owner";
 import { IMAGE_EXTENSIONS, imageContentType, isImageFile, MAX_AVATAR_BYTES } from "../image-types";
-
-/** A group as `GET /groups/:id` returns it (the fields this resource reads). */
-export interface GroupLive extends Record<string, unknown> {
-  id: number;
-  full_path: string;
-  parent_id: number | null;
-  avatar_url: string | null;
-}
 
 /** The server's own limit (`Avatarable::MAXIMUM_FILE_SIZE`), and the most a prior avatar may weigh in state. */
 /** One IPv4 or IPv6 address, or a subnet: an address with a prefix length that fits it (`10.0.0.0/8`). */
@@ -261,7 +254,7 @@ async function fetchPriorAvatar(ctx: EngineContext, live: GroupLive): Promise<Pr
   if (!live.avatar_url) return null;
   let file: DownloadedFile;
   try {
-    file = await ctx.client.download(apiPath`/groups/${live.id}/avatar`);
+    file = await ctx.client.download(groupAvatarPath(live.id));
   } catch (error) {
     // Removed between the two reads: there is none to give back.
     if (error instanceof ApiError && error.notFoundSubject === "Avatar") return null;
@@ -362,7 +355,7 @@ function sameMembers(declared: unknown, live: unknown): boolean {
 const groupPath = (id: string) => "/" + id;
 
 /** Reads the group with the fewest bytes: without the deprecated project lists. */
-const readGroup = (ctx: EngineContext, path: string) => ctx.client.get<GroupLive>(path, { with_projects: false });
+const readGroup = (ctx: EngineContext, path: string) => groupCalls.get(ctx.client, path, { with_projects: false });
 
 export const groupSettingsDefinition = defineResource({
   name: "GroupSettings",
@@ -408,7 +401,7 @@ export const groupSettingsDefinition = defineResource({
 
   settings: {
     async locate(ctx, args) {
-      const live = await readGroup(ctx, apiPath`/groups/${args.group}`);
+      const live = await readGroup(ctx, pathOfGroup(args.group));
       // The numeric id: a rename of the group's path never loses the resource.
       return { id: `groups/${live.id}`, live };
     },
@@ -429,11 +422,11 @@ export const groupSettingsDefinition = defineResource({
       // The declared file, or the prior avatar given back (on delete, or when `avatar` leaves the program).
       const upload = changed.has("avatar") ? avatarUpload(args.avatar as unknown) : null;
       if (upload) {
-        live = await ctx.client.putForm<GroupLive>(groupPath(id), { ...(body as Record<string, never>), avatar: upload });
+        live = await groupCalls.putForm(ctx.client, groupPath(id), { ...(body as Record<string, never>), avatar: upload });
       } else {
         // A prior value of null (the group had no avatar) removes ours: `params[:avatar].nil?`.
         if (changed.has("avatar")) body.avatar = null;
-        live = await ctx.client.put<GroupLive>(groupPath(id), body);
+        live = await groupCalls.put(ctx.client, groupPath(id), body);
       }
     } catch (error) {
       if (error instanceof ApiError && error.status === 403 && admin.length) {

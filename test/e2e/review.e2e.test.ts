@@ -207,3 +207,31 @@ describe("the GitHub Actions variant", { timeout: 5 * 60_000 }, () => {
     expect(calls).toContain("### Pulumi preview of stack `e2e`");
   });
 });
+
+describe("saved plans and this package's resources", { timeout: 10 * 60_000 }, () => {
+  it("a plan saved with --refresh applies an only-these set's removals, a replacement and a takeover, then previews clean", async () => {
+    const plans = await PulumiProgram.create({
+      programDir: "test/e2e/programs/review",
+      transpileOnly: true,
+      stack: "plans",
+      config: { "platform:url": emulator.url },
+      secrets: { "platform:token": emulator.tokens.root!, deployToken: "plan-token-1" },
+      env: { PULUMI_EXPERIMENTAL: "true" },
+    });
+    try {
+      await plans.up();
+      await api.post(apiPath`/groups/${"acme"}/badges`, { name: "handmade", link_url: "https://hand.example.com", image_url: "https://hand.example.com/b.svg" });
+      await api.post(apiPath`/groups/${"acme"}/badges`, { name: "stray", link_url: "https://stray.example.com", image_url: "https://stray.example.com/b.svg" });
+      await plans.setConfig("phase", "change");
+      const plan = path.join(work, "plan-refresh.json");
+      await plans.cli(["preview", "--refresh", "--save-plan", plan]);
+      await plans.cli(["up", "--yes", "--skip-preview", "--refresh", "--plan", plan]);
+      const names = (await api.list<{ name: string }>(apiPath`/groups/${"acme"}/badges`)).map((badge) => badge.name).sort();
+      expect(names).toEqual(["documentation", "handmade", "status"]);
+      await plans.preview("--expect-no-changes");
+    } finally {
+      await plans.destroy();
+      plans.dispose();
+    }
+  });
+});
