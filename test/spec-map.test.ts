@@ -3,7 +3,10 @@
  * the three documents has its row, under its document and part, in the
  * document's order, and the counts the page gives are the rows it has. The
  * specification lives outside the repository (PLATFORM_SPEC_DIR, by default
- * /work/shared/spec); without it these tests are skipped, not passed.
+ * /work/shared/spec); without it these tests are skipped, not passed. And the
+ * code states rules, not where the specification writes them: no file in
+ * src/ cites its documents or parts, and the page's table of areas names
+ * files that exist.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -11,7 +14,8 @@ import { describe, expect, it } from "vitest";
 
 const root = path.resolve(__dirname, "..");
 const specDir = process.env.PLATFORM_SPEC_DIR ?? "/work/shared/spec";
-const mapPage = readFileSync(path.join(root, "docs/specification.md"), "utf8");
+const read = (file: string) => readFileSync(path.join(root, file), "utf8");
+const mapPage = read("docs/specification.md");
 
 const METHOD = "GET|POST|PUT|PATCH|DELETE";
 
@@ -123,5 +127,34 @@ describe.skipIf(!existsSync(specDir))("docs/specification.md maps the specificat
     expect(resources.length * functions.length * actions.length).toBeGreaterThan(0);
     expect(resources.filter((name) => !(name in pkg.providers))).toEqual([]);
     expect([...functions, ...actions].filter((name) => typeof (pkg as Record<string, unknown>)[name] !== "function")).toEqual([]);
+  });
+});
+
+/** Every file under `dir`, as a path relative to the repository. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : [path.join(dir, entry.name)],
+  );
+}
+
+describe("the code says the rule, docs/specification.md where it is written", () => {
+  const sources = filesUnder("src");
+
+  it("no file in src/ cites the specification's documents or parts", () => {
+    const citation = /document [123]|spec(ification)?('s)? (document|part)|\(spec /i;
+    const citing = sources.flatMap((file) =>
+      read(file)
+        .split("\n")
+        .flatMap((line, index) => (citation.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [])),
+    );
+    expect(citing).toEqual([]);
+  });
+
+  it("names files of src/ that exist in its table of areas", () => {
+    const areas = mapPage.split("### By area")[1]!.split("\n### ")[0]!;
+    const named = [...areas.matchAll(/`([\w./*-]+\.ts|[\w-]+\/[\w/-]*\/)`/g)].map((match) => `src/${match[1]}`);
+    expect(named.length).toBeGreaterThan(20);
+    const pattern = (name: string) => new RegExp(`^${name.replace(/[.]/g, "\\.").replace(/\*/g, "[^/]*")}`);
+    expect(named.filter((name) => !sources.some((file) => pattern(name).test(file)))).toEqual([]);
   });
 });

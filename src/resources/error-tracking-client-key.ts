@@ -82,7 +82,7 @@ export const errorTrackingClientKeyDefinition = defineResource({
       return added.length === 1 ? added[0] : undefined;
     });
     const id = clientKeyId(projectId, created.id);
-    // The spec's rotation sequence: the new key is confirmed in the list before anything relies on it.
+    // Key rotation: the new key is confirmed in the list before anything relies on it.
     const confirmed = (await listKeys(ctx, keysPath)).find((key) => key.id === created.id);
     if (!confirmed) {
       throw PartialCreateError.fromLive(

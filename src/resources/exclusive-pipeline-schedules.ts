@@ -15,7 +15,7 @@ export const exclusivePipelineSchedulesDefinition = exclusiveSetDefinition<Owner
   noun: "pipeline schedule",
   owner: { project: ownerReference },
   collectionPath: (args) => pipelineSchedulesPath(args.project).slice(1),
-  // Listing needs the Reporter role; deleting someone else's schedule needs Maintainer (spec document 3, part 4.2).
+  // Listing needs the Reporter role; deleting someone else's schedule needs Maintainer.
   requirements: (args) => ({ subject: `project ${args.project}`, role: "at least the Maintainer role" }),
   preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Maintainer" }),
 

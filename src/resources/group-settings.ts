@@ -1,6 +1,6 @@
 /**
- * GroupSettings: the settings of a group that already exists (spec document
- * 2, parts 2.1, 3, 4.1, 4.2 and 8). It never creates or deletes the group:
+ * GroupSettings: the settings of a group that already exists. It never
+ * creates or deletes the group:
  * it is a settings resource (see ../engine/settings.ts), so only the declared
  * fields are managed, and delete gives back the values they had before the
  * first apply, unless `restoreOnDelete: false`.
@@ -10,9 +10,9 @@
  * provider compares the answer with what it sent and names the requirement
  * that failed. Administrator-only fields answer 403, which is explained too.
  *
- * Some fields are applied on every tier but shown only to some: part 2.1
+ * Some fields are applied on every tier but shown only to some: the server
  * shows `experiment_features_enabled` and `assistant_availability` on Premium
- * and Ultimate groups only (part 4.2 gives them no tier), and real servers show
+ * and Ultimate groups only (though writing them needs no tier), and real servers show
  * `enabled_git_access_protocol` only on top-level groups, to those who can
  * administer them. Absence is never read as a change: the applied value stays
  * in state (see SHOWN_TO_SOME). Fields the server will not apply are errors
@@ -190,7 +190,7 @@ const REQUIREMENTS: Partial<Record<Property, Requirement[]>> = {
  */
 const SHOWN_TO_SOME: Property[] = ["experimentFeaturesEnabled", "assistantAvailability", "duoAvailability", "enabledGitAccessProtocol"];
 
-/** The names real clients send for the assistant settings, and the spec's names they stand for. */
+/** The names real clients send for the assistant settings, and the API's documented names they stand for. */
 const ASSISTANT_ALIASES: [alias: Property, replacement: Property][] = [
   ["duoFeaturesEnabled", "assistantFeaturesEnabled"],
   ["lockDuoFeaturesEnabled", "lockAssistantFeaturesEnabled"],
@@ -324,13 +324,13 @@ const fields: { [K in Property]?: FieldTraits } = {
   allowedEmailDomainsList: { sameValue: sameOrCleared },
   stepUpAuthRequiredOauthProvider: { sameValue: sameOrCleared },
   defaultBranch: { sameValue: sameOrCleared },
-  // The real clients' names read and write the spec's: no diff whichever the server shows.
+  // The real clients' names read and write the documented ones: no diff whichever the server shows.
   duoFeaturesEnabled: assistantAlias("assistant_features_enabled", "duo_features_enabled"),
   lockDuoFeaturesEnabled: assistantAlias("lock_assistant_features_enabled", "lock_duo_features_enabled"),
   duoAvailability: assistantAlias("assistant_availability", "duo_availability"),
 };
 
-/** An alias field: read from either name the server shows, written under the spec's. */
+/** An alias field: read from either name the server shows, written under the documented one. */
 function assistantAlias(replacement: string, alias: string): FieldTraits {
   return {
     fromApi: (live) => live[replacement] ?? live[alias],

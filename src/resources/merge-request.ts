@@ -51,7 +51,7 @@ import { ownerReference } from "../api/owner";
 
 /** Issuable::TITLE_LENGTH_MAX (gitlabhq app/models/concerns/issuable.rb). */
 const MAX_TITLE = 255;
-/** Spec document 3, part 8. */
+/** The longest description the server accepts, in characters. */
 const MAX_DESCRIPTION = 1_048_576;
 
 const branch = z
@@ -132,7 +132,7 @@ function sameLabels(declared: unknown, live: unknown): boolean {
   return sameIds((declared as string[]).map(labelKey), (live as string[]).map(labelKey));
 }
 
-/** null behaves as false (spec document 1, part 2.1). */
+/** The server sends an unset boolean as null, which means false. */
 const nullIsFalse = (declared: unknown, live: unknown) => declared === false && live === null;
 
 const userIdsOf = (key: "assignees" | "reviewers") => (live: Record<string, unknown>) => ((live[key] ?? []) as { id: number }[]).map((user) => user.id);
@@ -182,8 +182,8 @@ function inProject(mr: ListedMergeRequest, project: string | number): boolean {
 
 /**
  * The open merge request of these branches in the project, if any: the server
- * keeps at most one. The API lists merge requests instance-wide only (spec
- * document 3, part 4.1), filtered here by state and branches.
+ * keeps at most one. The list used is the instance-wide one (with `scope=all`),
+ * filtered here by state and branches.
  */
 function openMergeRequest(ctx: EngineContext, args: MergeRequestInputs): Promise<ListedMergeRequest | undefined> {
   return listedMergeRequestCalls.find(ctx.client, ALL_MERGE_REQUESTS, openOfBranches(args), (mr) => inProject(mr, homeOf(args)));

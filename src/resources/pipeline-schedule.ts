@@ -81,7 +81,7 @@ const listedVariable = z.strictObject({
   variableType,
 });
 export type PipelineScheduleVariable = z.input<typeof listedVariable>;
-/** Built once: a zod schema built at every call cost about 10 µs of each update (variables are read at every one). */
+/** Built once: building a zod schema at every call would slow every update (variables are read at every one). */
 const listedVariables = z.array(listedVariable);
 
 /** A variable in the map by key that the engine holds: its value secret, its type plain. */

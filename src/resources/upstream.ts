@@ -1,6 +1,6 @@
 /**
- * Upstream: a container registry that a virtual registry pulls through
- * (spec document 3, parts 2.6 and 4.5). It is created in one registry
+ * Upstream: a container registry that a virtual registry pulls through.
+ * It is created in one registry
  * (`registry`, which cannot change) and may also serve other registries of
  * the same group (`otherRegistries`, the registry-upstream associations),
  * each at a position.
@@ -201,7 +201,7 @@ export const upstreamDefinition = defineResource({
   // refuses a second upstream with the same URL and credentials in a group, but never shows a password, so only two
   // anonymous ones are known to collide: looked for in the registry (the one an import would take over); a collision
   // with another registry's upstream, or one with credentials, is left to the server.
-  // A registry that already holds five upstreams refuses another (spec document 3 part 4.5): the one it is created in,
+  // A registry that already holds five upstreams refuses another: the one it is created in,
   // and each of `otherRegistries`, read once per run (the same read as the anonymous upstreams' uniqueness).
   preconditions: (args) => ({
     owner: registryOwner("registry", args.registry),
@@ -350,8 +350,8 @@ const tooMany = (name: string, property: string, where: string) =>
   `a registry holds at most ${MAX_UPSTREAMS_PER_REGISTRY}, and an upstream linked with otherRegistries counts in each registry it serves.`;
 
 /**
- * The five-upstreams-per-registry limit (spec document 3 part 4.5; real
- * servers refuse a sixth association with 400) counts every link a program
+ * The five-upstreams-per-registry limit (real servers refuse a sixth
+ * association with 400) counts every link a program
  * declares: the registry an upstream is created in and each of its
  * `otherRegistries`. While the program runs the declared values are counted
  * as they are (an Output by identity: `registry.registryId`); once the ids
