@@ -3,7 +3,7 @@
  * the three documents has its row, under its document and part, in the
  * document's order, and the counts the page gives are the rows it has. The
  * specification lives outside the repository (PLATFORM_SPEC_DIR, by default
- * /work/shared/spec); without it these tests are skipped, not passed. And the
+ * ../shared/spec beside the checkout); without it these tests are skipped. And the
  * code states rules, not where the specification writes them: no file in
  * src/ cites its documents or parts, and the page's table of areas names
  * files that exist.
@@ -13,7 +13,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const root = path.resolve(__dirname, "..");
-const specDir = process.env.PLATFORM_SPEC_DIR ?? "/work/shared/spec";
+const specDir = process.env.PLATFORM_SPEC_DIR ?? path.resolve(root, "../shared/spec");
 const read = (file: string) => readFileSync(path.join(root, file), "utf8");
 const mapPage = read("docs/specification.md");
 
