@@ -120,7 +120,7 @@ const throttles = Object.fromEntries(
 
 /** Every setting, by its API name. */
 export const APPLICATION_SETTINGS = {
-  // --- spec document 3, part 2.5 -------------------------------------------
+  // --- the settings the specification lists ---------------------------------
   signup_enabled: bool(true),
   default_projects_limit: int(100000),
   default_branch_protection: oneOf(2, [0, 1, 2, 3, 4]),
@@ -197,7 +197,7 @@ export const APPLICATION_SETTINGS = {
   external_pipeline_validation_service_token: secret(),
   external_pipeline_validation_service_timeout: int(null),
   ...throttles,
-  // Premium and Ultimate (part 2.5)
+  // Premium and Ultimate (the specification's licensed settings)
   allow_all_integrations: bool(true, "ultimate"),
   allowed_integrations: texts([], "ultimate"),
   default_project_deletion_protection: bool(false, "premium"),

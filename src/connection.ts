@@ -217,7 +217,7 @@ function secondsOf(text: string): number | undefined {
  */
 function current(): Settings {
   // A configured provider (its own process, or tests) never needs to look further, and its settings are the
-  // same for every operation: built once per `configure` (reading the environment costs a microsecond a name).
+  // same for every operation: built once per `configure`, not read from the environment at every operation.
   if (configured.url && configured.token) return (configuredInForce ??= settingsInForce({}));
   return settingsInForce(programSettings());
 }

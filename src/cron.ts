@@ -78,7 +78,7 @@ export function cronProblem(cron: string): string | undefined {
 
 /**
  * Verdicts already reached, by expression. Judging one (croner's parse, then a
- * search for its next run) costs about 100 µs, and each schedule's expression
+ * search for its next run) is not cheap, and each schedule's expression
  * is judged at check and again when create or update parses its inputs; the
  * schedules of a stack share a handful of expressions. The verdict depends on
  * the text alone (the next-run search starts from a fixed date).

@@ -98,3 +98,13 @@ function editDistance(a: string, b: string): number {
   }
   return previous[b.length]!;
 }
+
+/** True for an absolute http: or https: URL. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}

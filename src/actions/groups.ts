@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { apiPath, tierNeeded } from "../client";
-import { ownerReference } from "../resources/common";
+import { ownerReference } from "../api/owner";
 import { defineAction, onGroup } from "./core";
 
 const group = ownerReference;

@@ -6,7 +6,8 @@
  * (`No stages / jobs for this pipeline.`).
  */
 import { z } from "zod";
-import { inMergeRequest, mergeRequestPipelinesPath, mergeRequestSubject, pipelineShape } from "../functions/merge-requests";
+import { pipeline as pipelineShape } from "../api/merge-requests";
+import { inMergeRequest, mergeRequestPipelinesPath, mergeRequestSubject } from "../functions/merge-requests";
 import { defineAction, onProject } from "./core";
 
 const noJobs = () => "The server creates one only when the project's CI configuration has jobs with a merge request rule.";

@@ -4,7 +4,7 @@
  * A trigger resource runs it as part of a program: ../resources/pipeline-schedule-run.ts.
  */
 import { z } from "zod";
-import { ownerReference } from "../resources/common";
+import { ownerReference } from "../api/owner";
 import { scheduleId, scheduleNotFound, schedulePath, signedInOnly } from "../functions/pipeline-schedules";
 import { defineAction, onProject } from "./core";
 

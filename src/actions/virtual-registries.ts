@@ -6,7 +6,8 @@
  * shared with another registry keeps its cache for that one).
  */
 import { z } from "zod";
-import { containerRefusals, objectId, registryPath, upstreamPath } from "../functions/virtual-registries";
+import { registryPath, upstreamPath } from "../api/virtual-registries";
+import { containerRefusals, objectId } from "../functions/virtual-registries";
 import { defineAction } from "./core";
 
 const refusals = containerRefusals;

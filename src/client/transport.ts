@@ -66,7 +66,7 @@ function isClosed(dispatcher: Dispatcher): boolean {
  * One client's dispatcher, kept between its requests: looked up again only
  * once it was closed (`closeAllDispatchers`), so a request neither builds and
  * hashes the lookup key (a CA bundle is part of it) nor reads the proxy
- * variables (six reads of the environment, a microsecond or more a request).
+ * variables (six reads of the environment a request).
  * So the proxy variables are read when a client first connects, as a process
  * starts, and again after `closeAllPools()`: a process that changes them
  * later calls that.

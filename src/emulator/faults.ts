@@ -108,7 +108,7 @@ const ERROR_ANSWERS: Record<ErrorStatus, () => ApiResponse> = {
 const FAULT_THROTTLE = { requests: 10, periodSeconds: 1 };
 
 /**
- * Rack::Attack's 429 (real-api-behaviour.md 0.5), as a throttle of 10
+ * Rack::Attack's 429, as a throttle of 10
  * requests per second answers the 11th: `Retry-After` is 1 and
  * `RateLimit-Reset` is the epoch second it points at, so a client that
  * honours either waits about a second.

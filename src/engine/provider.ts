@@ -157,8 +157,8 @@ function parse(engine: Engine, inputs: Args): Args {
 /**
  * What check parsed, by the resource kind and the JSON text of what it
  * returned: the engine passes check's result on to the create or update that
- * follows it, and parsing it again was the larger part of the engine's own
- * time in those calls (5 to 20 µs of 25 to 60 in npm run bench). Parsing
+ * follows it, and parsing it again was a large part of the engine's own
+ * time in those calls. Parsing
  * check's result gives the value check parsed, since the schemas' transforms
  * and defaults give back what they made (a list of variables becomes a map, a
  * map stays one); this only saves the time. check returns its result with
@@ -302,8 +302,11 @@ async function withObserved(engine: Engine, checked: pulumi.dynamic.CheckResult,
  */
 async function takeoverPreviewed(engine: Engine, olds: Args, news: Args, checked: pulumi.dynamic.CheckResult): Promise<pulumi.dynamic.CheckResult> {
   const args = checked.inputs as Args;
+  // A resource in the state keeps the takeover its create recorded: dropping it would show as a change of
+  // every later update (the CLI compares recorded and new inputs), though nothing is taken over again.
+  if (Object.keys(withoutEngineKeys(olds)).length > 0) return TAKEOVER_KEY in olds ? { inputs: withSortedKeys({ ...args, [TAKEOVER_KEY]: olds[TAKEOVER_KEY] }) as Args } : checked;
   const id = importIdOf(news);
-  if ((id === undefined && args.adoptExisting !== true) || Object.keys(withoutEngineKeys(olds)).length > 0 || !verifyAtPreview()) return checked;
+  if ((id === undefined && args.adoptExisting !== true) || !verifyAtPreview()) return checked;
   if (Object.values(withoutEngineKeys(news)).some(isUnknown)) return checked;
   const found = id !== undefined ? await previewImport(engine, context(), id, args) : await previewAdoption(engine, context(), args);
   if (!found) return checked;

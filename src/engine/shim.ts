@@ -6,9 +6,9 @@
  * cmd/dynamic-provider/index.js getProvider), once per distinct text and
  * process, before `configure`.
  *
- * It is hand-written rather than made by the SDK's closure serializer (which
- * wrote 2.7 KB, twice per resource, and the engine rewrites the whole state
- * after every step): a few hundred bytes that load today's implementation
+ * It is hand-written rather than made by the SDK's closure serializer (whose
+ * text is several times larger, is stored twice per resource, and the engine
+ * rewrites the whole state after every step): a short text that loads today's implementation
  * from the installed package when the host asks for it. So the state stays
  * small, nothing (no credentials) is captured, and a stack written by an
  * older version is refreshed and deleted by the version installed today.

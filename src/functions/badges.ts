@@ -14,24 +14,9 @@
  *   Maintainer+ of a project, Owner of a group.
  */
 import { z } from "zod";
-import { exactlyOneOwner, ownerOf, ownerReference, urlWithPlaceholders } from "../resources/common";
+import { badge as badgeShape, badgesPath, renderedBadge as renderedShape, urlWithPlaceholders } from "../api/badges";
+import { exactlyOneOwner, ownerName, ownerReference } from "../api/owner";
 import { defineListFunction, defineObjectFunction, type Camelized } from "./core";
-
-const renderedShape = z.looseObject({
-  /** May contain placeholders such as `%{project_path}`. */
-  link_url: z.string(),
-  image_url: z.string(),
-  /** Placeholders resolved with the project's values (for a group: its first project by creation date; none: as written). */
-  rendered_link_url: z.string(),
-  rendered_image_url: z.string(),
-});
-
-const badgeShape = renderedShape.extend({
-  id: z.number(),
-  name: z.string().nullable(),
-  /** `project`, or `group` for a group's badge shown in a project's list. */
-  kind: z.enum(["project", "group"]),
-});
 
 export type BadgeInfo = Camelized<z.output<typeof badgeShape>>;
 export type RenderedBadge = Camelized<z.output<typeof renderedShape>>;
@@ -45,8 +30,7 @@ const oneSource = {
 };
 type Source = { project?: string | number; group?: string | number };
 const validateSource = (args: Source) => exactlyOneOwner(args).map(({ property, reason }) => ({ argument: property, reason: `${property}: ${reason}` }));
-const sourceName = (args: Source) => (args.project !== undefined ? `project ${args.project}` : `group ${args.group}`);
-const badgesPath = (args: Source) => `${ownerOf(args).path}/badges`;
+const sourceName = ownerName;
 
 const badges = defineListFunction({
   name: "getBadges",

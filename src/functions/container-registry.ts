@@ -4,47 +4,18 @@
  * pagination by name, both orders) and one tag's detail.
  */
 import { z } from "zod";
-import { apiPath } from "../client";
-import { ownerReference } from "../resources/common";
+import {
+  registryRepositoriesPath,
+  registryRepository as repositoryShape,
+  registryRepositoryPath,
+  registryTag as tagDetailShape,
+  projectRepositoryPath as repositoryPathOf,
+  registryTagPath as tagPathOf,
+  registryTagsPath,
+  registryTagSummary as tagSummaryShape,
+} from "../api/container-registry";
+import { ownerReference } from "../api/owner";
 import { defineListFunction, defineObjectFunction, type Camelized } from "./core";
-
-const tagSummaryShape = z.looseObject({
-  name: z.string(),
-  path: z.string(),
-  location: z.string(),
-});
-
-const tagDetailShape = tagSummaryShape.extend({
-  /** 64 hexadecimal characters. */
-  revision: z.string().nullable(),
-  short_revision: z.string().nullable(),
-  /** `sha256:...`. */
-  digest: z.string().nullable(),
-  /** When the manifest was created, not when the tag was pushed. */
-  created_at: z.string().nullable(),
-  /** Bytes. */
-  total_size: z.number().nullable(),
-});
-
-const repositoryShape = z.looseObject({
-  id: z.number(),
-  /** Empty for the repository at the project's root image path. */
-  name: z.string(),
-  path: z.string(),
-  project_id: z.number(),
-  /** Registry host and path: what `docker pull` takes. */
-  location: z.string(),
-  created_at: z.string().nullable(),
-  cleanup_policy_started_at: z.string().nullable().optional(),
-  /** null, `delete_scheduled` or `delete_ongoing`. */
-  status: z.string().nullable().optional(),
-  /** Only when asked for (`tagsCount: true`). */
-  tags_count: z.number().optional(),
-  /** Only when asked for (`tags: true`). */
-  tags: z.array(tagSummaryShape).optional(),
-  /** Bytes, deduplicated; only when asked for (`size: true`), and only on the hosted offering for repositories created after 2021-11-04. */
-  size: z.number().nullable().optional(),
-});
 
 export type RegistryRepository = Camelized<z.output<typeof repositoryShape>>;
 export type RegistryTagSummary = Camelized<z.output<typeof tagSummaryShape>>;
@@ -52,10 +23,8 @@ export type RegistryTag = Camelized<z.output<typeof tagDetailShape>>;
 
 export const repositoryId = z.number().int().positive();
 /** A project's registry repository: its tags are read here, and it and its tags are deleted by the actions. */
-export const projectRepositoryPath = (args: { project: string | number; repositoryId: number }) =>
-  apiPath`/projects/${args.project}/registry/repositories/${args.repositoryId}`;
-export const registryTagPath = (args: { project: string | number; repositoryId: number; name: string }) =>
-  `${projectRepositoryPath(args)}/tags/${encodeURIComponent(args.name)}`;
+export const projectRepositoryPath = (args: { project: string | number; repositoryId: number }) => repositoryPathOf(args.project, args.repositoryId);
+export const registryTagPath = (args: { project: string | number; repositoryId: number; name: string }) => tagPathOf(args.project, args.repositoryId, args.name);
 export const registryRepositorySubject = (args: { project: string | number; repositoryId: number }) =>
   `registry repository ${args.repositoryId} of project ${args.project}`;
 const flag = z.boolean().optional();
@@ -87,7 +56,7 @@ const registryRepositories = defineListFunction({
       .filter((name) => args.group !== undefined && args[name] !== undefined)
       .map((name) => ({ argument: name, reason: `${name}: only for a project's repositories; the group list has no tag extras` }));
   },
-  path: (args) => (args.project !== undefined ? apiPath`/projects/${args.project}/registry/repositories` : apiPath`/groups/${args.group!}/registry/repositories`),
+  path: (args) => registryRepositoriesPath(args),
   query: (args) => ({ tags: args.tags, tags_count: args.tagsCount }),
   subject: (args) => (args.project !== undefined ? `the registry repositories of project ${args.project}` : `the registry repositories of group ${args.group}`),
   refusals: { 403: registryRefusal },
@@ -116,7 +85,7 @@ const registryRepository = defineObjectFunction({
     /** The deduplicated size in bytes (hosted offering, repositories created after 2021-11-04; null otherwise). */
     size: flag,
   }),
-  path: (args) => apiPath`/registry/repositories/${args.id}`,
+  path: (args) => registryRepositoryPath(args.id),
   query: (args) => ({ tags: args.tags, tags_count: args.tagsCount, size: args.size }),
   subject: (args) => `registry repository ${args.id}`,
   refusals: { 403: registryRefusal },
@@ -149,7 +118,7 @@ const registryTags = defineListFunction({
     /** By name, ascending (default) or descending. */
     sort: z.enum(["asc", "desc"]).default("asc"),
   }),
-  path: (args) => `${projectRepositoryPath(args)}/tags`,
+  path: (args) => registryTagsPath(args.project, args.repositoryId),
   // Keyset pagination, as the spec prefers to the deprecated offset pages.
   query: (args) => ({ pagination: "keyset", order_by: "name", sort: args.sort }),
   subject: (args) => `the tags of ${registryRepositorySubject(args)}`,

@@ -3,50 +3,9 @@
  * GitLab's replacement is the work items API) but still served.
  */
 import { z } from "zod";
-import { apiPath } from "../client";
-import { ownerReference } from "../resources/common";
+import { epic as epicShape, epicChildrenPath, epicPath } from "../api/epics";
+import { ownerReference } from "../api/owner";
 import { defineListFunction, defineObjectFunction, type Camelized } from "./core";
-
-const date = z.string().nullable();
-
-const authorShape = z.looseObject({
-  id: z.number(),
-  name: z.string(),
-  username: z.string(),
-  state: z.string(),
-  avatar_url: z.string().nullable(),
-  web_url: z.string(),
-});
-
-export const epicShape = z.looseObject({
-  /** Global id: what `EpicLink.childEpicId` and the move anchors take. */
-  id: z.number(),
-  /** Internal id in the epic's group. */
-  iid: z.number(),
-  group_id: z.number(),
-  /** null when unassigned. */
-  parent_id: z.number().nullable(),
-  title: z.string(),
-  description: z.string().nullable(),
-  author: authorShape.nullable(),
-  start_date: date,
-  start_date_is_fixed: z.boolean().nullable(),
-  start_date_fixed: date,
-  /** Deprecated: `start_date_from_inherited_source`. */
-  start_date_from_milestones: date,
-  start_date_from_inherited_source: date,
-  /** Deprecated: `due_date`. */
-  end_date: date,
-  due_date: date,
-  due_date_is_fixed: z.boolean().nullable(),
-  due_date_fixed: date,
-  /** Deprecated: `due_date_from_inherited_source`. */
-  due_date_from_milestones: date,
-  due_date_from_inherited_source: date,
-  created_at: z.string(),
-  updated_at: z.string(),
-  labels: z.array(z.unknown()),
-});
 
 export type Epic = Camelized<z.output<typeof epicShape>>;
 
@@ -71,7 +30,7 @@ const epic = defineObjectFunction({
     /** The epic's iid in that group (`&iid`). */
     epicIid: epicIid("the epic's"),
   }),
-  path: (args) => apiPath`/groups/${args.group}/epics/${args.epicIid}`,
+  path: (args) => epicPath(args.group, args.epicIid),
   subject: (args) => parentEpicSubject(args),
   requirements: readRequirements,
   result: epicShape,
@@ -97,7 +56,7 @@ export const parentEpic = {
 };
 
 /** The children of an epic: listed here, and created by title by `createChildEpic`. */
-export const childEpicsPath = (args: { group: string | number; epicIid: number }) => apiPath`/groups/${args.group}/epics/${args.epicIid}/epics`;
+export const childEpicsPath = (args: { group: string | number; epicIid: number }) => epicChildrenPath(args.group, args.epicIid);
 
 export function parentEpicSubject(args: { group: string | number; epicIid: number }): string {
   return `epic &${args.epicIid} of group ${args.group}`;

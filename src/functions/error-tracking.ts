@@ -6,24 +6,16 @@
  * secret, so the Output form of this function is secret.
  */
 import { z } from "zod";
-import { apiPath } from "../client";
-import { ownerReference } from "../resources/common";
+import { clientKey as clientKeyShape, clientKeysPath } from "../api/error-tracking";
+import { ownerReference } from "../api/owner";
 import { defineListFunction, onProject, type Camelized } from "./core";
-
-export const clientKeyShape = z.looseObject({
-  id: z.number(),
-  active: z.boolean().nullable(),
-  public_key: z.string(),
-  /** The DSN an error-reporting SDK is configured with. Secret. */
-  sentry_dsn: z.string(),
-});
 
 export type ErrorTrackingClientKeyInfo = Camelized<z.output<typeof clientKeyShape>>;
 
 const clientKeys = defineListFunction({
   name: "getErrorTrackingClientKeys",
   args: z.object({ /** The project (id or full path). */ project: ownerReference }),
-  path: (args) => apiPath`/projects/${args.project}/error_tracking/client_keys`,
+  path: (args) => clientKeysPath(args.project),
   subject: (args) => `the error tracking client keys of project ${args.project}`,
   requirements: onProject("at least the Maintainer role (and a token with the api scope)"),
   secrets: ["sentryDsn", "publicKey"],

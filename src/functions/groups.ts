@@ -9,104 +9,10 @@
  * (100 a request) by their `Link rel="next"`.
  */
 import { z } from "zod";
-import { apiPath, type Query } from "../client";
-import { ownerReference } from "../resources/common";
+import { type Query } from "../client";
+import { group as groupDetailShape, groupPath, GROUPS_PATH, groupTokensPath, listedGroup as groupShape, groupPersonalAccessToken as personalAccessTokenShape } from "../api/groups";
+import { ownerReference } from "../api/owner";
 import { defineListFunction, defineObjectFunction, onGroup, type Camelized } from "./core";
-
-const nullableText = z.string().nullable();
-const nullableFlag = z.boolean().nullable();
-const accessLevelEntry = z.looseObject({ access_level: z.number() });
-
-/** A group as the list gives it (`Entities::Group`): the documented fields and the list fields. */
-const groupShape = z.looseObject({
-  id: z.number(),
-  name: z.string(),
-  path: z.string(),
-  full_name: z.string(),
-  full_path: z.string(),
-  description: nullableText,
-  visibility: z.enum(["private", "internal", "public"]),
-  avatar_url: nullableText,
-  web_url: z.string(),
-  request_access_enabled: z.boolean(),
-  repository_storage: z.string().optional(),
-  created_at: z.string(),
-  /** null for a top-level group. */
-  parent_id: z.number().nullable(),
-  share_with_group_lock: z.boolean(),
-  require_two_factor_authentication: z.boolean(),
-  /** Hours. */
-  two_factor_grace_period: z.number(),
-  project_creation_level: z.string(),
-  subgroup_creation_level: z.string(),
-  auto_devops_enabled: nullableFlag,
-  emails_disabled: nullableFlag,
-  emails_enabled: nullableFlag,
-  mentions_disabled: nullableFlag,
-  lfs_enabled: z.boolean(),
-  default_branch: nullableText,
-  default_branch_protection: z.number(),
-  default_branch_protection_defaults: z.looseObject({
-    allowed_to_push: z.array(accessLevelEntry),
-    allow_force_push: z.boolean(),
-    allowed_to_merge: z.array(accessLevelEntry),
-  }),
-  file_template_project_id: z.number().nullable().optional(),
-  math_rendering_limits_enabled: z.boolean().optional(),
-  lock_math_rendering_limits_enabled: z.boolean().optional(),
-  ip_restriction_ranges: nullableText.optional(),
-  // Premium and Ultimate only.
-  shared_runners_minutes_limit: z.number().nullable().optional(),
-  extra_shared_runners_minutes_limit: z.number().nullable().optional(),
-  /** `YYYY-MM-DD` when the group is marked for deletion. */
-  marked_for_deletion_on: nullableText.optional(),
-  membership_lock: z.boolean().optional(),
-  wiki_access_level: z.string().optional(),
-  assistant_features_enabled: z.boolean().optional(),
-  lock_assistant_features_enabled: z.boolean().optional(),
-  experiment_features_enabled: z.boolean().optional(),
-  assistant_availability: z.string().optional(),
-  only_allow_merge_if_pipeline_succeeds: z.boolean().optional(),
-  allow_merge_on_skipped_pipeline: z.boolean().optional(),
-  only_allow_merge_if_all_discussions_are_resolved: z.boolean().optional(),
-  /** Administrators, with `withCustomAttributes`. */
-  custom_attributes: z.array(z.looseObject({ key: z.string(), value: z.string() })).optional(),
-  /** Administrators, with `statistics`: sizes in bytes. */
-  statistics: z.record(z.string(), z.number()).optional(),
-  /** Administrators, with `statistics`, top-level groups: sizes in bytes over the group and its subgroups. */
-  root_storage_statistics: z.record(z.string(), z.union([z.number(), z.boolean()])).optional(),
-});
-
-/** One group (`Entities::GroupDetail`): its sharing, and what its viewer may see. */
-const groupDetailShape = groupShape.extend({
-  enabled_git_access_protocol: z.string().optional(),
-  shared_with_groups: z.array(
-    z.looseObject({ group_id: z.number(), group_name: z.string(), group_full_path: z.string(), group_access_level: z.number(), expires_at: nullableText }),
-  ),
-  /** Administrators and the group's Owners only. */
-  runners_token: z.string().optional(),
-  /** Top-level groups only. */
-  prevent_sharing_groups_outside_hierarchy: z.boolean().optional(),
-  /** Deprecated: only with `withProjects: true`, at most 100. */
-  projects: z.array(z.looseObject({ id: z.number(), path_with_namespace: z.string() })).optional(),
-  shared_projects: z.array(z.looseObject({ id: z.number() })).optional(),
-});
-
-/** A credentials inventory record (`Entities::PersonalAccessToken`). */
-const personalAccessTokenShape = z.looseObject({
-  id: z.number(),
-  name: z.string(),
-  revoked: z.boolean(),
-  created_at: z.string(),
-  description: nullableText.optional(),
-  scopes: z.array(z.string()),
-  user_id: z.number(),
-  last_used_at: nullableText,
-  /** Neither revoked nor expired. */
-  active: z.boolean(),
-  /** `YYYY-MM-DD`, or null for no expiry. */
-  expires_at: nullableText,
-});
 
 export type GroupInfo = Camelized<z.output<typeof groupDetailShape>>;
 export type GroupSummary = Camelized<z.output<typeof groupShape>>;
@@ -130,7 +36,7 @@ const group = defineObjectFunction({
     /** The deprecated `projects` and `sharedProjects` (at most 100 each); off by default to keep the answer small. */
     withProjects: z.boolean().default(false),
   }),
-  path: (args) => apiPath`/groups/${args.group}`,
+  path: (args) => groupPath(args.group),
   query: (args) => ({ with_custom_attributes: args.withCustomAttributes, with_projects: args.withProjects }),
   subject: (args) => `group ${args.group}`,
   result: groupDetailShape,
@@ -221,7 +127,7 @@ const groups = defineListFunction({
     }
     return failures;
   },
-  path: () => "/groups",
+  path: () => GROUPS_PATH,
   query: groupsQuery,
   subject: () => "the groups list",
   item: groupShape,
@@ -269,7 +175,7 @@ const groupPersonalAccessTokens = defineListFunction({
     if (after(args.lastUsedAfter, args.lastUsedBefore)) failures.push({ argument: "lastUsedAfter", reason: "lastUsedAfter: is later than lastUsedBefore, so nothing can match" });
     return failures;
   },
-  path: (args) => apiPath`/groups/${args.group}/manage/personal_access_tokens`,
+  path: (args) => groupTokensPath(args.group),
   query: (args) => ({
     created_after: args.createdAfter,
     created_before: args.createdBefore,

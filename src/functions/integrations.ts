@@ -16,45 +16,9 @@
  * per-event webhook override), its Output form is secret.
  */
 import { z } from "zod";
-import { apiPath } from "../client";
-import { ownerReference } from "../resources/common";
+import { groupIntegration as detailShape, groupIntegrationPath, groupIntegrationsPath, groupIntegrationSummary as summaryShape } from "../api/integrations";
+import { ownerReference } from "../api/owner";
 import { defineListFunction, defineObjectFunction, onGroup, type Camelized } from "./core";
-
-/** Null behaves as false; a server may leave out switches its edition lacks. */
-const flag = z.boolean().nullable().optional();
-
-const summaryShape = z.looseObject({
-  id: z.number(),
-  title: z.string(),
-  /** The integration's name in paths (`slack`, `microsoft-teams`). */
-  slug: z.string(),
-  created_at: z.string().nullable(),
-  updated_at: z.string().nullable(),
-  active: z.boolean(),
-  commit_events: flag,
-  push_events: flag,
-  issues_events: flag,
-  alert_events: flag,
-  confidential_issues_events: flag,
-  merge_requests_events: flag,
-  tag_push_events: flag,
-  deployment_events: flag,
-  note_events: flag,
-  confidential_note_events: flag,
-  pipeline_events: flag,
-  wiki_page_events: flag,
-  job_events: flag,
-  comment_on_event_enabled: flag,
-  /** True when the settings come from an ancestor group's integration (`use_inherited_settings`). */
-  inherited: flag,
-  /** Enterprise edition only. */
-  vulnerability_events: flag,
-});
-
-const detailShape = summaryShape.extend({
-  /** The settings by name (`webhook`, `branches_to_be_notified`, ...), camelCased like every key. */
-  properties: z.record(z.string(), z.unknown()).optional(),
-});
 
 export type GroupIntegrationSummary = Camelized<z.output<typeof summaryShape>>;
 export type GroupIntegrationInfo = Camelized<z.output<typeof detailShape>>;
@@ -77,7 +41,7 @@ const maintainerNeeded = onGroup("at least the Maintainer role");
 const groupIntegrations = defineListFunction({
   name: "getGroupIntegrations",
   args: z.object({ /** The group (id or full path). */ group }),
-  path: (args) => apiPath`/groups/${args.group}/integrations`,
+  path: (args) => groupIntegrationsPath(args.group),
   subject: (args) => `the integrations of group ${args.group}`,
   requirements: maintainerNeeded,
   secrets: INTEGRATION_SECRETS,
@@ -102,7 +66,7 @@ const groupIntegration = defineObjectFunction({
     /** The integration's slug, as in its path: lowercase words joined by dashes. */
     slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, { message: "must be an integration's slug, lowercase words joined by dashes (slack, microsoft-teams, custom-issue-tracker)" }),
   }),
-  path: (args) => apiPath`/groups/${args.group}/integrations/${args.slug}`,
+  path: (args) => groupIntegrationPath(args.group, args.slug),
   subject: (args) => `the ${args.slug} integration of group ${args.group}`,
   refusals: {
     404: (args) =>

@@ -10,177 +10,18 @@
  * reaction).
  */
 import { z } from "zod";
-import { apiPath, tokenRefused, type Query } from "../client";
-import { ownerReference } from "../resources/common";
+import { type Query, tokenRefused } from "../client";
+import { ownerReference } from "../api/owner";
+import {
+  ALL_MERGE_REQUESTS,
+  listedMergeRequest as mergeRequestShape,
+  mergeRequest as singleShape,
+  mergeRequestDiff as diffShape,
+  mergeRequestPath,
+  mergeRequestsPath,
+  pipelineBasic as pipelineBasicShape,
+} from "../api/merge-requests";
 import { defineListFunction, defineObjectFunction, defineTextFunction, onProject, type Camelized } from "./core";
-
-// ---------------------------------------------------------------------------
-// Shapes (snake_case, as the API sends them)
-
-const nullableText = z.string().nullable().optional();
-
-const userReferenceShape = z.looseObject({
-  id: z.number(),
-  username: z.string(),
-  /** May be redacted depending on the caller's permissions. */
-  name: z.string(),
-  state: z.string().optional(),
-  locked: z.boolean().nullable().optional(),
-  avatar_url: nullableText,
-  web_url: z.string().optional(),
-  public_email: nullableText,
-});
-
-const labelDetailShape = z.looseObject({
-  id: z.number(),
-  name: z.string(),
-  color: z.string(),
-  text_color: z.string().optional(),
-  description: nullableText,
-  description_html: nullableText,
-  archived: z.boolean().nullable().optional(),
-});
-
-const milestoneShape = z.looseObject({
-  id: z.number(),
-  iid: z.number(),
-  project_id: z.number().optional(),
-  group_id: z.number().optional(),
-  title: z.string(),
-  description: nullableText,
-  /** `active` or `closed`. */
-  state: z.string(),
-  created_at: nullableText,
-  updated_at: nullableText,
-  due_date: nullableText,
-  start_date: nullableText,
-  expired: z.boolean().nullable().optional(),
-  web_url: z.string().optional(),
-});
-
-const pipelineBasicShape = z.looseObject({
-  id: z.number(),
-  iid: z.number().optional(),
-  project_id: z.number().optional(),
-  sha: z.string(),
-  ref: z.string().nullable(),
-  /** created, waiting_for_resource, preparing, pending, running, success, failed, canceled, skipped, manual, scheduled. */
-  status: z.string(),
-  source: z.string().optional(),
-  created_at: nullableText,
-  updated_at: nullableText,
-  web_url: z.string().optional(),
-});
-
-/** A pipeline in full: a merge request's head pipeline, and the one `createMergeRequestPipeline` creates. */
-export const pipelineShape = pipelineBasicShape.extend({
-  before_sha: nullableText,
-  tag: z.boolean().optional(),
-  yaml_errors: nullableText,
-  user: userReferenceShape.nullable().optional(),
-  started_at: nullableText,
-  finished_at: nullableText,
-  committed_at: nullableText,
-  duration: z.number().nullable().optional(),
-  queued_duration: z.number().nullable().optional(),
-  coverage: nullableText,
-  detailed_status: z.looseObject({}).nullable().optional(),
-});
-
-/** What `view: "simple"` answers; every other field is absent then. */
-const simpleShape = z.looseObject({
-  id: z.number(),
-  iid: z.number(),
-  project_id: z.number(),
-  title: z.string(),
-  description: z.string().nullable(),
-  /** opened, closed, locked or merged. */
-  state: z.string(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  web_url: z.string(),
-  /** Only with `renderHtml`. */
-  title_html: z.string().optional(),
-  description_html: z.string().optional(),
-});
-
-const mergeRequestShape = simpleShape.extend({
-  source_branch: z.string().optional(),
-  target_branch: z.string().optional(),
-  source_project_id: z.number().optional(),
-  target_project_id: z.number().optional(),
-  author: userReferenceShape.optional(),
-  assignees: z.array(userReferenceShape).optional(),
-  reviewers: z.array(userReferenceShape).optional(),
-  closed_by: userReferenceShape.nullable().optional(),
-  merge_user: userReferenceShape.nullable().optional(),
-  closed_at: nullableText,
-  merged_at: nullableText,
-  merge_after: nullableText,
-  prepared_at: nullableText,
-  /** Names, or objects with `withLabelsDetails`. */
-  labels: z.array(z.union([z.string(), labelDetailShape])).optional(),
-  milestone: milestoneShape.nullable().optional(),
-  draft: z.boolean().optional(),
-  imported: z.boolean().nullable().optional(),
-  imported_from: nullableText,
-  upvotes: z.number().optional(),
-  downvotes: z.number().optional(),
-  user_notes_count: z.number().optional(),
-  merge_when_pipeline_succeeds: z.boolean().nullable().optional(),
-  /** Deprecated: prefer `detailed_merge_status`. */
-  merge_status: z.string().optional(),
-  detailed_merge_status: z.string().optional(),
-  has_conflicts: z.boolean().nullable().optional(),
-  blocking_discussions_resolved: z.boolean().nullable().optional(),
-  /** Empty until the server has prepared a new merge request. */
-  sha: nullableText,
-  merge_commit_sha: nullableText,
-  squash_commit_sha: nullableText,
-  discussion_locked: z.boolean().nullable().optional(),
-  should_remove_source_branch: z.boolean().nullable().optional(),
-  force_remove_source_branch: z.boolean().nullable().optional(),
-  squash: z.boolean().nullable().optional(),
-  allow_collaboration: z.boolean().nullable().optional(),
-  references: z.looseObject({ short: z.string(), relative: z.string(), full: z.string() }).optional(),
-  time_stats: z
-    .looseObject({ time_estimate: z.number(), total_time_spent: z.number(), human_time_estimate: nullableText, human_total_time_spent: nullableText })
-    .optional(),
-  task_completion_status: z.looseObject({ count: z.number(), completed_count: z.number() }).optional(),
-});
-
-/** One merge request: the list's fields and the single-MR extras. */
-const singleShape = mergeRequestShape.extend({
-  /** A string (`1000+` when capped); empty until the server has prepared a new merge request. */
-  changes_count: nullableText,
-  diff_refs: z.looseObject({ base_sha: nullableText, head_sha: nullableText, start_sha: nullableText }).nullable().optional(),
-  diverged_commits_count: z.number().nullable().optional(),
-  rebase_in_progress: z.boolean().nullable().optional(),
-  first_contribution: z.boolean().nullable().optional(),
-  first_deployed_to_production_at: nullableText,
-  subscribed: z.boolean().nullable().optional(),
-  latest_build_started_at: nullableText,
-  latest_build_finished_at: nullableText,
-  merge_error: nullableText,
-  /** Only for callers who may see the project's pipelines. */
-  pipeline: pipelineBasicShape.nullable().optional(),
-  head_pipeline: pipelineShape.nullable().optional(),
-});
-
-const diffShape = z.looseObject({
-  old_path: z.string(),
-  new_path: z.string(),
-  a_mode: nullableText,
-  b_mode: nullableText,
-  /** Empty when the diff is collapsed or too large (the raw diff still has a collapsed one). */
-  diff: z.string(),
-  new_file: z.boolean(),
-  renamed_file: z.boolean(),
-  deleted_file: z.boolean(),
-  generated_file: z.boolean().nullable().optional(),
-  collapsed: z.boolean().nullable().optional(),
-  too_large: z.boolean().nullable().optional(),
-});
 
 export type MergeRequestSummary = Camelized<z.output<typeof mergeRequestShape>>;
 export type MergeRequestInfo = Camelized<z.output<typeof singleShape>>;
@@ -341,7 +182,7 @@ const mergeRequests = defineListFunction({
   name: "getMergeRequests",
   args: listArgs,
   validate: exclusivePairs,
-  path: () => "/merge_requests",
+  path: () => ALL_MERGE_REQUESTS,
   query: listQuery,
   subject: (args) => (args.scope === "all" ? "the merge requests visible to the token's user" : `the merge requests ${(args.scope ?? "created_by_me").replace(/_/g, " ")}`),
   refusals: { 401: () => `listing merge requests other than with scope all needs a signed-in caller, and ${tokenRefused()}.` },
@@ -369,7 +210,7 @@ const projectMergeRequests = defineListFunction({
     iids: z.array(z.number().int().positive()).min(1).optional(),
   }),
   validate: exclusivePairs,
-  path: (args) => apiPath`/projects/${args.project}/merge_requests`,
+  path: (args) => mergeRequestsPath(args.project),
   query: (args) => ({ ...listQuery(args), iids: args.iids }),
   subject: (args) => `the merge requests of project ${args.project}`,
   refusals: { 403: readRefusal },
@@ -409,7 +250,7 @@ const mergeRequest = defineObjectFunction({
     /** Adds `titleHtml` and `descriptionHtml`. */
     renderHtml: z.boolean().optional(),
   }),
-  path: (args) => apiPath`/projects/${args.project}/merge_requests/${args.iid}`,
+  path: (args) => mergeRequestPath(args.project, args.iid),
   query: (args) => ({
     include_diverged_commits_count: args.includeDivergedCommitsCount,
     include_rebase_in_progress: args.includeRebaseInProgress,
@@ -435,7 +276,7 @@ export const getMergeRequestOutput = mergeRequest.output;
 const mergeRequestDiffs = defineListFunction({
   name: "getMergeRequestDiffs",
   args: z.object({ ...inMergeRequest, /** Each diff with its `---`/`+++` header. */ unidiff: z.boolean().optional() }),
-  path: (args) => apiPath`/projects/${args.project}/merge_requests/${args.iid}/diffs`,
+  path: (args) => `${mergeRequestPath(args.project, args.iid)}/diffs`,
   query: (args) => ({ unidiff: args.unidiff }),
   subject: (args) => `the diffs of ${mergeRequestSubject(args)}`,
   refusals: { 403: readRefusal },
@@ -457,7 +298,7 @@ export const getMergeRequestDiffsOutput = mergeRequestDiffs.output;
 const mergeRequestRawDiffs = defineTextFunction({
   name: "getMergeRequestRawDiffs",
   args: z.object(inMergeRequest),
-  path: (args) => apiPath`/projects/${args.project}/merge_requests/${args.iid}/raw_diffs`,
+  path: (args) => `${mergeRequestPath(args.project, args.iid)}/raw_diffs`,
   subject: (args) => `the raw diff of ${mergeRequestSubject(args)}`,
   refusals: { 403: readRefusal },
   requirements: reporterNeeded,
@@ -475,7 +316,7 @@ export const getMergeRequestRawDiffs = mergeRequestRawDiffs;
 export const getMergeRequestRawDiffsOutput = mergeRequestRawDiffs.output;
 
 /** A merge request's pipelines: listed here, created by `createMergeRequestPipeline`. */
-export const mergeRequestPipelinesPath = (args: { project: string | number; iid: number }) => apiPath`/projects/${args.project}/merge_requests/${args.iid}/pipelines`;
+export const mergeRequestPipelinesPath = (args: { project: string | number; iid: number }) => `${mergeRequestPath(args.project, args.iid)}/pipelines`;
 
 const mergeRequestPipelines = defineListFunction({
   name: "getMergeRequestPipelines",

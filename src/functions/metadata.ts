@@ -3,21 +3,8 @@
  * Any valid token may read it.
  */
 import { z } from "zod";
+import { METADATA_PATH, metadata as metadataShape } from "../api/metadata";
 import { defineObjectFunction, type Camelized, type FunctionOutputOptions } from "./core";
-
-const metadataShape = z.looseObject({
-  version: z.string(),
-  revision: z.string(),
-  /** The cluster agent server; its URLs and version are null when it is disabled. */
-  kas: z.looseObject({
-    enabled: z.boolean().nullable(),
-    externalUrl: z.string().nullable(),
-    externalK8sProxyUrl: z.string().nullable().optional(),
-    version: z.string().nullable(),
-  }),
-  /** True for the enterprise edition. */
-  enterprise: z.boolean().nullable(),
-});
 
 /** What `getMetadata` returns. */
 export type Metadata = Camelized<z.output<typeof metadataShape>>;
@@ -25,7 +12,7 @@ export type Metadata = Camelized<z.output<typeof metadataShape>>;
 const metadata = defineObjectFunction({
   name: "getMetadata",
   args: z.object({}),
-  path: () => "/metadata",
+  path: () => METADATA_PATH,
   subject: () => "the instance metadata",
   result: metadataShape,
 });

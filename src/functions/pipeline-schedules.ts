@@ -13,59 +13,20 @@
  * above (doc/api/pipeline_schedules.md); for others the fields are absent.
  */
 import { z } from "zod";
-import { apiPath, roleNeeded, tokenRefused } from "../client";
-import { ownerReference } from "../resources/common";
+import { roleNeeded, tokenRefused } from "../client";
+import { ownerReference } from "../api/owner";
+import {
+  pipelineSchedule as detailShape,
+  pipelineSchedulePath,
+  pipelineSchedulesPath,
+  pipelineScheduleSummary as scheduleShape,
+  schedulePipeline as pipelineShape,
+} from "../api/pipeline-schedules";
 import { defineComposedFunction, defineListFunction, onProject, type Camelized } from "./core";
 
 export const PIPELINE_STATUSES = [
   "created", "waiting_for_resource", "preparing", "pending", "running", "success", "failed", "canceled", "skipped", "manual", "scheduled",
 ] as const;
-
-const userShape = z.looseObject({
-  id: z.number(),
-  name: z.string(),
-  username: z.string(),
-  state: z.string().optional(),
-  avatar_url: z.string().nullable().optional(),
-  web_url: z.string().optional(),
-});
-
-const scheduleShape = z.looseObject({
-  id: z.number(),
-  description: z.string(),
-  /** Always the full form: `refs/heads/main`, `refs/tags/v1.0`. */
-  ref: z.string(),
-  cron: z.string(),
-  cron_timezone: z.string(),
-  next_run_at: z.string().nullable(),
-  active: z.boolean(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  /** The user the scheduled pipelines run as. */
-  owner: userShape.nullable(),
-});
-
-const detailShape = scheduleShape.extend({
-  last_pipeline: z.looseObject({ id: z.number(), sha: z.string(), ref: z.string(), status: z.string() }).nullable().optional(),
-  /** Only for the owner and Maintainers and above. `value` is secret. */
-  variables: z.array(z.looseObject({ key: z.string(), variable_type: z.string(), value: z.string(), raw: z.boolean().nullable().optional() })).optional(),
-  /** Only for the owner and Maintainers and above. A value is a string, a number, a boolean or an array. */
-  inputs: z.array(z.looseObject({ name: z.string(), value: z.unknown() })).optional(),
-});
-
-const pipelineShape = z.looseObject({
-  id: z.number(),
-  iid: z.number(),
-  project_id: z.number(),
-  status: z.string(),
-  /** `schedule` for the pipelines of a schedule. */
-  source: z.string(),
-  ref: z.string(),
-  sha: z.string(),
-  web_url: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
 
 export type PipelineScheduleSummary = Camelized<z.output<typeof scheduleShape>>;
 export type SchedulePipeline = Camelized<z.output<typeof pipelineShape>>;
@@ -76,9 +37,9 @@ export type PipelineScheduleInfo = Camelized<z.output<typeof detailShape>> & {
 
 const project = ownerReference;
 export const scheduleId = z.number().int().positive();
-const schedulesPath = (args: { project: string | number }) => apiPath`/projects/${args.project}/pipeline_schedules`;
+const schedulesPath = (args: { project: string | number }) => pipelineSchedulesPath(args.project);
 /** One schedule's path: its reads, and the actions on it (`play`). */
-export const schedulePath = (args: { project: string | number; scheduleId: number }) => `${schedulesPath(args)}/${args.scheduleId}`;
+export const schedulePath = (args: { project: string | number; scheduleId: number }) => pipelineSchedulePath(args.project, args.scheduleId);
 /** Schedules are for Reporters and above; the server hides them from Guests (404). */
 export const reporterNeeded = onProject("at least the Reporter role");
 export const signedInOnly = () => `this API needs a signed-in caller, and ${tokenRefused()}.`;

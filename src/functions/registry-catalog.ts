@@ -1,6 +1,6 @@
 /**
- * The instance's container repositories, from the registry itself
- * (spec document 1, parts 4.5 and 5): a registry token with the scope
+ * The instance's container repositories, from the registry itself, which
+ * takes its own token, not the API's: a registry token with the scope
  * `registry:catalog:*` from the configured server's `/jwt/auth` (HTTP Basic,
  * the personal token as the password; administrators only), then every page
  * of `GET {registry_url}/v2/_catalog` with that token.

@@ -1,5 +1,5 @@
 /**
- * Repository content (spec document 1, parts 2.3 and 4.6): a project's tree,
+ * Repository content: a project's tree,
  * blobs, archives, comparisons, contributors, merge bases and changelog notes,
  * read from its git repository. Every endpoint here also answers anonymous
  * callers on public projects; a private project is "not found" to a non-member.
@@ -14,7 +14,7 @@ import { join, posix } from "node:path";
 import { z } from "zod";
 import { apiPath } from "../client";
 import { ExplainedError } from "../engine/errors";
-import { ownerReference } from "../resources/common";
+import { ownerReference } from "../api/owner";
 import { defineComposedFunction, defineListFunction, defineObjectFunction, onProject, type Camelized, type SavedFile } from "./core";
 
 // ---------------------------------------------------------------------------
@@ -212,7 +212,7 @@ const repositoryBlob = defineComposedFunction({
   async run(read, args): Promise<RepositoryBlob> {
     let sha = args.sha;
     if (sha === undefined) {
-      // Only the endpoints of part 4.6: the file's entry in its directory's tree gives its blob.
+      // No files endpoint is used, only the tree and blobs: the file's entry in its directory's tree gives its blob.
       const directory = posix.dirname(args.path!);
       const entries = await read.list(apiPath`/projects/${args.project}/repository/tree`, { path: directory === "." ? undefined : directory, ref: args.ref, pagination: "keyset" }, treeEntryShape);
       const entry = entries.find((candidate) => candidate.path === args.path);

@@ -6,34 +6,27 @@
  *
  * Real servers answer a group without a SAML provider with a bare 400 on the
  * identities list (ee/lib/api/provider_identity.rb), so that failure reads the
- * group once to say why (../resources/saml-identity.ts, `whyNoSamlProvider`);
+ * group once to say why (../api/saml.ts, `whyNoSamlProvider`);
  * and they answer every refusal of the group links with 401, and 422 when
  * several links share a name and no provider was given
  * (ee/lib/api/saml_group_links.rb): both explained here.
  */
 import { z } from "zod";
-import { ApiError, apiPath, missingOrHidden, roleNeeded, tierNeeded, tokenRefused } from "../client";
+import { ApiError, missingOrHidden, roleNeeded, tierNeeded, tokenRefused } from "../client";
 import { ExplainedError } from "../engine/errors";
-import { ownerReference } from "../resources/common";
-import { whyNoSamlProvider, type GroupProbe } from "../resources/saml-identity";
-import { defineComposedFunction, defineListFunction, onGroup, type Camelized, type Reader } from "./core";
-
-const identityShape = z.looseObject({
-  /** The identity provider's id for the member (the SAML NameID). */
-  extern_uid: z.string(),
-  user_id: z.number(),
-});
-
-const groupLinkShape = z.looseObject({
-  /** The group's name at the identity provider. */
-  name: z.string(),
-  /** The role the SAML group's members get (10 guest ... 50 owner). */
-  access_level: z.number(),
-  /** A custom role (Ultimate); absent where custom roles are unavailable. */
-  member_role_id: z.number().nullable().optional(),
-  /** The SAML provider the link applies to; null for any. */
-  provider: z.string().nullable().optional(),
-});
+import { ownerReference } from "../api/owner";
+import {
+  probeGroup,
+  providerQuery,
+  samlGroupLink as groupLinkShape,
+  samlGroupLinkPath,
+  samlGroupLinksPath,
+  samlIdentitiesPath,
+  samlIdentity as identityShape,
+  samlIdentityPath,
+  whyNoSamlProvider,
+} from "../api/saml";
+import { defineComposedFunction, defineListFunction, onGroup, type Camelized } from "./core";
 
 export type SamlIdentityInfo = Camelized<z.output<typeof identityShape>>;
 export type SamlGroupLinkInfo = Camelized<z.output<typeof groupLinkShape>>;
@@ -50,21 +43,6 @@ const linksRefused = (args: { group: string | number }) => {
   return `either ${tierNeeded("Premium or Ultimate", group)} and is below it, or ${roleNeeded("the Owner role", group)} and lacks it, or ${missingOrHidden(group)}, or ${tokenRefused()} (this API answers 401 to each).`;
 };
 
-/** The group as its get-one shows it, for `whyNoSamlProvider`; undefined when it cannot be read. */
-async function probe(read: Reader, reference: string | number): Promise<GroupProbe | undefined> {
-  try {
-    const found = await read.object(apiPath`/groups/${reference}`, { with_projects: false }, z.looseObject({}));
-    return {
-      fullPath: typeof found.fullPath === "string" ? found.fullPath : undefined,
-      parentId: typeof found.parentId === "number" ? found.parentId : null,
-      hostedTopLevel: "webBasedCommitSigningEnabled" in found,
-      premium: "membershipLock" in found,
-    };
-  } catch {
-    return undefined;
-  }
-}
-
 const identities = defineComposedFunction({
   name: "getSamlIdentities",
   args: z.object({
@@ -76,12 +54,12 @@ const identities = defineComposedFunction({
   subject: (args) => `the SAML identities of group ${args.group}`,
   requirements: ownerOnly,
   async run(read, args) {
-    const path = apiPath`/groups/${args.group}/saml/identities`;
+    const path = samlIdentitiesPath(args.group);
     try {
       return await read.list(path, undefined, identityShape, args.limit);
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 400)) throw error;
-      const why = whyNoSamlProvider(args.group, await probe(read, args.group));
+      const why = whyNoSamlProvider(args.group, await probeGroup(read.client, args.group));
       throw new ExplainedError(`getSamlIdentities: could not read the SAML identities of group ${args.group}: GET ${path} answered 400 (${error.serverMessage}): ${why}`);
     }
   },
@@ -98,13 +76,13 @@ const identity = defineComposedFunction({
   subject: (args) => `SAML identity ${args.uid} of group ${args.group}`,
   refusals: { 404: identityNotFound },
   requirements: ownerOnly,
-  run: (read, args) => read.object(apiPath`/groups/${args.group}/saml/${args.uid}`, undefined, identityShape),
+  run: (read, args) => read.object(samlIdentityPath(args.group, args.uid), undefined, identityShape),
 });
 
 const groupLinks = defineListFunction({
   name: "getSamlGroupLinks",
   args: z.object({ /** The group (id or full path). */ group }),
-  path: (args) => apiPath`/groups/${args.group}/saml_group_links`,
+  path: (args) => samlGroupLinksPath(args.group),
   subject: (args) => `the SAML group links of group ${args.group}`,
   refusals: { 401: linksRefused },
   item: groupLinkShape,
@@ -123,9 +101,9 @@ const groupLink = defineComposedFunction({
   subject: (args) => `SAML group link ${args.samlGroupName}${args.provider ? ` (provider ${args.provider})` : ""} of group ${args.group}`,
   refusals: { 401: linksRefused, 404: () => "Check the SAML group name (and provider): no link of the group matches." },
   async run(read, args) {
-    const path = apiPath`/groups/${args.group}/saml_group_links/${args.samlGroupName}`;
+    const path = samlGroupLinkPath(args.group, args.samlGroupName);
     try {
-      return await read.object(path, args.provider === undefined ? undefined : { provider: args.provider }, groupLinkShape);
+      return await read.object(path, providerQuery(args.provider), groupLinkShape);
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 422)) throw error;
       throw new ExplainedError(

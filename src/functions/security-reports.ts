@@ -4,8 +4,9 @@
  * dashboard, and dependencies show their vulnerabilities only to callers who have it.
  */
 import { z } from "zod";
-import { apiPath, ApiError, tokenRefused } from "../client";
-import { ownerReference } from "../resources/common";
+import { ApiError, tokenRefused } from "../client";
+import { ownerReference } from "../api/owner";
+import { dependenciesPath, dependency as dependencyShape, vulnerabilityFinding as findingShape, vulnerabilityFindingsPath } from "../api/security-reports";
 import { defineComposedFunction, defineListFunction, onProject, type Camelized } from "./core";
 import { findingsThroughGraphql } from "./security-findings-graphql";
 
@@ -14,52 +15,6 @@ export const SEVERITIES = ["info", "unknown", "low", "medium", "high", "critical
 export const PACKAGE_MANAGERS = [
   "bundler", "composer", "conan", "go", "gradle", "maven", "npm", "nuget", "pip", "pipenv", "pnpm", "yarn", "sbt", "setuptools",
 ] as const;
-
-const nullableText = z.string().nullable().optional();
-
-const findingShape = z.looseObject({
-  id: z.number().nullable(),
-  report_type: z.string(),
-  name: z.string(),
-  severity: z.string(),
-  scanner: z.looseObject({ external_id: z.string(), name: z.string(), vendor: z.string().nullable().optional() }).nullable().optional(),
-  identifiers: z.array(z.looseObject({ external_type: z.string(), external_id: z.string(), name: z.string(), url: z.string().nullable().optional() })).optional(),
-  uuid: z.string(),
-  false_positive: z.boolean().nullable().optional(),
-  project: z.looseObject({ id: z.number(), name: z.string(), full_path: z.string(), full_name: z.string() }).optional(),
-  description: nullableText,
-  solution: nullableText,
-  evidence: z.unknown().optional(),
-  request: z.unknown().optional(),
-  response: z.unknown().optional(),
-  evidence_source: z.unknown().optional(),
-  links: z.array(z.unknown()).optional(),
-  remediations: z.array(z.unknown()).optional(),
-  supporting_messages: z.array(z.unknown()).optional(),
-  assets: z.array(z.unknown()).optional(),
-  /** Scanner-specific details: their keys are kept as the scanner wrote them. */
-  details: z.record(z.string(), z.unknown()).nullable().optional(),
-  location: z.looseObject({ file: nullableText, start_line: z.number().nullable().optional(), class: nullableText, method: nullableText }).nullable().optional(),
-  state: z.string().optional(),
-  scan: z.looseObject({ type: z.string(), status: z.string(), start_time: nullableText, end_time: nullableText }).nullable().optional(),
-  blob_path: nullableText,
-  dismissal_feedback: z.unknown().optional(),
-  issue_feedback: z.unknown().optional(),
-  merge_request_feedback: z.unknown().optional(),
-  create_vulnerability_feedback_issue_path: nullableText,
-  create_vulnerability_feedback_merge_request_path: nullableText,
-  create_vulnerability_feedback_dismissal_path: nullableText,
-});
-
-const dependencyShape = z.looseObject({
-  name: z.string(),
-  version: z.string(),
-  package_manager: z.string(),
-  dependency_file_path: z.string(),
-  /** Only for callers who may read the security dashboard. */
-  vulnerabilities: z.array(z.looseObject({ name: z.string(), severity: z.string(), id: z.number(), url: z.string() })).optional(),
-  licenses: z.array(z.looseObject({ name: z.string(), url: z.string().nullable().optional() })).optional(),
-});
 
 export type VulnerabilityFinding = Camelized<z.output<typeof findingShape>>;
 export type Dependency = Camelized<z.output<typeof dependencyShape>>;
@@ -74,7 +29,7 @@ const signedInOnly = () => `this API needs a signed-in caller, and ${tokenRefuse
 /** The REST list is gone from this server: the route is unknown (`404 Not Found` from the router) or answers 410. */
 const restListGone = (error: unknown) => error instanceof ApiError && (error.status === 410 || (error.status === 404 && error.notFoundSubject === undefined));
 
-const findingsPath = (args: { project: string | number }) => apiPath`/projects/${args.project}/vulnerability_findings`;
+const findingsPath = (args: { project: string | number }) => vulnerabilityFindingsPath(args.project);
 
 const vulnerabilityFindings = defineComposedFunction({
   name: "getVulnerabilityFindings",
@@ -140,7 +95,7 @@ const dependencies = defineListFunction({
     /** Only these package managers (default: all). */
     packageManagers: z.array(z.enum(PACKAGE_MANAGERS)).min(1).optional(),
   }),
-  path: (args) => apiPath`/projects/${args.project}/dependencies`,
+  path: (args) => dependenciesPath(args.project),
   query: (args) => ({ package_manager: commaSeparated(args.packageManagers) }),
   subject: (args) => `the dependencies of project ${args.project}`,
   requirements: reportRequirements("access to the repository (at least the Reporter role on a private project)"),

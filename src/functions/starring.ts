@@ -9,81 +9,9 @@
  * with a private profile are left out the same way.
  */
 import { z } from "zod";
-import { apiPath } from "../client";
-import { ownerReference } from "../resources/common";
+import { ownerReference } from "../api/owner";
+import { starredProject as starredProjectShape, starredProjectsPath, starrer as starrerShape, starrersPath } from "../api/starring";
 import { defineListFunction, type Camelized } from "./core";
-
-const userBasicShape = z.looseObject({
-  id: z.number(),
-  username: z.string(),
-  name: z.string(),
-  /** `active`, `blocked`, ... */
-  state: z.string(),
-  avatar_url: z.string().nullable().optional(),
-  web_url: z.string(),
-});
-
-const starrerShape = z.looseObject({
-  /** When the user starred the project. */
-  starred_since: z.string(),
-  user: userBasicShape,
-});
-
-const namespaceShape = z.looseObject({ id: z.number(), name: z.string(), path: z.string(), kind: z.string(), full_path: z.string() });
-
-const flagOrNull = z.boolean().nullable().optional();
-
-/**
- * A starred project. The full entity for a signed-in caller; with
- * `simple: true` (and always for anonymous callers) only the basic fields.
- */
-const starredProjectShape = z.looseObject({
-  id: z.number(),
-  description: z.string().nullable(),
-  name: z.string(),
-  name_with_namespace: z.string(),
-  path: z.string(),
-  path_with_namespace: z.string(),
-  created_at: z.string(),
-  default_branch: z.string().nullable().optional(),
-  topics: z.array(z.string()).optional(),
-  ssh_url_to_repo: z.string(),
-  http_url_to_repo: z.string(),
-  web_url: z.string(),
-  readme_url: z.string().nullable().optional(),
-  forks_count: z.number().optional(),
-  avatar_url: z.string().nullable().optional(),
-  star_count: z.number(),
-  last_activity_at: z.string().nullable().optional(),
-  visibility: z.string().optional(),
-  namespace: namespaceShape,
-  // The full entity only.
-  description_html: z.string().nullable().optional(),
-  issues_enabled: flagOrNull,
-  open_issues_count: z.number().optional(),
-  merge_requests_enabled: flagOrNull,
-  jobs_enabled: flagOrNull,
-  wiki_enabled: flagOrNull,
-  snippets_enabled: flagOrNull,
-  container_registry_access_level: z.string().optional(),
-  updated_at: z.string().nullable().optional(),
-  creator_id: z.number().nullable().optional(),
-  import_status: z.string().nullable().optional(),
-  archived: flagOrNull,
-  shared_runners_enabled: flagOrNull,
-  group_runners_enabled: flagOrNull,
-  public_jobs: flagOrNull,
-  shared_with_groups: z.array(z.unknown()).optional(),
-  merge_method: z.string().optional(),
-  squash_option: z.string().optional(),
-  /** With `statistics: true`, for callers with at least the Reporter role. */
-  statistics: z.looseObject({ commit_count: z.number(), storage_size: z.number(), repository_size: z.number() }).optional(),
-  container_registry_image_prefix: z.string().optional(),
-  /** Related API addresses: self, issues, merge_requests, repo_branches, labels, events, members, cluster_agents. */
-  _links: z.record(z.string(), z.string()).optional(),
-  /** With `withCustomAttributes: true`, for administrators. */
-  custom_attributes: z.array(z.unknown()).optional(),
-});
 
 export type StarredProject = Camelized<z.output<typeof starredProjectShape>>;
 export type Starrer = Camelized<z.output<typeof starrerShape>>;
@@ -150,7 +78,7 @@ const starredProjects = defineListFunction({
     }
     return [];
   },
-  path: (args) => apiPath`/users/${args.user}/starred_projects`,
+  path: (args) => starredProjectsPath(args.user),
   query: (args) => ({
     archived: args.archived,
     membership: args.membership,
@@ -197,7 +125,7 @@ const starrers = defineListFunction({
     /** Part of a starrer's username or name, or a whole email. */
     search: z.string().min(1).optional(),
   }),
-  path: (args) => apiPath`/projects/${args.project}/starrers`,
+  path: (args) => starrersPath(args.project),
   query: (args) => ({ search: args.search }),
   subject: (args) => `the starrers of project ${args.project}`,
   item: starrerShape,

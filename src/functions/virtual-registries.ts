@@ -18,68 +18,23 @@
  * so nothing here is secret; `username` is shown.
  */
 import { z } from "zod";
-import { apiPath, tierNeeded, tokenRefused } from "../client";
-import { PREMIUM_TIER, registryPath, topLevelGroup } from "../resources/virtual-registry";
+import { tierNeeded, tokenRefused } from "../client";
+import {
+  cleanupPolicy as cleanupPolicyShape,
+  cleanupPolicyPath,
+  groupRegistriesPath,
+  groupUpstreamsPath,
+  PREMIUM_TIER,
+  registryPath,
+  registryUpstreamsPath,
+  topLevelGroup,
+  upstream as upstreamShape,
+  upstreamDetail as upstreamDetailShape,
+  upstreamPath,
+  virtualRegistry as registryShape,
+  virtualRegistryDetail as registryDetailShape,
+} from "../api/virtual-registries";
 import { defineListFunction, defineObjectFunction, onGroup, type Camelized } from "./core";
-
-const registryShape = z.looseObject({
-  id: z.number(),
-  group_id: z.number(),
-  name: z.string(),
-  description: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-
-const registryDetailShape = registryShape.extend({
-  /** The registry's upstreams in the order they are tried. */
-  registry_upstreams: z.array(z.looseObject({ id: z.number(), position: z.number(), upstream_id: z.number() })),
-});
-
-const upstreamShape = z.looseObject({
-  id: z.number(),
-  group_id: z.number(),
-  url: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  /** Default 24. */
-  cache_validity_hours: z.number(),
-  /** The password is never returned. */
-  username: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  /** Listed through a registry: this upstream's place in it. */
-  registry_upstream: z.looseObject({ id: z.number(), registry_id: z.number(), position: z.number() }).optional(),
-});
-
-const upstreamDetailShape = upstreamShape.extend({
-  /** Every registry that uses it, with its position there. */
-  registry_upstreams: z.array(z.looseObject({ id: z.number(), registry_id: z.number(), position: z.number() })),
-});
-
-const cleanupPolicyShape = z.looseObject({
-  group_id: z.number(),
-  next_run_at: z.string().nullable(),
-  last_run_at: z.string().nullable(),
-  /** Bytes. */
-  last_run_deleted_size: z.number(),
-  last_run_deleted_entries_count: z.number(),
-  /** 1 to 365. */
-  keep_n_days_after_download: z.number(),
-  /** `scheduled` seen; others not listed by the API documentation. */
-  status: z.string(),
-  /** Days: 1, 7, 14, 30 or 90. */
-  cadence: z.number(),
-  enabled: z.boolean(),
-  /** Some server versions leave these two out. */
-  notify_on_success: z.boolean().optional(),
-  notify_on_failure: z.boolean().optional(),
-  failure_message: z.string().nullable(),
-  /** Per registry kind (`maven`, `container`): deleted entries count and size; `{}` before the first run. */
-  last_run_detailed_metrics: z.record(z.string(), z.looseObject({ deleted_entries_count: z.number(), deleted_size: z.number() })),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
 
 export type VirtualRegistryInfo = Camelized<z.output<typeof registryShape>>;
 export type VirtualRegistryDetail = Camelized<z.output<typeof registryDetailShape>>;
@@ -90,10 +45,6 @@ export type VirtualRegistryCleanupPolicyInfo = Camelized<z.output<typeof cleanup
 export const objectId = (what: string) => z.number().int({ message: `must be ${what}'s numeric id` }).positive({ message: `must be ${what}'s numeric id` });
 const groupArg = { /** The top-level group (id or path). */ group: topLevelGroup };
 
-/** One upstream's path: its reads, and the purge of its cache. */
-export const upstreamPath = (id: number) => apiPath`/virtual_registries/container/upstreams/${id}`;
-/** One registry's path (the resources' own), for the purge of its cache. */
-export { registryPath };
 
 const FLAG = "container_virtual_registries";
 export const containerRefusals = {
@@ -106,7 +57,7 @@ const readRequirements = (args: { group?: string | number }) => ({ subject: args
 const registries = defineListFunction({
   name: "getVirtualRegistries",
   args: z.object(groupArg),
-  path: (args) => apiPath`/groups/${args.group}/-/virtual_registries/container/registries`,
+  path: (args) => groupRegistriesPath(args.group),
   subject: (args) => `the container virtual registries of group ${args.group}`,
   refusals: containerRefusals,
   requirements: readRequirements,
@@ -127,7 +78,7 @@ export const getVirtualRegistriesOutput = registries.output;
 const registry = defineObjectFunction({
   name: "getVirtualRegistry",
   args: z.object({ /** The registry's id. */ id: objectId("a virtual registry") }),
-  path: (args) => apiPath`/virtual_registries/container/registries/${args.id}`,
+  path: (args) => registryPath(args.id),
   subject: (args) => `container virtual registry ${args.id}`,
   refusals: containerRefusals,
   requirements: () => readRequirements({}),
@@ -165,8 +116,8 @@ const upstreams = defineListFunction({
   },
   path: (args) =>
     args.registry !== undefined
-      ? apiPath`/virtual_registries/container/registries/${args.registry}/upstreams`
-      : apiPath`/groups/${args.group!}/-/virtual_registries/container/upstreams`,
+      ? registryUpstreamsPath(args.registry)
+      : groupUpstreamsPath(args.group!),
   query: (args) => ({ upstream_name: args.upstreamName }),
   subject: (args) => (args.registry !== undefined ? `the upstreams of container virtual registry ${args.registry}` : `the container upstreams of group ${args.group}`),
   refusals: containerRefusals,
@@ -209,7 +160,7 @@ export const getUpstreamOutput = upstream.output;
 const cleanupPolicy = defineObjectFunction({
   name: "getCleanupPolicy",
   args: z.object(groupArg),
-  path: (args) => apiPath`/groups/${args.group}/-/virtual_registries/cleanup/policy`,
+  path: (args) => cleanupPolicyPath(args.group),
   subject: (args) => `the virtual registry cleanup policy of group ${args.group}`,
   refusals: {
     404: (args) =>

@@ -26,6 +26,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, tierNeeded } from "../client";
 import { aliasOf, countDeclaration, declarationKey, recordAlias } from "../engine/declarations";
+import { APPLICATION_SETTINGS_PATH, applicationSettingsCalls } from "../api/application-settings";
 import { defineResource, type EngineContext, type FieldTraits, type Live } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
@@ -41,7 +42,7 @@ import {
   type SettingEntry,
 } from "../application-settings-catalogue";
 
-const SETTINGS_PATH = "/application/settings";
+const SETTINGS_PATH = APPLICATION_SETTINGS_PATH;
 const RESOURCE_ID = "application/settings";
 
 const visibility = z.enum(["private", "internal", "public"]);
@@ -353,7 +354,7 @@ function explained(error: unknown, declared: Partial<ApplicationSettingsInputs> 
 
 async function getSettings(ctx: EngineContext): Promise<Live> {
   try {
-    return await ctx.client.get<Live>(SETTINGS_PATH);
+    return await applicationSettingsCalls.get(ctx.client, SETTINGS_PATH);
   } catch (error) {
     throw explained(error);
   }
@@ -417,7 +418,7 @@ export const applicationSettingsDefinition = defineResource({
     let live: Live;
     try {
       // The answer is the settings after the update; the server's cache (about a minute) is never polled.
-      live = await ctx.client.put<Live>(SETTINGS_PATH, requestBody(this.fields, args, names));
+      live = await applicationSettingsCalls.put(ctx.client, SETTINGS_PATH, requestBody(this.fields, args, names));
     } catch (error) {
       throw explained(error, args);
     }

@@ -9,18 +9,9 @@ import { defineResource, type EngineContext } from "../engine/definition";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { ownerNamedBy } from "../engine/verify";
-import { adoptExisting, exactlyOneOwner, ownerOf, ownerReference, urlWithPlaceholders, type OwnerKind } from "./common";
-
-/** A badge as the API returns it. */
-export interface BadgeLive extends Record<string, unknown> {
-  id: number;
-  name: string | null;
-  link_url: string;
-  image_url: string;
-  rendered_link_url: string;
-  rendered_image_url: string;
-  kind: OwnerKind;
-}
+import { badgeCalls, badgeIdOf, badgesOf, badgesPath, findOwnBadge, parseBadgeId, urlWithPlaceholders, type Badge as BadgeLive } from "../api/badges";
+import { exactlyOneOwner, ownerOf, ownerReference, type OwnerKind } from "../api/owner";
+import { adoptExisting } from "./common";
 
 const schema = z.object({
   /** The project that owns the badge (id or full path); set this or `group`. */
@@ -39,25 +30,20 @@ type BadgeInputs = z.output<typeof schema>;
 
 /** The resource id is the badge's API path, e.g. `projects/acme%2Fweb/badges/12`. */
 function parseId(id: string): { kind: OwnerKind; path: string } {
-  const match = /^(projects|groups)\/[^/]+\/badges\/\d+$/.exec(id);
-  if (!match) throw new Error(`Badge id "${id}" is not of the form projects/<project>/badges/<id> or groups/<group>/badges/<id>.`);
-  return { kind: match[1] === "projects" ? "project" : "group", path: "/" + id };
+  const parsed = parseBadgeId(id);
+  if (!parsed) throw new Error(`Badge id "${id}" is not of the form projects/<project>/badges/<id> or groups/<group>/badges/<id>.`);
+  return parsed;
 }
 
 /** Only the owner's own badges: a project's list also contains its groups' badges. */
-function ownBadges(ctx: EngineContext, args: BadgeInputs, matches: (badge: BadgeLive) => boolean): Promise<BadgeLive | undefined> {
-  const owner = ownerOf(args);
-  const query = args.name !== undefined ? { name: args.name } : undefined;
-  return ctx.client.find<BadgeLive>(`${owner.path}/badges`, query, (badge) => badge.kind === owner.kind && matches(badge));
-}
+const ownBadges = (ctx: EngineContext, args: BadgeInputs, matches: (badge: BadgeLive) => boolean) => findOwnBadge(ctx.client, ownerOf(args), args.name, matches);
 
 /** The badge these inputs describe: the same link and image (and name, when declared). */
 const sameBadge = (args: BadgeInputs) => (badge: BadgeLive) =>
   badge.link_url === args.linkUrl && badge.image_url === args.imageUrl && (args.name === undefined || badge.name === args.name);
 
 function located(args: BadgeInputs, live: BadgeLive) {
-  const owner = ownerOf(args);
-  return { id: `${owner.kind}s/${encodeURIComponent(String(owner.reference))}/badges/${live.id}`, live };
+  return { id: badgeIdOf(ownerOf(args), live.id), live };
 }
 
 export const badgeDefinition = defineResource({
@@ -85,7 +71,7 @@ export const badgeDefinition = defineResource({
     role: args.project !== undefined ? "Maintainer" : "Owner",
     unique: {
       list: "badges",
-      read: (ctx, owner) => ctx.client.list<BadgeLive>(`${owner.apiPath}/badges`),
+      read: (ctx, owner) => badgeCalls.list(ctx.client, badgesOf(owner.apiPath)),
       find: (badges, owner) => {
         const same = (badges as BadgeLive[]).find((badge) => badge.kind === owner.kind && sameBadge(args)(badge));
         return same && { what: `a badge with this link and image${args.name === undefined ? "" : ` named ${args.name}`}`, id: located(args, same).id };
@@ -94,21 +80,20 @@ export const badgeDefinition = defineResource({
   }),
 
   async create(ctx, args) {
-    const owner = ownerOf(args);
     const body = requestBody(this.fields, args);
     // If the response to the POST is lost, the badge it created is found rather than made twice.
-    const live = await ctx.client.post<BadgeLive>(`${owner.path}/badges`, body, () => ownBadges(ctx, args, sameBadge(args)));
+    const live = await badgeCalls.post(ctx.client, badgesPath(args), body, () => ownBadges(ctx, args, sameBadge(args)));
     return located(args, live);
   },
 
   async read(ctx, id) {
     const { kind, path } = parseId(id);
-    const live = await ctx.client.get<BadgeLive>(path);
+    const live = await badgeCalls.get(ctx.client, path);
     return live.kind === kind ? live : undefined;
   },
 
   async update(ctx, id, args, changed) {
-    return ctx.client.put<BadgeLive>(parseId(id).path, requestBody(this.fields, args, changed));
+    return badgeCalls.put(ctx.client, parseId(id).path, requestBody(this.fields, args, changed));
   },
 
   async delete(ctx, id) {

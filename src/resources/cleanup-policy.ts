@@ -4,35 +4,19 @@
  * update a PATCH of the changed fields, delete a DELETE; a group change
  * deletes the old policy before creating the new one. The run figures
  * (`nextRunAt`, `lastRunAt`, ...) are outputs only, so they never show as a diff.
- * A policy that already exists is taken over with `adoptExisting: true`.
+ * A policy that already exists is taken over with `adoptExisting: true`. The
+ * resource id is the group as declared; the policy has no id of its own.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, apiPath } from "../client";
+import { ApiError } from "../client";
 import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { adoptExisting } from "./common";
-import { PREMIUM_TIER, topLevelGroup } from "./virtual-registry";
-
-/** A cleanup policy as the API returns it. */
-export interface CleanupPolicyLive extends Record<string, unknown> {
-  group_id: number;
-  next_run_at: string | null;
-  last_run_at: string | null;
-  last_run_deleted_size: number;
-  last_run_deleted_entries_count: number;
-  keep_n_days_after_download: number;
-  status: string;
-  cadence: number;
-  enabled: boolean;
-  notify_on_success?: boolean;
-  notify_on_failure?: boolean;
-  failure_message: string | null;
-  last_run_detailed_metrics: Record<string, unknown>;
-}
+import { cleanupPolicyCalls, cleanupPolicyPath as policyPath, PREMIUM_TIER, topLevelGroup, type CleanupPolicy as CleanupPolicyLive } from "../api/virtual-registries";
 
 const CADENCES = [1, 7, 14, 30, 90] as const;
 
@@ -52,13 +36,10 @@ const schema = z.object({
   adoptExisting,
 });
 
-/** The resource id is the group as declared; the policy has no id of its own. */
-const policyPath = (group: string | number) => apiPath`/groups/${group}/-/virtual_registries/cleanup/policy`;
-
 /** The group's policy, or undefined when it has none (`404 Not found`; a missing group is an error). */
 async function currentPolicy(ctx: EngineContext, group: string | number): Promise<CleanupPolicyLive | undefined> {
   try {
-    return await ctx.client.get<CleanupPolicyLive>(policyPath(group));
+    return await cleanupPolicyCalls.get(ctx.client, policyPath(group));
   } catch (error) {
     if (error instanceof ApiError && error.status === 404 && error.notFoundSubject === "") return undefined;
     throw error;
@@ -124,7 +105,7 @@ export const cleanupPolicyDefinition = defineResource({
   async create(ctx, args) {
     try {
       // A lost response is recovered by reading the group's policy: there can be only one.
-      const live = await ctx.client.post<CleanupPolicyLive>(policyPath(args.group), requestBody(this.fields, args), () => currentPolicy(ctx, args.group));
+      const live = await cleanupPolicyCalls.post(ctx.client, policyPath(args.group), requestBody(this.fields, args), () => currentPolicy(ctx, args.group));
       return { id: String(args.group), live };
     } catch (error) {
       if (error instanceof ApiError && error.status === 400 && error.fieldErrors?.["group"]?.some((m) => /taken/.test(m))) {
@@ -156,7 +137,7 @@ export const cleanupPolicyDefinition = defineResource({
       if (anchor) Object.assign(body, requestBody(this.fields, args, new Set([anchor])));
       else body["enabled"] = (await currentPolicy(ctx, id))?.enabled ?? false;
     }
-    return ctx.client.patch<CleanupPolicyLive>(policyPath(id), body);
+    return cleanupPolicyCalls.patch(ctx.client, policyPath(id), body);
   },
 
   async delete(ctx, id) {

@@ -1,19 +1,6 @@
 /** Schema pieces and helpers that several resources share. */
 import { z } from "zod";
-import { apiPath } from "../client";
-
-const OWNER_FORM = "a numeric id or a full path such as acme/web";
-const OWNER_RULE = `must be ${OWNER_FORM}`;
-
-/** A group or project: its numeric id or its full path (`acme/platform`). */
-export const ownerReference = z.union(
-  [
-    z.number().int({ message: OWNER_RULE }).positive({ message: OWNER_RULE }),
-    z.string().regex(/^[A-Za-z0-9_.][A-Za-z0-9_.-]*(\/[A-Za-z0-9_.][A-Za-z0-9_.-]*)*$/, { message: OWNER_RULE }),
-  ],
-  // Without this, a missing owner or one of another type reads only "Invalid input".
-  { error: (issue) => (issue.input === undefined ? `is required: ${OWNER_FORM}` : OWNER_RULE) },
-);
+import { isHttpUrl } from "../validation";
 
 /** What `git check-ref-format` refuses and a branch, tag or ref name can never contain. */
 export const BAD_REF = /\s|\.\.|[~^:?*[\\]|@\{|\/\/|^\/|\/$|\.lock$|^-/;
@@ -21,53 +8,8 @@ export const BAD_REF = /\s|\.\.|[~^:?*[\\]|@\{|\/\/|^\/|\/$|\.lock$|^-/;
 /** Take over an existing matching object instead of creating a new one (Pulumi cannot import dynamic resources). */
 export const adoptExisting = z.boolean().optional();
 
-export type OwnerKind = "project" | "group";
-
-export interface Owner {
-  kind: OwnerKind;
-  reference: string | number;
-  /** `/projects/acme%2Fweb` or `/groups/12`. */
-  path: string;
-}
-
-/** The owner a resource names with exactly one of `project` and `group`. */
-export function ownerOf(args: { project?: string | number; group?: string | number }): Owner {
-  if (args.project !== undefined) return { kind: "project", reference: args.project, path: apiPath`/projects/${args.project}` };
-  if (args.group !== undefined) return { kind: "group", reference: args.group, path: apiPath`/groups/${args.group}` };
-  throw new Error("either project or group must be set");
-}
-
-/** The check rule for resources owned by a project or a group. */
-export function exactlyOneOwner(args: { project?: unknown; group?: unknown }): { property: string; reason: string }[] {
-  if ((args.project === undefined) === (args.group === undefined)) {
-    const property = args.project === undefined ? "project" : "group";
-    return [{ property, reason: "set exactly one of project and group (a numeric id or a full path)" }];
-  }
-  return [];
-}
-
-/** True for an absolute http: or https: URL. */
-export function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
-}
-
 /** An http(s) URL; `example` completes the failure message (`must be an http(s) URL such as ...`). */
 export const httpUrl = (example: string) => z.string().refine(isHttpUrl, { message: `must be an http(s) URL ${example}` });
-
-/**
- * An http(s) URL that may contain `%{placeholder}`s, which the server fills in
- * when it renders the URL.
- */
-export const urlWithPlaceholders = z
-  .string()
-  .refine((value) => isHttpUrl(value.replace(/%\{[a-z_]+\}/g, "placeholder")), {
-    message: "must be an http(s) URL (placeholders such as %{project_path} are allowed)",
-  });
 
 // ---------------------------------------------------------------------------
 // Default branch protection (groups and the instance share the hash and the deprecated integer)

@@ -15,7 +15,15 @@
  * only part of a very large set per call.
  */
 import { RE2JS } from "re2js";
-import { apiPath, ApiError, type PlatformClient } from "../client";
+import {
+  registryTagsPath,
+  registryTagSummaryCalls,
+  registryTagWithClock,
+  type RegistryRepository,
+  type RegistryTag as TagDetail,
+  type RegistryTagSummary as TagSummary,
+} from "../api/container-registry";
+import { ApiError, type PlatformClient } from "../client";
 import { parseDuration } from "../chronic-duration";
 
 export interface CleanupRule {
@@ -25,23 +33,8 @@ export interface CleanupRule {
   olderThan?: string;
 }
 
-/** A registry repository as `GET /projects/:id/registry/repositories` lists it (the fields used here). */
-export interface RegistryRepositoryLive {
-  id: number;
-  /** "" for the image at the project's own path. */
-  name: string;
-  path: string;
-}
-
-interface TagSummary {
-  name: string;
-  /** `<repository path>:<tag>`. */
-  path: string;
-}
-
-interface TagDetail extends TagSummary {
-  created_at: string | null;
-}
+/** A registry repository as `GET /projects/:id/registry/repositories` lists it. */
+export type RegistryRepositoryLive = RegistryRepository;
 
 /** The RE2 error of an expression, or undefined when RE2 accepts it. */
 export function re2Problem(expression: string): string | undefined {
@@ -74,14 +67,12 @@ export function byTime<T extends { name: string; created_at: string | null }>(ru
   return left;
 }
 
-const tagsPath = (project: string | number, repository: RegistryRepositoryLive) => apiPath`/projects/${project}/registry/repositories/${repository.id}/tags`;
+const tagsPath = (project: string | number, repository: RegistryRepositoryLive) => registryTagsPath(project, repository.id);
 
 /** A candidate's detail and the server's clock when it answered; undefined when the tag went meanwhile. */
 async function detailOf(client: PlatformClient, path: string, tag: TagSummary): Promise<{ tag: TagDetail; now: number } | undefined> {
   try {
-    const response = await client.request<TagDetail>("GET", `${path}/${encodeURIComponent(tag.name)}`);
-    const date = Date.parse(String(response.headers["date"] ?? ""));
-    return { tag: response.body, now: Number.isNaN(date) ? Date.now() : date };
+    return await registryTagWithClock(client, `${path}/${encodeURIComponent(tag.name)}`);
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return undefined;
     throw error;
@@ -95,7 +86,7 @@ async function detailOf(client: PlatformClient, path: string, tag: TagSummary): 
  */
 export async function tagsToDelete(client: PlatformClient, project: string | number, repository: RegistryRepositoryLive, rule: CleanupRule): Promise<string[]> {
   const path = tagsPath(project, repository);
-  const candidates = byName(rule, await client.list<TagSummary>(path, { pagination: "keyset", order_by: "name", sort: "asc" }));
+  const candidates = byName(rule, await registryTagSummaryCalls.list(client, path, { pagination: "keyset", order_by: "name", sort: "asc" }));
   if (candidates.length === 0 || (rule.keepN === undefined && rule.olderThan === undefined)) return candidates.map((tag) => tag.path);
   const details = (await Promise.all(candidates.map((tag) => detailOf(client, path, tag)))).filter((detail) => detail !== undefined);
   const now = Math.max(...details.map((detail) => detail.now));

@@ -14,13 +14,14 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, apiPath } from "../client";
+import { ApiError } from "../client";
 import { parseDuration } from "../chronic-duration";
 import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { warn } from "../engine/engine-log";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
-import { ownerReference } from "./common";
+import { registryRepositoriesPath, registryRepositoryCalls, registryTagsPath } from "../api/container-registry";
+import { ownerReference } from "../api/owner";
 import { re2Problem, tagsToDelete, type CleanupRule, type RegistryRepositoryLive } from "./container-registry-cleanup-rule";
 
 /** What one accepted run of the rule asked the server to delete from a repository. */
@@ -72,7 +73,7 @@ const subjectOf = (args: CleanupInputs) =>
 
 /** The repositories the rule covers: the project's, or the one it names (none yet: nothing to clean, said once per run). */
 const projectRepositories = (ctx: EngineContext, args: CleanupInputs) =>
-  ctx.client.list<RegistryRepositoryLive>(apiPath`/projects/${args.project}/registry/repositories`);
+  registryRepositoryCalls.list(ctx.client, registryRepositoriesPath({ project: args.project }));
 
 async function coveredRepositories(ctx: EngineContext, args: CleanupInputs): Promise<RegistryRepositoryLive[]> {
   const all = await projectRepositories(ctx, args);
@@ -103,7 +104,7 @@ const isHourlyLimit = (error: unknown): error is ApiError =>
 /** The bulk deletion of one repository with the rule; when the server accepted it. */
 async function runOn(ctx: EngineContext, args: CleanupInputs, repository: RegistryRepositoryLive): Promise<string> {
   const query = { name_regex_delete: args.nameRegexDelete, name_regex_keep: args.nameRegexKeep, keep_n: args.keepN, older_than: args.olderThan };
-  const response = await ctx.client.request("DELETE", apiPath`/projects/${args.project}/registry/repositories/${repository.id}/tags`, { query });
+  const response = await ctx.client.request("DELETE", registryTagsPath(args.project, repository.id), { query });
   const date = Date.parse(String(response.headers["date"] ?? ""));
   return new Date(Number.isNaN(date) ? Date.now() : date).toISOString();
 }

@@ -7,20 +7,13 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { apiPath } from "../client";
 import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { restoreOnDelete, settingsOutputs } from "../engine/settings";
-import { ownerReference } from "./common";
-
-/** A project as `GET /projects/:id` returns it (the fields this resource reads). */
-export interface ProjectLive extends Record<string, unknown> {
-  id: number;
-  path_with_namespace: string;
-  container_registry_access_level?: string;
-}
+import { ownerReference } from "../api/owner";
+import { projectCalls, projectPath, type Project as ProjectLive } from "../api/projects";
 
 export const REGISTRY_ACCESS_LEVELS = ["enabled", "private", "disabled"] as const;
 
@@ -37,8 +30,9 @@ const schema = z.object({
   restoreOnDelete,
 });
 
-const projectPath = (id: string) => "/" + id;
-const readProject = (ctx: EngineContext, path: string) => ctx.client.get<ProjectLive>(path);
+/** The resource id is the project's API path without the leading slash. */
+const pathOfId = (id: string) => "/" + id;
+const readProject = (ctx: EngineContext, path: string) => projectCalls.get(ctx.client, path);
 
 export const containerRegistryVisibilityDefinition = defineResource({
   name: "ContainerRegistryVisibility",
@@ -58,18 +52,18 @@ export const containerRegistryVisibilityDefinition = defineResource({
 
   settings: {
     async locate(ctx, args) {
-      const live = await readProject(ctx, apiPath`/projects/${args.project}`);
+      const live = await readProject(ctx, projectPath(args.project));
       // The numeric id: a rename or transfer of the project never loses the resource.
       return { id: `projects/${live.id}`, live };
     },
   },
 
   async read(ctx, id) {
-    return readProject(ctx, projectPath(id));
+    return readProject(ctx, pathOfId(id));
   },
 
   async update(ctx, id, args) {
-    const live = await ctx.client.put<ProjectLive>(projectPath(id), { container_registry_access_level: args.accessLevel });
+    const live = await projectCalls.put(ctx.client, pathOfId(id), { container_registry_access_level: args.accessLevel });
     // Servers from before the field (GitLab < 14.9) ignore it and answer 200 without it.
     if (live.container_registry_access_level !== args.accessLevel) {
       throw new ExplainedError(

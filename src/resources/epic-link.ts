@@ -26,29 +26,21 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, apiPath } from "../client";
+import { ApiError } from "../client";
 import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
 import { defineResource, type EngineContext, type Operation } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
-import { ownerReference } from "./common";
-
-/** An epic as the API returns it (the fields this resource reads). */
-interface EpicJson extends Record<string, unknown> {
-  id: number;
-  iid: number;
-  group_id: number;
-  parent_id: number | null;
-  title: string;
-}
+import { epicCalls, epicLinkId, moveEpicChild, parseEpicLinkId, type Epic as EpicJson } from "../api/epics";
+import { ownerReference } from "../api/owner";
 
 /** The child as read: the epic, and its neighbours among the parent's children. */
-export interface EpicLinkLive extends EpicJson {
+export type EpicLinkLive = EpicJson & {
   /** The sibling right before the child, or null when it is first (what `moveBeforeId` declares). */
   previous_sibling_id: number | null;
   /** The sibling right after the child, or null when it is last (what `moveAfterId` declares). */
   next_sibling_id: number | null;
-}
+};
 
 const epicId = (what: string) => z.number({ message: `must be the ${what}: a positive integer` }).int({ message: `must be the ${what}: a positive integer` }).positive({ message: `must be the ${what}: a positive integer` });
 
@@ -71,16 +63,14 @@ type EpicLinkInputs = z.output<typeof schema>;
 export const PREVIOUS_PARENT_LINK =
   "removed by the assignment if the child had one (the API moves a child and does not say from where); not restored on delete, which leaves the child without a parent";
 
-const childrenPath = (group: string | number, epicIid: number): string => apiPath`/groups/${group}/epics/${epicIid}/epics`;
-
 /** The resource id: `groups/<group>/epics/<parent iid>/epics/<child global id>`, the API path of the link. */
 function parseId(id: string): { childrenPath: string; childPath: string; childId: number } {
-  const match = /^(groups\/[^/]+\/epics\/\d+\/epics)\/(\d+)$/.exec(id);
-  if (!match) throw new Error(`EpicLink id "${id}" is not of the form groups/<group>/epics/<parent iid>/epics/<child epic id>.`);
-  return { childrenPath: "/" + match[1], childPath: `/${match[1]}/${match[2]}`, childId: Number(match[2]) };
+  const parsed = parseEpicLinkId(id);
+  if (!parsed) throw new Error(`EpicLink id "${id}" is not of the form groups/<group>/epics/<parent iid>/epics/<child epic id>.`);
+  return parsed;
 }
 
-const idOf = (args: EpicLinkInputs): string => `${childrenPath(args.group, args.epicIid).slice(1)}/${args.childEpicId}`;
+const idOf = (args: EpicLinkInputs): string => epicLinkId(args.group, args.epicIid, args.childEpicId);
 
 /** The child among `children` (in the parent's order), with its neighbours; undefined when it is not there. */
 function childAmong(children: EpicJson[], childId: number): EpicLinkLive | undefined {
@@ -99,13 +89,13 @@ function positionBody(args: EpicLinkInputs): Record<string, number> | undefined 
 /** The PUT, which answers every child in order. */
 async function moveTo(ctx: EngineContext, id: string, position: Record<string, number>): Promise<EpicLinkLive | undefined> {
   const { childPath, childId } = parseId(id);
-  const children = await ctx.client.put<EpicJson[]>(childPath, position);
+  const children = await moveEpicChild(ctx.client, childPath, position);
   return childAmong(children, childId);
 }
 
 async function readLink(ctx: EngineContext, id: string): Promise<EpicLinkLive | undefined> {
   const { childrenPath: path, childId } = parseId(id);
-  return childAmong(await ctx.client.list<EpicJson>(path), childId);
+  return childAmong(await epicCalls.list(ctx.client, path), childId);
 }
 
 /** A 409 is the hierarchy's rule (already this parent's child, a cycle, too deep, ...): running again changes nothing. */
@@ -176,7 +166,7 @@ export const epicLinkDefinition = defineResource({
     const id = idOf(args);
     const { childPath, childId } = parseId(id);
     // If the answer to the POST is lost, the child is found among the parent's children rather than assigned twice (a 409).
-    const assigned = await ctx.client.post<EpicJson>(childPath, {}, () => readLink(ctx, id)).catch((error: unknown) => {
+    const assigned = await epicCalls.post(ctx.client, childPath, {}, () => readLink(ctx, id)).catch((error: unknown) => {
       throw refusedLink(error, args);
     });
     const position = positionBody(args);

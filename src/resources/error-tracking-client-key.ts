@@ -16,19 +16,12 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { apiPath } from "../client";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
-import { ownerReference } from "./common";
-
-/** A client key as the API returns it. */
-export interface ClientKeyLive extends Record<string, unknown> {
-  id: number;
-  active: boolean | null;
-  public_key: string;
-  sentry_dsn: string;
-}
+import { clientKeyCalls, clientKeyId, clientKeysPath, parseClientKeyId, type ClientKey as ClientKeyLive } from "../api/error-tracking";
+import { ownerReference } from "../api/owner";
+import { numericProjectId } from "../api/projects";
 
 const schema = z.object({
   /** The project (numeric id or full path). */
@@ -44,23 +37,17 @@ type ClientKeyInputs = z.output<typeof schema>;
 
 /** The resource id: `projects/<project id>/error_tracking/client_keys/<key id>`. */
 function parseId(id: string): { keysPath: string; keyId: number } {
-  const match = /^(projects\/\d+\/error_tracking\/client_keys)\/(\d+)$/.exec(id);
-  if (!match) throw new Error(`ErrorTrackingClientKey id "${id}" is not of the form projects/<project id>/error_tracking/client_keys/<key id>.`);
-  return { keysPath: "/" + match[1], keyId: Number(match[2]) };
+  const parsed = parseClientKeyId(id);
+  if (!parsed) throw new Error(`ErrorTrackingClientKey id "${id}" is not of the form projects/<project id>/error_tracking/client_keys/<key id>.`);
+  return parsed;
 }
 
-/** The POST takes the numeric project id only: a full path costs one GET. */
-async function numericProjectId(ctx: EngineContext, project: string | number): Promise<number> {
-  if (typeof project === "number") return project;
-  return (await ctx.client.get<{ id: number }>(apiPath`/projects/${project}`)).id;
-}
-
-const listKeys = (ctx: EngineContext, keysPath: string) => ctx.client.list<ClientKeyLive>(keysPath);
+const listKeys = (ctx: EngineContext, keysPath: string) => clientKeyCalls.list(ctx.client, keysPath);
 
 /** There is no GET of one key: the list is searched, reading no more pages than needed. */
 function readKey(ctx: EngineContext, id: string): Promise<ClientKeyLive | undefined> {
   const { keysPath, keyId } = parseId(id);
-  return ctx.client.find<ClientKeyLive>(keysPath, undefined, (key) => key.id === keyId);
+  return clientKeyCalls.find(ctx.client, keysPath, undefined, (key) => key.id === keyId);
 }
 
 export const errorTrackingClientKeyDefinition = defineResource({
@@ -85,16 +72,17 @@ export const errorTrackingClientKeyDefinition = defineResource({
   preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Maintainer" }),
 
   async create(ctx, args: ClientKeyInputs) {
-    const projectId = await numericProjectId(ctx, args.project);
-    const keysPath = `/projects/${projectId}/error_tracking/client_keys`;
+    // The POST takes the numeric project id only: a full path costs one GET.
+    const projectId = await numericProjectId(ctx.client, args.project);
+    const keysPath = clientKeysPath(projectId);
     // The keys that exist before: a POST whose answer is lost is then found (a key not among them), never made twice.
     const before = new Set((await listKeys(ctx, keysPath)).map((key) => key.id));
-    const created = await ctx.client.post<ClientKeyLive>(keysPath, {}, async () => {
+    const created = await clientKeyCalls.post(ctx.client, keysPath, {}, async () => {
       const added = (await listKeys(ctx, keysPath)).filter((key) => !before.has(key.id));
       return added.length === 1 ? added[0] : undefined;
     });
-    const id = `projects/${projectId}/error_tracking/client_keys/${created.id}`;
-    // The spec's rotation sequence: the new key is confirmed in the list before anything relies on it.
+    const id = clientKeyId(projectId, created.id);
+    // Key rotation: the new key is confirmed in the list before anything relies on it.
     const confirmed = (await listKeys(ctx, keysPath)).find((key) => key.id === created.id);
     if (!confirmed) {
       throw PartialCreateError.fromLive(

@@ -6,15 +6,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { PlatformResource } from "../engine/resource";
 import { ownerNamedBy } from "../engine/verify";
-import { exactlyOneOwner, ownerOf, ownerReference } from "./common";
+import { badgeNumberOf, badgesPath, ownBadges } from "../api/badges";
+import { exactlyOneOwner, ownerOf, ownerReference } from "../api/owner";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
-
-interface ListedBadge {
-  id: number;
-  name: string | null;
-  link_url: string;
-  kind: "project" | "group";
-}
 
 type Owner = { project?: string | number; group?: string | number };
 
@@ -23,7 +17,7 @@ export const exclusiveBadgesDefinition = exclusiveSetDefinition<Owner>({
   noun: "badge",
   owner: { project: ownerReference.optional(), group: ownerReference.optional() },
   validateOwner: exactlyOneOwner,
-  collectionPath: (args) => `${ownerOf(args).path.slice(1)}/badges`,
+  collectionPath: (args) => badgesPath(args).slice(1),
   // Badges of a project need admin_project (Maintainer); of a group, admin_group (Owner).
   requirements: (args) =>
     args.project !== undefined ? { subject: `project ${args.project}`, role: "at least the Maintainer role" } : { subject: `group ${args.group}`, role: "the Owner role" },
@@ -31,17 +25,16 @@ export const exclusiveBadgesDefinition = exclusiveSetDefinition<Owner>({
   preconditions: (args) => ({ owner: ownerNamedBy(args), role: args.project !== undefined ? "Maintainer" : "Owner" }),
 
   async list(ctx, args) {
-    const owner = ownerOf(args);
-    const badges = await ctx.client.list<ListedBadge>(`${owner.path}/badges`);
-    return badges.filter((badge) => badge.kind === owner.kind).map((badge) => ({ badgeId: badge.id, name: badge.name ?? "", linkUrl: badge.link_url }));
+    const badges = await ownBadges(ctx.client, ownerOf(args));
+    return badges.map((badge) => ({ badgeId: badge.id, name: badge.name ?? "", linkUrl: badge.link_url }));
   },
   keyOf: (entry) => String(entry.badgeId),
   // A Badge's `badgeId` (12) or its `id` (`projects/acme%2Fweb/badges/12`).
-  keptKey: (value) => (typeof value === "number" ? String(value) : /^(?:(?:projects|groups)\/[^/]+\/badges\/)?(\d+)$/.exec(value)?.[1]),
+  keptKey: badgeNumberOf,
   keepForm: "a Badge's badgeId or id",
   matchable: (entry: Entry) => [String(entry.badgeId), String(entry.name), String(entry.linkUrl)],
   async remove(ctx, args, entry) {
-    await ctx.client.delete(`${ownerOf(args).path}/badges/${Number(entry.badgeId)}`);
+    await ctx.client.delete(`${badgesPath(args)}/${Number(entry.badgeId)}`);
   },
 });
 

@@ -5,17 +5,10 @@
  * GroupIntegration's delete does.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { apiPath } from "../client";
 import { PlatformResource } from "../engine/resource";
-import { ownerReference } from "./common";
+import { groupIntegrationPath, groupIntegrationsPath, integrationSlugOf, integrationSummaryCalls } from "../api/integrations";
+import { ownerReference } from "../api/owner";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
-
-interface ListedIntegration {
-  slug: string;
-  title: string;
-  active: boolean;
-  inherited?: boolean;
-}
 
 type Owner = { group: string | number };
 
@@ -23,13 +16,13 @@ export const exclusiveGroupIntegrationsDefinition = exclusiveSetDefinition<Owner
   name: "ExclusiveGroupIntegrations",
   noun: "integration",
   owner: { group: ownerReference },
-  collectionPath: (args) => apiPath`groups/${args.group}/integrations`,
+  collectionPath: (args) => groupIntegrationsPath(args.group).slice(1),
   requirements: (args) => ({ subject: `group ${args.group}`, role: "at least the Maintainer role" }),
   // The group's integrations API, list and removal alike.
   preconditions: (args) => ({ owner: { kind: "group", property: "group", ref: args.group }, role: "Maintainer" }),
 
   async list(ctx, args) {
-    const integrations = await ctx.client.get<ListedIntegration[]>(apiPath`/groups/${args.group}/integrations`);
+    const integrations = await integrationSummaryCalls.getAll(ctx.client, groupIntegrationsPath(args.group));
     // An integration that takes an ancestor's settings says so: it was set up there, and is active here all the same.
     return integrations
       .filter((integration) => integration.active)
@@ -37,11 +30,11 @@ export const exclusiveGroupIntegrationsDefinition = exclusiveSetDefinition<Owner
   },
   keyOf: (entry) => String(entry.slug),
   // A GroupIntegration's id (`groups/acme/integrations/slack`) or its slug (`slack`).
-  keptKey: (value) => (typeof value === "string" ? /^(?:groups\/[^/]+\/integrations\/)?([a-z0-9-]+)$/.exec(value)?.[1] : undefined),
+  keptKey: (value) => (typeof value === "string" ? integrationSlugOf(value) : undefined),
   keepForm: "a GroupIntegration's id or its slug",
   matchable: (entry: Entry) => [String(entry.slug), String(entry.title)],
   async remove(ctx, args, entry) {
-    await ctx.client.delete(apiPath`/groups/${args.group}/integrations/${String(entry.slug)}`);
+    await ctx.client.delete(groupIntegrationPath(args.group, String(entry.slug)));
   },
 });
 

@@ -3,17 +3,10 @@
  * (see ./exclusive-set.ts for when it records and removes).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { apiPath } from "../client";
 import { PlatformResource } from "../engine/resource";
-import { ownerReference } from "./common";
+import { ownerReference } from "../api/owner";
+import { pipelineScheduleNumberOf, pipelineSchedulePath, pipelineSchedulesPath, scheduleSummaryCalls } from "../api/pipeline-schedules";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
-
-interface ListedSchedule {
-  id: number;
-  description: string;
-  ref: string;
-  cron: string;
-}
 
 type Owner = { project: string | number };
 
@@ -21,22 +14,22 @@ export const exclusivePipelineSchedulesDefinition = exclusiveSetDefinition<Owner
   name: "ExclusivePipelineSchedules",
   noun: "pipeline schedule",
   owner: { project: ownerReference },
-  collectionPath: (args) => apiPath`projects/${args.project}/pipeline_schedules`,
-  // Listing needs the Reporter role; deleting someone else's schedule needs Maintainer (spec document 3, part 4.2).
+  collectionPath: (args) => pipelineSchedulesPath(args.project).slice(1),
+  // Listing needs the Reporter role; deleting someone else's schedule needs Maintainer.
   requirements: (args) => ({ subject: `project ${args.project}`, role: "at least the Maintainer role" }),
   preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Maintainer" }),
 
   async list(ctx, args) {
-    const schedules = await ctx.client.list<ListedSchedule>(apiPath`/projects/${args.project}/pipeline_schedules`);
+    const schedules = await scheduleSummaryCalls.list(ctx.client, pipelineSchedulesPath(args.project));
     return schedules.map((s) => ({ scheduleId: s.id, description: s.description, ref: s.ref, cron: s.cron }));
   },
   keyOf: (entry) => String(entry.scheduleId),
   // A PipelineSchedule's `scheduleId` (12) or its `id` (`projects/acme%2Fweb/pipeline_schedules/12`).
-  keptKey: (value) => (typeof value === "number" ? String(value) : /^(?:projects\/[^/]+\/pipeline_schedules\/)?(\d+)$/.exec(value)?.[1]),
+  keptKey: pipelineScheduleNumberOf,
   keepForm: "a PipelineSchedule's scheduleId or id",
   matchable: (entry: Entry) => [String(entry.scheduleId), String(entry.description)],
   async remove(ctx, args, entry) {
-    await ctx.client.delete(apiPath`/projects/${args.project}/pipeline_schedules/${entry.scheduleId as number}`);
+    await ctx.client.delete(pipelineSchedulePath(args.project, entry.scheduleId as number));
   },
 });
 

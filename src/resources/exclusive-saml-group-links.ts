@@ -4,17 +4,12 @@
  * by its name and provider, as the API addresses it.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ApiError, apiPath, roleNeeded, tierNeeded, tokenRefused } from "../client";
+import { ApiError, roleNeeded, tierNeeded, tokenRefused } from "../client";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource } from "../engine/resource";
-import { ownerReference } from "./common";
+import { ownerReference } from "../api/owner";
+import { parseSamlGroupLinkId, providerQuery, samlGroupLinkCalls, samlGroupLinkPath, samlGroupLinksPath } from "../api/saml";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
-
-interface ListedLink {
-  name: string;
-  access_level: number;
-  provider: string | null;
-}
 
 type Owner = { group: string | number };
 
@@ -24,8 +19,8 @@ const linkKey = (name: string, provider: string | undefined) => (provider === un
 /** A SamlGroupLink's id (`groups/acme/saml_group_links/devs?provider=okta`) or its tail (`devs`, `devs?provider=okta`). */
 function keptKey(value: string | number): string | undefined {
   if (typeof value !== "string") return undefined;
-  const match = /^(?:groups\/[^/?]+\/saml_group_links\/([^/?]+))(?:\?provider=([^&]*))?$/.exec(value);
-  if (match) return linkKey(decodeURIComponent(match[1]!), match[2] === undefined ? undefined : decodeURIComponent(match[2]));
+  const link = parseSamlGroupLinkId(value);
+  if (link) return linkKey(link.name, link.provider);
   return value.includes("/") ? undefined : value;
 }
 
@@ -49,13 +44,13 @@ export const exclusiveSamlGroupLinksDefinition = exclusiveSetDefinition<Owner>({
   name: "ExclusiveSamlGroupLinks",
   noun: "SAML group link",
   owner: { group: ownerReference },
-  collectionPath: (args) => apiPath`groups/${args.group}/saml_group_links`,
+  collectionPath: (args) => samlGroupLinksPath(args.group).slice(1),
   requirements: (args) => ({ subject: `group ${args.group}`, role: "the Owner role", tier: "Premium or Ultimate" }),
   preconditions: (args) => ({ owner: { kind: "group", property: "group", ref: args.group }, role: "Owner", tier: "premium" }),
 
   async list(ctx, args) {
-    const links = await explained(args.group, () => ctx.client.list<ListedLink>(apiPath`/groups/${args.group}/saml_group_links`));
-    return links.map((link) => ({ name: link.name, ...(link.provider !== null ? { provider: link.provider } : {}), accessLevel: link.access_level }));
+    const links = await explained(args.group, () => samlGroupLinkCalls.list(ctx.client, samlGroupLinksPath(args.group)));
+    return links.map((link) => ({ name: link.name, ...(typeof link.provider === "string" ? { provider: link.provider } : {}), accessLevel: link.access_level }));
   },
   keyOf: (entry) => linkKey(String(entry.name), entry.provider === undefined ? undefined : String(entry.provider)),
   keptKey,
@@ -64,8 +59,8 @@ export const exclusiveSamlGroupLinksDefinition = exclusiveSetDefinition<Owner>({
   describe: (entry: Entry) => `SAML group link \`${String(entry.name)}\`${entry.provider === undefined ? "" : ` of provider ${String(entry.provider)}`}`,
   async remove(ctx, args, entry) {
     // The provider is always named when the link has one, so a name shared by several providers is never ambiguous.
-    const query = entry.provider === undefined ? undefined : { provider: String(entry.provider) };
-    await explained(args.group, () => ctx.client.delete(apiPath`/groups/${args.group}/saml_group_links/${String(entry.name)}`, query));
+    const query = providerQuery(entry.provider === undefined ? undefined : String(entry.provider));
+    await explained(args.group, () => ctx.client.delete(samlGroupLinkPath(args.group, String(entry.name)), query));
   },
 });
 

@@ -12,7 +12,7 @@
  * - read (`pulumi refresh`, or the refresh of `up --refresh` / `refresh: always`)
  *   lists the collection and records every object neither kept nor ignored in
  *   `unexpected`, as an input too (the engine shows diffs between old and new
- *   inputs, see ../../shared notes: `read` returning `inputs`). The program's
+ *   inputs, as a refresh may: `read` returning `inputs` replaces the recorded ones). The program's
  *   checked inputs always say `unexpected: []`, so the next preview shows an
  *   update; check names each object it will delete in the input `deletes`
  *   (`badge 4 \`legacy\``), and the CLI's text hides the diff of

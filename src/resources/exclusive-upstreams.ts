@@ -10,18 +10,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { apiPath } from "../client";
 import { PlatformResource } from "../engine/resource";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
-import { CONTAINER_REGISTRY_NEEDS, containerRegistryRequirements, registryOwner, registryUpstreamsPath } from "./virtual-registry";
-
-interface ListedUpstream {
-  id: number;
-  name: string;
-  url: string;
-  registry_upstream?: { id: number; position: number };
-  registry_upstreams?: { id: number }[];
-}
+import { registryUpstreamsPath, upstreamCalls, upstreamLinkPath, upstreamPath } from "../api/virtual-registries";
+import { CONTAINER_REGISTRY_NEEDS, containerRegistryRequirements, registryOwner } from "./virtual-registry";
 
 type Owner = { registry: number };
 
@@ -34,7 +26,7 @@ export const exclusiveUpstreamsDefinition = exclusiveSetDefinition<Owner>({
   preconditions: (args) => ({ owner: registryOwner("registry", args.registry), ...CONTAINER_REGISTRY_NEEDS }),
 
   async list(ctx, args) {
-    const upstreams = await ctx.client.get<ListedUpstream[]>(registryUpstreamsPath(args.registry));
+    const upstreams = await upstreamCalls.getAll(ctx.client, registryUpstreamsPath(args.registry));
     return upstreams.map((u) => ({ upstreamId: u.id, name: u.name, url: u.url, registryUpstreamId: u.registry_upstream?.id ?? 0 }));
   },
   keyOf: (entry) => String(entry.upstreamId),
@@ -43,9 +35,9 @@ export const exclusiveUpstreamsDefinition = exclusiveSetDefinition<Owner>({
   keepForm: "an Upstream's upstreamId or id",
   matchable: (entry: Entry) => [String(entry.upstreamId), String(entry.name), String(entry.url)],
   async remove(ctx, _args, entry) {
-    await ctx.client.delete(apiPath`/virtual_registries/container/registry_upstreams/${Number(entry.registryUpstreamId)}`);
-    const upstream = await ctx.client.get<ListedUpstream>(apiPath`/virtual_registries/container/upstreams/${Number(entry.upstreamId)}`);
-    if ((upstream.registry_upstreams ?? []).length === 0) await ctx.client.delete(apiPath`/virtual_registries/container/upstreams/${upstream.id}`);
+    await ctx.client.delete(upstreamLinkPath(Number(entry.registryUpstreamId)));
+    const upstream = await upstreamCalls.get(ctx.client, upstreamPath(Number(entry.upstreamId)));
+    if ((upstream.registry_upstreams ?? []).length === 0) await ctx.client.delete(upstreamPath(upstream.id));
   },
 });
 

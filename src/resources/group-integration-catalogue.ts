@@ -16,7 +16,8 @@
  * (Pushover's device and sound are `requires` there).
  */
 import { z } from "zod";
-import { adoptExisting, httpUrl as httpUrlRule, ownerReference } from "./common";
+import { adoptExisting, httpUrl as httpUrlRule } from "./common";
+import { ownerReference } from "../api/owner";
 
 // ---------------------------------------------------------------------------
 // Setting rules (property names are the camelCase API names)

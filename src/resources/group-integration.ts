@@ -19,7 +19,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, apiPath, mayHaveBeenApplied } from "../client";
+import { ApiError, mayHaveBeenApplied } from "../client";
+import { groupIntegrationPath, integrationCalls, parseGroupIntegrationId, type GroupIntegration as IntegrationLive } from "../api/integrations";
 import { defineResource, type EngineContext, type FieldTraits } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource } from "../engine/resource";
@@ -106,25 +107,14 @@ function validate(args: Inputs): { property: string; reason: string }[] {
 // ---------------------------------------------------------------------------
 // Requests
 
-/** An integration as `GET /groups/:id/integrations/:slug` returns it. */
-export interface IntegrationLive extends Record<string, unknown> {
-  id: number;
-  title: string;
-  slug: string;
-  active: boolean;
-  inherited: boolean;
-  properties?: Record<string, unknown>;
-}
-
 /** The resource id is the integration's API path: `groups/acme/integrations/slack`. */
 function parseId(id: string): { path: string } {
-  if (!/^groups\/[^/]+\/integrations\/[a-z0-9-]+$/.test(id)) {
-    throw new Error(`GroupIntegration id "${id}" is not of the form groups/<group>/integrations/<slug>.`);
-  }
-  return { path: "/" + id };
+  const path = parseGroupIntegrationId(id);
+  if (!path) throw new Error(`GroupIntegration id "${id}" is not of the form groups/<group>/integrations/<slug>.`);
+  return { path };
 }
 
-const pathOf = (args: Inputs) => apiPath`/groups/${args.group}/integrations/${args.slug}`;
+const pathOf = (args: Inputs) => groupIntegrationPath(args.group, args.slug);
 const idOf = (args: Inputs) => pathOf(args).slice(1);
 
 /** The settings sit in `properties`, the switches beside them: one flat view for the engine. */
@@ -135,7 +125,7 @@ function flatten(live: IntegrationLive): IntegrationLive {
 /** The live integration, or undefined when it was never configured or has been disabled (reset). */
 async function readActive(ctx: EngineContext, path: string): Promise<IntegrationLive | undefined> {
   try {
-    const live = await ctx.client.get<IntegrationLive>(path);
+    const live = await integrationCalls.get(ctx.client, path);
     return live.active ? flatten(live) : undefined;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404 && error.notFoundSubject === "Integration") return undefined;
@@ -163,7 +153,7 @@ function setupBody(args: Inputs, changed: ReadonlySet<string> | "all"): Record<s
 }
 
 async function setUp(ctx: EngineContext, args: Inputs, changed: ReadonlySet<string> | "all"): Promise<IntegrationLive> {
-  return flatten(await ctx.client.put<IntegrationLive>(pathOf(args), setupBody(args, changed)));
+  return flatten(await integrationCalls.put(ctx.client, pathOf(args), setupBody(args, changed)));
 }
 
 export const groupIntegrationDefinition = defineResource({

@@ -1,6 +1,6 @@
 /**
- * GroupSettings: the settings of a group that already exists (spec document
- * 2, parts 2.1, 3, 4.1, 4.2 and 8). It never creates or deletes the group:
+ * GroupSettings: the settings of a group that already exists. It never
+ * creates or deletes the group:
  * it is a settings resource (see ../engine/settings.ts), so only the declared
  * fields are managed, and delete gives back the values they had before the
  * first apply, unless `restoreOnDelete: false`.
@@ -10,9 +10,9 @@
  * provider compares the answer with what it sent and names the requirement
  * that failed. Administrator-only fields answer 403, which is explained too.
  *
- * Some fields are applied on every tier but shown only to some: part 2.1
+ * Some fields are applied on every tier but shown only to some: the server
  * shows `experiment_features_enabled` and `assistant_availability` on Premium
- * and Ultimate groups only (part 4.2 gives them no tier), and real servers show
+ * and Ultimate groups only (though writing them needs no tier), and real servers show
  * `enabled_git_access_protocol` only on top-level groups, to those who can
  * administer them. Absence is never read as a change: the applied value stays
  * in state (see SHOWN_TO_SOME). Fields the server will not apply are errors
@@ -35,7 +35,7 @@ import { isIP } from "node:net";
 import { basename } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, apiPath, type DownloadedFile, type FilePart } from "../client";
+import { ApiError, type DownloadedFile, type FilePart } from "../client";
 import { defineResource, type EngineContext, type FieldTraits } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
@@ -43,16 +43,9 @@ import { restoreOnDelete, settingsOutputs } from "../engine/settings";
 import { requestBody } from "../engine/values";
 import type { InputGate } from "../engine/verify";
 import { branchProtectionDefaults, defaultsFromApi, defaultsToApi, presetDefaults, sameDefaults, type BranchProtectionDefaults } from "./common";
-import { ownerReference } from "./common";
+import { groupAvatarPath, groupCalls, groupPath as pathOfGroup, type Group as GroupLive } from "../api/groups";
+import { ownerReference } from "../api/owner";
 import { IMAGE_EXTENSIONS, imageContentType, isImageFile, MAX_AVATAR_BYTES } from "../image-types";
-
-/** A group as `GET /groups/:id` returns it (the fields this resource reads). */
-export interface GroupLive extends Record<string, unknown> {
-  id: number;
-  full_path: string;
-  parent_id: number | null;
-  avatar_url: string | null;
-}
 
 /** The server's own limit (`Avatarable::MAXIMUM_FILE_SIZE`), and the most a prior avatar may weigh in state. */
 /** One IPv4 or IPv6 address, or a subnet: an address with a prefix length that fits it (`10.0.0.0/8`). */
@@ -197,7 +190,7 @@ const REQUIREMENTS: Partial<Record<Property, Requirement[]>> = {
  */
 const SHOWN_TO_SOME: Property[] = ["experimentFeaturesEnabled", "assistantAvailability", "duoAvailability", "enabledGitAccessProtocol"];
 
-/** The names real clients send for the assistant settings, and the spec's names they stand for. */
+/** The names real clients send for the assistant settings, and the API's documented names they stand for. */
 const ASSISTANT_ALIASES: [alias: Property, replacement: Property][] = [
   ["duoFeaturesEnabled", "assistantFeaturesEnabled"],
   ["lockDuoFeaturesEnabled", "lockAssistantFeaturesEnabled"],
@@ -261,7 +254,7 @@ async function fetchPriorAvatar(ctx: EngineContext, live: GroupLive): Promise<Pr
   if (!live.avatar_url) return null;
   let file: DownloadedFile;
   try {
-    file = await ctx.client.download(apiPath`/groups/${live.id}/avatar`);
+    file = await ctx.client.download(groupAvatarPath(live.id));
   } catch (error) {
     // Removed between the two reads: there is none to give back.
     if (error instanceof ApiError && error.notFoundSubject === "Avatar") return null;
@@ -331,13 +324,13 @@ const fields: { [K in Property]?: FieldTraits } = {
   allowedEmailDomainsList: { sameValue: sameOrCleared },
   stepUpAuthRequiredOauthProvider: { sameValue: sameOrCleared },
   defaultBranch: { sameValue: sameOrCleared },
-  // The real clients' names read and write the spec's: no diff whichever the server shows.
+  // The real clients' names read and write the documented ones: no diff whichever the server shows.
   duoFeaturesEnabled: assistantAlias("assistant_features_enabled", "duo_features_enabled"),
   lockDuoFeaturesEnabled: assistantAlias("lock_assistant_features_enabled", "lock_duo_features_enabled"),
   duoAvailability: assistantAlias("assistant_availability", "duo_availability"),
 };
 
-/** An alias field: read from either name the server shows, written under the spec's. */
+/** An alias field: read from either name the server shows, written under the documented one. */
 function assistantAlias(replacement: string, alias: string): FieldTraits {
   return {
     fromApi: (live) => live[replacement] ?? live[alias],
@@ -362,7 +355,7 @@ function sameMembers(declared: unknown, live: unknown): boolean {
 const groupPath = (id: string) => "/" + id;
 
 /** Reads the group with the fewest bytes: without the deprecated project lists. */
-const readGroup = (ctx: EngineContext, path: string) => ctx.client.get<GroupLive>(path, { with_projects: false });
+const readGroup = (ctx: EngineContext, path: string) => groupCalls.get(ctx.client, path, { with_projects: false });
 
 export const groupSettingsDefinition = defineResource({
   name: "GroupSettings",
@@ -408,7 +401,7 @@ export const groupSettingsDefinition = defineResource({
 
   settings: {
     async locate(ctx, args) {
-      const live = await readGroup(ctx, apiPath`/groups/${args.group}`);
+      const live = await readGroup(ctx, pathOfGroup(args.group));
       // The numeric id: a rename of the group's path never loses the resource.
       return { id: `groups/${live.id}`, live };
     },
@@ -429,11 +422,11 @@ export const groupSettingsDefinition = defineResource({
       // The declared file, or the prior avatar given back (on delete, or when `avatar` leaves the program).
       const upload = changed.has("avatar") ? avatarUpload(args.avatar as unknown) : null;
       if (upload) {
-        live = await ctx.client.putForm<GroupLive>(groupPath(id), { ...(body as Record<string, never>), avatar: upload });
+        live = await groupCalls.putForm(ctx.client, groupPath(id), { ...(body as Record<string, never>), avatar: upload });
       } else {
         // A prior value of null (the group had no avatar) removes ours: `params[:avatar].nil?`.
         if (changed.has("avatar")) body.avatar = null;
-        live = await ctx.client.put<GroupLive>(groupPath(id), body);
+        live = await groupCalls.put(ctx.client, groupPath(id), body);
       }
     } catch (error) {
       if (error instanceof ApiError && error.status === 403 && admin.length) {

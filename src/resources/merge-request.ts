@@ -30,39 +30,28 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, apiPath } from "../client";
+import { ApiError } from "../client";
 import { defineResource, type EngineContext, type FieldTraits, type Located } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import type { Preconditions } from "../engine/verify";
-import { adoptExisting, BAD_REF, ownerReference } from "./common";
-
-/** A merge request as the API returns it (the fields this resource reads). */
-export interface MergeRequestLive extends Record<string, unknown> {
-  id: number;
-  iid: number;
-  project_id: number;
-  source_project_id?: number;
-  target_project_id?: number;
-  title: string;
-  description: string | null;
-  state: "opened" | "closed" | "locked" | "merged";
-  source_branch: string;
-  target_branch: string;
-  web_url: string;
-  labels: string[];
-  assignees?: { id: number }[];
-  reviewers?: { id: number }[];
-  milestone?: { id: number } | null;
-  merged_at?: string | null;
-  merge_user?: { username: string } | null;
-  references?: { full: string };
-}
+import { adoptExisting, BAD_REF } from "./common";
+import {
+  ALL_MERGE_REQUESTS,
+  listedMergeRequestCalls,
+  mergeRequestCalls,
+  mergeRequestId,
+  mergeRequestsPath,
+  parseMergeRequestId,
+  type ListedMergeRequest,
+  type MergeRequest as MergeRequestLive,
+} from "../api/merge-requests";
+import { ownerReference } from "../api/owner";
 
 /** Issuable::TITLE_LENGTH_MAX (gitlabhq app/models/concerns/issuable.rb). */
 const MAX_TITLE = 255;
-/** Spec document 3, part 8. */
+/** The longest description the server accepts, in characters. */
 const MAX_DESCRIPTION = 1_048_576;
 
 const branch = z
@@ -143,7 +132,7 @@ function sameLabels(declared: unknown, live: unknown): boolean {
   return sameIds((declared as string[]).map(labelKey), (live as string[]).map(labelKey));
 }
 
-/** null behaves as false (spec document 1, part 2.1). */
+/** The server sends an unset boolean as null, which means false. */
 const nullIsFalse = (declared: unknown, live: unknown) => declared === false && live === null;
 
 const userIdsOf = (key: "assignees" | "reviewers") => (live: Record<string, unknown>) => ((live[key] ?? []) as { id: number }[]).map((user) => user.id);
@@ -174,18 +163,18 @@ const UPDATE_ONLY = new Set(["state", "discussionLocked"]);
 
 /** The resource id is the merge request's API path, e.g. `projects/acme%2Fweb/merge_requests/3`. */
 function parseId(id: string): { path: string; project: string; iid: number } {
-  const match = /^projects\/([^/]+)\/merge_requests\/(\d+)$/.exec(id);
-  if (!match) throw new Error(`MergeRequest id "${id}" is not of the form projects/<project>/merge_requests/<iid>.`);
-  return { path: "/" + id, project: decodeURIComponent(match[1]!), iid: Number(match[2]) };
+  const parsed = parseMergeRequestId(id);
+  if (!parsed) throw new Error(`MergeRequest id "${id}" is not of the form projects/<project>/merge_requests/<iid>.`);
+  return parsed;
 }
 
 /** Where the merge request lives: the target project of a fork's merge request, else the project. */
 const homeOf = (args: MergeRequestInputs): string | number => args.targetProjectId ?? args.project;
 
-const idOf = (args: MergeRequestInputs, iid: number): string => `projects/${encodeURIComponent(String(homeOf(args)))}/merge_requests/${iid}`;
+const idOf = (args: MergeRequestInputs, iid: number): string => mergeRequestId(homeOf(args), iid);
 
 /** Whether a listed merge request belongs to `project` (an id, or a full path as `references.full` shows it). */
-function inProject(mr: MergeRequestLive, project: string | number): boolean {
+function inProject(mr: ListedMergeRequest, project: string | number): boolean {
   if (typeof project === "number") return mr.project_id === project;
   const fullPath = mr.references?.full.replace(/![0-9]+$/, "");
   return fullPath !== undefined && fullPath.toLowerCase() === project.toLowerCase();
@@ -193,13 +182,15 @@ function inProject(mr: MergeRequestLive, project: string | number): boolean {
 
 /**
  * The open merge request of these branches in the project, if any: the server
- * keeps at most one. The API lists merge requests instance-wide only (spec
- * document 3, part 4.1), filtered here by state and branches.
+ * keeps at most one. The list used is the instance-wide one (with `scope=all`),
+ * filtered here by state and branches.
  */
-function openMergeRequest(ctx: EngineContext, args: MergeRequestInputs): Promise<MergeRequestLive | undefined> {
-  const query = { scope: "all", state: "opened", source_branch: args.sourceBranch, target_branch: args.targetBranch };
-  return ctx.client.find<MergeRequestLive>("/merge_requests", query, (mr) => inProject(mr, homeOf(args)));
+function openMergeRequest(ctx: EngineContext, args: MergeRequestInputs): Promise<ListedMergeRequest | undefined> {
+  return listedMergeRequestCalls.find(ctx.client, ALL_MERGE_REQUESTS, openOfBranches(args), (mr) => inProject(mr, homeOf(args)));
 }
+
+/** The query of the open merge requests of these branches, instance-wide. */
+const openOfBranches = (args: MergeRequestInputs) => ({ scope: "all", state: "opened", source_branch: args.sourceBranch, target_branch: args.targetBranch });
 
 /** A 409 naming the open merge request of the same branches (`... already exists for this source branch: !N`). */
 function existingOpenIid(error: unknown): number | undefined {
@@ -220,7 +211,7 @@ function alreadyOpen(args: MergeRequestInputs, iid: number, doing: string): Expl
 async function putMergeRequest(ctx: EngineContext, path: string, body: Record<string, unknown>): Promise<MergeRequestLive> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await ctx.client.put<MergeRequestLive>(path, body);
+      return await mergeRequestCalls.put(ctx.client, path, body);
     } catch (error) {
       const locked = error instanceof ApiError && error.status === 409 && /Resource lock/i.test(error.serverMessage ?? "");
       if (!locked || attempt === 3) throw error;
@@ -311,9 +302,9 @@ export const mergeRequestDefinition = defineResource({
     // A fork's merge request lives in the target project, which is not the owner verified here.
     unique: args.targetProjectId !== undefined ? undefined : {
       list: `open merge requests ${args.sourceBranch} -> ${args.targetBranch}`,
-      read: (ctx) => ctx.client.list<MergeRequestLive>("/merge_requests", { scope: "all", state: "opened", source_branch: args.sourceBranch, target_branch: args.targetBranch }),
+      read: (ctx) => listedMergeRequestCalls.list(ctx.client, ALL_MERGE_REQUESTS, openOfBranches(args)),
       find: (found, owner) => {
-        const same = (found as MergeRequestLive[]).find((mr) => mr.project_id === owner.id);
+        const same = (found as ListedMergeRequest[]).find((mr) => mr.project_id === owner.id);
         return same && { what: `an open merge request of ${args.sourceBranch} into ${args.targetBranch} (!${same.iid})`, id: idOf(args, same.iid) };
       },
     },
@@ -323,8 +314,8 @@ export const mergeRequestDefinition = defineResource({
   async create(ctx, args) {
     const body = requestBody(fields, Object.fromEntries(Object.entries(args).filter(([name]) => !UPDATE_ONLY.has(name))));
     // If the answer to the POST is lost, the open merge request of these branches is the one it created.
-    const live = await ctx.client
-      .post<MergeRequestLive>(apiPath`/projects/${args.project}/merge_requests`, body, () => openMergeRequest(ctx, args))
+    const live = await mergeRequestCalls
+      .post(ctx.client, mergeRequestsPath(args.project), body, () => openMergeRequest(ctx, args))
       .catch((error: unknown) => {
         const iid = existingOpenIid(error);
         throw iid === undefined ? error : alreadyOpen(args, iid, "create it");
@@ -348,7 +339,7 @@ export const mergeRequestDefinition = defineResource({
   },
 
   async read(ctx, id) {
-    return ctx.client.get<MergeRequestLive>(parseId(id).path);
+    return mergeRequestCalls.get(ctx.client, parseId(id).path);
   },
 
   async update(ctx, id, args, changed, olds) {

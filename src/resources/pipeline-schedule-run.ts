@@ -9,10 +9,11 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { scheduleId, schedulePath } from "../functions/pipeline-schedules";
+import { pipelineSchedulePath } from "../api/pipeline-schedules";
+import { scheduleId } from "../functions/pipeline-schedules";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { defineActionTrigger, triggers } from "./action-trigger";
-import { ownerReference } from "./common";
+import { ownerReference } from "../api/owner";
 
 const schema = z.object({
   /** The project (id or full path). */
@@ -30,7 +31,7 @@ export const pipelineScheduleRunDefinition = defineActionTrigger({
   requirements: (args) => ({ subject: `pipeline schedule ${args.scheduleId} of project ${args.project}`, role: "at least the Developer role" }),
   preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Developer" }),
   async run(ctx, args) {
-    const answer = await ctx.client.post<{ message?: string }>(`${schedulePath(args)}/play`, {});
+    const answer = await ctx.client.post<{ message?: string }>(`${pipelineSchedulePath(args.project, args.scheduleId)}/play`, {});
     const ranAt = new Date().toISOString();
     return { id: `projects/${args.project}/pipeline_schedules/${args.scheduleId}/runs/${ranAt}`, outputs: { message: answer?.message ?? null, ranAt } };
   },

@@ -37,38 +37,27 @@
 import * as pulumi from "@pulumi/pulumi";
 import equal from "fast-deep-equal";
 import { z } from "zod";
-import { ApiError, apiPath } from "../client";
+import { ApiError } from "../client";
 import { cronProblem, timeZoneProblem } from "../cron";
 import { defineResource, type EngineContext, type Operation } from "../engine/definition";
 import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { isUnknown, requestBody } from "../engine/values";
-import { adoptExisting, BAD_REF, ownerReference } from "./common";
+import { adoptExisting, BAD_REF } from "./common";
+import { ownerReference } from "../api/owner";
+import {
+  parsePipelineScheduleId,
+  pipelineScheduleCalls,
+  pipelineScheduleId,
+  pipelineSchedulesPath,
+  scheduleVariableCalls,
+  scheduleVariablePath as variablePath,
+  type PipelineSchedule as PipelineScheduleLive,
+  type ScheduleVariable as LiveVariable,
+} from "../api/pipeline-schedules";
 
 export type VariableType = "env_var" | "file";
 export type InputValue = string | number | boolean | (string | number | boolean)[];
-
-interface LiveVariable {
-  key: string;
-  value: string;
-  variable_type?: VariableType;
-  raw?: boolean;
-}
-
-/** A schedule as the API returns it; `variables`, `inputs` and `last_pipeline` only from get-one, create and update. */
-export interface PipelineScheduleLive extends Record<string, unknown> {
-  id: number;
-  description: string;
-  ref: string;
-  cron: string;
-  cron_timezone: string;
-  next_run_at: string | null;
-  active: boolean;
-  owner: { id?: number; username: string; name?: string } | null;
-  last_pipeline?: { id: number; sha: string; ref: string; status: string } | null;
-  variables?: LiveVariable[];
-  inputs?: { name: string; value: InputValue }[];
-}
 
 const VARIABLE_KEY = /^[A-Za-z0-9_]+$/;
 
@@ -92,7 +81,7 @@ const listedVariable = z.strictObject({
   variableType,
 });
 export type PipelineScheduleVariable = z.input<typeof listedVariable>;
-/** Built once: a zod schema built at every call cost about 10 µs of each update (variables are read at every one). */
+/** Built once: building a zod schema at every call would slow every update (variables are read at every one). */
 const listedVariables = z.array(listedVariable);
 
 /** A variable in the map by key that the engine holds: its value secret, its type plain. */
@@ -216,7 +205,7 @@ function sameEntries<T>(identity: (entry: T) => string) {
 }
 
 const variablesFromApi = (list: LiveVariable[] | undefined): VariableMap | undefined =>
-  list && Object.fromEntries(list.map((v) => [v.key, { value: v.value, variableType: v.variable_type ?? "env_var" }]));
+  list && Object.fromEntries(list.map((v) => [v.key, { value: v.value, variableType: (v.variable_type ?? "env_var") as VariableType }]));
 
 /** The map by key of a declared or recorded value, list or map (undefined stays undefined). */
 function asMap(value: unknown): VariableMap | undefined {
@@ -288,23 +277,20 @@ function refreshedVariables(output: unknown, recorded: Record<string, unknown>):
   return Object.fromEntries(Object.entries(map).map(([key, settings]) => [key, declaredKeys.includes(key) ? settings : { variableType: settings.variableType }]));
 }
 
-const inputsFromApi = (list: PipelineScheduleLive["inputs"]): Input[] | undefined => list?.map((i) => ({ name: i.name, value: i.value }));
+const inputsFromApi = (list: PipelineScheduleLive["inputs"]): Input[] | undefined => list?.map((i) => ({ name: i.name, value: i.value as InputValue }));
 
 const variableBody = (v: Variable) => ({ key: v.key, value: v.value, variable_type: v.variableType });
 const liveVariable = (v: Variable): LiveVariable => ({ key: v.key, value: v.value, variable_type: v.variableType });
 
 /** The resource id is the schedule's API path, e.g. `projects/acme%2Fweb/pipeline_schedules/12`. */
 function parseId(id: string): string {
-  if (!/^projects\/[^/]+\/pipeline_schedules\/\d+$/.test(id)) {
-    throw new Error(`PipelineSchedule id "${id}" is not of the form projects/<project>/pipeline_schedules/<id>.`);
-  }
-  return "/" + id;
+  const path = parsePipelineScheduleId(id);
+  if (!path) throw new Error(`PipelineSchedule id "${id}" is not of the form projects/<project>/pipeline_schedules/<id>.`);
+  return path;
 }
 
-const collectionOf = (args: ScheduleInputs): string => apiPath`/projects/${args.project}/pipeline_schedules`;
-const idOf = (args: ScheduleInputs, live: PipelineScheduleLive): string =>
-  `projects/${encodeURIComponent(String(args.project))}/pipeline_schedules/${live.id}`;
-const variablePath = (schedulePath: string, key: string): string => `${schedulePath}/variables/${encodeURIComponent(key)}`;
+const collectionOf = (args: ScheduleInputs): string => pipelineSchedulesPath(args.project);
+const idOf = (args: ScheduleInputs, live: PipelineScheduleLive): string => pipelineScheduleId(args.project, live.id);
 
 /** The project's schedule matching `matches`, read in full (the list has no variables or inputs). */
 async function findSchedule(
@@ -312,8 +298,8 @@ async function findSchedule(
   args: ScheduleInputs,
   matches: (schedule: PipelineScheduleLive) => boolean,
 ): Promise<PipelineScheduleLive | undefined> {
-  const found = await ctx.client.find<PipelineScheduleLive>(collectionOf(args), undefined, matches);
-  return found ? ctx.client.get<PipelineScheduleLive>(`${collectionOf(args)}/${found.id}`) : undefined;
+  const found = await pipelineScheduleCalls.find(ctx.client, collectionOf(args), undefined, matches);
+  return found ? pipelineScheduleCalls.get(ctx.client, `${collectionOf(args)}/${found.id}`) : undefined;
 }
 
 /** The inputs entries of a PUT: new and changed ones with their value, removed ones with `destroy`. */
@@ -349,9 +335,9 @@ const isVariableMissing = (error: unknown): boolean => isStatus(error, 404) && e
  * "already exists").
  */
 function postVariable(ctx: EngineContext, schedulePath: string, wanted: Variable): Promise<LiveVariable> {
-  return ctx.client.post<LiveVariable>(`${schedulePath}/variables`, variableBody(wanted), async () => {
+  return scheduleVariableCalls.post(ctx.client, `${schedulePath}/variables`, variableBody(wanted), async () => {
     try {
-      const live = await ctx.client.get<LiveVariable>(variablePath(schedulePath, wanted.key));
+      const live = await scheduleVariableCalls.get(ctx.client, variablePath(schedulePath, wanted.key));
       return live.value === wanted.value && (live.variable_type ?? "env_var") === wanted.variableType ? live : undefined;
     } catch (error) {
       if (isVariableMissing(error)) return undefined;
@@ -392,10 +378,14 @@ const variableWrites = {
   },
 };
 
-/** The live object as recorded in the state, for an update that sends no request returning the schedule. */
+/**
+ * The live object as recorded in the state, for an update that sends no
+ * request returning the schedule: only what the fields and outputs read (the
+ * state keeps no more of the answer).
+ */
 function liveFromState(olds: Record<string, unknown>): PipelineScheduleLive {
   const variables = asMap(olds.variables);
-  return {
+  return <PipelineScheduleLive>{
     id: olds.scheduleId as number,
     description: olds.description as string,
     ref: olds.ref as string,
@@ -461,7 +451,7 @@ export const pipelineScheduleDefinition = defineResource({
   async create(ctx, args) {
     const body = requestBody(this.fields, args);
     // If the response to the POST is lost, the schedule it created is found rather than made twice.
-    const live = await ctx.client.post<PipelineScheduleLive>(collectionOf(args), body, () =>
+    const live = await pipelineScheduleCalls.post(ctx.client, collectionOf(args), body, () =>
       findSchedule(ctx, args, (s) => s.description === args.description && sameRef(args.ref, s.ref) && s.cron === args.cron),
     );
     const id = idOf(args, live);
@@ -488,7 +478,7 @@ export const pipelineScheduleDefinition = defineResource({
   },
 
   async read(ctx, id) {
-    return ctx.client.get<PipelineScheduleLive>(parseId(id));
+    return pipelineScheduleCalls.get(ctx.client, parseId(id));
   },
 
   async update(ctx, id, args, changed, olds) {
@@ -503,7 +493,7 @@ export const pipelineScheduleDefinition = defineResource({
         if (!args.takeOwnership || !isStatus(error, 403)) throw error;
         // Taking ownership again is harmless (the owner gets 200), so a lost answer is sent again:
         // nothing was created that a retry could duplicate.
-        ownership ??= ctx.client.post<PipelineScheduleLive>(`${path}/take_ownership`, {}, async () => undefined).then((taken) => {
+        ownership ??= pipelineScheduleCalls.post(ctx.client, `${path}/take_ownership`, {}, async () => undefined).then((taken) => {
           latest = taken;
         });
         await ownership;
@@ -532,7 +522,7 @@ export const pipelineScheduleDefinition = defineResource({
       const body = requestBody(this.fields, args, scheduleChanges);
       if (changed.has("inputs") && args.inputs) body.inputs = inputsDelta(olds.inputs ?? [], args.inputs);
       // The answer is the whole schedule, variables included.
-      return asOwner(() => ctx.client.put<PipelineScheduleLive>(path, body));
+      return asOwner(() => pipelineScheduleCalls.put(ctx.client, path, body));
     }
     // No request returned the schedule: the recorded one (or the one take_ownership returned), with the variables now set.
     return { ...(latest ?? liveFromState(olds)), variables: variables && entriesOf(variables).map(liveVariable) };

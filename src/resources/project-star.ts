@@ -23,25 +23,17 @@ import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
-import { ownerReference } from "./common";
-
-interface UserLive {
-  id: number;
-  username: string;
-}
-
-/** `Entities::UserStarsProject`. */
-interface StarrerLive {
-  starred_since: string;
-  user: UserLive;
-}
+import { ownerReference } from "../api/owner";
+import { projectPath as projectPathOf } from "../api/projects";
+import { CURRENT_USER_PATH, userCalls } from "../api/users";
+import { parseStarId, starCountCalls, starId, starPath, starrerCalls, starrersOf, unstarPath, type Starrer as StarrerLive } from "../api/starring";
 
 /** What the engine records of a star: the starrer entry, the project's id and star count, and whether it was there before. */
 export interface StarLive extends Record<string, unknown> {
   project_id: number;
   star_count: number;
   starred_since: string;
-  user: UserLive;
+  user: StarrerLive["user"];
   starred_before: boolean;
 }
 
@@ -52,23 +44,16 @@ const schema = z.object({
 
 type StarInputs = z.output<typeof schema>;
 
-const ID_FORM = /^projects\/(\d+)\/starrers\/(\d+)$/;
-
-function idPart(id: string, index: 1 | 2): number | undefined {
-  const part = ID_FORM.exec(id)?.[index];
-  return part === undefined ? undefined : Number(part);
-}
-
 function parseId(id: string): { projectId: number; userId: number } {
-  const match = ID_FORM.exec(id);
-  if (!match) throw new Error(`ProjectStar id "${id}" is not of the form projects/<project id>/starrers/<user id>.`);
-  return { projectId: Number(match[1]), userId: Number(match[2]) };
+  const parsed = parseStarId(id);
+  if (!parsed) throw new Error(`ProjectStar id "${id}" is not of the form projects/<project id>/starrers/<user id>.`);
+  return parsed;
 }
 
 /** The user's entry among the project's starrers: searched by username (one short page), matched by id. */
 function findStarrer(ctx: EngineContext, projectPath: string, user: { id: number; username?: string }): Promise<StarrerLive | undefined> {
   const query = user.username === undefined ? undefined : { search: user.username };
-  return ctx.client.find<StarrerLive>(`${projectPath}/starrers`, query, (entry) => entry.user.id === user.id);
+  return starrerCalls.find(ctx.client, starrersOf(projectPath), query, (entry) => entry.user.id === user.id);
 }
 
 const isStarrer = (body: unknown): body is StarrerLive => typeof body === "object" && body !== null && "starred_since" in body;
@@ -76,21 +61,21 @@ const isProject = (body: unknown): body is { id: number; star_count: number } =>
   typeof body === "object" && body !== null && typeof (body as { id?: unknown }).id === "number" && "star_count" in body;
 
 async function createStar(ctx: EngineContext, args: StarInputs): Promise<{ id: string; live: StarLive }> {
-  const me = await ctx.client.get<UserLive>("/user");
+  const me = await userCalls.get(ctx.client, CURRENT_USER_PATH);
   const projectPath = apiPath`/projects/${args.project}`;
   // A POST whose answer is lost is settled by the starrers list: the star is there or it is not.
-  const answer = await ctx.client.request<unknown>("POST", `${projectPath}/star`, { body: {}, findCreated: () => findStarrer(ctx, projectPath, me) });
+  const answer = await ctx.client.request<unknown>("POST", starPath(projectPath), { body: {}, findCreated: () => findStarrer(ctx, projectPath, me) });
   const starredBefore = answer.status === 304;
   // The star's answer is the project (with its new star_count), except for a 304 or an answer recovered from the list.
-  const project = isProject(answer.body) ? answer.body : await ctx.client.get<{ id: number; star_count: number }>(projectPath);
-  const entry = isStarrer(answer.body) ? answer.body : await findStarrer(ctx, `/projects/${project.id}`, me);
+  const project = isProject(answer.body) ? answer.body : await starCountCalls.get(ctx.client, projectPath);
+  const entry = isStarrer(answer.body) ? starrerCalls.check(answer.body, `POST ${starPath(projectPath)}`) : await findStarrer(ctx, `/projects/${project.id}`, me);
   if (!entry) {
     throw new ExplainedError(
       `ProjectStar: project ${args.project} accepted the star of ${me.username}, but its starrers list does not show it; it was probably removed at once by someone else. Run \`pulumi up\` again.`,
     );
   }
   const live: StarLive = { project_id: project.id, star_count: project.star_count, starred_since: entry.starred_since, user: entry.user, starred_before: starredBefore };
-  return { id: `projects/${project.id}/starrers/${me.id}`, live };
+  return { id: starId(project.id, me.id), live };
 }
 
 async function readStar(ctx: EngineContext, id: string, recorded: Record<string, unknown>): Promise<StarLive | undefined> {
@@ -98,7 +83,7 @@ async function readStar(ctx: EngineContext, id: string, recorded: Record<string,
   const username = typeof recorded.username === "string" ? recorded.username : undefined;
   const entry = await findStarrer(ctx, `/projects/${projectId}`, { id: userId, username });
   if (!entry) return undefined;
-  const project = await ctx.client.get<{ id: number; star_count: number }>(`/projects/${projectId}`);
+  const project = await starCountCalls.get(ctx.client, projectPathOf(projectId));
   return { project_id: projectId, star_count: project.star_count, starred_since: entry.starred_since, user: entry.user, starred_before: recorded.starredBefore === true };
 }
 
@@ -106,10 +91,10 @@ async function deleteStar(ctx: EngineContext, id: string, recorded: Record<strin
   // A star that was there before the first apply stays: destroy leaves the user's stars as it found them.
   if (recorded.starredBefore === true) return;
   const { projectId, userId } = parseId(id);
-  const answer = await ctx.client.request<unknown>("POST", `/projects/${projectId}/unstar`, { body: {} });
+  const answer = await ctx.client.request<unknown>("POST", unstarPath(`/projects/${projectId}`), { body: {} });
   if (answer.status !== 304) return;
   // 304: the token's user has no star there. Gone already, or the token is another user's now.
-  const me = await ctx.client.get<UserLive>("/user");
+  const me = await userCalls.get(ctx.client, CURRENT_USER_PATH);
   if (me.id === userId) return;
   const starrer = typeof recorded.username === "string" ? `${recorded.username} (user ${userId})` : `user ${userId}`;
   throw new ExplainedError(
@@ -130,8 +115,8 @@ export const projectStarDefinition = defineResource({
   deleteBeforeReplace: true,
   outputs: {
     // From the id, which stays known in a preview; an id of another form (a test's mock) gives nothing rather than failing the program.
-    projectId: { fromId: (id) => idPart(id, 1) },
-    userId: { fromId: (id) => idPart(id, 2) },
+    projectId: { fromId: (id) => parseStarId(id)?.projectId },
+    userId: { fromId: (id) => parseStarId(id)?.userId },
     username: {},
     starredSince: {},
     starCount: {},

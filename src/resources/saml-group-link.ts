@@ -19,7 +19,18 @@ import { defineResource, type EngineContext } from "../engine/definition";
 import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
-import { adoptExisting, ownerReference } from "./common";
+import { ownerReference } from "../api/owner";
+import {
+  parseSamlGroupLinkId,
+  providerQuery,
+  samlGroupLinkCalls,
+  samlGroupLinkId,
+  samlGroupLinkPath,
+  samlGroupLinksOf,
+  samlGroupLinksPath,
+  type SamlGroupLink as SamlGroupLinkLive,
+} from "../api/saml";
+import { adoptExisting } from "./common";
 
 /** The roles a link can grant, by the names users know them by. */
 export const ACCESS_LEVELS = {
@@ -78,30 +89,14 @@ const schema = z.object({
 
 type Inputs = z.output<typeof schema>;
 
-/** A link as the API returns it. */
-export interface SamlGroupLinkLive extends Record<string, unknown> {
-  name: string;
-  access_level: number;
-  member_role_id?: number | null;
-  provider: string | null;
-}
-
 /** The id is the link's API path, with its provider when it has one: `groups/acme/saml_group_links/devs?provider=okta`. */
-function idOf(args: Inputs): string {
-  const path = apiPath`groups/${args.group}/saml_group_links/${args.samlGroupName}`;
-  return args.provider === undefined ? path : `${path}?provider=${encodeURIComponent(args.provider)}`;
+const idOf = (args: Inputs): string => samlGroupLinkId(args.group, args.samlGroupName, args.provider);
+
+function parseId(id: string): { path: string; group: string; provider?: string } {
+  const parsed = parseSamlGroupLinkId(id);
+  if (!parsed) throw new Error(`SamlGroupLink id "${id}" is not of the form groups/<group>/saml_group_links/<name>[?provider=<provider>].`);
+  return parsed;
 }
-
-function parseId(id: string): { path: string; provider?: string } {
-  const match = /^(groups\/[^/?]+\/saml_group_links\/[^/?]+)(?:\?provider=([^&]*))?$/.exec(id);
-  if (!match) throw new Error(`SamlGroupLink id "${id}" is not of the form groups/<group>/saml_group_links/<name>[?provider=<provider>].`);
-  return { path: "/" + match[1], ...(match[2] !== undefined ? { provider: decodeURIComponent(match[2]) } : {}) };
-}
-
-const groupOfId = (id: string): string => decodeURIComponent(id.split("/")[1] ?? "");
-
-/** Reads and deletes always name the provider when there is one, so a shared name is never ambiguous. */
-const providerQuery = (provider: string | undefined) => (provider === undefined ? undefined : { provider });
 
 const sameLink = (args: Inputs) => (link: SamlGroupLinkLive) => link.name === args.samlGroupName && (link.provider ?? undefined) === args.provider;
 
@@ -154,14 +149,14 @@ async function guarded<T>(ctx: EngineContext, group: string | number, action: ()
 }
 
 async function createLink(ctx: EngineContext, args: Inputs): Promise<{ id: string; live: SamlGroupLinkLive }> {
-  const collection = apiPath`/groups/${args.group}/saml_group_links`;
+  const collection = samlGroupLinksPath(args.group);
   const body: Record<string, unknown> = { saml_group_name: args.samlGroupName, access_level: levelNumber(args.accessLevel) };
   if (args.memberRoleId !== undefined) body.member_role_id = args.memberRoleId;
   if (args.provider !== undefined) body.provider = args.provider;
   const live = await guarded(ctx, args.group, async () => {
     try {
       // If the response to the POST is lost, the link it created is found rather than made twice.
-      return await ctx.client.post<SamlGroupLinkLive>(collection, body, () => ctx.client.find(collection, undefined, sameLink(args)));
+      return await samlGroupLinkCalls.post(ctx.client, collection, body, () => samlGroupLinkCalls.find(ctx.client, collection, undefined, sameLink(args)));
     } catch (error) {
       if (error instanceof ApiError && error.status === 400 && /already been taken/i.test(error.serverMessage)) {
         throw new ExplainedError(
@@ -177,7 +172,7 @@ async function createLink(ctx: EngineContext, args: Inputs): Promise<{ id: strin
   if (args.memberRoleId !== undefined && live.member_role_id !== args.memberRoleId) {
     // The server drops member_role_id where custom roles are unavailable; keeping
     // the link would leave a permanent difference, so it goes and the user is told.
-    await ctx.client.delete(apiPath`/groups/${args.group}/saml_group_links/${args.samlGroupName}`, providerQuery(args.provider));
+    await ctx.client.delete(samlGroupLinkPath(args.group, args.samlGroupName), providerQuery(args.provider));
     throw new ExplainedError(
       `SamlGroupLink: the server ignored memberRoleId ${args.memberRoleId} (custom roles are not available on group ${args.group}; they need Ultimate). ` +
         `The link was removed again; leave memberRoleId out or enable custom roles.`,
@@ -187,8 +182,8 @@ async function createLink(ctx: EngineContext, args: Inputs): Promise<{ id: strin
 }
 
 async function deleteLink(ctx: EngineContext, id: string): Promise<void> {
-  const { path, provider } = parseId(id);
-  await guarded(ctx, groupOfId(id), () => ctx.client.delete(path, providerQuery(provider)), true);
+  const { path, group, provider } = parseId(id);
+  await guarded(ctx, group, () => ctx.client.delete(path, providerQuery(provider)), true);
 }
 
 export const samlGroupLinkDefinition = defineResource({
@@ -215,7 +210,7 @@ export const samlGroupLinkDefinition = defineResource({
     tier: "premium",
     unique: {
       list: "saml group links",
-      read: (ctx, owner) => ctx.client.list<SamlGroupLinkLive>(`${owner.apiPath}/saml_group_links`),
+      read: (ctx, owner) => samlGroupLinkCalls.list(ctx.client, samlGroupLinksOf(owner.apiPath)),
       find: (links) => ((links as SamlGroupLinkLive[]).some(sameLink(args)) ? { what: `a SAML group link named ${args.samlGroupName}`, id: idOf(args) } : undefined),
     },
   }),
@@ -229,8 +224,8 @@ export const samlGroupLinkDefinition = defineResource({
   create: createLink,
 
   async read(ctx, id) {
-    const { path, provider } = parseId(id);
-    return guarded(ctx, groupOfId(id), () => ctx.client.get<SamlGroupLinkLive>(path, providerQuery(provider)), true);
+    const { path, group, provider } = parseId(id);
+    return guarded(ctx, group, () => samlGroupLinkCalls.get(ctx.client, path, providerQuery(provider)), true);
   },
 
   async update(ctx, id, args) {
@@ -244,7 +239,7 @@ export const samlGroupLinkDefinition = defineResource({
 
   async adopt(ctx, args) {
     const live = await guarded(ctx, args.group, () =>
-      ctx.client.find<SamlGroupLinkLive>(apiPath`/groups/${args.group}/saml_group_links`, undefined, sameLink(args)),
+      samlGroupLinkCalls.find(ctx.client, samlGroupLinksPath(args.group), undefined, sameLink(args)),
     );
     return live ? { id: idOf(args), live } : undefined;
   },

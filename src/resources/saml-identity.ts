@@ -31,23 +31,19 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, apiPath, mayHaveBeenApplied, tierNeeded, type PlatformClient } from "../client";
+import { ApiError, mayHaveBeenApplied, type PlatformClient } from "../client";
 import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
-import { ownerReference } from "./common";
-
-/** An identity as the API returns it. */
-export interface SamlIdentityApi extends Record<string, unknown> {
-  extern_uid: string;
-  user_id: number;
-}
+import { ownerReference } from "../api/owner";
+import { USERS_PATH, userCalls } from "../api/users";
+import { probeGroup, samlIdentitiesPath, samlIdentityCalls, samlIdentityPath as identityPath, whyNoSamlProvider, type SamlIdentity as SamlIdentityApi } from "../api/saml";
 
 /** The identity, with the prior `extern_uid` this provider recorded (not an API field). */
-interface SamlIdentityLive extends SamlIdentityApi {
+type SamlIdentityLive = SamlIdentityApi & {
   restore_values?: Record<string, unknown>;
-}
+};
 
 const USERNAME = /^[A-Za-z0-9_.][A-Za-z0-9_.-]*$/;
 const USER_RULE = "must be a username (alice) or a numeric user id";
@@ -83,59 +79,20 @@ function parseId(id: string): { group: string; userId: number } {
 }
 
 const idOf = (group: string | number, userId: number) => `groups/${encodeURIComponent(String(group))}/saml/users/${userId}`;
-const identityPath = (group: string | number, uid: string) => apiPath`/groups/${group}/saml/${uid}`;
 const isIdentityNotFound = (error: unknown) => error instanceof ApiError && error.status === 404 && error.notFoundSubject === "Identity";
 
 async function userIdOf(ctx: EngineContext, user: string | number): Promise<number> {
   if (typeof user === "number") return user;
-  const found = await ctx.client.get<{ id: number; username: string }[]>("/users", { username: user });
+  const found = await userCalls.getAll(ctx.client, USERS_PATH, { username: user });
   const match = found.find((candidate) => candidate.username.toLowerCase() === user.toLowerCase());
   if (!match) throw new ExplainedError(`SamlIdentity: user: there is no user named ${user} (GET /users?username=${user} found none).`);
   return match.id;
 }
 
-/** What one read of the group tells about why it has no SAML provider. */
-export interface GroupProbe {
-  fullPath?: string;
-  parentId?: number | null;
-  /** Shows `web_based_commit_signing_enabled`: only top-level groups on the hosted offering do. */
-  hostedTopLevel: boolean;
-  /** Shows `membership_lock`: only Premium and Ultimate groups do. */
-  premium: boolean;
-}
-
-/** The probe from `GET /groups/:id` as the API sends it (snake_case). */
-export const groupProbeOf = (group: Record<string, unknown>): GroupProbe => ({
-  fullPath: typeof group.full_path === "string" ? group.full_path : undefined,
-  parentId: typeof group.parent_id === "number" ? group.parent_id : null,
-  hostedTopLevel: "web_based_commit_signing_enabled" in group,
-  premium: "membership_lock" in group,
-});
-
-/** Why the identities list answered 400 (the group has no SAML provider), from one read of the group. */
-export function whyNoSamlProvider(group: string | number, probe: GroupProbe | undefined): string {
-  if (probe?.parentId) {
-    const top = probe.fullPath?.split("/")[0];
-    return `group ${group} is a subgroup: SAML SSO and its identities belong to the top-level group${top ? ` (${top})` : ""}; name that group.`;
-  }
-  if (probe && !probe.hostedTopLevel) {
-    return (
-      `this instance is self-managed: there, SAML identities are not managed per group but through the users API ` +
-      `(a user's identities: PUT /users/:id with provider and extern_uid). Group SAML identities exist on the hosted offering only.`
-    );
-  }
-  if (probe && !probe.premium) return `${tierNeeded("Premium or Ultimate", `group ${group}`, { purpose: "group SAML SSO", shortfall: "it is below it" })}.`;
-  return `group ${group} has no SAML SSO configured; its identities exist once SSO is set up and members sign in with SAML.`;
-}
-
-async function probeGroup(client: PlatformClient, group: string | number): Promise<GroupProbe | undefined> {
-  return client.get<Record<string, unknown>>(apiPath`/groups/${group}`, { with_projects: false }).then(groupProbeOf, () => undefined);
-}
-
 /** The identity at `uid`, or undefined when no identity has it (404); any other failure is thrown. */
 async function identityAt(client: PlatformClient, group: string | number, uid: string): Promise<SamlIdentityApi | undefined> {
   try {
-    return await client.get<SamlIdentityApi>(identityPath(group, uid));
+    return await samlIdentityCalls.get(client, identityPath(group, uid));
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return undefined;
     throw error;
@@ -145,7 +102,7 @@ async function identityAt(client: PlatformClient, group: string | number, uid: s
 /** The member's identity in the group, found by user id (reading no more pages than needed); undefined when there is none. */
 async function identityOfUser(ctx: EngineContext, group: string | number, userId: number): Promise<SamlIdentityApi | undefined> {
   try {
-    return await ctx.client.find<SamlIdentityApi>(apiPath`/groups/${group}/saml/identities`, undefined, (identity) => identity.user_id === userId);
+    return await samlIdentityCalls.find(ctx.client, samlIdentitiesPath(group), undefined, (identity) => identity.user_id === userId);
   } catch (error) {
     if (error instanceof ApiError && error.status === 400) {
       throw new ExplainedError(`SamlIdentity: ${error.method} ${error.path} failed with 400 (${error.serverMessage}): ${whyNoSamlProvider(group, await probeGroup(ctx.client, group))}`);
@@ -163,7 +120,7 @@ async function identityOfUser(ctx: EngineContext, group: string | number, userId
  * Undefined when the identity no longer exists.
  */
 async function patchExternUid(ctx: EngineContext, group: string | number, userId: number, currentUid: string, wanted: string): Promise<SamlIdentityApi | undefined> {
-  const patch = (uid: string) => ctx.client.patch<SamlIdentityApi>(identityPath(group, uid), { extern_uid: wanted });
+  const patch = (uid: string) => samlIdentityCalls.patch(ctx.client, identityPath(group, uid), { extern_uid: wanted });
   try {
     return await patch(currentUid);
   } catch (error) {

@@ -1,6 +1,6 @@
 /**
- * Upstream: a container registry that a virtual registry pulls through
- * (spec document 3, parts 2.6 and 4.5). It is created in one registry
+ * Upstream: a container registry that a virtual registry pulls through.
+ * It is created in one registry
  * (`registry`, which cannot change) and may also serve other registries of
  * the same group (`otherRegistries`, the registry-upstream associations),
  * each at a position.
@@ -22,42 +22,32 @@
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, apiPath } from "../client";
+import { ApiError } from "../client";
 import { aliasOf, claimUnique, countDeclaration, declarationKey } from "../engine/declarations";
 import { defineResource, type EngineContext, type Live } from "../engine/definition";
 import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import type { Room } from "../engine/verify";
 import { requestBody } from "../engine/values";
-import { adoptExisting, isHttpUrl } from "./common";
-import { CONTAINER_REGISTRY_NEEDS, containerRegistryRequirements, registryOwner, registryUpstreamsPath, REGISTRY_GROUP } from "./virtual-registry";
+import { isHttpUrl } from "../validation";
+import { adoptExisting } from "./common";
+import {
+  isNumericId,
+  registryUpstreamsPath,
+  UPSTREAM_LINKS_PATH as LINKS_PATH,
+  upstreamCalls,
+  upstreamLinkCalls,
+  upstreamLinkPath as linkPath,
+  upstreamPath,
+  type Upstream as UpstreamApi,
+  type UpstreamLink as LinkApi,
+} from "../api/virtual-registries";
+import { CONTAINER_REGISTRY_NEEDS, containerRegistryRequirements, registryOwner, REGISTRY_GROUP } from "./virtual-registry";
 
 export const MAX_UPSTREAMS_PER_REGISTRY = 5;
 
-export interface LinkApi {
-  id: number;
-  registry_id: number;
-  position: number;
-}
-
-/** An upstream as the API returns it: get-one lists its associations, create and a registry's list the one with that registry. */
-export interface UpstreamApi {
-  id: number;
-  group_id: number;
-  url: string;
-  name: string;
-  description: string | null;
-  cache_validity_hours: number;
-  username: string | null;
-  registry_upstreams?: LinkApi[];
-  registry_upstream?: Omit<LinkApi, "registry_id"> & { registry_id?: number };
-}
-
 /** What the hooks hand the engine: the upstream, all its associations, and the registry it was declared in. */
-export interface UpstreamLive extends Record<string, unknown>, Omit<UpstreamApi, "registry_upstreams" | "registry_upstream"> {
-  registry_upstreams: LinkApi[];
-  primary_registry_id: number;
-}
+export type UpstreamLive = UpstreamApi & { registry_upstreams: LinkApi[]; primary_registry_id: number };
 
 /** Where an upstream may point: an http(s) URL that is not on this host or a local network (the server blocks those). */
 export const upstreamUrl = z
@@ -116,13 +106,10 @@ interface LinkOutput {
 /** What an update finds recorded in state besides the inputs. */
 type Recorded = UpstreamInputs & { upstreamId?: number; groupId?: number; links?: LinkOutput[] };
 
-const upstreamPath = (id: string | number) => apiPath`/virtual_registries/container/upstreams/${id}`;
-const linkPath = (id: number) => apiPath`/virtual_registries/container/registry_upstreams/${id}`;
-const LINKS_PATH = "/virtual_registries/container/registry_upstreams";
 const UPSTREAM_FIELDS = ["url", "name", "description", "cacheValidityHours", "username", "password"] as const;
 
 function parseId(id: string): string {
-  if (!/^\d+$/.test(id)) throw new Error(`Upstream id "${id}" is not an upstream's numeric id.`);
+  if (!isNumericId(id)) throw new Error(`Upstream id "${id}" is not an upstream's numeric id.`);
   return id;
 }
 
@@ -149,13 +136,13 @@ function sameOtherRegistries(declared: unknown, live: unknown): boolean {
 }
 
 async function getUpstream(ctx: EngineContext, id: string | number, primary: number | undefined): Promise<UpstreamLive> {
-  const { registry_upstream: _one, registry_upstreams: links = [], ...live } = await ctx.client.get<UpstreamApi>(upstreamPath(id));
+  const { registry_upstream: _one, registry_upstreams: links = [], ...live } = await upstreamCalls.get(ctx.client, upstreamPath(id));
   return { ...live, registry_upstreams: links, primary_registry_id: primary ?? links[0]?.registry_id ?? 0 };
 }
 
 /** Associates the upstream with a registry and puts it at `wanted` (if given): one or two requests. */
 async function associate(ctx: EngineContext, upstreamId: number, registry: number, wanted: number | undefined): Promise<LinkApi> {
-  const created = await ctx.client.post<LinkApi>(LINKS_PATH, { registry_id: registry, upstream_id: upstreamId }, async () => {
+  const created = await upstreamLinkCalls.post(ctx.client, LINKS_PATH, { registry_id: registry, upstream_id: upstreamId }, async () => {
     const live = await getUpstream(ctx, upstreamId, undefined);
     return live.registry_upstreams.find((l) => l.registry_id === registry);
   });
@@ -214,7 +201,7 @@ export const upstreamDefinition = defineResource({
   // refuses a second upstream with the same URL and credentials in a group, but never shows a password, so only two
   // anonymous ones are known to collide: looked for in the registry (the one an import would take over); a collision
   // with another registry's upstream, or one with credentials, is left to the server.
-  // A registry that already holds five upstreams refuses another (spec document 3 part 4.5): the one it is created in,
+  // A registry that already holds five upstreams refuses another: the one it is created in,
   // and each of `otherRegistries`, read once per run (the same read as the anonymous upstreams' uniqueness).
   preconditions: (args) => ({
     owner: registryOwner("registry", args.registry),
@@ -224,7 +211,7 @@ export const upstreamDefinition = defineResource({
         ? {
             ...upstreamsOf(args.registry),
             find: (upstreams) => {
-              const same = (upstreams as unknown as UpstreamApi[]).find((upstream) => upstream.url === args.url && upstream.username === null);
+              const same = (upstreams as UpstreamApi[]).find((upstream) => upstream.url === args.url && upstream.username === null);
               return same && { what: `an anonymous upstream of ${args.url} in container virtual registry ${args.registry}`, id: String(same.id) };
             },
           }
@@ -253,7 +240,7 @@ export const upstreamDefinition = defineResource({
   async create(ctx, args) {
     const body = requestBody(this.fields, args);
     // A lost response is recovered by URL, name and username, so a retry never makes a second upstream.
-    const posted = await ctx.client.post<UpstreamApi>(registryUpstreamsPath(args.registry), body, () =>
+    const posted = await upstreamCalls.post(ctx.client, registryUpstreamsPath(args.registry), body, () =>
       findInRegistry(ctx, args, (u) => u.url === args.url && u.name === args.name && u.username === (args.username ?? null)),
     );
     const { registry_upstream: primaryLink, registry_upstreams: _none, ...upstream } = posted;
@@ -343,7 +330,7 @@ export const upstreamDefinition = defineResource({
 
 /** A registry's upstreams as the checks at preview read them, once per run (the list is not paginated: at most 5). */
 function upstreamsOf(registry: number): { list: string; read: (ctx: EngineContext) => Promise<Live[]> } {
-  return { list: `upstreams of container virtual registry ${registry}`, read: (ctx) => ctx.client.get<Live[]>(registryUpstreamsPath(registry)) };
+  return { list: `upstreams of container virtual registry ${registry}`, read: (ctx) => upstreamCalls.getAll(ctx.client, registryUpstreamsPath(registry)) };
 }
 
 /** A place in a registry's upstreams, for the upstream that `property` puts there. */
@@ -353,7 +340,7 @@ function roomIn(property: string, registry: number): Room {
 
 /** The first of the registry's upstreams that matches (the list is not paginated: at most 5). */
 function findInRegistry(ctx: EngineContext, args: UpstreamInputs, matches: (upstream: UpstreamApi) => boolean): Promise<UpstreamApi | undefined> {
-  return ctx.client.get<UpstreamApi[]>(registryUpstreamsPath(args.registry)).then((all) => all.find(matches));
+  return upstreamCalls.getAll(ctx.client, registryUpstreamsPath(args.registry)).then((all) => all.find(matches));
 }
 
 export type UpstreamArgs = ResourceArgs<typeof schema>;
@@ -363,8 +350,8 @@ const tooMany = (name: string, property: string, where: string) =>
   `a registry holds at most ${MAX_UPSTREAMS_PER_REGISTRY}, and an upstream linked with otherRegistries counts in each registry it serves.`;
 
 /**
- * The five-upstreams-per-registry limit (spec document 3 part 4.5; real
- * servers refuse a sixth association with 400) counts every link a program
+ * The five-upstreams-per-registry limit (real servers refuse a sixth
+ * association with 400) counts every link a program
  * declares: the registry an upstream is created in and each of its
  * `otherRegistries`. While the program runs the declared values are counted
  * as they are (an Output by identity: `registry.registryId`); once the ids

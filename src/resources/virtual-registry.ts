@@ -10,22 +10,24 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { apiPath } from "../client";
 import { countDeclaration, declarationKey, recordAlias } from "../engine/declarations";
 import { defineResource, type EngineContext, type Requirements } from "../engine/definition";
 import type { GroupObjectOwner } from "../engine/verify";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
-import { adoptExisting, ownerReference } from "./common";
+import { adoptExisting } from "./common";
+import {
+  groupRegistriesOf,
+  groupRegistriesPath,
+  isNumericId,
+  PREMIUM_TIER,
+  registryPath,
+  topLevelGroup,
+  virtualRegistryCalls,
+  type VirtualRegistry as VirtualRegistryLive,
+} from "../api/virtual-registries";
 
 export const MAX_REGISTRIES_PER_GROUP = 5;
-
-/** A top-level group: its numeric id or its path (a path with `/` is a subgroup, which these APIs refuse). */
-export const topLevelGroup = ownerReference.refine((value) => typeof value === "number" || !value.includes("/"), {
-  message: "must be a top-level group (virtual registries and their cleanup policy exist only on top-level groups)",
-});
-
-export const PREMIUM_TIER = "Premium or Ultimate";
 
 /**
  * What the container registry API demands of a registry's group, and how it
@@ -65,21 +67,6 @@ export function registryOwner(property: string, id: number): GroupObjectOwner {
   };
 }
 
-interface RegistryUpstreamLink {
-  id: number;
-  position: number;
-  upstream_id: number;
-}
-
-/** A registry as the API returns it; `registry_upstreams` only from get-one. */
-export interface VirtualRegistryLive extends Record<string, unknown> {
-  id: number;
-  group_id: number;
-  name: string;
-  description: string | null;
-  registry_upstreams?: RegistryUpstreamLink[];
-}
-
 const schema = z.object({
   /** The top-level group (id or path) that owns the registry. */
   group: topLevelGroup,
@@ -90,19 +77,15 @@ const schema = z.object({
 
 type VirtualRegistryInputs = z.output<typeof schema>;
 
-export const registryPath = (id: string | number) => apiPath`/virtual_registries/container/registries/${id}`;
-/** A registry's upstreams: created there, and listed (not paginated: at most 5). */
-export const registryUpstreamsPath = (id: string | number) => `${registryPath(id)}/upstreams`;
-const groupRegistriesPath = (group: string | number) => apiPath`/groups/${group}/-/virtual_registries/container/registries`;
 
 function parseId(id: string): string {
-  if (!/^\d+$/.test(id)) throw new Error(`VirtualRegistry id "${id}" is not a registry's numeric id.`);
+  if (!isNumericId(id)) throw new Error(`VirtualRegistry id "${id}" is not a registry's numeric id.`);
   return id;
 }
 
 /** The group's registry of this name (names are unique in a group). */
 function registryNamed(ctx: EngineContext, args: VirtualRegistryInputs): Promise<VirtualRegistryLive | undefined> {
-  return ctx.client.get<VirtualRegistryLive[]>(groupRegistriesPath(args.group)).then((all) => all.find((r) => r.name === args.name));
+  return virtualRegistryCalls.getAll(ctx.client, groupRegistriesPath(args.group)).then((all) => all.find((r) => r.name === args.name));
 }
 
 export interface RegistryUpstreamOutput {
@@ -125,7 +108,7 @@ export const virtualRegistryDefinition = defineResource({
     ...CONTAINER_REGISTRY_NEEDS,
     unique: {
       list: "container virtual registries",
-      read: (ctx, owner) => ctx.client.get<VirtualRegistryLive[]>(`${owner.apiPath}/-/virtual_registries/container/registries`),
+      read: (ctx, owner) => virtualRegistryCalls.getAll(ctx.client, groupRegistriesOf(owner.apiPath)),
       find: (registries) => {
         const same = (registries as VirtualRegistryLive[]).find((registry) => registry.name === args.name);
         return same && { what: `a container virtual registry named ${args.name}`, id: String(same.id) };
@@ -143,13 +126,13 @@ export const virtualRegistryDefinition = defineResource({
 
   async create(ctx, args) {
     // A lost response is recovered by name, so a retry never makes a second registry.
-    const live = await ctx.client.post<VirtualRegistryLive>(groupRegistriesPath(args.group), requestBody(this.fields, args), () => registryNamed(ctx, args));
+    const live = await virtualRegistryCalls.post(ctx.client, groupRegistriesPath(args.group), requestBody(this.fields, args), () => registryNamed(ctx, args));
     // A new registry has no upstreams yet; the create answer does not list them.
     return { id: String(live.id), live: { ...live, registry_upstreams: live.registry_upstreams ?? [] } };
   },
 
   async read(ctx, id) {
-    return ctx.client.get<VirtualRegistryLive>(registryPath(parseId(id)));
+    return virtualRegistryCalls.get(ctx.client, registryPath(parseId(id)));
   },
 
   async update(ctx, id, args, changed, olds) {
@@ -157,7 +140,7 @@ export const virtualRegistryDefinition = defineResource({
     // The PATCH answers with its status only. The rest of the object is what was recorded, unless
     // nothing was (adoption): then it is read.
     const recorded = olds as VirtualRegistryInputs & { registryId?: number; groupId?: number; upstreams?: RegistryUpstreamOutput[] };
-    if (recorded.registryId === undefined || recorded.groupId === undefined) return ctx.client.get<VirtualRegistryLive>(registryPath(id));
+    if (recorded.registryId === undefined || recorded.groupId === undefined) return virtualRegistryCalls.get(ctx.client, registryPath(id));
     return {
       id: recorded.registryId,
       group_id: recorded.groupId,
@@ -175,7 +158,7 @@ export const virtualRegistryDefinition = defineResource({
     const found = await registryNamed(ctx, args);
     if (!found) return undefined;
     // The list does not carry the upstreams; get-one does.
-    return { id: String(found.id), live: await ctx.client.get<VirtualRegistryLive>(registryPath(found.id)) };
+    return { id: String(found.id), live: await virtualRegistryCalls.get(ctx.client, registryPath(found.id)) };
   },
 });
 

@@ -56,9 +56,8 @@ export interface Review {
   warnings: Problem[];
 }
 
-/** Properties of the engine's and the provider's own, never a field a reviewer reads. */
-/** Keys that are no field of the object: the engine's, the adoption option, and what check adds to narrate a step (`takeover`, an exclusive set's `deletes`). */
-const isEngineKey = (key: string) => key.startsWith("__") || key === "adoptExisting" || key === "takeover" || key === "deletes";
+/** Whether an input is no field a reviewer reads: the engine's own (`__provider`), or one of the kind's `notFields`. */
+const isNotField = (terms: KindTerms, key: string) => key.startsWith("__") || terms.notFields.has(key);
 
 /** `pulumi-nodejs:dynamic/platform:Badge` → `Badge`; another provider's type as it is. */
 export function kindOf(type: string | undefined, urn: string): string {
@@ -116,7 +115,7 @@ function fieldChanges(step: PreviewStep, terms: KindTerms): FieldChange[] {
   const after = step.newState?.inputs;
   const paths = step.detailedDiff ? Object.keys(step.detailedDiff) : differingKeys(before, after);
   return paths
-    .filter((path) => !isEngineKey(pathParts(path)[0] ?? ""))
+    .filter((path) => !isNotField(terms, pathParts(path)[0] ?? ""))
     .sort()
     .map((path) => {
       const secret = isSecretPath(terms, path);
@@ -132,7 +131,7 @@ function differingKeys(before: Record<string, unknown> | null | undefined, after
 /** The fields a new object is created with (its inputs, secrets named only). */
 function createdFields(state: StepState | null | undefined, terms: KindTerms): FieldChange[] {
   return Object.entries(state?.inputs ?? {})
-    .filter(([key]) => !isEngineKey(key))
+    .filter(([key]) => !isNotField(terms, key))
     .map(([path, value]) => ({ path, before: { absent: true } as Shown, after: shown(value, isSecretPath(terms, path)) }));
 }
 
@@ -141,7 +140,7 @@ function driftedFields(recorded: StepState, refreshed: StepState, terms: KindTer
   const before = { ...(recorded.outputs ?? {}) };
   const after = { ...(refreshed.outputs ?? {}) };
   return differingKeys(before, after)
-    .filter((key) => !isEngineKey(key))
+    .filter((key) => !isNotField(terms, key))
     .sort()
     .map((path) => {
       const secret = isSecretPath(terms, path);
@@ -275,7 +274,7 @@ function changeOf(step: PreviewStep, kind: ChangeKind): Change {
     object: objectWords(terms.noun, id, label ?? identity(step.newState).label),
     fields: [],
   };
-  if (kind === "replace") change.reasons = (step.replaceReasons ?? step.diffReasons ?? []).filter((reason) => !isEngineKey(reason));
+  if (kind === "replace") change.reasons = (step.replaceReasons ?? step.diffReasons ?? []).filter((reason) => !isNotField(terms, reason));
   if (kind === "update" || kind === "replace") change.fields = fieldChanges(step, terms);
   if (kind === "create") change.fields = createdFields(step.newState, terms);
   if (kind === "takeover") Object.assign(change, takeoverFields(step, terms));

@@ -4,7 +4,8 @@
  * to show from the declared secret traits, and for an exclusive set the noun of
  * the objects it deletes.
  */
-import type { AnyResourceDefinition } from "../engine/definition";
+import type { AnyResourceDefinition, FieldTraits } from "../engine/definition";
+import { TAKEOVER_KEY } from "../engine/import";
 import { definitions } from "../resources";
 
 export interface KindTerms {
@@ -17,6 +18,11 @@ export interface KindTerms {
   secretProperties: ReadonlySet<string>;
   /** Settings of the whole instance, owned by no group or project. */
   instanceWide: boolean;
+  /**
+   * Inputs that are no field of the object: the provider's options (`adoptExisting`), and what check adds to
+   * narrate a step (the takeover, an exclusive set's `deletes`). Keys starting with `__` are the engine's.
+   */
+  notFields: ReadonlySet<string>;
 }
 
 const ACRONYMS: Record<string, string> = { saml: "SAML" };
@@ -44,6 +50,8 @@ export function termsOf(kind: string): KindTerms {
   const secretProperties = new Set<string>();
   for (const [name, traits] of Object.entries(definition?.fields ?? {})) if ((traits as { secret?: boolean }).secret) secretProperties.add(name);
   for (const [name, traits] of Object.entries(definition?.outputs ?? {})) if (traits.secret) secretProperties.add(name);
+  const options = Object.entries(definition?.fields ?? {}).filter(([, traits]) => (traits as FieldTraits).ignoreInDiff).map(([name]) => name);
+  const notFields = new Set([TAKEOVER_KEY, ...options, ...(definition?.narration?.names ?? [])]);
   const exclusive = /^Exclusive([A-Z]\w+)$/.exec(kind);
   const memberNoun = exclusive ? singular(wordsOf(exclusive[1]!)) : undefined;
   terms = {
@@ -52,6 +60,7 @@ export function termsOf(kind: string): KindTerms {
     memberNoun,
     secretProperties,
     instanceWide: definition !== undefined && !OWNER_INPUTS.some((input) => input in definition.schema.shape),
+    notFields,
   };
   known.set(kind, terms);
   return terms;

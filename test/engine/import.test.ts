@@ -132,9 +132,11 @@ describe("check of a resource to import, at preview", () => {
       // create takes the checked inputs as they are: the takeover is no property of the badge.
       const created = await providers.Badge.create(checked.inputs);
       expect(created.outs).not.toHaveProperty("takeover");
-      // The next check (the badge in the state) is no takeover, and its diff none.
+      // The next check (the badge in the state) takes over nothing again: it keeps the takeover recorded, so the
+      // recorded and new inputs do not differ, and warns no more; its diff is none.
       const next = await providers.Badge.check(checked.inputs, { ...badgeInputs, name: "to-preview", __import: id });
-      expect(next.inputs).not.toHaveProperty("takeover");
+      expect(next.inputs.takeover).toEqual(checked.inputs.takeover);
+      expect(warnings).toHaveBeenCalledTimes(1);
       expect((await providers.Badge.diff(created.id, created.outs, next.inputs)).changes).toBe(false);
     } finally {
       warnings.mockRestore();

@@ -11,7 +11,7 @@ import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import * as pulumi from "@pulumi/pulumi";
 import { extract } from "tar-stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import {
   getRepositoryArchive,
   getRepositoryArchiveOutput,
@@ -73,7 +73,9 @@ const seed: Seed = {
   },
 } as Seed;
 
-const server = useEmulator({ seed });
+/** The emulator's time, held still where a test counts requests in the server's one-minute windows. */
+let heldAt: number | undefined;
+const server = useEmulator({ seed, clock: () => heldAt ?? Date.now() });
 const scratch = mkdtempSync(join(tmpdir(), "repository-functions-"));
 
 beforeAll(async () => {
@@ -270,6 +272,11 @@ describe("getRepositoryArchive", () => {
   });
 
   it("past the hosted offering's 5 downloads a minute, the server's refusal is explained and no file is left", async () => {
+    // One window for all six requests and the retries: a minute boundary between them would reset the count.
+    heldAt = Date.now();
+    onTestFinished(() => {
+      heldAt = undefined;
+    });
     await server.actingAs("maintainer", async () => {
       for (let i = 0; i < 5; i++) await getRepositoryArchive({ project: PROJECT, format: "tar", destination: join(scratch, `limit-${i}.tar`) });
       const destination = join(scratch, "limit-6.tar");

@@ -22,8 +22,8 @@ export interface FileAction {
 
 /**
  * Writes a blob as a loose object: isomorphic-git wraps, hashes and stores
- * it; node's zlib compresses it, which is many times faster than the
- * library's own deflate (10,000-file seeds build in seconds, not minutes).
+ * it; node's zlib compresses it, which is much faster than the library's
+ * own deflate on large seeds.
  */
 export async function writeBlob(gitdir: string, content: Uint8Array): Promise<string> {
   const { oid, object } = await git.hashBlob({ object: content });

@@ -1,5 +1,5 @@
 /**
- * The container registry's model (spec document 1, parts 2.2 and 3): registry
+ * The container registry's model: registry
  * repositories per project with their tags, tag protection rules, the bulk
  * deletions waiting for the background worker, and the registry's own
  * settings; the `containerRegistry` seed section; who may read, delete and

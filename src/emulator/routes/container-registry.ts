@@ -1,5 +1,5 @@
 /**
- * The container registry REST API (spec document 1, parts 2.2, 4.4, 7 and 8).
+ * The container registry REST API: registry repositories and their tags.
  * Model, seed and permissions: ./container-registry-model.ts; background
  * work: ./container-registry-cleanup.ts.
  *
@@ -23,8 +23,8 @@
  * - Keyset pagination of tags (`pagination=keyset`, `order_by=name`,
  *   `sort=asc|desc`) pages with the registry's `last` marker (the name of the
  *   last tag of the page): `Link: <...&last=<name>...>; rel="next"` while more
- *   tags exist, no other pagination header. It needs a signed-in user (spec
- *   part 4.2: "authenticated"); another ordering is 405 as on other lists.
+ *   tags exist, no other pagination header. It needs a signed-in user (keyset
+ *   pages of tags are for authenticated callers only); another ordering is 405 as on other lists.
  */
 import {
   BULK_DELETE_AGAIN_MESSAGE,

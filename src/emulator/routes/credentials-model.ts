@@ -1,6 +1,6 @@
 /**
  * The credentials area's model: what the instance knows about each token
- * beyond the string a client sends (spec document 2, part 2.7), which users
+ * beyond the string a client sends (its credentials inventory record), which users
  * are the enterprise users of which top-level group, and the seed section
  * `credentials` that fills both.
  *

@@ -1,6 +1,5 @@
 /**
- * Epic links (spec document 2, parts 2.5, 3 and 4.6; a deprecated API that is
- * still served): the children of an epic, assigning an existing epic as a
+ * Epic links (a deprecated API that is still served): the children of an epic, assigning an existing epic as a
  * child (which removes its previous parent link), creating a child, reordering
  * children, unassigning. The model, the permission rules and their sources are
  * in ./epics-model.ts.
@@ -10,8 +9,8 @@
  *   group lacks the licence (`epics`: Premium for the list and unassign;
  *   `subepics`: Ultimate for assign, create and reorder) or the user the role.
  * - A parent epic iid that does not exist: 404 `{"message":"404 Epic Not Found"}`.
- *   Real servers answer 403 there (`authorize!` on a nil epic); the spec's
- *   part 7 says 404 for a missing resource, which the emulator follows.
+ *   Real servers answer 403 there (`authorize!` on a nil epic); the emulator
+ *   answers a missing resource 404, as the specification does everywhere.
  * - Assign (POST .../epics/:child_epic_id): 201 with the child (Epic entity).
  *   A child the user cannot see or relate, or that does not exist: 404
  *   `No Epic found for given params`. A link the model refuses (itself,
@@ -30,7 +29,7 @@
  *   child goes between them. Neither: nothing moves.
  * - Unassign (DELETE): 200 with the epic, `parent_id` null; a child that is
  *   not a child of this parent: 404 `No Epic found for given params`.
- * - Lists are paginated as part 4.2 of document 1 says of every list (real
+ * - Lists are paginated, as the specification pages every list (real
  *   servers send every child in one answer; at most 100 can be linked).
  * - Paths are served with and without the `-/` GitLab accepts before `epics`.
  */
@@ -128,7 +127,7 @@ function assignChild(ctx: RequestContext<{ id: string; epic_iid: number; child_e
   if (!child || !canAdminEpicTree(ctx.state, ctx.user, child)) throw serviceError(404, NO_EPIC);
   const problem = linkProblem(ctx.state, parent, child);
   if (problem) throw serviceError(409, problem);
-  // Part 3: the previous parent link, if any, goes with this one.
+  // An epic has one parent: the previous parent link, if any, goes with this one.
   child.parentId = parent.id;
   moveToStart(ctx.state, child, parent);
   touch(ctx.state, child);

@@ -1,5 +1,5 @@
 /**
- * Error tracking (spec document 1, parts 2.7, 4.10, 5, 6 and 8): client keys
+ * Error tracking: client keys
  * of a project, and the collector that error-reporting SDKs send events to
  * with a key's DSN.
  *
@@ -34,12 +34,12 @@
  *   answers data). The real collector also needs the `integrated_error_tracking`
  *   flag and the project's integrated setting; the emulator does not model
  *   these settings, so a valid key is enough.
- * - Item types recorded (spec part 4.10 and 6): exception and message
+ * - Item types recorded: exception and message
  *   (`event` items, or a store body), and session (`session` / `sessions`
  *   items). `transaction` items are accepted and dropped, as the real
  *   collector drops them; an envelope with no item of these kinds is 400
  *   `{"message":"400 Bad Request"}` as on the real server.
- * - Retention (part 8): `runDue` drops events received more than 90 days ago.
+ * - Retention: `runDue` drops events received more than 90 days ago.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { hasProjectAccess } from "../access";
@@ -326,7 +326,7 @@ const collectorRoutes: RouteDefinition[] = [
   route("POST", `${COLLECTOR}/envelope/`, { outsideApi: true }, handleEnvelope),
 ];
 
-/** Part 8: errors are kept 90 days. */
+/** Errors are kept 90 days. */
 function dropExpiredEvents(state: EmulatorState): void {
   const store = errorTrackingStore.of(state);
   const oldest = state.clock() - RETENTION_MS;

@@ -1,6 +1,6 @@
 /**
  * What the core model does not hold about a group but the groups API shows or
- * filters on (spec document 2, parts 2.1 and 4.1): custom attributes, the
+ * filters on: custom attributes, the
  * archived flag, the date a group is marked for deletion, its repository
  * storage and its storage statistics. Kept in the groups area's own store and
  * seeded from the section `groupDetails` (keys are group full paths):

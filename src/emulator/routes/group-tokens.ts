@@ -1,5 +1,5 @@
 /**
- * A group's tokens (spec document 2, parts 2.7, 4.1 and 8): revoking any
+ * A group's tokens: revoking any
  * token that reaches the group, synchronising the group with its directory
  * (LDAP), and the credentials inventory of a top-level group's enterprise
  * users. The model and the seed section `credentials` are in credentials-model.ts.

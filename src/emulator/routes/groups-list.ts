@@ -1,5 +1,5 @@
 /**
- * `GET /groups` (spec document 2, parts 2.1, 4.1 and 8; document 1, part 4.2).
+ * `GET /groups`: its filters, orderings and both kinds of pages.
  *
  * Followed where the spec is silent (pavankalisetti009/gitlab lib/api/groups.rb
  * `group_list_params`, `find_groups`, `order_groups`,

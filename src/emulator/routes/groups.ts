@@ -14,7 +14,7 @@
  *   `group.root? && options[:user_can_admin_group]`), though any group's
  *   Owner may set it; the fields the API documentation calls "Premium and Ultimate
  *   only" only when the group's tier has them, though `experiment_features_enabled`
- *   and `assistant_availability` (no tier in part 4.2) are applied on every tier.
+ *   and `assistant_availability` (which need no tier to be written) are applied on every tier.
  *   So some values are applied but not shown: clients must not read absence
  *   as a change.
  * - The assistant settings also under the names real clients send
@@ -190,7 +190,7 @@ export function settingsOf(state: EmulatorState, group: Group): GroupSettingsRec
 
 type Requirement = "premium" | "ultimate" | "self-managed" | "admin" | "top-level" | "hosted-top-level";
 
-/** Fields of part 4.2 that need a tier, an offering, a role or a top-level group. */
+/** Fields of the group update that need a tier, an offering, a role or a top-level group. */
 const REQUIREMENTS: Partial<Record<keyof GroupSettingsRecord, Requirement[]>> = {
   extra_shared_runners_minutes_limit: ["admin", "premium", "self-managed"],
   shared_runners_minutes_limit: ["admin", "premium", "self-managed"],
@@ -214,7 +214,7 @@ const REQUIREMENTS: Partial<Record<keyof GroupSettingsRecord, Requirement[]>> = 
   web_based_commit_signing_enabled: ["hosted-top-level"],
 };
 
-/** Fields every answer carries (part 2.1 lists them without a tier), whatever the group's tier applies. */
+/** Fields every answer carries (a group's fields that need no tier), whatever the group's tier applies. */
 const ALWAYS_SHOWN_FIELDS: (keyof GroupSettingsRecord)[] = [
   "file_template_project_id",
   "ip_restriction_ranges",
@@ -222,7 +222,7 @@ const ALWAYS_SHOWN_FIELDS: (keyof GroupSettingsRecord)[] = [
   "allow_merge_on_skipped_pipeline",
   "only_allow_merge_if_all_discussions_are_resolved",
 ];
-/** Fields the response carries only when the group's tier has them (part 2.1's "Premium and Ultimate only", and two of part 4.2's P fields). */
+/** Fields the response carries only when the group's tier has them (the group's "Premium and Ultimate only" fields, and two of the update's Premium fields). */
 const PREMIUM_RESPONSE_FIELDS: (keyof GroupSettingsRecord)[] = [
   "shared_runners_minutes_limit",
   "extra_shared_runners_minutes_limit",
@@ -343,7 +343,7 @@ function presentGroupDetail(ctx: RequestContext<unknown>, group: Group, withProj
   if (group.parentId === null && canAdminGroup) body.enabled_git_access_protocol = settingsOf(state, group).enabled_git_access_protocol;
   if (group.parentId === null) body.prevent_sharing_groups_outside_hierarchy = settingsOf(state, group).prevent_sharing_groups_outside_hierarchy;
   if (withProjects) {
-    // Deprecated, at most 100 each (part 8).
+    // Deprecated, at most 100 each.
     body.projects = state
       .projectsIn(group, { includeSubgroups: false })
       .filter((project) => canReadProject(state, user, project))

@@ -1,6 +1,6 @@
 /**
- * Group integrations (spec document 2, parts 2.2, 3, 4.3 and 6;
- * real-api-behaviour.md part 2).
+ * Group integrations: their list, set-up, settings and removal, with the
+ * per-event switches.
  *
  * Behaviour taken from the real server's source (lib/api/integrations.rb,
  * integratable_operations.rb, Integrations::Base::Integration, UpdateService):

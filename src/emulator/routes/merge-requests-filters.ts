@@ -1,5 +1,5 @@
 /**
- * The filters of `GET /merge_requests` (spec document 3, part 4.1), checked
+ * The filters of `GET /merge_requests`, checked
  * and applied as the real server does (lib/api/helpers/merge_requests_helpers.rb,
  * MergeRequestsFinder / IssuableFinder, the custom Grape validators):
  *
@@ -10,7 +10,7 @@
  *   (IntegerNoneAny: `assignee_id should be an integer, none, or any, however
  *   got x`); `approved_by_ids` and `approver_ids` an array, `None` or `Any`
  *   (ArrayNoneAny: `approved_by_ids should be an array, 'None' or 'Any'`).
- *   `approved_by_ids` takes at most 5 users (spec part 8); more is 400 with
+ *   `approved_by_ids` takes at most 5 users; more is 400 with
  *   the emulator's wording `approved_by_ids allows at most 5 users`.
  * - The approval filters are Premium+ (EE parameters): on a Free project's
  *   merge requests they filter nothing, as a server without the feature

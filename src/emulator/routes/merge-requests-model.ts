@@ -1,5 +1,5 @@
 /**
- * The merge requests' model (spec document 3, parts 2.1, 2.2, 2.3 and 3):
+ * The merge requests' model:
  * merge requests per project with their diffs (files changed), labels,
  * milestones, pipelines and deployments; the `mergeRequests` seed section;
  * who may read and write them; the state machine and the background

@@ -1,6 +1,5 @@
 /**
- * How merge requests, their diffs and pipelines are answered (spec document 3,
- * parts 2.1 to 2.3; the real entities API::Entities::MergeRequestSimple,
+ * How merge requests, their diffs and pipelines are answered (the real entities API::Entities::MergeRequestSimple,
  * MergeRequestBasic, MergeRequest, Diff, Ci::PipelineBasic and Ci::Pipeline).
  *
  * - A list answers MergeRequestBasic (MergeRequestSimple with `view=simple`:
@@ -37,7 +36,7 @@ type Body = Record<string, unknown>;
 
 const webBase = (state: EmulatorState): string => `https://${state.instance.host}`;
 
-/** Part 2.1: the user reference embedded in merge requests. */
+/** The user reference embedded in merge requests. */
 export function presentUserReference(state: EmulatorState, userId: number | null): Body | null {
   const user = userId === null ? undefined : state.userById(userId);
   if (!user) return null;

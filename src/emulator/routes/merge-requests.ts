@@ -1,5 +1,5 @@
 /**
- * Merge requests (spec document 3, parts 2.1 to 2.3, 3 and 4.1): the
+ * Merge requests: the
  * instance-wide list, one merge request, create and update, its diffs and raw
  * diff, its pipelines. Model, permissions and seed: merge-requests-model.ts;
  * answers: merge-requests-present.ts; list filters: merge-requests-filters.ts.
@@ -436,7 +436,7 @@ function checkUpdateParams(ctx: RequestContext<{ title?: string; target_branch?:
   if (problems.length > 0) throw paramError(problems.join(", "));
 }
 
-/** `state_event`: the state machine of part 3; transitions it does not allow change nothing. */
+/** `state_event`: the merge request's state machine; transitions it does not allow change nothing. */
 function applyStateEvent(state: EmulatorState, mr: MergeRequestRecord, event: "close" | "reopen" | undefined, user: User): void {
   if (event === "close" && isOpen(mr)) {
     Object.assign(mr, { state: "closed", closedAt: state.now(), closedById: user.id });

@@ -1,6 +1,5 @@
 /**
- * Pipeline schedules, their variables and inputs, and the pipelines they run
- * (spec document 3, parts 2.4, 3 and 4.2; real-api-behaviour.md part 5).
+ * Pipeline schedules, their variables and inputs, and the pipelines they run.
  *
  * Behaviour taken from the real server's source (lib/api/ci/pipeline_schedules.rb,
  * Ci::PipelineSchedules::BaseSaveService, the cron validators):

@@ -1,5 +1,5 @@
 /**
- * The registry-native endpoints (spec document 1, parts 4.5 and 5): the token
+ * The registry-native endpoints, which take a registry token: the token
  * service `GET /jwt/auth` and, on the same server at its root, the registry's
  * own `DELETE /v2/<name>/tags/reference/<tag>`, `DELETE /v2/<name>/manifests/<reference>`
  * and `GET /v2/_catalog`. These routes are outside /api/v4 and read their own

@@ -1,6 +1,6 @@
 /**
- * Repository content (spec document 1, part 4.6, with 2.3's tree entry, 4.2's
- * keyset pagination and part 8's limits): the tree, blobs and archives of a
+ * Repository content (with the tree's keyset pages and the blob and archive
+ * rate limits): the tree, blobs and archives of a
  * project's real git repository (repositories/model.ts), and the area's
  * `repositories` seed section (repositories/seed.ts).
  *
@@ -30,7 +30,7 @@
  *   "base64", content, sha}`; raw: the bytes, `Content-Disposition: inline`,
  *   `text/plain; charset=utf-8` for text, an image's own type, else
  *   `application/octet-stream` (app/controllers/projects/raw_controller.rb).
- * - Blobs over 10 MB: 5 fetches a minute per project and user (part 8), then
+ * - Blobs over 10 MB: 5 fetches a minute per project and user, then
  *   429 `{"message":{"error":"This endpoint has been requested too many
  *   times. Try again later."}}`.
  * - Archive: `archive` or `archive.<format>` (formats of the table; others

@@ -1,6 +1,5 @@
 /**
- * SAML group links (spec document 2, parts 2.3 and 4.4;
- * real-api-behaviour.md part 3).
+ * SAML group links: list, read, create and delete a group's links.
  *
  * Behaviour taken from the real server's source (ee/lib/api/saml_group_links.rb,
  * GroupSaml::SamlGroupLinks::CreateService, the model and its spec):
@@ -84,8 +83,8 @@ const oneParams = { ...groupParam, saml_group_name: { type: "string", required: 
 export const samlGroupLinkRoutes: RouteModule = {
   name: "saml-group-links",
   routes: [
-    // Real servers answer the whole list unpaginated; the spec pages every list unless it says
-    // otherwise (document 1, part 4.2), so this one has the usual pages and headers.
+    // Real servers answer the whole list unpaginated; the specification pages every list unless it
+    // says otherwise, so this one has the usual pages and headers.
     route("GET", "/groups/:id/saml_group_links", { params: groupParam, paginated: true }, (ctx) => {
       const group = administeredGroup(ctx);
       return paginate(ctx, linksOf(ctx, group), { present: (link) => present(ctx, group, link) });

@@ -1,5 +1,5 @@
 /**
- * SAML identities of a group (spec document 2, parts 2.3 and 4.4): the link
+ * SAML identities of a group: the link
  * between a member and the identity provider's id for them (`extern_uid`,
  * the SAML NameID), made when the member first signs in with SAML.
  *
@@ -38,8 +38,7 @@
  *   it there, the emulator's server here), so clients see an empty body.
  * - The entity (`API::Entities::IdentityDetail`) is `{extern_uid, user_id}`.
  * - The list is not paginated on real servers (`present ... identities`);
- *   the emulator follows the spec's part 4.2 of document 1 ("all list
- *   endpoints unless stated"): 20 a page by default, at most 100, with the
+ *   the emulator pages it as the specification pages every list: 20 a page by default, at most 100, with the
  *   usual headers. A client that follows `Link` reads both alike.
  */
 import { hasGroupAccess } from "../access";

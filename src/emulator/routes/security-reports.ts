@@ -1,7 +1,6 @@
 /**
- * Vulnerability findings and project dependencies (spec document 1, parts
- * 2.4, 2.5, 4.7 and 4.8). The model and the seed section are in
- * security-reports-model.ts.
+ * Vulnerability findings and project dependencies. The model and the seed
+ * section are in security-reports-model.ts.
  *
  * Where the spec is silent, this follows the real server
  * (ee/lib/api/vulnerability_findings.rb, ee/lib/api/dependencies.rb,

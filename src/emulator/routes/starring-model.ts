@@ -1,5 +1,5 @@
 /**
- * The starring area's model (spec document 2, parts 2.6 and 4.7): who starred
+ * The starring area's model: who starred
  * which project and when, and which users keep their profile private. Kept
  * apart from the routes (./starring.ts) because the project presenter
  * (./projects.ts) reads the star count of every project it shows.

@@ -1,5 +1,5 @@
 /**
- * Project starring (spec document 2, parts 2.6 and 4.7): star and unstar a
+ * Project starring: star and unstar a
  * project, list its starrers, list the projects a user starred. The model
  * (stars, private profiles, the `stars` seed section) is in ./starring-model.ts.
  *
@@ -32,7 +32,7 @@
  *   `Entities::ProjectWithAccess`, anonymous ones and `simple=true`
  *   `Entities::BasicProjectDetails`; `statistics` for Reporter+,
  *   `custom_attributes` for administrators. Keyset pagination by `id`, as for
- *   project lists (spec document 1 part 4.2).
+ *   project lists.
  */
 import { canReadProject, groupAccessLevel, projectAccessLevel } from "../access";
 import { notFound, paramError } from "../errors";
@@ -86,7 +86,7 @@ function userMatches(user: User, search: string): boolean {
   return user.username.toLowerCase().includes(query) || user.name.toLowerCase().includes(query) || user.email.toLowerCase() === query;
 }
 
-/** `Entities::UserStarsProject`: the star's time and `Entities::UserBasic` of part 2.6. */
+/** `Entities::UserStarsProject`: the star's time and the starrer as `Entities::UserBasic`. */
 function presentStarrer(state: EmulatorState, star: StarRecord, user: User): Record<string, unknown> {
   return {
     starred_since: star.starredAt,

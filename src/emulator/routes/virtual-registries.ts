@@ -1,7 +1,6 @@
 /**
  * Container virtual registries, their upstreams, the registry↔upstream
- * associations and cache purges (spec document 3, parts 2.6 and 4.5;
- * real-api-behaviour.md part 7). The cleanup policy lives in
+ * associations and cache purges. The cleanup policy lives in
  * ./virtual-registry-cleanup.ts and shares this area's store.
  *
  * Behaviour taken from the real server's source:

@@ -1,6 +1,5 @@
 /**
- * The virtual-registry cleanup policy of a top-level group (spec document 3,
- * parts 2.7 and 4.6; real-api-behaviour.md part 7), and its scheduler.
+ * The virtual-registry cleanup policy of a top-level group, and its scheduler.
  *
  * Behaviour taken from the real server's source:
  * - Gate: the `maven_virtual_registry` feature flag off → 404 (not 401 as on

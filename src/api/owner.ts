@@ -1,0 +1,48 @@
+/**
+ * The owner of most objects: a project or a group, named by its numeric id or
+ * its full path, and the API path that id stands for.
+ */
+import { z } from "zod";
+import { apiPath } from "../client";
+
+const OWNER_FORM = "a numeric id or a full path such as acme/web";
+const OWNER_RULE = `must be ${OWNER_FORM}`;
+
+/** A group or project: its numeric id or its full path (`acme/platform`). */
+export const ownerReference = z.union(
+  [
+    z.number().int({ message: OWNER_RULE }).positive({ message: OWNER_RULE }),
+    z.string().regex(/^[A-Za-z0-9_.][A-Za-z0-9_.-]*(\/[A-Za-z0-9_.][A-Za-z0-9_.-]*)*$/, { message: OWNER_RULE }),
+  ],
+  // Without this, a missing owner or one of another type reads only "Invalid input".
+  { error: (issue) => (issue.input === undefined ? `is required: ${OWNER_FORM}` : OWNER_RULE) },
+);
+
+export type OwnerKind = "project" | "group";
+
+export interface Owner {
+  kind: OwnerKind;
+  reference: string | number;
+  /** `/projects/acme%2Fweb` or `/groups/12`. */
+  path: string;
+}
+
+/** The owner named with exactly one of `project` and `group`. */
+export function ownerOf(args: { project?: string | number; group?: string | number }): Owner {
+  if (args.project !== undefined) return { kind: "project", reference: args.project, path: apiPath`/projects/${args.project}` };
+  if (args.group !== undefined) return { kind: "group", reference: args.group, path: apiPath`/groups/${args.group}` };
+  throw new Error("either project or group must be set");
+}
+
+/** The check rule for what a project or a group owns. */
+export function exactlyOneOwner(args: { project?: unknown; group?: unknown }): { property: string; reason: string }[] {
+  if ((args.project === undefined) === (args.group === undefined)) {
+    const property = args.project === undefined ? "project" : "group";
+    return [{ property, reason: "set exactly one of project and group (a numeric id or a full path)" }];
+  }
+  return [];
+}
+
+/** How a project or group is named in messages: `project acme/web`, `group 12`. */
+export const ownerName = (args: { project?: string | number; group?: string | number }): string =>
+  args.project !== undefined ? `project ${args.project}` : `group ${args.group}`;

@@ -1,0 +1,15 @@
+/**
+ * Users: the token's own user (`/user`) and the users list searched by
+ * username (`/users?username=`).
+ */
+import { z } from "zod";
+import { callsOf } from "./core";
+
+/** A user as `/user` and the users list show it (the fields read here; the rest passes through). */
+export const user = z.looseObject({ id: z.number(), username: z.string() });
+export type User = z.output<typeof user>;
+export const userCalls = callsOf(user);
+
+/** The token's own user. */
+export const CURRENT_USER_PATH = "/user";
+export const USERS_PATH = "/users";
