@@ -9,13 +9,13 @@
  *     await emulator.stop();
  */
 import "../node-version"; // first: says what to do on a Node.js older than 22
-export { startEmulator, DEFAULT_MAX_URL_LENGTH } from "./server";
+export { startEmulator, stateFromSeed, DEFAULT_MAX_URL_LENGTH } from "./server";
 export type { Emulator, EmulatorOptions, EmulatorTls, RequestLogEntry } from "./server";
 export { FAULT_KINDS, DEFAULT_SLOW_MS, DEFAULT_FAULT_SEED, FaultPlanError, parseFaultPlan, faultRatePlan, faultCounts } from "./faults";
 export type { FaultKind, FaultName, FaultPlan, FaultRule, InjectedAnswer } from "./faults";
 export type { RateLimitOptions } from "./rate-limit";
 export { defaultSeed, selfManagedSeed } from "./seeds/default";
-export { stateFromSeed, readSeed, DEFAULT_INSTANCE } from "./seed";
+export { readSeed, DEFAULT_INSTANCE } from "./seed";
 export { SeedError } from "./seed-error";
 export type { Seed, SeedUser, SeedGroup, SeedProject } from "./seed";
 export { EmulatorState, AccessLevel, defineStore } from "./state";

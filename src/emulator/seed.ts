@@ -13,7 +13,6 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { FaultPlan } from "./faults";
 import type { RouteModule } from "./router";
-import { routeModules } from "./routes";
 import { SeedError } from "./seed-error";
 import {
   EmulatorState,
@@ -123,10 +122,13 @@ export function readSeed(seed: Seed | string): Seed {
 
 /**
  * Builds the starting state from a seed: the core part, then each area's
- * section (`areas`: the route modules served). Throws on an unknown section,
- * dangling references or impossible visibility.
+ * section (`areas`: the route modules served, in their seeding order).
+ * Throws on an unknown section, dangling references or impossible
+ * visibility. The areas are given, not imported: an area may build a state
+ * of its own part (repository content does), and the list of areas imports
+ * every area.
  */
-export function stateFromSeed(input: Seed | string, clock?: Clock, areas: readonly RouteModule[] = routeModules): EmulatorState {
+export function stateOfAreas(input: Seed | string, clock: Clock | undefined, areas: readonly RouteModule[]): EmulatorState {
   const seed = structuredClone(readSeed(input));
   const areaSeeds = areas.flatMap((area) => (area.seed ? [area.seed] : []));
   const known = [...CORE_SECTIONS, ...areaSeeds.map((area) => area.key)];

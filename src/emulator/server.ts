@@ -29,7 +29,7 @@ import { RATE_LIMIT_BODY, RateLimiter, checkRateLimitOptions, throttleStore, typ
 import { accessTokenOf, Router, type ApiResponse, type RequestContext, type RouteDefinition, type RouteModule, type RouteMatch } from "./router";
 import { routeModules } from "./routes";
 import { jobTokenGrant } from "./routes/job-tokens";
-import { readSeed, stateFromSeed, type Seed } from "./seed";
+import { readSeed, stateOfAreas, type Seed } from "./seed";
 import { defaultSeed } from "./seeds/default";
 import { EmulatorState, type Clock, type SerializedState, type User } from "./state";
 
@@ -121,7 +121,12 @@ function loadState(options: EmulatorOptions, seed: Seed, clock: Clock): Emulator
   if (options.stateFile && existsSync(options.stateFile)) {
     return EmulatorState.fromJSON(JSON.parse(readFileSync(options.stateFile, "utf8")) as SerializedState, clock);
   }
-  return stateFromSeed(seed, clock, [...routeModules, ...(options.extraRoutes ?? [])]);
+  return stateOfAreas(seed, clock, [...routeModules, ...(options.extraRoutes ?? [])]);
+}
+
+/** The starting state of a seed with every area the emulator serves (or `areas`), as `startEmulator` builds it. */
+export function stateFromSeed(input: Seed | string, clock?: Clock, areas: readonly RouteModule[] = routeModules): EmulatorState {
+  return stateOfAreas(input, clock, areas);
 }
 
 function saveState(state: EmulatorState, file: string): void {

@@ -60,7 +60,7 @@ import {
   type ProjectRepository,
 } from "../repositories/model";
 import { ok, paginate, route, type ApiResponse, type RequestContext, type RouteModule } from "../router";
-import { stateFromSeed } from "../seed";
+import { stateOfAreas } from "../seed";
 import { AccessLevel, type EmulatorState, type Project } from "../state";
 
 // ---------------------------------------------------------------------------
@@ -364,7 +364,7 @@ export const repositoryContentRoutes: RouteModule = {
     // carry real SHAs from the start, as other areas' seeds read them (merge requests' diff refs).
     prepare: async (seed) => {
       const parts = Object.fromEntries(Object.entries(seed).filter(([key]) => REPOSITORY_SEED_SECTIONS.includes(key)));
-      await buildSeededRepositories(stateFromSeed(parts, undefined, [repositoryContentRoutes]));
+      await buildSeededRepositories(stateOfAreas(parts, undefined, [repositoryContentRoutes]));
     },
     start: (state, { stateFile }) => attachRepositories(state, stateFile),
     stop: (state) => detachRepositories(state),
