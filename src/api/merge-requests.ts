@@ -185,6 +185,11 @@ export const mergeRequestsPath = (project: string | number): string => apiPath`/
 /** `/projects/acme%2Fweb/merge_requests/3`. */
 export const mergeRequestPath = (project: string | number, iid: number): string => `${mergeRequestsPath(project)}/${iid}`;
 
+/** A merge request's notes (comments): `/projects/acme%2Fweb/merge_requests/3/notes`. */
+export const mergeRequestNotesPath = (project: string | number, iid: number): string => `${mergeRequestPath(project, iid)}/notes`;
+/** The merge requests a commit belongs to. */
+export const commitMergeRequestsPath = (project: string | number, sha: string): string => apiPath`/projects/${project}/repository/commits/${sha}/merge_requests`;
+
 /** A merge request's recorded id: its API path without the leading slash (`projects/acme%2Fweb/merge_requests/3`). */
 export const mergeRequestId = (project: string | number, iid: number): string => mergeRequestPath(project, iid).slice(1);
 

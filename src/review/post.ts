@@ -4,7 +4,8 @@
  * merge request never gathers a pile of them. Through the package's client
  * (retries, rate limits, CA settings, proxy).
  */
-import { apiPath } from "../client";
+import { commitMergeRequestsPath, mergeRequestNotesPath } from "../api/merge-requests";
+import { CURRENT_USER_PATH, userCalls } from "../api/users";
 import { client, type Connection, withConnection } from "../connection";
 
 /** Where the note goes, from the CI's own variables or the command's options. */
@@ -62,7 +63,7 @@ export async function postNote(target: NoteTarget, marker: string, body: string)
   return withTarget(target, async () => {
     const api = client();
     const notes = notesPath(target);
-    const me = await api.get<{ id: number }>("/user");
+    const me = await userCalls.get(api, CURRENT_USER_PATH);
     const existing = await findNote(target, marker, me.id);
     if (existing) {
       await api.put<Note>(`${notes}/${existing.id}`, { body });
@@ -77,7 +78,7 @@ function withTarget<T>(target: Pick<NoteTarget, "url" | "token" | "connection">,
   return withConnection({ ...target.connection, url: target.url, token: target.token }, operation);
 }
 
-const notesPath = (target: NoteTarget) => apiPath`/projects/${target.project}/merge_requests/${target.mergeRequestIid!}/notes`;
+const notesPath = (target: NoteTarget) => mergeRequestNotesPath(target.project, target.mergeRequestIid!);
 
 /** The first note that starts with `marker` (by `author` when given): the one this command wrote for the stack. */
 function findNote(target: NoteTarget, marker: string, author?: number, sort: "asc" | "desc" = "asc"): Promise<Note | undefined> {
@@ -92,9 +93,10 @@ function findNote(target: NoteTarget, marker: string, author?: number, sort: "as
  */
 export async function reviewedNote(target: NoteTarget, commit: string, marker: string): Promise<{ mergeRequestIid: number; body: string } | string> {
   return withTarget(target, async () => {
-    const requests = await client().list<MergeRequestOfCommit>(apiPath`/projects/${target.project}/repository/commits/${commit}/merge_requests`);
+    const requests = await client().list<MergeRequestOfCommit>(commitMergeRequestsPath(target.project, commit));
     if (requests.length === 0) return `commit ${commit} belongs to no merge request of project ${target.project}: it was not reviewed here`;
-    const ordered = [...requests.filter((request) => request.state === "merged"), ...requests.filter((request) => request.state !== "merged").reverse()];
+    // The server lists them newest first.
+    const ordered = [...requests.filter((request) => request.state === "merged"), ...requests.filter((request) => request.state !== "merged")];
     for (const request of ordered) {
       const note = await findNote({ ...target, mergeRequestIid: request.iid }, marker);
       if (note) return { mergeRequestIid: request.iid, body: note.body };
