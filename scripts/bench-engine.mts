@@ -23,13 +23,14 @@
  * `process.on("SIGINT", () => process.exit(0))`),
  * BENCH_ENGINE_WRITE=0 (print the section, leave BENCHMARKS.md alone).
  */
+import { writeBenchmarkSection } from "./benchmarks-file.mts";
 import { readFileSync, mkdtempSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { closeAllPools } from "pulumi-platform";
 import { startEmulator, type Emulator } from "pulumi-platform/emulator";
-import { ensurePulumiCli, PulumiProgram, repoRoot } from "./pulumi-workspace.mts";
+import { ensurePulumiCli, PulumiProgram } from "./pulumi-workspace.mts";
 import { stateBytesByResource } from "./state-size.mts";
 
 const SIZES = (process.env.BENCH_ENGINE_N ?? "50,150,500").split(",").filter(Boolean).map(Number);
@@ -291,16 +292,6 @@ function cpuCount(): number {
   return readFileSync("/proc/cpuinfo", "utf8").split("\n").filter((line) => line.startsWith("processor")).length;
 }
 
-/** Replaces (or appends) the "## Real engine" section of BENCHMARKS.md, leaving the other sections as `npm run bench` wrote them. */
-function writeSection(body: string): void {
-  const file = path.join(repoRoot, "BENCHMARKS.md");
-  const text = readFileSync(file, "utf8");
-  const start = text.indexOf("\n## Real engine\n");
-  const before = start < 0 ? text.trimEnd() : text.slice(0, start).trimEnd();
-  const rest = start < 0 ? "" : text.slice(start + 1).replace(/^## Real engine\n[\s\S]*?(?=\n## |$)/, "").trim();
-  writeFileSync(file, `${before}\n\n## Real engine\n\n${body}${rest ? `\n${rest}\n` : ""}`);
-}
-
 /** A stack of this package's program (P) with `count` badges named from `first` on. */
 async function packageStack(root: string, emulator: Emulator, count: number, stack: string, first = 0): Promise<PulumiProgram> {
   const dir = writeProgram(path.join(root, stack), "P");
@@ -353,7 +344,7 @@ async function main(): Promise<void> {
     for (const n of PREVIEW_SIZES) await measurePreviewOnly(root, emulator, n, samples);
     const body = report(samples, stateBytes);
     console.log(body);
-    if (process.env.BENCH_ENGINE_WRITE !== "0") writeSection(body);
+    if (process.env.BENCH_ENGINE_WRITE !== "0") writeBenchmarkSection("Real engine", body);
   } finally {
     rmSync(root, { recursive: true, force: true });
     await closeAllPools();
