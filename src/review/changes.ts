@@ -113,7 +113,11 @@ function isSecretPath(terms: KindTerms, path: string): boolean {
 function fieldChanges(step: PreviewStep, terms: KindTerms): FieldChange[] {
   const before = step.oldState?.inputs;
   const after = step.newState?.inputs;
-  const paths = step.detailedDiff ? Object.keys(step.detailedDiff) : differingKeys(before, after);
+  return fieldsAt(step.detailedDiff ? Object.keys(step.detailedDiff) : differingKeys(before, after), before, after, terms);
+}
+
+/** Each path's value before and after, sorted by path, leaving out what is no field of the object; secrets named only. */
+function fieldsAt(paths: string[], before: Record<string, unknown> | null | undefined, after: Record<string, unknown> | null | undefined, terms: KindTerms): FieldChange[] {
   return paths
     .filter((path) => !isNotField(terms, pathParts(path)[0] ?? ""))
     .sort()
@@ -137,15 +141,7 @@ function createdFields(state: StepState | null | undefined, terms: KindTerms): F
 
 /** The fields a refresh found changed on the server: the state recorded before it against the state it read. */
 function driftedFields(recorded: StepState, refreshed: StepState, terms: KindTerms): FieldChange[] {
-  const before = { ...(recorded.outputs ?? {}) };
-  const after = { ...(refreshed.outputs ?? {}) };
-  return differingKeys(before, after)
-    .filter((key) => !isNotField(terms, key))
-    .sort()
-    .map((path) => {
-      const secret = isSecretPath(terms, path);
-      return { path, before: shown(before[path], secret), after: shown(after[path], secret) };
-    });
+  return fieldsAt(differingKeys(recorded.outputs, refreshed.outputs), recorded.outputs, refreshed.outputs, terms);
 }
 
 /** The values that name an object: its state's inputs, then its outputs, then the number its id ends with. */
