@@ -115,8 +115,20 @@ export interface Located<L extends Live = Live> {
   live: L;
 }
 
-/** Traits of one computed output. */
-export interface OutputTraits {
+/**
+ * One computed output, declared once: how its value is read from the live
+ * object, and its traits. Its documentation comment goes on its key in the
+ * resource's `outputs`, and the class member derived from it (see
+ * `ResourceOutputs` in ./resource.ts) shows it in editors.
+ */
+export interface OutputDeclaration<L = Live, T = unknown, A = Record<string, unknown>> {
+  /**
+   * The value, from the live object and the inputs (at a refresh, the recorded
+   * state). Absent for an output the engine records itself (a settings
+   * resource's prior values, the fingerprints of declared files).
+   */
+  value?(live: L, args: A): T;
+  /** Secret in state: the resource class lists it in `additionalSecretOutputs`. */
   secret?: boolean;
   /**
    * The output is a function of the resource id. The resource class derives it
@@ -125,7 +137,41 @@ export interface OutputTraits {
    * say which outputs are stable). So `registry: registry.registryId` does not
    * make a dependent resource look replaced whenever the registry changes.
    */
-  fromId?: (id: string) => unknown;
+  fromId?(id: string): T;
+}
+
+/** An output as a resource declares it: the function that reads its value, or that with traits. */
+// A method's type, so that a function of a narrower live type fits, as `read` and `update` do.
+export type OutputEntry<L = Live, A = Record<string, unknown>> = NonNullable<OutputDeclaration<L, unknown, A>["value"]> | OutputDeclaration<L, unknown, A>;
+
+/** A resource's computed outputs, by name. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type OutputsDeclaration<L = any, A = any> = Record<string, OutputEntry<L, A>>;
+
+/** The type of an output's value, as its declaration gives it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type OutputValue<E> = E extends (...args: any[]) => infer T ? T : E extends OutputDeclaration<any, infer T, any> ? T : never;
+
+/** An output the engine records itself, of type `T` (see `OutputDeclaration.value`). */
+export function recordedOutput<T>(traits: { secret?: boolean } = {}): OutputDeclaration<Live, T, never> {
+  return traits;
+}
+
+/** An output's traits, whichever way it was declared. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function outputTraits(entry: OutputEntry<any, any>): OutputDeclaration<any, unknown, any> {
+  return typeof entry === "function" ? { value: entry } : entry;
+}
+
+/** The computed outputs of a live object: each declared output's value. */
+export function outputValues(outputs: OutputsDeclaration, live: Live, args: Record<string, unknown>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const name in outputs) {
+    const entry = outputs[name]!;
+    const value = typeof entry === "function" ? entry : entry.value;
+    if (value) values[name] = value(live, args);
+  }
+  return values;
 }
 
 /** What the engine is doing when a request fails. */
@@ -153,7 +199,7 @@ export interface Requirements {
   refusedWith?: Partial<Record<401 | 404, ("tier" | "featureFlag")[]>>;
 }
 
-export interface ResourceDefinition<S extends z.ZodObject = z.ZodObject, L extends Live = Live> {
+export interface ResourceDefinition<S extends z.ZodObject = z.ZodObject, L extends Live = Live, O extends OutputsDeclaration<L, z.output<S>> = OutputsDeclaration<L, z.output<S>>> {
   /** The class name, also the key in `providers`. */
   name: string;
   /** What the server calls this object in a `404 <Subject> Not Found` message, if it names it. */
@@ -162,10 +208,8 @@ export interface ResourceDefinition<S extends z.ZodObject = z.ZodObject, L exten
   schema: S;
   /** Traits per input property; properties not listed are plain API fields. */
   fields?: { [K in keyof z.output<S>]?: FieldTraits };
-  /** Names of the computed outputs, with whether each is secret. */
-  outputs: Record<string, OutputTraits>;
-  /** The computed outputs of a live object. */
-  outputsOf(live: L, args: z.output<S>): Record<string, unknown>;
+  /** The computed outputs: each one's value from the live object, and its traits; documented on its key. */
+  outputs: O;
   /** What the server demands for this object and operation; refused requests are explained with it. */
   requirements?(args: z.output<S>, operation: Operation): Requirements;
   /**
@@ -240,10 +284,10 @@ export interface SettingsDefinition<S extends z.ZodObject = z.ZodObject, L exten
   locate(ctx: EngineContext, args: z.output<S>): Promise<Located<L>>;
 }
 
-export function defineResource<S extends z.ZodObject, L extends Live>(definition: ResourceDefinition<S, L>): ResourceDefinition<S, L> {
+export function defineResource<S extends z.ZodObject, L extends Live, O extends OutputsDeclaration<L, z.output<S>>>(definition: ResourceDefinition<S, L, O>): ResourceDefinition<S, L, O> {
   return definition;
 }
 
 /** Any declaration, as the engine and the registry hold them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyResourceDefinition = ResourceDefinition<any, any>;
+export type AnyResourceDefinition = ResourceDefinition<any, any, any>;

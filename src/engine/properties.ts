@@ -5,7 +5,7 @@
  * (./provider.ts) and the settings life cycle (./settings.ts) share these.
  */
 import equal from "fast-deep-equal";
-import type { AnyResourceDefinition, FieldTraits, Live } from "./definition";
+import { type AnyResourceDefinition, type FieldTraits, type Live, outputValues } from "./definition";
 import type { EngineParts } from "./settings";
 import { apiFieldName, isUnknown } from "./values";
 
@@ -116,7 +116,7 @@ function outputsFor(definition: AnyResourceDefinition, { propertySet, traits }: 
     const liveValue = liveValueOf(name, field, live);
     outs[name] = sameValue(field, declared, liveValue) ? declared : liveValue;
   }
-  return Object.assign(outs, definition.outputsOf(live as never, args as never));
+  return Object.assign(outs, outputValues(definition.outputs, live, args));
 }
 
 function liveValueOf(name: string, field: FieldTraits, live: Live): unknown {

@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import type { AnyResourceDefinition, FieldTraits, OutputTraits } from "./definition";
+import { type AnyResourceDefinition, type FieldTraits, type OutputsDeclaration, type OutputValue, outputTraits } from "./definition";
 import { CONNECTION_PROPERTY, secretConnection, type ConnectionArg } from "./connections";
 import { mayTakeOver, URN_KEY, withoutImportOption } from "./import";
 import { serializedProvider } from "./shim";
@@ -12,6 +12,20 @@ import { DRY_RUN_KEY } from "./values";
 
 /** A resource's arguments: the schema's input type, each property accepting a Pulumi input. */
 export type ResourceArgs<S extends z.ZodObject> = { [K in keyof z.input<S>]: pulumi.Input<z.input<S>[K]> } & ConnectionArg;
+
+/**
+ * The members of a resource class, derived from its declaration: each input
+ * as recorded (the schema's output type) and each computed output, as a
+ * `pulumi.Output`. Both mapped types keep the documentation comment of the
+ * schema's property or the output's key, so editors show it on the member.
+ * A class gets them by declaration merging:
+ * `export interface Badge extends ResourceOutputs<typeof badgeDefinition> {}`.
+ */
+export type ResourceOutputs<D extends AnyResourceDefinition> = RecordedInputs<z.output<D["schema"]>, D["outputs"]> & ComputedOutputs<D["outputs"]>;
+
+// Named properties only: a schema with a catalogue of settings (an integration's) has an index signature.
+type RecordedInputs<I, O> = { readonly [K in keyof Omit<I, keyof O> as string extends K ? never : K]-?: pulumi.Output<I[K]> };
+type ComputedOutputs<O> = { readonly [K in keyof O]-?: pulumi.Output<OutputValue<O[K]>> };
 
 /**
  * The props of a resource (before `__provider`): the arguments, secrets wrapped, every computed output
@@ -23,7 +37,7 @@ export function resourceProps(definition: AnyResourceDefinition, args: object, o
   const props: pulumi.Inputs = {};
   // Each announced property costs the SDK four promises, each with a stack trace (see `registering`); an
   // output derived from the id is defined after `super()` (deriveOutputsFromId), so it is not announced.
-  for (const [name, output] of Object.entries(definition.outputs as Record<string, OutputTraits>)) if (!output.fromId) props[name] = undefined;
+  for (const [name, output] of Object.entries(definition.outputs as OutputsDeclaration)) if (!outputTraits(output).fromId) props[name] = undefined;
   for (const [name, value] of Object.entries(args)) {
     if (value === undefined) continue;
     const traits = traitsOf(definition, name);
@@ -50,7 +64,7 @@ export function resourceOptions(definition: AnyResourceDefinition, givenOpts: pu
   const declared = (name: string) => args === undefined || (args as Record<string, unknown>)[name] !== undefined;
   // A property that holds secret values is visible in the inputs but secret as a whole in the outputs.
   const secretInputs = Object.keys(definition.schema.shape).filter((name) => (traitsOf(definition, name).secret || traitsOf(definition, name).secretValues) && declared(name));
-  const secretOutputs = Object.entries(definition.outputs).filter(([, output]) => output.secret).map(([name]) => name);
+  const secretOutputs = Object.entries(definition.outputs as OutputsDeclaration).filter(([, output]) => outputTraits(output).secret).map(([name]) => name);
   const additionalSecretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...secretInputs, ...secretOutputs, ...[CONNECTION_PROPERTY].filter(declared)];
   const hideDiffs = definition.hiddenInDiffs ? [...(opts?.hideDiffs ?? []), ...definition.hiddenInDiffs] : opts?.hideDiffs;
   return { ...opts, additionalSecretOutputs, ...(hideDiffs ? { hideDiffs } : {}) };
@@ -71,8 +85,8 @@ function traitsOf(definition: AnyResourceDefinition, name: string): FieldTraits 
  * after `super()`.
  */
 export function deriveOutputsFromId(resource: pulumi.CustomResource, definition: AnyResourceDefinition): void {
-  for (const [name, output] of Object.entries(definition.outputs as Record<string, OutputTraits>)) {
-    const fromId = output.fromId;
+  for (const [name, output] of Object.entries(definition.outputs as OutputsDeclaration)) {
+    const fromId = outputTraits(output).fromId;
     if (fromId) Object.defineProperty(resource, name, { value: resource.id.apply((id) => fromId(id)), enumerable: true });
   }
 }
@@ -81,8 +95,8 @@ export function deriveOutputsFromId(resource: pulumi.CustomResource, definition:
  * The base of every resource class: the provider text of its kind, the props
  * and options its declaration implies, the type token
  * `pulumi-nodejs:dynamic/platform:<name>`, and the outputs derived from its id.
- * A class adds only its typed output declarations (and any program-wide checks
- * before `super`).
+ * A class adds only its constructor (and any program-wide checks before
+ * `super`); its members come from `ResourceOutputs`.
  *
  * It registers a dynamic resource as `pulumi.dynamic.Resource` does (same type
  * token, `__provider` in the props, served by the same host), but with our

@@ -25,7 +25,7 @@
  * apart (an avatar: one extra GET, only when the field is first managed).
  */
 import { z } from "zod";
-import type { AnyResourceDefinition, EngineContext, FieldTraits, Live, Located } from "./definition";
+import { type AnyResourceDefinition, type EngineContext, type FieldTraits, type Live, type Located, recordedOutput } from "./definition";
 import { mayHaveBeenApplied } from "../client";
 import { PartialCreateError } from "./errors";
 import { withoutEngineKeys } from "./values";
@@ -35,15 +35,15 @@ type Args = Record<string, unknown>;
 /** The schema piece every settings resource declares. */
 export const restoreOnDelete = z.boolean().optional();
 
+export type PriorValues = Record<string, unknown>;
+
 /** The outputs every settings resource declares (spread into `outputs`). */
 export const settingsOutputs = {
-  /** Prior values of the managed fields that are not secret, by property name. */
-  restoreValues: {},
-  /** Prior values of the managed secret fields: a secret output. */
-  restoreSecrets: { secret: true },
-} as const;
-
-export type PriorValues = Record<string, unknown>;
+  /** The values the managed settings had before the first apply, given back on delete (the secret ones in `restoreSecrets`). */
+  restoreValues: recordedOutput<PriorValues>(),
+  /** The prior values of the managed secret settings: a secret output. */
+  restoreSecrets: recordedOutput<PriorValues>({ secret: true }),
+};
 
 /** The outputs that hold prior values; a refresh keeps them as recorded. */
 export const PRIOR_VALUE_OUTPUTS = Object.keys(settingsOutputs) as (keyof typeof settingsOutputs)[];

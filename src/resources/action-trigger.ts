@@ -7,33 +7,38 @@
  * what the run recorded (a run is not an object the server keeps).
  */
 import { z } from "zod";
-import { defineResource, type EngineContext, type FieldTraits, type Requirements } from "../engine/definition";
+import { defineResource, type EngineContext, type FieldTraits, type OutputDeclaration, type OutputValue, type Requirements } from "../engine/definition";
 import type { Preconditions } from "../engine/verify";
 
 /** Any values: a change of one runs the action again (a release's version, a schedule's inputs). */
 export const triggers = z.array(z.unknown()).optional();
 
-interface TriggerDeclaration<S extends z.ZodObject> {
+/** What a run records, by output name: each `recordedOutput<T>()`, documented on its key. */
+type RunOutputs = Record<string, OutputDeclaration<never, unknown, never>>;
+
+interface TriggerDeclaration<S extends z.ZodObject, O extends RunOutputs> {
   name: string;
   schema: S;
-  /** What the run answers, as outputs (camelCase). */
-  outputs: readonly string[];
+  /** What the run answers, as outputs. */
+  outputs: O;
   requirements(args: z.output<S>): Requirements;
   /** What the preview verifies before the run (../engine/verify.ts): the least role it is known to need. */
   preconditions(args: z.output<S>): Preconditions;
   /** Runs the action; answers the resource's id and its outputs. */
-  run(ctx: EngineContext, args: z.output<S>): Promise<{ id: string; outputs: Record<string, unknown> }>;
+  run(ctx: EngineContext, args: z.output<S>): Promise<{ id: string; outputs: { [K in keyof O]: OutputValue<O[K]> } }>;
 }
 
-export function defineActionTrigger<S extends z.ZodObject>(declaration: TriggerDeclaration<S>) {
-  const recorded = (state: Record<string, unknown>) => Object.fromEntries(declaration.outputs.map((name) => [name, state[name]]));
+export function defineActionTrigger<S extends z.ZodObject, O extends RunOutputs>(declaration: TriggerDeclaration<S, O>) {
+  const names = Object.keys(declaration.outputs);
+  const recorded = (state: Record<string, unknown>) => Object.fromEntries(names.map((name) => [name, state[name]]));
+  // The live object of a run is what it recorded: each output is read from it by name.
+  const outputs = Object.fromEntries(names.map((name) => [name, (live: Record<string, unknown>) => live[name]])) as unknown as O;
   const fields = Object.fromEntries(Object.keys(declaration.schema.shape).map((name) => [name, { local: true, replaceOnChange: true } satisfies FieldTraits]));
   return defineResource({
     name: declaration.name,
     schema: declaration.schema,
     fields: fields as { [K in keyof z.output<S>]?: FieldTraits },
-    outputs: Object.fromEntries(declaration.outputs.map((name) => [name, {}])),
-    outputsOf: (live: Record<string, unknown>) => recorded(live),
+    outputs,
     requirements: (args) => declaration.requirements(args),
     preconditions: (args) => declaration.preconditions(args),
     async create(ctx, args) {

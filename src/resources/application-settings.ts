@@ -29,7 +29,7 @@ import { aliasOf, countDeclaration, declarationKey, recordAlias } from "../engin
 import { APPLICATION_SETTINGS_PATH, applicationSettingsCalls } from "../api/application-settings";
 import { defineResource, type EngineContext, type FieldTraits, type Live } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
-import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { restoreOnDelete, settingsOutputs } from "../engine/settings";
 import { requestBody, snakeCase } from "../engine/values";
 import { branchProtectionDefaults, defaultsFromApi, defaultsToApi, httpUrl, sameDefaults, type BranchProtectionDefaults } from "./common";
@@ -364,8 +364,11 @@ export const applicationSettingsDefinition = defineResource({
   name: "ApplicationSettings",
   schema,
   fields,
-  outputs: { ...settingsOutputs, updatedAt: {} },
-  outputsOf: (live: Live) => ({ updatedAt: live.updated_at }),
+  outputs: {
+    ...settingsOutputs,
+    /** When the settings were last changed (ISO 8601). */
+    updatedAt: (live: Live) => live.updated_at as string,
+  },
 
   requirements: () => ({ subject: "the instance", role: "administrator rights (instance settings are for administrators only)" }),
   // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
@@ -442,11 +445,8 @@ export type ApplicationSettingsArgs = ResourceArgs<typeof schema>;
  * new ApplicationSettings("instance", { signupEnabled: false, defaultProjectVisibility: "private" });
  * ```
  */
+export interface ApplicationSettings extends ResourceOutputs<typeof applicationSettingsDefinition> {}
 export class ApplicationSettings extends PlatformResource {
-  /** The values the managed settings had before the first apply, given back on delete. */
-  declare readonly restoreValues: pulumi.Output<Record<string, unknown>>;
-  declare readonly updatedAt: pulumi.Output<string>;
-
   constructor(name: string, args: ApplicationSettingsArgs, opts?: pulumi.CustomResourceOptions) {
     claimInstanceSettings(name, args.connection);
     super(applicationSettingsDefinition, name, args, opts);

@@ -6,7 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { defineResource, type EngineContext } from "../engine/definition";
-import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { ownerNamedBy } from "../engine/verify";
 import { badgeCalls, badgeIdOf, badgesOf, badgesPath, findOwnBadge, parseBadgeId, urlWithPlaceholders, type Badge as BadgeLive } from "../api/badges";
@@ -54,13 +54,16 @@ export const badgeDefinition = defineResource({
     group: { local: true, replaceOnChange: true },
     adoptExisting: { local: true, ignoreInDiff: true },
   },
-  outputs: { badgeId: { fromId: (id) => Number(id.split("/").at(-1)) }, kind: {}, renderedLinkUrl: {}, renderedImageUrl: {} },
-  outputsOf: (live: BadgeLive) => ({
-    badgeId: live.id,
-    kind: live.kind,
-    renderedLinkUrl: live.rendered_link_url,
-    renderedImageUrl: live.rendered_image_url,
-  }),
+  outputs: {
+    /** The badge's numeric id on the server. */
+    badgeId: { value: (live: BadgeLive) => live.id, fromId: (id) => Number(id.split("/").at(-1)) },
+    /** `project` or `group`. */
+    kind: (live) => live.kind,
+    /** The link URL with its placeholders filled in by the server. */
+    renderedLinkUrl: (live) => live.rendered_link_url,
+    /** The image URL with its placeholders filled in by the server. */
+    renderedImageUrl: (live) => live.rendered_image_url,
+  },
   validate: exactlyOneOwner,
   // Badges of a project need admin_project (Maintainer); of a group, admin_group (Owner).
   requirements: (args) =>
@@ -119,21 +122,8 @@ export type BadgeArgs = ResourceArgs<typeof schema>;
  *   linkUrl: "https://ci.example.com/%{project_path}", imageUrl: "https://ci.example.com/%{project_path}/badge.svg" });
  * ```
  */
+export interface Badge extends ResourceOutputs<typeof badgeDefinition> {}
 export class Badge extends PlatformResource {
-  declare readonly project: pulumi.Output<string | number | undefined>;
-  declare readonly group: pulumi.Output<string | number | undefined>;
-  declare readonly linkUrl: pulumi.Output<string>;
-  declare readonly imageUrl: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string | undefined>;
-  /** The badge's numeric id on the server. */
-  declare readonly badgeId: pulumi.Output<number>;
-  /** `project` or `group`. */
-  declare readonly kind: pulumi.Output<OwnerKind>;
-  /** The link URL with its placeholders filled in by the server. */
-  declare readonly renderedLinkUrl: pulumi.Output<string>;
-  /** The image URL with its placeholders filled in by the server. */
-  declare readonly renderedImageUrl: pulumi.Output<string>;
-
   constructor(name: string, args: BadgeArgs, opts?: pulumi.CustomResourceOptions) {
     super(badgeDefinition, name, args, opts);
   }

@@ -14,7 +14,8 @@ import { z } from "zod";
 import { ApiError } from "../client";
 import { ExplainedError } from "../engine/errors";
 import { CHANGELOG_RATE_LIMIT, changelogArgs, changelogCommitArgs, changelogCommitBody, changelogPath } from "../functions/repository";
-import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { recordedOutput } from "../engine/definition";
 import { defineActionTrigger, triggers } from "./action-trigger";
 
 const schema = z.object({
@@ -27,7 +28,10 @@ const schema = z.object({
 export const changelogCommitDefinition = defineActionTrigger({
   name: "ChangelogCommit",
   schema,
-  outputs: ["committedAt"],
+  outputs: {
+    /** When the notes were committed (ISO 8601). */
+    committedAt: recordedOutput<string>(),
+  },
   requirements: (args) => ({
     subject: `${args.branch === undefined ? "the default branch" : `branch ${args.branch}`} of project ${args.project}`,
     role: "push access (the Developer role; on a protected default branch, the role its protection allows to push, Maintainer by default)",
@@ -56,12 +60,8 @@ export type ChangelogCommitArgs = ResourceArgs<typeof schema>;
  * new ChangelogCommit("changelog", { project: "acme/web", version });
  * ```
  */
+export interface ChangelogCommit extends ResourceOutputs<typeof changelogCommitDefinition> {}
 export class ChangelogCommit extends PlatformResource {
-  declare readonly project: pulumi.Output<string | number>;
-  declare readonly version: pulumi.Output<string>;
-  /** When the notes were committed (ISO 8601). */
-  declare readonly committedAt: pulumi.Output<string>;
-
   constructor(name: string, args: ChangelogCommitArgs, opts?: pulumi.CustomResourceOptions) {
     super(changelogCommitDefinition, name, args, opts);
   }

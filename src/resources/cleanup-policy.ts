@@ -13,7 +13,7 @@ import { ApiError } from "../client";
 import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
-import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { adoptExisting } from "./common";
 import { cleanupPolicyCalls, cleanupPolicyPath as policyPath, PREMIUM_TIER, topLevelGroup, type CleanupPolicy as CleanupPolicyLive } from "../api/virtual-registries";
@@ -82,25 +82,19 @@ export const cleanupPolicyDefinition = defineResource({
     refusedWith: { 404: ["tier", "featureFlag"] },
   }),
   outputs: {
-    groupId: {},
-    nextRunAt: {},
-    lastRunAt: {},
-    lastRunDeletedSize: {},
-    lastRunDeletedEntriesCount: {},
-    status: {},
-    failureMessage: {},
-    lastRunDetailedMetrics: {},
+    groupId: (live: CleanupPolicyLive) => live.group_id,
+    /** When the next run is due. */
+    nextRunAt: (live: CleanupPolicyLive) => live.next_run_at,
+    lastRunAt: (live: CleanupPolicyLive) => live.last_run_at,
+    /** Bytes the last run deleted. */
+    lastRunDeletedSize: (live: CleanupPolicyLive) => live.last_run_deleted_size,
+    lastRunDeletedEntriesCount: (live: CleanupPolicyLive) => live.last_run_deleted_entries_count,
+    /** `scheduled`, or another state of the run. */
+    status: (live: CleanupPolicyLive) => live.status,
+    failureMessage: (live: CleanupPolicyLive) => live.failure_message,
+    /** The last run's figures per registry kind (`container`, `maven`). */
+    lastRunDetailedMetrics: (live: CleanupPolicyLive) => live.last_run_detailed_metrics,
   },
-  outputsOf: (live: CleanupPolicyLive) => ({
-    groupId: live.group_id,
-    nextRunAt: live.next_run_at,
-    lastRunAt: live.last_run_at,
-    lastRunDeletedSize: live.last_run_deleted_size,
-    lastRunDeletedEntriesCount: live.last_run_deleted_entries_count,
-    status: live.status,
-    failureMessage: live.failure_message,
-    lastRunDetailedMetrics: live.last_run_detailed_metrics,
-  }),
 
   async create(ctx, args) {
     try {
@@ -159,26 +153,8 @@ export type CleanupPolicyArgs = ResourceArgs<typeof schema>;
  * new CleanupPolicy("cleanup", { group: "acme", cadence: 7, enabled: true, keepNDaysAfterDownload: 30 });
  * ```
  */
+export interface CleanupPolicy extends ResourceOutputs<typeof cleanupPolicyDefinition> {}
 export class CleanupPolicy extends PlatformResource {
-  declare readonly group: pulumi.Output<string | number>;
-  declare readonly cadence: pulumi.Output<number | undefined>;
-  declare readonly enabled: pulumi.Output<boolean | undefined>;
-  declare readonly keepNDaysAfterDownload: pulumi.Output<number | undefined>;
-  declare readonly notifyOnSuccess: pulumi.Output<boolean | undefined>;
-  declare readonly notifyOnFailure: pulumi.Output<boolean | undefined>;
-  declare readonly groupId: pulumi.Output<number>;
-  /** When the next run is due. */
-  declare readonly nextRunAt: pulumi.Output<string | null>;
-  declare readonly lastRunAt: pulumi.Output<string | null>;
-  /** Bytes the last run deleted. */
-  declare readonly lastRunDeletedSize: pulumi.Output<number>;
-  declare readonly lastRunDeletedEntriesCount: pulumi.Output<number>;
-  /** `scheduled`, or another state of the run. */
-  declare readonly status: pulumi.Output<string>;
-  declare readonly failureMessage: pulumi.Output<string | null>;
-  /** The last run's figures per registry kind (`container`, `maven`). */
-  declare readonly lastRunDetailedMetrics: pulumi.Output<Record<string, { deleted_entries_count: number; deleted_size: number }>>;
-
   constructor(name: string, args: CleanupPolicyArgs, opts?: pulumi.CustomResourceOptions) {
     countDeclaration(
       "cleanup-policies-per-group",

@@ -19,7 +19,7 @@ import { parseDuration } from "../chronic-duration";
 import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { warn } from "../engine/engine-log";
-import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { registryRepositoriesPath, registryRepositoryCalls, registryTagsPath } from "../api/container-registry";
 import { ownerReference } from "../api/owner";
 import { re2Problem, tagsToDelete, type CleanupRule, type RegistryRepositoryLive } from "./container-registry-cleanup-rule";
@@ -173,8 +173,18 @@ export const containerRegistryCleanupDefinition = defineResource({
       },
     },
   },
-  outputs: { wouldDelete: {}, repositories: {}, deleted: {}, refused: {}, lastRunAt: {} },
-  outputsOf: (live: CleanupLive) => ({ wouldDelete: live.wouldDelete, repositories: live.repositories, deleted: live.deleted, refused: live.refused, lastRunAt: live.lastRunAt }),
+  outputs: {
+    /** Tags a run would still delete after this `up`: those of repositories the server refused to run within its hour. */
+    wouldDelete: (live: CleanupLive) => live.wouldDelete,
+    /** The paths of the repositories the rule covers. */
+    repositories: (live: CleanupLive) => live.repositories,
+    /** Per repository path, the last run the server accepted: when, and the tags it was asked to delete. */
+    deleted: (live: CleanupLive) => live.deleted,
+    /** Per repository path, the server's answer when it refused to run the rule at the last `up` (its once-an-hour limit). */
+    refused: (live: CleanupLive) => live.refused,
+    /** When the server last accepted a run of the rule. */
+    lastRunAt: (live: CleanupLive) => live.lastRunAt,
+  },
   validate(args) {
     const problems: { property: string; reason: string }[] = [];
     for (const property of ["nameRegexDelete", "nameRegexKeep"] as const) {
@@ -227,24 +237,8 @@ export type ContainerRegistryCleanupArgs = Omit<ResourceArgs<typeof schema>, "wo
  * });
  * ```
  */
+export interface ContainerRegistryCleanup extends ResourceOutputs<typeof containerRegistryCleanupDefinition> {}
 export class ContainerRegistryCleanup extends PlatformResource {
-  declare readonly project: pulumi.Output<string | number>;
-  declare readonly repository: pulumi.Output<string | undefined>;
-  declare readonly nameRegexDelete: pulumi.Output<string>;
-  declare readonly nameRegexKeep: pulumi.Output<string | undefined>;
-  declare readonly keepN: pulumi.Output<number | undefined>;
-  declare readonly olderThan: pulumi.Output<string | undefined>;
-  /** Tags a run would still delete after this `up`: those of repositories the server refused to run within its hour. */
-  declare readonly wouldDelete: pulumi.Output<string[]>;
-  /** The paths of the repositories the rule covers. */
-  declare readonly repositories: pulumi.Output<string[]>;
-  /** Per repository path, the last run the server accepted: when, and the tags it was asked to delete. */
-  declare readonly deleted: pulumi.Output<Record<string, AcceptedRun>>;
-  /** Per repository path, the server's answer when it refused to run the rule at the last `up` (its once-an-hour limit). */
-  declare readonly refused: pulumi.Output<Record<string, string>>;
-  /** When the server last accepted a run of the rule. */
-  declare readonly lastRunAt: pulumi.Output<string | null>;
-
   constructor(name: string, args: ContainerRegistryCleanupArgs, opts?: pulumi.CustomResourceOptions) {
     // Two rules for one repository would each run the bulk deletion, and the server allows one run an hour.
     const plain = (value: unknown) => typeof value === "string" || typeof value === "number";

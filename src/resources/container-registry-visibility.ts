@@ -10,7 +10,7 @@ import { z } from "zod";
 import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
-import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { restoreOnDelete, settingsOutputs } from "../engine/settings";
 import { ownerReference } from "../api/owner";
 import { projectCalls, projectPath, type Project as ProjectLive } from "../api/projects";
@@ -43,8 +43,12 @@ export const containerRegistryVisibilityDefinition = defineResource({
     restoreOnDelete: { local: true },
     accessLevel: { api: "container_registry_access_level" },
   },
-  outputs: { ...settingsOutputs, projectId: {}, fullPath: {} },
-  outputsOf: (live: ProjectLive) => ({ projectId: live.id, fullPath: live.path_with_namespace }),
+  outputs: {
+    ...settingsOutputs,
+    /** The project's numeric id. */
+    projectId: (live: ProjectLive) => live.id,
+    fullPath: (live) => live.path_with_namespace,
+  },
   // Changing a project's features needs admin_project: the Maintainer role.
   requirements: (args) => ({ subject: `project ${args.project}`, role: "at least the Maintainer role" }),
   // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
@@ -85,15 +89,8 @@ export type ContainerRegistryVisibilityArgs = ResourceArgs<typeof schema>;
  * new ContainerRegistryVisibility("web-registry", { project: "acme/web", accessLevel: "private" });
  * ```
  */
+export interface ContainerRegistryVisibility extends ResourceOutputs<typeof containerRegistryVisibilityDefinition> {}
 export class ContainerRegistryVisibility extends PlatformResource {
-  declare readonly project: pulumi.Output<string | number>;
-  declare readonly accessLevel: pulumi.Output<(typeof REGISTRY_ACCESS_LEVELS)[number]>;
-  /** The project's numeric id. */
-  declare readonly projectId: pulumi.Output<number>;
-  declare readonly fullPath: pulumi.Output<string>;
-  /** The level the registry had before the first apply, given back on delete. */
-  declare readonly restoreValues: pulumi.Output<Record<string, unknown>>;
-
   constructor(name: string, args: ContainerRegistryVisibilityArgs, opts?: pulumi.CustomResourceOptions) {
     // Two declarations for one project would overwrite each other on every up, and give back each other's value.
     countDeclaration(

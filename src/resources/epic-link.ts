@@ -30,7 +30,7 @@ import { ApiError } from "../client";
 import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
 import { defineResource, type EngineContext, type Operation } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
-import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { epicCalls, epicLinkId, moveEpicChild, parseEpicLinkId, type Epic as EpicJson } from "../api/epics";
 import { ownerReference } from "../api/owner";
 
@@ -135,19 +135,17 @@ export const epicLinkDefinition = defineResource({
     moveAfterId: { fromApi: (live) => live.next_sibling_id },
   },
   outputs: {
-    parentEpicId: {},
-    childEpicIid: {},
-    childGroupId: {},
-    title: {},
-    previousParentLink: {},
+    /** The parent epic's global id. */
+    parentEpicId: (live: EpicLinkLive) => live.parent_id,
+    /** The child's iid in its own group. */
+    childEpicIid: (live: EpicLinkLive) => live.iid,
+    /** The id of the child's group (it may differ from the parent's). */
+    childGroupId: (live: EpicLinkLive) => live.group_id,
+    /** The child's title. */
+    title: (live: EpicLinkLive) => live.title,
+    /** What became of a parent the child had before, and what delete leaves: see the class comment. */
+    previousParentLink: () => PREVIOUS_PARENT_LINK,
   },
-  outputsOf: (live: EpicLinkLive) => ({
-    parentEpicId: live.parent_id,
-    childEpicIid: live.iid,
-    childGroupId: live.group_id,
-    title: live.title,
-    previousParentLink: PREVIOUS_PARENT_LINK,
-  }),
   validate(args) {
     const problems: { property: string; reason: string }[] = [];
     if (args.moveBeforeId !== undefined && args.moveAfterId !== undefined) {
@@ -223,23 +221,8 @@ export type EpicLinkArgs = ResourceArgs<typeof schema>;
  * new EpicLink("billing", { group: "acme", epicIid: 1, childEpicId: 3, moveBeforeId: api.childEpicId });
  * ```
  */
+export interface EpicLink extends ResourceOutputs<typeof epicLinkDefinition> {}
 export class EpicLink extends PlatformResource {
-  declare readonly group: pulumi.Output<string | number>;
-  declare readonly epicIid: pulumi.Output<number>;
-  declare readonly childEpicId: pulumi.Output<number>;
-  declare readonly moveBeforeId: pulumi.Output<number | undefined>;
-  declare readonly moveAfterId: pulumi.Output<number | undefined>;
-  /** The parent epic's global id. */
-  declare readonly parentEpicId: pulumi.Output<number>;
-  /** The child's iid in its own group. */
-  declare readonly childEpicIid: pulumi.Output<number>;
-  /** The id of the child's group (it may differ from the parent's). */
-  declare readonly childGroupId: pulumi.Output<number>;
-  /** The child's title. */
-  declare readonly title: pulumi.Output<string>;
-  /** What became of a parent the child had before, and what delete leaves: see the class comment. */
-  declare readonly previousParentLink: pulumi.Output<string>;
-
   constructor(name: string, args: EpicLinkArgs, opts?: pulumi.CustomResourceOptions) {
     // An epic has one parent: a second link of the same child would move it away from the first on every up.
     // This is the one move the preview can tell in advance (the API cannot be asked for a parent first).

@@ -18,7 +18,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { PartialCreateError } from "../engine/errors";
-import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { clientKeyCalls, clientKeyId, clientKeysPath, parseClientKeyId, type ClientKey as ClientKeyLive } from "../api/error-tracking";
 import { ownerReference } from "../api/owner";
 import { numericProjectId } from "../api/projects";
@@ -59,13 +59,14 @@ export const errorTrackingClientKeyDefinition = defineResource({
     rotation: { local: true, replaceOnChange: true },
   },
   outputs: {
-    keyId: { fromId: (id) => Number(id.split("/").at(-1)) },
-    active: {},
-    /** Part of the DSN: as secret as the DSN itself. */
-    publicKey: { secret: true },
-    dsn: { secret: true },
+    /** The key's id on the server. */
+    keyId: { value: (live: ClientKeyLive) => live.id, fromId: (id) => Number(id.split("/").at(-1)) },
+    active: (live: ClientKeyLive) => live.active ?? false,
+    /** Part of the DSN, so as secret as the DSN itself. */
+    publicKey: { value: (live: ClientKeyLive) => live.public_key, secret: true },
+    /** The DSN an error-reporting SDK is configured with. Secret. */
+    dsn: { value: (live: ClientKeyLive) => live.sentry_dsn, secret: true },
   },
-  outputsOf: (live: ClientKeyLive) => ({ keyId: live.id, active: live.active ?? false, publicKey: live.public_key, dsn: live.sentry_dsn }),
   // Error tracking settings and keys need admin_operations: the Maintainer role, and a token with the api scope.
   requirements: (args) => ({ subject: `project ${args.project}`, role: "at least the Maintainer role (and a token with the api scope)" }),
   // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
@@ -121,17 +122,8 @@ export type ErrorTrackingClientKeyArgs = ResourceArgs<typeof schema>;
  * export const dsn = key.dsn; // secret
  * ```
  */
+export interface ErrorTrackingClientKey extends ResourceOutputs<typeof errorTrackingClientKeyDefinition> {}
 export class ErrorTrackingClientKey extends PlatformResource {
-  declare readonly project: pulumi.Output<string | number>;
-  declare readonly rotation: pulumi.Output<string | undefined>;
-  /** The key's id on the server. */
-  declare readonly keyId: pulumi.Output<number>;
-  declare readonly active: pulumi.Output<boolean>;
-  /** Secret. */
-  declare readonly publicKey: pulumi.Output<string>;
-  /** The DSN an error-reporting SDK is configured with. Secret. */
-  declare readonly dsn: pulumi.Output<string>;
-
   constructor(name: string, args: ErrorTrackingClientKeyArgs, opts?: pulumi.CustomResourceOptions) {
     super(errorTrackingClientKeyDefinition, name, args, opts);
   }

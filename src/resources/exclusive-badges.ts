@@ -4,7 +4,7 @@
  * also shows its groups' badges: only the owner's own badges count here.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { PlatformResource } from "../engine/resource";
+import { PlatformResource, type ResourceOutputs } from "../engine/resource";
 import { ownerNamedBy } from "../engine/verify";
 import { badgeNumberOf, badgesPath, ownBadges } from "../api/badges";
 import { exactlyOneOwner, ownerOf, ownerReference } from "../api/owner";
@@ -49,14 +49,8 @@ export type ExclusiveBadgesArgs = ExclusiveSetArgs<Owner>;
  * new ExclusiveBadges("only-ours", { group: "acme", keep: [docs.badgeId], ignore: ["team-*"] });
  * ```
  */
+export interface ExclusiveBadges extends ResourceOutputs<typeof exclusiveBadgesDefinition> {}
 export class ExclusiveBadges extends PlatformResource {
-  declare readonly project: pulumi.Output<string | number | undefined>;
-  declare readonly group: pulumi.Output<string | number | undefined>;
-  declare readonly keep: pulumi.Output<(string | number)[]>;
-  declare readonly ignore: pulumi.Output<string[] | undefined>;
-  /** The badges the last refresh found that are neither kept nor ignored: the next `up` removes them. */
-  declare readonly unexpected: pulumi.Output<Entry[]>;
-
   constructor(name: string, args: ExclusiveBadgesArgs, opts?: pulumi.CustomResourceOptions) {
     super(exclusiveBadgesDefinition, name, args, opts);
   }

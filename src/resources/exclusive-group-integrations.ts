@@ -5,7 +5,7 @@
  * GroupIntegration's delete does.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { PlatformResource } from "../engine/resource";
+import { PlatformResource, type ResourceOutputs } from "../engine/resource";
 import { groupIntegrationPath, groupIntegrationsPath, integrationSlugOf, integrationSummaryCalls } from "../api/integrations";
 import { ownerReference } from "../api/owner";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
@@ -48,13 +48,8 @@ export type ExclusiveGroupIntegrationsArgs = ExclusiveSetArgs<Owner>;
  * new ExclusiveGroupIntegrations("only-ours", { group: "acme", keep: [slack.id], ignore: ["jira"] });
  * ```
  */
+export interface ExclusiveGroupIntegrations extends ResourceOutputs<typeof exclusiveGroupIntegrationsDefinition> {}
 export class ExclusiveGroupIntegrations extends PlatformResource {
-  declare readonly group: pulumi.Output<string | number>;
-  declare readonly keep: pulumi.Output<(string | number)[]>;
-  declare readonly ignore: pulumi.Output<string[] | undefined>;
-  /** The integrations the last refresh found active that are neither kept nor ignored: the next `up` disables them. */
-  declare readonly unexpected: pulumi.Output<Entry[]>;
-
   constructor(name: string, args: ExclusiveGroupIntegrationsArgs, opts?: pulumi.CustomResourceOptions) {
     super(exclusiveGroupIntegrationsDefinition, name, args, opts);
   }

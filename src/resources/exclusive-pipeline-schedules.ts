@@ -3,7 +3,7 @@
  * (see ./exclusive-set.ts for when it records and removes).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { PlatformResource } from "../engine/resource";
+import { PlatformResource, type ResourceOutputs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
 import { pipelineScheduleNumberOf, pipelineSchedulePath, pipelineSchedulesPath, scheduleSummaryCalls } from "../api/pipeline-schedules";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
@@ -43,13 +43,8 @@ export type ExclusivePipelineSchedulesArgs = ExclusiveSetArgs<Owner>;
  * new ExclusivePipelineSchedules("only-ours", { project: "acme/web", keep: [nightly.scheduleId] });
  * ```
  */
+export interface ExclusivePipelineSchedules extends ResourceOutputs<typeof exclusivePipelineSchedulesDefinition> {}
 export class ExclusivePipelineSchedules extends PlatformResource {
-  declare readonly project: pulumi.Output<string | number>;
-  declare readonly keep: pulumi.Output<(string | number)[]>;
-  declare readonly ignore: pulumi.Output<string[] | undefined>;
-  /** The schedules the last refresh found that are neither kept nor ignored: the next `up` removes them. */
-  declare readonly unexpected: pulumi.Output<Entry[]>;
-
   constructor(name: string, args: ExclusivePipelineSchedulesArgs, opts?: pulumi.CustomResourceOptions) {
     super(exclusivePipelineSchedulesDefinition, name, args, opts);
   }

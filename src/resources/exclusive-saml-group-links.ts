@@ -6,7 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ApiError, roleNeeded, tierNeeded, tokenRefused } from "../client";
 import { ExplainedError } from "../engine/errors";
-import { PlatformResource } from "../engine/resource";
+import { PlatformResource, type ResourceOutputs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
 import { parseSamlGroupLinkId, providerQuery, samlGroupLinkCalls, samlGroupLinkPath, samlGroupLinksPath } from "../api/saml";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
@@ -74,13 +74,8 @@ export type ExclusiveSamlGroupLinksArgs = ExclusiveSetArgs<Owner>;
  * new ExclusiveSamlGroupLinks("only-ours", { group: "acme", keep: [developers.id, maintainers.id] });
  * ```
  */
+export interface ExclusiveSamlGroupLinks extends ResourceOutputs<typeof exclusiveSamlGroupLinksDefinition> {}
 export class ExclusiveSamlGroupLinks extends PlatformResource {
-  declare readonly group: pulumi.Output<string | number>;
-  declare readonly keep: pulumi.Output<(string | number)[]>;
-  declare readonly ignore: pulumi.Output<string[] | undefined>;
-  /** The links the last refresh found that are neither kept nor ignored: the next `up` removes them. */
-  declare readonly unexpected: pulumi.Output<Entry[]>;
-
   constructor(name: string, args: ExclusiveSamlGroupLinksArgs, opts?: pulumi.CustomResourceOptions) {
     super(exclusiveSamlGroupLinksDefinition, name, args, opts);
   }

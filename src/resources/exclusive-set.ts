@@ -137,10 +137,22 @@ function validate<A extends Record<string, unknown>>(collection: CollectionDecla
   return failures;
 }
 
+/**
+ * `unexpected`, announced as an output too, so the class has it. A named type,
+ * so the published declarations keep its documentation.
+ */
+export type ExclusiveSetOutputs = {
+  /** The objects the last refresh found that are neither kept nor ignored: the next `up` removes them (disables an integration). */
+  unexpected(live: Live): Entry[];
+};
+
+const exclusiveSetOutputs: ExclusiveSetOutputs = { unexpected: (live) => live.unexpected as Entry[] };
+
 /** The resource declaration of one collection, for the generic engine (./../engine/provider.ts). */
 export function exclusiveSetDefinition<A extends Record<string, unknown>>(collection: CollectionDeclaration<A>) {
   type Inputs = A & CommonInputs;
-  const schema = z.object({ ...collection.owner, ...common });
+  // Typed by the owner's inputs, so the class has a member per owner input (the declared shape is only a ZodRawShape).
+  const schema = z.object({ ...collection.owner, ...common }) as unknown as z.ZodObject<{ [K in keyof A]-?: z.ZodType<A[K]> } & typeof common>;
   const ownerFields = Object.fromEntries(Object.keys(collection.owner).map((name) => [name, { local: true, replaceOnChange: true }]));
   return defineResource({
     name: collection.name,
@@ -152,9 +164,7 @@ export function exclusiveSetDefinition<A extends Record<string, unknown>>(collec
       // The live value is what the last request found: refresh records the strays, create and update none.
       unexpected: { fromApi: (live: Live) => live.unexpected, toApi: () => undefined },
     } as Record<string, FieldTraits>,
-    // Announced as an output too, so the class has `unexpected` (what the last refresh found).
-    outputs: { unexpected: {} },
-    outputsOf: (live: Live) => ({ unexpected: live.unexpected }),
+    outputs: exclusiveSetOutputs,
     requirements: (args) => collection.requirements(args as never, "read"),
     preconditions: (args) => collection.preconditions(args as unknown as A),
     validate: (args) => validate(collection, args as unknown as Inputs),

@@ -10,7 +10,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { PlatformResource } from "../engine/resource";
+import { PlatformResource, type ResourceOutputs } from "../engine/resource";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
 import { registryUpstreamsPath, upstreamCalls, upstreamLinkPath, upstreamPath } from "../api/virtual-registries";
 import { CONTAINER_REGISTRY_NEEDS, containerRegistryRequirements, registryOwner } from "./virtual-registry";
@@ -51,13 +51,8 @@ export type ExclusiveUpstreamsArgs = ExclusiveSetArgs<Owner>;
  * new ExclusiveUpstreams("only-ours", { registry: registry.registryId, keep: [dockerHub.upstreamId] });
  * ```
  */
+export interface ExclusiveUpstreams extends ResourceOutputs<typeof exclusiveUpstreamsDefinition> {}
 export class ExclusiveUpstreams extends PlatformResource {
-  declare readonly registry: pulumi.Output<number>;
-  declare readonly keep: pulumi.Output<(string | number)[]>;
-  declare readonly ignore: pulumi.Output<string[] | undefined>;
-  /** The upstreams the last refresh found in the registry that are neither kept nor ignored: the next `up` removes them from it. */
-  declare readonly unexpected: pulumi.Output<Entry[]>;
-
   constructor(name: string, args: ExclusiveUpstreamsArgs, opts?: pulumi.CustomResourceOptions) {
     super(exclusiveUpstreamsDefinition, name, args, opts);
   }

@@ -23,7 +23,7 @@ import { ApiError, mayHaveBeenApplied } from "../client";
 import { groupIntegrationPath, integrationCalls, parseGroupIntegrationId, type GroupIntegration as IntegrationLive } from "../api/integrations";
 import { defineResource, type EngineContext, type FieldTraits } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
-import { PlatformResource } from "../engine/resource";
+import { PlatformResource, type ResourceOutputs } from "../engine/resource";
 import type { ConnectionArg } from "../engine/connections";
 import { apiFieldName } from "../engine/values";
 import {
@@ -72,7 +72,7 @@ const slugSchema = z.string().superRefine((value, issue) => {
     ? `${value} exists only for projects; groups cannot configure it`
     : `must be one of ${INTEGRATION_SLUGS.join(", ")}`;
   issue.addIssue({ code: "custom", message });
-});
+}) as unknown as z.ZodType<IntegrationSlug, string>; // what the refinement lets through
 
 const schema = z.object({ ...common, slug: slugSchema, ...allSettings });
 type Inputs = z.output<typeof schema> & Record<string, unknown>;
@@ -170,8 +170,13 @@ export const groupIntegrationDefinition = defineResource({
     buildKey: { writeOnly: true },
     ...Object.fromEntries(SECRET_SETTINGS.map((name) => [name, secretTraits])),
   } as Record<string, FieldTraits>,
-  outputs: { integrationId: {}, title: {}, active: {} },
-  outputsOf: (live: IntegrationLive) => ({ integrationId: live.id, title: live.title, active: live.active }),
+  outputs: {
+    /** The integration's numeric id on the server. */
+    integrationId: (live: IntegrationLive) => live.id,
+    /** The server's name for the integration (`Slack notifications`). */
+    title: (live) => live.title,
+    active: (live) => live.active,
+  },
   validate,
   requirements: (args) => ({ subject: `group ${args.group}`, role: "at least the Maintainer role" }),
   // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
@@ -245,15 +250,8 @@ export type GroupIntegrationArgs = ArgsOf<KindInputs> & ConnectionArg;
  * });
  * ```
  */
+export interface GroupIntegration extends ResourceOutputs<typeof groupIntegrationDefinition> {}
 export class GroupIntegration extends PlatformResource {
-  declare readonly group: pulumi.Output<string | number>;
-  declare readonly slug: pulumi.Output<IntegrationSlug>;
-  /** The integration's numeric id on the server. */
-  declare readonly integrationId: pulumi.Output<number>;
-  /** The server's name for the integration (`Slack notifications`). */
-  declare readonly title: pulumi.Output<string>;
-  declare readonly active: pulumi.Output<boolean>;
-
   constructor(name: string, args: GroupIntegrationArgs, opts?: pulumi.CustomResourceOptions) {
     super(groupIntegrationDefinition, name, args, opts);
   }

@@ -36,9 +36,9 @@ import { basename } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, type DownloadedFile, type FilePart } from "../client";
-import { defineResource, type EngineContext, type FieldTraits } from "../engine/definition";
+import { defineResource, type EngineContext, type FieldTraits, recordedOutput } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
-import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { restoreOnDelete, settingsOutputs } from "../engine/settings";
 import { requestBody } from "../engine/values";
 import type { InputGate } from "../engine/verify";
@@ -362,8 +362,15 @@ export const groupSettingsDefinition = defineResource({
   notFoundSubject: "Group",
   schema,
   fields,
-  outputs: { ...settingsOutputs, fingerprints: {}, groupId: {}, fullPath: {}, avatarUrl: {} },
-  outputsOf: (live: GroupLive) => ({ groupId: live.id, fullPath: live.full_path, avatarUrl: live.avatar_url }),
+  outputs: {
+    ...settingsOutputs,
+    /** The content fingerprint of each declared file (`avatar`), as last applied. */
+    fingerprints: recordedOutput<Record<string, string>>(),
+    /** The group's numeric id. */
+    groupId: (live: GroupLive) => live.id,
+    fullPath: (live) => live.full_path,
+    avatarUrl: (live) => live.avatar_url,
+  },
 
   requirements: (args) => ({ subject: `group ${args.group}`, role: "the Owner role" }),
   // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
@@ -491,15 +498,8 @@ export type GroupSettingsArgs = ResourceArgs<typeof schema>;
  * new GroupSettings("acme", { group: "acme", visibility: "private", requireTwoFactorAuthentication: true, twoFactorGracePeriod: 24 });
  * ```
  */
+export interface GroupSettings extends ResourceOutputs<typeof groupSettingsDefinition> {}
 export class GroupSettings extends PlatformResource {
-  declare readonly group: pulumi.Output<string | number>;
-  /** The group's numeric id. */
-  declare readonly groupId: pulumi.Output<number>;
-  declare readonly fullPath: pulumi.Output<string>;
-  declare readonly avatarUrl: pulumi.Output<string | null>;
-  /** The values the managed settings had before the first apply, given back on delete. */
-  declare readonly restoreValues: pulumi.Output<Record<string, unknown>>;
-
   constructor(name: string, args: GroupSettingsArgs, opts?: pulumi.CustomResourceOptions) {
     super(groupSettingsDefinition, name, args, opts);
   }

@@ -33,7 +33,7 @@ import { z } from "zod";
 import { ApiError } from "../client";
 import { defineResource, type EngineContext, type FieldTraits, type Located } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
-import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import type { Preconditions } from "../engine/verify";
 import { adoptExisting, BAD_REF } from "./common";
@@ -275,12 +275,14 @@ export const mergeRequestDefinition = defineResource({
   schema,
   fields,
   outputs: {
+    /** The merge request's number in its project (`!3`). */
     iid: { fromId: (id) => Number(id.split("/").at(-1)) },
-    mergeRequestId: {},
-    webUrl: {},
-    mergedAt: {},
+    /** Its global id. */
+    mergeRequestId: (live: MergeRequestLive) => live.id,
+    webUrl: (live) => live.web_url,
+    /** When it was merged; null while it is not. */
+    mergedAt: (live) => live.merged_at ?? null,
   },
-  outputsOf: (live: MergeRequestLive) => ({ mergeRequestId: live.id, webUrl: live.web_url, mergedAt: live.merged_at ?? null }),
   validate: (args) => {
     const problems: { property: string; reason: string }[] = [];
     if (args.sourceBranch === args.targetBranch && args.targetProjectId === undefined) {
@@ -377,26 +379,11 @@ export type MergeRequestArgs = ResourceArgs<typeof schema>;
  *   title: "Release 1.x", labels: ["release"], assigneeIds: [42] });
  * ```
  */
+export interface MergeRequest extends Omit<ResourceOutputs<typeof mergeRequestDefinition>, "state"> {
+  /** `opened` or `closed` as declared; `merged` once merged outside the program (a refresh records it). */
+  readonly state: pulumi.Output<"opened" | "closed" | "merged">;
+}
 export class MergeRequest extends PlatformResource {
-  declare readonly project: pulumi.Output<string | number>;
-  declare readonly sourceBranch: pulumi.Output<string>;
-  declare readonly targetBranch: pulumi.Output<string>;
-  declare readonly title: pulumi.Output<string>;
-  declare readonly description: pulumi.Output<string | undefined>;
-  /** `opened` or `closed` as declared; `merged` once merged outside the program. */
-  declare readonly state: pulumi.Output<"opened" | "closed" | "merged">;
-  declare readonly labels: pulumi.Output<string[] | undefined>;
-  declare readonly assigneeIds: pulumi.Output<number[] | undefined>;
-  declare readonly reviewerIds: pulumi.Output<number[] | undefined>;
-  declare readonly milestoneId: pulumi.Output<number | undefined>;
-  /** The merge request's number in its project (`!3`). */
-  declare readonly iid: pulumi.Output<number>;
-  /** Its global id. */
-  declare readonly mergeRequestId: pulumi.Output<number>;
-  declare readonly webUrl: pulumi.Output<string>;
-  /** When it was merged; null while it is not. */
-  declare readonly mergedAt: pulumi.Output<string | null>;
-
   constructor(name: string, args: MergeRequestArgs, opts?: pulumi.CustomResourceOptions) {
     super(mergeRequestDefinition, name, args, opts);
   }

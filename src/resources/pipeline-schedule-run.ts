@@ -11,7 +11,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { pipelineSchedulePath } from "../api/pipeline-schedules";
 import { scheduleId } from "../functions/pipeline-schedules";
-import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { recordedOutput } from "../engine/definition";
 import { defineActionTrigger, triggers } from "./action-trigger";
 import { ownerReference } from "../api/owner";
 
@@ -27,7 +28,12 @@ const schema = z.object({
 export const pipelineScheduleRunDefinition = defineActionTrigger({
   name: "PipelineScheduleRun",
   schema,
-  outputs: ["message", "ranAt"],
+  outputs: {
+    /** The server's answer (`201 Created`). */
+    message: recordedOutput<string | null>(),
+    /** When it ran (ISO 8601). */
+    ranAt: recordedOutput<string>(),
+  },
   requirements: (args) => ({ subject: `pipeline schedule ${args.scheduleId} of project ${args.project}`, role: "at least the Developer role" }),
   preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Developer" }),
   async run(ctx, args) {
@@ -48,14 +54,8 @@ export type PipelineScheduleRunArgs = ResourceArgs<typeof schema>;
  * new PipelineScheduleRun("nightly-now", { project: "acme/web", scheduleId: nightly.scheduleId, triggers: [nightly.ref, nightly.cron] });
  * ```
  */
+export interface PipelineScheduleRun extends ResourceOutputs<typeof pipelineScheduleRunDefinition> {}
 export class PipelineScheduleRun extends PlatformResource {
-  declare readonly project: pulumi.Output<string | number>;
-  declare readonly scheduleId: pulumi.Output<number>;
-  /** The server's answer (`201 Created`). */
-  declare readonly message: pulumi.Output<string>;
-  /** When it ran (ISO 8601). */
-  declare readonly ranAt: pulumi.Output<string>;
-
   constructor(name: string, args: PipelineScheduleRunArgs, opts?: pulumi.CustomResourceOptions) {
     super(pipelineScheduleRunDefinition, name, args, opts);
   }

@@ -41,7 +41,7 @@ import { ApiError } from "../client";
 import { cronProblem, timeZoneProblem } from "../cron";
 import { defineResource, type EngineContext, type Operation } from "../engine/definition";
 import { PartialCreateError } from "../engine/errors";
-import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { isUnknown, requestBody } from "../engine/values";
 import { adoptExisting, BAD_REF } from "./common";
 import { ownerReference } from "../api/owner";
@@ -155,7 +155,7 @@ const schema = z.object({
   /** The project (numeric id or full path). */
   project: ownerReference,
   description: z.string().refine((text) => text.trim() !== "", { message: "must not be blank" }),
-  /** A branch or tag name (`main`, expanded by the server) or a full ref (`refs/heads/main`, `refs/tags/v1.0`). */
+  /** A branch or tag name (`main`, expanded by the server) or a full ref (`refs/heads/main`, `refs/tags/v1.0`); recorded as declared. */
   ref: z.string().min(1, { message: "must not be empty" }).refine((ref) => !BAD_REF.test(ref), {
     message: "must be a branch or tag name such as main, or a full ref such as refs/heads/main (no spaces, '..', '~', '^', ':', '?', '*', '[' or '\\')",
   }),
@@ -427,15 +427,20 @@ export const pipelineScheduleDefinition = defineResource({
     takeOwnership: { local: true, ignoreInDiff: true },
     adoptExisting: { local: true, ignoreInDiff: true },
   },
-  outputs: { scheduleId: {}, owner: {}, nextRunAt: {}, lastPipeline: {}, declaredVariableKeys: {} },
-  outputsOf: (live: PipelineScheduleLive, args) => ({
-    // Read gets the recorded state as args, which carries the keys of the last apply.
-    declaredVariableKeys: (args as { declaredVariableKeys?: string[] }).declaredVariableKeys ?? Object.keys(asMap(args.variables) ?? {}).sort(),
-    scheduleId: live.id,
-    owner: live.owner?.username ?? null,
-    nextRunAt: live.next_run_at ?? null,
-    lastPipeline: live.last_pipeline ?? null,
-  }),
+  outputs: {
+    /** The schedule's numeric id on the server. */
+    scheduleId: (live: PipelineScheduleLive) => live.id,
+    /** Username of the schedule's owner (pipelines run as this user). */
+    owner: (live) => live.owner?.username ?? null,
+    /** When the server will run it next (ISO 8601); changes over time, never a diff. */
+    nextRunAt: (live) => live.next_run_at ?? null,
+    /** The last pipeline the schedule ran: id, sha, ref and status, or null. */
+    lastPipeline: (live) => live.last_pipeline ?? null,
+    /** The keys of the variables the program declared at the last apply (a refresh records only their values in the inputs). */
+    declaredVariableKeys: (_live, args): string[] =>
+      // Read gets the recorded state as args, which carries the keys of the last apply.
+      (args as { declaredVariableKeys?: string[] }).declaredVariableKeys ?? Object.keys(asMap(args.variables) ?? {}).sort(),
+  },
   requirements: (args, operation) => ({ subject: `project ${args.project}`, role: SCHEDULE_ROLES[operation] }),
   // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
   preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Developer" }),
@@ -560,28 +565,8 @@ export type PipelineScheduleArgs = Omit<ResourceArgs<typeof schema>, "variables"
  * });
  * ```
  */
+export interface PipelineSchedule extends ResourceOutputs<typeof pipelineScheduleDefinition> {}
 export class PipelineSchedule extends PlatformResource {
-  declare readonly project: pulumi.Output<string | number>;
-  declare readonly description: pulumi.Output<string>;
-  /** As declared; the server holds the full ref. */
-  declare readonly ref: pulumi.Output<string>;
-  declare readonly cron: pulumi.Output<string>;
-  declare readonly cronTimezone: pulumi.Output<string>;
-  declare readonly active: pulumi.Output<boolean>;
-  /** The variables by key, each with its value and type; secret. */
-  declare readonly variables: pulumi.Output<Record<string, { value: string; variableType: VariableType }> | undefined>;
-  /** The keys of the variables the program declared at the last apply (a refresh records only their values in the inputs). */
-  declare readonly declaredVariableKeys: pulumi.Output<string[]>;
-  declare readonly inputs: pulumi.Output<{ name: string; value: InputValue }[] | undefined>;
-  /** The schedule's numeric id on the server. */
-  declare readonly scheduleId: pulumi.Output<number>;
-  /** Username of the schedule's owner (pipelines run as this user). */
-  declare readonly owner: pulumi.Output<string | null>;
-  /** When the server will run it next (ISO 8601); changes over time, never a diff. */
-  declare readonly nextRunAt: pulumi.Output<string | null>;
-  /** The last pipeline the schedule ran: id, sha, ref and status, or null. */
-  declare readonly lastPipeline: pulumi.Output<{ id: number; sha: string; ref: string; status: string } | null>;
-
   constructor(name: string, args: PipelineScheduleArgs, opts?: pulumi.CustomResourceOptions) {
     super(pipelineScheduleDefinition, name, args, opts);
   }

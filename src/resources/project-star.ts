@@ -22,7 +22,7 @@ import { apiPath } from "../client";
 import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
-import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
 import { projectPath as projectPathOf } from "../api/projects";
 import { CURRENT_USER_PATH, userCalls } from "../api/users";
@@ -113,23 +113,20 @@ export const projectStarDefinition = defineResource({
   },
   // A project given by its path, then by its id, is the same project: removing the old star first keeps the new one.
   deleteBeforeReplace: true,
+  // projectId and userId from the id, which stays known in a preview; an id of another form (a test's mock) gives nothing rather than failing the program.
   outputs: {
-    // From the id, which stays known in a preview; an id of another form (a test's mock) gives nothing rather than failing the program.
-    projectId: { fromId: (id) => parseStarId(id)?.projectId },
-    userId: { fromId: (id) => parseStarId(id)?.userId },
-    username: {},
-    starredSince: {},
-    starCount: {},
-    starredBefore: {},
+    /** The project's numeric id. */
+    projectId: { value: (live: StarLive) => live.project_id, fromId: (id) => parseStarId(id)?.projectId as number },
+    /** The starring user (the token's user when the star was made). */
+    userId: { value: (live: StarLive) => live.user.id, fromId: (id) => parseStarId(id)?.userId as number },
+    username: (live: StarLive) => live.user.username,
+    /** When the star was made (`starred_since`). */
+    starredSince: (live: StarLive) => live.starred_since,
+    /** The project's star count when last read. */
+    starCount: (live: StarLive) => live.star_count,
+    /** The user had starred the project before the first apply: destroy keeps the star. */
+    starredBefore: (live: StarLive) => live.starred_before,
   },
-  outputsOf: (live: StarLive) => ({
-    projectId: live.project_id,
-    userId: live.user.id,
-    username: live.user.username,
-    starredSince: live.starred_since,
-    starCount: live.star_count,
-    starredBefore: live.starred_before,
-  }),
   // Starring needs only that the token's user can see the project (read_project): any role, or none on a public or internal project.
   requirements: (args) => ({ subject: `project ${args.project}`, role: "access to the project" }),
   // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
@@ -165,20 +162,8 @@ export type ProjectStarArgs = ResourceArgs<typeof schema>;
  * export const stars = star.starCount;
  * ```
  */
+export interface ProjectStar extends ResourceOutputs<typeof projectStarDefinition> {}
 export class ProjectStar extends PlatformResource {
-  declare readonly project: pulumi.Output<string | number>;
-  /** The project's numeric id. */
-  declare readonly projectId: pulumi.Output<number>;
-  /** The starring user (the token's user when the star was made). */
-  declare readonly userId: pulumi.Output<number>;
-  declare readonly username: pulumi.Output<string>;
-  /** When the star was made (`starred_since`). */
-  declare readonly starredSince: pulumi.Output<string>;
-  /** The project's star count when last read. */
-  declare readonly starCount: pulumi.Output<number>;
-  /** The user had starred the project before the first apply: destroy keeps the star. */
-  declare readonly starredBefore: pulumi.Output<boolean>;
-
   constructor(name: string, args: ProjectStarArgs, opts?: pulumi.CustomResourceOptions) {
     // A user stars a project once: a second declaration would take over the first's star and remove it on destroy.
     countDeclaration(

@@ -18,7 +18,7 @@ import { ApiError, apiPath, missingOrHidden, roleNeeded, tierNeeded, tokenRefuse
 import { defineResource, type EngineContext } from "../engine/definition";
 import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
 import { ExplainedError } from "../engine/errors";
-import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
 import {
   parseSamlGroupLinkId,
@@ -74,7 +74,7 @@ const schema = z.object({
     .min(1, { message: "must not be empty" })
     .max(255, { message: "must be at most 255 characters" })
     .refine((name) => name.trim() === name, { message: "must not start or end with spaces" }),
-  /** The role members of the SAML group get: a name (`developer`) or its number (30). */
+  /** The role members of the SAML group get: a name (`developer`) or its number (30); recorded as declared. */
   accessLevel,
   /** A custom role (Ultimate) that refines `accessLevel`. */
   memberRoleId: z.number().int().positive().optional(),
@@ -215,7 +215,6 @@ export const samlGroupLinkDefinition = defineResource({
     },
   }),
   outputs: {},
-  outputsOf: () => ({}),
   // A link with the same group, name and provider is in the way of its replacement; and a link without a
   // provider cannot be deleted by name once another link of that name exists (the server asks which provider).
   deleteBeforeReplace: (olds, news) =>
@@ -255,14 +254,8 @@ export type SamlGroupLinkArgs = ResourceArgs<typeof schema>;
  * new SamlGroupLink("developers", { group: "acme", samlGroupName: "acme-developers", accessLevel: "developer" });
  * ```
  */
+export interface SamlGroupLink extends ResourceOutputs<typeof samlGroupLinkDefinition> {}
 export class SamlGroupLink extends PlatformResource {
-  declare readonly group: pulumi.Output<string | number>;
-  declare readonly samlGroupName: pulumi.Output<string>;
-  /** As declared: a role name or its number. */
-  declare readonly accessLevel: pulumi.Output<AccessLevelName | number>;
-  declare readonly memberRoleId: pulumi.Output<number | undefined>;
-  declare readonly provider: pulumi.Output<string | undefined>;
-
   constructor(name: string, args: SamlGroupLinkArgs, opts?: pulumi.CustomResourceOptions) {
     claimLink(name, args);
     super(samlGroupLinkDefinition, name, args, opts);

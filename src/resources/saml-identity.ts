@@ -35,7 +35,7 @@ import { ApiError, mayHaveBeenApplied, type PlatformClient } from "../client";
 import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
-import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
 import { USERS_PATH, userCalls } from "../api/users";
 import { probeGroup, samlIdentitiesPath, samlIdentityCalls, samlIdentityPath as identityPath, whyNoSamlProvider, type SamlIdentity as SamlIdentityApi } from "../api/saml";
@@ -200,11 +200,11 @@ export const samlIdentityDefinition = defineResource({
     deleteIdentityOnDestroy: { local: true },
   },
   outputs: {
-    userId: { fromId: (id) => Number(id.split("/").at(-1)) },
+    /** The member's numeric user id. */
+    userId: { value: (live: SamlIdentityLive) => live.user_id, fromId: (id) => Number(id.split("/").at(-1)) },
     /** The `extern_uid` the identity had before the first apply, given back on destroy: `{ externUid }`. */
-    restoreValues: {},
+    restoreValues: (live: SamlIdentityLive) => live.restore_values ?? {},
   },
-  outputsOf: (live: SamlIdentityLive) => ({ userId: live.user_id, restoreValues: live.restore_values ?? {} }),
   // admin_group: the Owner role; group SAML exists on Premium and Ultimate (hosted offering).
   requirements: (args) => ({ subject: `group ${args.group}`, role: "the Owner role", tier: "Premium or Ultimate" }),
   // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
@@ -253,16 +253,8 @@ export type SamlIdentityArgs = ResourceArgs<typeof schema>;
  * new SamlIdentity("alice", { group: "acme", user: "alice", externUid: "alice@idp.example" });
  * ```
  */
+export interface SamlIdentity extends ResourceOutputs<typeof samlIdentityDefinition> {}
 export class SamlIdentity extends PlatformResource {
-  declare readonly group: pulumi.Output<string | number>;
-  declare readonly user: pulumi.Output<string | number>;
-  declare readonly externUid: pulumi.Output<string>;
-  declare readonly deleteIdentityOnDestroy: pulumi.Output<boolean | undefined>;
-  /** The member's numeric user id. */
-  declare readonly userId: pulumi.Output<number>;
-  /** `{ externUid }`: the value before the first apply, given back on destroy. */
-  declare readonly restoreValues: pulumi.Output<Record<string, unknown>>;
-
   constructor(name: string, args: SamlIdentityArgs, opts?: pulumi.CustomResourceOptions) {
     // Two declarations for one member's identity would overwrite each other on every up.
     const group = declarationKey(args.group, args.connection);

@@ -24,9 +24,9 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError } from "../client";
 import { aliasOf, claimUnique, countDeclaration, declarationKey } from "../engine/declarations";
-import { defineResource, type EngineContext, type Live } from "../engine/definition";
+import { defineResource, type EngineContext, type Live, outputValues } from "../engine/definition";
 import { PartialCreateError } from "../engine/errors";
-import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import type { Room } from "../engine/verify";
 import { requestBody } from "../engine/values";
 import { isHttpUrl } from "../validation";
@@ -97,7 +97,7 @@ const schema = z.object({
 type UpstreamInputs = z.output<typeof schema>;
 type OtherRegistry = { registry: number; position?: number | undefined };
 
-interface LinkOutput {
+export interface LinkOutput {
   registryId: number;
   registryUpstreamId: number;
   position: number;
@@ -188,13 +188,15 @@ export const upstreamDefinition = defineResource({
     otherRegistries: { fromApi: otherLinks, toApi: () => undefined, sameValue: sameOtherRegistries },
     adoptExisting: { local: true, ignoreInDiff: true },
   },
-  outputs: { upstreamId: { fromId: Number }, groupId: {}, registryUpstreamId: {}, links: {} },
-  outputsOf: (live: UpstreamLive) => ({
-    upstreamId: live.id,
-    groupId: live.group_id,
-    registryUpstreamId: live.registry_upstreams.find((l) => l.registry_id === live.primary_registry_id)?.id,
-    links: toLinks(live.registry_upstreams),
-  }),
+  outputs: {
+    /** The upstream's numeric id. */
+    upstreamId: { value: (live: UpstreamLive) => live.id, fromId: Number },
+    groupId: (live: UpstreamLive) => live.group_id,
+    /** The id of its association with `registry`. */
+    registryUpstreamId: (live: UpstreamLive) => live.registry_upstreams.find((l) => l.registry_id === live.primary_registry_id)?.id,
+    /** Every registry it serves, with the association's id and position. */
+    links: (live: UpstreamLive) => toLinks(live.registry_upstreams),
+  },
   // The requirements are those of the registry's group.
   requirements: (args) => containerRegistryRequirements(`the group of virtual registry ${args.registry}`),
   // At preview (engine/verify.ts): the registry's group, as for its registries. Names need not be unique; the server
@@ -259,7 +261,7 @@ export const upstreamDefinition = defineResource({
           ...args,
           position: links.find((l) => l.registry_id === args.registry)?.position,
           otherRegistries: otherLinks(live),
-          ...upstreamDefinition.outputsOf(live, args),
+          ...outputValues(upstreamDefinition.outputs, live, args),
         },
       );
     }
@@ -386,24 +388,8 @@ function countUpstreamLinks(name: string, args: UpstreamArgs): void {
  * });
  * ```
  */
+export interface Upstream extends ResourceOutputs<typeof upstreamDefinition> {}
 export class Upstream extends PlatformResource {
-  declare readonly registry: pulumi.Output<number>;
-  declare readonly url: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string>;
-  declare readonly description: pulumi.Output<string | undefined>;
-  declare readonly cacheValidityHours: pulumi.Output<number>;
-  declare readonly username: pulumi.Output<string | undefined>;
-  declare readonly password: pulumi.Output<string | undefined>;
-  declare readonly position: pulumi.Output<number | undefined>;
-  declare readonly otherRegistries: pulumi.Output<OtherRegistry[] | undefined>;
-  /** The upstream's numeric id. */
-  declare readonly upstreamId: pulumi.Output<number>;
-  declare readonly groupId: pulumi.Output<number>;
-  /** The id of its association with `registry`. */
-  declare readonly registryUpstreamId: pulumi.Output<number>;
-  /** Every registry it serves, with the association's id and position. */
-  declare readonly links: pulumi.Output<LinkOutput[]>;
-
   constructor(name: string, args: UpstreamArgs, opts?: pulumi.CustomResourceOptions) {
     const registryKey = declarationKey(args.registry);
     countUpstreamLinks(name, args);

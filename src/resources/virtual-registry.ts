@@ -13,7 +13,7 @@ import { z } from "zod";
 import { countDeclaration, declarationKey, recordAlias } from "../engine/declarations";
 import { defineResource, type EngineContext, type Requirements } from "../engine/definition";
 import type { GroupObjectOwner } from "../engine/verify";
-import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { adoptExisting } from "./common";
 import {
@@ -115,14 +115,17 @@ export const virtualRegistryDefinition = defineResource({
       },
     },
   }),
-  outputs: { registryId: { fromId: Number }, groupId: {}, upstreams: {} },
-  outputsOf: (live: VirtualRegistryLive) => ({
-    registryId: live.id,
-    groupId: live.group_id,
-    upstreams: [...(live.registry_upstreams ?? [])]
-      .sort((a, b) => a.position - b.position)
-      .map((link): RegistryUpstreamOutput => ({ upstreamId: link.upstream_id, position: link.position, registryUpstreamId: link.id })),
-  }),
+  outputs: {
+    /** The registry's numeric id: give it to `Upstream.registry`. */
+    registryId: { value: (live: VirtualRegistryLive) => live.id, fromId: Number },
+    /** The numeric id of the owning group. */
+    groupId: (live: VirtualRegistryLive) => live.group_id,
+    /** The registry's upstreams in order, as of the last create, update or refresh. */
+    upstreams: (live: VirtualRegistryLive) =>
+      [...(live.registry_upstreams ?? [])]
+        .sort((a, b) => a.position - b.position)
+        .map((link): RegistryUpstreamOutput => ({ upstreamId: link.upstream_id, position: link.position, registryUpstreamId: link.id })),
+  },
 
   async create(ctx, args) {
     // A lost response is recovered by name, so a retry never makes a second registry.
@@ -175,17 +178,8 @@ export const REGISTRY_GROUP = "virtual-registry-group";
  * new Upstream("docker-hub", { registry: registry.registryId, name: "Docker Hub", url: "https://registry-1.docker.io" });
  * ```
  */
+export interface VirtualRegistry extends ResourceOutputs<typeof virtualRegistryDefinition> {}
 export class VirtualRegistry extends PlatformResource {
-  declare readonly group: pulumi.Output<string | number>;
-  declare readonly name: pulumi.Output<string>;
-  declare readonly description: pulumi.Output<string | undefined>;
-  /** The registry's numeric id: give it to `Upstream.registry`. */
-  declare readonly registryId: pulumi.Output<number>;
-  /** The numeric id of the owning group. */
-  declare readonly groupId: pulumi.Output<number>;
-  /** The registry's upstreams in order, as of the last create, update or refresh. */
-  declare readonly upstreams: pulumi.Output<RegistryUpstreamOutput[]>;
-
   constructor(name: string, args: VirtualRegistryArgs, opts?: pulumi.CustomResourceOptions) {
     const groupKey = declarationKey(args.group);
     countDeclaration(

@@ -4,7 +4,7 @@
  * to show from the declared secret traits, and for an exclusive set the noun of
  * the objects it deletes.
  */
-import type { AnyResourceDefinition, FieldTraits } from "../engine/definition";
+import { type AnyResourceDefinition, type FieldTraits, type OutputsDeclaration, outputTraits } from "../engine/definition";
 import { TAKEOVER_KEY } from "../engine/import";
 import { definitions } from "../resources";
 
@@ -49,7 +49,7 @@ export function termsOf(kind: string): KindTerms {
   const definition = (definitions as Record<string, AnyResourceDefinition | undefined>)[kind];
   const secretProperties = new Set<string>();
   for (const [name, traits] of Object.entries(definition?.fields ?? {})) if ((traits as { secret?: boolean }).secret) secretProperties.add(name);
-  for (const [name, traits] of Object.entries(definition?.outputs ?? {})) if (traits.secret) secretProperties.add(name);
+  for (const [name, output] of Object.entries((definition?.outputs ?? {}) as OutputsDeclaration)) if (outputTraits(output).secret) secretProperties.add(name);
   const options = Object.entries(definition?.fields ?? {}).filter(([, traits]) => (traits as FieldTraits).ignoreInDiff).map(([name]) => name);
   const notFields = new Set([TAKEOVER_KEY, ...options, ...(definition?.narration?.names ?? [])]);
   const exclusive = /^Exclusive([A-Z]\w+)$/.exec(kind);

@@ -1,0 +1,219 @@
+/**
+ * The members of each resource class, derived from its declaration (the
+ * schema's inputs and the `outputs`, see ResourceOutputs in
+ * src/engine/resource.ts), as the published types give them: a member that
+ * goes missing or changes type fails the typecheck of this file.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { describe, expectTypeOf, it } from "vitest";
+import type {
+  AcceptedRun, AccessLevelName, ApplicationSettings, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusivePipelineSchedules, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, GroupIntegration, GroupSettings, IntegrationSlug, MergeRequest, PipelineSchedule, PipelineScheduleRun, ProjectStar, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry,
+} from "pulumi-platform";
+
+describe("resource class members", () => {
+  it("ApplicationSettings", () => {
+    expectTypeOf<ApplicationSettings["restoreValues"]>().toEqualTypeOf<pulumi.Output<Record<string, unknown>>>();
+    expectTypeOf<ApplicationSettings["updatedAt"]>().toEqualTypeOf<pulumi.Output<string>>();
+  });
+  it("Badge", () => {
+    expectTypeOf<Badge["project"]>().toEqualTypeOf<pulumi.Output<string | number | undefined>>();
+    expectTypeOf<Badge["group"]>().toEqualTypeOf<pulumi.Output<string | number | undefined>>();
+    expectTypeOf<Badge["linkUrl"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<Badge["imageUrl"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<Badge["name"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<Badge["badgeId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<Badge["kind"]>().toEqualTypeOf<pulumi.Output<"project" | "group">>();
+    expectTypeOf<Badge["renderedLinkUrl"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<Badge["renderedImageUrl"]>().toEqualTypeOf<pulumi.Output<string>>();
+  });
+  it("ChangelogCommit", () => {
+    expectTypeOf<ChangelogCommit["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<ChangelogCommit["version"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<ChangelogCommit["committedAt"]>().toEqualTypeOf<pulumi.Output<string>>();
+  });
+  it("CleanupPolicy", () => {
+    expectTypeOf<CleanupPolicy["group"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<CleanupPolicy["cadence"]>().toEqualTypeOf<pulumi.Output<number | undefined>>();
+    expectTypeOf<CleanupPolicy["enabled"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
+    expectTypeOf<CleanupPolicy["keepNDaysAfterDownload"]>().toEqualTypeOf<pulumi.Output<number | undefined>>();
+    expectTypeOf<CleanupPolicy["notifyOnSuccess"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
+    expectTypeOf<CleanupPolicy["notifyOnFailure"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
+    expectTypeOf<CleanupPolicy["groupId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<CleanupPolicy["nextRunAt"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+    expectTypeOf<CleanupPolicy["lastRunAt"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+    expectTypeOf<CleanupPolicy["lastRunDeletedSize"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<CleanupPolicy["lastRunDeletedEntriesCount"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<CleanupPolicy["status"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<CleanupPolicy["failureMessage"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+    expectTypeOf<CleanupPolicy["lastRunDetailedMetrics"]>().toEqualTypeOf<pulumi.Output<Record<string, { [x: string]: unknown; deleted_entries_count: number; deleted_size: number }>>>();
+  });
+  it("ContainerRegistryCleanup", () => {
+    expectTypeOf<ContainerRegistryCleanup["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<ContainerRegistryCleanup["repository"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<ContainerRegistryCleanup["nameRegexDelete"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<ContainerRegistryCleanup["nameRegexKeep"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<ContainerRegistryCleanup["keepN"]>().toEqualTypeOf<pulumi.Output<number | undefined>>();
+    expectTypeOf<ContainerRegistryCleanup["olderThan"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<ContainerRegistryCleanup["wouldDelete"]>().toEqualTypeOf<pulumi.Output<string[]>>();
+    expectTypeOf<ContainerRegistryCleanup["repositories"]>().toEqualTypeOf<pulumi.Output<string[]>>();
+    expectTypeOf<ContainerRegistryCleanup["deleted"]>().toEqualTypeOf<pulumi.Output<Record<string, AcceptedRun>>>();
+    expectTypeOf<ContainerRegistryCleanup["refused"]>().toEqualTypeOf<pulumi.Output<Record<string, string>>>();
+    expectTypeOf<ContainerRegistryCleanup["lastRunAt"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+  });
+  it("ContainerRegistryVisibility", () => {
+    expectTypeOf<ContainerRegistryVisibility["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<ContainerRegistryVisibility["accessLevel"]>().toEqualTypeOf<pulumi.Output<"enabled" | "private" | "disabled">>();
+    expectTypeOf<ContainerRegistryVisibility["projectId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<ContainerRegistryVisibility["fullPath"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<ContainerRegistryVisibility["restoreValues"]>().toEqualTypeOf<pulumi.Output<Record<string, unknown>>>();
+  });
+  it("EpicLink", () => {
+    expectTypeOf<EpicLink["group"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<EpicLink["epicIid"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<EpicLink["childEpicId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<EpicLink["moveBeforeId"]>().toEqualTypeOf<pulumi.Output<number | undefined>>();
+    expectTypeOf<EpicLink["moveAfterId"]>().toEqualTypeOf<pulumi.Output<number | undefined>>();
+    expectTypeOf<EpicLink["parentEpicId"]>().toEqualTypeOf<pulumi.Output<number | null>>();
+    expectTypeOf<EpicLink["childEpicIid"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<EpicLink["childGroupId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<EpicLink["title"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<EpicLink["previousParentLink"]>().toEqualTypeOf<pulumi.Output<string>>();
+  });
+  it("ErrorTrackingClientKey", () => {
+    expectTypeOf<ErrorTrackingClientKey["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<ErrorTrackingClientKey["rotation"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<ErrorTrackingClientKey["keyId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<ErrorTrackingClientKey["active"]>().toEqualTypeOf<pulumi.Output<boolean>>();
+    expectTypeOf<ErrorTrackingClientKey["publicKey"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<ErrorTrackingClientKey["dsn"]>().toEqualTypeOf<pulumi.Output<string>>();
+  });
+  it("ExclusiveBadges", () => {
+    expectTypeOf<ExclusiveBadges["project"]>().toEqualTypeOf<pulumi.Output<string | number | undefined>>();
+    expectTypeOf<ExclusiveBadges["group"]>().toEqualTypeOf<pulumi.Output<string | number | undefined>>();
+    expectTypeOf<ExclusiveBadges["keep"]>().toEqualTypeOf<pulumi.Output<(string | number)[]>>();
+    expectTypeOf<ExclusiveBadges["ignore"]>().toEqualTypeOf<pulumi.Output<string[] | undefined>>();
+    expectTypeOf<ExclusiveBadges["unexpected"]>().toEqualTypeOf<pulumi.Output<ExclusiveSetEntry[]>>();
+  });
+  it("ExclusiveGroupIntegrations", () => {
+    expectTypeOf<ExclusiveGroupIntegrations["group"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<ExclusiveGroupIntegrations["keep"]>().toEqualTypeOf<pulumi.Output<(string | number)[]>>();
+    expectTypeOf<ExclusiveGroupIntegrations["ignore"]>().toEqualTypeOf<pulumi.Output<string[] | undefined>>();
+    expectTypeOf<ExclusiveGroupIntegrations["unexpected"]>().toEqualTypeOf<pulumi.Output<ExclusiveSetEntry[]>>();
+  });
+  it("ExclusivePipelineSchedules", () => {
+    expectTypeOf<ExclusivePipelineSchedules["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<ExclusivePipelineSchedules["keep"]>().toEqualTypeOf<pulumi.Output<(string | number)[]>>();
+    expectTypeOf<ExclusivePipelineSchedules["ignore"]>().toEqualTypeOf<pulumi.Output<string[] | undefined>>();
+    expectTypeOf<ExclusivePipelineSchedules["unexpected"]>().toEqualTypeOf<pulumi.Output<ExclusiveSetEntry[]>>();
+  });
+  it("ExclusiveSamlGroupLinks", () => {
+    expectTypeOf<ExclusiveSamlGroupLinks["group"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<ExclusiveSamlGroupLinks["keep"]>().toEqualTypeOf<pulumi.Output<(string | number)[]>>();
+    expectTypeOf<ExclusiveSamlGroupLinks["ignore"]>().toEqualTypeOf<pulumi.Output<string[] | undefined>>();
+    expectTypeOf<ExclusiveSamlGroupLinks["unexpected"]>().toEqualTypeOf<pulumi.Output<ExclusiveSetEntry[]>>();
+  });
+  it("ExclusiveUpstreams", () => {
+    expectTypeOf<ExclusiveUpstreams["registry"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<ExclusiveUpstreams["keep"]>().toEqualTypeOf<pulumi.Output<(string | number)[]>>();
+    expectTypeOf<ExclusiveUpstreams["ignore"]>().toEqualTypeOf<pulumi.Output<string[] | undefined>>();
+    expectTypeOf<ExclusiveUpstreams["unexpected"]>().toEqualTypeOf<pulumi.Output<ExclusiveSetEntry[]>>();
+  });
+  it("GroupIntegration", () => {
+    expectTypeOf<GroupIntegration["group"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<GroupIntegration["slug"]>().toEqualTypeOf<pulumi.Output<IntegrationSlug>>();
+    expectTypeOf<GroupIntegration["integrationId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<GroupIntegration["title"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<GroupIntegration["active"]>().toEqualTypeOf<pulumi.Output<boolean>>();
+  });
+  it("GroupSettings", () => {
+    expectTypeOf<GroupSettings["group"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<GroupSettings["groupId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<GroupSettings["fullPath"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<GroupSettings["avatarUrl"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+    expectTypeOf<GroupSettings["restoreValues"]>().toEqualTypeOf<pulumi.Output<Record<string, unknown>>>();
+  });
+  it("MergeRequest", () => {
+    expectTypeOf<MergeRequest["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<MergeRequest["sourceBranch"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<MergeRequest["targetBranch"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<MergeRequest["title"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<MergeRequest["description"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<MergeRequest["state"]>().toEqualTypeOf<pulumi.Output<"opened" | "closed" | "merged">>();
+    expectTypeOf<MergeRequest["labels"]>().toEqualTypeOf<pulumi.Output<string[] | undefined>>();
+    expectTypeOf<MergeRequest["assigneeIds"]>().toEqualTypeOf<pulumi.Output<number[] | undefined>>();
+    expectTypeOf<MergeRequest["reviewerIds"]>().toEqualTypeOf<pulumi.Output<number[] | undefined>>();
+    expectTypeOf<MergeRequest["milestoneId"]>().toEqualTypeOf<pulumi.Output<number | undefined>>();
+    expectTypeOf<MergeRequest["iid"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<MergeRequest["mergeRequestId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<MergeRequest["webUrl"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<MergeRequest["mergedAt"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+  });
+  it("PipelineScheduleRun", () => {
+    expectTypeOf<PipelineScheduleRun["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<PipelineScheduleRun["scheduleId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<PipelineScheduleRun["message"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+    expectTypeOf<PipelineScheduleRun["ranAt"]>().toEqualTypeOf<pulumi.Output<string>>();
+  });
+  it("PipelineSchedule", () => {
+    expectTypeOf<PipelineSchedule["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<PipelineSchedule["description"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<PipelineSchedule["ref"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<PipelineSchedule["cron"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<PipelineSchedule["cronTimezone"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<PipelineSchedule["active"]>().toEqualTypeOf<pulumi.Output<boolean>>();
+    expectTypeOf<PipelineSchedule["variables"]>().toEqualTypeOf<pulumi.Output<Record<string, { value: string; variableType: "env_var" | "file" }> | undefined>>();
+    expectTypeOf<PipelineSchedule["declaredVariableKeys"]>().toEqualTypeOf<pulumi.Output<string[]>>();
+    expectTypeOf<PipelineSchedule["inputs"]>().toEqualTypeOf<pulumi.Output<{ name: string; value: string | number | boolean | (string | number | boolean)[] }[] | undefined>>();
+    expectTypeOf<PipelineSchedule["scheduleId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<PipelineSchedule["owner"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+    expectTypeOf<PipelineSchedule["nextRunAt"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+    expectTypeOf<PipelineSchedule["lastPipeline"]>().toEqualTypeOf<pulumi.Output<{ [x: string]: unknown; id: number; sha: string; ref: string; status: string } | null>>();
+  });
+  it("ProjectStar", () => {
+    expectTypeOf<ProjectStar["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<ProjectStar["projectId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<ProjectStar["userId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<ProjectStar["username"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<ProjectStar["starredSince"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<ProjectStar["starCount"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<ProjectStar["starredBefore"]>().toEqualTypeOf<pulumi.Output<boolean>>();
+  });
+  it("SamlGroupLink", () => {
+    expectTypeOf<SamlGroupLink["group"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<SamlGroupLink["samlGroupName"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<SamlGroupLink["accessLevel"]>().toEqualTypeOf<pulumi.Output<AccessLevelName | number>>();
+    expectTypeOf<SamlGroupLink["memberRoleId"]>().toEqualTypeOf<pulumi.Output<number | undefined>>();
+    expectTypeOf<SamlGroupLink["provider"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+  });
+  it("SamlIdentity", () => {
+    expectTypeOf<SamlIdentity["group"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<SamlIdentity["user"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<SamlIdentity["externUid"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<SamlIdentity["deleteIdentityOnDestroy"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
+    expectTypeOf<SamlIdentity["userId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<SamlIdentity["restoreValues"]>().toEqualTypeOf<pulumi.Output<Record<string, unknown>>>();
+  });
+  it("Upstream", () => {
+    expectTypeOf<Upstream["registry"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<Upstream["url"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<Upstream["name"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<Upstream["description"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<Upstream["cacheValidityHours"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<Upstream["username"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<Upstream["password"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<Upstream["position"]>().toEqualTypeOf<pulumi.Output<number | undefined>>();
+    expectTypeOf<Upstream["otherRegistries"]>().toEqualTypeOf<pulumi.Output<{ registry: number; position?: number | undefined }[] | undefined>>();
+    expectTypeOf<Upstream["upstreamId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<Upstream["groupId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<Upstream["registryUpstreamId"]>().toEqualTypeOf<pulumi.Output<number | undefined>>();
+    expectTypeOf<Upstream["links"]>().toEqualTypeOf<pulumi.Output<{ registryId: number; registryUpstreamId: number; position: number }[]>>();
+  });
+  it("VirtualRegistry", () => {
+    expectTypeOf<VirtualRegistry["group"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<VirtualRegistry["name"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<VirtualRegistry["description"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<VirtualRegistry["registryId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<VirtualRegistry["groupId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<VirtualRegistry["upstreams"]>().toEqualTypeOf<pulumi.Output<{ upstreamId: number; position: number; registryUpstreamId: number }[]>>();
+  });
+});
