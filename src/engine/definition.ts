@@ -199,7 +199,8 @@ export interface Requirements {
   refusedWith?: Partial<Record<401 | 404, ("tier" | "featureFlag")[]>>;
 }
 
-export interface ResourceDefinition<S extends z.ZodObject = z.ZodObject, L extends Live = Live, O extends OutputsDeclaration<L, z.output<S>> = OutputsDeclaration<L, z.output<S>>> {
+/** What every resource declares, whatever its kind. */
+interface ResourceBase<S extends z.ZodObject, L extends Live, O extends OutputsDeclaration<L, z.output<S>>> {
   /** The class name, also the key in `providers`. */
   name: string;
   /** What the server calls this object in a `404 <Subject> Not Found` message, if it names it. */
@@ -226,39 +227,8 @@ export interface ResourceDefinition<S extends z.ZodObject = z.ZodObject, L exten
   migrate?(recorded: Record<string, unknown>): Record<string, unknown>;
   /** Rules across fields that the schema cannot say; each failure names its property. */
   validate?(args: z.output<S>): { property: string; reason: string }[];
-  /**
-   * Replace by deleting first, for objects that can exist only once per owner.
-   * A function decides per change (olds: the recorded state, news: the checked
-   * inputs): true when the replacement could not coexist with the old object.
-   */
-  deleteBeforeReplace?: boolean | ((olds: Record<string, unknown>, news: z.output<S>) => boolean);
-
-  /**
-   * Set for a resource that manages settings of an object that exists without
-   * it (a group's settings, the instance's settings): see ./settings.ts. Such a
-   * resource has no `create` or `delete`: the engine reads the object, records
-   * the prior values of the managed fields, writes the declared ones with
-   * `update`, and gives the prior values back on delete.
-   */
-  settings?: SettingsDefinition<S, L>;
-
-  /** Required unless `settings` is set. */
-  create?(ctx: EngineContext, args: z.output<S>): Promise<Located<L>>;
   /** The live object, or undefined when it no longer exists. */
   read(ctx: EngineContext, id: string, args: z.output<S>): Promise<L | undefined>;
-  update(ctx: EngineContext, id: string, args: z.output<S>, changed: ReadonlySet<string>, olds: z.output<S>): Promise<L>;
-  /** Required unless `settings` is set. */
-  delete?(ctx: EngineContext, id: string, args: z.output<S>): Promise<void>;
-  /**
-   * For a kind whose create takes over what is there by nature (an exclusive
-   * set, a member's SAML identity, recording its prior value): the id create
-   * will give these inputs, found without writing. The `import` option then
-   * checks that it is the id imported, and runs `create`, instead of reading
-   * the object by id and updating it.
-   */
-  importByCreating?(ctx: EngineContext, args: z.output<S>): Promise<string>;
-  /** Finds an existing object that this declaration should take over (`adoptExisting`). */
-  adopt?(ctx: EngineContext, args: z.output<S>): Promise<Located<L> | undefined>;
   /**
    * What an update will do, in words a reviewer reads (an exclusive set's
    * `deletes`: the objects it removes): inputs `check` adds from the recorded
@@ -274,20 +244,91 @@ export interface ResourceDefinition<S extends z.ZodObject = z.ZodObject, L exten
   hiddenInDiffs?: readonly string[];
 }
 
-/** What a settings resource declares besides the usual read and update (see ./settings.ts). */
-export interface SettingsDefinition<S extends z.ZodObject = z.ZodObject, L extends Live = Live> {
+/**
+ * A resource that creates its object and deletes it (a badge, a schedule).
+ * Without `update`, every input replaces the object: the engine never updates
+ * it in place (an action trigger, whose every input runs it again).
+ */
+export interface ObjectResource<S extends z.ZodObject = z.ZodObject, L extends Live = Live, O extends OutputsDeclaration<L, z.output<S>> = OutputsDeclaration<L, z.output<S>>>
+  extends ResourceBase<S, L, O> {
+  create(ctx: EngineContext, args: z.output<S>): Promise<Located<L>>;
+  update?(ctx: EngineContext, id: string, args: z.output<S>, changed: ReadonlySet<string>, olds: z.output<S>): Promise<L>;
+  delete(ctx: EngineContext, id: string, args: z.output<S>): Promise<void>;
+  /**
+   * Replace by deleting first, for objects that can exist only once per owner.
+   * A function decides per change (olds: the recorded state, news: the checked
+   * inputs): true when the replacement could not coexist with the old object.
+   */
+  deleteBeforeReplace?: boolean | ((olds: Record<string, unknown>, news: z.output<S>) => boolean);
+
+  /**
+   * For a kind whose create takes over what is there by nature (an exclusive
+   * set, a member's SAML identity, recording its prior value): the id create
+   * will give these inputs, found without writing. The `import` option then
+   * checks that it is the id imported, and runs `create`, instead of reading
+   * the object by id and updating it.
+   */
+  importByCreating?(ctx: EngineContext, args: z.output<S>): Promise<string>;
+  /** Finds an existing object that this declaration should take over (`adoptExisting`). */
+  adopt?(ctx: EngineContext, args: z.output<S>): Promise<Located<L> | undefined>;
+}
+
+/**
+ * A resource that manages settings of an object that exists without it (a
+ * group's settings, the instance's settings): see ./settings.ts. It has no
+ * create or delete: the engine locates the object, records the prior values of
+ * the managed fields, writes the declared ones with `update`, and gives the
+ * prior values back on delete. Its outputs include the prior values
+ * (`restoreValues`, `restoreSecrets`), which the engine adds.
+ */
+export interface SettingsResource<S extends z.ZodObject = z.ZodObject, L extends Live = Live, O extends OutputsDeclaration<L, z.output<S>> = OutputsDeclaration<L, z.output<S>>>
+  extends ResourceBase<S, L, O> {
   /**
    * Finds the object whose settings are managed and reads it: its id and its
    * current values, the one GET of a create. A missing object is an error here
    * (a settings resource never creates it).
    */
   locate(ctx: EngineContext, args: z.output<S>): Promise<Located<L>>;
+  update(ctx: EngineContext, id: string, args: z.output<S>, changed: ReadonlySet<string>, olds: z.output<S>): Promise<L>;
 }
 
-export function defineResource<S extends z.ZodObject, L extends Live, O extends OutputsDeclaration<L, z.output<S>>>(definition: ResourceDefinition<S, L, O>): ResourceDefinition<S, L, O> {
-  return definition;
+/** The prior values of a settings resource's managed fields, by property name. */
+export type PriorValues = Record<string, unknown>;
+
+/** The outputs the engine adds to every settings resource's: its prior values. A named type, so the published declarations keep the comments. */
+export type SettingsOutputs = {
+  /** The values the managed settings had before the first apply, given back on delete (the secret ones in `restoreSecrets`). */
+  restoreValues: OutputDeclaration<Live, PriorValues, never>;
+  /** The prior values of the managed secret settings: a secret output. */
+  restoreSecrets: OutputDeclaration<Live, PriorValues, never>;
+};
+
+export const settingsOutputs: SettingsOutputs = {
+  restoreValues: recordedOutput<PriorValues>(),
+  restoreSecrets: recordedOutput<PriorValues>({ secret: true }),
+};
+
+/** A declaration, tagged with its kind: what the engine dispatches on. */
+export type ResourceDefinition<S extends z.ZodObject = z.ZodObject, L extends Live = Live, O extends OutputsDeclaration<L, z.output<S>> = OutputsDeclaration<L, z.output<S>>> =
+  | (ObjectResource<S, L, O> & { kind: "object" })
+  | (SettingsResource<S, L, O> & { kind: "settings" });
+
+export function defineObjectResource<S extends z.ZodObject, L extends Live, O extends OutputsDeclaration<L, z.output<S>>>(
+  declaration: ObjectResource<S, L, O>,
+): ObjectResource<S, L, O> & { kind: "object" } {
+  return Object.assign(declaration, { kind: "object" as const });
+}
+
+export function defineSettingsResource<S extends z.ZodObject, L extends Live, O extends OutputsDeclaration<L, z.output<S>>>(
+  declaration: SettingsResource<S, L, O>,
+): SettingsResource<S, L, O & SettingsOutputs> & { kind: "settings" } {
+  return Object.assign(declaration, { kind: "settings" as const, outputs: { ...settingsOutputs, ...declaration.outputs } });
 }
 
 /** Any declaration, as the engine and the registry hold them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyResourceDefinition = ResourceDefinition<any, any, any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyObjectResource = ObjectResource<any, any, any> & { kind: "object" };
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySettingsResource = SettingsResource<any, any, any> & { kind: "settings" };

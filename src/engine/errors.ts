@@ -1,5 +1,5 @@
 /** The failures the engine and the resource modules raise on purpose. */
-import type { Live } from "./definition";
+import type { AnyResourceDefinition, Live } from "./definition";
 
 /**
  * Thrown from create when the object exists but a later step failed: the engine
@@ -44,4 +44,17 @@ export class ExplainedError extends Error {
     super(message);
     this.stack = "";
   }
+}
+
+/**
+ * For the kinds whose create takes over what is there by nature (settings
+ * resources, `importByCreating` kinds): the object create takes must be the
+ * one the import names, or the declaration and the id disagree.
+ */
+export function checkImportedId(definition: AnyResourceDefinition, importId: string, found: string): void {
+  if (found === importId) return;
+  throw new ExplainedError(
+    `${definition.name}: cannot import "${importId}": the declared properties name the object "${found}". ` +
+      `Import "${found}", or change the declaration to name the object "${importId}" is.`,
+  );
 }

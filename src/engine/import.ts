@@ -30,7 +30,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { AnyResourceDefinition, EngineContext, Located } from "./definition";
 import { warn } from "./engine-log";
 import { isUnknown } from "./values";
-import { ExplainedError } from "./errors";
+import { checkImportedId, ExplainedError } from "./errors";
 import { isGone } from "./explain";
 import type { PropertyParts } from "./properties";
 
@@ -95,19 +95,6 @@ function isMalformedId(error: unknown): boolean {
   return error instanceof Error && !("status" in error) && / id "[^"]*" is not /.test(error.message);
 }
 
-/**
- * For the kinds whose create takes over what is there by nature (settings
- * resources, `importByCreating` kinds): the object create takes must be the
- * one the import names, or the declaration and the id disagree.
- */
-export function checkImportedId(definition: AnyResourceDefinition, importId: string, found: string): void {
-  if (found === importId) return;
-  throw new ExplainedError(
-    `${definition.name}: cannot import "${importId}": the declared properties name the object "${found}". ` +
-      `Import "${found}", or change the declaration to name the object "${importId}" is.`,
-  );
-}
-
 /** Whether the program may take an object over: the `import` option or `adoptExisting` (then the URN goes to check). */
 export function mayTakeOver(args: object, opts: pulumi.CustomResourceOptions | undefined): boolean {
   return opts?.import !== undefined || (args as { adoptExisting?: unknown }).adoptExisting !== undefined;
@@ -140,11 +127,11 @@ export function changesToAdopt(parts: PropertyParts, current: Record<string, unk
 export async function previewImport(parts: PropertyParts, ctx: EngineContext, id: string, args: Record<string, unknown>): Promise<{ failure: string } | { takeover: Takeover } | undefined> {
   const { definition } = parts;
   try {
-    if (definition.importByCreating) {
+    if (definition.kind === "object" && definition.importByCreating) {
       checkImportedId(definition, id, await definition.importByCreating(ctx, args as never));
       return { takeover: { id, overwrites: {} } };
-    } else if (definition.settings) {
-      const located = await definition.settings.locate(ctx, args as never);
+    } else if (definition.kind === "settings") {
+      const located = await definition.locate(ctx, args as never);
       checkImportedId(definition, id, located.id);
       const current = Object.fromEntries(parts.apiProperties.map((name) => [name, parts.liveValueOf(name, parts.traits(name), located.live)]));
       return { takeover: { id, overwrites: overwritten(parts, parts.differingFromLive(args, located.live), current) } };
@@ -164,7 +151,7 @@ export async function previewImport(parts: PropertyParts, ctx: EngineContext, id
  */
 export async function previewAdoption(parts: PropertyParts, ctx: EngineContext, args: Record<string, unknown>): Promise<Takeover | undefined> {
   const { definition } = parts;
-  if (args.adoptExisting !== true || !definition.adopt || definition.settings) return undefined;
+  if (args.adoptExisting !== true || definition.kind !== "object" || !definition.adopt) return undefined;
   try {
     const adopted = await definition.adopt(ctx, args as never);
     if (!adopted) return undefined;

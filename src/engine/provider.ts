@@ -8,10 +8,11 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { client, configureConnection, connectionProblem, verifyAtPreview } from "../connection";
 import { withResourceConnections } from "./connections";
-import type { AnyResourceDefinition, EngineContext, Live, Located } from "./definition";
+import type { AnyResourceDefinition, EngineContext, Live } from "./definition";
+import { type Lifecycle, objectLifecycle } from "./objects";
 import { PRIOR_VALUE_OUTPUTS, settingsLifecycle } from "./settings";
 import { PartialCreateError } from "./errors";
-import { changesToAdopt, checkImportedId, importedObject, importIdOf, importInputOf, previewAdoption, previewImport, TAKEOVER_KEY, URN_KEY, warnTakeover } from "./import";
+import { importIdOf, importInputOf, previewAdoption, previewImport, TAKEOVER_KEY, URN_KEY, warnTakeover } from "./import";
 import { shownOnce } from "./shown-once";
 import { noteProgramRunning } from "./stored-config";
 import { type Attempt, explain, isGone, isOwnerMissing } from "./explain";
@@ -23,13 +24,14 @@ import { type DeclaredSchema, declaredSchema } from "./declared-schema";
 
 type Args = Record<string, unknown>;
 
-/** What the operations share: the property parts, the settings life cycle of a settings resource, and how failures read. */
+/** What the operations share: the property parts, the life cycle of the declaration's kind, and how failures read. */
 interface Engine extends PropertyParts {
   /** The input schema refusing properties it does not declare, parsing only those declared (./declared-schema.ts). */
   strictSchema: DeclaredSchema;
   /** The same, dropping what it does not declare (the schema's own behaviour): create's and update's parse. */
   inputSchema: DeclaredSchema;
-  settingsCycle: ReturnType<typeof settingsLifecycle> | undefined;
+  /** Create, import, update and delete as the kind does them: ./objects.ts or ./settings.ts. */
+  lifecycle: Lifecycle;
   /** Properties with the `observed` trait: read from the server at check, never declared. */
   observedProperties: readonly string[];
   explained(error: unknown, attempt: Attempt): Error;
@@ -42,7 +44,7 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
 
 function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dynamic.ResourceProvider> {
   const engine = engineFor(definition);
-  const { settingsCycle, changedProperties, recordedOutputs, explained } = engine;
+  const { lifecycle, explained } = engine;
   return {
     async configure(request) {
       configureConnection(request.config);
@@ -68,7 +70,8 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
     async create(inputs) {
       const args = parse(engine, inputs);
       try {
-        return await createObject(engine, args, importIdOf(inputs));
+        const importId = importIdOf(inputs);
+        return importId === undefined ? await lifecycle.create(context(), args) : await lifecycle.importing(context(), args, importId);
       } catch (error) {
         if (error instanceof PartialCreateError) recordPartialCreate(engine, error, args, inputs.__provider);
         throw explained(error, { operation: "create", action: "create it", args });
@@ -89,11 +92,8 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
     async update(id, recordedOlds, news) {
       const olds = recordedState(definition, recordedOlds);
       const args = parse(engine, news);
-      const changed = new Set(changedProperties(olds, args));
       try {
-        if (settingsCycle) return { outs: await settingsCycle.update(context(), id, olds, args) };
-        const live = await definition.update(context(), id, args as never, changed, withoutEngineKeys(olds) as never);
-        return { outs: recordedOutputs(args, live) };
+        return { outs: await lifecycle.update(context(), id, olds, args) };
       } catch (error) {
         throw explained(error, { operation: "update", action: `update ${id}`, args, recorded: withoutEngineKeys(olds) });
       }
@@ -102,8 +102,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
     async delete(id, props) {
       const args = recordedState(definition, props);
       try {
-        if (settingsCycle) await settingsCycle.delete(context(), id, args);
-        else await definition.delete!(context(), id, args as never);
+        await lifecycle.delete(context(), id, args);
       } catch (error) {
         if (isGone(definition, error) || isOwnerMissing(definition, error)) return;
         throw shownOnce(explained(error, { operation: "delete", action: `delete ${id}`, args }));
@@ -113,16 +112,12 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
 }
 
 function engineFor(definition: AnyResourceDefinition): Engine {
-  if (!definition.settings && (!definition.create || !definition.delete)) {
-    throw new Error(`${definition.name}: a resource needs create and delete hooks, or a settings declaration`);
-  }
   const parts = propertyParts(definition);
   return {
     ...parts,
     strictSchema: declaredSchema(definition.schema, "strict"),
     inputSchema: declaredSchema(definition.schema, "strip"),
-    /** The life cycle of a settings resource (./settings.ts), built on the same parts. */
-    settingsCycle: definition.settings ? settingsLifecycle(parts) : undefined,
+    lifecycle: definition.kind === "settings" ? settingsLifecycle(parts, definition) : objectLifecycle(parts, definition),
     observedProperties: parts.propertyNames.filter((name) => parts.traits(name).observed !== undefined),
     explained: (error, attempt) => explain(definition, parts.secretProperties, error, attempt, secretValuesOf(parts)),
   };
@@ -351,62 +346,13 @@ function withoutAnnouncedOutputs(definition: AnyResourceDefinition, inputs: Args
  * are the last applied or refreshed ones.
  */
 function diffInputs(engine: Engine, olds: Args, news: Args): pulumi.dynamic.DiffResult {
-  const { definition, settingsCycle, traits } = engine;
+  const { lifecycle, traits } = engine;
   const declared = withObservedValues(news);
   const changed = engine.changedProperties(olds, declared);
-  if (settingsCycle) for (const name of settingsCycle.released(olds, declared)) if (!changed.includes(name)) changed.push(name);
-  const replaces = changed.filter((name) => traits(name).replaceOnChange);
+  for (const name of lifecycle.released(olds, declared)) if (!changed.includes(name)) changed.push(name);
+  const { replaces, deleteBeforeReplace } = lifecycle.replacing(changed, olds, declared);
   const secretChanged = changed.some((name) => traits(name).secret === true || traits(name).secretValues !== undefined);
-  return {
-    changes: secretChanged ? undefined : changed.length > 0,
-    replaces,
-    deleteBeforeReplace: replaces.length > 0 && deletesBeforeReplacing(definition, olds, declared),
-  };
-}
-
-function deletesBeforeReplacing(definition: AnyResourceDefinition, olds: Args, news: Args): boolean {
-  const rule = definition.deleteBeforeReplace;
-  return typeof rule === "function" ? rule(olds, news as never) : rule === true;
-}
-
-/** create: an imported object, a settings resource's life cycle, an adopted object brought to the declared values, or a new object. */
-async function createObject(engine: Engine, args: Args, importId?: string): Promise<pulumi.dynamic.CreateResult> {
-  const { definition, settingsCycle, recordedOutputs } = engine;
-  const ctx = context();
-  if (importId !== undefined) return await importObject(engine, ctx, args, importId);
-  if (settingsCycle) return await settingsCycle.create(ctx, args);
-  const adopted = args.adoptExisting === true && definition.adopt ? await definition.adopt(ctx, args as never) : undefined;
-  if (adopted) return await updateAdopted(engine, ctx, args, adopted);
-  const created = await definition.create!(ctx, args as never);
-  return { id: created.id, outs: recordedOutputs(args, created.live) };
-}
-
-/**
- * create with the `import` option (./import.ts): the object the id names, taken
- * over like an adopted one. A kind whose create takes over what is there by
- * nature (settings resources, exclusive sets, SAML identities) runs its
- * create, once the object it will take is known to be the one the id names.
- */
-async function importObject(engine: Engine, ctx: EngineContext, args: Args, importId: string): Promise<pulumi.dynamic.CreateResult> {
-  const { definition, settingsCycle } = engine;
-  if (settingsCycle) {
-    checkImportedId(definition, importId, (await definition.settings!.locate(ctx, args as never)).id);
-    return await settingsCycle.create(ctx, args);
-  }
-  if (definition.importByCreating) {
-    checkImportedId(definition, importId, await definition.importByCreating(ctx, args as never));
-    return await createObject(engine, args);
-  }
-  return await updateAdopted(engine, ctx, args, await importedObject(definition, ctx, importId, args));
-}
-
-/** The adopted object as it stands is the "old" state the update starts from. */
-async function updateAdopted(engine: Engine, ctx: EngineContext, args: Args, adopted: Located): Promise<pulumi.dynamic.CreateResult> {
-  const { definition, outputsFor } = engine;
-  const current = outputsFor(args, adopted.live);
-  const changed = changesToAdopt(engine, current, args);
-  const live = changed.size ? await definition.update(ctx, adopted.id, args as never, changed, current as never) : adopted.live;
-  return { id: adopted.id, outs: outputsFor(args, live) };
+  return { changes: secretChanged ? undefined : changed.length > 0, replaces, deleteBeforeReplace };
 }
 
 function recordPartialCreate(engine: Engine, error: PartialCreateError, args: Args, provider: unknown): void {

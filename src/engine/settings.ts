@@ -1,11 +1,12 @@
 /**
  * Settings resources: resources that manage some settings of an object that
  * exists without them (a group's settings, the instance's application
- * settings). They never create or delete that object. `settingsLifecycle`
- * below, which the generic engine (./provider.ts) uses in place of a
- * resource's create and delete hooks, gives every such resource the same life cycle:
+ * settings), declared with `defineSettingsResource`. They never create or
+ * delete that object. `settingsLifecycle` below, which the generic engine
+ * (./provider.ts) runs for this kind (./objects.ts has the other), gives every
+ * such resource the same life cycle:
  *
- * - create: `settings.locate` reads the object (one GET); the current values
+ * - create: `locate` reads the object (one GET); the current values
  *   of the declared fields are recorded as the *prior values*; only the
  *   fields whose value differs are written (one PUT, none when the object
  *   already holds the declared values: a settings resource adopts by nature).
@@ -16,6 +17,7 @@
  * - delete: writes the prior values back in one PUT, unless the program says
  *   `restoreOnDelete: false`; then it sends nothing.
  * - refresh: reads the object; the prior values stay as recorded.
+ * - import: create, once `locate` finds the object the id names.
  *
  * Prior values are kept in state in two outputs: `restoreValues`, and
  * `restoreSecrets` for fields with the `secret` trait, which is a secret
@@ -25,7 +27,9 @@
  * apart (an avatar: one extra GET, only when the field is first managed).
  */
 import { z } from "zod";
-import { type AnyResourceDefinition, type EngineContext, type FieldTraits, type Live, type Located, recordedOutput } from "./definition";
+import { type AnyResourceDefinition, type AnySettingsResource, type EngineContext, type FieldTraits, type Live, type Located, type PriorValues, settingsOutputs } from "./definition";
+import { checkImportedId } from "./errors";
+import type { Lifecycle } from "./objects";
 import { mayHaveBeenApplied } from "../client";
 import { PartialCreateError } from "./errors";
 import { withoutEngineKeys } from "./values";
@@ -35,15 +39,6 @@ type Args = Record<string, unknown>;
 /** The schema piece every settings resource declares. */
 export const restoreOnDelete = z.boolean().optional();
 
-export type PriorValues = Record<string, unknown>;
-
-/** The outputs every settings resource declares (spread into `outputs`). */
-export const settingsOutputs = {
-  /** The values the managed settings had before the first apply, given back on delete (the secret ones in `restoreSecrets`). */
-  restoreValues: recordedOutput<PriorValues>(),
-  /** The prior values of the managed secret settings: a secret output. */
-  restoreSecrets: recordedOutput<PriorValues>({ secret: true }),
-};
 
 /** The outputs that hold prior values; a refresh keeps them as recorded. */
 export const PRIOR_VALUE_OUTPUTS = Object.keys(settingsOutputs) as (keyof typeof settingsOutputs)[];
@@ -76,7 +71,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** What the settings life cycle uses of the generic engine (built by ./properties.ts). */
+/** What the life cycles use of the generic engine (built by ./properties.ts). */
 export interface EngineParts {
   definition: AnyResourceDefinition;
   propertyNames: readonly string[];
@@ -94,13 +89,23 @@ export interface EngineParts {
   recordedOutputs(args: Args, live: Live): Args;
 }
 
+/** The engine parts, with the declaration known to be a settings resource's. */
+type SettingsParts = EngineParts & { definition: AnySettingsResource };
+
 /** create, update and delete of a settings resource, and the fields a program let go of. */
-export function settingsLifecycle(parts: EngineParts) {
+export function settingsLifecycle(engineParts: EngineParts, definition: AnySettingsResource): Lifecycle {
+  const parts: SettingsParts = { ...engineParts, definition };
   return {
-    create: (ctx: EngineContext, args: Args) => createSettings(parts, ctx, args),
-    update: (ctx: EngineContext, id: string, olds: Args, args: Args) => updateSettings(parts, ctx, id, olds, args),
-    delete: (ctx: EngineContext, id: string, props: Args) => restorePriorValues(parts, ctx, id, props),
+    create: (ctx, args) => createSettings(parts, ctx, args),
+    async importing(ctx, args, importId) {
+      checkImportedId(definition, importId, (await definition.locate(ctx, args)).id);
+      return await createSettings(parts, ctx, args);
+    },
+    update: (ctx, id, olds, args) => updateSettings(parts, ctx, id, olds, args),
+    delete: (ctx, id, props) => restorePriorValues(parts, ctx, id, props),
     released,
+    // Never a new object: only the owner's inputs replace, and a settings resource names no deletion order.
+    replacing: (changed) => ({ replaces: changed.filter((name) => engineParts.traits(name).replaceOnChange), deleteBeforeReplace: false }),
   };
 }
 
@@ -125,9 +130,9 @@ function priorOutputs({ traits }: EngineParts, prior: PriorValues): Record<strin
 }
 
 /** create for a settings resource: read the object, record prior values, write what differs. */
-async function createSettings(parts: EngineParts, ctx: EngineContext, args: Args) {
+async function createSettings(parts: SettingsParts, ctx: EngineContext, args: Args) {
   const { definition, apiProperties, differingFromLive, outputsFor, fingerprintOutput } = parts;
-  const located = await definition.settings!.locate(ctx, args as never);
+  const located = await definition.locate(ctx, args as never);
   const declared = apiProperties.filter((name) => args[name] !== undefined);
   const prior = await priorValuesOf(parts, ctx, declared, located);
   const changed = differingFromLive(args, located.live);
@@ -155,13 +160,13 @@ async function createSettings(parts: EngineParts, ctx: EngineContext, args: Args
  * update for a settings resource: newly declared fields get their prior
  * value read first; fields no longer declared get theirs back.
  */
-async function updateSettings(parts: EngineParts, ctx: EngineContext, id: string, olds: Args, args: Args) {
+async function updateSettings(parts: SettingsParts, ctx: EngineContext, id: string, olds: Args, args: Args) {
   const { definition, propertyNames, apiProperties, traits, changedProperties, differingFromLive, outputsFor, fingerprintOutput } = parts;
   const prior = recordedPriorValues(olds);
   const changed = new Set(changedProperties(olds, args));
   const newlyDeclared = apiProperties.filter((name) => args[name] !== undefined && !(name in prior) && olds[name] === undefined);
   if (newlyDeclared.length) {
-    const current = await definition.settings!.locate(ctx, args as never);
+    const current = await definition.locate(ctx, args as never);
     Object.assign(prior, await priorValuesOf(parts, ctx, newlyDeclared, current));
     for (const name of newlyDeclared) changed.delete(name);
     for (const name of differingFromLive(args, current.live, newlyDeclared)) changed.add(name);
@@ -189,7 +194,7 @@ async function updateSettings(parts: EngineParts, ctx: EngineContext, id: string
 }
 
 /** delete for a settings resource: the prior values go back, in one request. */
-async function restorePriorValues({ definition, apiProperties }: EngineParts, ctx: EngineContext, id: string, props: Args): Promise<void> {
+async function restorePriorValues({ definition, apiProperties }: SettingsParts, ctx: EngineContext, id: string, props: Args): Promise<void> {
   if (props.restoreOnDelete === false) return;
   const prior = Object.fromEntries(Object.entries(recordedPriorValues(props)).filter(([name]) => apiProperties.includes(name)));
   const names = Object.keys(prior);

@@ -7,7 +7,7 @@
  * what the run recorded (a run is not an object the server keeps).
  */
 import { z } from "zod";
-import { defineResource, type EngineContext, type FieldTraits, type OutputDeclaration, type OutputValue, type Requirements } from "../engine/definition";
+import { defineObjectResource, type EngineContext, type FieldTraits, type OutputDeclaration, type OutputValue, type Requirements } from "../engine/definition";
 import type { Preconditions } from "../engine/verify";
 
 /** Any values: a change of one runs the action again (a release's version, a schedule's inputs). */
@@ -33,8 +33,8 @@ export function defineActionTrigger<S extends z.ZodObject, O extends RunOutputs>
   const recorded = (state: Record<string, unknown>) => Object.fromEntries(names.map((name) => [name, state[name]]));
   // The live object of a run is what it recorded: each output is read from it by name.
   const outputs = Object.fromEntries(names.map((name) => [name, (live: Record<string, unknown>) => live[name]])) as unknown as O;
-  const fields = Object.fromEntries(Object.keys(declaration.schema.shape).map((name) => [name, { local: true, replaceOnChange: true } satisfies FieldTraits]));
-  return defineResource({
+  const fields = Object.fromEntries(Object.keys(declaration.schema.shape).map((name) => [name, { local: true } satisfies FieldTraits]));
+  return defineObjectResource({
     name: declaration.name,
     schema: declaration.schema,
     fields: fields as { [K in keyof z.output<S>]?: FieldTraits },
@@ -46,8 +46,7 @@ export function defineActionTrigger<S extends z.ZodObject, O extends RunOutputs>
       return { id, live: outputs };
     },
     read: async (_ctx, _id, state) => recorded(state as Record<string, unknown>),
-    // Every input replaces: an update changes only the connection's credentials, which a past run does not need.
-    update: async (_ctx, _id, _args, _changed, olds) => recorded(olds as Record<string, unknown>),
+    // No update: every input replaces the resource, which runs the action again.
     delete: async () => undefined,
   });
 }

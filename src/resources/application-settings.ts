@@ -27,10 +27,10 @@ import { z } from "zod";
 import { ApiError, tierNeeded } from "../client";
 import { aliasOf, countDeclaration, declarationKey, recordAlias } from "../engine/declarations";
 import { APPLICATION_SETTINGS_PATH, applicationSettingsCalls } from "../api/application-settings";
-import { defineResource, type EngineContext, type FieldTraits, type Live } from "../engine/definition";
+import { defineSettingsResource, type EngineContext, type FieldTraits, type Live } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
-import { restoreOnDelete, settingsOutputs } from "../engine/settings";
+import { restoreOnDelete } from "../engine/settings";
 import { requestBody, snakeCase } from "../engine/values";
 import { branchProtectionDefaults, defaultsFromApi, defaultsToApi, httpUrl, sameDefaults, type BranchProtectionDefaults } from "./common";
 import {
@@ -360,12 +360,11 @@ async function getSettings(ctx: EngineContext): Promise<Live> {
   }
 }
 
-export const applicationSettingsDefinition = defineResource({
+export const applicationSettingsDefinition = defineSettingsResource({
   name: "ApplicationSettings",
   schema,
   fields,
   outputs: {
-    ...settingsOutputs,
     /** When the settings were last changed (ISO 8601). */
     updatedAt: (live: Live) => live.updated_at as string,
   },
@@ -402,10 +401,8 @@ export const applicationSettingsDefinition = defineResource({
     return failures;
   },
 
-  settings: {
-    async locate(ctx) {
-      return { id: RESOURCE_ID, live: await getSettings(ctx) };
-    },
+  async locate(ctx) {
+    return { id: RESOURCE_ID, live: await getSettings(ctx) };
   },
 
   async read(ctx) {

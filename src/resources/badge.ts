@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { defineResource, type EngineContext } from "../engine/definition";
+import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { ownerNamedBy } from "../engine/verify";
@@ -46,7 +46,7 @@ function located(args: BadgeInputs, live: BadgeLive) {
   return { id: badgeIdOf(ownerOf(args), live.id), live };
 }
 
-export const badgeDefinition = defineResource({
+export const badgeDefinition = defineObjectResource({
   name: "Badge",
   schema,
   fields: {

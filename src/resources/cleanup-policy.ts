@@ -11,7 +11,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError } from "../client";
 import { countDeclaration, declarationKey } from "../engine/declarations";
-import { defineResource, type EngineContext } from "../engine/definition";
+import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
@@ -49,7 +49,7 @@ async function currentPolicy(ctx: EngineContext, group: string | number): Promis
 /** Fields a PATCH must carry at least one of on real servers (`at_least_one_of`); the notify flags do not count. */
 const PATCH_ANCHORS = ["enabled", "cadence", "keepNDaysAfterDownload"] as const;
 
-export const cleanupPolicyDefinition = defineResource({
+export const cleanupPolicyDefinition = defineObjectResource({
   name: "CleanupPolicy",
   schema,
   fields: {

@@ -17,7 +17,7 @@ import { z } from "zod";
 import { ApiError } from "../client";
 import { parseDuration } from "../chronic-duration";
 import { countDeclaration, declarationKey } from "../engine/declarations";
-import { defineResource, type EngineContext } from "../engine/definition";
+import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { warn } from "../engine/engine-log";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { registryRepositoriesPath, registryRepositoryCalls, registryTagsPath } from "../api/container-registry";
@@ -150,7 +150,7 @@ function hourlyLimitWarning(path: string, error: ApiError, last: AcceptedRun | u
 const resourceId = (args: CleanupInputs) =>
   `registry-cleanup/${encodeURIComponent(String(args.project))}` + (args.repository === undefined ? "" : `/${encodeURIComponent(args.repository)}`);
 
-export const containerRegistryCleanupDefinition = defineResource({
+export const containerRegistryCleanupDefinition = defineObjectResource({
   name: "ContainerRegistryCleanup",
   notFoundSubject: "Project",
   schema,

@@ -8,10 +8,10 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { countDeclaration, declarationKey } from "../engine/declarations";
-import { defineResource, type EngineContext } from "../engine/definition";
+import { defineSettingsResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
-import { restoreOnDelete, settingsOutputs } from "../engine/settings";
+import { restoreOnDelete } from "../engine/settings";
 import { ownerReference } from "../api/owner";
 import { projectCalls, projectPath, type Project as ProjectLive } from "../api/projects";
 
@@ -34,7 +34,7 @@ const schema = z.object({
 const pathOfId = (id: string) => "/" + id;
 const readProject = (ctx: EngineContext, path: string) => projectCalls.get(ctx.client, path);
 
-export const containerRegistryVisibilityDefinition = defineResource({
+export const containerRegistryVisibilityDefinition = defineSettingsResource({
   name: "ContainerRegistryVisibility",
   notFoundSubject: "Project",
   schema,
@@ -44,7 +44,6 @@ export const containerRegistryVisibilityDefinition = defineResource({
     accessLevel: { api: "container_registry_access_level" },
   },
   outputs: {
-    ...settingsOutputs,
     /** The project's numeric id. */
     projectId: (live: ProjectLive) => live.id,
     fullPath: (live) => live.path_with_namespace,
@@ -54,12 +53,10 @@ export const containerRegistryVisibilityDefinition = defineResource({
   // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
   preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Maintainer" }),
 
-  settings: {
-    async locate(ctx, args) {
-      const live = await readProject(ctx, projectPath(args.project));
-      // The numeric id: a rename or transfer of the project never loses the resource.
-      return { id: `projects/${live.id}`, live };
-    },
+  async locate(ctx, args) {
+    const live = await readProject(ctx, projectPath(args.project));
+    // The numeric id: a rename or transfer of the project never loses the resource.
+    return { id: `projects/${live.id}`, live };
   },
 
   async read(ctx, id) {

@@ -28,7 +28,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError } from "../client";
 import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
-import { defineResource, type EngineContext, type Operation } from "../engine/definition";
+import { defineObjectResource, type EngineContext, type Operation } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { epicCalls, epicLinkId, moveEpicChild, parseEpicLinkId, type Epic as EpicJson } from "../api/epics";
@@ -122,7 +122,7 @@ function requirements(args: EpicLinkInputs, operation: Operation) {
   };
 }
 
-export const epicLinkDefinition = defineResource({
+export const epicLinkDefinition = defineObjectResource({
   name: "EpicLink",
   // `404 Epic Not Found`: the parent epic is gone, and with it the link.
   notFoundSubject: "Epic",

@@ -16,7 +16,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { defineResource, type EngineContext } from "../engine/definition";
+import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { clientKeyCalls, clientKeyId, clientKeysPath, parseClientKeyId, type ClientKey as ClientKeyLive } from "../api/error-tracking";
@@ -50,7 +50,7 @@ function readKey(ctx: EngineContext, id: string): Promise<ClientKeyLive | undefi
   return clientKeyCalls.find(ctx.client, keysPath, undefined, (key) => key.id === keyId);
 }
 
-export const errorTrackingClientKeyDefinition = defineResource({
+export const errorTrackingClientKeyDefinition = defineObjectResource({
   name: "ErrorTrackingClientKey",
   notFoundSubject: "",
   schema,

@@ -29,7 +29,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError } from "../client";
-import { defineResource, type EngineContext, type FieldTraits, type Live, type Operation, type Requirements } from "../engine/definition";
+import { defineObjectResource, type EngineContext, type FieldTraits, type Live, type Operation, type Requirements } from "../engine/definition";
 import { isUnknown, UNKNOWN } from "../engine/values";
 import type { ConnectionArg } from "../engine/connections";
 import type { Preconditions } from "../engine/verify";
@@ -154,7 +154,7 @@ export function exclusiveSetDefinition<A extends Record<string, unknown>>(collec
   // Typed by the owner's inputs, so the class has a member per owner input (the declared shape is only a ZodRawShape).
   const schema = z.object({ ...collection.owner, ...common }) as unknown as z.ZodObject<{ [K in keyof A]-?: z.ZodType<A[K]> } & typeof common>;
   const ownerFields = Object.fromEntries(Object.keys(collection.owner).map((name) => [name, { local: true, replaceOnChange: true }]));
-  return defineResource({
+  return defineObjectResource({
     name: collection.name,
     schema,
     fields: {

@@ -21,7 +21,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, mayHaveBeenApplied } from "../client";
 import { groupIntegrationPath, integrationCalls, parseGroupIntegrationId, type GroupIntegration as IntegrationLive } from "../api/integrations";
-import { defineResource, type EngineContext, type FieldTraits } from "../engine/definition";
+import { defineObjectResource, type EngineContext, type FieldTraits } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceOutputs } from "../engine/resource";
 import type { ConnectionArg } from "../engine/connections";
@@ -156,7 +156,7 @@ async function setUp(ctx: EngineContext, args: Inputs, changed: ReadonlySet<stri
   return flatten(await integrationCalls.put(ctx.client, pathOf(args), setupBody(args, changed)));
 }
 
-export const groupIntegrationDefinition = defineResource({
+export const groupIntegrationDefinition = defineObjectResource({
   name: "GroupIntegration",
   notFoundSubject: "Integration",
   schema,

@@ -36,10 +36,10 @@ import { basename } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, type DownloadedFile, type FilePart } from "../client";
-import { defineResource, type EngineContext, type FieldTraits, recordedOutput } from "../engine/definition";
+import { defineSettingsResource, type EngineContext, type FieldTraits, recordedOutput } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
-import { restoreOnDelete, settingsOutputs } from "../engine/settings";
+import { restoreOnDelete } from "../engine/settings";
 import { requestBody } from "../engine/values";
 import type { InputGate } from "../engine/verify";
 import { branchProtectionDefaults, defaultsFromApi, defaultsToApi, presetDefaults, sameDefaults, type BranchProtectionDefaults } from "./common";
@@ -357,13 +357,12 @@ const groupPath = (id: string) => "/" + id;
 /** Reads the group with the fewest bytes: without the deprecated project lists. */
 const readGroup = (ctx: EngineContext, path: string) => groupCalls.get(ctx.client, path, { with_projects: false });
 
-export const groupSettingsDefinition = defineResource({
+export const groupSettingsDefinition = defineSettingsResource({
   name: "GroupSettings",
   notFoundSubject: "Group",
   schema,
   fields,
   outputs: {
-    ...settingsOutputs,
     /** The content fingerprint of each declared file (`avatar`), as last applied. */
     fingerprints: recordedOutput<Record<string, string>>(),
     /** The group's numeric id. */
@@ -406,12 +405,10 @@ export const groupSettingsDefinition = defineResource({
     return failures;
   },
 
-  settings: {
-    async locate(ctx, args) {
-      const live = await readGroup(ctx, pathOfGroup(args.group));
-      // The numeric id: a rename of the group's path never loses the resource.
-      return { id: `groups/${live.id}`, live };
-    },
+  async locate(ctx, args) {
+    const live = await readGroup(ctx, pathOfGroup(args.group));
+    // The numeric id: a rename of the group's path never loses the resource.
+    return { id: `groups/${live.id}`, live };
   },
 
   async read(ctx, id, recorded) {

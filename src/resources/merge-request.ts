@@ -31,7 +31,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError } from "../client";
-import { defineResource, type EngineContext, type FieldTraits, type Located } from "../engine/definition";
+import { defineObjectResource, type EngineContext, type FieldTraits, type Located } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
@@ -270,7 +270,7 @@ function refuseMerged(id: string, olds: MergeRequestInputs, recordedState: unkno
   );
 }
 
-export const mergeRequestDefinition = defineResource({
+export const mergeRequestDefinition = defineObjectResource({
   name: "MergeRequest",
   schema,
   fields,

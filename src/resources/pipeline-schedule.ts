@@ -39,7 +39,7 @@ import equal from "fast-deep-equal";
 import { z } from "zod";
 import { ApiError } from "../client";
 import { cronProblem, timeZoneProblem } from "../cron";
-import { defineResource, type EngineContext, type Operation } from "../engine/definition";
+import { defineObjectResource, type EngineContext, type Operation } from "../engine/definition";
 import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { isUnknown, requestBody } from "../engine/values";
@@ -400,7 +400,7 @@ function liveFromState(olds: Record<string, unknown>): PipelineScheduleLive {
   };
 }
 
-export const pipelineScheduleDefinition = defineResource({
+export const pipelineScheduleDefinition = defineObjectResource({
   name: "PipelineSchedule",
   notFoundSubject: "Pipeline Schedule",
   schema,

@@ -20,7 +20,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { apiPath } from "../client";
 import { countDeclaration, declarationKey } from "../engine/declarations";
-import { defineResource, type EngineContext } from "../engine/definition";
+import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
@@ -103,7 +103,7 @@ async function deleteStar(ctx: EngineContext, id: string, recorded: Record<strin
   );
 }
 
-export const projectStarDefinition = defineResource({
+export const projectStarDefinition = defineObjectResource({
   name: "ProjectStar",
   // A deleted (or no longer visible) project has no star: `404 Project Not Found` reads as gone.
   notFoundSubject: "Project",

@@ -15,7 +15,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, apiPath, missingOrHidden, roleNeeded, tierNeeded, tokenRefused } from "../client";
-import { defineResource, type EngineContext } from "../engine/definition";
+import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
@@ -186,7 +186,7 @@ async function deleteLink(ctx: EngineContext, id: string): Promise<void> {
   await guarded(ctx, group, () => ctx.client.delete(path, providerQuery(provider)), true);
 }
 
-export const samlGroupLinkDefinition = defineResource({
+export const samlGroupLinkDefinition = defineObjectResource({
   name: "SamlGroupLink",
   notFoundSubject: "",
   schema,

@@ -33,7 +33,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, mayHaveBeenApplied, type PlatformClient } from "../client";
 import { countDeclaration, declarationKey } from "../engine/declarations";
-import { defineResource, type EngineContext } from "../engine/definition";
+import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
@@ -189,7 +189,7 @@ async function deleteOrRestore(ctx: EngineContext, id: string, props: Inputs & R
   await patchExternUid(ctx, group, userId, props.externUid, prior);
 }
 
-export const samlIdentityDefinition = defineResource({
+export const samlIdentityDefinition = defineObjectResource({
   name: "SamlIdentity",
   notFoundSubject: "Identity",
   schema,

@@ -24,7 +24,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError } from "../client";
 import { aliasOf, claimUnique, countDeclaration, declarationKey } from "../engine/declarations";
-import { defineResource, type EngineContext, type Live, outputValues } from "../engine/definition";
+import { defineObjectResource, type EngineContext, type Live, outputValues } from "../engine/definition";
 import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import type { Room } from "../engine/verify";
@@ -172,7 +172,7 @@ async function reconcileOtherRegistries(ctx: EngineContext, upstreamId: number, 
   return result;
 }
 
-export const upstreamDefinition = defineResource({
+export const upstreamDefinition = defineObjectResource({
   name: "Upstream",
   schema,
   fields: {

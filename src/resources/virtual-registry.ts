@@ -11,7 +11,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { countDeclaration, declarationKey, recordAlias } from "../engine/declarations";
-import { defineResource, type EngineContext, type Requirements } from "../engine/definition";
+import { defineObjectResource, type EngineContext, type Requirements } from "../engine/definition";
 import type { GroupObjectOwner } from "../engine/verify";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
@@ -94,7 +94,7 @@ export interface RegistryUpstreamOutput {
   registryUpstreamId: number;
 }
 
-export const virtualRegistryDefinition = defineResource({
+export const virtualRegistryDefinition = defineObjectResource({
   name: "VirtualRegistry",
   schema,
   fields: {

@@ -79,7 +79,7 @@ export function secretFieldsInCode(): string[] {
 }
 
 /** Resources whose settings are read back and kept as prior values: their secret fields also get a planted prior value. */
-export const SETTINGS_KINDS = (Object.keys(definitions) as ResourceKind[]).filter((kind) => definitions[kind].settings !== undefined);
+export const SETTINGS_KINDS = (Object.keys(definitions) as ResourceKind[]).filter((kind) => definitions[kind].kind === "settings");
 
 // ---------------------------------------------------------------------------
 // The declarations, before their secrets are planted
