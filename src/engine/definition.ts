@@ -17,28 +17,12 @@ export interface FieldTraits {
   /** Secret in state: the resource class lists it in `additionalSecretOutputs`. */
   secret?: boolean;
   /**
-   * The property is visible but may hold secret values (a schedule
-   * variable's value, not its key; secret where the program gave it so):
-   * returns those values, all of which are masked in messages.
-   * A change of such a property is named in the preview like a secret's (see
-   * `diffInputs` in ./provider.ts); its output is secret as a whole.
+   * The property is visible but may hold secret parts (a schedule variable's
+   * value, not its key; secret where the program gave it so). A change of such
+   * a property is named in the preview like a secret's (see `diffInputs` in
+   * ./provider.ts); its output is secret as a whole.
    */
-  secretValues?: (value: unknown) => string[];
-  /**
-   * Run in the program by the resource class: wraps the secret parts of the
-   * declared value with `pulumi.secret`. The engine keeps secrecy per field of
-   * an object but not per item of a list (a list holding a secret becomes one
-   * secret), so the secret parts must sit in objects to stay apart.
-   */
-  markSecrets?: (declared: unknown) => unknown;
-  /**
-   * The input a refresh records for this property when it is not simply the
-   * refreshed output (`recorded`: the state before the refresh). The engine
-   * marks refreshed inputs secret only where the recorded inputs had a secret
-   * at the same place, so a secret value found on the server where the program
-   * declared none must be left out of the inputs.
-   */
-  refreshedInput?: (output: unknown, recorded: Record<string, unknown>) => unknown;
+  secretParts?: SecretParts;
   /** Never returned by the server: the last applied value is kept in state and compared with the program. */
   writeOnly?: boolean;
   /** Part of the address (the owner) or an option of the provider, not a field of the API object. */
@@ -69,20 +53,31 @@ export interface FieldTraits {
    */
   fingerprint?: (declared: unknown) => string;
   /**
-   * Settings resources (./settings.ts): the prior value is not part of the
-   * object the API returns and must be fetched apart (a file served at its own
-   * address, such as an avatar). Called once, when the field is first managed,
-   * with the object as just read, so it can skip the request when there is
-   * nothing to fetch; the result is kept in state as the prior value
-   * (`restoreValues`) and handed to `update` when it is given back.
-   */
-  fetchPrior?: (ctx: EngineContext, located: Located) => Promise<unknown>;
-  /**
    * Never declared by the program: what the server would make of the inputs
    * now, read at check (reads only) and added to the checked inputs, so that
    * a preview shows it (a registry cleanup rule's `wouldDelete`).
    */
   observed?: ObservedTrait;
+}
+
+/** How the engine keeps the secret parts of a visible property secret (the `secretParts` trait). */
+export interface SecretParts {
+  /** The secret values in a value of the property, all of which are masked in messages. */
+  valuesOf(value: unknown): string[];
+  /**
+   * Run in the program by the resource class: wraps the secret parts of the
+   * declared value with `pulumi.secret`. The engine keeps secrecy per field of
+   * an object but not per item of a list (a list holding a secret becomes one
+   * secret), so the secret parts must sit in objects to stay apart.
+   */
+  mark(declared: unknown): unknown;
+  /**
+   * The input a refresh records for the property (`recorded`: the state
+   * before the refresh). The engine marks refreshed inputs secret only where
+   * the recorded inputs had a secret at the same place, so a secret value found
+   * on the server where the program declared none must be left out of the inputs.
+   */
+  refreshedInput(output: unknown, recorded: Record<string, unknown>): unknown;
 }
 
 /** How an observed property is read, and when its value is work for an update. */
@@ -290,6 +285,15 @@ export interface SettingsResource<S extends z.ZodObject = z.ZodObject, L extends
    */
   locate(ctx: EngineContext, args: z.output<S>): Promise<Located<L>>;
   update(ctx: EngineContext, id: string, args: z.output<S>, changed: ReadonlySet<string>, olds: z.output<S>): Promise<L>;
+  /**
+   * Prior values that are not part of the object the API returns, each
+   * fetched apart (a file served at its own address, such as an avatar), by
+   * property. Called once, when the field is first managed, with the object as
+   * just read, so it can skip the request when there is nothing to fetch; the
+   * result is kept in state as the prior value (`restoreValues`) and handed to
+   * `update` when it is given back.
+   */
+  fetchPrior?: { [K in keyof z.output<S>]?: (ctx: EngineContext, located: Located<L>) => Promise<unknown> };
 }
 
 /** The prior values of a settings resource's managed fields, by property name. */

@@ -170,7 +170,7 @@ function overwritten(parts: PropertyParts, changed: readonly string[], current: 
   return Object.fromEntries(
     changed.map((name) => {
       const traits = parts.traits(name);
-      if (traits.secret || traits.secretValues) return [name, SECRET];
+      if (traits.secret || traits.secretParts) return [name, SECRET];
       return [name, traits.writeOnly ? NOT_SHOWN : (current[name] ?? null)];
     }),
   );

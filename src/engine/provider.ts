@@ -123,10 +123,10 @@ function engineFor(definition: AnyResourceDefinition): Engine {
   };
 }
 
-/** The properties with the `secretValues` trait, and how to find their secret values. */
+/** The properties with the `secretParts` trait, and how to find their secret values. */
 function secretValuesOf(parts: PropertyParts): Record<string, (value: unknown) => string[]> {
   return Object.fromEntries(parts.propertyNames.flatMap((name) => {
-    const valuesOf = parts.traits(name).secretValues;
+    const valuesOf = parts.traits(name).secretParts?.valuesOf;
     return valuesOf ? [[name, valuesOf]] : [];
   }));
 }
@@ -351,7 +351,7 @@ function diffInputs(engine: Engine, olds: Args, news: Args): pulumi.dynamic.Diff
   const changed = engine.changedProperties(olds, declared);
   for (const name of lifecycle.released(olds, declared)) if (!changed.includes(name)) changed.push(name);
   const { replaces, deleteBeforeReplace } = lifecycle.replacing(changed, olds, declared);
-  const secretChanged = changed.some((name) => traits(name).secret === true || traits(name).secretValues !== undefined);
+  const secretChanged = changed.some((name) => traits(name).secret === true || traits(name).secretParts !== undefined);
   return { changes: secretChanged ? undefined : changed.length > 0, replaces, deleteBeforeReplace };
 }
 
@@ -373,7 +373,7 @@ function refreshed(engine: Engine, id: string, args: Args, live: Live): pulumi.d
   const outs = { ...engine.outputsFor(args, live), ...kept };
   const inputs: Args = {};
   for (const name in outs) {
-    if (engine.propertySet.has(name)) inputs[name] = engine.traits(name).refreshedInput?.(outs[name], args) ?? outs[name];
+    if (engine.propertySet.has(name)) inputs[name] = engine.traits(name).secretParts?.refreshedInput(outs[name], args) ?? outs[name];
   }
   // `check` adds the fingerprints of the declared files to the inputs: the refreshed inputs keep those applied,
   // or the next preview would show `fingerprints` as a change.

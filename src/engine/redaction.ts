@@ -4,7 +4,7 @@ import { recordedPriorValues } from "./settings";
 
 type Args = Record<string, unknown>;
 
-/** For each visible property that holds secret values, how to find them (the `secretValues` trait). */
+/** For each visible property that holds secret values, how to find them (the `secretParts` trait). */
 export type SecretValuesOf = Record<string, (value: unknown) => string[]>;
 
 /**

@@ -41,7 +41,7 @@ export function resourceProps(definition: AnyResourceDefinition, args: object, o
   for (const [name, value] of Object.entries(args)) {
     if (value === undefined) continue;
     const traits = traitsOf(definition, name);
-    props[name] = traits.secret ? pulumi.secret(value) : traits.markSecrets ? traits.markSecrets(value) : value;
+    props[name] = traits.secret ? pulumi.secret(value) : traits.secretParts ? traits.secretParts.mark(value) : value;
   }
   // The resource's own server (./connections.ts): its token and other credentials secret.
   if (props[CONNECTION_PROPERTY] !== undefined) props[CONNECTION_PROPERTY] = secretConnection(props[CONNECTION_PROPERTY]);
@@ -63,7 +63,7 @@ export function resourceOptions(definition: AnyResourceDefinition, givenOpts: pu
   // state of every resource, and a catalogue of secret settings (an integration's) made it a kilobyte.
   const declared = (name: string) => args === undefined || (args as Record<string, unknown>)[name] !== undefined;
   // A property that holds secret values is visible in the inputs but secret as a whole in the outputs.
-  const secretInputs = Object.keys(definition.schema.shape).filter((name) => (traitsOf(definition, name).secret || traitsOf(definition, name).secretValues) && declared(name));
+  const secretInputs = Object.keys(definition.schema.shape).filter((name) => (traitsOf(definition, name).secret || traitsOf(definition, name).secretParts) && declared(name));
   const secretOutputs = Object.entries(definition.outputs as OutputsDeclaration).filter(([, output]) => outputTraits(output).secret).map(([name]) => name);
   const additionalSecretOutputs = [...(opts?.additionalSecretOutputs ?? []), ...secretInputs, ...secretOutputs, ...[CONNECTION_PROPERTY].filter(declared)];
   const hideDiffs = definition.hiddenInDiffs ? [...(opts?.hideDiffs ?? []), ...definition.hiddenInDiffs] : opts?.hideDiffs;

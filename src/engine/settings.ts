@@ -23,7 +23,7 @@
  * `restoreSecrets` for fields with the `secret` trait, which is a secret
  * output. A prior value of `null` means "unset" and is written back as null.
  * A field the server never returns (`writeOnly`) has no readable prior value
- * and is left as it is on delete, unless its `fetchPrior` trait fetches it
+ * and is left as it is on delete, unless the resource's `fetchPrior` fetches it
  * apart (an avatar: one extra GET, only when the field is first managed).
  */
 import { z } from "zod";
@@ -110,12 +110,13 @@ export function settingsLifecycle(engineParts: EngineParts, definition: AnySetti
 }
 
 /** The live values of the given properties: what a settings resource gives back on delete. */
-async function priorValuesOf({ traits, liveValueOf }: EngineParts, ctx: EngineContext, names: readonly string[], located: Located): Promise<PriorValues> {
+async function priorValuesOf({ definition, traits, liveValueOf }: SettingsParts, ctx: EngineContext, names: readonly string[], located: Located): Promise<PriorValues> {
   const prior: PriorValues = {};
   for (const name of names) {
     const field = traits(name);
-    if (field.fetchPrior) {
-      prior[name] = (await field.fetchPrior(ctx, located)) ?? null;
+    const fetchPrior = definition.fetchPrior?.[name];
+    if (fetchPrior) {
+      prior[name] = (await fetchPrior(ctx, located)) ?? null;
       continue;
     }
     if (field.writeOnly && !field.fromApi) continue; // the server never shows it: nothing to give back

@@ -287,8 +287,6 @@ const fields: { [K in Property]?: FieldTraits } = {
     // The server keeps no fingerprint of the file: the content hash in state decides re-uploads.
     writeOnly: true,
     fingerprint: (path) => sha256(readFileSync(String(path))),
-    // The server shows only a URL: the prior avatar's bytes are downloaded apart, once.
-    fetchPrior: (ctx, located) => fetchPriorAvatar(ctx, located.live as GroupLive),
     toApi: () => undefined, // sent apart, as a multipart file (see update)
   },
   emailsDisabled: {
@@ -410,6 +408,8 @@ export const groupSettingsDefinition = defineSettingsResource({
     // The numeric id: a rename of the group's path never loses the resource.
     return { id: `groups/${live.id}`, live };
   },
+  // The server shows only a URL: the prior avatar's bytes are downloaded apart, once.
+  fetchPrior: { avatar: (ctx, located) => fetchPriorAvatar(ctx, located.live) },
 
   async read(ctx, id, recorded) {
     // Refresh: a field the server applied but does not show keeps the value recorded.

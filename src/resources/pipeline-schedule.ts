@@ -408,9 +408,7 @@ export const pipelineScheduleDefinition = defineObjectResource({
     project: { local: true, replaceOnChange: true },
     ref: { sameValue: sameRef },
     variables: {
-      secretValues: variableValues,
-      markSecrets: markVariableSecrets,
-      refreshedInput: refreshedVariables,
+      secretParts: { valuesOf: variableValues, mark: markVariableSecrets, refreshedInput: refreshedVariables },
       fromApi: (live) => variablesFromApi((live as PipelineScheduleLive).variables),
       // The same variables, whichever form each side is in (state from earlier releases holds a list).
       sameValue: (declared, live) => equal(asMap(declared), asMap(live)),

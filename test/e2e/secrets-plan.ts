@@ -61,7 +61,7 @@ export class Plantings {
 export function secretFieldsOf(kind: ResourceKind): string[] {
   const fields = (definitions[kind].fields ?? {}) as Record<string, FieldTraits | undefined>;
   // A visible property holding secret values (schedule variables) counts too: its values are planted (STRUCTURED).
-  return Object.keys(fields).filter((name) => fields[name]?.secret === true || fields[name]?.secretValues !== undefined);
+  return Object.keys(fields).filter((name) => fields[name]?.secret === true || fields[name]?.secretParts !== undefined);
 }
 
 /** Every secret field of the code, as `Kind.field`, and `GroupIntegration <slug>.field` per slug that takes it. */
