@@ -42,11 +42,18 @@ interface Fixture {
   program: UpgradeProgram;
   /** Its state holds the SDK's closure-serialized provider (release 0.1.0). */
   closureSerialized: boolean;
+  /**
+   * Today's read gives each resource the outputs the fixture recorded, by
+   * name. A renamed output shows nowhere in a preview (the engine compares
+   * inputs), but breaks the programs that read it; release 0.1.0's settings
+   * resource had two outputs since dropped.
+   */
+  outputNamesKept: boolean;
 }
 
 const FIXTURES: Fixture[] = [
-  { commit: "65b9cf0", description: "release 0.1.0 (closure-serialized provider)", program: UPGRADE_PROGRAMS.release010, closureSerialized: true },
-  { commit: "b2bd4a8", description: "commit b2bd4a8 (today's life cycles, before the engine refactor)", program: UPGRADE_PROGRAMS.current, closureSerialized: false },
+  { commit: "65b9cf0", description: "release 0.1.0 (closure-serialized provider)", program: UPGRADE_PROGRAMS.release010, closureSerialized: true, outputNamesKept: false },
+  { commit: "b2bd4a8", description: "commit b2bd4a8 (today's life cycles, before the engine refactor)", program: UPGRADE_PROGRAMS.current, closureSerialized: false, outputNamesKept: true },
 ];
 
 /** What the programs touch on the server, read through the API. */
@@ -68,6 +75,9 @@ function providerTexts(state: StackExport, side: "inputs" | "outputs"): string[]
   return dynamicResources(state).map((resource) => String(resource[side]?.__provider));
 }
 
+/** Each resource's output names. */
+const outputNames = (state: StackExport) => Object.fromEntries(dynamicResources(state).map((r) => [r.urn, Object.keys(r.outputs ?? {}).sort()]));
+
 const isEarlierProvider = (text: string) => text.includes("__f0") && text.length > 2_000;
 
 /** Each resource's id; a trigger resource's names the time it ran, which no two runs share. */
@@ -81,7 +91,7 @@ function linesSaying(text: string, words: string): string[] {
   return text.split("\n").filter((line) => line.includes(words));
 }
 
-describe.sequential.each(FIXTURES)("a stack written by $description with today's package", { timeout: 5 * 60_000 }, ({ commit, program: upgradeProgram, closureSerialized }) => {
+describe.sequential.each(FIXTURES)("a stack written by $description with today's package", { timeout: 5 * 60_000 }, ({ commit, program: upgradeProgram, closureSerialized, outputNamesKept }) => {
   const fixtureFile = path.join(repoRoot, `test/e2e/fixtures/state-${commit}.json`);
   let started: ProgramUnderTest;
   let fixture: StackExport;
@@ -139,11 +149,13 @@ describe.sequential.each(FIXTURES)("a stack written by $description with today's
     await program.setConfig("ciHost", "ci.example.com");
   });
 
-  it("refreshes with the fixture's provider text kept in the outputs, and previews no change after", async () => {
+  it("refreshes with the fixture's provider text kept in the outputs (and its output names), and previews no change after", async () => {
     const { program } = started;
     await program.refresh();
-    const texts = providerTexts(await program.exportStack(), "outputs");
+    const refreshed = await program.exportStack();
+    const texts = providerTexts(refreshed, "outputs");
     expect(texts).toEqual(providerTexts(fixture, "outputs"));
+    if (outputNamesKept) expect(outputNames(refreshed)).toEqual(outputNames(fixture));
     if (closureSerialized) expect(texts.every(isEarlierProvider)).toBe(true);
     await program.preview("--expect-no-changes");
   });
