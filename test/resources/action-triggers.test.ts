@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getPipelineSchedulePipelines, getPipelineSchedules, providers } from "pulumi-platform";
 import { defaultSeed, type Seed } from "pulumi-platform/emulator";
-import { useEmulator } from "../support";
+import { tokenOf, useEmulator } from "../support";
 
 const seed: Seed = { ...defaultSeed, pipelineSchedules: { "acme/web": [{ description: "Nightly build", ref: "main", cron: "0 2 * * *", owner: "maintainer" }] } };
 const server = useEmulator({ seed });
@@ -32,6 +32,18 @@ describe("PipelineScheduleRun", () => {
     const provider = providers.PipelineScheduleRun;
     expect(await provider.diff(run!.id, run!.outs, run!.inputs)).toMatchObject({ changes: false });
     expect(await provider.diff(run!.id, run!.outs, { ...run!.inputs, triggers: ["0 3 * * *"] })).toMatchObject({ changes: true, replaces: ["triggers"] });
+  });
+
+  it("has no update: a rotated token alone is updated in place with no request, and what the run recorded stays", async () => {
+    const connection = { url: server.emulator.url, token: tokenOf(server.emulator, "maintainer") };
+    const run = await create("PipelineScheduleRun", { project: "acme/web", scheduleId, connection });
+    const provider = providers.PipelineScheduleRun;
+    const rotated = { ...run.inputs, connection: { ...connection, token: tokenOf(server.emulator, "root") } };
+    expect((await provider.diff(run.id, run.outs, rotated)).replaces).toEqual([]);
+    let updated: Props = {};
+    const requests = await server.requestsDuring(async () => (updated = (await provider.update(run.id, run.outs, rotated)).outs as Props));
+    expect(requests).toEqual([]);
+    expect(updated).toMatchObject({ project: "acme/web", scheduleId, message: "201 Created", ranAt: run.outs.ranAt, connection: rotated.connection });
   });
 
   it("read gives back what the run recorded, with no request; delete sends nothing (the pipeline stays)", async () => {
