@@ -5,6 +5,7 @@
  */
 import { ApiError, missingOrHidden, NetworkError, roleNeeded, tierNeeded, tokenRefused } from "../client";
 import type { AnyResourceDefinition, Operation } from "./definition";
+import { needsInWords } from "./needs";
 import { ExplainedError, PartialCreateError } from "./errors";
 import { redact, type SecretValuesOf } from "./redaction";
 import { storedTokenRefusal } from "./stored-config";
@@ -52,13 +53,14 @@ export function explain(definition: AnyResourceDefinition, secretProperties: rea
 }
 
 /**
- * Why the server refused, from what the declaration says it requires: the
+ * Why the server refused, from what the declaration says it needs: the
  * object and the role, tier or feature flag it lacks. Undefined when no
  * requirement explains the answer.
  */
 export function refusal(definition: AnyResourceDefinition, error: ApiError, operation: Operation, args: Args): string | undefined {
-  const needs = definition.requirements?.(args as never, operation);
-  if (!needs) return undefined;
+  const declared = definition.needs?.(args as never, operation);
+  if (!declared) return undefined;
+  const needs = needsInWords(declared);
   const answered = `${error.method} ${error.path} failed with ${error.status}${error.serverMessage ? ` (${error.serverMessage})` : ""}`;
   if (error.status === 403 && needs.role) {
     return `${answered}: ${roleNeeded(needs.role, needs.subject)}. Use the token of a user who has it.`;
@@ -71,7 +73,7 @@ export function refusal(definition: AnyResourceDefinition, error: ApiError, oper
     );
   }
   // A gated API refuses a missing tier or flag with 401 or an unnamed 404, not 403.
-  const gates = error.status === 401 || (error.status === 404 && error.notFoundSubject === "") ? (needs.refusedWith?.[error.status] ?? []) : [];
+  const gates = error.status === 401 || (error.status === 404 && error.notFoundSubject === "") ? (declared.refusedWith?.[error.status] ?? []) : [];
   if (gates.length === 0) return undefined;
   const causes = gates.map((gate) =>
     gate === "tier"

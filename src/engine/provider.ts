@@ -249,11 +249,11 @@ function checkInputs(engine: Engine, olds: Args, news: Args): pulumi.dynamic.Che
  */
 async function verifiedAtPreview(engine: Engine, olds: Args, news: Args, checked: pulumi.dynamic.CheckResult): Promise<pulumi.dynamic.CheckResult> {
   const args = checked.inputs as Args;
-  const needs = engine.definition.preconditions?.(args as never);
+  const needs = engine.definition.needs?.(args as never, "create");
   if (!needs) return checked;
   const declared = withoutEngineKeys(news);
   const unknown = Object.keys(declared).filter((name) => isUnknown(declared[name]));
-  const ownerProperty = needs.owner.kind === "instance" ? undefined : needs.owner.property;
+  const ownerProperty = "property" in needs.on ? needs.on.property : undefined;
   if (ownerProperty && unknown.includes(ownerProperty)) return checked;
   const recorded = withoutEngineKeys(olds);
   const resource = engine.definition.name;

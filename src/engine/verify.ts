@@ -1,10 +1,11 @@
 /**
  * Verification at preview: what the server would refuse at `up`, found by
  * reading before anything is written. A resource module declares what its
- * objects need (`preconditions` in ./definition.ts: the owner and the
- * property naming it, the role, the tier, a feature flag, uniqueness); `check`
+ * objects need (`needs` of a create, ./needs.ts: the owner and the property
+ * naming it, the role, the tier, a feature flag, uniqueness); `check`
  * (./provider.ts) asks this module, which reads the server and reports each
- * unmet need as a check failure naming the property, the object and the need.
+ * unmet need as a check failure naming the property, the object and the need,
+ * in the words refusals use.
  *
  * Reads are few and shared by every resource of the run (the provider host
  * process, see `startVerificationRun`), per server connection:
@@ -43,111 +44,10 @@
 import { createHash } from "node:crypto";
 import { ApiError, apiPath, missingOrHidden, NetworkError, roleNeeded, tierNeeded, type PlatformClient } from "../client";
 import { verifyAtPreview } from "../connection";
-import type { EngineContext, Live, Requirements } from "./definition";
+import type { EngineContext, Live } from "./definition";
+import { ROLE_LEVELS, roleInWords, tierInWords, type Gate, type GroupObjectOwner, type Needs, type OwnerFacts, type Role, type Room, type Tier, type Uniqueness } from "./needs";
 import { inProviderHost, warn } from "./engine-log";
 import { canonicalJson } from "./values";
-
-/** The roles of `Gitlab::Access`, lowest first. */
-export const ROLE_LEVELS = { Guest: 10, Planner: 15, Reporter: 20, Developer: 30, Maintainer: 40, Owner: 50 } as const;
-export type Role = keyof typeof ROLE_LEVELS;
-export type Tier = "premium" | "ultimate";
-
-/** What a new object needs of the server before it can be created. */
-export interface Preconditions {
-  /** Where the object lives: a group or project (and the input naming it), an object of a group, or the instance. */
-  owner: { kind: "group" | "project"; property: string; ref: string | number } | GroupObjectOwner | { kind: "instance" };
-  /** The least role the token's user needs on the owner; `administrator` for instance-wide objects. */
-  role?: Role | "administrator";
-  /** The least licence tier of the owner's top-level group (hosted) or of the instance. */
-  tier?: Tier;
-  /**
-   * What needs the tier, when it is inputs' values and not the resource itself (more than one assignee): the
-   * failure names the first of `properties`; an update is verified for the tier when any of them changed.
-   */
-  tierFor?: { properties: readonly string[]; what: string };
-  /** Needs of single inputs (a group's tier-gated settings), each verified when its input is declared new or changed. */
-  inputGates?: InputGate[];
-  /** A feature flag that must be on for the owner's top-level group (set so, or on by its default). */
-  featureFlag?: string;
-  /** An object the create would collide with (a second one the server refuses, or a duplicate). */
-  unique?: Uniqueness;
-  /** Lists the new object joins that hold a limited number (a virtual registry's five upstreams): a full one is refused. */
-  room?: Room[];
-}
-
-/** What one input needs of the server when it is set: a tier, an administrator. */
-export interface InputGate {
-  property: string;
-  tier?: Tier;
-  administrator?: boolean;
-}
-
-/**
- * An owner named by an object of a group (a container virtual registry, by
- * its id): the group is the owner, found by reading the object.
- */
-export interface GroupObjectOwner {
-  kind: "group object";
-  property: string;
-  ref: number;
-  /** The object in messages: `container virtual registry 12`. */
-  what: string;
-  /** Its API path, read once per run (by every resource it owns). */
-  path: string;
-  /** Its group's numeric id, from that answer. */
-  groupOf(live: Live): number;
-  /**
-   * The needs that gate the read itself, by the status the server refuses it
-   * with when one is missing (the container registry API: 401 when its flag is
-   * off, 404 for a tier too low, as `Requirements.refusedWith`). A read that
-   * succeeds shows them met, so they are not read again.
-   */
-  refusedWith?: Requirements["refusedWith"];
-}
-
-/** The owner of a resource that names exactly one of `project` and `group`, as `Preconditions.owner`. */
-export function ownerNamedBy(args: { project?: string | number; group?: string | number }): Preconditions["owner"] {
-  return args.project !== undefined ? { kind: "project", property: "project", ref: args.project } : { kind: "group", property: "group", ref: args.group! };
-}
-
-/** One kind of object listed once per owner, and how to find the one a new object would collide with. */
-export interface Uniqueness {
-  /** Names the list in the run's cache (`badges`): one read per owner and list. */
-  list: string;
-  read(ctx: EngineContext, owner: OwnerFacts): Promise<Live[]>;
-  /** The colliding object: what it is, in words, and the id the `import` option takes for it. */
-  find(objects: Live[], owner: OwnerFacts): { what: string; id: string } | undefined;
-}
-
-/**
- * A list with a limit that the new object takes a place in: the server
- * refuses it when the list is already full. Only what is on the server is
- * counted; the program's own new objects are counted where the program runs
- * (./declarations.ts), and the two together are left to the server.
- */
-export interface Room {
-  /** The input that puts the object in this list (`registry`, `otherRegistries[1]`). */
-  property: string;
-  /** Names the list in the run's cache, as `Uniqueness.list`: a uniqueness list of the same name is the same read. */
-  list: string;
-  read(ctx: EngineContext, owner: OwnerFacts): Promise<Live[]>;
-  /** The most the list holds. */
-  max: number;
-  /** What holds the list and what it holds, in words: `container virtual registry 12`, `upstreams`. */
-  holder: string;
-  items: string;
-}
-
-/** An owner as the server showed it. */
-export interface OwnerFacts {
-  kind: "group" | "project";
-  id: number;
-  fullPath: string;
-  /** `/groups/12` or `/projects/7`. */
-  apiPath: string;
-  /** A project's answer carries the caller's access level (`permissions`); a group's does not. */
-  accessLevel?: number;
-}
 
 interface UserFacts {
   id: number;
@@ -232,10 +132,10 @@ function once<T>(reads: RunReads, key: string, read: () => Promise<T>): Promise<
   return answer;
 }
 
-/** What the check of one resource passes: its kind, its preconditions, and what it is about to do. */
+/** What the check of one resource passes: its kind, what a create of it needs, and what it is about to do. */
 export interface VerificationRequest {
   resource: string;
-  needs: Preconditions;
+  needs: Needs;
   ctx: EngineContext;
   /**
    * A new object (create): everything is verified. An update of an existing one: the role, and the tier
@@ -279,10 +179,11 @@ export async function verify(request: VerificationRequest): Promise<Failure[]> {
 async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promise<Failure[]> {
   const { needs, ctx, creating } = request;
   const user = await (reads.user ??= ctx.client.get<Live>("/user").then(userFacts));
-  if (needs.owner.kind === "instance") {
+  if (needs.on.kind === "instance") {
     return needs.role === "administrator" && !user.isAdmin ? [{ property: "", reason: adminNeeded(user, request.resource) }] : [];
   }
-  const { property } = needs.owner;
+  if (needs.on.kind === "described") return [];
+  const { property } = needs.on;
   const located = await locateOwner(request, reads, user);
   if ("refused" in located) return [{ property: "", reason: `${property}: ${located.refused}` }];
   const { owner, shown } = located;
@@ -295,7 +196,7 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
   const missingTier = needs.tier && !shown.has("tier") ? await tierShortfall(ctx, reads, owner, user, needs.tier) : undefined;
   if (missingTier) {
     const [named, what] = needs.tierFor ? [needs.tierFor.properties[0], needs.tierFor.what] : [property, request.resource];
-    failures.push({ property: "", reason: `${named}: ${tierNeeded(TIER_NAMES[needs.tier!], ownerName(owner), { purpose: what, shortfall: missingTier })}` });
+    failures.push({ property: "", reason: `${named}: ${tierNeeded(tierInWords(needs.tier!), ownerName(owner), { purpose: what, shortfall: missingTier })}` });
   }
   // An existing object is no new one: its flag and uniqueness were verified when it was created.
   if (!creating) return failures;
@@ -325,7 +226,7 @@ async function unmetInputGates(request: VerificationRequest, reads: RunReads, ow
     if (gate.administrator && !user.isAdmin) failures.push({ property: "", reason: `${gate.property}: ${adminNeeded(user, "this setting")}` });
     const missingTier = gate.tier ? await tierShortfall(request.ctx, reads, owner, user, gate.tier) : undefined;
     if (missingTier) {
-      const reason = tierNeeded(TIER_NAMES[gate.tier!], ownerName(owner), { purpose: "this setting", shortfall: missingTier });
+      const reason = tierNeeded(tierInWords(gate.tier!), ownerName(owner), { purpose: "this setting", shortfall: missingTier });
       failures.push({ property: "", reason: `${gate.property}: ${reason}` });
     }
   }
@@ -354,12 +255,10 @@ function listOnce(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, list: 
   );
 }
 
-type Gate = "tier" | "featureFlag";
-
 /** The owner as the server shows it, and the needs its read already showed met; or why it cannot be read, in words. */
 async function locateOwner(request: VerificationRequest, reads: RunReads, user: UserFacts): Promise<{ owner: OwnerFacts; shown: Set<Gate> } | { refused: string }> {
   const { ctx, needs } = request;
-  const declared = needs.owner as Exclude<Preconditions["owner"], { kind: "instance" }>;
+  const declared = needs.on as Exclude<Needs["on"], { kind: "instance" | "described" }>;
   if (declared.kind !== "group object") {
     const owner = await ownerFacts(ctx, reads, declared.kind, declared.ref);
     return owner ? { owner, shown: new Set() } : { refused: missingOrHidden(`${declared.kind} "${declared.ref}"`, user.username) };
@@ -392,7 +291,7 @@ function objectRefusal(request: VerificationRequest, user: UserFacts, owner: Gro
       : `the token's user (${user.username}) is not a member of ${group} (the server refuses to show it)`;
   }
   if (!(means.includes("tier") && needs.tier)) return `${owner.what} does not exist`;
-  const tier = tierNeeded(TIER_NAMES[needs.tier], "its group", { purpose: resource, shortfall: "may be below it" });
+  const tier = tierNeeded(tierInWords(needs.tier), "its group", { purpose: resource, shortfall: "may be below it" });
   return `${owner.what} does not exist, or ${tier} (the server answers 404 to both)`;
 }
 
@@ -437,10 +336,7 @@ async function roleShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFa
 
 /** What an instance-wide need of an administrator reads as, for a user who is not one. */
 const adminNeeded = (user: UserFacts, purpose: string): string =>
-  roleNeeded("administrator rights", "the instance", { username: user.username, has: "a regular user", purpose });
-
-/** A role as the resources' requirements name it: the Owner role, at least the Maintainer role. */
-const roleInWords = (role: Role): string => (role === "Owner" ? "the Owner role" : `at least the ${role} role`);
+  roleNeeded(roleInWords("administrator"), "the instance", { username: user.username, has: "a regular user", purpose });
 
 /** The higher of the project's and its group's membership, from `permissions` (`Entities::ProjectWithAccess`). */
 function projectAccessLevel(live: Live): number {

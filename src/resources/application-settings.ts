@@ -26,7 +26,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, tierNeeded } from "../client";
 import { aliasOf, countDeclaration, declarationKey, recordAlias } from "../engine/declarations";
-import { APPLICATION_SETTINGS_PATH, applicationSettingsCalls } from "../api/application-settings";
+import { APPLICATION_SETTINGS_PATH, applicationSettingsCalls, INSTANCE_SETTINGS_NEEDS } from "../api/application-settings";
 import { defineResource, type EngineContext, type FieldTraits, type Live } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
@@ -329,7 +329,7 @@ const wireName = (property: string): string => {
   return apiName(alias ? alias[1] : property);
 };
 
-/** Errors of this endpoint as the user should read them (a 403 is the engine's, from `requirements`). */
+/** Errors of this endpoint as the user should read them (a 403 is the engine's, from `needs`). */
 function explained(error: unknown, declared: Partial<ApplicationSettingsInputs> = {}): unknown {
   if (!(error instanceof ApiError)) return error;
   const answered = `${error.method} ${error.path} failed with ${error.status} (${error.serverMessage})`;
@@ -367,9 +367,7 @@ export const applicationSettingsDefinition = defineResource({
   outputs: { ...settingsOutputs, updatedAt: {} },
   outputsOf: (live: Live) => ({ updatedAt: live.updated_at }),
 
-  requirements: () => ({ subject: "the instance", role: "administrator rights (instance settings are for administrators only)" }),
-  // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
-  preconditions: () => ({ owner: { kind: "instance" }, role: "administrator" }),
+  needs: () => INSTANCE_SETTINGS_NEEDS,
 
   validate(args) {
     const failures: { property: string; reason: string }[] = [];

@@ -20,6 +20,7 @@ import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { warn } from "../engine/engine-log";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import { onProject } from "../engine/needs";
 import { registryRepositoriesPath, registryRepositoryCalls, registryTagsPath } from "../api/container-registry";
 import { ownerReference } from "../api/owner";
 import { re2Problem, tagsToDelete, type CleanupRule, type RegistryRepositoryLive } from "./container-registry-cleanup-rule";
@@ -187,8 +188,7 @@ export const containerRegistryCleanupDefinition = defineResource({
     return problems;
   },
   // Reading the tags needs read_container_image (Reporter); the bulk deletion admin_container_image (Maintainer).
-  requirements: (args, operation) => ({ subject: subjectOf(args), role: operation === "read" ? "at least the Reporter role" : "at least the Maintainer role" }),
-  preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Maintainer" }),
+  needs: (args, operation) => ({ on: onProject(args.project), subject: subjectOf(args), role: operation === "read" ? "Reporter" : "Maintainer" }),
 
   async create(ctx, args) {
     return { id: resourceId(args), live: await applyRule(ctx, args, {}) };

@@ -12,6 +12,7 @@ import { z } from "zod";
 import { pipelineSchedulePath } from "../api/pipeline-schedules";
 import { scheduleId } from "../functions/pipeline-schedules";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import { onProject } from "../engine/needs";
 import { defineActionTrigger, triggers } from "./action-trigger";
 import { ownerReference } from "../api/owner";
 
@@ -28,8 +29,7 @@ export const pipelineScheduleRunDefinition = defineActionTrigger({
   name: "PipelineScheduleRun",
   schema,
   outputs: ["message", "ranAt"],
-  requirements: (args) => ({ subject: `pipeline schedule ${args.scheduleId} of project ${args.project}`, role: "at least the Developer role" }),
-  preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Developer" }),
+  needs: (args) => ({ on: onProject(args.project), subject: `pipeline schedule ${args.scheduleId} of project ${args.project}`, role: "Developer" }),
   async run(ctx, args) {
     const answer = await ctx.client.post<{ message?: string }>(`${pipelineSchedulePath(args.project, args.scheduleId)}/play`, {});
     const ranAt = new Date().toISOString();

@@ -23,6 +23,7 @@ import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
+import { onProject } from "../engine/needs";
 import { ownerReference } from "../api/owner";
 import { projectPath as projectPathOf } from "../api/projects";
 import { CURRENT_USER_PATH, userCalls } from "../api/users";
@@ -131,9 +132,8 @@ export const projectStarDefinition = defineResource({
     starredBefore: live.starred_before,
   }),
   // Starring needs only that the token's user can see the project (read_project): any role, or none on a public or internal project.
-  requirements: (args) => ({ subject: `project ${args.project}`, role: "access to the project" }),
-  // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
-  preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project } }),
+  // Any role, or none on a public project: only the project's existence is verified at preview.
+  needs: (args) => ({ on: onProject(args.project), phrase: "access to the project" }),
 
   create: createStar,
 
