@@ -164,7 +164,7 @@ describe("a role too low", () => {
       () => withInstance({ offering: "self-managed" }, async () => expectExplained(await createAs("alice", "ApplicationSettings", { signupEnabled: false }), /administrator/, /the instance/)),
     ],
     ["VirtualRegistry by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "VirtualRegistry", { group: "acme", name: "containers" }), /at least the Maintainer role on group acme/)],
-    ["Upstream by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "Upstream", { registry, ...UPSTREAM }), new RegExp(`at least the Maintainer role on the group of virtual registry ${registry}`))],
+    ["Upstream by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "Upstream", { registry, ...UPSTREAM }), new RegExp(`at least the Maintainer role on the group of container virtual registry ${registry}`))],
     ["CleanupPolicy by a Maintainer (needs Owner)", async () => expectExplained(await createAs("maintainer", "CleanupPolicy", { group: "acme", cadence: 7 }), /the Owner role on group acme/)],
     ["ContainerRegistryVisibility by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "ContainerRegistryVisibility", { project: "acme/web", accessLevel: "disabled" }), /at least the Maintainer role on project acme\/web/)],
     [
@@ -223,14 +223,14 @@ describe("a feature flag off", () => {
       "Upstream without container_virtual_registries",
       () =>
         withInstance(flagsOff("container_virtual_registries"), async () =>
-          expectExplained(await createAs("alice", "Upstream", { registry, ...UPSTREAM }), new RegExp(`the group of virtual registry ${registry} does not have the container_virtual_registries feature flag enabled`)),
+          expectExplained(await createAs("alice", "Upstream", { registry, ...UPSTREAM }), new RegExp(`the group of container virtual registry ${registry} does not have the container_virtual_registries feature flag enabled`)),
         ),
     ],
     [
       "ExclusiveUpstreams without container_virtual_registries",
       () =>
         withInstance(flagsOff("container_virtual_registries"), async () =>
-          expectExplained(await createAs("alice", "ExclusiveUpstreams", { registry, keep: [] }), new RegExp(`the group of virtual registry ${registry} does not have the container_virtual_registries feature flag enabled`)),
+          expectExplained(await createAs("alice", "ExclusiveUpstreams", { registry, keep: [] }), new RegExp(`the group of container virtual registry ${registry} does not have the container_virtual_registries feature flag enabled`)),
         ),
     ],
     [
