@@ -45,7 +45,7 @@ import { createHash } from "node:crypto";
 import { ApiError, apiPath, missingOrHidden, NetworkError, roleNeeded, tierNeeded, type PlatformClient } from "../client";
 import { verifyAtPreview } from "../connection";
 import type { EngineContext, Live } from "./definition";
-import { ROLE_LEVELS, roleInWords, tierInWords, type Gate, type GroupObjectOwner, type Needs, type OwnerFacts, type Role, type Room, type Tier, type Uniqueness } from "./needs";
+import { ownerInWords, ROLE_LEVELS, roleInWords, tierInWords, type Gate, type GroupObjectOwner, type Needs, type OwnerFacts, type Role, type Room, type Tier, type Uniqueness } from "./needs";
 import { inProviderHost, warn } from "./engine-log";
 import { canonicalJson } from "./values";
 
@@ -261,7 +261,7 @@ async function locateOwner(request: VerificationRequest, reads: RunReads, user: 
   const declared = needs.on as Exclude<Needs["on"], { kind: "instance" | "described" }>;
   if (declared.kind !== "group object") {
     const owner = await ownerFacts(ctx, reads, declared.kind, declared.ref);
-    return owner ? { owner, shown: new Set() } : { refused: missingOrHidden(`${declared.kind} "${declared.ref}"`, user.username) };
+    return owner ? { owner, shown: new Set() } : { refused: missingOrHidden(ownerInWords(declared), user.username) };
   }
   const object = await once(reads, `object ${declared.path}`, () =>
     ctx.client.get<Live>(declared.path).then(

@@ -49,7 +49,7 @@ async function preview(): Promise<{ code: number; text: string }> {
 
 /** What each resource of the program misses, as the preview names it. */
 const PROBLEMS: Record<string, (badgeId: number) => string> = {
-  "missing-group": () => `group: group "acme/missing" does not exist, or the token's user (alice) cannot see it (private groups and projects are hidden from non-members)`,
+  "missing-group": () => `group: group acme/missing does not exist, or the token's user (alice) cannot see it (private groups and projects are hidden from non-members)`,
   "too-low-role": () => "group: the token's user (alice) needs the Owner role on group ops for SamlGroupLink, and is Developer there",
   "too-low-tier": () => "group: group beta needs the Premium or Ultimate tier for SamlGroupLink, and it is on Free",
   "gated-setting": () => "membershipLock: group beta needs the Premium or Ultimate tier for this setting, and it is on Free",

@@ -168,7 +168,7 @@ describe("the exclusive sets: the owner and the role of their removals", () => {
     expect(await failuresOf("ExclusiveBadges", { project: "acme/web", ...keep })).toEqual([]);
     expect(await failuresOf("ExclusiveBadges", { group: "acme", ...keep })).toEqual(["group: the token's user (maintainer) needs the Owner role on group acme for ExclusiveBadges, and is Maintainer there"]);
     expect(await failuresOf("ExclusiveBadges", { project: "acme/nope", ...keep })).toEqual([
-      `project: project "acme/nope" does not exist, or the token's user (maintainer) cannot see it (private groups and projects are hidden from non-members)`,
+      `project: project acme/nope does not exist, or the token's user (maintainer) cannot see it (private groups and projects are hidden from non-members)`,
     ]);
     await runAs("alice");
     expect(await failuresOf("ExclusiveBadges", { group: "acme", ...keep })).toEqual([]);
@@ -182,7 +182,7 @@ describe("the exclusive sets: the owner and the role of their removals", () => {
     await runAs("maintainer");
     expect(await failuresOf("ExclusiveGroupIntegrations", { group: "acme", ...keep })).toEqual([]);
     expect(await failuresOf("ExclusiveGroupIntegrations", { group: "acme/nope", ...keep })).toEqual([
-      `group: group "acme/nope" does not exist, or the token's user (maintainer) cannot see it (private groups and projects are hidden from non-members)`,
+      `group: group acme/nope does not exist, or the token's user (maintainer) cannot see it (private groups and projects are hidden from non-members)`,
     ]);
   });
 

@@ -43,14 +43,14 @@ afterEach(() => {
 describe("what the server would refuse is a check failure at preview", () => {
   it("a group or project that does not exist, or that the token's user cannot see", async () => {
     await runAs("alice");
-    expect(await failuresOf("Badge", { group: "acme/nope", ...BADGE })).toEqual([`group: group "acme/nope" does not exist, or the token's user (alice) cannot see it (private groups and projects are hidden from non-members)`]);
+    expect(await failuresOf("Badge", { group: "acme/nope", ...BADGE })).toEqual([`group: group acme/nope does not exist, or the token's user (alice) cannot see it (private groups and projects are hidden from non-members)`]);
     expect(await failuresOf("PipelineSchedule", { project: "acme/missing", ...SCHEDULE })).toEqual([
-      `project: project "acme/missing" does not exist, or the token's user (alice) cannot see it (private groups and projects are hidden from non-members)`,
+      `project: project acme/missing does not exist, or the token's user (alice) cannot see it (private groups and projects are hidden from non-members)`,
     ]);
     await runAs("outsider");
     // Private and invisible look the same to the server (404), and so to the preview.
     expect(await failuresOf("GroupIntegration", { group: "acme", slug: "mattermost", webhook: "https://chat.example.test/hooks/x" })).toEqual([
-      `group: group "acme" does not exist, or the token's user (outsider) cannot see it (private groups and projects are hidden from non-members)`,
+      `group: group acme does not exist, or the token's user (outsider) cannot see it (private groups and projects are hidden from non-members)`,
     ]);
   });
 
@@ -317,7 +317,7 @@ describe("reads: one per owner and run", () => {
     expect(changed).toEqual(["GET /api/v4/user", "GET /api/v4/projects/acme%2Fweb", `GET /api/v4/projects/${project.id}/members/all/${user.id}`]);
     // A new owner is a new object: verified in full.
     expect(await failuresOf("Badge", { ...recorded, project: "acme/gone" }, recorded)).toEqual([
-      `project: project "acme/gone" does not exist, or the token's user (dev) cannot see it (private groups and projects are hidden from non-members)`,
+      `project: project acme/gone does not exist, or the token's user (dev) cannot see it (private groups and projects are hidden from non-members)`,
     ]);
   });
 
