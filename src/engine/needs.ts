@@ -4,7 +4,8 @@
  * layer derives from them: a refused request explained (./explain.ts), a
  * function's or an action's refusal (../functions/core.ts), the preview's
  * checks (./verify.ts, which also judges the values) and the docs' table of
- * needs. One cause, one wording, wherever it is said.
+ * needs (checked by test/docs.test.ts). One cause, one wording, wherever it
+ * is said.
  */
 import type { NamedOwner } from "../api/owner";
 import type { EngineContext, Live } from "./definition";
@@ -173,11 +174,4 @@ export function needsInWords(needs: Needs): NeedsInWords {
     ...(needs.offering ? { offering: "a self-managed or Dedicated instance" } : {}),
     ...(needs.featureFlag ? { featureFlag: needs.featureFlag } : {}),
   };
-}
-
-/** One line of the docs' table of needs: `project <project>: at least the Maintainer role; Premium or Ultimate; flag x`. */
-export function needsLine(needs: Needs): string {
-  const words = needsInWords(needs);
-  const parts = [words.role, words.tier && `the ${words.tier} tier`, words.offering, words.featureFlag && `feature flag ${words.featureFlag}`];
-  return `${words.subject}: ${parts.filter(Boolean).join("; ") || "any signed-in user who can see it"}`;
 }
