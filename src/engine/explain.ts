@@ -5,7 +5,7 @@
  */
 import { ApiError, missingOrHidden, NetworkError, roleNeeded, tierNeeded, tokenRefused } from "../client";
 import type { AnyResourceDefinition, Operation } from "./definition";
-import { needsInWords } from "./needs";
+import { needsInWords, offeringNeeded } from "./needs";
 import { ExplainedError, PartialCreateError } from "./errors";
 import { redact, type SecretValuesOf } from "./redaction";
 import { storedTokenRefusal } from "./stored-config";
@@ -62,6 +62,7 @@ export function refusal(definition: AnyResourceDefinition, error: ApiError, oper
   if (!declared) return undefined;
   const needs = needsInWords(declared);
   const answered = `${error.method} ${error.path} failed with ${error.status}${error.serverMessage ? ` (${error.serverMessage})` : ""}`;
+  if (error.status === 404 && error.notFoundSubject === undefined && declared.offering) return `${answered}: ${offeringNeeded(declared.offering)}.`;
   if (error.status === 403 && needs.role) {
     return `${answered}: ${roleNeeded(needs.role, needs.subject)}. Use the token of a user who has it.`;
   }

@@ -156,12 +156,18 @@ export function ownerInWords(owner: Owner): string {
   }
 }
 
+/**
+ * The one wording of an API the offering in use does not have: the server
+ * does not know its route (a 404 that names nothing).
+ */
+export const offeringNeeded = (offering: NonNullable<Needs["offering"]>): string =>
+  `this API exists only on ${offering} and Dedicated instances, not on the hosted offering; check that platform:url is one of them`;
+
 /** What refusals say of a need: the subject, and the role, tier and flag in words. */
 export interface NeedsInWords {
   subject: string;
   role?: string;
   tier?: string;
-  offering?: string;
   featureFlag?: string;
 }
 
@@ -171,7 +177,6 @@ export function needsInWords(needs: Needs): NeedsInWords {
     subject: needs.subject ?? ownerInWords(needs.on),
     ...(role ? { role } : {}),
     ...(needs.tier ? { tier: tierInWords(needs.tier) } : {}),
-    ...(needs.offering ? { offering: "a self-managed or Dedicated instance" } : {}),
     ...(needs.featureFlag ? { featureFlag: needs.featureFlag } : {}),
   };
 }

@@ -45,10 +45,6 @@ const applicationSettings = defineObjectFunction({
   args: z.object({}),
   path: () => APPLICATION_SETTINGS_PATH,
   subject: () => "the instance's application settings",
-  refusals: {
-    404: () =>
-      "The hosted offering has no instance-wide settings: /application/settings exists only on self-managed and dedicated instances (check that platform:url is one of them).",
-  },
   needs: () => INSTANCE_SETTINGS_NEEDS,
   secrets: APPLICATION_SETTINGS_SECRETS,
   result: settingsShape,

@@ -29,7 +29,7 @@ import { z } from "zod";
 import { ApiError, missingOrHidden, NetworkError, PAGE_SIZE, roleNeeded, tierNeeded, type PlatformClient, type Query } from "../client";
 import { client, withConnection, type Connection } from "../connection";
 import type { ConnectionInput } from "../engine/connections";
-import { needsInWords, onGroup, onProject, type Needs, type Role } from "../engine/needs";
+import { needsInWords, offeringNeeded, onGroup, onProject, type Needs, type Role } from "../engine/needs";
 import { ExplainedError } from "../engine/errors";
 import { redact } from "../engine/redaction";
 import { describeIssue } from "../validation";
@@ -389,7 +389,7 @@ export function explained(declaration: AnyDeclaration, args: Args, error: unknow
   if (!(error instanceof ApiError || error instanceof NetworkError)) return error as Error;
   const subject = declaration.subject(args as never);
   const verb = declaration.verb ?? "read";
-  const special = error instanceof ApiError ? declaration.refusals?.[error.status]?.(args as never) : undefined;
+  const special = error instanceof ApiError ? (declaration.refusals?.[error.status]?.(args as never) ?? offeringRefusal(declaration, args, error)) : undefined;
   const answered = error instanceof ApiError ? `${error.method} ${error.path} answered ${error.status}${error.serverMessage ? ` (${error.serverMessage})` : ""}` : "";
   // What a CI job token cannot do is said whatever the call's own reading of the refusal.
   const note = error instanceof ApiError && error.credentialNote ? ` ${error.credentialNote}` : "";
@@ -423,6 +423,12 @@ function notFoundCause(error: ApiError, args: Args, subject: string, special: st
   const kind = named.toLowerCase();
   const ref = args[kind];
   return missingOrHidden(typeof ref === "string" || typeof ref === "number" ? `${kind} ${ref}` : `the ${kind}`);
+}
+
+/** A route the server does not know, on an offering the call's needs exclude: the one wording of it, as a sentence. */
+function offeringRefusal(declaration: AnyDeclaration, args: Args, error: ApiError): string | undefined {
+  const offering = error.status === 404 && error.notFoundSubject === undefined ? declaration.needs?.(args as never).offering : undefined;
+  return offering && `${offeringNeeded(offering).replace(/^./, (first) => first.toUpperCase())}.`;
 }
 
 /** What a 403 means, from the call's needs: the role (and tier) it needs, in the resources' words. */

@@ -333,11 +333,6 @@ const wireName = (property: string): string => {
 function explained(error: unknown, declared: Partial<ApplicationSettingsInputs> = {}): unknown {
   if (!(error instanceof ApiError)) return error;
   const answered = `${error.method} ${error.path} failed with ${error.status} (${error.serverMessage})`;
-  if (error.status === 404 && error.notFoundSubject === undefined) {
-    return new ExplainedError(
-      `ApplicationSettings: the server has no ${SETTINGS_PATH} endpoint (${answered}). Instance settings exist on self-managed and dedicated offerings only; the hosted offering does not offer them.`,
-    );
-  }
   if (error.status === 400 && error.fieldErrors) {
     const licensed = Object.keys(error.fieldErrors)
       // The server names the setting; the program may have declared it under an alias.

@@ -247,7 +247,7 @@ describe("an offering without the API", () => {
   refusedCases([
     [
       "ApplicationSettings on the hosted offering",
-      () => withInstance({ offering: "hosted" }, async () => expectExplained(await createAs("root", "ApplicationSettings", { signupEnabled: false }), /self-managed and dedicated offerings only/)),
+      () => withInstance({ offering: "hosted" }, async () => expectExplained(await createAs("root", "ApplicationSettings", { signupEnabled: false }), /404.*: this API exists only on self-managed and Dedicated instances, not on the hosted offering/)),
     ],
     [
       "SamlIdentity on a self-managed instance (the users API manages identities there)",

@@ -65,6 +65,6 @@ describe("getApplicationSettings", () => {
 
   it("the hosted offering has no instance settings, and the 404 says so", async () => {
     await hosted.configureProviders("root");
-    await expect(getApplicationSettings()).rejects.toThrow(/getApplicationSettings: could not read the instance's application settings: .*404.*The hosted offering has no instance-wide settings/);
+    await expect(getApplicationSettings()).rejects.toThrow(/getApplicationSettings: could not read the instance's application settings: .*404.*This API exists only on self-managed and Dedicated instances, not on the hosted offering; check that platform:url is one of them\./);
   });
 });
