@@ -182,6 +182,9 @@ export function roleNeeded(role: string, subject: string, known?: { username: st
   return `the token's user (${known.username}) needs ${role} on ${subject} for ${known.purpose}, and ${has}`;
 }
 
+/** What to do about a refusal, said after its cause wherever it is explained: a missing or hidden object, a role lacking. */
+export const REFUSAL_ADVICE = { 403: "Use the token of a user who has it.", 404: "Check the names and ids." } as const;
+
 /**
  * The one wording of a licence tier that something needs (`tier`: "Premium",
  * "Premium or Ultimate") on `subject` (group acme), with what needs it and

@@ -3,7 +3,7 @@
  * stack trace of ours. And the readings of a 404 that decide whether an object
  * is gone, or its owner is.
  */
-import { ApiError, missingOrHidden, NetworkError, roleNeeded, tierNeeded, tokenRefused } from "../client";
+import { ApiError, missingOrHidden, NetworkError, REFUSAL_ADVICE, roleNeeded, tierNeeded, tokenRefused } from "../client";
 import type { AnyResourceDefinition, Operation } from "./definition";
 import { needsInWords, offeringNeeded } from "./needs";
 import { ExplainedError, PartialCreateError } from "./errors";
@@ -64,13 +64,13 @@ export function refusal(definition: AnyResourceDefinition, error: ApiError, oper
   const answered = `${error.method} ${error.path} failed with ${error.status}${error.serverMessage ? ` (${error.serverMessage})` : ""}`;
   if (error.status === 404 && error.notFoundSubject === undefined && declared.offering) return `${answered}: ${offeringNeeded(declared.offering)}.`;
   if (error.status === 403 && needs.role) {
-    return `${answered}: ${roleNeeded(needs.role, needs.subject)}. Use the token of a user who has it.`;
+    return `${answered}: ${roleNeeded(needs.role, needs.subject)}. ${REFUSAL_ADVICE[403]}`;
   }
   // A named 404 (`404 Group Not Found`) while creating is the owner; afterwards, unless it names the object itself.
   if (error.status === 404 && error.notFoundSubject && (operation === "create" || namesAnotherObject(definition, error))) {
     return (
       `${answered}: ${missingOrHidden(needs.subject)}. ` +
-      (operation === "create" ? "Check the path or id." : "If it was deleted, remove this resource from the stack with `pulumi state delete`.")
+      (operation === "create" ? REFUSAL_ADVICE[404] : "If it was deleted, remove this resource from the stack with `pulumi state delete`.")
     );
   }
   // A gated API refuses a missing tier or flag with 401 or an unnamed 404, not 403.

@@ -26,7 +26,7 @@ import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, missingOrHidden, NetworkError, PAGE_SIZE, roleNeeded, tierNeeded, type PlatformClient, type Query } from "../client";
+import { ApiError, missingOrHidden, NetworkError, PAGE_SIZE, REFUSAL_ADVICE, roleNeeded, tierNeeded, type PlatformClient, type Query } from "../client";
 import { client, withConnection, type Connection } from "../connection";
 import type { ConnectionInput } from "../engine/connections";
 import { needsInWords, offeringNeeded, onGroup, onProject, type Needs, type Role } from "../engine/needs";
@@ -398,7 +398,7 @@ export function explained(declaration: AnyDeclaration, args: Args, error: unknow
   const refused = error instanceof ApiError && (error.status === 404 || error.status === 403);
   const cause = refused ? (error.status === 404 ? notFoundCause(error, args, subject, special) : forbiddenCause(declaration, args)) : undefined;
   if (refused && (cause || special)) {
-    const advice = special ?? (error.status === 404 ? "Check the names and ids." : "Use the token of a user who has it.");
+    const advice = special ?? REFUSAL_ADVICE[error.status as 403 | 404];
     message = `could not ${verb} ${subject}: ${answered}${cause ? `: ${cause}` : ""}. ${advice}${note}`;
   } else if (error instanceof ApiError && special) {
     // A job token's 401 is the job token's reach, not a wrong access token.
