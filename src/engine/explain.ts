@@ -3,7 +3,7 @@
  * stack trace of ours. And the readings of a 404 that decide whether an object
  * is gone, or its owner is.
  */
-import { ApiError, missingOrHidden, NetworkError, REFUSAL_ADVICE, roleNeeded, tierNeeded, tokenRefused } from "../client";
+import { ApiError, flagOff, missingOrHidden, NetworkError, REFUSAL_ADVICE, roleNeeded, tierNeeded, tokenRefused } from "../client";
 import type { AnyResourceDefinition, Operation } from "./definition";
 import { needsInWords, offeringNeeded } from "./needs";
 import { ExplainedError, PartialCreateError } from "./errors";
@@ -79,7 +79,7 @@ export function refusal(definition: AnyResourceDefinition, error: ApiError, oper
   const causes = gates.map((gate) =>
     gate === "tier"
       ? `${tierNeeded(needs.tier!, needs.subject)} and is below it`
-      : `${needs.subject} does not have the ${needs.featureFlag} feature flag enabled (an administrator can enable it)`,
+      : flagOff(needs.featureFlag!, `for ${needs.subject}`),
   );
   const otherwise = error.status === 401 ? tokenRefused() : "the object in the path does not exist";
   return `${answered}: either ${causes.join(", or ")}, or ${otherwise} (this API answers ${error.status} to each).`;

@@ -45,7 +45,7 @@ import { effectiveMemberPath, FEATURE_DEFINITIONS_PATH, featureDefinitionCalls, 
 import { groupCalls, groupPath } from "../api/groups";
 import { projectCalls, projectPath, type Project } from "../api/projects";
 import { CURRENT_USER_PATH, userCalls, type User } from "../api/users";
-import { ApiError, missingOrHidden, NetworkError, roleNeeded, tierNeeded } from "../client";
+import { ApiError, flagOff, missingOrHidden, NetworkError, roleNeeded, tierNeeded } from "../client";
 import { verifyAtPreview } from "../connection";
 import type { EngineContext, Live } from "./definition";
 import { warn } from "./engine-log";
@@ -120,8 +120,8 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
   }
   // An existing object is no new one: its flag and uniqueness were verified when it was created.
   if (!creating) return failures;
-  const flagOff = needs.featureFlag && !shown.has("featureFlag") && user.isAdmin ? await flagShortfall(ctx, reads, owner, needs.featureFlag) : undefined;
-  if (flagOff) failures.push({ property: "", reason: `${property}: feature flag ${needs.featureFlag} is off ${flagOff}; ${request.resource} needs it (an administrator can enable it)` });
+  const off = needs.featureFlag && !shown.has("featureFlag") && user.isAdmin ? await flagShortfall(ctx, reads, owner, needs.featureFlag) : undefined;
+  if (off) failures.push({ property: "", reason: `${property}: ${flagOff(needs.featureFlag!, off, request.resource)}` });
   // A create refused for its role, tier or flag needs no duplicate named too (and the list may be refused as well).
   if (needs.unique && !request.skipUniqueness && failures.length === 0) {
     const collision = await existingObject(ctx, reads, owner, needs.unique);
@@ -201,7 +201,7 @@ function objectRefusal(request: VerificationRequest, user: UserFacts, owner: Gro
   const status = error.status;
   const means = owner.refusedWith?.[status as 401 | 404] ?? [];
   if (status === 401 && means.includes("featureFlag") && needs.featureFlag) {
-    return `feature flag ${needs.featureFlag} is off for the group of ${owner.what} (the server answers 401); ${resource} needs it (an administrator can enable it)`;
+    return flagOff(needs.featureFlag, `for the group of ${owner.what} (the server answers 401)`, resource);
   }
   if (status === 401) throw error; // the token after all: verify says so
   if (status === 403) {

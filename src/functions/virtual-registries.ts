@@ -18,7 +18,7 @@
  * so nothing here is secret; `username` is shown.
  */
 import { z } from "zod";
-import { tierNeeded, tokenRefused } from "../client";
+import { flagOff, tierNeeded, tokenRefused } from "../client";
 import {
   cleanupPolicy as cleanupPolicyShape,
   cleanupPolicyPath,
@@ -50,7 +50,7 @@ const groupArg = { /** The top-level group (id or path). */ group: topLevelGroup
 
 const FLAG = "container_virtual_registries";
 export const containerRefusals = {
-  401: () => `either the group does not have the ${FLAG} feature flag enabled (an administrator can enable it), or ${tokenRefused()} (this API answers 401 to each).`,
+  401: () => `either ${flagOff(FLAG, "for the group")}, or ${tokenRefused()} (this API answers 401 to each).`,
   404: () => `This API answers the same unnamed 404 when ${tierNeeded(PREMIUM_TIER, "its group")} and is below it.`,
 };
 /** Reading virtual registries and upstreams is for any member of the group. */

@@ -195,7 +195,7 @@ describe("a tier too low (beta is on the Free tier)", () => {
     ["an Ultimate group setting", async () => expectExplained(await createAs("alice", "GroupSettings", { group: "beta", autoBanUserOnExcessiveProjectsDownload: true }), /group beta/, /needs: Ultimate tier/)],
     ["SamlGroupLink (Premium)", async () => expectExplained(await createAs("alice", "SamlGroupLink", { group: "beta", samlGroupName: "devs", accessLevel: "developer" }), /group beta needs the Premium or Ultimate tier/)],
     ["VirtualRegistry (Premium)", async () => expectExplained(await createAs("alice", "VirtualRegistry", { group: "beta", name: "containers" }), /group beta needs the Premium or Ultimate tier and is below it/)],
-    ["CleanupPolicy (Premium)", async () => expectExplained(await createAs("alice", "CleanupPolicy", { group: "beta", cadence: 7 }), /group beta needs the Premium or Ultimate tier and is below it, or group beta does not have the maven_virtual_registry feature flag enabled/)],
+    ["CleanupPolicy (Premium)", async () => expectExplained(await createAs("alice", "CleanupPolicy", { group: "beta", cadence: 7 }), /group beta needs the Premium or Ultimate tier and is below it, or feature flag maven_virtual_registry is off for group beta/)],
     ["EpicLink (Ultimate: multi-level epics)", async () => expectExplained(await createAs("alice", "EpicLink", { group: "beta", epicIid: 1, childEpicId: 5 }), /epic &1 of group beta/, /Ultimate tier \(multi-level epics\)/)],
     ["ExclusiveSamlGroupLinks (Premium)", async () => expectExplained(await createAs("alice", "ExclusiveSamlGroupLinks", { group: "beta", keep: [] }), /either group beta needs the Premium or Ultimate tier and is below it, or the token's user needs the Owner role on group beta and lacks it, or the server refused the token/)],
     ["SamlIdentity (Premium)", async () => expectExplained(await createAs("alice", "SamlIdentity", { group: "beta", user: "alice", externUid: "alice@idp.example" }), /group beta needs the Premium or Ultimate tier for group SAML SSO, and it is below it/)],
@@ -216,28 +216,28 @@ describe("a feature flag off", () => {
       "VirtualRegistry without container_virtual_registries",
       () =>
         withInstance(flagsOff("container_virtual_registries"), async () =>
-          expectExplained(await createAs("alice", "VirtualRegistry", { group: "acme", name: "containers" }), /group acme does not have the container_virtual_registries feature flag enabled/),
+          expectExplained(await createAs("alice", "VirtualRegistry", { group: "acme", name: "containers" }), /feature flag container_virtual_registries is off for group acme \(an administrator can enable it\)/),
         ),
     ],
     [
       "Upstream without container_virtual_registries",
       () =>
         withInstance(flagsOff("container_virtual_registries"), async () =>
-          expectExplained(await createAs("alice", "Upstream", { registry, ...UPSTREAM }), new RegExp(`the group of container virtual registry ${registry} does not have the container_virtual_registries feature flag enabled`)),
+          expectExplained(await createAs("alice", "Upstream", { registry, ...UPSTREAM }), new RegExp(`feature flag container_virtual_registries is off for the group of container virtual registry ${registry}`)),
         ),
     ],
     [
       "ExclusiveUpstreams without container_virtual_registries",
       () =>
         withInstance(flagsOff("container_virtual_registries"), async () =>
-          expectExplained(await createAs("alice", "ExclusiveUpstreams", { registry, keep: [] }), new RegExp(`the group of container virtual registry ${registry} does not have the container_virtual_registries feature flag enabled`)),
+          expectExplained(await createAs("alice", "ExclusiveUpstreams", { registry, keep: [] }), new RegExp(`feature flag container_virtual_registries is off for the group of container virtual registry ${registry}`)),
         ),
     ],
     [
       "CleanupPolicy without maven_virtual_registry",
       () =>
         withInstance(flagsOff("maven_virtual_registry"), async () =>
-          expectExplained(await createAs("alice", "CleanupPolicy", { group: "acme", cadence: 7 }), /group acme .*does not have the maven_virtual_registry feature flag enabled/),
+          expectExplained(await createAs("alice", "CleanupPolicy", { group: "acme", cadence: 7 }), /feature flag maven_virtual_registry is off for group acme/),
         ),
     ],
   ]);
