@@ -55,7 +55,7 @@ export function explain(definition: AnyResourceDefinition, secretProperties: rea
 /**
  * Why the server refused, from what the declaration says it needs: the
  * object and the role, tier or feature flag it lacks. Undefined when no
- * requirement explains the answer.
+ * need explains the answer.
  */
 export function refusal(definition: AnyResourceDefinition, error: ApiError, operation: Operation, args: Args): string | undefined {
   const declared = definition.needs?.(args as never, operation);
