@@ -20,10 +20,10 @@ import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { warn } from "../engine/engine-log";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
-import { onProject } from "../engine/needs";
 import { registryRepositoriesPath, registryRepositoryCalls, registryTagsPath } from "../api/container-registry";
 import { ownerReference } from "../api/owner";
 import { re2Problem, tagsToDelete, type CleanupRule, type RegistryRepositoryLive } from "./container-registry-cleanup-rule";
+import { onProject } from "../engine/needs";
 
 /** What one accepted run of the rule asked the server to delete from a repository. */
 export interface AcceptedRun {

@@ -19,10 +19,10 @@ import { z } from "zod";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
-import { clientKeyNeeds } from "../api/error-tracking";
 import { clientKeyCalls, clientKeyId, clientKeysPath, parseClientKeyId, type ClientKey as ClientKeyLive } from "../api/error-tracking";
 import { ownerReference } from "../api/owner";
 import { numericProjectId } from "../api/projects";
+import { clientKeyNeeds } from "../api/error-tracking";
 
 const schema = z.object({
   /** The project (numeric id or full path). */

@@ -6,10 +6,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { PlatformResource } from "../engine/resource";
-import { onGroup } from "../engine/needs";
 import { groupIntegrationPath, groupIntegrationsPath, integrationSlugOf, integrationSummaryCalls } from "../api/integrations";
 import { ownerReference } from "../api/owner";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
+import { onGroup } from "../engine/needs";
 
 type Owner = { group: string | number };
 

@@ -4,10 +4,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { PlatformResource } from "../engine/resource";
-import { onProject } from "../engine/needs";
 import { ownerReference } from "../api/owner";
 import { pipelineScheduleNumberOf, pipelineSchedulePath, pipelineSchedulesPath, scheduleSummaryCalls } from "../api/pipeline-schedules";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
+import { onProject } from "../engine/needs";
 
 type Owner = { project: string | number };
 

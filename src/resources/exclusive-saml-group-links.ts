@@ -7,10 +7,10 @@ import * as pulumi from "@pulumi/pulumi";
 import { ApiError, roleNeeded, tierNeeded, tokenRefused } from "../client";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource } from "../engine/resource";
-import { onGroup } from "../engine/needs";
 import { ownerReference } from "../api/owner";
 import { parseSamlGroupLinkId, providerQuery, samlGroupLinkCalls, samlGroupLinkPath, samlGroupLinksPath } from "../api/saml";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
+import { onGroup } from "../engine/needs";
 
 type Owner = { group: string | number };
 

@@ -12,9 +12,9 @@ import { z } from "zod";
 import { pipelineSchedulePath } from "../api/pipeline-schedules";
 import { scheduleId } from "../functions/pipeline-schedules";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
-import { onProject } from "../engine/needs";
 import { defineActionTrigger, triggers } from "./action-trigger";
 import { ownerReference } from "../api/owner";
+import { onProject } from "../engine/needs";
 
 const schema = z.object({
   /** The project (id or full path). */

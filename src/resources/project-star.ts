@@ -23,11 +23,11 @@ import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
-import { onProject } from "../engine/needs";
 import { ownerReference } from "../api/owner";
 import { projectPath as projectPathOf } from "../api/projects";
 import { CURRENT_USER_PATH, userCalls } from "../api/users";
 import { parseStarId, starCountCalls, starId, starPath, starrerCalls, starrersOf, unstarPath, type Starrer as StarrerLive } from "../api/starring";
+import { onProject } from "../engine/needs";
 
 /** What the engine records of a star: the starrer entry, the project's id and star count, and whether it was there before. */
 export interface StarLive extends Record<string, unknown> {

@@ -36,10 +36,10 @@ import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
-import { onGroup } from "../engine/needs";
 import { ownerReference } from "../api/owner";
 import { USERS_PATH, userCalls } from "../api/users";
 import { probeGroup, samlIdentitiesPath, samlIdentityCalls, samlIdentityPath as identityPath, whyNoSamlProvider, type SamlIdentity as SamlIdentityApi } from "../api/saml";
+import { onGroup } from "../engine/needs";
 
 /** The identity, with the prior `extern_uid` this provider recorded (not an API field). */
 type SamlIdentityLive = SamlIdentityApi & {

@@ -27,7 +27,6 @@ import { aliasOf, claimUnique, countDeclaration, declarationKey } from "../engin
 import { defineResource, type EngineContext, type Live } from "../engine/definition";
 import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
-import type { Room } from "../engine/needs";
 import { requestBody } from "../engine/values";
 import { isHttpUrl } from "../validation";
 import { adoptExisting } from "./common";
@@ -43,6 +42,7 @@ import {
   type UpstreamLink as LinkApi,
 } from "../api/virtual-registries";
 import { CONTAINER_REGISTRY_NEEDS, registryOwner, REGISTRY_GROUP } from "./virtual-registry";
+import type { Room } from "../engine/needs";
 
 export const MAX_UPSTREAMS_PER_REGISTRY = 5;
 

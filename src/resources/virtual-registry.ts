@@ -12,7 +12,6 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { countDeclaration, declarationKey, recordAlias } from "../engine/declarations";
 import { defineResource, type EngineContext } from "../engine/definition";
-import { onGroup, type GroupObjectOwner, type Needs } from "../engine/needs";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { adoptExisting } from "./common";
@@ -25,6 +24,7 @@ import {
   virtualRegistryCalls,
   type VirtualRegistry as VirtualRegistryLive,
 } from "../api/virtual-registries";
+import { onGroup, type GroupObjectOwner, type Needs } from "../engine/needs";
 
 export const MAX_REGISTRIES_PER_GROUP = 5;
 
