@@ -72,10 +72,10 @@ export interface GroupObjectOwner {
   ref: number;
   /** The object in messages: `container virtual registry 12`. */
   what: string;
-  /** Its API path, read once per run (by every resource it owns). */
+  /** Its API path: it is read once per run (by every resource it owns). */
   path: string;
-  /** Its group's numeric id, from that answer. */
-  groupOf(live: Live): number;
+  /** Reads it (through its area's checked calls): its group's numeric id. */
+  groupOf(ctx: EngineContext): Promise<number>;
   /**
    * The needs that gate the read itself, by the status the server refuses it
    * with when one is missing (as `Needs.refusedWith`). A read that succeeds

@@ -184,8 +184,8 @@ async function locateOwner(request: VerificationRequest, reads: RunReads, user: 
     return owner ? { owner, shown: new Set() } : { refused: missingOrHidden(ownerInWords(declared), user.username) };
   }
   const object = await readOnce(reads, { read: "object", path: declared.path }, () =>
-    ctx.client.get<Live>(declared.path).then(
-      (live) => ({ groupId: declared.groupOf(live) }),
+    declared.groupOf(ctx).then(
+      (groupId) => ({ groupId }),
       (error: unknown) => (error instanceof ApiError && [401, 403, 404].includes(error.status) ? { error } : Promise.reject(error)),
     ),
   );

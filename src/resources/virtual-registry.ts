@@ -53,7 +53,7 @@ export function registryOwner(property: string, id: number): GroupObjectOwner {
     ref: id,
     what: `container virtual registry ${id}`,
     path: registryPath(id),
-    groupOf: (live) => Number(live.group_id),
+    groupOf: async (ctx) => (await virtualRegistryCalls.get(ctx.client, registryPath(id))).group_id,
     refusedWith: CONTAINER_REGISTRY_NEEDS.refusedWith,
   };
 }
