@@ -7,8 +7,8 @@
  * what the run recorded (a run is not an object the server keeps).
  */
 import { z } from "zod";
-import { defineObjectResource, type EngineContext, type FieldTraits, type OutputDeclaration, type OutputValue, type Requirements } from "../engine/definition";
-import type { Preconditions } from "../engine/verify";
+import { defineObjectResource, type EngineContext, type FieldTraits, type OutputDeclaration, type OutputValue } from "../engine/definition";
+import type { Needs } from "../engine/needs";
 
 /** Any values: a change of one runs the action again (a release's version, a schedule's inputs). */
 export const triggers = z.array(z.unknown()).optional();
@@ -21,9 +21,8 @@ interface TriggerDeclaration<S extends z.ZodObject, O extends RunOutputs> {
   schema: S;
   /** What the run answers, as outputs. */
   outputs: O;
-  requirements(args: z.output<S>): Requirements;
-  /** What the preview verifies before the run (../engine/verify.ts): the least role it is known to need. */
-  preconditions(args: z.output<S>): Preconditions;
+  /** What the run needs: explains a refusal, and the preview verifies the least role it is known to need (../engine/verify.ts). */
+  needs(args: z.output<S>): Needs;
   /** Runs the action; answers the resource's id and its outputs. */
   run(ctx: EngineContext, args: z.output<S>): Promise<{ id: string; outputs: { [K in keyof O]: OutputValue<O[K]> } }>;
 }
@@ -39,8 +38,7 @@ export function defineActionTrigger<S extends z.ZodObject, O extends RunOutputs>
     schema: declaration.schema,
     fields: fields as { [K in keyof z.output<S>]?: FieldTraits },
     outputs,
-    requirements: (args) => declaration.requirements(args),
-    preconditions: (args) => declaration.preconditions(args),
+    needs: (args) => declaration.needs(args),
     async create(ctx, args) {
       const { id, outputs } = await declaration.run(ctx, args);
       return { id, live: outputs };

@@ -15,6 +15,7 @@ import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../en
 import { recordedOutput } from "../engine/definition";
 import { defineActionTrigger, triggers } from "./action-trigger";
 import { ownerReference } from "../api/owner";
+import { onProject } from "../engine/needs";
 
 const schema = z.object({
   /** The project (id or full path). */
@@ -34,8 +35,7 @@ export const pipelineScheduleRunDefinition = defineActionTrigger({
     /** When it ran (ISO 8601). */
     ranAt: recordedOutput<string>(),
   },
-  requirements: (args) => ({ subject: `pipeline schedule ${args.scheduleId} of project ${args.project}`, role: "at least the Developer role" }),
-  preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Developer" }),
+  needs: (args) => ({ on: onProject(args.project), subject: `pipeline schedule ${args.scheduleId} of project ${args.project}`, role: "Developer" }),
   async run(ctx, args) {
     const answer = await ctx.client.post<{ message?: string }>(`${pipelineSchedulePath(args.project, args.scheduleId)}/play`, {});
     const ranAt = new Date().toISOString();
