@@ -27,8 +27,8 @@ import { declareParams, parseBody, parseNestedParams, type RawParams } from "./p
 import { readOffsetPageRequest } from "./pagination";
 import { RATE_LIMIT_BODY, RateLimiter, checkRateLimitOptions, throttleStore, type RateLimitOptions, type ThrottleName } from "./rate-limit";
 import { accessTokenOf, Router, type ApiResponse, type RequestContext, type RouteDefinition, type RouteModule, type RouteMatch } from "./router";
-import { routeModules } from "./routes";
-import { jobTokenGrant } from "./routes/job-tokens";
+import { routeModules } from "./areas";
+import { jobTokenGrant } from "./areas/job-tokens";
 import { readSeed, stateOfAreas, type Seed } from "./seed";
 import { defaultSeed } from "./seeds/default";
 import { EmulatorState, type Clock, type SerializedState, type User } from "./state";

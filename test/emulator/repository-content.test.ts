@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { defaultSeed, selfManagedSeed, SeedError, startEmulator, stateFromSeed, type Seed } from "../../src/emulator";
-import { repositoryOf } from "../../src/emulator/repositories/model";
+import { repositoryOf } from "../../src/emulator/areas/repository/model";
 import { call, useEmulator } from "./helpers";
 
 // Self-managed: archive downloads are not rate-limited there (the hosted limit has its own test below).

@@ -1,0 +1,78 @@
+/**
+ * CI job tokens: the token a running job sends in `JOB-TOKEN` (or as the
+ * password of `gitlab-ci-token` to `/jwt/auth`). It acts as the user who ran
+ * the pipeline, with that user's role, on one project only: the project whose
+ * pipeline made it, and there only on its container registry.
+ *
+ * - Routes that take a job token say so (`jobTokenAllowed`): the project
+ *   container registry routes. Any other route ignores the header, as real
+ *   servers do (`route_setting :authentication, job_token_allowed: true`):
+ *   the request is anonymous there (a write is 401, a private project 404).
+ * - On an allowed route, an unknown token, or one whose job is no longer
+ *   running (a job token is valid only while its job runs), is 401; another
+ *   project than the token's is `404 Project Not Found` (the job token scope).
+ * - The seed section `jobTokens` makes them: `[{ "token": "glcbt-...",
+ *   "project": "acme/web", "user": "dev", "status": "running" }]`; `status`
+ *   is the job's (default `running`; `success`, `failed` and `canceled` end it).
+ */
+import { ApiError } from "../../errors";
+import type { RequestContext, RouteModule } from "../../router";
+import { SeedError } from "../../seed-error";
+import { defineStore, type EmulatorState, type Project, type User } from "../../state";
+
+const JOB_STATUSES = ["running", "success", "failed", "canceled"] as const;
+type JobStatus = (typeof JOB_STATUSES)[number];
+
+export interface JobTokenRecord {
+  token: string;
+  projectId: number;
+  /** The user who ran the pipeline: the job acts as this user. */
+  userId: number;
+  status: JobStatus;
+}
+
+export const jobTokenStore = defineStore("jobTokens", () => ({ tokens: [] as JobTokenRecord[] }));
+
+/** What a job token in force grants: a user, on one project. */
+export interface JobTokenGrant {
+  user: User;
+  projectId: number;
+}
+
+/** The grant of a job token whose job runs; undefined for an unknown or finished one. */
+export function jobTokenGrant(state: EmulatorState, token: string): JobTokenGrant | undefined {
+  const record = jobTokenStore.of(state).tokens.find((candidate) => candidate.token === token);
+  const user = record?.status === "running" ? state.userById(record.userId) : undefined;
+  return record && user ? { user, projectId: record.projectId } : undefined;
+}
+
+/** A job token reaches only its own project: any other is hidden from it, as the job token scope hides it. */
+export function checkJobTokenProject(ctx: RequestContext<unknown>, project: Project): void {
+  if (ctx.jobTokenProjectId !== undefined && ctx.jobTokenProjectId !== project.id) throw new ApiError(404, { message: "404 Project Not Found" });
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+function applyJobTokensSeed(state: EmulatorState, section: unknown): void {
+  if (section === undefined) return;
+  if (!Array.isArray(section)) throw new SeedError("jobTokens must be a list of { token, project, user, status? }");
+  const store = jobTokenStore.of(state);
+  section.forEach((entry: unknown, index) => {
+    const where = `jobTokens[${index}]`;
+    if (!isObject(entry) || typeof entry.token !== "string" || entry.token === "") throw new SeedError(`${where}.token must be the token's text`);
+    const project = typeof entry.project === "string" ? state.projectByFullPath(entry.project) : undefined;
+    if (!project) throw new SeedError(`${where}.project must be the full path of a seeded project`);
+    const user = typeof entry.user === "string" ? state.userByUsername(entry.user) : undefined;
+    if (!user) throw new SeedError(`${where}.user must be a seeded username (the user who ran the pipeline)`);
+    const status = entry.status ?? "running";
+    if (!JOB_STATUSES.includes(status as JobStatus)) throw new SeedError(`${where}.status must be one of ${JOB_STATUSES.join(", ")}`);
+    if (store.tokens.some((record) => record.token === entry.token) || state.userByToken(entry.token)) throw new SeedError(`${where}.token is given twice`);
+    store.tokens.push({ token: entry.token, projectId: project.id, userId: user.id, status: status as JobStatus });
+  });
+}
+
+export const jobTokenRoutes: RouteModule = {
+  name: "job-tokens",
+  routes: [],
+  seed: { key: "jobTokens", apply: applyJobTokensSeed },
+};
