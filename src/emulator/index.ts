@@ -33,7 +33,8 @@ export type {
   Visibility,
 } from "./state";
 export { route, ok, created, noContent, paginate, requireUser, API_PREFIX } from "./router";
-export type { ApiResponse, HttpMethod, RequestContext, RouteDefinition, RouteModule } from "./router";
+export type { ApiResponse, HttpMethod, RequestContext, RouteDefinition } from "./router";
+export type { AreaSeed, EmulatorArea, RouteModule } from "./area";
 export {
   offsetPaginationHeaders,
   paginateOffset,

@@ -80,38 +80,6 @@ export interface RouteDefinition {
   readonly handler: RouteHandler<Record<string, unknown>>;
 }
 
-/** One API area: a file in routes/ exporting this, listed in routes/index.ts. */
-export interface RouteModule {
-  readonly name: string;
-  readonly routes: readonly RouteDefinition[];
-  /**
-   * Background work of the area that is due at the state's current clock
-   * (scheduled runs, accepted asynchronous deletions). The emulator runs it
-   * when asked (`emulator.runDueWork()`), so tests decide when time passes.
-   */
-  readonly runDue?: (state: EmulatorState) => void;
-  /**
-   * The area's part of the seed: `key` names a top-level section of the seed
-   * (`"containerRegistry": {...}`), and `apply` adds it to a state built from
-   * the core part (users, groups, projects). Throw `SeedError` for a bad section.
-   * `apply` runs with `undefined` when the seed has no such section (the area
-   * may then set up defaults, or nothing).
-   */
-  readonly seed?: { readonly key: string; apply(state: EmulatorState, section: unknown): void };
-  /**
-   * Work when the emulator starts (after its state is seeded or loaded, before
-   * it listens) and when it stops: the repositories area builds its git
-   * repositories on disk (beside `stateFile` when given) and removes
-   * temporary ones.
-   */
-  readonly lifecycle?: {
-    /** Before the state is built from `seed` (not run when a state file is loaded): slow work its `seed.apply` then finds done. */
-    prepare?(seed: Readonly<Record<string, unknown>>): Promise<void>;
-    start(state: EmulatorState, context: { readonly stateFile?: string }): Promise<void>;
-    stop(state: EmulatorState): Promise<void> | void;
-  };
-}
-
 export interface RouteOptions<S extends ParamSpec> {
   /** Declared parameters, path parameters included (`id: { type: "string", required: true }`). */
   params?: S;
@@ -239,7 +207,7 @@ const hasRest = (compiled: CompiledRoute): boolean => compiled.segments[compiled
 export class Router {
   private readonly routes: CompiledRoute[] = [];
 
-  constructor(modules: readonly RouteModule[]) {
+  constructor(modules: readonly { readonly name: string; readonly routes: readonly RouteDefinition[] }[]) {
     const seen = new Set<string>();
     for (const module of modules) {
       for (const definition of module.routes) {

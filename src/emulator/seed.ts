@@ -12,7 +12,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { FaultPlan } from "./faults";
-import type { RouteModule } from "./router";
+import { parseSection, seedingOrder, type EmulatorArea } from "./area";
 import { SeedError } from "./seed-error";
 import {
   EmulatorState,
@@ -92,7 +92,7 @@ export interface Seed {
   faults?: FaultPlan;
   /**
    * The sections of the API areas (`containerRegistry`, `securityReports`,
-   * `errorTracking`, ...): each route module reads its own (`RouteModule.seed`).
+   * `errorTracking`, ...): each area reads its own (`EmulatorArea.seed`).
    */
   [section: string]: unknown;
 }
@@ -122,15 +122,15 @@ export function readSeed(seed: Seed | string): Seed {
 
 /**
  * Builds the starting state from a seed: the core part, then each area's
- * section (`areas`: the route modules served, in their seeding order).
+ * section (`areas`: the areas served, seeded in `seedingOrder`).
  * Throws on an unknown section, dangling references or impossible
  * visibility. The areas are given, not imported: an area may build a state
  * of its own part (repository content does), and the list of areas imports
  * every area.
  */
-export function stateOfAreas(input: Seed | string, clock: Clock | undefined, areas: readonly RouteModule[]): EmulatorState {
+export function stateOfAreas(input: Seed | string, clock: Clock | undefined, areas: readonly EmulatorArea[]): EmulatorState {
   const seed = structuredClone(readSeed(input));
-  const areaSeeds = areas.flatMap((area) => (area.seed ? [area.seed] : []));
+  const areaSeeds = seedingOrder(areas).flatMap((area) => (area.seed ? [area.seed] : []));
   const known = [...CORE_SECTIONS, ...areaSeeds.map((area) => area.key)];
   for (const key of Object.keys(seed)) {
     if (!known.includes(key)) throw new SeedError(`unknown section "${key}"; the sections are ${known.join(", ")}`);
@@ -163,7 +163,7 @@ export function stateOfAreas(input: Seed | string, clock: Clock | undefined, are
   for (const seedProject of seed.projects ?? []) {
     addProject(state, seedProject, nextCreatedAt(seedProject.createdAt), assignId);
   }
-  for (const area of areaSeeds) area.apply(state, seed[area.key]);
+  for (const area of areaSeeds) area.apply(state, parseSection(area, seed[area.key]));
   return state;
 }
 

@@ -26,8 +26,9 @@ import { FaultInjector, parseFaultPlan, type FaultName, type FaultPlan, type Inj
 import { declareParams, parseBody, parseNestedParams, type RawParams } from "./params";
 import { readOffsetPageRequest } from "./pagination";
 import { RATE_LIMIT_BODY, RateLimiter, checkRateLimitOptions, throttleStore, type RateLimitOptions, type ThrottleName } from "./rate-limit";
-import { accessTokenOf, Router, type ApiResponse, type RequestContext, type RouteDefinition, type RouteModule, type RouteMatch } from "./router";
-import { routeModules } from "./areas";
+import { accessTokenOf, Router, type ApiResponse, type RequestContext, type RouteDefinition, type RouteMatch } from "./router";
+import { areas as servedAreas } from "./areas";
+import type { EmulatorArea } from "./area";
 import { jobTokenGrant } from "./areas/job-tokens";
 import { readSeed, stateOfAreas, type Seed } from "./seed";
 import { defaultSeed } from "./seeds/default";
@@ -49,7 +50,7 @@ export interface EmulatorOptions {
   /** Milliseconds since the epoch; lets tests move time (rate-limit windows, timestamps). */
   clock?: Clock;
   /** Extra route modules served besides the built-in ones (for tests of the core). */
-  extraRoutes?: readonly RouteModule[];
+  extraRoutes?: readonly EmulatorArea[];
   /** The fault plan in force from the start (faults.ts); overrides the seed's `faults`. */
   faults?: FaultPlan;
   /** Serve HTTPS instead of HTTP (`url` is then `https://127.0.0.1:PORT`), as self-managed servers behind a private CA do. */
@@ -104,7 +105,7 @@ export interface Emulator {
   setFaultPlan(plan: FaultPlan | undefined): void;
   /** Removes the fault plan and every pending injected answer. */
   clearFaults(): void;
-  /** Runs the background work every API area has due at the clock's current time (see `RouteModule.runDue`). */
+  /** Runs the background work every API area has due at the clock's current time (see `EmulatorArea.runDue`). */
   runDueWork(): void;
   readonly state: EmulatorState;
   /** Writes the state file now (no-op without `stateFile`). */
@@ -121,11 +122,11 @@ function loadState(options: EmulatorOptions, seed: Seed, clock: Clock): Emulator
   if (options.stateFile && existsSync(options.stateFile)) {
     return EmulatorState.fromJSON(JSON.parse(readFileSync(options.stateFile, "utf8")) as SerializedState, clock);
   }
-  return stateOfAreas(seed, clock, [...routeModules, ...(options.extraRoutes ?? [])]);
+  return stateOfAreas(seed, clock, [...servedAreas, ...(options.extraRoutes ?? [])]);
 }
 
 /** The starting state of a seed with every area the emulator serves (or `areas`), as `startEmulator` builds it. */
-export function stateFromSeed(input: Seed | string, clock?: Clock, areas: readonly RouteModule[] = routeModules): EmulatorState {
+export function stateFromSeed(input: Seed | string, clock?: Clock, areas: readonly EmulatorArea[] = servedAreas): EmulatorState {
   return stateOfAreas(input, clock, areas);
 }
 
@@ -224,7 +225,7 @@ class EmulatorServer {
     private readonly options: EmulatorOptions,
     private readonly clock: Clock,
   ) {
-    this.router = new Router([...routeModules, ...(options.extraRoutes ?? [])]);
+    this.router = new Router([...servedAreas, ...(options.extraRoutes ?? [])]);
     this.rateLimiter = new RateLimiter(clock);
     if (options.rateLimit) {
       const limits = checkRateLimitOptions(options.rateLimit);
@@ -245,7 +246,7 @@ class EmulatorServer {
   }
 
   runDueWork(): void {
-    for (const module of [...routeModules, ...(this.options.extraRoutes ?? [])]) module.runDue?.(this.state);
+    for (const module of [...servedAreas, ...(this.options.extraRoutes ?? [])]) module.runDue?.(this.state);
     this.save();
   }
 
@@ -394,7 +395,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faultPlan = options.faults ?? seed.faults;
   // Validated before anything starts, so a bad plan fails the start, not the first request.
   if (faultPlan !== undefined) parseFaultPlan(faultPlan, options.faults ? "fault plan" : "fault plan in the seed (faults)");
-  const areas = [...routeModules, ...(options.extraRoutes ?? [])];
+  const areas = [...servedAreas, ...(options.extraRoutes ?? [])];
   if (!(options.stateFile && existsSync(options.stateFile))) {
     for (const area of areas) await area.lifecycle?.prepare?.(seed);
   }

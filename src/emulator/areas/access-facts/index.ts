@@ -26,7 +26,8 @@
 import { groupAccessLevel, hasGroupAccess, projectAccessLevel } from "../../access";
 import { forbidden, notFound } from "../../errors";
 import { findGroup, findProject } from "../../lookup";
-import { ok, requireUser, route, type RequestContext, type RouteModule } from "../../router";
+import { ok, requireUser, route, type RequestContext } from "../../router";
+import { type EmulatorArea } from "../../area";
 import type { EmulatorState, Group, User } from "../../state";
 import { AccessLevel } from "../../state";
 import { presentUser } from "../users";
@@ -120,4 +121,4 @@ const featureDefinitions = route("GET", "/features/definitions", {}, (ctx) => {
   return ok(definitions);
 });
 
-export const accessFactRoutes: RouteModule = { name: "access facts", routes: [groupMember, projectMember, namespace, license, features, featureDefinitions] };
+export const accessFactsArea: EmulatorArea = { name: "access-facts", routes: [groupMember, projectMember, namespace, license, features, featureDefinitions] };

@@ -34,7 +34,8 @@ import { ALIASES_SHOWN, decimalText, SETTING_ENTRIES, REQUIRED_WHEN_ENABLED, SET
 import { paramError, routeNotFound, forbidden, validationError } from "../../errors";
 import type { ParamRule, ParamSpec } from "../../params";
 import { throttleStore, type ThrottleName } from "../../rate-limit";
-import { ok, requireUser, route, type RequestContext, type RouteModule } from "../../router";
+import { ok, requireUser, route, type RequestContext } from "../../router";
+import { type EmulatorArea } from "../../area";
 import { defineStore, type EmulatorState, type Tier } from "../../state";
 
 type Value = SettingValue;
@@ -259,4 +260,4 @@ function saveSettings(ctx: RequestContext<unknown>, given: Record<string, Value>
   }
 }
 
-export const applicationSettingsRoutes: RouteModule = { name: "application settings", routes: [getSettings, putSettings] };
+export const applicationSettingsArea: EmulatorArea = { name: "application-settings", routes: [getSettings, putSettings] };

@@ -22,7 +22,9 @@
 import { canReadProject, hasGroupAccess, hasProjectAccess } from "../../access";
 import { forbidden, recordNotFound, validationError } from "../../errors";
 import { findGroup, findProject } from "../../lookup";
-import { created, noContent, ok, paginate, requireUser, route, type RequestContext, type RouteModule } from "../../router";
+import { created, noContent, ok, paginate, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
+import { z } from "zod";
+import { areaSeed, keyedSection, type EmulatorArea } from "../../area";
 import { SeedError } from "../../seed-error";
 import { AccessLevel, defineStore, type EmulatorState, type Group, type Project, type User } from "../../state";
 
@@ -48,46 +50,36 @@ const BADGE_SEQUENCE = "badges";
 // Badges are created in the order given (groups' first), so their ids and
 // `createdAt` follow it; URLs are checked as the POST checks them.
 
-interface SeedBadge {
-  name?: string;
-  linkUrl: string;
-  imageUrl: string;
-}
+const seedBadgeUrl = z
+  .string({ error: "must be an http(s) URL (placeholders allowed)" })
+  .refine((url) => isValidBadgeUrl(url), "must be an http(s) URL (placeholders allowed)");
+const seedBadge = z.object({ name: z.string().optional(), linkUrl: seedBadgeUrl, imageUrl: seedBadgeUrl }, { error: "must be an object" });
 
-function readSeedBadge(value: unknown, where: string): SeedBadge {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new SeedError(`${where} must be an object`);
-  const badge = value as Partial<SeedBadge>;
-  if (badge.name !== undefined && typeof badge.name !== "string") throw new SeedError(`${where}.name must be a string`);
-  for (const field of ["linkUrl", "imageUrl"] as const) {
-    if (typeof badge[field] !== "string" || !isValidBadgeUrl(badge[field])) throw new SeedError(`${where}.${field} must be an http(s) URL (placeholders allowed)`);
-  }
-  return badge as SeedBadge;
-}
+export const badgesSeedSchema = z.strictObject(
+  {
+    projects: keyedSection("project full path", z.array(seedBadge)).default({}),
+    groups: keyedSection("group full path", z.array(seedBadge)).default({}),
+  },
+  { error: 'must be an object: { "projects": {...}, "groups": {...} }' },
+);
 
-function applyBadgesSeed(state: EmulatorState, section: unknown): void {
+function applyBadgesSeed(state: EmulatorState, section: z.infer<typeof badgesSeedSchema> | undefined): void {
   if (section === undefined) return;
-  if (typeof section !== "object" || section === null || Array.isArray(section)) throw new SeedError('badges must be an object: { "projects": {...}, "groups": {...} }');
-  const { projects = {}, groups = {}, ...unknown } = section as Record<string, unknown>;
-  if (Object.keys(unknown).length > 0) throw new SeedError(`badges: unknown key(s) ${Object.keys(unknown).join(", ")}; the keys are projects and groups`);
-  const sources: [BadgeKind, unknown, (path: string) => { id: number; createdAt: string } | undefined][] = [
-    ["group", groups, (path) => state.groupByFullPath(path)],
-    ["project", projects, (path) => state.projectByFullPath(path)],
-  ];
+  const sources = [
+    ["group", section.groups, (path: string) => state.groupByFullPath(path)],
+    ["project", section.projects, (path: string) => state.projectByFullPath(path)],
+  ] as const;
   const { badges } = badgeStore.of(state);
   for (const [kind, entries, find] of sources) {
-    if (typeof entries !== "object" || entries === null || Array.isArray(entries)) throw new SeedError(`badges.${kind}s must be an object keyed by full path`);
     for (const [fullPath, list] of Object.entries(entries)) {
-      const where = `badges.${kind}s["${fullPath}"]`;
       const source = find(fullPath);
-      if (!source) throw new SeedError(`${where}: unknown ${kind} ${fullPath}`);
-      if (!Array.isArray(list)) throw new SeedError(`${where} must be an array of badges`);
-      list.forEach((value, index) => {
-        const seed = readSeedBadge(value, `${where}[${index}]`);
+      if (!source) throw new SeedError(`badges.${kind}s["${fullPath}"]: unknown ${kind} ${fullPath}`);
+      for (const seed of list) {
         const id = state.nextId(BADGE_SEQUENCE);
         // Seeded state is the same on every start: times follow the source's creation, one second per badge.
         const createdAt = new Date(Date.parse(source.createdAt) + id * 1000).toISOString();
         badges.push({ id, kind, sourceId: source.id, name: seed.name ?? null, linkUrl: seed.linkUrl.trim(), imageUrl: seed.imageUrl.trim(), createdAt });
-      });
+      }
     }
   }
 }
@@ -282,13 +274,13 @@ function badgeLookups<S>(source: BadgeSource<S>): BadgeLookups<S> {
   };
 }
 
-function badgeRoutes<S>(source: BadgeSource<S>): RouteModule["routes"] {
+function badgeRoutes<S>(source: BadgeSource<S>): readonly RouteDefinition[] {
   const lookups = badgeLookups(source);
   return [...badgeReadRoutes(source, lookups), ...badgeWriteRoutes(source, lookups)];
 }
 
 /** List, render and show. */
-function badgeReadRoutes<S>(source: BadgeSource<S>, { base, valuesFor, findAdministered, findOwnBadge }: BadgeLookups<S>): RouteModule["routes"] {
+function badgeReadRoutes<S>(source: BadgeSource<S>, { base, valuesFor, findAdministered, findOwnBadge }: BadgeLookups<S>): readonly RouteDefinition[] {
   return [
     route("GET", base, { params: { ...idParam, name: { type: "string" } }, paginated: true }, (ctx) => {
       const found = source.find(ctx);
@@ -324,7 +316,7 @@ function badgeReadRoutes<S>(source: BadgeSource<S>, { base, valuesFor, findAdmin
 }
 
 /** Add, edit and remove. */
-function badgeWriteRoutes<S>(source: BadgeSource<S>, { base, valuesFor, findAdministered, findOwnBadge }: BadgeLookups<S>): RouteModule["routes"] {
+function badgeWriteRoutes<S>(source: BadgeSource<S>, { base, valuesFor, findAdministered, findOwnBadge }: BadgeLookups<S>): readonly RouteDefinition[] {
   return [
     route("POST", base, { params: { ...idParam, ...urlParams, name: { type: "string" } } }, (ctx) => {
       const found = findAdministered(ctx);
@@ -374,8 +366,8 @@ function badgeWriteRoutes<S>(source: BadgeSource<S>, { base, valuesFor, findAdmi
   ];
 }
 
-export const badgesRoutes: RouteModule = {
+export const badgesArea: EmulatorArea = {
   name: "badges",
   routes: [...badgeRoutes(projectSource), ...badgeRoutes(groupSource)],
-  seed: { key: "badges", apply: applyBadgesSeed },
+  seed: areaSeed({ key: "badges", schema: badgesSeedSchema, apply: applyBadgesSeed }),
 };

@@ -354,12 +354,11 @@ function seedProtectionRules(state: EmulatorState, store: ContainerRegistryStore
 }
 
 /** Applies the `containerRegistry` seed section (absent: an empty registry with tag delete on). */
-export function applyContainerRegistrySeed(state: EmulatorState, raw: unknown): void {
+export function applyContainerRegistrySeed(state: EmulatorState, raw: Record<string, unknown> | undefined): void {
   const store = containerRegistryStore.of(state);
   // A stable key per seed, so that tokens stay valid across restarts from the same seed.
   store.tokenSecret = sha256(`registry token key ${state.instance.host}`);
   if (raw === undefined) return;
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new SeedError("containerRegistry must be an object");
   const section = raw as ContainerRegistrySeed;
   if (section.tagDelete !== undefined && typeof section.tagDelete !== "boolean") {
     throw new SeedError("containerRegistry.tagDelete must be true or false");

@@ -48,7 +48,7 @@ import {
 } from "./model";
 import { removeTags } from "./jobs";
 import { jobTokenGrant } from "../job-tokens";
-import { ok, route, type ApiResponse, type RequestContext, type RouteModule } from "../../router";
+import { ok, route, type ApiResponse, type RequestContext, type RouteDefinition } from "../../router";
 import type { EmulatorState, User } from "../../state";
 
 const TOKEN_ISSUER = "gitlab-issuer";
@@ -261,7 +261,4 @@ const versionCheck = route("GET", "/v2/", { outsideApi: true }, (ctx) => {
   return registryError(401, "UNAUTHORIZED", "authentication required", null, { "WWW-Authenticate": challenge });
 });
 
-export const registryNativeRoutes: RouteModule = {
-  name: "registry-native",
-  routes: [jwtAuth, versionCheck, catalog, registryDelete],
-};
+export const registryNativeRoutes: readonly RouteDefinition[] = [jwtAuth, versionCheck, catalog, registryDelete];

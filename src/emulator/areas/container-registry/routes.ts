@@ -30,10 +30,8 @@ import {
   BULK_DELETE_AGAIN_MESSAGE,
   BULK_DELETE_LEASE_MS,
   removeTags,
-  runContainerRegistryWork,
 } from "./jobs";
 import {
-  applyContainerRegistrySeed,
   canAdminContainerImages,
   canDestroyContainerImages,
   canReadContainerImages,
@@ -57,7 +55,7 @@ import { checkJobTokenProject } from "../job-tokens";
 import { ApiError, forbidden, notFound, paramError, recordNotFound, routeNotFound, unauthorized } from "../../errors";
 import { findGroup, findProject } from "../../lookup";
 import { keysetUnavailable, pageUrl, readPerPage } from "../../pagination";
-import { ok, paginate, requireUser, route, type ApiResponse, type RequestContext, type RouteModule } from "../../router";
+import { ok, paginate, requireUser, route, type ApiResponse, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, type EmulatorState, type Project } from "../../state";
 
 // ---------------------------------------------------------------------------
@@ -310,9 +308,4 @@ const deleteTag = route("DELETE", `${BASE}/:repository_id/tags/:tag_name`, { par
   return statusAnswer(200);
 });
 
-export const containerRegistryRoutes: RouteModule = {
-  name: "container-registry",
-  routes: [listProjectRepositories, listGroupRepositories, showRepository, deleteRepository, listTags, bulkDeleteTags, showTag, deleteTag],
-  runDue: runContainerRegistryWork,
-  seed: { key: "containerRegistry", apply: applyContainerRegistrySeed },
-};
+export const containerRegistryRoutes: readonly RouteDefinition[] = [listProjectRepositories, listGroupRepositories, showRepository, deleteRepository, listTags, bulkDeleteTags, showTag, deleteTag];

@@ -326,9 +326,8 @@ function resolveSeedParents(state: EmulatorState, pending: { record: EpicRecord;
   for (const siblings of byParent.values()) spreadOut(siblings);
 }
 
-export function applyEpicsSeed(state: EmulatorState, section: unknown): void {
+export function applyEpicsSeed(state: EmulatorState, section: Record<string, unknown> | undefined): void {
   if (section === undefined) return;
-  if (typeof section !== "object" || section === null || Array.isArray(section)) throw new SeedError("epics must be an object keyed by group full path");
   const { epics } = epicStore.of(state);
   const pending: { record: EpicRecord; parent: number | string; where: string }[] = [];
   for (const [fullPath, list] of Object.entries(section)) {

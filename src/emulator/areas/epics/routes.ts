@@ -35,14 +35,13 @@
  */
 import { ApiError, forbidden, notFound, validationError } from "../../errors";
 import { findGroup } from "../../lookup";
-import { created, ok, paginate, requireUser, route, type RequestContext, type RouteDefinition, type RouteModule } from "../../router";
+import { created, ok, paginate, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import type { EmulatorState, Group } from "../../state";
 import {
   EPIC_SEQUENCE,
   MAX_CHILDREN_COUNT,
   MAX_HIERARCHY_DEPTH,
   ancestorsOf,
-  applyEpicsSeed,
   canAdminEpicRelation,
   canAdminEpicTree,
   canCreateEpic,
@@ -223,10 +222,6 @@ const epicLinkRoutes: RouteDefinition[] = [
 
 const showEpicRoutes = ["/groups/:id/epics/:epic_iid", "/groups/:id/-/epics/:epic_iid"].map((path) => route("GET", path, { params: epicParams }, showEpic));
 
-export const epicsRoutes: RouteModule = {
-  name: "epics",
-  routes: [...epicLinkRoutes, ...showEpicRoutes],
-  seed: { key: "epics", apply: applyEpicsSeed },
-};
+export const epicsRoutes: readonly RouteDefinition[] = [...epicLinkRoutes, ...showEpicRoutes];
 
 export { epicStore };

@@ -54,7 +54,6 @@ import {
   type ApiResponse,
   type RequestContext,
   type RouteDefinition,
-  type RouteModule,
 } from "../../router";
 import { SeedError } from "../../seed-error";
 import { AccessLevel, defineStore, type EmulatorState, type Project } from "../../state";
@@ -117,11 +116,8 @@ function readSeedKey(state: EmulatorState, project: Project, value: unknown, whe
   };
 }
 
-function applyErrorTrackingSeed(state: EmulatorState, section: unknown): void {
+export function applyErrorTrackingSeed(state: EmulatorState, section: Record<string, unknown> | undefined): void {
   if (section === undefined) return;
-  if (typeof section !== "object" || section === null || Array.isArray(section)) {
-    throw new SeedError("errorTracking must be an object keyed by project full path");
-  }
   const { clientKeys } = errorTrackingStore.of(state);
   for (const [fullPath, entry] of Object.entries(section)) {
     const where = `errorTracking["${fullPath}"]`;
@@ -327,15 +323,10 @@ const collectorRoutes: RouteDefinition[] = [
 ];
 
 /** Errors are kept 90 days. */
-function dropExpiredEvents(state: EmulatorState): void {
+export function dropExpiredEvents(state: EmulatorState): void {
   const store = errorTrackingStore.of(state);
   const oldest = state.clock() - RETENTION_MS;
   store.events = store.events.filter((event) => Date.parse(event.receivedAt) >= oldest);
 }
 
-export const errorTrackingRoutes: RouteModule = {
-  name: "error-tracking",
-  routes: [...clientKeyRoutes, ...collectorRoutes],
-  seed: { key: "errorTracking", apply: applyErrorTrackingSeed },
-  runDue: dropExpiredEvents,
-};
+export const errorTrackingRoutes: readonly RouteDefinition[] = [...clientKeyRoutes, ...collectorRoutes];

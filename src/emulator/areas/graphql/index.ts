@@ -11,7 +11,8 @@
  *   run (no `query`) is 200 `{"errors":[{"message":"No query string was present"}]}`.
  */
 import { buildSchema, execute, GraphQLError, parse, validate, type DocumentNode, type ExecutionResult } from "graphql";
-import { accessTokenOf, ok, route, type ApiResponse, type RequestContext, type RouteModule } from "../../router";
+import { accessTokenOf, ok, route, type ApiResponse, type RequestContext } from "../../router";
+import { type EmulatorArea } from "../../area";
 import type { User } from "../../state";
 import { securityReportsRoot, securityReportsSdl } from "../security-reports/graphql";
 
@@ -72,7 +73,7 @@ function answer(ctx: RequestContext<unknown>): ApiResponse {
   return ok(result.errors ? { data: result.data ?? null, errors: result.errors.map((error) => error.toJSON()) } : { data: result.data });
 }
 
-export const graphqlRoutes: RouteModule = {
+export const graphqlArea: EmulatorArea = {
   name: "graphql",
   routes: [route("POST", "/api/graphql", { outsideApi: true }, answer), route("GET", "/api/graphql", { outsideApi: true }, answer)],
 };

@@ -297,9 +297,8 @@ function undescribedTokens(state: EmulatorState, described: Set<string>): Creden
 }
 
 /** Applies the section: records, bot users, enterprise users; active API tokens join their user's `tokens`. */
-export function applyCredentialsSeed(state: EmulatorState, section: unknown): void {
-  if (section !== undefined && !isObject(section)) throw new SeedError("credentials must be an object");
-  const input = (section ?? {}) as Record<string, unknown>;
+export function applyCredentialsSeed(state: EmulatorState, section: Record<string, unknown> | undefined): void {
+  const input = section ?? {};
   const known = ["personalAccessTokens", "groupAccessTokens", "projectAccessTokens", "deployTokens", "feedTokens", "enterpriseUsers"];
   const unknown = Object.keys(input).find((key) => !known.includes(key));
   if (unknown) throw new SeedError(`credentials.${unknown} is unknown; the parts are ${known.join(", ")}`);

@@ -50,10 +50,9 @@
 import { hasGroupAccess } from "../../access";
 import { ApiError, badRequest, forbidden, notFound, paramError, unauthorized } from "../../errors";
 import { findGroup } from "../../lookup";
-import { ok, paginate, requireUser, route, type ApiResponse, type RequestContext, type RouteModule } from "../../router";
+import { ok, paginate, requireUser, route, type ApiResponse, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, type EmulatorState, type Group } from "../../state";
 import {
-  applyCredentialsSeed,
   credentialsStore,
   findCredential,
   hasMembershipWithin,
@@ -169,7 +168,7 @@ const ldapSync = route("POST", "/groups/:id/ldap_sync", { params: { id: { type: 
 });
 
 /** The queued directory syncs run (`LdapGroupSyncWorker`): the group is ready again. */
-function runLdapSyncs(state: EmulatorState): void {
+export function runLdapSyncs(state: EmulatorState): void {
   for (const sync of Object.values(credentialsStore.of(state).ldapSync)) {
     if (sync.status === "pending") Object.assign(sync, { status: "ready", lastSyncAt: state.now() });
   }
@@ -296,9 +295,4 @@ const listGroupAccessTokens = route("GET", "/groups/:id/access_tokens", { pagina
   return paginate(ctx, listed, { present: (record) => presentGroupAccessToken(state, record) });
 });
 
-export const groupTokenRoutes: RouteModule = {
-  name: "group-tokens",
-  routes: [revokeToken, ldapSync, listInventory, listGroupAccessTokens],
-  runDue: runLdapSyncs,
-  seed: { key: "credentials", apply: applyCredentialsSeed },
-};
+export const groupTokenRoutes: readonly RouteDefinition[] = [revokeToken, ldapSync, listInventory, listGroupAccessTokens];

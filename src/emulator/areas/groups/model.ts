@@ -142,9 +142,8 @@ function readStatistics(value: unknown, where: string): Record<StatisticsField, 
   return statistics;
 }
 
-export function applyGroupDetailsSeed(state: EmulatorState, section: unknown): void {
+export function applyGroupDetailsSeed(state: EmulatorState, section: Record<string, unknown> | undefined): void {
   if (section === undefined) return;
-  if (!isObject(section)) throw new SeedError("groupDetails must be an object keyed by group full path");
   for (const [fullPath, entry] of Object.entries(section)) {
     const where = `groupDetails["${fullPath}"]`;
     const group = state.groupByFullPath(fullPath);

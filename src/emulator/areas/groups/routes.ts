@@ -43,10 +43,10 @@ import { canReadProject, hasGroupAccess } from "../../access";
 import { forbidden, notFound, paramError, validationError } from "../../errors";
 import { findGroup } from "../../lookup";
 import { isUploadedFile, type ParamSpec, type UploadedFile } from "../../params";
-import { ok, route, type RequestContext, type RouteModule } from "../../router";
+import { ok, route, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, defineStore, type EmulatorState, type Group, type Tier, type Visibility } from "../../state";
 import { presentProject } from "../projects";
-import { applyGroupDetailsSeed, detailsOf, presentCustomAttributes, presentRootStorageStatistics, presentStatistics } from "./model";
+import { detailsOf, presentCustomAttributes, presentRootStorageStatistics, presentStatistics } from "./model";
 import { listGroupsRoute } from "./list";
 import { imageContentType, isImageFile, MAX_AVATAR_BYTES } from "../../../image-types";
 
@@ -618,10 +618,5 @@ function readAvatar(file: UploadedFile, fail: (field: string, message: string) =
   };
 }
 
-export const groupRoutes: RouteModule = {
-  name: "groups",
-  routes: [getGroup, getAvatar, listGroupsRoute(presentGroup), updateGroup],
-  // Custom attributes, archived and deletion state, storage and statistics (group-details.ts).
-  seed: { key: "groupDetails", apply: applyGroupDetailsSeed },
-};
+export const groupRoutes: readonly RouteDefinition[] = [getGroup, getAvatar, listGroupsRoute(presentGroup), updateGroup];
 

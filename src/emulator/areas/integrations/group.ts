@@ -34,7 +34,7 @@ import { hasGroupAccess } from "../../access";
 import { ApiError, forbidden, notFound } from "../../errors";
 import { findGroup } from "../../lookup";
 import { declareParams, type ParamRule, type ParamSpec } from "../../params";
-import { noContent, ok, requireUser, route, type RequestContext, type RouteDefinition, type RouteModule } from "../../router";
+import { noContent, ok, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import { SeedError } from "../../seed-error";
 import { AccessLevel, defineStore, type EmulatorState, type Group } from "../../state";
 
@@ -518,9 +518,8 @@ function readSeedIntegration(state: EmulatorState, group: Group, value: unknown,
   };
 }
 
-function applyIntegrationsSeed(state: EmulatorState, section: unknown): void {
+export function applyIntegrationsSeed(state: EmulatorState, section: Record<string, unknown> | undefined): void {
   if (section === undefined) return;
-  if (typeof section !== "object" || section === null || Array.isArray(section)) throw new SeedError("integrations must be an object keyed by group full path");
   const { integrations } = integrationStore.of(state);
   for (const [fullPath, list] of Object.entries(section)) {
     const where = `integrations["${fullPath}"]`;
@@ -640,8 +639,4 @@ function putRoute(slug: string, kind: IntegrationKind): RouteDefinition {
   });
 }
 
-export const integrationRoutes: RouteModule = {
-  name: "integrations",
-  routes: [listIntegrations, getIntegration, deleteIntegration, ...Object.entries(KINDS).map(([slug, kind]) => putRoute(slug, kind))],
-  seed: { key: "integrations", apply: applyIntegrationsSeed },
-};
+export const integrationRoutes: readonly RouteDefinition[] = [listIntegrations, getIntegration, deleteIntegration, ...Object.entries(KINDS).map(([slug, kind]) => putRoute(slug, kind))];

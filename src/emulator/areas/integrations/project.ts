@@ -20,7 +20,7 @@
 import { hasProjectAccess } from "../../access";
 import { forbidden, notFound } from "../../errors";
 import { findProject } from "../../lookup";
-import { ok, requireUser, route, type RequestContext, type RouteModule } from "../../router";
+import { ok, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, defineStore, type Project } from "../../state";
 import { INTEGRATION_SEQUENCE, KINDS, integrationStore, present, type IntegrationRecord } from "./group";
 
@@ -77,7 +77,4 @@ function projectIntegrationReads(base: "integrations" | "services") {
   return [list, one];
 }
 
-export const projectIntegrationRoutes: RouteModule = {
-  name: "project-integrations",
-  routes: [...projectIntegrationReads("integrations"), ...projectIntegrationReads("services")],
-};
+export const projectIntegrationRoutes: readonly RouteDefinition[] = [...projectIntegrationReads("integrations"), ...projectIntegrationReads("services")];

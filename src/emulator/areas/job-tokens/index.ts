@@ -16,7 +16,9 @@
  *   is the job's (default `running`; `success`, `failed` and `canceled` end it).
  */
 import { ApiError } from "../../errors";
-import type { RequestContext, RouteModule } from "../../router";
+import type { RequestContext } from "../../router";
+import { z } from "zod";
+import { areaSeed, type EmulatorArea } from "../../area";
 import { SeedError } from "../../seed-error";
 import { defineStore, type EmulatorState, type Project, type User } from "../../state";
 
@@ -51,28 +53,34 @@ export function checkJobTokenProject(ctx: RequestContext<unknown>, project: Proj
   if (ctx.jobTokenProjectId !== undefined && ctx.jobTokenProjectId !== project.id) throw new ApiError(404, { message: "404 Project Not Found" });
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const seedJobToken = z.object(
+  {
+    token: z.string({ error: "must be the token's text" }).min(1, "must be the token's text"),
+    project: z.string({ error: "must be the full path of a seeded project" }),
+    user: z.string({ error: "must be a seeded username (the user who ran the pipeline)" }),
+    status: z.enum(JOB_STATUSES, { error: `must be one of ${JOB_STATUSES.join(", ")}` }).default("running"),
+  },
+  { error: "must be { token, project, user, status? }" },
+);
 
-function applyJobTokensSeed(state: EmulatorState, section: unknown): void {
+export const jobTokensSeedSchema = z.array(seedJobToken, { error: "must be a list of { token, project, user, status? }" });
+
+function applyJobTokensSeed(state: EmulatorState, section: z.infer<typeof jobTokensSeedSchema> | undefined): void {
   if (section === undefined) return;
-  if (!Array.isArray(section)) throw new SeedError("jobTokens must be a list of { token, project, user, status? }");
   const store = jobTokenStore.of(state);
-  section.forEach((entry: unknown, index) => {
+  section.forEach((entry, index) => {
     const where = `jobTokens[${index}]`;
-    if (!isObject(entry) || typeof entry.token !== "string" || entry.token === "") throw new SeedError(`${where}.token must be the token's text`);
-    const project = typeof entry.project === "string" ? state.projectByFullPath(entry.project) : undefined;
-    if (!project) throw new SeedError(`${where}.project must be the full path of a seeded project`);
-    const user = typeof entry.user === "string" ? state.userByUsername(entry.user) : undefined;
-    if (!user) throw new SeedError(`${where}.user must be a seeded username (the user who ran the pipeline)`);
-    const status = entry.status ?? "running";
-    if (!JOB_STATUSES.includes(status as JobStatus)) throw new SeedError(`${where}.status must be one of ${JOB_STATUSES.join(", ")}`);
-    if (store.tokens.some((record) => record.token === entry.token) || state.userByToken(entry.token)) throw new SeedError(`${where}.token is given twice`);
-    store.tokens.push({ token: entry.token, projectId: project.id, userId: user.id, status: status as JobStatus });
+    const project = state.projectByFullPath(entry.project);
+    if (!project) throw new SeedError(`${where}.project: must be the full path of a seeded project`);
+    const user = state.userByUsername(entry.user);
+    if (!user) throw new SeedError(`${where}.user: must be a seeded username (the user who ran the pipeline)`);
+    if (store.tokens.some((record) => record.token === entry.token) || state.userByToken(entry.token)) throw new SeedError(`${where}.token: is given twice`);
+    store.tokens.push({ token: entry.token, projectId: project.id, userId: user.id, status: entry.status });
   });
 }
 
-export const jobTokenRoutes: RouteModule = {
+export const jobTokensArea: EmulatorArea = {
   name: "job-tokens",
   routes: [],
-  seed: { key: "jobTokens", apply: applyJobTokensSeed },
+  seed: areaSeed({ key: "jobTokens", schema: jobTokensSeedSchema, apply: applyJobTokensSeed }),
 };

@@ -662,9 +662,8 @@ function applyProjectSection(state: EmulatorState, project: Project, section: Js
   });
 }
 
-export function applyMergeRequestSeed(state: EmulatorState, section: unknown): void {
+export function applyMergeRequestSeed(state: EmulatorState, section: Record<string, unknown> | undefined): void {
   if (section === undefined) return;
-  if (!isObject(section)) throw new SeedError("mergeRequests must be an object keyed by project full path");
   for (const [fullPath, entry] of Object.entries(section)) {
     const where = `mergeRequests["${fullPath}"]`;
     const project = state.projectByFullPath(fullPath);

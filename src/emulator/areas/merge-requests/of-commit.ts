@@ -5,7 +5,7 @@
  * default branch came from (src/emulator/README.md says what it follows).
  */
 import { forbidden, notFound } from "../../errors";
-import { paginate, route, type RouteModule } from "../../router";
+import { paginate, route, type RouteDefinition } from "../../router";
 import { canReadMergeRequests, type MergeRequestRecord, mergeRequestStore } from "./model";
 import { presentBasic } from "./present";
 import { commitsInRange } from "../repository/commits";
@@ -34,4 +34,4 @@ const commitMergeRequests = route(
   },
 );
 
-export const mergeRequestsOfCommitRoutes: RouteModule = { name: "merge-requests-of-commit", routes: [commitMergeRequests] };
+export const mergeRequestsOfCommitRoutes: readonly RouteDefinition[] = [commitMergeRequests];

@@ -45,7 +45,7 @@
 import { presentPipelineBasic } from "../pipeline-schedules/pipelines-present";
 import { ApiError, forbidden, paramError, recordNotFound, validationError } from "../../errors";
 import { findProject } from "../../lookup";
-import { created, ok, paginate, requireUser, route, type ApiResponse, type RequestContext, type RouteModule } from "../../router";
+import { created, ok, paginate, requireUser, route, type ApiResponse, type RequestContext, type RouteDefinition } from "../../router";
 import type { EmulatorState, Project, User } from "../../state";
 import { listParamSpec, matchesFilters, orderMergeRequests, readListFilters, type ListFilters } from "./filters";
 import { mergeRequestNoteRoutes } from "./notes";
@@ -54,7 +54,6 @@ import {
   MAX_DESCRIPTION,
   MR_SEQUENCE,
   PIPELINE_SEQUENCE,
-  applyMergeRequestSeed,
   branchExists,
   branchSha,
   canAdminMergeRequests,
@@ -66,7 +65,6 @@ import {
   findOrCreateLabel,
   mergeRequestStore,
   requestMergeabilityCheck,
-  runMergeRequestWork,
   settingsOf,
   splitLabelNames,
   type MergeRequestPipelineRecord,
@@ -556,9 +554,4 @@ const createPipeline = route("POST", `${ONE}/pipelines`, { params: iidParams }, 
   return ok(presentPipeline(ctx.state, project, pipeline));
 });
 
-export const mergeRequestRoutes: RouteModule = {
-  name: "merge-requests",
-  routes: [listMergeRequests, listProjectMergeRequests, showMergeRequest, createMergeRequest, updateMergeRequest, listDiffs, rawDiffs, showChanges, listPipelines, createPipeline, ...mergeRequestNoteRoutes],
-  seed: { key: "mergeRequests", apply: applyMergeRequestSeed },
-  runDue: runMergeRequestWork,
-};
+export const mergeRequestRoutes: readonly RouteDefinition[] = [listMergeRequests, listProjectMergeRequests, showMergeRequest, createMergeRequest, updateMergeRequest, listDiffs, rawDiffs, showChanges, listPipelines, createPipeline, ...mergeRequestNoteRoutes];

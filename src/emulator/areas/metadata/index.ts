@@ -2,7 +2,8 @@
  * Instance metadata: `GET /version` and
  * `GET /metadata` return the same object and need an access token.
  */
-import { requireUser, route, ok, type RouteModule } from "../../router";
+import { requireUser, route, ok } from "../../router";
+import { type EmulatorArea } from "../../area";
 import type { InstanceInfo } from "../../state";
 
 export function presentMetadata(instance: InstanceInfo): Record<string, unknown> {
@@ -24,4 +25,4 @@ const version = route("GET", "/version", {}, (ctx) => {
   return ok(presentMetadata(ctx.state.instance));
 });
 
-export const metaRoutes: RouteModule = { name: "metadata", routes: [metadata, version] };
+export const metadataArea: EmulatorArea = { name: "metadata", routes: [metadata, version] };

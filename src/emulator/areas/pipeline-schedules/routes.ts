@@ -32,131 +32,39 @@
  * - The `pipelineSchedules` seed section (below) gives projects schedules,
  *   with their variables, inputs and past pipelines, from the start.
  */
-import { presentPipelineBasic } from "./pipelines-present";
-import { createHash } from "node:crypto";
-import { cronProblem, nextRunAfter, timeZoneProblem } from "../../../cron";
-import { canReadProject, projectAccessLevel } from "../../access";
-import { forbidden, notFound, paramError, validationError } from "../../errors";
+import { canReadProject } from "../../access";
+import { forbidden, notFound, paramError } from "../../errors";
 import { findProject } from "../../lookup";
-import { created, ok, paginate, requireUser, route, type ApiResponse, type RequestContext, type RouteModule } from "../../router";
-import { SeedError } from "../../seed-error";
-import { AccessLevel, defineStore, type EmulatorState, type Project, type User } from "../../state";
-import { presentUser } from "../users";
-
-export type VariableType = "env_var" | "file";
-export type InputValue = string | number | boolean | unknown[];
-
-export interface ScheduleVariableRecord {
-  key: string;
-  value: string;
-  variableType: VariableType;
-}
-
-export interface ScheduleInputRecord {
-  name: string;
-  value: InputValue;
-}
-
-export interface ScheduleRecord {
-  id: number;
-  projectId: number;
-  description: string;
-  /** Always a full ref (`refs/heads/main`). */
-  ref: string;
-  cron: string;
-  cronTimezone: string;
-  active: boolean;
-  ownerId: number;
-  nextRunAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  variables: ScheduleVariableRecord[];
-  inputs: ScheduleInputRecord[];
-}
-
-export type PipelineStatus =
-  | "created"
-  | "waiting_for_resource"
-  | "preparing"
-  | "pending"
-  | "running"
-  | "success"
-  | "failed"
-  | "canceled"
-  | "skipped"
-  | "manual"
-  | "scheduled";
-
-export interface PipelineRecord {
-  id: number;
-  iid: number;
-  projectId: number;
-  scheduleId: number;
-  status: PipelineStatus;
-  source: "schedule";
-  ref: string;
-  sha: string;
-  userId: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export const pipelineScheduleStore = defineStore(
-  "pipelineSchedules",
-  (): { schedules: ScheduleRecord[]; pipelines: PipelineRecord[] } => ({ schedules: [], pipelines: [] }),
-);
-const SCHEDULE_SEQUENCE = "ci_pipeline_schedules";
-const PIPELINE_SEQUENCE = "ci_pipelines";
-
-const PIPELINE_STATUSES: readonly PipelineStatus[] = [
-  "created",
-  "waiting_for_resource",
-  "preparing",
-  "pending",
-  "running",
-  "success",
-  "failed",
-  "canceled",
-  "skipped",
-  "manual",
-  "scheduled",
-];
-const RUNNING_SCOPE: readonly PipelineStatus[] = ["running"];
-const PENDING_SCOPE: readonly PipelineStatus[] = ["pending"];
-const FINISHED_SCOPE: readonly PipelineStatus[] = ["success", "failed", "canceled", "skipped"];
-
-const KEY_FORMAT = /^[A-Za-z0-9_]+$/;
-const MAX_KEY_LENGTH = 255;
-const FULL_REF = /^(refs\/tags\/|refs\/heads\/)\S+$/;
-
-// ---------------------------------------------------------------------------
-// Permissions (ProjectPolicy / Ci::PipelineSchedulePolicy)
-
-function levelOf(state: EmulatorState, user: User | null, project: Project): number {
-  if (!user) return AccessLevel.NoAccess;
-  return user.isAdmin ? AccessLevel.Owner : projectAccessLevel(state, user, project);
-}
-
-const canReadSchedules = (ctx: RequestContext<unknown>, project: Project): boolean =>
-  levelOf(ctx.state, ctx.user, project) >= AccessLevel.Reporter;
-
-const isOwner = (ctx: RequestContext<unknown>, schedule: ScheduleRecord): boolean => ctx.user?.id === schedule.ownerId;
-
-/** `update_pipeline_schedule`: the owner, while still allowed to run pipelines. */
-const canUpdate = (ctx: RequestContext<unknown>, project: Project, schedule: ScheduleRecord): boolean =>
-  isOwner(ctx, schedule) && levelOf(ctx.state, ctx.user, project) >= AccessLevel.Developer;
-
-/** `admin_pipeline_schedule`: Maintainer+, or the owner. */
-const canAdmin = (ctx: RequestContext<unknown>, project: Project, schedule: ScheduleRecord): boolean =>
-  levelOf(ctx.state, ctx.user, project) >= AccessLevel.Maintainer || canUpdate(ctx, project, schedule);
-
-/** `set_pipeline_variables` on the project: Developer+. */
-const canSetVariables = (ctx: RequestContext<unknown>, project: Project): boolean =>
-  levelOf(ctx.state, ctx.user, project) >= AccessLevel.Developer;
-
-/** Variables and inputs are shown to the owner and to Maintainer+. */
-const canSeeVariables = (ctx: RequestContext<unknown>, project: Project, schedule: ScheduleRecord): boolean =>
-  isOwner(ctx, schedule) || levelOf(ctx.state, ctx.user, project) >= AccessLevel.Maintainer;
+import { created, ok, paginate, requireUser, route, type ApiResponse, type RequestContext, type RouteDefinition } from "../../router";
+import { AccessLevel, type Project } from "../../state";
+import {
+  FINISHED_SCOPE,
+  PENDING_SCOPE,
+  PIPELINE_STATUSES,
+  RUNNING_SCOPE,
+  SCHEDULE_SEQUENCE,
+  VARIABLE_TYPES,
+  applyInputs,
+  canAdmin,
+  canReadSchedules,
+  canSeeVariables,
+  canSetVariables,
+  canUpdate,
+  computeNextRun,
+  expandRef,
+  levelOf,
+  pipelineScheduleStore,
+  readInputs,
+  runPipeline,
+  validateSchedule,
+  validateVariable,
+  type PipelineRecord,
+  type ScheduleRecord,
+  type ScheduleVariableRecord,
+  type VariableType,
+} from "./model";
+import { presentPipelineBasic } from "./pipelines-present";
+import { presentDetails, presentSchedule, presentVariable } from "./present";
 
 // ---------------------------------------------------------------------------
 // Lookups
@@ -182,267 +90,12 @@ function findVariable(schedule: ScheduleRecord, key: string): ScheduleVariableRe
 }
 
 // ---------------------------------------------------------------------------
-// Presentation
-
-function presentOwner(state: EmulatorState, ownerId: number): Record<string, unknown> | null {
-  const owner = state.userById(ownerId);
-  if (!owner) return null;
-  const { id, username, name, state: userState, locked, avatar_url, web_url } = presentUser(owner, state.instance);
-  return { id, username, name, state: userState, locked, avatar_url, web_url };
-}
-
-function presentSchedule(state: EmulatorState, schedule: ScheduleRecord): Record<string, unknown> {
-  return {
-    id: schedule.id,
-    description: schedule.description,
-    ref: schedule.ref,
-    cron: schedule.cron,
-    cron_timezone: schedule.cronTimezone,
-    next_run_at: schedule.nextRunAt,
-    active: schedule.active,
-    created_at: schedule.createdAt,
-    updated_at: schedule.updatedAt,
-    owner: presentOwner(state, schedule.ownerId),
-  };
-}
-
-
-function lastPipelineOf(state: EmulatorState, schedule: ScheduleRecord): PipelineRecord | undefined {
-  const pipelines = pipelineScheduleStore.of(state).pipelines.filter((p) => p.scheduleId === schedule.id);
-  return pipelines[pipelines.length - 1];
-}
-
-/** `PipelineScheduleDetails`: with the last pipeline, and variables and inputs for those who may see them. */
-function presentDetails(ctx: RequestContext<unknown>, project: Project, schedule: ScheduleRecord): Record<string, unknown> {
-  const last = lastPipelineOf(ctx.state, schedule);
-  const details: Record<string, unknown> = {
-    ...presentSchedule(ctx.state, schedule),
-    last_pipeline: last ? { id: last.id, sha: last.sha, ref: last.ref, status: last.status } : null,
-  };
-  if (canSeeVariables(ctx, project, schedule)) {
-    details.variables = schedule.variables.map((v) => ({ key: v.key, variable_type: v.variableType, value: v.value, raw: false }));
-    details.inputs = schedule.inputs.map((i) => ({ name: i.name, value: i.value }));
-  }
-  return details;
-}
-
-const presentVariable = (variable: ScheduleVariableRecord): Record<string, unknown> => ({
-  key: variable.key,
-  variable_type: variable.variableType,
-  value: variable.value,
-});
-
-// ---------------------------------------------------------------------------
-// Validation and saving (BaseSaveService)
-
-/** `expand_short_ref`: a short ref becomes the one branch or tag of that name; otherwise it stays short. */
-export function expandRef(project: Project, ref: string): string {
-  if (FULL_REF.test(ref)) return ref;
-  const isBranch = (project.branches ?? [project.defaultBranch]).includes(ref);
-  const isTag = (project.tags ?? (project.latestTag ? [project.latestTag] : [])).includes(ref);
-  if (isBranch && !isTag) return `refs/heads/${ref}`;
-  if (isTag && !isBranch) return `refs/tags/${ref}`;
-  return ref;
-}
-
-/** Model validations, all reported together as `render_validation_error!` does. */
-function validateSchedule(schedule: Pick<ScheduleRecord, "description" | "ref" | "cron" | "cronTimezone">): void {
-  const errors: Record<string, string[]> = {};
-  if (schedule.description.trim() === "") errors.description = ["can't be blank"];
-  if (!FULL_REF.test(schedule.ref)) errors.ref = ["is ambiguous"];
-  if (cronProblem(schedule.cron) !== undefined) errors.cron = ["syntax is invalid"];
-  if (timeZoneProblem(schedule.cronTimezone) !== undefined) errors.cron_timezone = ["syntax is invalid"];
-  if (Object.keys(errors).length > 0) throw validationError(errors);
-}
-
-function computeNextRun(state: EmulatorState, schedule: Pick<ScheduleRecord, "cron" | "cronTimezone">): string | null {
-  return nextRunAfter(schedule.cron, schedule.cronTimezone, new Date(state.clock()))?.toISOString() ?? null;
-}
-
-interface InputEntry {
-  name: string;
-  value?: InputValue;
-  destroy: boolean;
-}
-
-const isInputValue = (value: unknown): value is InputValue =>
-  typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value)) || Array.isArray(value);
-
-/** Grape's nested `inputs` params: `name` required, `value` required unless the entry destroys the input. */
-function readInputs(raw: Record<string, unknown>[] | undefined, allowDestroy: boolean): InputEntry[] {
-  if (raw === undefined) return [];
-  const problems: string[] = [];
-  const entries: InputEntry[] = [];
-  raw.forEach((entry, index) => {
-    const name = entry.name;
-    const destroyFlag = allowDestroy ? (entry.destroy ?? entry._destroy) : undefined;
-    const destroy = destroyFlag === true || destroyFlag === "true";
-    if (typeof name !== "string" && typeof name !== "number") problems.push(`inputs[${index}][name] is missing`);
-    if (!destroy) {
-      if (entry.value === undefined || entry.value === null) problems.push(`inputs[${index}][value] is missing`);
-      else if (!isInputValue(entry.value)) problems.push(`inputs[${index}][value] is invalid`);
-    }
-    entries.push({ name: String(name), value: destroy ? undefined : (entry.value as InputValue), destroy });
-  });
-  if (problems.length > 0) throw paramError(problems.join(", "));
-  return entries;
-}
-
-function applyInputs(inputs: ScheduleInputRecord[], entries: InputEntry[]): ScheduleInputRecord[] {
-  const result = inputs.map((input) => ({ ...input }));
-  for (const entry of entries) {
-    const index = result.findIndex((input) => input.name === entry.name);
-    if (entry.destroy) {
-      if (index !== -1) result.splice(index, 1);
-    } else if (index === -1) {
-      result.push({ name: entry.name, value: entry.value as InputValue });
-    } else {
-      result[index] = { name: entry.name, value: entry.value as InputValue };
-    }
-  }
-  return result;
-}
-
-function validateVariable(schedule: ScheduleRecord, key: string, isNew: boolean): void {
-  const problems: string[] = [];
-  if (key === "") problems.push("can't be blank");
-  else if (!KEY_FORMAT.test(key)) problems.push("can contain only letters, digits and '_'.");
-  if (key.length > MAX_KEY_LENGTH) problems.push(`is too long (maximum is ${MAX_KEY_LENGTH} characters)`);
-  if (isNew && schedule.variables.some((v) => v.key === key)) problems.push("has already been taken");
-  if (problems.length > 0) throw validationError({ key: problems });
-}
-
-function shaFor(state: EmulatorState, project: Project, ref: string): string {
-  if (ref === `refs/heads/${project.defaultBranch}` && project.lastCommitSha) return project.lastCommitSha;
-  return createHash("sha1").update(`${state.projectFullPath(project)}:${ref}`).digest("hex");
-}
-
-/** A scheduled pipeline of `schedule`, run by its owner (or by `user` for play). */
-function runPipeline(state: EmulatorState, project: Project, schedule: ScheduleRecord, userId: number): PipelineRecord {
-  const store = pipelineScheduleStore.of(state);
-  const now = state.now();
-  const pipeline: PipelineRecord = {
-    id: state.nextId(PIPELINE_SEQUENCE),
-    iid: store.pipelines.filter((p) => p.projectId === project.id).length + 1,
-    projectId: project.id,
-    scheduleId: schedule.id,
-    status: "pending",
-    source: "schedule",
-    ref: schedule.ref,
-    sha: shaFor(state, project, schedule.ref),
-    userId,
-    createdAt: now,
-    updatedAt: now,
-  };
-  store.pipelines.push(pipeline);
-  return pipeline;
-}
-
-// ---------------------------------------------------------------------------
-// Seed: "pipelineSchedules": { "acme/web": [{ "description": "Nightly", "ref": "main", "cron": "0 2 * * *",
-//   "cronTimezone": "UTC", "active": true, "owner": "alice",
-//   "variables": [{ "key": "TARGET", "value": "staging", "variableType": "env_var" }],
-//   "inputs": [{ "name": "mode", "value": "full" }],
-//   "pipelines": [{ "status": "success", "createdAt": "2024-05-01T02:00:00Z" }] }] }
-// Schedules as a POST would make them (ref expanded, cron and zone checked,
-// next run computed), with the pipelines they already ran, oldest first.
-
-interface SeedSchedule {
-  description: string;
-  ref: string;
-  cron: string;
-  cronTimezone?: string;
-  active?: boolean;
-  owner: string;
-  variables?: { key: string; value: string; variableType?: VariableType }[];
-  inputs?: { name: string; value: InputValue }[];
-  pipelines?: { status?: PipelineStatus; createdAt?: string }[];
-}
-
-function checkSeedSchedule(seed: SeedSchedule, where: string): void {
-  const text = (name: keyof SeedSchedule) => {
-    if (typeof seed[name] !== "string") throw new SeedError(`${where}.${name} must be a string`);
-  };
-  (["description", "ref", "cron", "owner"] as const).forEach(text);
-  if (seed.cronTimezone !== undefined) text("cronTimezone");
-  if (seed.active !== undefined && typeof seed.active !== "boolean") throw new SeedError(`${where}.active must be a boolean`);
-  (seed.variables ?? []).forEach((variable, index) => {
-    const at = `${where}.variables[${index}]`;
-    if (typeof variable?.key !== "string" || !KEY_FORMAT.test(variable.key) || variable.key.length > MAX_KEY_LENGTH) throw new SeedError(`${at}.key must be 1 to 255 of A-Z a-z 0-9 _`);
-    if (typeof variable.value !== "string") throw new SeedError(`${at}.value must be a string`);
-    if (variable.variableType !== undefined && !VARIABLE_TYPES.includes(variable.variableType)) throw new SeedError(`${at}.variableType must be env_var or file`);
-  });
-  (seed.inputs ?? []).forEach((input, index) => {
-    if (typeof input?.name !== "string" || !isInputValue(input.value)) throw new SeedError(`${where}.inputs[${index}] must have a name and a string, number, boolean or array value`);
-  });
-  (seed.pipelines ?? []).forEach((pipeline, index) => {
-    if (pipeline?.status !== undefined && !PIPELINE_STATUSES.includes(pipeline.status)) throw new SeedError(`${where}.pipelines[${index}].status must be one of ${PIPELINE_STATUSES.join(", ")}`);
-    if (pipeline?.createdAt !== undefined && Number.isNaN(Date.parse(pipeline.createdAt))) throw new SeedError(`${where}.pipelines[${index}].createdAt must be a date and time`);
-  });
-}
-
-function seedSchedule(state: EmulatorState, project: Project, seed: SeedSchedule, where: string): ScheduleRecord {
-  checkSeedSchedule(seed, where);
-  const owner = state.userByUsername(seed.owner);
-  if (!owner) throw new SeedError(`${where}.owner: unknown user ${seed.owner}`);
-  const fields = { description: seed.description, ref: expandRef(project, seed.ref), cron: seed.cron, cronTimezone: seed.cronTimezone ?? "UTC" };
-  try {
-    validateSchedule(fields);
-  } catch {
-    throw new SeedError(`${where}: the description must not be blank, the ref must name one branch or tag of ${state.projectFullPath(project)}, and cron and cronTimezone must be valid`);
-  }
-  const id = state.nextId(SCHEDULE_SEQUENCE);
-  // Seeded state is the same on every start: times follow the project's creation, not the clock.
-  const createdAt = new Date(Date.parse(project.createdAt) + id * 60_000).toISOString();
-  return {
-    id,
-    projectId: project.id,
-    ...fields,
-    active: seed.active ?? true,
-    ownerId: owner.id,
-    nextRunAt: computeNextRun(state, fields),
-    createdAt,
-    updatedAt: createdAt,
-    variables: (seed.variables ?? []).map((v) => ({ key: v.key, value: v.value, variableType: v.variableType ?? "env_var" })),
-    inputs: (seed.inputs ?? []).map((i) => ({ name: i.name, value: i.value })),
-  };
-}
-
-function seedPipelines(state: EmulatorState, project: Project, schedule: ScheduleRecord, seeds: SeedSchedule["pipelines"]): void {
-  for (const [index, seed] of (seeds ?? []).entries()) {
-    const pipeline = runPipeline(state, project, schedule, schedule.ownerId);
-    const createdAt = seed.createdAt === undefined ? new Date(Date.parse(schedule.createdAt) + (index + 1) * 3_600_000).toISOString() : new Date(seed.createdAt).toISOString();
-    Object.assign(pipeline, { status: seed.status ?? "success", createdAt, updatedAt: createdAt });
-  }
-}
-
-function applyPipelineSchedulesSeed(state: EmulatorState, section: unknown): void {
-  if (section === undefined) return;
-  if (typeof section !== "object" || section === null || Array.isArray(section)) throw new SeedError("pipelineSchedules must be an object keyed by project full path");
-  const store = pipelineScheduleStore.of(state);
-  for (const [fullPath, list] of Object.entries(section)) {
-    const where = `pipelineSchedules["${fullPath}"]`;
-    const project = state.projectByFullPath(fullPath);
-    if (!project) throw new SeedError(`${where}: unknown project ${fullPath}`);
-    if (!Array.isArray(list)) throw new SeedError(`${where} must be an array of schedules`);
-    list.forEach((value, index) => {
-      const at = `${where}[${index}]`;
-      if (typeof value !== "object" || value === null) throw new SeedError(`${at} must be an object`);
-      const schedule = seedSchedule(state, project, value as SeedSchedule, at);
-      store.schedules.push(schedule);
-      seedPipelines(state, project, schedule, (value as SeedSchedule).pipelines);
-    });
-  }
-}
-
-// ---------------------------------------------------------------------------
 // Routes
 
 const BASE = "/projects/:id/pipeline_schedules";
 const idParam = { id: { type: "string", required: true } } as const;
 const scheduleIdParam = { ...idParam, pipeline_schedule_id: { type: "integer", required: true } } as const;
 const variableKeyParam = { ...scheduleIdParam, key: { type: "string", required: true } } as const;
-const VARIABLE_TYPES = ["env_var", "file"] as const;
 
 function parseTime(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -713,25 +366,7 @@ const deleteVariable = route("DELETE", `${BASE}/:pipeline_schedule_id/variables/
   // `status :accepted` with the destroyed variable as the body.
   return { status: 202, body: presentVariable(variable) };
 });
-
-/**
- * The schedule worker: every active schedule whose next run has come runs a
- * pipeline as its owner and is rescheduled from now.
- */
-function runDueSchedules(state: EmulatorState): void {
-  const now = state.clock();
-  for (const schedule of pipelineScheduleStore.of(state).schedules) {
-    if (schedule.nextRunAt === null || Date.parse(schedule.nextRunAt) > now) continue;
-    const project = state.projectById(schedule.projectId);
-    if (!project) continue;
-    if (schedule.active) runPipeline(state, project, schedule, schedule.ownerId);
-    schedule.nextRunAt = computeNextRun(state, schedule);
-  }
-}
-
-export const pipelineScheduleRoutes: RouteModule = {
-  name: "pipeline-schedules",
-  routes: [
+export const pipelineScheduleRoutes: readonly RouteDefinition[] = [
     listSchedules,
     getSchedule,
     listPipelines,
@@ -744,7 +379,4 @@ export const pipelineScheduleRoutes: RouteModule = {
     getVariable,
     updateVariable,
     deleteVariable,
-  ],
-  runDue: runDueSchedules,
-  seed: { key: "pipelineSchedules", apply: applyPipelineSchedulesSeed },
-};
+];

@@ -27,7 +27,8 @@ import { groupAccessLevel, hasProjectAccess } from "../../access";
 import { containerRegistryStore, REGISTRY_ACCESS_LEVELS, registryAccessLevelOf, registryHost } from "../container-registry/model";
 import { forbidden, paramError } from "../../errors";
 import { findProject } from "../../lookup";
-import { route, ok, type RouteModule } from "../../router";
+import { route, ok } from "../../router";
+import { type EmulatorArea } from "../../area";
 import { AccessLevel, defineStore, type EmulatorState, type Project, type User } from "../../state";
 import { starCountOf } from "../starring/model";
 
@@ -295,4 +296,4 @@ const updateProject = route(
   },
 );
 
-export const projectRoutes: RouteModule = { name: "projects", routes: [getProject, updateProject] };
+export const projectsArea: EmulatorArea = { name: "projects", routes: [getProject, updateProject] };

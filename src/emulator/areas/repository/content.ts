@@ -52,15 +52,10 @@ import { findProject } from "../../lookup";
 import { isKeysetRequest, pageUrl, readPerPage } from "../../pagination";
 import { archiveKindOf, archiveStream } from "./archive";
 import {
-  applyRepositoriesSeed,
-  attachRepositories,
-  buildSeededRepositories,
-  detachRepositories,
   repositoryOf,
   type ProjectRepository,
 } from "./model";
-import { ok, paginate, route, type ApiResponse, type RequestContext, type RouteModule } from "../../router";
-import { stateOfAreas } from "../../seed";
+import { ok, paginate, route, type ApiResponse, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, type EmulatorState, type Project } from "../../state";
 
 // ---------------------------------------------------------------------------
@@ -352,21 +347,4 @@ const archiveRoute = route("GET", "/projects/:id/repository/:archive_file", { pa
 // ---------------------------------------------------------------------------
 // The module
 
-/** The seed's parts a repository build depends on: the core (projects' ids, dates, branches) and `repositories`. */
-const REPOSITORY_SEED_SECTIONS = ["instance", "users", "groups", "projects", "repositories"];
-
-export const repositoryContentRoutes: RouteModule = {
-  name: "repository-content",
-  routes: [treeRoute, blobRoute, rawBlobRoute, archiveRoute],
-  seed: { key: "repositories", apply: applyRepositoriesSeed },
-  lifecycle: {
-    // Repositories are built (asynchronously) before the real state is seeded, so its projects
-    // carry real SHAs from the start, as other areas' seeds read them (merge requests' diff refs).
-    prepare: async (seed) => {
-      const parts = Object.fromEntries(Object.entries(seed).filter(([key]) => REPOSITORY_SEED_SECTIONS.includes(key)));
-      await buildSeededRepositories(stateOfAreas(parts, undefined, [repositoryContentRoutes]));
-    },
-    start: (state, { stateFile }) => attachRepositories(state, stateFile),
-    stop: (state) => detachRepositories(state),
-  },
-};
+export const repositoryContentRoutes: readonly RouteDefinition[] = [treeRoute, blobRoute, rawBlobRoute, archiveRoute];

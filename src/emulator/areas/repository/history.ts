@@ -34,7 +34,7 @@
  */
 import { projectAccessLevel } from "../../access";
 import { ApiError, notFound, paramError } from "../../errors";
-import { paginate, ok, requireUser, route, type RequestContext, type RouteModule } from "../../router";
+import { paginate, ok, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, type Project } from "../../state";
 import type { ProjectRepository } from "./model";
 import { settingsOf as groupSettingsOf } from "../groups/routes";
@@ -275,7 +275,4 @@ const changelogPostRoute = route(
 const changelogBranchMissing = (branch: string): ApiError =>
   new ApiError(422, { message: `Failed to generate the changelog: the branch ${branch} does not exist` });
 
-export const repositoryHistoryRoutes: RouteModule = {
-  name: "repository-history",
-  routes: [compareRoute, contributorsRoute, mergeBaseRoute, changelogGetRoute, changelogPostRoute],
-};
+export const repositoryHistoryRoutes: readonly RouteDefinition[] = [compareRoute, contributorsRoute, mergeBaseRoute, changelogGetRoute, changelogPostRoute];

@@ -372,12 +372,9 @@ async function writeCommit(state: EmulatorState, project: Project, gitdir: strin
  * its tags pointing there; a project seeded with `commitSha: null` stays
  * empty. The SHAs are known once the emulator starts (`attachRepositories`).
  */
-export function applyRepositoriesSeed(state: EmulatorState, section: unknown): void {
-  if (section !== undefined && (typeof section !== "object" || section === null || Array.isArray(section))) {
-    throw new SeedError("repositories must be an object keyed by project full path");
-  }
+export function applyRepositoriesSeed(state: EmulatorState, section: Record<string, unknown> | undefined): void {
   const { seeds } = repositoryStore.of(state);
-  const described = (section ?? {}) as Record<string, unknown>;
+  const described = section ?? {};
   for (const [fullPath, value] of Object.entries(described)) {
     const project = state.projectByFullPath(fullPath);
     if (!project) throw new SeedError(`repositories["${fullPath}"]: unknown project ${fullPath}`);

@@ -19,7 +19,7 @@
  */
 import { canReadGroup, hasGroupAccess } from "../../access";
 import { ApiError, notFound, unauthorized } from "../../errors";
-import { created, noContent, ok, paginate, route, type RequestContext, type RouteModule } from "../../router";
+import { created, noContent, ok, paginate, route, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, defineStore, type Group } from "../../state";
 
 export interface SamlGroupLinkRecord {
@@ -80,9 +80,7 @@ function findLink(ctx: RequestContext<{ saml_group_name: string; provider: strin
 const groupParam = { id: { type: "string", required: true } } as const;
 const oneParams = { ...groupParam, saml_group_name: { type: "string", required: true }, provider: { type: "string" } } as const;
 
-export const samlGroupLinkRoutes: RouteModule = {
-  name: "saml-group-links",
-  routes: [
+export const samlGroupLinkRoutes: readonly RouteDefinition[] = [
     // Real servers answer the whole list unpaginated; the specification pages every list unless it
     // says otherwise, so this one has the usual pages and headers.
     route("GET", "/groups/:id/saml_group_links", { params: groupParam, paginated: true }, (ctx) => {
@@ -137,5 +135,4 @@ export const samlGroupLinkRoutes: RouteModule = {
       links.splice(links.indexOf(link), 1);
       return noContent();
     }),
-  ],
-};
+];

@@ -44,7 +44,7 @@
 import { hasGroupAccess } from "../../access";
 import { ApiError, badRequest, forbidden, notFound, paramError } from "../../errors";
 import { findGroup } from "../../lookup";
-import { ok, paginate, requireUser, route, type RequestContext, type RouteModule } from "../../router";
+import { ok, paginate, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import { SeedError } from "../../seed-error";
 import { AccessLevel, defineStore, type EmulatorState, type Group } from "../../state";
 
@@ -158,11 +158,8 @@ function readSeedIdentity(state: EmulatorState, group: Group, value: unknown, wh
   return { groupId: group.id, userId: user.id, externUid };
 }
 
-function applySamlIdentitySeed(state: EmulatorState, section: unknown): void {
+export function applySamlIdentitySeed(state: EmulatorState, section: Record<string, unknown> | undefined): void {
   if (section === undefined) return;
-  if (typeof section !== "object" || section === null || Array.isArray(section)) {
-    throw new SeedError("samlIdentities must be an object keyed by top-level group full path");
-  }
   const store = samlIdentityStore.of(state);
   for (const [fullPath, entries] of Object.entries(section)) {
     const where = `samlIdentities["${fullPath}"]`;
@@ -180,8 +177,4 @@ function applySamlIdentitySeed(state: EmulatorState, section: unknown): void {
   }
 }
 
-export const samlIdentityRoutes: RouteModule = {
-  name: "saml-identities",
-  routes: [listIdentities, getIdentity, updateIdentity, deleteIdentity],
-  seed: { key: "samlIdentities", apply: applySamlIdentitySeed },
-};
+export const samlIdentityRoutes: readonly RouteDefinition[] = [listIdentities, getIdentity, updateIdentity, deleteIdentity];

@@ -35,10 +35,9 @@ import { findProject } from "../../lookup";
 import { presentBasicProject } from "../projects";
 import { readOffsetPageRequest } from "../../pagination";
 import type { RawParams } from "../../params";
-import { paginate, requireUser, route, type RequestContext, type RouteModule } from "../../router";
+import { paginate, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, type EmulatorState, type Project, type User } from "../../state";
 import {
-  applySecurityReportsSeed,
   PACKAGE_MANAGERS,
   presentDependency,
   presentFinding,
@@ -262,8 +261,4 @@ const listVulnerabilities = route("GET", "/projects/:id/vulnerabilities", { para
   return paginate(ctx, ordered, { present: ([id, findings]) => presentVulnerability(ctx.state, project, id, findings) });
 });
 
-export const securityReportRoutes: RouteModule = {
-  name: "security-reports",
-  routes: [listFindings, listDependencies, listVulnerabilities],
-  seed: { key: "securityReports", apply: applySecurityReportsSeed },
-};
+export const securityReportRoutes: readonly RouteDefinition[] = [listFindings, listDependencies, listVulnerabilities];

@@ -20,6 +20,8 @@
  * A star without a time is dated from 2024-04-01T00:00:00Z, one hour apart
  * in seed order, so every start of a seed has the same state.
  */
+import { z } from "zod";
+import { keyedSection } from "../../area";
 import { SeedError } from "../../seed-error";
 import { defineStore, type EmulatorState, type Project, type User } from "../../state";
 
@@ -77,47 +79,47 @@ export function removeStar(state: EmulatorState, star: StarRecord): void {
 const SEED_STARS_EPOCH = Date.parse("2024-04-01T00:00:00.000Z");
 const HOUR = 3_600_000;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isoTime = z
+  .string({ error: "must be an ISO 8601 time" })
+  .refine((text) => !Number.isNaN(Date.parse(text)), "must be an ISO 8601 time")
+  .transform((text) => new Date(text).toISOString());
 
-/** One user's value: the list of stars and whether the profile is private. */
-function readUserEntry(value: unknown, where: string): { entries: unknown[]; privateProfile: boolean } {
-  if (Array.isArray(value)) return { entries: value, privateProfile: false };
-  if (!isObject(value)) throw new SeedError(`${where} must be a list of project full paths, or { "projects": [...], "privateProfile": true }`);
-  const unknownKeys = Object.keys(value).filter((key) => key !== "projects" && key !== "privateProfile");
-  if (unknownKeys.length) throw new SeedError(`${where} has unknown keys ${unknownKeys.join(", ")}; the keys are projects and privateProfile`);
-  const { projects = [], privateProfile = false } = value;
-  if (!Array.isArray(projects)) throw new SeedError(`${where}.projects must be a list of project full paths`);
-  if (typeof privateProfile !== "boolean") throw new SeedError(`${where}.privateProfile must be a boolean`);
-  return { entries: projects, privateProfile };
-}
+/** A star: a project full path, or `{ "project", "starredAt" }`. */
+const seedStar = z.preprocess(
+  (value) => (typeof value === "string" ? { project: value } : value),
+  z.object(
+    { project: z.string({ error: "must be a project full path" }), starredAt: isoTime.optional() },
+    { error: 'must be a project full path or { "project": "<full path>", "starredAt": "<ISO 8601>" }' },
+  ),
+);
 
-function readStarEntry(state: EmulatorState, entry: unknown, where: string): { project: Project; starredAt?: string } {
-  const fullPath = typeof entry === "string" ? entry : isObject(entry) ? entry["project"] : undefined;
-  if (typeof fullPath !== "string") throw new SeedError(`${where} must be a project full path or { "project": "<full path>", "starredAt": "<ISO 8601>" }`);
-  const project = state.projectByFullPath(fullPath);
-  if (!project) throw new SeedError(`${where}: unknown project ${fullPath}`);
-  const starredAt = isObject(entry) ? entry["starredAt"] : undefined;
-  if (starredAt !== undefined && (typeof starredAt !== "string" || Number.isNaN(Date.parse(starredAt)))) {
-    throw new SeedError(`${where}.starredAt must be an ISO 8601 time`);
-  }
-  return { project, starredAt: starredAt === undefined ? undefined : new Date(starredAt).toISOString() };
-}
+/** One user's stars: a list, or `{ "projects": [...], "privateProfile": true }`. */
+const seedUserStars = z
+  .union(
+    [
+      z.array(seedStar),
+      z.strictObject({ projects: z.array(seedStar).default([]), privateProfile: z.boolean().default(false) }),
+    ],
+    { error: 'must be a list of project full paths, or { "projects": [...], "privateProfile": true }' },
+  )
+  .transform((value) => (Array.isArray(value) ? { projects: value, privateProfile: false } : value));
 
-export function applyStarsSeed(state: EmulatorState, section: unknown): void {
+export const starsSeedSchema = keyedSection("username", seedUserStars);
+
+export function applyStarsSeed(state: EmulatorState, section: z.infer<typeof starsSeedSchema> | undefined): void {
   if (section === undefined) return;
-  if (!isObject(section)) throw new SeedError("stars must be an object keyed by username");
   const store = starringStore.of(state);
   let order = 0;
-  for (const [username, value] of Object.entries(section)) {
+  for (const [username, { projects, privateProfile }] of Object.entries(section)) {
     const where = `stars["${username}"]`;
     const user = state.userByUsername(username);
     if (!user) throw new SeedError(`${where}: unknown user ${username}`);
-    const { entries, privateProfile } = readUserEntry(value, where);
     if (privateProfile) store.privateProfiles.push(user.id);
-    entries.forEach((entry, index) => {
-      const { project, starredAt } = readStarEntry(state, entry, `${where}[${index}]`);
+    projects.forEach((entry, index) => {
+      const project = state.projectByFullPath(entry.project);
+      if (!project) throw new SeedError(`${where}[${index}]: unknown project ${entry.project}`);
       if (starOf(state, user, project)) throw new SeedError(`${where}[${index}]: ${username} stars ${state.projectFullPath(project)} twice`);
-      addStar(state, user, project, starredAt ?? new Date(SEED_STARS_EPOCH + order * HOUR).toISOString());
+      addStar(state, user, project, entry.starredAt ?? new Date(SEED_STARS_EPOCH + order * HOUR).toISOString());
       order++;
     });
   }

@@ -38,12 +38,11 @@ import { canReadProject, groupAccessLevel, projectAccessLevel } from "../../acce
 import { notFound, paramError } from "../../errors";
 import { findProject } from "../../lookup";
 import type { DeclaredParams } from "../../params";
-import { created, paginate, requireUser, route, type ApiResponse, type RequestContext, type RouteModule } from "../../router";
+import { created, paginate, requireUser, route, type ApiResponse, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, type EmulatorState, type Project, type User } from "../../state";
 import { presentBasicProject, presentProject, projectDetails, type ProjectViewer } from "../projects";
 import {
   addStar,
-  applyStarsSeed,
   canReadProfile,
   removeStar,
   starOf,
@@ -265,8 +264,4 @@ function listStarredProjects(ctx: StarredProjectsContext): ApiResponse {
 
 const starredProjects = route("GET", "/users/:user_id/starred_projects", { params: starredProjectParams, paginated: true }, listStarredProjects);
 
-export const starringRoutes: RouteModule = {
-  name: "starring",
-  routes: [star, unstar, starrers, starredProjects],
-  seed: { key: "stars", apply: applyStarsSeed },
-};
+export const starringRoutes: readonly RouteDefinition[] = [star, unstar, starrers, starredProjects];

@@ -1,5 +1,6 @@
 /** The current user: `GET /user`. */
-import { paginate, requireUser, route, ok, type RouteModule } from "../../router";
+import { paginate, requireUser, route, ok } from "../../router";
+import { type EmulatorArea } from "../../area";
 import type { InstanceInfo, User } from "../../state";
 
 export function presentUser(user: User, instance: InstanceInfo): Record<string, unknown> {
@@ -34,4 +35,4 @@ const findUsers = route("GET", "/users", { params: { username: { type: "string" 
   return paginate(ctx, found, { present: basic });
 });
 
-export const userRoutes: RouteModule = { name: "user", routes: [currentUser, findUsers] };
+export const usersArea: EmulatorArea = { name: "users", routes: [currentUser, findUsers] };

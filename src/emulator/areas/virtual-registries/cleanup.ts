@@ -17,7 +17,7 @@
 import { hasGroupAccess } from "../../access";
 import { forbidden, notFound, paramError, recordNotFound, validationError } from "../../errors";
 import { findGroup } from "../../lookup";
-import { created, noContent, ok, requireUser, route, type RequestContext, type RouteModule } from "../../router";
+import { created, noContent, ok, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, defineStore, type EmulatorState, type Group } from "../../state";
 import { isPremiumOrAbove, virtualRegistryStore } from "./registries";
 
@@ -108,9 +108,7 @@ function runPolicy(state: EmulatorState, policy: CleanupPolicyRecord): void {
   });
 }
 
-export const virtualRegistryCleanupRoutes: RouteModule = {
-  name: "virtual-registry-cleanup",
-  routes: [
+export const virtualRegistryCleanupRoutes: readonly RouteDefinition[] = [
     route("GET", PATH, { params: { id: policyParams.id } }, (ctx) => {
       const policy = policyOf(ctx.state, gatedGroup(ctx));
       if (!policy) throw recordNotFound();
@@ -170,13 +168,12 @@ export const virtualRegistryCleanupRoutes: RouteModule = {
       policies.splice(policies.indexOf(policy), 1);
       return noContent();
     }),
-  ],
+];
 
-  /** The scheduler: every enabled policy whose next run is due runs once. */
-  runDue(state) {
-    const now = state.clock();
-    for (const policy of cleanupPolicyStore.of(state).policies) {
-      if (policy.enabled && Date.parse(policy.nextRunAt) <= now) runPolicy(state, policy);
-    }
-  },
-};
+/** The scheduler: every enabled policy whose next run is due runs once. */
+export function runDuePolicies(state: EmulatorState): void {
+  const now = state.clock();
+  for (const policy of cleanupPolicyStore.of(state).policies) {
+    if (policy.enabled && Date.parse(policy.nextRunAt) <= now) runPolicy(state, policy);
+  }
+}

@@ -24,7 +24,7 @@
 import { hasGroupAccess } from "../../access";
 import { badRequest, forbidden, notFound, paramError, recordNotFound, unauthorized, validationError } from "../../errors";
 import { findGroup } from "../../lookup";
-import { created, noContent, ok, paginate, requireUser, route, type RequestContext, type RouteModule } from "../../router";
+import { created, noContent, ok, paginate, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import { SeedError } from "../../seed-error";
 import { AccessLevel, defineStore, type EmulatorState, type Group } from "../../state";
 
@@ -356,9 +356,8 @@ function seedRegistries(state: EmulatorState, group: Group, list: unknown, upstr
   });
 }
 
-function applyVirtualRegistriesSeed(state: EmulatorState, section: unknown): void {
+export function applyVirtualRegistriesSeed(state: EmulatorState, section: Record<string, unknown> | undefined): void {
   if (section === undefined) return;
-  if (typeof section !== "object" || section === null || Array.isArray(section)) throw new SeedError("virtualRegistries must be an object keyed by top-level group path");
   for (const [fullPath, entry] of Object.entries(section)) {
     const where = `virtualRegistries["${fullPath}"]`;
     const group = state.groupByFullPath(fullPath);
@@ -674,12 +673,10 @@ export function addCacheEntry(
   return record;
 }
 
-export const virtualRegistryRoutes: RouteModule = {
-  name: "virtual-registries",
-  routes: [...registryRoutes, ...upstreamRoutes, ...associationRoutes],
-  seed: { key: "virtualRegistries", apply: applyVirtualRegistriesSeed },
-  runDue(state) {
-    const store = virtualRegistryStore.of(state);
-    store.cacheEntries = store.cacheEntries.filter((entry) => !entry.pendingDestruction);
-  },
-};
+export const virtualRegistryRoutes: readonly RouteDefinition[] = [...registryRoutes, ...upstreamRoutes, ...associationRoutes];
+
+/** Accepted purges: the cache entries marked for destruction go. */
+export function purgeCacheEntries(state: EmulatorState): void {
+  const store = virtualRegistryStore.of(state);
+  store.cacheEntries = store.cacheEntries.filter((entry) => !entry.pendingDestruction);
+}

@@ -1,0 +1,13 @@
+/** Security reports: pipelines' findings, dependencies, vulnerabilities (REST and GraphQL). */
+import { z } from "zod";
+import { areaSeed, keyedSection, type EmulatorArea } from "../../area";
+import { applySecurityReportsSeed } from "./model";
+import { securityReportRoutes } from "./routes";
+
+export const securityReportsArea: EmulatorArea = {
+  name: "security-reports",
+  routes: securityReportRoutes,
+  // A pipeline's sha defaults to the project's last commit, which the repository seed sets.
+  after: ["repository"],
+  seed: areaSeed({ key: "securityReports", schema: keyedSection("project full path", z.unknown()), apply: applySecurityReportsSeed }),
+};
