@@ -88,13 +88,13 @@ export function seedingOrder(areas: readonly EmulatorArea[]): EmulatorArea[] {
   return ordered;
 }
 
-/** Parses an area's section with its schema; a mismatch is a `SeedError` naming the section, the field and the rule. */
-export function parseSection<T>(seed: AreaSeed<T>, section: unknown): T | undefined {
+/** Parses a seed section with its schema; a mismatch is a `SeedError` naming the section, the field and the rule. */
+export function parseSection<T>(key: string, schema: z.ZodType<T>, section: unknown): T | undefined {
   if (section === undefined) return undefined;
-  const result = seed.schema.safeParse(section);
+  const result = schema.safeParse(section);
   if (result.success) return result.data;
   const issue = deepest(result.error.issues[0]!);
-  throw new SeedError(`${fieldPath(seed.key, seed.schema, issue.path)}: ${ruleOf(issue)}`);
+  throw new SeedError(`${fieldPath(key, schema, issue.path)}: ${ruleOf(issue)}`);
 }
 
 /**

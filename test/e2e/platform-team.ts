@@ -20,7 +20,7 @@ import { applicationSettingsValues } from "../../dist/emulator/areas/application
 import { badgeStore } from "../../dist/emulator/areas/badges";
 import { settingsOf } from "../../dist/emulator/areas/groups/routes";
 import { integrationStore } from "../../dist/emulator/areas/integrations/group";
-import { pipelineScheduleStore } from "../../dist/emulator/areas/pipeline-schedules/routes";
+import { pipelineScheduleStore } from "../../dist/emulator/areas/pipeline-schedules/model";
 import { samlGroupLinkStore } from "../../dist/emulator/areas/saml/group-links";
 import { virtualRegistryStore } from "../../dist/emulator/areas/virtual-registries/registries";
 import { cleanupPolicyStore } from "../../dist/emulator/areas/virtual-registries/cleanup";

@@ -1,8 +1,7 @@
 /**
  * The areas as the core sees them: the seeding order each area declares
  * (an area's seed runs after the seeds it reads), and a seed section
- * refused by its area's zod schema, naming the section, the field and the
- * rule.
+ * refused by its zod schema, naming the section, the field and the rule.
  */
 import { describe, expect, it } from "vitest";
 import { defaultSeed, defineStore, SeedError, startEmulator, stateFromSeed, type EmulatorArea, type Seed } from "../../src/emulator";
@@ -96,5 +95,12 @@ describe("a section refused by its area's schema", () => {
   it("names the section when its shape is wrong", () => {
     expect(refusal({ epics: [] })).toBe("invalid emulator seed: epics: must be an object keyed by group full path");
     expect(refusal({ jobTokens: {} })).toBe("invalid emulator seed: jobTokens: must be a list of { token, project, user, status? }");
+  });
+
+  it("and the core's own sections, in the same words", () => {
+    expect(refusal({ users: [{ username: "x", admin: "yes" }] })).toBe("invalid emulator seed: users[0].admin: must be a boolean");
+    expect(refusal({ projects: [{ path: "p", namespace: "acme", visibility: "secret" }] })).toBe(
+      "invalid emulator seed: projects[0].visibility: must be private, internal or public",
+    );
   });
 });

@@ -299,7 +299,7 @@ describe("the errorTracking seed section", () => {
     expect(() => stateFromSeed({ ...defaultSeed, errorTracking: { "acme/nope": {} } })).toThrow(/unknown project/);
     expect(() =>
       stateFromSeed({ ...defaultSeed, errorTracking: { "acme/web": { clientKeys: [{ publicKey: "secret" }] } } }),
-    ).toThrow(/publicKey must be "glet_"/);
+    ).toThrow(/clientKeys\[0\]\.publicKey: must be "glet_"/);
     expect(() =>
       stateFromSeed({ ...defaultSeed, errorTracking: { "acme/web": { clientKeys: [{ publicKey: SEEDED_KEY }, { publicKey: SEEDED_KEY }] } } }),
     ).toThrow(/repeats/);

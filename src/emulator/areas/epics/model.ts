@@ -28,7 +28,6 @@
  *   are ordered by relative position ascending, then id descending.
  */
 import { canReadGroup, groupAccessLevel } from "../../access";
-import { SeedError } from "../../seed-error";
 import { AccessLevel, defineStore, type EmulatorState, type Group, type User } from "../../state";
 
 export interface EpicRecord {
@@ -59,7 +58,7 @@ export const iidSequence = (group: Group): string => `epic_iids_${group.id}`;
 export const MAX_HIERARCHY_DEPTH = 7;
 export const MAX_CHILDREN_COUNT = 100;
 /** Distance between neighbours when positions are laid out afresh. */
-const POSITION_GAP = 1024;
+export const POSITION_GAP = 1024;
 
 // ---------------------------------------------------------------------------
 // Licences, flags and roles
@@ -155,7 +154,7 @@ export function linkProblem(state: EmulatorState, parent: EpicRecord, child: Epi
 }
 
 /** Lays the siblings out again, `POSITION_GAP` apart, in their current order (RelativePositioning's rebalancing). */
-function spreadOut(siblings: EpicRecord[]): void {
+export function spreadOut(siblings: EpicRecord[]): void {
   siblings.forEach((epic, index) => (epic.relativePosition = (index + 1) * POSITION_GAP));
 }
 
@@ -246,123 +245,4 @@ export function presentLinkedEpic(state: EmulatorState, epic: EpicRecord, parent
     url: `${base}/${state.groupFullPath(group)}/-/epics/${epic.iid}`,
     relation_url: `${base}/${state.groupFullPath(parentGroup)}/-/epics/${parent.iid}/links/${epic.id}`,
   };
-}
-
-// ---------------------------------------------------------------------------
-// Seed: "epics": { "acme": [ { "iid": 1, "title": "Roadmap", "parent": "acme&1" | 1, ... } ] }
-
-interface SeedEpic {
-  id?: number;
-  iid?: number;
-  title: string;
-  description?: string;
-  /** The parent: its iid in the same group, or `"<group full path>&<iid>"`. */
-  parent?: number | string;
-  /** Username of the author; default the group's first Owner, else the first user. */
-  author?: string;
-  labels?: string[];
-  confidential?: boolean;
-  startDate?: string;
-  dueDate?: string;
-  createdAt?: string;
-}
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-function readSeedEpic(value: unknown, where: string): SeedEpic {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new SeedError(`${where} must be an object`);
-  const epic = value as Record<string, unknown>;
-  if (typeof epic["title"] !== "string" || epic["title"] === "") throw new SeedError(`${where}.title must be a non-empty string`);
-  for (const key of ["id", "iid"] as const) {
-    if (epic[key] !== undefined && !(Number.isInteger(epic[key]) && (epic[key] as number) > 0)) throw new SeedError(`${where}.${key} must be a positive integer`);
-  }
-  const parent = epic["parent"];
-  if (parent !== undefined && !(Number.isInteger(parent) || (typeof parent === "string" && /^.+&\d+$/.test(parent)))) {
-    throw new SeedError(`${where}.parent must be an iid of the same group or "<group full path>&<iid>"`);
-  }
-  for (const key of ["startDate", "dueDate"] as const) {
-    if (epic[key] !== undefined && !(typeof epic[key] === "string" && DATE.test(epic[key]))) throw new SeedError(`${where}.${key} must be a date (YYYY-MM-DD)`);
-  }
-  if (epic["labels"] !== undefined && !(Array.isArray(epic["labels"]) && epic["labels"].every((l) => typeof l === "string"))) {
-    throw new SeedError(`${where}.labels must be an array of strings`);
-  }
-  if (epic["confidential"] !== undefined && typeof epic["confidential"] !== "boolean") throw new SeedError(`${where}.confidential must be a boolean`);
-  return epic as unknown as SeedEpic;
-}
-
-function seedAuthor(state: EmulatorState, group: Group, username: string | undefined, where: string): User {
-  if (username !== undefined) {
-    const user = state.userByUsername(username);
-    if (!user) throw new SeedError(`${where}.author: unknown user ${username}`);
-    return user;
-  }
-  const owner = state.selfAndAncestors(group).flatMap((g) => Object.entries(g.members).filter(([, level]) => level === AccessLevel.Owner).map(([id]) => Number(id)))[0];
-  const user = (owner !== undefined ? state.userById(owner) : undefined) ?? state.users[0];
-  if (!user) throw new SeedError(`${where}: the seed has no user to be the author`);
-  return user;
-}
-
-function resolveSeedParents(state: EmulatorState, pending: { record: EpicRecord; parent: number | string; where: string }[]): void {
-  const { epics } = epicStore.of(state);
-  for (const { record, parent, where } of pending) {
-    let target: EpicRecord | undefined;
-    if (typeof parent === "number") {
-      target = epics.find((e) => e.groupId === record.groupId && e.iid === parent);
-    } else {
-      const [path, iid] = [parent.slice(0, parent.lastIndexOf("&")), Number(parent.slice(parent.lastIndexOf("&") + 1))];
-      const group = state.groupByFullPath(path);
-      target = group ? epics.find((e) => e.groupId === group.id && e.iid === iid) : undefined;
-    }
-    if (!target) throw new SeedError(`${where}.parent: no epic ${String(parent)}`);
-    record.parentId = target.id;
-    const problem = ancestorsOf(state, target).some((e) => e.id === record.id) || target.id === record.id;
-    if (problem) throw new SeedError(`${where}.parent makes a cycle`);
-    if (ancestorsOf(state, record).length >= MAX_HIERARCHY_DEPTH) throw new SeedError(`${where}: deeper than ${MAX_HIERARCHY_DEPTH} levels`);
-    if (!record.confidential && target.confidential) throw new SeedError(`${where}: a non-confidential epic cannot have a confidential parent`);
-  }
-  // Siblings keep their seed order.
-  const byParent = new Map<number, EpicRecord[]>();
-  for (const { record } of pending) byParent.set(record.parentId!, [...(byParent.get(record.parentId!) ?? []), record]);
-  for (const siblings of byParent.values()) spreadOut(siblings);
-}
-
-export function applyEpicsSeed(state: EmulatorState, section: Record<string, unknown> | undefined): void {
-  if (section === undefined) return;
-  const { epics } = epicStore.of(state);
-  const pending: { record: EpicRecord; parent: number | string; where: string }[] = [];
-  for (const [fullPath, list] of Object.entries(section)) {
-    const group = state.groupByFullPath(fullPath);
-    if (!group) throw new SeedError(`epics["${fullPath}"]: unknown group ${fullPath}`);
-    if (!Array.isArray(list)) throw new SeedError(`epics["${fullPath}"] must be an array of epics`);
-    list.forEach((value, index) => {
-      const where = `epics["${fullPath}"][${index}]`;
-      const seed = readSeedEpic(value, where);
-      const id = seed.id ?? state.nextId(EPIC_SEQUENCE);
-      state.reserveId(EPIC_SEQUENCE, id);
-      const iid = seed.iid ?? state.nextId(iidSequence(group));
-      state.reserveId(iidSequence(group), iid);
-      if (epics.some((e) => e.id === id || (e.groupId === group.id && e.iid === iid))) throw new SeedError(`${where} repeats the id or iid of another epic`);
-      // Seeded state is the same on every start: no wall-clock time in it.
-      const createdAt = seed.createdAt ?? group.createdAt;
-      const record: EpicRecord = {
-        id,
-        iid,
-        groupId: group.id,
-        parentId: null,
-        title: seed.title,
-        description: seed.description ?? null,
-        authorId: seedAuthor(state, group, seed.author, where).id,
-        labels: seed.labels ?? [],
-        confidential: seed.confidential ?? false,
-        startDate: seed.startDate ?? null,
-        dueDate: seed.dueDate ?? null,
-        createdAt,
-        updatedAt: createdAt,
-        relativePosition: (index + 1) * POSITION_GAP,
-      };
-      epics.push(record);
-      if (seed.parent !== undefined) pending.push({ record, parent: seed.parent, where });
-    });
-  }
-  resolveSeedParents(state, pending);
 }

@@ -18,7 +18,6 @@
  * objects are `Entities::Namespace::RootStorageStatistics` and the group's
  * aggregated project statistics (lib/api/entities/group.rb).
  */
-import { SeedError } from "../../seed-error";
 import { defineStore, type EmulatorState, type Group } from "../../state";
 
 /** Sizes in bytes, as the API's `statistics` object names them (storage_size is their sum). */
@@ -45,7 +44,7 @@ export interface GroupDetailsRecord {
 
 export const groupDetailsStore = defineStore("groupDetails", (): Record<string, GroupDetailsRecord> => ({}));
 
-const zeroStatistics = (): Record<StatisticsField, number> =>
+export const zeroStatistics = (): Record<StatisticsField, number> =>
   Object.fromEntries(STATISTICS_FIELDS.map((field) => [field, 0])) as Record<StatisticsField, number>;
 
 /** A group's details, created with the defaults on first use. */
@@ -103,68 +102,4 @@ export function presentRootStorageStatistics(state: EmulatorState, group: Group)
     uploads_size: totals.uploads_size,
     wiki_size: totals.wiki_size,
   };
-}
-
-// ---------------------------------------------------------------------------
-// Seed section `groupDetails`
-
-const SEED_STATISTICS: Record<string, StatisticsField> = {
-  repositorySize: "repository_size",
-  wikiSize: "wiki_size",
-  lfsObjectsSize: "lfs_objects_size",
-  jobArtifactsSize: "job_artifacts_size",
-  pipelineArtifactsSize: "pipeline_artifacts_size",
-  packagesSize: "packages_size",
-  snippetsSize: "snippets_size",
-  uploadsSize: "uploads_size",
-};
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-
-function readCustomAttributes(value: unknown, where: string): Record<string, string> {
-  if (value === undefined) return {};
-  if (!isObject(value) || !Object.values(value).every((v) => typeof v === "string")) {
-    throw new SeedError(`${where}.customAttributes must be an object of strings`);
-  }
-  return { ...(value as Record<string, string>) };
-}
-
-function readStatistics(value: unknown, where: string): Record<StatisticsField, number> {
-  const statistics = zeroStatistics();
-  if (value === undefined) return statistics;
-  if (!isObject(value)) throw new SeedError(`${where}.statistics must be an object`);
-  for (const [key, size] of Object.entries(value)) {
-    const field = SEED_STATISTICS[key];
-    if (!field) throw new SeedError(`${where}.statistics.${key} is unknown; the sizes are ${Object.keys(SEED_STATISTICS).join(", ")}`);
-    if (!Number.isInteger(size) || (size as number) < 0) throw new SeedError(`${where}.statistics.${key} must be a whole number of bytes`);
-    statistics[field] = size as number;
-  }
-  return statistics;
-}
-
-export function applyGroupDetailsSeed(state: EmulatorState, section: Record<string, unknown> | undefined): void {
-  if (section === undefined) return;
-  for (const [fullPath, entry] of Object.entries(section)) {
-    const where = `groupDetails["${fullPath}"]`;
-    const group = state.groupByFullPath(fullPath);
-    if (!group) throw new SeedError(`${where}: unknown group ${fullPath}`);
-    if (!isObject(entry)) throw new SeedError(`${where} must be an object`);
-    const { customAttributes, repositoryStorage, archived, markedForDeletionOn, statistics, ...unknown } = entry;
-    const extra = Object.keys(unknown);
-    if (extra.length > 0) throw new SeedError(`${where}: unknown field ${extra[0]}`);
-    if (repositoryStorage !== undefined && (typeof repositoryStorage !== "string" || repositoryStorage === "")) {
-      throw new SeedError(`${where}.repositoryStorage must be a storage name`);
-    }
-    if (archived !== undefined && typeof archived !== "boolean") throw new SeedError(`${where}.archived must be a boolean`);
-    if (markedForDeletionOn !== undefined && markedForDeletionOn !== null && (typeof markedForDeletionOn !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(markedForDeletionOn))) {
-      throw new SeedError(`${where}.markedForDeletionOn must be a date (YYYY-MM-DD) or null`);
-    }
-    groupDetailsStore.of(state)[String(group.id)] = {
-      customAttributes: readCustomAttributes(customAttributes, where),
-      repositoryStorage: (repositoryStorage as string | undefined) ?? "default",
-      archived: (archived as boolean | undefined) ?? false,
-      markedForDeletionOn: (markedForDeletionOn as string | null | undefined) ?? null,
-      statistics: readStatistics(statistics, where),
-    };
-  }
 }

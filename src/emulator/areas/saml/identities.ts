@@ -45,7 +45,6 @@ import { hasGroupAccess } from "../../access";
 import { ApiError, badRequest, forbidden, notFound, paramError } from "../../errors";
 import { findGroup } from "../../lookup";
 import { ok, paginate, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
-import { SeedError } from "../../seed-error";
 import { AccessLevel, defineStore, type EmulatorState, type Group } from "../../state";
 
 export interface SamlIdentityRecord {
@@ -63,7 +62,7 @@ export const samlIdentityStore = defineStore(
 export const NAME_ID_MISSING = "SAML NameID is missing from your SAML response. Please contact your administrator";
 export const EXTERN_UID_TAKEN = "Extern uid has already been taken. Please contact your administrator to generate a unique extern_uid / NameID";
 
-const sameUid = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+export const sameUid = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
 /**
  * Whether `group` has a usable SAML provider: configured (in the seed), a
@@ -143,38 +142,5 @@ const deleteIdentity = route("DELETE", "/groups/:id/saml/:uid", { params: uidPar
   identities.splice(identities.indexOf(identity), 1);
   return { status: 204, body: { message: "204 No Content" } };
 });
-
-// ---------------------------------------------------------------------------
-// Seed: "samlIdentities": { "acme": [{ "username": "alice", "externUid": "alice@idp.example" }] }
-
-function readSeedIdentity(state: EmulatorState, group: Group, value: unknown, where: string): SamlIdentityRecord {
-  const { username, externUid } = (typeof value === "object" && value !== null ? value : {}) as { username?: unknown; externUid?: unknown };
-  if (typeof username !== "string") throw new SeedError(`${where}.username must be a username`);
-  if (typeof externUid !== "string" || externUid.trim() === "") throw new SeedError(`${where}.externUid must be a non-empty string`);
-  const user = state.userByUsername(username);
-  if (!user) throw new SeedError(`${where}: unknown user ${username}`);
-  // SAML sign-in makes the user a member of the top-level group: an identity belongs to a member.
-  if (group.members[String(user.id)] === undefined) throw new SeedError(`${where}: ${username} is not a member of group ${group.path}`);
-  return { groupId: group.id, userId: user.id, externUid };
-}
-
-export function applySamlIdentitySeed(state: EmulatorState, section: Record<string, unknown> | undefined): void {
-  if (section === undefined) return;
-  const store = samlIdentityStore.of(state);
-  for (const [fullPath, entries] of Object.entries(section)) {
-    const where = `samlIdentities["${fullPath}"]`;
-    const group = state.groupByFullPath(fullPath);
-    if (!group) throw new SeedError(`${where}: unknown group ${fullPath}`);
-    if (group.parentId !== null) throw new SeedError(`${where}: SAML SSO is configured on top-level groups only`);
-    if (!Array.isArray(entries)) throw new SeedError(`${where} must be an array of { username, externUid }`);
-    store.providerGroupIds.push(group.id);
-    entries.forEach((entry, index) => {
-      const identity = readSeedIdentity(state, group, entry, `${where}[${index}]`);
-      const clash = store.identities.find((other) => other.groupId === group.id && (other.userId === identity.userId || sameUid(other.externUid, identity.externUid)));
-      if (clash) throw new SeedError(`${where}[${index}] repeats the user or the externUid of another identity`);
-      store.identities.push(identity);
-    });
-  }
-}
 
 export const samlIdentityRoutes: readonly RouteDefinition[] = [listIdentities, getIdentity, updateIdentity, deleteIdentity];
