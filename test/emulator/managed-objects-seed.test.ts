@@ -70,9 +70,9 @@ describe("bad sections are refused, naming the place", () => {
   });
 
   it("integrations", () => {
-    expect(refused({ integrations: { acme: [{ slug: "jenkins" }] } })).toThrow(/integrations\["acme"\]\[0\]\.slug must be a group integration/);
-    expect(refused({ integrations: { acme: [{ slug: "slack", properties: {} }] } })).toThrow(/properties\.webhook is required by slack/);
-    expect(refused({ integrations: { acme: [{ slug: "slack", properties: { webhook: "https://h.test", colour: "red" } }] } })).toThrow(/properties\.colour is not a setting of slack/);
+    expect(refused({ integrations: { acme: [{ slug: "jenkins" }] } })).toThrow(/integrations\["acme"\]\[0\]\.slug: must be a group integration/);
+    expect(refused({ integrations: { acme: [{ slug: "slack", properties: {} }] } })).toThrow(/integrations\["acme"\]\[0\]\.properties\["webhook"\]: is required by slack/);
+    expect(refused({ integrations: { acme: [{ slug: "slack", properties: { webhook: "https://h.test", colour: "red" } }] } })).toThrow(/integrations\["acme"\]\[0\]\.properties\["colour"\]: is not a setting of slack/);
     expect(refused({ integrations: { acme: [{ slug: "asana", properties: { api_key: "k" } }, { slug: "asana", properties: { api_key: "k" } }] } })).toThrow(/asana is configured twice/);
   });
 

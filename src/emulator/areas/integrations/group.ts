@@ -35,8 +35,7 @@ import { ApiError, forbidden, notFound } from "../../errors";
 import { findGroup } from "../../lookup";
 import { declareParams, type ParamRule, type ParamSpec } from "../../params";
 import { noContent, ok, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
-import { SeedError } from "../../seed-error";
-import { AccessLevel, defineStore, type EmulatorState, type Group } from "../../state";
+import { AccessLevel, defineStore, type Group } from "../../state";
 
 export interface IntegrationRecord {
   id: number;
@@ -58,7 +57,7 @@ export const integrationStore = defineStore("integrations", (): { integrations: 
 // The catalogue
 
 /** Column defaults of the event switches (Integrations::Base::Integration). */
-const EVENT_DEFAULTS: Record<string, boolean> = {
+export const EVENT_DEFAULTS: Record<string, boolean> = {
   commit_events: true,
   push_events: true,
   issues_events: true,
@@ -481,58 +480,6 @@ const updateFailed = (errors: Record<string, string[]>): ApiError =>
       .join(", ")}}`,
   });
 
-// ---------------------------------------------------------------------------
-// Seed: "integrations": { "acme": [{ "slug": "slack", "properties": { "webhook": "https://..." },
-//                                  "events": { "push_events": false }, "active": true }] }
-// Integrations configured from the start, as a PUT (active) or a DELETE
-// (`active: false`, settings reset) would have left them. Slugs and settings
-// are checked against the catalogue; required settings must be given.
-
-function readSeedIntegration(state: EmulatorState, group: Group, value: unknown, where: string): IntegrationRecord {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new SeedError(`${where} must be an object`);
-  const { slug, properties = {}, events = {}, active = true } = value as { slug?: unknown; properties?: unknown; events?: unknown; active?: unknown };
-  const kind = typeof slug === "string" ? KINDS[slug] : undefined;
-  if (!kind || kind.projectOnly) throw new SeedError(`${where}.slug must be a group integration: ${Object.keys(KINDS).filter((s) => !KINDS[s]!.projectOnly).join(", ")}`);
-  if (typeof active !== "boolean") throw new SeedError(`${where}.active must be a boolean`);
-  if (typeof properties !== "object" || properties === null || Array.isArray(properties)) throw new SeedError(`${where}.properties must be an object`);
-  const unknownSetting = Object.keys(properties).find((name) => !(name in kind.params) || name.endsWith("_events"));
-  if (unknownSetting) throw new SeedError(`${where}.properties.${unknownSetting} is not a setting of ${slug as string}`);
-  const missing = active ? Object.entries(kind.params).find(([name, rule]) => rule.required && !name.endsWith("_events") && !(name in properties)) : undefined;
-  if (missing) throw new SeedError(`${where}.properties.${missing[0]} is required by ${slug as string}`);
-  if (typeof events !== "object" || events === null || Object.entries(events).some(([name, on]) => !(name in EVENT_DEFAULTS) || typeof on !== "boolean")) {
-    throw new SeedError(`${where}.events must map event switches (${Object.keys(EVENT_DEFAULTS).join(", ")}) to booleans`);
-  }
-  const id = state.nextId(INTEGRATION_SEQUENCE);
-  // Seeded state is the same on every start: the group's creation time, not the clock.
-  return {
-    id,
-    groupId: group.id,
-    slug: slug as string,
-    active,
-    inheritFromId: null,
-    properties: active ? { ...(properties as Record<string, unknown>) } : {},
-    events: active ? { ...(events as Record<string, boolean>) } : {},
-    commentOnEventEnabled: false,
-    createdAt: group.createdAt,
-    updatedAt: group.createdAt,
-  };
-}
-
-export function applyIntegrationsSeed(state: EmulatorState, section: Record<string, unknown> | undefined): void {
-  if (section === undefined) return;
-  const { integrations } = integrationStore.of(state);
-  for (const [fullPath, list] of Object.entries(section)) {
-    const where = `integrations["${fullPath}"]`;
-    const group = state.groupByFullPath(fullPath);
-    if (!group) throw new SeedError(`${where}: unknown group ${fullPath}`);
-    if (!Array.isArray(list)) throw new SeedError(`${where} must be an array of integrations`);
-    list.forEach((value, index) => {
-      const record = readSeedIntegration(state, group, value, `${where}[${index}]`);
-      if (integrations.some((i) => i.groupId === group.id && i.slug === record.slug)) throw new SeedError(`${where}[${index}]: ${record.slug} is configured twice`);
-      integrations.push(record);
-    });
-  }
-}
 
 // ---------------------------------------------------------------------------
 // Routes
