@@ -25,6 +25,8 @@ import { hasGroupAccess } from "../../access";
 import { badRequest, forbidden, notFound, paramError, recordNotFound, unauthorized, validationError } from "../../errors";
 import { findGroup } from "../../lookup";
 import { created, noContent, ok, paginate, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
+import { z } from "zod";
+import { keyedSection } from "../../area";
 import { SeedError } from "../../seed-error";
 import { AccessLevel, defineStore, type EmulatorState, type Group } from "../../state";
 
@@ -285,20 +287,44 @@ function atLeastOneOf(params: Record<string, unknown>, names: readonly string[])
 // no registry links is kept, as one whose association was deleted is on real
 // servers; the group list shows it. The API's limits and checks apply.
 
-interface SeedUpstream {
-  name: string;
-  url: string;
-  description?: string;
-  cacheValidityHours?: number;
-  username?: string;
-  password?: string;
-}
+const seedUpstream = z.object(
+  {
+    name: z.string({ error: "must be the upstream's name" }).min(1, "must be the upstream's name"),
+    url: z.string({ error: "must be the upstream's URL" }),
+    description: z.string({ error: "must be a string" }).optional(),
+    cacheValidityHours: z.number({ error: "must be an integer" }).int("must be an integer").default(24),
+    username: z.string({ error: "must be a string" }).optional(),
+    password: z.string({ error: "must be a string" }).optional(),
+  },
+  { error: "needs a name and a url" },
+);
 
-interface SeedRegistry {
-  name: string;
-  description?: string;
-  upstreams?: string[];
-}
+const seedRegistry = z.object(
+  {
+    name: z.string({ error: "must be the registry's name" }).min(1, "must be the registry's name"),
+    description: z.string({ error: "must be a string" }).optional(),
+    upstreams: z.array(z.string({ error: "must be an upstream's name" }), { error: "must be a list of upstream names" }).default([]),
+  },
+  { error: "needs a name" },
+);
+
+export const virtualRegistriesSeedSchema = keyedSection(
+  "top-level group path",
+  z
+    .object(
+      {
+        upstreams: z.array(seedUpstream, { error: "must be an array" }).default([]),
+        registries: z
+          .array(seedRegistry, { error: "must be an array" })
+          .max(MAX_REGISTRIES_PER_GROUP, `at most ${MAX_REGISTRIES_PER_GROUP} registries per top-level group`)
+          .default([]),
+      },
+      { error: "must be an object" },
+    )
+    .nullable()
+    .transform((entry) => entry ?? { upstreams: [], registries: [] }),
+);
+type SeedGroupRegistries = z.output<typeof virtualRegistriesSeedSchema>[string];
 
 /** Runs one of the API's model checks on seed data, reporting its field errors as a SeedError. */
 function seedChecked(where: string, check: () => void): void {
@@ -310,21 +336,18 @@ function seedChecked(where: string, check: () => void): void {
   }
 }
 
-function seedUpstreams(state: EmulatorState, group: Group, list: unknown, where: string): Map<string, UpstreamRecord> {
-  if (!Array.isArray(list)) throw new SeedError(`${where} must be an array`);
+function seedUpstreams(state: EmulatorState, group: Group, list: SeedGroupRegistries["upstreams"], where: string): Map<string, UpstreamRecord> {
   const byName = new Map<string, UpstreamRecord>();
-  list.forEach((value: Partial<SeedUpstream> | null, index) => {
+  list.forEach((value, index) => {
     const at = `${where}[${index}]`;
-    if (typeof value?.name !== "string" || value.name === "" || typeof value.url !== "string") throw new SeedError(`${at} needs a name and a url`);
     if (byName.has(value.name)) throw new SeedError(`${at}: another upstream of the seed is named ${value.name}`);
-    if (value.cacheValidityHours !== undefined && !Number.isInteger(value.cacheValidityHours)) throw new SeedError(`${at}.cacheValidityHours must be an integer`);
     const upstream: UpstreamRecord = {
       id: 0,
       groupId: group.id,
       url: value.url,
       name: value.name,
       description: value.description ?? null,
-      cacheValidityHours: value.cacheValidityHours ?? 24,
+      cacheValidityHours: value.cacheValidityHours,
       username: value.username ?? null,
       password: value.password ?? null,
       createdAt: group.createdAt,
@@ -338,17 +361,14 @@ function seedUpstreams(state: EmulatorState, group: Group, list: unknown, where:
   return byName;
 }
 
-function seedRegistries(state: EmulatorState, group: Group, list: unknown, upstreams: Map<string, UpstreamRecord>, where: string): void {
-  if (!Array.isArray(list)) throw new SeedError(`${where} must be an array`);
-  if (list.length > MAX_REGISTRIES_PER_GROUP) throw new SeedError(`${where}: at most ${MAX_REGISTRIES_PER_GROUP} registries per top-level group`);
-  list.forEach((value: Partial<SeedRegistry> | null, index) => {
+function seedRegistries(state: EmulatorState, group: Group, list: SeedGroupRegistries["registries"], upstreams: Map<string, UpstreamRecord>, where: string): void {
+  list.forEach((value, index) => {
     const at = `${where}[${index}]`;
-    if (typeof value?.name !== "string" || value.name === "") throw new SeedError(`${at} needs a name`);
     const registry: VirtualRegistryRecord = { id: 0, groupId: group.id, name: value.name, description: value.description ?? null, createdAt: group.createdAt, updatedAt: group.createdAt };
     seedChecked(at, () => checkRegistry(state, registry));
     registry.id = state.nextId(Sequences.registries);
     virtualRegistryStore.of(state).registries.push(registry);
-    for (const name of value.upstreams ?? []) {
+    for (const name of value.upstreams) {
       const upstream = upstreams.get(name);
       if (!upstream) throw new SeedError(`${at}.upstreams: no upstream named ${name} in this group's seed`);
       seedChecked(`${at}.upstreams`, () => link(state, registry.id, upstream.id));
@@ -356,16 +376,15 @@ function seedRegistries(state: EmulatorState, group: Group, list: unknown, upstr
   });
 }
 
-export function applyVirtualRegistriesSeed(state: EmulatorState, section: Record<string, unknown> | undefined): void {
+export function applyVirtualRegistriesSeed(state: EmulatorState, section: z.output<typeof virtualRegistriesSeedSchema> | undefined): void {
   if (section === undefined) return;
   for (const [fullPath, entry] of Object.entries(section)) {
     const where = `virtualRegistries["${fullPath}"]`;
     const group = state.groupByFullPath(fullPath);
     if (!group) throw new SeedError(`${where}: unknown group ${fullPath}`);
     if (group.parentId !== null) throw new SeedError(`${where}: virtual registries exist only on top-level groups`);
-    const { upstreams = [], registries = [] } = (entry ?? {}) as { upstreams?: unknown; registries?: unknown };
-    const byName = seedUpstreams(state, group, upstreams, `${where}.upstreams`);
-    seedRegistries(state, group, registries, byName, `${where}.registries`);
+    const byName = seedUpstreams(state, group, entry.upstreams, `${where}.upstreams`);
+    seedRegistries(state, group, entry.registries, byName, `${where}.registries`);
   }
 }
 
