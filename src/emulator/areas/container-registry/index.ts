@@ -1,8 +1,7 @@
 /** The container registry: the API's repositories and tags, the registry's own `/v2` and `/jwt/auth`, cleanup. */
-import { z } from "zod";
 import { areaSeed, type EmulatorArea } from "../../area";
 import { runContainerRegistryWork } from "./jobs";
-import { applyContainerRegistrySeed } from "./model";
+import { applyContainerRegistrySeed, containerRegistrySeedSchema } from "./model";
 import { registryNativeRoutes } from "./native";
 import { containerRegistryRoutes } from "./routes";
 
@@ -10,5 +9,5 @@ export const containerRegistryArea: EmulatorArea = {
   name: "container-registry",
   routes: [...containerRegistryRoutes, ...registryNativeRoutes],
   runDue: runContainerRegistryWork,
-  seed: areaSeed({ key: "containerRegistry", schema: z.record(z.string(), z.unknown(), { error: "must be an object" }), apply: applyContainerRegistrySeed }),
+  seed: areaSeed({ key: "containerRegistry", schema: containerRegistrySeedSchema, apply: applyContainerRegistrySeed }),
 };

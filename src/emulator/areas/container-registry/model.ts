@@ -25,6 +25,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { RE2JS } from "re2js";
 import { canReadProject, projectAccessLevel } from "../../access";
+import { z } from "zod";
 import { SeedError } from "../../seed-error";
 import { AccessLevel, defineStore, type EmulatorState, type Project, type User } from "../../state";
 
@@ -354,26 +355,34 @@ function seedProtectionRules(state: EmulatorState, store: ContainerRegistryStore
 }
 
 /** Applies the `containerRegistry` seed section (absent: an empty registry with tag delete on). */
-export function applyContainerRegistrySeed(state: EmulatorState, raw: Record<string, unknown> | undefined): void {
+const switchRule = "must be true or false";
+
+/** The section's settings; its repositories and protection rules are read by `seedRepositories` and `seedProtectionRules`. */
+export const containerRegistrySeedSchema = z.object(
+  {
+    enabled: z.boolean({ error: switchRule }).default(true),
+    host: z.string({ error: "must be a host name" }).min(1, "must be a host name").optional(),
+    tagDelete: z.boolean({ error: switchRule }).default(true),
+    accessLevels: z
+      .record(z.string(), z.enum(REGISTRY_ACCESS_LEVELS, { error: `must be one of ${REGISTRY_ACCESS_LEVELS.join(", ")}` }), { error: "must be an object keyed by project full path" })
+      .default({}),
+    repositories: z.record(z.string(), z.array(z.unknown(), { error: "must be a list of repositories" }), { error: "must be an object keyed by project full path" }).optional(),
+    protectionRules: z.record(z.string(), z.array(z.unknown(), { error: "must be a list of rules" }), { error: "must be an object keyed by project full path" }).optional(),
+  },
+  { error: "must be an object" },
+);
+
+export function applyContainerRegistrySeed(state: EmulatorState, section: z.infer<typeof containerRegistrySeedSchema> | undefined): void {
   const store = containerRegistryStore.of(state);
   // A stable key per seed, so that tokens stay valid across restarts from the same seed.
   store.tokenSecret = sha256(`registry token key ${state.instance.host}`);
-  if (raw === undefined) return;
-  const section = raw as ContainerRegistrySeed;
-  if (section.tagDelete !== undefined && typeof section.tagDelete !== "boolean") {
-    throw new SeedError("containerRegistry.tagDelete must be true or false");
-  }
-  store.tagDelete = section.tagDelete ?? true;
-  if (section.enabled !== undefined && typeof section.enabled !== "boolean") throw new SeedError("containerRegistry.enabled must be true or false");
-  store.enabled = section.enabled ?? true;
-  if (section.host !== undefined && (typeof section.host !== "string" || section.host === "")) throw new SeedError("containerRegistry.host must be a host name");
+  if (section === undefined) return;
+  store.tagDelete = section.tagDelete;
+  store.enabled = section.enabled;
   store.host = section.host;
-  for (const [fullPath, level] of Object.entries(section.accessLevels ?? {})) {
-    if (!REGISTRY_ACCESS_LEVELS.includes(level)) {
-      throw new SeedError(`containerRegistry.accessLevels of ${fullPath} must be one of ${REGISTRY_ACCESS_LEVELS.join(", ")}`);
-    }
+  for (const [fullPath, level] of Object.entries(section.accessLevels)) {
     seedProject(state, fullPath, "accessLevels").containerRegistryAccessLevel = level;
   }
-  seedRepositories(state, store, section);
-  seedProtectionRules(state, store, section);
+  seedRepositories(state, store, section as ContainerRegistrySeed);
+  seedProtectionRules(state, store, section as ContainerRegistrySeed);
 }

@@ -24,6 +24,7 @@
  * emulator keeps plaintexts to find a token; real servers keep digests.
  */
 import { createHash } from "node:crypto";
+import { z } from "zod";
 import { SeedError } from "../../seed-error";
 import { AccessLevel, defineStore, Sequence, type EmulatorState, type User } from "../../state";
 
@@ -297,11 +298,24 @@ function undescribedTokens(state: EmulatorState, described: Set<string>): Creden
 }
 
 /** Applies the section: records, bot users, enterprise users; active API tokens join their user's `tokens`. */
-export function applyCredentialsSeed(state: EmulatorState, section: Record<string, unknown> | undefined): void {
-  const input = section ?? {};
-  const known = ["personalAccessTokens", "groupAccessTokens", "projectAccessTokens", "deployTokens", "feedTokens", "enterpriseUsers"];
-  const unknown = Object.keys(input).find((key) => !known.includes(key));
-  if (unknown) throw new SeedError(`credentials.${unknown} is unknown; the parts are ${known.join(", ")}`);
+/**
+ * The section's parts; each part's entries are read below, where a token's
+ * rules (its prefix, its user's role) live.
+ */
+export const credentialsSeedSchema = z.strictObject(
+  {
+    personalAccessTokens: z.unknown().optional(),
+    groupAccessTokens: z.unknown().optional(),
+    projectAccessTokens: z.unknown().optional(),
+    deployTokens: z.unknown().optional(),
+    feedTokens: z.unknown().optional(),
+    enterpriseUsers: z.unknown().optional(),
+  },
+  { error: "must be an object" },
+);
+
+export function applyCredentialsSeed(state: EmulatorState, section: z.infer<typeof credentialsSeedSchema> | undefined): void {
+  const input: Record<string, unknown> = section ?? {};
   const store = credentialsStore.of(state);
   const described = [
     ...readPersonalTokens(state, input),
