@@ -1,83 +1,137 @@
 /**
- * The upgrade path, with the real Pulumi CLI: a stack written by release 0.1.0
- * (commit 65b9cf0, whose state holds the SDK's closure-serialized provider,
- * 2.7 KB in every resource's inputs and outputs) is imported and run with
- * today's package, whose provider text is a few hundred bytes.
+ * The upgrade path, with the real Pulumi CLI: a stack written by an earlier
+ * version is imported and run with today's package. Two fixtures, each the
+ * `pulumi stack export` of its version after a first `up` of its program on a
+ * fresh emulator (scripts/make-upgrade-fixture.mts says how they are made):
  *
- * The fixture (fixtures/state-65b9cf0.json) is that release's `pulumi stack
- * export` after a first `up` of programs/upgrade on a fresh emulator
- * (scripts/make-upgrade-fixture.mts says how it was made). Ids are assigned in
- * order from the seed, so today's `up` of the same program on a fresh
- * emulator, creating the project badge first as the fixture's run did, makes
- * the same objects under the same ids; the fixture then
- * replaces the state, as if the stack had been written by the old release.
+ * - release 0.1.0 (commit 65b9cf0), programs/upgrade: its state holds the
+ *   SDK's closure-serialized provider, 2.7 KB in every resource's inputs and
+ *   outputs, where today's provider text is a few hundred bytes;
+ * - commit b2bd4a8, programs/upgrade-current: the state of today's life
+ *   cycles (a takeover, an exclusive set, a SAML link, a trigger resource, a
+ *   cleanup rule with its observed `wouldDelete`), written before the engine
+ *   and the resource modules were refactored, so that a refactor which
+ *   changes what the state means shows here.
  *
- * Then: the preview shows no change (the changed `__provider` is no
+ * Ids are assigned in order from the seed, so today's `up` of the same
+ * program on a fresh emulator (with what the program takes over made first,
+ * and the project badge created first, as the fixture's run did) makes the
+ * same objects under the same ids; the fixture then replaces the state, as if
+ * the stack had been written by the earlier version.
+ *
+ * Then: the preview shows no change (a changed `__provider` is no
  * replacement and no diff), an update names only the property that changed,
- * refresh and destroy run the old provider text kept in the outputs (which
- * loads today's implementation), and the server is left as it was. Last, a
- * destroy where the package is not installed says to install it, once, with
- * no stack trace.
+ * refresh and destroy run the provider text kept in the outputs (which loads
+ * today's implementation), and the server is left as it was before the test
+ * made anything (the pipelines a schedule ran and the tags a cleanup deleted
+ * stay, as their resources promise). Last, a destroy where the package is not
+ * installed says to install it, once per resource it reaches, with no stack
+ * trace.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changedInputs, repoRoot, stepsByName, type RunResult, type StackExport } from "../../scripts/pulumi-workspace.mts";
-import { UPGRADE_FIXTURE_URL, upgradeProgramSecrets } from "../../scripts/make-upgrade-fixture.mts";
+import type { PlatformClient } from "pulumi-platform";
+import { changedInputs, repoRoot, stepsByName, type StackExport } from "../../scripts/pulumi-workspace.mts";
+import { UPGRADE_FIXTURE_URL, UPGRADE_PROGRAMS, upgradeProgramSecrets, type UpgradeProgram } from "../../scripts/make-upgrade-fixture.mts";
 import { startProgramUnderTest, stopProgramUnderTest, type ProgramUnderTest } from "./program-under-test";
 
-const FIXTURE = path.join(repoRoot, "test/e2e/fixtures/state-65b9cf0.json");
+interface Fixture {
+  commit: string;
+  description: string;
+  program: UpgradeProgram;
+  /** Its state holds the SDK's closure-serialized provider (release 0.1.0). */
+  closureSerialized: boolean;
+  /**
+   * Today's read gives each resource the outputs the fixture recorded, by
+   * name. A renamed output shows nowhere in a preview (the engine compares
+   * inputs), but breaks the programs that read it; release 0.1.0's settings
+   * resource had two outputs since dropped.
+   */
+  outputNamesKept: boolean;
+}
 
-let started: ProgramUnderTest;
-let before: unknown;
+const FIXTURES: Fixture[] = [
+  { commit: "65b9cf0", description: "release 0.1.0 (closure-serialized provider)", program: UPGRADE_PROGRAMS.release010, closureSerialized: true, outputNamesKept: false },
+  { commit: "b2bd4a8", description: "commit b2bd4a8 (today's life cycles, before the engine refactor)", program: UPGRADE_PROGRAMS.current, closureSerialized: false, outputNamesKept: true },
+];
 
-/** What the program touches on the server, read through the API. */
-async function serverObjects({ api }: ProgramUnderTest): Promise<unknown> {
+/** What the programs touch on the server, read through the API. */
+async function serverObjects(api: PlatformClient): Promise<unknown> {
   const group = await api.get<Record<string, unknown>>("/groups/acme");
   return {
     projectBadges: await api.get("/projects/acme%2Fweb/badges"),
     groupBadges: await api.get("/groups/acme/badges"),
     schedules: await api.get("/projects/acme%2Fweb/pipeline_schedules"),
     integrations: await api.get("/groups/acme/integrations"),
+    samlGroupLinks: await api.get("/groups/acme/saml_group_links"),
     groupSettings: { requestAccessEnabled: group.request_access_enabled, twoFactorGracePeriod: group.two_factor_grace_period },
   };
 }
 
+const dynamicResources = (state: StackExport) => (state.deployment.resources ?? []).filter((resource) => resource.type.startsWith("pulumi-nodejs:dynamic/"));
+
 function providerTexts(state: StackExport, side: "inputs" | "outputs"): string[] {
-  return (state.deployment.resources ?? []).filter((resource) => resource.type.startsWith("pulumi-nodejs:dynamic/")).map((resource) => String(resource[side]?.__provider));
+  return dynamicResources(state).map((resource) => String(resource[side]?.__provider));
 }
+
+/** Each resource's output names. */
+const outputNames = (state: StackExport) => Object.fromEntries(dynamicResources(state).map((r) => [r.urn, Object.keys(r.outputs ?? {}).sort()]));
 
 const isEarlierProvider = (text: string) => text.includes("__f0") && text.length > 2_000;
 
-/** Every line of a CLI run that shows the error of the missing package. */
-function linesSaying(run: RunResult, words: string): string[] {
-  return `${run.stdout}\n${run.stderr}`.split("\n").filter((line) => line.includes(words));
+/** Each resource's id; a trigger resource's names the time it ran, which no two runs share. */
+const ids = (state: StackExport) => Object.fromEntries(dynamicResources(state).map((r) => [r.urn, r.id?.replace(/\/runs\/[^/]+$/, "/runs/<time>")]));
+
+/** Whether some resource of the state depends on another (a destroy that fails then stops before reaching it). */
+const hasDependencies = (state: StackExport) => dynamicResources(state).some((resource) => ((resource as { dependencies?: string[] }).dependencies ?? []).length > 0);
+
+/** Every line of a text that says these words. */
+function linesSaying(text: string, words: string): string[] {
+  return text.split("\n").filter((line) => line.includes(words));
 }
 
-beforeAll(async () => {
-  started = await startProgramUnderTest({ programDir: "test/e2e/programs/upgrade", secrets: upgradeProgramSecrets });
-  before = await serverObjects(started);
-}, 10 * 60_000);
+describe.sequential.each(FIXTURES)("a stack written by $description with today's package", { timeout: 5 * 60_000 }, ({ commit, program: upgradeProgram, closureSerialized, outputNamesKept }) => {
+  const fixtureFile = path.join(repoRoot, `test/e2e/fixtures/state-${commit}.json`);
+  let started: ProgramUnderTest;
+  let fixture: StackExport;
+  /** The server before the test made anything (what the program takes over is destroyed with the stack). */
+  let before: unknown;
 
-afterAll(async () => {
-  await stopProgramUnderTest(started ?? {});
-});
+  beforeAll(async () => {
+    started = await startProgramUnderTest({
+      programDir: upgradeProgram.programDir,
+      secrets: upgradeProgramSecrets,
+      async prepare(emulator, api) {
+        before = await serverObjects(api);
+        await upgradeProgram.prepare?.(`${emulator.url}/api/v4`, emulator.tokens.root!);
+      },
+    });
+    fixture = JSON.parse(readFileSync(fixtureFile, "utf8").replaceAll(UPGRADE_FIXTURE_URL, started.emulator.url)) as StackExport;
+  }, 10 * 60_000);
 
-describe.sequential("a stack written by release 0.1.0 (closure-serialized provider) with today's package", { timeout: 5 * 60_000 }, () => {
+  afterAll(async () => {
+    await stopProgramUnderTest(started ?? {});
+  });
+
+  it("holds no secret in plain text", () => {
+    const text = readFileSync(fixtureFile, "utf8");
+    for (const secret of [...Object.values(upgradeProgramSecrets), "glpat-"]) expect(text).not.toContain(secret);
+  });
+
   it("imports: today's up makes the objects the fixture recorded, under the same ids", async () => {
-    const { program, emulator } = started;
-    const fixture = JSON.parse(readFileSync(FIXTURE, "utf8").replaceAll(UPGRADE_FIXTURE_URL, emulator.url)) as StackExport;
+    const { program } = started;
     // Project and group badges share one id sequence (as on a real server), and
-    // the engine creates the two badges in parallel, in either order. The
+    // the engine creates the badges in parallel, in any order. The
     // fixture's project badge came first, so it is made first here too.
     const projectBadge = fixture.deployment.resources!.find((resource) => resource.urn.endsWith("platform:Badge::pipeline"))!;
     await program.up("--target", projectBadge.urn);
     await program.up();
-    const ids = (state: StackExport) => Object.fromEntries((state.deployment.resources ?? []).filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/")).map((r) => [r.urn, r.id]));
     expect(ids(await program.exportStack())).toEqual(ids(fixture));
     await program.importStack(fixture);
     const imported = await program.exportStack();
-    expect(providerTexts(imported, "inputs").every(isEarlierProvider)).toBe(true);
+    expect(providerTexts(imported, "inputs")).toEqual(providerTexts(fixture, "inputs"));
+    if (closureSerialized) expect(providerTexts(imported, "inputs").every(isEarlierProvider)).toBe(true);
   });
 
   it("previews no change, and a changed property is the only one an update names", async () => {
@@ -95,10 +149,14 @@ describe.sequential("a stack written by release 0.1.0 (closure-serialized provid
     await program.setConfig("ciHost", "ci.example.com");
   });
 
-  it("refreshes with the earlier provider text kept in the outputs, and previews no change after", async () => {
+  it("refreshes with the fixture's provider text kept in the outputs (and its output names), and previews no change after", async () => {
     const { program } = started;
     await program.refresh();
-    expect(providerTexts(await program.exportStack(), "outputs").every(isEarlierProvider)).toBe(true);
+    const refreshed = await program.exportStack();
+    const texts = providerTexts(refreshed, "outputs");
+    expect(texts).toEqual(providerTexts(fixture, "outputs"));
+    if (outputNamesKept) expect(outputNames(refreshed)).toEqual(outputNames(fixture));
+    if (closureSerialized) expect(texts.every(isEarlierProvider)).toBe(true);
     await program.preview("--expect-no-changes");
   });
 
@@ -115,14 +173,14 @@ describe.sequential("a stack written by release 0.1.0 (closure-serialized provid
     await program.preview("--expect-no-changes");
   });
 
-  it("destroys (the earlier text deletes what it recorded) and leaves the server as it was", async () => {
-    const { program } = started;
+  it("destroys (the fixture's text deletes what it recorded) and leaves the server as it was", async () => {
+    const { program, api } = started;
     await program.destroy();
-    expect(await serverObjects(started)).toEqual(before);
+    expect(await serverObjects(api)).toEqual(before);
   });
 
   it("a destroy where pulumi-platform is not installed says to install it, once, with no stack trace", async () => {
-    const { program } = started;
+    const { program, api } = started;
     await program.up();
     const modules = path.join(program.dir, "node_modules");
     // The program's node_modules as after `npm uninstall pulumi-platform`: everything else still there.
@@ -134,14 +192,22 @@ describe.sequential("a stack written by release 0.1.0 (closure-serialized provid
     const failed = await program.cli(["destroy", "--yes", "--skip-preview"], { allowFailure: true });
     expect(failed.code).not.toBe(0);
     const said = `Install pulumi-platform in ${program.dir} (npm install path/to/pulumi-platform.tgz) and run this again.`;
-    // Under each resource's diagnostics once, and nowhere else (the progress lines carry it too).
+    // Under the diagnostics of each resource the destroy reached once, and
+    // nowhere else (the progress lines carry it too). A failed delete stops the
+    // destroy, so of a state with dependencies only the first deletes are
+    // reached; one without starts them all at once.
     const diagnostics = failed.stdout.slice(failed.stdout.indexOf("Diagnostics:"));
-    expect(linesSaying({ ...failed, stdout: diagnostics }, said)).toHaveLength(5);
-    expect(linesSaying(failed, "Cannot find module")).toEqual([]);
-    expect(`${failed.stdout}${failed.stderr}`).not.toMatch(/^\s+at /m);
+    const reached = diagnostics.split(/\n(?=  \S)/).filter((section) => section.trimStart().startsWith("pulumi-nodejs:dynamic/"));
+    expect(reached.length).toBeGreaterThan(0);
+    if (!hasDependencies(fixture)) expect(reached).toHaveLength(dynamicResources(fixture).length);
+    for (const section of reached) expect(linesSaying(section, said)).toHaveLength(1);
+    expect(linesSaying(diagnostics, said)).toHaveLength(reached.length);
+    const everything = `${failed.stdout}\n${failed.stderr}`;
+    expect(linesSaying(everything, "Cannot find module")).toEqual([]);
+    expect(everything).not.toMatch(/^\s+at /m);
     // Installed again, the same destroy goes through.
     symlinkSync(repoRoot, path.join(modules, "pulumi-platform"));
     await program.destroy();
-    expect(await serverObjects(started)).toEqual(before);
+    expect(await serverObjects(api)).toEqual(before);
   });
 });
