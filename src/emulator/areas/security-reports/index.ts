@@ -1,7 +1,6 @@
 /** Security reports: pipelines' findings, dependencies, vulnerabilities (REST and GraphQL). */
-import { z } from "zod";
-import { areaSeed, keyedSection, type EmulatorArea } from "../../area";
-import { applySecurityReportsSeed } from "./model";
+import { areaSeed, type EmulatorArea } from "../../area";
+import { applySecurityReportsSeed, securityReportsSeedSchema } from "./model";
 import { securityReportRoutes } from "./routes";
 
 export const securityReportsArea: EmulatorArea = {
@@ -9,5 +8,5 @@ export const securityReportsArea: EmulatorArea = {
   routes: securityReportRoutes,
   // A pipeline's sha defaults to the project's last commit, which the repository seed sets.
   after: ["repository"],
-  seed: areaSeed({ key: "securityReports", schema: keyedSection("project full path", z.unknown()), apply: applySecurityReportsSeed }),
+  seed: areaSeed({ key: "securityReports", schema: securityReportsSeedSchema, apply: applySecurityReportsSeed }),
 };

@@ -27,6 +27,8 @@
  * `ci_pipelines` sequence as the pipeline-schedules area, so they never clash).
  */
 import { createHash } from "node:crypto";
+import { z } from "zod";
+import { keyedSection } from "../../area";
 import { SeedError } from "../../seed-error";
 import { defineStore, type EmulatorState, type Project, type User } from "../../state";
 
@@ -333,24 +335,27 @@ function readDependency(state: EmulatorState, project: Project, value: unknown, 
   };
 }
 
-/** `RouteModule.seed.apply` of the area: fills the store from the `securityReports` section. */
-export function applySecurityReportsSeed(state: EmulatorState, section: unknown): void {
+/** The section's shape; a pipeline's and a dependency's fields are read above, where their rules live. */
+export const securityReportsSeedSchema = keyedSection(
+  "project full path",
+  z.strictObject(
+    {
+      pipelines: z.array(z.unknown(), { error: "must be an array" }).default([]),
+      dependencies: z.array(z.unknown(), { error: "must be an array" }).default([]),
+    },
+    { error: "must be an object" },
+  ),
+);
+
+/** Fills the store from the `securityReports` section. */
+export function applySecurityReportsSeed(state: EmulatorState, section: z.infer<typeof securityReportsSeedSchema> | undefined): void {
   if (section === undefined) return;
-  const projects = objectAt(section, "securityReports");
-  for (const [fullPath, value] of Object.entries(projects)) {
+  for (const [fullPath, entry] of Object.entries(section)) {
     const where = `securityReports["${fullPath}"]`;
     const project = state.projectByFullPath(fullPath);
     if (!project) throw new SeedError(`${where}: unknown project ${fullPath}`);
-    const entry = objectAt(value, where);
-    for (const key of Object.keys(entry)) {
-      if (key !== "pipelines" && key !== "dependencies") throw new SeedError(`${where}: unknown key "${key}" (pipelines, dependencies)`);
-    }
-    listAt(entry["pipelines"], `${where}.pipelines`).forEach((pipeline, index) =>
-      readPipeline(state, project, pipeline, index, `${where}.pipelines[${index}]`),
-    );
-    const dependencies = listAt(entry["dependencies"], `${where}.dependencies`).map((dependency, index) =>
-      readDependency(state, project, dependency, `${where}.dependencies[${index}]`),
-    );
+    entry.pipelines.forEach((pipeline, index) => readPipeline(state, project, pipeline, index, `${where}.pipelines[${index}]`));
+    const dependencies = entry.dependencies.map((dependency, index) => readDependency(state, project, dependency, `${where}.dependencies[${index}]`));
     securityReportsStore.of(state).dependencies.push(...dependencies);
   }
 }
