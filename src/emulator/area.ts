@@ -8,7 +8,7 @@
 import { z } from "zod";
 import type { RouteDefinition } from "./router";
 import { SeedError } from "./seed-error";
-import type { EmulatorState } from "./state";
+import type { EmulatorState, User } from "./state";
 
 export interface AreaSeed<T> {
   /** The top-level section of the seed the area reads (`"badges": {...}`). */
@@ -25,6 +25,12 @@ export interface AreaSeed<T> {
   apply(state: EmulatorState, section: T | undefined): void;
 }
 
+/** What a CI job token in force grants: a user, on one project. */
+export interface JobTokenGrant {
+  user: User;
+  projectId: number;
+}
+
 export interface EmulatorArea {
   readonly name: string;
   readonly routes: readonly RouteDefinition[];
@@ -35,6 +41,12 @@ export interface EmulatorArea {
    * areas by this and refuses a cycle.
    */
   readonly after?: readonly string[];
+  /**
+   * The grant of a CI job token (`JOB-TOKEN`) the area holds, read by the core
+   * on the routes that take one; undefined for a token it does not know or
+   * whose job has ended.
+   */
+  readonly jobTokenGrant?: (state: EmulatorState, token: string) => JobTokenGrant | undefined;
   /**
    * Background work of the area that is due at the state's current clock
    * (scheduled runs, accepted asynchronous deletions). The emulator runs it

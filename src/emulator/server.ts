@@ -29,7 +29,6 @@ import { RATE_LIMIT_BODY, RateLimiter, checkRateLimitOptions, throttleStore, typ
 import { accessTokenOf, Router, type ApiResponse, type RequestContext, type RouteDefinition, type RouteMatch } from "./router";
 import { areas as servedAreas } from "./areas";
 import type { EmulatorArea } from "./area";
-import { jobTokenGrant } from "./areas/job-tokens";
 import { readSeed, stateOfAreas, type Seed } from "./seed";
 import { defaultSeed } from "./seeds/default";
 import { EmulatorState, type Clock, type SerializedState, type User } from "./state";
@@ -149,13 +148,19 @@ function jobTokenOf(req: IncomingMessage, query: URLSearchParams): string | unde
  * (the registry's, /jwt/auth) read their own credentials; a job token on a
  * route that does not take one is ignored, as real servers ignore it.
  */
-function callerOf(state: EmulatorState, route: RouteDefinition | undefined, req: IncomingMessage, query: URLSearchParams): { token?: string; user: User | null; jobTokenProjectId?: number } {
+function callerOf(
+  state: EmulatorState,
+  areas: readonly EmulatorArea[],
+  route: RouteDefinition | undefined,
+  req: IncomingMessage,
+  query: URLSearchParams,
+): { token?: string; user: User | null; jobTokenProjectId?: number } {
   if (route?.outsideApi) return { user: null };
   const token = accessTokenOf(req.headers, query);
   if (token !== undefined) return { token, user: state.userByToken(token) ?? null };
   const jobToken = route?.jobTokenAllowed ? jobTokenOf(req, query) : undefined;
   if (jobToken === undefined) return { user: null };
-  const grant = jobTokenGrant(state, jobToken);
+  const grant = areas.map((area) => area.jobTokenGrant?.(state, jobToken)).find((found) => found !== undefined);
   return { token: jobToken, user: grant?.user ?? null, jobTokenProjectId: grant?.projectId };
 }
 
@@ -215,6 +220,8 @@ class EmulatorServer {
   readonly faults: FaultInjector;
   private nextSeq = 0;
   private readonly router: Router;
+  /** The areas served: every area of the list, then the options' `extraRoutes`. */
+  private readonly areas: readonly EmulatorArea[];
   private readonly rateLimiter: RateLimiter;
   private readonly maxUrlLength: number;
   /** Set once listening: `http://127.0.0.1:PORT`. */
@@ -225,7 +232,8 @@ class EmulatorServer {
     private readonly options: EmulatorOptions,
     private readonly clock: Clock,
   ) {
-    this.router = new Router([...servedAreas, ...(options.extraRoutes ?? [])]);
+    this.areas = [...servedAreas, ...(options.extraRoutes ?? [])];
+    this.router = new Router(this.areas);
     this.rateLimiter = new RateLimiter(clock);
     if (options.rateLimit) {
       const limits = checkRateLimitOptions(options.rateLimit);
@@ -246,7 +254,7 @@ class EmulatorServer {
   }
 
   runDueWork(): void {
-    for (const module of [...servedAreas, ...(this.options.extraRoutes ?? [])]) module.runDue?.(this.state);
+    for (const area of this.areas) area.runDue?.(this.state);
     this.save();
   }
 
@@ -290,7 +298,7 @@ class EmulatorServer {
     if (fault?.instead) return respond(fault.instead);
 
     const query = new URLSearchParams(rawQuery);
-    const { token, user, jobTokenProjectId } = callerOf(this.state, this.router.match(method, rawPath)?.route, req, query);
+    const { token, user, jobTokenProjectId } = callerOf(this.state, this.areas, this.router.match(method, rawPath)?.route, req, query);
 
     let response: ApiResponse | undefined;
     let rateLimitHeaders: Record<string, string> = {};

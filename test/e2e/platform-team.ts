@@ -18,7 +18,7 @@ import { selfManagedSeed, type Emulator, type Seed } from "pulumi-platform/emula
 // From the build, like the emulator the tests start (a store is found by name in that emulator's state).
 import { applicationSettingsValues } from "../../dist/emulator/areas/application-settings";
 import { badgeStore } from "../../dist/emulator/areas/badges";
-import { settingsOf } from "../../dist/emulator/areas/groups/routes";
+import { settingsOf } from "../../dist/emulator/areas/groups/model";
 import { integrationStore } from "../../dist/emulator/areas/integrations/group";
 import { pipelineScheduleStore } from "../../dist/emulator/areas/pipeline-schedules/model";
 import { samlGroupLinkStore } from "../../dist/emulator/areas/saml/group-links";

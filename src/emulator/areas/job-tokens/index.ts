@@ -18,9 +18,9 @@
 import { ApiError } from "../../errors";
 import type { RequestContext } from "../../router";
 import { z } from "zod";
-import { areaSeed, type EmulatorArea } from "../../area";
+import { areaSeed, type EmulatorArea, type JobTokenGrant } from "../../area";
 import { SeedError } from "../../seed-error";
-import { defineStore, type EmulatorState, type Project, type User } from "../../state";
+import { defineStore, type EmulatorState, type Project } from "../../state";
 
 const JOB_STATUSES = ["running", "success", "failed", "canceled"] as const;
 type JobStatus = (typeof JOB_STATUSES)[number];
@@ -34,12 +34,6 @@ export interface JobTokenRecord {
 }
 
 export const jobTokenStore = defineStore("jobTokens", () => ({ tokens: [] as JobTokenRecord[] }));
-
-/** What a job token in force grants: a user, on one project. */
-export interface JobTokenGrant {
-  user: User;
-  projectId: number;
-}
 
 /** The grant of a job token whose job runs; undefined for an unknown or finished one. */
 export function jobTokenGrant(state: EmulatorState, token: string): JobTokenGrant | undefined {
@@ -83,4 +77,5 @@ export const jobTokensArea: EmulatorArea = {
   name: "job-tokens",
   routes: [],
   seed: areaSeed({ key: "jobTokens", schema: jobTokensSeedSchema, apply: applyJobTokensSeed }),
+  jobTokenGrant,
 };

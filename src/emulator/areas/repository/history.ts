@@ -37,7 +37,7 @@ import { ApiError, notFound, paramError } from "../../errors";
 import { paginate, ok, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, type Project } from "../../state";
 import type { ProjectRepository } from "./model";
-import { settingsOf as groupSettingsOf } from "../groups/routes";
+import { settingsOf as groupSettingsOf } from "../groups/model";
 import { limiterKey, overRateLimit, readableRepository } from "./content";
 import {
   commitRelease,
