@@ -1,9 +1,10 @@
 /** Merge requests: listing and filters, diffs, notes, merge request pipelines, a commit's merge requests. */
 import { z } from "zod";
 import { areaSeed, keyedSection, type EmulatorArea } from "../../area";
-import { applyMergeRequestSeed, runMergeRequestWork } from "./model";
+import { runMergeRequestWork } from "./model";
 import { mergeRequestsOfCommitRoutes } from "./of-commit";
 import { mergeRequestRoutes } from "./routes";
+import { applyMergeRequestSeed } from "./seed";
 
 export const mergeRequestsArea: EmulatorArea = {
   name: "merge-requests",
