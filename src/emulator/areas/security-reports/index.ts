@@ -1,6 +1,6 @@
 /** Security reports: pipelines' findings, dependencies, vulnerabilities (REST and GraphQL). */
 import { areaSeed, type EmulatorArea } from "../../area";
-import { applySecurityReportsSeed, securityReportsSeedSchema } from "./model";
+import { applySecurityReportsSeed, securityReportsSeedSchema } from "./seed";
 import { securityReportRoutes } from "./routes";
 
 export const securityReportsArea: EmulatorArea = {

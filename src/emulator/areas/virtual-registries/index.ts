@@ -1,7 +1,8 @@
 /** Virtual registries: registries, upstreams, their cache entries, and the cleanup policy. */
 import { areaSeed, type EmulatorArea } from "../../area";
 import { runDuePolicies, virtualRegistryCleanupRoutes } from "./cleanup";
-import { applyVirtualRegistriesSeed, purgeCacheEntries, virtualRegistriesSeedSchema, virtualRegistryRoutes } from "./registries";
+import { purgeCacheEntries, virtualRegistryRoutes } from "./registries";
+import { applyVirtualRegistriesSeed, virtualRegistriesSeedSchema } from "./seed";
 
 export const virtualRegistriesArea: EmulatorArea = {
   name: "virtual-registries",

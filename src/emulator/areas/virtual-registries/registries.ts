@@ -25,9 +25,6 @@ import { hasGroupAccess } from "../../access";
 import { badRequest, forbidden, notFound, paramError, recordNotFound, unauthorized, validationError } from "../../errors";
 import { findGroup } from "../../lookup";
 import { created, noContent, ok, paginate, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
-import { z } from "zod";
-import { keyedSection } from "../../area";
-import { SeedError } from "../../seed-error";
 import { AccessLevel, defineStore, type EmulatorState, type Group } from "../../state";
 
 export const MAX_REGISTRIES_PER_GROUP = 5;
@@ -87,7 +84,7 @@ export const virtualRegistryStore = defineStore(
   (): VirtualRegistryStore => ({ registries: [], upstreams: [], registryUpstreams: [], cacheEntries: [] }),
 );
 
-const Sequences = {
+export const Sequences = {
   registries: "container_virtual_registries",
   upstreams: "container_virtual_registry_upstreams",
   registryUpstreams: "container_virtual_registry_upstream_links",
@@ -165,7 +162,7 @@ const tooManyUpstreams = () =>
   validationError({ "registry_upstreams.position": [`must be less than or equal to ${MAX_UPSTREAMS_PER_REGISTRY}`] });
 
 /** A new association goes last; a sixth is refused with the position error real servers give. */
-function link(state: EmulatorState, registryId: number, upstreamId: number): RegistryUpstreamRecord {
+export function link(state: EmulatorState, registryId: number, upstreamId: number): RegistryUpstreamRecord {
   const position = linksOfRegistry(state, registryId).length + 1;
   if (position > MAX_UPSTREAMS_PER_REGISTRY) throw tooManyUpstreams();
   const record: RegistryUpstreamRecord = { id: state.nextId(Sequences.registryUpstreams), registryId, upstreamId, position };
@@ -221,7 +218,7 @@ export function upstreamUrlProblem(url: string): string | undefined {
   return undefined;
 }
 
-function checkRegistry(state: EmulatorState, registry: VirtualRegistryRecord): void {
+export function checkRegistry(state: EmulatorState, registry: VirtualRegistryRecord): void {
   const errors: Record<string, string[]> = {};
   if (registry.name.length > 255) errors["name"] = ["is too long (maximum is 255 characters)"];
   const taken = virtualRegistryStore
@@ -232,7 +229,7 @@ function checkRegistry(state: EmulatorState, registry: VirtualRegistryRecord): v
   if (Object.keys(errors).length) throw validationError(errors);
 }
 
-function checkUpstream(state: EmulatorState, upstream: UpstreamRecord): void {
+export function checkUpstream(state: EmulatorState, upstream: UpstreamRecord): void {
   const errors: Record<string, string[]> = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
   if (upstream.name.length > 255) add("name", "is too long (maximum is 255 characters)");
@@ -278,115 +275,6 @@ function atLeastOneOf(params: Record<string, unknown>, names: readonly string[])
   }
 }
 
-// ---------------------------------------------------------------------------
-// Seed: "virtualRegistries": { "acme": {
-//   "upstreams": [{ "name": "Docker Hub", "url": "https://registry-1.docker.io", "cacheValidityHours": 48,
-//                   "username": "u", "password": "p", "description": "..." }],
-//   "registries": [{ "name": "containers", "description": "...", "upstreams": ["Docker Hub"] }] } }
-// Registries link the seed's upstreams by name, in position order. An upstream
-// no registry links is kept, as one whose association was deleted is on real
-// servers; the group list shows it. The API's limits and checks apply.
-
-const seedUpstream = z.object(
-  {
-    name: z.string({ error: "must be the upstream's name" }).min(1, "must be the upstream's name"),
-    url: z.string({ error: "must be the upstream's URL" }),
-    description: z.string({ error: "must be a string" }).optional(),
-    cacheValidityHours: z.number({ error: "must be an integer" }).int("must be an integer").default(24),
-    username: z.string({ error: "must be a string" }).optional(),
-    password: z.string({ error: "must be a string" }).optional(),
-  },
-  { error: "needs a name and a url" },
-);
-
-const seedRegistry = z.object(
-  {
-    name: z.string({ error: "must be the registry's name" }).min(1, "must be the registry's name"),
-    description: z.string({ error: "must be a string" }).optional(),
-    upstreams: z.array(z.string({ error: "must be an upstream's name" }), { error: "must be a list of upstream names" }).default([]),
-  },
-  { error: "needs a name" },
-);
-
-export const virtualRegistriesSeedSchema = keyedSection(
-  "top-level group path",
-  z
-    .object(
-      {
-        upstreams: z.array(seedUpstream, { error: "must be an array" }).default([]),
-        registries: z
-          .array(seedRegistry, { error: "must be an array" })
-          .max(MAX_REGISTRIES_PER_GROUP, `at most ${MAX_REGISTRIES_PER_GROUP} registries per top-level group`)
-          .default([]),
-      },
-      { error: "must be an object" },
-    )
-    .nullable()
-    .transform((entry) => entry ?? { upstreams: [], registries: [] }),
-);
-type SeedGroupRegistries = z.output<typeof virtualRegistriesSeedSchema>[string];
-
-/** Runs one of the API's model checks on seed data, reporting its field errors as a SeedError. */
-function seedChecked(where: string, check: () => void): void {
-  try {
-    check();
-  } catch (error) {
-    const body = (error as { body?: { message?: unknown } }).body;
-    throw new SeedError(`${where}: ${JSON.stringify(body?.message ?? (error as Error).message)}`);
-  }
-}
-
-function seedUpstreams(state: EmulatorState, group: Group, list: SeedGroupRegistries["upstreams"], where: string): Map<string, UpstreamRecord> {
-  const byName = new Map<string, UpstreamRecord>();
-  list.forEach((value, index) => {
-    const at = `${where}[${index}]`;
-    if (byName.has(value.name)) throw new SeedError(`${at}: another upstream of the seed is named ${value.name}`);
-    const upstream: UpstreamRecord = {
-      id: 0,
-      groupId: group.id,
-      url: value.url,
-      name: value.name,
-      description: value.description ?? null,
-      cacheValidityHours: value.cacheValidityHours,
-      username: value.username ?? null,
-      password: value.password ?? null,
-      createdAt: group.createdAt,
-      updatedAt: group.createdAt,
-    };
-    seedChecked(at, () => checkUpstream(state, upstream));
-    upstream.id = state.nextId(Sequences.upstreams);
-    virtualRegistryStore.of(state).upstreams.push(upstream);
-    byName.set(upstream.name, upstream);
-  });
-  return byName;
-}
-
-function seedRegistries(state: EmulatorState, group: Group, list: SeedGroupRegistries["registries"], upstreams: Map<string, UpstreamRecord>, where: string): void {
-  list.forEach((value, index) => {
-    const at = `${where}[${index}]`;
-    const registry: VirtualRegistryRecord = { id: 0, groupId: group.id, name: value.name, description: value.description ?? null, createdAt: group.createdAt, updatedAt: group.createdAt };
-    seedChecked(at, () => checkRegistry(state, registry));
-    registry.id = state.nextId(Sequences.registries);
-    virtualRegistryStore.of(state).registries.push(registry);
-    for (const name of value.upstreams) {
-      const upstream = upstreams.get(name);
-      if (!upstream) throw new SeedError(`${at}.upstreams: no upstream named ${name} in this group's seed`);
-      seedChecked(`${at}.upstreams`, () => link(state, registry.id, upstream.id));
-    }
-  });
-}
-
-export function applyVirtualRegistriesSeed(state: EmulatorState, section: z.output<typeof virtualRegistriesSeedSchema> | undefined): void {
-  if (section === undefined) return;
-  for (const [fullPath, entry] of Object.entries(section)) {
-    const where = `virtualRegistries["${fullPath}"]`;
-    const group = state.groupByFullPath(fullPath);
-    if (!group) throw new SeedError(`${where}: unknown group ${fullPath}`);
-    if (group.parentId !== null) throw new SeedError(`${where}: virtual registries exist only on top-level groups`);
-    const byName = seedUpstreams(state, group, entry.upstreams, `${where}.upstreams`);
-    seedRegistries(state, group, entry.registries, byName, `${where}.registries`);
-  }
-}
 
 // ---------------------------------------------------------------------------
 // Presenters
