@@ -1,7 +1,7 @@
 /** The container registry: the API's repositories and tags, the registry's own `/v2` and `/jwt/auth`, cleanup. */
 import { areaSeed, type EmulatorArea } from "../../area";
 import { runContainerRegistryWork } from "./jobs";
-import { applyContainerRegistrySeed, containerRegistrySeedSchema } from "./model";
+import { applyContainerRegistrySeed, containerRegistrySeedSchema } from "./seed";
 import { registryNativeRoutes } from "./native";
 import { containerRegistryRoutes } from "./routes";
 

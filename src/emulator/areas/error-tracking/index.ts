@@ -1,6 +1,7 @@
 /** Error tracking: client keys (API) and the collector that receives events. */
 import { areaSeed, type EmulatorArea } from "../../area";
-import { applyErrorTrackingSeed, dropExpiredEvents, errorTrackingRoutes, errorTrackingSeedSchema } from "./routes";
+import { dropExpiredEvents, errorTrackingRoutes } from "./routes";
+import { applyErrorTrackingSeed, errorTrackingSeedSchema } from "./seed";
 
 export const errorTrackingArea: EmulatorArea = {
   name: "error-tracking",

@@ -1,6 +1,6 @@
 /** Project starring: stars, starrers, a user's starred projects. */
 import { areaSeed, type EmulatorArea } from "../../area";
-import { applyStarsSeed, starsSeedSchema } from "./model";
+import { applyStarsSeed, starsSeedSchema } from "./seed";
 import { starringRoutes } from "./routes";
 
 export const starringArea: EmulatorArea = {
