@@ -47,8 +47,8 @@ export {
 export type { KeysetOptions } from "./pagination";
 export { badgeStore } from "./areas/badges";
 export type { BadgeRecord } from "./areas/badges";
-export { virtualRegistryStore, addCacheEntry } from "./areas/virtual-registries/registries";
-export type { VirtualRegistryRecord, UpstreamRecord, RegistryUpstreamRecord, CacheEntryRecord } from "./areas/virtual-registries/registries";
+export { virtualRegistryStore, addCacheEntry } from "./areas/virtual-registries/model";
+export type { VirtualRegistryRecord, UpstreamRecord, RegistryUpstreamRecord, CacheEntryRecord } from "./areas/virtual-registries/model";
 export { cleanupPolicyStore } from "./areas/virtual-registries/cleanup";
 export { containerRegistryStore } from "./areas/container-registry/model";
 export { samlIdentityStore } from "./areas/saml/identities";

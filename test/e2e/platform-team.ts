@@ -22,7 +22,7 @@ import { settingsOf } from "../../dist/emulator/areas/groups/model";
 import { integrationStore } from "../../dist/emulator/areas/integrations/group";
 import { pipelineScheduleStore } from "../../dist/emulator/areas/pipeline-schedules/model";
 import { samlGroupLinkStore } from "../../dist/emulator/areas/saml/group-links";
-import { virtualRegistryStore } from "../../dist/emulator/areas/virtual-registries/registries";
+import { virtualRegistryStore } from "../../dist/emulator/areas/virtual-registries/model";
 import { cleanupPolicyStore } from "../../dist/emulator/areas/virtual-registries/cleanup";
 
 /** The example's directory under examples/. */

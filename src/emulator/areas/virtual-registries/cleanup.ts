@@ -19,7 +19,7 @@ import { forbidden, notFound, paramError, recordNotFound, validationError } from
 import { findGroup } from "../../lookup";
 import { created, noContent, ok, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, defineStore, type EmulatorState, type Group } from "../../state";
-import { isPremiumOrAbove, virtualRegistryStore } from "./registries";
+import { isPremiumOrAbove, virtualRegistryStore } from "./model";
 
 const DAY_MS = 86_400_000;
 export const CLEANUP_CADENCES = [1, 7, 14, 30, 90] as const;

@@ -1,7 +1,8 @@
 /** Virtual registries: registries, upstreams, their cache entries, and the cleanup policy. */
 import { areaSeed, type EmulatorArea } from "../../area";
 import { runDuePolicies, virtualRegistryCleanupRoutes } from "./cleanup";
-import { purgeCacheEntries, virtualRegistryRoutes } from "./registries";
+import { purgeCacheEntries } from "./model";
+import { virtualRegistryRoutes } from "./routes";
 import { applyVirtualRegistriesSeed, virtualRegistriesSeedSchema } from "./seed";
 
 export const virtualRegistriesArea: EmulatorArea = {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { keyedSection } from "../../area";
 import { SeedError } from "../../seed-error";
 import { type EmulatorState, type Group } from "../../state";
-import { checkRegistry, checkUpstream, link, MAX_REGISTRIES_PER_GROUP, Sequences, virtualRegistryStore, type UpstreamRecord, type VirtualRegistryRecord } from "./registries";
+import { checkRegistry, checkUpstream, link, MAX_REGISTRIES_PER_GROUP, Sequences, virtualRegistryStore, type UpstreamRecord, type VirtualRegistryRecord } from "./model";
 
 // "virtualRegistries": { "acme": {
 //   "upstreams": [{ "name": "Docker Hub", "url": "https://registry-1.docker.io", "cacheValidityHours": 48,
