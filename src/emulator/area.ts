@@ -160,10 +160,12 @@ function childOf(def: z.core.$ZodTypeDef, key: PropertyKey): z.core.$ZodType | u
  */
 function deepest(issue: z.core.$ZodIssue): z.core.$ZodIssue {
   if (issue.code !== "invalid_union" || issue.errors.length === 0) return issue;
-  const inner = issue.errors
-    .map((branch) => deepest(branch[0]!))
-    .reduce((best, candidate) => (candidate.path.length > best.path.length ? candidate : best));
-  return inner.path.length === 0 ? issue : { ...inner, path: [...issue.path, ...inner.path] };
+  const forms = issue.errors.map((branch) => deepest(branch[0]!));
+  // A form the value's type matched says more than the forms it did not.
+  const matched = forms.filter((form) => !(form.code === "invalid_type" && form.path.length === 0));
+  if (matched.length === 0) return issue;
+  const inner = matched.reduce((best, candidate) => (candidate.path.length > best.path.length ? candidate : best));
+  return { ...inner, path: [...issue.path, ...inner.path] };
 }
 
 /** The rule an issue broke, in the seed errors' words (a schema's own message wins). */

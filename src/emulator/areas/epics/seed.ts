@@ -20,7 +20,7 @@ const seedEpic = z.looseObject(
     title: z.string({ error: "must be a non-empty string" }).min(1, "must be a non-empty string"),
     description: z.string().optional(),
     /** The parent: its iid in the same group, or `"<group full path>&<iid>"`. */
-    parent: z.union([z.number().int(), z.string().regex(/^.+&\d+$/)], { error: parentRule }).optional(),
+    parent: z.union([z.number().int(), z.string().regex(/^.+&\d+$/, parentRule)], { error: parentRule }).optional(),
     /** Username of the author; default the group's first Owner, else the first user. */
     author: z.string().optional(),
     labels: z.array(z.string(), { error: "must be an array of strings" }).default([]),

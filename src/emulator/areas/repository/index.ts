@@ -1,10 +1,10 @@
 /** The repository area: each project's real git repository, its content and its history. */
-import { areaSeed, keyedSection, type EmulatorArea } from "../../area";
+import { areaSeed, type EmulatorArea } from "../../area";
 import { stateOfAreas } from "../../seed";
 import { repositoryContentRoutes } from "./content";
 import { repositoryHistoryRoutes } from "./history";
 import { applyRepositoriesSeed, attachRepositories, buildSeededRepositories, detachRepositories } from "./model";
-import { z } from "zod";
+import { repositoriesSeedSchema } from "./seed";
 
 /** The seed's parts a repository build depends on: the core (projects' ids, dates, branches) and `repositories`. */
 const REPOSITORY_SEED_SECTIONS = ["instance", "users", "groups", "projects", "repositories"];
@@ -12,7 +12,7 @@ const REPOSITORY_SEED_SECTIONS = ["instance", "users", "groups", "projects", "re
 export const repositoryArea: EmulatorArea = {
   name: "repository",
   routes: [...repositoryContentRoutes, ...repositoryHistoryRoutes],
-  seed: areaSeed({ key: "repositories", schema: keyedSection("project full path", z.unknown()), apply: applyRepositoriesSeed }),
+  seed: areaSeed({ key: "repositories", schema: repositoriesSeedSchema, apply: applyRepositoriesSeed }),
   lifecycle: {
     // Repositories are built (asynchronously) before the real state is seeded, so its projects
     // carry real SHAs from the start, as other areas' seeds read them (merge requests' diff refs).

@@ -30,7 +30,8 @@ import { join } from "node:path";
 import * as git from "isomorphic-git";
 import { defineStore, type EmulatorState, type Project } from "../../state";
 import { SeedError } from "../../seed-error";
-import { buildRepository, parseRepositorySeed, type RepositorySeed } from "./seed";
+import type { z } from "zod";
+import { buildRepository, type RepositorySeed, type repositoriesSeedSchema } from "./seed";
 import { resolveCommit, tryResolve } from "./refs";
 import { commitTree, DEFAULT_AUTHOR, signature, type FileAction } from "./trees";
 
@@ -366,19 +367,19 @@ async function writeCommit(state: EmulatorState, project: Project, gitdir: strin
 // The seed section and the area's lifecycle (used by routes/repository-content.ts)
 
 /**
- * `repositories: { "<project full path>": <description> }` (repositories/seed.ts).
+ * `repositories: { "<project full path>": <description> }` (its schema in seed.ts).
  * A project the section does not describe gets a generated repository: one
  * commit adding `README.md` on the default branch, its other branches and
  * its tags pointing there; a project seeded with `commitSha: null` stays
  * empty. The SHAs are known once the emulator starts (`attachRepositories`).
  */
-export function applyRepositoriesSeed(state: EmulatorState, section: Record<string, unknown> | undefined): void {
+export function applyRepositoriesSeed(state: EmulatorState, section: z.infer<typeof repositoriesSeedSchema> | undefined): void {
   const { seeds } = repositoryStore.of(state);
   const described = section ?? {};
   for (const [fullPath, value] of Object.entries(described)) {
     const project = state.projectByFullPath(fullPath);
     if (!project) throw new SeedError(`repositories["${fullPath}"]: unknown project ${fullPath}`);
-    seeds[String(project.id)] = parseRepositorySeed(value, `repositories["${fullPath}"]`);
+    seeds[String(project.id)] = value;
   }
   for (const project of state.projects) {
     if (!seeds[String(project.id)] && project.lastCommitSha !== null) seeds[String(project.id)] = generatedSeed(project);

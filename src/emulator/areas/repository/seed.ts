@@ -31,152 +31,99 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import { join, relative, sep } from "node:path";
 import * as git from "isomorphic-git";
+import { z } from "zod";
+import { keyedSection } from "../../area";
 import { SeedError } from "../../seed-error";
 import { resolveCommit } from "./refs";
 import { commitTree, DEFAULT_AUTHOR, readFlatTree, signature, type FileAction } from "./trees";
 
-export type SeedFile = string | { content?: string; base64?: string; lfs?: string; executable?: boolean };
-
-export interface SeedCommit {
-  id?: string;
-  branch?: string;
-  from?: string;
-  message: string;
-  trailers?: Record<string, string>;
-  author?: { name: string; email: string };
-  date?: string;
-  files?: Record<string, SeedFile | null>;
-  rename?: Record<string, string>;
-  merge?: string;
-}
-
-export interface SeedTag {
-  name: string;
-  target?: string;
-  message?: string;
-  date?: string;
-}
-
-export interface RepositorySeed {
-  files?: Record<string, SeedFile>;
-  directory?: string;
-  clone?: string;
-  commits?: SeedCommit[];
-  branches?: Record<string, string>;
-  tags?: SeedTag[];
-}
-
 // ---------------------------------------------------------------------------
-// Validation (the seed is JSON a person wrote: every unknown key is named)
+// The section's schema (the seed is JSON a person wrote: every unknown key is named)
 
-type Json = Record<string, unknown>;
-
-function objectAt(value: unknown, where: string): Json {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new SeedError(`${where} must be an object`);
-  return value as Json;
-}
-
-function onlyKeys(value: Json, allowed: readonly string[], where: string): void {
-  for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) throw new SeedError(`${where}: unknown key "${key}"; the keys are ${allowed.join(", ")}`);
-  }
-}
-
-function stringAt(value: unknown, where: string): string {
-  if (typeof value !== "string" || value === "") throw new SeedError(`${where} must be a non-empty string`);
-  return value;
-}
-
-function dateAt(value: unknown, where: string): string {
-  const text = stringAt(value, where);
-  if (Number.isNaN(Date.parse(text))) throw new SeedError(`${where} must be an ISO 8601 date`);
-  return text;
-}
-
-function checkFile(value: unknown, where: string): void {
-  if (typeof value === "string") return;
-  const file = objectAt(value, where);
-  onlyKeys(file, ["content", "base64", "lfs", "executable"], where);
-  const kinds = ["content", "base64", "lfs"].filter((key) => file[key] !== undefined);
-  if (kinds.length !== 1) throw new SeedError(`${where} must have exactly one of content, base64, lfs`);
-  if (typeof file[kinds[0]!] !== "string") throw new SeedError(`${where}.${kinds[0]!} must be a string`);
-  if (file["executable"] !== undefined && typeof file["executable"] !== "boolean") throw new SeedError(`${where}.executable must be a boolean`);
-}
+const text = z.string({ error: "must be a non-empty string" }).min(1, "must be a non-empty string");
+const isoDate = text.refine((date) => !Number.isNaN(Date.parse(date)), "must be an ISO 8601 date");
 
 /** A path inside the repository: relative, no empty, `.`, `..` or `.git` segment. */
-function checkPath(path: string, where: string): void {
-  if (path === "" || path.startsWith("/") || path.split("/").some((part) => part === "" || part === "." || part === ".." || part === ".git")) {
-    throw new SeedError(`${where}: "${path}" is not a valid file path`);
-  }
-}
+const validPath = (path: string): boolean =>
+  path !== "" && !path.startsWith("/") && !path.split("/").some((part) => part === "" || part === "." || part === ".." || part === ".git");
+const badPath = (path: string) => ({ code: "custom" as const, message: `"${path}" is not a valid file path` });
 
-function checkFiles(value: unknown, where: string, allowDelete: boolean): void {
-  for (const [path, file] of Object.entries(objectAt(value, where))) {
-    checkPath(path, where);
-    if (file === null && allowDelete) continue;
-    checkFile(file, `${where}["${path}"]`);
-  }
-}
+const seedFile = z.union([
+  z.string(),
+  z
+    .strictObject({
+      content: z.string({ error: "must be a string" }).optional(),
+      base64: z.string({ error: "must be a string" }).optional(),
+      lfs: z.string({ error: "must be a string" }).optional(),
+      executable: z.boolean({ error: "must be a boolean" }).optional(),
+    })
+    .refine((file) => [file.content, file.base64, file.lfs].filter((kind) => kind !== undefined).length === 1, "must have exactly one of content, base64, lfs"),
+]);
 
-function checkCommit(value: unknown, where: string): void {
-  const commit = objectAt(value, where);
-  onlyKeys(commit, ["id", "branch", "from", "message", "trailers", "author", "date", "files", "rename", "merge"], where);
-  stringAt(commit["message"], `${where}.message`);
-  for (const key of ["id", "branch", "from", "merge"]) if (commit[key] !== undefined) stringAt(commit[key], `${where}.${key}`);
-  if (commit["date"] !== undefined) dateAt(commit["date"], `${where}.date`);
-  if (commit["trailers"] !== undefined) {
-    for (const [key, text] of Object.entries(objectAt(commit["trailers"], `${where}.trailers`))) stringAt(text, `${where}.trailers.${key}`);
-  }
-  if (commit["author"] !== undefined) {
-    const author = objectAt(commit["author"], `${where}.author`);
-    onlyKeys(author, ["name", "email"], `${where}.author`);
-    stringAt(author["name"], `${where}.author.name`);
-    stringAt(author["email"], `${where}.author.email`);
-  }
-  if (commit["files"] !== undefined) checkFiles(commit["files"], `${where}.files`, true);
-  if (commit["rename"] !== undefined) {
-    for (const [from, to] of Object.entries(objectAt(commit["rename"], `${where}.rename`))) {
-      checkPath(from, `${where}.rename`);
-      checkPath(stringAt(to, `${where}.rename["${from}"]`), `${where}.rename["${from}"]`);
+/** Files keyed by path; `null` (in a commit) deletes one. */
+const seedFiles = <T extends z.ZodType>(file: T) =>
+  z.record(z.string(), file, { error: "must be an object" }).superRefine((files, context) => {
+    const path = Object.keys(files).find((candidate) => !validPath(candidate));
+    if (path !== undefined) context.addIssue(badPath(path));
+  });
+
+const seedCommit = z
+  .strictObject(
+    {
+      id: text.optional(),
+      branch: text.optional(),
+      from: text.optional(),
+      message: text,
+      trailers: z.record(z.string(), text, { error: "must be an object" }).optional(),
+      author: z.strictObject({ name: text, email: text }, { error: "must be an object" }).optional(),
+      date: isoDate.optional(),
+      files: seedFiles(seedFile.nullable()).optional(),
+      rename: z
+        .record(z.string(), text, { error: "must be an object" })
+        .superRefine((renames, context) => {
+          for (const [from, to] of Object.entries(renames)) {
+            if (!validPath(from)) context.addIssue(badPath(from));
+            else if (!validPath(to)) context.addIssue({ ...badPath(to), path: [from] });
+          }
+        })
+        .optional(),
+      merge: text.optional(),
+    },
+    { error: "must be an object" },
+  )
+  .refine((commit) => commit.merge === undefined || (commit.files === undefined && commit.rename === undefined), "a merge commit takes no files or rename");
+
+const seedTag = z.strictObject({ name: text, target: text.optional(), message: text.optional(), date: isoDate.optional() }, { error: "must be an object" });
+
+/** One project's description. */
+export const repositorySeedSchema = z
+  .strictObject(
+    {
+      files: seedFiles(seedFile).optional(),
+      directory: text.optional(),
+      clone: text.optional(),
+      commits: z.array(seedCommit, { error: "must be an array" }).optional(),
+      branches: z.record(z.string(), text, { error: "must be an object" }).optional(),
+      tags: z.array(seedTag, { error: "must be an array" }).optional(),
+    },
+    { error: "must be an object" },
+  )
+  .superRefine((seed, context) => {
+    if (seed.clone !== undefined && Object.keys(seed).length > 1) context.addIssue({ code: "custom", path: ["clone"], message: "takes no other key" });
+    if (seed.files !== undefined && seed.directory !== undefined) context.addIssue({ code: "custom", message: "files and directory exclude each other" });
+    for (const key of ["directory", "clone"] as const) {
+      const path = seed[key];
+      if (path !== undefined && !fs.existsSync(path)) context.addIssue({ code: "custom", path: [key], message: `${path} does not exist` });
     }
-  }
-  if (commit["merge"] !== undefined && (commit["files"] !== undefined || commit["rename"] !== undefined)) {
-    throw new SeedError(`${where}: a merge commit takes no files or rename`);
-  }
-}
+  });
 
-/** Checks one project's description; throws `SeedError` naming the key at fault. */
-export function parseRepositorySeed(value: unknown, where: string): RepositorySeed {
-  const seed = objectAt(value, where);
-  onlyKeys(seed, ["files", "directory", "clone", "commits", "branches", "tags"], where);
-  if (seed["clone"] !== undefined && Object.keys(seed).length > 1) throw new SeedError(`${where}.clone takes no other key`);
-  if (seed["files"] !== undefined && seed["directory"] !== undefined) throw new SeedError(`${where}: files and directory exclude each other`);
-  for (const key of ["directory", "clone"]) {
-    if (seed[key] === undefined) continue;
-    const path = stringAt(seed[key], `${where}.${key}`);
-    if (!fs.existsSync(path)) throw new SeedError(`${where}.${key}: ${path} does not exist`);
-  }
-  if (seed["files"] !== undefined) checkFiles(seed["files"], `${where}.files`, false);
-  if (seed["commits"] !== undefined) {
-    if (!Array.isArray(seed["commits"])) throw new SeedError(`${where}.commits must be an array`);
-    seed["commits"].forEach((commit, index) => checkCommit(commit, `${where}.commits[${index}]`));
-  }
-  if (seed["branches"] !== undefined) {
-    for (const [name, target] of Object.entries(objectAt(seed["branches"], `${where}.branches`))) stringAt(target, `${where}.branches["${name}"]`);
-  }
-  if (seed["tags"] !== undefined) {
-    if (!Array.isArray(seed["tags"])) throw new SeedError(`${where}.tags must be an array`);
-    seed["tags"].forEach((tag: unknown, index) => {
-      const at = `${where}.tags[${index}]`;
-      const fields = objectAt(tag, at);
-      onlyKeys(fields, ["name", "target", "message", "date"], at);
-      stringAt(fields["name"], `${at}.name`);
-      for (const key of ["target", "message"]) if (fields[key] !== undefined) stringAt(fields[key], `${at}.${key}`);
-      if (fields["date"] !== undefined) dateAt(fields["date"], `${at}.date`);
-    });
-  }
-  return structuredClone(seed) as RepositorySeed;
-}
+export type SeedFile = z.infer<typeof seedFile>;
+export type SeedCommit = z.infer<typeof seedCommit>;
+export type SeedTag = z.infer<typeof seedTag>;
+export type RepositorySeed = z.infer<typeof repositorySeedSchema>;
+
+/** The `repositories` section: a description per project full path. */
+export const repositoriesSeedSchema = keyedSection("project full path", repositorySeedSchema);
 
 // ---------------------------------------------------------------------------
 // Building
