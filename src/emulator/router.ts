@@ -54,7 +54,7 @@ export interface RequestContext<P = Record<string, unknown>> {
   readonly rawBody: Buffer;
   /** The authenticated user; null for an anonymous request. */
   readonly user: User | null;
-  /** Set when a CI job token authenticated the request: the one project it reaches (./routes/job-tokens.ts). */
+  /** Set when a CI job token authenticated the request: the one project it reaches (areas/job-tokens/). */
   readonly jobTokenProjectId?: number;
   readonly state: EmulatorState;
 }
@@ -72,7 +72,7 @@ export interface RouteDefinition {
    * token for it (`ctx.user` is null) nor refuses anonymous writes.
    */
   readonly outsideApi: boolean;
-  /** A CI job token (`JOB-TOKEN`) authenticates on this route; elsewhere it is ignored (./routes/job-tokens.ts). */
+  /** A CI job token (`JOB-TOKEN`) authenticates on this route; elsewhere it is ignored (areas/job-tokens/). */
   readonly jobTokenAllowed: boolean;
   readonly params: ParamSpec;
   /** Validate `page`/`per_page` before the handler runs, as Grape's `use :pagination` does. */

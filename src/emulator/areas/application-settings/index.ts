@@ -14,7 +14,7 @@
  *   mutually exclusive with them. Model validations give 400
  *   `{"message":{"<setting>":["..."]}}`.
  * - The settings are those real servers have (`lib/api/settings.rb`), each
- *   with its type and default: ../../application-settings-catalogue.ts. A
+ *   with its type and default: ../../../application-settings-catalogue.ts. A
  *   setting that is not a boolean may be unset with `null`. Secrets the real
  *   entity leaves out (`asset_proxy_secret_key`, `eks_secret_access_key`) are
  *   never shown. Decimals are read from text or a number; a numeric column
@@ -72,7 +72,7 @@ function ruleOf(entry: SettingEntry): ParamRule {
 
 /**
  * Every setting the emulator knows, with its parameter rule and default: the
- * settings real servers have (../../application-settings-catalogue.ts).
+ * settings real servers have (../../../application-settings-catalogue.ts).
  */
 export const SETTINGS: Record<string, SettingSpec> = Object.fromEntries(
   SETTING_ENTRIES.map(([name, entry]) => [

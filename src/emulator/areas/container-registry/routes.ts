@@ -1,7 +1,7 @@
 /**
  * The container registry REST API: registry repositories and their tags.
- * Model, seed and permissions: ./container-registry-model.ts; background
- * work: ./container-registry-cleanup.ts.
+ * Model, seed and permissions: ./model.ts; background
+ * work: ./jobs.ts.
  *
  * Followed from the real server (lib/api/project_container_repositories.rb,
  * container_repositories.rb, group_container_repositories.rb,
@@ -203,7 +203,7 @@ const idParam = { id: { type: "string", required: true } } as const;
 const repositoryParams = { ...idParam, repository_id: { type: "integer", required: true } } as const;
 const tagParams = { ...repositoryParams, tag_name: { type: "string", required: true } } as const;
 const BASE = "/projects/:id/registry/repositories";
-/** A CI job token reaches these routes, for its own project (./job-tokens.ts). */
+/** A CI job token reaches these routes, for its own project (../job-tokens/index.ts). */
 const jobTokenAllowed = true;
 
 const listProjectRepositories = route(

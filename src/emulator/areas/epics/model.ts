@@ -2,7 +2,7 @@
  * The epics area's model: epics per group (global `id`, `iid` per group, a
  * parent link, a relative position among siblings), the seed section that
  * fills it, the permission rules, sibling ordering, and the API's entities.
- * The routes are in ./epics.ts.
+ * The routes are in ./routes.ts.
  *
  * Followed where the API documentation is silent, from
  * GitLab's source (`ee/lib/api/epic_links.rb`, `ee/lib/api/helpers/epics_helpers.rb`,

@@ -2,7 +2,7 @@
  * Epic links (a deprecated API that is still served): the children of an epic, assigning an existing epic as a
  * child (which removes its previous parent link), creating a child, reordering
  * children, unassigning. The model, the permission rules and their sources are
- * in ./epics-model.ts.
+ * in ./model.ts.
  *
  * Answers, as GitLab's `ee/lib/api/epic_links.rb` gives them:
  * - Every call: 401 anonymous, then `404 Group Not Found`, then 403 when the

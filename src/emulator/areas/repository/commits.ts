@@ -1,6 +1,6 @@
 /**
  * Commits of a project's git repository as the history endpoints need them
- * (refs are resolved by the repository model, ../repositories/model.ts):
+ * (refs are resolved by the repository model, ./model.ts):
  * walking a range the way `git log from..to` does, the merge base, and the commit entity
  * (API::Entities::Commit) with its trailers.
  *

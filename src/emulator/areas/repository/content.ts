@@ -1,8 +1,8 @@
 /**
  * Repository content (with the tree's keyset pages and the blob and archive
  * rate limits): the tree, blobs and archives of a
- * project's real git repository (repositories/model.ts), and the area's
- * `repositories` seed section (repositories/seed.ts).
+ * project's real git repository (./model.ts), and the area's
+ * `repositories` seed section (./seed.ts).
  *
  * Followed where the spec is silent (gitlabhq lib/api/repositories.rb,
  * lib/api/helpers/blobs_helper / send_git_blob, lib/gitlab/pagination/

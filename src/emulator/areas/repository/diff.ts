@@ -2,8 +2,8 @@
  * What changed between two commits of a project's git repository, as
  * `git diff` (and so Gitaly's CommitDiff behind repository/compare) reports
  * it: the changed blobs of the two trees, renames found as git finds them,
- * and each file's unified hunks (./repository-hunks.ts).
- * The diff limits of repository/compare are in ./repository-compare.ts.
+ * and each file's unified hunks (./hunks.ts).
+ * The diff limits of repository/compare are in ./compare.ts.
  *
  * Followed (git and gitlabhq sources):
  * - Renames (diffcore-rename): an exact rename is a deleted and an added path

@@ -1,12 +1,12 @@
 /**
  * Repository history (the repository content endpoints): compare, contributors,
  * merge base and changelog, over each project's real git repository
- * (../repositories/model.ts). The work is in ./repository-compare.ts,
- * ./repository-commits.ts, ./repository-diff.ts and ./repository-changelog.ts;
+ * (./model.ts). The work is in ./compare.ts,
+ * ./commits.ts, ./diff.ts and ./changelog.ts;
  * this module reads the parameters and answers as lib/api/repositories.rb does:
  *
  * - Every endpoint first does `authorize_read_code!` (readableRepository,
- *   shared with ./repository-content.ts): a project the caller cannot see is
+ *   shared with ./content.ts): a project the caller cannot see is
  *   404 `Project Not Found` (anonymous callers read public projects); one they
  *   see without the right to read its code (a Guest of a private project) is 403.
  * - compare: `from_project_id` must name a project of the same fork network
@@ -29,7 +29,7 @@
  *   commit a changelog on this branch`; it answers 200 with the body `200`.
  *   Both are limited to 5 requests a minute per user and project
  *   (`project_repositories_changelog`, in Gitlab::ApplicationRateLimiter's
- *   fixed one-minute windows, shared with ./repository-content.ts): 429
+ *   fixed one-minute windows, shared with ./content.ts): 429
  *   `{"error": "This changelog has been requested too many times. Try again later."}`.
  */
 import { projectAccessLevel } from "../../access";

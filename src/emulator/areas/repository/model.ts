@@ -16,7 +16,7 @@
  * `detachRepositories`, run by the server through the area's `start`/`stop`).
  *
  * A seeded project's repository is built once from its description
- * (repositories/seed.ts) into a build cache (shared by the user's processes
+ * (./seed.ts) into a build cache (shared by the user's processes
  * and pruned after a day unused; per process for seeds read from disk), and
  * copied into the emulator's directory on first use, so starting many
  * emulators on one seed costs one build. After every write, the project's `lastCommitSha`,
@@ -364,7 +364,7 @@ async function writeCommit(state: EmulatorState, project: Project, gitdir: strin
 }
 
 // ---------------------------------------------------------------------------
-// The seed section and the area's lifecycle (used by routes/repository-content.ts)
+// The seed section and the area's lifecycle (the area declares them in index.ts)
 
 /**
  * `repositories: { "<project full path>": <description> }` (its schema in seed.ts).

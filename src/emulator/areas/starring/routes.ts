@@ -1,7 +1,7 @@
 /**
  * Project starring: star and unstar a
  * project, list its starrers, list the projects a user starred. The model
- * (stars, private profiles, the `stars` seed section) is in ./starring-model.ts.
+ * (stars, private profiles, the `stars` seed section) is in ./model.ts.
  *
  * Where the spec is silent, the real server's code was followed (gitlabhq:
  * lib/api/projects.rb, app/finders/starred_projects_finder.rb,
