@@ -120,7 +120,7 @@ export const securityReportsStore = defineStore(
   (): SecurityReportsStore => ({ pipelines: [], findings: [], dependencies: [] }),
 );
 
-/** Shared with ../pipeline-schedules/routes.ts: pipeline ids are global on the real server. */
+/** Shared with ../pipeline-schedules/model.ts: pipeline ids are global on the real server. */
 export const PIPELINE_SEQUENCE = "ci_pipelines";
 export const VULNERABILITY_SEQUENCE = "vulnerabilities";
 export const FEEDBACK_SEQUENCE = "vulnerability_feedback";
