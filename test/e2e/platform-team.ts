@@ -19,7 +19,7 @@ import { selfManagedSeed, type Emulator, type Seed } from "pulumi-platform/emula
 import { applicationSettingsValues } from "../../dist/emulator/areas/application-settings";
 import { badgeStore } from "../../dist/emulator/areas/badges";
 import { settingsOf } from "../../dist/emulator/areas/groups/model";
-import { integrationStore } from "../../dist/emulator/areas/integrations/group";
+import { integrationStore } from "../../dist/emulator/areas/integrations/model";
 import { pipelineScheduleStore } from "../../dist/emulator/areas/pipeline-schedules/model";
 import { samlGroupLinkStore } from "../../dist/emulator/areas/saml/group-links";
 import { virtualRegistryStore } from "../../dist/emulator/areas/virtual-registries/model";

@@ -22,7 +22,8 @@ import { forbidden, notFound } from "../../errors";
 import { findProject } from "../../lookup";
 import { ok, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, defineStore, type Project } from "../../state";
-import { INTEGRATION_SEQUENCE, KINDS, integrationStore, present, type IntegrationRecord } from "./group";
+import { present } from "./group";
+import { INTEGRATION_SEQUENCE, integrationStore, KINDS, type IntegrationRecord } from "./model";
 
 /** `"<project id>:<slug>"` → the id of the project's propagated record. */
 const propagatedIds = defineStore("projectIntegrations", (): { ids: Record<string, number> } => ({ ids: {} }));

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { keyedSection } from "../../area";
 import { SeedError } from "../../seed-error";
 import type { EmulatorState, Group } from "../../state";
-import { EVENT_DEFAULTS, INTEGRATION_SEQUENCE, integrationStore, KINDS, type IntegrationRecord } from "./group";
+import { EVENT_DEFAULTS, INTEGRATION_SEQUENCE, integrationStore, KINDS, type IntegrationRecord } from "./model";
 
 const GROUP_SLUGS = Object.keys(KINDS).filter((slug) => !KINDS[slug]!.projectOnly);
 const EVENTS_RULE = `must map event switches (${Object.keys(EVENT_DEFAULTS).join(", ")}) to booleans`;
