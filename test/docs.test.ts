@@ -2,14 +2,17 @@
  * What the docs say that comes from the code, a benchmark or the template,
  * checked against its source so that it cannot drift: the number of
  * resources, the resources of the main example, a badge's bytes in the
- * state, the SDK the template pins, the exports documented, and the README's
- * first-day path fitting on one screen.
+ * state, the SDK the template pins, the exports documented, the README's
+ * first-day path fitting on one screen, and what each resource needs at
+ * preview (words derived from its `needs` declaration).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as pkg from "pulumi-platform";
 import * as actions from "../src/actions";
+import { roleInWords, tierInWords, type Needs } from "../src/engine/needs";
+import { definitions } from "../src/resources";
 
 const root = path.resolve(__dirname, "..");
 const read = (file: string) => readFileSync(path.join(root, file), "utf8");
@@ -106,5 +109,35 @@ describe("exports", () => {
     const others = Object.keys(pkg).filter((name) => !(name in pkg.providers) && !/^get[A-Z]\w*$/.test(name) && !(name in actions));
     expect(others.length).toBeGreaterThan(0);
     for (const name of others) expect(api, name).toContain(`\`${name}`);
+  });
+});
+
+/** Inputs for any resource's `needs`: a project's and a group's resources take the one they name. */
+const SAMPLE_INPUTS = { project: "acme/web", group: "acme", registry: 1, scheduleId: 1, epicIid: 1, childEpicId: 2, sourceBranch: "feature", targetBranch: "main", assigneeIds: [1, 2], version: "1.0.0" };
+
+/** The cells of the preview's table that a resource's declaration says: owner (property), role, tier, feature flag. */
+function previewCells(needs: Needs): string[] {
+  const on = needs.on;
+  const owner = on.kind === "instance" ? "the instance" : on.kind === "described" ? on.what : `\`${on.property}\`${on.kind === "group object" ? " (its group)" : ""}`;
+  return [owner, needs.role ? roleInWords(needs.role) : "", needs.tier ? tierInWords(needs.tier) : "", needs.featureFlag ? `\`${needs.featureFlag}\`` : ""];
+}
+
+describe("what each resource needs, as docs/resources.md lists it", () => {
+  const doc = read("docs/resources.md");
+  const section = doc.slice(doc.indexOf("## What the preview verifies"));
+  const rows = new Map([...section.matchAll(/^\| `(\w+)` \| (.*) \|$/gm)].map((match) => [match[1]!, match[2]!.split("|").map((cell) => cell.trim())]));
+
+  it("the owner, role, tier and flag of each resource are the words of its declaration", () => {
+    for (const [name, definition] of Object.entries(definitions)) {
+      const shape = definition.schema.shape as Record<string, unknown>;
+      // What names a project or a group is declared per owner: `project` / `group`.
+      const owners = "project" in shape && "group" in shape ? [{ project: "acme/web" }, { group: "acme" }] : [{}];
+      const cells = owners.map((owner) => previewCells(definition.needs!({ ...SAMPLE_INPUTS, ...(owners.length > 1 ? { project: undefined, group: undefined } : {}), ...owner } as never, "create")));
+      const expected = cells[0]!.map((_, column) => [...new Set(cells.map((cell) => cell[column]))].filter(Boolean).join(" / "));
+      const row = rows.get(name);
+      expect(row, `a row for ${name}`).toBeDefined();
+      // A cell may say more after the derived words (a setting's own tier, an administrator for some inputs).
+      expected.forEach((words, column) => expect(row![column], `${name}, column ${column + 2}`).toMatch(new RegExp(`^${words.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`)));
+    }
   });
 });

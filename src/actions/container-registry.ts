@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { inRepository, projectRepositoryPath, registryRepositorySubject, registryTagPath } from "../functions/container-registry";
-import { defineAction, onProject } from "./core";
+import { defineAction, projectNeeds } from "./core";
 
 /**
  * Deletes one tag of a project's registry repository. A tag matching a
@@ -22,7 +22,7 @@ export const deleteRegistryTag = defineAction({
   verb: "delete",
   args: z.object({ ...inRepository, /** The tag's name. */ name: z.string().min(1).regex(/^[^/]+$/, { message: "must be a tag name (no /)" }) }),
   subject: (args) => `tag ${args.name} of ${registryRepositorySubject(args)}`,
-  requirements: onProject("at least the Developer role"),
+  needs: projectNeeds("Developer"),
   refusals: {
     403: () => "A protected tag also needs a role its protection rules allow to delete it (the server says `cannot delete protected tag(s)` then).",
   },
@@ -45,7 +45,7 @@ export const deleteRegistryRepository = defineAction({
   verb: "delete",
   args: z.object(inRepository),
   subject: registryRepositorySubject,
-  requirements: onProject("at least the Maintainer role"),
+  needs: projectNeeds("Maintainer"),
   async run(call, args) {
     await call.client.delete(projectRepositoryPath(args));
     return { scheduled: true as const };

@@ -24,7 +24,7 @@ import { withConnection, type Connection } from "../connection";
 import { ExplainedError } from "../engine/errors";
 import { clientFor, explained, parseArgs, readerFor, type CallDeclaration, type Reader } from "../functions/core";
 
-export { onGroup, onProject } from "../functions/core";
+export { groupNeeds, projectNeeds } from "../functions/core";
 
 export interface ActionDeclaration<A extends z.ZodObject, Out> extends CallDeclaration<A> {
   /** What the action does to its subject, for messages: `run`, `purge`, `delete`. */

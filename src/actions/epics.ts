@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import { childEpicsPath, parentEpic, parentEpicSubject } from "../functions/epics";
-import { defineAction, onGroup } from "./core";
+import { defineAction, groupNeeds } from "./core";
 
 const linkedEpicShape = z.looseObject({
   /** Global id: what `EpicLink.childEpicId` takes. */
@@ -46,7 +46,7 @@ export const createChildEpic = defineAction({
     confidential: z.boolean().optional(),
   }),
   subject: parentEpicSubject,
-  requirements: onGroup("at least the Planner role (Reporter on servers without Planner)", "Premium or Ultimate"),
+  needs: groupNeeds("Planner", { phrase: "at least the Planner role (Reporter on servers without Planner)", tier: "premium" }),
   async run(call, args) {
     return call.checked(linkedEpicShape, await call.client.post<unknown>(childEpicsPath(args), { title: args.title, confidential: args.confidential }));
   },

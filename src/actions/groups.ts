@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { apiPath, tierNeeded } from "../client";
 import { ownerReference } from "../api/owner";
-import { defineAction, onGroup } from "./core";
+import { defineAction, groupNeeds } from "./core";
 
 const group = ownerReference;
 
@@ -27,7 +27,7 @@ export const startLdapGroupSync = defineAction({
   verb: "start the LDAP sync of",
   args: z.object({ /** The group (id or full path). */ group }),
   subject: (args) => `group ${args.group}`,
-  requirements: onGroup("the Owner role"),
+  needs: groupNeeds("Owner"),
   refusals: {
     404: () =>
       `LDAP group sync exists only on a self-managed instance with LDAP configured, and ${tierNeeded("Premium or Ultimate", "the instance")} (the server answers an unnamed 404 elsewhere); otherwise check the group.`,
@@ -62,7 +62,7 @@ export const revokeToken = defineAction({
   }),
   secretArgs: ["token"],
   subject: (args) => `group ${args.group}`,
-  requirements: onGroup("the Owner role"),
+  needs: groupNeeds("Owner"),
   refusals: {
     400: () => "Tokens are revoked through a top-level group: give the top-level group the token reaches.",
     404: () =>

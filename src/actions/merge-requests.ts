@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { pipeline as pipelineShape } from "../api/merge-requests";
 import { inMergeRequest, mergeRequestPipelinesPath, mergeRequestSubject } from "../functions/merge-requests";
-import { defineAction, onProject } from "./core";
+import { defineAction, projectNeeds } from "./core";
 
 const noJobs = () => "The server creates one only when the project's CI configuration has jobs with a merge request rule.";
 
@@ -24,7 +24,7 @@ export const createMergeRequestPipeline = defineAction({
   verb: "create a pipeline for",
   args: z.object(inMergeRequest),
   subject: mergeRequestSubject,
-  requirements: onProject("at least the Developer role (permission to run pipelines)"),
+  needs: projectNeeds("Developer", { phrase: "at least the Developer role (permission to run pipelines)" }),
   refusals: {
     400: noJobs,
     405: () => "The server creates a merge request pipeline only for an open merge request (not a closed or merged one).",

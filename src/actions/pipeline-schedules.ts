@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { ownerReference } from "../api/owner";
 import { scheduleId, scheduleNotFound, schedulePath, signedInOnly } from "../functions/pipeline-schedules";
-import { defineAction, onProject } from "./core";
+import { defineAction, projectNeeds } from "./core";
 
 const playAnswer = z.looseObject({ message: z.string() });
 
@@ -28,7 +28,7 @@ export const runPipelineSchedule = defineAction({
     scheduleId,
   }),
   subject: (args) => `pipeline schedule ${args.scheduleId} of project ${args.project}`,
-  requirements: onProject("at least the Developer role"),
+  needs: projectNeeds("Developer"),
   refusals: {
     401: signedInOnly,
     404: scheduleNotFound,

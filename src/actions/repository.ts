@@ -7,8 +7,8 @@
  * commits it when a release's version changes: ../resources/changelog-commit.ts.
  */
 import { z } from "zod";
-import { CHANGELOG_RATE_LIMIT, changelogArgs, changelogCommitArgs, changelogCommitBody, changelogPath, changelogSubject } from "../functions/repository";
-import { defineAction, onProject } from "./core";
+import { CHANGELOG_RATE_LIMIT, changelogArgs, changelogCommitArgs, changelogCommitBody, changelogNeeds, changelogPath, changelogSubject } from "../functions/repository";
+import { defineAction } from "./core";
 
 /**
  * Generates the changelog of a version and commits it to the changelog file
@@ -24,9 +24,8 @@ export const commitChangelog = defineAction({
   verb: "commit",
   args: z.object({ ...changelogArgs, ...changelogCommitArgs }),
   subject: changelogSubject,
-  requirements: onProject("at least the Developer role"),
+  needs: changelogNeeds,
   refusals: {
-    403: () => "Committing pushes to the branch: on a protected one, the role its protection allows to push (Maintainer by default).",
     429: () => CHANGELOG_RATE_LIMIT,
   },
   async run(call, args) {

@@ -8,10 +8,11 @@
 import { z } from "zod";
 import { registryPath, upstreamPath } from "../api/virtual-registries";
 import { containerRefusals, objectId } from "../functions/virtual-registries";
+import type { Needs } from "../engine/needs";
 import { defineAction } from "./core";
 
 const refusals = containerRefusals;
-const requirements = () => ({ subject: "the registry's top-level group", role: "at least the Maintainer role" });
+const needs = (): Needs => ({ on: { kind: "described", what: "the registry's top-level group" }, role: "Maintainer" });
 
 /**
  * Schedules the deletion of every cache entry of a virtual registry's own
@@ -27,7 +28,7 @@ export const purgeVirtualRegistryCache = defineAction({
   args: z.object({ /** The virtual registry's id. */ registryId: objectId("a virtual registry") }),
   subject: (args) => `container virtual registry ${args.registryId}`,
   refusals,
-  requirements,
+  needs,
   async run(call, args) {
     await call.client.delete(`${registryPath(args.registryId)}/cache`);
     return { scheduled: true as const };
@@ -47,7 +48,7 @@ export const purgeUpstreamCache = defineAction({
   args: z.object({ /** The upstream's id. */ upstreamId: objectId("an upstream") }),
   subject: (args) => `container upstream ${args.upstreamId}`,
   refusals,
-  requirements,
+  needs,
   async run(call, args) {
     await call.client.delete(`${upstreamPath(args.upstreamId)}/cache`);
     return { scheduled: true as const };

@@ -5,7 +5,11 @@
  */
 import { z } from "zod";
 import { decimalValue } from "../application-settings-catalogue";
+import type { Needs } from "../engine/needs";
 import { callsOf } from "./core";
+
+/** Instance-wide settings: for administrators, on the offerings that have an instance of their own. */
+export const INSTANCE_SETTINGS_NEEDS: Needs = { on: { kind: "instance" }, role: "administrator", offering: "self-managed" };
 
 const int = z.number().int().nullable().optional();
 const bool = z.boolean().nullable().optional();

@@ -7,7 +7,8 @@ import { z } from "zod";
 import type { PlatformClient } from "../client";
 import { isHttpUrl } from "../validation";
 import { callsOf } from "./core";
-import { ownerOf, type Owner, type OwnerKind } from "./owner";
+import type { Needs } from "../engine/needs";
+import { ownerNamedBy, ownerOf, type Owner, type OwnerKind } from "./owner";
 
 /** A badge rendered for a project or group: what `GET .../badges/render` answers. */
 export const renderedBadge = z.looseObject({
@@ -40,6 +41,12 @@ export const urlWithPlaceholders = z.string().refine((value) => isHttpUrl(value.
 export const badgesOf = (ownerPath: string): string => `${ownerPath}/badges`;
 
 /** The badges of the project or group the arguments name (`/projects/acme%2Fweb/badges`). */
+/** Managing a project's badges needs admin_project (Maintainer); a group's, admin_group (Owner). Rendering one too. */
+export const badgeNeeds = (args: { project?: string | number; group?: string | number }): Needs => ({
+  on: ownerNamedBy(args),
+  role: args.project !== undefined ? "Maintainer" : "Owner",
+});
+
 export const badgesPath = (owner: { project?: string | number; group?: string | number }): string => badgesOf(ownerOf(owner).path);
 
 /** A badge's id as resources record it: its API path without the leading slash (`projects/acme%2Fweb/badges/12`). */

@@ -5,7 +5,16 @@
  */
 import { z } from "zod";
 import { apiPath } from "../client";
+import type { Needs } from "../engine/needs";
 import { callsOf } from "./core";
+import { onProject } from "./owner";
+
+/** Error tracking settings and keys need admin_operations: the Maintainer role, and a token with the api scope. */
+export const clientKeyNeeds = (args: { project: string | number }): Needs => ({
+  on: onProject(args.project),
+  role: "Maintainer",
+  phrase: "at least the Maintainer role (and a token with the api scope)",
+});
 
 /** A client key as the API returns it; `sentry_dsn` and `public_key` are secrets. */
 export const clientKey = z.looseObject({

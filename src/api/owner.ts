@@ -46,3 +46,20 @@ export function exactlyOneOwner(args: { project?: unknown; group?: unknown }): {
 /** How a project or group is named in messages: `project acme/web`, `group 12`. */
 export const ownerName = (args: { project?: string | number; group?: string | number }): string =>
   args.project !== undefined ? `project ${args.project}` : `group ${args.group}`;
+
+/** A group or project named by an input (`property`), by path or id: the owner an object's needs name (../engine/needs.ts). */
+export interface NamedOwner {
+  kind: OwnerKind;
+  property: string;
+  ref: string | number;
+}
+
+/** The project named by the `project` input. */
+export const onProject = (ref: string | number): NamedOwner => ({ kind: "project", property: "project", ref });
+/** The group named by the `group` input. */
+export const onGroup = (ref: string | number): NamedOwner => ({ kind: "group", property: "group", ref });
+
+/** The owner of what names exactly one of `project` and `group`, as its needs name it. */
+export function ownerNamedBy(args: { project?: string | number; group?: string | number }): NamedOwner {
+  return args.project !== undefined ? onProject(args.project) : onGroup(args.group!);
+}

@@ -7,6 +7,8 @@ import { z } from "zod";
 import { apiPath, type PlatformClient } from "../client";
 import { callsOf } from "./core";
 
+const accessLevel = z.looseObject({ access_level: z.number() });
+
 /** A project as get-one and a settings update answer it (the fields read here; the rest passes through). */
 export const project = z.looseObject({
   id: z.number(),
@@ -14,6 +16,10 @@ export const project = z.looseObject({
   star_count: z.number().optional(),
   /** `enabled`, `private` or `disabled`; absent on servers without the container registry. */
   container_registry_access_level: z.string().optional(),
+  /** The caller's direct and inherited roles (`Entities::ProjectWithAccess`); null where it has none. */
+  permissions: z
+    .looseObject({ project_access: accessLevel.nullish(), group_access: accessLevel.nullish() })
+    .optional(),
 });
 export type Project = z.output<typeof project>;
 export const projectCalls = callsOf(project);

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { callsOf } from "./core";
 
 /** A user as `/user` and the users list show it (the fields read here; the rest passes through). */
-export const user = z.looseObject({ id: z.number(), username: z.string() });
+export const user = z.looseObject({ id: z.number(), username: z.string(), is_admin: z.boolean().optional() });
 export type User = z.output<typeof user>;
 export const userCalls = callsOf(user);
 

@@ -183,6 +183,18 @@ export function roleNeeded(role: string, subject: string, known?: { username: st
 }
 
 /**
+ * The one wording of a feature flag that is off (`where`: "for group acme",
+ * "for group acme (never set, and off by default)"), with what needs it when
+ * that is known.
+ */
+export function flagOff(flag: string, where: string, purpose?: string): string {
+  return `feature flag ${flag} is off ${where}${purpose ? `; ${purpose} needs it` : ""} (an administrator can enable it)`;
+}
+
+/** What to do about a refusal, said after its cause wherever it is explained: a missing or hidden object, a role lacking. */
+export const REFUSAL_ADVICE = { 403: "Use the token of a user who has it.", 404: "Check the names and ids." } as const;
+
+/**
  * The one wording of a licence tier that something needs (`tier`: "Premium",
  * "Premium or Ultimate") on `subject` (group acme), with what needs it and
  * where the tier stands when that was read ("group acme is on Free").

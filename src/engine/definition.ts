@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import type { PlatformClient } from "../client";
-import type { Preconditions } from "./verify";
+import type { Needs } from "./needs";
 
 /** Traits of one input property, declared beside it once. */
 export interface FieldTraits {
@@ -131,28 +131,6 @@ export interface OutputTraits {
 /** What the engine is doing when a request fails. */
 export type Operation = "create" | "read" | "update" | "delete";
 
-/**
- * What the server demands before it accepts a request, beyond a valid token:
- * when it refuses one, the engine names the object and the requirement that
- * explains the refusal (see ./explain.ts `refusal`) instead of a bare status.
- */
-export interface Requirements {
-  /** What the requirements apply to, as the program names it: `group acme`, `project acme/web`. */
-  subject: string;
-  /** What the token's user needs on it, as a phrase: `the Owner role`, `at least the Maintainer role`. */
-  role?: string;
-  /** The licence tier it needs: `Premium or Ultimate`. */
-  tier?: string;
-  /** A feature flag the server must have enabled for it. */
-  featureFlag?: string;
-  /**
-   * The statuses other than 403 with which the API refuses when the tier or the
-   * flag is missing (the container registry API answers 401 when its flag is
-   * off and 404 when the tier is too low), and which missing thing each may mean.
-   */
-  refusedWith?: Partial<Record<401 | 404, ("tier" | "featureFlag")[]>>;
-}
-
 export interface ResourceDefinition<S extends z.ZodObject = z.ZodObject, L extends Live = Live> {
   /** The class name, also the key in `providers`. */
   name: string;
@@ -166,14 +144,12 @@ export interface ResourceDefinition<S extends z.ZodObject = z.ZodObject, L exten
   outputs: Record<string, OutputTraits>;
   /** The computed outputs of a live object. */
   outputsOf(live: L, args: z.output<S>): Record<string, unknown>;
-  /** What the server demands for this object and operation; refused requests are explained with it. */
-  requirements?(args: z.output<S>, operation: Operation): Requirements;
   /**
-   * What a new object needs of the server (owner, role, tier, feature flag,
-   * uniqueness), verified by `check` at preview (./verify.ts); undefined when
-   * these inputs need nothing that can be read beforehand.
+   * What the server demands for this object and operation (../engine/needs.ts):
+   * refused requests are explained with it, and `check` verifies at preview
+   * what a create needs (./verify.ts).
    */
-  preconditions?(args: z.output<S>): Preconditions | undefined;
+  needs?(args: z.output<S>, operation: Operation): Needs;
   /**
    * State written by an earlier release, in today's form: applied to the
    * recorded state before read, diff, update and delete use it, so an old

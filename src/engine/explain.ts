@@ -3,8 +3,9 @@
  * stack trace of ours. And the readings of a 404 that decide whether an object
  * is gone, or its owner is.
  */
-import { ApiError, missingOrHidden, NetworkError, roleNeeded, tierNeeded, tokenRefused } from "../client";
+import { ApiError, flagOff, missingOrHidden, NetworkError, REFUSAL_ADVICE, roleNeeded, tierNeeded, tokenRefused } from "../client";
 import type { AnyResourceDefinition, Operation } from "./definition";
+import { needsInWords, offeringNeeded } from "./needs";
 import { ExplainedError, PartialCreateError } from "./errors";
 import { redact, type SecretValuesOf } from "./redaction";
 import { storedTokenRefusal } from "./stored-config";
@@ -52,31 +53,33 @@ export function explain(definition: AnyResourceDefinition, secretProperties: rea
 }
 
 /**
- * Why the server refused, from what the declaration says it requires: the
+ * Why the server refused, from what the declaration says it needs: the
  * object and the role, tier or feature flag it lacks. Undefined when no
- * requirement explains the answer.
+ * need explains the answer.
  */
 export function refusal(definition: AnyResourceDefinition, error: ApiError, operation: Operation, args: Args): string | undefined {
-  const needs = definition.requirements?.(args as never, operation);
-  if (!needs) return undefined;
+  const declared = definition.needs?.(args as never, operation);
+  if (!declared) return undefined;
+  const needs = needsInWords(declared);
   const answered = `${error.method} ${error.path} failed with ${error.status}${error.serverMessage ? ` (${error.serverMessage})` : ""}`;
+  if (error.status === 404 && error.notFoundSubject === undefined && declared.offering) return `${answered}: ${offeringNeeded(declared.offering)}.`;
   if (error.status === 403 && needs.role) {
-    return `${answered}: ${roleNeeded(needs.role, needs.subject)}. Use the token of a user who has it.`;
+    return `${answered}: ${roleNeeded(needs.role, needs.subject)}. ${REFUSAL_ADVICE[403]}`;
   }
   // A named 404 (`404 Group Not Found`) while creating is the owner; afterwards, unless it names the object itself.
   if (error.status === 404 && error.notFoundSubject && (operation === "create" || namesAnotherObject(definition, error))) {
     return (
       `${answered}: ${missingOrHidden(needs.subject)}. ` +
-      (operation === "create" ? "Check the path or id." : "If it was deleted, remove this resource from the stack with `pulumi state delete`.")
+      (operation === "create" ? REFUSAL_ADVICE[404] : "If it was deleted, remove this resource from the stack with `pulumi state delete`.")
     );
   }
   // A gated API refuses a missing tier or flag with 401 or an unnamed 404, not 403.
-  const gates = error.status === 401 || (error.status === 404 && error.notFoundSubject === "") ? (needs.refusedWith?.[error.status] ?? []) : [];
+  const gates = error.status === 401 || (error.status === 404 && error.notFoundSubject === "") ? (declared.refusedWith?.[error.status] ?? []) : [];
   if (gates.length === 0) return undefined;
   const causes = gates.map((gate) =>
     gate === "tier"
       ? `${tierNeeded(needs.tier!, needs.subject)} and is below it`
-      : `${needs.subject} does not have the ${needs.featureFlag} feature flag enabled (an administrator can enable it)`,
+      : flagOff(needs.featureFlag!, `for ${needs.subject}`),
   );
   const otherwise = error.status === 401 ? tokenRefused() : "the object in the path does not exist";
   return `${answered}: either ${causes.join(", or ")}, or ${otherwise} (this API answers ${error.status} to each).`;

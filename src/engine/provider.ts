@@ -17,7 +17,8 @@ import { noteProgramRunning } from "./stored-config";
 import { type Attempt, explain, isGone, isOwnerMissing } from "./explain";
 import { type PropertyParts, propertyParts } from "./properties";
 import { DRY_RUN_KEY, isUnknown, OBSERVED_KEY, withObservedValues, withoutEngineKeys, withSortedKeys } from "./values";
-import { isExistingResource, noteExistingResource, startVerificationRun, verify } from "./verify";
+import { isExistingResource, noteExistingResource, rememberChecked, startRun, takeChecked } from "./run-caches";
+import { verify } from "./verify";
 import { describeIssue } from "../validation";
 import { type DeclaredSchema, declaredSchema } from "./declared-schema";
 
@@ -46,7 +47,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
   return {
     async configure(request) {
       configureConnection(request.config);
-      startVerificationRun();
+      startRun();
     },
 
     async check(olds, news) {
@@ -145,47 +146,13 @@ function recordedState(definition: AnyResourceDefinition, props: Args): Args {
 /**
  * The checked inputs as create and update take them: parsed again (defaults,
  * transforms), undeclared keys dropped; or, when they are what check returned
- * in this process, the value check parsed (see `checkedInputs`).
+ * in this process, the value check parsed (see `takeChecked` in ./run-caches.ts).
  */
 function parse(engine: Engine, inputs: Args): Args {
   const declared = withoutEngineKeys(inputs);
-  const parsed = takeChecked(engine, declared) ?? (engine.inputSchema.for(declared).parse(declared) as Args);
+  const parsed = takeChecked(engine.definition.name, declared) ?? (engine.inputSchema.for(declared).parse(declared) as Args);
   const observed = inputs[OBSERVED_KEY] as Args | undefined;
   return observed ? { ...parsed, ...observed } : parsed;
-}
-
-/**
- * What check parsed, by the resource kind and the JSON text of what it
- * returned: the engine passes check's result on to the create or update that
- * follows it, and parsing it again was a large part of the engine's own
- * time in those calls. Parsing
- * check's result gives the value check parsed, since the schemas' transforms
- * and defaults give back what they made (a list of variables becomes a map, a
- * map stays one); this only saves the time. check returns its result with
- * every object's keys sorted, the order the engine sends properties back in,
- * so the text of what create receives is found as it comes (inputs in any
- * other order are parsed again). Each entry is taken once; the map is
- * bounded, as a preview checks and creates nothing, and the engine runs a
- * resource's create soon after its check.
- */
-const checkedInputs = new Map<string, Args>();
-const MAX_CHECKED_INPUTS = 512;
-
-function checkedKey(engine: Engine, declared: Args): string {
-  return `${engine.definition.name} ${JSON.stringify(declared)}`;
-}
-
-function rememberChecked(engine: Engine, result: Args, parsed: Args): void {
-  if (checkedInputs.size >= MAX_CHECKED_INPUTS) checkedInputs.delete(checkedInputs.keys().next().value!);
-  checkedInputs.set(checkedKey(engine, withoutEngineKeys(result)), parsed);
-}
-
-function takeChecked(engine: Engine, declared: Args): Args | undefined {
-  if (checkedInputs.size === 0) return undefined;
-  const key = checkedKey(engine, declared);
-  const parsed = checkedInputs.get(key);
-  if (parsed !== undefined) checkedInputs.delete(key);
-  return parsed;
 }
 
 function context(): EngineContext {
@@ -232,10 +199,10 @@ function checkInputs(engine: Engine, olds: Args, news: Args): pulumi.dynamic.Che
     return { inputs: news, failures: [{ property: "", reason: `${property}: ${(error as Error).message}` }] };
   }
   // The id of an `import` goes on to create (./import.ts).
-  // Sorted as the engine sorts them: create and update find check's parse by this text (see `checkedInputs`).
+  // Sorted as the engine sorts them: create and update find check's parse by this text (see `takeChecked` in ./run-caches.ts).
   const narrated = unknownPaths.length ? {} : (definition.narration?.of(withoutEngineKeys(olds), parsed as never) ?? {});
   const checkedArgs = withSortedKeys(stripUndefined({ ...parsed, ...fingerprints, ...narrated, ...importInputOf(news) })) as Args;
-  if (unknownPaths.length === 0) rememberChecked(engine, checkedArgs, parsed);
+  if (unknownPaths.length === 0) rememberChecked(engine.definition.name, withoutEngineKeys(checkedArgs), parsed);
   return { inputs: checkedArgs };
 }
 
@@ -249,16 +216,16 @@ function checkInputs(engine: Engine, olds: Args, news: Args): pulumi.dynamic.Che
  */
 async function verifiedAtPreview(engine: Engine, olds: Args, news: Args, checked: pulumi.dynamic.CheckResult): Promise<pulumi.dynamic.CheckResult> {
   const args = checked.inputs as Args;
-  const needs = engine.definition.preconditions?.(args as never);
+  const needs = engine.definition.needs?.(args as never, "create");
   if (!needs) return checked;
   const declared = withoutEngineKeys(news);
   const unknown = Object.keys(declared).filter((name) => isUnknown(declared[name]));
-  const ownerProperty = needs.owner.kind === "instance" ? undefined : needs.owner.property;
+  const ownerProperty = "property" in needs.on ? needs.on.property : undefined;
   if (ownerProperty && unknown.includes(ownerProperty)) return checked;
   const recorded = withoutEngineKeys(olds);
   const resource = engine.definition.name;
   if (Object.keys(recorded).length > 0) noteExistingResource(resource, declared);
-  else if (isExistingResource(resource, declared)) return checked; // a replacement's second check (./verify.ts)
+  else if (isExistingResource(resource, declared)) return checked; // a replacement's second check (./run-caches.ts)
   const creating = Object.keys(recorded).length === 0 || (ownerProperty !== undefined && recorded[ownerProperty] !== args[ownerProperty]);
   const changed = creating ? [] : engine.changedProperties(recorded, args);
   if (!creating && changed.length === 0) return checked;
@@ -289,7 +256,7 @@ async function withObserved(engine: Engine, checked: pulumi.dynamic.CheckResult,
   }
   const shown = applying ? Object.fromEntries(engine.observedProperties.map((name) => [name, engine.traits(name).observed!.afterApply ?? observed[name]])) : observed;
   const inputs = withSortedKeys({ ...args, ...shown }) as Args;
-  rememberChecked(engine, inputs, engine.inputSchema.for(inputs).parse(withoutEngineKeys(inputs)) as Args);
+  rememberChecked(engine.definition.name, withoutEngineKeys(inputs), engine.inputSchema.for(inputs).parse(withoutEngineKeys(inputs)) as Args);
   return { inputs: applying ? { ...inputs, [OBSERVED_KEY]: observed } : inputs };
 }
 

@@ -1,13 +1,14 @@
 /**
  * Verification at preview: what the server would refuse at `up`, found by
  * reading before anything is written. A resource module declares what its
- * objects need (`preconditions` in ./definition.ts: the owner and the
- * property naming it, the role, the tier, a feature flag, uniqueness); `check`
+ * objects need (`needs` of a create, ./needs.ts: the owner and the property
+ * naming it, the role, the tier, a feature flag, uniqueness); `check`
  * (./provider.ts) asks this module, which reads the server and reports each
- * unmet need as a check failure naming the property, the object and the need.
+ * unmet need as a check failure naming the property, the object and the need,
+ * in the words refusals use.
  *
  * Reads are few and shared by every resource of the run (the provider host
- * process, see `startVerificationRun`), per server connection:
+ * process, see ./run-caches.ts), per server connection:
  * - `GET /user` once: who the token's user is, whether an administrator
  *   (administrators pass every role check).
  * - per owner, once: `GET /groups/:id` (existence, full path) or
@@ -40,202 +41,21 @@
  * When the server cannot be reached, the run says so once (a warning, see
  * ./engine-log.ts) and verifies nothing more; the preview goes on.
  */
-import { createHash } from "node:crypto";
-import { ApiError, apiPath, missingOrHidden, NetworkError, roleNeeded, tierNeeded, type PlatformClient } from "../client";
+import { effectiveMemberPath, FEATURE_DEFINITIONS_PATH, featureDefinitionCalls, featureFlagCalls, FEATURES_PATH, LICENSE_PATH, licenseCalls, memberCalls, namespaceCalls, namespacePath } from "../api/access-facts";
+import { groupCalls, groupPath } from "../api/groups";
+import { projectCalls, projectPath, type Project } from "../api/projects";
+import { CURRENT_USER_PATH, userCalls, type User } from "../api/users";
+import { ApiError, flagOff, missingOrHidden, NetworkError, roleNeeded, tierNeeded } from "../client";
 import { verifyAtPreview } from "../connection";
-import type { EngineContext, Live, Requirements } from "./definition";
-import { inProviderHost, warn } from "./engine-log";
-import { canonicalJson } from "./values";
+import type { EngineContext, Live } from "./definition";
+import { warn } from "./engine-log";
+import { ownerInWords, ROLE_LEVELS, roleInWords, tierInWords, type Gate, type GroupObjectOwner, type Needs, type OwnerFacts, type Role, type Room, type Tier, type Uniqueness } from "./needs";
+import { keepAnswer, readOnce, readsOf, type ServerReads as RunReads, type UserFacts } from "./run-caches";
 
-/** The roles of `Gitlab::Access`, lowest first. */
-export const ROLE_LEVELS = { Guest: 10, Planner: 15, Reporter: 20, Developer: 30, Maintainer: 40, Owner: 50 } as const;
-export type Role = keyof typeof ROLE_LEVELS;
-export type Tier = "premium" | "ultimate";
-
-/** What a new object needs of the server before it can be created. */
-export interface Preconditions {
-  /** Where the object lives: a group or project (and the input naming it), an object of a group, or the instance. */
-  owner: { kind: "group" | "project"; property: string; ref: string | number } | GroupObjectOwner | { kind: "instance" };
-  /** The least role the token's user needs on the owner; `administrator` for instance-wide objects. */
-  role?: Role | "administrator";
-  /** The least licence tier of the owner's top-level group (hosted) or of the instance. */
-  tier?: Tier;
-  /**
-   * What needs the tier, when it is inputs' values and not the resource itself (more than one assignee): the
-   * failure names the first of `properties`; an update is verified for the tier when any of them changed.
-   */
-  tierFor?: { properties: readonly string[]; what: string };
-  /** Needs of single inputs (a group's tier-gated settings), each verified when its input is declared new or changed. */
-  inputGates?: InputGate[];
-  /** A feature flag that must be on for the owner's top-level group (set so, or on by its default). */
-  featureFlag?: string;
-  /** An object the create would collide with (a second one the server refuses, or a duplicate). */
-  unique?: Uniqueness;
-  /** Lists the new object joins that hold a limited number (a virtual registry's five upstreams): a full one is refused. */
-  room?: Room[];
-}
-
-/** What one input needs of the server when it is set: a tier, an administrator. */
-export interface InputGate {
-  property: string;
-  tier?: Tier;
-  administrator?: boolean;
-}
-
-/**
- * An owner named by an object of a group (a container virtual registry, by
- * its id): the group is the owner, found by reading the object.
- */
-export interface GroupObjectOwner {
-  kind: "group object";
-  property: string;
-  ref: number;
-  /** The object in messages: `container virtual registry 12`. */
-  what: string;
-  /** Its API path, read once per run (by every resource it owns). */
-  path: string;
-  /** Its group's numeric id, from that answer. */
-  groupOf(live: Live): number;
-  /**
-   * The needs that gate the read itself, by the status the server refuses it
-   * with when one is missing (the container registry API: 401 when its flag is
-   * off, 404 for a tier too low, as `Requirements.refusedWith`). A read that
-   * succeeds shows them met, so they are not read again.
-   */
-  refusedWith?: Requirements["refusedWith"];
-}
-
-/** The owner of a resource that names exactly one of `project` and `group`, as `Preconditions.owner`. */
-export function ownerNamedBy(args: { project?: string | number; group?: string | number }): Preconditions["owner"] {
-  return args.project !== undefined ? { kind: "project", property: "project", ref: args.project } : { kind: "group", property: "group", ref: args.group! };
-}
-
-/** One kind of object listed once per owner, and how to find the one a new object would collide with. */
-export interface Uniqueness {
-  /** Names the list in the run's cache (`badges`): one read per owner and list. */
-  list: string;
-  read(ctx: EngineContext, owner: OwnerFacts): Promise<Live[]>;
-  /** The colliding object: what it is, in words, and the id the `import` option takes for it. */
-  find(objects: Live[], owner: OwnerFacts): { what: string; id: string } | undefined;
-}
-
-/**
- * A list with a limit that the new object takes a place in: the server
- * refuses it when the list is already full. Only what is on the server is
- * counted; the program's own new objects are counted where the program runs
- * (./declarations.ts), and the two together are left to the server.
- */
-export interface Room {
-  /** The input that puts the object in this list (`registry`, `otherRegistries[1]`). */
-  property: string;
-  /** Names the list in the run's cache, as `Uniqueness.list`: a uniqueness list of the same name is the same read. */
-  list: string;
-  read(ctx: EngineContext, owner: OwnerFacts): Promise<Live[]>;
-  /** The most the list holds. */
-  max: number;
-  /** What holds the list and what it holds, in words: `container virtual registry 12`, `upstreams`. */
-  holder: string;
-  items: string;
-}
-
-/** An owner as the server showed it. */
-export interface OwnerFacts {
-  kind: "group" | "project";
-  id: number;
-  fullPath: string;
-  /** `/groups/12` or `/projects/7`. */
-  apiPath: string;
-  /** A project's answer carries the caller's access level (`permissions`); a group's does not. */
-  accessLevel?: number;
-}
-
-interface UserFacts {
-  id: number;
-  username: string;
-  isAdmin: boolean;
-}
-
-interface FeatureFlag {
-  name: string;
-  state: "on" | "off" | "conditional";
-  gates?: { key: string; value: unknown }[];
-}
-
-/** A flag's definition (`GET /features/definitions`): the value a flag never set runs on. */
-interface FeatureDefinition {
-  name: string;
-  default_enabled?: boolean;
-}
-
-/** What the run has read so far, per server connection: each answer shared by every resource that needs it. */
-interface RunReads {
-  unreachable: boolean;
-  user?: Promise<UserFacts>;
-  license?: Promise<string | undefined>;
-  features?: Promise<FeatureFlag[] | undefined>;
-  definitions?: Promise<FeatureDefinition[] | undefined>;
-  answers: Map<string, Promise<unknown>>;
-}
-
-let runs = new WeakMap<PlatformClient, RunReads>();
-
-/**
- * The inputs of resources already in the stack, as checked in this run. The
- * engine checks a resource it replaces a second time, without the old inputs
- * (pulumi/pulumi pkg/resource/deploy/step_generator.go, so that a new object
- * gets fresh defaults); that second check is no create of a new object: the
- * first one verified it, and the object it would "collide" with is the one
- * being replaced.
- */
-let checkedWithOlds = new Set<string>();
-
-/** Notes the inputs of a resource checked with its old inputs (a resource already in the stack). */
-export function noteExistingResource(resource: string, inputs: Record<string, unknown>): void {
-  checkedWithOlds.add(inputsKey(resource, inputs));
-}
-
-/** Whether these inputs were checked with old inputs in this run (then a check without them is a replacement's). */
-export function isExistingResource(resource: string, inputs: Record<string, unknown>): boolean {
-  return checkedWithOlds.has(inputsKey(resource, inputs));
-}
-
-/**
- * The inputs as a digest: the set keeps one entry per resource of the stack for the whole run, and a large stack's
- * inputs as text would weigh on the host's heap; a digest is 44 characters whatever the inputs. A collision of
- * SHA-256 digests is not a concern.
- */
-function inputsKey(resource: string, inputs: Record<string, unknown>): string {
-  return createHash("sha256").update(`${resource} ${canonicalJson(inputs)}`).digest("base64");
-}
-
-/**
- * Called by `configure`. The provider host is one process per run, and calls
- * `configure` once per resource kind: there the run's reads stay. Elsewhere
- * (tests, scripts calling `providers.<Name>`), each `configure` starts a run.
- */
-export function startVerificationRun(): void {
-  if (inProviderHost()) return;
-  runs = new WeakMap();
-  checkedWithOlds = new Set();
-}
-
-function readsFor(client: PlatformClient): RunReads {
-  let reads = runs.get(client);
-  if (!reads) runs.set(client, (reads = { unreachable: false, answers: new Map() }));
-  return reads;
-}
-
-/** One answer per key and run: concurrent checks wait on the same request. */
-function once<T>(reads: RunReads, key: string, read: () => Promise<T>): Promise<T> {
-  let answer = reads.answers.get(key) as Promise<T> | undefined;
-  if (!answer) reads.answers.set(key, (answer = read()));
-  return answer;
-}
-
-/** What the check of one resource passes: its kind, its preconditions, and what it is about to do. */
+/** What the check of one resource passes: its kind, what a create of it needs, and what it is about to do. */
 export interface VerificationRequest {
   resource: string;
-  needs: Preconditions;
+  needs: Needs;
   ctx: EngineContext;
   /**
    * A new object (create): everything is verified. An update of an existing one: the role, and the tier
@@ -257,7 +77,7 @@ export type Failure = { property: string; reason: string };
 /** The check failures for what the server would refuse; none when verification is off or the server cannot be reached. */
 export async function verify(request: VerificationRequest): Promise<Failure[]> {
   if (!verifyAtPreview()) return [];
-  const reads = readsFor(request.ctx.client);
+  const reads = readsOf(request.ctx.client);
   if (reads.unreachable) return [];
   try {
     return await unmetNeeds(request, reads);
@@ -278,11 +98,12 @@ export async function verify(request: VerificationRequest): Promise<Failure[]> {
 
 async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promise<Failure[]> {
   const { needs, ctx, creating } = request;
-  const user = await (reads.user ??= ctx.client.get<Live>("/user").then(userFacts));
-  if (needs.owner.kind === "instance") {
+  const user = await readOnce(reads, { read: "user" }, () => userCalls.get(ctx.client, CURRENT_USER_PATH).then(userFacts));
+  if (needs.on.kind === "instance") {
     return needs.role === "administrator" && !user.isAdmin ? [{ property: "", reason: adminNeeded(user, request.resource) }] : [];
   }
-  const { property } = needs.owner;
+  if (needs.on.kind === "described") return [];
+  const { property } = needs.on;
   const located = await locateOwner(request, reads, user);
   if ("refused" in located) return [{ property: "", reason: `${property}: ${located.refused}` }];
   const { owner, shown } = located;
@@ -295,12 +116,12 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
   const missingTier = needs.tier && !shown.has("tier") ? await tierShortfall(ctx, reads, owner, user, needs.tier) : undefined;
   if (missingTier) {
     const [named, what] = needs.tierFor ? [needs.tierFor.properties[0], needs.tierFor.what] : [property, request.resource];
-    failures.push({ property: "", reason: `${named}: ${tierNeeded(TIER_NAMES[needs.tier!], ownerName(owner), { purpose: what, shortfall: missingTier })}` });
+    failures.push({ property: "", reason: `${named}: ${tierNeeded(tierInWords(needs.tier!), ownerName(owner), { purpose: what, shortfall: missingTier })}` });
   }
   // An existing object is no new one: its flag and uniqueness were verified when it was created.
   if (!creating) return failures;
-  const flagOff = needs.featureFlag && !shown.has("featureFlag") && user.isAdmin ? await flagShortfall(ctx, reads, owner, needs.featureFlag) : undefined;
-  if (flagOff) failures.push({ property: "", reason: `${property}: feature flag ${needs.featureFlag} is off ${flagOff}; ${request.resource} needs it (an administrator can enable it)` });
+  const off = needs.featureFlag && !shown.has("featureFlag") && user.isAdmin ? await flagShortfall(ctx, reads, owner, needs.featureFlag) : undefined;
+  if (off) failures.push({ property: "", reason: `${property}: ${flagOff(needs.featureFlag!, off, request.resource)}` });
   // A create refused for its role, tier or flag needs no duplicate named too (and the list may be refused as well).
   if (needs.unique && !request.skipUniqueness && failures.length === 0) {
     const collision = await existingObject(ctx, reads, owner, needs.unique);
@@ -325,7 +146,7 @@ async function unmetInputGates(request: VerificationRequest, reads: RunReads, ow
     if (gate.administrator && !user.isAdmin) failures.push({ property: "", reason: `${gate.property}: ${adminNeeded(user, "this setting")}` });
     const missingTier = gate.tier ? await tierShortfall(request.ctx, reads, owner, user, gate.tier) : undefined;
     if (missingTier) {
-      const reason = tierNeeded(TIER_NAMES[gate.tier!], ownerName(owner), { purpose: "this setting", shortfall: missingTier });
+      const reason = tierNeeded(tierInWords(gate.tier!), ownerName(owner), { purpose: "this setting", shortfall: missingTier });
       failures.push({ property: "", reason: `${gate.property}: ${reason}` });
     }
   }
@@ -349,24 +170,22 @@ async function fullLists(ctx: EngineContext, reads: RunReads, owner: OwnerFacts,
 
 /** One read per list, owner and run, shared by uniqueness and room; undefined when the server refuses it (< 500). */
 function listOnce(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, list: Pick<Uniqueness, "list" | "read">): Promise<Live[] | undefined> {
-  return once(reads, `list ${list.list} ${owner.apiPath}`, () =>
+  return readOnce(reads, { read: "list", list: list.list, owner: owner.apiPath }, () =>
     list.read(ctx, owner).catch((error: unknown) => (error instanceof ApiError && error.status < 500 ? undefined : Promise.reject(error))),
   );
 }
 
-type Gate = "tier" | "featureFlag";
-
 /** The owner as the server shows it, and the needs its read already showed met; or why it cannot be read, in words. */
 async function locateOwner(request: VerificationRequest, reads: RunReads, user: UserFacts): Promise<{ owner: OwnerFacts; shown: Set<Gate> } | { refused: string }> {
   const { ctx, needs } = request;
-  const declared = needs.owner as Exclude<Preconditions["owner"], { kind: "instance" }>;
+  const declared = needs.on as Exclude<Needs["on"], { kind: "instance" | "described" }>;
   if (declared.kind !== "group object") {
     const owner = await ownerFacts(ctx, reads, declared.kind, declared.ref);
-    return owner ? { owner, shown: new Set() } : { refused: missingOrHidden(`${declared.kind} "${declared.ref}"`, user.username) };
+    return owner ? { owner, shown: new Set() } : { refused: missingOrHidden(ownerInWords(declared), user.username) };
   }
-  const object = await once(reads, `object ${declared.path}`, () =>
-    ctx.client.get<Live>(declared.path).then(
-      (live) => ({ groupId: declared.groupOf(live) }),
+  const object = await readOnce(reads, { read: "object", path: declared.path }, () =>
+    declared.groupOf(ctx).then(
+      (groupId) => ({ groupId }),
       (error: unknown) => (error instanceof ApiError && [401, 403, 404].includes(error.status) ? { error } : Promise.reject(error)),
     ),
   );
@@ -382,7 +201,7 @@ function objectRefusal(request: VerificationRequest, user: UserFacts, owner: Gro
   const status = error.status;
   const means = owner.refusedWith?.[status as 401 | 404] ?? [];
   if (status === 401 && means.includes("featureFlag") && needs.featureFlag) {
-    return `feature flag ${needs.featureFlag} is off for the group of ${owner.what} (the server answers 401); ${resource} needs it (an administrator can enable it)`;
+    return flagOff(needs.featureFlag, `for the group of ${owner.what} (the server answers 401)`, resource);
   }
   if (status === 401) throw error; // the token after all: verify says so
   if (status === 403) {
@@ -392,7 +211,7 @@ function objectRefusal(request: VerificationRequest, user: UserFacts, owner: Gro
       : `the token's user (${user.username}) is not a member of ${group} (the server refuses to show it)`;
   }
   if (!(means.includes("tier") && needs.tier)) return `${owner.what} does not exist`;
-  const tier = tierNeeded(TIER_NAMES[needs.tier], "its group", { purpose: resource, shortfall: "may be below it" });
+  const tier = tierNeeded(tierInWords(needs.tier), "its group", { purpose: resource, shortfall: "may be below it" });
   return `${owner.what} does not exist, or ${tier} (the server answers 404 to both)`;
 }
 
@@ -402,8 +221,8 @@ async function existingObject(ctx: EngineContext, reads: RunReads, owner: OwnerF
   return objects ? unique.find(objects, owner) : undefined;
 }
 
-function userFacts(live: Live): UserFacts {
-  return { id: Number(live.id), username: String(live.username), isAdmin: live.is_admin === true };
+function userFacts(user: User): UserFacts {
+  return { id: user.id, username: user.username, isAdmin: user.is_admin === true };
 }
 
 /**
@@ -412,13 +231,13 @@ function userFacts(live: Live): UserFacts {
  * group of a virtual registry) is read once.
  */
 function ownerFacts(ctx: EngineContext, reads: RunReads, kind: "group" | "project", ref: string | number): Promise<OwnerFacts | undefined> {
-  return once(reads, `${kind} ${ref}`, async () => {
+  return readOnce(reads, { read: "owner", kind, ref }, async () => {
     try {
-      const live = kind === "group" ? await ctx.client.get<Live>(apiPath`/groups/${ref}`, { with_projects: false }) : await ctx.client.get<Live>(apiPath`/projects/${ref}`);
-      const fullPath = String(kind === "group" ? live.full_path : live.path_with_namespace);
-      const facts: OwnerFacts = { kind, id: Number(live.id), fullPath, apiPath: `/${kind}s/${Number(live.id)}` };
-      if (kind === "project") facts.accessLevel = projectAccessLevel(live);
-      once(reads, `${kind} ${facts.id}`, async () => facts);
+      const facts: OwnerFacts =
+        kind === "group"
+          ? await groupCalls.get(ctx.client, groupPath(ref), { with_projects: false }).then((group) => ({ kind, id: group.id, fullPath: group.full_path, apiPath: groupPath(group.id) }))
+          : await projectCalls.get(ctx.client, projectPath(ref)).then((project) => ({ kind, id: project.id, fullPath: project.path_with_namespace, apiPath: projectPath(project.id), accessLevel: projectAccessLevel(project) }));
+      keepAnswer(reads, { read: "owner", kind, ref: facts.id }, facts);
       return facts;
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) return undefined;
@@ -437,15 +256,12 @@ async function roleShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFa
 
 /** What an instance-wide need of an administrator reads as, for a user who is not one. */
 const adminNeeded = (user: UserFacts, purpose: string): string =>
-  roleNeeded("administrator rights", "the instance", { username: user.username, has: "a regular user", purpose });
-
-/** A role as the resources' requirements name it: the Owner role, at least the Maintainer role. */
-const roleInWords = (role: Role): string => (role === "Owner" ? "the Owner role" : `at least the ${role} role`);
+  roleNeeded(roleInWords("administrator"), "the instance", { username: user.username, has: "a regular user", purpose });
 
 /** The higher of the project's and its group's membership, from `permissions` (`Entities::ProjectWithAccess`). */
-function projectAccessLevel(live: Live): number {
-  const permissions = (live.permissions ?? {}) as Record<string, { access_level?: number } | null>;
-  return Math.max(0, permissions.project_access?.access_level ?? 0, permissions.group_access?.access_level ?? 0);
+function projectAccessLevel(project: Project): number {
+  const permissions = project.permissions;
+  return Math.max(0, permissions?.project_access?.access_level ?? 0, permissions?.group_access?.access_level ?? 0);
 }
 
 /**
@@ -456,10 +272,10 @@ function projectAccessLevel(live: Live): number {
  */
 async function accessLevel(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, needed: number): Promise<number | undefined> {
   if (owner.accessLevel !== undefined && owner.accessLevel >= needed) return owner.accessLevel;
-  return once(reads, `role ${owner.apiPath}`, async () => {
+  return readOnce(reads, { read: "role", owner: owner.apiPath }, async () => {
     try {
-      const member = await ctx.client.get<Live>(`${owner.apiPath}/members/all/${user.id}`);
-      return Number(member.access_level) || 0;
+      const member = await memberCalls.get(ctx.client, effectiveMemberPath(owner.apiPath, user.id));
+      return member.access_level;
     } catch (error) {
       // `404 Member Not Found` is the server saying the user has no role there; any other refusal tells nothing.
       if (error instanceof ApiError && error.status === 404 && error.notFoundSubject === "Member") return owner.accessLevel ?? 0;
@@ -483,22 +299,16 @@ function tierOfPlan(plan: string | undefined): Tier | "free" | undefined {
 /** How the owner falls short of `tier`, in words; undefined when it does not, or when nobody here may read the tier. */
 async function tierShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, tier: Tier): Promise<string | undefined> {
   const topLevel = topLevelPath(owner);
-  const plan = await once(reads, `plan ${topLevel}`, () =>
-    ctx.client.get<Live>(apiPath`/namespaces/${topLevel}`).then(
-      (namespace) => (typeof namespace.plan === "string" ? namespace.plan : undefined),
-      (error: unknown) => (error instanceof ApiError && (error.status === 403 || error.status === 404) ? undefined : Promise.reject(error)),
-    ),
+  const plan = await readOnce(reads, { read: "plan", namespace: topLevel }, () =>
+    namespaceCalls.get(ctx.client, namespacePath(topLevel)).then((namespace) => namespace.plan ?? undefined, unlessRefused),
   );
   const fromNamespace = tierOfPlan(plan);
   const which = topLevel === owner.fullPath ? "it" : `group ${topLevel}`;
   if (fromNamespace) return TIER_RANK[fromNamespace] < TIER_RANK[tier] ? `${which} is on ${TIER_NAMES[fromNamespace]}` : undefined;
   if (!user.isAdmin) return undefined;
+  // No licence (`null`) or none readable: not judged.
   const licensed = tierOfPlan(
-    await (reads.license ??= ctx.client.get<Live | null>("/license").then(
-      // No licence (`null`) or none readable: not judged.
-      (license) => (typeof license?.plan === "string" ? license.plan : undefined),
-      (error: unknown) => (error instanceof ApiError && (error.status === 403 || error.status === 404) ? undefined : Promise.reject(error)),
-    )),
+    await readOnce(reads, { read: "license" }, () => licenseCalls.get(ctx.client, LICENSE_PATH).then((license) => license?.plan ?? undefined, unlessRefused)),
   );
   return licensed && TIER_RANK[licensed] < TIER_RANK[tier] ? `the instance is licensed for ${TIER_NAMES[licensed]}` : undefined;
 }
@@ -512,7 +322,7 @@ function topLevelPath(owner: OwnerFacts): string {
 
 /** Where the flag is off, in words (`for group acme`); undefined when it is on there, or when the server does not tell. */
 async function flagShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, name: string): Promise<string | undefined> {
-  const flags = await (reads.features ??= readUnlessRefused(ctx, "/features"));
+  const flags = await readOnce(reads, { read: "features" }, () => featureFlagCalls.getAll(ctx.client, FEATURES_PATH).catch(unlessRefused));
   if (!flags) return untoldFlag(reads, name, "GET /features was refused");
   const where = `for group ${topLevelPath(owner)}`;
   const flag = flags.find((candidate) => candidate.name === name);
@@ -529,7 +339,7 @@ async function flagShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFa
 
 /** A flag never set runs on its definition's default; a flag with no definition was removed (generally available) or never existed. */
 async function defaultShortfall(ctx: EngineContext, reads: RunReads, name: string, where: string): Promise<string | undefined> {
-  const definitions = await (reads.definitions ??= readUnlessRefused(ctx, "/features/definitions"));
+  const definitions = await readOnce(reads, { read: "definitions" }, () => featureDefinitionCalls.getAll(ctx.client, FEATURE_DEFINITIONS_PATH).catch(unlessRefused));
   if (!definitions) return untoldFlag(reads, name, "it is not set, and GET /features/definitions was refused");
   const definition = definitions.find((candidate) => candidate.name === name);
   if (definition?.default_enabled === false) return `${where} (never set, and off by default)`;
@@ -541,14 +351,14 @@ function isClosedGate(value: unknown): boolean {
   return value === false || value === null || value === 0 || value === "0" || (Array.isArray(value) && value.length === 0);
 }
 
-/** An administrator's read of the flags, or undefined when the server refuses it (an older server, a narrower token). */
-function readUnlessRefused<T>(ctx: EngineContext, path: string): Promise<T | undefined> {
-  return ctx.client.get<T>(path).catch((error: unknown) => (error instanceof ApiError && (error.status === 403 || error.status === 404) ? undefined : Promise.reject(error)));
+/** Nothing told, where the server refuses a read (a plan hidden from a non-Owner; an older server or a narrower token for the flags). */
+function unlessRefused(error: unknown): Promise<undefined> {
+  return error instanceof ApiError && (error.status === 403 || error.status === 404) ? Promise.resolve(undefined) : Promise.reject(error);
 }
 
 /** A flag the reads could not tell: said once per flag and run, and not judged. */
 async function untoldFlag(reads: RunReads, name: string, why: string): Promise<undefined> {
-  await once(reads, `untold flag ${name}`, () =>
+  await readOnce(reads, { read: "untold flag", flag: name }, () =>
     warn(`The preview could not tell whether feature flag ${name} is on (${why}); it goes on, and \`pulumi up\` will show the server's answer.`),
   );
   return undefined;

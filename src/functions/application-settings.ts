@@ -16,7 +16,7 @@
  * Output form is secret.
  */
 import { z } from "zod";
-import { APPLICATION_SETTINGS_PATH, applicationSettingsRead as settingsShape } from "../api/application-settings";
+import { APPLICATION_SETTINGS_PATH, applicationSettingsRead as settingsShape, INSTANCE_SETTINGS_NEEDS } from "../api/application-settings";
 import { defineObjectFunction, type Camelized, type FunctionOutputOptions } from "./core";
 
 export type ApplicationSettingsInfo = Camelized<z.output<typeof settingsShape>>;
@@ -45,11 +45,7 @@ const applicationSettings = defineObjectFunction({
   args: z.object({}),
   path: () => APPLICATION_SETTINGS_PATH,
   subject: () => "the instance's application settings",
-  refusals: {
-    404: () =>
-      "The hosted offering has no instance-wide settings: /application/settings exists only on self-managed and dedicated instances (check that platform:url is one of them).",
-  },
-  requirements: () => ({ subject: "the instance", role: "administrator rights (instance settings are for administrators only)" }),
+  needs: () => INSTANCE_SETTINGS_NEEDS,
   secrets: APPLICATION_SETTINGS_SECRETS,
   result: settingsShape,
 });

@@ -14,7 +14,7 @@
  *   Maintainer+ of a project, Owner of a group.
  */
 import { z } from "zod";
-import { badge as badgeShape, badgesPath, renderedBadge as renderedShape, urlWithPlaceholders } from "../api/badges";
+import { badge as badgeShape, badgeNeeds, badgesPath, renderedBadge as renderedShape, urlWithPlaceholders } from "../api/badges";
 import { exactlyOneOwner, ownerName, ownerReference } from "../api/owner";
 import { defineListFunction, defineObjectFunction, type Camelized } from "./core";
 
@@ -103,8 +103,7 @@ const renderedBadge = defineObjectFunction({
     403: () => "Rendering needs the rights to manage badges, though it writes nothing.",
   },
   // Rendering is authorized as managing badges is: admin_project (Maintainer) or admin_group (Owner).
-  requirements: (args) =>
-    args.project !== undefined ? { subject: `project ${args.project}`, role: "at least the Maintainer role" } : { subject: `group ${args.group}`, role: "the Owner role" },
+  needs: badgeNeeds,
   result: renderedShape,
 });
 

@@ -14,7 +14,8 @@ import {
   registryTagsPath,
   registryTagSummary as tagSummaryShape,
 } from "../api/container-registry";
-import { ownerReference } from "../api/owner";
+import { ownerNamedBy, ownerReference } from "../api/owner";
+import type { Needs } from "../engine/needs";
 import { defineListFunction, defineObjectFunction, type Camelized } from "./core";
 
 export type RegistryRepository = Camelized<z.output<typeof repositoryShape>>;
@@ -32,9 +33,9 @@ const flag = z.boolean().optional();
 const registryRefusal = () =>
   "While the registry's visibility is enabled, any access to a public or internal project is enough; a disabled registry refuses everyone.";
 type RegistryOwner = { project?: string | number; group?: string | number };
-const registryOwner = (args: RegistryOwner) =>
-  args.project !== undefined ? `project ${args.project}` : args.group !== undefined ? `group ${args.group}` : "the repository's project";
-const readRequirements = (args: RegistryOwner) => ({ subject: registryOwner(args), role: "at least the Reporter role" });
+const registryOwner = (args: RegistryOwner): Needs["on"] =>
+  args.project !== undefined || args.group !== undefined ? ownerNamedBy(args) : { kind: "described", what: "the repository's project" };
+const readNeeds = (args: RegistryOwner): Needs => ({ on: registryOwner(args), role: "Reporter" });
 
 const registryRepositories = defineListFunction({
   name: "getRegistryRepositories",
@@ -60,7 +61,7 @@ const registryRepositories = defineListFunction({
   query: (args) => ({ tags: args.tags, tags_count: args.tagsCount }),
   subject: (args) => (args.project !== undefined ? `the registry repositories of project ${args.project}` : `the registry repositories of group ${args.group}`),
   refusals: { 403: registryRefusal },
-  requirements: readRequirements,
+  needs: readNeeds,
   item: repositoryShape,
 });
 
@@ -89,7 +90,7 @@ const registryRepository = defineObjectFunction({
   query: (args) => ({ tags: args.tags, tags_count: args.tagsCount, size: args.size }),
   subject: (args) => `registry repository ${args.id}`,
   refusals: { 403: registryRefusal },
-  requirements: () => readRequirements({}),
+  needs: () => readNeeds({}),
   result: repositoryShape,
 });
 
@@ -123,7 +124,7 @@ const registryTags = defineListFunction({
   query: (args) => ({ pagination: "keyset", order_by: "name", sort: args.sort }),
   subject: (args) => `the tags of ${registryRepositorySubject(args)}`,
   refusals: { 403: registryRefusal },
-  requirements: readRequirements,
+  needs: readNeeds,
   item: tagSummaryShape,
 });
 
@@ -144,7 +145,7 @@ const registryTag = defineObjectFunction({
   path: registryTagPath,
   subject: (args) => `tag ${args.name} of ${registryRepositorySubject(args)}`,
   refusals: { 403: registryRefusal },
-  requirements: readRequirements,
+  needs: readNeeds,
   result: tagDetailShape,
 });
 

@@ -26,10 +26,10 @@ import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, missingOrHidden, NetworkError, PAGE_SIZE, roleNeeded, tierNeeded, type PlatformClient, type Query } from "../client";
+import { ApiError, missingOrHidden, NetworkError, PAGE_SIZE, REFUSAL_ADVICE, roleNeeded, tierNeeded, type PlatformClient, type Query } from "../client";
 import { client, withConnection, type Connection } from "../connection";
 import type { ConnectionInput } from "../engine/connections";
-import type { Requirements } from "../engine/definition";
+import { needsInWords, offeringNeeded, onGroup, onProject, type Needs, type Role } from "../engine/needs";
 import { ExplainedError } from "../engine/errors";
 import { redact } from "../engine/redaction";
 import { describeIssue } from "../validation";
@@ -75,18 +75,18 @@ export interface CallDeclaration<A extends z.ZodObject> {
   /** What the call reads, as a user names it (`registry repository 7 of project acme/web`): named when it is missing. */
   subject(args: z.output<A>): string;
   /**
-   * What a refusal means for this call, beyond its requirements and the
+   * What a refusal means for this call, beyond its needs and the
    * generic reading: a 404 of a tier-gated API may be the tier, a 403 of a
    * protected tag its protection. Actions also explain the server's limits
    * here (a 429 of the changelog, a 400 of an hourly lease).
    */
   refusals?: Partial<Record<number, (args: z.output<A>) => string>>;
   /**
-   * What the call needs of the token's user and of the owner, as resources
-   * declare it (`{ subject: "project acme/web", role: "at least the Reporter role" }`):
-   * a 403 is worded from it as a resource's is, the call's own `refusals[403]` then adds to it.
+   * What the call needs of the token's user and of the owner, declared as
+   * resources declare it (../engine/needs.ts): a 403 is worded from it as a
+   * resource's is, the call's own `refusals[403]` then adds to it.
    */
-  requirements?(args: z.output<A>): Pick<Requirements, "subject" | "role" | "tier">;
+  needs?(args: z.output<A>): Needs;
   /** What the call does to its subject, for messages: `read` (the default), `run`, `delete`. */
   verb?: string;
 }
@@ -154,15 +154,15 @@ export interface SavedFile {
   sha256: string;
 }
 
-/** The requirements of a call on the project it names (`project`): `role` on it, and a licence `tier` if any. */
-export const onProject =
-  (role: string, tier?: string) =>
-  (args: { project: string | number }): Pick<Requirements, "subject" | "role" | "tier"> => ({ subject: `project ${args.project}`, role, ...(tier ? { tier } : {}) });
+/** The needs of a call on the project its `project` argument names: `role` on it, and what else it needs (a tier, a phrase). */
+export const projectNeeds =
+  (role?: Role, more: Omit<Needs, "on" | "role"> = {}) =>
+  (args: { project: string | number }): Needs => ({ on: onProject(args.project), ...(role ? { role } : {}), ...more });
 
-/** The requirements of a call on the group it names (`group`): `role` on it, and a licence `tier` if any. */
-export const onGroup =
-  (role: string, tier?: string) =>
-  (args: { group: string | number }): Pick<Requirements, "subject" | "role" | "tier"> => ({ subject: `group ${args.group}`, role, ...(tier ? { tier } : {}) });
+/** The needs of a call on the group its `group` argument names: `role` on it, and what else it needs (a tier, a phrase). */
+export const groupNeeds =
+  (role?: Role, more: Omit<Needs, "on" | "role"> = {}) =>
+  (args: { group: string | number }): Needs => ({ on: onGroup(args.group), ...(role ? { role } : {}), ...more });
 
 /** Any declaration, as the shared code below handles them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -389,7 +389,7 @@ export function explained(declaration: AnyDeclaration, args: Args, error: unknow
   if (!(error instanceof ApiError || error instanceof NetworkError)) return error as Error;
   const subject = declaration.subject(args as never);
   const verb = declaration.verb ?? "read";
-  const special = error instanceof ApiError ? declaration.refusals?.[error.status]?.(args as never) : undefined;
+  const special = error instanceof ApiError ? (declaration.refusals?.[error.status]?.(args as never) ?? offeringRefusal(declaration, args, error)) : undefined;
   const answered = error instanceof ApiError ? `${error.method} ${error.path} answered ${error.status}${error.serverMessage ? ` (${error.serverMessage})` : ""}` : "";
   // What a CI job token cannot do is said whatever the call's own reading of the refusal.
   const note = error instanceof ApiError && error.credentialNote ? ` ${error.credentialNote}` : "";
@@ -398,7 +398,7 @@ export function explained(declaration: AnyDeclaration, args: Args, error: unknow
   const refused = error instanceof ApiError && (error.status === 404 || error.status === 403);
   const cause = refused ? (error.status === 404 ? notFoundCause(error, args, subject, special) : forbiddenCause(declaration, args)) : undefined;
   if (refused && (cause || special)) {
-    const advice = special ?? (error.status === 404 ? "Check the names and ids." : "Use the token of a user who has it.");
+    const advice = special ?? REFUSAL_ADVICE[error.status as 403 | 404];
     message = `could not ${verb} ${subject}: ${answered}${cause ? `: ${cause}` : ""}. ${advice}${note}`;
   } else if (error instanceof ApiError && special) {
     // A job token's 401 is the job token's reach, not a wrong access token.
@@ -425,9 +425,16 @@ function notFoundCause(error: ApiError, args: Args, subject: string, special: st
   return missingOrHidden(typeof ref === "string" || typeof ref === "number" ? `${kind} ${ref}` : `the ${kind}`);
 }
 
-/** What a 403 means, from the call's requirements: the role (and tier) it needs, in the resources' words. */
+/** A route the server does not know, on an offering the call's needs exclude: the one wording of it, as a sentence. */
+function offeringRefusal(declaration: AnyDeclaration, args: Args, error: ApiError): string | undefined {
+  const offering = error.status === 404 && error.notFoundSubject === undefined ? declaration.needs?.(args as never).offering : undefined;
+  return offering && `${offeringNeeded(offering).replace(/^./, (first) => first.toUpperCase())}.`;
+}
+
+/** What a 403 means, from the call's needs: the role (and tier) it needs, in the resources' words. */
 function forbiddenCause(declaration: AnyDeclaration, args: Args): string | undefined {
-  const needs = declaration.requirements?.(args as never);
+  const declared = declaration.needs?.(args as never);
+  const needs = declared && needsInWords(declared);
   if (!needs?.role) return needs?.tier ? tierNeeded(needs.tier, needs.subject) : undefined;
   return needs.tier ? `${roleNeeded(needs.role, needs.subject)}, and ${tierNeeded(needs.tier, needs.subject)}` : roleNeeded(needs.role, needs.subject);
 }

@@ -5,16 +5,12 @@
 import { z } from "zod";
 import { epic as epicShape, epicChildrenPath, epicPath } from "../api/epics";
 import { ownerReference } from "../api/owner";
-import { defineListFunction, defineObjectFunction, type Camelized } from "./core";
+import { defineListFunction, defineObjectFunction, groupNeeds, type Camelized } from "./core";
 
 export type Epic = Camelized<z.output<typeof epicShape>>;
 
 /** Epics are a Premium feature; a confidential one is for the Planner role and above. */
-const readRequirements = (args: { group: string | number }) => ({
-  subject: `group ${args.group}`,
-  role: "read access to the epic (the Planner role or higher for a confidential one)",
-  tier: "Premium or Ultimate",
-});
+const readNeeds = groupNeeds(undefined, { phrase: "read access to the epic (the Planner role or higher for a confidential one)", tier: "premium" });
 
 const inGroup = {
   /** The epic's group (id or full path). */
@@ -32,7 +28,7 @@ const epic = defineObjectFunction({
   }),
   path: (args) => epicPath(args.group, args.epicIid),
   subject: (args) => parentEpicSubject(args),
-  requirements: readRequirements,
+  needs: readNeeds,
   result: epicShape,
 });
 
@@ -67,7 +63,7 @@ const epicChildren = defineListFunction({
   args: z.object(parentEpic),
   path: childEpicsPath,
   subject: (args) => `the child epics of ${parentEpicSubject(args)}`,
-  requirements: readRequirements,
+  needs: readNeeds,
   item: epicShape,
 });
 

@@ -6,9 +6,9 @@
  * secret, so the Output form of this function is secret.
  */
 import { z } from "zod";
-import { clientKey as clientKeyShape, clientKeysPath } from "../api/error-tracking";
+import { clientKey as clientKeyShape, clientKeyNeeds, clientKeysPath } from "../api/error-tracking";
 import { ownerReference } from "../api/owner";
-import { defineListFunction, onProject, type Camelized } from "./core";
+import { defineListFunction, type Camelized } from "./core";
 
 export type ErrorTrackingClientKeyInfo = Camelized<z.output<typeof clientKeyShape>>;
 
@@ -17,7 +17,7 @@ const clientKeys = defineListFunction({
   args: z.object({ /** The project (id or full path). */ project: ownerReference }),
   path: (args) => clientKeysPath(args.project),
   subject: (args) => `the error tracking client keys of project ${args.project}`,
-  requirements: onProject("at least the Maintainer role (and a token with the api scope)"),
+  needs: clientKeyNeeds,
   secrets: ["sentryDsn", "publicKey"],
   item: clientKeyShape,
 });

@@ -12,7 +12,7 @@ import { z } from "zod";
 import { type Query } from "../client";
 import { group as groupDetailShape, groupPath, GROUPS_PATH, groupTokensPath, listedGroup as groupShape, groupPersonalAccessToken as personalAccessTokenShape } from "../api/groups";
 import { ownerReference } from "../api/owner";
-import { defineListFunction, defineObjectFunction, onGroup, type Camelized } from "./core";
+import { defineListFunction, defineObjectFunction, groupNeeds, type Camelized } from "./core";
 
 export type GroupInfo = Camelized<z.output<typeof groupDetailShape>>;
 export type GroupSummary = Camelized<z.output<typeof groupShape>>;
@@ -191,7 +191,7 @@ const groupPersonalAccessTokens = defineListFunction({
     403: () => inventoryRule,
     404: () => `Check the group, and that the server is the hosted offering. ${inventoryRule}`,
   },
-  requirements: onGroup("the Owner role", "Premium or Ultimate"),
+  needs: groupNeeds("Owner", { tier: "premium" }),
   item: personalAccessTokenShape,
 });
 

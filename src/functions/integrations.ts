@@ -18,7 +18,7 @@
 import { z } from "zod";
 import { groupIntegration as detailShape, groupIntegrationPath, groupIntegrationsPath, groupIntegrationSummary as summaryShape } from "../api/integrations";
 import { ownerReference } from "../api/owner";
-import { defineListFunction, defineObjectFunction, onGroup, type Camelized } from "./core";
+import { defineListFunction, defineObjectFunction, groupNeeds, type Camelized } from "./core";
 
 export type GroupIntegrationSummary = Camelized<z.output<typeof summaryShape>>;
 export type GroupIntegrationInfo = Camelized<z.output<typeof detailShape>>;
@@ -36,14 +36,14 @@ export const INTEGRATION_SECRETS = [
 ] as const;
 
 const group = ownerReference;
-const maintainerNeeded = onGroup("at least the Maintainer role");
+const maintainerNeeded = groupNeeds("Maintainer");
 
 const groupIntegrations = defineListFunction({
   name: "getGroupIntegrations",
   args: z.object({ /** The group (id or full path). */ group }),
   path: (args) => groupIntegrationsPath(args.group),
   subject: (args) => `the integrations of group ${args.group}`,
-  requirements: maintainerNeeded,
+  needs: maintainerNeeded,
   secrets: INTEGRATION_SECRETS,
   item: summaryShape,
 });
@@ -72,7 +72,7 @@ const groupIntegration = defineObjectFunction({
     404: (args) =>
       `When the server names the Integration, ${args.slug} was never configured on this group (a disabled one is still found, inactive); set one up with GroupIntegration. Otherwise check the group.`,
   },
-  requirements: maintainerNeeded,
+  needs: maintainerNeeded,
   secrets: INTEGRATION_SECRETS,
   result: detailShape,
 });

@@ -21,7 +21,7 @@ import {
   mergeRequestsPath,
   pipelineBasic as pipelineBasicShape,
 } from "../api/merge-requests";
-import { defineListFunction, defineObjectFunction, defineTextFunction, onProject, type Camelized } from "./core";
+import { defineListFunction, defineObjectFunction, defineTextFunction, projectNeeds, type Camelized } from "./core";
 
 export type MergeRequestSummary = Camelized<z.output<typeof mergeRequestShape>>;
 export type MergeRequestInfo = Camelized<z.output<typeof singleShape>>;
@@ -171,7 +171,7 @@ function listQuery(args: ListArgs): Query {
   };
 }
 
-const reporterNeeded = onProject("at least the Reporter role");
+const reporterNeeded = projectNeeds("Reporter");
 const readRefusal = () => "That is for a private project; a public or internal project's own visibility decides for the others.";
 const pipelineRefusal = () => "On a public or internal project whose pipelines are public, any access to it is enough.";
 
@@ -214,7 +214,7 @@ const projectMergeRequests = defineListFunction({
   query: (args) => ({ ...listQuery(args), iids: args.iids }),
   subject: (args) => `the merge requests of project ${args.project}`,
   refusals: { 403: readRefusal },
-  requirements: reporterNeeded,
+  needs: reporterNeeded,
   item: mergeRequestShape,
 });
 
@@ -258,7 +258,7 @@ const mergeRequest = defineObjectFunction({
   }),
   subject: mergeRequestSubject,
   refusals: { 403: readRefusal },
-  requirements: reporterNeeded,
+  needs: reporterNeeded,
   result: singleShape,
 });
 
@@ -280,7 +280,7 @@ const mergeRequestDiffs = defineListFunction({
   query: (args) => ({ unidiff: args.unidiff }),
   subject: (args) => `the diffs of ${mergeRequestSubject(args)}`,
   refusals: { 403: readRefusal },
-  requirements: reporterNeeded,
+  needs: reporterNeeded,
   item: diffShape,
 });
 
@@ -301,7 +301,7 @@ const mergeRequestRawDiffs = defineTextFunction({
   path: (args) => `${mergeRequestPath(args.project, args.iid)}/raw_diffs`,
   subject: (args) => `the raw diff of ${mergeRequestSubject(args)}`,
   refusals: { 403: readRefusal },
-  requirements: reporterNeeded,
+  needs: reporterNeeded,
 });
 
 /**
@@ -324,7 +324,7 @@ const mergeRequestPipelines = defineListFunction({
   path: mergeRequestPipelinesPath,
   subject: (args) => `the pipelines of ${mergeRequestSubject(args)}`,
   refusals: { 403: pipelineRefusal },
-  requirements: reporterNeeded,
+  needs: reporterNeeded,
   item: pipelineBasicShape,
 });
 

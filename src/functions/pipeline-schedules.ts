@@ -22,7 +22,7 @@ import {
   pipelineScheduleSummary as scheduleShape,
   schedulePipeline as pipelineShape,
 } from "../api/pipeline-schedules";
-import { defineComposedFunction, defineListFunction, onProject, type Camelized } from "./core";
+import { defineComposedFunction, defineListFunction, projectNeeds, type Camelized } from "./core";
 
 export const PIPELINE_STATUSES = [
   "created", "waiting_for_resource", "preparing", "pending", "running", "success", "failed", "canceled", "skipped", "manual", "scheduled",
@@ -41,7 +41,7 @@ const schedulesPath = (args: { project: string | number }) => pipelineSchedulesP
 /** One schedule's path: its reads, and the actions on it (`play`). */
 export const schedulePath = (args: { project: string | number; scheduleId: number }) => pipelineSchedulePath(args.project, args.scheduleId);
 /** Schedules are for Reporters and above; the server hides them from Guests (404). */
-export const reporterNeeded = onProject("at least the Reporter role");
+export const reporterNeeded = projectNeeds("Reporter");
 export const signedInOnly = () => `this API needs a signed-in caller, and ${tokenRefused()}.`;
 export const scheduleNotFound = (args: { project: string | number }) =>
   `When the server names the Pipeline Schedule, no schedule of that id belongs to the project, or ${roleNeeded("at least the Reporter role", `project ${args.project}`)} (the server hides schedules from Guests). Otherwise check the project.`;
@@ -58,7 +58,7 @@ const schedules = defineListFunction({
   query: (args) => ({ scope: args.scope }),
   subject: (args) => `the pipeline schedules of project ${args.project}`,
   refusals: { 401: signedInOnly },
-  requirements: reporterNeeded,
+  needs: reporterNeeded,
   item: scheduleShape,
 });
 

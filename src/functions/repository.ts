@@ -15,7 +15,7 @@ import { z } from "zod";
 import { apiPath } from "../client";
 import { ExplainedError } from "../engine/errors";
 import { ownerReference } from "../api/owner";
-import { defineComposedFunction, defineListFunction, defineObjectFunction, onProject, type Camelized, type SavedFile } from "./core";
+import { defineComposedFunction, defineListFunction, defineObjectFunction, projectNeeds, type Camelized, type SavedFile } from "./core";
 
 // ---------------------------------------------------------------------------
 // Shapes (snake_case, as the API sends them)
@@ -149,7 +149,7 @@ const repositoryOf = (args: { project: string | number }) => `the repository of 
 const repositoryRefusals = {
   403: () => "That is for a private or internal project: its Guests cannot read its code.",
 };
-const repositoryRequirements = onProject("at least the Reporter role");
+const repositoryNeeds = projectNeeds("Reporter");
 const atRef = (reference: string | undefined) => (reference === undefined ? "" : ` at ${reference}`);
 
 // ---------------------------------------------------------------------------
@@ -172,7 +172,7 @@ const repositoryTree = defineListFunction({
   query: (args) => ({ path: args.path, ref: args.ref, recursive: args.recursive, pagination: "keyset" }),
   subject: (args) => `${args.path === undefined ? "the tree" : `directory ${args.path}`} of ${repositoryOf(args)}${atRef(args.ref)}`,
   refusals: repositoryRefusals,
-  requirements: repositoryRequirements,
+  needs: repositoryNeeds,
   item: treeEntryShape,
 });
 
@@ -208,7 +208,7 @@ const repositoryBlob = defineComposedFunction({
   },
   subject: (args) => (args.sha !== undefined ? `blob ${args.sha} of ${repositoryOf(args)}` : `file ${args.path} of ${repositoryOf(args)}${atRef(args.ref)}`),
   refusals: repositoryRefusals,
-  requirements: repositoryRequirements,
+  needs: repositoryNeeds,
   async run(read, args): Promise<RepositoryBlob> {
     let sha = args.sha;
     if (sha === undefined) {
@@ -274,7 +274,7 @@ const repositoryArchive = defineComposedFunction({
   }),
   subject: (args) => `the ${args.format} archive of ${repositoryOf(args)}${atRef(args.sha)}${args.path === undefined ? "" : ` (${args.path})`}`,
   refusals: repositoryRefusals,
-  requirements: repositoryRequirements,
+  needs: repositoryNeeds,
   async run(read, args): Promise<RepositoryArchive> {
     const destination = args.destination ?? defaultArchivePath(args);
     const saved = await read.file(apiPath`/projects/${args.project}/repository/archive.` + args.format, {
@@ -334,7 +334,7 @@ const repositoryCompare = defineObjectFunction({
   query: (args) => ({ from: args.from, to: args.to, from_project_id: args.fromProjectId, straight: args.straight, unidiff: args.unidiff }),
   subject: (args) => `the comparison ${args.from}...${args.to} of ${repositoryOf(args)}`,
   refusals: repositoryRefusals,
-  requirements: repositoryRequirements,
+  needs: repositoryNeeds,
   result: comparisonShape,
 });
 
@@ -366,7 +366,7 @@ const repositoryContributors = defineListFunction({
   query: (args) => ({ order_by: args.orderBy, sort: args.sort, ref: args.ref }),
   subject: (args) => `the contributors of ${repositoryOf(args)}${atRef(args.ref)}`,
   refusals: repositoryRefusals,
-  requirements: repositoryRequirements,
+  needs: repositoryNeeds,
   item: contributorShape,
 });
 
@@ -395,7 +395,7 @@ const repositoryMergeBase = defineObjectFunction({
   query: (args) => ({ refs: args.refs }),
   subject: (args) => `the merge base of ${args.refs.join(", ")} in ${repositoryOf(args)}`,
   refusals: repositoryRefusals,
-  requirements: repositoryRequirements,
+  needs: repositoryNeeds,
   opaque: ["trailers", "extended_trailers"],
   result: commitShape,
 });
@@ -469,6 +469,11 @@ export const CHANGELOG_RATE_LIMIT =
   "The server allows 5 changelog requests a minute per user and project (generating and committing alike); " +
   "the client waited within platform:retryTimeout. Run it again after a minute, or raise platform:retryTimeout to let it wait longer.";
 
+/** Committing the notes pushes to the branch: ChangelogCommit and `commitChangelog` need push access. */
+export const changelogNeeds = projectNeeds("Developer", {
+  phrase: "push access (the Developer role; on a protected default branch, the role its protection allows to push, Maintainer by default)",
+});
+
 export const changelogSubject = (args: { project: string | number; version: string }) => `the changelog of version ${args.version} of ${repositoryOf(args)}`;
 
 const repositoryChangelog = defineObjectFunction({
@@ -478,7 +483,7 @@ const repositoryChangelog = defineObjectFunction({
   query: changelogParameters,
   subject: changelogSubject,
   refusals: repositoryRefusals,
-  requirements: repositoryRequirements,
+  needs: repositoryNeeds,
   result: changelogShape,
 });
 

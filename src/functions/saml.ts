@@ -26,14 +26,14 @@ import {
   samlIdentityPath,
   whyNoSamlProvider,
 } from "../api/saml";
-import { defineComposedFunction, defineListFunction, onGroup, type Camelized } from "./core";
+import { defineComposedFunction, defineListFunction, groupNeeds, type Camelized } from "./core";
 
 export type SamlIdentityInfo = Camelized<z.output<typeof identityShape>>;
 export type SamlGroupLinkInfo = Camelized<z.output<typeof groupLinkShape>>;
 
 const group = ownerReference;
 /** Group SAML is for the group's Owners (below Premium the identities list answers 400: `whyNoSamlProvider`). */
-const ownerOnly = onGroup("the Owner role");
+const ownerOnly = groupNeeds("Owner");
 const identityNotFound = () =>
   "When the server names the Identity, no SAML identity of the group has this extern_uid (uids match case-insensitively). " +
   "On a self-managed instance every uid is not found here: identities are managed through the users API there.";
@@ -52,7 +52,7 @@ const identities = defineComposedFunction({
     limit: z.number().int().positive().optional(),
   }),
   subject: (args) => `the SAML identities of group ${args.group}`,
-  requirements: ownerOnly,
+  needs: ownerOnly,
   async run(read, args) {
     const path = samlIdentitiesPath(args.group);
     try {
@@ -75,7 +75,7 @@ const identity = defineComposedFunction({
   }),
   subject: (args) => `SAML identity ${args.uid} of group ${args.group}`,
   refusals: { 404: identityNotFound },
-  requirements: ownerOnly,
+  needs: ownerOnly,
   run: (read, args) => read.object(samlIdentityPath(args.group, args.uid), undefined, identityShape),
 });
 

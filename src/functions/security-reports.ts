@@ -7,7 +7,7 @@ import { z } from "zod";
 import { ApiError, tokenRefused } from "../client";
 import { ownerReference } from "../api/owner";
 import { dependenciesPath, dependency as dependencyShape, vulnerabilityFinding as findingShape, vulnerabilityFindingsPath } from "../api/security-reports";
-import { defineComposedFunction, defineListFunction, onProject, type Camelized } from "./core";
+import { defineComposedFunction, defineListFunction, projectNeeds, type Camelized } from "./core";
 import { findingsThroughGraphql } from "./security-findings-graphql";
 
 export const REPORT_TYPES = ["sast", "dast", "dependency_scanning", "container_scanning"] as const;
@@ -23,7 +23,6 @@ const project = ownerReference;
 /** The API documentation's arrays travel comma-separated (`report_type=sast,dast`). */
 const commaSeparated = (values: readonly string[] | undefined) => (values === undefined ? undefined : values.join(","));
 /** Security reports are an Ultimate feature, of the project's top-level group (hosted) or of the instance's licence. */
-const reportRequirements = (role: string) => onProject(role, "Ultimate");
 const signedInOnly = () => `this API needs a signed-in caller, and ${tokenRefused()}.`;
 
 /** The REST list is gone from this server: the route is unknown (`404 Not Found` from the router) or answers 410. */
@@ -65,7 +64,7 @@ const vulnerabilityFindings = defineComposedFunction({
     return (await findingsThroughGraphql(read, args, `the vulnerability findings of project ${args.project}`)) as VulnerabilityFinding[];
   },
   subject: (args) => `the vulnerability findings of project ${args.project}`,
-  requirements: reportRequirements("at least the Developer role (for the security dashboard)"),
+  needs: projectNeeds("Developer", { phrase: "at least the Developer role (for the security dashboard)", tier: "ultimate" }),
   opaque: ["details"],
   refusals: {
     401: signedInOnly,
@@ -98,7 +97,7 @@ const dependencies = defineListFunction({
   path: (args) => dependenciesPath(args.project),
   query: (args) => ({ package_manager: commaSeparated(args.packageManagers) }),
   subject: (args) => `the dependencies of project ${args.project}`,
-  requirements: reportRequirements("access to the repository (at least the Reporter role on a private project)"),
+  needs: projectNeeds(undefined, { phrase: "access to the repository (at least the Reporter role on a private project)", tier: "ultimate" }),
   refusals: {
     401: signedInOnly,
   },

@@ -3,7 +3,7 @@
  * top-level group: experiments
  * behind feature flags, Premium and Ultimate only.
  *
- * Refusals are explained as the resources explain them (`requirements` in
+ * Refusals are explained as the resources explain them (`needs` in
  * ../resources/virtual-registry.ts and cleanup-policy.ts), from real servers'
  * gates:
  * - registries and upstreams: the `container_virtual_registries` flag off is
@@ -18,7 +18,7 @@
  * so nothing here is secret; `username` is shown.
  */
 import { z } from "zod";
-import { tierNeeded, tokenRefused } from "../client";
+import { flagOff, tierNeeded, tokenRefused } from "../client";
 import {
   cleanupPolicy as cleanupPolicyShape,
   cleanupPolicyPath,
@@ -34,7 +34,9 @@ import {
   virtualRegistry as registryShape,
   virtualRegistryDetail as registryDetailShape,
 } from "../api/virtual-registries";
-import { defineListFunction, defineObjectFunction, onGroup, type Camelized } from "./core";
+import { onGroup } from "../api/owner";
+import type { Needs } from "../engine/needs";
+import { defineListFunction, defineObjectFunction, groupNeeds, type Camelized } from "./core";
 
 export type VirtualRegistryInfo = Camelized<z.output<typeof registryShape>>;
 export type VirtualRegistryDetail = Camelized<z.output<typeof registryDetailShape>>;
@@ -48,11 +50,14 @@ const groupArg = { /** The top-level group (id or path). */ group: topLevelGroup
 
 const FLAG = "container_virtual_registries";
 export const containerRefusals = {
-  401: () => `either the group does not have the ${FLAG} feature flag enabled (an administrator can enable it), or ${tokenRefused()} (this API answers 401 to each).`,
+  401: () => `either ${flagOff(FLAG, "for the group")}, or ${tokenRefused()} (this API answers 401 to each).`,
   404: () => `This API answers the same unnamed 404 when ${tierNeeded(PREMIUM_TIER, "its group")} and is below it.`,
 };
 /** Reading virtual registries and upstreams is for any member of the group. */
-const readRequirements = (args: { group?: string | number }) => ({ subject: args.group === undefined ? "the registry's group" : `group ${args.group}`, role: "a membership (any role)" });
+const readNeeds = (args: { group?: string | number }): Needs => ({
+  on: args.group === undefined ? { kind: "described", what: "the registry's group" } : onGroup(args.group),
+  phrase: "a membership (any role)",
+});
 
 const registries = defineListFunction({
   name: "getVirtualRegistries",
@@ -60,7 +65,7 @@ const registries = defineListFunction({
   path: (args) => groupRegistriesPath(args.group),
   subject: (args) => `the container virtual registries of group ${args.group}`,
   refusals: containerRefusals,
-  requirements: readRequirements,
+  needs: readNeeds,
   item: registryShape,
 });
 
@@ -81,7 +86,7 @@ const registry = defineObjectFunction({
   path: (args) => registryPath(args.id),
   subject: (args) => `container virtual registry ${args.id}`,
   refusals: containerRefusals,
-  requirements: () => readRequirements({}),
+  needs: () => readNeeds({}),
   result: registryDetailShape,
 });
 
@@ -121,7 +126,7 @@ const upstreams = defineListFunction({
   query: (args) => ({ upstream_name: args.upstreamName }),
   subject: (args) => (args.registry !== undefined ? `the upstreams of container virtual registry ${args.registry}` : `the container upstreams of group ${args.group}`),
   refusals: containerRefusals,
-  requirements: readRequirements,
+  needs: readNeeds,
   item: upstreamShape,
 });
 
@@ -142,7 +147,7 @@ const upstream = defineObjectFunction({
   path: (args) => upstreamPath(args.id),
   subject: (args) => `container upstream ${args.id}`,
   refusals: containerRefusals,
-  requirements: () => readRequirements({}),
+  needs: () => readNeeds({}),
   result: upstreamDetailShape,
 });
 
@@ -166,7 +171,7 @@ const cleanupPolicy = defineObjectFunction({
     404: (args) =>
       `This API answers the same unnamed 404 when the group has no policy yet (create one with CleanupPolicy), when ${tierNeeded(PREMIUM_TIER, `group ${args.group}`)} and is below it, and when the maven_virtual_registry feature flag is off (an administrator can enable it).`,
   },
-  requirements: onGroup("the Owner role"),
+  needs: groupNeeds("Owner"),
   result: cleanupPolicyShape,
 });
 

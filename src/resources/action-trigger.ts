@@ -7,8 +7,8 @@
  * what the run recorded (a run is not an object the server keeps).
  */
 import { z } from "zod";
-import { defineResource, type EngineContext, type FieldTraits, type Requirements } from "../engine/definition";
-import type { Preconditions } from "../engine/verify";
+import { defineResource, type EngineContext, type FieldTraits } from "../engine/definition";
+import type { Needs } from "../engine/needs";
 
 /** Any values: a change of one runs the action again (a release's version, a schedule's inputs). */
 export const triggers = z.array(z.unknown()).optional();
@@ -18,9 +18,8 @@ interface TriggerDeclaration<S extends z.ZodObject> {
   schema: S;
   /** What the run answers, as outputs (camelCase). */
   outputs: readonly string[];
-  requirements(args: z.output<S>): Requirements;
-  /** What the preview verifies before the run (../engine/verify.ts): the least role it is known to need. */
-  preconditions(args: z.output<S>): Preconditions;
+  /** What the run needs: explains a refusal, and the preview verifies the least role it is known to need (../engine/verify.ts). */
+  needs(args: z.output<S>): Needs;
   /** Runs the action; answers the resource's id and its outputs. */
   run(ctx: EngineContext, args: z.output<S>): Promise<{ id: string; outputs: Record<string, unknown> }>;
 }
@@ -34,8 +33,7 @@ export function defineActionTrigger<S extends z.ZodObject>(declaration: TriggerD
     fields: fields as { [K in keyof z.output<S>]?: FieldTraits },
     outputs: Object.fromEntries(declaration.outputs.map((name) => [name, {}])),
     outputsOf: (live: Record<string, unknown>) => recorded(live),
-    requirements: (args) => declaration.requirements(args),
-    preconditions: (args) => declaration.preconditions(args),
+    needs: (args) => declaration.needs(args),
     async create(ctx, args) {
       const { id, outputs } = await declaration.run(ctx, args);
       return { id, live: outputs };

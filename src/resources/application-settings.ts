@@ -26,7 +26,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, tierNeeded } from "../client";
 import { aliasOf, countDeclaration, declarationKey, recordAlias } from "../engine/declarations";
-import { APPLICATION_SETTINGS_PATH, applicationSettingsCalls } from "../api/application-settings";
+import { APPLICATION_SETTINGS_PATH, applicationSettingsCalls, INSTANCE_SETTINGS_NEEDS } from "../api/application-settings";
 import { defineResource, type EngineContext, type FieldTraits, type Live } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
@@ -329,15 +329,10 @@ const wireName = (property: string): string => {
   return apiName(alias ? alias[1] : property);
 };
 
-/** Errors of this endpoint as the user should read them (a 403 is the engine's, from `requirements`). */
+/** Errors of this endpoint as the user should read them (a 403 is the engine's, from `needs`). */
 function explained(error: unknown, declared: Partial<ApplicationSettingsInputs> = {}): unknown {
   if (!(error instanceof ApiError)) return error;
   const answered = `${error.method} ${error.path} failed with ${error.status} (${error.serverMessage})`;
-  if (error.status === 404 && error.notFoundSubject === undefined) {
-    return new ExplainedError(
-      `ApplicationSettings: the server has no ${SETTINGS_PATH} endpoint (${answered}). Instance settings exist on self-managed and dedicated offerings only; the hosted offering does not offer them.`,
-    );
-  }
   if (error.status === 400 && error.fieldErrors) {
     const licensed = Object.keys(error.fieldErrors)
       // The server names the setting; the program may have declared it under an alias.
@@ -367,9 +362,7 @@ export const applicationSettingsDefinition = defineResource({
   outputs: { ...settingsOutputs, updatedAt: {} },
   outputsOf: (live: Live) => ({ updatedAt: live.updated_at }),
 
-  requirements: () => ({ subject: "the instance", role: "administrator rights (instance settings are for administrators only)" }),
-  // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
-  preconditions: () => ({ owner: { kind: "instance" }, role: "administrator" }),
+  needs: () => INSTANCE_SETTINGS_NEEDS,
 
   validate(args) {
     const failures: { property: string; reason: string }[] = [];

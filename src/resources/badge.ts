@@ -8,8 +8,7 @@ import { z } from "zod";
 import { defineResource, type EngineContext } from "../engine/definition";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
-import { ownerNamedBy } from "../engine/verify";
-import { badgeCalls, badgeIdOf, badgesOf, badgesPath, findOwnBadge, parseBadgeId, urlWithPlaceholders, type Badge as BadgeLive } from "../api/badges";
+import { badgeCalls, badgeIdOf, badgeNeeds, badgesOf, badgesPath, findOwnBadge, parseBadgeId, urlWithPlaceholders, type Badge as BadgeLive } from "../api/badges";
 import { exactlyOneOwner, ownerOf, ownerReference, type OwnerKind } from "../api/owner";
 import { adoptExisting } from "./common";
 
@@ -62,13 +61,9 @@ export const badgeDefinition = defineResource({
     renderedImageUrl: live.rendered_image_url,
   }),
   validate: exactlyOneOwner,
-  // Badges of a project need admin_project (Maintainer); of a group, admin_group (Owner).
-  requirements: (args) =>
-    args.project !== undefined ? { subject: `project ${args.project}`, role: "at least the Maintainer role" } : { subject: `group ${args.group}`, role: "the Owner role" },
-  // At preview (engine/verify.ts): the same roles; a badge with the same link and image would be a second copy.
-  preconditions: (args) => ({
-    owner: ownerNamedBy(args),
-    role: args.project !== undefined ? "Maintainer" : "Owner",
+  // A badge with the same link and image would be a second copy.
+  needs: (args) => ({
+    ...badgeNeeds(args),
     unique: {
       list: "badges",
       read: (ctx, owner) => badgeCalls.list(ctx.client, badgesOf(owner.apiPath)),

@@ -13,7 +13,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError } from "../client";
 import { ExplainedError } from "../engine/errors";
-import { CHANGELOG_RATE_LIMIT, changelogArgs, changelogCommitArgs, changelogCommitBody, changelogPath } from "../functions/repository";
+import { CHANGELOG_RATE_LIMIT, changelogArgs, changelogCommitArgs, changelogCommitBody, changelogNeeds, changelogPath } from "../functions/repository";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { defineActionTrigger, triggers } from "./action-trigger";
 
@@ -28,12 +28,7 @@ export const changelogCommitDefinition = defineActionTrigger({
   name: "ChangelogCommit",
   schema,
   outputs: ["committedAt"],
-  requirements: (args) => ({
-    subject: `${args.branch === undefined ? "the default branch" : `branch ${args.branch}`} of project ${args.project}`,
-    role: "push access (the Developer role; on a protected default branch, the role its protection allows to push, Maintainer by default)",
-  }),
-  // Developer is what any branch needs; a protected default branch may need more, which only the server knows.
-  preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Developer" }),
+  needs: (args) => ({ ...changelogNeeds(args), subject: `${args.branch === undefined ? "the default branch" : `branch ${args.branch}`} of project ${args.project}` }),
   async run(ctx, args) {
     try {
       await ctx.client.post<unknown>(changelogPath(args), changelogCommitBody(args));

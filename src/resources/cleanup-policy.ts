@@ -15,8 +15,9 @@ import { defineResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
+import { onGroup } from "../engine/needs";
 import { adoptExisting } from "./common";
-import { cleanupPolicyCalls, cleanupPolicyPath as policyPath, PREMIUM_TIER, topLevelGroup, type CleanupPolicy as CleanupPolicyLive } from "../api/virtual-registries";
+import { cleanupPolicyCalls, cleanupPolicyPath as policyPath, topLevelGroup, type CleanupPolicy as CleanupPolicyLive } from "../api/virtual-registries";
 
 const CADENCES = [1, 7, 14, 30, 90] as const;
 
@@ -59,12 +60,13 @@ export const cleanupPolicyDefinition = defineResource({
   // One policy per group: the old one must go before the new one can be created.
   deleteBeforeReplace: true,
   // Unlike the container registry routes, this one answers 404 for a missing tier and a missing flag alike.
-  // At preview (engine/verify.ts): the needs of `requirements` below; a group has one policy.
-  preconditions: (args) => ({
-    owner: { kind: "group", property: "group", ref: args.group },
+  // A group has one policy.
+  needs: (args) => ({
+    on: onGroup(args.group),
     role: "Owner",
     tier: "premium",
     featureFlag: "maven_virtual_registry",
+    refusedWith: { 404: ["tier", "featureFlag"] },
     unique: {
       list: "cleanup policy",
       read: async (ctx, owner) => {
@@ -73,13 +75,6 @@ export const cleanupPolicyDefinition = defineResource({
       },
       find: (policies) => (policies.length ? { what: "a cleanup policy", id: String(args.group) } : undefined),
     },
-  }),
-  requirements: (args) => ({
-    subject: `group ${args.group}`,
-    role: "the Owner role",
-    tier: PREMIUM_TIER,
-    featureFlag: "maven_virtual_registry",
-    refusedWith: { 404: ["tier", "featureFlag"] },
   }),
   outputs: {
     groupId: {},

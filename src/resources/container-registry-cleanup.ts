@@ -23,6 +23,7 @@ import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { registryRepositoriesPath, registryRepositoryCalls, registryTagsPath } from "../api/container-registry";
 import { ownerReference } from "../api/owner";
 import { re2Problem, tagsToDelete, type CleanupRule, type RegistryRepositoryLive } from "./container-registry-cleanup-rule";
+import { onProject } from "../engine/needs";
 
 /** What one accepted run of the rule asked the server to delete from a repository. */
 export interface AcceptedRun {
@@ -187,8 +188,7 @@ export const containerRegistryCleanupDefinition = defineResource({
     return problems;
   },
   // Reading the tags needs read_container_image (Reporter); the bulk deletion admin_container_image (Maintainer).
-  requirements: (args, operation) => ({ subject: subjectOf(args), role: operation === "read" ? "at least the Reporter role" : "at least the Maintainer role" }),
-  preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Maintainer" }),
+  needs: (args, operation) => ({ on: onProject(args.project), subject: subjectOf(args), role: operation === "read" ? "Reporter" : "Maintainer" }),
 
   async create(ctx, args) {
     return { id: resourceId(args), live: await applyRule(ctx, args, {}) };

@@ -12,6 +12,7 @@ import { defineResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { restoreOnDelete, settingsOutputs } from "../engine/settings";
+import { onProject } from "../engine/needs";
 import { ownerReference } from "../api/owner";
 import { projectCalls, projectPath, type Project as ProjectLive } from "../api/projects";
 
@@ -46,9 +47,7 @@ export const containerRegistryVisibilityDefinition = defineResource({
   outputs: { ...settingsOutputs, projectId: {}, fullPath: {} },
   outputsOf: (live: ProjectLive) => ({ projectId: live.id, fullPath: live.path_with_namespace }),
   // Changing a project's features needs admin_project: the Maintainer role.
-  requirements: (args) => ({ subject: `project ${args.project}`, role: "at least the Maintainer role" }),
-  // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
-  preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Maintainer" }),
+  needs: (args) => ({ on: onProject(args.project), role: "Maintainer" }),
 
   settings: {
     async locate(ctx, args) {

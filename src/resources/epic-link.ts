@@ -30,6 +30,7 @@ import { ApiError } from "../client";
 import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
 import { defineResource, type EngineContext, type Operation } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
+import { onGroup, type Needs } from "../engine/needs";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { epicCalls, epicLinkId, moveEpicChild, parseEpicLinkId, type Epic as EpicJson } from "../api/epics";
 import { ownerReference } from "../api/owner";
@@ -109,17 +110,16 @@ function refusedLink(error: unknown, args: EpicLinkInputs): unknown {
 
 const MEMBERSHIP = "membership (the Guest role; the Planner role while the epic_relations_for_non_members flag is off, or for a confidential epic)";
 
-/** Who may do what (ee/lib/api/epic_links.rb, ee/spec/requests/api/epic_links_spec.rb; see the emulator's epics-model.ts). */
-function requirements(args: EpicLinkInputs, operation: Operation) {
-  const subject = `epic &${args.epicIid} of group ${args.group}`;
+/**
+ * Who may do what (ee/lib/api/epic_links.rb, ee/spec/requests/api/epic_links_spec.rb; see the emulator's epics-model.ts).
+ * The membership depends on a flag and the epic, which the preview cannot judge: only the tier is verified there.
+ */
+function needs(args: EpicLinkInputs, operation: Operation): Needs {
+  const [on, subject] = [onGroup(args.group), `epic &${args.epicIid} of group ${args.group}`];
   if (operation === "read" || operation === "delete") {
-    return { subject, role: `${MEMBERSHIP} of the group, with the group on the Premium or Ultimate tier (epics)`, tier: "Premium or Ultimate" };
+    return { on, subject, phrase: `${MEMBERSHIP} of the group, with the group on the Premium or Ultimate tier (epics)`, tier: "premium" };
   }
-  return {
-    subject,
-    role: `${MEMBERSHIP} of the group and of the child epic's group, with both groups on the Ultimate tier (multi-level epics)`,
-    tier: "Ultimate",
-  };
+  return { on, subject, phrase: `${MEMBERSHIP} of the group and of the child epic's group, with both groups on the Ultimate tier (multi-level epics)`, tier: "ultimate" };
 }
 
 export const epicLinkDefinition = defineResource({
@@ -158,9 +158,7 @@ export const epicLinkDefinition = defineResource({
     }
     return problems;
   },
-  requirements,
-  // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
-  preconditions: (args) => ({ owner: { kind: "group", property: "group", ref: args.group }, tier: "ultimate" }),
+  needs,
 
   async create(ctx, args) {
     const id = idOf(args);

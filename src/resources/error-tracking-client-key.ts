@@ -22,6 +22,7 @@ import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { clientKeyCalls, clientKeyId, clientKeysPath, parseClientKeyId, type ClientKey as ClientKeyLive } from "../api/error-tracking";
 import { ownerReference } from "../api/owner";
 import { numericProjectId } from "../api/projects";
+import { clientKeyNeeds } from "../api/error-tracking";
 
 const schema = z.object({
   /** The project (numeric id or full path). */
@@ -66,10 +67,7 @@ export const errorTrackingClientKeyDefinition = defineResource({
     dsn: { secret: true },
   },
   outputsOf: (live: ClientKeyLive) => ({ keyId: live.id, active: live.active ?? false, publicKey: live.public_key, dsn: live.sentry_dsn }),
-  // Error tracking settings and keys need admin_operations: the Maintainer role, and a token with the api scope.
-  requirements: (args) => ({ subject: `project ${args.project}`, role: "at least the Maintainer role (and a token with the api scope)" }),
-  // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
-  preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Maintainer" }),
+  needs: clientKeyNeeds,
 
   async create(ctx, args: ClientKeyInputs) {
     // The POST takes the numeric project id only: a full path costs one GET.

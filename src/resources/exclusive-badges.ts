@@ -5,8 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { PlatformResource } from "../engine/resource";
-import { ownerNamedBy } from "../engine/verify";
-import { badgeNumberOf, badgesPath, ownBadges } from "../api/badges";
+import { badgeNeeds, badgeNumberOf, badgesPath, ownBadges } from "../api/badges";
 import { exactlyOneOwner, ownerOf, ownerReference } from "../api/owner";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
 
@@ -18,11 +17,8 @@ export const exclusiveBadgesDefinition = exclusiveSetDefinition<Owner>({
   owner: { project: ownerReference.optional(), group: ownerReference.optional() },
   validateOwner: exactlyOneOwner,
   collectionPath: (args) => badgesPath(args).slice(1),
-  // Badges of a project need admin_project (Maintainer); of a group, admin_group (Owner).
-  requirements: (args) =>
-    args.project !== undefined ? { subject: `project ${args.project}`, role: "at least the Maintainer role" } : { subject: `group ${args.group}`, role: "the Owner role" },
-  // The list needs only read access; the removals need these roles.
-  preconditions: (args) => ({ owner: ownerNamedBy(args), role: args.project !== undefined ? "Maintainer" : "Owner" }),
+  // The list needs only read access; the removals need the roles of managing badges.
+  needs: badgeNeeds,
 
   async list(ctx, args) {
     const badges = await ownBadges(ctx.client, ownerOf(args));

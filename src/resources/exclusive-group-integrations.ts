@@ -9,6 +9,7 @@ import { PlatformResource } from "../engine/resource";
 import { groupIntegrationPath, groupIntegrationsPath, integrationSlugOf, integrationSummaryCalls } from "../api/integrations";
 import { ownerReference } from "../api/owner";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
+import { onGroup } from "../engine/needs";
 
 type Owner = { group: string | number };
 
@@ -17,9 +18,8 @@ export const exclusiveGroupIntegrationsDefinition = exclusiveSetDefinition<Owner
   noun: "integration",
   owner: { group: ownerReference },
   collectionPath: (args) => groupIntegrationsPath(args.group).slice(1),
-  requirements: (args) => ({ subject: `group ${args.group}`, role: "at least the Maintainer role" }),
   // The group's integrations API, list and removal alike.
-  preconditions: (args) => ({ owner: { kind: "group", property: "group", ref: args.group }, role: "Maintainer" }),
+  needs: (args) => ({ on: onGroup(args.group), role: "Maintainer" }),
 
   async list(ctx, args) {
     const integrations = await integrationSummaryCalls.getAll(ctx.client, groupIntegrationsPath(args.group));

@@ -7,6 +7,7 @@ import { PlatformResource } from "../engine/resource";
 import { ownerReference } from "../api/owner";
 import { pipelineScheduleNumberOf, pipelineSchedulePath, pipelineSchedulesPath, scheduleSummaryCalls } from "../api/pipeline-schedules";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
+import { onProject } from "../engine/needs";
 
 type Owner = { project: string | number };
 
@@ -16,8 +17,7 @@ export const exclusivePipelineSchedulesDefinition = exclusiveSetDefinition<Owner
   owner: { project: ownerReference },
   collectionPath: (args) => pipelineSchedulesPath(args.project).slice(1),
   // Listing needs the Reporter role; deleting someone else's schedule needs Maintainer.
-  requirements: (args) => ({ subject: `project ${args.project}`, role: "at least the Maintainer role" }),
-  preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Maintainer" }),
+  needs: (args) => ({ on: onProject(args.project), role: "Maintainer" }),
 
   async list(ctx, args) {
     const schedules = await scheduleSummaryCalls.list(ctx.client, pipelineSchedulesPath(args.project));

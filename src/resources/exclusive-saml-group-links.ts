@@ -10,6 +10,7 @@ import { PlatformResource } from "../engine/resource";
 import { ownerReference } from "../api/owner";
 import { parseSamlGroupLinkId, providerQuery, samlGroupLinkCalls, samlGroupLinkPath, samlGroupLinksPath } from "../api/saml";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
+import { onGroup } from "../engine/needs";
 
 type Owner = { group: string | number };
 
@@ -45,8 +46,7 @@ export const exclusiveSamlGroupLinksDefinition = exclusiveSetDefinition<Owner>({
   noun: "SAML group link",
   owner: { group: ownerReference },
   collectionPath: (args) => samlGroupLinksPath(args.group).slice(1),
-  requirements: (args) => ({ subject: `group ${args.group}`, role: "the Owner role", tier: "Premium or Ultimate" }),
-  preconditions: (args) => ({ owner: { kind: "group", property: "group", ref: args.group }, role: "Owner", tier: "premium" }),
+  needs: (args) => ({ on: onGroup(args.group), role: "Owner", tier: "premium" }),
 
   async list(ctx, args) {
     const links = await explained(args.group, () => samlGroupLinkCalls.list(ctx.client, samlGroupLinksPath(args.group)));

@@ -29,10 +29,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError } from "../client";
-import { defineResource, type EngineContext, type FieldTraits, type Live, type Operation, type Requirements } from "../engine/definition";
+import { defineResource, type EngineContext, type FieldTraits, type Live } from "../engine/definition";
 import { isUnknown, UNKNOWN } from "../engine/values";
 import type { ConnectionArg } from "../engine/connections";
-import type { Preconditions } from "../engine/verify";
+import type { Needs } from "../engine/needs";
 
 /** How the preview names one object of the collection: a few plain fields (ids, name, URL, slug). */
 export type Entry = Record<string, string | number | boolean>;
@@ -52,14 +52,12 @@ export interface CollectionDeclaration<A extends Record<string, unknown>> {
   validateOwner?(args: A): { property: string; reason: string }[];
   /** The collection's API path without the leading slash: the resource's id. */
   collectionPath(args: A): string;
-  /** What the server demands to list and remove the objects: explains a refusal. */
-  requirements(args: A, operation: Operation): Requirements;
   /**
-   * The same, verified at preview (../engine/verify.ts): the owner, and the
-   * role (tier, flag) of the removals, which need more than the list. Never
-   * uniqueness: the set takes over what is there.
+   * What the server demands to list and remove the objects: explains a
+   * refusal, and is verified at preview (the removals need more than the
+   * list). Never uniqueness: the set takes over what is there.
    */
-  preconditions(args: A): Preconditions;
+  needs(args: A): Needs;
   /** Every object of the collection, each as its entry. */
   list(ctx: EngineContext, args: A): Promise<Entry[]>;
   /** The key that identifies an entry (a badge's id, a link's name and provider). */
@@ -155,8 +153,7 @@ export function exclusiveSetDefinition<A extends Record<string, unknown>>(collec
     // Announced as an output too, so the class has `unexpected` (what the last refresh found).
     outputs: { unexpected: {} },
     outputsOf: (live: Live) => ({ unexpected: live.unexpected }),
-    requirements: (args) => collection.requirements(args as never, "read"),
-    preconditions: (args) => collection.preconditions(args as unknown as A),
+    needs: (args) => collection.needs(args as unknown as A),
     validate: (args) => validate(collection, args as unknown as Inputs),
     narration: {
       names: ["deletes"],

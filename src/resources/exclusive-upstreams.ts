@@ -13,7 +13,7 @@ import { z } from "zod";
 import { PlatformResource } from "../engine/resource";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
 import { registryUpstreamsPath, upstreamCalls, upstreamLinkPath, upstreamPath } from "../api/virtual-registries";
-import { CONTAINER_REGISTRY_NEEDS, containerRegistryRequirements, registryOwner } from "./virtual-registry";
+import { CONTAINER_REGISTRY_NEEDS, registryOwner } from "./virtual-registry";
 
 type Owner = { registry: number };
 
@@ -22,8 +22,7 @@ export const exclusiveUpstreamsDefinition = exclusiveSetDefinition<Owner>({
   noun: "upstream",
   owner: { registry: z.number().int().positive() },
   collectionPath: (args) => registryUpstreamsPath(args.registry).slice(1),
-  requirements: (args) => containerRegistryRequirements(`the group of virtual registry ${args.registry}`),
-  preconditions: (args) => ({ owner: registryOwner("registry", args.registry), ...CONTAINER_REGISTRY_NEEDS }),
+  needs: (args) => ({ on: registryOwner("registry", args.registry), ...CONTAINER_REGISTRY_NEEDS }),
 
   async list(ctx, args) {
     const upstreams = await upstreamCalls.getAll(ctx.client, registryUpstreamsPath(args.registry));

@@ -26,6 +26,7 @@ import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource } from "../engine/resource";
 import type { ConnectionArg } from "../engine/connections";
 import { apiFieldName } from "../engine/values";
+import { onGroup } from "../engine/needs";
 import {
   common,
   CROSS_SETTING_RULES,
@@ -173,9 +174,7 @@ export const groupIntegrationDefinition = defineResource({
   outputs: { integrationId: {}, title: {}, active: {} },
   outputsOf: (live: IntegrationLive) => ({ integrationId: live.id, title: live.title, active: live.active }),
   validate,
-  requirements: (args) => ({ subject: `group ${args.group}`, role: "at least the Maintainer role" }),
-  // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
-  preconditions: (args) => ({ owner: { kind: "group", property: "group", ref: args.group }, role: "Maintainer" }),
+  needs: (args) => ({ on: onGroup(args.group), role: "Maintainer" }),
 
   async create(ctx, args) {
     // A PUT overwrites whatever is there: an integration someone already set up

@@ -41,7 +41,7 @@ import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { restoreOnDelete, settingsOutputs } from "../engine/settings";
 import { requestBody } from "../engine/values";
-import type { InputGate } from "../engine/verify";
+import { onGroup, type InputGate } from "../engine/needs";
 import { branchProtectionDefaults, defaultsFromApi, defaultsToApi, presetDefaults, sameDefaults, type BranchProtectionDefaults } from "./common";
 import { groupAvatarPath, groupCalls, groupPath as pathOfGroup, type Group as GroupLive } from "../api/groups";
 import { ownerReference } from "../api/owner";
@@ -365,9 +365,7 @@ export const groupSettingsDefinition = defineResource({
   outputs: { ...settingsOutputs, fingerprints: {}, groupId: {}, fullPath: {}, avatarUrl: {} },
   outputsOf: (live: GroupLive) => ({ groupId: live.id, fullPath: live.full_path, avatarUrl: live.avatar_url }),
 
-  requirements: (args) => ({ subject: `group ${args.group}`, role: "the Owner role" }),
-  // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
-  preconditions: (args) => ({ owner: { kind: "group", property: "group", ref: args.group }, role: "Owner", inputGates: inputGates(args) }),
+  needs: (args) => ({ on: onGroup(args.group), role: "Owner", inputGates: inputGates(args) }),
 
   validate(args) {
     const failures: { property: string; reason: string }[] = [];

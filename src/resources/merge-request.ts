@@ -35,7 +35,7 @@ import { defineResource, type EngineContext, type FieldTraits, type Located } fr
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
-import type { Preconditions } from "../engine/verify";
+import { onProject, type Needs } from "../engine/needs";
 import { adoptExisting, BAD_REF } from "./common";
 import {
   ALL_MERGE_REQUESTS,
@@ -252,7 +252,7 @@ function notKeptMessage(args: MergeRequestInputs, iid: number, missing: string[]
 }
 
 /** The Premium tier, for more than one assignee or reviewer (`multiple_merge_request_assignees`, `..._reviewers`). */
-function severalUsersTier(args: MergeRequestInputs): Pick<Preconditions, "tier" | "tierFor"> {
+function severalUsersTier(args: MergeRequestInputs): Pick<Needs, "tier" | "tierFor"> {
   const assignees = (args.assigneeIds?.length ?? 0) > 1;
   const reviewers = (args.reviewerIds?.length ?? 0) > 1;
   if (!assignees && !reviewers) return {};
@@ -292,10 +292,10 @@ export const mergeRequestDefinition = defineResource({
     return problems;
   },
   // create_merge_request_from and update_merge_request: Developer (an author may also edit their own).
-  requirements: (args) => ({ subject: `project ${homeOf(args)}`, role: "at least the Developer role" }),
-  // At preview (engine/verify.ts): Developer on the project; an open merge request of the same branches is a collision.
-  preconditions: (args) => ({
-    owner: { kind: "project", property: "project", ref: args.project },
+  // An open merge request of the same branches is a collision.
+  needs: (args) => ({
+    on: onProject(args.project),
+    subject: `project ${homeOf(args)}`,
     role: "Developer",
     // Below Premium the server keeps the first assignee and the first reviewer only (see `notKept`).
     ...severalUsersTier(args),

@@ -14,6 +14,7 @@ import { scheduleId } from "../functions/pipeline-schedules";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { defineActionTrigger, triggers } from "./action-trigger";
 import { ownerReference } from "../api/owner";
+import { onProject } from "../engine/needs";
 
 const schema = z.object({
   /** The project (id or full path). */
@@ -28,8 +29,7 @@ export const pipelineScheduleRunDefinition = defineActionTrigger({
   name: "PipelineScheduleRun",
   schema,
   outputs: ["message", "ranAt"],
-  requirements: (args) => ({ subject: `pipeline schedule ${args.scheduleId} of project ${args.project}`, role: "at least the Developer role" }),
-  preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Developer" }),
+  needs: (args) => ({ on: onProject(args.project), subject: `pipeline schedule ${args.scheduleId} of project ${args.project}`, role: "Developer" }),
   async run(ctx, args) {
     const answer = await ctx.client.post<{ message?: string }>(`${pipelineSchedulePath(args.project, args.scheduleId)}/play`, {});
     const ranAt = new Date().toISOString();

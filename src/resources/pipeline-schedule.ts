@@ -43,6 +43,7 @@ import { defineResource, type EngineContext, type Operation } from "../engine/de
 import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { isUnknown, requestBody } from "../engine/values";
+import { onProject, type Needs } from "../engine/needs";
 import { adoptExisting, BAD_REF } from "./common";
 import { ownerReference } from "../api/owner";
 import {
@@ -179,11 +180,11 @@ type Variable = VariableSettings & { key: string };
 type Input = z.output<typeof input>;
 
 /** What each operation needs of the token's user (Ci::PipelineSchedulePolicy): only the owner may change a schedule. */
-const SCHEDULE_ROLES: Record<Operation, string> = {
-  create: "at least the Developer role",
-  read: "at least the Reporter role",
-  update: "ownership of the schedule (or the Maintainer role, with takeOwnership: true)",
-  delete: "ownership of the schedule or the Maintainer role",
+const SCHEDULE_ROLES: Record<Operation, Pick<Needs, "role" | "phrase">> = {
+  create: { role: "Developer" },
+  read: { role: "Reporter" },
+  update: { phrase: "ownership of the schedule (or the Maintainer role, with takeOwnership: true)" },
+  delete: { phrase: "ownership of the schedule or the Maintainer role" },
 };
 
 /** The fields the schedule's own PUT carries (variables have their own endpoints). */
@@ -436,9 +437,7 @@ export const pipelineScheduleDefinition = defineResource({
     nextRunAt: live.next_run_at ?? null,
     lastPipeline: live.last_pipeline ?? null,
   }),
-  requirements: (args, operation) => ({ subject: `project ${args.project}`, role: SCHEDULE_ROLES[operation] }),
-  // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
-  preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project }, role: "Developer" }),
+  needs: (args, operation) => ({ on: onProject(args.project), ...SCHEDULE_ROLES[operation] }),
   validate(args) {
     const failures: { property: string; reason: string }[] = [];
     const duplicates = (names: string[]) => [...new Set(names.filter((name, index) => names.indexOf(name) !== index))];

@@ -27,6 +27,7 @@ import { ownerReference } from "../api/owner";
 import { projectPath as projectPathOf } from "../api/projects";
 import { CURRENT_USER_PATH, userCalls } from "../api/users";
 import { parseStarId, starCountCalls, starId, starPath, starrerCalls, starrersOf, unstarPath, type Starrer as StarrerLive } from "../api/starring";
+import { onProject } from "../engine/needs";
 
 /** What the engine records of a star: the starrer entry, the project's id and star count, and whether it was there before. */
 export interface StarLive extends Record<string, unknown> {
@@ -131,9 +132,8 @@ export const projectStarDefinition = defineResource({
     starredBefore: live.starred_before,
   }),
   // Starring needs only that the token's user can see the project (read_project): any role, or none on a public or internal project.
-  requirements: (args) => ({ subject: `project ${args.project}`, role: "access to the project" }),
-  // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
-  preconditions: (args) => ({ owner: { kind: "project", property: "project", ref: args.project } }),
+  // Any role, or none on a public project: only the project's existence is verified at preview.
+  needs: (args) => ({ on: onProject(args.project), phrase: "access to the project" }),
 
   create: createStar,
 

@@ -18,6 +18,7 @@ import { ApiError, apiPath, missingOrHidden, roleNeeded, tierNeeded, tokenRefuse
 import { defineResource, type EngineContext } from "../engine/definition";
 import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
 import { ExplainedError } from "../engine/errors";
+import { onGroup } from "../engine/needs";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
 import {
@@ -202,10 +203,10 @@ export const samlGroupLinkDefinition = defineResource({
     provider: { replaceOnChange: true, fromApi: (live) => live.provider ?? undefined },
     adoptExisting: { local: true, ignoreInDiff: true },
   },
-  // At preview (engine/verify.ts): ee/lib/api/saml_group_links.rb wants an Owner and SAML group links a Premium group;
+  // ee/lib/api/saml_group_links.rb wants an Owner and SAML group links a Premium group;
   // a second link of the same name (and provider) is refused as taken.
-  preconditions: (args) => ({
-    owner: { kind: "group", property: "group", ref: args.group },
+  needs: (args) => ({
+    on: onGroup(args.group),
     role: "Owner",
     tier: "premium",
     unique: {

@@ -39,6 +39,7 @@ import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
 import { USERS_PATH, userCalls } from "../api/users";
 import { probeGroup, samlIdentitiesPath, samlIdentityCalls, samlIdentityPath as identityPath, whyNoSamlProvider, type SamlIdentity as SamlIdentityApi } from "../api/saml";
+import { onGroup } from "../engine/needs";
 
 /** The identity, with the prior `extern_uid` this provider recorded (not an API field). */
 type SamlIdentityLive = SamlIdentityApi & {
@@ -206,9 +207,7 @@ export const samlIdentityDefinition = defineResource({
   },
   outputsOf: (live: SamlIdentityLive) => ({ userId: live.user_id, restoreValues: live.restore_values ?? {} }),
   // admin_group: the Owner role; group SAML exists on Premium and Ultimate (hosted offering).
-  requirements: (args) => ({ subject: `group ${args.group}`, role: "the Owner role", tier: "Premium or Ultimate" }),
-  // At preview (engine/verify.ts): the owner, role and tier of `requirements`, in the form the reads can judge.
-  preconditions: (args) => ({ owner: { kind: "group", property: "group", ref: args.group }, role: "Owner", tier: "premium" }),
+  needs: (args) => ({ on: onGroup(args.group), role: "Owner", tier: "premium" }),
 
   create: createIdentity,
   // `import` runs create, which records the prior extern_uid, once the id is known to name the declared member.

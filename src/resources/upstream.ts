@@ -27,7 +27,6 @@ import { aliasOf, claimUnique, countDeclaration, declarationKey } from "../engin
 import { defineResource, type EngineContext, type Live } from "../engine/definition";
 import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
-import type { Room } from "../engine/verify";
 import { requestBody } from "../engine/values";
 import { isHttpUrl } from "../validation";
 import { adoptExisting } from "./common";
@@ -42,7 +41,8 @@ import {
   type Upstream as UpstreamApi,
   type UpstreamLink as LinkApi,
 } from "../api/virtual-registries";
-import { CONTAINER_REGISTRY_NEEDS, containerRegistryRequirements, registryOwner, REGISTRY_GROUP } from "./virtual-registry";
+import { CONTAINER_REGISTRY_NEEDS, registryOwner, REGISTRY_GROUP } from "./virtual-registry";
+import type { Room } from "../engine/needs";
 
 export const MAX_UPSTREAMS_PER_REGISTRY = 5;
 
@@ -195,16 +195,14 @@ export const upstreamDefinition = defineResource({
     registryUpstreamId: live.registry_upstreams.find((l) => l.registry_id === live.primary_registry_id)?.id,
     links: toLinks(live.registry_upstreams),
   }),
-  // The requirements are those of the registry's group.
-  requirements: (args) => containerRegistryRequirements(`the group of virtual registry ${args.registry}`),
-  // At preview (engine/verify.ts): the registry's group, as for its registries. Names need not be unique; the server
+  // The needs are those of the registry's group, as for its registries. Names need not be unique; the server
   // refuses a second upstream with the same URL and credentials in a group, but never shows a password, so only two
   // anonymous ones are known to collide: looked for in the registry (the one an import would take over); a collision
   // with another registry's upstream, or one with credentials, is left to the server.
   // A registry that already holds five upstreams refuses another: the one it is created in,
   // and each of `otherRegistries`, read once per run (the same read as the anonymous upstreams' uniqueness).
-  preconditions: (args) => ({
-    owner: registryOwner("registry", args.registry),
+  needs: (args) => ({
+    on: registryOwner("registry", args.registry),
     ...CONTAINER_REGISTRY_NEEDS,
     unique:
       args.username === undefined

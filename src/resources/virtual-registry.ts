@@ -11,8 +11,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { countDeclaration, declarationKey, recordAlias } from "../engine/declarations";
-import { defineResource, type EngineContext, type Requirements } from "../engine/definition";
-import type { GroupObjectOwner } from "../engine/verify";
+import { defineResource, type EngineContext } from "../engine/definition";
 import { PlatformResource, type ResourceArgs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { adoptExisting } from "./common";
@@ -20,12 +19,12 @@ import {
   groupRegistriesOf,
   groupRegistriesPath,
   isNumericId,
-  PREMIUM_TIER,
   registryPath,
   topLevelGroup,
   virtualRegistryCalls,
   type VirtualRegistry as VirtualRegistryLive,
 } from "../api/virtual-registries";
+import { onGroup, type GroupObjectOwner, type Needs } from "../engine/needs";
 
 export const MAX_REGISTRIES_PER_GROUP = 5;
 
@@ -33,22 +32,14 @@ export const MAX_REGISTRIES_PER_GROUP = 5;
  * What the container registry API demands of a registry's group, and how it
  * refuses (real servers' `SharedSetup`): the flag off is 401, which reads like
  * a bad token, and a tier below Premium is an unnamed 404; a role below
- * Maintainer is 403. Upstreams (./upstream.ts) share it.
+ * Maintainer is 403. Upstreams (./upstream.ts) and ExclusiveUpstreams share it.
  */
-export function containerRegistryRequirements(subject: string): Requirements {
-  return {
-    subject,
-    role: "at least the Maintainer role",
-    tier: PREMIUM_TIER,
-    featureFlag: "container_virtual_registries",
-    refusedWith: CONTAINER_REGISTRY_REFUSALS,
-  };
-}
-
-const CONTAINER_REGISTRY_REFUSALS: Requirements["refusedWith"] = { 401: ["featureFlag"], 404: ["tier"] };
-
-/** The same needs, as verified at preview (../engine/verify.ts) for registries, upstreams and ExclusiveUpstreams. */
-export const CONTAINER_REGISTRY_NEEDS = { role: "Maintainer", tier: "premium", featureFlag: "container_virtual_registries" } as const;
+export const CONTAINER_REGISTRY_NEEDS: Omit<Needs, "on"> = {
+  role: "Maintainer",
+  tier: "premium",
+  featureFlag: "container_virtual_registries",
+  refusedWith: { 401: ["featureFlag"], 404: ["tier"] },
+};
 
 /**
  * The owner, at preview, of what lives in a registry named by its id: the
@@ -62,8 +53,8 @@ export function registryOwner(property: string, id: number): GroupObjectOwner {
     ref: id,
     what: `container virtual registry ${id}`,
     path: registryPath(id),
-    groupOf: (live) => Number(live.group_id),
-    refusedWith: CONTAINER_REGISTRY_REFUSALS,
+    groupOf: async (ctx) => (await virtualRegistryCalls.get(ctx.client, registryPath(id))).group_id,
+    refusedWith: CONTAINER_REGISTRY_NEEDS.refusedWith,
   };
 }
 
@@ -101,10 +92,9 @@ export const virtualRegistryDefinition = defineResource({
     group: { local: true, replaceOnChange: true },
     adoptExisting: { local: true, ignoreInDiff: true },
   },
-  requirements: (args) => containerRegistryRequirements(`group ${args.group}`),
-  // At preview (engine/verify.ts): the same needs as `containerRegistryRequirements`; names are unique in a group.
-  preconditions: (args) => ({
-    owner: { kind: "group", property: "group", ref: args.group },
+  // Names are unique in a group.
+  needs: (args) => ({
+    on: onGroup(args.group),
     ...CONTAINER_REGISTRY_NEEDS,
     unique: {
       list: "container virtual registries",

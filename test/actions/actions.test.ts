@@ -134,7 +134,7 @@ describe("commitChangelog", () => {
   });
 
   it("a Developer on the protected default branch is refused with what it needs", async () => {
-    await as("dev", () => expect(commitChangelog({ project: "acme/web", version: "1.6.0" })).rejects.toThrow(/commitChangelog: could not commit the changelog of version 1\.6\.0 of the repository of project acme\/web: .*403.*: the token's user needs at least the Developer role on project acme\/web\. Committing pushes to the branch: on a protected one, the role its protection allows to push/));
+    await as("dev", () => expect(commitChangelog({ project: "acme/web", version: "1.6.0" })).rejects.toThrow(/commitChangelog: could not commit the changelog of version 1\.6\.0 of the repository of project acme\/web: .*403.*: the token's user needs push access \(the Developer role; on a protected default branch, the role its protection allows to push, Maintainer by default\) on project acme\/web\./));
   });
 
   it("bad arguments: a version that is not semantic, a refs/heads/ branch; nothing sent", async () => {

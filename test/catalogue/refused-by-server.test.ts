@@ -164,7 +164,7 @@ describe("a role too low", () => {
       () => withInstance({ offering: "self-managed" }, async () => expectExplained(await createAs("alice", "ApplicationSettings", { signupEnabled: false }), /administrator/, /the instance/)),
     ],
     ["VirtualRegistry by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "VirtualRegistry", { group: "acme", name: "containers" }), /at least the Maintainer role on group acme/)],
-    ["Upstream by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "Upstream", { registry, ...UPSTREAM }), new RegExp(`at least the Maintainer role on the group of virtual registry ${registry}`))],
+    ["Upstream by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "Upstream", { registry, ...UPSTREAM }), new RegExp(`at least the Maintainer role on the group of container virtual registry ${registry}`))],
     ["CleanupPolicy by a Maintainer (needs Owner)", async () => expectExplained(await createAs("maintainer", "CleanupPolicy", { group: "acme", cadence: 7 }), /the Owner role on group acme/)],
     ["ContainerRegistryVisibility by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "ContainerRegistryVisibility", { project: "acme/web", accessLevel: "disabled" }), /at least the Maintainer role on project acme\/web/)],
     [
@@ -195,7 +195,7 @@ describe("a tier too low (beta is on the Free tier)", () => {
     ["an Ultimate group setting", async () => expectExplained(await createAs("alice", "GroupSettings", { group: "beta", autoBanUserOnExcessiveProjectsDownload: true }), /group beta/, /needs: Ultimate tier/)],
     ["SamlGroupLink (Premium)", async () => expectExplained(await createAs("alice", "SamlGroupLink", { group: "beta", samlGroupName: "devs", accessLevel: "developer" }), /group beta needs the Premium or Ultimate tier/)],
     ["VirtualRegistry (Premium)", async () => expectExplained(await createAs("alice", "VirtualRegistry", { group: "beta", name: "containers" }), /group beta needs the Premium or Ultimate tier and is below it/)],
-    ["CleanupPolicy (Premium)", async () => expectExplained(await createAs("alice", "CleanupPolicy", { group: "beta", cadence: 7 }), /group beta needs the Premium or Ultimate tier and is below it, or group beta does not have the maven_virtual_registry feature flag enabled/)],
+    ["CleanupPolicy (Premium)", async () => expectExplained(await createAs("alice", "CleanupPolicy", { group: "beta", cadence: 7 }), /group beta needs the Premium or Ultimate tier and is below it, or feature flag maven_virtual_registry is off for group beta/)],
     ["EpicLink (Ultimate: multi-level epics)", async () => expectExplained(await createAs("alice", "EpicLink", { group: "beta", epicIid: 1, childEpicId: 5 }), /epic &1 of group beta/, /Ultimate tier \(multi-level epics\)/)],
     ["ExclusiveSamlGroupLinks (Premium)", async () => expectExplained(await createAs("alice", "ExclusiveSamlGroupLinks", { group: "beta", keep: [] }), /either group beta needs the Premium or Ultimate tier and is below it, or the token's user needs the Owner role on group beta and lacks it, or the server refused the token/)],
     ["SamlIdentity (Premium)", async () => expectExplained(await createAs("alice", "SamlIdentity", { group: "beta", user: "alice", externUid: "alice@idp.example" }), /group beta needs the Premium or Ultimate tier for group SAML SSO, and it is below it/)],
@@ -216,28 +216,28 @@ describe("a feature flag off", () => {
       "VirtualRegistry without container_virtual_registries",
       () =>
         withInstance(flagsOff("container_virtual_registries"), async () =>
-          expectExplained(await createAs("alice", "VirtualRegistry", { group: "acme", name: "containers" }), /group acme does not have the container_virtual_registries feature flag enabled/),
+          expectExplained(await createAs("alice", "VirtualRegistry", { group: "acme", name: "containers" }), /feature flag container_virtual_registries is off for group acme \(an administrator can enable it\)/),
         ),
     ],
     [
       "Upstream without container_virtual_registries",
       () =>
         withInstance(flagsOff("container_virtual_registries"), async () =>
-          expectExplained(await createAs("alice", "Upstream", { registry, ...UPSTREAM }), new RegExp(`the group of virtual registry ${registry} does not have the container_virtual_registries feature flag enabled`)),
+          expectExplained(await createAs("alice", "Upstream", { registry, ...UPSTREAM }), new RegExp(`feature flag container_virtual_registries is off for the group of container virtual registry ${registry}`)),
         ),
     ],
     [
       "ExclusiveUpstreams without container_virtual_registries",
       () =>
         withInstance(flagsOff("container_virtual_registries"), async () =>
-          expectExplained(await createAs("alice", "ExclusiveUpstreams", { registry, keep: [] }), new RegExp(`the group of virtual registry ${registry} does not have the container_virtual_registries feature flag enabled`)),
+          expectExplained(await createAs("alice", "ExclusiveUpstreams", { registry, keep: [] }), new RegExp(`feature flag container_virtual_registries is off for the group of container virtual registry ${registry}`)),
         ),
     ],
     [
       "CleanupPolicy without maven_virtual_registry",
       () =>
         withInstance(flagsOff("maven_virtual_registry"), async () =>
-          expectExplained(await createAs("alice", "CleanupPolicy", { group: "acme", cadence: 7 }), /group acme .*does not have the maven_virtual_registry feature flag enabled/),
+          expectExplained(await createAs("alice", "CleanupPolicy", { group: "acme", cadence: 7 }), /feature flag maven_virtual_registry is off for group acme/),
         ),
     ],
   ]);
@@ -247,7 +247,7 @@ describe("an offering without the API", () => {
   refusedCases([
     [
       "ApplicationSettings on the hosted offering",
-      () => withInstance({ offering: "hosted" }, async () => expectExplained(await createAs("root", "ApplicationSettings", { signupEnabled: false }), /self-managed and dedicated offerings only/)),
+      () => withInstance({ offering: "hosted" }, async () => expectExplained(await createAs("root", "ApplicationSettings", { signupEnabled: false }), /404.*: this API exists only on self-managed and Dedicated instances, not on the hosted offering/)),
     ],
     [
       "SamlIdentity on a self-managed instance (the users API manages identities there)",

@@ -49,10 +49,10 @@ async function preview(): Promise<{ code: number; text: string }> {
 
 /** What each resource of the program misses, as the preview names it. */
 const PROBLEMS: Record<string, (badgeId: number) => string> = {
-  "missing-group": () => `group: group "acme/missing" does not exist, or the token's user (alice) cannot see it (private groups and projects are hidden from non-members)`,
+  "missing-group": () => `group: group acme/missing does not exist, or the token's user (alice) cannot see it (private groups and projects are hidden from non-members)`,
   "too-low-role": () => "group: the token's user (alice) needs the Owner role on group ops for SamlGroupLink, and is Developer there",
-  "too-low-tier": () => "group: group beta needs the Premium tier for SamlGroupLink, and it is on Free",
-  "gated-setting": () => "membershipLock: group beta needs the Premium tier for this setting, and it is on Free",
+  "too-low-tier": () => "group: group beta needs the Premium or Ultimate tier for SamlGroupLink, and it is on Free",
+  "gated-setting": () => "membershipLock: group beta needs the Premium or Ultimate tier for this setting, and it is on Free",
   existing: (id) =>
     `a badge with this link and image named pipeline already exists in project acme/web (id projects/acme%2Fweb/badges/${id}): ` +
     `adopt it with the import option (import: "projects/acme%2Fweb/badges/${id}") or remove it`,

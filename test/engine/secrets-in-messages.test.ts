@@ -61,7 +61,7 @@ describe("error messages mask the secrets a server repeats, and the token", () =
   // ApplicationSettings keeps a prior value of its secret setting, and an update knows the old one: both masked, with the new one.
   const cases: [what: string, status: number, said: string, body: (said: string) => object, explanation: RegExp][] = [
     ["the engine's explanation of a refusal (403)", 403, "403 Forbidden", (said) => ({ message: said }), /needs administrator rights/],
-    ["the resource's own explanation (404: no such endpoint)", 404, "404 Not Found", (said) => ({ error: said }), /has no \/application\/settings endpoint/],
+    ["the engine's explanation of an offering's refusal (404: no such endpoint)", 404, "404 Not Found", (said) => ({ error: said }), /exists only on self-managed and Dedicated instances/],
   ];
   for (const [what, status, said, body, explanation] of cases) {
     it(`${what}: new, old and prior secret values, and the token`, async () => {

@@ -62,7 +62,7 @@ describe("Upstream: the group of its registry", () => {
   it("a registry that does not exist (or whose group is below Premium: the server answers 404 to both)", async () => {
     await runAs("maintainer");
     expect(await failuresOf("Upstream", upstream(987654))).toEqual([
-      "registry: container virtual registry 987654 does not exist, or its group needs the Premium tier for Upstream, and may be below it (the server answers 404 to both)",
+      "registry: container virtual registry 987654 does not exist, or its group needs the Premium or Ultimate tier for Upstream, and may be below it (the server answers 404 to both)",
     ]);
     const acme = server.emulator.state.groupByFullPath("acme")!;
     const tier = acme.tier;
@@ -70,7 +70,7 @@ describe("Upstream: the group of its registry", () => {
     try {
       await runAs("maintainer");
       expect(await failuresOf("Upstream", upstream(containers))).toEqual([
-        `registry: container virtual registry ${containers} does not exist, or its group needs the Premium tier for Upstream, and may be below it (the server answers 404 to both)`,
+        `registry: container virtual registry ${containers} does not exist, or its group needs the Premium or Ultimate tier for Upstream, and may be below it (the server answers 404 to both)`,
       ]);
     } finally {
       acme.tier = tier;
@@ -168,7 +168,7 @@ describe("the exclusive sets: the owner and the role of their removals", () => {
     expect(await failuresOf("ExclusiveBadges", { project: "acme/web", ...keep })).toEqual([]);
     expect(await failuresOf("ExclusiveBadges", { group: "acme", ...keep })).toEqual(["group: the token's user (maintainer) needs the Owner role on group acme for ExclusiveBadges, and is Maintainer there"]);
     expect(await failuresOf("ExclusiveBadges", { project: "acme/nope", ...keep })).toEqual([
-      `project: project "acme/nope" does not exist, or the token's user (maintainer) cannot see it (private groups and projects are hidden from non-members)`,
+      `project: project acme/nope does not exist, or the token's user (maintainer) cannot see it (private groups and projects are hidden from non-members)`,
     ]);
     await runAs("alice");
     expect(await failuresOf("ExclusiveBadges", { group: "acme", ...keep })).toEqual([]);
@@ -182,7 +182,7 @@ describe("the exclusive sets: the owner and the role of their removals", () => {
     await runAs("maintainer");
     expect(await failuresOf("ExclusiveGroupIntegrations", { group: "acme", ...keep })).toEqual([]);
     expect(await failuresOf("ExclusiveGroupIntegrations", { group: "acme/nope", ...keep })).toEqual([
-      `group: group "acme/nope" does not exist, or the token's user (maintainer) cannot see it (private groups and projects are hidden from non-members)`,
+      `group: group acme/nope does not exist, or the token's user (maintainer) cannot see it (private groups and projects are hidden from non-members)`,
     ]);
   });
 
@@ -201,7 +201,7 @@ describe("the exclusive sets: the owner and the role of their removals", () => {
       "group: the token's user (maintainer) needs the Owner role on group acme for ExclusiveSamlGroupLinks, and is Maintainer there",
     ]);
     await runAs("alice");
-    expect(await failuresOf("ExclusiveSamlGroupLinks", { group: "beta", ...keep })).toEqual(["group: group beta needs the Premium tier for ExclusiveSamlGroupLinks, and it is on Free"]);
+    expect(await failuresOf("ExclusiveSamlGroupLinks", { group: "beta", ...keep })).toEqual(["group: group beta needs the Premium or Ultimate tier for ExclusiveSamlGroupLinks, and it is on Free"]);
     expect(await failuresOf("ExclusiveSamlGroupLinks", { group: "acme", ...keep })).toEqual([]);
   });
 
@@ -213,7 +213,7 @@ describe("the exclusive sets: the owner and the role of their removals", () => {
     await runAs("maintainer");
     expect(await failuresOf("ExclusiveUpstreams", { registry: containers, ...keep })).toEqual([]);
     expect(await failuresOf("ExclusiveUpstreams", { registry: 987654, ...keep })).toEqual([
-      "registry: container virtual registry 987654 does not exist, or its group needs the Premium tier for ExclusiveUpstreams, and may be below it (the server answers 404 to both)",
+      "registry: container virtual registry 987654 does not exist, or its group needs the Premium or Ultimate tier for ExclusiveUpstreams, and may be below it (the server answers 404 to both)",
     ]);
     server.emulator.state.instance.featureFlags = { ...savedFlags, container_virtual_registries: false };
     await runAs("maintainer");

@@ -43,14 +43,14 @@ afterEach(() => {
 describe("what the server would refuse is a check failure at preview", () => {
   it("a group or project that does not exist, or that the token's user cannot see", async () => {
     await runAs("alice");
-    expect(await failuresOf("Badge", { group: "acme/nope", ...BADGE })).toEqual([`group: group "acme/nope" does not exist, or the token's user (alice) cannot see it (private groups and projects are hidden from non-members)`]);
+    expect(await failuresOf("Badge", { group: "acme/nope", ...BADGE })).toEqual([`group: group acme/nope does not exist, or the token's user (alice) cannot see it (private groups and projects are hidden from non-members)`]);
     expect(await failuresOf("PipelineSchedule", { project: "acme/missing", ...SCHEDULE })).toEqual([
-      `project: project "acme/missing" does not exist, or the token's user (alice) cannot see it (private groups and projects are hidden from non-members)`,
+      `project: project acme/missing does not exist, or the token's user (alice) cannot see it (private groups and projects are hidden from non-members)`,
     ]);
     await runAs("outsider");
     // Private and invisible look the same to the server (404), and so to the preview.
     expect(await failuresOf("GroupIntegration", { group: "acme", slug: "mattermost", webhook: "https://chat.example.test/hooks/x" })).toEqual([
-      `group: group "acme" does not exist, or the token's user (outsider) cannot see it (private groups and projects are hidden from non-members)`,
+      `group: group acme does not exist, or the token's user (outsider) cannot see it (private groups and projects are hidden from non-members)`,
     ]);
   });
 
@@ -81,7 +81,7 @@ describe("what the server would refuse is a check failure at preview", () => {
   it("a tier too low: the top-level group's plan (hosted), read by its Owner or an administrator", async () => {
     await runAs("alice");
     expect(await failuresOf("SamlGroupLink", { group: "beta", samlGroupName: "devs", accessLevel: "developer" })).toEqual([
-      "group: group beta needs the Premium tier for SamlGroupLink, and it is on Free",
+      "group: group beta needs the Premium or Ultimate tier for SamlGroupLink, and it is on Free",
     ]);
     expect(await failuresOf("SamlGroupLink", { group: "acme", samlGroupName: "devs", accessLevel: "developer" })).toEqual([]);
   });
@@ -92,7 +92,7 @@ describe("what the server would refuse is a check failure at preview", () => {
     Object.assign(instance, { offering: "self-managed", tier: "free" });
     try {
       await runAs("root");
-      expect(await failuresOf("VirtualRegistry", { group: "acme", name: "licensed" })).toEqual(["group: group acme needs the Premium tier for VirtualRegistry, and the instance is licensed for Free"]);
+      expect(await failuresOf("VirtualRegistry", { group: "acme", name: "licensed" })).toEqual(["group: group acme needs the Premium or Ultimate tier for VirtualRegistry, and the instance is licensed for Free"]);
       // A non-administrator cannot read the licence: the tier is left to the server.
       await runAs("alice");
       expect(await failuresOf("SamlGroupLink", { group: "acme", samlGroupName: "devs", accessLevel: "developer" })).toEqual([]);
@@ -111,7 +111,7 @@ describe("what the server would refuse is a check failure at preview", () => {
     await runAs("root");
     expect(await failuresOf("VirtualRegistry", { group: "acme", name: "flagged" })).toEqual([]);
     expect(await failuresOf("VirtualRegistry", { group: "beta", name: "flagged" })).toEqual([
-      "group: group beta needs the Premium tier for VirtualRegistry, and it is on Free",
+      "group: group beta needs the Premium or Ultimate tier for VirtualRegistry, and it is on Free",
       "group: feature flag container_virtual_registries is off for group beta; VirtualRegistry needs it (an administrator can enable it)",
     ]);
   });
@@ -141,8 +141,8 @@ describe("GroupSettings: the settings that need a tier, an administrator or a to
     await runAs("alice");
     const requests = await requestsOf(async () => {
       expect(await failuresOf("GroupSettings", { group: "beta", membershipLock: true, fileTemplateProjectId: 7, description: "Beta" })).toEqual([
-        "fileTemplateProjectId: group beta needs the Premium tier for this setting, and it is on Free",
-        "membershipLock: group beta needs the Premium tier for this setting, and it is on Free",
+        "fileTemplateProjectId: group beta needs the Premium or Ultimate tier for this setting, and it is on Free",
+        "membershipLock: group beta needs the Premium or Ultimate tier for this setting, and it is on Free",
       ]);
       // A subgroup (by id, which the static rules cannot tell) is judged by its top-level group's plan.
       const labs = server.emulator.state.groupByFullPath("beta/labs")!;
@@ -165,7 +165,7 @@ describe("GroupSettings: the settings that need a tier, an administrator or a to
     const requests = await requestsOf(async () => expect(await failuresOf("GroupSettings", { ...recorded, description: "Renamed" }, recorded)).toEqual([]));
     expect(requests.filter((request) => request.includes("/namespaces/"))).toEqual([]);
     expect(await failuresOf("GroupSettings", { ...recorded, preventForkingOutsideGroup: true }, recorded)).toEqual([
-      "preventForkingOutsideGroup: group beta needs the Premium tier for this setting, and it is on Free",
+      "preventForkingOutsideGroup: group beta needs the Premium or Ultimate tier for this setting, and it is on Free",
     ]);
   });
 
@@ -317,7 +317,7 @@ describe("reads: one per owner and run", () => {
     expect(changed).toEqual(["GET /api/v4/user", "GET /api/v4/projects/acme%2Fweb", `GET /api/v4/projects/${project.id}/members/all/${user.id}`]);
     // A new owner is a new object: verified in full.
     expect(await failuresOf("Badge", { ...recorded, project: "acme/gone" }, recorded)).toEqual([
-      `project: project "acme/gone" does not exist, or the token's user (dev) cannot see it (private groups and projects are hidden from non-members)`,
+      `project: project acme/gone does not exist, or the token's user (dev) cannot see it (private groups and projects are hidden from non-members)`,
     ]);
   });
 

@@ -53,7 +53,7 @@ describe("getApplicationSettings", () => {
 
   it("a user who is not an administrator is refused, and told why", async () => {
     await selfManaged.configureProviders("alice");
-    await expect(getApplicationSettings()).rejects.toThrow(/getApplicationSettings: could not read the instance's application settings: GET \/application\/settings answered 403 .*: the token's user needs administrator rights \(instance settings are for administrators only\) on the instance/);
+    await expect(getApplicationSettings()).rejects.toThrow(/getApplicationSettings: could not read the instance's application settings: GET \/application\/settings answered 403 .*: the token's user needs administrator rights on the instance\./);
   });
 
   it("arguments are refused before any request: it takes none", async () => {
@@ -65,6 +65,6 @@ describe("getApplicationSettings", () => {
 
   it("the hosted offering has no instance settings, and the 404 says so", async () => {
     await hosted.configureProviders("root");
-    await expect(getApplicationSettings()).rejects.toThrow(/getApplicationSettings: could not read the instance's application settings: .*404.*The hosted offering has no instance-wide settings/);
+    await expect(getApplicationSettings()).rejects.toThrow(/getApplicationSettings: could not read the instance's application settings: .*404.*This API exists only on self-managed and Dedicated instances, not on the hosted offering; check that platform:url is one of them\./);
   });
 });

@@ -85,7 +85,7 @@ describe("getVirtualRegistries and getVirtualRegistry", () => {
   it("the tier, the feature flag and a non-member are each explained", async () => {
     await expect(getVirtualRegistries({ group: "beta" })).rejects.toThrow(/could not read the container virtual registries of group beta: .*404.*when its group needs the Premium or Ultimate tier and is below it/);
     await withFlagOff("container_virtual_registries", () =>
-      expect(getVirtualRegistries({ group: "acme" })).rejects.toThrow(/answered 401 .*does not have the container_virtual_registries feature flag enabled/),
+      expect(getVirtualRegistries({ group: "acme" })).rejects.toThrow(/answered 401 .*: either feature flag container_virtual_registries is off for the group \(an administrator can enable it\), or/),
     );
     await as("outsider", () => expect(getVirtualRegistries({ group: "acme" })).rejects.toThrow(/404 Group Not Found/));
   });

@@ -315,9 +315,9 @@ describe("verification at preview", () => {
     try {
       const onBeta = (extra: Record<string, unknown>) => ({ project: "beta/site", sourceBranch: "topic-x", targetBranch: "main", title: "Site", ...extra });
       const [dev, maintainer] = [userId("dev"), userId("maintainer")];
-      expect(await reasonsOf(onBeta({ assigneeIds: [dev, maintainer] }))).toEqual(["assigneeIds: project beta/site needs the Premium tier for more than one assignee, and group beta is on Free"]);
+      expect(await reasonsOf(onBeta({ assigneeIds: [dev, maintainer] }))).toEqual(["assigneeIds: project beta/site needs the Premium or Ultimate tier for more than one assignee, and group beta is on Free"]);
       expect(await reasonsOf(onBeta({ assigneeIds: [dev], reviewerIds: [dev, maintainer] }))).toEqual([
-        "reviewerIds: project beta/site needs the Premium tier for more than one reviewer, and group beta is on Free",
+        "reviewerIds: project beta/site needs the Premium or Ultimate tier for more than one reviewer, and group beta is on Free",
       ]);
       expect(await reasonsOf(onBeta({ assigneeIds: [dev], reviewerIds: [maintainer] }))).toEqual([]);
       // acme is on Ultimate.
@@ -326,7 +326,7 @@ describe("verification at preview", () => {
       const recorded = onBeta({ assigneeIds: [dev], reviewerIds: [dev, maintainer] });
       const updateReasons = async (declared: Record<string, unknown>) => ((await mergeRequest.check(recorded, declared)).failures ?? []).map((f) => f.reason);
       expect(await updateReasons({ ...recorded, assigneeIds: [dev, maintainer] })).toEqual([
-        "assigneeIds: project beta/site needs the Premium tier for more than one assignee or reviewer, and group beta is on Free",
+        "assigneeIds: project beta/site needs the Premium or Ultimate tier for more than one assignee or reviewer, and group beta is on Free",
       ]);
       expect(await updateReasons({ ...recorded, title: "Site (renamed)" })).toEqual([]);
     } finally {

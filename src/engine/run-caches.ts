@@ -1,0 +1,154 @@
+/**
+ * The run-wide caches of `check` (./provider.ts) and of the preview's checks
+ * (./verify.ts), each declared here once with the type of its keys and of
+ * what it holds.
+ *
+ * The provider host is one process per run, and calls `configure` once per
+ * resource kind: there the caches last the run. Elsewhere (tests, scripts
+ * calling `providers.<Name>`), each `configure` starts a run (`startRun`).
+ */
+import { createHash } from "node:crypto";
+import type { ApiError, PlatformClient } from "../client";
+import type { FeatureDefinition, FeatureFlag } from "../api/access-facts";
+import type { Live } from "./definition";
+import { inProviderHost } from "./engine-log";
+import type { OwnerFacts } from "./needs";
+import { canonicalJson } from "./values";
+
+type Args = Record<string, unknown>;
+
+/** The token's user, as the preview's checks need it. */
+export interface UserFacts {
+  id: number;
+  username: string;
+  isAdmin: boolean;
+}
+
+/** A read of the preview's checks, once per server connection and run: what is read, and of what. */
+export type ReadKey =
+  | { read: "user" }
+  | { read: "owner"; kind: "group" | "project"; ref: string | number }
+  | { read: "role"; owner: string }
+  | { read: "plan"; namespace: string }
+  | { read: "license" }
+  | { read: "features" }
+  | { read: "definitions" }
+  | { read: "object"; path: string }
+  | { read: "list"; list: string; owner: string }
+  | { read: "untold flag"; flag: string };
+
+/** What each read gives; undefined where the server would not tell. */
+export interface ReadAnswers {
+  user: UserFacts;
+  owner: OwnerFacts | undefined;
+  role: number | undefined;
+  plan: string | undefined;
+  license: string | undefined;
+  features: FeatureFlag[] | undefined;
+  definitions: FeatureDefinition[] | undefined;
+  object: { groupId: number } | { error: ApiError };
+  list: Live[] | undefined;
+  "untold flag": void;
+}
+
+type Answer<K extends ReadKey> = ReadAnswers[K["read"]];
+
+/** What the run has read of one server: each answer shared by every resource that needs it. */
+export interface ServerReads {
+  /** The server could not be reached: nothing more is verified in this run. */
+  unreachable: boolean;
+  readonly answers: Map<string, Promise<unknown>>;
+}
+
+let serverReads = new WeakMap<PlatformClient, ServerReads>();
+
+export function readsOf(client: PlatformClient): ServerReads {
+  let reads = serverReads.get(client);
+  if (!reads) serverReads.set(client, (reads = { unreachable: false, answers: new Map() }));
+  return reads;
+}
+
+const keyText = (key: ReadKey): string => Object.values(key).map(String).join(" ");
+
+/** One answer per key, server and run: concurrent checks wait on the same request. */
+export function readOnce<K extends ReadKey>(reads: ServerReads, key: K, read: () => Promise<Answer<K>>): Promise<Answer<K>> {
+  const text = keyText(key);
+  let answer = reads.answers.get(text) as Promise<Answer<K>> | undefined;
+  if (!answer) reads.answers.set(text, (answer = read()));
+  return answer;
+}
+
+/** Keeps an answer known under another key too (an owner read by path, under its id), unless one is there. */
+export function keepAnswer<K extends ReadKey>(reads: ServerReads, key: K, answer: Answer<K>): void {
+  void readOnce(reads, key, async () => answer);
+}
+
+/**
+ * The inputs of resources already in the stack, as checked in this run. The
+ * engine checks a resource it replaces a second time, without the old inputs
+ * (pulumi/pulumi pkg/resource/deploy/step_generator.go, so that a new object
+ * gets fresh defaults); that second check is no create of a new object: the
+ * first one verified it, and the object it would "collide" with is the one
+ * being replaced.
+ */
+let checkedWithOlds = new Set<string>();
+
+/** Notes the inputs of a resource checked with its old inputs (a resource already in the stack). */
+export function noteExistingResource(resource: string, inputs: Args): void {
+  checkedWithOlds.add(inputsDigest(resource, inputs));
+}
+
+/** Whether these inputs were checked with old inputs in this run (then a check without them is a replacement's). */
+export function isExistingResource(resource: string, inputs: Args): boolean {
+  return checkedWithOlds.has(inputsDigest(resource, inputs));
+}
+
+/**
+ * The inputs as a digest: the set keeps one entry per resource of the stack for the whole run, and a large stack's
+ * inputs as text would weigh on the host's heap; a digest is 44 characters whatever the inputs. A collision of
+ * SHA-256 digests is not a concern.
+ */
+function inputsDigest(resource: string, inputs: Args): string {
+  return createHash("sha256").update(`${resource} ${canonicalJson(inputs)}`).digest("base64");
+}
+
+/** Called by `configure`: a new run, except in the provider host (see above). */
+export function startRun(): void {
+  if (inProviderHost()) return;
+  serverReads = new WeakMap();
+  checkedWithOlds = new Set();
+}
+
+/**
+ * What check parsed, by the resource kind and the JSON text of what it
+ * returned: the engine passes check's result on to the create or update that
+ * follows it, and parsing it again was a large part of the engine's own time
+ * in those calls. Parsing check's result gives the value check parsed, since
+ * the schemas' transforms and defaults give back what they made (a list of
+ * variables becomes a map, a map stays one); this only saves the time. check
+ * returns its result with every object's keys sorted, the order the engine
+ * sends properties back in, so the text of what create receives is found as
+ * it comes (inputs in any other order are parsed again). Each entry is taken
+ * once; the map is bounded, as a preview checks and creates nothing, and the
+ * engine runs a resource's create soon after its check. It is not reset by a
+ * run: what it holds is right in any run.
+ */
+const checkedInputs = new Map<string, Args>();
+const MAX_CHECKED_INPUTS = 512;
+
+const checkedKey = (resource: string, declared: Args): string => `${resource} ${JSON.stringify(declared)}`;
+
+/** Keeps what check parsed for the inputs it returned (without the engine's keys). */
+export function rememberChecked(resource: string, returned: Args, parsed: Args): void {
+  if (checkedInputs.size >= MAX_CHECKED_INPUTS) checkedInputs.delete(checkedInputs.keys().next().value!);
+  checkedInputs.set(checkedKey(resource, returned), parsed);
+}
+
+/** What check parsed for these inputs, once; undefined when it is not kept. */
+export function takeChecked(resource: string, declared: Args): Args | undefined {
+  if (checkedInputs.size === 0) return undefined;
+  const key = checkedKey(resource, declared);
+  const parsed = checkedInputs.get(key);
+  if (parsed !== undefined) checkedInputs.delete(key);
+  return parsed;
+}
