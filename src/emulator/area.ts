@@ -13,8 +13,13 @@ import type { EmulatorState, User } from "./state";
 export interface AreaSeed<T> {
   /** The top-level section of the seed the area reads (`"badges": {...}`). */
   readonly key: string;
-  /** The section's shape: the core parses the section with it, naming the field and the rule of a mismatch. */
-  readonly schema: z.ZodType<T>;
+  /**
+   * The section's shape: the core parses the section with it, naming the
+   * field and the rule of a mismatch. Every area of the package has one; an
+   * extra area written before schemas (`RouteModule`) may leave it out, and
+   * its `apply` then reads the section as the seed gives it.
+   */
+  readonly schema?: z.ZodType<T>;
   /**
    * Adds the parsed section to a state that holds the core part (users,
    * groups, projects) and the sections of the areas seeded before (`after`).

@@ -226,7 +226,10 @@ export function stateOfAreas(input: Seed | string, clock: Clock | undefined, are
   for (const seedProject of seed.projects ?? []) {
     addProject(state, seedProject, nextCreatedAt(seedProject.createdAt), assignId);
   }
-  for (const area of areaSeeds) area.apply(state, parseSection(area.key, area.schema, seed[area.key]));
+  for (const area of areaSeeds) {
+    const section = seed[area.key];
+    area.apply(state, area.schema ? parseSection(area.key, area.schema, section) : section);
+  }
   return state;
 }
 

@@ -21,6 +21,7 @@ describe("the seeding order", () => {
     for (const [index, area] of ordered.entries()) {
       for (const read of area.after ?? []) expect(names(ordered).indexOf(read), `${area.name} after ${read}`).toBeLessThan(index);
     }
+    expect(areas.filter((area) => area.seed && !area.seed.schema).map((area) => area.name), "areas whose seed section has no schema").toEqual([]);
     expect(areas.find((area) => area.name === "merge-requests")?.after).toContain("repository");
     expect(areas.find((area) => area.name === "pipeline-schedules")?.after).toContain("repository");
   });
@@ -90,6 +91,13 @@ describe("a section refused by its area's schema", () => {
     expect(refusal({ pipelineSchedules: { "acme/web": [{ description: "x", ref: "main", cron: "0 2 * * *", owner: "alice", active: "yes" }] } })).toBe(
       'invalid emulator seed: pipelineSchedules["acme/web"][0].active: must be a boolean',
     );
+  });
+
+  it("is left to apply for an extra area declared without a schema (a RouteModule written before schemas)", () => {
+    const read: unknown[] = [];
+    const legacy: EmulatorArea = { name: "legacy", routes: [], seed: { key: "legacy", apply: (_state, section) => read.push(section) } };
+    stateFromSeed({ legacy: { anything: [1] } }, undefined, [legacy]);
+    expect(read).toEqual([{ anything: [1] }]);
   });
 
   it("names the section when its shape is wrong", () => {
