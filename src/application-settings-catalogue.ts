@@ -2,7 +2,7 @@
  * The instance's application settings as real servers have them: each
  * setting's type, its default, its enumeration, the licence it needs and
  * whether it is a secret. One table that both sides read: the emulator serves
- * exactly these settings (src/emulator/routes/application-settings.ts) and the
+ * exactly these settings (src/emulator/areas/application-settings/) and the
  * ApplicationSettings resource generates its schema entries from it
  * (src/resources/application-settings.ts), declaring by hand only the settings
  * that need more rules than their type.

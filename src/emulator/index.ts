@@ -33,7 +33,8 @@ export type {
   Visibility,
 } from "./state";
 export { route, ok, created, noContent, paginate, requireUser, API_PREFIX } from "./router";
-export type { ApiResponse, HttpMethod, RequestContext, RouteDefinition, RouteModule } from "./router";
+export type { ApiResponse, HttpMethod, RequestContext, RouteDefinition } from "./router";
+export type { AreaSeed, EmulatorArea, RouteModule } from "./area";
 export {
   offsetPaginationHeaders,
   paginateOffset,
@@ -44,23 +45,23 @@ export {
   MAX_COUNT_LIMIT,
 } from "./pagination";
 export type { KeysetOptions } from "./pagination";
-export { badgeStore } from "./routes/badges";
-export type { BadgeRecord } from "./routes/badges";
-export { virtualRegistryStore, addCacheEntry } from "./routes/virtual-registries";
-export type { VirtualRegistryRecord, UpstreamRecord, RegistryUpstreamRecord, CacheEntryRecord } from "./routes/virtual-registries";
-export { cleanupPolicyStore } from "./routes/virtual-registry-cleanup";
-export { containerRegistryStore } from "./routes/container-registry-model";
-export { samlIdentityStore } from "./routes/saml-identities";
-export type { SamlIdentityRecord } from "./routes/saml-identities";
-export { starringStore } from "./routes/starring-model";
-export type { StarRecord } from "./routes/starring-model";
-export { projectDetailsStore } from "./routes/projects";
-export type { ProjectDetailsRecord } from "./routes/projects";
-export { epicStore } from "./routes/epics-model";
-export type { EpicRecord } from "./routes/epics-model";
-export { credentialsStore } from "./routes/credentials-model";
-export type { CredentialRecord, TokenKind } from "./routes/credentials-model";
-export { groupDetailsStore } from "./routes/group-details";
-export type { GroupDetailsRecord } from "./routes/group-details";
-export { mergeRequestStore } from "./routes/merge-requests-model";
-export type { MergeRequestRecord, DiffFileRecord, MergeRequestPipelineRecord } from "./routes/merge-requests-model";
+export { badgeStore } from "./areas/badges";
+export type { BadgeRecord } from "./areas/badges";
+export { virtualRegistryStore, addCacheEntry } from "./areas/virtual-registries/model";
+export type { VirtualRegistryRecord, UpstreamRecord, RegistryUpstreamRecord, CacheEntryRecord } from "./areas/virtual-registries/model";
+export { cleanupPolicyStore } from "./areas/virtual-registries/cleanup";
+export { containerRegistryStore } from "./areas/container-registry/model";
+export { samlIdentityStore } from "./areas/saml/identities";
+export type { SamlIdentityRecord } from "./areas/saml/identities";
+export { starringStore } from "./areas/starring/model";
+export type { StarRecord } from "./areas/starring/model";
+export { projectDetailsStore } from "./areas/projects";
+export type { ProjectDetailsRecord } from "./areas/projects";
+export { epicStore } from "./areas/epics/model";
+export type { EpicRecord } from "./areas/epics/model";
+export { credentialsStore } from "./areas/group-tokens/model";
+export type { CredentialRecord, TokenKind } from "./areas/group-tokens/model";
+export { groupDetailsStore } from "./areas/groups/model";
+export type { GroupDetailsRecord } from "./areas/groups/model";
+export { mergeRequestStore } from "./areas/merge-requests/model";
+export type { MergeRequestRecord, DiffFileRecord, MergeRequestPipelineRecord } from "./areas/merge-requests/model";

@@ -54,7 +54,7 @@ export interface RequestContext<P = Record<string, unknown>> {
   readonly rawBody: Buffer;
   /** The authenticated user; null for an anonymous request. */
   readonly user: User | null;
-  /** Set when a CI job token authenticated the request: the one project it reaches (./routes/job-tokens.ts). */
+  /** Set when a CI job token authenticated the request: the one project it reaches (areas/job-tokens/). */
   readonly jobTokenProjectId?: number;
   readonly state: EmulatorState;
 }
@@ -72,44 +72,12 @@ export interface RouteDefinition {
    * token for it (`ctx.user` is null) nor refuses anonymous writes.
    */
   readonly outsideApi: boolean;
-  /** A CI job token (`JOB-TOKEN`) authenticates on this route; elsewhere it is ignored (./routes/job-tokens.ts). */
+  /** A CI job token (`JOB-TOKEN`) authenticates on this route; elsewhere it is ignored (areas/job-tokens/). */
   readonly jobTokenAllowed: boolean;
   readonly params: ParamSpec;
   /** Validate `page`/`per_page` before the handler runs, as Grape's `use :pagination` does. */
   readonly paginated: boolean;
   readonly handler: RouteHandler<Record<string, unknown>>;
-}
-
-/** One API area: a file in routes/ exporting this, listed in routes/index.ts. */
-export interface RouteModule {
-  readonly name: string;
-  readonly routes: readonly RouteDefinition[];
-  /**
-   * Background work of the area that is due at the state's current clock
-   * (scheduled runs, accepted asynchronous deletions). The emulator runs it
-   * when asked (`emulator.runDueWork()`), so tests decide when time passes.
-   */
-  readonly runDue?: (state: EmulatorState) => void;
-  /**
-   * The area's part of the seed: `key` names a top-level section of the seed
-   * (`"containerRegistry": {...}`), and `apply` adds it to a state built from
-   * the core part (users, groups, projects). Throw `SeedError` for a bad section.
-   * `apply` runs with `undefined` when the seed has no such section (the area
-   * may then set up defaults, or nothing).
-   */
-  readonly seed?: { readonly key: string; apply(state: EmulatorState, section: unknown): void };
-  /**
-   * Work when the emulator starts (after its state is seeded or loaded, before
-   * it listens) and when it stops: the repositories area builds its git
-   * repositories on disk (beside `stateFile` when given) and removes
-   * temporary ones.
-   */
-  readonly lifecycle?: {
-    /** Before the state is built from `seed` (not run when a state file is loaded): slow work its `seed.apply` then finds done. */
-    prepare?(seed: Readonly<Record<string, unknown>>): Promise<void>;
-    start(state: EmulatorState, context: { readonly stateFile?: string }): Promise<void>;
-    stop(state: EmulatorState): Promise<void> | void;
-  };
 }
 
 export interface RouteOptions<S extends ParamSpec> {
@@ -239,7 +207,7 @@ const hasRest = (compiled: CompiledRoute): boolean => compiled.segments[compiled
 export class Router {
   private readonly routes: CompiledRoute[] = [];
 
-  constructor(modules: readonly RouteModule[]) {
+  constructor(modules: readonly { readonly name: string; readonly routes: readonly RouteDefinition[] }[]) {
     const seen = new Set<string>();
     for (const module of modules) {
       for (const definition of module.routes) {

@@ -12,7 +12,8 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { FaultPlan } from "./faults";
-import type { RouteModule } from "./router";
+import { z } from "zod";
+import { parseSection, seedingOrder, type EmulatorArea } from "./area";
 import { SeedError } from "./seed-error";
 import {
   EmulatorState,
@@ -92,10 +93,71 @@ export interface Seed {
   faults?: FaultPlan;
   /**
    * The sections of the API areas (`containerRegistry`, `securityReports`,
-   * `errorTracking`, ...): each route module reads its own (`RouteModule.seed`).
+   * `errorTracking`, ...): each area reads its own (`EmulatorArea.seed`).
    */
   [section: string]: unknown;
 }
+
+const visibility = z.enum(["private", "internal", "public"], { error: "must be private, internal or public" });
+const accessLevels = z.record(z.string(), z.number({ error: "must be an access level (10 to 50)" }).int("must be an access level (10 to 50)"), {
+  error: "must be an object of username to access level",
+});
+const paths = z.array(z.string({ error: "must be a string" }), { error: "must be a list of full paths" });
+const time = z.string({ error: "must be an ISO 8601 time" }).refine((text) => !Number.isNaN(Date.parse(text)), "must be an ISO 8601 time");
+const id = z.number({ error: "must be an integer" }).int("must be an integer");
+const text = z.string({ error: "must be a string" });
+
+/** The core's sections, as the interfaces above describe them; the areas' sections are parsed by their own schemas. */
+const coreSections = {
+  users: z.array(
+    z.looseObject({
+      username: text,
+      id: id.optional(),
+      name: text.optional(),
+      email: text.optional(),
+      admin: z.boolean({ error: "must be a boolean" }).optional(),
+      token: text.optional(),
+      tokens: z.array(text, { error: "must be a list of tokens" }).optional(),
+      tokenScopes: z.record(z.string(), z.array(text), { error: "must be an object of token to scopes" }).optional(),
+      blocked: z.boolean({ error: "must be a boolean" }).optional(),
+    }) satisfies z.ZodType<SeedUser>,
+    { error: "must be a list of users" },
+  ),
+  groups: z.array(
+    z.looseObject({
+      path: text,
+      parent: text.optional(),
+      id: id.optional(),
+      name: text.optional(),
+      description: text.optional(),
+      visibility: visibility.optional(),
+      tier: z.enum(["free", "premium", "ultimate"], { error: "must be free, premium or ultimate" }).optional(),
+      createdAt: time.optional(),
+      members: accessLevels.optional(),
+      formerPaths: paths.optional(),
+    }) satisfies z.ZodType<SeedGroup>,
+    { error: "must be a list of groups" },
+  ),
+  projects: z.array(
+    z.looseObject({
+      path: text,
+      namespace: text,
+      id: id.optional(),
+      name: text.optional(),
+      description: text.optional(),
+      visibility: visibility.optional(),
+      createdAt: time.optional(),
+      defaultBranch: text.optional(),
+      commitSha: text.nullable().optional(),
+      latestTag: text.nullable().optional(),
+      branches: z.array(text, { error: "must be a list of branch names" }).optional(),
+      tags: z.array(text, { error: "must be a list of tag names" }).optional(),
+      members: accessLevels.optional(),
+      formerPaths: paths.optional(),
+    }) satisfies z.ZodType<SeedProject>,
+    { error: "must be a list of projects" },
+  ),
+};
 
 const CORE_SECTIONS = new Set(["instance", "users", "groups", "projects", "faults"]);
 
@@ -122,19 +184,20 @@ export function readSeed(seed: Seed | string): Seed {
 
 /**
  * Builds the starting state from a seed: the core part, then each area's
- * section (`areas`: the route modules served, in their seeding order).
+ * section (`areas`: the areas served, seeded in `seedingOrder`).
  * Throws on an unknown section, dangling references or impossible
  * visibility. The areas are given, not imported: an area may build a state
  * of its own part (repository content does), and the list of areas imports
  * every area.
  */
-export function stateOfAreas(input: Seed | string, clock: Clock | undefined, areas: readonly RouteModule[]): EmulatorState {
+export function stateOfAreas(input: Seed | string, clock: Clock | undefined, areas: readonly EmulatorArea[]): EmulatorState {
   const seed = structuredClone(readSeed(input));
-  const areaSeeds = areas.flatMap((area) => (area.seed ? [area.seed] : []));
+  const areaSeeds = seedingOrder(areas).flatMap((area) => (area.seed ? [area.seed] : []));
   const known = [...CORE_SECTIONS, ...areaSeeds.map((area) => area.key)];
   for (const key of Object.keys(seed)) {
     if (!known.includes(key)) throw new SeedError(`unknown section "${key}"; the sections are ${known.join(", ")}`);
   }
+  for (const [key, schema] of Object.entries(coreSections)) parseSection<unknown>(key, schema, seed[key]);
   const state = new EmulatorState(
     {
       format: 1,
@@ -163,7 +226,10 @@ export function stateOfAreas(input: Seed | string, clock: Clock | undefined, are
   for (const seedProject of seed.projects ?? []) {
     addProject(state, seedProject, nextCreatedAt(seedProject.createdAt), assignId);
   }
-  for (const area of areaSeeds) area.apply(state, seed[area.key]);
+  for (const area of areaSeeds) {
+    const section = seed[area.key];
+    area.apply(state, area.schema ? parseSection(area.key, area.schema, section) : section);
+  }
   return state;
 }
 

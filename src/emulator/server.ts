@@ -26,9 +26,9 @@ import { FaultInjector, parseFaultPlan, type FaultName, type FaultPlan, type Inj
 import { declareParams, parseBody, parseNestedParams, type RawParams } from "./params";
 import { readOffsetPageRequest } from "./pagination";
 import { RATE_LIMIT_BODY, RateLimiter, checkRateLimitOptions, throttleStore, type RateLimitOptions, type ThrottleName } from "./rate-limit";
-import { accessTokenOf, Router, type ApiResponse, type RequestContext, type RouteDefinition, type RouteModule, type RouteMatch } from "./router";
-import { routeModules } from "./routes";
-import { jobTokenGrant } from "./routes/job-tokens";
+import { accessTokenOf, Router, type ApiResponse, type RequestContext, type RouteDefinition, type RouteMatch } from "./router";
+import { areas as servedAreas } from "./areas";
+import type { EmulatorArea } from "./area";
 import { readSeed, stateOfAreas, type Seed } from "./seed";
 import { defaultSeed } from "./seeds/default";
 import { EmulatorState, type Clock, type SerializedState, type User } from "./state";
@@ -49,7 +49,7 @@ export interface EmulatorOptions {
   /** Milliseconds since the epoch; lets tests move time (rate-limit windows, timestamps). */
   clock?: Clock;
   /** Extra route modules served besides the built-in ones (for tests of the core). */
-  extraRoutes?: readonly RouteModule[];
+  extraRoutes?: readonly EmulatorArea[];
   /** The fault plan in force from the start (faults.ts); overrides the seed's `faults`. */
   faults?: FaultPlan;
   /** Serve HTTPS instead of HTTP (`url` is then `https://127.0.0.1:PORT`), as self-managed servers behind a private CA do. */
@@ -104,7 +104,7 @@ export interface Emulator {
   setFaultPlan(plan: FaultPlan | undefined): void;
   /** Removes the fault plan and every pending injected answer. */
   clearFaults(): void;
-  /** Runs the background work every API area has due at the clock's current time (see `RouteModule.runDue`). */
+  /** Runs the background work every API area has due at the clock's current time (see `EmulatorArea.runDue`). */
   runDueWork(): void;
   readonly state: EmulatorState;
   /** Writes the state file now (no-op without `stateFile`). */
@@ -121,11 +121,11 @@ function loadState(options: EmulatorOptions, seed: Seed, clock: Clock): Emulator
   if (options.stateFile && existsSync(options.stateFile)) {
     return EmulatorState.fromJSON(JSON.parse(readFileSync(options.stateFile, "utf8")) as SerializedState, clock);
   }
-  return stateOfAreas(seed, clock, [...routeModules, ...(options.extraRoutes ?? [])]);
+  return stateOfAreas(seed, clock, [...servedAreas, ...(options.extraRoutes ?? [])]);
 }
 
 /** The starting state of a seed with every area the emulator serves (or `areas`), as `startEmulator` builds it. */
-export function stateFromSeed(input: Seed | string, clock?: Clock, areas: readonly RouteModule[] = routeModules): EmulatorState {
+export function stateFromSeed(input: Seed | string, clock?: Clock, areas: readonly EmulatorArea[] = servedAreas): EmulatorState {
   return stateOfAreas(input, clock, areas);
 }
 
@@ -148,13 +148,19 @@ function jobTokenOf(req: IncomingMessage, query: URLSearchParams): string | unde
  * (the registry's, /jwt/auth) read their own credentials; a job token on a
  * route that does not take one is ignored, as real servers ignore it.
  */
-function callerOf(state: EmulatorState, route: RouteDefinition | undefined, req: IncomingMessage, query: URLSearchParams): { token?: string; user: User | null; jobTokenProjectId?: number } {
+function callerOf(
+  state: EmulatorState,
+  areas: readonly EmulatorArea[],
+  route: RouteDefinition | undefined,
+  req: IncomingMessage,
+  query: URLSearchParams,
+): { token?: string; user: User | null; jobTokenProjectId?: number } {
   if (route?.outsideApi) return { user: null };
   const token = accessTokenOf(req.headers, query);
   if (token !== undefined) return { token, user: state.userByToken(token) ?? null };
   const jobToken = route?.jobTokenAllowed ? jobTokenOf(req, query) : undefined;
   if (jobToken === undefined) return { user: null };
-  const grant = jobTokenGrant(state, jobToken);
+  const grant = areas.map((area) => area.jobTokenGrant?.(state, jobToken)).find((found) => found !== undefined);
   return { token: jobToken, user: grant?.user ?? null, jobTokenProjectId: grant?.projectId };
 }
 
@@ -214,6 +220,8 @@ class EmulatorServer {
   readonly faults: FaultInjector;
   private nextSeq = 0;
   private readonly router: Router;
+  /** The areas served: every area of the list, then the options' `extraRoutes`. */
+  private readonly areas: readonly EmulatorArea[];
   private readonly rateLimiter: RateLimiter;
   private readonly maxUrlLength: number;
   /** Set once listening: `http://127.0.0.1:PORT`. */
@@ -224,7 +232,8 @@ class EmulatorServer {
     private readonly options: EmulatorOptions,
     private readonly clock: Clock,
   ) {
-    this.router = new Router([...routeModules, ...(options.extraRoutes ?? [])]);
+    this.areas = [...servedAreas, ...(options.extraRoutes ?? [])];
+    this.router = new Router(this.areas);
     this.rateLimiter = new RateLimiter(clock);
     if (options.rateLimit) {
       const limits = checkRateLimitOptions(options.rateLimit);
@@ -245,7 +254,7 @@ class EmulatorServer {
   }
 
   runDueWork(): void {
-    for (const module of [...routeModules, ...(this.options.extraRoutes ?? [])]) module.runDue?.(this.state);
+    for (const area of this.areas) area.runDue?.(this.state);
     this.save();
   }
 
@@ -289,7 +298,7 @@ class EmulatorServer {
     if (fault?.instead) return respond(fault.instead);
 
     const query = new URLSearchParams(rawQuery);
-    const { token, user, jobTokenProjectId } = callerOf(this.state, this.router.match(method, rawPath)?.route, req, query);
+    const { token, user, jobTokenProjectId } = callerOf(this.state, this.areas, this.router.match(method, rawPath)?.route, req, query);
 
     let response: ApiResponse | undefined;
     let rateLimitHeaders: Record<string, string> = {};
@@ -394,7 +403,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faultPlan = options.faults ?? seed.faults;
   // Validated before anything starts, so a bad plan fails the start, not the first request.
   if (faultPlan !== undefined) parseFaultPlan(faultPlan, options.faults ? "fault plan" : "fault plan in the seed (faults)");
-  const areas = [...routeModules, ...(options.extraRoutes ?? [])];
+  const areas = [...servedAreas, ...(options.extraRoutes ?? [])];
   if (!(options.stateFile && existsSync(options.stateFile))) {
     for (const area of areas) await area.lifecycle?.prepare?.(seed);
   }

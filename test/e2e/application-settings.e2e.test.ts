@@ -13,7 +13,7 @@ import { expect } from "vitest";
 import type { PlatformClient } from "pulumi-platform";
 import { defaultSeed } from "pulumi-platform/emulator";
 // From the build, like the emulator the scenario starts (a store is found by name in that emulator's state).
-import { applicationSettingsStore } from "../../dist/emulator/routes/application-settings";
+import { applicationSettingsStore } from "../../dist/emulator/areas/application-settings";
 import { describeExample } from "./scenario";
 
 const SETTINGS = "/application/settings";

@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import { apiPath, type PlatformClient } from "pulumi-platform";
 import type { Emulator } from "pulumi-platform/emulator";
 // From the build, like the emulator the scenario starts (a store is found by name in that emulator's state).
-import { integrationStore } from "../../dist/emulator/routes/integrations";
+import { integrationStore } from "../../dist/emulator/areas/integrations/model";
 import { describeExample } from "./scenario";
 
 interface LiveIntegration {

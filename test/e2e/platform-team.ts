@@ -16,14 +16,14 @@
 import { expect } from "vitest";
 import { selfManagedSeed, type Emulator, type Seed } from "pulumi-platform/emulator";
 // From the build, like the emulator the tests start (a store is found by name in that emulator's state).
-import { applicationSettingsValues } from "../../dist/emulator/routes/application-settings";
-import { badgeStore } from "../../dist/emulator/routes/badges";
-import { settingsOf } from "../../dist/emulator/routes/groups";
-import { integrationStore } from "../../dist/emulator/routes/integrations";
-import { pipelineScheduleStore } from "../../dist/emulator/routes/pipeline-schedules";
-import { samlGroupLinkStore } from "../../dist/emulator/routes/saml-group-links";
-import { virtualRegistryStore } from "../../dist/emulator/routes/virtual-registries";
-import { cleanupPolicyStore } from "../../dist/emulator/routes/virtual-registry-cleanup";
+import { applicationSettingsValues } from "../../dist/emulator/areas/application-settings";
+import { badgeStore } from "../../dist/emulator/areas/badges";
+import { settingsOf } from "../../dist/emulator/areas/groups/model";
+import { integrationStore } from "../../dist/emulator/areas/integrations/model";
+import { pipelineScheduleStore } from "../../dist/emulator/areas/pipeline-schedules/model";
+import { samlGroupLinkStore } from "../../dist/emulator/areas/saml/group-links";
+import { virtualRegistryStore } from "../../dist/emulator/areas/virtual-registries/model";
+import { cleanupPolicyStore } from "../../dist/emulator/areas/virtual-registries/cleanup";
 
 /** The example's directory under examples/. */
 export const PLATFORM_TEAM_EXAMPLE = "platform-team";

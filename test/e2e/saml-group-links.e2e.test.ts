@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { apiPath, type PlatformClient } from "pulumi-platform";
 import type { Emulator } from "pulumi-platform/emulator";
 // From the build, like the emulator the scenario starts (a store is found by name in that emulator's state).
-import { samlGroupLinkStore } from "../../dist/emulator/routes/saml-group-links";
+import { samlGroupLinkStore } from "../../dist/emulator/areas/saml/group-links";
 import { startEmulator } from "pulumi-platform/emulator";
 import { PulumiProgram } from "../../scripts/pulumi-workspace.mts";
 import { describeExample } from "./scenario";

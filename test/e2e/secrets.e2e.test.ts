@@ -29,7 +29,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiPath, closeAllPools, PlatformClient } from "pulumi-platform";
 import { selfManagedSeed, startEmulator, type Emulator } from "pulumi-platform/emulator";
 import { ensurePulumiCli, PulumiProgram, type CliRun } from "../../scripts/pulumi-workspace.mts";
-import { integrationStore } from "../../dist/emulator/routes/integrations";
+import { integrationStore } from "../../dist/emulator/areas/integrations/model";
 import { MARKER, Plantings, SETTINGS_KINDS, declarationsWithSecrets, secretFieldsInCode, secretFieldsOf, type Declaration, type PlantedField } from "./secrets-plan";
 
 /** Verbose logging, as a user asked to send logs would run it; on every command, flowed to the plugins. */

@@ -263,8 +263,8 @@ describe("the seed section", () => {
       [{ nope: [{ title: "x" }] }, /unknown group nope/],
       [{ acme: [{ title: "x", parent: 9 }] }, /no epic 9/],
       [{ acme: [{ iid: 1, title: "a", parent: 2 }, { iid: 2, title: "b", parent: 1 }] }, /cycle/],
-      [{ acme: [{ title: "x", dueDate: "soon" }] }, /dueDate must be a date/],
-      [{ acme: [{ title: "" }] }, /title must be a non-empty string/],
+      [{ acme: [{ title: "x", dueDate: "soon" }] }, /dueDate: must be a date/],
+      [{ acme: [{ title: "" }] }, /title: must be a non-empty string/],
     ];
     for (const [epics, message] of cases) {
       await expect(startEmulator({ seed: { ...defaultSeed, epics } })).rejects.toThrow(SeedError);

@@ -1,8 +1,8 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { defaultSeed, stateFromSeed, type Seed } from "../../src/emulator";
-import { errorTrackingStore } from "../../src/emulator/routes/error-tracking";
-import { eventKindOf, parseEnvelope, sentryKeyFromHeader, decodeBody } from "../../src/emulator/routes/sentry-envelope";
+import { errorTrackingStore } from "../../src/emulator/areas/error-tracking/routes";
+import { eventKindOf, parseEnvelope, sentryKeyFromHeader, decodeBody } from "../../src/emulator/areas/error-tracking/envelope";
 import { call, useEmulator } from "./helpers";
 
 const SEEDED_KEY = "glet_3d4f6a8b0c1e2d3f4a5b6c7d8e9f0a1b";
@@ -299,7 +299,7 @@ describe("the errorTracking seed section", () => {
     expect(() => stateFromSeed({ ...defaultSeed, errorTracking: { "acme/nope": {} } })).toThrow(/unknown project/);
     expect(() =>
       stateFromSeed({ ...defaultSeed, errorTracking: { "acme/web": { clientKeys: [{ publicKey: "secret" }] } } }),
-    ).toThrow(/publicKey must be "glet_"/);
+    ).toThrow(/clientKeys\[0\]\.publicKey: must be "glet_"/);
     expect(() =>
       stateFromSeed({ ...defaultSeed, errorTracking: { "acme/web": { clientKeys: [{ publicKey: SEEDED_KEY }, { publicKey: SEEDED_KEY }] } } }),
     ).toThrow(/repeats/);

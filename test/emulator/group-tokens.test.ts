@@ -221,7 +221,7 @@ describe("the seed section credentials", () => {
     expect(bad({ deployTokens: [{ token: "gldt-x" }] })).toThrow(/give exactly one of group and project/);
     expect(bad({ enterpriseUsers: { "acme/platform": ["dev"] } })).toThrow(/acme\/platform is not a top-level group/);
     expect(bad({ personalAccessTokens: [{ user: "dev", token: "glpat-alice-token" }] })).toThrow(/already alice's/);
-    expect(bad({ sshKeys: [] })).toThrow(/credentials.sshKeys is unknown/);
+    expect(bad({ sshKeys: [] })).toThrow(/credentials: unknown key\(s\) sshKeys/);
   });
 
   it("revoked and expired tokens do not authenticate; active ones do", () =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EVENT_SWITCHES, groupIntegrationParams, integrationStore } from "../../src/emulator/routes/integrations";
+import { EVENT_SWITCHES, groupIntegrationParams, integrationStore } from "../../src/emulator/areas/integrations/model";
 import { INTEGRATION_SLUGS, integrationSettings, requiredSettings, SECRET_SETTINGS } from "../../src/resources/group-integration-catalogue";
 import { call, useEmulator } from "./helpers";
 

@@ -65,14 +65,14 @@ describe("bad sections are refused, naming the place", () => {
 
   it("badges", () => {
     expect(refused({ badges: { projects: { "acme/nope": [] } } })).toThrow(/badges\.projects\["acme\/nope"\]: unknown project/);
-    expect(refused({ badges: { groups: { acme: [{ linkUrl: "ftp://x", imageUrl: "https://x.test/i.svg" }] } } })).toThrow(/badges\.groups\["acme"\]\[0\]\.linkUrl must be an http\(s\) URL/);
+    expect(refused({ badges: { groups: { acme: [{ linkUrl: "ftp://x", imageUrl: "https://x.test/i.svg" }] } } })).toThrow(/badges\.groups\["acme"\]\[0\]\.linkUrl: must be an http\(s\) URL/);
     expect(refused({ badges: { users: {} } })).toThrow(/badges: unknown key\(s\) users/);
   });
 
   it("integrations", () => {
-    expect(refused({ integrations: { acme: [{ slug: "jenkins" }] } })).toThrow(/integrations\["acme"\]\[0\]\.slug must be a group integration/);
-    expect(refused({ integrations: { acme: [{ slug: "slack", properties: {} }] } })).toThrow(/properties\.webhook is required by slack/);
-    expect(refused({ integrations: { acme: [{ slug: "slack", properties: { webhook: "https://h.test", colour: "red" } }] } })).toThrow(/properties\.colour is not a setting of slack/);
+    expect(refused({ integrations: { acme: [{ slug: "jenkins" }] } })).toThrow(/integrations\["acme"\]\[0\]\.slug: must be a group integration/);
+    expect(refused({ integrations: { acme: [{ slug: "slack", properties: {} }] } })).toThrow(/integrations\["acme"\]\[0\]\.properties\["webhook"\]: is required by slack/);
+    expect(refused({ integrations: { acme: [{ slug: "slack", properties: { webhook: "https://h.test", colour: "red" } }] } })).toThrow(/integrations\["acme"\]\[0\]\.properties\["colour"\]: is not a setting of slack/);
     expect(refused({ integrations: { acme: [{ slug: "asana", properties: { api_key: "k" } }, { slug: "asana", properties: { api_key: "k" } }] } })).toThrow(/asana is configured twice/);
   });
 
@@ -81,8 +81,8 @@ describe("bad sections are refused, naming the place", () => {
     expect(refused({ pipelineSchedules: { "acme/web": [{ ...base, owner: "nobody" }] } })).toThrow(/pipelineSchedules\["acme\/web"\]\[0\]\.owner: unknown user nobody/);
     expect(refused({ pipelineSchedules: { "acme/web": [{ ...base, ref: "stable" }] } })).toThrow(/the ref must name one branch or tag of acme\/web/);
     expect(refused({ pipelineSchedules: { "acme/web": [{ ...base, cron: "every day" }] } })).toThrow(/cron and cronTimezone must be valid/);
-    expect(refused({ pipelineSchedules: { "acme/web": [{ ...base, variables: [{ key: "BAD-KEY", value: "v" }] }] } })).toThrow(/variables\[0\]\.key must be 1 to 255 of A-Z a-z 0-9 _/);
-    expect(refused({ pipelineSchedules: { "acme/web": [{ ...base, pipelines: [{ status: "green" }] }] } })).toThrow(/pipelines\[0\]\.status must be one of/);
+    expect(refused({ pipelineSchedules: { "acme/web": [{ ...base, variables: [{ key: "BAD-KEY", value: "v" }] }] } })).toThrow(/variables\[0\]\.key: must be 1 to 255 of A-Z a-z 0-9 _/);
+    expect(refused({ pipelineSchedules: { "acme/web": [{ ...base, pipelines: [{ status: "green" }] }] } })).toThrow(/pipelines\[0\]\.status: must be one of/);
   });
 
   it("virtual registries", () => {

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { defaultSeed, selfManagedSeed, SeedError, startEmulator, stateFromSeed, type Seed } from "../../src/emulator";
-import { repositoryOf } from "../../src/emulator/repositories/model";
+import { repositoryOf } from "../../src/emulator/areas/repository/model";
 import { call, useEmulator } from "./helpers";
 
 // Self-managed: archive downloads are not rate-limited there (the hosted limit has its own test below).
@@ -408,12 +408,12 @@ describe("the repositories seed", () => {
   });
 
   it.each([
-    [{ file: {} }, 'repositories["g/p"]: unknown key "file"'],
+    [{ file: {} }, 'repositories["g/p"]: unknown key(s) file'],
     [{ files: { "../x": "x" } }, '"../x" is not a valid file path'],
-    [{ files: { "a.txt": { text: "x" } } }, 'repositories["g/p"].files["a.txt"]: unknown key "text"'],
+    [{ files: { "a.txt": { text: "x" } } }, 'repositories["g/p"].files["a.txt"]: unknown key(s) text'],
     [{ commits: [{ message: "m", merge: "x", files: { "a": "b" } }] }, "a merge commit takes no files or rename"],
-    [{ commits: [{ message: "m", auther: { name: "x" } }] }, 'repositories["g/p"].commits[0]: unknown key "auther"'],
-    [{ tags: [{ name: "v1", taget: "main" }] }, 'unknown key "taget"'],
+    [{ commits: [{ message: "m", auther: { name: "x" } }] }, 'repositories["g/p"].commits[0]: unknown key(s) auther'],
+    [{ tags: [{ name: "v1", taget: "main" }] }, 'repositories["g/p"].tags[0]: unknown key(s) taget'],
     [{ directory: "/no/such/dir" }, "/no/such/dir does not exist"],
     [{ files: { "a": "a" }, commits: [{ message: "m", rename: { a: "../b" } }] }, 'repositories["g/p"].commits[0].rename["a"]: "../b" is not a valid file path'],
   ])("a bad description is refused naming the key: %j", (repository, message) => {

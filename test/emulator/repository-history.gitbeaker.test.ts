@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as git from "isomorphic-git";
 import { describe, expect, it } from "vitest";
 import { defaultSeed, type Seed } from "../../src/emulator";
-import { repositoryOf } from "../../src/emulator/repositories/model";
+import { repositoryOf } from "../../src/emulator/areas/repository/model";
 import { useEmulator } from "./helpers";
 
 const history = {

@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as git from "isomorphic-git";
 import { beforeAll, describe, expect, it } from "vitest";
 import { defaultSeed, mergeRequestStore, type Seed } from "../../src/emulator";
-import { repositoryOf } from "../../src/emulator/repositories/model";
+import { repositoryOf } from "../../src/emulator/areas/repository/model";
 import { call, useEmulator } from "./helpers";
 
 const T0 = Date.parse("2025-03-01T00:00:00.000Z");

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { unifiedHunks } from "../../src/emulator/routes/repository-hunks";
+import { unifiedHunks } from "../../src/emulator/areas/repository/hunks";
 
 const work = mkdtempSync(join(tmpdir(), "hunks-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

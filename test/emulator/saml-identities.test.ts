@@ -117,7 +117,7 @@ describe("seed section samlIdentities", () => {
       [{ acme: {} }, /must be an array/],
       [{ acme: [{ username: "ghost", externUid: "x" }] }, /unknown user ghost/],
       [{ acme: [{ username: "outsider", externUid: "x" }] }, /outsider is not a member of group acme/],
-      [{ acme: [{ username: "alice", externUid: "" }] }, /externUid must be a non-empty string/],
+      [{ acme: [{ username: "alice", externUid: "" }] }, /samlIdentities\["acme"\]\[0\]\.externUid: must be a non-empty string/],
       [{ acme: [{ username: "alice", externUid: "a" }, { username: "dev", externUid: "A" }] }, /repeats the user or the externUid/],
       [{ acme: [{ username: "alice", externUid: "a" }, { username: "alice", externUid: "b" }] }, /repeats the user or the externUid/],
     ];

@@ -301,7 +301,7 @@ describe("the securityReports seed section", () => {
     expect(() =>
       stateFromSeed(withSection({ "acme/web": { dependencies: [{ name: "a", version: "1", packageManager: "cargo", path: "Cargo.lock" }] } })),
     ).toThrow(/packageManager must be one of/);
-    expect(() => stateFromSeed(withSection({ "acme/web": { findings: [] } }))).toThrow(/unknown key "findings"/);
+    expect(() => stateFromSeed(withSection({ "acme/web": { findings: [] } }))).toThrow(/securityReports\["acme\/web"\]: unknown key\(s\) findings/);
   });
 
   it("is optional", () => {

@@ -264,8 +264,8 @@ describe("the stars seed section", () => {
     expect(() => stateFromSeed(seedWith({ nobody: ["acme/web"] }))).toThrow(/stars\["nobody"\]: unknown user nobody/);
     expect(() => stateFromSeed(seedWith({ alice: ["acme/nope"] }))).toThrow(/stars\["alice"\]\[0\]: unknown project acme\/nope/);
     expect(() => stateFromSeed(seedWith({ alice: ["acme/web", "acme/web"] }))).toThrow(/alice stars acme\/web twice/);
-    expect(() => stateFromSeed(seedWith({ alice: [{ project: "acme/web", starredAt: "soon" }] }))).toThrow(/starredAt must be an ISO 8601 time/);
-    expect(() => stateFromSeed(seedWith({ alice: { projects: [], private: true } }))).toThrow(/unknown keys private/);
+    expect(() => stateFromSeed(seedWith({ alice: [{ project: "acme/web", starredAt: "soon" }] }))).toThrow(/stars\["alice"\]\[0\]\.starredAt: must be an ISO 8601 time/);
+    expect(() => stateFromSeed(seedWith({ alice: { projects: [], private: true } }))).toThrow(/stars\["alice"\]: unknown key\(s\) private/);
     expect(() => stateFromSeed(seedWith(["alice"]))).toThrow(SeedError);
   });
 

@@ -116,7 +116,7 @@ export const defaultSeed: Seed = {
       latestTag: "2024.03",
     },
   ],
-  // Real git histories (repositories/seed.ts), dated so the SHAs never change.
+  // Real git histories (areas/repository/seed.ts), dated so the SHAs never change.
   // acme/web: releases 1.3.0 (also `stable`) and 1.4.0, a release/1.x branch
   // merged back, a rename, Changelog trailers, an LFS file and a deploy config.
   repositories: {
@@ -220,7 +220,7 @@ export const defaultSeed: Seed = {
   errorTracking: {
     "acme/web": { clientKeys: [{ publicKey: "glet_3d4f6a8b0c1e2d3f4a5b6c7d8e9f0a1b" }] },
   },
-  // Container registry (routes/container-registry.ts): acme/web's root image and
+  // Container registry (areas/container-registry/): acme/web's root image and
   // `api-server` (releases v1.0.0 to v1.4.0, CI builds main-<sha>, `latest` on
   // the v1.4.0 manifest); release tags protected from anyone below Maintainer.
   // A repository in the subgroup project acme/platform/infra, and the public
@@ -273,7 +273,7 @@ export const defaultSeed: Seed = {
     // RE2, found anywhere in the name (unanchored, as real servers match tag rules): anchor it.
     protectionRules: { "acme/web": [{ tagNamePattern: "^v[0-9]", minimumAccessLevelForDelete: "maintainer" }] },
   },
-  // SAML SSO of acme (routes/saml-identities.ts): each member has signed in once,
+  // SAML SSO of acme (areas/saml/): each member has signed in once,
   // so each has an identity; the NameIDs are the identity provider's ids. On the
   // self-managed variant below the section stays but answers as self-managed does.
   samlIdentities: {
@@ -284,7 +284,7 @@ export const defaultSeed: Seed = {
       { username: "guest", externUid: "idp-1004-gus" },
     ],
   },
-  // Stars (routes/starring.ts): acme/web has four (the guest's profile is private,
+  // Stars (areas/starring/): acme/web has four (the guest's profile is private,
   // so only the guest and administrators see that one), beta/site three. root
   // has starred nothing, so a test or program acting as root starts clean.
   stars: {
@@ -294,7 +294,7 @@ export const defaultSeed: Seed = {
     guest: { privateProfile: true, projects: ["acme/web", "beta/site"] },
     outsider: ["beta/site"],
   },
-  // Epics (routes/epics.ts): acme's 2025 roadmap (id 1) with three children in
+  // Epics (areas/epics/): acme's 2025 roadmap (id 1) with three children in
   // this order (ids 2, 3, 4) and two unassigned epics (5, 6); acme/platform
   // (a subgroup: its epics may be children of acme's) has its own tree, epic 7
   // with child 8, and an unassigned epic 9. Ids in this order: 1 to 9.
@@ -313,7 +313,7 @@ export const defaultSeed: Seed = {
       { iid: 3, title: "Observability stack", author: "dev", labels: ["platform", "observability"] },
     ],
   },
-  // Group details (routes/group-details.ts): acme's custom attributes and storage
+  // Group details (areas/groups/seed.ts): acme's custom attributes and storage
   // sizes (administrators see them); beta/labs is archived.
   groupDetails: {
     acme: {
@@ -323,7 +323,7 @@ export const defaultSeed: Seed = {
     "acme/platform": { customAttributes: { department: "platform" }, statistics: { repositorySize: 8_388_608 } },
     "beta/labs": { archived: true },
   },
-  // Tokens (routes/credentials-model.ts, routes/group-tokens.ts). Every seed user's
+  // Tokens (areas/group-tokens/). Every seed user's
   // own token also gets a record (`<user>-token-1`). alice, maintainer and dev
   // are acme's enterprise users; dev has an active, an expired and a revoked
   // token; outsider's token reaches no group; acme and acme/web have an access
@@ -345,7 +345,7 @@ export const defaultSeed: Seed = {
     ],
     feedTokens: { alice: "glft-alice-feed-0010", outsider: "glft-outsider-feed-0011" },
   },
-  // CI job tokens (routes/job-tokens.ts): a running job of acme/web's pipeline,
+  // CI job tokens (areas/job-tokens/): a running job of acme/web's pipeline,
   // run by maintainer, and a finished one, whose token no longer works.
   jobTokens: [
     { token: "glcbt-acme-web-running-job", project: "acme/web", user: "maintainer" },

@@ -1,0 +1,242 @@
+/**
+ * The groups area's model: the settings kept per group (what `PUT /groups/:id`
+ * writes, branch protection defaults), and what the core model does not hold
+ * about a group but the groups API shows or
+ * filters on: custom attributes, the
+ * archived flag, the date a group is marked for deletion, its repository
+ * storage and its storage statistics. Kept in the groups area's own store and
+ * seeded from the section `groupDetails` (keys are group full paths):
+ *
+ *     "groupDetails": {
+ *       "acme": { "customAttributes": { "department": "engineering" },
+ *                 "repositoryStorage": "default", "archived": false,
+ *                 "markedForDeletionOn": "2024-06-01",
+ *                 "statistics": { "repositorySize": 1024, "lfsObjectsSize": 2048 } }
+ *     }
+ *
+ * Real sources followed: custom attributes are key/value pairs shown as
+ * `[{"key","value"}]` (lib/api/entities/custom_attribute.rb) and only to
+ * administrators (lib/api/helpers/custom_attributes.rb); the statistics
+ * objects are `Entities::Namespace::RootStorageStatistics` and the group's
+ * aggregated project statistics (lib/api/entities/group.rb).
+ */
+import { AccessLevel, defineStore, type EmulatorState, type Group } from "../../state";
+
+/** Sizes in bytes, as the API's `statistics` object names them (storage_size is their sum). */
+export const STATISTICS_FIELDS = [
+  "repository_size",
+  "wiki_size",
+  "lfs_objects_size",
+  "job_artifacts_size",
+  "pipeline_artifacts_size",
+  "packages_size",
+  "snippets_size",
+  "uploads_size",
+] as const;
+export type StatisticsField = (typeof STATISTICS_FIELDS)[number];
+
+export interface GroupDetailsRecord {
+  customAttributes: Record<string, string>;
+  repositoryStorage: string;
+  archived: boolean;
+  /** `YYYY-MM-DD`, or null when the group is not marked for deletion. */
+  markedForDeletionOn: string | null;
+  statistics: Record<StatisticsField, number>;
+}
+
+export const groupDetailsStore = defineStore("groupDetails", (): Record<string, GroupDetailsRecord> => ({}));
+
+export const zeroStatistics = (): Record<StatisticsField, number> =>
+  Object.fromEntries(STATISTICS_FIELDS.map((field) => [field, 0])) as Record<StatisticsField, number>;
+
+/** A group's details, created with the defaults on first use. */
+export function detailsOf(state: EmulatorState, group: Group): GroupDetailsRecord {
+  const all = groupDetailsStore.of(state);
+  return (all[String(group.id)] ??= {
+    customAttributes: {},
+    repositoryStorage: "default",
+    archived: false,
+    markedForDeletionOn: null,
+    statistics: zeroStatistics(),
+  });
+}
+
+/** `active` of `GET /groups`: neither archived nor marked for deletion. */
+export function isActive(state: EmulatorState, group: Group): boolean {
+  const details = detailsOf(state, group);
+  return !details.archived && details.markedForDeletionOn === null;
+}
+
+/** `custom_attributes` as `Entities::CustomAttribute` lists them. */
+export function presentCustomAttributes(state: EmulatorState, group: Group): { key: string; value: string }[] {
+  return Object.entries(detailsOf(state, group).customAttributes).map(([key, value]) => ({ key, value }));
+}
+
+/** The group's own `statistics` (storage_size is the sum of the parts). */
+export function presentStatistics(state: EmulatorState, group: Group): Record<string, number> {
+  const parts = detailsOf(state, group).statistics;
+  const storageSize = STATISTICS_FIELDS.reduce((sum, field) => sum + parts[field], 0);
+  return { storage_size: storageSize, ...parts };
+}
+
+/**
+ * `root_storage_statistics` of a top-level group: the sums over the group and
+ * its subgroups. The container registry size exists only with the registry's
+ * metadata database, which the emulator does not model: 0, not estimated.
+ */
+export function presentRootStorageStatistics(state: EmulatorState, group: Group): Record<string, number | boolean> {
+  const totals = zeroStatistics();
+  for (const member of [group, ...state.descendants(group)]) {
+    for (const field of STATISTICS_FIELDS) totals[field] += detailsOf(state, member).statistics[field];
+  }
+  const storageSize = STATISTICS_FIELDS.reduce((sum, field) => sum + totals[field], 0);
+  return {
+    build_artifacts_size: totals.job_artifacts_size,
+    container_registry_size: 0,
+    container_registry_size_is_estimated: false,
+    dependency_proxy_size: 0,
+    lfs_objects_size: totals.lfs_objects_size,
+    packages_size: totals.packages_size,
+    pipeline_artifacts_size: totals.pipeline_artifacts_size,
+    repository_size: totals.repository_size,
+    snippets_size: totals.snippets_size,
+    storage_size: storageSize,
+    uploads_size: totals.uploads_size,
+    wiki_size: totals.wiki_size,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Settings kept per group
+
+export interface BranchProtectionDefaults {
+  allowed_to_push: { access_level: number }[];
+  allow_force_push: boolean;
+  allowed_to_merge: { access_level: number }[];
+  developer_can_initial_push?: boolean;
+}
+
+export interface GroupSettingsRecord {
+  share_with_group_lock: boolean;
+  require_two_factor_authentication: boolean;
+  two_factor_grace_period: number;
+  project_creation_level: string;
+  subgroup_creation_level: string;
+  auto_devops_enabled: boolean | null;
+  emails_enabled: boolean;
+  mentions_disabled: boolean | null;
+  lfs_enabled: boolean;
+  request_access_enabled: boolean;
+  default_branch: string | null;
+  default_branch_protection: number;
+  default_branch_protection_defaults: BranchProtectionDefaults;
+  shared_runners_setting: string;
+  enabled_git_access_protocol: string;
+  prevent_sharing_groups_outside_hierarchy: boolean;
+  math_rendering_limits_enabled: boolean;
+  lock_math_rendering_limits_enabled: boolean;
+  max_artifacts_size: number | null;
+  step_up_auth_required_oauth_provider: string | null;
+  experiment_features_enabled: boolean;
+  assistant_availability: string;
+  web_based_commit_signing_enabled: boolean;
+  // Premium and Ultimate
+  file_template_project_id: number | null;
+  membership_lock: boolean;
+  prevent_forking_outside_group: boolean;
+  ip_restriction_ranges: string | null;
+  allowed_email_domains_list: string | null;
+  wiki_access_level: string;
+  only_allow_merge_if_pipeline_succeeds: boolean;
+  allow_merge_on_skipped_pipeline: boolean;
+  only_allow_merge_if_all_discussions_are_resolved: boolean;
+  assistant_features_enabled: boolean;
+  lock_assistant_features_enabled: boolean;
+  shared_runners_minutes_limit: number | null;
+  extra_shared_runners_minutes_limit: number | null;
+  // Ultimate
+  unique_project_download_limit: number;
+  unique_project_download_limit_interval_in_seconds: number;
+  unique_project_download_limit_allowlist: string[];
+  unique_project_download_limit_alertlist: number[];
+  auto_ban_user_on_excessive_projects_download: boolean;
+  /** The uploaded avatar: file name, bytes (base64) and their SHA-256. */
+  avatar: { filename: string; contentBase64: string; sha256: string } | null;
+}
+
+/** `Gitlab::Access::BranchProtection` levels 0-4 as the defaults hash that replaced them. */
+export function branchProtectionDefaults(level: number): BranchProtectionDefaults {
+  const developer = [{ access_level: AccessLevel.Developer }];
+  const maintainer = [{ access_level: AccessLevel.Maintainer }];
+  switch (level) {
+    case 0: // not protected
+      return { allowed_to_push: developer, allow_force_push: true, allowed_to_merge: developer };
+    case 1: // partially protected: developers push, no force push
+      return { allowed_to_push: developer, allow_force_push: false, allowed_to_merge: maintainer };
+    case 3: // protected against pushes: developers merge
+      return { allowed_to_push: maintainer, allow_force_push: false, allowed_to_merge: developer };
+    case 4: // fully protected after the initial push
+      return { allowed_to_push: maintainer, allow_force_push: false, allowed_to_merge: maintainer, developer_can_initial_push: true };
+    default: // 2: fully protected
+      return { allowed_to_push: maintainer, allow_force_push: false, allowed_to_merge: maintainer };
+  }
+}
+
+export const sameDefaults = (a: BranchProtectionDefaults, b: BranchProtectionDefaults): boolean =>
+  JSON.stringify({ ...a, developer_can_initial_push: a.developer_can_initial_push ?? false }) ===
+  JSON.stringify({ ...b, developer_can_initial_push: b.developer_can_initial_push ?? false });
+
+function defaultSettings(): GroupSettingsRecord {
+  return {
+    share_with_group_lock: false,
+    require_two_factor_authentication: false,
+    two_factor_grace_period: 48,
+    project_creation_level: "developer",
+    subgroup_creation_level: "maintainer",
+    auto_devops_enabled: null,
+    emails_enabled: true,
+    mentions_disabled: null,
+    lfs_enabled: true,
+    request_access_enabled: true,
+    default_branch: null,
+    default_branch_protection: 2,
+    default_branch_protection_defaults: branchProtectionDefaults(2),
+    shared_runners_setting: "enabled",
+    enabled_git_access_protocol: "all",
+    prevent_sharing_groups_outside_hierarchy: false,
+    math_rendering_limits_enabled: true,
+    lock_math_rendering_limits_enabled: false,
+    max_artifacts_size: null,
+    step_up_auth_required_oauth_provider: null,
+    experiment_features_enabled: false,
+    assistant_availability: "default_on",
+    web_based_commit_signing_enabled: false,
+    file_template_project_id: null,
+    membership_lock: false,
+    prevent_forking_outside_group: false,
+    ip_restriction_ranges: null,
+    allowed_email_domains_list: null,
+    wiki_access_level: "enabled",
+    only_allow_merge_if_pipeline_succeeds: false,
+    allow_merge_on_skipped_pipeline: false,
+    only_allow_merge_if_all_discussions_are_resolved: false,
+    assistant_features_enabled: true,
+    lock_assistant_features_enabled: false,
+    shared_runners_minutes_limit: null,
+    extra_shared_runners_minutes_limit: null,
+    unique_project_download_limit: 0,
+    unique_project_download_limit_interval_in_seconds: 0,
+    unique_project_download_limit_allowlist: [],
+    unique_project_download_limit_alertlist: [],
+    auto_ban_user_on_excessive_projects_download: false,
+    avatar: null,
+  };
+}
+
+export const groupSettingsStore = defineStore("groupSettings", (): Record<string, GroupSettingsRecord> => ({}));
+
+/** A group's settings, created with the defaults on first use. */
+export function settingsOf(state: EmulatorState, group: Group): GroupSettingsRecord {
+  const all = groupSettingsStore.of(state);
+  return (all[String(group.id)] ??= defaultSettings());
+}

@@ -1,0 +1,16 @@
+/** Merge requests: listing and filters, diffs, notes, merge request pipelines, a commit's merge requests. */
+import { z } from "zod";
+import { areaSeed, keyedSection, type EmulatorArea } from "../../area";
+import { runMergeRequestWork } from "./model";
+import { mergeRequestsOfCommitRoutes } from "./of-commit";
+import { mergeRequestRoutes } from "./routes";
+import { applyMergeRequestSeed } from "./seed";
+
+export const mergeRequestsArea: EmulatorArea = {
+  name: "merge-requests",
+  routes: [...mergeRequestRoutes, ...mergeRequestsOfCommitRoutes],
+  // Seeded merge requests point at branches and commits of the seeded repositories.
+  after: ["repository"],
+  seed: areaSeed({ key: "mergeRequests", schema: keyedSection("project full path", z.unknown()), apply: applyMergeRequestSeed }),
+  runDue: runMergeRequestWork,
+};

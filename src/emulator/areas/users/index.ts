@@ -1,0 +1,38 @@
+/** The current user: `GET /user`. */
+import { paginate, requireUser, route, ok } from "../../router";
+import { type EmulatorArea } from "../../area";
+import type { InstanceInfo, User } from "../../state";
+
+export function presentUser(user: User, instance: InstanceInfo): Record<string, unknown> {
+  return {
+    id: user.id,
+    username: user.username,
+    name: user.name,
+    state: "active",
+    locked: false,
+    avatar_url: null,
+    web_url: `https://${instance.host}/${user.username}`,
+    created_at: user.createdAt,
+    email: user.email,
+    bot: false,
+    // Real servers show is_admin to administrators only; false here keeps clients simple.
+    is_admin: user.isAdmin,
+  };
+}
+
+const currentUser = route("GET", "/user", {}, (ctx) => ok(presentUser(requireUser(ctx), ctx.state.instance)));
+
+/**
+ * `GET /users?username=<name>`: the one user with that username (case-insensitive), or none,
+ * as `UserBasic` (id, username, name, state, locked, avatar_url, web_url). Real servers have
+ * many more filters (lib/api/users.rb); only the username lookup is served here.
+ */
+const findUsers = route("GET", "/users", { params: { username: { type: "string" } }, paginated: true }, (ctx) => {
+  const { username } = ctx.params;
+  const found = username === undefined ? ctx.state.users : ctx.state.users.filter((user) => user.username.toLowerCase() === username.toLowerCase());
+  const basicFields = ["id", "username", "name", "state", "locked", "avatar_url", "web_url"];
+  const basic = (user: User) => Object.fromEntries(Object.entries(presentUser(user, ctx.state.instance)).filter(([key]) => basicFields.includes(key)));
+  return paginate(ctx, found, { present: basic });
+});
+
+export const usersArea: EmulatorArea = { name: "users", routes: [currentUser, findUsers] };
