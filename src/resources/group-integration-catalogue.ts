@@ -3,7 +3,7 @@
  * switches it takes: data, one `kind(slug, shape)` per slug. The resource
  * (./group-integration.ts) builds its schema, its per-slug validation and its
  * request bodies from these declarations; the emulator's table
- * (../emulator/routes/integrations.ts) declares the same slugs from the
+ * (../emulator/areas/integrations/model.ts) declares the same slugs from the
  * server's side, and test/emulator/integrations.test.ts holds the two to each
  * other (names, required settings, secrets, event switches).
  *
