@@ -7,7 +7,8 @@
  * is masked in every message and never sent but in the request's body.
  */
 import { z } from "zod";
-import { apiPath, tierNeeded } from "../client";
+import { tierNeeded } from "../client";
+import { groupLdapSyncPath, groupTokenRevocationPath } from "../api/groups";
 import { ownerReference } from "../api/owner";
 import { defineAction, groupNeeds } from "./core";
 
@@ -33,7 +34,7 @@ export const startLdapGroupSync = defineAction({
       `LDAP group sync exists only on a self-managed instance with LDAP configured, and ${tierNeeded("Premium or Ultimate", "the instance")} (the server answers an unnamed 404 elsewhere); otherwise check the group.`,
   },
   async run(call, args) {
-    await call.client.post<unknown>(apiPath`/groups/${args.group}/ldap_sync`, {});
+    await call.client.post<unknown>(groupLdapSyncPath(args.group), {});
     return { accepted: true as const };
   },
 });
@@ -72,6 +73,6 @@ export const revokeToken = defineAction({
       "a deploy token of the group or a subgroup, or a member's feed token. An expired token, another group's, a project's deploy token or an unknown one are all refused so.",
   },
   async run(call, args) {
-    return call.checked(tokenAnswer, await call.client.post<unknown>(apiPath`/groups/${args.group}/tokens/revoke`, { token: args.token }));
+    return call.checked(tokenAnswer, await call.client.post<unknown>(groupTokenRevocationPath(args.group), { token: args.token }));
   },
 });

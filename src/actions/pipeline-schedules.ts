@@ -5,10 +5,9 @@
  */
 import { z } from "zod";
 import { ownerReference } from "../api/owner";
-import { scheduleId, scheduleNotFound, schedulePath, signedInOnly } from "../functions/pipeline-schedules";
+import { pipelineSchedulePlayPath, scheduleRunCalls } from "../api/pipeline-schedules";
+import { scheduleId, scheduleNotFound, signedInOnly } from "../functions/pipeline-schedules";
 import { defineAction, projectNeeds } from "./core";
-
-const playAnswer = z.looseObject({ message: z.string() });
 
 /**
  * Runs a pipeline schedule now: a new scheduled pipeline starts at once, the
@@ -34,6 +33,6 @@ export const runPipelineSchedule = defineAction({
     404: scheduleNotFound,
   },
   async run(call, args) {
-    return call.checked(playAnswer, await call.client.post<unknown>(`${schedulePath(args)}/play`, {}));
+    return scheduleRunCalls.post(call.client, pipelineSchedulePlayPath(args.project, args.scheduleId), {});
   },
 });

@@ -109,5 +109,9 @@ export const groupPath = (group: string | number): string => apiPath`/groups/${g
 export const GROUPS_PATH = "/groups";
 /** `/groups/acme/manage/personal_access_tokens`. */
 export const groupTokensPath = (group: string | number): string => `${groupPath(group)}/manage/personal_access_tokens`;
+/** Starts the group's LDAP sync. */
+export const groupLdapSyncPath = (group: string | number): string => `${groupPath(group)}/ldap_sync`;
+/** Revokes a token that reaches the top-level group. */
+export const groupTokenRevocationPath = (group: string | number): string => `${groupPath(group)}/tokens/revoke`;
 /** `/groups/12/avatar`: the avatar file. */
 export const groupAvatarPath = (group: string | number): string => `${groupPath(group)}/avatar`;

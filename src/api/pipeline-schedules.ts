@@ -65,12 +65,16 @@ export const schedulePipeline = z.looseObject({
 export const scheduleSummaryCalls = callsOf(pipelineScheduleSummary);
 export const pipelineScheduleCalls = callsOf(pipelineSchedule);
 export const scheduleVariableCalls = callsOf(scheduleVariable);
+/** The answer to running a schedule now (`201 Created` as a message). */
+export const scheduleRunCalls = callsOf(z.looseObject({ message: z.string() }));
 
 /** `/projects/acme%2Fweb/pipeline_schedules`. */
 export const pipelineSchedulesPath = (project: string | number): string => apiPath`/projects/${project}/pipeline_schedules`;
 /** `/projects/acme%2Fweb/pipeline_schedules/12`. */
 export const pipelineSchedulePath = (project: string | number, scheduleId: number): string => `${pipelineSchedulesPath(project)}/${scheduleId}`;
 /** A variable of the schedule at `schedulePath`, by key. */
+/** Runs the schedule now: `/projects/acme%2Fweb/pipeline_schedules/3/play`. */
+export const pipelineSchedulePlayPath = (project: string | number, scheduleId: number): string => `${pipelineSchedulePath(project, scheduleId)}/play`;
 export const scheduleVariablePath = (schedulePath: string, key: string): string => `${schedulePath}/variables/${encodeURIComponent(key)}`;
 
 /** A schedule's recorded id: its API path without the leading slash (`projects/acme%2Fweb/pipeline_schedules/12`). */

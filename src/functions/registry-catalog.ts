@@ -13,7 +13,8 @@
  * host only, and is in no result, error or log.
  */
 import { z } from "zod";
-import { ApiError, apiPath, NetworkError, PAGE_SIZE, roleNeeded, tokenRefused, type PlatformClient } from "../client";
+import { ApiError, NetworkError, PAGE_SIZE, roleNeeded, tokenRefused, type PlatformClient } from "../client";
+import { groupCalls, groupPath } from "../api/groups";
 import { ExplainedError } from "../engine/errors";
 import { defineComposedFunction, type FunctionOptions, type FunctionOutputOptions, type InputArgs, type Reader } from "./core";
 
@@ -73,7 +74,7 @@ async function catalogToken(read: Reader): Promise<string> {
 }
 
 /** The registry's host as a project shows it (`registry.example.com:5050/acme/web` → `registry.example.com:5050`), if it does. */
-const prefixHost = (project: { container_registry_image_prefix?: unknown }): string | undefined =>
+const prefixHost = (project: Record<string, unknown>): string | undefined =>
   typeof project.container_registry_image_prefix === "string" && project.container_registry_image_prefix !== ""
     ? project.container_registry_image_prefix.split("/")[0]
     : undefined;
@@ -92,7 +93,7 @@ async function registryAddress(client: PlatformClient): Promise<{ url: URL; host
   let host: string | undefined;
   search: for await (const groups of client.pages<{ id: number }>("/groups", { per_page: 20, order_by: "id", sort: "asc", all_available: true })) {
     for (const group of groups) {
-      const detail = await client.get<{ projects?: { container_registry_image_prefix?: unknown }[] }>(apiPath`/groups/${group.id}`, { with_projects: true });
+      const detail = await groupCalls.get(client, groupPath(group.id), { with_projects: true });
       projects += detail.projects?.length ?? 0;
       host = detail.projects?.map(prefixHost).find((named) => named !== undefined);
       if (host !== undefined) break search;

@@ -9,7 +9,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { pipelineSchedulePath } from "../api/pipeline-schedules";
+import { pipelineSchedulePlayPath, scheduleRunCalls } from "../api/pipeline-schedules";
 import { scheduleId } from "../functions/pipeline-schedules";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { recordedOutput } from "../engine/definition";
@@ -37,9 +37,9 @@ export const pipelineScheduleRunDefinition = defineActionTrigger({
   },
   needs: (args) => ({ on: onProject(args.project), subject: `pipeline schedule ${args.scheduleId} of project ${args.project}`, role: "Developer" }),
   async run(ctx, args) {
-    const answer = await ctx.client.post<{ message?: string }>(`${pipelineSchedulePath(args.project, args.scheduleId)}/play`, {});
+    const answer = await scheduleRunCalls.post(ctx.client, pipelineSchedulePlayPath(args.project, args.scheduleId), {});
     const ranAt = new Date().toISOString();
-    return { id: `projects/${args.project}/pipeline_schedules/${args.scheduleId}/runs/${ranAt}`, outputs: { message: answer?.message ?? null, ranAt } };
+    return { id: `projects/${args.project}/pipeline_schedules/${args.scheduleId}/runs/${ranAt}`, outputs: { message: answer.message, ranAt } };
   },
 });
 

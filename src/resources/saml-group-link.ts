@@ -14,12 +14,13 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, apiPath, missingOrHidden, roleNeeded, tierNeeded, tokenRefused } from "../client";
+import { ApiError, missingOrHidden, roleNeeded, tierNeeded, tokenRefused } from "../client";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
 import { ExplainedError } from "../engine/errors";
 import { onGroup } from "../engine/needs";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { groupCalls, groupPath } from "../api/groups";
 import { ownerReference } from "../api/owner";
 import {
   parseSamlGroupLinkId,
@@ -116,7 +117,7 @@ async function explained(ctx: EngineContext, group: string | number, error: unkn
       `several SAML group links of group ${group} share this name, for different providers (the server said: ${error.serverMessage}). ` +
       `Set provider on this SamlGroupLink to say which one it is.`;
   } else if (error.status === 401) {
-    const probe = await ctx.client.get<{ runners_token?: string }>(apiPath`/groups/${group}`, { with_projects: false }).then(
+    const probe = await groupCalls.get(ctx.client, groupPath(group), { with_projects: false }).then(
       (found) => ({ status: 200, owner: typeof found.runners_token === "string" }),
       (e: unknown) => ({ status: e instanceof ApiError ? e.status : 0, owner: false }),
     );
