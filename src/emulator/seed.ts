@@ -107,6 +107,30 @@ const time = z.string({ error: "must be an ISO 8601 time" }).refine((text) => !N
 const id = z.number({ error: "must be an integer" }).int("must be an integer");
 const text = z.string({ error: "must be a string" });
 
+const named = z.string({ error: "must be a string" }).min(1, "must be a non-empty string");
+
+/** The instance's facts over `DEFAULT_INSTANCE`; a key the emulator does not read is kept, as the state keeps it. */
+const instanceSchema = z.looseObject(
+  {
+    offering: z.enum(["hosted", "self-managed", "dedicated"], { error: "must be hosted, self-managed or dedicated" }).optional(),
+    tier: z.enum(["free", "premium", "ultimate"], { error: "must be free, premium or ultimate" }).optional(),
+    host: named.optional(),
+    pagesDomain: named.optional(),
+    version: named.optional(),
+    revision: named.optional(),
+    enterprise: z.boolean({ error: "must be a boolean" }).optional(),
+    featureFlags: z
+      .record(z.string(), z.union([z.boolean(), z.array(text)], { error: "must be true, false or a list of top-level group full paths" }), {
+        error: "must be an object of flag name to true, false or group full paths",
+      })
+      .optional(),
+    featureFlagDefaults: z
+      .record(z.string(), z.boolean({ error: "must be true, false or null" }).nullable(), { error: "must be an object of flag name to default" })
+      .optional(),
+  },
+  { error: "must be an object" },
+) satisfies z.ZodType<Partial<InstanceInfo>>;
+
 /** The core's sections, as the interfaces above describe them; the areas' sections are parsed by their own schemas. */
 const coreSections = {
   users: z.array(
@@ -198,10 +222,11 @@ export function stateOfAreas(input: Seed | string, clock: Clock | undefined, are
     if (!known.includes(key)) throw new SeedError(`unknown section "${key}"; the sections are ${known.join(", ")}`);
   }
   for (const [key, schema] of Object.entries(coreSections)) parseSection<unknown>(key, schema, seed[key]);
+  const instance = parseSection("instance", instanceSchema, seed.instance);
   const state = new EmulatorState(
     {
       format: 1,
-      instance: { ...DEFAULT_INSTANCE, ...seed.instance },
+      instance: { ...DEFAULT_INSTANCE, ...instance },
       users: [],
       groups: [],
       projects: [],

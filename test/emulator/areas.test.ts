@@ -110,5 +110,9 @@ describe("a section refused by its area's schema", () => {
     expect(refusal({ projects: [{ path: "p", namespace: "acme", visibility: "secret" }] })).toBe(
       "invalid emulator seed: projects[0].visibility: must be private, internal or public",
     );
+    expect(refusal({ instance: { offering: "cloud" } })).toBe("invalid emulator seed: instance.offering: must be hosted, self-managed or dedicated");
+    expect(refusal({ instance: { featureFlags: { beta: "on" } } })).toBe(
+      'invalid emulator seed: instance.featureFlags["beta"]: must be true, false or a list of top-level group full paths',
+    );
   });
 });
