@@ -467,6 +467,15 @@ describe("the containerRegistry seed section", () => {
     await expect(freshEmulator(registrySeed((s) => (s.containerRegistry.repositories["acme/nope"] = [])))).rejects.toThrow(/unknown project acme\/nope/);
     await expect(freshEmulator(registrySeed((s) => (s.containerRegistry.protectionRules["acme/web"][0].tagNamePattern = "(")))).rejects.toThrow(/tagNamePattern/);
     await expect(freshEmulator(registrySeed((s) => (s.containerRegistry.accessLevels = { "acme/web": "open" })))).rejects.toThrow(/accessLevels/);
+    await expect(freshEmulator(registrySeed((s) => (s.containerRegistry.repositories["acme/web"][0].tags[0].digest = "sha256:x")))).rejects.toThrow(
+      'containerRegistry.repositories["acme/web"][0].tags[0].digest: must be sha256:<64 hex>',
+    );
+    await expect(freshEmulator(registrySeed((s) => (s.containerRegistry.protectionRules["acme/web"][0].minimumAccessLevelForPush = "developer")))).rejects.toThrow(
+      'containerRegistry.protectionRules["acme/web"][0].minimumAccessLevelForPush: must be one of maintainer, owner, admin',
+    );
+    await expect(freshEmulator(registrySeed((s) => (s.containerRegistry.protectionRules["acme/web"][0].tagNamePattern = "(")))).rejects.toThrow(
+      'containerRegistry.protectionRules["acme/web"][0].tagNamePattern: must be an RE2 pattern: ',
+    );
     const privateLevel = await freshEmulator(registrySeed((s) => (s.containerRegistry.accessLevels = { "beta/site": "private" })));
     expect((await call(privateLevel.emulator, "/projects/beta%2Fsite/registry/repositories", { as: null })).status).toBe(403);
   });

@@ -14,53 +14,9 @@ import {
   RULE_SEQUENCE,
   type ContainerRegistryStore,
   type ProtectionAccessLevel,
-  type RegistryAccessLevel,
   type RegistryRepositoryRecord,
   type RegistryTagRecord,
 } from "./model";
-
-export interface SeedRegistryTag {
-  name: string;
-  /** Manifest creation time; default: the repository's creation plus one hour per tag, in order. */
-  createdAt?: string;
-  /** Bytes; default derived from the names. */
-  size?: number;
-  /** `sha256:<64 hex>`; default derived from the repository path and tag name. */
-  digest?: string;
-  /** 64 hex; default derived from the digest. */
-  revision?: string;
-  /** Another tag of the same repository (listed before) whose manifest this tag points at. */
-  sameAs?: string;
-}
-
-export interface SeedRegistryRepository {
-  /** "" (default) for the project's root image. */
-  name?: string;
-  id?: number;
-  createdAt?: string;
-  tags?: SeedRegistryTag[];
-}
-
-export interface SeedTagProtectionRule {
-  tagNamePattern: string;
-  minimumAccessLevelForDelete?: ProtectionAccessLevel;
-  minimumAccessLevelForPush?: ProtectionAccessLevel;
-}
-
-export interface ContainerRegistrySeed {
-  /** The instance's registry is on; default true. */
-  enabled?: boolean;
-  /** The registry's host as the API names it (`location`, `container_registry_image_prefix`); default `registry.<instance host>`. */
-  host?: string;
-  /** The registry's tag delete feature; default true. */
-  tagDelete?: boolean;
-  /** Project full path → the registry access level (default enabled). */
-  accessLevels?: Record<string, RegistryAccessLevel>;
-  /** Project full path → its repositories. */
-  repositories?: Record<string, SeedRegistryRepository[]>;
-  /** Project full path → its tag protection rules. */
-  protectionRules?: Record<string, SeedTagProtectionRule[]>;
-}
 
 const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
 const HOUR_MS = 3_600_000;
@@ -72,15 +28,11 @@ function seedProject(state: EmulatorState, fullPath: string, what: string): Proj
 }
 
 function seedTag(path: string, tag: SeedRegistryTag, index: number, repositoryCreatedAt: string, earlier: RegistryTagRecord[]): RegistryTagRecord {
-  if (typeof tag.name !== "string" || tag.name === "") throw new SeedError(`containerRegistry: a tag of ${path} has no name`);
   if (earlier.some((t) => t.name === tag.name)) throw new SeedError(`containerRegistry: tag ${path}:${tag.name} appears twice`);
   if (tag.sameAs !== undefined) {
     const target = earlier.find((t) => t.name === tag.sameAs);
     if (!target) throw new SeedError(`containerRegistry: tag ${path}:${tag.name} is sameAs unknown tag ${tag.sameAs} (list it first)`);
     return { ...target, name: tag.name };
-  }
-  if (tag.digest !== undefined && !/^sha256:[0-9a-f]{64}$/.test(tag.digest)) {
-    throw new SeedError(`containerRegistry: tag ${path}:${tag.name} has a digest that is not sha256:<64 hex>`);
   }
   const digest = tag.digest ?? `sha256:${sha256(`manifest ${path}:${tag.name}`)}`;
   return {
@@ -93,10 +45,10 @@ function seedTag(path: string, tag: SeedRegistryTag, index: number, repositoryCr
 }
 
 function seedRepositories(state: EmulatorState, store: ContainerRegistryStore, section: ContainerRegistrySeed): void {
-  for (const [fullPath, repositories] of Object.entries(section.repositories ?? {})) {
+  for (const [fullPath, repositories] of Object.entries(section.repositories)) {
     const project = seedProject(state, fullPath, "repositories");
     for (const seed of repositories) {
-      const name = (seed.name ?? "").toLowerCase();
+      const { name } = seed;
       if (repositoriesOf(state, project).some((r) => r.name === name)) {
         throw new SeedError(`containerRegistry: repository "${name}" of ${fullPath} appears twice`);
       }
@@ -107,54 +59,91 @@ function seedRepositories(state: EmulatorState, store: ContainerRegistryStore, s
         id, projectId: project.id, name, createdAt, cleanupPolicyStartedAt: null, status: null, tags: [], lastBulkDeleteAt: null,
       };
       const path = repositoryPath(state, repository);
-      (seed.tags ?? []).forEach((tag, index) => repository.tags.push(seedTag(path, tag, index, createdAt, repository.tags)));
+      seed.tags.forEach((tag, index) => repository.tags.push(seedTag(path, tag, index, createdAt, repository.tags)));
       store.repositories.push(repository);
     }
   }
 }
 
 function seedProtectionRules(state: EmulatorState, store: ContainerRegistryStore, section: ContainerRegistrySeed): void {
-  const levels = Object.keys(PROTECTION_LEVEL);
-  for (const [fullPath, rules] of Object.entries(section.protectionRules ?? {})) {
+  for (const [fullPath, rules] of Object.entries(section.protectionRules)) {
     const project = seedProject(state, fullPath, "protectionRules");
-    for (const rule of rules) {
-      const problem = re2Error(rule.tagNamePattern ?? "");
-      if (!rule.tagNamePattern || problem) throw new SeedError(`containerRegistry: bad tagNamePattern of ${fullPath}: ${problem ?? "missing"}`);
-      const forDelete = rule.minimumAccessLevelForDelete ?? "maintainer";
-      const forPush = rule.minimumAccessLevelForPush ?? "maintainer";
-      if (!levels.includes(forDelete) || !levels.includes(forPush)) {
-        throw new SeedError(`containerRegistry: protection rule levels of ${fullPath} must be one of ${levels.join(", ")}`);
-      }
-      store.protectionRules.push({
-        id: state.nextId(RULE_SEQUENCE),
-        projectId: project.id,
-        tagNamePattern: rule.tagNamePattern,
-        minimumAccessLevelForDelete: forDelete,
-        minimumAccessLevelForPush: forPush,
-      });
-    }
+    for (const rule of rules) store.protectionRules.push({ id: state.nextId(RULE_SEQUENCE), projectId: project.id, ...rule });
   }
 }
 
-/** Applies the `containerRegistry` seed section (absent: an empty registry with tag delete on). */
 const switchRule = "must be true or false";
+const time = z.string({ error: "must be an ISO 8601 time" }).refine((text) => !Number.isNaN(Date.parse(text)), "must be an ISO 8601 time");
+const byProject = { error: "must be an object keyed by project full path" };
 
-/** The section's settings; its repositories and protection rules are read by `seedRepositories` and `seedProtectionRules`. */
+const seedTagSchema = z.object(
+  {
+    name: z.string({ error: "must be a tag name" }).min(1, "must be a tag name"),
+    /** Manifest creation time; default: the repository's creation plus one hour per tag, in order. */
+    createdAt: time.optional(),
+    /** Bytes; default derived from the names. */
+    size: z.number({ error: "must be a number of bytes" }).int("must be a number of bytes").nonnegative("must be a number of bytes").optional(),
+    /** Default derived from the repository path and tag name. */
+    digest: z.string({ error: "must be sha256:<64 hex>" }).regex(/^sha256:[0-9a-f]{64}$/, "must be sha256:<64 hex>").optional(),
+    /** 64 hex; default derived from the digest. */
+    revision: z.string({ error: "must be a string" }).optional(),
+    /** Another tag of the same repository (listed before) whose manifest this tag points at. */
+    sameAs: z.string({ error: "must be a tag name" }).optional(),
+  },
+  { error: "must be an object" },
+);
+type SeedRegistryTag = z.output<typeof seedTagSchema>;
+
+const seedRepositorySchema = z.object(
+  {
+    /** "" (default) for the project's root image; stored in lower case, as the registry names it. */
+    name: z
+      .string({ error: "must be a string" })
+      .default("")
+      .transform((name) => name.toLowerCase()),
+    id: z.number({ error: "must be an integer" }).int("must be an integer").positive("must be a positive integer").optional(),
+    createdAt: time.optional(),
+    tags: z.array(seedTagSchema, { error: "must be a list of tags" }).default([]),
+  },
+  { error: "must be an object" },
+);
+
+const protectionLevel = z.enum(Object.keys(PROTECTION_LEVEL) as [ProtectionAccessLevel, ...ProtectionAccessLevel[]], {
+  error: `must be one of ${Object.keys(PROTECTION_LEVEL).join(", ")}`,
+});
+const seedProtectionRuleSchema = z.object(
+  {
+    tagNamePattern: z
+      .string({ error: "must be an RE2 pattern" })
+      .min(1, "must be an RE2 pattern")
+      .superRefine((pattern, context) => {
+        const problem = re2Error(pattern);
+        if (problem) context.addIssue({ code: "custom", message: `must be an RE2 pattern: ${problem}` });
+      }),
+    minimumAccessLevelForDelete: protectionLevel.default("maintainer"),
+    minimumAccessLevelForPush: protectionLevel.default("maintainer"),
+  },
+  { error: "must be an object" },
+);
+
+/** The section: the registry's settings, and per project its access level, repositories (with their tags) and tag protection rules. */
 export const containerRegistrySeedSchema = z.object(
   {
     enabled: z.boolean({ error: switchRule }).default(true),
     host: z.string({ error: "must be a host name" }).min(1, "must be a host name").optional(),
     tagDelete: z.boolean({ error: switchRule }).default(true),
     accessLevels: z
-      .record(z.string(), z.enum(REGISTRY_ACCESS_LEVELS, { error: `must be one of ${REGISTRY_ACCESS_LEVELS.join(", ")}` }), { error: "must be an object keyed by project full path" })
+      .record(z.string(), z.enum(REGISTRY_ACCESS_LEVELS, { error: `must be one of ${REGISTRY_ACCESS_LEVELS.join(", ")}` }), byProject)
       .default({}),
-    repositories: z.record(z.string(), z.array(z.unknown(), { error: "must be a list of repositories" }), { error: "must be an object keyed by project full path" }).optional(),
-    protectionRules: z.record(z.string(), z.array(z.unknown(), { error: "must be a list of rules" }), { error: "must be an object keyed by project full path" }).optional(),
+    repositories: z.record(z.string(), z.array(seedRepositorySchema, { error: "must be a list of repositories" }), byProject).default({}),
+    protectionRules: z.record(z.string(), z.array(seedProtectionRuleSchema, { error: "must be a list of rules" }), byProject).default({}),
   },
   { error: "must be an object" },
 );
+type ContainerRegistrySeed = z.output<typeof containerRegistrySeedSchema>;
 
-export function applyContainerRegistrySeed(state: EmulatorState, section: z.infer<typeof containerRegistrySeedSchema> | undefined): void {
+/** Applies the `containerRegistry` seed section (absent: an empty registry with tag delete on). */
+export function applyContainerRegistrySeed(state: EmulatorState, section: ContainerRegistrySeed | undefined): void {
   const store = containerRegistryStore.of(state);
   // A stable key per seed, so that tokens stay valid across restarts from the same seed.
   store.tokenSecret = sha256(`registry token key ${state.instance.host}`);
@@ -165,6 +154,6 @@ export function applyContainerRegistrySeed(state: EmulatorState, section: z.infe
   for (const [fullPath, level] of Object.entries(section.accessLevels)) {
     seedProject(state, fullPath, "accessLevels").containerRegistryAccessLevel = level;
   }
-  seedRepositories(state, store, section as ContainerRegistrySeed);
-  seedProtectionRules(state, store, section as ContainerRegistrySeed);
+  seedRepositories(state, store, section);
+  seedProtectionRules(state, store, section);
 }
