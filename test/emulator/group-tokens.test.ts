@@ -216,9 +216,14 @@ describe("the seed section credentials", () => {
   it("is checked, naming the place", () => {
     const bad = (credentials: unknown) => () => stateFromSeed({ ...defaultSeed, credentials });
     expect(bad({ personalAccessTokens: [{ user: "nobody", token: "glpat-x" }] })).toThrow(/credentials.personalAccessTokens\[0\].user: unknown user nobody/);
-    expect(bad({ personalAccessTokens: [{ user: "dev", token: "tok" }] })).toThrow(/token must be a string starting with glpat-/);
-    expect(bad({ personalAccessTokens: [{ user: "dev", token: "glpat-x", expiresAt: "soon" }] })).toThrow(/expiresAt must be a date/);
-    expect(bad({ deployTokens: [{ token: "gldt-x" }] })).toThrow(/give exactly one of group and project/);
+    expect(bad({ personalAccessTokens: [{ user: "dev", token: "tok" }] })).toThrow("credentials.personalAccessTokens[0].token: must be a string starting with glpat-");
+    expect(bad({ personalAccessTokens: [{ user: "dev", token: "glpat-x", expiresAt: "soon" }] })).toThrow("credentials.personalAccessTokens[0].expiresAt: must be a date (YYYY-MM-DD) or null");
+    expect(bad({ deployTokens: [{ token: "gldt-x" }] })).toThrow("credentials.deployTokens[0]: give exactly one of group and project");
+    expect(bad({ groupAccessTokens: [{ group: "acme", token: "glpat-group-x", accessLevel: 35 }] })).toThrow(
+      "credentials.groupAccessTokens[0].accessLevel: must be 10, 15, 20, 30, 40 or 50",
+    );
+    expect(bad({ groupAccessTokens: [{ group: "nowhere", token: "glpat-group-x" }] })).toThrow("credentials.groupAccessTokens[0]: unknown group nowhere");
+    expect(bad({ feedTokens: { alice: "glpat-x" } })).toThrow('credentials.feedTokens["alice"]: must be a string starting with glft-');
     expect(bad({ enterpriseUsers: { "acme/platform": ["dev"] } })).toThrow(/acme\/platform is not a top-level group/);
     expect(bad({ personalAccessTokens: [{ user: "dev", token: "glpat-alice-token" }] })).toThrow(/already alice's/);
     expect(bad({ sshKeys: [] })).toThrow(/credentials: unknown key\(s\) sshKeys/);
