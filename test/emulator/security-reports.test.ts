@@ -294,13 +294,19 @@ describe("the securityReports seed section", () => {
     expect(() => stateFromSeed(withSection({ "acme/nope": {} }))).toThrow(/unknown project acme\/nope/);
     expect(() =>
       stateFromSeed(withSection({ "acme/web": { pipelines: [{ findings: [{ reportType: "fuzz", name: "x", severity: "low" }] }] } })),
-    ).toThrow(/pipelines\[0\]\.findings\[0\]\.reportType must be one of/);
+    ).toThrow('securityReports["acme/web"].pipelines[0].findings[0].reportType: must be one of sast, dast, dependency_scanning, container_scanning');
     expect(() =>
       stateFromSeed(withSection({ "acme/web": { pipelines: [{ findings: [{ reportType: "sast", name: "x", severity: "bad" }] }] } })),
-    ).toThrow(/severity must be one of/);
+    ).toThrow('securityReports["acme/web"].pipelines[0].findings[0].severity: must be one of info, unknown, low, medium, high, critical');
+    expect(() =>
+      stateFromSeed(withSection({ "acme/web": { pipelines: [{ findings: [{ reportType: "sast", name: "x", severity: "low", location: { startLine: 1.5 } }] }] } })),
+    ).toThrow('securityReports["acme/web"].pipelines[0].findings[0].location.startLine: must be an integer');
     expect(() =>
       stateFromSeed(withSection({ "acme/web": { dependencies: [{ name: "a", version: "1", packageManager: "cargo", path: "Cargo.lock" }] } })),
-    ).toThrow(/packageManager must be one of/);
+    ).toThrow(/securityReports\["acme\/web"\]\.dependencies\[0\]\.packageManager: must be one of /);
+    expect(() =>
+      stateFromSeed(withSection({ "acme/web": { dependencies: [{ name: "a", version: "1", packageManager: "npm", path: "p", vulnerabilities: [{ name: "CVE", severity: "dire" }] }] } })),
+    ).toThrow('securityReports["acme/web"].dependencies[0].vulnerabilities[0].severity: must be one of');
     expect(() => stateFromSeed(withSection({ "acme/web": { findings: [] } }))).toThrow(/securityReports\["acme\/web"\]: unknown key\(s\) findings/);
   });
 
