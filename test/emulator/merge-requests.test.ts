@@ -6,7 +6,7 @@
  * raw diff and pipelines.
  */
 import { describe, expect, it } from "vitest";
-import { mergeRequestStore, type Seed } from "../../src/emulator";
+import { defaultSeed, mergeRequestStore, stateFromSeed, type Seed } from "../../src/emulator";
 import { call, useEmulator } from "./helpers";
 import { freshEmulator, registrySeed } from "./registry-fixtures";
 
@@ -529,5 +529,28 @@ describe("merge status rechecks", () => {
     expect(await status("&with_merge_status_recheck=true")).toBe("checking");
     emulator.runDueWork();
     expect(await status("")).toBe("can_be_merged");
+  });
+});
+
+describe("the mergeRequests seed section", () => {
+  const refused = (entry: Record<string, unknown>) => () => stateFromSeed({ ...defaultSeed, mergeRequests: { "acme/web": entry } });
+  const request = { title: "Search", sourceBranch: "feature/search", author: "dev" };
+
+  it("names the section, the field and the rule of a bad entry", () => {
+    expect(refused({ mergeRequests: [{ ...request, state: "draft" }] })).toThrow(
+      'invalid emulator seed: mergeRequests["acme/web"].mergeRequests[0].state: must be one of opened, closed, locked, merged',
+    );
+    expect(refused({ mergeRequests: [{ ...request, files: [{ diff: "@@" }] }] })).toThrow(
+      'invalid emulator seed: mergeRequests["acme/web"].mergeRequests[0].files[0].newPath: must be a file path (newPath or path)',
+    );
+    expect(refused({ mergeRequests: [{ ...request, pipelines: [{ createdAt: "yesterday" }] }] })).toThrow(
+      'invalid emulator seed: mergeRequests["acme/web"].mergeRequests[0].pipelines[0].createdAt: must be an ISO 8601 time',
+    );
+    expect(refused({ milestones: [{ title: "v1", state: "open" }] })).toThrow('invalid emulator seed: mergeRequests["acme/web"].milestones[0].state: must be active or closed');
+  });
+
+  it("names what only the state can tell: an unknown user or milestone", () => {
+    expect(refused({ mergeRequests: [{ ...request, reviewers: ["nobody"] }] })).toThrow('mergeRequests["acme/web"].mergeRequests[0].reviewers[0]: unknown user nobody');
+    expect(refused({ mergeRequests: [{ ...request, milestone: "v9" }] })).toThrow('mergeRequests["acme/web"].mergeRequests[0].milestone: no milestone v9 in acme/web');
   });
 });

@@ -1,16 +1,15 @@
 /** Merge requests: listing and filters, diffs, notes, merge request pipelines, a commit's merge requests. */
-import { z } from "zod";
-import { areaSeed, keyedSection, type EmulatorArea } from "../../area";
+import { areaSeed, type EmulatorArea } from "../../area";
 import { runMergeRequestWork } from "./model";
 import { mergeRequestsOfCommitRoutes } from "./of-commit";
 import { mergeRequestRoutes } from "./routes";
-import { applyMergeRequestSeed } from "./seed";
+import { applyMergeRequestSeed, mergeRequestsSeedSchema } from "./seed";
 
 export const mergeRequestsArea: EmulatorArea = {
   name: "merge-requests",
   routes: [...mergeRequestRoutes, ...mergeRequestsOfCommitRoutes],
   // Seeded merge requests point at branches and commits of the seeded repositories.
   after: ["repository"],
-  seed: areaSeed({ key: "mergeRequests", schema: keyedSection("project full path", z.unknown()), apply: applyMergeRequestSeed }),
+  seed: areaSeed({ key: "mergeRequests", schema: mergeRequestsSeedSchema, apply: applyMergeRequestSeed }),
   runDue: runMergeRequestWork,
 };

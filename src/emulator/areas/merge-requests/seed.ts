@@ -1,5 +1,7 @@
 /** The `mergeRequests` seed section: merge requests, their labels, milestones, pipelines and notes, read as the API would have made them. */
 import { createHash } from "node:crypto";
+import { z } from "zod";
+import { keyedSection } from "../../area";
 import { SeedError } from "../../seed-error";
 import { type EmulatorState, type Project, type User } from "../../state";
 import {
@@ -14,12 +16,10 @@ import {
   mergeRequestStore,
   notesOf,
   settingsOf,
-  type DeploymentRecord,
   type DiffFileRecord,
   type MergeRequestNoteRecord,
   type MergeRequestPipelineRecord,
   type MergeRequestRecord,
-  type MergeRequestState,
   type MilestoneRecord,
 } from "./model";
 
@@ -33,141 +33,191 @@ import {
 //   }
 // }
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+const text = z.string({ error: "must be a string" });
+const optionalText = text.nullable().default(null);
+const filePath = z.string({ error: "must be a file path" }).min(1, "must be a file path");
+const flag = z.boolean({ error: "must be a boolean" });
+const count = z.number({ error: "must be a number" });
+const seededId = z.number({ error: "must be a positive integer" }).int("must be a positive integer").positive("must be a positive integer").optional();
+/** A time as the API writes it; absent or null: a default the entry derives. */
+const optionalTime = z
+  .string({ error: "must be an ISO 8601 time" })
+  .refine((value) => !Number.isNaN(Date.parse(value)), "must be an ISO 8601 time")
+  .transform((value) => new Date(value).toISOString())
+  .nullable()
+  .default(null);
+const usernames = z.array(text, { error: "must be a list of usernames" }).default([]);
+const entry = <T extends z.core.$ZodLooseShape>(shape: T) => z.object(shape, { error: "must be an object" });
+const listOf = <T extends z.ZodType>(item: T) => z.array(item, { error: "must be an array" }).default([]);
 
-class SeedReader {
-  constructor(
-    readonly state: EmulatorState,
-    readonly where: string,
-  ) {}
+/** A changed file; its modes and renamed flag follow from its paths and new/deleted flags unless given. */
+const seedFile = entry({
+  newPath: filePath.optional(),
+  /** Another name for `newPath`. */
+  path: filePath.optional(),
+  oldPath: text.optional(),
+  aMode: text.optional(),
+  bMode: text.optional(),
+  diff: text.default(""),
+  newFile: flag.default(false),
+  renamedFile: flag.optional(),
+  deletedFile: flag.default(false),
+  generatedFile: flag.default(false),
+})
+  .refine((file) => (file.newPath ?? file.path) !== undefined, { message: "must be a file path (newPath or path)", path: ["newPath"] })
+  .transform((file): DiffFileRecord => {
+    const newPath = (file.newPath ?? file.path)!;
+    const oldPath = file.oldPath ?? newPath;
+    return {
+      oldPath,
+      newPath,
+      aMode: file.aMode ?? (file.newFile ? "0" : "100644"),
+      bMode: file.bMode ?? (file.deletedFile ? "0" : "100644"),
+      diff: file.diff,
+      newFile: file.newFile,
+      renamedFile: file.renamedFile ?? oldPath !== newPath,
+      deletedFile: file.deletedFile,
+      generatedFile: file.generatedFile,
+    };
+  });
 
-  object(value: unknown, where = this.where): Json {
-    if (!isObject(value)) throw new SeedError(`${where} must be an object`);
-    return value;
-  }
+const seedMilestone = entry({
+  id: seededId,
+  title: text,
+  description: text.default(""),
+  state: z.enum(["active", "closed"], { error: "must be active or closed" }).default("active"),
+  dueDate: optionalText,
+  startDate: optionalText,
+});
 
-  array(value: unknown, where: string): unknown[] {
-    if (value === undefined) return [];
-    if (!Array.isArray(value)) throw new SeedError(`${where} must be an array`);
-    return value;
-  }
+const seedPipeline = entry({
+  id: seededId,
+  /** Default: the merge request's creation. */
+  createdAt: optionalTime,
+  status: text.default("success"),
+  /** Default: the merge request's head. */
+  sha: text.optional(),
+  /** Default: the source branch. */
+  ref: text.optional(),
+  source: text.default("push"),
+  coverage: optionalText,
+});
 
-  string(entry: Json, key: string, fallback?: string): string {
-    const value = entry[key];
-    if (value === undefined && fallback !== undefined) return fallback;
-    if (typeof value !== "string") throw new SeedError(`${this.where}.${key} must be a string`);
-    return value;
-  }
+/** A note, oldest first. */
+const seedNote = entry({
+  id: seededId,
+  author: text,
+  body: text,
+  system: flag.default(false),
+  createdAt: optionalTime,
+  updatedAt: optionalTime,
+});
 
-  optionalString(entry: Json, key: string): string | null {
-    const value = entry[key];
-    if (value === undefined || value === null) return null;
-    if (typeof value !== "string") throw new SeedError(`${this.where}.${key} must be a string`);
-    return value;
-  }
+const seedMergeRequest = entry({
+  id: seededId,
+  title: text,
+  description: text.default(""),
+  state: z.enum(["opened", "closed", "locked", "merged"], { error: "must be one of opened, closed, locked, merged" }).default("opened"),
+  author: text,
+  sourceBranch: text,
+  /** Default: the project's default branch. */
+  targetBranch: text.optional(),
+  /** Default: the source branch's head. */
+  sha: text.optional(),
+  milestone: optionalText,
+  labels: z.array(text, { error: "must be a list of label names" }).default([]),
+  assignees: usernames,
+  reviewers: usernames,
+  approvers: usernames,
+  approvedBy: usernames,
+  /** Default: the author. */
+  closedBy: text.optional(),
+  mergedBy: text.optional(),
+  createdAt: optionalTime,
+  updatedAt: optionalTime,
+  closedAt: optionalTime,
+  mergedAt: optionalTime,
+  mergeAfter: optionalTime,
+  conflicts: flag.default(false),
+  discussionLocked: flag.nullable().default(null),
+  removeSourceBranch: flag.default(false),
+  squash: flag.default(false),
+  allowCollaboration: flag.default(false),
+  mergeWhenPipelineSucceeds: flag.default(false),
+  upvotes: count.default(0),
+  downvotes: count.default(0),
+  userNotesCount: count.default(0),
+  blockingDiscussionsResolved: flag.default(true),
+  timeEstimate: count.default(0),
+  timeSpent: count.default(0),
+  importedFrom: optionalText,
+  approvalsBeforeMerge: count.nullable().default(null),
+  /** Reactions by username: `{ "alice": ["thumbsup"] }`. */
+  awardEmoji: z.record(z.string(), z.array(text, { error: "must be a list of emoji names" }), { error: "must be an object keyed by username" }).default({}),
+  deployments: listOf(entry({ environment: text, deployedAt: optionalTime })),
+  files: listOf(seedFile),
+  divergedCommitsCount: count.default(0),
+  rebaseInProgress: flag.default(false),
+  firstContribution: flag.default(false),
+  lockConflicts: count.default(0),
+  pipelines: listOf(seedPipeline),
+  /** Given, they set the count of user notes. */
+  notes: z.array(seedNote, { error: "must be an array" }).optional(),
+});
+type SeedMergeRequest = z.output<typeof seedMergeRequest>;
 
-  time(entry: Json, key: string): string | null {
-    const text = this.optionalString(entry, key);
-    if (text === null) return null;
-    const parsed = Date.parse(text);
-    if (Number.isNaN(parsed)) throw new SeedError(`${this.where}.${key} must be an ISO 8601 time`);
-    return new Date(parsed).toISOString();
-  }
+const seedProjectSection = entry({
+  publicPipelines: flag.default(true),
+  mergeRequestPipelines: flag.default(true),
+  /** Branch → its changed files, for merge requests made later from it. */
+  branches: z.record(z.string(), z.array(seedFile, { error: "must be an array" }), { error: "must be an object keyed by branch name" }).default({}),
+  labels: listOf(entry({ name: text, color: text.default(DEFAULT_LABEL_COLOR), description: optionalText })),
+  milestones: listOf(seedMilestone),
+  mergeRequests: listOf(seedMergeRequest),
+});
+type SeedProjectSection = z.output<typeof seedProjectSection>;
 
-  number(entry: Json, key: string, fallback: number): number {
-    const value = entry[key];
-    if (value === undefined) return fallback;
-    if (typeof value !== "number" || !Number.isFinite(value)) throw new SeedError(`${this.where}.${key} must be a number`);
-    return value;
-  }
+export const mergeRequestsSeedSchema = keyedSection("project full path", seedProjectSection);
 
-  boolean(entry: Json, key: string, fallback: boolean): boolean {
-    const value = entry[key];
-    if (value === undefined) return fallback;
-    if (typeof value !== "boolean") throw new SeedError(`${this.where}.${key} must be a boolean`);
-    return value;
-  }
-
-  user(username: unknown, where: string): User {
-    if (typeof username !== "string") throw new SeedError(`${where} must be a username`);
-    const user = this.state.userByUsername(username);
-    if (!user) throw new SeedError(`${where}: unknown user ${username}`);
-    return user;
-  }
-
-  users(entry: Json, key: string): number[] {
-    return this.array(entry[key], `${this.where}.${key}`).map((name, i) => this.user(name, `${this.where}.${key}[${i}]`).id);
-  }
+/** The given id, reserved, or the sequence's next. */
+function idFor(state: EmulatorState, sequence: string, given: number | undefined): number {
+  const id = given ?? state.nextId(sequence);
+  state.reserveId(sequence, id);
+  return id;
 }
 
-function readFile(reader: SeedReader, value: unknown, where: string): DiffFileRecord {
-  const entry = reader.object(value, where);
-  const r = new SeedReader(reader.state, where);
-  const newFile = r.boolean(entry, "newFile", false);
-  const deletedFile = r.boolean(entry, "deletedFile", false);
-  const newPath = entry["newPath"] ?? entry["path"];
-  if (typeof newPath !== "string" || newPath === "") throw new SeedError(`${where}.newPath (or path) must be a file path`);
-  const oldPath = r.string(entry, "oldPath", newPath);
-  return {
-    oldPath,
-    newPath,
-    aMode: r.string(entry, "aMode", newFile ? "0" : "100644"),
-    bMode: r.string(entry, "bMode", deletedFile ? "0" : "100644"),
-    diff: r.string(entry, "diff", ""),
-    newFile,
-    renamedFile: r.boolean(entry, "renamedFile", oldPath !== newPath),
-    deletedFile,
-    generatedFile: r.boolean(entry, "generatedFile", false),
-  };
+function userAt(state: EmulatorState, username: string, where: string): User {
+  const user = state.userByUsername(username);
+  if (!user) throw new SeedError(`${where}: unknown user ${username}`);
+  return user;
 }
 
-const readFiles = (reader: SeedReader, value: unknown, where: string): DiffFileRecord[] =>
-  reader.array(value, where).map((file, i) => readFile(reader, file, `${where}[${i}]`));
+const userIds = (state: EmulatorState, names: string[], where: string): number[] => names.map((name, i) => userAt(state, name, `${where}[${i}]`).id);
 
-function readMilestone(reader: SeedReader, project: Project, value: unknown, index: number, where: string): MilestoneRecord {
-  const entry = reader.object(value, where);
-  const r = new SeedReader(reader.state, where);
-  const state = r.string(entry, "state", "active");
-  if (state !== "active" && state !== "closed") throw new SeedError(`${where}.state must be active or closed`);
-  const id = r.number(entry, "id", 0) || reader.state.nextId(MILESTONE_SEQUENCE);
-  reader.state.reserveId(MILESTONE_SEQUENCE, id);
-  return {
-    id,
-    iid: index + 1,
-    projectId: project.id,
-    title: r.string(entry, "title"),
-    description: r.string(entry, "description", ""),
-    state,
-    dueDate: r.optionalString(entry, "dueDate"),
-    startDate: r.optionalString(entry, "startDate"),
-    createdAt: project.createdAt,
-    updatedAt: project.createdAt,
-  };
+function milestoneOf(state: EmulatorState, project: Project, seed: SeedProjectSection["milestones"][number], index: number): MilestoneRecord {
+  const { id, ...fields } = seed;
+  return { id: idFor(state, MILESTONE_SEQUENCE, id), iid: index + 1, projectId: project.id, ...fields, createdAt: project.createdAt, updatedAt: project.createdAt };
 }
 
-const SEED_STATES: readonly MergeRequestState[] = ["opened", "closed", "locked", "merged"];
+const FINISHED = ["success", "failed", "canceled", "skipped"];
 
-function readPipelines(reader: SeedReader, project: Project, mr: MergeRequestRecord, value: unknown, where: string): MergeRequestPipelineRecord[] {
-  return reader.array(value, where).map((item, i) => {
-    const entry = reader.object(item, `${where}[${i}]`);
-    const r = new SeedReader(reader.state, `${where}[${i}]`);
-    const id = r.number(entry, "id", 0) || reader.state.nextId(PIPELINE_SEQUENCE);
-    reader.state.reserveId(PIPELINE_SEQUENCE, id);
-    const createdAt = r.time(entry, "createdAt") ?? mr.createdAt;
-    const status = r.string(entry, "status", "success");
-    const finished = ["success", "failed", "canceled", "skipped"].includes(status);
+function pipelinesOf(state: EmulatorState, project: Project, mr: MergeRequestRecord, seeds: SeedMergeRequest["pipelines"]): MergeRequestPipelineRecord[] {
+  return seeds.map((seed) => {
+    const id = idFor(state, PIPELINE_SEQUENCE, seed.id);
+    const createdAt = seed.createdAt ?? mr.createdAt;
+    const { status } = seed;
+    const finished = FINISHED.includes(status);
     const finishedAt = finished ? new Date(Date.parse(createdAt) + 300_000).toISOString() : null;
     return {
       id,
       iid: 0,
       projectId: project.id,
       mergeRequestId: mr.id,
-      sha: r.string(entry, "sha", mr.sha ?? branchSha(reader.state, project, mr.sourceBranch)),
+      sha: seed.sha ?? mr.sha ?? branchSha(state, project, mr.sourceBranch),
       beforeSha: "0000000000000000000000000000000000000000",
-      ref: r.string(entry, "ref", mr.sourceBranch),
+      ref: seed.ref ?? mr.sourceBranch,
       status,
-      source: r.string(entry, "source", "push"),
+      source: seed.source,
       userId: mr.authorId,
       createdAt,
       updatedAt: finishedAt ?? createdAt,
@@ -175,163 +225,132 @@ function readPipelines(reader: SeedReader, project: Project, mr: MergeRequestRec
       finishedAt,
       duration: finished ? 290 : null,
       queuedDuration: status === "created" ? null : 10,
-      coverage: r.optionalString(entry, "coverage"),
+      coverage: seed.coverage,
+    };
+  });
+}
+
+function notesOfSeed(state: EmulatorState, mr: MergeRequestRecord, seeds: NonNullable<SeedMergeRequest["notes"]>, where: string): MergeRequestNoteRecord[] {
+  return seeds.map((seed, i) => {
+    const createdAt = seed.createdAt ?? mr.createdAt;
+    const id = idFor(state, NOTE_SEQUENCE, seed.id);
+    return {
+      id,
+      mergeRequestId: mr.id,
+      projectId: mr.projectId,
+      authorId: userAt(state, seed.author, `${where}[${i}].author`).id,
+      body: seed.body,
+      system: seed.system,
+      createdAt,
+      updatedAt: seed.updatedAt ?? createdAt,
     };
   });
 }
 
 /** `"awardEmoji": { "alice": ["thumbsup"] }`: reactions by username, kept by user id. */
-function readAwardEmoji(r: SeedReader, entry: Json, where: string): Record<string, string[]> {
+function awardEmojiOf(state: EmulatorState, seed: SeedMergeRequest, where: string): Record<string, string[]> {
   const awardEmoji: Record<string, string[]> = {};
-  for (const [username, emoji] of Object.entries(r.object(entry["awardEmoji"] ?? {}, `${where}.awardEmoji`))) {
-    awardEmoji[String(r.user(username, `${where}.awardEmoji`).id)] = r.array(emoji, `${where}.awardEmoji.${username}`).map(String);
-  }
+  for (const [username, emoji] of Object.entries(seed.awardEmoji)) awardEmoji[String(userAt(state, username, `${where}.awardEmoji`).id)] = emoji;
   return awardEmoji;
 }
 
-function readDeployments(r: SeedReader, entry: Json, where: string, createdAt: string): DeploymentRecord[] {
-  return r.array(entry["deployments"], `${where}.deployments`).map((d, i) => {
-    const deployment = r.object(d, `${where}.deployments[${i}]`);
-    return { environment: r.string(deployment, "environment"), deployedAt: r.time(deployment, "deployedAt") ?? createdAt };
-  });
-}
-
-/** `"notes": [{ "author": "alice", "body": "...", "createdAt": "...", "system": false }]`, oldest first. */
-function readNotes(reader: SeedReader, mr: MergeRequestRecord, value: unknown, where: string): MergeRequestNoteRecord[] {
-  return reader.array(value, where).map((item, i) => {
-    const entry = reader.object(item, `${where}[${i}]`);
-    const r = new SeedReader(reader.state, `${where}[${i}]`);
-    const createdAt = r.time(entry, "createdAt") ?? mr.createdAt;
-    const id = r.number(entry, "id", 0) || reader.state.nextId(NOTE_SEQUENCE);
-    reader.state.reserveId(NOTE_SEQUENCE, id);
-    return {
-      id,
-      mergeRequestId: mr.id,
-      projectId: mr.projectId,
-      authorId: r.user(entry["author"], `${where}[${i}].author`).id,
-      body: r.string(entry, "body"),
-      system: r.boolean(entry, "system", false),
-      createdAt,
-      updatedAt: r.time(entry, "updatedAt") ?? createdAt,
-    };
-  });
-}
-
-function readMergeRequest(reader: SeedReader, project: Project, value: unknown, iid: number, where: string): { mr: MergeRequestRecord; pipelines: unknown; notes: unknown } {
-  const entry = reader.object(value, where);
-  const r = new SeedReader(reader.state, where);
-  const { state } = reader;
-  const mrState = r.string(entry, "state", "opened") as MergeRequestState;
-  if (!SEED_STATES.includes(mrState)) throw new SeedError(`${where}.state must be one of ${SEED_STATES.join(", ")}`);
-  const createdAt = r.time(entry, "createdAt") ?? project.createdAt;
-  const author = r.user(entry["author"], `${where}.author`);
-  const milestoneTitle = r.optionalString(entry, "milestone");
+function mergeRequestOf(state: EmulatorState, project: Project, seed: SeedMergeRequest, iid: number, where: string): MergeRequestRecord {
+  const createdAt = seed.createdAt ?? project.createdAt;
+  const author = userAt(state, seed.author, `${where}.author`);
+  const milestoneTitle = seed.milestone;
   const milestone = milestoneTitle === null ? undefined : mergeRequestStore.of(state).milestones.find((m) => m.projectId === project.id && m.title === milestoneTitle);
   if (milestoneTitle !== null && !milestone) throw new SeedError(`${where}.milestone: no milestone ${milestoneTitle} in ${state.projectFullPath(project)}`);
-  const sourceBranch = r.string(entry, "sourceBranch");
-  const targetBranch = r.string(entry, "targetBranch", project.defaultBranch);
-  const merged = mrState === "merged";
-  const closedAt = mrState === "closed" ? (r.time(entry, "closedAt") ?? r.time(entry, "updatedAt") ?? createdAt) : null;
-  const mergedAt = merged ? (r.time(entry, "mergedAt") ?? r.time(entry, "updatedAt") ?? createdAt) : null;
-  const id = r.number(entry, "id", 0) || state.nextId(MR_SEQUENCE);
-  state.reserveId(MR_SEQUENCE, id);
+  const { sourceBranch } = seed;
+  const targetBranch = seed.targetBranch ?? project.defaultBranch;
+  const merged = seed.state === "merged";
+  const closedAt = seed.state === "closed" ? (seed.closedAt ?? seed.updatedAt ?? createdAt) : null;
+  const mergedAt = merged ? (seed.mergedAt ?? seed.updatedAt ?? createdAt) : null;
+  const id = idFor(state, MR_SEQUENCE, seed.id);
   const mr: MergeRequestRecord = {
     id,
     iid,
     projectId: project.id,
-    title: r.string(entry, "title"),
-    description: r.string(entry, "description", ""),
+    title: seed.title,
+    description: seed.description,
     sourceBranch,
     targetBranch,
-    state: mrState,
+    state: seed.state,
     authorId: author.id,
-    assigneeIds: r.users(entry, "assignees"),
-    reviewerIds: r.users(entry, "reviewers"),
-    labelIds: r.array(entry["labels"], `${where}.labels`).map((name) => findOrCreateLabel(state, project.id, String(name)).id),
+    assigneeIds: userIds(state, seed.assignees, `${where}.assignees`),
+    reviewerIds: userIds(state, seed.reviewers, `${where}.reviewers`),
+    labelIds: seed.labels.map((name) => findOrCreateLabel(state, project.id, name).id),
     milestoneId: milestone?.id ?? null,
     createdAt,
-    updatedAt: r.time(entry, "updatedAt") ?? mergedAt ?? closedAt ?? createdAt,
+    updatedAt: seed.updatedAt ?? mergedAt ?? closedAt ?? createdAt,
     closedAt,
-    closedById: closedAt === null ? null : r.user(entry["closedBy"] ?? entry["author"], `${where}.closedBy`).id,
+    closedById: closedAt === null ? null : userAt(state, seed.closedBy ?? seed.author, `${where}.closedBy`).id,
     mergedAt,
-    mergeUserId: merged ? r.user(entry["mergedBy"] ?? entry["author"], `${where}.mergedBy`).id : null,
-    mergeAfter: r.time(entry, "mergeAfter"),
+    mergeUserId: merged ? userAt(state, seed.mergedBy ?? seed.author, `${where}.mergedBy`).id : null,
+    mergeAfter: seed.mergeAfter,
     preparedAt: createdAt,
-    sha: r.string(entry, "sha", branchSha(state, project, sourceBranch)),
+    sha: seed.sha ?? branchSha(state, project, sourceBranch),
     baseSha: branchSha(state, project, targetBranch),
-    changesCount: null,
-    mergeStatus: "can_be_merged",
-    conflicts: r.boolean(entry, "conflicts", false),
+    changesCount: changesCountOf(seed.files),
+    mergeStatus: seed.conflicts ? "cannot_be_merged" : "can_be_merged",
+    conflicts: seed.conflicts,
     mergeCommitSha: merged ? createHash("sha1").update(`merge ${state.projectFullPath(project)}!${iid}`).digest("hex") : null,
     squashCommitSha: null,
-    discussionLocked: entry["discussionLocked"] === undefined ? null : r.boolean(entry, "discussionLocked", false),
-    forceRemoveSourceBranch: r.boolean(entry, "removeSourceBranch", false),
-    squash: r.boolean(entry, "squash", false),
-    allowCollaboration: r.boolean(entry, "allowCollaboration", false),
-    mergeWhenPipelineSucceeds: r.boolean(entry, "mergeWhenPipelineSucceeds", false),
-    upvotes: r.number(entry, "upvotes", 0),
-    downvotes: r.number(entry, "downvotes", 0),
-    userNotesCount: r.number(entry, "userNotesCount", 0),
-    blockingDiscussionsResolved: r.boolean(entry, "blockingDiscussionsResolved", true),
-    timeEstimate: r.number(entry, "timeEstimate", 0),
-    totalTimeSpent: r.number(entry, "timeSpent", 0),
-    imported: r.optionalString(entry, "importedFrom") !== null,
-    importedFrom: r.optionalString(entry, "importedFrom") ?? "none",
-    approvalsBeforeMerge: entry["approvalsBeforeMerge"] === undefined ? null : r.number(entry, "approvalsBeforeMerge", 0),
-    approverIds: r.users(entry, "approvers"),
-    approvedByIds: r.users(entry, "approvedBy"),
-    awardEmoji: readAwardEmoji(r, entry, where),
-    deployments: readDeployments(r, entry, where, createdAt),
-    files: readFiles(reader, entry["files"], `${where}.files`),
-    divergedCommitsCount: r.number(entry, "divergedCommitsCount", 0),
-    rebaseInProgress: r.boolean(entry, "rebaseInProgress", false),
-    firstContribution: r.boolean(entry, "firstContribution", false),
-    lockConflicts: r.number(entry, "lockConflicts", 0),
+    discussionLocked: seed.discussionLocked,
+    forceRemoveSourceBranch: seed.removeSourceBranch,
+    squash: seed.squash,
+    allowCollaboration: seed.allowCollaboration,
+    mergeWhenPipelineSucceeds: seed.mergeWhenPipelineSucceeds,
+    upvotes: seed.upvotes,
+    downvotes: seed.downvotes,
+    userNotesCount: seed.userNotesCount,
+    blockingDiscussionsResolved: seed.blockingDiscussionsResolved,
+    timeEstimate: seed.timeEstimate,
+    totalTimeSpent: seed.timeSpent,
+    imported: seed.importedFrom !== null,
+    importedFrom: seed.importedFrom ?? "none",
+    approvalsBeforeMerge: seed.approvalsBeforeMerge,
+    approverIds: userIds(state, seed.approvers, `${where}.approvers`),
+    approvedByIds: userIds(state, seed.approvedBy, `${where}.approvedBy`),
+    awardEmoji: awardEmojiOf(state, seed, where),
+    deployments: seed.deployments.map((deployment) => ({ environment: deployment.environment, deployedAt: deployment.deployedAt ?? createdAt })),
+    files: seed.files,
+    divergedCommitsCount: seed.divergedCommitsCount,
+    rebaseInProgress: seed.rebaseInProgress,
+    firstContribution: seed.firstContribution,
+    lockConflicts: seed.lockConflicts,
   };
-  mr.changesCount = changesCountOf(mr.files);
-  if (mr.conflicts) mr.mergeStatus = "cannot_be_merged";
-  return { mr, pipelines: entry["pipelines"], notes: entry["notes"] };
+  return mr;
 }
 
-function applyProjectSection(state: EmulatorState, project: Project, section: Json, where: string): void {
-  const reader = new SeedReader(state, where);
+function applyProjectSection(state: EmulatorState, project: Project, section: SeedProjectSection, where: string): void {
   const store = mergeRequestStore.of(state);
   const settings = settingsOf(state, project);
-  settings.publicPipelines = reader.boolean(section, "publicPipelines", true);
-  settings.mergeRequestPipelines = reader.boolean(section, "mergeRequestPipelines", true);
-  for (const [branch, files] of Object.entries(reader.object(section["branches"] ?? {}, `${where}.branches`))) {
-    settings.branches[branch] = readFiles(reader, files, `${where}.branches["${branch}"]`);
-  }
-  reader.array(section["labels"], `${where}.labels`).forEach((value, i) => {
-    const entry = reader.object(value, `${where}.labels[${i}]`);
-    const r = new SeedReader(state, `${where}.labels[${i}]`);
-    findOrCreateLabel(state, project.id, r.string(entry, "name"), r.string(entry, "color", DEFAULT_LABEL_COLOR), r.optionalString(entry, "description"));
-  });
-  reader.array(section["milestones"], `${where}.milestones`).forEach((value, i) => {
-    store.milestones.push(readMilestone(reader, project, value, i, `${where}.milestones[${i}]`));
-  });
-  const entries = reader.array(section["mergeRequests"], `${where}.mergeRequests`);
-  entries.forEach((value, i) => {
-    const { mr, pipelines, notes } = readMergeRequest(reader, project, value, i + 1, `${where}.mergeRequests[${i}]`);
+  settings.publicPipelines = section.publicPipelines;
+  settings.mergeRequestPipelines = section.mergeRequestPipelines;
+  Object.assign(settings.branches, section.branches);
+  for (const label of section.labels) findOrCreateLabel(state, project.id, label.name, label.color, label.description);
+  section.milestones.forEach((seed, i) => store.milestones.push(milestoneOf(state, project, seed, i)));
+  section.mergeRequests.forEach((seed, i) => {
+    const at = `${where}.mergeRequests[${i}]`;
+    const mr = mergeRequestOf(state, project, seed, i + 1, at);
     store.mergeRequests.push(mr);
-    const seededNotes = readNotes(reader, mr, notes, `${where}.mergeRequests[${i}].notes`);
+    const seededNotes = notesOfSeed(state, mr, seed.notes ?? [], `${at}.notes`);
     notesOf(state).push(...seededNotes);
     // user_notes_count counts the comments, not the system notes.
-    if (notes !== undefined) mr.userNotesCount = seededNotes.filter((note) => !note.system).length;
-    for (const pipeline of readPipelines(reader, project, mr, pipelines, `${where}.mergeRequests[${i}].pipelines`)) {
+    if (seed.notes !== undefined) mr.userNotesCount = seededNotes.filter((note) => !note.system).length;
+    for (const pipeline of pipelinesOf(state, project, mr, seed.pipelines)) {
       pipeline.iid = store.pipelines.filter((p) => p.projectId === project.id).length + 1;
       store.pipelines.push(pipeline);
     }
   });
 }
 
-export function applyMergeRequestSeed(state: EmulatorState, section: Record<string, unknown> | undefined): void {
+export function applyMergeRequestSeed(state: EmulatorState, section: z.output<typeof mergeRequestsSeedSchema> | undefined): void {
   if (section === undefined) return;
   for (const [fullPath, entry] of Object.entries(section)) {
     const where = `mergeRequests["${fullPath}"]`;
     const project = state.projectByFullPath(fullPath);
     if (!project) throw new SeedError(`${where}: unknown project ${fullPath}`);
-    if (!isObject(entry)) throw new SeedError(`${where} must be an object`);
     applyProjectSection(state, project, entry, where);
   }
 }
