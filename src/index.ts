@@ -26,7 +26,6 @@ export { CleanupPolicy, type CleanupPolicyArgs } from "./resources/cleanup-polic
 export { ContainerRegistryVisibility, type ContainerRegistryVisibilityArgs } from "./resources/container-registry-visibility";
 export { ContainerRegistryCleanup, type ContainerRegistryCleanupArgs, type AcceptedRun } from "./resources/container-registry-cleanup";
 export { ErrorTrackingClientKey, type ErrorTrackingClientKeyArgs } from "./resources/error-tracking-client-key";
-export { ProjectStar, type ProjectStarArgs } from "./resources/project-star";
 export { MergeRequest, type MergeRequestArgs } from "./resources/merge-request";
 export { EpicLink, type EpicLinkArgs } from "./resources/epic-link";
 export { SamlIdentity, type SamlIdentityArgs } from "./resources/saml-identity";

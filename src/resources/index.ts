@@ -15,7 +15,6 @@ import { containerRegistryCleanupDefinition } from "./container-registry-cleanup
 import { errorTrackingClientKeyDefinition } from "./error-tracking-client-key";
 import { epicLinkDefinition } from "./epic-link";
 import { samlIdentityDefinition } from "./saml-identity";
-import { projectStarDefinition } from "./project-star";
 import { exclusiveBadgesDefinition } from "./exclusive-badges";
 import { exclusiveSamlGroupLinksDefinition } from "./exclusive-saml-group-links";
 import { exclusivePipelineSchedulesDefinition } from "./exclusive-pipeline-schedules";
@@ -39,7 +38,6 @@ export const definitions = {
   ErrorTrackingClientKey: errorTrackingClientKeyDefinition,
   SamlIdentity: samlIdentityDefinition,
   EpicLink: epicLinkDefinition,
-  ProjectStar: projectStarDefinition,
   ExclusiveBadges: exclusiveBadgesDefinition,
   ExclusiveSamlGroupLinks: exclusiveSamlGroupLinksDefinition,
   ExclusivePipelineSchedules: exclusivePipelineSchedulesDefinition,

@@ -30,7 +30,6 @@ import { findProject } from "../../lookup";
 import { route, ok } from "../../router";
 import { type EmulatorArea } from "../../area";
 import { AccessLevel, defineStore, type EmulatorState, type Project, type User } from "../../state";
-import { starCountOf } from "../starring/model";
 
 // ---------------------------------------------------------------------------
 // What the core model of a project lacks: topics, features, archiving, times
@@ -135,7 +134,7 @@ export function presentBasicProject(state: EmulatorState, project: Project, view
     readme_url: project.lastCommitSha === null ? null : `${webBase}/${fullPath}/-/blob/${project.defaultBranch}/README.md`,
     forks_count: 0,
     avatar_url: null,
-    star_count: starCountOf(state, project),
+    star_count: 0,
     last_activity_at: details.lastActivityAt,
     visibility: project.visibility,
     namespace: {
