@@ -25,6 +25,7 @@ export { Upstream, type UpstreamArgs } from "./resources/upstream";
 export { CleanupPolicy, type CleanupPolicyArgs } from "./resources/cleanup-policy";
 export { ContainerRegistryVisibility, type ContainerRegistryVisibilityArgs } from "./resources/container-registry-visibility";
 export { ContainerRegistryCleanup, type ContainerRegistryCleanupArgs, type AcceptedRun } from "./resources/container-registry-cleanup";
+export { ProjectStar, type ProjectStarArgs } from "./resources/project-star";
 export { ErrorTrackingClientKey, type ErrorTrackingClientKeyArgs } from "./resources/error-tracking-client-key";
 export { MergeRequest, type MergeRequestArgs } from "./resources/merge-request";
 export { EpicLink, type EpicLinkArgs } from "./resources/epic-link";

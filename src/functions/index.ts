@@ -76,6 +76,7 @@ export {
   type VirtualRegistryCleanupPolicyInfo,
 } from "./virtual-registries";
 export { getEpic, getEpicOutput, getEpicChildren, getEpicChildrenOutput, type Epic } from "./epics";
+export { getStarredProjects, getStarredProjectsOutput, getStarrers, getStarrersOutput, type StarredProject, type Starrer } from "./starring";
 export {
   getSamlIdentities,
   getSamlIdentitiesOutput,

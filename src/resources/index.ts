@@ -13,6 +13,7 @@ import { virtualRegistryDefinition } from "./virtual-registry";
 import { containerRegistryVisibilityDefinition } from "./container-registry-visibility";
 import { containerRegistryCleanupDefinition } from "./container-registry-cleanup";
 import { errorTrackingClientKeyDefinition } from "./error-tracking-client-key";
+import { projectStarDefinition } from "./project-star";
 import { epicLinkDefinition } from "./epic-link";
 import { samlIdentityDefinition } from "./saml-identity";
 import { exclusiveBadgesDefinition } from "./exclusive-badges";
@@ -36,6 +37,7 @@ export const definitions = {
   ContainerRegistryVisibility: containerRegistryVisibilityDefinition,
   ContainerRegistryCleanup: containerRegistryCleanupDefinition,
   ErrorTrackingClientKey: errorTrackingClientKeyDefinition,
+  ProjectStar: projectStarDefinition,
   SamlIdentity: samlIdentityDefinition,
   EpicLink: epicLinkDefinition,
   ExclusiveBadges: exclusiveBadgesDefinition,
