@@ -53,6 +53,8 @@ export { cleanupPolicyStore } from "./areas/virtual-registries/cleanup";
 export { containerRegistryStore } from "./areas/container-registry/model";
 export { samlIdentityStore } from "./areas/saml/identities";
 export type { SamlIdentityRecord } from "./areas/saml/identities";
+export { starringStore } from "./areas/starring/model";
+export type { StarRecord } from "./areas/starring/model";
 export { projectDetailsStore } from "./areas/projects";
 export type { ProjectDetailsRecord } from "./areas/projects";
 export { epicStore } from "./areas/epics/model";

@@ -24,6 +24,7 @@ import { projectsArea } from "./projects";
 import { repositoryArea } from "./repository";
 import { samlArea } from "./saml";
 import { securityReportsArea } from "./security-reports";
+import { starringArea } from "./starring";
 import { usersArea } from "./users";
 import { virtualRegistriesArea } from "./virtual-registries";
 
@@ -42,6 +43,7 @@ export const areas: readonly EmulatorArea[] = [
   errorTrackingArea,
   containerRegistryArea,
   samlArea,
+  starringArea,
   epicsArea,
   groupTokensArea,
   mergeRequestsArea,

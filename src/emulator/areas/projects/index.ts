@@ -25,6 +25,7 @@
 import { createHash } from "node:crypto";
 import { groupAccessLevel, hasProjectAccess } from "../../access";
 import { containerRegistryStore, REGISTRY_ACCESS_LEVELS, registryAccessLevelOf, registryHost } from "../container-registry/model";
+import { starCountOf } from "../starring/model";
 import { forbidden, paramError } from "../../errors";
 import { findProject } from "../../lookup";
 import { route, ok } from "../../router";
@@ -134,7 +135,7 @@ export function presentBasicProject(state: EmulatorState, project: Project, view
     readme_url: project.lastCommitSha === null ? null : `${webBase}/${fullPath}/-/blob/${project.defaultBranch}/README.md`,
     forks_count: 0,
     avatar_url: null,
-    star_count: 0,
+    star_count: starCountOf(state, project),
     last_activity_at: details.lastActivityAt,
     visibility: project.visibility,
     namespace: {
