@@ -1,105 +1,116 @@
 /**
- * Project starring: the projects a user starred, and who starred a project.
+ * Project starring: the projects a user
+ * starred, with every filter and ordering of the API documentation's table, and the users
+ * who starred a project.
  *
- * A user with a private profile shows no starred projects and is left out of
- * starrer lists, except to themselves and administrators; a caller sees only
- * the starred projects it may read (anonymous callers: public ones, with the
- * basic fields).
+ * What the caller sees follows the server: only projects the token's user may
+ * read (anonymous callers, public ones only); none of a user whose profile is
+ * private, unless the token is that user's or an administrator's; starrers
+ * with a private profile are left out the same way.
  */
 import { z } from "zod";
-import type { Query } from "../client";
 import { ownerReference } from "../api/owner";
-import { starredProject, starredProjectsPath, starrer, starrersPath, userReference } from "../api/starring";
+import { starredProject as starredProjectShape, starredProjectsPath, starrer as starrerShape, starrersPath } from "../api/starring";
 import { defineListFunction, type Camelized } from "./core";
 
-export type StarredProject = Camelized<z.output<typeof starredProject>>;
-export type Starrer = Camelized<z.output<typeof starrer>>;
+export type StarredProject = Camelized<z.output<typeof starredProjectShape>>;
+export type Starrer = Camelized<z.output<typeof starrerShape>>;
 
+const USER_RULE = "must be a user id or a username such as alice";
+/** A user: numeric id or username. */
+const userReference = z.union(
+  [
+    z.number().int({ message: USER_RULE }).positive({ message: USER_RULE }),
+    z.string().regex(/^[A-Za-z0-9_.][A-Za-z0-9_.-]*$/, { message: USER_RULE }),
+  ],
+  { error: (issue) => (issue.input === undefined ? `is required: a user id or a username such as alice` : USER_RULE) },
+);
+
+const ORDER_BY = ["id", "name", "path", "createdAt", "updatedAt", "starCount", "lastActivityAt"] as const;
+const ACCESS_LEVELS = [5, 10, 15, 20, 30, 40, 50] as const;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+const isoTime = z.string().regex(ISO_TIME, { message: "must be an ISO 8601 time such as 2025-01-31T12:00:00Z" });
 const flag = z.boolean().optional();
-const isoTime = z.string().refine((text) => /^\d{4}-\d{2}-\d{2}/.test(text) && !Number.isNaN(Date.parse(text)), { message: "must be an ISO 8601 time (2024-05-01T10:00:00Z)" });
-const ROLE_LEVELS = [5, 10, 15, 20, 30, 40, 50] as const;
-const ORDERINGS = { id: "id", name: "name", path: "path", createdAt: "created_at", updatedAt: "updated_at", lastActivityAt: "last_activity_at", starCount: "star_count" } as const;
 
-const starredProjectsArgs = z.object({
-  /** The user: numeric id or username. */
-  user: userReference,
-  /** Part of a project's name, path or description. */
-  search: z.string().min(1).optional(),
-  visibility: z.enum(["private", "internal", "public"]).optional(),
-  /** `createdAt` (default), `id`, `name`, `path`, `updatedAt`, `lastActivityAt` or `starCount`. */
-  orderBy: z.enum(Object.keys(ORDERINGS) as [keyof typeof ORDERINGS, ...(keyof typeof ORDERINGS)[]]).optional(),
-  /** `desc` (default) or `asc`. */
-  sort: z.enum(["asc", "desc"]).optional(),
-  /** Storage statistics (shown to Reporter+ of each project). */
-  statistics: flag,
-  /** Custom attributes (administrators only). */
-  withCustomAttributes: flag,
-  /** The basic fields only. */
-  simple: flag,
-  /** Only projects the caller owns. */
-  owned: flag,
-  /** Only projects the caller is a member of. */
-  membership: flag,
-  /** Only projects the caller starred too. */
-  starred: flag,
-  /** Only projects where the caller has at least this role. */
-  minAccessLevel: z.union(ROLE_LEVELS.map((level) => z.literal(level)) as [z.ZodLiteral<5>, ...z.ZodLiteral<number>[]], {
-    error: () => `must be one of ${ROLE_LEVELS.join(", ")}`,
-  }).optional(),
-  withIssuesEnabled: flag,
-  withMergeRequestsEnabled: flag,
-  /** Only archived projects, or only projects not archived. */
-  archived: flag,
-  /** Only projects updated after this time. */
-  updatedAfter: isoTime.optional(),
-  /** Only projects updated before this time. */
-  updatedBefore: isoTime.optional(),
-});
-type StarredProjectsArgs = z.output<typeof starredProjectsArgs>;
-
-function starredProjectsQuery(args: StarredProjectsArgs): Query {
-  return {
-    search: args.search,
-    visibility: args.visibility,
-    order_by: args.orderBy === undefined ? undefined : ORDERINGS[args.orderBy],
-    sort: args.sort,
-    statistics: args.statistics,
-    with_custom_attributes: args.withCustomAttributes,
-    simple: args.simple,
-    owned: args.owned,
-    membership: args.membership,
-    starred: args.starred,
-    min_access_level: args.minAccessLevel,
-    with_issues_enabled: args.withIssuesEnabled,
-    with_merge_requests_enabled: args.withMergeRequestsEnabled,
-    archived: args.archived,
-    updated_after: args.updatedAfter,
-    updated_before: args.updatedBefore,
-  };
-}
-
-function validateTimes(args: StarredProjectsArgs): { argument: string; reason: string }[] {
-  const { updatedAfter, updatedBefore } = args;
-  if (updatedAfter === undefined || updatedBefore === undefined || Date.parse(updatedBefore) > Date.parse(updatedAfter)) return [];
-  return [{ argument: "updatedBefore", reason: "updatedBefore: must be later than updatedAfter" }];
-}
+/** `updatedAt` → `updated_at`: the API's spelling of the ordering. */
+const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
 const starredProjects = defineListFunction({
   name: "getStarredProjects",
-  args: starredProjectsArgs,
-  validate: validateTimes,
+  args: z.object({
+    /** Whose stars: a user id or a username. */
+    user: userReference,
+    /** Only archived (true) or only active (false) projects. */
+    archived: flag,
+    /** Only projects the token's user is a member of. */
+    membership: flag,
+    /** Only projects the token's user owns. */
+    owned: flag,
+    /** Only projects the token's user starred too. */
+    starred: flag,
+    /** Include each project's statistics (shown where the token's user has at least the Reporter role). */
+    statistics: flag,
+    /** Only the basic fields of each project. */
+    simple: flag,
+    /** Only projects with issues enabled. */
+    withIssuesEnabled: flag,
+    /** Only projects with merge requests enabled. */
+    withMergeRequestsEnabled: flag,
+    /** Include custom attributes (administrators only). */
+    withCustomAttributes: flag,
+    /** Only projects where the token's user has at least this role (5 minimal ... 50 owner). */
+    minAccessLevel: z.union(ACCESS_LEVELS.map((level) => z.literal(level)), { message: "must be one of 5, 10, 15, 20, 30, 40, 50 (minimal access ... owner)" }).optional(),
+    /** Order by this field (default createdAt). */
+    orderBy: z.enum(ORDER_BY).optional(),
+    /** asc or desc (default desc). */
+    sort: z.enum(["asc", "desc"]).optional(),
+    /** Part of a project's name, path or description. */
+    search: z.string().min(1).optional(),
+    /** Only projects updated after this time (ISO 8601). */
+    updatedAfter: isoTime.optional(),
+    /** Only projects updated before this time (ISO 8601). */
+    updatedBefore: isoTime.optional(),
+    visibility: z.enum(["public", "internal", "private"]).optional(),
+  }),
+  validate(args) {
+    if (args.updatedAfter !== undefined && args.updatedBefore !== undefined && Date.parse(args.updatedAfter) >= Date.parse(args.updatedBefore)) {
+      return [{ argument: "updatedBefore", reason: "updatedBefore: must be later than updatedAfter, or no project can match" }];
+    }
+    return [];
+  },
   path: (args) => starredProjectsPath(args.user),
-  query: starredProjectsQuery,
+  query: (args) => ({
+    archived: args.archived,
+    membership: args.membership,
+    owned: args.owned,
+    starred: args.starred,
+    statistics: args.statistics,
+    simple: args.simple,
+    with_issues_enabled: args.withIssuesEnabled,
+    with_merge_requests_enabled: args.withMergeRequestsEnabled,
+    with_custom_attributes: args.withCustomAttributes,
+    min_access_level: args.minAccessLevel,
+    order_by: args.orderBy === undefined ? undefined : snakeCase(args.orderBy),
+    sort: args.sort,
+    search: args.search,
+    updated_after: args.updatedAfter,
+    updated_before: args.updatedBefore,
+    visibility: args.visibility,
+  }),
   subject: (args) => `the projects starred by user ${args.user}`,
-  refusals: { 404: (args) => `Check that user ${args.user} exists.` },
-  item: starredProject,
+  refusals: {
+    404: (args) => `Check that user ${args.user} exists (a user id, or a username).`,
+  },
+  item: starredProjectShape,
 });
 
 /**
- * The projects a user starred that the caller may read, newest first by default.
+ * The projects a user starred that the token's user may see, with the
+ * filters and ordering of the API. A private profile shows none, except to
+ * its user and administrators.
  *
  * ```ts
- * const starred = await getStarredProjects({ user: "alice", visibility: "public" });
+ * const watched = await getStarredProjects({ user: "platform-bot", visibility: "private", orderBy: "starCount" });
  * ```
  */
 export const getStarredProjects = starredProjects;
@@ -111,17 +122,18 @@ const starrers = defineListFunction({
   args: z.object({
     /** The project (numeric id or full path). */
     project: ownerReference,
-    /** Part of a username or name, or a whole email. */
+    /** Part of a starrer's username or name, or a whole email. */
     search: z.string().min(1).optional(),
   }),
   path: (args) => starrersPath(args.project),
   query: (args) => ({ search: args.search }),
   subject: (args) => `the starrers of project ${args.project}`,
-  item: starrer,
+  item: starrerShape,
 });
 
 /**
- * Who starred a project, and when, in the order the stars were made.
+ * The users who starred a project, in the order they starred it. Users with a
+ * private profile are listed only to themselves and administrators.
  *
  * ```ts
  * const fans = await getStarrers({ project: "acme/web" });

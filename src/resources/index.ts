@@ -13,9 +13,9 @@ import { virtualRegistryDefinition } from "./virtual-registry";
 import { containerRegistryVisibilityDefinition } from "./container-registry-visibility";
 import { containerRegistryCleanupDefinition } from "./container-registry-cleanup";
 import { errorTrackingClientKeyDefinition } from "./error-tracking-client-key";
-import { projectStarDefinition } from "./project-star";
 import { epicLinkDefinition } from "./epic-link";
 import { samlIdentityDefinition } from "./saml-identity";
+import { projectStarDefinition } from "./project-star";
 import { exclusiveBadgesDefinition } from "./exclusive-badges";
 import { exclusiveSamlGroupLinksDefinition } from "./exclusive-saml-group-links";
 import { exclusivePipelineSchedulesDefinition } from "./exclusive-pipeline-schedules";
@@ -37,9 +37,9 @@ export const definitions = {
   ContainerRegistryVisibility: containerRegistryVisibilityDefinition,
   ContainerRegistryCleanup: containerRegistryCleanupDefinition,
   ErrorTrackingClientKey: errorTrackingClientKeyDefinition,
-  ProjectStar: projectStarDefinition,
   SamlIdentity: samlIdentityDefinition,
   EpicLink: epicLinkDefinition,
+  ProjectStar: projectStarDefinition,
   ExclusiveBadges: exclusiveBadgesDefinition,
   ExclusiveSamlGroupLinks: exclusiveSamlGroupLinksDefinition,
   ExclusivePipelineSchedules: exclusivePipelineSchedulesDefinition,

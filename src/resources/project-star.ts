@@ -1,134 +1,173 @@
 /**
- * ProjectStar: the token's user stars a project.
+ * ProjectStar: the token's user stars a project. A star has nothing to change: another project replaces it.
  *
- * - create asks who the token's user is, stars the project, and reads the
- *   star back from the project's starrers (searched by username) for its
- *   time. A project the user had already starred (304) is taken over: its
- *   star is recorded as `starredBefore`, and destroy leaves it.
- * - refresh reads the star and the project's current star count; a star
- *   removed elsewhere, or a deleted project, reads as gone.
- * - delete unstars. A 304 means there was no star of the token's user: gone,
- *   when the token's user made the star; an error naming both users when the
- *   token is now another user's, who could never remove it.
- * - another project replaces the star (the old one goes first: a path and an
- *   id may name one project).
+ * - create: `GET /user` (who the token's user is), `POST /projects/:id/star`,
+ *   then the starrers list searched by that username for `starred_since`.
+ *   A project the user had already starred answers 304: the star is taken
+ *   over, no error, and recorded as `starredBefore`, so that destroy leaves
+ *   it as it found it (a star made by Pulumi is removed, one that was there
+ *   before is kept).
+ * - read: the starrers list searched by the recorded username, the user
+ *   matched by id (a star removed elsewhere reads as gone, so the next `up`
+ *   stars again), and the project for its `star_count`.
+ * - delete: `POST /projects/:id/unstar`. A 304 means the user has no star
+ *   there: already gone, unless the token now belongs to another user, who
+ *   cannot remove someone else's star; that is explained.
+ *
+ * The resource id is `projects/<project id>/starrers/<user id>`.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError } from "../client";
+import { apiPath } from "../client";
 import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
-import { projectCalls, projectPath, type Project } from "../api/projects";
-import { parseStarId, starId, starNeeds, starPath, starrerCalls, starrersOf, unstarPath, type Starrer } from "../api/starring";
-import { CURRENT_USER_PATH, userCalls, type User } from "../api/users";
+import { projectPath as projectPathOf } from "../api/projects";
+import { CURRENT_USER_PATH, userCalls } from "../api/users";
+import { parseStarId, starCountCalls, starId, starPath, starrerCalls, starrersOf, unstarPath, type Starrer as StarrerLive } from "../api/starring";
+import { onProject } from "../engine/needs";
 
-/** The star as the starrers list shows it, with what the resource adds from the project and the star's answer. */
-type StarLive = Starrer & { project_id: number; star_count: number; starred_before: boolean };
+/** What the engine records of a star: the starrer entry, the project's id and star count, and whether it was there before. */
+export interface StarLive extends Record<string, unknown> {
+  project_id: number;
+  star_count: number;
+  starred_since: string;
+  user: StarrerLive["user"];
+  starred_before: boolean;
+}
 
 const schema = z.object({
   /** The project to star (numeric id or full path). */
   project: ownerReference,
 });
 
-const currentUser = (ctx: EngineContext): Promise<User> => userCalls.get(ctx.client, CURRENT_USER_PATH);
+type StarInputs = z.output<typeof schema>;
 
-/** The user's star among the project's starrers (searched by username), or undefined. */
-const starOf = (ctx: EngineContext, projectId: number, user: { id: number; username: string }): Promise<Starrer | undefined> =>
-  starrerCalls.find(ctx.client, starrersOf(projectPath(projectId)), { search: user.username }, (entry) => entry.user.id === user.id);
+function parseId(id: string): { projectId: number; userId: number } {
+  const parsed = parseStarId(id);
+  if (!parsed) throw new Error(`ProjectStar id "${id}" is not of the form projects/<project id>/starrers/<user id>.`);
+  return parsed;
+}
 
-async function createStar(ctx: EngineContext, args: { project: string | number }) {
-  const user = await currentUser(ctx);
-  const path = starPath(args.project);
-  const answer = await ctx.client.request<unknown>("POST", path, { body: {} });
+/** The user's entry among the project's starrers: searched by username (one short page), matched by id. */
+function findStarrer(ctx: EngineContext, projectPath: string, user: { id: number; username?: string }): Promise<StarrerLive | undefined> {
+  const query = user.username === undefined ? undefined : { search: user.username };
+  return starrerCalls.find(ctx.client, starrersOf(projectPath), query, (entry) => entry.user.id === user.id);
+}
+
+const isStarrer = (body: unknown): body is StarrerLive => typeof body === "object" && body !== null && "starred_since" in body;
+const isProject = (body: unknown): body is { id: number; star_count: number } =>
+  typeof body === "object" && body !== null && typeof (body as { id?: unknown }).id === "number" && "star_count" in body;
+
+async function createStar(ctx: EngineContext, args: StarInputs): Promise<{ id: string; live: StarLive }> {
+  const me = await userCalls.get(ctx.client, CURRENT_USER_PATH);
+  const projectPath = apiPath`/projects/${args.project}`;
+  // A POST whose answer is lost is settled by the starrers list: the star is there or it is not.
+  const answer = await ctx.client.request<unknown>("POST", starPath(projectPath), { body: {}, findCreated: () => findStarrer(ctx, projectPath, me) });
   const starredBefore = answer.status === 304;
-  const project: Project = starredBefore ? await projectCalls.get(ctx.client, projectPath(args.project)) : projectCalls.check(answer.body, `POST ${path}`);
-  const star = await starOf(ctx, project.id, user);
-  if (!star) throw new ExplainedError(`ProjectStar: project ${args.project} was starred, but user ${user.username}'s star is not among its starrers.`);
-  const live: StarLive = { ...star, project_id: project.id, star_count: project.star_count ?? 0, starred_before: starredBefore };
-  return { id: starId(project.id, user.id), live };
+  // The star's answer is the project (with its new star_count), except for a 304 or an answer recovered from the list.
+  const project = isProject(answer.body) ? answer.body : await starCountCalls.get(ctx.client, projectPath);
+  const entry = isStarrer(answer.body) ? starrerCalls.check(answer.body, `POST ${starPath(projectPath)}`) : await findStarrer(ctx, `/projects/${project.id}`, me);
+  if (!entry) {
+    throw new ExplainedError(
+      `ProjectStar: project ${args.project} accepted the star of ${me.username}, but its starrers list does not show it; it was probably removed at once by someone else. Run \`pulumi up\` again.`,
+    );
+  }
+  const live: StarLive = { project_id: project.id, star_count: project.star_count, starred_since: entry.starred_since, user: entry.user, starred_before: starredBefore };
+  return { id: starId(project.id, me.id), live };
 }
 
 async function readStar(ctx: EngineContext, id: string, recorded: Record<string, unknown>): Promise<StarLive | undefined> {
-  const { projectId, userId } = idParts(id);
-  try {
-    const star = await starOf(ctx, projectId, { id: userId, username: String(recorded.username) });
-    if (!star) return undefined;
-    const project = await projectCalls.get(ctx.client, projectPath(projectId));
-    return { ...star, project_id: projectId, star_count: project.star_count ?? 0, starred_before: recorded.starredBefore === true };
-  } catch (error) {
-    // The project is gone (or hidden now): so is the star.
-    if (error instanceof ApiError && error.status === 404) return undefined;
-    throw error;
-  }
+  const { projectId, userId } = parseId(id);
+  const username = typeof recorded.username === "string" ? recorded.username : undefined;
+  const entry = await findStarrer(ctx, `/projects/${projectId}`, { id: userId, username });
+  if (!entry) return undefined;
+  const project = await starCountCalls.get(ctx.client, projectPathOf(projectId));
+  return { project_id: projectId, star_count: project.star_count, starred_since: entry.starred_since, user: entry.user, starred_before: recorded.starredBefore === true };
 }
 
 async function deleteStar(ctx: EngineContext, id: string, recorded: Record<string, unknown>): Promise<void> {
-  // A star the user had made before this resource is theirs to keep.
+  // A star that was there before the first apply stays: destroy leaves the user's stars as it found them.
   if (recorded.starredBefore === true) return;
-  const { projectId, userId } = idParts(id);
-  const answer = await ctx.client.request<unknown>("POST", unstarPath(projectId), { body: {} });
+  const { projectId, userId } = parseId(id);
+  const answer = await ctx.client.request<unknown>("POST", unstarPath(`/projects/${projectId}`), { body: {} });
   if (answer.status !== 304) return;
-  const user = await currentUser(ctx);
-  if (user.id === userId) return;
+  // 304: the token's user has no star there. Gone already, or the token is another user's now.
+  const me = await userCalls.get(ctx.client, CURRENT_USER_PATH);
+  if (me.id === userId) return;
+  const starrer = typeof recorded.username === "string" ? `${recorded.username} (user ${userId})` : `user ${userId}`;
   throw new ExplainedError(
-    `ProjectStar: the star on project ${String(recorded.project)} was made by ${String(recorded.username)} (user ${userId}), but platform:token is now ${user.username}'s, ` +
-      `who cannot remove another user's star. Set the token of ${String(recorded.username)} to destroy it, or remove the resource from the state.`,
+    `ProjectStar: the star on project ${String(recorded.project ?? projectId)} was made by ${starrer}, but platform:token is now ${me.username}'s; ` +
+      `a star can be removed only by the user who made it. Use ${starrer}'s token to destroy it, or \`pulumi state delete\` to leave it.`,
   );
-}
-
-function idParts(id: string): { projectId: number; userId: number } {
-  const parts = parseStarId(id);
-  if (!parts) throw new Error(`ProjectStar id "${id}" is not of the form projects/<project id>/starrers/<user id>.`);
-  return parts;
 }
 
 export const projectStarDefinition = defineObjectResource({
   name: "ProjectStar",
+  // A deleted (or no longer visible) project has no star: `404 Project Not Found` reads as gone.
+  notFoundSubject: "Project",
   schema,
   fields: {
     project: { local: true, replaceOnChange: true },
   },
+  // A project given by its path, then by its id, is the same project: removing the old star first keeps the new one.
+  deleteBeforeReplace: true,
+  // projectId and userId from the id, which stays known in a preview; an id of another form (a test's mock) gives nothing rather than failing the program.
   outputs: {
     /** The project's numeric id. */
     projectId: { value: (live: StarLive) => live.project_id, fromId: (id) => parseStarId(id)?.projectId as number },
-    /** The numeric id of the user who starred it (the token's user). */
+    /** The starring user (the token's user when the star was made). */
     userId: { value: (live: StarLive) => live.user.id, fromId: (id) => parseStarId(id)?.userId as number },
-    /** The username of the user who starred it. */
     username: (live: StarLive) => live.user.username,
     /** When the star was made (`starred_since`). */
     starredSince: (live: StarLive) => live.starred_since,
-    /** The project's number of stars, as last read. */
+    /** The project's star count when last read. */
     starCount: (live: StarLive) => live.star_count,
-    /** The user had starred the project before this resource: destroy leaves that star. */
+    /** The user had starred the project before the first apply: destroy keeps the star. */
     starredBefore: (live: StarLive) => live.starred_before,
   },
-  needs: (args) => starNeeds(args.project),
-  deleteBeforeReplace: true,
+  // Starring needs only that the token's user can see the project (read_project): any role, or none on a public or internal project.
+  // Any role, or none on a public project: only the project's existence is verified at preview.
+  needs: (args) => ({ on: onProject(args.project), phrase: "access to the project" }),
 
   create: createStar,
-  read: (ctx, id, args) => readStar(ctx, id, args),
-  delete: (ctx, id, args) => deleteStar(ctx, id, args),
+
+  read(ctx, id, args) {
+    return readStar(ctx, id, args as Record<string, unknown>);
+  },
+
+  async update(ctx, id, _args, _changed, olds) {
+    // Only `project` is declared, and it replaces: there is nothing to update in place.
+    const live = await readStar(ctx, id, olds as Record<string, unknown>);
+    if (!live) throw new Error(`ProjectStar ${id} no longer exists; run \`pulumi refresh\`.`);
+    return live;
+  },
+
+  delete(ctx, id, args) {
+    return deleteStar(ctx, id, args as Record<string, unknown>);
+  },
 });
 
 export type ProjectStarArgs = ResourceArgs<typeof schema>;
 
 /**
- * A star of the token's user on a project. A project the user already
- * starred is taken over, and destroy leaves that star.
+ * A star on a project, by the user whose token the provider uses (a team's
+ * bot account, say). A star the user had already made is taken over and kept
+ * on destroy; a star removed elsewhere is made again by the next `up`.
  *
  * ```ts
- * new ProjectStar("web", { project: "acme/web" });
+ * const star = new ProjectStar("watch-web", { project: "acme/web" });
+ * export const stars = star.starCount;
  * ```
  */
 export interface ProjectStar extends ResourceOutputs<typeof projectStarDefinition> {}
 export class ProjectStar extends PlatformResource {
   constructor(name: string, args: ProjectStarArgs, opts?: pulumi.CustomResourceOptions) {
-    // One user stars a project once: a second declaration would unstar the first one's star on destroy.
+    // A user stars a project once: a second declaration would take over the first's star and remove it on destroy.
     countDeclaration(
-      "star-per-project",
+      "project-star-per-project",
       declarationKey(args.project, args.connection),
       1,
       () => `ProjectStar ${name}: project: the program declares a second star on project ${String(args.project)}; a user stars a project once.`,

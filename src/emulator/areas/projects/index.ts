@@ -25,12 +25,12 @@
 import { createHash } from "node:crypto";
 import { groupAccessLevel, hasProjectAccess } from "../../access";
 import { containerRegistryStore, REGISTRY_ACCESS_LEVELS, registryAccessLevelOf, registryHost } from "../container-registry/model";
-import { starCountOf } from "../starring/model";
 import { forbidden, paramError } from "../../errors";
 import { findProject } from "../../lookup";
 import { route, ok } from "../../router";
 import { type EmulatorArea } from "../../area";
 import { AccessLevel, defineStore, type EmulatorState, type Project, type User } from "../../state";
+import { starCountOf } from "../starring/model";
 
 // ---------------------------------------------------------------------------
 // What the core model of a project lacks: topics, features, archiving, times

@@ -1,7 +1,7 @@
-/** Project starring: stars, starrers and a user's starred projects (./routes.ts), the `stars` seed (./seed.ts). */
+/** Project starring: stars, starrers, a user's starred projects. */
 import { areaSeed, type EmulatorArea } from "../../area";
-import { starringRoutes } from "./routes";
 import { applyStarsSeed, starsSeedSchema } from "./seed";
+import { starringRoutes } from "./routes";
 
 export const starringArea: EmulatorArea = {
   name: "starring",

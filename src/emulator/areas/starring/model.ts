@@ -1,44 +1,60 @@
 /**
- * Project stars: who starred which project and when, and which users keep
- * their profile private (their stars are shown only to themselves and to
- * administrators).
+ * The starring area's model: who starred
+ * which project and when, and which users keep their profile private. Kept
+ * apart from the routes (routes.ts) because the project presenter
+ * (../projects) reads the star count of every project it shows.
+ *
+ * As on real servers (app/models/users_star_project.rb): a user stars a
+ * project at most once, `starred_since` is the star's creation time, and
+ * `star_count` counts the stars of active users (every emulated user is active).
  */
 import { defineStore, type EmulatorState, type Project, type User } from "../../state";
 
 export interface StarRecord {
+  /** `users_star_projects.id`: lists without an order of their own are in this order. */
+  id: number;
   userId: number;
   projectId: number;
-  /** ISO 8601, the server's clock when the star was made. */
+  /** `starred_since`. */
   starredAt: string;
 }
 
-export const starringStore = defineStore("starring", (): { stars: StarRecord[]; privateProfiles: number[] } => ({ stars: [], privateProfiles: [] }));
+export interface StarringStore {
+  stars: StarRecord[];
+  /** Users whose profile is private (`private_profile`): their stars are hidden from everyone but themselves and administrators. */
+  privateProfiles: number[];
+}
 
-/** The number of stars of a project (`star_count`, wherever a project is shown). */
-export const starCountOf = (state: EmulatorState, project: Project): number => starringStore.of(state).stars.filter((star) => star.projectId === project.id).length;
+export const starringStore = defineStore("starring", (): StarringStore => ({ stars: [], privateProfiles: [] }));
 
-/** The user's star on the project, if any. */
+export const STAR_SEQUENCE = "users_star_projects";
+
+export const starsOfProject = (state: EmulatorState, project: Project): StarRecord[] =>
+  starringStore.of(state).stars.filter((star) => star.projectId === project.id);
+
+export const starsOfUser = (state: EmulatorState, user: User): StarRecord[] =>
+  starringStore.of(state).stars.filter((star) => star.userId === user.id);
+
+/** `star_count`, kept true wherever a project is shown. */
+export const starCountOf = (state: EmulatorState, project: Project): number => starsOfProject(state, project).length;
+
 export const starOf = (state: EmulatorState, user: User, project: Project): StarRecord | undefined =>
   starringStore.of(state).stars.find((star) => star.userId === user.id && star.projectId === project.id);
 
-/** Whether `viewer` may see the stars of user `ownerId`: a public profile, the user themselves, or an administrator. */
-export function showsStarsOf(state: EmulatorState, viewer: User | null, ownerId: number): boolean {
-  if (!starringStore.of(state).privateProfiles.includes(ownerId)) return true;
-  return viewer !== null && (viewer.id === ownerId || viewer.isAdmin);
+export const hasPrivateProfile = (state: EmulatorState, user: User): boolean => starringStore.of(state).privateProfiles.includes(user.id);
+
+/** `can?(viewer, :read_user_profile, user)`: a private profile is seen by its owner and administrators only. */
+export const canReadProfile = (state: EmulatorState, viewer: User | null, user: User): boolean =>
+  !hasPrivateProfile(state, user) || viewer?.isAdmin === true || viewer?.id === user.id;
+
+export function addStar(state: EmulatorState, user: User, project: Project, starredAt: string): StarRecord {
+  const star: StarRecord = { id: state.nextId(STAR_SEQUENCE), userId: user.id, projectId: project.id, starredAt };
+  starringStore.of(state).stars.push(star);
+  return star;
 }
 
-/** Stars the project; false when the user had already starred it. */
-export function addStar(state: EmulatorState, user: User, project: Project): boolean {
-  if (starOf(state, user, project)) return false;
-  starringStore.of(state).stars.push({ userId: user.id, projectId: project.id, starredAt: state.now() });
-  return true;
-}
-
-/** Unstars the project; false when the user had not starred it. */
-export function removeStar(state: EmulatorState, user: User, project: Project): boolean {
+export function removeStar(state: EmulatorState, star: StarRecord): void {
   const { stars } = starringStore.of(state);
-  const index = stars.findIndex((star) => star.userId === user.id && star.projectId === project.id);
-  if (index < 0) return false;
-  stars.splice(index, 1);
-  return true;
+  stars.splice(stars.indexOf(star), 1);
 }
+
