@@ -121,7 +121,12 @@ describe("getRegistryCatalog", () => {
   });
 
   it("a server whose projects name no registry host is explained, and no registry is asked", async () => {
-    server.emulator.inject({ method: "GET", path: /^\/api\/v4\/groups\/\d+$/, times: 50, status: 200, body: { id: 1, projects: [{ id: 1, name: "web" }] } });
+    // A group's real answer, with projects that show no registry prefix.
+    const group = (await fetch(`${server.emulator.url}/api/v4/groups/acme?with_projects=true`, { headers: { "PRIVATE-TOKEN": tokenOf(server.emulator, "root") } }).then((answer) =>
+      answer.json(),
+    )) as { projects: Record<string, unknown>[] };
+    const projects = group.projects.map(({ container_registry_image_prefix: _prefix, ...project }) => project);
+    server.emulator.inject({ method: "GET", path: /^\/api\/v4\/groups\/\d+$/, times: 50, status: 200, body: { ...group, projects } });
     try {
       const requests = await server.requestsDuring(async () => {
         await expect(getRegistryCatalog()).rejects.toThrow(
