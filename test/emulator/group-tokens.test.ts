@@ -10,7 +10,7 @@ import { call } from "./helpers";
 
 /** A fresh emulator for one test (revocation changes the state for good). */
 async function withEmulator(seed: Seed, test: (emulator: Emulator) => Promise<void>): Promise<void> {
-  const emulator = await startEmulator({ seed });
+  const emulator = await startEmulator({ seed, backgroundWork: "manual" });
   try {
     await test(emulator);
   } finally {
