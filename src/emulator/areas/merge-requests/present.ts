@@ -274,7 +274,7 @@ export function presentSingle(state: EmulatorState, project: Project, mr: MergeR
     latest_build_started_at: latest?.startedAt ?? null,
     latest_build_finished_at: latest?.finishedAt ?? null,
     first_deployed_to_production_at: production?.deployedAt ?? null,
-    diff_refs: mr.preparedAt === null || mr.sha === null ? null : { base_sha: mr.baseSha, head_sha: mr.sha, start_sha: mr.baseSha },
+    diff_refs: mr.preparedAt === null || mr.sha === null ? null : { base_sha: mr.baseSha, head_sha: mr.sha, start_sha: mr.startSha ?? mr.baseSha },
     merge_error: null,
     first_contribution: mr.firstContribution,
     user: { can_merge: options.canMerge },

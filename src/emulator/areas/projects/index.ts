@@ -19,7 +19,8 @@
  * value`), the deprecated boolean `container_registry_enabled` (true →
  * enabled, false → disabled; the access level wins when both are sent),
  * `topics` (an array or a comma-separated string), the deprecated booleans
- * `issues_enabled` and `merge_requests_enabled`, and `admin_project`
+ * `issues_enabled` and `merge_requests_enabled`, `merge_method` (merge,
+ * rebase_merge, ff), and `admin_project`
  * (Maintainer+, else 403). A change sets `updated_at`. The answer is the project.
  */
 import { createHash } from "node:crypto";
@@ -45,7 +46,12 @@ export interface ProjectDetailsRecord {
   updatedAt: string;
   /** Last activity (pushes, issues, ...); default its creation. */
   lastActivityAt: string;
+  /** How merge requests are merged (`merge_method`); absent: `merge`. */
+  mergeMethod?: MergeMethod;
 }
+
+export const MERGE_METHODS = ["merge", "rebase_merge", "ff"] as const;
+export type MergeMethod = (typeof MERGE_METHODS)[number];
 
 export const projectDetailsStore = defineStore("projectDetails", (): { byProject: Record<string, ProjectDetailsRecord> } => ({ byProject: {} }));
 
@@ -225,7 +231,7 @@ export function presentProject(state: EmulatorState, project: Project, viewer: P
     request_access_enabled: true,
     only_allow_merge_if_all_discussions_are_resolved: false,
     remove_source_branch_after_merge: true,
-    merge_method: "merge",
+    merge_method: details.mergeMethod ?? "merge",
     squash_option: "default_off",
     autoclose_referenced_issues: true,
   };
@@ -251,7 +257,7 @@ const getProject = route(
   },
 );
 
-const UPDATABLE = ["container_registry_access_level", "container_registry_enabled", "description", "topics", "issues_enabled", "merge_requests_enabled"] as const;
+const UPDATABLE = ["container_registry_access_level", "container_registry_enabled", "description", "topics", "issues_enabled", "merge_requests_enabled", "merge_method"] as const;
 
 /** `topics` as the real server takes them: an array, or one comma-separated string; blanks dropped, duplicates once. */
 function topicList(topics: string[]): string[] {
@@ -271,6 +277,7 @@ const updateProject = route(
       topics: { type: "string[]" },
       issues_enabled: { type: "boolean" },
       merge_requests_enabled: { type: "boolean" },
+      merge_method: { type: "string", values: MERGE_METHODS },
     },
   },
   (ctx) => {
@@ -291,6 +298,7 @@ const updateProject = route(
     if (params.topics !== undefined) details.topics = topicList(params.topics);
     if (params.issues_enabled !== undefined) details.issuesEnabled = params.issues_enabled;
     if (params.merge_requests_enabled !== undefined) details.mergeRequestsEnabled = params.merge_requests_enabled;
+    if (params.merge_method !== undefined) details.mergeMethod = params.merge_method as MergeMethod;
     details.updatedAt = ctx.state.now();
     return ok(presentProject(ctx.state, project, { user: ctx.user }));
   },
