@@ -64,4 +64,6 @@ export type { CredentialRecord, TokenKind } from "./areas/group-tokens/model";
 export { groupDetailsStore } from "./areas/groups/model";
 export type { GroupDetailsRecord } from "./areas/groups/model";
 export { mergeRequestStore } from "./areas/merge-requests/model";
+export { issueStore } from "./areas/issues/model";
+export type { IssueRecord, IssueNoteRecord } from "./areas/issues/model";
 export type { MergeRequestRecord, DiffFileRecord, MergeRequestPipelineRecord } from "./areas/merge-requests/model";

@@ -389,7 +389,7 @@ export const canCreatePipelines = canCreateMergeRequests;
 // ---------------------------------------------------------------------------
 // Labels
 
-export function labelsOf(state: EmulatorState, mr: MergeRequestRecord): LabelRecord[] {
+export function labelsOf(state: EmulatorState, mr: { readonly labelIds: readonly number[] }): LabelRecord[] {
   const { labels } = mergeRequestStore.of(state);
   return mr.labelIds.flatMap((id) => labels.filter((label) => label.id === id)).sort((a, b) => a.name.localeCompare(b.name));
 }
