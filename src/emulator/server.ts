@@ -146,10 +146,14 @@ export function stateFromSeed(input: Seed | string, clock?: Clock, areas: readon
   return stateOfAreas(input, clock, areas);
 }
 
-function saveState(state: EmulatorState, file: string): void {
+/** Writes the state file through a rename; returns what it wrote, so an unchanged state is not written again. */
+function saveState(state: EmulatorState, file: string, previous?: string): string {
+  const text = `${JSON.stringify(state.toJSON(), null, 2)}\n`;
+  if (text === previous) return text;
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(state.toJSON(), null, 2)}\n`);
+  writeFileSync(temporary, text);
   renameSync(temporary, file);
+  return text;
 }
 
 /** A CI job token: the `JOB-TOKEN` header, or the `job_token` parameter. */
@@ -242,6 +246,8 @@ class EmulatorServer {
   private readonly rateLimiter: RateLimiter;
   private readonly maxUrlLength: number;
   private lastRun: Promise<void> = Promise.resolve();
+  /** The state file's text as last written (background work every half second rewrites it only when it changed). */
+  private savedText: string | undefined;
   /** The timer of automatic background work, while it runs. */
   private backgroundTimer: NodeJS.Timeout | undefined;
   /** Set once listening: `http://127.0.0.1:PORT`. */
@@ -270,7 +276,7 @@ class EmulatorServer {
   }
 
   save(): void {
-    if (this.options.stateFile) saveState(this.state, this.options.stateFile);
+    if (this.options.stateFile) this.savedText = saveState(this.state, this.options.stateFile, this.savedText);
   }
 
   runDueWork(): Promise<void> {
