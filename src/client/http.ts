@@ -527,6 +527,7 @@ export class PlatformClient {
       retryAfterSeconds: askedWaitMs === undefined ? undefined : Math.ceil(askedWaitMs / 1000),
       tokenSetting: this.options.tokenSetting,
       jobToken: this.options.tokenKind === "job",
+      unrepeatable: run.method === "POST" && !options.findCreated,
       ...parseErrorBody(bodyText(response), headers["content-type"]),
     });
     if (!isRetryable(status)) throw error;
