@@ -94,4 +94,19 @@ describe("a SAML group link named ..", () => {
     expect(requests).toEqual([]);
     expect(await server.as().get<{ full_path: string }>("/groups/acme", { with_projects: false })).toMatchObject({ full_path: "acme" });
   });
+
+  it("is refused before the preview's verification reads anything", async () => {
+    await server.configureProviders("alice", { "platform:verifyAtPreview": "true" });
+    try {
+      const requests = await server.requestsDuring(async () => {
+        for (const [group, samlGroupName] of [["acme", ".."], ["acme/..", "devs"], ["..", "devs"]]) {
+          const checked = await link.check({}, { group, samlGroupName, accessLevel: "developer" });
+          expect(checked.failures?.map((f) => f.reason).join("\n")).toContain(DOT_SEGMENT_RULE);
+        }
+      });
+      expect(requests).toEqual([]);
+    } finally {
+      await server.configureProviders("alice");
+    }
+  });
 });
