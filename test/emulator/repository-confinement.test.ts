@@ -96,6 +96,23 @@ describe("a ref never names a file outside the repository, or a ref file by a de
     expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
   });
 
+  it("a ref file that is a symlink to a device or to a file outside reads as missing: only regular files inside the repository are read", async () => {
+    fs.symlinkSync("/dev/zero", join(gitdir(), "refs", "tags", "zero"));
+    fs.symlinkSync(join(dir, "leak"), join(gitdir(), "refs", "tags", "outside"));
+    try {
+      const started = Date.now();
+      for (const ref of ["zero", "refs/tags/zero", "outside"]) {
+        const answer = await tree(`ref=${ref}`);
+        expect([answer.status, answer.body], ref).toEqual([404, { message: "404 Tree Not Found" }]);
+      }
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect((await tree("ref=main")).status).toBe(200);
+    } finally {
+      fs.rmSync(join(gitdir(), "refs", "tags", "zero"));
+      fs.rmSync(join(gitdir(), "refs", "tags", "outside"));
+    }
+  });
+
   it("an overlong ref is refused without a read", async () => {
     expect((await tree(`ref=${"a".repeat(MAX_REF_BYTES + 1)}`)).status).toBe(404);
   });

@@ -6,7 +6,7 @@
  * (`isRefName`): nothing else may name a file, inside the repository or out.
  */
 import * as fs from "node:fs";
-import { resolve, sep } from "node:path";
+import { sep } from "node:path";
 import * as git from "isomorphic-git";
 
 const SHA = /^[0-9a-f]{40}$/;
@@ -42,13 +42,32 @@ export function isRefName(name: string): boolean {
   return name.split("/").every((component) => component !== "" && !component.startsWith(".") && !component.endsWith(".lock"));
 }
 
-/** Whether the ref's file would lie inside the git directory (`isRefName` already ensures it; this says it where the file is named). */
-const insideGitdir = (gitdir: string, ref: string): boolean => resolve(gitdir, ref).startsWith(resolve(gitdir) + sep);
+/** The largest ref file read (`packed-refs` of many tags included). */
+const MAX_REF_FILE_BYTES = 64 * 1024 * 1024;
+
+const notARefFile = (path: string): Error => Object.assign(new Error(`${path} is not a ref file of the repository`), { code: "ENOENT" });
+
+/**
+ * node's file system as ref resolution reads it: a read reaches only a
+ * regular file inside the git directory, symlinks followed, of at most
+ * `MAX_REF_FILE_BYTES`; anything else (a device, a file elsewhere) reads as
+ * missing. A second fence behind `isRefName`, where the file is opened.
+ */
+function refFiles(gitdir: string): typeof fs {
+  const readFile = async (path: string, options?: Parameters<typeof fs.promises.readFile>[1]) => {
+    const [root, real] = await Promise.all([fs.promises.realpath(gitdir), fs.promises.realpath(path)]).catch(() => [undefined, undefined]);
+    if (root === undefined || real === undefined || !real.startsWith(root + sep)) throw notARefFile(path);
+    const stats = await fs.promises.stat(real);
+    if (!stats.isFile() || stats.size > MAX_REF_FILE_BYTES) throw notARefFile(path);
+    return fs.promises.readFile(real, options ?? null);
+  };
+  return { ...fs, promises: { ...fs.promises, readFile } } as typeof fs;
+}
 
 export async function tryResolve(gitdir: string, ref: string): Promise<string | undefined> {
-  if (!isRefName(ref) || !insideGitdir(gitdir, ref)) return undefined;
+  if (!isRefName(ref)) return undefined;
   try {
-    return await git.resolveRef({ fs, gitdir, ref, depth: 5 });
+    return await git.resolveRef({ fs: refFiles(gitdir), gitdir, ref, depth: 5 });
   } catch {
     return undefined;
   }
