@@ -788,10 +788,11 @@ describe("limits across one program's declarations are refused while the program
  */
 const DOT_FORMS = [".", "..", "%2e%2e", "%2E%2e", ".%2E", "%2e", "acme/..", "acme/./web", "acme%2f..", "%252e%252e", " .. ", "..\\acme"];
 const DOT_RULE = /must not be "\." or "\.\." nor have one as a path segment \(plain or percent-encoded, as %2e\)/;
-/** Owners take letters, digits, `_`, `-`, `.` and `/` only (users no `/`): an encoded or spaced form is refused by that rule first. */
-function ruleFor(property: string, form: string): RegExp {
+/** Owners take letters, digits, `_`, `-`, `.` and `/` only (usernames and a group's new path no `/`): an encoded or spaced form is refused by that rule first. */
+function ruleFor(property: string, form: string, resource?: ResourceName): RegExp {
   if (property === "user" && /[^A-Za-z0-9_.-]/.test(form)) return /user id or a username/;
   if ((property === "project" || property === "group") && /[^A-Za-z0-9_./-]/.test(form)) return /numeric id or a full path/;
+  if (resource === "GroupSettings" && property === "path" && /[^A-Za-z0-9_.-]/.test(form)) return /may contain only letters, digits/;
   return DOT_RULE;
 }
 
@@ -799,7 +800,8 @@ function ruleFor(property: string, form: string): RegExp {
 const resourcePathStrings: [ResourceName, Record<string, unknown>, string[]][] = (Object.entries(catalogue) as [ResourceName, ResourceCatalogue][])
   .map(([name, { valid }]): [ResourceName, Record<string, unknown>, string[]] => {
     const inputs = name === "GroupIntegration" ? { ...valid, ...MATTERMOST } : valid;
-    const extra = name === "SamlGroupLink" ? ["samlGroupName"] : name === "SamlIdentity" ? ["externUid"] : [];
+    // A group's new path becomes its address once renamed.
+    const extra = name === "SamlGroupLink" ? ["samlGroupName"] : name === "SamlIdentity" ? ["externUid"] : name === "GroupSettings" ? ["path"] : [];
     return [name, inputs, [...["project", "group"].filter((key) => typeof inputs[key] === "string"), ...extra]];
   })
   .filter(([, , properties]) => properties.length > 0);
@@ -818,7 +820,7 @@ describe("dot segments are refused in check wherever a resource's string ends up
             const result = await providers[name].check({}, { ...inputs, [property]: form });
             // A value may break other rules of its property too (a slash, spaces): the dot rule is among them.
             const reasons = (result.failures ?? []).filter((f) => f.property === property || (f.property === "" && f.reason.startsWith(`${property}: `))).map((f) => f.reason);
-            expect(reasons.some((reason) => ruleFor(property, form).test(reason)), `${property}: ${JSON.stringify(form)}: ${JSON.stringify(result.failures)}`).toBe(true);
+            expect(reasons.some((reason) => ruleFor(property, form, name).test(reason)), `${property}: ${JSON.stringify(form)}: ${JSON.stringify(result.failures)}`).toBe(true);
             dotFormsRefused++;
           }
         });
