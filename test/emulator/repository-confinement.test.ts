@@ -7,7 +7,8 @@
  * repository's HEAD file. Refs are taken only as git takes them (git
  * check-ref-format), paths only without `..`, and each is answered as
  * GitLab answers an unknown ref or path. Driven with @gitbeaker/rest where it
- * has the call, and raw HTTP for the hostile forms a client would not send.
+ * has the call (tree, compare, merge base, archive, changelog), and raw HTTP
+ * for the forms a client would not send and for contributors (its call takes no ref).
  */
 import * as fs from "node:fs";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -124,17 +125,21 @@ describe("a ref never names a file outside the repository, or a ref file by a de
     });
     // gitbeaker's allContributors takes no ref.
     expect((await call(server.emulator, `/projects/acme%2Fweb/repository/contributors?ref=${encodeURIComponent("../../../../leak")}`)).status).toBe(404);
-    const archive = await call(server.emulator, `/projects/acme%2Fweb/repository/archive.zip?sha=${encodeURIComponent("../../../../leak")}`);
-    expect([archive.status, archive.body]).toEqual([404, { message: "404 File Not Found" }]);
+    await expect(api().Repositories.showArchive("acme/web", { sha: "../../../../leak", fileType: "zip" })).rejects.toMatchObject({
+      cause: { response: { status: 404 }, description: "404 File Not Found" },
+    });
   });
 
   it("a changelog commit on a branch that climbs to the HEAD file is refused, and HEAD is untouched", async () => {
     const headFile = readFileSync(join(gitdir(), "HEAD"), "utf8");
+    await expect(api().Repositories.editChangelog("acme/web", "9.9.9", { from: head, to: head, branch: "../../HEAD" })).rejects.toMatchObject({
+      cause: { response: { status: 422 }, description: "Failed to generate the changelog: the branch ../../HEAD does not exist" },
+    });
     const answer = await call(server.emulator, "/projects/acme%2Fweb/repository/changelog", {
       method: "POST",
-      body: { version: "9.9.9", from: head, to: head, branch: "../../HEAD" },
+      body: { version: "9.9.9", from: head, to: head, branch: "refs/../HEAD" },
     });
-    expect([answer.status, answer.body]).toEqual([422, { message: "Failed to generate the changelog: the branch ../../HEAD does not exist" }]);
+    expect([answer.status, answer.body]).toEqual([422, { message: "Failed to generate the changelog: the branch refs/../HEAD does not exist" }]);
     expect(readFileSync(join(gitdir(), "HEAD"), "utf8")).toBe(headFile);
     expect(project().lastCommitSha).toBe(head);
   });
@@ -159,8 +164,10 @@ describe("a path never leaves the repository", () => {
   });
 
   it("changelog: a file that climbs out cannot be committed (the commit fails as GitLab's does), and the branch is unchanged", async () => {
+    await expect(api().Repositories.editChangelog("acme/web", "9.9.9", { from: head, to: head, file: "../outside.md" })).rejects.toMatchObject({ cause: { response: { status: 500 } } });
     for (const file of ["../outside.md", "docs/../../outside.md", "./CHANGELOG.md", "/CHANGELOG.md"]) {
-      const answer = await call(server.emulator, "/projects/acme%2Fweb/repository/changelog", { method: "POST", body: { version: "9.9.9", from: head, to: head, file } });
+      // As alice: the changelog takes 5 requests a minute per user.
+      const answer = await call(server.emulator, "/projects/acme%2Fweb/repository/changelog", { as: "alice", method: "POST", body: { version: "9.9.9", from: head, to: head, file } });
       expect(answer.status, file).toBe(500);
     }
     expect(project().lastCommitSha).toBe(head);
