@@ -61,7 +61,8 @@ function refFiles(gitdir: string): typeof fs {
     if (!stats.isFile() || stats.size > MAX_REF_FILE_BYTES) throw notARefFile(path);
     return fs.promises.readFile(real, options ?? null);
   };
-  return { ...fs, promises: { ...fs.promises, readFile } } as typeof fs;
+  // isomorphic-git uses only `promises` when it is there (copying the whole module would touch its deprecated members).
+  return { promises: { ...fs.promises, readFile } } as unknown as typeof fs;
 }
 
 export async function tryResolve(gitdir: string, ref: string): Promise<string | undefined> {
