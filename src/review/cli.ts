@@ -218,7 +218,10 @@ async function reviewOnMergeRequest(target: NoteTarget, env: NodeJS.ProcessEnv, 
   }
   const rendered = markdownOf(read.summary, { stack: read.summary.stack, context: read.summary.context, maxChars: read.summary.max_chars });
   if (rendered !== read.report || (read.summary.stack ?? "") !== (stack ?? "")) {
-    throw new NotReviewed(`${where} was edited, or is not the tool's: its text is not what its data renders, so what its reader saw is not what it says was reviewed`);
+    throw new NotReviewed(
+      `${where} was edited, or is not the tool's: its text is not what its data renders, so what its reader saw is not what it says was reviewed ` +
+        "(a note another version of platform-review wrote renders otherwise too: re-run the merge request's pipeline to write it again)",
+    );
   }
   return { mergeRequestIid: found.mergeRequestIid, summary: read.summary };
 }

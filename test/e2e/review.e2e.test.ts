@@ -313,8 +313,8 @@ describe.sequential("the review loop through the template's CI jobs", { timeout:
       // Every artifact the template's jobs keep, every note, every job's log.
       const kept = [...new Set(["preview", "report", "apply"].flatMap((name) => (ciFile[name] as Job).artifacts?.paths ?? []))].map((name) => path.join(program.dir, name));
       const texts = [...kept.filter((name) => existsSync(name)).map((name) => readFileSync(name, "utf8")), ...(await notes()).map((note) => note.body), ...jobLogs];
-      expect(kept.filter((name) => existsSync(name)).map((name) => path.basename(name)).sort()).toEqual(["preview.json", "review.json", "up-events.json"]);
       for (const value of Object.values(planted)) expect(texts.filter((text) => text.includes(value)), value).toEqual([]);
+      expect(kept.filter((name) => existsSync(name)).map((name) => path.basename(name)).sort()).toEqual(["preview.json", "review.json", "up-events.json"]);
     } finally {
       writeFileSync(file, original);
     }
