@@ -21,8 +21,9 @@ const USAGE = `Usage: platform-review --preview <file> [options]
   --up <file>             the same as --preview, for the output of \`pulumi up --json\`
   --json <file>           also write the review as data (for --reviewed later)
   --reviewed <file>       the data of the reviewed preview: exit 3, naming each difference, when this one differs
-  --check-reviewed        the same against the review posted on the merge request the commit being applied
-                          came from (CI_COMMIT_SHA): the guard of an apply after the merge
+  --check-reviewed        the same against the review token's note on the merge request merged into the commit
+                          being applied (CI_COMMIT_SHA): the guard of an apply after the merge; with --post,
+                          a stopped apply's note (a passing guard leaves the review's note as it is)
   --stack <name>          the stack's name (default: the stack's own resource in the preview)
   --post                  put the report on the merge request (CI_MERGE_REQUEST_IID, or the one the commit came
                           from): one note per stack, updated in place; an apply's result in a note of its own
@@ -173,7 +174,8 @@ async function review(argv: string[], env: NodeJS.ProcessEnv, out: (text: string
       : reviewNote(review, stack, context, maxChars);
     if (values.json) writeFileSync(values.json, JSON.stringify(note.summary, null, 2) + "\n");
     if (!values.quiet) out(note.report);
-    if (values.post) await post(target!, env, stack, result, note.report + note.data);
+    // A guard that passes leaves the review's note as its reviewers read it; one that stops says why in the result's note.
+    if (values.post && (result || !values["check-reviewed"])) await post(target!, env, stack, result, note.report + note.data);
     if (found.length > 0) {
       write(`platform-review: ${lead}:\n${found.map((line) => `  - ${line}`).join("\n")}\n`);
       return 3;

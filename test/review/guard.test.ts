@@ -142,6 +142,24 @@ describe("the merge request the guard reads", () => {
     expect(stderr).toContain("the preview differs from the reviewed one");
   });
 
+  it("with --post, a passing guard leaves the review's note as its reviewers read it; a stopped one says why in a note of its own", async () => {
+    const mr = await openMergeRequest();
+    await review(mr.iid, REVIEWED);
+    const [reviewed] = await notesOf(mr.iid);
+    const commit = newSha();
+    merge(mr.iid, { merge: commit });
+    const apply = (preview: string) =>
+      main(["--preview", file(preview), "--check-reviewed", "--post", "--quiet"], ci({ CI_COMMIT_SHA: commit, CI_COMMIT_BRANCH: "main", CI_COMMIT_SHORT_SHA: "fff0000" }), () => {});
+    captureStderr();
+    expect(await apply(REVIEWED), stderr).toBe(0);
+    expect((await notesOf(mr.iid)).map((note) => note.body)).toEqual([reviewed!.body]);
+    expect(await apply(OTHER)).toBe(3);
+    const [kept, stopped] = await notesOf(mr.iid);
+    expect(kept!.body).toBe(reviewed!.body);
+    expect(stopped!.body.startsWith(markerOf("e2e", true))).toBe(true);
+    expect(stopped!.body).toContain("#### Stopped: this is not what was reviewed");
+  });
+
   it("finds a squash commit, and a fast-forward merge by the head", async () => {
     const squashed = await openMergeRequest();
     await review(squashed.iid, REVIEWED);
