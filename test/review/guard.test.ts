@@ -33,7 +33,7 @@ let projectId: number;
 let work: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
+  emulator = await startEmulator({ port: 0, backgroundWork: "manual" });
   root = new PlatformClient({ url: emulator.url, token: emulator.tokens.root!, retryBaseDelayMs: 10 });
   projectId = (await root.get<{ id: number }>(apiPath`/projects/${"acme/web"}`)).id;
   work = mkdtempSync(path.join(tmpdir(), "review-guard-"));
