@@ -23,11 +23,15 @@ export interface TestServer {
   actingAs<T>(username: string, action: () => Promise<T>): Promise<T>;
 }
 
-/** Starts an emulator before the file's tests and stops it (and our connections) after. */
+/**
+ * Starts an emulator before the file's tests and stops it (and our connections) after.
+ * Its background work runs when a test calls `runDueWork()` (unless `options` say
+ * otherwise): a test decides when time passes, so no run lands between two of its steps.
+ */
 export function useEmulator(options: Parameters<typeof startEmulator>[0] = {}): TestServer {
   let emulator: Emulator | undefined;
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, ...options });
+    emulator = await startEmulator({ port: 0, backgroundWork: "manual", ...options });
   });
   afterAll(async () => {
     await closeAllPools();
