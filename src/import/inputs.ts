@@ -1,0 +1,95 @@
+/**
+ * The inputs of a declaration from the object as the resource itself reads it:
+ * each property's live value the way the engine compares it (the resource's
+ * own `fromApi` and field names, src/engine/properties.ts), so the program
+ * holds exactly what the server holds and the first preview overwrites
+ * nothing. What the resource would refuse, and its own defaults, are left out.
+ */
+import equal from "fast-deep-equal";
+import type { AnyResourceDefinition, Live } from "../engine/definition";
+import { propertyParts } from "../engine/properties";
+import { type ImportValue, isReference, isSecretFromConfig } from "./values";
+
+export interface InputsOptions {
+  /** Properties never declared from the live object (identity, deprecated aliases, gated settings), each with why. */
+  leaveOut?: ReadonlyMap<string, string>;
+  /** Write-only secrets the declaration must carry: each becomes a config entry, never a value. */
+  secrets?: ReadonlyMap<string, ImportValue>;
+}
+
+export interface Inputs {
+  args: Record<string, ImportValue>;
+  notes: string[];
+  /** Set when the object cannot be declared as the server holds it: why. */
+  refused?: string;
+}
+
+/** A stand-in for a secret while the declaration is validated: it is never written. */
+const SECRET_STAND_IN = "stand-in-for-validation-only";
+
+/**
+ * The declaration of `live`: `base` (the owner and the address, as the program
+ * names them) and every API property the server shows, in the schema's order.
+ */
+export function inputsFromLive(definition: AnyResourceDefinition, live: Live, base: Record<string, ImportValue>, options: InputsOptions = {}): Inputs {
+  const parts = propertyParts(definition);
+  const shape = definition.schema.shape as Record<string, { safeParse(value: unknown): { success: boolean; data?: unknown } }>;
+  const notes: string[] = [];
+  const args: Record<string, ImportValue> = {};
+  for (const name of parts.propertyNames) {
+    if (name in base) {
+      args[name] = base[name];
+      continue;
+    }
+    if (options.secrets?.has(name)) {
+      args[name] = options.secrets.get(name);
+      continue;
+    }
+    const traits = parts.traits(name);
+    if (traits.local || traits.writeOnly || traits.secret || traits.secretParts || traits.observed || traits.ignoreInDiff) continue;
+    const value = parts.liveValueOf(name, traits, live);
+    if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) continue;
+    const why = options.leaveOut?.get(name);
+    if (why !== undefined) {
+      notes.push(`${name} is left unmanaged: ${why}.`);
+      continue;
+    }
+    if (!shape[name]?.safeParse(value).success) {
+      notes.push(`${name} is left unmanaged: the server's value is not one the resource accepts.`);
+      continue;
+    }
+    const byDefault = shape[name].safeParse(undefined);
+    if (byDefault.success && byDefault.data !== undefined && equal(byDefault.data, value)) continue;
+    args[name] = value;
+  }
+  return validated(definition, args, notes, new Set(options.secrets?.keys() ?? []), new Set(Object.keys(base)));
+}
+
+/** The resource's own rules across fields: a property they refuse is left out (noted), unless it is part of the address. */
+function validated(definition: AnyResourceDefinition, args: Record<string, ImportValue>, notes: string[], secrets: ReadonlySet<string>, fixed: ReadonlySet<string>): Inputs {
+  for (let round = 0; round < 4; round++) {
+    const probe = Object.fromEntries(Object.entries(args).map(([name, value]) => [name, asData(value)]));
+    const parsed = definition.schema.safeParse(probe);
+    const failing = new Set<string>();
+    if (!parsed.success) for (const issue of parsed.error.issues) failing.add(String(issue.path[0] ?? ""));
+    else for (const failure of definition.validate?.(parsed.data) ?? []) failing.add(failure.property.split(".")[0]!);
+    for (const name of secrets) failing.delete(name);
+    if (failing.size === 0) return { args, notes };
+    const fatal = [...failing].filter((name) => fixed.has(name) || !(name in args));
+    if (fatal.length > 0) return { args, notes, refused: `the resource would refuse ${fatal.sort().join(", ")} as the server holds it` };
+    for (const name of [...failing].sort()) {
+      delete args[name];
+      notes.push(`${name} is left unmanaged: the resource refuses the server's value beside the others.`);
+    }
+  }
+  return { args, notes, refused: "its settings do not validate" };
+}
+
+/** The value as the schema sees it: a reference as the server's value it stands for, a secret as a stand-in. */
+function asData(value: ImportValue): unknown {
+  if (isReference(value)) return value.value;
+  if (isSecretFromConfig(value)) return SECRET_STAND_IN;
+  if (Array.isArray(value)) return value.map(asData);
+  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, asData(item)]));
+  return value;
+}
