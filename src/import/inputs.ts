@@ -8,7 +8,7 @@
 import equal from "fast-deep-equal";
 import type { AnyResourceDefinition, Live } from "../engine/definition";
 import { propertyParts } from "../engine/properties";
-import { type ImportValue, isReference, isSecretFromConfig } from "./values";
+import { type ImportValue, isReference } from "./values";
 
 export interface InputsOptions {
   /** Properties never declared from the live object (identity, deprecated aliases, gated settings), each with why. */
@@ -23,9 +23,6 @@ export interface Inputs {
   /** Set when the object cannot be declared as the server holds it: why. */
   refused?: string;
 }
-
-/** A stand-in for a secret while the declaration is validated: it is never written. */
-const SECRET_STAND_IN = "stand-in-for-validation-only";
 
 /**
  * The declaration of `live`: `base` (the owner and the address, as the program
@@ -68,7 +65,8 @@ export function inputsFromLive(definition: AnyResourceDefinition, live: Live, ba
 /** The resource's own rules across fields: a property they refuse is left out (noted), unless it is part of the address. */
 function validated(definition: AnyResourceDefinition, args: Record<string, ImportValue>, notes: string[], secrets: ReadonlySet<string>, fixed: ReadonlySet<string>): Inputs {
   for (let round = 0; round < 4; round++) {
-    const probe = Object.fromEntries(Object.entries(args).map(([name, value]) => [name, asData(value)]));
+    // Secrets are left out of the probe: the rules judge the values the server holds, and a secret's absence is the config's to fill.
+    const probe = Object.fromEntries(Object.entries(args).flatMap(([name, value]) => (secrets.has(name) ? [] : [[name, asData(value)]])));
     const parsed = definition.schema.safeParse(probe);
     const failing = new Set<string>();
     if (!parsed.success) for (const issue of parsed.error.issues) failing.add(String(issue.path[0] ?? ""));
@@ -85,10 +83,9 @@ function validated(definition: AnyResourceDefinition, args: Record<string, Impor
   return { args, notes, refused: "its settings do not validate" };
 }
 
-/** The value as the schema sees it: a reference as the server's value it stands for, a secret as a stand-in. */
+/** The value as the schema sees it: a reference as the server's value it stands for. */
 function asData(value: ImportValue): unknown {
   if (isReference(value)) return value.value;
-  if (isSecretFromConfig(value)) return SECRET_STAND_IN;
   if (Array.isArray(value)) return value.map(asData);
   if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, asData(item)]));
   return value;
