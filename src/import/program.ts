@@ -107,7 +107,7 @@ function assignNames(declarations: Declaration[], earlier: Names): Names {
   for (const [key, owner] of newOwners) names[key] = unique(owner.kind === "instance" ? "instance" : slugOf(owner.fullPath, owner.kind), taken);
   const fresh = declarations
     .filter((declaration) => names[declaration.key] === undefined)
-    .sort((a, b) => compareText(names[ownerKeyOf(a.owner)]!, names[ownerKeyOf(b.owner)]!) || KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || compareText(a.baseName, b.baseName) || compareText(a.key, b.key));
+    .sort((a, b) => compareText(names[ownerKeyOf(a.owner)]!, names[ownerKeyOf(b.owner)]!) || KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || compareText(slugOf(a.baseName, ""), slugOf(b.baseName, "")) || compareText(a.key, b.key));
   for (const declaration of fresh) {
     const word = KIND_WORDS[declaration.kind] ?? slugOf(declaration.kind, "resource");
     const own = declaration.baseName === "" ? "" : `-${slugOf(declaration.baseName, word)}`;

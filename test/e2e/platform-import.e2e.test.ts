@@ -53,7 +53,7 @@ describe.sequential("platform-import with the real Pulumi CLI: one stack for eve
 
   beforeAll(async () => {
     ensurePulumiCli();
-    const users = defaultSeed.users.map((user) => (user.username === "alice" ? { ...user, tokens: ["glpat-alice-token", READ_TOKEN], tokenScopes: { [READ_TOKEN]: ["read_api"] } } : user));
+    const users = (defaultSeed.users ?? []).map((user) => (user.username === "alice" ? { ...user, tokens: ["glpat-alice-token", READ_TOKEN], tokenScopes: { [READ_TOKEN]: ["read_api"] } } : user));
     emulator = await startEmulator({ port: 0, seed: { ...defaultSeed, users } });
     api = new PlatformClient({ url: emulator.url, token: emulator.tokens.root!, retryBaseDelayMs: 10 });
     // One object of every kind the import reads, made by hand.
