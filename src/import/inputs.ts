@@ -59,20 +59,57 @@ export function inputsFromLive(definition: AnyResourceDefinition, live: Live, ba
     if (byDefault.success && byDefault.data !== undefined && equal(byDefault.data, value)) continue;
     args[name] = value;
   }
-  return validated(definition, args, notes, new Set(options.secrets?.keys() ?? []), new Set(Object.keys(base)));
+  const liveValue = (name: string) => {
+    const traits = parts.traits(name);
+    return traits.local || traits.writeOnly || traits.secret || traits.secretParts ? undefined : parts.liveValueOf(name, traits, live);
+  };
+  return validated(definition, args, notes, new Set(options.secrets?.keys() ?? []), new Set(Object.keys(base)), liveValue);
 }
 
 /** The resource's own rules across fields: a property they refuse is left out (noted), unless it is part of the address. */
-function validated(definition: AnyResourceDefinition, args: Record<string, ImportValue>, notes: string[], secrets: ReadonlySet<string>, fixed: ReadonlySet<string>): Inputs {
-  for (let round = 0; round < 4; round++) {
+function validated(
+  definition: AnyResourceDefinition,
+  args: Record<string, ImportValue>,
+  notes: string[],
+  secrets: ReadonlySet<string>,
+  fixed: ReadonlySet<string>,
+  liveValue: (name: string) => unknown,
+): Inputs {
+  for (let round = 0; round < 6; round++) {
     // Secrets are left out of the probe: the rules judge the values the server holds, and a secret's absence is the config's to fill.
     const probe = Object.fromEntries(Object.entries(args).flatMap(([name, value]) => (secrets.has(name) ? [] : [[name, asData(value)]])));
     const parsed = definition.schema.safeParse(probe);
     const failing = new Set<string>();
+    const reasons = new Map<string, string>();
     if (!parsed.success) for (const issue of parsed.error.issues) failing.add(String(issue.path[0] ?? ""));
-    else for (const failure of definition.validate?.(parsed.data) ?? []) failing.add(failure.property.split(".")[0]!);
+    else {
+      for (const failure of definition.validate?.(parsed.data) ?? []) {
+        const name = failure.property.split(".")[0]!;
+        failing.add(name);
+        reasons.set(name, failure.reason);
+      }
+    }
     for (const name of secrets) failing.delete(name);
     if (failing.size === 0) return { args, notes };
+    // A setting required beside another: the server's value of it (null included) goes with it, else the one that requires it stays out.
+    let resolved = false;
+    for (const name of [...failing].filter((one) => !(one in args) && !fixed.has(one))) {
+      const value = liveValue(name);
+      const shape = (definition.schema.shape as Record<string, { safeParse(value: unknown): { success: boolean } } | undefined>)[name];
+      if (value !== undefined && shape?.safeParse(value).success) {
+        args[name] = value;
+        resolved = true;
+        continue;
+      }
+      const reason = reasons.get(name) ?? "";
+      const requiring = Object.keys(args).filter((other) => !fixed.has(other) && other !== name && new RegExp(`\\b${other}\\b`).test(reason));
+      for (const other of requiring) {
+        delete args[other];
+        notes.push(`${other} is left unmanaged: the resource requires ${name} beside it, which the server does not show.`);
+        resolved = true;
+      }
+    }
+    if (resolved) continue;
     const fatal = [...failing].filter((name) => fixed.has(name) || !(name in args));
     if (fatal.length > 0) return { args, notes, refused: `the resource would refuse ${fatal.sort().join(", ")} as the server holds it` };
     for (const name of [...failing].sort()) {

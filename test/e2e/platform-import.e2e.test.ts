@@ -1,7 +1,7 @@
 /**
  * `platform-import` with the real Pulumi CLI, on one stack for every kind it
  * imports (issue 33): the emulator is seeded with an object of each kind, the
- * command (its bin, a child process with a read_api token) writes the
+ * command (its bin, a child process with an administrator's read_api token) writes the
  * program, and then the first preview, read through platform-review's data,
  * shows only takeovers that overwrite nothing but the secrets they must send;
  * `up`; the next preview is clean; a second run writes the same bytes; no
@@ -14,13 +14,13 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiPath, closeAllPools, PlatformClient } from "pulumi-platform";
-import { defaultSeed, startEmulator, type Emulator } from "pulumi-platform/emulator";
+import { selfManagedSeed, startEmulator, type Emulator } from "pulumi-platform/emulator";
 import { ensurePulumiCli, PulumiProgram, repoRoot } from "../../scripts/pulumi-workspace.mts";
 import { reviewOf } from "../../src/review/changes";
 import { parsePreview } from "../../src/review/preview";
 
 const run = promisify(execFile);
-const READ_TOKEN = "glpat-alice-read-only";
+const READ_TOKEN = "glpat-root-read-only";
 const SECRETS = { webhook: "https://hooks.slack.example/services/T0/B0/imported-hook-secret", password: "upstream-password-secret-1" };
 
 /** Every file under `dir` (the manifest included), by relative path. */
@@ -47,14 +47,15 @@ describe.sequential("platform-import with the real Pulumi CLI: one stack for eve
   let summary: string;
 
   const importRun = () =>
-    run(process.execPath, [path.join(repoRoot, "bin/platform-import.js"), "--group", "acme", "--project", "acme/web", "--exclusive", "--out", out, "--name", "imported"], {
+    run(process.execPath, [path.join(repoRoot, "bin/platform-import.js"), "--group", "acme", "--project", "acme/web", "--instance", "--exclusive", "--out", out, "--name", "imported"], {
       env: { ...process.env, PLATFORM_URL: emulator.url, PLATFORM_TOKEN: READ_TOKEN },
     });
 
   beforeAll(async () => {
     ensurePulumiCli();
-    const users = (defaultSeed.users ?? []).map((user) => (user.username === "alice" ? { ...user, tokens: ["glpat-alice-token", READ_TOKEN], tokenScopes: { [READ_TOKEN]: ["read_api"] } } : user));
-    emulator = await startEmulator({ port: 0, seed: { ...defaultSeed, users } });
+    // A self-managed instance, so the instance's settings are there to import; the administrator's read_api token reads it all.
+    const users = (selfManagedSeed.users ?? []).map((user) => (user.username === "root" ? { ...user, tokens: ["glpat-root-token", READ_TOKEN], tokenScopes: { [READ_TOKEN]: ["read_api"] } } : user));
+    emulator = await startEmulator({ port: 0, seed: { ...selfManagedSeed, users } });
     api = new PlatformClient({ url: emulator.url, token: emulator.tokens.root!, retryBaseDelayMs: 10 });
     // One object of every kind the import reads, made by hand.
     await api.post(apiPath`/groups/${"acme"}/badges`, { name: "coverage", link_url: "https://ci.example.com/%{project_path}", image_url: "https://ci.example.com/%{project_path}/coverage.svg" });
@@ -86,7 +87,7 @@ describe.sequential("platform-import with the real Pulumi CLI: one stack for eve
     const methods = new Set(emulator.requestsSince(mark).map((entry) => entry.method));
     expect([...methods]).toEqual(["GET"]);
     firstRun = filesOf(out);
-    for (const kind of ["Badge", "PipelineSchedule", "GroupIntegration", "SamlGroupLink", "VirtualRegistry", "Upstream", "CleanupPolicy", "GroupSettings", "ContainerRegistryVisibility", "ErrorTrackingClientKey", "ExclusiveBadges", "ExclusivePipelineSchedules", "ExclusiveGroupIntegrations", "ExclusiveSamlGroupLinks", "ExclusiveUpstreams"]) {
+    for (const kind of ["Badge", "PipelineSchedule", "GroupIntegration", "SamlGroupLink", "VirtualRegistry", "Upstream", "CleanupPolicy", "GroupSettings", "ContainerRegistryVisibility", "ErrorTrackingClientKey", "ExclusiveBadges", "ExclusivePipelineSchedules", "ExclusiveGroupIntegrations", "ExclusiveSamlGroupLinks", "ExclusiveUpstreams", "ApplicationSettings"]) {
       expect(summary, kind).toMatch(new RegExp(`^  ${kind}: \\d+$`, "m"));
     }
   });
@@ -111,7 +112,7 @@ describe.sequential("platform-import with the real Pulumi CLI: one stack for eve
       programDir: out,
       transpileOnly: true,
       config: { "platform:url": emulator.url },
-      secrets: { "platform:token": emulator.tokens.alice!, ...secretValues },
+      secrets: { "platform:token": emulator.tokens.root!, ...secretValues },
     });
     const preview = await program.previewJson();
     const review = reviewOf(parsePreview(JSON.stringify(preview)));
