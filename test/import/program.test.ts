@@ -153,6 +153,23 @@ describe("platform-import reading the emulator", () => {
     expect(badge.args.name).toBe(HOSTILE[0]);
   });
 
+  it("finds subgroups and projects through descendant_groups and the group's projects, as documented", async () => {
+    // Until the emulator serves these two lists, each is answered once with what it serves for the objects themselves.
+    const platform = await api.get<object>(apiPath`/groups/${"acme/platform"}`);
+    const projects = await Promise.all(["acme/web", "acme/api", "acme/platform/infra"].map((project) => api.get<object>(apiPath`/projects/${project}`)));
+    emulator.inject({ method: "GET", path: /\/groups\/1\/descendant_groups$/, status: 200, body: [platform] });
+    emulator.inject({ method: "GET", path: /\/groups\/1\/projects$/, status: 200, body: projects });
+    const mark = emulator.mark();
+    const estate = await readEstate(api, { group: "acme", projects: [], instance: false, exclusive: false });
+    const listed = emulator.requestsSince(mark).filter((entry) => /\/groups\/1\/projects$/.test(entry.path));
+    expect(listed.map((entry) => new URLSearchParams(entry.query)).map((query) => [query.get("include_subgroups"), query.get("with_shared"), query.get("per_page")])).toEqual([["true", "false", "100"]]);
+    const owners = [...new Set(estate.declarations.map((declaration) => `${declaration.owner.kind} ${declaration.owner.fullPath}`))].sort();
+    expect(owners).toEqual(["group acme", "group acme/platform", "project acme/api", "project acme/platform/infra", "project acme/web"]);
+    expect(estate.skipped.filter((skip) => skip.what === "subgroups" || skip.what === "projects")).toEqual([]);
+    // Registries and the cleanup policy belong to top-level groups only: none is read for the subgroup.
+    expect(emulator.requestsSince(mark).some((entry) => /groups\/2\/-\/virtual_registries/.test(entry.path))).toBe(false);
+  });
+
   it("the command: usage errors exit 2; a run writes the program and says what it skipped", async () => {
     const errors: string[] = [];
     expect(await main(["--group", "acme"], () => undefined, (text) => errors.push(text))).toBe(2);
