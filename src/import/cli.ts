@@ -8,19 +8,23 @@
  * (edited files), 2 wrong usage.
  */
 import "../node-version"; // first: says what to do on a Node.js older than 22
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { closeAllPools } from "../client";
 import { client, connectionSecrets } from "../connection";
 import { programOf } from "./program";
-import { readEstate, type Estate } from "./read";
+import { readEstate, readTargets, type Estate, type ReadOptions } from "./read";
+import { MAX_STATE_BYTES, targetsOfState } from "./terraform";
 import { readManifest, writeProgram, type WriteResult } from "./write";
 
 const USAGE = `Usage: platform-import --out <dir> [--group <path>] [--project <path>]... [--instance] [options]
+       platform-import --out <dir> --from-terraform <terraform.tfstate> [options]
   --group <id|path>     a group: its objects, and those of its subgroups and projects, recursively
   --project <id|path>   a project (repeat for more), besides or instead of --group
   --instance            the instance's application settings (self-managed; an administrator's token)
+  --from-terraform <f>  the objects a GitLab Terraform provider's state manages (badges, pipeline schedules,
+                        SAML group links, group integrations, application settings, groups' settings)
   --out <dir>           where the program goes (a new directory, or one an earlier run wrote)
   --exclusive           also the only-these set of each collection (badges, schedules, integrations,
                         SAML group links, upstreams): what is not declared is deleted from then on
@@ -37,6 +41,7 @@ class UsageError extends Error {}
 const TEMPLATE = path.join(__dirname, "..", "..", "templates", "platform");
 
 interface Options {
+  fromTerraform?: string;
   group?: string;
   projects: string[];
   instance: boolean;
@@ -57,6 +62,7 @@ function optionsOf(argv: string[]): Options {
         group: { type: "string" },
         project: { type: "string", multiple: true },
         instance: { type: "boolean", default: false },
+        "from-terraform": { type: "string" },
         out: { type: "string" },
         exclusive: { type: "boolean", default: false },
         name: { type: "string" },
@@ -71,12 +77,15 @@ function optionsOf(argv: string[]): Options {
   }
   if (values.help) throw new UsageError("");
   if (!values.out) throw new UsageError("give --out <dir>, where the program goes");
-  if (values.group === undefined && (values.project ?? []).length === 0 && !values.instance) throw new UsageError("give what to import: --group, --project or --instance");
+  const fromTerraform = values["from-terraform"];
+  const scoped = values.group !== undefined || (values.project ?? []).length > 0 || values.instance;
+  if (fromTerraform !== undefined && (scoped || values.exclusive)) throw new UsageError("--from-terraform takes its objects from the state: give it without --group, --project, --instance and --exclusive");
+  if (fromTerraform === undefined && !scoped) throw new UsageError("give what to import: --group, --project, --instance or --from-terraform");
   const name = values.name ?? path.basename(path.resolve(values.out));
   if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new UsageError(`"${name}" cannot be a Pulumi project name (letters, digits, _ . -); give --name`);
   const concurrency = values.concurrency === undefined ? 8 : Number(values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError("--concurrency is a whole number from 1 to 64");
-  return { group: values.group, projects: values.project ?? [], instance: values.instance, out: values.out, exclusive: values.exclusive, name, beside: values.beside, concurrency, quiet: values.quiet };
+  return { fromTerraform, group: values.group, projects: values.project ?? [], instance: values.instance, out: values.out, exclusive: values.exclusive, name, beside: values.beside, concurrency, quiet: values.quiet };
 }
 
 /** A message with every token and header value in force masked, should a server repeat one. */
@@ -105,6 +114,21 @@ function summaryOf(estate: Estate, result: WriteResult, out: string): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** The objects a Terraform state names, read from the server; what the package does not manage is in `skipped`. */
+async function fromTerraform(file: string, reading: ReadOptions): Promise<Estate> {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch (error) {
+    throw new Error(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  if (size > MAX_STATE_BYTES) throw new Error(`${file} is larger than ${MAX_STATE_BYTES / 1024 / 1024} MiB: not a state this command reads`);
+  const { targets, skipped } = targetsOfState(readFileSync(file, "utf8"));
+  const estate = await readTargets(client(), targets, reading);
+  estate.skipped.unshift(...skipped);
+  return estate;
+}
+
 export async function main(argv: string[], out: (text: string) => void = (text) => process.stdout.write(text), err: (text: string) => void = (text) => process.stderr.write(text)): Promise<number> {
   let options: Options;
   try {
@@ -118,10 +142,8 @@ export async function main(argv: string[], out: (text: string) => void = (text) 
     const dir = path.resolve(options.out);
     const manifest = readManifest(dir);
     const started = Date.now();
-    const estate = await readEstate(client(), { group: options.group, projects: options.projects, instance: options.instance, exclusive: options.exclusive }, {
-      concurrency: options.concurrency,
-      progress: options.quiet ? undefined : (line) => err(`platform-import: ${masked(line)}\n`),
-    });
+    const reading = { concurrency: options.concurrency, progress: options.quiet ? undefined : (line: string) => err(`platform-import: ${masked(line)}\n`) };
+    const estate = options.fromTerraform !== undefined ? await fromTerraform(options.fromTerraform, reading) : await readEstate(client(), { group: options.group, projects: options.projects, instance: options.instance, exclusive: options.exclusive }, reading);
     const template = {
       "package.json": readFileSync(path.join(TEMPLATE, "package.json"), "utf8"),
       "tsconfig.json": readFileSync(path.join(TEMPLATE, "tsconfig.json"), "utf8"),

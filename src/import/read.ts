@@ -25,6 +25,7 @@ import { definitions } from "../resources";
 import { settingRequirements } from "../resources/group-settings";
 import { INTEGRATION_SLUGS, requiredSettings } from "../resources/group-integration-catalogue";
 import { inputsFromLive, type InputsOptions } from "./inputs";
+import type { Target } from "./terraform";
 import { type Declaration, type ImportValue, isReference, type ModuleOwner, referenceTo, type Skipped } from "./values";
 
 export interface Scope {
@@ -126,6 +127,65 @@ export async function readEstate(client: PlatformClient, scope: Scope, options: 
   return estate;
 }
 
+/**
+ * The objects a Terraform state names (./terraform.ts), each read from the
+ * server and declared as a run over the estate would declare it. An object the
+ * server no longer has (or hides from the token) is skipped, saying so.
+ */
+export async function readTargets(client: PlatformClient, targets: readonly Target[], options: ReadOptions = {}): Promise<Estate> {
+  const ctx: EngineContext = { client };
+  const estate: Estate = { declarations: [], skipped: [], secrets: [] };
+  const reader = new Reader(ctx, estate, false);
+  const owners = new Map<string, Promise<ModuleOwner>>();
+  const ownerOfTarget = (kind: "group" | "project", reference: string) => {
+    const key = `${kind} ${reference}`;
+    if (!owners.has(key)) {
+      owners.set(
+        key,
+        kind === "group"
+          ? groupCalls.get(client, groupPath(reference), { with_projects: false }).then((group) => ({ kind, id: group.id, fullPath: group.full_path }))
+          : projectCalls.get(client, projectPath(reference)).then((project) => ({ kind, id: project.id, fullPath: project.path_with_namespace })),
+      );
+    }
+    return owners.get(key)!;
+  };
+  let done = 0;
+  const perTarget = await mapLimit(targets, options.concurrency ?? 8, async (target) => {
+    const found: Declaration[] = [];
+    try {
+      await reader.target(found, target, ownerOfTarget);
+    } catch (error) {
+      if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 403 && error.status !== 401)) throw error;
+      estate.skipped.push({ where: "the Terraform state", what: describeTarget(target), why: `the server answers ${error.status}: the object is gone (the state is out of date), or the token may not see it` });
+    }
+    options.progress?.(`read ${describeTarget(target)} (${++done}/${targets.length})`);
+    return found;
+  });
+  // A state may name one object twice (two resources of one object): declared once.
+  const seen = new Set<string>();
+  estate.declarations = perTarget.flat().filter((declaration) => !seen.has(declaration.key) && seen.add(declaration.key));
+  return estate;
+}
+
+function describeTarget(target: Target): string {
+  switch (target.kind) {
+    case "group-badge":
+      return `badge ${target.badge} of group ${JSON.stringify(target.group)}`;
+    case "project-badge":
+      return `badge ${target.badge} of project ${JSON.stringify(target.project)}`;
+    case "schedule":
+      return `pipeline schedule ${target.schedule} of project ${JSON.stringify(target.project)}`;
+    case "saml-link":
+      return `SAML group link ${JSON.stringify(target.name)} of group ${JSON.stringify(target.group)}`;
+    case "integration":
+      return `integration ${target.slug} of group ${JSON.stringify(target.group)}`;
+    case "group-settings":
+      return `settings of group ${JSON.stringify(target.group)}`;
+    case "instance":
+      return "the instance's settings";
+  }
+}
+
 async function descendantGroups(client: PlatformClient, id: number, skipped: Skipped[], where: string): Promise<GroupFound[]> {
   const asFound = (group: { id: number; full_path: string; parent_id: number | null }) => ({ id: group.id, fullPath: group.full_path, topLevel: group.parent_id === null });
   try {
@@ -188,7 +248,7 @@ function groupSettingsLeftOut(): Map<string, string> {
 /** Config keys are letters and digits: `acmeSlackWebhook`. */
 export const configKeyOf = (key: string, property: string): string => `${key.replace(/[^A-Za-z0-9]+(.)?/g, (_, letter: string | undefined) => (letter ?? "").toUpperCase())}${property[0]!.toUpperCase()}${property.slice(1)}`;
 
-class Reader {
+export class Reader {
   constructor(
     private readonly ctx: EngineContext,
     private readonly estate: Estate,
@@ -207,7 +267,7 @@ class Reader {
     }
   }
 
-  private declare(
+  declare(
     found: Declaration[],
     kind: keyof typeof definitions,
     owner: ModuleOwner,
@@ -252,19 +312,7 @@ class Reader {
     const integrations = await this.listed(where, "integrations", () => integrationSummaryCalls.list(client, groupIntegrationsPath(group.id)));
     const integrationDeclarations: Declaration[] = [];
     for (const summary of (integrations ?? []).filter((one) => one.active).sort((a, b) => a.slug.localeCompare(b.slug, "en"))) {
-      if (!(INTEGRATION_SLUGS as string[]).includes(summary.slug)) {
-        this.estate.skipped.push({ where, what: `integration ${summary.slug}`, why: "the package does not manage this integration on groups" });
-        continue;
-      }
-      const importId = groupIntegrationPath(group.id, summary.slug).slice(1);
-      const live = await definitions.GroupIntegration.read(this.ctx, importId, { group: group.id, slug: summary.slug } as never);
-      if (!live) continue;
-      const key = `GroupIntegration ${importId}`;
-      const secrets = new Map<string, ImportValue>();
-      for (const name of requiredSettings(summary.slug)) {
-        if ((definitions.GroupIntegration.fields as Record<string, { writeOnly?: boolean } | undefined>)[name]?.writeOnly) secrets.set(name, this.secret(key, name, `${group.fullPath}-${summary.slug}`));
-      }
-      const declared = this.declare(found, "GroupIntegration", owner, importId, summary.slug, live, { group: group.id, slug: summary.slug }, { secrets });
+      const declared = await this.integration(found, owner, summary.slug);
       if (declared) integrationDeclarations.push(declared);
     }
 
@@ -277,8 +325,7 @@ class Reader {
     // Container virtual registries, their upstreams and the cleanup policy: top-level groups only.
     if (group.topLevel) await this.registries(found, owner, where);
 
-    const settings = await this.listed(where, "group settings", async () => [await definitions.GroupSettings.locate(this.ctx, { group: group.id } as never)]);
-    for (const located of settings ?? []) this.declare(found, "GroupSettings", owner, located.id, "", located.live, { group: group.id }, { leaveOut: groupSettingsLeftOut() });
+    await this.groupSettings(found, owner);
 
     if (this.exclusive) {
       if (badges) await this.exclusiveSet(found, "ExclusiveBadges", owner, { group: group.id }, badgeDeclarations, "badgeId");
@@ -286,6 +333,79 @@ class Reader {
       if (links) await this.exclusiveSet(found, "ExclusiveSamlGroupLinks", owner, { group: group.id }, linkDeclarations, "id");
     }
     return found;
+  }
+
+  /** One object a Terraform state names. */
+  async target(found: Declaration[], target: Target, resolveOwner: (kind: "group" | "project", reference: string) => Promise<ModuleOwner>): Promise<void> {
+    switch (target.kind) {
+      case "group-badge":
+      case "project-badge": {
+        const kind = target.kind === "group-badge" ? "group" : "project";
+        const owner = await resolveOwner(kind, target.kind === "group-badge" ? target.group : target.project);
+        const base = { [kind]: owner.id };
+        const importId = badgeIdOf(ownerOf(base), target.badge);
+        const live = await definitions.Badge.read(this.ctx, importId, base as never);
+        if (live) this.declare(found, "Badge", owner, importId, live.name || "badge", live, base);
+        else this.estate.skipped.push({ where: owner.fullPath, what: `badge ${target.badge}`, why: "not the owner's own badge" });
+        return;
+      }
+      case "schedule":
+        await this.schedule(found, await resolveOwner("project", target.project), target.schedule);
+        return;
+      case "saml-link": {
+        const owner = await resolveOwner("group", target.group);
+        const importId = samlGroupLinkId(owner.id, target.name, undefined);
+        const live = await definitions.SamlGroupLink.read(this.ctx, importId, { group: owner.id } as never);
+        if (live) this.declare(found, "SamlGroupLink", owner, importId, target.name, live, { group: owner.id });
+        return;
+      }
+      case "integration":
+        await this.integration(found, await resolveOwner("group", target.group), target.slug);
+        return;
+      case "group-settings":
+        await this.groupSettings(found, await resolveOwner("group", target.group));
+        return;
+      case "instance":
+        found.push(...(await this.instance()));
+        return;
+    }
+  }
+
+  /** A group's integration of `slug`, when active: its required write-only secrets as config entries. */
+  async integration(found: Declaration[], owner: ModuleOwner, slug: string): Promise<Declaration | undefined> {
+    const where = owner.fullPath;
+    if (!(INTEGRATION_SLUGS as string[]).includes(slug)) {
+      this.estate.skipped.push({ where, what: `integration ${slug}`, why: "the package does not manage this integration on groups" });
+      return undefined;
+    }
+    const importId = groupIntegrationPath(owner.id, slug).slice(1);
+    const live = await definitions.GroupIntegration.read(this.ctx, importId, { group: owner.id, slug } as never);
+    if (!live) return undefined;
+    const key = `GroupIntegration ${importId}`;
+    const secrets = new Map<string, ImportValue>();
+    for (const name of requiredSettings(slug)) {
+      if ((definitions.GroupIntegration.fields as Record<string, { writeOnly?: boolean } | undefined>)[name]?.writeOnly) secrets.set(name, this.secret(key, name, `${owner.fullPath}-${slug}`));
+    }
+    return this.declare(found, "GroupIntegration", owner, importId, slug, live, { group: owner.id, slug }, { secrets });
+  }
+
+  /** A group's settings, less what the import leaves to the program's author. */
+  async groupSettings(found: Declaration[], owner: ModuleOwner): Promise<void> {
+    const settings = await this.listed(owner.fullPath, "group settings", async () => [await definitions.GroupSettings.locate(this.ctx, { group: owner.id } as never)]);
+    for (const located of settings ?? []) this.declare(found, "GroupSettings", owner, located.id, "", located.live, { group: owner.id }, { leaveOut: groupSettingsLeftOut() });
+  }
+
+  /** A project's pipeline schedule; its variables stay unmanaged, said in a comment. */
+  async schedule(found: Declaration[], owner: ModuleOwner, scheduleId: number): Promise<Declaration | undefined> {
+    const importId = pipelineScheduleId(owner.id, scheduleId);
+    const live = await definitions.PipelineSchedule.read(this.ctx, importId, { project: owner.id } as never);
+    if (!live) return undefined;
+    const declared = this.declare(found, "PipelineSchedule", owner, importId, String(live.description ?? ""), live, { project: owner.id });
+    const variables = (live as { variables?: unknown[] }).variables ?? [];
+    if (declared && variables.length > 0) {
+      declared.notes.push(`variables are left unmanaged (${variables.length} on the server): their values may be secrets, which the import never writes; declare them to manage them.`);
+    }
+    return declared;
   }
 
   private async registries(found: Declaration[], owner: ModuleOwner, where: string): Promise<void> {
@@ -346,16 +466,8 @@ class Reader {
     const schedules = await this.listed(where, "pipeline schedules", () => scheduleSummaryCalls.list(client, pipelineSchedulesPath(project.id)));
     const scheduleDeclarations: Declaration[] = [];
     for (const summary of (schedules ?? []).sort((a, b) => a.id - b.id)) {
-      const importId = pipelineScheduleId(project.id, summary.id);
-      const live = await definitions.PipelineSchedule.read(this.ctx, importId, { project: project.id } as never);
-      if (!live) continue;
-      const declared = this.declare(found, "PipelineSchedule", owner, importId, summary.description, live, { project: project.id });
-      if (!declared) continue;
-      const variables = (live as { variables?: unknown[] }).variables ?? [];
-      if (variables.length > 0) {
-        declared.notes.push(`variables are left unmanaged (${variables.length} on the server): their values may be secrets, which the import never writes; declare them to manage them.`);
-      }
-      scheduleDeclarations.push(declared);
+      const declared = await this.schedule(found, owner, summary.id);
+      if (declared) scheduleDeclarations.push(declared);
     }
 
     const visibility = await this.listed(where, "container registry visibility", async () => [await definitions.ContainerRegistryVisibility.locate(this.ctx, { project: project.id } as never)]);
