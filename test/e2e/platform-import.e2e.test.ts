@@ -87,6 +87,9 @@ describe.sequential("platform-import with the real Pulumi CLI: one stack for eve
     const methods = new Set(emulator.requestsSince(mark).map((entry) => entry.method));
     expect([...methods]).toEqual(["GET"]);
     firstRun = filesOf(out);
+    // Subgroups and projects recursively: one module each.
+    expect(Object.keys(firstRun).filter((file) => /^(groups|projects)\//.test(file)).sort()).toEqual(["groups/acme-platform.ts", "groups/acme.ts", "projects/acme-api.ts", "projects/acme-platform-infra.ts", "projects/acme-web.ts"]);
+    expect(summary).not.toMatch(/subgroups:|: projects:/);
     for (const kind of ["Badge", "PipelineSchedule", "GroupIntegration", "SamlGroupLink", "VirtualRegistry", "Upstream", "CleanupPolicy", "GroupSettings", "ContainerRegistryVisibility", "ErrorTrackingClientKey", "ExclusiveBadges", "ExclusivePipelineSchedules", "ExclusiveGroupIntegrations", "ExclusiveSamlGroupLinks", "ExclusiveUpstreams", "ApplicationSettings"]) {
       expect(summary, kind).toMatch(new RegExp(`^  ${kind}: \\d+$`, "m"));
     }
