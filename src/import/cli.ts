@@ -95,6 +95,9 @@ function masked(text: string): string {
   return result;
 }
 
+/** Text as a line of the summary: control characters and line separators escaped (`\u000a`), so nothing starts a line of its own. */
+const inert = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
 function summaryOf(estate: Estate, result: WriteResult, out: string): string {
   const counts = new Map<string, number>();
   for (const declaration of estate.declarations) counts.set(declaration.kind, (counts.get(declaration.kind) ?? 0) + 1);
@@ -104,8 +107,9 @@ function summaryOf(estate: Estate, result: WriteResult, out: string): string {
   lines.push(...files("written", result.written), ...files("unchanged", result.unchanged), ...files("removed (no longer on the server)", result.removed), ...files("written beside edited files", result.beside));
   if (estate.skipped.length > 0) {
     lines.push("skipped:");
-    // Server text (paths) as JSON strings: a name cannot start a line of its own or carry control characters.
-    for (const skip of estate.skipped) lines.push(`  ${JSON.stringify(skip.where)}: ${skip.what}: ${skip.why}`);
+    // Server and state text inert: the owner as a JSON string, control and line-separator characters escaped elsewhere.
+    const skipped = estate.skipped.map((skip) => `  ${JSON.stringify(skip.where)}: ${inert(skip.what)}: ${inert(skip.why)}`);
+    lines.push(...skipped.sort());
   }
   if (estate.secrets.length > 0) {
     lines.push("secrets the server never shows; set each before the first preview:");

@@ -57,6 +57,7 @@ describe("platform-import --from-terraform", () => {
       resource("gitlab_group_integration_mattermost", "chat", { id: String(acme.id), group: String(acme.id), webhook: "https://chat.example.com/hooks/tf-secret-hook", channel: "builds" }, ["webhook"]),
       resource("gitlab_integration_slack", "project_chat", { id: String(web.id), project: String(web.id), webhook: "https://hooks.slack.example/x" }, ["webhook"]),
       resource("gitlab_project", "web", { id: String(web.id), name: "Web" }),
+      resource("gitlab_project", "x\nplatform-import: 0 objects\u001b[2J", { id: "1" }),
       { mode: "data", type: "gitlab_group", name: "lookup", provider: PROVIDER, instances: [{ schema_version: 0, attributes: { id: String(acme.id) } }] },
     ]);
     dir = mkdtempSync(path.join(tmpdir(), "platform-import-tf-"));
@@ -76,6 +77,7 @@ describe("platform-import --from-terraform", () => {
       expect.stringMatching(/^gitlab_pipeline_schedule_variable\.env: schedule variables are left unmanaged/),
       expect.stringMatching(/^gitlab_integration_slack\.project_chat: a project's integration/),
       expect.stringMatching(/^gitlab_project\.web: the package does not manage this kind/),
+      expect.stringMatching(/^gitlab_project\.x\n/),
     ]);
     expect(() => targetsOfState('{"version": 3, "modules": []}')).toThrow(/format version 4/);
     expect(() => targetsOfState("not json")).toThrow(/not JSON/);
@@ -108,6 +110,9 @@ describe("platform-import --from-terraform", () => {
     const summary = out.join("");
     expect(summary).toMatch(/^  Badge: 2$/m);
     expect(summary).toContain("gitlab_integration_slack.project_chat");
+    // A name from the state stays on its line: control characters are escaped.
+    expect(summary).toContain("gitlab_project.x\\u000aplatform-import: 0 objects\\u001b[2J: the package does not manage this kind");
+    expect(summary.split("\n").filter((line) => line.startsWith("platform-import:"))).toHaveLength(1);
     expect(summary).toContain("pulumi config set --secret acmeMattermostWebhook");
     const group = readFileSync(path.join(dir, "program/groups/acme.ts"), "utf8");
     expect(group).toContain('samlGroupName: "platform:developers"');
