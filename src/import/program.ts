@@ -54,6 +54,7 @@ const KIND_WORDS: Record<string, string> = {
   ApplicationSettings: "application-settings",
   ContainerRegistryVisibility: "registry-visibility",
   ErrorTrackingClientKey: "error-tracking",
+  SamlIdentity: "saml-identity",
   ExclusiveBadges: "only-these-badges",
   ExclusiveSamlGroupLinks: "only-these-saml-links",
   ExclusivePipelineSchedules: "only-these-schedules",

@@ -15,7 +15,7 @@ import type { AnyResourceDefinition, EngineContext, Live } from "../engine/defin
 import { badgeIdOf, ownBadges } from "../api/badges";
 import { groupCalls, groupPath, listedGroup } from "../api/groups";
 import { groupIntegrationPath, groupIntegrationsPath, integrationSummaryCalls } from "../api/integrations";
-import { samlGroupLinkCalls, samlGroupLinkId, samlGroupLinksPath } from "../api/saml";
+import { samlGroupLinkCalls, samlGroupLinkId, samlGroupLinksPath, samlIdentitiesPath, samlIdentityCalls } from "../api/saml";
 import { pipelineScheduleId, pipelineSchedulesPath, scheduleSummaryCalls } from "../api/pipeline-schedules";
 import { groupRegistriesPath, registryUpstreamsPath, upstreamCalls, virtualRegistryCalls } from "../api/virtual-registries";
 import { clientKeyCalls, clientKeyId, clientKeysPath } from "../api/error-tracking";
@@ -322,8 +322,11 @@ export class Reader {
       .sort((a, b) => a.name.localeCompare(b.name, "en") || (a.provider ?? "").localeCompare(b.provider ?? "", "en"))
       .flatMap((link) => this.declare(found, "SamlGroupLink", owner, samlGroupLinkId(group.id, link.name, link.provider ?? undefined), link.name, link, { group: group.id }) ?? []);
 
-    // Container virtual registries, their upstreams and the cleanup policy: top-level groups only.
-    if (group.topLevel) await this.registries(found, owner, where);
+    // Container virtual registries, their upstreams and the cleanup policy, and members' SAML identities: top-level groups only.
+    if (group.topLevel) {
+      await this.registries(found, owner, where);
+      await this.samlIdentities(found, owner);
+    }
 
     await this.groupSettings(found, owner);
 
@@ -406,6 +409,16 @@ export class Reader {
       declared.notes.push(`variables are left unmanaged (${variables.length} on the server): their values may be secrets, which the import never writes; declare them to manage them.`);
     }
     return declared;
+  }
+
+  /** The members' SAML identities of a top-level group (hosted offering, Premium): each member's extern UID. */
+  private async samlIdentities(found: Declaration[], owner: ModuleOwner): Promise<void> {
+    const identities = await this.listed(owner.fullPath, "SAML identities", () => samlIdentityCalls.list(this.ctx.client, samlIdentitiesPath(owner.id)));
+    for (const identity of (identities ?? []).sort((a, b) => a.user_id - b.user_id)) {
+      const base = { group: owner.id, user: identity.user_id };
+      const importId = await definitions.SamlIdentity.importByCreating!(this.ctx, base as never);
+      this.declare(found, "SamlIdentity", owner, importId, `user-${identity.user_id}`, identity, base);
+    }
   }
 
   private async registries(found: Declaration[], owner: ModuleOwner, where: string): Promise<void> {

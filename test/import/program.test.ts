@@ -165,6 +165,19 @@ describe("platform-import reading the emulator", () => {
     expect(emulator.requestsSince(mark).some((entry) => /groups\/2\/-\/virtual_registries/.test(entry.path))).toBe(false);
   });
 
+  it("declares each member's SAML identity of a top-level group by the id its import takes", async () => {
+    const estate = await readEstate(api, { group: "acme", projects: [], instance: false, exclusive: false });
+    const identities = estate.declarations.filter((declaration) => declaration.kind === "SamlIdentity");
+    expect(identities.map((declaration) => [declaration.importId, declaration.args])).toEqual([
+      ["groups/1/saml/users/2", { group: 1, user: 2, externUid: "idp-1001-alice" }],
+      ["groups/1/saml/users/3", { group: 1, user: 3, externUid: "idp-1002-mia" }],
+      ["groups/1/saml/users/4", { group: 1, user: 4, externUid: "idp-1003-dev" }],
+      ["groups/1/saml/users/5", { group: 1, user: 5, externUid: "idp-1004-gus" }],
+    ]);
+    // The subgroup has none: identities belong to the top-level group.
+    expect(identities.every((declaration) => declaration.owner.fullPath === "acme")).toBe(true);
+  });
+
   it("the command: usage errors exit 2; a run writes the program and says what it skipped", async () => {
     const errors: string[] = [];
     expect(await main(["--group", "acme"], () => undefined, (text) => errors.push(text))).toBe(2);
