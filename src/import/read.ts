@@ -53,6 +53,8 @@ function refusal(error: unknown): string | undefined {
   if (!(error instanceof ApiError)) return undefined;
   if (error.status === 401 || error.status === 403) return `the token may not read it (${error.status})`;
   if (error.status === 404) return "the server answers 404 (not available here: tier, feature flag or offering, or not visible to the token)";
+  // A read the server refuses outright: what the offering lacks (SAML identities on a self-managed instance answer 400).
+  if (error.status === 400) return "the server refuses to list it (400: not available on this server)";
   return undefined;
 }
 
