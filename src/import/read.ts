@@ -313,7 +313,14 @@ export class Reader {
     // Integrations: the active ones of the slugs the package manages.
     const integrations = await this.listed(where, "integrations", () => integrationSummaryCalls.list(client, groupIntegrationsPath(group.id)));
     const integrationDeclarations: Declaration[] = [];
+    const inherited: string[] = [];
     for (const summary of (integrations ?? []).filter((one) => one.active).sort((a, b) => a.slug.localeCompare(b.slug, "en"))) {
+      // An integration whose settings come from an ancestor's is that ancestor's to declare: the run over it imports it.
+      if (summary.inherited === true) {
+        inherited.push(summary.slug);
+        this.estate.skipped.push({ where, what: `integration ${summary.slug}`, why: "it inherits an ancestor group's settings; that group's integration is the one imported" });
+        continue;
+      }
       const declared = await this.integration(found, owner, summary.slug);
       if (declared) integrationDeclarations.push(declared);
     }
@@ -334,7 +341,8 @@ export class Reader {
 
     if (this.exclusive) {
       if (badges) await this.exclusiveSet(found, "ExclusiveBadges", owner, { group: group.id }, badgeDeclarations, "badgeId");
-      if (integrations) await this.exclusiveSet(found, "ExclusiveGroupIntegrations", owner, { group: group.id }, integrationDeclarations, "id");
+      // The inherited ones stay: the set ignores them, so it never disables what an ancestor manages.
+      if (integrations) await this.exclusiveSet(found, "ExclusiveGroupIntegrations", owner, { group: group.id, ...(inherited.length > 0 ? { ignore: inherited } : {}) }, integrationDeclarations, "id");
       if (links) await this.exclusiveSet(found, "ExclusiveSamlGroupLinks", owner, { group: group.id }, linkDeclarations, "id");
     }
     return found;

@@ -178,6 +178,16 @@ describe("platform-import reading the emulator", () => {
     expect(identities.every((declaration) => declaration.owner.fullPath === "acme")).toBe(true);
   });
 
+  it("leaves an integration a subgroup inherits to its ancestor, and the subgroup's only-these set ignores it", async () => {
+    // The emulator shows no inheritance: the subgroup's list is answered once as real servers show an inherited integration.
+    const [own] = await api.list<Record<string, unknown>>(apiPath`/groups/${"acme"}/integrations`);
+    emulator.inject({ method: "GET", path: /\/groups\/2\/integrations$/, status: 200, body: [{ ...own, inherited: true }] });
+    const estate = await readEstate(api, { group: "acme/platform", projects: [], instance: false, exclusive: true });
+    expect(estate.declarations.filter((declaration) => declaration.kind === "GroupIntegration")).toEqual([]);
+    expect(estate.declarations.find((declaration) => declaration.kind === "ExclusiveGroupIntegrations")?.args).toEqual({ group: 2, keep: [], ignore: ["mattermost"] });
+    expect(estate.skipped).toContainEqual({ where: "acme/platform", what: "integration mattermost", why: expect.stringMatching(/inherits an ancestor group's settings/) });
+  });
+
   it("the command: usage errors exit 2; a run writes the program and says what it skipped", async () => {
     const errors: string[] = [];
     expect(await main(["--group", "acme"], () => undefined, (text) => errors.push(text))).toBe(2);
