@@ -121,7 +121,7 @@ export async function readEstate(client: PlatformClient, scope: Scope, options: 
         return found;
       }
       const found = "topLevel" in owner ? await reader.group(owner) : await reader.project(owner);
-      step(`${"topLevel" in owner ? "group" : "project"} ${owner.fullPath}`);
+      step(`${"topLevel" in owner ? "group" : "project"} ${JSON.stringify(owner.fullPath)}`);
       return found;
     },
   );
