@@ -2,13 +2,14 @@
  * `platform-import` with the real Pulumi CLI, on one stack for every kind it
  * imports (issue 33): the emulator is seeded with an object of each kind, the
  * command (its bin, a child process with an administrator's read_api token) writes the
- * program, and then the first preview, read through platform-review's data,
+ * program, and then the first preview, read through platform-review's data
+ * (`--json`),
  * shows only takeovers that overwrite nothing but the secrets they must send;
  * `up`; the next preview is clean; a second run writes the same bytes; no
  * token or secret value is in what was written.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -16,8 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiPath, closeAllPools, PlatformClient } from "pulumi-platform";
 import { selfManagedSeed, startEmulator, type Emulator } from "pulumi-platform/emulator";
 import { ensurePulumiCli, PulumiProgram, repoRoot } from "../../scripts/pulumi-workspace.mts";
-import { reviewOf } from "../../src/review/changes";
-import { parsePreview } from "../../src/review/preview";
+import type { Review } from "../../src/review/changes";
+import { main as reviewMain } from "../../src/review/cli";
 
 const run = promisify(execFile);
 const READ_TOKEN = "glpat-root-read-only";
@@ -118,20 +119,38 @@ describe.sequential("platform-import with the real Pulumi CLI: one stack for eve
       secrets: { "platform:token": emulator.tokens.root!, ...secretValues },
     });
     const preview = await program.previewJson();
-    const review = reviewOf(parsePreview(JSON.stringify(preview)));
+    // platform-review's data of that preview, as CI writes it (--json).
+    writeFileSync(path.join(work, "preview.json"), JSON.stringify(preview));
+    expect(await reviewMain(["--preview", path.join(work, "preview.json"), "--json", path.join(work, "review.json"), "--quiet"])).toBe(0);
+    const review = JSON.parse(readFileSync(path.join(work, "review.json"), "utf8")) as Review;
     expect(review.ok).toBe(true);
     const declared = [...Object.values(firstRun).join("\n").matchAll(/new \w+\("([^"]+)"/g)].map((match) => match[1]).sort();
     // The stack itself is new too; every resource of the program is a takeover.
     const resources = review.changes.filter((change) => !change.urn.includes("::pulumi:pulumi:Stack::"));
     expect(resources.map((change) => change.name).sort()).toEqual(declared);
     expect(resources.filter((change) => change.kind !== "takeover")).toEqual([]);
+    // A takeover whose inputs name another object the program imports (an upstream's registry) is read at
+    // apply: that object's outputs are not known before the first up. Only these; the up changes nothing of them.
+    const readAtApply = resources.filter((change) => change.note?.includes("read at apply"));
+    expect([...new Set(readAtApply.map((change) => change.type))].sort()).toEqual(["ExclusiveUpstreams", "Upstream"]);
+    for (const change of resources.filter((one) => !readAtApply.includes(one))) {
+      for (const field of change.fields) {
+        expect(["webhook", "password"], `${change.name} overwrites ${field.path}`).toContain(field.path);
+        expect(field.before, `${change.name}: ${field.path}`).toEqual({ secret: true });
+      }
+    }
     for (const step of preview.steps) {
       const takeover = step.newState?.inputs?.takeover as { overwrites?: Record<string, unknown> } | undefined;
       if (!takeover) continue;
       // Only the write-only secrets, which the server never shows and every takeover sends.
       expect(Object.keys(takeover.overwrites ?? {}).filter((name) => !["webhook", "password"].includes(name)), step.urn).toEqual([]);
     }
+    const beforeUp = emulator.mark();
     await program.up();
+    const writes = emulator.requestsSince(beforeUp).filter((entry) => entry.method !== "GET");
+    // The up writes only the write-only secrets: the integration's webhook and the upstream's password (with its username).
+    const upstream = (await api.list<{ id: number; name: string }>(apiPath`/groups/${"acme"}/-/virtual_registries/container/upstreams`)).find((one) => one.name === "Docker Hub")!;
+    expect(writes.map((entry) => `${entry.method} ${entry.path}`).sort()).toEqual(["PATCH /api/v4/virtual_registries/container/upstreams/" + upstream.id, "PUT /api/v4/groups/1/integrations/slack"]);
     await program.preview("--expect-no-changes");
   });
 
