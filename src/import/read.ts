@@ -59,7 +59,7 @@ function refusal(error: unknown): string | undefined {
 }
 
 /** Runs `work` over `items`, at most `limit` at once, results in the items' order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {
@@ -81,9 +81,6 @@ interface ProjectFound {
   id: number;
   fullPath: string;
 }
-
-/** A manifest key's owner part: by id, which a rename does not change. */
-const ownerKey = (owner: ModuleOwner) => (owner.kind === "instance" ? "instance" : `${owner.kind}s/${owner.id}`);
 
 export async function readEstate(client: PlatformClient, scope: Scope, options: ReadOptions = {}): Promise<Estate> {
   const ctx: EngineContext = { client };
@@ -220,7 +217,7 @@ async function descendantGroups(client: PlatformClient, id: number, skipped: Ski
 
 async function groupProjects(client: PlatformClient, id: number, skipped: Skipped[], where: string): Promise<ProjectFound[]> {
   try {
-    const listed = await client.list<{ id: number; path_with_namespace: string }>(`${groupPath(id)}/projects`, { include_subgroups: true, with_shared: false, archived: undefined });
+    const listed = await client.list<{ id: number; path_with_namespace: string }>(`${groupPath(id)}/projects`, { include_subgroups: true, with_shared: false });
     return listed.map((project) => ({ id: project.id, fullPath: project.path_with_namespace }));
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 404) throw error;
@@ -248,9 +245,9 @@ function groupSettingsLeftOut(): Map<string, string> {
 }
 
 /** Config keys are letters and digits: `acmeSlackWebhook`. */
-export const configKeyOf = (key: string, property: string): string => `${key.replace(/[^A-Za-z0-9]+(.)?/g, (_, letter: string | undefined) => (letter ?? "").toUpperCase())}${property[0]!.toUpperCase()}${property.slice(1)}`;
+const configKeyOf = (key: string, property: string): string => `${key.replace(/[^A-Za-z0-9]+(.)?/g, (_, letter: string | undefined) => (letter ?? "").toUpperCase())}${property[0]!.toUpperCase()}${property.slice(1)}`;
 
-export class Reader {
+class Reader {
   constructor(
     private readonly ctx: EngineContext,
     private readonly estate: Estate,
@@ -269,7 +266,7 @@ export class Reader {
     }
   }
 
-  declare(
+  private declare(
     found: Declaration[],
     kind: keyof typeof definitions,
     owner: ModuleOwner,
@@ -545,4 +542,3 @@ export class Reader {
 /** The value a reference stands for: what the resource's own code reads from it. */
 const plainValue = (value: ImportValue): unknown => (isReference(value) ? value.value : value);
 
-export { ownerKey };
