@@ -98,7 +98,7 @@ function masked(text: string): string {
 /** Text as a line of the summary: control characters and line separators escaped (`\u000a`), so nothing starts a line of its own. */
 const inert = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
-function summaryOf(estate: Estate, result: WriteResult, out: string): string {
+function summaryOf(estate: Estate, secrets: readonly string[], result: WriteResult, out: string): string {
   const counts = new Map<string, number>();
   for (const declaration of estate.declarations) counts.set(declaration.kind, (counts.get(declaration.kind) ?? 0) + 1);
   const lines = [`platform-import: ${estate.declarations.length} objects in ${out}`];
@@ -111,9 +111,9 @@ function summaryOf(estate: Estate, result: WriteResult, out: string): string {
     const skipped = estate.skipped.map((skip) => `  ${JSON.stringify(skip.where)}: ${inert(skip.what)}: ${inert(skip.why)}`);
     lines.push(...skipped.sort());
   }
-  if (estate.secrets.length > 0) {
+  if (secrets.length > 0) {
     lines.push("secrets the server never shows; set each before the first preview:");
-    for (const secret of [...estate.secrets].sort((a, b) => (a.configKey < b.configKey ? -1 : 1))) lines.push(`  pulumi config set --secret ${secret.configKey}`);
+    for (const configKey of secrets) lines.push(`  pulumi config set --secret ${configKey}`);
   }
   return `${lines.join("\n")}\n`;
 }
@@ -159,7 +159,7 @@ export async function main(argv: string[], out: (text: string) => void = (text) 
       err(`platform-import: refused: these files were edited since the last run (or were not written by it), and nothing was written: ${result.edited.join(", ")}. Run with --beside to write the new ones next to them, or move them away.\n`);
       return 1;
     }
-    out(summaryOf(estate, result, options.out));
+    out(summaryOf(estate, program.secrets, result, options.out));
     if (!options.quiet) err(`platform-import: done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     return 0;
   } catch (error) {

@@ -11,7 +11,7 @@
  * names, which are letters, digits and hyphens only.
  */
 import { definitions } from "../resources";
-import { type Declaration, type ImportValue, isReference, isSecretFromConfig, type ModuleOwner } from "./values";
+import { type Declaration, type ImportValue, isReference, isSecretFromConfig, type ModuleOwner, type SecretEntry } from "./values";
 
 /** What the manifest keeps between runs: the names given, by the object's key. */
 export interface Names {
@@ -28,8 +28,8 @@ export interface ProgramOptions {
   names: Names;
   /** The template's package.json and tsconfig.json (templates/platform), by file name. */
   template: Record<"package.json" | "tsconfig.json", string>;
-  /** Secrets the program reads from config, for the list in index.ts. */
-  secrets: { configKey: string; key: string; property: string }[];
+  /** Secrets the program reads from config. */
+  secrets: SecretEntry[];
 }
 
 export interface Program {
@@ -37,6 +37,8 @@ export interface Program {
   files: Map<string, string>;
   /** The names in force (earlier ones kept, new ones given): the manifest's. */
   names: Names;
+  /** The config keys of the secrets to set, sorted. */
+  secrets: string[];
 }
 
 const KIND_ORDER = Object.keys(definitions);
@@ -117,27 +119,30 @@ function assignNames(declarations: Declaration[], earlier: Names): Names {
   return names;
 }
 
-/** Writes a value as TypeScript: strings as JSON literals, references as outputs, secrets as config reads. */
-export function literalOf(value: ImportValue, variables: ReadonlyMap<string, string>, indent: string): string {
+/** A secret's config key: the resource's fixed name and the property, letters and digits (`acmeIntegrationSlackWebhook`). */
+const configKeyOf = (name: string, property: string): string => `${identifierOf(name).replace(/^_/, "")}${property[0]!.toUpperCase()}${property.slice(1)}`;
+
+/** Writes a value as TypeScript: strings as JSON literals, references as outputs, secrets as config reads (`configKeys`: by property). */
+export function literalOf(value: ImportValue, variables: ReadonlyMap<string, string>, indent: string, configKeys: ReadonlyMap<string, string> = new Map()): string {
   if (isReference(value)) {
     const variable = variables.get(value.reference);
-    return variable === undefined ? literalOf(value.value, variables, indent) : `${variable}.${value.output}`;
+    return variable === undefined ? literalOf(value.value, variables, indent, configKeys) : `${variable}.${value.output}`;
   }
-  if (isSecretFromConfig(value)) return `config.requireSecret(${JSON.stringify(value.secretConfig)})`;
+  if (isSecretFromConfig(value)) return `config.requireSecret(${JSON.stringify(configKeys.get(value.secretConfig) ?? value.secretConfig)})`;
   if (typeof value === "string") return JSON.stringify(value);
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : "null";
   if (typeof value === "boolean" || value === null) return String(value);
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     if (value.length === 0) return "[]";
-    const items = value.map((item) => literalOf(item, variables, inner));
+    const items = value.map((item) => literalOf(item, variables, inner, configKeys));
     const flat = `[${items.join(", ")}]`;
     return flat.length <= 80 && !flat.includes("\n") ? flat : `[\n${items.map((item) => `${inner}${item},`).join("\n")}\n${indent}]`;
   }
   if (typeof value === "object" && value !== undefined) {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
     if (entries.length === 0) return "{}";
-    return `{\n${entries.map(([key, item]) => `${inner}${propertyKey(key)}: ${literalOf(item, variables, inner)},`).join("\n")}\n${indent}}`;
+    return `{\n${entries.map(([key, item]) => `${inner}${propertyKey(key)}: ${literalOf(item, variables, inner, configKeys)},`).join("\n")}\n${indent}}`;
   }
   return "undefined";
 }
@@ -167,7 +172,8 @@ function moduleText(owner: ModuleOwner, declarations: Declaration[], names: Name
   for (const declaration of declarations) {
     for (const note of declaration.notes) lines.push(`// ${note}`);
     if (secretKeys.has(declaration.key)) lines.push("// The server never shows its secrets: set each config entry this reads (index.ts lists the commands).");
-    const args = literalOf(declaration.args, variables, "");
+    const configKeys = new Map(Object.keys(declaration.args).map((property) => [property, configKeyOf(names[declaration.key]!, property)]));
+    const args = literalOf(declaration.args, variables, "", configKeys);
     lines.push(`export const ${variables.get(declaration.key)} = new ${declaration.kind}(${JSON.stringify(names[declaration.key])}, ${args}, { import: ${JSON.stringify(declaration.importId)} });`, "");
   }
   return lines.join("\n");
@@ -194,13 +200,13 @@ export function programOf(declarations: Declaration[], options: ProgramOptions):
     modules.push(file);
   }
   modules.sort(compareText);
-  const secrets = [...options.secrets].sort((a, b) => compareText(a.configKey, b.configKey));
+  const secrets = options.secrets.map((secret) => configKeyOf(names[secret.key]!, secret.property)).sort(compareText);
   const index = [
     "// The platform as platform-import found it: one module per group and project (and the instance).",
     "// The first `pulumi preview` shows only takeovers that overwrite nothing; after `pulumi up` the next is clean.",
     ...(secrets.length === 0
       ? []
-      : ["// Secrets the server never shows, to set before the first preview:", ...secrets.map((secret) => `//   pulumi config set --secret ${secret.configKey}`)]),
+      : ["// Secrets the server never shows, to set before the first preview:", ...secrets.map((configKey) => `//   pulumi config set --secret ${configKey}`)]),
     ...modules.map((file) => `import ${JSON.stringify(`./${file.replace(/\.ts$/, "")}`)};`),
     "",
   ].join("\n");
@@ -208,7 +214,7 @@ export function programOf(declarations: Declaration[], options: ProgramOptions):
   files.set("Pulumi.yaml", pulumiYaml(options));
   // The template's own files, filled in as pulumi-platform-new fills them.
   for (const [file, text] of Object.entries(options.template)) files.set(file, text.split("${PROJECT}").join(options.projectName).split("${DESCRIPTION}").join(DESCRIPTION));
-  return { files: new Map([...files].sort((a, b) => compareText(a[0], b[0]))), names };
+  return { files: new Map([...files].sort((a, b) => compareText(a[0], b[0]))), names, secrets };
 }
 
 function pulumiYaml(options: ProgramOptions): string {

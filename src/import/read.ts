@@ -26,7 +26,7 @@ import { settingRequirements } from "../resources/group-settings";
 import { INTEGRATION_SLUGS, requiredSettings } from "../resources/group-integration-catalogue";
 import { inputsFromLive, type InputsOptions } from "./inputs";
 import type { Target } from "./terraform";
-import { type Declaration, type ImportValue, isReference, type ModuleOwner, referenceTo, type Skipped } from "./values";
+import { type Declaration, type ImportValue, isReference, type ModuleOwner, referenceTo, type SecretEntry, type Skipped } from "./values";
 
 export interface Scope {
   group?: string;
@@ -38,8 +38,8 @@ export interface Scope {
 export interface Estate {
   declarations: Declaration[];
   skipped: Skipped[];
-  /** The config keys of the secrets the program reads, each with the resource and property it sets. */
-  secrets: { configKey: string; key: string; property: string }[];
+  /** The secrets the program reads from config, each by the resource and property it sets. */
+  secrets: SecretEntry[];
 }
 
 export interface ReadOptions {
@@ -244,9 +244,6 @@ function groupSettingsLeftOut(): Map<string, string> {
   return leftOut;
 }
 
-/** Config keys are letters and digits: `acmeSlackWebhook`. */
-const configKeyOf = (key: string, property: string): string => `${key.replace(/[^A-Za-z0-9]+(.)?/g, (_, letter: string | undefined) => (letter ?? "").toUpperCase())}${property[0]!.toUpperCase()}${property.slice(1)}`;
-
 class Reader {
   constructor(
     private readonly ctx: EngineContext,
@@ -290,11 +287,10 @@ class Reader {
     return declaration;
   }
 
-  /** A secret a declaration must carry: a config entry named after it. */
-  private secret(key: string, property: string, configBase: string) {
-    const configKey = configKeyOf(configBase, property);
-    this.estate.secrets.push({ configKey, key, property });
-    return { secretConfig: configKey };
+  /** A secret a declaration must carry: a config entry, named after the resource when the program is written. */
+  private secret(key: string, property: string) {
+    this.estate.secrets.push({ key, property });
+    return { secretConfig: property };
   }
 
   async group(group: GroupFound): Promise<Declaration[]> {
@@ -394,7 +390,7 @@ class Reader {
     const key = `GroupIntegration ${importId}`;
     const secrets = new Map<string, ImportValue>();
     for (const name of requiredSettings(slug)) {
-      if ((definitions.GroupIntegration.fields as Record<string, { writeOnly?: boolean } | undefined>)[name]?.writeOnly) secrets.set(name, this.secret(key, name, `${owner.fullPath}-${slug}`));
+      if ((definitions.GroupIntegration.fields as Record<string, { writeOnly?: boolean } | undefined>)[name]?.writeOnly) secrets.set(name, this.secret(key, name));
     }
     return this.declare(found, "GroupIntegration", owner, importId, slug, live, { group: owner.id, slug }, { secrets });
   }
@@ -450,7 +446,7 @@ class Reader {
       const key = `Upstream ${importId}`;
       const secrets = new Map<string, ImportValue>();
       // The password is write-only: the server shows the username only. Both or neither.
-      if (typeof live.username === "string" && live.username !== "") secrets.set("password", this.secret(key, "password", `${where}-upstream-${upstreamId}`));
+      if (typeof live.username === "string" && live.username !== "") secrets.set("password", this.secret(key, "password"));
       const declared = this.declare(found, "Upstream", owner, importId, String(live.name ?? "upstream"), live, { registry: referenceTo(registryKey(registry), "registryId", registry) }, { secrets });
       if (!declared) continue;
       const others = declared.args.otherRegistries;

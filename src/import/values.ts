@@ -13,9 +13,19 @@ export interface Reference {
   readonly value: unknown;
 }
 
-/** A write-only secret the server never shows: `config.requireSecret(key)`. */
+/**
+ * A write-only secret the server never shows: `config.requireSecret(key)`,
+ * the key made from the resource's fixed name and this property, so a rename
+ * on the server never changes it.
+ */
 export interface SecretFromConfig {
   readonly secretConfig: string;
+}
+
+/** A secret a declaration reads from config: its resource (the manifest key) and property. */
+export interface SecretEntry {
+  key: string;
+  property: string;
 }
 
 export type ImportValue = unknown;

@@ -99,9 +99,9 @@ describe.sequential("platform-import with the real Pulumi CLI: one stack for eve
   it("writes no token and no secret value, and lists a config entry for each write-only secret", () => {
     const text = Object.values(firstRun).join("\n");
     for (const secret of [READ_TOKEN, ...Object.values(emulator.tokens), ...Object.values(SECRETS)]) expect(text.includes(secret), "a secret in the written files").toBe(false);
-    expect(summary).toContain("pulumi config set --secret acmeSlackWebhook");
-    expect(firstRun["index.ts"]).toContain("pulumi config set --secret acmeSlackWebhook");
-    expect(firstRun["groups/acme.ts"]).toContain('webhook: config.requireSecret("acmeSlackWebhook")');
+    expect(summary).toContain("pulumi config set --secret acmeIntegrationSlackWebhook");
+    expect(firstRun["index.ts"]).toContain("pulumi config set --secret acmeIntegrationSlackWebhook");
+    expect(firstRun["groups/acme.ts"]).toContain('webhook: config.requireSecret("acmeIntegrationSlackWebhook")');
     // References as references: the upstream's registry is the registry resource's output.
     expect(firstRun["groups/acme.ts"]).toMatch(/registry: acmeRegistryContainers\.registryId/);
     // A name the server holds stays a string literal.

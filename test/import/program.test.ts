@@ -70,6 +70,26 @@ describe("platform-import's program text", () => {
     expect(third.names["Badge groups/7/badges/4"]).toBe("acme-badge-coverage-3");
   });
 
+  it("names a secret's config entry after the resource's fixed name: a rename on the server keeps it", () => {
+    const chat = (fullPath: string): Declaration => ({
+      kind: "GroupIntegration",
+      key: "GroupIntegration groups/7/integrations/slack",
+      importId: "groups/7/integrations/slack",
+      owner: { kind: "group", id: 7, fullPath },
+      baseName: "slack",
+      args: { group: 7, slug: "slack", webhook: { secretConfig: "webhook" } },
+      notes: [],
+    });
+    const secrets = [{ key: "GroupIntegration groups/7/integrations/slack", property: "webhook" }];
+    const first = programOf([chat("acme")], { projectName: "p", names: {}, secrets, template });
+    const renamed = programOf([chat("acme-corp")], { projectName: "p", names: first.names, secrets, template });
+    for (const written of [first, renamed]) {
+      expect(written.secrets).toEqual(["acmeIntegrationSlackWebhook"]);
+      expect(written.files.get("groups/acme.ts")).toContain('webhook: config.requireSecret("acmeIntegrationSlackWebhook"),');
+      expect(written.files.get("index.ts")).toContain("//   pulumi config set --secret acmeIntegrationSlackWebhook");
+    }
+  });
+
   it("is deterministic: the same objects in any order give the same files", () => {
     const owners = [
       { kind: "group" as const, id: 1, fullPath: "acme" },
@@ -147,8 +167,8 @@ describe("platform-import reading the emulator", () => {
   it("declares a required write-only secret as a config entry, and writes the rest as the server holds it", async () => {
     const estate = await readEstate(api, { group: "acme", projects: [], instance: false, exclusive: false });
     const chat = estate.declarations.find((declaration) => declaration.kind === "GroupIntegration")!;
-    expect(chat.args).toMatchObject({ group: 1, slug: "mattermost", webhook: { secretConfig: "acmeMattermostWebhook" }, pipelineEvents: true });
-    expect(estate.secrets).toEqual([{ configKey: "acmeMattermostWebhook", key: chat.key, property: "webhook" }]);
+    expect(chat.args).toMatchObject({ group: 1, slug: "mattermost", webhook: { secretConfig: "webhook" }, pipelineEvents: true });
+    expect(estate.secrets).toEqual([{ key: chat.key, property: "webhook" }]);
     const badge = estate.declarations.find((declaration) => declaration.kind === "Badge")!;
     expect(badge.args.name).toBe(HOSTILE[0]);
   });
@@ -205,7 +225,7 @@ describe("platform-import reading the emulator", () => {
         process.env.PLATFORM_TOKEN = saved.token;
       }
       expect(out.join("")).toMatch(/^  GroupIntegration: 1$/m);
-      expect(out.join("")).toContain("pulumi config set --secret acmeMattermostWebhook");
+      expect(out.join("")).toContain("pulumi config set --secret acmeIntegrationMattermostWebhook");
       const written = readFileSync(path.join(dir, "p/groups/acme.ts"), "utf8");
       expect(written).not.toContain("secret-hook");
       expect(written).not.toContain(emulator.tokens.root!);

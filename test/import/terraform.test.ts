@@ -113,7 +113,7 @@ describe("platform-import --from-terraform", () => {
     // A name from the state stays on its line: control characters are escaped.
     expect(summary).toContain("gitlab_project.x\\u000aplatform-import: 0 objects\\u001b[2J: the package does not manage this kind");
     expect(summary.split("\n").filter((line) => line.startsWith("platform-import:"))).toHaveLength(1);
-    expect(summary).toContain("pulumi config set --secret acmeMattermostWebhook");
+    expect(summary).toContain("pulumi config set --secret acmeIntegrationMattermostWebhook");
     const group = readFileSync(path.join(dir, "program/groups/acme.ts"), "utf8");
     expect(group).toContain('samlGroupName: "platform:developers"');
     expect(group).not.toContain("tf-secret-hook");
