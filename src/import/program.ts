@@ -120,7 +120,11 @@ function assignNames(declarations: Declaration[], earlier: Names): Names {
 }
 
 /** A secret's config key: the resource's fixed name and the property, letters and digits (`acmeIntegrationSlackWebhook`). */
-const configKeyOf = (name: string, property: string): string => `${identifierOf(name).replace(/^_/, "")}${property[0]!.toUpperCase()}${property.slice(1)}`;
+const configKeyOf = (name: string, property: string): string => {
+  const base = identifierOf(name);
+  // Config keys start with a letter: a name from a path such as `2024-archive` gets one.
+  return `${/^[A-Za-z]/.test(base) ? base : `secret${base.replace(/^_/, "")}`}${property[0]!.toUpperCase()}${property.slice(1)}`;
+};
 
 /** Writes a value as TypeScript: strings as JSON literals, references as outputs, secrets as config reads (`configKeys`: by property). */
 export function literalOf(value: ImportValue, variables: ReadonlyMap<string, string>, indent: string, configKeys: ReadonlyMap<string, string> = new Map()): string {
