@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { apiPath, closeAllPools, PlatformClient } from "pulumi-platform";
-import { startEmulator } from "pulumi-platform/emulator";
+import { mergeRequestStore, startEmulator } from "pulumi-platform/emulator";
 import { main } from "../dist/review/cli.js";
 import { writeBenchmarkSection } from "./benchmarks-file.mts";
 import { PulumiProgram } from "./pulumi-workspace.mts";
@@ -54,7 +54,7 @@ try {
   const api = new PlatformClient({ url: emulator.url, token: emulator.tokens.root! });
   const mr = await api.post<{ iid: number }>(apiPath`/projects/${"acme/web"}/merge_requests`, { source_branch: "stable", target_branch: "main", title: "bench" });
   emulator.runDueWork();
-  const { sha, project_id } = await api.get<{ sha: string; project_id: number }>(apiPath`/projects/${"acme/web"}/merge_requests/${mr.iid}`);
+  const { project_id } = await api.get<{ project_id: number }>(apiPath`/projects/${"acme/web"}/merge_requests/${mr.iid}`);
   const ci = { CI_API_V4_URL: `${emulator.url}/api/v4`, CI_PROJECT_ID: String(project_id), PLATFORM_REVIEW_TOKEN: emulator.tokens.alice! };
   const requestsOf = async (env: Record<string, string>, ...args: string[]) => {
     const mark = emulator.mark();
@@ -63,7 +63,14 @@ try {
   };
   const first = await requestsOf({ ...ci, CI_MERGE_REQUEST_IID: String(mr.iid) }, "--post");
   const second = await requestsOf({ ...ci, CI_MERGE_REQUEST_IID: String(mr.iid) }, "--post");
-  const guard = await requestsOf({ ...ci, CI_COMMIT_SHA: sha }, "--check-reviewed");
+  // The merge, as a real server records it (the emulator serves no merge endpoint): the guard reads the merged merge request.
+  const sha = "e".repeat(40);
+  Object.assign(mergeRequestStore.of(emulator.state).mergeRequests.find((record) => record.projectId === project_id && record.iid === mr.iid)!, {
+    state: "merged",
+    mergedAt: new Date().toISOString(),
+    mergeCommitSha: sha,
+  });
+  const guard = await requestsOf({ ...ci, CI_COMMIT_SHA: sha, CI_COMMIT_BRANCH: "main" }, "--check-reviewed");
 
   const rows = [
     `| preview of the new stack by the CLI (for scale) | ${previewSeconds.toFixed(1)} s |`,

@@ -12,7 +12,7 @@
  */
 import { projectAccessLevel, canReadProject } from "../../access";
 import { AccessLevel, defineStore, type EmulatorState, type Project, type User } from "../../state";
-import type { NoteFields } from "../merge-requests/noteable";
+import type { NoteFields } from "../merge-requests/model";
 import { projectDetails } from "../projects";
 
 export interface IssueRecord {

@@ -192,16 +192,22 @@ export interface MergeRequestVersionRecord {
 }
 
 /** A comment on a merge request (a plain `Note`: not a diff note, never resolvable). */
-export interface MergeRequestNoteRecord {
-  id: number;
+export interface MergeRequestNoteRecord extends NoteFields {
   mergeRequestId: number;
+}
+
+/** What every kind of note record has (merge requests', issues'). */
+export interface NoteFields {
+  id: number;
   projectId: number;
   authorId: number;
   body: string;
-  /** System notes (the merge request's own activity) are listed with `activity_filter`, never edited. */
+  /** System notes (the noteable's own activity) are listed with `activity_filter`, never edited. */
   system: boolean;
   createdAt: string;
   updatedAt: string;
+  /** An internal note (issues only): shown to the project's Reporters and above. */
+  internal?: boolean;
 }
 
 export interface ProjectMergeRequestSettings {

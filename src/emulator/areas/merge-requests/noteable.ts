@@ -29,7 +29,7 @@ import { ApiError, badRequest, forbidden, paramError, recordNotFound } from "../
 import { findProject } from "../../lookup";
 import { created, ok, paginate, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, type EmulatorState, type Project, type User } from "../../state";
-import { NOTE_SEQUENCE } from "./model";
+import { NOTE_SEQUENCE, type NoteFields } from "./model";
 import { presentUserReference } from "./present";
 
 /** `Gitlab::Database::MAX_TEXT_SIZE_LIMIT`, counted in characters. */
@@ -46,19 +46,6 @@ export interface NoteableRecord {
   updatedAt: string;
 }
 
-/** What every kind of note record has. */
-export interface NoteFields {
-  id: number;
-  projectId: number;
-  authorId: number;
-  body: string;
-  /** System notes (the noteable's own activity) are listed with `activity_filter`, never edited. */
-  system: boolean;
-  createdAt: string;
-  updatedAt: string;
-  /** An internal note (issues only): shown to the project's Reporters and above. */
-  internal?: boolean;
-}
 
 export interface NoteableKind<N extends NoteableRecord, R extends NoteFields> {
   /** The path's collection: `merge_requests`, `issues`. */
