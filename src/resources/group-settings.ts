@@ -185,6 +185,9 @@ const REQUIREMENTS: Partial<Record<Property, Requirement[]>> = {
   preventSharingGroupsOutsideHierarchy: ["top-level group"],
   webBasedCommitSigningEnabled: ["top-level group", "hosted offering"],
 };
+/** What a setting needs beyond the group's Owner role (none: empty), as errors name it. */
+export const settingRequirements = (property: string): readonly string[] => REQUIREMENTS[property as Property] ?? [];
+
 /**
  * Fields the server applies whatever the tier, role or level, but shows only
  * to some (see the header): when the answer lacks one, the value applied is

@@ -1,0 +1,72 @@
+/**
+ * What an imported declaration holds, before it becomes program text: plain
+ * values as the server holds them, and two kinds of value that are not data
+ * of the server: a reference to another imported object's output, and a
+ * secret the program reads from the stack's config (never a value).
+ */
+
+/** Another imported object's output: `registry.registryId`. */
+export interface Reference {
+  readonly reference: string;
+  readonly output: string;
+  /** The value the server holds, used when the object referred to is not in the program. */
+  readonly value: unknown;
+}
+
+/**
+ * A write-only secret the server never shows: `config.requireSecret(key)`,
+ * the key made from the resource's fixed name and this property, so a rename
+ * on the server never changes it.
+ */
+export interface SecretFromConfig {
+  readonly secretConfig: string;
+}
+
+/** A secret a declaration reads from config: its resource (the manifest key) and property. */
+export interface SecretEntry {
+  key: string;
+  property: string;
+}
+
+export type ImportValue = unknown;
+
+export const referenceTo = (reference: string, output: string, value: unknown): Reference => ({ reference, output, value });
+
+export const isReference = (value: unknown): value is Reference =>
+  typeof value === "object" && value !== null && typeof (value as Reference).reference === "string" && typeof (value as Reference).output === "string";
+
+export const isSecretFromConfig = (value: unknown): value is SecretFromConfig =>
+  typeof value === "object" && value !== null && typeof (value as SecretFromConfig).secretConfig === "string";
+
+/** The owner of a module of the program: a group, a project, or the instance. */
+export interface ModuleOwner {
+  kind: "group" | "project" | "instance";
+  /** The server's numeric id (0 for the instance). */
+  id: number;
+  /** The full path as the server holds it now (`acme/web`); empty for the instance. */
+  fullPath: string;
+}
+
+/** One object to declare: its resource kind, the id it is imported by, and its inputs. */
+export interface Declaration {
+  kind: string;
+  /** The manifest's key: what the object is on the server, independent of its names (`Badge groups/12/badges/5`). */
+  key: string;
+  /** The `import` option's id. */
+  importId: string;
+  owner: ModuleOwner;
+  /** The readable part of its name, from the object's own name (`coverage`, `Nightly build`). */
+  baseName: string;
+  /** The inputs, in the schema's order. */
+  args: Record<string, ImportValue>;
+  /** Facts for the comment above it: fixed wording with property names only, never server text. */
+  notes: string[];
+}
+
+/** What was not imported, and why: a kind the token may not read, an object the package does not manage. */
+export interface Skipped {
+  /** The owner as a path, or "the instance". */
+  where: string;
+  what: string;
+  why: string;
+}

@@ -1,0 +1,111 @@
+/**
+ * Writing the program without losing anyone's edits. The manifest
+ * (`platform-import.json` in the out dir) keeps the names given and the
+ * SHA-256 of each file as written. A file that is on disk and differs both
+ * from what this run writes and from what the last run wrote was edited (or
+ * is not ours): the run refuses, naming each such file, or with `--beside`
+ * writes its new text next to it as `<file>.imported`.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { Names } from "./program";
+
+export const MANIFEST_FILE = "platform-import.json";
+
+export interface Manifest {
+  version: 1;
+  /** The names given, by what each object is on the server (never a server value but ids and slugs). */
+  names: Names;
+  /** The SHA-256 of each file as last written, by its path in the out dir. */
+  files: Record<string, string>;
+}
+
+export const digestOf = (text: string): string => createHash("sha256").update(text).digest("hex");
+
+/** The manifest of an earlier run, or an empty one; a file that is not one is refused. */
+export function readManifest(dir: string): Manifest {
+  const file = path.join(dir, MANIFEST_FILE);
+  if (!existsSync(file)) return { version: 1, names: {}, files: {} };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    throw new Error(`${file} is not the manifest of an earlier platform-import run (not JSON); move it away to start afresh`);
+  }
+  const manifest = parsed as Partial<Manifest>;
+  const isTextRecord = (value: unknown) => typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every((item) => typeof item === "string");
+  if (manifest.version !== 1 || !isTextRecord(manifest.names) || !isTextRecord(manifest.files)) {
+    throw new Error(`${file} is not the manifest of an earlier platform-import run; move it away to start afresh`);
+  }
+  return manifest as Manifest;
+}
+
+export interface WriteResult {
+  written: string[];
+  unchanged: string[];
+  removed: string[];
+  /** Files someone edited: refused, or written beside. */
+  edited: string[];
+  beside: string[];
+}
+
+/** Whether a path of the program stays inside the out dir: relative, no `..`, no empty segment. */
+function isInside(file: string): boolean {
+  return !path.isAbsolute(file) && file.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..") && !file.includes("\\");
+}
+
+/**
+ * Writes `files` into `dir` with the manifest. Without `beside`, an edited
+ * file stops the run before anything is written (the result lists them).
+ */
+export function writeProgram(dir: string, files: ReadonlyMap<string, string>, names: Names, manifest: Manifest, beside: boolean): WriteResult {
+  const result: WriteResult = { written: [], unchanged: [], removed: [], edited: [], beside: [] };
+  const plan: { file: string; text: string; action: "write" | "same" | "beside" }[] = [];
+  for (const [file, text] of files) {
+    if (!isInside(file)) throw new Error(`refusing to write ${JSON.stringify(file)}: not a path inside the out dir`);
+    const target = path.join(dir, file);
+    if (!existsSync(target)) {
+      plan.push({ file, text, action: "write" });
+      continue;
+    }
+    const onDisk = digestOf(readFileSync(target, "utf8"));
+    if (onDisk === digestOf(text)) plan.push({ file, text, action: "same" });
+    else if (manifest.files[file] === onDisk) plan.push({ file, text, action: "write" });
+    else {
+      result.edited.push(file);
+      plan.push({ file, text, action: "beside" });
+    }
+  }
+  // Modules of owners no longer in scope: removed when they are as written, kept (and named) when edited.
+  const gone = Object.keys(manifest.files).filter((file) => !files.has(file) && isInside(file) && existsSync(path.join(dir, file)));
+  const removable = gone.filter((file) => digestOf(readFileSync(path.join(dir, file), "utf8")) === manifest.files[file]);
+  for (const file of gone) if (!removable.includes(file)) result.edited.push(file);
+  if (result.edited.length > 0 && !beside) return result;
+
+  const digests: Record<string, string> = {};
+  for (const { file, text, action } of plan) {
+    const target = path.join(dir, file);
+    mkdirSync(path.dirname(target), { recursive: true });
+    if (action === "beside") {
+      writeFileSync(`${target}.imported`, text);
+      result.beside.push(`${file}.imported`);
+      // The edited file stays the one on record: the next run still knows it as edited.
+      if (manifest.files[file] !== undefined) digests[file] = manifest.files[file]!;
+      continue;
+    }
+    if (action === "write") {
+      writeFileSync(target, text);
+      result.written.push(file);
+    } else result.unchanged.push(file);
+    digests[file] = digestOf(text);
+  }
+  for (const file of removable) {
+    rmSync(path.join(dir, file));
+    result.removed.push(file);
+  }
+  const sortedNames = Object.fromEntries(Object.entries(names).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+  const sortedDigests = Object.fromEntries(Object.entries(digests).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+  writeFileSync(path.join(dir, MANIFEST_FILE), `${JSON.stringify({ version: 1, names: sortedNames, files: sortedDigests }, null, 2)}\n`);
+  return result;
+}

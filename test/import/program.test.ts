@@ -1,0 +1,236 @@
+/**
+ * platform-import's generation in process (src/import): names fixed in the
+ * manifest, program text that keeps server text inert, deterministic files,
+ * edited files never overwritten; and the reading against the emulator over
+ * real HTTP (only GETs, kinds the token may not read skipped with why).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiPath, closeAllPools, PlatformClient } from "../../src/client";
+import { startEmulator, type Emulator } from "pulumi-platform/emulator";
+import { literalOf, programOf, slugOf } from "../../src/import/program";
+import { readEstate } from "../../src/import/read";
+import { main } from "../../src/import/cli";
+import { readManifest, writeProgram } from "../../src/import/write";
+import type { Declaration } from "../../src/import/values";
+
+const template = { "package.json": '{ "name": "${PROJECT}", "description": "${DESCRIPTION}" }\n', "tsconfig.json": '{ "files": ["index.ts"] }\n' };
+
+const HOSTILE = ['"; process.exit(1); //', "`${process.exit(1)}`", "*/ process.exit(1) /*", "line\nbreak\r\u2028\u2029", "\\\"", "</script>", "\u0000nul", "..", "../../etc/passwd", "é"];
+
+function badge(id: number, owner: { kind: "group" | "project"; id: number; fullPath: string }, name: string): Declaration {
+  return {
+    kind: "Badge",
+    key: `Badge ${owner.kind}s/${owner.id}/badges/${id}`,
+    importId: `${owner.kind}s/${owner.id}/badges/${id}`,
+    owner,
+    baseName: name,
+    args: { [owner.kind]: owner.id, linkUrl: "https://ci.example.com", imageUrl: "https://ci.example.com/b.svg", name },
+    notes: [],
+  };
+}
+
+const program = (declarations: Declaration[], names = {}) => programOf(declarations, { projectName: "p", names, secrets: [], template });
+
+describe("platform-import's program text", () => {
+  it("writes every server string as a literal that reads back as the same text, whatever it holds", () => {
+    for (const text of HOSTILE) {
+      // One JSON string token: a template literal, a comment or a line break cannot open inside it.
+      expect(literalOf(text, new Map(), "")).toBe(JSON.stringify(text));
+      const literal = literalOf({ name: text, list: [text], [text]: 1 }, new Map(), "");
+      expect(new Function(`return (${literal});`)()).toEqual({ name: text, list: [text], [text]: 1 });
+    }
+  });
+
+  it("derives file names and resource names from slugs only: no separator, no `..`", () => {
+    const declarations = HOSTILE.map((text, index) => badge(index + 1, { kind: "group", id: 100 + index, fullPath: text }, text));
+    const { files, names } = program(declarations);
+    for (const file of files.keys()) expect(file).toMatch(/^((groups|projects)\/[a-z0-9-]+\.ts|index\.ts|Pulumi\.yaml|package\.json|tsconfig\.json)$/);
+    for (const name of Object.values(names)) expect(name).toMatch(/^[a-z0-9-]+$/);
+    expect(new Set(Object.values(names)).size).toBe(Object.values(names).length);
+    // No server text in a comment: every comment line is the import's own wording.
+    for (const text of files.values()) for (const line of text.split("\n")) if (line.trimStart().startsWith("//")) expect(line).not.toMatch(/process|passwd|script/);
+    expect(slugOf("../../etc/passwd", "x")).toBe("etc-passwd");
+  });
+
+  it("gives unique readable names, keeps them in the manifest by id, and keeps them when the server renames", () => {
+    const acme = { kind: "group" as const, id: 7, fullPath: "acme" };
+    const first = program([badge(1, acme, "coverage"), badge(2, acme, "Coverage"), badge(3, acme, "")]);
+    expect(first.names).toEqual({ "groups/7": "acme", "Badge groups/7/badges/1": "acme-badge-coverage", "Badge groups/7/badges/2": "acme-badge-coverage-2", "Badge groups/7/badges/3": "acme-badge" });
+    // The group and a badge renamed on the server: the names stay; only the values change.
+    const renamed = { ...acme, fullPath: "acme-corp" };
+    const second = program([badge(2, renamed, "coverage"), badge(1, renamed, "pipeline")], first.names);
+    expect(second.names["Badge groups/7/badges/1"]).toBe("acme-badge-coverage");
+    expect(second.files.has("groups/acme.ts")).toBe(true);
+    expect(second.files.get("groups/acme.ts")).toContain('export const fullPath = "acme-corp";');
+    // A new object never takes the name of one gone from the server.
+    const third = program([badge(4, acme, "coverage")], first.names);
+    expect(third.names["Badge groups/7/badges/4"]).toBe("acme-badge-coverage-3");
+  });
+
+  it("names a secret's config entry after the resource's fixed name: a rename on the server keeps it", () => {
+    const chat = (fullPath: string): Declaration => ({
+      kind: "GroupIntegration",
+      key: "GroupIntegration groups/7/integrations/slack",
+      importId: "groups/7/integrations/slack",
+      owner: { kind: "group", id: 7, fullPath },
+      baseName: "slack",
+      args: { group: 7, slug: "slack", webhook: { secretConfig: "webhook" } },
+      notes: [],
+    });
+    const secrets = [{ key: "GroupIntegration groups/7/integrations/slack", property: "webhook" }];
+    const first = programOf([chat("acme")], { projectName: "p", names: {}, secrets, template });
+    const renamed = programOf([chat("acme-corp")], { projectName: "p", names: first.names, secrets, template });
+    for (const written of [first, renamed]) {
+      expect(written.secrets).toEqual(["acmeIntegrationSlackWebhook"]);
+      expect(written.files.get("groups/acme.ts")).toContain('webhook: config.requireSecret("acmeIntegrationSlackWebhook"),');
+      expect(written.files.get("index.ts")).toContain("//   pulumi config set --secret acmeIntegrationSlackWebhook");
+    }
+  });
+
+  it("is deterministic: the same objects in any order give the same files", () => {
+    const owners = [
+      { kind: "group" as const, id: 1, fullPath: "acme" },
+      { kind: "project" as const, id: 2, fullPath: "acme/web" },
+      { kind: "group" as const, id: 3, fullPath: "acme/platform" },
+    ];
+    const declarations = owners.flatMap((owner, index) => [badge(10 + index, owner, "b"), badge(20 + index, owner, "a")]);
+    const one = program(declarations);
+    const other = program([...declarations].reverse());
+    expect([...other.files]).toEqual([...one.files]);
+    expect([...one.files.keys()]).toEqual(["Pulumi.yaml", "groups/acme-platform.ts", "groups/acme.ts", "index.ts", "package.json", "projects/acme-web.ts", "tsconfig.json"]);
+    expect(one.files.get("index.ts")).toContain('import "./groups/acme-platform";\nimport "./groups/acme";\nimport "./projects/acme-web";');
+  });
+});
+
+describe("platform-import's writing", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "platform-import-write-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("never overwrites an edited file: it refuses naming it, or writes beside it; unedited modules of owners gone are removed", () => {
+    const acme = { kind: "group" as const, id: 7, fullPath: "acme" };
+    const beta = { kind: "group" as const, id: 8, fullPath: "beta" };
+    const first = program([badge(1, acme, "coverage"), badge(2, beta, "docs")]);
+    const written = writeProgram(dir, first.files, first.names, readManifest(dir), false);
+    expect(written.edited).toEqual([]);
+    const module = path.join(dir, "groups/acme.ts");
+    writeFileSync(module, `${readFileSync(module, "utf8")}// mine\n`);
+
+    const second = program([badge(1, acme, "test coverage")], readManifest(dir).names);
+    const refused = writeProgram(dir, second.files, second.names, readManifest(dir), false);
+    expect(refused.edited).toEqual(["groups/acme.ts"]);
+    expect(readFileSync(module, "utf8")).toContain("// mine");
+    expect(existsSync(path.join(dir, "groups/beta.ts"))).toBe(true);
+
+    const beside = writeProgram(dir, second.files, second.names, readManifest(dir), true);
+    expect(beside.beside).toEqual(["groups/acme.ts.imported"]);
+    expect(readFileSync(module, "utf8")).toContain("// mine");
+    expect(readFileSync(`${module}.imported`, "utf8")).toContain('name: "test coverage"');
+    expect(beside.removed).toEqual(["groups/beta.ts"]);
+    // Still edited on the next run: the digest on record is the one written, not the edit.
+    expect(writeProgram(dir, second.files, second.names, readManifest(dir), false).edited).toEqual(["groups/acme.ts"]);
+  });
+
+  it("refuses a path that would leave the out dir", () => {
+    expect(() => writeProgram(dir, new Map([["../outside.ts", ""]]), {}, readManifest(dir), false)).toThrow(/not a path inside the out dir/);
+  });
+});
+
+describe("platform-import reading the emulator", () => {
+  let emulator: Emulator;
+  let api: PlatformClient;
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    api = new PlatformClient({ url: emulator.url, token: emulator.tokens.root!, retryBaseDelayMs: 10 });
+    await api.post(apiPath`/groups/${"acme"}/badges`, { name: HOSTILE[0], link_url: "https://ci.example.com/a", image_url: "https://ci.example.com/a.svg" });
+    await api.put(apiPath`/groups/${"acme"}/integrations/mattermost`, { webhook: "https://chat.example.com/hooks/secret-hook", pipeline_events: true });
+  });
+  afterAll(async () => {
+    await closeAllPools();
+    await emulator?.stop();
+  });
+
+  it("sends only GETs, and skips what the token may not read, saying why", async () => {
+    const mark = emulator.mark();
+    const guest = new PlatformClient({ url: emulator.url, token: emulator.tokens.guest!, retryBaseDelayMs: 10 });
+    const estate = await readEstate(guest, { group: "acme", projects: ["acme/web"], instance: false, exclusive: false });
+    expect(new Set(emulator.requestsSince(mark).map((entry) => entry.method))).toEqual(new Set(["GET"]));
+    expect(estate.skipped.map((skip) => `${skip.where}: ${skip.what}`)).toEqual(expect.arrayContaining(["acme: integrations"]));
+    expect(estate.skipped.find((skip) => skip.what === "integrations")?.why).toMatch(/the token may not read it \(403\)/);
+  });
+
+  it("declares a required write-only secret as a config entry, and writes the rest as the server holds it", async () => {
+    const estate = await readEstate(api, { group: "acme", projects: [], instance: false, exclusive: false });
+    const chat = estate.declarations.find((declaration) => declaration.kind === "GroupIntegration")!;
+    expect(chat.args).toMatchObject({ group: 1, slug: "mattermost", webhook: { secretConfig: "webhook" }, pipelineEvents: true });
+    expect(estate.secrets).toEqual([{ key: chat.key, property: "webhook" }]);
+    const badge = estate.declarations.find((declaration) => declaration.kind === "Badge")!;
+    expect(badge.args.name).toBe(HOSTILE[0]);
+  });
+
+  it("finds subgroups and projects through descendant_groups and the group's projects", async () => {
+    const mark = emulator.mark();
+    const estate = await readEstate(api, { group: "acme", projects: [], instance: false, exclusive: false });
+    const listed = emulator.requestsSince(mark).filter((entry) => /\/groups\/1\/projects$/.test(entry.path));
+    expect(listed.map((entry) => new URLSearchParams(entry.query)).map((query) => [query.get("include_subgroups"), query.get("with_shared"), query.get("per_page")])).toEqual([["true", "false", "100"]]);
+    const owners = [...new Set(estate.declarations.map((declaration) => `${declaration.owner.kind} ${declaration.owner.fullPath}`))].sort();
+    expect(owners).toEqual(["group acme", "group acme/platform", "project acme/api", "project acme/platform/infra", "project acme/web"]);
+    expect(estate.skipped.filter((skip) => skip.what === "subgroups" || skip.what === "projects")).toEqual([]);
+    // Registries and the cleanup policy belong to top-level groups only: none is read for the subgroup.
+    expect(emulator.requestsSince(mark).some((entry) => /groups\/2\/-\/virtual_registries/.test(entry.path))).toBe(false);
+  });
+
+  it("declares each member's SAML identity of a top-level group by the id its import takes", async () => {
+    const estate = await readEstate(api, { group: "acme", projects: [], instance: false, exclusive: false });
+    const identities = estate.declarations.filter((declaration) => declaration.kind === "SamlIdentity");
+    expect(identities.map((declaration) => [declaration.importId, declaration.args])).toEqual([
+      ["groups/1/saml/users/2", { group: 1, user: 2, externUid: "idp-1001-alice" }],
+      ["groups/1/saml/users/3", { group: 1, user: 3, externUid: "idp-1002-mia" }],
+      ["groups/1/saml/users/4", { group: 1, user: 4, externUid: "idp-1003-dev" }],
+      ["groups/1/saml/users/5", { group: 1, user: 5, externUid: "idp-1004-gus" }],
+    ]);
+    // The subgroup has none: identities belong to the top-level group.
+    expect(identities.every((declaration) => declaration.owner.fullPath === "acme")).toBe(true);
+  });
+
+  it("leaves an integration a subgroup inherits to its ancestor, and the subgroup's only-these set ignores it", async () => {
+    // The emulator shows no inheritance: the subgroup's list is answered once as real servers show an inherited integration.
+    const [own] = await api.list<Record<string, unknown>>(apiPath`/groups/${"acme"}/integrations`);
+    emulator.inject({ method: "GET", path: /\/groups\/2\/integrations$/, status: 200, body: [{ ...own, inherited: true }] });
+    const estate = await readEstate(api, { group: "acme/platform", projects: [], instance: false, exclusive: true });
+    expect(estate.declarations.filter((declaration) => declaration.kind === "GroupIntegration")).toEqual([]);
+    expect(estate.declarations.find((declaration) => declaration.kind === "ExclusiveGroupIntegrations")?.args).toEqual({ group: 2, keep: [], ignore: ["mattermost"] });
+    expect(estate.skipped).toContainEqual({ where: "acme/platform", what: "integration mattermost", why: expect.stringMatching(/inherits an ancestor group's settings/) });
+  });
+
+  it("the command: usage errors exit 2; a run writes the program and says what it skipped", async () => {
+    const errors: string[] = [];
+    expect(await main(["--group", "acme"], () => undefined, (text) => errors.push(text))).toBe(2);
+    expect(errors.join("")).toMatch(/give --out/);
+    const dir = mkdtempSync(path.join(tmpdir(), "platform-import-cli-"));
+    try {
+      const saved = { url: process.env.PLATFORM_URL, token: process.env.PLATFORM_TOKEN };
+      process.env.PLATFORM_URL = emulator.url;
+      process.env.PLATFORM_TOKEN = emulator.tokens.root!;
+      const out: string[] = [];
+      try {
+        expect(await main(["--group", "acme", "--out", path.join(dir, "p"), "--quiet"], (text) => out.push(text), () => undefined)).toBe(0);
+      } finally {
+        process.env.PLATFORM_URL = saved.url;
+        process.env.PLATFORM_TOKEN = saved.token;
+      }
+      expect(out.join("")).toMatch(/^  GroupIntegration: 1$/m);
+      expect(out.join("")).toContain("pulumi config set --secret acmeIntegrationMattermostWebhook");
+      const written = readFileSync(path.join(dir, "p/groups/acme.ts"), "utf8");
+      expect(written).not.toContain("secret-hook");
+      expect(written).not.toContain(emulator.tokens.root!);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * `platform-import --from-terraform`: a state of the GitLab Terraform
+ * provider (format version 4, written here from the provider's documented
+ * schema of version 16 and later: resource types, attributes and the ids its
+ * import takes) becomes the same declarations, with the same imports, as a
+ * run over the estate finds for those objects; what the package does not
+ * manage is skipped, each said.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiPath, closeAllPools, PlatformClient } from "../../src/client";
+import { startEmulator, type Emulator } from "pulumi-platform/emulator";
+import { readEstate, readTargets } from "../../src/import/read";
+import { targetsOfState } from "../../src/import/terraform";
+import { main } from "../../src/import/cli";
+
+const PROVIDER = 'provider["registry.terraform.io/gitlabhq/gitlab"]';
+
+/** One managed resource of a version 4 state, as Terraform writes it. */
+const resource = (type: string, name: string, attributes: Record<string, unknown>, sensitive: string[] = []) => ({
+  mode: "managed",
+  type,
+  name,
+  provider: PROVIDER,
+  instances: [{ schema_version: 0, attributes, sensitive_attributes: sensitive.map((attribute) => [{ type: "get_attr", value: attribute }]), private: "bnVsbA==" }],
+});
+
+const stateOf = (resources: unknown[]) => JSON.stringify({ version: 4, terraform_version: "1.9.8", serial: 7, lineage: "5f1c0a34-8a8e-4d1b-9c64-1b6a0f0e2a11", outputs: {}, resources, check_results: null }, null, 2);
+
+describe("platform-import --from-terraform", () => {
+  let emulator: Emulator;
+  let api: PlatformClient;
+  let state: string;
+  let dir: string;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    api = new PlatformClient({ url: emulator.url, token: emulator.tokens.root!, retryBaseDelayMs: 10 });
+    const groupBadge = await api.post<{ id: number }>(apiPath`/groups/${"acme"}/badges`, { name: "coverage", link_url: "https://ci.example.com/%{project_path}", image_url: "https://ci.example.com/c.svg" });
+    const projectBadge = await api.post<{ id: number }>(apiPath`/projects/${"acme/web"}/badges`, { name: "docs", link_url: "https://docs.example.com", image_url: "https://docs.example.com/d.svg" });
+    const schedule = await api.post<{ id: number }>(apiPath`/projects/${"acme/web"}/pipeline_schedules`, { description: "Nightly", ref: "main", cron: "0 2 * * *" });
+    await api.post(apiPath`/projects/${"acme/web"}/pipeline_schedules/${schedule.id}/variables`, { key: "DEPLOY_ENV", value: "staging" });
+    await api.post(apiPath`/groups/${"acme"}/saml_group_links`, { saml_group_name: "platform:developers", access_level: 30 });
+    await api.put(apiPath`/groups/${"acme"}/integrations/mattermost`, { webhook: "https://chat.example.com/hooks/tf-secret-hook", channel: "builds" });
+    const acme = await api.get<{ id: number }>(apiPath`/groups/${"acme"}`);
+    const web = await api.get<{ id: number }>(apiPath`/projects/${"acme/web"}`);
+    state = stateOf([
+      resource("gitlab_group", "acme", { id: String(acme.id), name: "Acme", path: "acme", full_path: "acme", visibility_level: "private", parent_id: 0 }),
+      resource("gitlab_group_badge", "coverage", { id: `${acme.id}:${groupBadge.id}`, group: String(acme.id), link_url: "https://ci.example.com/%{project_path}", image_url: "https://ci.example.com/c.svg", name: "coverage", rendered_link_url: "", rendered_image_url: "" }),
+      resource("gitlab_project_badge", "docs", { id: `${web.id}:${projectBadge.id}`, project: String(web.id), link_url: "https://docs.example.com", image_url: "https://docs.example.com/d.svg", name: "docs" }),
+      resource("gitlab_pipeline_schedule", "nightly", { id: `${web.id}:${schedule.id}`, project: String(web.id), description: "Nightly", ref: "refs/heads/main", cron: "0 2 * * *", cron_timezone: "UTC", active: true, pipeline_schedule_id: schedule.id, take_ownership: false }),
+      resource("gitlab_pipeline_schedule_variable", "env", { id: `${web.id}:${schedule.id}:DEPLOY_ENV`, project: String(web.id), pipeline_schedule_id: schedule.id, key: "DEPLOY_ENV", value: "staging", variable_type: "env_var" }),
+      // The group's path, as a state may hold it; the SAML group name holds a colon.
+      resource("gitlab_group_saml_link", "developers", { id: "acme:platform:developers", group: "acme", saml_group_name: "platform:developers", access_level: "developer", member_role_id: null }),
+      resource("gitlab_group_integration_mattermost", "chat", { id: String(acme.id), group: String(acme.id), webhook: "https://chat.example.com/hooks/tf-secret-hook", channel: "builds" }, ["webhook"]),
+      resource("gitlab_integration_slack", "project_chat", { id: String(web.id), project: String(web.id), webhook: "https://hooks.slack.example/x" }, ["webhook"]),
+      resource("gitlab_project", "web", { id: String(web.id), name: "Web" }),
+      resource("gitlab_project", "x\nplatform-import: 0 objects\u001b[2J", { id: "1" }),
+      { mode: "data", type: "gitlab_group", name: "lookup", provider: PROVIDER, instances: [{ schema_version: 0, attributes: { id: String(acme.id) } }] },
+    ]);
+    dir = mkdtempSync(path.join(tmpdir(), "platform-import-tf-"));
+  });
+
+  afterAll(async () => {
+    await closeAllPools();
+    await emulator?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("names each object by the id the provider's import takes, and says what the package does not manage", () => {
+    const { targets, skipped } = targetsOfState(state);
+    expect(targets.map((target) => target.kind)).toEqual(["group-settings", "group-badge", "project-badge", "schedule", "saml-link", "integration"]);
+    expect(targets.find((target) => target.kind === "saml-link")).toEqual({ kind: "saml-link", group: "acme", name: "platform:developers" });
+    expect(skipped.map((skip) => `${skip.what}: ${skip.why}`)).toEqual([
+      expect.stringMatching(/^gitlab_pipeline_schedule_variable\.env: schedule variables are left unmanaged/),
+      expect.stringMatching(/^gitlab_integration_slack\.project_chat: a project's integration/),
+      expect.stringMatching(/^gitlab_project\.web: the package does not manage this kind/),
+      expect.stringMatching(/^gitlab_project\.x\n/),
+    ]);
+    expect(() => targetsOfState('{"version": 3, "modules": []}')).toThrow(/format version 4/);
+    expect(() => targetsOfState("not json")).toThrow(/not JSON/);
+  });
+
+  it("becomes the same declarations, with the same imports, as a run over the estate finds for those objects", async () => {
+    const fromState = await readTargets(api, targetsOfState(state).targets);
+    const estate = await readEstate(api, { group: "acme", projects: ["acme/web"], instance: false, exclusive: false });
+    const keys = new Set(fromState.declarations.map((declaration) => declaration.key));
+    expect(keys.size).toBe(6);
+    expect(fromState.declarations.sort((a, b) => a.key.localeCompare(b.key))).toEqual(estate.declarations.filter((declaration) => keys.has(declaration.key)).sort((a, b) => a.key.localeCompare(b.key)));
+    expect(fromState.secrets).toEqual(estate.secrets);
+  });
+
+  it("the command writes the program, never the state's secret values, and lists what it skipped", async () => {
+    const file = path.join(dir, "terraform.tfstate");
+    writeFileSync(file, state);
+    const saved = { url: process.env.PLATFORM_URL, token: process.env.PLATFORM_TOKEN };
+    process.env.PLATFORM_URL = emulator.url;
+    process.env.PLATFORM_TOKEN = emulator.tokens.root!;
+    const out: string[] = [];
+    const errors: string[] = [];
+    try {
+      expect(await main(["--from-terraform", file, "--out", path.join(dir, "program"), "--quiet"], (text) => out.push(text), (text) => errors.push(text))).toBe(0);
+      expect(await main(["--from-terraform", file, "--group", "acme", "--out", path.join(dir, "other")], () => undefined, (text) => errors.push(text))).toBe(2);
+    } finally {
+      process.env.PLATFORM_URL = saved.url;
+      process.env.PLATFORM_TOKEN = saved.token;
+    }
+    const summary = out.join("");
+    expect(summary).toMatch(/^  Badge: 2$/m);
+    expect(summary).toContain("gitlab_integration_slack.project_chat");
+    // A name from the state stays on its line: control characters are escaped.
+    expect(summary).toContain("gitlab_project.x\\u000aplatform-import: 0 objects\\u001b[2J: the package does not manage this kind");
+    expect(summary.split("\n").filter((line) => line.startsWith("platform-import:"))).toHaveLength(1);
+    expect(summary).toContain("pulumi config set --secret acmeIntegrationMattermostWebhook");
+    const group = readFileSync(path.join(dir, "program/groups/acme.ts"), "utf8");
+    expect(group).toContain('samlGroupName: "platform:developers"');
+    expect(group).not.toContain("tf-secret-hook");
+    expect(errors.join("")).toMatch(/--from-terraform takes its objects from the state/);
+  });
+});
