@@ -14,22 +14,31 @@ import { main } from "../../src/review/cli";
 import { markdownOf, NOTE_LIMIT } from "../../src/review/markdown";
 import { parsePreview, type PreviewOutput, type PreviewStep } from "../../src/review/preview";
 import { differences, parseSummary, summaryOf } from "../../src/review/summary";
+import { HOSTILE, hostilePreview } from "./hostile-corpus";
 
 const fixtures = path.join(__dirname, "fixtures");
 const read = (name: string) => readFileSync(path.join(fixtures, name), "utf8");
 const reviewOfFixture = (name: string) => reviewOf(parsePreview(read(`${name}.json`)));
 const sentences = (review: Review) => summaryOf(review).sentences;
 
+/** A report checked against its golden copy (`UPDATE_GOLDEN=1` rewrites it). */
+function expectGolden(name: string, report: string): void {
+  const golden = path.join(fixtures, `${name}.md`);
+  if (process.env.UPDATE_GOLDEN) writeFileSync(golden, report);
+  expect(report).toBe(readFileSync(golden, "utf8"));
+}
+
 describe("golden reports", () => {
-  for (const name of ["new-stack", "change", "change-refresh", "drift", "refused", "applied"]) {
+  for (const name of ["new-stack", "change", "change-refresh", "drift", "refused", "applied", "naming", "naming-strayed"]) {
     it(name, () => {
       const preview = parsePreview(read(`${name}.json`));
-      const report = markdownOf(reviewOf(preview), { stack: "e2e", applied: preview.applied });
-      const golden = path.join(fixtures, `${name}.md`);
-      if (process.env.UPDATE_GOLDEN) writeFileSync(golden, report);
-      expect(report).toBe(readFileSync(golden, "utf8"));
+      expectGolden(name, markdownOf(reviewOf(preview), { stack: "e2e", applied: preview.applied }));
     });
   }
+
+  it("hostile: names, owners, kinds, field paths, values and messages of ./hostile-corpus.ts, in every kind of change", () => {
+    expectGolden("hostile", markdownOf(reviewOf(parsePreview(JSON.stringify(hostilePreview(HOSTILE)))), { stack: "e2e" }));
+  });
 });
 
 describe("what each step reads as", () => {
@@ -52,8 +61,9 @@ describe("what each step reads as", () => {
   it("with --refresh: the objects an only-these set deletes, each named, and what drifted apart from the program's changes", () => {
     const review = reviewOfFixture("change-refresh");
     const removals = review.changes.filter((change) => change.kind === "removal");
-    expect(removals.map((change) => change.object)).toEqual(["badge 3 `handmade`", "badge 4 `stray`"]);
-    // The badge this run takes over is in `keep` only once it is known: the report says so.
+    // Badge 3 `handmade` is the one this run takes over, which `keep` names once it is known: no deletion.
+    expect(removals.map((change) => change.object)).toEqual(["badge 4 `stray`"]);
+    // Another value of `keep` is known only at apply (the badge this run creates): the report says so.
     expect(removals.every((change) => change.note?.includes("known only at apply"))).toBe(true);
     const drift = review.changes.filter((change) => change.kind === "drift");
     expect(drift.map((change) => [change.object, change.fields.map((field) => field.path)])).toEqual([["badge 2 `docs`", ["linkUrl", "renderedLinkUrl"]]]);
@@ -126,7 +136,7 @@ describe("large previews", () => {
     const report = markdownOf(review, { stack: "prod" });
     expect(report.length).toBeLessThanOrEqual(NOTE_LIMIT);
     expect(report).toContain("<details><summary>3000 changes: show</summary>");
-    for (let i = 3000; i < 3060; i++) expect(report).toContain(`deletes badge ${i} \`badge-${i}\``);
+    for (let i = 3000; i < 3060; i++) expect(report).toContain(`deletes badge ${i} <code>badge-${i}</code>`);
   });
 
   it("past a smaller limit, drop the fields of what does not destroy, then changes, and say so", () => {
@@ -134,7 +144,7 @@ describe("large previews", () => {
     const comment = markdownOf(review, { maxChars: 65_536 });
     expect(comment.length).toBeLessThanOrEqual(65_536);
     expect(comment).toMatch(/\*\*Truncated:\*\* \d+ more changes not shown here/);
-    for (let i = 3000; i < 3060; i++) expect(comment).toContain(`deletes badge ${i} \`badge-${i}\``);
+    for (let i = 3000; i < 3060; i++) expect(comment).toContain(`deletes badge ${i} <code>badge-${i}</code>`);
     const shortened = markdownOf(reviewOf(largePreview(500, 5)), { maxChars: 100_000 });
     expect(shortened).toContain("**Shortened:** fields are shown for destructive steps only");
   });
