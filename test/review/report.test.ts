@@ -5,13 +5,14 @@
  * kind of step reads as, the secrets, a very large preview within the note's
  * size, and the guard that compares a new preview with the reviewed one.
  */
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { reviewOf, type Review } from "../../src/review/changes";
 import { main } from "../../src/review/cli";
-import { markdownOf, NOTE_LIMIT } from "../../src/review/markdown";
+import { code, markdownOf, markerOf, NOTE_LIMIT } from "../../src/review/markdown";
 import { parsePreview, type PreviewOutput, type PreviewStep } from "../../src/review/preview";
 import { differences, parseSummary, summaryOf } from "../../src/review/summary";
 import { HOSTILE, hostilePreview } from "./hostile-corpus";
@@ -91,6 +92,56 @@ describe("what each step reads as", () => {
   });
 });
 
+describe("what the report names (./fixtures/naming*.json: the real CLI, test/e2e/programs/review-naming)", () => {
+  const naming = () => reviewOfFixture("naming");
+
+  it("a badge moved to another project: the badge of the old project is destroyed, a new one created in the new", () => {
+    const moved = naming().changes.find((change) => change.name === "moved")!;
+    expect(moved.kind).toBe("replace");
+    expect(moved.owner).toBe("project acme/web");
+    expect(sentences({ ...naming(), changes: [moved] })).toEqual(["replaces badge 1 `moved` of project acme/web by a new one of project acme/api (project changes)"]);
+    const report = markdownOf(naming());
+    expect(report).toContain("**project <code>acme/web</code>**\n\n- `+-` replaces badge 1 <code>moved</code> of project <code>acme/web</code> by a new one of project <code>acme/api</code>");
+  });
+
+  it("a takeover that an only-these set keeps is no deletion: the set's keep depends on the resource that takes the badge over", () => {
+    const review = naming();
+    expect(review.changes.filter((change) => change.kind === "takeover").map((change) => change.object)).toEqual(["badge `handmade`"]);
+    expect(review.changes.filter((change) => change.kind === "removal")).toEqual([]);
+    expect(review.counts.removal).toBe(0);
+  });
+
+  it("a schedule changed with takeOwnership, owned by someone else: whom its pipelines run as, before and after", () => {
+    const schedule = naming().changes.find((change) => change.name === "nightly")!;
+    expect(schedule.fields).toContainEqual({ path: "owner (whom its pipelines run as)", before: { value: "alice" }, after: { described: "the user of the platform's token" } });
+    expect(schedule.note).toMatch(/takes ownership/);
+    const applied = reviewOfFixture("naming-strayed").changes.find((change) => change.name === "nightly")!;
+    expect(applied.fields).toContainEqual({ path: "owner (whom its pipelines run as)", before: { value: "alice" }, after: { value: "maintainer" } });
+  });
+
+  it("an engine message naming a resource is that resource's problem, whichever resource it came attached to", () => {
+    const text = read("naming-strayed.json");
+    expect(reviewOf(parsePreview(text)).problems).toEqual([{ resource: "extra (Badge)", message: expect.stringMatching(/^expected resource operations for urn:\S+::extra but none were seen$/) }]);
+    const elsewhere = text.replace(/"urn":"urn:pulumi:e2e::review-naming::pulumi-nodejs:dynamic\/platform:Badge::extra","prefix":"error: "/, '"urn":"urn:pulumi:e2e::review-naming::pulumi-nodejs:dynamic/platform:PipelineSchedule::nightly","prefix":"error: "');
+    expect(elsewhere).not.toBe(text);
+    expect(reviewOf(parsePreview(elsewhere)).problems.map((problem) => problem.resource)).toEqual(["extra (Badge)"]);
+  });
+});
+
+describe("text from a program or a server", () => {
+  it("is a code element: punctuation as character references, invisible characters as their escape", () => {
+    expect(code("[click](https://x.example.com) @all #1 :smile: `a` | <b>")).toBe(
+      "<code>&#91;click&#93;&#40;https&#58;//x&#46;example&#46;com&#41; &#64;all &#35;1 &#58;smile&#58; &#96;a&#96; &#124; &#60;b&#62;</code>",
+    );
+    expect(code("a\u202Eb\u0000c\nd\u200Be\u{E0041}")).toBe("<code>a&#92;u202Eb&#92;u0000c&#92;u000Ad&#92;u200Be&#92;u&#123;E0041&#125;</code>");
+    expect(code("x".repeat(250), 200)).toBe(`<code>${"x".repeat(200)}</code>… <em>(250 characters, shown shortened)</em>`);
+  });
+
+  it("a stack's name cannot end the note's marker", () => {
+    expect(markerOf("a --> <b>")).toBe('<!-- platform-review stack="a --\\u003e \\u003cb\\u003e" -->');
+  });
+});
+
 describe("secrets", () => {
   it("a value the CLI masks, and a property the resource declares secret, are never shown", () => {
     const preview: PreviewOutput = {
@@ -157,6 +208,40 @@ describe("the guard: the preview before the apply against the reviewed one", () 
     const found = differences(reviewed, reviewOfFixture("change-refresh"));
     expect(found).toContain("not reviewed: deletes badge 4 `stray` of group acme");
     expect(found).toContain("updates badge 2 `docs` of group acme: fields differ from the review: linkUrl");
+  });
+});
+
+describe("long values: shown shortened, compared in full", () => {
+  const update = (after: string, secret = false) =>
+    parsePreview(
+      JSON.stringify({
+        steps: [
+          {
+            op: "update",
+            urn: "urn:pulumi:dev::infra::pulumi-nodejs:dynamic/platform:PipelineSchedule::nightly",
+            oldState: { type: "pulumi-nodejs:dynamic/platform:PipelineSchedule", id: "projects/acme%2Fweb/pipeline_schedules/1", inputs: { project: "acme/web", description: "short" } },
+            newState: { type: "pulumi-nodejs:dynamic/platform:PipelineSchedule", inputs: { project: "acme/web", description: secret ? "[secret]" : after } },
+          },
+        ],
+      }),
+    );
+  const long = "a".repeat(1234);
+
+  it("the report shows the start and says it shortened; the data holds the length and the digest, not the tail", () => {
+    const review = reviewOf(update(long));
+    const after = review.changes[0]!.fields[0]!.after;
+    expect(after).toEqual({ value: "a".repeat(299), characters: 1234, sha256: createHash("sha256").update(long).digest("hex") });
+    expect(markdownOf(review)).toContain(`<code>${"a".repeat(299)}</code>… <em>(1,234 characters, shown shortened)</em>`);
+  });
+
+  it("two plans that differ after the 297th character differ for the guard, also read back from the data", () => {
+    const reviewed = parseSummary(JSON.stringify(summaryOf(reviewOf(update(`${long}x`)))));
+    expect(differences(reviewed, reviewOf(update(`${long}x`)))).toEqual([]);
+    expect(differences(reviewed, reviewOf(update(`${long}y`)))).toEqual(["updates pipeline schedule 1 `short` of project acme/web: fields differ from the review: description"]);
+  });
+
+  it("a secret is never digested", () => {
+    expect(reviewOf(update(long, true)).changes[0]!.fields[0]!.after).toEqual({ secret: true });
   });
 });
 
