@@ -15,7 +15,7 @@ export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 /**
  * A value as the report may show it: its text, or the fact that it is secret,
- * not known yet, or absent, or what it will be in the tool's words. A text
+ * not known yet, absent, or the user of the platform's token (a new owner). A text
  * longer than the report shows is cut, with its length and the SHA-256 digest
  * of the whole text beside it, so two values that differ past the cut differ
  * here too (a secret is never digested: it is only `secret`).
@@ -26,7 +26,7 @@ export type Shown =
   | { secret: true }
   | { unknown: true }
   | { absent: true }
-  | { described: string };
+  | { tokenUser: true };
 
 /** The longest text a value is shown with; a longer one is cut and digested. */
 export const SHOWN_CHARACTERS = 300;
@@ -189,6 +189,7 @@ function valueAt(root: Record<string, unknown> | null | undefined, path: string)
 }
 
 function pathParts(path: string): string[] {
+  if (!/[.[\]"]/.test(path)) return [path];
   const parts: string[] = [];
   for (const match of path.matchAll(/([^.[\]"]+)|\["([^"]*)"\]|\[(\d+)\]/g)) parts.push(match[1] ?? match[2] ?? match[3]!);
   return parts;
@@ -412,7 +413,7 @@ function ownershipChange(step: PreviewStep, terms: KindTerms): Pick<Change, "fie
   }
   return {
     note: "takes ownership where someone else owns it: its pipelines then run as the user of the platform's token",
-    fields: [{ path, before, after: { described: "the user of the platform's token" } }],
+    fields: [{ path, before, after: { tokenUser: true } }],
   };
 }
 

@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { closeAllPools } from "../client";
 import { reviewOf, type Review } from "./changes";
-import { markdownOf, markerOf, NOTE_LIMIT } from "./markdown";
+import { code, markdownOf, markerOf, NOTE_LIMIT } from "./markdown";
 import { type NoteTarget, postNote, reviewedNote, targetFromEnvironment } from "./post";
 import { parsePreview } from "./preview";
 import { dataComment, differences, parseSummary, summaryInNote, summaryOf } from "./summary";
@@ -62,7 +62,8 @@ function guardLines(found: string[]): string[] {
     "",
     "The preview taken before applying differs from the reviewed one; nothing was applied.",
     "",
-    ...found.slice(0, 40).map((line) => `- ${line}`),
+    // Each difference names objects as the program does: shown as text, never as Markdown.
+    ...found.slice(0, 40).map((line) => `- ${code(line)}`),
     ...(found.length > 40 ? [`- and ${found.length - 40} more`] : []),
     "",
   ];

@@ -40,16 +40,21 @@ export const SECTIONS: Record<ChangeKind, SectionWords> = {
   drift: { title: "Drift: changed on the server outside this program (found by the refresh)", marker: "!", verb: "", done: "" },
 };
 
-/** The sentence that says what one change does, in plain words (the data's, the guard's): "deletes badge 4 `legacy` of group acme". */
+/**
+ * The sentence that says what one change does, in plain words (the data's, the
+ * guard's messages on a terminal): "deletes badge 4 `legacy` of group acme",
+ * invisible characters shown as their escape.
+ */
 export function sentenceOf(change: Change, applied = false): string {
-  return sentence(change, applied, { object: change.object, owner: change.owner, newOwner: change.newOwner, reason: (reason) => reason });
+  const newOwner = change.newOwner === undefined ? undefined : visible(change.newOwner);
+  return sentence(change, applied, { object: visible(change.object), owner: visible(change.owner), newOwner, reason: visible });
 }
 
-/** The same sentence as Markdown, its names as code. */
+/** The same sentence as Markdown, its names as code (a change read from data without its names apart: its words as code). */
 function sentenceMarkdown(change: Change, applied: boolean): string {
-  const object = objectMarkdown(change.named);
-  const newOwner = change.newOwnedBy && ownerMarkdown(change.newOwnedBy);
-  return sentence(change, applied, { object, owner: ownerMarkdown(change.ownedBy), newOwner, reason: (reason) => code(reason, NAME_CHARACTERS) });
+  const object = change.named ? objectMarkdown(change.named) : code(change.object, NAME_CHARACTERS);
+  const newOwner = change.newOwner === undefined ? undefined : change.newOwnedBy ? ownerMarkdown(change.newOwnedBy) : code(change.newOwner, NAME_CHARACTERS);
+  return sentence(change, applied, { object, owner: ownerOfMarkdown(change), newOwner, reason: (reason) => code(reason, NAME_CHARACTERS) });
 }
 
 function sentence(change: Change, applied: boolean, words: { object: string; owner: string; newOwner?: string; reason: (reason: string) => string }): string {
@@ -111,10 +116,13 @@ const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
  */
 const PUNCTUATION = /[!-+.:-@[-`{-~]/g;
 
-const escapeOf = (character: string) => {
+/** Text with every invisible character as its escape: what a terminal, or a page, may show of a program's text. */
+export const visible = (text: string) => text.replace(INVISIBLE, escapeOf);
+
+function escapeOf(character: string): string {
   const point = character.codePointAt(0)!;
   return point > 0xffff ? `\\u{${point.toString(16).toUpperCase()}}` : `\\u${point.toString(16).toUpperCase().padStart(4, "0")}`;
-};
+}
 
 /**
  * Text from a program or a server as a code element, shown as it is and
@@ -127,7 +135,7 @@ const escapeOf = (character: string) => {
  */
 export function code(text: string, max = Number.POSITIVE_INFINITY): string {
   const cut = text.length > max ? text.slice(0, /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max) : text;
-  const shown = `<code>${cut.replace(INVISIBLE, escapeOf).replace(PUNCTUATION, (character) => `&#${character.charCodeAt(0)};`)}</code>`;
+  const shown = `<code>${visible(cut).replace(PUNCTUATION, (character) => `&#${character.charCodeAt(0)};`)}</code>`;
   return cut === text ? shown : `${shown}… <em>(${text.length.toLocaleString("en-US")} characters, shown shortened)</em>`;
 }
 
@@ -140,12 +148,14 @@ function ownerMarkdown({ words, path }: OwnerName): string {
   return path === undefined ? words : `${words} ${code(path, NAME_CHARACTERS)}`;
 }
 
+const ownerOfMarkdown = (change: Change) => (change.ownedBy ? ownerMarkdown(change.ownedBy) : code(change.owner, NAME_CHARACTERS));
+
 /** A value in a table cell: code, or what stands for it; a shortened one says so. */
 function cell(value: Shown): string {
   if ("secret" in value) return "<em>secret (not shown)</em>";
   if ("unknown" in value) return "<em>known after apply</em>";
   if ("absent" in value) return "<em>none</em>";
-  if ("described" in value) return `<em>${value.described}</em>`;
+  if ("tokenUser" in value) return "<em>the user of the platform's token</em>";
   if ("sha256" in value) return `${code(value.value)}… <em>(${value.characters.toLocaleString("en-US")} characters, shown shortened)</em>`;
   return code(value.value, SHOWN_CHARACTERS);
 }
@@ -183,14 +193,18 @@ function byOwner(changes: Change[]): Map<string, Change[]> {
   return groups;
 }
 
+/** A section's lines: its changes come grouped by owner (see inReportOrder), each owner's under its name. */
 function sectionLines(kind: ChangeKind, changes: Change[], linesOf: (change: Change) => string, applied: boolean): string[] {
   const words = SECTIONS[kind];
   const body: string[] = [];
-  for (const owned of byOwner(changes).values()) {
-    body.push(`**${ownerMarkdown(owned[0]!.ownedBy)}**`, "");
-    for (const change of owned) body.push(linesOf(change));
-    body.push("");
-  }
+  changes.forEach((change, index) => {
+    if (index === 0 || changes[index - 1]!.owner !== change.owner) {
+      if (index > 0) body.push("");
+      body.push(`**${ownerOfMarkdown(change)}**`, "");
+    }
+    body.push(linesOf(change));
+  });
+  body.push("");
   const title = applied ? (words.done ? words.done[0]!.toUpperCase() + words.done.slice(1) : words.title) : words.title;
   const heading = `#### ${title} (${changes.length})`;
   if (words.destructive || changes.length <= FOLD_AT) return [heading, "", ...body];

@@ -31,7 +31,7 @@ const shownSchema = z.union([
   z.object({ secret: z.literal(true) }),
   z.object({ unknown: z.literal(true) }),
   z.object({ absent: z.literal(true) }),
-  z.object({ described: z.string() }),
+  z.object({ tokenUser: z.literal(true) }),
 ]);
 
 const summarySchema = z.looseObject({
@@ -45,6 +45,10 @@ const summarySchema = z.looseObject({
       urn: z.string(),
       owner: z.string(),
       object: z.string(),
+      named: z.object({ noun: z.string(), id: z.string().optional(), label: z.string().optional() }).optional(),
+      ownedBy: z.object({ words: z.string(), path: z.string().optional() }).optional(),
+      newOwner: z.string().optional(),
+      newOwnedBy: z.object({ words: z.string(), path: z.string().optional() }).optional(),
       reasons: z.array(z.string()).optional(),
       fields: z.array(z.object({ path: z.string(), before: shownSchema, after: shownSchema })),
     }),

@@ -87,7 +87,7 @@ describe.each([3000, 100_000])("a value nested %i deep", (depth) => {
 describe("a 100 MB preview", () => {
   it("is reported by the command, within 1 GiB of memory", { timeout: 300_000 }, () => {
     const file = path.join(work, "large.json");
-    // A new stack of badges, as the CLI writes them (each step about 7 KB): some 15,000 creates in one section.
+    // A new stack of badges, as the CLI writes them: some 40,000 creates in one section.
     const counts = writeLargePreview(file, { bytes: 100 * 1024 * 1024, kinds: ["create"] });
     const data = path.join(work, "large-review.json");
     // The command as the bin runs it, in a Node.js whose heap may not pass 1 GiB; it prints the most memory it held.

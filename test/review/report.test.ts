@@ -113,7 +113,7 @@ describe("what the report names (./fixtures/naming*.json: the real CLI, test/e2e
 
   it("a schedule changed with takeOwnership, owned by someone else: whom its pipelines run as, before and after", () => {
     const schedule = naming().changes.find((change) => change.name === "nightly")!;
-    expect(schedule.fields).toContainEqual({ path: "owner (whom its pipelines run as)", before: { value: "alice" }, after: { described: "the user of the platform's token" } });
+    expect(schedule.fields).toContainEqual({ path: "owner (whom its pipelines run as)", before: { value: "alice" }, after: { tokenUser: true } });
     expect(schedule.note).toMatch(/takes ownership/);
     const applied = reviewOfFixture("naming-strayed").changes.find((change) => change.name === "nightly")!;
     expect(applied.fields).toContainEqual({ path: "owner (whom its pipelines run as)", before: { value: "alice" }, after: { value: "maintainer" } });
@@ -261,6 +261,19 @@ describe("the command", () => {
     const guarded = await run("--preview", file("change-refresh"), "--reviewed", summary);
     expect(guarded.code).toBe(3);
     expect(guarded.out).toContain("#### Stopped: this is not what was reviewed");
+  });
+
+  it("the guard's notice names what differs as text: a hostile name stays inert there too", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "review-"));
+    const [summary, hostile] = [path.join(dir, "summary.json"), path.join(dir, "hostile.json")];
+    await run("--preview", path.join(fixtures, "change.json"), "--json", summary, "--quiet");
+    writeFileSync(hostile, JSON.stringify(hostilePreview(HOSTILE)));
+    const guarded = await run("--preview", hostile, "--reviewed", summary);
+    expect(guarded.code).toBe(3);
+    const notice = guarded.out.slice(guarded.out.indexOf("#### Stopped"), guarded.out.indexOf("#### Deletes"));
+    expect(notice).toContain("- <code>not reviewed&#58; deletes badge 7 &#96;&#60;img src&#61;x onerror&#61;alert&#40;1&#41;&#62;&#96; of group &#60;img src&#61;x onerror&#61;alert&#40;1&#41;&#62;</code>");
+    expect(notice).toContain("- <code>not reviewed&#58; deletes badge 16 &#96;right-to-left &#92;u202Eevil&#46;exe&#96;");
+    expect(notice).not.toMatch(/<img|<script|<!--|@all|\[click\]/);
   });
 
   it("refuses wrong usage before reading anything", async () => {
