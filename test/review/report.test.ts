@@ -1,6 +1,8 @@
 /**
  * The review report, from previews the real CLI wrote against the emulator
- * (./fixtures, made by scripts/make-review-fixtures.mts): each report checked
+ * (./fixtures, made by scripts/make-review-fixtures.mts and, for what the
+ * report must name right, scripts/make-review-naming-fixtures.mts) and from
+ * the hostile corpus (./hostile-corpus.ts): each report checked
  * as text against its golden copy (`UPDATE_GOLDEN=1` rewrites them), what each
  * kind of step reads as, the secrets, a very large preview within the note's
  * size, and the guard that compares a new preview with the reviewed one.
