@@ -311,4 +311,23 @@ describe("what the engine narrates at preview (src/engine/import.ts, src/resourc
     ]);
     expect(review.changes.map((change) => [change.kind, change.object])).toEqual([["removal", "badge 4 `legacy`"]]);
   });
+
+  it("an object an `import` takes over, kept by an only-these set through that resource's id, is no deletion; another one is", () => {
+    const set = "pulumi-nodejs:dynamic/platform:ExclusiveBadges";
+    const taker = urn("Badge", "imported");
+    const review = previewOf([
+      { op: "create", urn: taker, newState: { type: "pulumi-nodejs:dynamic/platform:Badge", inputs: { group: "acme", name: "old", __import: "groups/acme/badges/7" } } },
+      {
+        op: "update",
+        urn: urn("ExclusiveBadges", "only-these"),
+        oldState: { type: set, id: "groups/acme/badges", inputs: { group: "acme", keep: [], unexpected: [{ badgeId: 7, name: "old" }, { badgeId: 8, name: "stray" }] } },
+        newState: { type: set, inputs: { group: "acme", keep: ["04da6b54-80e4-46f7-96ec-b56ff0331ba9"], unexpected: [] }, propertyDependencies: { keep: [taker] } },
+      },
+    ]);
+    expect(review.changes.map((change) => [change.kind, change.object])).toEqual([
+      ["removal", "badge 8 `stray`"],
+      ["takeover", "badge `old`"],
+      ["update", "only-these set of badges"],
+    ]);
+  });
 });
