@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { apiPath, closeAllPools, PlatformClient } from "pulumi-platform";
-import { startEmulator } from "pulumi-platform/emulator";
+import { mergeRequestStore, startEmulator } from "pulumi-platform/emulator";
 import { main } from "../dist/review/cli.js";
 import { writeBenchmarkSection } from "./benchmarks-file.mts";
 import { writeLargePreview } from "./large-preview.mts";
@@ -71,7 +71,7 @@ try {
   const api = new PlatformClient({ url: emulator.url, token: emulator.tokens.root! });
   const mr = await api.post<{ iid: number }>(apiPath`/projects/${"acme/web"}/merge_requests`, { source_branch: "stable", target_branch: "main", title: "bench" });
   emulator.runDueWork();
-  const { sha, project_id } = await api.get<{ sha: string; project_id: number }>(apiPath`/projects/${"acme/web"}/merge_requests/${mr.iid}`);
+  const { project_id } = await api.get<{ project_id: number }>(apiPath`/projects/${"acme/web"}/merge_requests/${mr.iid}`);
   const ci = { CI_API_V4_URL: `${emulator.url}/api/v4`, CI_PROJECT_ID: String(project_id), PLATFORM_REVIEW_TOKEN: emulator.tokens.alice! };
   const requestsOf = async (env: Record<string, string>, ...args: string[]) => {
     const mark = emulator.mark();
@@ -80,10 +80,18 @@ try {
   };
   const first = await requestsOf({ ...ci, CI_MERGE_REQUEST_IID: String(mr.iid) }, "--post");
   const second = await requestsOf({ ...ci, CI_MERGE_REQUEST_IID: String(mr.iid) }, "--post");
-  const guard = await requestsOf({ ...ci, CI_COMMIT_SHA: sha }, "--check-reviewed");
+  // The merge, as a real server records it (the emulator serves no merge endpoint): the guard reads the merged merge request.
+  const sha = "e".repeat(40);
+  Object.assign(mergeRequestStore.of(emulator.state).mergeRequests.find((record) => record.projectId === project_id && record.iid === mr.iid)!, {
+    state: "merged",
+    mergedAt: new Date().toISOString(),
+    mergeCommitSha: sha,
+  });
+  const guard = await requestsOf({ ...ci, CI_COMMIT_SHA: sha, CI_COMMIT_BRANCH: "main" }, "--check-reviewed");
 
   const large = path.join(work, "large.json");
-  const largeCounts = writeLargePreview(large, { bytes: 100 * 1024 * 1024, kinds: ["create"] });
+  const largeCounts = writeLargePreview(large, { bytes: 100 * 1024 * 1024 });
+  const largeChanges = largeCounts.create + largeCounts.update + largeCounts.delete + largeCounts.replace;
   const largeCost = commandCost(large);
   const many = path.join(work, "many.json");
   writeLargePreview(many, { changes: 10_000, removals: 5_000 });
@@ -98,7 +106,7 @@ try {
     `| requests of the first --post | ${first.length}: ${first.join(", ")} |`,
     `| requests of the next --post (rewrites the note) | ${second.length}: ${second.join(", ")} |`,
     `| requests of the apply's --check-reviewed | ${guard.length}: ${guard.join(", ")} |`,
-    `| a ${mb(large)} MB preview (${largeCounts.create} badges created, ${(statSync(large).size / largeCounts.create / 1024).toFixed(1)} KB a step): read, report, data (one run, a Node.js bounded to 1 GiB of heap) | ${largeCost.seconds.toFixed(1)} s, ${largeCost.mib.toFixed(0)} MiB at most |`,
+    `| a ${mb(large)} MB preview (${largeChanges} changes: creates, updates, deletes, replacements, ${(statSync(large).size / largeChanges / 1024).toFixed(1)} KB a step): read, report, data (one run, a Node.js bounded to 1 GiB of heap) | ${largeCost.seconds.toFixed(1)} s, ${largeCost.mib.toFixed(0)} MiB at most |`,
     `| 15,000 changes (${mb(many)} MB: creates, updates, deletes, replacements, 5,000 deletions of an only-these set): the same | ${manyCost.seconds.toFixed(1)} s, ${manyCost.mib.toFixed(0)} MiB at most |`,
   ];
   const section = [

@@ -13,7 +13,10 @@ const PROVIDER = "urn:pulumi:prod::infra::pulumi:providers:pulumi-nodejs::defaul
 const BADGE = "pulumi-nodejs:dynamic/platform:Badge";
 // The serialized provider every dynamic resource's state carries (as long as the real one).
 const SERIALIZED = `exports.handler=function(){try{var r=require("pulumi-platform/runtime")}catch(e){if(e.code!='MODULE_NOT_FOUND')throw e;var m=Error('Install pulumi-platform in '+process.cwd()+' and run this again.'),p=console.error;m.stack='';console.error=function(s){s==m+': '||p.apply(console,arguments)};throw m}return r.provider('Badge')}`;
-const TRACE = Array.from({ length: 13 }, (_, frame) => (frame % 2 ? {} : { sourcePosition: `project:///node_modules/@pulumi/pulumi/runtime/resource.ts#${1000 + frame},22` }));
+// The program's stack trace, as long as the real CLI's for a program in a CI checkout (test/review/fixtures).
+const TRACE = Array.from({ length: 13 }, (_, frame) =>
+  frame % 3 === 1 ? {} : { sourcePosition: `project:///../../../builds/acme/platform-infra/node_modules/@pulumi/pulumi/vendor/ts-node@7.0.1/index.js#${3000 + frame},23` },
+);
 
 /** How many changes of each kind a large preview proposes. */
 export interface LargeCounts {
@@ -26,13 +29,14 @@ export interface LargeCounts {
 
 const urnOf = (name: string, type = BADGE) => `urn:pulumi:prod::infra::${type}::${name}`;
 
-function state(name: string, index: number, inputs: Record<string, unknown>, type = BADGE) {
+function state(name: string, index: number, inputs: Record<string, unknown>, recorded = true, type = BADGE) {
   const group = `team-${index % 300}`;
   const all = { __provider: SERIALIZED, group, name, linkUrl: `https://ci.example.com/${group}/${name}`, imageUrl: `https://ci.example.com/${group}/${name}.svg`, ...inputs };
   return {
     urn: urnOf(name, type),
     custom: true,
-    id: `groups/${group}/badges/${index + 1}`,
+    // A state the engine has recorded has an id; a step's new state has none yet.
+    ...(recorded ? { id: `groups/${group}/badges/${index + 1}` } : {}),
     type,
     inputs: all,
     outputs: { ...all, badgeId: index + 1, renderedLinkUrl: all.linkUrl, renderedImageUrl: all.imageUrl },
@@ -56,13 +60,13 @@ function stepOf(index: number, kind: StepKind): unknown {
   const name = `badge-${index}`;
   switch (kind) {
     case "create":
-      return { op: "create", urn: urnOf(name), provider: PROVIDER, newState: state(name, index, {}), detailedDiff: null };
+      return { op: "create", urn: urnOf(name), provider: PROVIDER, newState: state(name, index, {}, false), detailedDiff: null };
     case "update":
-      return { op: "update", urn: urnOf(name), provider: PROVIDER, oldState: state(name, index, {}), newState: state(name, index, { linkUrl: `https://ci.example.com/new/${index}` }), diffReasons: ["linkUrl"], detailedDiff: null };
+      return { op: "update", urn: urnOf(name), provider: PROVIDER, oldState: state(name, index, {}), newState: state(name, index, { linkUrl: `https://ci.example.com/new/${index}` }, false), diffReasons: ["linkUrl"], detailedDiff: null };
     case "delete":
       return { op: "delete", urn: urnOf(name), provider: PROVIDER, oldState: state(name, index, {}), detailedDiff: null };
     case "replace":
-      return { op: "replace", urn: urnOf(name), provider: PROVIDER, oldState: state(name, index, {}), newState: state(name, index, { group: `moved-${index % 7}` }), replaceReasons: ["group"], detailedDiff: null };
+      return { op: "replace", urn: urnOf(name), provider: PROVIDER, oldState: state(name, index, {}), newState: state(name, index, { group: `moved-${index % 7}` }, false), replaceReasons: ["group"], detailedDiff: null };
   }
 }
 

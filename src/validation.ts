@@ -108,3 +108,43 @@ export function isHttpUrl(value: string): boolean {
     return false;
   }
 }
+
+/**
+ * The rule for a string that becomes a URL path segment (a name, an id) or a
+ * path of segments (a full path such as acme/web): no segment may be `.` or
+ * `..`, plain or percent-encoded, since URL parsers (WHATWG's, undici's,
+ * front proxies') resolve them and the request would reach another object.
+ */
+export const DOT_SEGMENT_RULE = 'must not be "." or ".." nor have one as a path segment (plain or percent-encoded, as %2e): a URL would resolve it to another address';
+
+/**
+ * How many rounds of percent-decoding are looked through: a server decodes
+ * once, a proxy in front of it perhaps once more. Bounded, so a value of
+ * escapes of escapes costs a few passes, not one per layer.
+ */
+const DECODING_ROUNDS = 4;
+
+const PERCENT_ESCAPE = /%([0-9a-f]{2})/gi;
+
+/**
+ * Whether `value`, read as a path, has a `.` or `..` segment: split on `/`
+ * and `\` (which WHATWG's parser also takes as a separator), with tabs and
+ * line breaks dropped (that parser drops them anywhere) and surrounding
+ * spaces trimmed, after each round of percent-decoding (`%2e%2E`, `.%2E`,
+ * `acme%2f..`, `%252e%252e`).
+ */
+export function hasDotSegment(value: string): boolean {
+  let text = value;
+  for (let round = 0; ; round++) {
+    if (text.split(/[/\\]/).some((segment) => /^\.\.?$/.test(segment.replace(/[\t\n\r]/g, "").trim()))) return true;
+    const decoded = text.replace(PERCENT_ESCAPE, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+    if (decoded === text || round === DECODING_ROUNDS) return false;
+    text = decoded;
+  }
+}
+
+/**
+ * The refinement every schema adds to a string that ends up in a request's
+ * path: `.refine(...notDotSegments)`. Non-strings (a numeric id) pass.
+ */
+export const notDotSegments = [(value: unknown): boolean => typeof value !== "string" || !hasDotSegment(value), { message: DOT_SEGMENT_RULE }] as const;

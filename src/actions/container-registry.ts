@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { inRepository, projectRepositoryPath, registryRepositorySubject, registryTagPath } from "../functions/container-registry";
 import { defineAction, projectNeeds } from "./core";
+import { notDotSegments } from "../validation";
 
 /**
  * Deletes one tag of a project's registry repository. A tag matching a
@@ -20,7 +21,7 @@ import { defineAction, projectNeeds } from "./core";
 export const deleteRegistryTag = defineAction({
   name: "deleteRegistryTag",
   verb: "delete",
-  args: z.object({ ...inRepository, /** The tag's name. */ name: z.string().min(1).regex(/^[^/]+$/, { message: "must be a tag name (no /)" }) }),
+  args: z.object({ ...inRepository, /** The tag's name. */ name: z.string().min(1).regex(/^[^/]+$/, { message: "must be a tag name (no /)" }).refine(...notDotSegments) }),
   subject: (args) => `tag ${args.name} of ${registryRepositorySubject(args)}`,
   needs: projectNeeds("Developer"),
   refusals: {

@@ -19,7 +19,7 @@
  * `pulumi.runtime.isDryRun()` (docs/actions.md).
  */
 import type { z } from "zod";
-import { mayHaveBeenApplied } from "../client/errors";
+import { MAY_HAVE_BEEN_DONE, mayHaveBeenApplied } from "../client/errors";
 import { withConnection, type Connection } from "../connection";
 import { ExplainedError } from "../engine/errors";
 import { clientFor, explained, parseArgs, readerFor, type CallDeclaration, type Reader } from "../functions/core";
@@ -54,8 +54,8 @@ export function defineAction<A extends z.ZodObject, Out>(declaration: ActionDecl
       return await declaration.run(readerFor(api, declaration, parsed), parsed as z.output<A>);
     } catch (error) {
       const explanation = explained(declaration, parsed, error, secrets);
-      if (!mayHaveBeenApplied(error)) throw explanation;
-      throw new ExplainedError(`${explanation.message} The server may have done it before the failure: check before running it again.`);
+      if (!mayHaveBeenApplied(error) || explanation.message.includes(MAY_HAVE_BEEN_DONE)) throw explanation;
+      throw new ExplainedError(`${explanation.message} ${MAY_HAVE_BEEN_DONE}`);
     }
   };
   return (args, opts) => withConnection(opts?.connection, () => act(args));

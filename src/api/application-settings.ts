@@ -4,7 +4,7 @@
  * may be absent or null: editions and versions differ in what they hold.
  */
 import { z } from "zod";
-import { decimalValue } from "../application-settings-catalogue";
+import { decimalValue, SETTING_ENTRIES } from "../application-settings-catalogue";
 import type { Needs } from "../engine/needs";
 import { callsOf } from "./core";
 
@@ -140,3 +140,6 @@ export type ApplicationSettings = z.output<typeof applicationSettings>;
 export const applicationSettingsCalls = callsOf(applicationSettings);
 
 export const APPLICATION_SETTINGS_PATH = "/application/settings";
+
+/** The settings (API names) that hold credentials, as the catalogue marks them: kept secret wherever they are read. */
+export const CREDENTIAL_SETTINGS: readonly string[] = SETTING_ENTRIES.filter(([, entry]) => entry.secret).map(([name]) => name);

@@ -4,7 +4,7 @@
  * one repository (`/registry/repositories/:id`), and a repository's tags.
  */
 import { z } from "zod";
-import { apiPath, type PlatformClient } from "../client";
+import { apiPath, pathSegment, type PlatformClient } from "../client";
 import { callsOf } from "./core";
 
 export const registryTagSummary = z.looseObject({
@@ -55,7 +55,7 @@ export const projectRepositoryPath = (project: string | number, repositoryId: nu
 /** A project repository's tags. */
 export const registryTagsPath = (project: string | number, repositoryId: number): string => `${projectRepositoryPath(project, repositoryId)}/tags`;
 /** One tag, by name. */
-export const registryTagPath = (project: string | number, repositoryId: number, name: string): string => `${registryTagsPath(project, repositoryId)}/${encodeURIComponent(name)}`;
+export const registryTagPath = (project: string | number, repositoryId: number, name: string): string => `${registryTagsPath(project, repositoryId)}/${pathSegment(name)}`;
 
 export type RegistryRepository = z.output<typeof registryRepository>;
 export type RegistryTagSummary = z.output<typeof registryTagSummary>;

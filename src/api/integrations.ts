@@ -6,7 +6,7 @@
  * found, `active: false`.
  */
 import { z } from "zod";
-import { apiPath } from "../client";
+import { apiPath, pathSegment } from "../client";
 import { callsOf } from "./core";
 
 /** Null behaves as false; a server may leave out switches its edition lacks. */
@@ -53,7 +53,7 @@ export const integrationCalls = callsOf(groupIntegration);
 /** `/groups/acme/integrations`. */
 export const groupIntegrationsPath = (group: string | number): string => apiPath`/groups/${group}/integrations`;
 /** `/groups/acme/integrations/slack`. */
-export const groupIntegrationPath = (group: string | number, slug: string): string => `${groupIntegrationsPath(group)}/${encodeURIComponent(slug)}`;
+export const groupIntegrationPath = (group: string | number, slug: string): string => `${groupIntegrationsPath(group)}/${pathSegment(slug)}`;
 
 /** A recorded integration id (`groups/acme/integrations/slack`), or a slug alone. */
 const INTEGRATION_ID = /^(groups\/[^/]+\/integrations\/)?([a-z0-9-]+)$/;

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { apiPath } from "../client";
+import { notDotSegments } from "../validation";
 
 const OWNER_FORM = "a numeric id or a full path such as acme/web";
 const OWNER_RULE = `must be ${OWNER_FORM}`;
@@ -16,7 +17,7 @@ export const ownerReference = z.union(
   ],
   // Without this, a missing owner or one of another type reads only "Invalid input".
   { error: (issue) => (issue.input === undefined ? `is required: ${OWNER_FORM}` : OWNER_RULE) },
-);
+).refine(...notDotSegments);
 
 export type OwnerKind = "project" | "group";
 

@@ -5,7 +5,7 @@
  * schedule's owner and to Maintainers and above; for others the fields are absent.
  */
 import { z } from "zod";
-import { apiPath } from "../client";
+import { apiPath, pathSegment } from "../client";
 import { callsOf } from "./core";
 
 const user = z.looseObject({
@@ -75,7 +75,7 @@ export const pipelineSchedulePath = (project: string | number, scheduleId: numbe
 /** A variable of the schedule at `schedulePath`, by key. */
 /** Runs the schedule now: `/projects/acme%2Fweb/pipeline_schedules/3/play`. */
 export const pipelineSchedulePlayPath = (project: string | number, scheduleId: number): string => `${pipelineSchedulePath(project, scheduleId)}/play`;
-export const scheduleVariablePath = (schedulePath: string, key: string): string => `${schedulePath}/variables/${encodeURIComponent(key)}`;
+export const scheduleVariablePath = (schedulePath: string, key: string): string => `${schedulePath}/variables/${pathSegment(key)}`;
 
 /** A schedule's recorded id: its API path without the leading slash (`projects/acme%2Fweb/pipeline_schedules/12`). */
 export const pipelineScheduleId = (project: string | number, scheduleId: number): string => pipelineSchedulePath(project, scheduleId).slice(1);

@@ -7,7 +7,7 @@
  * identities list; one read of the group tells why (`whyNoSamlProvider`).
  */
 import { z } from "zod";
-import { apiPath, tierNeeded, type PlatformClient } from "../client";
+import { apiPath, pathSegment, tierNeeded, type PlatformClient } from "../client";
 import { callsOf } from "./core";
 
 // ---------------------------------------------------------------------------
@@ -32,7 +32,7 @@ export const samlGroupLinksOf = (groupPath: string): string => `${groupPath}/sam
 /** `/groups/acme/saml_group_links`. */
 export const samlGroupLinksPath = (group: string | number): string => samlGroupLinksOf(apiPath`/groups/${group}`);
 /** `/groups/acme/saml_group_links/devs`: one link, by its SAML group name. */
-export const samlGroupLinkPath = (group: string | number, name: string): string => `${samlGroupLinksPath(group)}/${encodeURIComponent(name)}`;
+export const samlGroupLinkPath = (group: string | number, name: string): string => `${samlGroupLinksPath(group)}/${pathSegment(name)}`;
 
 /** Reads and deletes name the provider when the link has one, so a name shared by several providers is never ambiguous. */
 export const providerQuery = (provider: string | undefined) => (provider === undefined ? undefined : { provider });

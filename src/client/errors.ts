@@ -33,7 +33,12 @@ export interface ApiErrorDetails {
   tokenSetting?: string;
   /** The request carried a CI job token (`JOB-TOKEN`): a refusal then says what such a token cannot do. */
   jobToken?: boolean;
+  /** A write the client does not repeat (a POST with no way to find what it made): a server failure then says it may have been done. */
+  unrepeatable?: boolean;
 }
+
+/** What to do after a write that may have been done before it failed: one wording for actions and trigger resources. */
+export const MAY_HAVE_BEEN_DONE = "The server may have done it before the failure: check before running it again.";
 
 /**
  * What a CI job token reaches, said with every refusal of a request made with
@@ -228,6 +233,7 @@ function describe(details: ApiErrorDetails, kind: ApiErrorKind): string {
   if (details.jobToken && isRefusal(details.status)) return `${details.method} ${details.path} failed with ${details.status}${said}. ${JOB_TOKEN_REACH}`;
   let hint = HINTS[kind];
   if (kind === "unauthorized") hint = sentence(tokenRefused(details.tokenSetting, details.serverMessage));
+  if (details.unrepeatable && isPassingServerFailure(details.status)) hint = MAY_HAVE_BEEN_DONE;
   if (kind === "rate-limited" && details.retryAfterSeconds !== undefined) {
     hint += ` The server asked to wait ${details.retryAfterSeconds}s.`;
   }

@@ -7,6 +7,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
 import { ApiError, isCertificateFailure, isPassingServerFailure, mayHaveReachedServer, NetworkError, parseErrorBody, STACK_TOKEN_SETTING } from "./errors";
+import { DOT_SEGMENT_RULE, hasDotSegment } from "../validation";
 import { linkRelation } from "./pagination";
 import { RateLimitGate } from "./rate-limit-gate";
 import { closeAllDispatchers, DispatcherSlot, type TlsOptions } from "./transport";
@@ -201,14 +202,35 @@ export async function closeAllPools(): Promise<void> {
 }
 
 /**
- * Builds an API path with every interpolated value URL-encoded, so a full path
- * such as `acme/web` travels as `acme%2Fweb`: apiPath`/projects/${project}/badges`.
+ * One value as one path segment: URL-encoded, so a full path such as
+ * `acme/web` travels as `acme%2Fweb`. A value that is `.` or `..`, or holds
+ * one as a segment (`acme/..`, `%2e%2e`), is refused rather than sent: URL
+ * parsers resolve even the encoded forms (`/a/%2E%2E/b` is `/b`), so no
+ * encoding would keep it from naming another object.
  */
+export function pathSegment(value: string | number): string {
+  const text = String(value);
+  if (hasDotSegment(text)) throw new Error(`the path segment ${JSON.stringify(text)} was not sent: a value in a path ${DOT_SEGMENT_RULE}.`);
+  return encodeURIComponent(text);
+}
+
+/** Builds an API path with every interpolated value a path segment (`pathSegment`): apiPath`/projects/${project}/badges`. */
 export function apiPath(strings: TemplateStringsArray, ...values: readonly (string | number)[]): string {
   return strings.reduce((path, literal, index) => {
-    const value = index < values.length ? encodeURIComponent(String(values[index])) : "";
+    const value = index < values.length ? pathSegment(values[index]!) : "";
     return path + literal + value;
   }, "");
+}
+
+/**
+ * The last guard before a request leaves: a path (its query aside) with a
+ * `.` or `..` segment, plain or encoded, is never sent, whoever built it (a
+ * recorded id read back, an answer's name).
+ */
+function sendablePath(path: string): string {
+  const pathname = path.split(/[?#]/, 1)[0]!;
+  if (hasDotSegment(pathname)) throw new Error(`the request to ${path} was not sent: a path ${DOT_SEGMENT_RULE}.`);
+  return path;
 }
 
 /** One request across its attempts: where it goes now, how often it failed, and when it must end. */
@@ -422,13 +444,13 @@ export class PlatformClient {
     return { page: response.body, next: nextPageOf(response, url, this.apiBase, path) };
   }
 
-  request<T>(method: string, path: string, options: RequestOptions<T> = {}): Promise<ApiResponse<T>> {
+  async request<T>(method: string, path: string, options: RequestOptions<T> = {}): Promise<ApiResponse<T>> {
     return this.send<T>(method, this.urlFor(path, options.query), path, options);
   }
 
   private urlFor(path: string, query?: Query): URL {
     // `path` is already encoded (see apiPath); URL keeps %2F as it is.
-    return withQuery(new URL(this.apiBase.href + path), query);
+    return withQuery(new URL(this.apiBase.href + sendablePath(path)), query);
   }
 
   /** Follows only addresses on the configured server: the token is never sent elsewhere. */
@@ -527,6 +549,7 @@ export class PlatformClient {
       retryAfterSeconds: askedWaitMs === undefined ? undefined : Math.ceil(askedWaitMs / 1000),
       tokenSetting: this.options.tokenSetting,
       jobToken: this.options.tokenKind === "job",
+      unrepeatable: run.method === "POST" && !options.findCreated,
       ...parseErrorBody(bodyText(response), headers["content-type"]),
     });
     if (!isRetryable(status)) throw error;

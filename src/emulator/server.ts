@@ -65,13 +65,42 @@ export interface EmulatorTls {
   clientCa?: string;
 }
 
+/**
+ * Query parameters whose values no log line or recorded request shows, as
+ * GitLab's `filter_parameters` hides them (a name ending in `token` or `key`,
+ * or holding `password` or `secret`): `private_token`, `access_token`,
+ * `job_token`, `client_secret`. Credentials in headers are never logged.
+ */
+const CREDENTIAL_PARAMETER = /token$|key$|password|secret|^jwt$|^otp_attempt$|^certificate$/i;
+export const FILTERED = "[FILTERED]";
+
+/** A raw query string with every credential parameter's value replaced by `[FILTERED]`; the rest byte for byte. */
+export function filteredQuery(rawQuery: string): string {
+  if (rawQuery === "") return rawQuery;
+  return rawQuery
+    .split("&")
+    .map((pair) => {
+      const equals = pair.indexOf("=");
+      const rawName = equals === -1 ? pair : pair.slice(0, equals);
+      let name = rawName;
+      try {
+        name = decodeURIComponent(rawName.replace(/\+/g, " "));
+      } catch {
+        // A malformed escape: the name as sent.
+      }
+      // Rack reads `private_token[]` and `private_token[x]` as that parameter too.
+      return CREDENTIAL_PARAMETER.test(name.replace(/\[.*$/, "")) ? `${rawName}=${FILTERED}` : pair;
+    })
+    .join("&");
+}
+
 export interface RequestLogEntry {
   /** Increasing number of the request since start; see `mark()` / `requestsSince()`. */
   seq: number;
   method: string;
   /** Raw path as sent, still URL-encoded, without the query. */
   path: string;
-  /** Raw query string without `?` ("" when none). */
+  /** Raw query string without `?` ("" when none), credential parameters' values shown as `[FILTERED]` (`filteredQuery`). */
   query: string;
   /** Status sent; 0 when the connection was dropped without a response. */
   status: number;
@@ -265,11 +294,12 @@ class EmulatorServer {
     const queryStart = target.indexOf("?");
     const rawPath = queryStart === -1 ? target : target.slice(0, queryStart);
     const rawQuery = queryStart === -1 ? "" : target.slice(queryStart + 1);
+    const loggedQuery = filteredQuery(rawQuery);
     const entry: RequestLogEntry = {
       seq: this.nextSeq++,
       method,
       path: rawPath,
-      query: rawQuery,
+      query: loggedQuery,
       status: 0,
       time: started,
       durationMs: 0,
@@ -281,7 +311,7 @@ class EmulatorServer {
       this.log.push(entry);
       if (this.options.log) {
         const fault = entry.fault ? ` (fault ${entry.fault}, ${entry.handled ? "handled" : "not handled"})` : "";
-        process.stderr.write(`${method} ${target} → ${status || "dropped"}${fault}\n`);
+        process.stderr.write(`${method} ${rawPath}${loggedQuery === "" ? "" : `?${loggedQuery}`} → ${status || "dropped"}${fault}\n`);
       }
     };
     const respond = (response: ApiResponse, extraHeaders: Record<string, string> = {}): void => {

@@ -16,29 +16,13 @@
  * Output form is secret.
  */
 import { z } from "zod";
-import { APPLICATION_SETTINGS_PATH, applicationSettingsRead as settingsShape, INSTANCE_SETTINGS_NEEDS } from "../api/application-settings";
-import { defineObjectFunction, type Camelized, type FunctionOutputOptions } from "./core";
+import { APPLICATION_SETTINGS_PATH, applicationSettingsRead as settingsShape, CREDENTIAL_SETTINGS, INSTANCE_SETTINGS_NEEDS } from "../api/application-settings";
+import { camelCase, defineObjectFunction, type Camelized, type FunctionOutputOptions } from "./core";
 
 export type ApplicationSettingsInfo = Camelized<z.output<typeof settingsShape>>;
 
-/**
- * Settings (camelCase) that hold credentials: the ones this API shows with
- * stated names (doc/api/settings.md: spam-check, CAPTCHA, pipeline validation,
- * Slack app, EKS, Mailgun and asset proxy credentials).
- */
-export const APPLICATION_SETTINGS_SECRETS = [
-  "akismetApiKey",
-  "recaptchaSiteKey",
-  "recaptchaPrivateKey",
-  "externalPipelineValidationServiceToken",
-  "spamCheckApiKey",
-  "slackAppSecret",
-  "slackAppSigningSecret",
-  "slackAppVerificationToken",
-  "eksSecretAccessKey",
-  "mailgunSigningKey",
-  "assetProxySecretKey",
-] as const;
+/** Settings (camelCase) that hold credentials: the catalogue's secret entries. */
+export const APPLICATION_SETTINGS_SECRETS: readonly string[] = CREDENTIAL_SETTINGS.map(camelCase);
 
 const applicationSettings = defineObjectFunction({
   name: "getApplicationSettings",

@@ -17,6 +17,7 @@ import {
 import { ownerNamedBy, ownerReference } from "../api/owner";
 import type { Needs } from "../engine/needs";
 import { defineListFunction, defineObjectFunction, type Camelized } from "./core";
+import { notDotSegments } from "../validation";
 
 export type RegistryRepository = Camelized<z.output<typeof repositoryShape>>;
 export type RegistryTagSummary = Camelized<z.output<typeof tagSummaryShape>>;
@@ -141,7 +142,7 @@ export const getRegistryTagsOutput = registryTags.output;
 
 const registryTag = defineObjectFunction({
   name: "getRegistryTag",
-  args: z.object({ ...inRepository, /** The tag's name. */ name: z.string().min(1) }),
+  args: z.object({ ...inRepository, /** The tag's name. */ name: z.string().min(1).refine(...notDotSegments) }),
   path: registryTagPath,
   subject: (args) => `tag ${args.name} of ${registryRepositorySubject(args)}`,
   refusals: { 403: registryRefusal },

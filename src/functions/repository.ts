@@ -16,6 +16,7 @@ import { apiPath } from "../client";
 import { ExplainedError } from "../engine/errors";
 import { ownerReference } from "../api/owner";
 import { defineComposedFunction, defineListFunction, defineObjectFunction, projectNeeds, type Camelized, type SavedFile } from "./core";
+import { notDotSegments } from "../validation";
 
 // ---------------------------------------------------------------------------
 // Shapes (snake_case, as the API sends them)
@@ -130,13 +131,14 @@ export interface RepositoryArchive extends SavedFile {
 
 const project = ownerReference;
 /** A branch, a tag or a commit SHA. */
-const ref = z.string().min(1);
+const ref = z.string().min(1).refine(...notDotSegments);
 const flag = z.boolean().optional();
 /** A path inside the repository: relative, `/`-separated. */
 const repositoryPath = z
   .string()
   .min(1)
-  .regex(/^(?!\/)(?!.*\/\/)(?!.*\/$)/, { message: "must be a path inside the repository (no leading, trailing or doubled /)" });
+  .regex(/^(?!\/)(?!.*\/\/)(?!.*\/$)/, { message: "must be a path inside the repository (no leading, trailing or doubled /)" })
+  .refine(...notDotSegments);
 
 const ARCHIVE_FORMATS = ["tar.gz", "tar.bz2", "tar", "zip", "bz2", "tb2", "tbz", "tbz2"] as const;
 export type ArchiveFormat = (typeof ARCHIVE_FORMATS)[number];

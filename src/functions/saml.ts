@@ -27,6 +27,7 @@ import {
   whyNoSamlProvider,
 } from "../api/saml";
 import { defineComposedFunction, defineListFunction, groupNeeds, type Camelized } from "./core";
+import { notDotSegments } from "../validation";
 
 export type SamlIdentityInfo = Camelized<z.output<typeof identityShape>>;
 export type SamlGroupLinkInfo = Camelized<z.output<typeof groupLinkShape>>;
@@ -71,7 +72,7 @@ const identity = defineComposedFunction({
     /** The top-level group (id or full path). */
     group,
     /** The identity's extern_uid. */
-    uid: z.string().min(1, { message: "must not be empty" }).refine((uid) => !uid.includes("/"), { message: "must not contain a slash: the API takes the uid as one path segment" }),
+    uid: z.string().min(1, { message: "must not be empty" }).refine((uid) => !uid.includes("/"), { message: "must not contain a slash: the API takes the uid as one path segment" }).refine(...notDotSegments),
   }),
   subject: (args) => `SAML identity ${args.uid} of group ${args.group}`,
   refusals: { 404: identityNotFound },
@@ -94,7 +95,7 @@ const groupLink = defineComposedFunction({
     /** The group (id or full path). */
     group,
     /** The SAML group's name. */
-    samlGroupName: z.string().min(1, { message: "must not be empty" }).refine((name) => !name.includes("/"), { message: "must not contain a slash" }),
+    samlGroupName: z.string().min(1, { message: "must not be empty" }).refine((name) => !name.includes("/"), { message: "must not contain a slash" }).refine(...notDotSegments),
     /** The provider of the link, when several links share the name; "" picks the one without a provider. */
     provider: z.string().optional(),
   }),

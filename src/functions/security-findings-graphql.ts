@@ -12,10 +12,7 @@ import { apiPath, missingOrHidden, type GraphqlAnswer } from "../client";
 import { ExplainedError } from "../engine/errors";
 import type { Reader } from "./core";
 
-const FINDINGS_QUERY = /* GraphQL */ `
-  query PipelineFindings($path: ID!, $pipeline: CiPipelineID, $reportType: [String!], $severity: [String!], $state: [VulnerabilityState!], $first: Int, $after: String) {
-    project(fullPath: $path) {
-      pipeline(id: $pipeline) {
+const FINDINGS_PAGE = /* GraphQL */ `
         securityReportFindings(reportType: $reportType, severity: $severity, state: $state, first: $first, after: $after) {
           nodes {
             uuid title description severity state reportType falsePositive solution
@@ -34,6 +31,29 @@ const FINDINGS_QUERY = /* GraphQL */ `
             links { name url }
           }
           pageInfo { hasNextPage endCursor }
+        }`;
+
+/** A page of one pipeline's findings. */
+const FINDINGS_QUERY = /* GraphQL */ `
+  query PipelineFindings($path: ID!, $pipeline: CiPipelineID!, $reportType: [String!], $severity: [String!], $state: [VulnerabilityState!], $first: Int, $after: String) {
+    project(fullPath: $path) {
+      pipeline(id: $pipeline) {${FINDINGS_PAGE}
+      }
+    }
+  }
+`;
+
+/**
+ * The last pipeline of a ref with the first page of its findings: the
+ * pipeline's own id then names it for the next pages. `pipelines(ref:)` is
+ * there on every server with this query, where `pipeline(ref:)` is recent.
+ */
+const LATEST_FINDINGS_QUERY = /* GraphQL */ `
+  query LatestPipelineFindings($path: ID!, $ref: String!, $reportType: [String!], $severity: [String!], $state: [VulnerabilityState!], $first: Int, $after: String) {
+    project(fullPath: $path) {
+      pipelines(ref: $ref, first: 1) {
+        nodes {
+          id${FINDINGS_PAGE}
         }
       }
     }
@@ -70,8 +90,17 @@ interface FindingNode {
   links: { name: string | null; url: string }[] | null;
 }
 
+interface FindingsConnection {
+  nodes: FindingNode[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
 interface FindingsPage {
-  project: { pipeline: { securityReportFindings: { nodes: FindingNode[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } | null } | null } | null;
+  project: { pipeline: { securityReportFindings: FindingsConnection | null } | null } | null;
+}
+
+interface LatestFindingsPage {
+  project: { pipelines: { nodes: { id: string; securityReportFindings: FindingsConnection | null }[] } | null } | null;
 }
 
 /** The REST list's location: every variant's place as `file`, SAST's line, class and method. */
@@ -109,40 +138,62 @@ function restFinding(node: FindingNode) {
 
 export type GraphqlFinding = ReturnType<typeof restFinding>;
 
-/** The project's full path: GraphQL names projects by path, so a numeric id is read once through REST. */
-async function fullPathOf(read: Reader, project: string | number): Promise<string> {
-  if (typeof project === "string") return project;
-  const { pathWithNamespace } = await read.object(apiPath`/projects/${project}`, undefined, projectShape);
-  return pathWithNamespace;
+/**
+ * What the query needs of the project: its full path (GraphQL names projects
+ * by path) and, without a pipeline, its default branch; read through REST
+ * only when the arguments do not give them.
+ */
+async function projectFacts(read: Reader, args: FindingsQuery): Promise<{ path: string; defaultBranch?: string | null }> {
+  if (typeof args.project === "string" && args.pipelineId !== undefined) return { path: args.project };
+  const project = await read.object(apiPath`/projects/${args.project}`, undefined, projectShape);
+  return { path: project.pathWithNamespace, defaultBranch: project.defaultBranch };
 }
 
-const projectShape = z.looseObject({ path_with_namespace: z.string() });
+const projectShape = z.looseObject({ path_with_namespace: z.string(), default_branch: z.string().nullable().optional() });
 
-/** Every finding the query answers (or the first `limit`), one request per 100. */
+/**
+ * Every finding of the pipeline (or the first `limit`), one request per 100:
+ * the pipeline given, else the last of the default branch, which the first
+ * request finds with the first page.
+ */
 export async function findingsThroughGraphql(read: Reader, args: FindingsQuery, subject: string): Promise<GraphqlFinding[]> {
-  const variables = {
-    path: await fullPathOf(read, args.project),
-    pipeline: args.pipelineId === undefined ? null : `gid://gitlab/Ci::Pipeline/${args.pipelineId}`,
+  const project = await projectFacts(read, args);
+  const filters = {
+    path: project.path,
     reportType: args.reportTypes ?? null,
     severity: args.severities ?? null,
     state: args.scope === "all" ? ALL_STATES : null,
   };
   const limit = args.limit ?? Infinity;
   const findings: GraphqlFinding[] = [];
-  let after: string | null = null;
-  do {
-    const answer: GraphqlAnswer<FindingsPage> = await read.client.graphql<FindingsPage>(FINDINGS_QUERY, { ...variables, first: Math.min(PAGE, limit - findings.length), after });
+  const ask = async <T>(query: string, variables: Record<string, unknown>): Promise<NonNullable<T extends { project: infer P } ? P : never>> => {
+    const answer: GraphqlAnswer<T> = await read.client.graphql<T>(query, { ...filters, ...variables, first: Math.min(PAGE, limit - findings.length) });
     if (answer.errors?.length) {
       throw new ExplainedError(`getVulnerabilityFindings: the server refused the findings query for ${subject}: ${answer.errors.map((error) => error.message).join("; ")}.`);
     }
-    const project = answer.data?.project;
-    if (!project) {
-      throw new ExplainedError(`getVulnerabilityFindings: could not read ${subject}: the GraphQL query answered project null: ${missingOrHidden(`project ${variables.path}`)}. Check the names and ids.`);
+    const found = (answer.data as { project?: unknown } | undefined)?.project;
+    if (!found) {
+      throw new ExplainedError(`getVulnerabilityFindings: could not read ${subject}: the GraphQL query answered project null: ${missingOrHidden(`project ${project.path}`)}. Check the names and ids.`);
     }
-    const connection = project.pipeline?.securityReportFindings;
-    if (!connection) return findings;
+    return found as never;
+  };
+  let pipeline = args.pipelineId === undefined ? undefined : `gid://gitlab/Ci::Pipeline/${args.pipelineId}`;
+  let connection: FindingsConnection | null | undefined;
+  if (pipeline === undefined) {
+    // A project with an empty repository has no default branch, and so no such pipeline.
+    if (!project.defaultBranch) return [];
+    const latest = (await ask<LatestFindingsPage>(LATEST_FINDINGS_QUERY, { ref: project.defaultBranch, after: null })).pipelines?.nodes[0];
+    if (!latest) return [];
+    pipeline = latest.id;
+    connection = latest.securityReportFindings;
+  } else {
+    connection = (await ask<FindingsPage>(FINDINGS_QUERY, { pipeline, after: null })).pipeline?.securityReportFindings;
+  }
+  while (connection) {
     findings.push(...connection.nodes.map(restFinding));
-    after = connection.pageInfo.hasNextPage ? connection.pageInfo.endCursor : null;
-  } while (after !== null && findings.length < limit);
+    const after = connection.pageInfo.hasNextPage ? connection.pageInfo.endCursor : null;
+    if (after === null || findings.length >= limit) break;
+    connection = (await ask<FindingsPage>(FINDINGS_QUERY, { pipeline, after })).pipeline?.securityReportFindings;
+  }
   return findings.slice(0, limit);
 }

@@ -12,6 +12,7 @@ import { z } from "zod";
 import { ownerReference } from "../api/owner";
 import { starredProject as starredProjectShape, starredProjectsPath, starrer as starrerShape, starrersPath } from "../api/starring";
 import { defineListFunction, type Camelized } from "./core";
+import { notDotSegments } from "../validation";
 
 export type StarredProject = Camelized<z.output<typeof starredProjectShape>>;
 export type Starrer = Camelized<z.output<typeof starrerShape>>;
@@ -24,7 +25,7 @@ const userReference = z.union(
     z.string().regex(/^[A-Za-z0-9_.][A-Za-z0-9_.-]*$/, { message: USER_RULE }),
   ],
   { error: (issue) => (issue.input === undefined ? `is required: a user id or a username such as alice` : USER_RULE) },
-);
+).refine(...notDotSegments);
 
 const ORDER_BY = ["id", "name", "path", "createdAt", "updatedAt", "starCount", "lastActivityAt"] as const;
 const ACCESS_LEVELS = [5, 10, 15, 20, 30, 40, 50] as const;

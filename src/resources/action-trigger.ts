@@ -7,6 +7,7 @@
  * what the run recorded (a run is not an object the server keeps).
  */
 import { z } from "zod";
+import { MAY_HAVE_BEEN_DONE, mayHaveBeenApplied, NetworkError } from "../client/errors";
 import { defineObjectResource, type EngineContext, type FieldTraits, type OutputDeclaration, type OutputValue } from "../engine/definition";
 import type { Needs } from "../engine/needs";
 
@@ -40,8 +41,14 @@ export function defineActionTrigger<S extends z.ZodObject, O extends RunOutputs>
     outputs,
     needs: (args) => declaration.needs(args),
     async create(ctx, args) {
-      const { id, outputs } = await declaration.run(ctx, args);
-      return { id, live: outputs };
+      try {
+        const { id, outputs } = await declaration.run(ctx, args);
+        return { id, live: outputs };
+      } catch (error) {
+        // A run cannot be found again: a lost answer must not read as advice to run it blindly once more (the server's own failures already say so).
+        if (error instanceof NetworkError && mayHaveBeenApplied(error)) error.message += ` ${MAY_HAVE_BEEN_DONE}`;
+        throw error;
+      }
     },
     read: async (_ctx, _id, state) => recorded(state as Record<string, unknown>),
     // No update: every input replaces the resource, which runs the action again.

@@ -46,6 +46,7 @@ import { branchProtectionDefaults, defaultsFromApi, defaultsToApi, presetDefault
 import { groupAvatarPath, groupCalls, groupPath as pathOfGroup, type Group as GroupLive } from "../api/groups";
 import { ownerReference } from "../api/owner";
 import { IMAGE_EXTENSIONS, imageContentType, isImageFile, MAX_AVATAR_BYTES } from "../image-types";
+import { notDotSegments } from "../validation";
 
 /** The server's own limit (`Avatarable::MAXIMUM_FILE_SIZE`), and the most a prior avatar may weigh in state. */
 /** One IPv4 or IPv6 address, or a subnet: an address with a prefix length that fits it (`10.0.0.0/8`). */
@@ -74,6 +75,7 @@ const schema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_.][A-Za-z0-9_.-]*$/, { message: "may contain only letters, digits, '_', '-' and '.', and not start with '-'" })
     .refine((value) => !value.endsWith(".git") && !value.endsWith(".atom"), { message: "must not end in .git or .atom" })
+    .refine(...notDotSegments)
     .optional(),
   description: z.string().max(500).optional(),
   visibility: z.enum(["private", "internal", "public"]).optional(),

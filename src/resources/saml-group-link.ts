@@ -33,6 +33,7 @@ import {
   type SamlGroupLink as SamlGroupLinkLive,
 } from "../api/saml";
 import { adoptExisting } from "./common";
+import { notDotSegments } from "../validation";
 
 /** The roles a link can grant, by the names users know them by. */
 export const ACCESS_LEVELS = {
@@ -75,7 +76,8 @@ const schema = z.object({
     .string()
     .min(1, { message: "must not be empty" })
     .max(255, { message: "must be at most 255 characters" })
-    .refine((name) => name.trim() === name, { message: "must not start or end with spaces" }),
+    .refine((name) => name.trim() === name, { message: "must not start or end with spaces" })
+    .refine(...notDotSegments),
   /** The role members of the SAML group get: a name (`developer`) or its number (30); recorded as declared. */
   accessLevel,
   /** A custom role (Ultimate) that refines `accessLevel`. */

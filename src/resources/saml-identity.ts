@@ -40,6 +40,7 @@ import { ownerReference } from "../api/owner";
 import { USERS_PATH, userCalls } from "../api/users";
 import { probeGroup, samlIdentitiesPath, samlIdentityCalls, samlIdentityPath as identityPath, whyNoSamlProvider, type SamlIdentity as SamlIdentityApi } from "../api/saml";
 import { onGroup } from "../engine/needs";
+import { notDotSegments } from "../validation";
 
 /** The identity, with the prior `extern_uid` this provider recorded (not an API field). */
 type SamlIdentityLive = SamlIdentityApi & {
@@ -62,7 +63,8 @@ const schema = z.object({
     .refine((uid) => uid.trim() !== "", { message: "must not be empty: the server refuses a blank SAML NameID" })
     .refine((uid) => uid.trim() === uid, { message: "must not start or end with spaces" })
     // The API addresses an identity by its uid in the path, where a slash cannot travel.
-    .refine((uid) => !uid.includes("/"), { message: "must not contain a slash: the API addresses the identity by its extern_uid in the path" }),
+    .refine((uid) => !uid.includes("/"), { message: "must not contain a slash: the API addresses the identity by its extern_uid in the path" })
+    .refine(...notDotSegments),
   /**
    * On destroy, delete the identity itself instead of giving the prior
    * `extern_uid` back (default false). The member must then sign in with SAML again.

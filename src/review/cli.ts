@@ -11,9 +11,9 @@ import { parseArgs } from "node:util";
 import { closeAllPools } from "../client";
 import { reviewOf, type Review } from "./changes";
 import { code, markdownOf, markerOf, NOTE_LIMIT } from "./markdown";
-import { type NoteTarget, postNote, reviewedNote, targetFromEnvironment } from "./post";
-import { parsePreview } from "./preview";
-import { dataComment, differences, parseSummary, summaryInNote, summaryOf } from "./summary";
+import { mergeRequestOfCommit, type NoteTarget, NotReviewed, postNote, reviewedNote, targetFromEnvironment } from "./post";
+import { keptEngineEvents, parsePreview, stackOfPreview } from "./preview";
+import { dataComment, differences, NoteRefused, parseSummary, reviewInNote, type Summary, summaryOf } from "./summary";
 
 const USAGE = `Usage: platform-review --preview <file> [options]
   --preview <file>        the output of \`pulumi preview --json\` ("-": standard input), or of
@@ -21,9 +21,10 @@ const USAGE = `Usage: platform-review --preview <file> [options]
   --up <file>             the same as --preview, for the output of \`pulumi up --json\`
   --json <file>           also write the review as data (for --reviewed later)
   --reviewed <file>       the data of the reviewed preview: exit 3, naming each difference, when this one differs
-  --check-reviewed        the same against the review posted on the merge request the commit being applied
-                          came from (CI_COMMIT_SHA): the guard of an apply after the merge
-  --stack <name>          the stack's name (default: read from the preview)
+  --check-reviewed        the same against the review token's note on the merge request merged into the commit
+                          being applied (CI_COMMIT_SHA): the guard of an apply after the merge; with --post,
+                          a stopped apply's note (a passing guard leaves the review's note as it is)
+  --stack <name>          the stack's name (default: the stack's own resource in the preview)
   --post                  put the report on the merge request (CI_MERGE_REQUEST_IID, or the one the commit came
                           from): one note per stack, updated in place; an apply's result in a note of its own
   --url <url>             the server (default: CI_API_V4_URL, else PLATFORM_URL)
@@ -32,7 +33,8 @@ const USAGE = `Usage: platform-review --preview <file> [options]
   --max-chars <n>         the longest report (default ${NOTE_LIMIT}, the note limit; 65536 for a GitHub comment)
   --quiet                 write no report to stdout
   --expect-no-changes     exit 1 when the preview changes or finds drift (a scheduled drift check)
-The token for --post: PLATFORM_REVIEW_TOKEN, else PLATFORM_TOKEN.`;
+The token for --post and --check-reviewed: PLATFORM_REVIEW_TOKEN, else PLATFORM_TOKEN. The guard trusts
+only that token's user's note on the merge request merged into the commit.`;
 
 class UsageError extends Error {}
 
@@ -44,9 +46,19 @@ function readInput(file: string): string {
   }
 }
 
-/** The stack's name from the first URN (`urn:pulumi:<stack>::<project>::...`). */
-function stackOf(text: string): string | undefined {
-  return /"urn:pulumi:([^:"]+)::/.exec(text)?.[1];
+/** What Pulumi accepts as a stack's name (its organisation and project apart). */
+const STACK_NAME = /^[A-Za-z0-9_.-]{1,100}$/;
+
+/** The tokens the command may hold, so that no message and no report prints one, even when a server echoes it. */
+function tokensOf(env: NodeJS.ProcessEnv): string[] {
+  return [env.PLATFORM_REVIEW_TOKEN, env.PLATFORM_TOKEN, env.PLATFORM_READ_TOKEN].filter((token): token is string => !!token && token.trim().length >= 4);
+}
+
+/** The text with every token in it shown as `[secret]`. */
+function masked(text: string, tokens: string[]): string {
+  let result = text;
+  for (const token of [...tokens].sort((a, b) => b.length - a.length)) result = result.split(token).join("[secret]");
+  return result;
 }
 
 /** The line under the verdict: which commit and job, where the CI says. */
@@ -56,11 +68,11 @@ function contextLine(env: NodeJS.ProcessEnv, applied: boolean): string | undefin
   return `${applied ? "Applied" : "Previewed"} at ${parts.join(", ")}.`;
 }
 
-function guardLines(found: string[]): string[] {
+function guardLines(found: string[], lead = "The preview taken before applying differs from the reviewed one; nothing was applied."): string[] {
   return [
     "#### Stopped: this is not what was reviewed",
     "",
-    "The preview taken before applying differs from the reviewed one; nothing was applied.",
+    lead,
     "",
     // Each difference names objects as the program does: shown as text, never as Markdown.
     ...found.slice(0, 40).map((line) => `- ${code(line)}`),
@@ -69,12 +81,40 @@ function guardLines(found: string[]): string[] {
   ];
 }
 
+/**
+ * The report of a review and the data its note ends with: the data holds what
+ * the report was rendered within (the note's limit less the data's own size),
+ * so the guard renders the same report from it.
+ */
+function reviewNote(review: Review, stack: string | undefined, context: string | undefined, maxChars: number): { report: string; data: string; summary: Summary } {
+  let budget = maxChars;
+  for (;;) {
+    const summary = summaryOf(review, { stack, context, max_chars: budget });
+    const data = `${dataComment(summary)}\n`;
+    if (budget + data.length <= maxChars) return { report: markdownOf(review, { stack, context, maxChars: budget }), data, summary };
+    budget = maxChars - data.length - 16;
+    if (budget < 1000) throw new Error(`The review's data takes ${data.length} characters, which leaves too little of the note's ${maxChars} for the report.`);
+  }
+}
+
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, out: (text: string) => void = (text) => process.stdout.write(text)): Promise<number> {
+  const tokens = tokensOf(env);
+  try {
+    return await review(argv, env, out, tokens);
+  } catch (error) {
+    // A server may repeat a token in its answer; the message goes to a log anyone with the pipeline's access reads.
+    if (error instanceof Error) error.message = masked(error.message, tokens);
+    throw error;
+  }
+}
+
+async function review(argv: string[], env: NodeJS.ProcessEnv, out: (text: string) => void, tokens: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
       preview: { type: "string" },
       up: { type: "string" },
+      scrubbed: { type: "string" },
       json: { type: "string" },
       reviewed: { type: "string" },
       "check-reviewed": { type: "boolean", default: false },
@@ -96,37 +136,53 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   }
   const source = values.preview ?? values.up;
   if (!source || (values.preview && values.up)) throw new UsageError("Give one of --preview <file> and --up <file>.");
+  if (values.scrubbed && !values.up) throw new UsageError("--scrubbed: give --up <file>, the output of `pulumi up --json` it scrubs.");
   const maxChars = values["max-chars"] === undefined ? NOTE_LIMIT : Number(values["max-chars"]);
   if (!Number.isInteger(maxChars) || maxChars < 1000) throw new UsageError("--max-chars: must be a whole number of at least 1000");
+  if (values.stack !== undefined && !STACK_NAME.test(values.stack)) throw new UsageError("--stack: a stack's name: letters, digits, `-`, `_` and `.`, at most 100");
 
-  const text = readInput(source);
+  const text = masked(readInput(source), tokens);
+  if (values.scrubbed) writeFileSync(values.scrubbed, keptEngineEvents(text));
   const preview = parsePreview(text);
   const review: Review = reviewOf(preview);
-  const stack = values.stack ?? stackOf(text);
+  const recorded = stackOfPreview(preview);
+  const stack = values.stack ?? (recorded !== undefined && STACK_NAME.test(recorded) ? recorded : undefined);
   const applied = preview.applied === true;
-  const summary = summaryOf(review, stack);
-  if (values.json) writeFileSync(values.json, JSON.stringify(summary, null, 2) + "\n");
+  const context = contextLine(env, applied);
 
   const needsServer = values.post || values["check-reviewed"];
   const target = needsServer ? serverTarget(values, env) : undefined;
+  const write = (line: string) => process.stderr.write(masked(line, tokens));
   try {
-    const reviewedOn = values["check-reviewed"] ? await reviewOnMergeRequest(target!, env, stack) : undefined;
-    if (target && reviewedOn) target.mergeRequestIid ??= reviewedOn.mergeRequestIid;
-    const reviewed = values.reviewed ? parseSummary(readInput(values.reviewed)) : reviewedOn?.summary;
-    const found = reviewed ? differences(reviewed, review) : [];
-    const notice = found.length > 0 ? guardLines(found) : undefined;
+    let found: string[] = [];
+    let notice: string[] | undefined;
+    let lead = "the preview differs from the reviewed one";
+    try {
+      const reviewedOn = values["check-reviewed"] ? await reviewOnMergeRequest(target!, env, stack) : undefined;
+      if (target && reviewedOn) target.mergeRequestIid ??= reviewedOn.mergeRequestIid;
+      const reviewed = values.reviewed ? parseSummary(readInput(values.reviewed)) : reviewedOn?.summary;
+      found = reviewed ? differences(reviewed, review) : [];
+      if (found.length > 0) notice = guardLines(found);
+    } catch (error) {
+      if (!(error instanceof NotReviewed)) throw error;
+      found = [error.message];
+      lead = "nothing shows that this commit's changes were reviewed";
+      notice = guardLines(found, "The review of this apply cannot be shown; nothing was applied.");
+    }
     const result = applied || found.length > 0;
-    // A review's note carries its data, which the apply's guard reads back; it counts towards the note's size.
-    const data = result ? "" : `${dataComment(summary)}\n`;
-    const report = markdownOf(review, { stack, maxChars: maxChars - data.length, context: contextLine(env, applied), applied, notice, result });
-    if (!values.quiet) out(report);
-    if (values.post) await post(target!, env, stack, result, report + data);
+    const note = result
+      ? { report: markdownOf(review, { stack, maxChars, context, applied, notice, result }), data: "", summary: summaryOf(review, { stack, context, max_chars: maxChars }) }
+      : reviewNote(review, stack, context, maxChars);
+    if (values.json) writeFileSync(values.json, JSON.stringify(note.summary, null, 2) + "\n");
+    if (!values.quiet) out(note.report);
+    // A guard that passes leaves the review's note as its reviewers read it; one that stops says why in the result's note.
+    if (values.post && (result || !values["check-reviewed"])) await post(target!, env, stack, result, note.report + note.data);
     if (found.length > 0) {
-      process.stderr.write(`platform-review: the preview differs from the reviewed one:\n${found.map((line) => `  - ${line}`).join("\n")}\n`);
+      write(`platform-review: ${lead}:\n${found.map((line) => `  - ${line}`).join("\n")}\n`);
       return 3;
     }
     if (values["expect-no-changes"] && review.changes.length > 0) {
-      process.stderr.write(`platform-review: ${review.changes.length} change${review.changes.length === 1 ? "" : "s"} where none was expected (see the report)\n`);
+      write(`platform-review: ${review.changes.length} change${review.changes.length === 1 ? "" : "s"} where none was expected (see the report)\n`);
       return 1;
     }
     return review.ok ? 0 : 1;
@@ -144,15 +200,33 @@ function serverTarget(values: Values, env: NodeJS.ProcessEnv): NoteTarget {
   return target;
 }
 
-/** The reviewed preview, from the note on the merge request the commit being applied came from. */
-async function reviewOnMergeRequest(target: NoteTarget, env: NodeJS.ProcessEnv, stack: string | undefined) {
+/**
+ * The reviewed preview: the review token's own note on the merge request that
+ * brought the commit being applied, its data read from the note's last line,
+ * and its report rendered again from that data: a note whose text is not what
+ * its data renders was edited (or forged), and what its reader saw is unknown.
+ */
+async function reviewOnMergeRequest(target: NoteTarget, env: NodeJS.ProcessEnv, stack: string | undefined): Promise<{ mergeRequestIid: number; summary: Summary }> {
   const commit = env.CI_COMMIT_SHA;
   if (!commit) throw new UsageError("--check-reviewed needs the commit being applied (CI_COMMIT_SHA).");
-  const found = await reviewedNote(target, commit, markerOf(stack));
-  if (typeof found === "string") throw new Error(`Cannot check the apply against its review: ${found}.`);
-  const summary = summaryInNote(found.body);
-  if (!summary) throw new Error(`Cannot check the apply against its review: the review note on merge request !${found.mergeRequestIid} carries no data (it was written by another version).`);
-  return { mergeRequestIid: found.mergeRequestIid, summary };
+  const found = await reviewedNote(target, commit, markerOf(stack), env.CI_COMMIT_BRANCH || undefined);
+  target.mergeRequestIid ??= found.mergeRequestIid;
+  const where = `the review note ${found.noteId} on merge request !${found.mergeRequestIid}`;
+  let read: ReturnType<typeof reviewInNote>;
+  try {
+    read = reviewInNote(found.body);
+  } catch (error) {
+    if (error instanceof NoteRefused) throw new NotReviewed(`${where} cannot stand as the review: ${error.message}`);
+    throw error;
+  }
+  const rendered = markdownOf(read.summary, { stack: read.summary.stack, context: read.summary.context, maxChars: read.summary.max_chars });
+  if (rendered !== read.report || (read.summary.stack ?? "") !== (stack ?? "")) {
+    throw new NotReviewed(
+      `${where} was edited, or is not the tool's: its text is not what its data renders, so what its reader saw is not what it says was reviewed ` +
+        "(a note another version of platform-review wrote renders otherwise too: re-run the merge request's pipeline to write it again)",
+    );
+  }
+  return { mergeRequestIid: found.mergeRequestIid, summary: read.summary };
 }
 
 /** Posts the report: a preview's as the stack's review note, an apply's (or a stopped apply's) as its result note. */
@@ -160,9 +234,16 @@ async function post(target: NoteTarget, env: NodeJS.ProcessEnv, stack: string | 
   if (target.mergeRequestIid === undefined) {
     const commit = env.CI_COMMIT_SHA;
     if (!commit) throw new UsageError("--post needs the merge request (CI_MERGE_REQUEST_IID, or --merge-request), or the commit it came from (CI_COMMIT_SHA).");
-    const found = await reviewedNote(target, commit, markerOf(stack));
-    if (typeof found === "string") throw new Error(`Cannot post the report: ${found}.`);
-    target.mergeRequestIid = found.mergeRequestIid;
+    try {
+      target.mergeRequestIid = await mergeRequestOfCommit(target, commit, env.CI_COMMIT_BRANCH || undefined);
+    } catch (error) {
+      // A commit no merged merge request brought has no merge request to report on: the message says so, and the log has the report.
+      if (error instanceof NotReviewed) {
+        process.stderr.write(`platform-review: not posted: ${error.message}\n`);
+        return;
+      }
+      throw error;
+    }
   }
   const { action, noteId } = await postNote(target, markerOf(stack, result), body);
   process.stderr.write(`platform-review: ${action} note ${noteId} on merge request !${target.mergeRequestIid} of project ${target.project}\n`);

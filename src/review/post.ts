@@ -4,7 +4,7 @@
  * merge request never gathers a pile of them. Through the package's client
  * (retries, rate limits, CA settings, proxy).
  */
-import { commitMergeRequestsPath, mergeRequestNotesPath } from "../api/merge-requests";
+import { commitMergeRequestsPath, type ListedMergeRequest, listedMergeRequestCalls, mergeRequestNotesPath } from "../api/merge-requests";
 import { CURRENT_USER_PATH, userCalls } from "../api/users";
 import { client, type Connection, withConnection } from "../connection";
 
@@ -25,11 +25,6 @@ interface Note {
   id: number;
   body: string;
   author: { id: number };
-}
-
-interface MergeRequestOfCommit {
-  iid: number;
-  state: string;
 }
 
 /** The variables a merge request pipeline has on the platform, and the package's own as the fallback. */
@@ -80,27 +75,63 @@ function withTarget<T>(target: Pick<NoteTarget, "url" | "token" | "connection">,
 
 const notesPath = (target: NoteTarget) => mergeRequestNotesPath(target.project, target.mergeRequestIid!);
 
-/** The first note that starts with `marker` (by `author` when given): the one this command wrote for the stack. */
-function findNote(target: NoteTarget, marker: string, author?: number, sort: "asc" | "desc" = "asc"): Promise<Note | undefined> {
-  const mine = (note: Note) => note.body.startsWith(marker) && (author === undefined || note.author.id === author);
+/** The first note that starts with `marker` and that `author` wrote: the one this command wrote for the stack. */
+function findNote(target: NoteTarget, marker: string, author: number, sort: "asc" | "desc" = "asc"): Promise<Note | undefined> {
+  const mine = (note: Note) => note.body.startsWith(marker) && note.author.id === author;
   return client().find<Note>(notesPath(target), { sort, order_by: "created_at" }, mine);
 }
 
+/** Why the guard cannot show that a commit was reviewed: the apply must not go on (exit 3), whatever the server's health. */
+export class NotReviewed extends Error {}
+
 /**
- * The merge request a commit of the default branch came from, and the note its
- * review left for the stack: the merged one first, else the newest that holds
- * the commit (a fast-forward merge).
+ * The merge request that brought `commit` into the branch: a merged one whose
+ * merge or squash commit is the commit, or whose head is (a fast-forward
+ * merge); the one merged last when several did. Open and closed merge
+ * requests that merely hold the commit bring nothing: a commit pushed
+ * straight to the branch is in them too once someone opens one.
  */
-export async function reviewedNote(target: NoteTarget, commit: string, marker: string): Promise<{ mergeRequestIid: number; body: string } | string> {
+export function mergeRequestThatBrought(requests: ListedMergeRequest[], commit: string, branch?: string): ListedMergeRequest | undefined {
+  const brought = requests.filter(
+    (request) =>
+      request.state === "merged" &&
+      (request.merge_commit_sha === commit || request.squash_commit_sha === commit || request.sha === commit) &&
+      (branch === undefined || request.target_branch === undefined || request.target_branch === branch),
+  );
+  const mergedAt = (request: ListedMergeRequest) => Date.parse(request.merged_at ?? "") || 0;
+  return brought.sort((a, b) => mergedAt(b) - mergedAt(a) || b.iid - a.iid)[0];
+}
+
+/**
+ * The merge request a commit of `branch` came from (see mergeRequestThatBrought);
+ * a NotReviewed error when no merged merge request brought it.
+ */
+export async function mergeRequestOfCommit(target: NoteTarget, commit: string, branch?: string): Promise<number> {
   return withTarget(target, async () => {
-    const requests = await client().list<MergeRequestOfCommit>(commitMergeRequestsPath(target.project, commit));
-    if (requests.length === 0) return `commit ${commit} belongs to no merge request of project ${target.project}: it was not reviewed here`;
-    // The server lists them newest first.
-    const ordered = [...requests.filter((request) => request.state === "merged"), ...requests.filter((request) => request.state !== "merged")];
-    for (const request of ordered) {
-      const note = await findNote({ ...target, mergeRequestIid: request.iid }, marker);
-      if (note) return { mergeRequestIid: request.iid, body: note.body };
+    const requests = await listedMergeRequestCalls.list(client(), commitMergeRequestsPath(target.project, commit));
+    const found = mergeRequestThatBrought(requests, commit, branch);
+    if (!found) {
+      const others = requests.map((request) => `!${request.iid} (${request.state})`);
+      throw new NotReviewed(
+        `no merged merge request of project ${target.project} brought commit ${commit}${branch ? ` into ${branch}` : ""} (its merge, squash or head commit): ` +
+          `it was pushed without a merge request, so it was never reviewed${others.length > 0 ? `; merge requests that merely hold it do not count: ${others.join(", ")}` : ""}`,
+      );
     }
-    return `no review of this stack on merge request${ordered.length === 1 ? "" : "s"} ${ordered.map((request) => `!${request.iid}`).join(", ")} of commit ${commit}`;
+    return found.iid;
+  });
+}
+
+/**
+ * The review of `marker`'s stack on the merge request that brought `commit`:
+ * the first note with the marker that the token's own user wrote (the one
+ * `postNote` rewrites). Anyone else's note, whatever it holds, is not read.
+ */
+export async function reviewedNote(target: NoteTarget, commit: string, marker: string, branch?: string): Promise<{ mergeRequestIid: number; noteId: number; body: string }> {
+  const mergeRequestIid = await mergeRequestOfCommit(target, commit, branch);
+  return withTarget(target, async () => {
+    const me = await userCalls.get(client(), CURRENT_USER_PATH);
+    const note = await findNote({ ...target, mergeRequestIid }, marker, me.id);
+    if (!note) throw new NotReviewed(`merge request !${mergeRequestIid}, which brought commit ${commit}, has no review of this stack by ${me.username} (the review token's user)`);
+    return { mergeRequestIid, noteId: note.id, body: note.body };
   });
 }

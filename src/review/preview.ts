@@ -91,6 +91,47 @@ export function parseEngineEvents(text: string): PreviewOutput {
   return previewOutput.parse({ steps, diagnostics, applied: true });
 }
 
+/**
+ * The events of `pulumi up --json` that may be kept (a CI artifact): every
+ * engine event but the SDK's debug diagnostics, which print the plain values
+ * of secrets (`pulumi.secret(...)`, the outputs a class marks secret) on every
+ * run; and nothing that is not an event.
+ */
+export function keptEngineEvents(text: string): string {
+  const kept: string[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.startsWith('{"sequence":')) continue;
+    let event: { diagnosticEvent?: { severity?: string } };
+    try {
+      event = JSON.parse(line) as typeof event;
+    } catch {
+      continue;
+    }
+    if (event.diagnosticEvent && event.diagnosticEvent.severity === "debug") continue;
+    kept.push(line);
+  }
+  return kept.length > 0 ? kept.join("\n") + "\n" : "";
+}
+
+/** The type of a stack's own resource, the root of every other. */
+const STACK_TYPE = "pulumi:pulumi:Stack";
+
+/**
+ * The stack's name, from the engine's own record of the stack's resource: the
+ * step whose URN (`urn:pulumi:<stack>::<project>::pulumi:pulumi:Stack::<name>`)
+ * has that type and no parent type. Undefined when the preview has no such step.
+ */
+export function stackOfPreview(preview: PreviewOutput): string | undefined {
+  for (const step of preview.steps ?? []) {
+    const parts = step.urn.split("::");
+    if (parts.length !== 4 || parts[2] !== STACK_TYPE || !parts[0]!.startsWith("urn:pulumi:")) continue;
+    const type = step.newState?.type ?? step.oldState?.type;
+    if (type !== undefined && type !== STACK_TYPE) continue;
+    return parts[0]!.slice("urn:pulumi:".length);
+  }
+  return undefined;
+}
+
 /** Parses the text of `pulumi preview --json`; a message that says what is wrong otherwise. */
 export function parsePreview(text: string): PreviewOutput {
   if (/^\{"sequence":/m.test(text)) return parseEngineEvents(text);

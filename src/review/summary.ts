@@ -2,26 +2,37 @@
  * The review as data (`platform-review --json`), and the guard of the apply:
  * a preview taken again before `up` compared with the one reviewed, change by
  * change and field by field. Secret values are in neither: where a secret
- * changed, both sides say only that it did.
+ * changed, both sides say only that it did. The data holds all the report was
+ * rendered from, so the guard can render it again and hold it against the
+ * note a reviewer read.
  */
 import { gunzipSync, gzipSync } from "node:zlib";
 import { z } from "zod";
-import { type Change, type Review, sameValue } from "./changes";
+import { type Change, CHANGE_KINDS, type Review, sameValue } from "./changes";
 import { countsLine, sentenceOf } from "./markdown";
 
-export const SUMMARY_VERSION = 1;
+export const SUMMARY_VERSION = 2;
 
-export interface Summary extends Review {
-  version: typeof SUMMARY_VERSION;
+/** What a report was rendered from besides the review: with the review, `markdownOf` renders it again, the same. */
+export interface Rendering {
   stack?: string;
+  /** The line under the verdict (which commit, which job). */
+  context?: string;
+  /** The longest report it was rendered within (the note's limit less its data). */
+  max_chars?: number;
+}
+
+export interface Summary extends Review, Rendering {
+  version: typeof SUMMARY_VERSION;
   /** The verdict's counts in words: "1 to delete, 2 to update". */
   counts_line: string;
   /** Each change's sentence, in the report's order. */
   sentences: string[];
 }
 
-export function summaryOf(review: Review, stack?: string): Summary {
-  return { version: SUMMARY_VERSION, ...(stack ? { stack } : {}), ...review, counts_line: countsLine(review), sentences: review.changes.map((change) => sentenceOf(change)) };
+export function summaryOf(review: Review, rendering: Rendering = {}): Summary {
+  const given = Object.fromEntries(Object.entries(rendering).filter(([, value]) => value !== undefined)) as Rendering;
+  return { version: SUMMARY_VERSION, ...given, ...review, counts_line: countsLine(review), sentences: review.changes.map((change) => sentenceOf(change)) };
 }
 
 const shownSchema = z.union([
@@ -34,9 +45,17 @@ const shownSchema = z.union([
   z.object({ tokenUser: z.literal(true) }),
 ]);
 
+const problemSchema = z.object({ resource: z.string().optional(), message: z.string() });
+
 const summarySchema = z.looseObject({
-  version: z.literal(SUMMARY_VERSION),
+  version: z.literal(SUMMARY_VERSION, { error: `must be ${SUMMARY_VERSION}: written by another version of platform-review` }),
+  stack: z.string().optional(),
+  context: z.string().optional(),
+  max_chars: z.number().int().positive().optional(),
   ok: z.boolean(),
+  counts: z.record(z.enum(CHANGE_KINDS), z.number().int().nonnegative()),
+  problems: z.array(problemSchema),
+  warnings: z.array(problemSchema),
   changes: z.array(
     z.looseObject({
       kind: z.string(),
@@ -50,13 +69,14 @@ const summarySchema = z.looseObject({
       newOwner: z.string().optional(),
       newOwnedBy: z.object({ words: z.string(), path: z.string().optional() }).optional(),
       reasons: z.array(z.string()).optional(),
+      note: z.string().optional(),
       fields: z.array(z.object({ path: z.string(), before: shownSchema, after: shownSchema })),
     }),
   ),
 });
 
 /** A summary written by `--json`, read back; a message naming what is wrong otherwise. */
-export function parseSummary(text: string): Pick<Review, "ok" | "changes"> {
+export function parseSummary(text: string): Summary {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -65,7 +85,7 @@ export function parseSummary(text: string): Pick<Review, "ok" | "changes"> {
   }
   const parsed = summarySchema.safeParse(value);
   if (!parsed.success) throw new Error(`The reviewed summary is not one platform-review --json wrote: ${parsed.error.issues[0]?.path.join(".")} ${parsed.error.issues[0]?.message}`);
-  return parsed.data as unknown as Pick<Review, "ok" | "changes">;
+  return parsed.data as unknown as Summary;
 }
 
 /** One change's identity across two previews: the same resource, the same kind of change, the same object. */
@@ -99,16 +119,39 @@ function fieldDifference(reviewed: Change, now: Change): string {
   return reviewed.owner !== now.owner || reviewed.newOwner !== now.newOwner ? "its owner differs from the review" : "its reasons differ from the review";
 }
 
-/** The comment that carries a review's data in its note, for the apply's guard to read back. */
-const DATA_COMMENT = /<!-- platform-review-data ([A-Za-z0-9+/=]+) -->/;
+/** The most a note's data may decompress to: far more than any report's (whose note is at most 1,000,000 characters). */
+export const DATA_LIMIT_BYTES = 8 * 1024 * 1024;
 
-/** The review's data as a comment for the end of its note: compressed, so it costs a fraction of the report. */
+const DATA_LINE = /^<!-- platform-review-data ([A-Za-z0-9+/]+={0,2}) -->$/;
+
+/** The review's data as a comment for the last line of its note: compressed, so it costs a fraction of the report. */
 export function dataComment(summary: Summary): string {
   return `<!-- platform-review-data ${gzipSync(JSON.stringify(summary)).toString("base64")} -->`;
 }
 
-/** The review's data from a note's body, or undefined when the note carries none. */
-export function summaryInNote(body: string): Pick<Review, "ok" | "changes"> | undefined {
-  const match = DATA_COMMENT.exec(body);
-  return match ? parseSummary(gunzipSync(Buffer.from(match[1]!, "base64")).toString("utf8")) : undefined;
+/** Why a note cannot stand as a review: the guard refuses it (NotReviewed). */
+export class NoteRefused extends Error {}
+
+/**
+ * A review note read back: its data, from the tool's own place only (the
+ * note's last line, after the report), and the report above it. Nothing the
+ * report holds (a program's warning that prints such a comment) is data.
+ */
+export function reviewInNote(body: string): { summary: Summary; report: string } {
+  const text = body.replace(/\n+$/, "");
+  const lineStart = text.lastIndexOf("\n") + 1;
+  const match = DATA_LINE.exec(text.slice(lineStart));
+  if (!match) throw new NoteRefused("its last line is not the review's data (a note of another version, or one edited by hand)");
+  let json: string;
+  try {
+    json = gunzipSync(Buffer.from(match[1]!, "base64"), { maxOutputLength: DATA_LIMIT_BYTES }).toString("utf8");
+  } catch (error) {
+    const tooLarge = (error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE" || error instanceof RangeError;
+    throw new NoteRefused(tooLarge ? `its data decompresses to more than ${DATA_LIMIT_BYTES / 1024 / 1024} MiB, which no review writes` : "its data is not compressed as the review writes it");
+  }
+  try {
+    return { summary: parseSummary(json), report: text.slice(0, lineStart) };
+  } catch (error) {
+    throw new NoteRefused(`its data is not the review's: ${(error as Error).message}`);
+  }
 }

@@ -15,6 +15,7 @@ import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApplicationSettings, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, EpicLink, ProjectStar, providers, resetDeclarations, SamlGroupLink, Upstream, VirtualRegistry } from "pulumi-platform";
+import * as platform from "pulumi-platform";
 import { useEmulator } from "../support";
 
 const server = useEmulator();
@@ -776,6 +777,149 @@ describe("limits across one program's declarations are refused while the program
     expect(message).toBe("");
   });
 });
+
+// ---------------------------------------------------------------------------
+// Dot segments: every string that ends up in a request's path
+
+/**
+ * `.` and `..`, plain and encoded, alone and as a segment of a path: URL
+ * parsers resolve them (`/groups/acme/saml_group_links/..` is `/groups/acme/`),
+ * so a value holding one would send the request to another object.
+ */
+const DOT_FORMS = [".", "..", "%2e%2e", "%2E%2e", ".%2E", "%2e", "acme/..", "acme/./web", "acme%2f..", "%252e%252e", " .. ", "..\\acme"];
+const DOT_RULE = /must not be "\." or "\.\." nor have one as a path segment \(plain or percent-encoded, as %2e\)/;
+/** Owners take letters, digits, `_`, `-`, `.` and `/` only (usernames and a group's new path no `/`): an encoded or spaced form is refused by that rule first. */
+function ruleFor(property: string, form: string, resource?: ResourceName): RegExp {
+  if (property === "user" && /[^A-Za-z0-9_.-]/.test(form)) return /user id or a username/;
+  if ((property === "project" || property === "group") && /[^A-Za-z0-9_./-]/.test(form)) return /numeric id or a full path/;
+  if (resource === "GroupSettings" && property === "path" && /[^A-Za-z0-9_.-]/.test(form)) return /may contain only letters, digits/;
+  return DOT_RULE;
+}
+
+/** The properties of each resource that end up in a request's path (owners, names, uids), with inputs valid otherwise. */
+const resourcePathStrings: [ResourceName, Record<string, unknown>, string[]][] = (Object.entries(catalogue) as [ResourceName, ResourceCatalogue][])
+  .map(([name, { valid }]): [ResourceName, Record<string, unknown>, string[]] => {
+    const inputs = name === "GroupIntegration" ? { ...valid, ...MATTERMOST } : valid;
+    // A group's new path becomes its address once renamed.
+    const extra = name === "SamlGroupLink" ? ["samlGroupName"] : name === "SamlIdentity" ? ["externUid"] : name === "GroupSettings" ? ["path"] : [];
+    return [name, inputs, [...["project", "group"].filter((key) => typeof inputs[key] === "string"), ...extra]];
+  })
+  .filter(([, , properties]) => properties.length > 0);
+
+let dotFormsRefused = 0;
+
+describe("dot segments are refused in check wherever a resource's string ends up in a path, before any request", () => {
+  beforeAll(async () => {
+    await server.configureProviders();
+  });
+  for (const [name, inputs, properties] of resourcePathStrings) {
+    for (const property of properties) {
+      it(`${name}.${property}`, async () => {
+        const requests = await server.requestsDuring(async () => {
+          for (const form of DOT_FORMS) {
+            const result = await providers[name].check({}, { ...inputs, [property]: form });
+            // A value may break other rules of its property too (a slash, spaces): the dot rule is among them.
+            const reasons = (result.failures ?? []).filter((f) => f.property === property || (f.property === "" && f.reason.startsWith(`${property}: `))).map((f) => f.reason);
+            expect(reasons.some((reason) => ruleFor(property, form, name).test(reason)), `${property}: ${JSON.stringify(form)}: ${JSON.stringify(result.failures)}`).toBe(true);
+            dotFormsRefused++;
+          }
+        });
+        expect(requests).toEqual([]);
+      });
+    }
+  }
+
+  it("every resource that names a project or a group is tried", () => {
+    const tried = new Set(resourcePathStrings.map(([name]) => name));
+    const untried = (Object.keys(catalogue) as ResourceName[]).filter((name) => !tried.has(name));
+    // Upstreams name their registry by number; application settings are the instance's.
+    expect(untried.sort()).toEqual(["ApplicationSettings", "ExclusiveUpstreams", "Upstream"]);
+  });
+});
+
+/** A data function or an action, arguments valid otherwise, and its arguments that end up in a request's path. */
+type CallCase = [name: string, call: (args: never) => Promise<unknown>, valid: Record<string, unknown>, properties: string[]];
+
+const project = { project: "acme/web" };
+const group = { group: "acme" };
+const callCases: CallCase[] = [
+  ["getGroup", platform.getGroup, group, ["group"]],
+  ["getGroupPersonalAccessTokens", platform.getGroupPersonalAccessTokens, group, ["group"]],
+  ["getSamlIdentities", platform.getSamlIdentities, group, ["group"]],
+  ["getSamlIdentity", platform.getSamlIdentity, { ...group, uid: "dev@idp.example" }, ["group", "uid"]],
+  ["getSamlGroupLinks", platform.getSamlGroupLinks, group, ["group"]],
+  ["getSamlGroupLink", platform.getSamlGroupLink, { ...group, samlGroupName: "devs" }, ["group", "samlGroupName"]],
+  ["getStarredProjects", platform.getStarredProjects, { user: "alice" }, ["user"]],
+  ["getStarrers", platform.getStarrers, project, ["project"]],
+  ["getRegistryRepositories", platform.getRegistryRepositories, project, ["project"]],
+  ["getRegistryRepositories of a group", platform.getRegistryRepositories, group, ["group"]],
+  ["getRegistryTags", platform.getRegistryTags, { ...project, repositoryId: 1 }, ["project"]],
+  ["getRegistryTag", platform.getRegistryTag, { ...project, repositoryId: 1, name: "latest" }, ["project", "name"]],
+  ["getVulnerabilityFindings", platform.getVulnerabilityFindings, project, ["project"]],
+  ["getDependencies", platform.getDependencies, project, ["project"]],
+  ["getErrorTrackingClientKeys", platform.getErrorTrackingClientKeys, project, ["project"]],
+  ["getBadges", platform.getBadges, project, ["project"]],
+  ["getBadge", platform.getBadge, { group: "acme", id: 1 }, ["group"]],
+  ["getGroupIntegrations", platform.getGroupIntegrations, group, ["group"]],
+  ["getGroupIntegration", platform.getGroupIntegration, { ...group, slug: "slack" }, ["group"]],
+  ["getPipelineSchedules", platform.getPipelineSchedules, project, ["project"]],
+  ["getPipelineSchedule", platform.getPipelineSchedule, { ...project, scheduleId: 1 }, ["project"]],
+  ["getPipelineSchedulePipelines", platform.getPipelineSchedulePipelines, { ...project, scheduleId: 1 }, ["project"]],
+  ["getProjectMergeRequests", platform.getProjectMergeRequests, project, ["project"]],
+  ["getMergeRequest", platform.getMergeRequest, { ...project, iid: 1 }, ["project"]],
+  ["getMergeRequestDiffs", platform.getMergeRequestDiffs, { ...project, iid: 1 }, ["project"]],
+  ["getMergeRequestRawDiffs", platform.getMergeRequestRawDiffs, { ...project, iid: 1 }, ["project"]],
+  ["getMergeRequestPipelines", platform.getMergeRequestPipelines, { ...project, iid: 1 }, ["project"]],
+  ["getEpic", platform.getEpic, { ...group, epicIid: 1 }, ["group"]],
+  ["getEpicChildren", platform.getEpicChildren, { ...group, epicIid: 1 }, ["group"]],
+  ["getVirtualRegistries", platform.getVirtualRegistries, group, ["group"]],
+  ["getUpstreams", platform.getUpstreams, group, ["group"]],
+  ["getCleanupPolicy", platform.getCleanupPolicy, group, ["group"]],
+  ["getRepositoryTree", platform.getRepositoryTree, { ...project, path: "src", ref: "main" }, ["project", "path", "ref"]],
+  ["getRepositoryBlob", platform.getRepositoryBlob, { ...project, path: "README.md", ref: "main" }, ["project", "path", "ref"]],
+  ["getRepositoryArchive", platform.getRepositoryArchive, { ...project, sha: "main", path: "src" }, ["project", "sha", "path"]],
+  ["getRepositoryCompare", platform.getRepositoryCompare, { ...project, from: "main", to: "feature" }, ["project", "from", "to"]],
+  ["getRepositoryContributors", platform.getRepositoryContributors, { ...project, ref: "main" }, ["project", "ref"]],
+  ["getRepositoryMergeBase", platform.getRepositoryMergeBase, { ...project, refs: ["main", "feature"] }, ["project"]],
+  ["getRepositoryChangelog", platform.getRepositoryChangelog, { ...project, version: "1.5.0", from: "v1.4.0" }, ["project", "from"]],
+  ["runPipelineSchedule", platform.runPipelineSchedule, { ...project, scheduleId: 1 }, ["project"]],
+  ["commitChangelog", platform.commitChangelog, { ...project, version: "1.5.0" }, ["project"]],
+  ["createMergeRequestPipeline", platform.createMergeRequestPipeline, { ...project, iid: 1 }, ["project"]],
+  ["startLdapGroupSync", platform.startLdapGroupSync, group, ["group"]],
+  ["revokeToken", platform.revokeToken, { ...group, token: "glpat-xxxxxxxxxxxxxxxxxxxx" }, ["group"]],
+  ["createChildEpic", platform.createChildEpic, { ...group, epicIid: 1, title: "Child" }, ["group"]],
+  ["deleteRegistryTag", platform.deleteRegistryTag, { ...project, repositoryId: 1, name: "latest" }, ["project", "name"]],
+  ["deleteRegistryRepository", platform.deleteRegistryRepository, { ...project, repositoryId: 1 }, ["project"]],
+];
+
+describe("dot segments are refused by data functions and actions before any request", () => {
+  beforeAll(async () => {
+    await server.configureProviders();
+  });
+  for (const [name, call, valid, properties] of callCases) {
+    for (const property of properties) {
+      it(`${name}: ${property}`, async () => {
+        const requests = await server.requestsDuring(async () => {
+          for (const form of DOT_FORMS) {
+            const error = await call({ ...valid, [property]: form } as never).then(
+              () => undefined,
+              (e: unknown) => e,
+            );
+            expect(error, `${property}: ${JSON.stringify(form)}`).toBeInstanceOf(Error);
+            const message = (error as Error).message;
+            expect(message).toContain(`${property}: `);
+            expect(message).toMatch(ruleFor(property, form));
+            expect(message).toMatch(/No request was sent/);
+            dotFormsRefused++;
+          }
+        });
+        expect(requests).toEqual([]);
+      });
+    }
+  }
+});
+
+afterAll(() => console.log(`dot segments: ${dotFormsRefused} values refused before any request (${DOT_FORMS.length} forms of each string that ends up in a path)`));
 
 // ---------------------------------------------------------------------------
 // The count

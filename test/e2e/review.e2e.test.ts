@@ -4,34 +4,50 @@
  * bash with errexit, its variables and the CI's own), with the real Pulumi
  * CLI, against the emulator, on a project made by pulumi-platform-new:
  *
- * - the merge request's preview job posts the report as a note, and the next
- *   push rewrites that note in place;
- * - after the merge, the apply job checks the preview against the review,
- *   applies exactly that plan and posts the result to the same merge request;
+ * - the merge request's preview job runs the program with the read token
+ *   only, and its report job (which holds the review token) posts the
+ *   report as a note; the next push rewrites that note in place;
+ * - after the merge, the apply job checks the preview against the review
+ *   token's note on the merged merge request, applies exactly that plan and
+ *   posts the result to the same merge request;
  * - an apply whose preview no longer matches the review stops before any
- *   write, and says why on the merge request;
+ *   write, and says why on the merge request; so does a commit pushed
+ *   without a merge request;
+ * - secrets planted in every kind of value (config, `pulumi.secret`, a
+ *   property the class marks secret) reach no note, no kept artifact and no
+ *   job log;
  * - the scheduled drift job reports an out-of-band change and fails;
  * - `pulumi up --plan` refuses a run that strays from the saved plan;
  * - the GitHub Actions variant's steps (docs/ci/github-review.yml) write the
  *   report and hand it to `gh pr comment` (GitHub itself is out of reach here:
  *   a `gh` on PATH records what it was asked to post).
  *
- * `npm ci` is the one line not run: the project's node_modules is this
- * repository's (test/e2e/user-project.e2e.test.ts installs for real).
+ * The CI/CD variables reach each job as the platform gives them: protected
+ * ones only to the default branch's pipelines, environment-scoped ones only
+ * to jobs of that environment (the template's comments list them). The emulator
+ * serves no merge endpoint: a merge is recorded in its state (merged, with a
+ * merge commit), as a real server records it.
+ *
+ * Not run: `npm ci`, and the report job's install of platform-review from the
+ * default branch (the project's node_modules is this repository's;
+ * test/e2e/user-project.e2e.test.ts installs for real).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { apiPath, closeAllPools, PlatformClient } from "pulumi-platform";
-import { startEmulator, type Emulator } from "pulumi-platform/emulator";
+import { mergeRequestStore, startEmulator, type Emulator } from "pulumi-platform/emulator";
 import { ensurePulumiCli, PulumiProgram, repoRoot } from "../../scripts/pulumi-workspace.mts";
 
 interface Job {
   before_script?: string[];
   script: string[];
+  variables?: Record<string, string>;
+  environment?: { name: string };
+  artifacts?: { paths: string[] };
 }
 interface Note {
   id: number;
@@ -70,26 +86,82 @@ function run(command: string, args: string[], options: { cwd: string; env: NodeJ
   });
 }
 
+/** The read token of the template's previews: a Maintainer's token with the read_api scope (a real server refuses its writes). */
+const READ_TOKEN = "glpat-maintainer-release-0004";
+
+/**
+ * The project's CI/CD variables as the template's comments tell a team to set
+ * them: protected ones reach only the protected default branch's pipelines,
+ * environment-scoped ones only the jobs of that environment.
+ */
+function projectVariables(): { key: string; value: string; protected?: boolean; environment?: string }[] {
+  return [
+    { key: "PLATFORM_READ_TOKEN", value: READ_TOKEN },
+    { key: "PLATFORM_TOKEN", value: emulator.tokens.root!, protected: true, environment: program.stack },
+    { key: "PLATFORM_REVIEW_TOKEN", value: emulator.tokens.alice!, environment: "platform-review" },
+    { key: "PLATFORM_REVIEW_TOKEN", value: emulator.tokens.alice!, protected: true, environment: program.stack },
+  ];
+}
+
+/** `$NAME` and `${NAME}` of a CI variable's value, from the variables before it. */
+const expand = (value: string, env: NodeJS.ProcessEnv) => value.replace(/\$\{?(\w+)\}?/g, (_m, name: string) => env[name] ?? "");
+
+/** What each job ran and printed, for the scan of secrets. */
+const jobLogs: string[] = [];
+
 /** Runs one job of the template's .gitlab-ci.yml in the program's directory; its exit code and output. */
-function runJob(name: string, ci: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+async function runJob(name: string, ci: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   const job = ciFile[name] as Job;
-  const before = (job.before_script ?? ciFile.default.before_script).filter((line) => !line.startsWith("npm ci"));
-  const variables = Object.fromEntries(Object.entries(ciFile.variables).map(([key, value]) => [key, value.replace("$CI_PROJECT_DIR", program.dir)]));
-  return run("bash", ["-eo", "pipefail", "-c", [...before, ...job.script].join("\n")], {
-    cwd: program.dir,
-    env: {
-      ...program.env,
-      // The runner's own PATH, with the command the package's bin would put in node_modules/.bin.
-      PATH: [path.join(work, "bin"), program.env.PATH].join(path.delimiter),
-      ...variables,
-      STACK: program.stack,
-      CI_PROJECT_DIR: program.dir,
-      CI_API_V4_URL: `${emulator.url}/api/v4`,
-      CI_PROJECT_ID: String(projectId),
-      PLATFORM_REVIEW_TOKEN: emulator.tokens.alice!,
-      ...ci,
-    },
-  });
+  // The report job's before_script installs platform-review from the default branch; here it is this repository's.
+  const before = name === "report" ? [] : (job.before_script ?? ciFile.default.before_script).filter((line) => !line.startsWith("npm ci"));
+  const protectedRef = ci.CI_COMMIT_BRANCH === "main";
+  let env: NodeJS.ProcessEnv = {
+    ...program.env,
+    // The runner's own PATH, with the command the package's bin would put in node_modules/.bin.
+    PATH: [path.join(work, "bin"), program.env.PATH].join(path.delimiter),
+    STACK: program.stack,
+    CI_PROJECT_DIR: program.dir,
+    CI_API_V4_URL: `${emulator.url}/api/v4`,
+    CI_PROJECT_ID: String(projectId),
+    ...ci,
+  };
+  for (const [key, value] of Object.entries(ciFile.variables)) if (key !== "STACK") env[key] = expand(value, env);
+  env.REVIEW_TOOL = work;
+  const environment = job.environment ? expand(job.environment.name, env) : undefined;
+  for (const variable of projectVariables()) {
+    if (variable.protected && !protectedRef) continue;
+    if (variable.environment !== undefined && variable.environment !== environment) continue;
+    env[variable.key] = variable.value;
+  }
+  env = { ...env, ...Object.fromEntries(Object.entries(job.variables ?? {}).map(([key, value]) => [key, expand(value, env)])) };
+  const result = await run("bash", ["-eo", "pipefail", "-c", [...before, ...job.script].join("\n")], { cwd: program.dir, env });
+  jobLogs.push(result.stdout, result.stderr);
+  return result;
+}
+
+/** Opens a merge request from `stable` (after the one before was merged), prepared: it has its head commit. */
+async function openMergeRequest(): Promise<void> {
+  const mr = await api.post<{ iid: number }>(apiPath`/projects/${projectId}/merge_requests`, { source_branch: "stable", target_branch: "main", title: "Platform: the pipeline badge" });
+  mergeRequestIid = mr.iid;
+  emulator.runDueWork(); // the merge request's preparation, which gives it its head commit
+  commitSha = (await api.get<{ sha: string }>(apiPath`/projects/${projectId}/merge_requests/${mergeRequestIid}`)).sha;
+  expect(commitSha).toMatch(/^[0-9a-f]{40}$/);
+}
+
+let merges = 0;
+/** Merges the merge request as a real server records it: merged now, with a merge commit the default branch's pipeline then runs for. */
+function mergeMergeRequest(): void {
+  const record = mergeRequestStore.of(emulator.state).mergeRequests.find((mr) => mr.projectId === projectId && mr.iid === mergeRequestIid)!;
+  const mergedAt = new Date().toISOString();
+  commitSha = (++merges).toString(16).padStart(40, "e");
+  Object.assign(record, { state: "merged", mergedAt, updatedAt: mergedAt, mergeUserId: emulator.state.userByUsername("maintainer")!.id, mergeCommitSha: commitSha });
+}
+
+/** A merge request pipeline: its preview job, then its report job with the preview's artifact. */
+async function mergeRequestPipelineRuns(): Promise<{ preview: Awaited<ReturnType<typeof runJob>>; report: Awaited<ReturnType<typeof runJob>> }> {
+  const preview = await runJob("preview", mergeRequestPipeline());
+  const report = await runJob("report", mergeRequestPipeline());
+  return { preview, report };
 }
 
 const mergeRequestPipeline = () => ({ CI_PIPELINE_SOURCE: "merge_request_event", CI_MERGE_REQUEST_IID: String(mergeRequestIid), CI_COMMIT_SHA: commitSha });
@@ -107,15 +179,21 @@ beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), "review-e2e-"));
   mkdirSync(path.join(work, "bin"));
   symlinkSync(path.join(repoRoot, "bin/platform-review.js"), path.join(work, "bin/platform-review"));
+  // The report job's platform-review, as its before_script installs it ($REVIEW_TOOL is this directory here).
+  mkdirSync(path.join(work, "node_modules/.bin"), { recursive: true });
+  symlinkSync(path.join(repoRoot, "bin/platform-review.js"), path.join(work, "node_modules/.bin/platform-review"));
   const made = spawnSync(process.execPath, [path.join(repoRoot, "bin/pulumi-platform-new.js"), path.join(work, "infra")], { encoding: "utf8" });
   expect(made.status, made.stderr).toBe(0);
+  // What the program can read of its environment, written where the test reads it.
+  const index = path.join(work, "infra", "index.ts");
+  writeFileSync(
+    index,
+    readFileSync(index, "utf8") +
+      'require("node:fs").writeFileSync("env-seen.json", JSON.stringify({ PLATFORM_REVIEW_TOKEN: process.env.PLATFORM_REVIEW_TOKEN ?? null, PLATFORM_TOKEN: process.env.PLATFORM_TOKEN ?? null }));\n',
+  );
   program = await PulumiProgram.create({ programDir: path.join(work, "infra"), transpileOnly: true, config: { "platform:url": emulator.url }, secrets: { "platform:token": emulator.tokens.root! } });
   projectId = (await api.get<{ id: number }>(apiPath`/projects/${"acme/web"}`)).id;
-  const mr = await api.post<{ iid: number }>(apiPath`/projects/${projectId}/merge_requests`, { source_branch: "stable", target_branch: "main", title: "Platform: the pipeline badge" });
-  mergeRequestIid = mr.iid;
-  emulator.runDueWork(); // the merge request's preparation, which gives it its head commit
-  commitSha = (await api.get<{ sha: string }>(apiPath`/projects/${projectId}/merge_requests/${mergeRequestIid}`)).sha;
-  expect(commitSha).toMatch(/^[0-9a-f]{40}$/);
+  await openMergeRequest();
 }, 10 * 60_000);
 
 afterAll(async () => {
@@ -126,38 +204,55 @@ afterAll(async () => {
 });
 
 describe.sequential("the review loop through the template's CI jobs", { timeout: 5 * 60_000 }, () => {
-  it("a merge request's preview job posts the report as one note", async () => {
-    const run = await runJob("preview", mergeRequestPipeline());
-    expect(run.code, run.stderr).toBe(0);
+  it("a merge request's preview job runs the program without the review or write token; its report job posts one note", async () => {
+    const { preview, report } = await mergeRequestPipelineRuns();
+    expect(preview.code, preview.stderr).toBe(0);
+    expect(report.code, report.stderr).toBe(0);
+    // What the branch's program could read of its environment.
+    const seen = JSON.parse(readFileSync(path.join(program.dir, "env-seen.json"), "utf8")) as Record<string, string | null>;
+    expect(seen).toEqual({ PLATFORM_REVIEW_TOKEN: null, PLATFORM_TOKEN: READ_TOKEN });
+    expect(preview.stdout).toContain("creates badge `pipeline` of project acme/web");
     const [note, ...others] = await reviewNotes();
     expect(others).toEqual([]);
     expect(note!.body).toContain("creates badge <code>pipeline</code> of project <code>acme/web</code>");
-    expect(note!.body).toMatch(/<!-- platform-review-data [A-Za-z0-9+/=]+ -->/);
+    expect(note!.body.trimEnd().split("\n").at(-1)).toMatch(/^<!-- platform-review-data [A-Za-z0-9+/=]+ -->$/);
   });
 
   it("the next push rewrites that note in place", async () => {
     const [before] = await reviewNotes();
     pushProgram("pipeline-status");
-    const run = await runJob("preview", mergeRequestPipeline());
-    expect(run.code, run.stderr).toBe(0);
+    const { report } = await mergeRequestPipelineRuns();
+    expect(report.code, report.stderr).toBe(0);
     const after = await reviewNotes();
     expect(after.map((note) => note.id)).toEqual([before!.id]);
     expect(after[0]!.body).toContain("creates badge <code>pipeline-status</code> of project <code>acme/web</code>");
   });
 
+  it("before the merge, the apply job refuses the merge request's head: an open merge request brought nothing", async () => {
+    const run = await runJob("apply", defaultBranchPipeline());
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain("it was pushed without a merge request, so it was never reviewed");
+    expect(await badgesOnServer()).toEqual([]);
+  });
+
   it("after the merge, the apply job applies what was reviewed and posts the result", async () => {
+    mergeMergeRequest();
     const run = await runJob("apply", defaultBranchPipeline());
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect((await badgesOnServer()).map((badge) => badge.name)).toEqual(["pipeline-status"]);
     const [result] = await resultNotes();
     expect(result!.body).toContain("### Pulumi up of stack");
     expect(result!.body).toContain("created badge");
+    expect(existsSync(path.join(program.dir, "up.json"))).toBe(false);
+    expect(readFileSync(path.join(program.dir, "up-events.json"), "utf8")).toMatch(/^\{"sequence":/);
   });
 
   it("an apply whose preview is no longer what was reviewed stops before any write", async () => {
+    await openMergeRequest();
     pushProgram("pipeline-v2");
-    expect((await runJob("preview", mergeRequestPipeline())).code).toBe(0);
+    expect((await mergeRequestPipelineRuns()).report.code).toBe(0);
     expect((await reviewNotes())[0]!.body).toContain("updates badge");
+    mergeMergeRequest();
     // Between the review and the apply, someone changes the badge by hand.
     const [badge] = await api.list<{ id: number; name: string }>(apiPath`/projects/${"acme/web"}/badges`, { name: "pipeline-status" });
     await api.put(apiPath`/projects/${"acme/web"}/badges/${badge!.id}`, { link_url: "https://elsewhere.example.com" });
@@ -179,7 +274,55 @@ describe.sequential("the review loop through the template's CI jobs", { timeout:
     expect(run.stdout).toContain("<code>https&#58;//elsewhere&#46;example&#46;com</code>");
   });
 
+  it("a commit pushed straight to the default branch is refused, and nothing is written", async () => {
+    // A commit of the default branch that no merge request brought: its head when the last merge request was opened.
+    const pushed = (await api.get<{ diff_refs: { base_sha: string } }>(apiPath`/projects/${projectId}/merge_requests/${mergeRequestIid}`)).diff_refs.base_sha;
+    pushProgram("pipeline-pushed");
+    const run = await runJob("apply", { ...defaultBranchPipeline(), CI_COMMIT_SHA: pushed });
+    pushProgram("pipeline-status");
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain(`no merged merge request of project ${projectId} brought commit ${pushed} into main`);
+    expect((await badgesOnServer()).map((badge) => badge.name)).toEqual(["pipeline-status"]);
+  });
+
+  it("secrets planted in config, in pulumi.secret and in a property the class marks secret reach no note, kept artifact or job log", async () => {
+    const planted = { config: "planted-config-secret-7Q2", wrapped: "planted-wrapped-secret-K9d", classSecret: "planted-class-secret-W4m" };
+    await program.setConfig("plantedSecret", planted.config, { secret: true });
+    const file = path.join(program.dir, "index.ts");
+    const original = readFileSync(file, "utf8");
+    writeFileSync(
+      file,
+      original.replace('import { Badge, getMetadataOutput } from "pulumi-platform";', 'import { Badge, getMetadataOutput, GroupIntegration, PipelineSchedule } from "pulumi-platform";') +
+        [
+          `new GroupIntegration("ci-server", { group: "acme", slug: "teamcity", teamcityUrl: "https://teamcity.example.com", buildType: "Web_Build", username: "ci", password: "${planted.classSecret}" });`,
+          `new PipelineSchedule("nightly", { project: "acme/web", description: "Nightly (planted secrets)", ref: "main", cron: "0 3 * * *", variables: [`,
+          `  { key: "WRAPPED", value: pulumi.secret("${planted.wrapped}") },`,
+          `  { key: "FROM_CONFIG", value: config.requireSecret("plantedSecret") },`,
+          `] });`,
+        ].join("\n") +
+        "\n",
+    );
+    try {
+      await openMergeRequest();
+      const review = await mergeRequestPipelineRuns();
+      expect(review.report.code, review.report.stderr).toBe(0);
+      mergeMergeRequest();
+      const apply = await runJob("apply", defaultBranchPipeline());
+      expect(apply.code, `${apply.stdout}\n${apply.stderr}`).toBe(0);
+      expect((await resultNotes())[0]!.body).toContain("created pipeline schedule");
+      // Every artifact the template's jobs keep, every note, every job's log.
+      const kept = [...new Set(["preview", "report", "apply"].flatMap((name) => (ciFile[name] as Job).artifacts?.paths ?? []))].map((name) => path.join(program.dir, name));
+      const texts = [...kept.filter((name) => existsSync(name)).map((name) => readFileSync(name, "utf8")), ...(await notes()).map((note) => note.body), ...jobLogs];
+      for (const value of Object.values(planted)) expect(texts.filter((text) => text.includes(value)), value).toEqual([]);
+      expect(kept.filter((name) => existsSync(name)).map((name) => path.basename(name)).sort()).toEqual(["preview.json", "review.json", "up-events.json"]);
+    } finally {
+      writeFileSync(file, original);
+    }
+  });
+
   it("pulumi up --plan refuses a run that strays from the saved plan, writing nothing", async () => {
+    // The template's jobs give the token in PLATFORM_TOKEN; this test runs the CLI itself.
+    await program.setConfig("platform:token", emulator.tokens.root!, { secret: true });
     const plan = path.join(work, "plan.json");
     await program.cli(["preview", "--save-plan", plan]);
     pushProgram("pipeline-unreviewed");

@@ -25,9 +25,9 @@ async function graphql(query: string, variables?: Record<string, unknown>, token
 }
 
 const FINDINGS = /* GraphQL */ `
-  query Findings($path: ID!, $pipeline: CiPipelineID, $state: [VulnerabilityState!], $first: Int, $after: String, $severity: [String!]) {
+  query Findings($path: ID!, $pipeline: CiPipelineID, $ref: String, $state: [VulnerabilityState!], $first: Int, $after: String, $severity: [String!]) {
     project(fullPath: $path) {
-      pipeline(id: $pipeline) {
+      pipeline(id: $pipeline, ref: $ref) {
         securityReportFindings(state: $state, first: $first, after: $after, severity: $severity) {
           nodes {
             uuid title description severity state reportType falsePositive solution
@@ -54,7 +54,7 @@ const nodesOf = (body: any) => body.data.project.pipeline.securityReportFindings
 
 describe("the pipeline security report findings query", () => {
   it("answers the last default-branch pipeline's findings with the specified fields, highest severity first, dismissed ones left out", async () => {
-    const { status, body } = await graphql(FINDINGS, { path: "acme/web" });
+    const { status, body } = await graphql(FINDINGS, { path: "acme/web", ref: "HEAD" });
     expect(status).toBe(200);
     expect(body.errors).toBeUndefined();
     const nodes = nodesOf(body);
@@ -97,23 +97,37 @@ describe("the pipeline security report findings query", () => {
   });
 
   it("filters by state and severity, names a pipeline by global id, and pages with cursors", async () => {
-    const dismissed = nodesOf((await graphql(FINDINGS, { path: "acme/web", state: ["DISMISSED"] })).body);
+    const dismissed = nodesOf((await graphql(FINDINGS, { path: "acme/web", ref: "HEAD", state: ["DISMISSED"] })).body);
     expect(dismissed.map((n) => [n.title, n.state])).toEqual([["Hard-coded password", "DISMISSED"]]);
     const older = nodesOf((await graphql(FINDINGS, { path: "acme/web", pipeline: "gid://gitlab/Ci::Pipeline/1001", severity: ["critical"] })).body);
     expect(older.map((n) => n.title)).toEqual(["SQL injection in report query"]);
 
-    const first = (await graphql(FINDINGS, { path: "acme/web", first: 3 })).body.data.project.pipeline.securityReportFindings;
+    const first = (await graphql(FINDINGS, { path: "acme/web", ref: "main", first: 3 })).body.data.project.pipeline.securityReportFindings;
     expect(first.nodes).toHaveLength(3);
     expect(first.pageInfo.hasNextPage).toBe(true);
-    const rest = (await graphql(FINDINGS, { path: "acme/web", first: 100, after: first.pageInfo.endCursor })).body.data.project.pipeline.securityReportFindings;
+    const rest = (await graphql(FINDINGS, { path: "acme/web", ref: "main", first: 100, after: first.pageInfo.endCursor })).body.data.project.pipeline.securityReportFindings;
     expect(rest.nodes).toHaveLength(4);
     expect(rest.pageInfo.hasNextPage).toBe(false);
   });
 
+  it("a pipeline needs one of id, iid, sha or ref; one given as null finds none; pipelines(ref:) lists newest first", async () => {
+    const none = await graphql(`query { project(fullPath: "acme/web") { pipeline { id } } }`);
+    expect(none.body.data).toEqual({ project: { pipeline: null } });
+    expect(none.body.errors).toEqual([expect.objectContaining({ message: "Provide one of ID, IID or SHA", path: ["project", "pipeline"] })]);
+    expect((await graphql(`query { project(fullPath: "acme/web") { pipeline(id: null) { id } } }`)).body).toEqual({ data: { project: { pipeline: null } } });
+    const listed = (await graphql(`query { project(fullPath: "acme/web") { pipelines(ref: "main") { nodes { id ref } } } }`)).body.data.project.pipelines.nodes as { id: string; ref: string }[];
+    const ids = listed.map((node) => Number(node.id.split("/").at(-1)));
+    expect(ids.length).toBeGreaterThan(1);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect(listed.every((node) => node.ref === "main")).toBe(true);
+    const latest = (await graphql(`query { project(fullPath: "acme/web") { pipeline(ref: "HEAD") { id } } }`)).body.data.project.pipeline;
+    expect(latest).toEqual({ id: listed[0]!.id });
+  });
+
   it("hides what the caller may not read: no project for an outsider, no findings for a Reporter", async () => {
-    expect((await graphql(FINDINGS, { path: "acme/web" }, "glpat-outsider-token")).body).toEqual({ data: { project: null } });
-    expect((await graphql(FINDINGS, { path: "acme/web" }, null)).body).toEqual({ data: { project: null } });
-    expect(nodesOf((await graphql(FINDINGS, { path: "acme/web" }, "glpat-reporter-token")).body)).toEqual([]);
+    expect((await graphql(FINDINGS, { path: "acme/web", ref: "HEAD" }, "glpat-outsider-token")).body).toEqual({ data: { project: null } });
+    expect((await graphql(FINDINGS, { path: "acme/web", ref: "HEAD" }, null)).body).toEqual({ data: { project: null } });
+    expect(nodesOf((await graphql(FINDINGS, { path: "acme/web", ref: "HEAD" }, "glpat-reporter-token")).body)).toEqual([]);
   });
 });
 
@@ -131,7 +145,7 @@ describe("GraphQL's error format", () => {
   });
 
   it("a field that fails: 200 with data null there and the error's path", async () => {
-    const { status, body } = await graphql(FINDINGS, { path: "acme/web", first: 1, after: "not-a-cursor" });
+    const { status, body } = await graphql(FINDINGS, { path: "acme/web", ref: "HEAD", first: 1, after: "not-a-cursor" });
     expect(status).toBe(200);
     expect(body.data).toEqual({ project: { pipeline: { securityReportFindings: null } } });
     expect(body.errors).toEqual([

@@ -51,6 +51,19 @@ describe("getApplicationSettings", () => {
     expect(secret).toBe(true);
   });
 
+  it("each credential the catalogue marks makes the Output secret on its own", async () => {
+    await selfManaged.configureProviders("root");
+    await selfManaged.as("root").put("/application/settings", { akismet_enabled: false, akismet_api_key: null });
+    expect((await settle(getApplicationSettingsOutput())).secret).toBe(false);
+    for (const setting of ["external_auth_client_key", "external_auth_client_key_pass", "static_objects_external_storage_auth_token"]) {
+      await selfManaged.as("root").put("/application/settings", { [setting]: `planted-${setting}` });
+      const settled = await settle(getApplicationSettingsOutput());
+      expect(JSON.stringify(settled.value)).toContain(`planted-${setting}`);
+      expect(settled.secret, setting).toBe(true);
+      await selfManaged.as("root").put("/application/settings", { [setting]: null });
+    }
+  });
+
   it("a user who is not an administrator is refused, and told why", async () => {
     await selfManaged.configureProviders("alice");
     await expect(getApplicationSettings()).rejects.toThrow(/getApplicationSettings: could not read the instance's application settings: GET \/application\/settings answered 403 .*: the token's user needs administrator rights on the instance\./);

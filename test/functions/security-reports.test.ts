@@ -146,9 +146,11 @@ describe("getVulnerabilityFindings through the GraphQL query (via)", () => {
     });
   });
 
-  it("reads one page per 100 findings: two POSTs for 150", async () => {
+  it("reads one page per 100 findings: two POSTs for 150, after the project's default branch when no pipeline is named", async () => {
     const requests = await server.requestsDuring(() => getVulnerabilityFindings({ project: "acme/api", via: "graphql" }));
-    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /api/graphql", "POST /api/graphql"]);
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /api/v4/projects/acme%2Fapi", "POST /api/graphql", "POST /api/graphql"]);
+    const named = await server.requestsDuring(() => getVulnerabilityFindings({ project: "acme/web", pipelineId: 1001, via: "graphql" }));
+    expect(named.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /api/graphql"]);
   });
 
   it("auto: where the REST list is gone (410, or 404 for the route) the query answers, with the same findings", async () => {
@@ -162,7 +164,7 @@ describe("getVulnerabilityFindings through the GraphQL query (via)", () => {
       const requests = await server.requestsDuring(async () => {
         findings = await getVulnerabilityFindings({ project: "acme/web" });
       });
-      expect(requests.map((r) => `${r.method} ${r.status}`)).toEqual([`GET ${gone.status}`, "POST 200"]);
+      expect(requests.map((r) => `${r.method} ${r.status}`)).toEqual([`GET ${gone.status}`, "GET 200", "POST 200"]);
       expect(findings).toEqual(sameFieldsAs(rest as never, findings as never));
     }
   });
@@ -174,7 +176,8 @@ describe("getVulnerabilityFindings through the GraphQL query (via)", () => {
   });
 
   it("a project the token's user cannot see is explained; a caller without the security dashboard gets no findings", async () => {
-    await expect(getVulnerabilityFindings({ project: "acme/nope", via: "graphql" })).rejects.toThrow(/project null: project acme\/nope does not exist, or the token's user cannot see it/);
+    await expect(getVulnerabilityFindings({ project: "acme/nope", via: "graphql" })).rejects.toThrow(/404.*project acme\/nope does not exist, or the token's user cannot see it/);
+    await expect(getVulnerabilityFindings({ project: "acme/nope", pipelineId: 1001, via: "graphql" })).rejects.toThrow(/project null: project acme\/nope does not exist, or the token's user cannot see it/);
     // Through GraphQL the server hides findings from a caller without the security dashboard: an empty list, not a 403.
     expect(await as("guest", () => getVulnerabilityFindings({ project: "acme/web", via: "graphql" }))).toEqual([]);
   });

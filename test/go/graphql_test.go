@@ -44,7 +44,7 @@ type findingsAnswer struct {
 	} `json:"data"`
 }
 
-const findingsQuery = `query($path: ID!) { project(fullPath: $path) { pipeline { securityReportFindings(severity: ["high"]) { nodes {
+const findingsQuery = `query($path: ID!) { project(fullPath: $path) { pipeline(ref: "HEAD") { securityReportFindings(severity: ["high"]) { nodes {
   uuid title severity state scanner { externalId } identifiers { externalType name }
   location { __typename ... on VulnerabilityLocationSast { file } ... on VulnerabilityLocationDependencyScanning { file } }
   remediations { summary } evidence { summary } } } } } }`

@@ -56,6 +56,26 @@ describe("PipelineScheduleRun", () => {
     expect(requests).toEqual([]);
   });
 
+  for (const fault of ["commit-then-error", "commit-then-reset"] as const) {
+    it(`an answer lost after the server ran it (${fault}): not sent again, and the error says it may have run`, async () => {
+      const pipelines = async () => (await getPipelineSchedulePipelines({ project: "acme/web", scheduleId })).length;
+      const before = await pipelines();
+      server.emulator.setFaultPlan({ rules: [{ method: "POST", path: `/projects/acme%2Fweb/pipeline_schedules/${scheduleId}/play`, sequence: [fault] }] });
+      let error: Error | undefined;
+      try {
+        const requests = await server.requestsDuring(async () => {
+          error = await create("PipelineScheduleRun", { project: "acme/web", scheduleId }).then(() => undefined, (caught: Error) => caught);
+        });
+        expect(requests.filter((request) => request.method === "POST")).toHaveLength(1);
+      } finally {
+        server.emulator.setFaultPlan(undefined);
+      }
+      expect(error?.message).toMatch(/^PipelineScheduleRun: could not create it\. .*The server may have done it before the failure: check before running it again\.$/);
+      expect(error?.message).not.toMatch(/again later/);
+      expect(await pipelines()).toBe(before + 1);
+    });
+  }
+
   it("a Guest's token is refused: the schedule is hidden from it", async () => {
     await server.actingAs("guest", () => expect(create("PipelineScheduleRun", { project: "acme/web", scheduleId })).rejects.toThrow(/PipelineScheduleRun: could not create it\. POST .*\/play failed with 404 .*pipeline schedule \d+ of project acme\/web does not exist, or the token's user cannot see it/));
   });

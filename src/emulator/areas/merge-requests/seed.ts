@@ -294,7 +294,8 @@ function mergeRequestOf(state: EmulatorState, project: Project, seed: SeedMergeR
     mergeStatus: seed.conflicts ? "cannot_be_merged" : "can_be_merged",
     conflicts: seed.conflicts,
     mergeCommitSha: merged ? createHash("sha1").update(`merge ${state.projectFullPath(project)}!${iid}`).digest("hex") : null,
-    squashCommitSha: null,
+    // A squashed merge leaves its squash commit besides the merge commit.
+    squashCommitSha: merged && seed.squash ? createHash("sha1").update(`squash ${state.projectFullPath(project)}!${iid}`).digest("hex") : null,
     discussionLocked: seed.discussionLocked,
     forceRemoveSourceBranch: seed.removeSourceBranch,
     squash: seed.squash,

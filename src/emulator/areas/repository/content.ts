@@ -51,6 +51,7 @@ import { ApiError, forbidden, notFound, paramError, routeNotFound } from "../../
 import { findProject } from "../../lookup";
 import { isKeysetRequest, pageUrl, readPerPage } from "../../pagination";
 import { archiveKindOf, archiveStream } from "./archive";
+import { staysInRepository, trimSlashes } from "./paths";
 import {
   repositoryOf,
   type ProjectRepository,
@@ -97,8 +98,15 @@ export const limiterKey = (ctx: RequestContext<unknown>, name: string, project: 
 // ---------------------------------------------------------------------------
 // Tree
 
-/** Paths as Gitaly takes them: `/src/` is `src`. */
-const trimSlashes = (path: string): string => path.replace(/^\/+|\/+$/g, "");
+/**
+ * The tree's `path`: Gitaly refuses one that climbs out of the repository, and
+ * the endpoint answers that error as `not_found!(message)`.
+ */
+function treePathOf(raw: string | undefined): string {
+  const path = trimSlashes(raw ?? "");
+  if (!staysInRepository(path)) throw notFound("Path cannot include traversal syntax");
+  return path;
+}
 
 interface TreeEntry {
   id: string;
@@ -199,7 +207,7 @@ const treeRoute = route("GET", "/projects/:id/repository/tree", { params: treePa
   // An empty ref is no ref (`params[:ref].presence`): the default branch.
   const sha = await repo.resolveRef(ctx.params.ref || project.defaultBranch);
   if (!sha) throw treeNotFound();
-  const path = trimSlashes(ctx.params.path ?? "");
+  const path = treePathOf(ctx.params.path);
   const treeOid = await treeAt(repo, sha, path);
   if (!treeOid) throw treeNotFound();
   const entries = await cachedListing(repo, treeOid, path, recursive);
@@ -319,10 +327,12 @@ const archiveRoute = route("GET", "/projects/:id/repository/:archive_file", { pa
   const sha = await repo.resolveRef(ref);
   if (!sha) throw fileNotFound();
   const path = trimSlashes(ctx.params.path ?? "");
+  const excludePaths = (ctx.params.exclude_paths ?? "").split(",").map((p) => trimSlashes(p.trim())).filter((p) => p !== "");
+  // Any failure of the archive is `not_found!('File')`: a path out of the repository too.
+  if (![path, ...excludePaths].every(staysInRepository)) throw fileNotFound();
   const { commit } = await repo.readCommit(sha);
   if (!(await pathExists(repo, commit.tree, path))) throw fileNotFound();
   const prefix = archivePrefix(project, ref, sha, path);
-  const excludePaths = (ctx.params.exclude_paths ?? "").split(",").map((p) => trimSlashes(p.trim())).filter((p) => p !== "");
   const body = await archiveStream({
     gitdir: repo.gitdir,
     treeOid: commit.tree,

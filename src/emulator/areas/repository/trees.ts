@@ -8,6 +8,7 @@
 import * as fs from "node:fs";
 import { deflateSync } from "node:zlib";
 import * as git from "isomorphic-git";
+import { isFilePath } from "./paths";
 
 export interface FileAction {
   action: "create" | "update" | "delete" | "move" | "chmod";
@@ -78,6 +79,10 @@ const modeFor = (executable: boolean | undefined, previous: string | undefined):
 /** Applies the commits API's actions to a flat tree; throws with the API's reason for an impossible one. */
 export async function applyActions(gitdir: string, files: Map<string, FlatEntry>, actions: readonly FileAction[]): Promise<void> {
   for (const action of actions) {
+    // What Gitaly's UserCommitFiles refuses; the API's callers answer its failure as they answer any failed commit.
+    for (const path of [action.filePath, action.previousPath ?? action.filePath]) {
+      if (!isFilePath(path)) throw new Error(`Path cannot include traversal syntax: ${JSON.stringify(path)}`);
+    }
     const existing = files.get(action.filePath);
     const blob = (): Promise<string> => writeBlob(gitdir, Buffer.from(action.content ?? ""));
     switch (action.action) {

@@ -6,8 +6,10 @@
  * resolvers/pipeline_security_report_findings_resolver.rb,
  * resolvers/ci/project_pipeline_resolver.rb, the vulnerability location types):
  * - `project(fullPath:)` is null for a project the caller cannot see;
- *   `pipeline(id:, iid:, sha:)` without an argument is the project's last
- *   pipeline of the default branch (the REST list's default pipeline here).
+ *   `pipeline(id:, iid:, sha:, ref:)` needs one of them (an error otherwise);
+ *   one given as null finds nothing; `ref` is that ref's last pipeline
+ *   (`HEAD`: the default branch's). `pipelines(ref:)` lists a project's
+ *   pipelines newest first.
  * - `securityReportFindings(reportType:, severity:, scanner:, state:)`: lower
  *   case report types and severities as strings, states as the enum; without
  *   `state`, every state but DISMISSED. Sorted by severity, highest first.
@@ -22,7 +24,7 @@
  */
 import { canReadProject } from "../../access";
 import type { EmulatorState, Project, User } from "../../state";
-import { canReadVulnerabilities, pipelineFor, sortedBySeverity } from "./routes";
+import { canReadVulnerabilities, sortedBySeverity } from "./routes";
 import { findingBlobPath, findingState, securityReportsStore, type FindingRecord, type SecurityPipelineRecord } from "./model";
 
 export const securityReportsSdl = /* GraphQL */ `
@@ -35,8 +37,15 @@ export const securityReportsSdl = /* GraphQL */ `
     id: ID!
     fullPath: ID!
     name: String!
-    "A pipeline by global id, iid or sha; without one, the last pipeline of the default branch."
-    pipeline(id: CiPipelineID, iid: ID, sha: String): Pipeline
+    "A pipeline by global id, iid, sha or ref (its last pipeline); one of them is required."
+    pipeline(id: CiPipelineID, iid: ID, sha: String, ref: String): Pipeline
+    "The project's pipelines, newest first."
+    pipelines(ref: String, sha: String, first: Int, after: String): PipelineConnection
+  }
+
+  type PipelineConnection {
+    nodes: [Pipeline]
+    pageInfo: PageInfo!
   }
 
   "A pipeline's global id: gid://gitlab/Ci::Pipeline/<id>."
@@ -270,12 +279,32 @@ function presentPipeline(state: EmulatorState, user: User | null, project: Proje
   };
 }
 
-function pipelineOf(state: EmulatorState, project: Project, args: { id?: string | null; iid?: string | null; sha?: string | null }): SecurityPipelineRecord | undefined {
-  if (args.sha) return securityReportsStore.of(state).pipelines.find((p) => p.projectId === project.id && p.sha === args.sha);
-  const id = args.id ? /^gid:\/\/gitlab\/Ci::Pipeline\/(\d+)$/.exec(args.id)?.[1] : (args.iid ?? undefined);
-  if ((args.id || args.iid) && id === undefined) throw new Error(`${args.id} is not a valid ID for Ci::Pipeline.`);
-  return pipelineFor(state, project, id);
+type PipelineArgs = { id?: string | null; iid?: string | null; sha?: string | null; ref?: string | null };
+
+/** The pipeline the arguments name; none of them given is the error the real resolver's validation gives. */
+function pipelineOf(state: EmulatorState, project: Project, args: PipelineArgs): SecurityPipelineRecord | undefined {
+  if (!["id", "iid", "sha", "ref"].some((key) => key in args)) throw new Error("Provide one of ID, IID or SHA");
+  const pipelines = projectPipelines(state, project);
+  if (args.id) {
+    const id = /^gid:\/\/gitlab\/Ci::Pipeline\/(\d+)$/.exec(args.id)?.[1];
+    if (id === undefined) throw new Error(`${args.id} is not a valid ID for Ci::Pipeline.`);
+    return pipelines.find((p) => String(p.id) === id);
+  }
+  if (args.iid) return pipelines.find((p) => String(p.id) === args.iid);
+  if (args.ref) {
+    const ref = args.ref === "HEAD" ? project.defaultBranch : args.ref.replace(/^refs\/heads\//, "");
+    return pipelines.find((p) => p.ref === ref && (!args.sha || p.sha === args.sha));
+  }
+  if (args.sha) return pipelines.find((p) => p.sha === args.sha);
+  return undefined;
 }
+
+/** A project's pipelines, newest first. */
+const projectPipelines = (state: EmulatorState, project: Project): SecurityPipelineRecord[] =>
+  securityReportsStore
+    .of(state)
+    .pipelines.filter((p) => p.projectId === project.id)
+    .sort((a, b) => b.id - a.id);
 
 /** The root of a query by `user` (null: anonymous). */
 export function securityReportsRoot(state: EmulatorState, user: User | null): Node {
@@ -287,10 +316,17 @@ export function securityReportsRoot(state: EmulatorState, user: User | null): No
         id: `gid://gitlab/Project/${project.id}`,
         fullPath: state.projectFullPath(project),
         name: project.name,
-        pipeline: (args: { id?: string; iid?: string; sha?: string }) => {
+        pipeline: (args: PipelineArgs) => {
           const pipeline = pipelineOf(state, project, args);
           return pipeline ? presentPipeline(state, user, project, pipeline) : null;
         },
+        pipelines: (args: { ref?: string | null; sha?: string | null; first?: number | null; after?: string | null }) =>
+          connection(
+            projectPipelines(state, project)
+              .filter((p) => (!args.ref || p.ref === args.ref) && (!args.sha || p.sha === args.sha))
+              .map((p) => presentPipeline(state, user, project, p)),
+            args,
+          ),
       };
     },
   };

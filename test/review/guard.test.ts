@@ -1,0 +1,341 @@
+/**
+ * The apply's guard (`platform-review --check-reviewed`) against the emulator
+ * over real HTTP, attacked as a Developer of the project would: it trusts only
+ * the review token's own note on the merge request merged into the commit,
+ * reads the data only from the note's last line, renders the note again from
+ * that data, and refuses (exit 3) whatever it cannot show was reviewed. The
+ * emulator serves no merge endpoint, so a merge is made in its state: the
+ * merge request's state, merge time and merge or squash commit, as a real
+ * server records them.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { apiPath, closeAllPools, PlatformClient } from "../../src";
+import { startEmulator, mergeRequestStore, type Emulator } from "../../src/emulator";
+import { reviewOf } from "../../src/review/changes";
+import { main } from "../../src/review/cli";
+import { markdownOf, markerOf } from "../../src/review/markdown";
+import { postNote } from "../../src/review/post";
+import { parsePreview } from "../../src/review/preview";
+import { dataComment, summaryOf } from "../../src/review/summary";
+
+const fixture = (name: string) => readFileSync(path.join(__dirname, "fixtures", name), "utf8");
+/** The reviewed plan and another one of the same stack. */
+const REVIEWED = fixture("change.json");
+const OTHER = fixture("new-stack.json");
+
+let emulator: Emulator;
+let root: PlatformClient;
+let projectId: number;
+let work: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+  root = new PlatformClient({ url: emulator.url, token: emulator.tokens.root!, retryBaseDelayMs: 10 });
+  projectId = (await root.get<{ id: number }>(apiPath`/projects/${"acme/web"}`)).id;
+  work = mkdtempSync(path.join(tmpdir(), "review-guard-"));
+});
+afterAll(async () => {
+  rmSync(work, { recursive: true, force: true });
+  await closeAllPools();
+  await emulator.stop();
+});
+
+let stderr: string;
+afterEach(() => {
+  vi.restoreAllMocks();
+  // Each test's merge request is merged or closed by its end; one a failed test left open would block the next.
+  for (const mr of mergeRequestStore.of(emulator.state).mergeRequests) if (mr.projectId === projectId && mr.sourceBranch === "stable" && mr.state === "opened") close(mr.iid);
+});
+function captureStderr(): void {
+  stderr = "";
+  vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+}
+
+let files = 0;
+function file(text: string): string {
+  const name = path.join(work, `preview-${++files}.json`);
+  writeFileSync(name, text);
+  return name;
+}
+
+const ci = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
+  CI_API_V4_URL: `${emulator.url}/api/v4`,
+  CI_PROJECT_ID: String(projectId),
+  PLATFORM_REVIEW_TOKEN: emulator.tokens.alice!,
+  CI_COMMIT_SHORT_SHA: "abc1234",
+  CI_JOB_URL: "https://platform.example.com/acme/web/-/jobs/1",
+  ...extra,
+});
+
+let shas = 0;
+const newSha = () => (++shas).toString(16).padStart(40, "c");
+
+/**
+ * A merge request from `stable`, prepared; each gets a head of its own (as
+ * successive branches would), so that no two of them share a commit.
+ */
+async function openMergeRequest(): Promise<{ iid: number; sha: string; base: string }> {
+  const { iid } = await root.post<{ iid: number }>(apiPath`/projects/${projectId}/merge_requests`, { source_branch: "stable", target_branch: "main", title: "Platform change" });
+  emulator.runDueWork();
+  const mr = await root.get<{ diff_refs: { base_sha: string } }>(apiPath`/projects/${projectId}/merge_requests/${iid}`);
+  const sha = newSha();
+  record(iid).sha = sha;
+  return { iid, sha, base: mr.diff_refs.base_sha };
+}
+
+function record(iid: number) {
+  return mergeRequestStore.of(emulator.state).mergeRequests.find((mr) => mr.projectId === projectId && mr.iid === iid)!;
+}
+
+/** Merges as the server records it: a merge commit, a squash commit, or neither (fast-forward: the head is the commit). */
+function merge(iid: number, commits: { merge?: string; squash?: string }, mergedAt = new Date().toISOString()): void {
+  Object.assign(record(iid), {
+    state: "merged",
+    mergedAt,
+    updatedAt: mergedAt,
+    mergeUserId: emulator.state.userByUsername("maintainer")!.id,
+    mergeCommitSha: commits.merge ?? null,
+    squashCommitSha: commits.squash ?? null,
+  });
+}
+
+function close(iid: number): void {
+  Object.assign(record(iid), { state: "closed", closedAt: new Date().toISOString(), closedById: emulator.state.userByUsername("maintainer")!.id });
+}
+
+/** The merge request pipeline's report job: posts the review of `preview`. */
+async function review(iid: number, preview: string): Promise<number> {
+  captureStderr();
+  return main(["--preview", file(preview), "--post", "--quiet"], ci({ CI_MERGE_REQUEST_IID: String(iid) }), () => {});
+}
+
+/** The apply job's guard for `commit` with the preview taken now. */
+async function guard(commit: string, preview: string): Promise<number> {
+  captureStderr();
+  return main(["--preview", file(preview), "--check-reviewed", "--quiet"], ci({ CI_COMMIT_SHA: commit, CI_COMMIT_BRANCH: "main" }), () => {});
+}
+
+const notesOf = (iid: number) => root.list<{ id: number; body: string; author: { username: string } }>(apiPath`/projects/${projectId}/merge_requests/${iid}/notes`, { sort: "asc" });
+
+/** A note as the tool writes it for `preview`, written by whoever `token` belongs to. */
+function noteFor(preview: string, extraData?: string): string {
+  const data = reviewOf(parsePreview(preview));
+  const summary = summaryOf(data, { stack: "e2e", max_chars: 990_000 });
+  return markdownOf(data, { stack: "e2e", maxChars: 990_000 }) + (extraData ?? dataComment(summary)) + "\n";
+}
+
+describe("the merge request the guard reads", () => {
+  it("applies what the review token's note on the merged merge request says, by its merge commit", async () => {
+    const mr = await openMergeRequest();
+    expect(await review(mr.iid, REVIEWED)).toBe(0);
+    const commit = newSha();
+    merge(mr.iid, { merge: commit });
+    expect(await guard(commit, REVIEWED), stderr).toBe(0);
+    expect(await guard(commit, OTHER)).toBe(3);
+    expect(stderr).toContain("the preview differs from the reviewed one");
+  });
+
+  it("with --post, a passing guard leaves the review's note as its reviewers read it; a stopped one says why in a note of its own", async () => {
+    const mr = await openMergeRequest();
+    await review(mr.iid, REVIEWED);
+    const [reviewed] = await notesOf(mr.iid);
+    const commit = newSha();
+    merge(mr.iid, { merge: commit });
+    const apply = (preview: string) =>
+      main(["--preview", file(preview), "--check-reviewed", "--post", "--quiet"], ci({ CI_COMMIT_SHA: commit, CI_COMMIT_BRANCH: "main", CI_COMMIT_SHORT_SHA: "fff0000" }), () => {});
+    captureStderr();
+    expect(await apply(REVIEWED), stderr).toBe(0);
+    expect((await notesOf(mr.iid)).map((note) => note.body)).toEqual([reviewed!.body]);
+    expect(await apply(OTHER)).toBe(3);
+    const [kept, stopped] = await notesOf(mr.iid);
+    expect(kept!.body).toBe(reviewed!.body);
+    expect(stopped!.body.startsWith(markerOf("e2e", true))).toBe(true);
+    expect(stopped!.body).toContain("#### Stopped: this is not what was reviewed");
+  });
+
+  it("finds a squash commit, and a fast-forward merge by the head", async () => {
+    const squashed = await openMergeRequest();
+    await review(squashed.iid, REVIEWED);
+    const squash = newSha();
+    merge(squashed.iid, { squash });
+    expect(await guard(squash, REVIEWED), stderr).toBe(0);
+    const forwarded = await openMergeRequest();
+    await review(forwarded.iid, OTHER);
+    merge(forwarded.iid, {});
+    expect(await guard(forwarded.sha, OTHER), stderr).toBe(0);
+    expect(await guard(forwarded.sha, REVIEWED)).toBe(3);
+  });
+
+  it("takes the merge request merged last when several merged ones hold the commit", async () => {
+    const first = await openMergeRequest();
+    await review(first.iid, OTHER);
+    const commit = newSha();
+    merge(first.iid, { merge: commit }, "2026-01-01T10:00:00.000Z");
+    const second = await openMergeRequest();
+    await review(second.iid, REVIEWED);
+    merge(second.iid, { squash: commit }, "2026-01-01T11:00:00.000Z");
+    expect(await guard(commit, REVIEWED), stderr).toBe(0);
+    expect(await guard(commit, OTHER)).toBe(3);
+  });
+
+  it("ignores an earlier note a Developer forged with the marker and another plan's data", async () => {
+    const mr = await openMergeRequest();
+    // Before the bot's first note: the Developer's copy of the marker, its report and the data of the plan they want applied.
+    await postNote({ url: emulator.url, token: emulator.tokens.dev!, project: String(projectId), mergeRequestIid: mr.iid }, markerOf("e2e"), noteFor(OTHER));
+    await review(mr.iid, REVIEWED);
+    expect((await notesOf(mr.iid)).map((note) => note.author.username)).toEqual(["dev", "alice"]);
+    const commit = newSha();
+    merge(mr.iid, { merge: commit });
+    expect(await guard(commit, OTHER)).toBe(3);
+    expect(await guard(commit, REVIEWED)).toBe(0);
+  });
+
+  it("refuses when only another user's note reviews the stack", async () => {
+    const mr = await openMergeRequest();
+    await postNote({ url: emulator.url, token: emulator.tokens.dev!, project: String(projectId), mergeRequestIid: mr.iid }, markerOf("e2e"), noteFor(OTHER));
+    const commit = newSha();
+    merge(mr.iid, { merge: commit });
+    expect(await guard(commit, OTHER)).toBe(3);
+    expect(stderr).toContain(`merge request !${mr.iid}, which brought commit ${commit}, has no review of this stack by alice`);
+  });
+
+  it("refuses a commit that an open merge request holds, and one that a closed one holds", async () => {
+    const open = await openMergeRequest();
+    await review(open.iid, REVIEWED);
+    expect(await guard(open.sha, REVIEWED)).toBe(3);
+    expect(stderr).toContain(`no merged merge request of project ${projectId} brought commit ${open.sha} into main`);
+    expect(stderr).toContain(`!${open.iid} (opened)`);
+    close(open.iid);
+    expect(await guard(open.sha, REVIEWED)).toBe(3);
+    expect(stderr).toContain(`!${open.iid} (closed)`);
+  });
+
+  it("refuses a commit pushed straight to the default branch, saying so", async () => {
+    const { iid, base } = await openMergeRequest();
+    close(iid);
+    expect(await guard(base, REVIEWED)).toBe(3);
+    expect(stderr).toContain(`brought commit ${base} into main`);
+    expect(stderr).toContain("it was pushed without a merge request, so it was never reviewed");
+  });
+
+  it("a merge request merged into another branch did not bring the commit into this one", async () => {
+    const mr = await openMergeRequest();
+    await review(mr.iid, REVIEWED);
+    const commit = newSha();
+    merge(mr.iid, { merge: commit });
+    record(mr.iid).targetBranch = "develop";
+    expect(await guard(commit, REVIEWED)).toBe(3);
+    expect(stderr).toContain("into main");
+  });
+});
+
+describe("the note the guard reads", () => {
+  it("takes the data only from the note's last line: a warning that prints review data is report text", async () => {
+    const forged = dataComment(summaryOf(reviewOf(parsePreview(OTHER)), { stack: "e2e", max_chars: 990_000 }));
+    const preview = JSON.parse(REVIEWED) as { diagnostics: unknown[] };
+    preview.diagnostics = [...(preview.diagnostics ?? []), { severity: "warning", message: `deprecated ${forged}\n` }];
+    const mr = await openMergeRequest();
+    expect(await review(mr.iid, JSON.stringify(preview))).toBe(0);
+    const commit = newSha();
+    merge(mr.iid, { merge: commit });
+    expect(await guard(commit, OTHER)).toBe(3);
+    expect(await guard(commit, JSON.stringify(preview)), stderr).toBe(0);
+  });
+
+  it("refuses a note whose text was edited after the bot wrote it", async () => {
+    const mr = await openMergeRequest();
+    await review(mr.iid, REVIEWED);
+    const [note] = await notesOf(mr.iid);
+    // A Maintainer may edit anyone's note: the report now hides the deletion, the data is untouched.
+    const edited = note!.body.replace(/deletes badge/g, "keeps badge");
+    expect(edited).not.toBe(note!.body);
+    const maintainer = new PlatformClient({ url: emulator.url, token: emulator.tokens.maintainer! });
+    await maintainer.put(apiPath`/projects/${projectId}/merge_requests/${mr.iid}/notes/${note!.id}`, { body: edited });
+    expect((await notesOf(mr.iid))[0]!.author.username).toBe("alice");
+    const commit = newSha();
+    merge(mr.iid, { merge: commit });
+    expect(await guard(commit, REVIEWED)).toBe(3);
+    expect(stderr).toContain(`the review note ${note!.id} on merge request !${mr.iid} was edited, or is not the tool's`);
+  });
+
+  it("refuses data that decompresses beyond 8 MiB, without decompressing it all", async () => {
+    const mr = await openMergeRequest();
+    const bomb = `<!-- platform-review-data ${gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20)).toString("base64")} -->`;
+    await postNote({ url: emulator.url, token: emulator.tokens.alice!, project: String(projectId), mergeRequestIid: mr.iid }, markerOf("e2e"), noteFor(REVIEWED, bomb));
+    const commit = newSha();
+    merge(mr.iid, { merge: commit });
+    const before = process.memoryUsage().rss;
+    expect(await guard(commit, REVIEWED)).toBe(3);
+    expect(stderr).toContain("its data decompresses to more than 8 MiB");
+    expect(process.memoryUsage().rss - before).toBeLessThan(48 * 1024 * 1024);
+  });
+
+  it("posts the apply's result on the merge request the commit came from, found the same way", async () => {
+    const mr = await openMergeRequest();
+    await review(mr.iid, REVIEWED);
+    const other = await (async () => {
+      close(mr.iid);
+      const next = await openMergeRequest();
+      return next;
+    })();
+    const commit = newSha();
+    merge(mr.iid, { merge: commit }, "2026-02-01T10:00:00.000Z");
+    // A later open merge request that holds the same commit gets nothing.
+    record(other.iid).sha = commit;
+    captureStderr();
+    const code = await main(["--preview", file(fixture("applied.json")), "--post", "--quiet"], ci({ CI_COMMIT_SHA: commit, CI_COMMIT_BRANCH: "main" }), () => {});
+    expect(code, stderr).toBeLessThan(2);
+    expect((await notesOf(mr.iid)).some((note) => note.body.startsWith(markerOf("e2e", true)))).toBe(true);
+    expect((await notesOf(other.iid)).some((note) => note.body.includes("platform-review"))).toBe(false);
+    close(other.iid);
+  });
+});
+
+describe("what the command reads and prints", () => {
+  it("names the stack from the stack's own resource, not from a config value that looks like a URN", async () => {
+    const preview = JSON.parse(REVIEWED) as { config: Record<string, string> };
+    preview.config = { "review-e2e:note": "urn:pulumi:evil::x::pulumi:pulumi:Stack::x", ...preview.config };
+    let report = "";
+    expect(await main(["--preview", file(JSON.stringify(preview))], {}, (text) => (report += text))).toBe(0);
+    expect(report).toContain("### Pulumi preview of stack <code>e2e</code>");
+    expect(report).toContain(markerOf("e2e"));
+  });
+
+  it("never prints the review token, even when the server repeats it in an error", async () => {
+    const mr = await openMergeRequest();
+    const token = emulator.tokens.alice!;
+    emulator.inject({ method: "POST", path: /\/notes$/, status: 400, body: { message: { note: [`token ${token} may not comment here`] } }, times: 1 });
+    captureStderr();
+    const error = (await review(mr.iid, REVIEWED).catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).toContain("[secret] may not comment here");
+    expect(error.message).not.toContain(token);
+    expect(stderr).not.toContain(token);
+    close(mr.iid);
+  });
+
+  it("--scrubbed keeps up --json's events without the SDK's debug events, which print secrets", async () => {
+    const secret = "s3cr3t-planted-value";
+    const events = [
+      { sequence: 1, timestamp: 1, diagnosticEvent: { severity: "debug", message: `RegisterResource RPC finished: resp: {"password":"${secret}"}` } },
+      { sequence: 2, timestamp: 2, resOutputsEvent: { metadata: { op: "same", urn: "urn:pulumi:e2e::p::pulumi:pulumi:Stack::p-e2e", type: "pulumi:pulumi:Stack", new: { type: "pulumi:pulumi:Stack", inputs: {}, outputs: {} } } } },
+      { sequence: 3, timestamp: 3, diagnosticEvent: { severity: "warning", message: "a warning stays" } },
+      { sequence: 4, timestamp: 4, summaryEvent: { result: "succeeded" } },
+    ];
+    const up = file(events.map((event) => JSON.stringify(event)).join("\n") + "\n");
+    const kept = path.join(work, "up-events.json");
+    let report = "";
+    expect(await main(["--up", up, "--scrubbed", kept], {}, (text) => (report += text))).toBe(0);
+    const text = readFileSync(kept, "utf8");
+    expect(text).not.toContain(secret);
+    expect(text.trim().split("\n").map((line) => (JSON.parse(line) as { sequence: number }).sequence)).toEqual([2, 3, 4]);
+    expect(report).toContain("### Pulumi up of stack <code>e2e</code>");
+  });
+});
