@@ -62,12 +62,8 @@ export interface Change {
   owner: string;
   /** The object as a reviewer names it: "badge 4 `legacy`". */
   object: string;
-  /** `object` and `owner` with the names apart, for a renderer that must show names as data, never as markup. */
-  named: ObjectName;
-  ownedBy: OwnerName;
   /** A replacement whose owner changes: whose the new object is (the old one is deleted under `owner`). */
   newOwner?: string;
-  newOwnedBy?: OwnerName;
   /** Why a replacement replaces (the properties that cannot change in place). */
   reasons?: string[];
   /** What the reviewer should know that the fields do not say. */
@@ -257,6 +253,36 @@ export function objectText({ noun, id, label }: ObjectName): string {
 
 export const ownerText = ({ words, path }: OwnerName): string => (path === undefined ? words : `${words} ${path}`);
 
+/** The owner words before a path, each the tool's own (see ownerOf). */
+const OWNER_WORDS = ["group", "project", "virtual registry"];
+
+/** The owners named by the tool's words alone. */
+const OWNERS_IN_WORDS = new Set(["the instance", "(no owner named)", ...OWNER_WORDS.map((word) => `${word} (a new one)`)]);
+
+/**
+ * An owner's words and path, from its plain text: the words are the tool's
+ * (`group`, `the instance`, `group (a new one)`), the rest the program's path;
+ * a text of no such form (from data written elsewhere) is a path whole.
+ */
+export function ownerName(owner: string): OwnerName {
+  if (OWNERS_IN_WORDS.has(owner)) return { words: owner };
+  const words = OWNER_WORDS.find((word) => owner.startsWith(`${word} `));
+  return words === undefined ? { words: "", path: owner } : { words, path: owner.slice(words.length + 1) };
+}
+
+/**
+ * A change's object with its name apart, from its plain text: the noun is the
+ * kind's (the tool's words), then the number, then the name between backticks,
+ * whatever it holds. A text not of that form is a name whole.
+ */
+export function objectName(change: Pick<Change, "kind" | "type" | "object">): ObjectName {
+  const terms = termsOf(change.type);
+  const noun = change.kind === "removal" ? (terms.memberNoun ?? "object") : terms.noun;
+  const parts = change.object.startsWith(noun) ? /^(?: (\d+))?(?: `([\s\S]*)`)?$/.exec(change.object.slice(noun.length)) : null;
+  if (!parts) return { noun: "", label: change.object };
+  return { noun, ...(parts[1] !== undefined ? { id: parts[1] } : {}), ...(parts[2] !== undefined ? { label: parts[2] } : {}) };
+}
+
 /** Whose object it is, from the inputs that name the owner. */
 function ownerOf(state: StepState | null | undefined, terms: KindTerms): OwnerName {
   const inputs = state?.inputs ?? {};
@@ -359,7 +385,7 @@ function removals(step: PreviewStep, terms: KindTerms, owner: OwnerName, takeove
   for (const entry of recorded as Record<string, unknown>[]) {
     if (left.some((other) => sameValue(other, entry)) || isKept(entry, kept)) continue;
     const change = entryRemoval(step, terms, owner, entry);
-    if (unsure) change.note = "unless a `keep` value known only at apply names it (an object this run creates or takes over)";
+    if (unsure) change.note = "unless a keep value known only at apply names it (an object this run creates or takes over)";
     deleted.push(change);
   }
   return deleted;
@@ -378,9 +404,9 @@ function isKept(entry: Record<string, unknown>, keep: unknown[]): boolean {
   return keep.some((value) => names.includes(String(value)) || (typeof value === "string" && names.some((name) => value.endsWith(`/${name}`))));
 }
 
-/** The naming fields of a change: its object and owner, as data and as words. */
-function naming(named: ObjectName, ownedBy: OwnerName): Pick<Change, "object" | "named" | "owner" | "ownedBy"> {
-  return { object: objectText(named), named, owner: ownerText(ownedBy), ownedBy };
+/** The naming fields of a change: its object and owner in plain words. */
+function naming(named: ObjectName, ownedBy: OwnerName): Pick<Change, "object" | "owner"> {
+  return { object: objectText(named), owner: ownerText(ownedBy) };
 }
 
 function entryRemoval(step: PreviewStep, terms: KindTerms, owner: OwnerName, entry: Record<string, unknown>): Change {
@@ -433,7 +459,7 @@ function changeOf(step: PreviewStep, kind: ChangeKind): Change {
   };
   if (kind === "replace" && step.newState) {
     const newOwner = ownerOf(step.newState, terms);
-    if (ownerText(newOwner) !== change.owner) Object.assign(change, { newOwner: ownerText(newOwner), newOwnedBy: newOwner });
+    if (ownerText(newOwner) !== change.owner) change.newOwner = ownerText(newOwner);
   }
   if (kind === "replace") change.reasons = (step.replaceReasons ?? step.diffReasons ?? []).filter((reason) => !isNotField(terms, reason));
   if (kind === "update" || kind === "replace") change.fields = fieldChanges(step, terms);
@@ -454,7 +480,7 @@ function stepChanges(step: PreviewStep, takeovers: Takeovers): Change[] {
   const change = changeOf(step, kind);
   const terms = termsOf(change.type);
   if (!terms.memberNoun || kind !== "update") return [change];
-  const deleted = removals(step, terms, change.ownedBy, takeovers);
+  const deleted = removals(step, terms, ownerName(change.owner), takeovers);
   const fields = change.fields.filter((field) => pathParts(field.path)[0] !== "unexpected");
   if (fields.length > 0) deleted.push({ ...change, fields });
   return deleted;

@@ -12,7 +12,7 @@
  * in which Markdown inside an HTML element is still Markdown, and references,
  * mentions, emoji and URLs in text become links everywhere but in code).
  */
-import { type Change, type ChangeKind, type FieldChange, type ObjectName, type OwnerName, type Review, type Shown, SHOWN_CHARACTERS } from "./changes";
+import { type Change, type ChangeKind, type FieldChange, objectName, ownerName, type Review, type Shown, SHOWN_CHARACTERS } from "./changes";
 import { termsOf } from "./terms";
 
 /** The characters a note body may hold on the platform (a note's `body` limit). */
@@ -50,11 +50,10 @@ export function sentenceOf(change: Change, applied = false): string {
   return sentence(change, applied, { object: visible(change.object), owner: visible(change.owner), newOwner, reason: visible });
 }
 
-/** The same sentence as Markdown, its names as code (a change read from data without its names apart: its words as code). */
+/** The same sentence as Markdown, its names as code. */
 function sentenceMarkdown(change: Change, applied: boolean): string {
-  const object = change.named ? objectMarkdown(change.named) : code(change.object, NAME_CHARACTERS);
-  const newOwner = change.newOwner === undefined ? undefined : change.newOwnedBy ? ownerMarkdown(change.newOwnedBy) : code(change.newOwner, NAME_CHARACTERS);
-  return sentence(change, applied, { object, owner: ownerOfMarkdown(change), newOwner, reason: (reason) => code(reason, NAME_CHARACTERS) });
+  const newOwner = change.newOwner === undefined ? undefined : ownerMarkdown(change.newOwner);
+  return sentence(change, applied, { object: objectMarkdown(change), owner: ownerMarkdown(change.owner), newOwner, reason: (reason) => code(reason, NAME_CHARACTERS) });
 }
 
 function sentence(change: Change, applied: boolean, words: { object: string; owner: string; newOwner?: string; reason: (reason: string) => string }): string {
@@ -135,20 +134,24 @@ function escapeOf(character: string): string {
  */
 export function code(text: string, max = Number.POSITIVE_INFINITY): string {
   const cut = text.length > max ? text.slice(0, /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max) : text;
-  const shown = `<code>${visible(cut).replace(PUNCTUATION, (character) => `&#${character.charCodeAt(0)};`)}</code>`;
+  const shown = `<code>${inert(cut)}</code>`;
   return cut === text ? shown : `${shown}… <em>(${text.length.toLocaleString("en-US")} characters, shown shortened)</em>`;
 }
 
+/** Text with invisible characters as their escape and every punctuation as a character reference: no Markdown, no HTML. */
+const inert = (text: string) => visible(text).replace(PUNCTUATION, (character) => `&#${character.charCodeAt(0)};`);
+
 /** "badge 4 <code>legacy</code>": the tool's noun and the object's number, its name as code. */
-function objectMarkdown({ noun, id, label }: ObjectName): string {
-  return [noun, id, label === undefined ? undefined : code(label, NAME_CHARACTERS)].filter((part) => part !== undefined).join(" ");
+function objectMarkdown(change: Change): string {
+  const { noun, id, label } = objectName(change);
+  return [noun || undefined, id, label === undefined ? undefined : code(label, NAME_CHARACTERS)].filter((part) => part !== undefined).join(" ");
 }
 
-function ownerMarkdown({ words, path }: OwnerName): string {
-  return path === undefined ? words : `${words} ${code(path, NAME_CHARACTERS)}`;
+/** "group <code>acme</code>": the tool's words, the path as code. */
+function ownerMarkdown(owner: string): string {
+  const { words, path } = ownerName(owner);
+  return [words || undefined, path === undefined ? undefined : code(path, NAME_CHARACTERS)].filter((part) => part !== undefined).join(" ");
 }
-
-const ownerOfMarkdown = (change: Change) => (change.ownedBy ? ownerMarkdown(change.ownedBy) : code(change.owner, NAME_CHARACTERS));
 
 /** A value in a table cell: code, or what stands for it; a shortened one says so. */
 function cell(value: Shown): string {
@@ -177,7 +180,8 @@ const kindMarkdown = (type: string) => (termsOf(type).defined ? type : code(type
 
 function changeLines(change: Change, detailed: boolean, applied: boolean): string[] {
   const words = SECTIONS[change.kind];
-  const note = change.note ? `, _${change.note}_` : "";
+  // The tool's own words; kept inert all the same, as a change may be read back from a note's data.
+  const note = change.note ? `, <em>${inert(change.note)}</em>` : "";
   const line = `- \`${words.marker}\` ${sentenceMarkdown(change, applied)}${note} · ${code(change.name, NAME_CHARACTERS)} (${kindMarkdown(change.type)})`;
   return detailed ? [line, ...fieldTable(change)] : [line];
 }
@@ -200,7 +204,7 @@ function sectionLines(kind: ChangeKind, changes: Change[], linesOf: (change: Cha
   changes.forEach((change, index) => {
     if (index === 0 || changes[index - 1]!.owner !== change.owner) {
       if (index > 0) body.push("");
-      body.push(`**${ownerOfMarkdown(change)}**`, "");
+      body.push(`**${ownerMarkdown(change.owner)}**`, "");
     }
     body.push(linesOf(change));
   });

@@ -211,7 +211,7 @@ describe.sequential("the review loop through the template's CI jobs", { timeout:
     // What the branch's program could read of its environment.
     const seen = JSON.parse(readFileSync(path.join(program.dir, "env-seen.json"), "utf8")) as Record<string, string | null>;
     expect(seen).toEqual({ PLATFORM_REVIEW_TOKEN: null, PLATFORM_TOKEN: READ_TOKEN });
-    expect(preview.stdout).toContain("creates badge `pipeline` of project acme/web");
+    expect(preview.stdout).toContain("creates badge <code>pipeline</code> of project <code>acme/web</code>");
     const [note, ...others] = await reviewNotes();
     expect(others).toEqual([]);
     expect(note!.body).toContain("creates badge <code>pipeline</code> of project <code>acme/web</code>");

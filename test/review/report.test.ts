@@ -139,6 +139,13 @@ describe("text from a program or a server", () => {
     expect(code("x".repeat(250), 200)).toBe(`<code>${"x".repeat(200)}</code>… <em>(250 characters, shown shortened)</em>`);
   });
 
+  it("a report rendered again from data: names taken apart by the tool's own words, anything else shown whole as code", () => {
+    const summary = summaryOf(reviewOfFixture("change"));
+    const forged = { ...summary, changes: [{ ...summary.changes[0]!, object: "badge 1 `a` of group `b`", owner: "<img src=x>", note: "<b>@all</b>" }] };
+    const report = markdownOf({ ...summary, ...parseSummary(JSON.stringify(forged)) } as Review);
+    expect(report).toContain("- `-` deletes badge 1 <code>a&#96; of group &#96;b</code> of <code>&#60;img src&#61;x&#62;</code>, <em>&#60;b&#62;&#64;all&#60;/b&#62;</em>");
+  });
+
   it("a stack's name cannot end the note's marker", () => {
     expect(markerOf("a --> <b>")).toBe('<!-- platform-review stack="a --\\u003e \\u003cb\\u003e" -->');
   });
