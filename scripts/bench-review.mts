@@ -3,11 +3,15 @@
  * section of BENCHMARKS.md): a new stack of 500 badges previewed by the real
  * CLI against the emulator, then `platform-review` on that preview (the
  * report, its data, and the requests of posting it twice and of the apply's
- * guard, counted in the emulator's request log). A benchmark, never a test.
+ * guard, counted in the emulator's request log); and at its limits, a 100 MB
+ * preview and 15,000 changes (./large-preview.mts), each by the command in a
+ * Node.js of its own, its time and the most memory it held. A benchmark,
+ * never a test (test/review/limits.test.ts checks what these give).
  *
  *   node scripts/bench-review.mts     (after npm run build)
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -15,6 +19,7 @@ import { apiPath, closeAllPools, PlatformClient } from "pulumi-platform";
 import { mergeRequestStore, startEmulator } from "pulumi-platform/emulator";
 import { main } from "../dist/review/cli.js";
 import { writeBenchmarkSection } from "./benchmarks-file.mts";
+import { writeLargePreview } from "./large-preview.mts";
 import { PulumiProgram } from "./pulumi-workspace.mts";
 
 const RESOURCES = 500;
@@ -27,6 +32,18 @@ for (let i = 0; i < ${RESOURCES}; i++) {
 `;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** `platform-review --preview <file> --json <file> --quiet` in a Node.js of its own, its heap bounded to 1 GiB: seconds from start to exit and the most memory it held (MiB). */
+function commandCost(previewFile: string): { seconds: number; mib: number } {
+  const cli = path.resolve(import.meta.dirname, "../dist/review/cli.js");
+  const script = `require(${JSON.stringify(cli)}).main(process.argv.slice(1), {}, () => {}).then((code) => { process.stderr.write("maxRSS " + process.resourceUsage().maxRSS + "\\n"); process.exitCode = code; });`;
+  const started = performance.now();
+  const run = spawnSync(process.execPath, ["--max-old-space-size=1024", "-e", script, "--", "--preview", previewFile, "--json", `${previewFile}.review.json`, "--quiet"], { encoding: "utf8" });
+  const seconds = (performance.now() - started) / 1000;
+  const maxRss = /maxRSS (\d+)/.exec(run.stderr);
+  if (run.status !== 0 || !maxRss) throw new Error(`platform-review failed on ${previewFile}: ${run.stderr}`);
+  return { seconds, mib: Number(maxRss[1]) / 1024 };
+}
 
 const work = mkdtempSync(path.join(tmpdir(), "bench-review-"));
 const emulator = await startEmulator({ port: 0 });
@@ -72,6 +89,15 @@ try {
   });
   const guard = await requestsOf({ ...ci, CI_COMMIT_SHA: sha, CI_COMMIT_BRANCH: "main" }, "--check-reviewed");
 
+  const large = path.join(work, "large.json");
+  const largeCounts = writeLargePreview(large, { bytes: 100 * 1024 * 1024 });
+  const largeChanges = largeCounts.create + largeCounts.update + largeCounts.delete + largeCounts.replace;
+  const largeCost = commandCost(large);
+  const many = path.join(work, "many.json");
+  writeLargePreview(many, { changes: 10_000, removals: 5_000 });
+  const manyCost = commandCost(many);
+  const mb = (file: string) => (statSync(file).size / 1024 / 1024).toFixed(0);
+
   const rows = [
     `| preview of the new stack by the CLI (for scale) | ${previewSeconds.toFixed(1)} s |`,
     `| platform-review: read the preview, write the report and its data (median of ${RUNS}) | ${median(times).toFixed(0)} ms |`,
@@ -80,10 +106,13 @@ try {
     `| requests of the first --post | ${first.length}: ${first.join(", ")} |`,
     `| requests of the next --post (rewrites the note) | ${second.length}: ${second.join(", ")} |`,
     `| requests of the apply's --check-reviewed | ${guard.length}: ${guard.join(", ")} |`,
+    `| a ${mb(large)} MB preview (${largeChanges} changes: creates, updates, deletes, replacements, ${(statSync(large).size / largeChanges / 1024).toFixed(1)} KB a step): read, report, data (one run, a Node.js bounded to 1 GiB of heap) | ${largeCost.seconds.toFixed(1)} s, ${largeCost.mib.toFixed(0)} MiB at most |`,
+    `| 15,000 changes (${mb(many)} MB: creates, updates, deletes, replacements, 5,000 deletions of an only-these set): the same | ${manyCost.seconds.toFixed(1)} s, ${manyCost.mib.toFixed(0)} MiB at most |`,
   ];
   const section = [
     `A new stack of ${RESOURCES} badges, previewed by the real CLI against the emulator; \`platform-review\` run in-process on that preview.`,
     "A note is found by listing the merge request's notes (one page per 100 notes), so the request counts grow with the notes a merge request has, not with the stack.",
+    "The large previews (scripts/large-preview.mts: steps in the CLI's shape) are reviewed by the command in a Node.js of its own, timed from its start to its exit; the limits are 60 s and 1 GiB on two cores.",
     "",
     "| measure | value |",
     "|---|---|",

@@ -5,16 +5,44 @@
  * band; what the preview refused. Secret values never reach it: the CLI writes
  * them as `[secret]`, and the fields a resource declares secret are named only.
  */
-import isEqual from "fast-deep-equal";
+import { createHash } from "node:crypto";
 import { type Diagnostic, type PreviewOutput, type PreviewStep, SECRET, type StepState, UNKNOWN } from "./preview";
-import { type KindTerms, termsOf } from "./terms";
+import { type KindTerms, OWNER_INPUTS, termsOf } from "./terms";
 
 /** The kinds of change, in the order a reviewer reads them: what destroys first. */
 export const CHANGE_KINDS = ["delete", "replace", "removal", "takeover", "update", "create", "drift"] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
-/** A value as the report may show it: plain text, or the fact that it is secret or not known yet. */
-export type Shown = { value: string } | { secret: true } | { unknown: true } | { absent: true };
+/**
+ * A value as the report may show it: its text, or the fact that it is secret,
+ * not known yet, absent, or the user of the platform's token (a new owner). A text
+ * longer than the report shows is cut, with its length and the SHA-256 digest
+ * of the whole text beside it, so two values that differ past the cut differ
+ * here too (a secret is never digested: it is only `secret`).
+ */
+export type Shown =
+  | { value: string }
+  | { value: string; characters: number; sha256: string }
+  | { secret: true }
+  | { unknown: true }
+  | { absent: true }
+  | { tokenUser: true };
+
+/** The longest text a value is shown with; a longer one is cut and digested. */
+export const SHOWN_CHARACTERS = 300;
+
+/** An object as a reviewer names it: the kind's noun (the tool's words), its number, and its name as the program or server gave it. */
+export interface ObjectName {
+  noun: string;
+  id?: string;
+  label?: string;
+}
+
+/** Whose object it is: the kind of owner in the tool's words (`group`, `the instance`) and its path as the program gave it. */
+export interface OwnerName {
+  words: string;
+  path?: string;
+}
 
 export interface FieldChange {
   /** The property path as the program names it: `name`, `variables.DEPLOY_TOKEN.value`. */
@@ -30,10 +58,12 @@ export interface Change {
   /** The program's name of the resource; for a removal, the exclusive set's. */
   name: string;
   urn: string;
-  /** Whose object it is: `group acme`, `project acme/web`, `the instance`. */
+  /** Whose object it is: `group acme`, `project acme/web`, `the instance`; for a replacement, the deleted object's. */
   owner: string;
   /** The object as a reviewer names it: "badge 4 `legacy`". */
   object: string;
+  /** A replacement whose owner changes: whose the new object is (the old one is deleted under `owner`). */
+  newOwner?: string;
   /** Why a replacement replaces (the properties that cannot change in place). */
   reasons?: string[];
   /** What the reviewer should know that the fields do not say. */
@@ -67,25 +97,81 @@ export function kindOf(type: string | undefined, urn: string): string {
 
 const nameOf = (urn: string) => urn.split("::").at(-1) ?? urn;
 
-/** Renders one value for a table cell: strings as they are, the rest as compact JSON, long ones cut. */
+/** One value as the report shows it: strings as they are, the rest as compact JSON; a long text cut, with its length and digest. */
 export function shown(value: unknown, secret = false): Shown {
   if (value === undefined || value === null) return { absent: true };
   if (secret || containsSecret(value)) return { secret: true };
   if (value === UNKNOWN) return { unknown: true };
-  const text = typeof value === "string" ? value : JSON.stringify(value, (_key, inner) => (inner === UNKNOWN ? "(known after apply)" : inner));
-  return { value: text.length > 300 ? `${text.slice(0, 297)}…` : text };
+  const text = typeof value === "string" ? value : jsonText(value);
+  if (text.length <= SHOWN_CHARACTERS) return { value: text };
+  // Cut before a character, never inside one: a lone surrogate would show as an escape the value does not hold.
+  const cut = /[\uD800-\uDBFF]/.test(text[SHOWN_CHARACTERS - 2]!) ? SHOWN_CHARACTERS - 2 : SHOWN_CHARACTERS - 1;
+  return { value: text.slice(0, cut), characters: text.length, sha256: createHash("sha256").update(text).digest("hex") };
+}
+
+/** Every object and array under a value, the value first: a loop, so a value nested thousands deep costs no stack. */
+function* nodesOf(value: unknown): Generator<unknown> {
+  const pending = [value];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    yield node;
+    if (node !== null && typeof node === "object") for (const inner of Array.isArray(node) ? node : Object.values(node)) pending.push(inner);
+  }
 }
 
 function containsSecret(value: unknown): boolean {
-  if (value === SECRET) return true;
-  if (Array.isArray(value)) return value.some(containsSecret);
-  if (value !== null && typeof value === "object") {
-    const record = value as Record<string, unknown>;
+  for (const node of nodesOf(value)) {
+    if (node === SECRET) return true;
     // The CLI's JSON form of a secret in some releases: {"4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value}.
-    if ("4dabf18193072939515e22adb298388d" in record) return true;
-    return Object.values(record).some(containsSecret);
+    if (node !== null && typeof node === "object" && !Array.isArray(node) && "4dabf18193072939515e22adb298388d" in node) return true;
   }
   return false;
+}
+
+/**
+ * A value as compact JSON, an unknown as `(known after apply)`; with
+ * `sortKeys`, the same text for the same value whatever its keys' order (how
+ * two values are compared). Written with a loop, not JSON.stringify's
+ * recursion: a preview may nest a value thousands deep.
+ */
+export function jsonText(value: unknown, sortKeys = false): string {
+  const out: string[] = [];
+  // Each entry: a value still to write, or text to write as it is.
+  const pending: ({ text: string } | { value: unknown })[] = [{ value }];
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    if ("text" in next) {
+      out.push(next.text);
+      continue;
+    }
+    const node = next.value;
+    if (node === UNKNOWN) out.push(JSON.stringify("(known after apply)"));
+    else if (node === null || typeof node !== "object") out.push(JSON.stringify(node) ?? "null");
+    else if (Array.isArray(node)) {
+      pending.push({ text: "]" });
+      for (let i = node.length - 1; i >= 0; i--) {
+        pending.push({ value: node[i] === undefined ? null : node[i] });
+        if (i > 0) pending.push({ text: "," });
+      }
+      out.push("[");
+    } else {
+      const keys = Object.keys(node).filter((key) => (node as Record<string, unknown>)[key] !== undefined);
+      if (sortKeys) keys.sort();
+      pending.push({ text: "}" });
+      for (let i = keys.length - 1; i >= 0; i--) {
+        pending.push({ value: (node as Record<string, unknown>)[keys[i]!] }, { text: `${i > 0 ? "," : ""}${JSON.stringify(keys[i])}:` });
+      }
+      out.push("{");
+    }
+  }
+  return out.join("");
+}
+
+/** Whether two values are the same, in any order of their keys (a loop, for values nested deep). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+  return jsonText(a, true) === jsonText(b, true);
 }
 
 /** The value at a detailed-diff path (`variables[0].value`, `labels["x"]`). */
@@ -99,6 +185,7 @@ function valueAt(root: Record<string, unknown> | null | undefined, path: string)
 }
 
 function pathParts(path: string): string[] {
+  if (!/[.[\]"]/.test(path)) return [path];
   const parts: string[] = [];
   for (const match of path.matchAll(/([^.[\]"]+)|\["([^"]*)"\]|\[(\d+)\]/g)) parts.push(match[1] ?? match[2] ?? match[3]!);
   return parts;
@@ -129,7 +216,7 @@ function fieldsAt(paths: string[], before: Record<string, unknown> | null | unde
 
 function differingKeys(before: Record<string, unknown> | null | undefined, after: Record<string, unknown> | null | undefined): string[] {
   const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
-  return [...keys].filter((key) => !isEqual(before?.[key], after?.[key]));
+  return [...keys].filter((key) => !sameValue(before?.[key], after?.[key]));
 }
 
 /** The fields a new object is created with (its inputs, secrets named only). */
@@ -159,19 +246,53 @@ function labelOf(values: Record<string, unknown>): string | undefined {
   return named === undefined ? undefined : (values[named] as string);
 }
 
-/** "badge 4 `legacy`", "SAML group link `admins`", "group settings". */
-export function objectWords(noun: string, id: string | number | undefined, label: string | undefined): string {
-  return [noun, id === undefined ? undefined : String(id), label === undefined ? undefined : `\`${label}\``].filter(Boolean).join(" ");
+/** "badge 4 `legacy`", "SAML group link `admins`", "group settings": the plain words of the data and the guard's messages. */
+export function objectText({ noun, id, label }: ObjectName): string {
+  return [noun, id, label === undefined ? undefined : `\`${label}\``].filter((part) => part !== undefined).join(" ");
+}
+
+export const ownerText = ({ words, path }: OwnerName): string => (path === undefined ? words : `${words} ${path}`);
+
+/** The owner words before a path, each the tool's own (see ownerOf). */
+const OWNER_WORDS = ["group", "project", "virtual registry"];
+
+/** The owners named by the tool's words alone. */
+const OWNERS_IN_WORDS = new Set(["the instance", "(no owner named)", ...OWNER_WORDS.map((word) => `${word} (a new one)`)]);
+
+/**
+ * An owner's words and path, from its plain text: the words are the tool's
+ * (`group`, `the instance`, `group (a new one)`), the rest the program's path;
+ * a text of no such form (from data written elsewhere) is a path whole.
+ */
+export function ownerName(owner: string): OwnerName {
+  if (OWNERS_IN_WORDS.has(owner)) return { words: owner };
+  const words = OWNER_WORDS.find((word) => owner.startsWith(`${word} `));
+  return words === undefined ? { words: "", path: owner } : { words, path: owner.slice(words.length + 1) };
+}
+
+/**
+ * A change's object with its name apart, from its plain text: the noun is the
+ * kind's (the tool's words), then the number, then the name between backticks,
+ * whatever it holds. A text not of that form is a name whole.
+ */
+export function objectName(change: Pick<Change, "kind" | "type" | "object">): ObjectName {
+  const terms = termsOf(change.type);
+  const noun = change.kind === "removal" ? (terms.memberNoun ?? "object") : terms.noun;
+  const parts = change.object.startsWith(noun) ? /^(?: (\d+))?(?: `([\s\S]*)`)?$/.exec(change.object.slice(noun.length)) : null;
+  if (!parts) return { noun: "", label: change.object };
+  return { noun, ...(parts[1] !== undefined ? { id: parts[1] } : {}), ...(parts[2] !== undefined ? { label: parts[2] } : {}) };
 }
 
 /** Whose object it is, from the inputs that name the owner. */
-function ownerOf(state: StepState | null | undefined, terms: KindTerms): string {
+function ownerOf(state: StepState | null | undefined, terms: KindTerms): OwnerName {
   const inputs = state?.inputs ?? {};
-  const named = (value: unknown) => (value === UNKNOWN ? "(a new one)" : String(value));
-  if (inputs.group !== undefined) return `group ${named(inputs.group)}`;
-  if (inputs.project !== undefined) return `project ${named(inputs.project)}`;
-  if (inputs.registry !== undefined) return `virtual registry ${named(inputs.registry)}`;
-  return terms.instanceWide ? "the instance" : "(no owner named)";
+  for (const input of OWNER_INPUTS) {
+    const value = inputs[input];
+    if (value === undefined) continue;
+    const words = input === "registry" ? "virtual registry" : input;
+    return value === UNKNOWN ? { words: `${words} (a new one)` } : { words, path: typeof value === "string" ? value : jsonText(value) };
+  }
+  return { words: terms.instanceWide ? "the instance" : "(no owner named)" };
 }
 
 /** The kind of change a step is, or undefined for a step that changes nothing. */
@@ -222,19 +343,59 @@ function takeoverFields(step: PreviewStep, terms: KindTerms): Pick<Change, "fiel
   return { fields, note: fields.length === 0 ? "the object already has every declared value" : undefined };
 }
 
-/** The objects an exclusive set's update deletes: what the last refresh recorded and the program does not keep. */
-function removals(step: PreviewStep, terms: KindTerms, owner: string): Change[] {
+/**
+ * The objects a preview takes over, by the resource that takes each (its URN)
+ * and the object's id (the `takeover` check narrated, or the `import` option's).
+ */
+type Takeovers = Map<string, string>;
+
+function takeoversOf(steps: PreviewStep[]): Takeovers {
+  const taken: Takeovers = new Map();
+  for (const step of steps) {
+    if (kindOfStep(step) !== "takeover") continue;
+    const inputs = step.newState?.inputs ?? {};
+    const id = isRecord(inputs.takeover) && typeof inputs.takeover.id === "string" ? inputs.takeover.id : inputs.__import;
+    if (typeof id === "string" && id !== "") taken.set(step.urn, id);
+  }
+  return taken;
+}
+
+/**
+ * The objects an exclusive set's update deletes: what the last refresh recorded
+ * and the program does not keep. A `keep` value known only at apply that comes
+ * from a resource taking an object of the set over keeps that object: the
+ * engine says which resources each input depends on.
+ */
+function removals(step: PreviewStep, terms: KindTerms, owner: OwnerName, takeovers: Takeovers): Change[] {
   const recorded = step.oldState?.inputs?.unexpected;
   const remaining = step.newState?.inputs?.unexpected;
   if (!Array.isArray(recorded)) return [];
   const left = Array.isArray(remaining) ? remaining : [];
   const keep = step.newState?.inputs?.keep;
-  const kept = Array.isArray(keep) ? keep : [];
+  const kept = Array.isArray(keep) ? [...keep] : [];
   const unsure = kept.includes(UNKNOWN);
-  return recorded
-    .filter((entry) => !left.some((other) => isEqual(other, entry)) && !isKept(entry as Record<string, unknown>, kept))
-    .map((entry) => entryRemoval(step, terms, owner, entry as Record<string, unknown>))
-    .map((change) => (unsure ? { ...change, note: "unless a `keep` value known only at apply names it (an object this run creates or takes over)" } : change));
+  const collection = step.oldState?.id;
+  if (unsure && collection) {
+    for (const urn of keepDependencies(step.newState)) {
+      const taken = takeovers.get(urn);
+      if (taken?.startsWith(`${collection}/`)) kept.push(taken);
+    }
+  }
+  const deleted: Change[] = [];
+  for (const entry of recorded as Record<string, unknown>[]) {
+    if (left.some((other) => sameValue(other, entry)) || isKept(entry, kept)) continue;
+    const change = entryRemoval(step, terms, owner, entry);
+    if (unsure) change.note = "unless a keep value known only at apply names it (an object this run creates or takes over)";
+    deleted.push(change);
+  }
+  return deleted;
+}
+
+/** The resources an exclusive set's `keep` depends on (the engine's record of each input's dependencies, else all of the resource's). */
+function keepDependencies(state: StepState | null | undefined): string[] {
+  const byInput = (state as { propertyDependencies?: unknown } | null | undefined)?.propertyDependencies;
+  const all = isRecord(byInput) ? byInput.keep : (state as { dependencies?: unknown } | null | undefined)?.dependencies;
+  return Array.isArray(all) ? all.filter((urn): urn is string => typeof urn === "string") : [];
 }
 
 /** Whether a `keep` value names the entry: its id (a number, or a resource id ending in it) or its name. */
@@ -243,50 +404,86 @@ function isKept(entry: Record<string, unknown>, keep: unknown[]): boolean {
   return keep.some((value) => names.includes(String(value)) || (typeof value === "string" && names.some((name) => value.endsWith(`/${name}`))));
 }
 
-function entryRemoval(step: PreviewStep, terms: KindTerms, owner: string, entry: Record<string, unknown>): Change {
+/** The naming fields of a change: its object and owner in plain words. */
+function naming(named: ObjectName, ownedBy: OwnerName): Pick<Change, "object" | "owner"> {
+  return { object: objectText(named), owner: ownerText(ownedBy) };
+}
+
+function entryRemoval(step: PreviewStep, terms: KindTerms, owner: OwnerName, entry: Record<string, unknown>): Change {
   const idKey = Object.keys(entry).find((key) => /Id$/.test(key) && typeof entry[key] === "number");
   return {
     kind: "removal",
     type: terms.kind,
     name: nameOf(step.urn),
     urn: step.urn,
-    owner,
-    object: objectWords(terms.memberNoun ?? "object", idKey ? (entry[idKey] as number) : undefined, labelOf(entry)),
+    ...naming({ noun: terms.memberNoun ?? "object", id: idKey ? String(entry[idKey]) : undefined, label: labelOf(entry) }, owner),
     fields: Object.entries(entry).map(([path, value]) => ({ path, before: shown(value), after: { absent: true } })),
+  };
+}
+
+/**
+ * A schedule updated with `takeOwnership` whose owner is someone else: the
+ * update takes it over, and its pipelines then run as the user of the
+ * platform's token. The owner is named where the state holds it; after an
+ * apply, the new owner too (and nothing is said when it stayed the same).
+ */
+function ownershipChange(step: PreviewStep, terms: KindTerms): Pick<Change, "fields" | "note"> | undefined {
+  const ownership = terms.ownership;
+  if (!ownership || step.newState?.inputs?.[ownership.option] !== true) return undefined;
+  const path = `${ownership.output} (whom its pipelines run as)`;
+  const before = shown(step.oldState?.outputs?.[ownership.output]);
+  const owner = step.newState.outputs?.[ownership.output];
+  if (typeof owner === "string" && owner !== UNKNOWN) {
+    const after = shown(owner);
+    return sameValue(before, after) ? undefined : { fields: [{ path, before, after }] };
+  }
+  return {
+    note: "takes ownership where someone else owns it: its pipelines then run as the user of the platform's token",
+    fields: [{ path, before, after: { tokenUser: true } }],
   };
 }
 
 function changeOf(step: PreviewStep, kind: ChangeKind): Change {
   const type = kindOf(step.newState?.type ?? step.oldState?.type, step.urn);
   const terms = termsOf(type);
-  const state = kind === "delete" ? step.oldState : (step.newState ?? step.oldState);
+  // A replacement deletes the old object under its owner; the new one may have another (a badge moved to another project).
+  const state = kind === "delete" || kind === "replace" ? (step.oldState ?? step.newState) : (step.newState ?? step.oldState);
   const { id, label } = identity(kind === "create" ? step.newState : (step.oldState ?? step.newState));
   const change: Change = {
     kind,
     type,
     name: nameOf(step.urn),
     urn: step.urn,
-    owner: ownerOf(state, terms),
-    object: objectWords(terms.noun, id, label ?? identity(step.newState).label),
+    ...naming({ noun: terms.noun, id, label: label ?? identity(step.newState).label }, ownerOf(state, terms)),
     fields: [],
   };
+  if (kind === "replace" && step.newState) {
+    const newOwner = ownerOf(step.newState, terms);
+    if (ownerText(newOwner) !== change.owner) change.newOwner = ownerText(newOwner);
+  }
   if (kind === "replace") change.reasons = (step.replaceReasons ?? step.diffReasons ?? []).filter((reason) => !isNotField(terms, reason));
   if (kind === "update" || kind === "replace") change.fields = fieldChanges(step, terms);
   if (kind === "create") change.fields = createdFields(step.newState, terms);
   if (kind === "takeover") Object.assign(change, takeoverFields(step, terms));
+  const ownership = kind === "update" ? ownershipChange(step, terms) : undefined;
+  if (ownership) {
+    if (ownership.note) change.note = ownership.note;
+    change.fields.push(...ownership.fields);
+  }
   return change;
 }
 
 /** The changes of one step: none, one, or (an exclusive set) one per object it deletes besides its own. */
-function stepChanges(step: PreviewStep): Change[] {
+function stepChanges(step: PreviewStep, takeovers: Takeovers): Change[] {
   const kind = kindOfStep(step);
   if (kind === undefined) return [];
   const change = changeOf(step, kind);
   const terms = termsOf(change.type);
   if (!terms.memberNoun || kind !== "update") return [change];
-  const deleted = removals(step, terms, change.owner);
+  const deleted = removals(step, terms, ownerName(change.owner), takeovers);
   const fields = change.fields.filter((field) => pathParts(field.path)[0] !== "unexpected");
-  return fields.length > 0 ? [...deleted, { ...change, fields }] : deleted;
+  if (fields.length > 0) deleted.push({ ...change, fields });
+  return deleted;
 }
 
 /**
@@ -294,28 +491,27 @@ function stepChanges(step: PreviewStep): Change[] {
  * the state recorded before it, and the refreshed state as the old state of
  * the resource's next step (none when the object was gone).
  */
-function driftOf(recorded: StepState, step: PreviewStep): Change[] {
+function driftOf(recorded: StepState, step: PreviewStep): Change | undefined {
   const type = kindOf(recorded.type, step.urn);
   const terms = termsOf(type);
   const gone = !step.oldState;
   const fields = gone ? [] : driftedFields(recorded, step.oldState!, terms).filter((field) => pathParts(field.path)[0] !== "unexpected");
-  if (!gone && fields.length === 0) return [];
+  if (!gone && fields.length === 0) return undefined;
   const { id, label } = identity(recorded);
-  const change: Change = {
+  return {
     kind: "drift",
     type,
     name: nameOf(step.urn),
     urn: step.urn,
-    owner: ownerOf(recorded, terms),
-    object: objectWords(terms.noun, id, label),
+    ...naming({ noun: terms.noun, id, label }, ownerOf(recorded, terms)),
     fields: gone ? [{ path: "(the object)", before: { value: "exists" }, after: { value: "deleted outside this program" } }] : fields,
   };
-  return [change];
 }
 
 /** Every step's changes, and the drift a refresh found for the resources it refreshed. */
 function changesOf(steps: PreviewStep[]): Change[] {
   const recorded = new Map<string, StepState>();
+  const takeovers = takeoversOf(steps);
   const changes: Change[] = [];
   for (const step of steps) {
     if (step.op === "refresh") {
@@ -325,18 +521,28 @@ function changesOf(steps: PreviewStep[]): Change[] {
     const before = recorded.get(step.urn);
     if (before) {
       recorded.delete(step.urn);
-      changes.push(...driftOf(before, step));
+      const drift = driftOf(before, step);
+      if (drift) changes.push(drift);
     }
-    changes.push(...stepChanges(step));
+    for (const change of stepChanges(step, takeovers)) changes.push(change);
   }
   return changes;
 }
 
-/** The diagnostics' resource, as the program names it. */
+/** A URN in an engine message: `urn:pulumi:<stack>::<project>::<type>::<name>`. */
+const URN_IN_TEXT = /urn:pulumi:[^\s:]*::[^\s:]*::[^\s]*?::[^\s'"]+/;
+
+/**
+ * The resource a diagnostic is about, as the program names it: the one its
+ * message names (the engine names a resource by its URN in a message it may
+ * attach elsewhere: "expected resource operations for <urn> but none were
+ * seen"), else the one it is attached to; none for the stack.
+ */
 function resourceOfDiagnostic(diagnostic: Diagnostic): string | undefined {
-  if (!diagnostic.urn) return undefined;
-  const type = kindOf(undefined, diagnostic.urn);
-  return type.startsWith("pulumi:pulumi:Stack") ? undefined : `${nameOf(diagnostic.urn)} (${type})`;
+  const urn = URN_IN_TEXT.exec(diagnostic.message)?.[0] ?? diagnostic.urn;
+  if (!urn) return undefined;
+  const type = kindOf(undefined, urn);
+  return type.startsWith("pulumi:pulumi:Stack") ? undefined : `${nameOf(urn)} (${type})`;
 }
 
 /** The engine's diagnostic text without its colour codes and trailing space. */
@@ -369,10 +575,13 @@ function problemsOf(diagnostics: Diagnostic[], severity: string): Problem[] {
 export function reviewOf(preview: PreviewOutput): Review {
   const changes = changesOf(preview.steps ?? []);
   // A replacement shows as its create and, after it, the deletion of the old one: one change.
-  const unique = changes.filter((change, index) => change.kind !== "replace" || changes.findIndex((other) => other.kind === "replace" && other.urn === change.urn) === index);
+  const replaced = new Set<string>();
+  const unique = changes.filter((change) => change.kind !== "replace" || (!replaced.has(change.urn) && replaced.add(change.urn)));
   const order = (change: Change) => CHANGE_KINDS.indexOf(change.kind);
-  unique.sort((a, b) => order(a) - order(b) || a.owner.localeCompare(b.owner) || a.name.localeCompare(b.name));
-  const counts = Object.fromEntries(CHANGE_KINDS.map((kind) => [kind, unique.filter((change) => change.kind === kind).length])) as Record<ChangeKind, number>;
+  const compare = new Intl.Collator().compare;
+  unique.sort((a, b) => order(a) - order(b) || compare(a.owner, b.owner) || compare(a.name, b.name));
+  const counts = Object.fromEntries(CHANGE_KINDS.map((kind) => [kind, 0])) as Record<ChangeKind, number>;
+  for (const change of unique) counts[change.kind]++;
   const diagnostics = preview.diagnostics ?? [];
   const problems = problemsOf(diagnostics, "error");
   return { ok: problems.length === 0, counts, changes: unique, problems, warnings: problemsOf(diagnostics, "warning") };

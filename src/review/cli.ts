@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { closeAllPools } from "../client";
 import { reviewOf, type Review } from "./changes";
-import { markdownOf, markerOf, NOTE_LIMIT } from "./markdown";
+import { code, markdownOf, markerOf, NOTE_LIMIT } from "./markdown";
 import { mergeRequestOfCommit, type NoteTarget, NotReviewed, postNote, reviewedNote, targetFromEnvironment } from "./post";
 import { keptEngineEvents, parsePreview, stackOfPreview } from "./preview";
 import { dataComment, differences, NoteRefused, parseSummary, reviewInNote, type Summary, summaryOf } from "./summary";
@@ -74,7 +74,8 @@ function guardLines(found: string[], lead = "The preview taken before applying d
     "",
     lead,
     "",
-    ...found.slice(0, 40).map((line) => `- ${line}`),
+    // Each difference names objects as the program does: shown as text, never as Markdown.
+    ...found.slice(0, 40).map((line) => `- ${code(line)}`),
     ...(found.length > 40 ? [`- and ${found.length - 40} more`] : []),
     "",
   ];

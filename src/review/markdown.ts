@@ -4,8 +4,16 @@
  * the problems the preview found; each section grouped by owner. Long
  * sections fold; a report past the note's size limit drops detail, then
  * changes, and says so.
+ *
+ * Every text that comes from a program or a server (names, owners, kinds,
+ * field paths, values, messages) is data: it goes through `code`, and
+ * nothing in it becomes Markdown, HTML, a link, a mention or a reference,
+ * as the platform renders a note (GitLab-flavoured Markdown with inline HTML,
+ * in which Markdown inside an HTML element is still Markdown, and references,
+ * mentions, emoji and URLs in text become links everywhere but in code).
  */
-import { type Change, type ChangeKind, type FieldChange, type Review, type Shown } from "./changes";
+import { type Change, type ChangeKind, type FieldChange, objectName, ownerName, type Review, type Shown, SHOWN_CHARACTERS } from "./changes";
+import { termsOf } from "./terms";
 
 /** The characters a note body may hold on the platform (a note's `body` limit). */
 export const NOTE_LIMIT = 1_000_000;
@@ -32,12 +40,29 @@ export const SECTIONS: Record<ChangeKind, SectionWords> = {
   drift: { title: "Drift: changed on the server outside this program (found by the refresh)", marker: "!", verb: "", done: "" },
 };
 
-/** The sentence that says what one change does: "deletes badge 4 `legacy` of group acme". */
+/**
+ * The sentence that says what one change does, in plain words (the data's, the
+ * guard's messages on a terminal): "deletes badge 4 `legacy` of group acme",
+ * invisible characters shown as their escape.
+ */
 export function sentenceOf(change: Change, applied = false): string {
-  const words = SECTIONS[change.kind];
-  const reasons = change.reasons?.length ? ` (${change.reasons.join(", ")} ${change.reasons.length === 1 ? "changes" : "change"})` : "";
-  if (change.kind === "drift") return `${change.object} of ${change.owner} changed outside this program`;
-  return `${applied ? words.done : words.verb} ${change.object} of ${change.owner}${reasons}`;
+  const newOwner = change.newOwner === undefined ? undefined : visible(change.newOwner);
+  return sentence(change, applied, { object: visible(change.object), owner: visible(change.owner), newOwner, reason: visible });
+}
+
+/** The same sentence as Markdown, its names as code. */
+function sentenceMarkdown(change: Change, applied: boolean): string {
+  const newOwner = change.newOwner === undefined ? undefined : ownerMarkdown(change.newOwner);
+  return sentence(change, applied, { object: objectMarkdown(change), owner: ownerMarkdown(change.owner), newOwner, reason: (reason) => code(reason, NAME_CHARACTERS) });
+}
+
+function sentence(change: Change, applied: boolean, words: { object: string; owner: string; newOwner?: string; reason: (reason: string) => string }): string {
+  const section = SECTIONS[change.kind];
+  const reasons = change.reasons?.length ? ` (${change.reasons.map(words.reason).join(", ")} ${change.reasons.length === 1 ? "changes" : "change"})` : "";
+  if (change.kind === "drift") return `${words.object} of ${words.owner} changed outside this program`;
+  // A replacement whose owner changes deletes the object under its owner and creates the new one under another.
+  const moved = words.newOwner === undefined ? "" : ` by a new one of ${words.newOwner}`;
+  return `${applied ? section.done : section.verb} ${words.object} of ${words.owner}${moved}${reasons}`;
 }
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
@@ -71,56 +96,132 @@ export function verdictOf(review: Review, applied = false): string {
 
 const PAST: Record<string, string> = { delete: "deleted", replace: "replaced", "take over": "taken over", update: "updated", create: "created" };
 
-/** A value in a table cell: HTML-escaped code, or what stands for it. */
+/** The longest name shown in a line (a longer one is cut, saying how long it is); the longest message. */
+const NAME_CHARACTERS = 200;
+const MESSAGE_CHARACTERS = 2000;
+
+/**
+ * Characters a reader would not see, or that reorder what they see: control
+ * characters (C0, C1), format characters (the right-to-left override, the
+ * other bidirectional controls, zero-width ones), lone surrogates, and the
+ * line and paragraph separators. Shown as their escape: `\u202E`.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
+
+/**
+ * The ASCII punctuation that is Markdown or HTML somewhere in a line, or
+ * starts a reference, a mention, an emoji or a URL (`.` makes `www.` links).
+ * `,`, `-` and `/` mean nothing inside a line, and every escaped text is inside one.
+ */
+const PUNCTUATION = /[!-+.:-@[-`{-~]/g;
+
+/** Text with every invisible character as its escape: what a terminal, or a page, may show of a program's text. */
+export const visible = (text: string) => text.replace(INVISIBLE, escapeOf);
+
+function escapeOf(character: string): string {
+  const point = character.codePointAt(0)!;
+  return point > 0xffff ? `\\u{${point.toString(16).toUpperCase()}}` : `\\u${point.toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
+/**
+ * Text from a program or a server as a code element, shown as it is and
+ * inert: invisible characters as their escape, every ASCII punctuation as a
+ * numeric character reference, which CommonMark shows as the character and
+ * never reads as Markdown or HTML (`&#91;click&#93;&#40;…` is no link, `&#60;`
+ * no tag, `&#124;` no cell's end, `&#96;` no code span's end). In a code
+ * element GitLab makes no link of a URL, a mention, a reference or an emoji.
+ * A text past `max` characters is cut, and says how long it is.
+ */
+export function code(text: string, max = Number.POSITIVE_INFINITY): string {
+  const cut = text.length > max ? text.slice(0, /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max) : text;
+  const shown = `<code>${inert(cut)}</code>`;
+  return cut === text ? shown : `${shown}… <em>(${text.length.toLocaleString("en-US")} characters, shown shortened)</em>`;
+}
+
+/** Text with invisible characters as their escape and every punctuation as a character reference: no Markdown, no HTML. */
+const inert = (text: string) => visible(text).replace(PUNCTUATION, (character) => `&#${character.charCodeAt(0)};`);
+
+/** "badge 4 <code>legacy</code>": the tool's noun and the object's number, its name as code. */
+function objectMarkdown(change: Change): string {
+  const { noun, id, label } = objectName(change);
+  return [noun || undefined, id, label === undefined ? undefined : code(label, NAME_CHARACTERS)].filter((part) => part !== undefined).join(" ");
+}
+
+/** "group <code>acme</code>": the tool's words, the path as code. */
+function ownerMarkdown(owner: string): string {
+  const { words, path } = ownerName(owner);
+  return [words || undefined, path === undefined ? undefined : code(path, NAME_CHARACTERS)].filter((part) => part !== undefined).join(" ");
+}
+
+/** A value in a table cell: code, or what stands for it; a shortened one says so. */
 function cell(value: Shown): string {
   if ("secret" in value) return "<em>secret (not shown)</em>";
   if ("unknown" in value) return "<em>known after apply</em>";
   if ("absent" in value) return "<em>none</em>";
-  const escaped = value.value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "&#124;").replace(/\r?\n/g, "<br>");
-  return `<code>${escaped}</code>`;
+  if ("tokenUser" in value) return "<em>the user of the platform's token</em>";
+  if ("sha256" in value) return `${code(value.value)}… <em>(${value.characters.toLocaleString("en-US")} characters, shown shortened)</em>`;
+  return code(value.value, SHOWN_CHARACTERS);
 }
 
 function fieldTable(change: Change): string[] {
   if (change.fields.length === 0) return [];
   const created = change.kind === "create" || (change.kind === "takeover" && change.fields.every((field) => "absent" in field.before));
-  const rows = change.fields.map((field: FieldChange) =>
-    created ? `| \`${field.path}\` | ${cell(field.after)} |` : `| \`${field.path}\` | ${cell(field.before)} | ${cell(field.after)} |`,
-  );
+  const rows = change.fields.map((field: FieldChange) => {
+    const path = code(field.path, NAME_CHARACTERS);
+    return created ? `| ${path} | ${cell(field.after)} |` : `| ${path} | ${cell(field.before)} | ${cell(field.after)} |`;
+  });
   const columns = change.kind === "drift" ? "| field | last applied | on the server now |" : "| field | before | after |";
   const head = created ? ["| field | value |", "|---|---|"] : [columns, "|---|---|---|"];
   return ["", ...head, ...rows, ""];
 }
 
+/** A kind as the report shows it: one of the package's by its name, another's as the program's text. */
+const kindMarkdown = (type: string) => (termsOf(type).defined ? type : code(type, NAME_CHARACTERS));
+
 function changeLines(change: Change, detailed: boolean, applied: boolean): string[] {
   const words = SECTIONS[change.kind];
-  const note = change.note ? `, _${change.note}_` : "";
-  const line = `- \`${words.marker}\` ${sentenceOf(change, applied)}${note} · \`${change.name}\` (${change.type})`;
+  // The tool's own words; kept inert all the same, as a change may be read back from a note's data.
+  const note = change.note ? `, <em>${inert(change.note)}</em>` : "";
+  const line = `- \`${words.marker}\` ${sentenceMarkdown(change, applied)}${note} · ${code(change.name, NAME_CHARACTERS)} (${kindMarkdown(change.type)})`;
   return detailed ? [line, ...fieldTable(change)] : [line];
 }
 
+/** The changes of one section by owner, each owner's in their order, the owners in the order they first come. */
 function byOwner(changes: Change[]): Map<string, Change[]> {
   const groups = new Map<string, Change[]>();
-  for (const change of changes) groups.set(change.owner, [...(groups.get(change.owner) ?? []), change]);
+  for (const change of changes) {
+    const group = groups.get(change.owner);
+    if (group) group.push(change);
+    else groups.set(change.owner, [change]);
+  }
   return groups;
 }
 
-function sectionLines(kind: ChangeKind, changes: Change[], detailed: boolean, applied: boolean): string[] {
+/** A section's lines: its changes come grouped by owner (see inReportOrder), each owner's under its name. */
+function sectionLines(kind: ChangeKind, changes: Change[], linesOf: (change: Change) => string, applied: boolean): string[] {
   const words = SECTIONS[kind];
   const body: string[] = [];
-  for (const [owner, owned] of byOwner(changes)) {
-    body.push(`**${owner}**`, "");
-    for (const change of owned) body.push(...changeLines(change, detailed || !!words.destructive, applied));
-    body.push("");
-  }
+  changes.forEach((change, index) => {
+    if (index === 0 || changes[index - 1]!.owner !== change.owner) {
+      if (index > 0) body.push("");
+      body.push(`**${ownerMarkdown(change.owner)}**`, "");
+    }
+    body.push(linesOf(change));
+  });
+  body.push("");
   const title = applied ? (words.done ? words.done[0]!.toUpperCase() + words.done.slice(1) : words.title) : words.title;
   const heading = `#### ${title} (${changes.length})`;
   if (words.destructive || changes.length <= FOLD_AT) return [heading, "", ...body];
   return [heading, "", `<details><summary>${plural(changes.length, "change")}: show</summary>`, "", ...body, "</details>", ""];
 }
 
+/** The most problems, and warnings, a report lists (the data has them all). */
+const PROBLEMS_SHOWN = 100;
+
 function problemLines(title: string, problems: Review["problems"]): string[] {
   if (problems.length === 0) return [];
-  const items = problems.map((problem) => `- ${problem.resource ? `\`${problem.resource}\`: ` : ""}${problem.message.replace(/\r?\n/g, " ")}`);
+  const items = problems.slice(0, PROBLEMS_SHOWN).map((problem) => `- ${problem.resource ? `${code(problem.resource, NAME_CHARACTERS)}: ` : ""}${code(problem.message, MESSAGE_CHARACTERS)}`);
+  if (problems.length > PROBLEMS_SHOWN) items.push(`- and ${problems.length - PROBLEMS_SHOWN} more, in the review's data (\`--json\`)`);
   return [`#### ${title} (${problems.length})`, "", ...items, ""];
 }
 
@@ -143,46 +244,76 @@ export interface MarkdownOptions {
 
 /**
  * The HTML comment that marks the note of one stack, so a later run updates it
- * in place: one for the preview under review, one for the apply's result.
+ * in place: one for the preview under review, one for the apply's result. The
+ * name is JSON with `<` and `>` escaped, so no name can end the comment.
  */
 export const markerOf = (stack: string | undefined, applied = false) =>
-  `<!-- platform-review${applied ? "-applied" : ""} stack=${JSON.stringify(stack ?? "")} -->`;
+  `<!-- platform-review${applied ? "-applied" : ""} stack=${JSON.stringify(stack ?? "").replace(/</g, "\\u003c").replace(/>/g, "\\u003e")} -->`;
 
-function render(review: Review, options: MarkdownOptions, detail: "all" | "destructive", limitChanges?: number): string {
+/** The changes in the order the report shows them: by section, then by owner. Its first changes are what a shortened report keeps. */
+function inReportOrder(changes: Change[]): Change[] {
+  const ordered: Change[] = [];
+  for (const kind of Object.keys(SECTIONS) as ChangeKind[]) {
+    for (const owned of byOwner(changes.filter((change) => change.kind === kind)).values()) for (const change of owned) ordered.push(change);
+  }
+  return ordered;
+}
+
+/** The lines of each change, rendered once however often the report is laid out. */
+function changeText(detailed: boolean, applied: boolean): (change: Change) => string {
+  const rendered = new Map<Change, string>();
+  return (change) => {
+    let text = rendered.get(change);
+    if (text === undefined) {
+      text = changeLines(change, detailed || !!SECTIONS[change.kind].destructive, applied).join("\n");
+      rendered.set(change, text);
+    }
+    return text;
+  };
+}
+
+function render(review: Review, ordered: Change[], options: MarkdownOptions, linesOf: (change: Change) => string, shortened: boolean, limitChanges = ordered.length): string {
   const title = options.applied ? "Pulumi up" : "Pulumi preview";
-  const head = [markerOf(options.stack, options.result ?? options.applied), `### ${title}${options.stack ? ` of stack \`${options.stack}\`` : ""}`, "", verdictOf(review, options.applied), ""];
+  const head = [markerOf(options.stack, options.result ?? options.applied), `### ${title}${options.stack ? ` of stack ${code(options.stack, NAME_CHARACTERS)}` : ""}`, "", verdictOf(review, options.applied), ""];
   if (options.context) head.push(options.context, "");
   if (options.notice) head.push(...options.notice);
-  const shownChanges = limitChanges === undefined ? review.changes : review.changes.slice(0, limitChanges);
-  const body: string[] = [];
+  const shownChanges = ordered.slice(0, limitChanges);
+  // Concatenated, never spread into a call: a section may hold tens of thousands of lines.
+  let body: string[] = [];
   for (const kind of Object.keys(SECTIONS) as ChangeKind[]) {
     const changes = shownChanges.filter((change) => change.kind === kind);
-    if (changes.length > 0) body.push(...sectionLines(kind, changes, detail === "all", !!options.applied));
+    if (changes.length > 0) body = body.concat(sectionLines(kind, changes, linesOf, !!options.applied));
   }
-  body.push(...problemLines(options.applied ? "Problems" : "Problems found at preview", review.problems));
-  body.push(...problemLines("Warnings", review.warnings));
-  const left = review.changes.length - shownChanges.length;
+  body = body.concat(problemLines(options.applied ? "Problems" : "Problems found at preview", review.problems), problemLines("Warnings", review.warnings));
+  const left = ordered.length - shownChanges.length;
   const tail: string[] = [];
   if (left > 0) tail.push(`**Truncated:** ${plural(left, "more change")} not shown here (the note's size limit); the review's data (\`--json\`, kept by the pipeline) has them all.`, "");
-  else if (detail !== "all") tail.push("**Shortened:** fields are shown for destructive steps only (the note's size limit); the review's data (`--json`, kept by the pipeline) has them all.", "");
+  else if (shortened) tail.push("**Shortened:** fields are shown for destructive steps only (the note's size limit); the review's data (`--json`, kept by the pipeline) has them all.", "");
   tail.push(LEGEND);
   return [...head, ...body, ...tail].join("\n") + "\n";
 }
 
-/** The report as Markdown, within `maxChars`: full, then without the fields of non-destructive steps, then with fewer changes. */
+/**
+ * The report as Markdown, within `maxChars`: full, then without the fields of
+ * non-destructive steps, then with fewer changes. Each change is rendered
+ * once; only the layout is repeated while looking for the most that fit.
+ */
 export function markdownOf(review: Review, options: MarkdownOptions = {}): string {
   const max = options.maxChars ?? NOTE_LIMIT;
-  const full = render(review, options, "all");
+  const ordered = inReportOrder(review.changes);
+  const applied = !!options.applied;
+  const full = render(review, ordered, options, changeText(true, applied), false);
   if (full.length <= max) return full;
-  const shortened = render(review, options, "destructive");
+  const destructiveOnly = changeText(false, applied);
+  const shortened = render(review, ordered, options, destructiveOnly, true);
   if (shortened.length <= max) return shortened;
   // The most changes that fit, found by halving (the destructive ones come first, so they stay).
   let low = 0;
-  let high = review.changes.length;
+  let high = ordered.length;
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);
-    if (render(review, options, "destructive", middle).length <= max) low = middle;
+    if (render(review, ordered, options, destructiveOnly, true, middle).length <= max) low = middle;
     else high = middle - 1;
   }
-  return render(review, options, "destructive", low);
+  return render(review, ordered, options, destructiveOnly, true, low);
 }

@@ -7,9 +7,8 @@
  * note a reviewer read.
  */
 import { gunzipSync, gzipSync } from "node:zlib";
-import isEqual from "fast-deep-equal";
 import { z } from "zod";
-import { type Change, CHANGE_KINDS, type Review } from "./changes";
+import { type Change, CHANGE_KINDS, type Review, sameValue } from "./changes";
 import { countsLine, sentenceOf } from "./markdown";
 
 export const SUMMARY_VERSION = 2;
@@ -37,10 +36,13 @@ export function summaryOf(review: Review, rendering: Rendering = {}): Summary {
 }
 
 const shownSchema = z.union([
+  // A shortened text first: a union keeps the first that parses, and the plain one would drop the digest.
+  z.object({ value: z.string(), characters: z.number(), sha256: z.string() }),
   z.object({ value: z.string() }),
   z.object({ secret: z.literal(true) }),
   z.object({ unknown: z.literal(true) }),
   z.object({ absent: z.literal(true) }),
+  z.object({ tokenUser: z.literal(true) }),
 ]);
 
 const problemSchema = z.object({ resource: z.string().optional(), message: z.string() });
@@ -62,6 +64,7 @@ const summarySchema = z.looseObject({
       urn: z.string(),
       owner: z.string(),
       object: z.string(),
+      newOwner: z.string().optional(),
       reasons: z.array(z.string()).optional(),
       note: z.string().optional(),
       fields: z.array(z.object({ path: z.string(), before: shownSchema, after: shownSchema })),
@@ -85,6 +88,9 @@ export function parseSummary(text: string): Summary {
 /** One change's identity across two previews: the same resource, the same kind of change, the same object. */
 const keyOf = (change: Change) => `${change.urn}\u0000${change.kind}\u0000${change.object}`;
 
+/** What the guard compares of a change besides its identity: whose it is, why it is replaced, and every field in full (a long value by its digest). */
+const comparedOf = (change: Change) => ({ owner: change.owner, newOwner: change.newOwner ?? null, reasons: change.reasons ?? [], fields: change.fields });
+
 /**
  * What the preview taken now would do that the reviewed one did not say, or
  * the other way: each difference as a sentence. Empty when they agree.
@@ -96,16 +102,18 @@ export function differences(reviewed: Pick<Review, "changes">, now: Pick<Review,
   for (const [key, change] of after) {
     const was = before.get(key);
     if (!was) found.push(`not reviewed: ${sentenceOf(change)}`);
-    else if (!isEqual(was.fields, change.fields) || !isEqual(was.reasons ?? [], change.reasons ?? [])) found.push(`${sentenceOf(change)}: ${fieldDifference(was, change)}`);
+    else if (!sameValue(comparedOf(was), comparedOf(change))) found.push(`${sentenceOf(change)}: ${fieldDifference(was, change)}`);
   }
   for (const [key, change] of before) if (!after.has(key)) found.push(`reviewed but no longer proposed: ${sentenceOf(change)}`);
   return found;
 }
 
 function fieldDifference(reviewed: Change, now: Change): string {
-  const paths = new Set([...reviewed.fields.map((f) => f.path), ...now.fields.map((f) => f.path)]);
-  const differing = [...paths].filter((path) => !isEqual(reviewed.fields.find((f) => f.path === path), now.fields.find((f) => f.path === path)));
-  return differing.length > 0 ? `fields differ from the review: ${differing.join(", ")}` : "its reasons differ from the review";
+  const byPath = (change: Change) => new Map(change.fields.map((field) => [field.path, field]));
+  const [was, is] = [byPath(reviewed), byPath(now)];
+  const differing = [...new Set([...was.keys(), ...is.keys()])].filter((path) => !sameValue(was.get(path), is.get(path)));
+  if (differing.length > 0) return `fields differ from the review: ${differing.join(", ")}`;
+  return reviewed.owner !== now.owner || reviewed.newOwner !== now.newOwner ? "its owner differs from the review" : "its reasons differ from the review";
 }
 
 /** The most a note's data may decompress to: far more than any report's (whose note is at most 1,000,000 characters). */

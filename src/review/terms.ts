@@ -10,7 +10,9 @@ import { definitions } from "../resources";
 
 export interface KindTerms {
   kind: string;
-  /** `badge`, `SAML group link`, `only-these set of badges`. */
+  /** One of the package's kinds: its words are the tool's own; another's kind is the program's text. */
+  defined: boolean;
+  /** `badge`, `SAML group link`, `only-these set of badges`; `resource` for a kind of another package. */
   noun: string;
   /** For an exclusive set: the objects it deletes (`badge`). */
   memberNoun?: string;
@@ -23,6 +25,12 @@ export interface KindTerms {
    * narrate a step (the takeover, an exclusive set's `deletes`). Keys starting with `__` are the engine's.
    */
   notFields: ReadonlySet<string>;
+  /**
+   * A kind whose object has an owner a change can take over (a schedule's
+   * pipelines run as its owner): the option that takes it and the output that
+   * names the owner.
+   */
+  ownership?: { option: string; output: string };
 }
 
 const ACRONYMS: Record<string, string> = { saml: "SAML" };
@@ -52,15 +60,18 @@ export function termsOf(kind: string): KindTerms {
   for (const [name, output] of Object.entries((definition?.outputs ?? {}) as OutputsDeclaration)) if (outputTraits(output).secret) secretProperties.add(name);
   const options = Object.entries(definition?.fields ?? {}).filter(([, traits]) => (traits as FieldTraits).ignoreInDiff).map(([name]) => name);
   const notFields = new Set([TAKEOVER_KEY, ...options, ...(definition?.narration?.names ?? [])]);
-  const exclusive = /^Exclusive([A-Z]\w+)$/.exec(kind);
+  const ownership = definition?.fields && "takeOwnership" in definition.fields && "owner" in (definition.outputs ?? {}) ? { option: "takeOwnership", output: "owner" } : undefined;
+  const exclusive = definition ? /^Exclusive([A-Z]\w+)$/.exec(kind) : null;
   const memberNoun = exclusive ? singular(wordsOf(exclusive[1]!)) : undefined;
   terms = {
     kind,
-    noun: exclusive ? `only-these set of ${wordsOf(exclusive[1]!)}` : definition ? wordsOf(kind) : kind,
+    defined: definition !== undefined,
+    noun: exclusive ? `only-these set of ${wordsOf(exclusive[1]!)}` : definition ? wordsOf(kind) : "resource",
     memberNoun,
     secretProperties,
     instanceWide: definition !== undefined && !OWNER_INPUTS.some((input) => input in definition.schema.shape),
     notFields,
+    ...(ownership ? { ownership } : {}),
   };
   known.set(kind, terms);
   return terms;

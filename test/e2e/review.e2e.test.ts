@@ -211,10 +211,10 @@ describe.sequential("the review loop through the template's CI jobs", { timeout:
     // What the branch's program could read of its environment.
     const seen = JSON.parse(readFileSync(path.join(program.dir, "env-seen.json"), "utf8")) as Record<string, string | null>;
     expect(seen).toEqual({ PLATFORM_REVIEW_TOKEN: null, PLATFORM_TOKEN: READ_TOKEN });
-    expect(preview.stdout).toContain("creates badge `pipeline` of project acme/web");
+    expect(preview.stdout).toContain("creates badge <code>pipeline</code> of project <code>acme/web</code>");
     const [note, ...others] = await reviewNotes();
     expect(others).toEqual([]);
-    expect(note!.body).toContain("creates badge `pipeline` of project acme/web");
+    expect(note!.body).toContain("creates badge <code>pipeline</code> of project <code>acme/web</code>");
     expect(note!.body.trimEnd().split("\n").at(-1)).toMatch(/^<!-- platform-review-data [A-Za-z0-9+/=]+ -->$/);
   });
 
@@ -225,7 +225,7 @@ describe.sequential("the review loop through the template's CI jobs", { timeout:
     expect(report.code, report.stderr).toBe(0);
     const after = await reviewNotes();
     expect(after.map((note) => note.id)).toEqual([before!.id]);
-    expect(after[0]!.body).toContain("creates badge `pipeline-status` of project acme/web");
+    expect(after[0]!.body).toContain("creates badge <code>pipeline-status</code> of project <code>acme/web</code>");
   });
 
   it("before the merge, the apply job refuses the merge request's head: an open merge request brought nothing", async () => {
@@ -270,8 +270,8 @@ describe.sequential("the review loop through the template's CI jobs", { timeout:
     pushProgram("pipeline-status");
     const run = await runJob("drift", { CI_PIPELINE_SOURCE: "schedule", CI_COMMIT_BRANCH: "main", CI_DEFAULT_BRANCH: "main" });
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/badge \d+ `pipeline-status` of project acme\/web changed outside this program/);
-    expect(run.stdout).toContain("<code>https://elsewhere.example.com</code>");
+    expect(run.stdout).toMatch(/badge \d+ <code>pipeline-status<\/code> of project <code>acme\/web<\/code> changed outside this program/);
+    expect(run.stdout).toContain("<code>https&#58;//elsewhere&#46;example&#46;com</code>");
   });
 
   it("a commit pushed straight to the default branch is refused, and nothing is written", async () => {
@@ -347,7 +347,7 @@ describe("the GitHub Actions variant", { timeout: 5 * 60_000 }, () => {
     expect(result.code, result.stderr).toBe(0);
     const calls = readFileSync(posted, "utf8");
     expect(calls).toMatch(/^pr comment 12 --edit-last --body-file report\.md$/m);
-    expect(calls).toContain("### Pulumi preview of stack `e2e`");
+    expect(calls).toContain("### Pulumi preview of stack <code>e2e</code>");
   });
 });
 

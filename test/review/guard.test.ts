@@ -304,7 +304,7 @@ describe("what the command reads and prints", () => {
     preview.config = { "review-e2e:note": "urn:pulumi:evil::x::pulumi:pulumi:Stack::x", ...preview.config };
     let report = "";
     expect(await main(["--preview", file(JSON.stringify(preview))], {}, (text) => (report += text))).toBe(0);
-    expect(report).toContain("### Pulumi preview of stack `e2e`");
+    expect(report).toContain("### Pulumi preview of stack <code>e2e</code>");
     expect(report).toContain(markerOf("e2e"));
   });
 
@@ -336,6 +336,6 @@ describe("what the command reads and prints", () => {
     const text = readFileSync(kept, "utf8");
     expect(text).not.toContain(secret);
     expect(text.trim().split("\n").map((line) => (JSON.parse(line) as { sequence: number }).sequence)).toEqual([2, 3, 4]);
-    expect(report).toContain("### Pulumi up of stack `e2e`");
+    expect(report).toContain("### Pulumi up of stack <code>e2e</code>");
   });
 });

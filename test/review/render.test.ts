@@ -3,8 +3,11 @@
  * rendered as GitHub-flavoured Markdown (marked, with raw HTML kept as the
  * platform's renderer keeps `<details>`, `<code>` and `<em>`), loaded in
  * headless Chromium, and the page it built checked: every field table is a
- * table, folded sections are `<details>`, no Markdown or HTML is left as
- * text. `REVIEW_SCREENSHOTS=<dir>` also writes a PNG of each, to look at.
+ * table, folded sections are `<details>`, no Markdown or HTML of the tool's
+ * is left as text; and the hostile corpus (./hostile-corpus.ts) yields no
+ * element the tool did not emit, each of its strings shown whole as the text
+ * of a code element. `REVIEW_SCREENSHOTS=<dir>` also writes a PNG of each, to
+ * look at.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -15,6 +18,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { reviewOf } from "../../src/review/changes";
 import { markdownOf } from "../../src/review/markdown";
 import { parsePreview, type PreviewOutput, type PreviewStep } from "../../src/review/preview";
+import { harmless, HOSTILE, hostilePreview } from "./hostile-corpus";
 
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const fixtures = path.join(__dirname, "fixtures");
@@ -36,6 +40,24 @@ function renderInChromium(name: string, markdown: string): string {
 
 const count = (text: string, pattern: RegExp) => (text.match(pattern) ?? []).length;
 
+/** The page without its code elements: the text and markup the tool wrote itself. */
+const withoutCode = (dom: string) => dom.replace(/<code>[^<]*<\/code>/g, "<code></code>");
+
+/** How many elements of each tag the page holds. */
+function elements(dom: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const [, tag] of dom.matchAll(/<([a-z][a-z0-9]*)/g)) counts[tag!] = (counts[tag!] ?? 0) + 1;
+  return counts;
+}
+
+/** The text of each code element, as the browser holds it (the serializer escapes `&`, `<`, `>` and no-break spaces). */
+const codeTexts = (dom: string) =>
+  [...dom.matchAll(/<code>([^<]*)<\/code>/g)].map(([, text]) => text!.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&nbsp;/g, "\u00a0").replace(/&amp;/g, "&"));
+
+/** A string as the report must show it: every control, format or separator character as its escape. */
+const visible = (text: string) =>
+  text.replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu, (character) => `\\u${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`);
+
 describe("reports as a browser shows them", { timeout: 120_000 }, () => {
   for (const file of readdirSync(fixtures).filter((name) => name.endsWith(".md"))) {
     it(file, () => {
@@ -43,7 +65,7 @@ describe("reports as a browser shows them", { timeout: 120_000 }, () => {
       const dom = renderInChromium(file.replace(/\.md$/, ""), markdown);
       expect(count(dom, /<table>/g), "each field table renders as a table").toBe(count(markdown, /^\| field \|/gm));
       expect(count(dom, /<h4>/g)).toBe(count(markdown, /^#### /gm));
-      expect(dom).not.toMatch(/\|---|&lt;(?:code|em|details)&gt;|\*\*/);
+      expect(withoutCode(dom)).not.toMatch(/\|---|&lt;(?:code|em|details)&gt;|\*\*/);
     });
   }
 
@@ -53,5 +75,24 @@ describe("reports as a browser shows them", { timeout: 120_000 }, () => {
     const dom = renderInChromium("large", markdownOf(reviewOf(parsePreview(JSON.stringify(preview)))));
     expect(dom).toContain("<details><summary>40 changes: show</summary>");
     expect(count(dom, /<table>/g)).toBe(40);
+  });
+
+  it("hostile names, owners, kinds, paths, values and messages are text: no element, link or table break of theirs", () => {
+    const reportOf = (corpus: readonly string[]) => markdownOf(reviewOf(parsePreview(JSON.stringify(hostilePreview(corpus)))), { stack: "e2e" });
+    const dom = renderInChromium("hostile", reportOf(HOSTILE));
+    const calm = renderInChromium("harmless", reportOf(harmless(HOSTILE)));
+    // The same elements, as many of each, as the same report of harmless strings: nothing added, nothing hidden.
+    expect(elements(dom)).toEqual(elements(calm));
+    expect(elements(dom)).not.toHaveProperty("a");
+    expect(elements(dom)).not.toHaveProperty("img");
+    expect(elements(dom)).not.toHaveProperty("script");
+    const texts = codeTexts(dom);
+    for (const text of HOSTILE) {
+      if (text.length <= 200) expect(texts, JSON.stringify(text)).toContain(visible(text));
+      else expect(texts, "a long name is cut").toContain(text.slice(0, 200));
+    }
+    // Outside code, where GitLab makes links of mentions, references, emoji and URLs, none of theirs.
+    const own = withoutCode(dom).replace(/<!-- platform-review stack="e2e" -->/, "");
+    expect(own).not.toMatch(/@|#\d|!\d|:smile:|evil|javascript|<!--|the rest of the note|onerror|\u202e|\u0000/i);
   });
 });

@@ -1,35 +1,47 @@
 /**
  * The review report, from previews the real CLI wrote against the emulator
- * (./fixtures, made by scripts/make-review-fixtures.mts): each report checked
+ * (./fixtures, made by scripts/make-review-fixtures.mts and, for what the
+ * report must name right, scripts/make-review-naming-fixtures.mts) and from
+ * the hostile corpus (./hostile-corpus.ts): each report checked
  * as text against its golden copy (`UPDATE_GOLDEN=1` rewrites them), what each
  * kind of step reads as, the secrets, a very large preview within the note's
  * size, and the guard that compares a new preview with the reviewed one.
  */
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { reviewOf, type Review } from "../../src/review/changes";
 import { main } from "../../src/review/cli";
-import { markdownOf, NOTE_LIMIT } from "../../src/review/markdown";
+import { code, markdownOf, markerOf, NOTE_LIMIT } from "../../src/review/markdown";
 import { parsePreview, type PreviewOutput, type PreviewStep } from "../../src/review/preview";
 import { differences, parseSummary, summaryOf } from "../../src/review/summary";
+import { HOSTILE, hostilePreview } from "./hostile-corpus";
 
 const fixtures = path.join(__dirname, "fixtures");
 const read = (name: string) => readFileSync(path.join(fixtures, name), "utf8");
 const reviewOfFixture = (name: string) => reviewOf(parsePreview(read(`${name}.json`)));
 const sentences = (review: Review) => summaryOf(review).sentences;
 
+/** A report checked against its golden copy (`UPDATE_GOLDEN=1` rewrites it). */
+function expectGolden(name: string, report: string): void {
+  const golden = path.join(fixtures, `${name}.md`);
+  if (process.env.UPDATE_GOLDEN) writeFileSync(golden, report);
+  expect(report).toBe(readFileSync(golden, "utf8"));
+}
+
 describe("golden reports", () => {
-  for (const name of ["new-stack", "change", "change-refresh", "drift", "refused", "applied"]) {
+  for (const name of ["new-stack", "change", "change-refresh", "drift", "refused", "applied", "naming", "naming-strayed"]) {
     it(name, () => {
       const preview = parsePreview(read(`${name}.json`));
-      const report = markdownOf(reviewOf(preview), { stack: "e2e", applied: preview.applied });
-      const golden = path.join(fixtures, `${name}.md`);
-      if (process.env.UPDATE_GOLDEN) writeFileSync(golden, report);
-      expect(report).toBe(readFileSync(golden, "utf8"));
+      expectGolden(name, markdownOf(reviewOf(preview), { stack: "e2e", applied: preview.applied }));
     });
   }
+
+  it("hostile: names, owners, kinds, field paths, values and messages of ./hostile-corpus.ts, in every kind of change", () => {
+    expectGolden("hostile", markdownOf(reviewOf(parsePreview(JSON.stringify(hostilePreview(HOSTILE)))), { stack: "e2e" }));
+  });
 });
 
 describe("what each step reads as", () => {
@@ -52,8 +64,9 @@ describe("what each step reads as", () => {
   it("with --refresh: the objects an only-these set deletes, each named, and what drifted apart from the program's changes", () => {
     const review = reviewOfFixture("change-refresh");
     const removals = review.changes.filter((change) => change.kind === "removal");
-    expect(removals.map((change) => change.object)).toEqual(["badge 3 `handmade`", "badge 4 `stray`"]);
-    // The badge this run takes over is in `keep` only once it is known: the report says so.
+    // Badge 3 `handmade` is the one this run takes over, which `keep` names once it is known: no deletion.
+    expect(removals.map((change) => change.object)).toEqual(["badge 4 `stray`"]);
+    // Another value of `keep` is known only at apply (the badge this run creates): the report says so.
     expect(removals.every((change) => change.note?.includes("known only at apply"))).toBe(true);
     const drift = review.changes.filter((change) => change.kind === "drift");
     expect(drift.map((change) => [change.object, change.fields.map((field) => field.path)])).toEqual([["badge 2 `docs`", ["linkUrl", "renderedLinkUrl"]]]);
@@ -78,6 +91,63 @@ describe("what each step reads as", () => {
   it("a new stack only creates", () => {
     const review = reviewOfFixture("new-stack");
     expect(Object.entries(review.counts).filter(([, count]) => count > 0)).toEqual([["create", 6]]);
+  });
+});
+
+describe("what the report names (./fixtures/naming*.json: the real CLI, test/e2e/programs/review-naming)", () => {
+  const naming = () => reviewOfFixture("naming");
+
+  it("a badge moved to another project: the badge of the old project is destroyed, a new one created in the new", () => {
+    const moved = naming().changes.find((change) => change.name === "moved")!;
+    expect(moved.kind).toBe("replace");
+    expect(moved.owner).toBe("project acme/web");
+    expect(sentences({ ...naming(), changes: [moved] })).toEqual(["replaces badge 1 `moved` of project acme/web by a new one of project acme/api (project changes)"]);
+    const report = markdownOf(naming());
+    expect(report).toContain("**project <code>acme/web</code>**\n\n- `+-` replaces badge 1 <code>moved</code> of project <code>acme/web</code> by a new one of project <code>acme/api</code>");
+  });
+
+  it("a takeover that an only-these set keeps is no deletion: the set's keep depends on the resource that takes the badge over", () => {
+    const review = naming();
+    expect(review.changes.filter((change) => change.kind === "takeover").map((change) => change.object)).toEqual(["badge `handmade`"]);
+    expect(review.changes.filter((change) => change.kind === "removal")).toEqual([]);
+    expect(review.counts.removal).toBe(0);
+  });
+
+  it("a schedule changed with takeOwnership, owned by someone else: whom its pipelines run as, before and after", () => {
+    const schedule = naming().changes.find((change) => change.name === "nightly")!;
+    expect(schedule.fields).toContainEqual({ path: "owner (whom its pipelines run as)", before: { value: "alice" }, after: { tokenUser: true } });
+    expect(schedule.note).toMatch(/takes ownership/);
+    const applied = reviewOfFixture("naming-strayed").changes.find((change) => change.name === "nightly")!;
+    expect(applied.fields).toContainEqual({ path: "owner (whom its pipelines run as)", before: { value: "alice" }, after: { value: "maintainer" } });
+  });
+
+  it("an engine message naming a resource is that resource's problem, whichever resource it came attached to", () => {
+    const text = read("naming-strayed.json");
+    expect(reviewOf(parsePreview(text)).problems).toEqual([{ resource: "extra (Badge)", message: expect.stringMatching(/^expected resource operations for urn:\S+::extra but none were seen$/) }]);
+    const elsewhere = text.replace(/"urn":"urn:pulumi:e2e::review-naming::pulumi-nodejs:dynamic\/platform:Badge::extra","prefix":"error: "/, '"urn":"urn:pulumi:e2e::review-naming::pulumi-nodejs:dynamic/platform:PipelineSchedule::nightly","prefix":"error: "');
+    expect(elsewhere).not.toBe(text);
+    expect(reviewOf(parsePreview(elsewhere)).problems.map((problem) => problem.resource)).toEqual(["extra (Badge)"]);
+  });
+});
+
+describe("text from a program or a server", () => {
+  it("is a code element: punctuation as character references, invisible characters as their escape", () => {
+    expect(code("[click](https://x.example.com) @all #1 :smile: `a` | <b>")).toBe(
+      "<code>&#91;click&#93;&#40;https&#58;//x&#46;example&#46;com&#41; &#64;all &#35;1 &#58;smile&#58; &#96;a&#96; &#124; &#60;b&#62;</code>",
+    );
+    expect(code("a\u202Eb\u0000c\nd\u200Be\u{E0041}")).toBe("<code>a&#92;u202Eb&#92;u0000c&#92;u000Ad&#92;u200Be&#92;u&#123;E0041&#125;</code>");
+    expect(code("x".repeat(250), 200)).toBe(`<code>${"x".repeat(200)}</code>… <em>(250 characters, shown shortened)</em>`);
+  });
+
+  it("a report rendered again from data: names taken apart by the tool's own words, anything else shown whole as code", () => {
+    const summary = summaryOf(reviewOfFixture("change"));
+    const forged = { ...summary, changes: [{ ...summary.changes[0]!, object: "badge 1 `a` of group `b`", owner: "<img src=x>", note: "<b>@all</b>" }] };
+    const report = markdownOf({ ...summary, ...parseSummary(JSON.stringify(forged)) } as Review);
+    expect(report).toContain("- `-` deletes badge 1 <code>a&#96; of group &#96;b</code> of <code>&#60;img src&#61;x&#62;</code>, <em>&#60;b&#62;&#64;all&#60;/b&#62;</em>");
+  });
+
+  it("a stack's name cannot end the note's marker", () => {
+    expect(markerOf("a --> <b>")).toBe('<!-- platform-review stack="a --\\u003e \\u003cb\\u003e" -->');
   });
 });
 
@@ -126,7 +196,7 @@ describe("large previews", () => {
     const report = markdownOf(review, { stack: "prod" });
     expect(report.length).toBeLessThanOrEqual(NOTE_LIMIT);
     expect(report).toContain("<details><summary>3000 changes: show</summary>");
-    for (let i = 3000; i < 3060; i++) expect(report).toContain(`deletes badge ${i} \`badge-${i}\``);
+    for (let i = 3000; i < 3060; i++) expect(report).toContain(`deletes badge ${i} <code>badge-${i}</code>`);
   });
 
   it("past a smaller limit, drop the fields of what does not destroy, then changes, and say so", () => {
@@ -134,7 +204,7 @@ describe("large previews", () => {
     const comment = markdownOf(review, { maxChars: 65_536 });
     expect(comment.length).toBeLessThanOrEqual(65_536);
     expect(comment).toMatch(/\*\*Truncated:\*\* \d+ more changes not shown here/);
-    for (let i = 3000; i < 3060; i++) expect(comment).toContain(`deletes badge ${i} \`badge-${i}\``);
+    for (let i = 3000; i < 3060; i++) expect(comment).toContain(`deletes badge ${i} <code>badge-${i}</code>`);
     const shortened = markdownOf(reviewOf(largePreview(500, 5)), { maxChars: 100_000 });
     expect(shortened).toContain("**Shortened:** fields are shown for destructive steps only");
   });
@@ -147,6 +217,40 @@ describe("the guard: the preview before the apply against the reviewed one", () 
     const found = differences(reviewed, reviewOfFixture("change-refresh"));
     expect(found).toContain("not reviewed: deletes badge 4 `stray` of group acme");
     expect(found).toContain("updates badge 2 `docs` of group acme: fields differ from the review: linkUrl");
+  });
+});
+
+describe("long values: shown shortened, compared in full", () => {
+  const update = (after: string, secret = false) =>
+    parsePreview(
+      JSON.stringify({
+        steps: [
+          {
+            op: "update",
+            urn: "urn:pulumi:dev::infra::pulumi-nodejs:dynamic/platform:PipelineSchedule::nightly",
+            oldState: { type: "pulumi-nodejs:dynamic/platform:PipelineSchedule", id: "projects/acme%2Fweb/pipeline_schedules/1", inputs: { project: "acme/web", description: "short" } },
+            newState: { type: "pulumi-nodejs:dynamic/platform:PipelineSchedule", inputs: { project: "acme/web", description: secret ? "[secret]" : after } },
+          },
+        ],
+      }),
+    );
+  const long = "a".repeat(1234);
+
+  it("the report shows the start and says it shortened; the data holds the length and the digest, not the tail", () => {
+    const review = reviewOf(update(long));
+    const after = review.changes[0]!.fields[0]!.after;
+    expect(after).toEqual({ value: "a".repeat(299), characters: 1234, sha256: createHash("sha256").update(long).digest("hex") });
+    expect(markdownOf(review)).toContain(`<code>${"a".repeat(299)}</code>… <em>(1,234 characters, shown shortened)</em>`);
+  });
+
+  it("two plans that differ after the 297th character differ for the guard, also read back from the data", () => {
+    const reviewed = parseSummary(JSON.stringify(summaryOf(reviewOf(update(`${long}x`)))));
+    expect(differences(reviewed, reviewOf(update(`${long}x`)))).toEqual([]);
+    expect(differences(reviewed, reviewOf(update(`${long}y`)))).toEqual(["updates pipeline schedule 1 `short` of project acme/web: fields differ from the review: description"]);
+  });
+
+  it("a secret is never digested", () => {
+    expect(reviewOf(update(long, true)).changes[0]!.fields[0]!.after).toEqual({ secret: true });
   });
 });
 
@@ -166,6 +270,19 @@ describe("the command", () => {
     const guarded = await run("--preview", file("change-refresh"), "--reviewed", summary);
     expect(guarded.code).toBe(3);
     expect(guarded.out).toContain("#### Stopped: this is not what was reviewed");
+  });
+
+  it("the guard's notice names what differs as text: a hostile name stays inert there too", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "review-"));
+    const [summary, hostile] = [path.join(dir, "summary.json"), path.join(dir, "hostile.json")];
+    await run("--preview", path.join(fixtures, "change.json"), "--json", summary, "--quiet");
+    writeFileSync(hostile, JSON.stringify(hostilePreview(HOSTILE)));
+    const guarded = await run("--preview", hostile, "--reviewed", summary);
+    expect(guarded.code).toBe(3);
+    const notice = guarded.out.slice(guarded.out.indexOf("#### Stopped"), guarded.out.indexOf("#### Deletes"));
+    expect(notice).toContain("- <code>not reviewed&#58; deletes badge 7 &#96;&#60;img src&#61;x onerror&#61;alert&#40;1&#41;&#62;&#96; of group &#60;img src&#61;x onerror&#61;alert&#40;1&#41;&#62;</code>");
+    expect(notice).toContain("- <code>not reviewed&#58; deletes badge 16 &#96;right-to-left &#92;u202Eevil&#46;exe&#96;");
+    expect(notice).not.toMatch(/<img|<script|<!--|@all|\[click\]/);
   });
 
   it("refuses wrong usage before reading anything", async () => {
@@ -200,5 +317,24 @@ describe("what the engine narrates at preview (src/engine/import.ts, src/resourc
       },
     ]);
     expect(review.changes.map((change) => [change.kind, change.object])).toEqual([["removal", "badge 4 `legacy`"]]);
+  });
+
+  it("an object an `import` takes over, kept by an only-these set through that resource's id, is no deletion; another one is", () => {
+    const set = "pulumi-nodejs:dynamic/platform:ExclusiveBadges";
+    const taker = urn("Badge", "imported");
+    const review = previewOf([
+      { op: "create", urn: taker, newState: { type: "pulumi-nodejs:dynamic/platform:Badge", inputs: { group: "acme", name: "old", __import: "groups/acme/badges/7" } } },
+      {
+        op: "update",
+        urn: urn("ExclusiveBadges", "only-these"),
+        oldState: { type: set, id: "groups/acme/badges", inputs: { group: "acme", keep: [], unexpected: [{ badgeId: 7, name: "old" }, { badgeId: 8, name: "stray" }] } },
+        newState: { type: set, inputs: { group: "acme", keep: ["04da6b54-80e4-46f7-96ec-b56ff0331ba9"], unexpected: [] }, propertyDependencies: { keep: [taker] } },
+      },
+    ]);
+    expect(review.changes.map((change) => [change.kind, change.object])).toEqual([
+      ["removal", "badge 8 `stray`"],
+      ["takeover", "badge `old`"],
+      ["update", "only-these set of badges"],
+    ]);
   });
 });

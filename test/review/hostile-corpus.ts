@@ -1,0 +1,121 @@
+/**
+ * Text an attacker with a Developer's access could put in a report: names,
+ * owners, kinds, field paths, values and messages that would be Markdown,
+ * HTML, links, mentions, references, emoji, table breaks or hidden text if
+ * the report let them through, invisible and reordering characters, very
+ * long strings, and a value nested 3,000 deep. `hostilePreview` puts each in
+ * every place of a preview (in the shape `pulumi preview --json` writes, as in
+ * ./fixtures) that reaches the report; given harmless strings of the same
+ * lengths instead, it builds the same report with nothing to defuse.
+ */
+import type { PreviewOutput } from "../../src/review/preview";
+
+export const HOSTILE: readonly string[] = [
+  "<!-- the rest of the note is hidden",
+  "-->",
+  "a | b || c",
+  "`code` ``two`` ```",
+  "[x](javascript:alert(1))",
+  "![img](https://evil.example.com/i.png)",
+  "<img src=x onerror=alert(1)>",
+  "<script>alert(1)</script>",
+  "@all",
+  "#1",
+  "!12",
+  ":smile:",
+  "**bold** __strong__ _em_ *em*",
+  "line one\nline two",
+  "carriage\rreturn",
+  "right-to-left \u202Eevil.exe",
+  "nul \u0000 here",
+  "https://evil.example.com/steal",
+  "[click](https://evil.example.com)",
+  "<details><summary>open me</summary>",
+  "</code></td></tr></table>",
+  "# heading",
+  "- item",
+  "&lt;b&gt; &amp; &#60;",
+  "~~strike~~ ~label %milestone $snippet &epic ^alert",
+  "www.evil.example.com",
+  "someone@example.com",
+  "back\\slash \\| \\`",
+  "zero\u200Bwidth\uFEFF and \u2066isolate\u2069",
+  "c1 \u0085 \u009B controls",
+  "<http://evil.example.com>",
+  "x".repeat(5000),
+];
+
+/** A value nested `depth` deep: `{"a":{"a":…{"a":"bottom"}…}}`. */
+export function nested(depth: number): unknown {
+  let value: unknown = "bottom";
+  for (let i = 0; i < depth; i++) value = { a: value };
+  return value;
+}
+
+/** Harmless strings of the same lengths (long ones are cut the same way). */
+export const harmless = (strings: readonly string[]): string[] => strings.map((text, index) => (text.length > 150 ? "h".repeat(text.length) : `harmless${index}`));
+
+const BADGE = "pulumi-nodejs:dynamic/platform:Badge";
+const urnOf = (type: string, name: string) => `urn:pulumi:e2e::review-hostile::${type}::${name}`;
+
+/**
+ * A preview in which every string of `corpus` is a resource's name, a badge's
+ * name, owner and link, a field path and a value of a foreign kind, a kind's
+ * name, and a warning; the first is also an error; every change kind
+ * carries one (create, update, replace, delete, an only-these set's removal,
+ * a takeover, drift), and an update changes a value 3,000 deep.
+ */
+export function hostilePreview(corpus: readonly string[]): PreviewOutput {
+  const steps: unknown[] = [];
+  corpus.forEach((text, index) => {
+    const inputs = { group: text, name: text, linkUrl: text, imageUrl: `https://ci.example.com/${index}.svg` };
+    steps.push({ op: "create", urn: urnOf(BADGE, text), newState: { type: BADGE, inputs } });
+    const foreign = `hostile:index:${text}`;
+    steps.push({ op: "create", urn: urnOf(foreign, `${index}`), newState: { type: foreign, inputs: { [text]: text } } });
+    steps.push({ op: "delete", urn: urnOf(BADGE, `deleted-${index}`), oldState: { type: BADGE, id: `groups/acme/badges/${index + 1}`, inputs } });
+  });
+  const [first] = corpus;
+  const badge = (name: string, inputs: Record<string, unknown>, id = "groups/acme/badges/900") => ({ type: BADGE, id, inputs: { group: "acme", linkUrl: "https://ci.example.com", imageUrl: "https://ci.example.com/b.svg", ...inputs }, outputs: { name } });
+  steps.push(
+    {
+      op: "update",
+      urn: urnOf(BADGE, "updated"),
+      oldState: badge("updated", { name: corpus.join(" ") }),
+      newState: badge("updated", { name: [...corpus].reverse().join(" ") }),
+    },
+    {
+      op: "update",
+      urn: urnOf("hostile:index:Deep", "deep"),
+      oldState: { type: "hostile:index:Deep", inputs: { deep: nested(3000) } },
+      newState: { type: "hostile:index:Deep", inputs: { deep: { changed: nested(3000) } } },
+    },
+    {
+      op: "replace",
+      urn: urnOf(BADGE, "replaced"),
+      oldState: badge("replaced", { name: first, group: first }, "groups/acme/badges/901"),
+      newState: badge("replaced", { name: first, group: corpus.at(-2) }),
+      replaceReasons: ["group"],
+    },
+    {
+      op: "create",
+      urn: urnOf(BADGE, "taken"),
+      newState: badge("taken", { name: first, adoptExisting: true, takeover: { id: "groups/acme/badges/902", overwrites: { linkUrl: first } } }),
+    },
+    {
+      op: "update",
+      urn: urnOf("pulumi-nodejs:dynamic/platform:ExclusiveBadges", "only-these"),
+      oldState: { type: "pulumi-nodejs:dynamic/platform:ExclusiveBadges", id: "groups/acme/badges", inputs: { group: "acme", keep: [], unexpected: corpus.map((text, index) => ({ badgeId: 1000 + index, name: text, linkUrl: text })) } },
+      newState: { type: "pulumi-nodejs:dynamic/platform:ExclusiveBadges", inputs: { group: "acme", keep: [], unexpected: [] } },
+    },
+    { op: "refresh", urn: urnOf(BADGE, "drifted"), oldState: badge("drifted", { name: "drifted" }) },
+    {
+      op: "update",
+      urn: urnOf(BADGE, "drifted"),
+      oldState: { ...badge("drifted", { name: "drifted" }), outputs: { name: "drifted", linkUrl: first } },
+      newState: badge("drifted", { name: "drifted", linkUrl: "https://ci.example.com/fixed" }),
+    },
+  );
+  const diagnostics = corpus.map((text) => ({ urn: urnOf(BADGE, text), message: `warning: ${text}\n`, severity: "warning" }));
+  diagnostics.push({ urn: urnOf(BADGE, first!), message: `error: ${first}\n`, severity: "error" });
+  return { steps: steps as PreviewOutput["steps"], diagnostics, changeSummary: {} };
+}
