@@ -132,7 +132,7 @@ describe.sequential.for(RUNS)("the full example under 20% faults ($name), with t
 
   it("a config change (updates, and a replacement) converges to the new declared state", async () => {
     const changed: Partial<PlatformTeamConfig> = { ciHost: "ci.next.example.com", chatChannel: "deploys", cleanupCadence: 14, developerRole: "maintainer" };
-    for (const [key, value] of Object.entries(platformTeamConfig(changed))) await program.setConfig(key, value);
+    await program.setConfigs(platformTeamConfig(changed));
     await stage("config change up", () => program.up());
     await program.preview("--expect-no-changes");
     expectExactlyDeclared(emulator, before, changed);
