@@ -1,5 +1,5 @@
 /**
- * The application-settings example through the eight end-to-end steps (see scenario.ts).
+ * The application-settings example through the end-to-end steps (see scenario.ts).
  *
  * ApplicationSettings needs a self-managed instance and an administrator (the
  * stack's user is root). It is a settings resource: the instance's settings
