@@ -6,8 +6,9 @@
  * exist before and after the program, and `destroy` gives the managed ones back
  * the values they had before the first `up`, so step 7 compares the whole
  * settings object (all but its update time). The Akismet key is secret stack
- * config: step 5 proves it never reaches the state in plain text, and step 4
- * that a tampered secret setting is found and restored.
+ * config: step 4 shows that a tampered secret setting is found and restored
+ * (that no secret setting reaches state or logs in plain text,
+ * secrets.e2e.test.ts shows for every one of them).
  */
 import { expect } from "vitest";
 import type { PlatformClient } from "pulumi-platform";

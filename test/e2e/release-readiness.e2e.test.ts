@@ -46,7 +46,7 @@ describeExample({
     const added = (await keys(api)).filter((key) => !seededKeys.includes(key.id));
     expect(added).toHaveLength(1);
     ourKey = added[0]!.id;
-    // The rotation's requests are read from here on (step 2 only reads).
+    // The rotation's requests are read from here on.
     changeMark = emulator.mark();
   },
 
