@@ -83,7 +83,7 @@ async function main(): Promise<void> {
 
     if (demo.change) {
       banner(`${demo.change.what}; preview`);
-      for (const [key, value] of Object.entries(demo.change.config)) await program.setConfig(key, value);
+      await program.setConfigs(demo.change.config);
       await program.preview("--diff");
 
       banner("pulumi up: apply the change");

@@ -110,8 +110,7 @@ export class PulumiProgram {
       // The program resolves `pulumi-platform` (and the serialized provider its runtime) through the repository's node_modules.
       symlinkSync(path.join(repoRoot, "node_modules"), path.join(program.dir, "node_modules"), "dir");
       await program.cli(["stack", "init", program.stack]);
-      for (const [key, value] of Object.entries(options.config ?? {})) await program.setConfig(key, value);
-      for (const [key, value] of Object.entries(options.secrets ?? {})) await program.setConfig(key, value, { secret: true });
+      await program.setConfigs(options.config ?? {}, options.secrets ?? {});
       return program;
     } catch (error) {
       rmSync(root, { recursive: true, force: true }); // the caller never gets the program, so it cannot clean up
@@ -122,6 +121,19 @@ export class PulumiProgram {
   setConfig(key: string, value: string, { secret = false } = {}): Promise<RunResult> {
     const args = ["config", "set", ...(secret ? ["--secret"] : ["--plaintext"]), key, "--"];
     return this.cli([...args, value], { shown: [...args, secret ? "[secret]" : value] });
+  }
+
+  /**
+   * Sets many config values in one `pulumi config set-all` (one process, not
+   * one per key); `secrets` are stored encrypted. Nothing runs when both are empty.
+   */
+  setConfigs(config: Record<string, string>, secrets: Record<string, string> = {}): Promise<RunResult | undefined> {
+    // `--flag=key=value`: a value is never read as a flag; set-all splits each pair at its first `=`.
+    const plain = Object.entries(config).map(([key, value]) => `--plaintext=${key}=${value}`);
+    const secret = Object.entries(secrets).map(([key, value]) => `--secret=${key}=${value}`);
+    if (plain.length + secret.length === 0) return Promise.resolve(undefined);
+    const shown = [...plain, ...Object.keys(secrets).map((key) => `--secret=${key}=[secret]`)];
+    return this.cli(["config", "set-all", ...plain, ...secret], { shown: ["config", "set-all", ...shown] });
   }
 
   /** `pulumi up` without its preview; `flags` such as `--refresh`. */

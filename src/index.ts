@@ -50,6 +50,6 @@ export const providers = Object.defineProperties(
 
 export type { Connection } from "./connection";
 export type { ConnectionInput, ConnectionArg } from "./engine/connections";
-export { PlatformClient, ApiError, NetworkError, apiPath, closeAllPools } from "./client";
-export type { ClientOptions, ApiErrorKind } from "./client";
+export { PlatformClient, ApiError, NetworkError, apiPath, closeAllPools, setClientClock } from "./client";
+export type { ClientOptions, ApiErrorKind, ClientClock } from "./client";
 export { PartialCreateError } from "./engine/errors";

@@ -4,7 +4,7 @@
  * as users do (`pulumi-platform`, built to dist/ by `pretest`).
  */
 import { afterAll, beforeAll } from "vitest";
-import { closeAllPools, PlatformClient, providers } from "pulumi-platform";
+import { closeAllPools, PlatformClient, providers, setClientClock, type ClientClock } from "pulumi-platform";
 import { startEmulator, type Emulator } from "pulumi-platform/emulator";
 
 export interface TestServer {
@@ -92,4 +92,32 @@ export function configOf(settings: Record<string, string>) {
       return value;
     },
   };
+}
+
+/**
+ * A clock for the clients (`setClientClock`) and the emulator (its `clock`
+ * option) together: real time, plus every wait a client asked for, passed at
+ * once. A wait moves the clock to the wait's end and never back, so waits
+ * that overlap do not add up, and the server sees the time it would see had
+ * the client waited (a throttle's window has ended, a deadline has passed).
+ */
+export class SkippingClock implements ClientClock {
+  private ahead = 0;
+  readonly now = (): number => Date.now() + this.ahead;
+  readonly sleep = async (ms: number): Promise<void> => {
+    const until = this.now() + Math.max(0, ms);
+    // Other work that is due runs first, as it would during a real wait.
+    await new Promise((resolve) => setImmediate(resolve));
+    this.ahead = Math.max(this.ahead, until - Date.now());
+  };
+  /** How far ahead of real time the clock is: the waits it skipped. */
+  get skippedMs(): number {
+    return this.ahead;
+  }
+}
+
+/** Puts `clock` in force for the clients of this file's tests, and real time back after them. */
+export function useClientClock(clock: ClientClock): void {
+  beforeAll(() => setClientClock(clock));
+  afterAll(() => setClientClock());
 }

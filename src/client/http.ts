@@ -9,6 +9,7 @@ import type { Dispatcher } from "undici";
 import { ApiError, isCertificateFailure, isPassingServerFailure, mayHaveReachedServer, NetworkError, parseErrorBody, STACK_TOKEN_SETTING } from "./errors";
 import { DOT_SEGMENT_RULE, hasDotSegment } from "../validation";
 import { linkRelation } from "./pagination";
+import { clientClock } from "./clock";
 import { RateLimitGate } from "./rate-limit-gate";
 import { closeAllDispatchers, DispatcherSlot, type TlsOptions } from "./transport";
 
@@ -235,7 +236,7 @@ function sendablePath(path: string): string {
 
 /** One request across its attempts: where it goes now, how often it failed, and when it must end. */
 class RequestRun {
-  readonly started = Date.now();
+  readonly started = clientClock().now();
   /** Time held by the rate-limit gate is the server's pacing, not failure: it moves the deadline. */
   pacedMs = 0;
   failures = 0;
@@ -262,7 +263,7 @@ class RequestRun {
 
   /** The request's final error, saying how often and how long it was tried. */
   giveUp(error: Error): Error {
-    return withRetryContext(error, this.failures + this.throttled, Date.now() - this.started - this.pacedMs, this.retryTimeoutMs);
+    return withRetryContext(error, this.failures + this.throttled, clientClock().now() - this.started - this.pacedMs, this.retryTimeoutMs);
   }
 }
 
@@ -468,13 +469,13 @@ export class PlatformClient {
       // Most requests pass at once; only a held one awaits (and its wait is pacing).
       let pass = gate.tryAdmit();
       if (pass === undefined) {
-        const gateStart = Date.now();
+        const gateStart = clientClock().now();
         pass = await gate.admit();
-        run.pacedMs += Date.now() - gateStart;
+        run.pacedMs += clientClock().now() - gateStart;
       }
       let response: Exchange;
       try {
-        const timeoutMs = Math.max(1, Math.min(this.options.requestTimeoutMs, run.deadline() - Date.now()));
+        const timeoutMs = Math.max(1, Math.min(this.options.requestTimeoutMs, run.deadline() - clientClock().now()));
         response = await this.exchange(run.method, run.url, options, this.headersFor(run, credentials), timeoutMs);
       } catch (cause) {
         gate.settle(pass, undefined, undefined);
@@ -485,7 +486,7 @@ export class PlatformClient {
       const { status, headers } = response;
       const askedWaitMs = status === 429 ? serverWaitMs(headers) : undefined;
       // A wait past this request's deadline fails it below; it does not hold the other requests that long.
-      const waitWithinDeadline = askedWaitMs !== undefined && Date.now() + askedWaitMs <= run.deadline();
+      const waitWithinDeadline = askedWaitMs !== undefined && clientClock().now() + askedWaitMs <= run.deadline();
       gate.settle(pass, status, headers, waitWithinDeadline ? askedWaitMs : undefined);
       if (this.followRedirect(run, response, options)) continue;
       if (status < 400) return successfulAnswer<T>(response, options);
@@ -509,7 +510,7 @@ export class PlatformClient {
     if (retry.found !== undefined) return retry.found;
     const error = new NetworkError(run.method, run.path, cause, facts);
     if (retry.delayMs === undefined) throw run.giveUp(retry.unchecked ? withUncheckedCreate(error, retry.unchecked) : error);
-    await sleep(retry.delayMs);
+    await clientClock().sleep(retry.delayMs);
     return undefined;
   }
 
@@ -569,7 +570,7 @@ export class PlatformClient {
     const retry = await this.shouldRetry(run.method, run.failures, run.deadline, status !== 429, options, headers, step);
     if (retry.found !== undefined) return retry.found;
     if (retry.delayMs === undefined) throw run.giveUp(retry.unchecked ? withUncheckedCreate(error, retry.unchecked) : error);
-    await sleep(retry.delayMs);
+    await clientClock().sleep(retry.delayMs);
     return undefined;
   }
 
@@ -593,11 +594,11 @@ export class PlatformClient {
     const asked = headers ? serverWaitMs(headers) : undefined;
     const delayMs = asked !== undefined ? Math.max(asked, jittered / 4) : jittered;
     // The next attempt needs some time of its own before the deadline.
-    if (Date.now() + delayMs + MIN_ATTEMPT_MS > deadline()) return {};
+    if (clientClock().now() + delayMs + MIN_ATTEMPT_MS > deadline()) return {};
 
     if (method === "POST" && processed) {
       if (!options.findCreated) return {};
-      await sleep(delayMs);
+      await clientClock().sleep(delayMs);
       let existing: T | undefined;
       try {
         // The lookup is part of this POST: it ends by the POST's deadline, not a fresh one.
@@ -840,12 +841,12 @@ function serverWaitMs(headers: Dispatcher.ResponseData["headers"]): number | und
     if (Number.isFinite(seconds)) retryAfterMs = Math.max(0, seconds * 1000);
     else {
       const date = Date.parse(retryAfter);
-      if (Number.isFinite(date)) retryAfterMs = Math.max(0, date - Date.now());
+      if (Number.isFinite(date)) retryAfterMs = Math.max(0, date - clientClock().now());
     }
   }
   let resetMs: number | undefined;
   const reset = headers["ratelimit-reset"];
-  if (typeof reset === "string" && /^\d+$/.test(reset.trim())) resetMs = Math.max(0, Number(reset) * 1000 - Date.now());
+  if (typeof reset === "string" && /^\d+$/.test(reset.trim())) resetMs = Math.max(0, Number(reset) * 1000 - clientClock().now());
   if (retryAfterMs === undefined) return resetMs;
   return resetMs !== undefined && resetMs > 0 ? Math.min(retryAfterMs, resetMs) : retryAfterMs;
 }
@@ -869,8 +870,4 @@ function withRetryContext(error: Error, attempts: number, elapsedMs: number, ret
 
 function formatSeconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(1))}s`;
-}
-
-function sleep(ms: number): Promise<void> {
-  return ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -24,6 +24,7 @@
  * Time spent waiting here is pacing, not failure: callers do not count it
  * against their retry time.
  */
+import { clientClock } from "./clock";
 
 /** Requests sent right at a window's end may reach the server a moment early; wait a little past it. */
 const WINDOW_EDGE_MS = 20;
@@ -65,10 +66,10 @@ export class RateLimitGate {
    */
   tryAdmit(): GatePass | undefined {
     if (this.inFlight >= this.maxInFlight || this.waiters.length > 0) return undefined;
-    if (this.mode === "open") return Date.now() < this.closedUntil ? undefined : this.pass(false);
+    if (this.mode === "open") return clientClock().now() < this.closedUntil ? undefined : this.pass(false);
     const window = this.window;
     if (this.mode === "paced" && window && window.remaining > 0) {
-      const now = Date.now();
+      const now = clientClock().now();
       if (now < this.closedUntil || now >= window.endsAt) return undefined;
       window.remaining -= 1;
       return this.pass(false);
@@ -79,9 +80,9 @@ export class RateLimitGate {
   /** Waits until a request may leave; the pass must be settled afterwards. */
   async admit(): Promise<GatePass> {
     for (;;) {
-      const now = Date.now();
+      const now = clientClock().now();
       if (now < this.closedUntil) {
-        await sleep(this.closedUntil - now);
+        await clientClock().sleep(this.closedUntil - now);
         continue;
       }
       if (this.inFlight >= this.maxInFlight) {
@@ -95,7 +96,7 @@ export class RateLimitGate {
           window.remaining -= 1;
           return this.pass(false);
         }
-        await sleep(window.endsAt - now + WINDOW_EDGE_MS);
+        await clientClock().sleep(window.endsAt - now + WINDOW_EDGE_MS);
         continue;
       }
       // Nothing known about the current window: one request finds out, the others wait for its answer.
@@ -128,7 +129,7 @@ export class RateLimitGate {
     if (status === 429) {
       // The global throttle says when it reopens; the endpoint limiter's 429 says nothing and concerns one endpoint only.
       if (waitMs !== undefined) {
-        this.closedUntil = Math.max(this.closedUntil, Date.now() + waitMs + WINDOW_EDGE_MS);
+        this.closedUntil = Math.max(this.closedUntil, clientClock().now() + waitMs + WINDOW_EDGE_MS);
         this.window = undefined;
         if (remaining !== undefined) this.mode = "paced";
       }
@@ -152,14 +153,10 @@ function serverClockAhead(date: string | string[] | undefined): number {
   const serverTime = typeof date === "string" ? Date.parse(date) : NaN;
   if (!Number.isFinite(serverTime)) return 0;
   // The header drops the milliseconds: the server's time was, on average, half a second later.
-  const ahead = serverTime + 500 - Date.now();
+  const ahead = serverTime + 500 - clientClock().now();
   return Math.abs(ahead) > CLOCK_SKEW_MARGIN_MS ? ahead : 0;
 }
 
 function headerNumber(value: string | string[] | undefined): number | undefined {
   return typeof value === "string" && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

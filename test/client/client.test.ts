@@ -2,9 +2,13 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it, vi } from "vitest";
 import { ApiError, NetworkError, PlatformClient, apiPath } from "pulumi-platform";
-import { tokenOf, useEmulator } from "../support";
+import { SkippingClock, tokenOf, useClientClock, useEmulator } from "../support";
 
-const server = useEmulator();
+// The clients' waits (backoff, Retry-After, the rate-limit gate) pass at once on a clock the emulators share;
+// the tests read how long something took on it, so a wait skipped counts as if it had been waited.
+const clock = new SkippingClock();
+const server = useEmulator({ clock: clock.now });
+useClientClock(clock);
 
 interface Badge {
   id: number;
@@ -161,16 +165,16 @@ describe("retries", () => {
 
   it("honours Retry-After on a 429", async () => {
     server.emulator.inject({ method: "GET", path: "/api/v4/version", status: 429, headers: { "retry-after": "1" }, body: "Retry later\n" });
-    const started = Date.now();
+    const started = clock.now();
     await fastClient().get("/version");
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(clock.now() - started).toBeGreaterThanOrEqual(950);
   });
 
   it("honours RateLimit-Reset when there is no Retry-After", async () => {
-    const reset = Math.ceil(Date.now() / 1000) + 1;
+    const reset = Math.ceil(clock.now() / 1000) + 1;
     server.emulator.inject({ method: "GET", path: "/api/v4/version", status: 429, headers: { "ratelimit-reset": String(reset) } });
     await fastClient().get("/version");
-    expect(Date.now()).toBeGreaterThanOrEqual(reset * 1000 - 50);
+    expect(clock.now()).toBeGreaterThanOrEqual(reset * 1000 - 50);
   });
 
   it("gives up after the attempt limit, with the last error", async () => {
@@ -185,9 +189,9 @@ describe("retries", () => {
 
   it("a server that keeps failing gives an error within the retry time, saying how long it tried", async () => {
     server.emulator.setFaultPlan({ rules: [{ method: "GET", path: "/api/v4/version", rate: 1, kinds: ["error-502", "error-503", "request-timeout"] }] });
-    const started = Date.now();
+    const started = clock.now();
     const error = await failure(fastClient({ maxAttempts: 1_000, retryTimeoutMs: 1_500 }).get("/version"));
-    const elapsed = Date.now() - started;
+    const elapsed = clock.now() - started;
     server.emulator.setFaultPlan(undefined);
     // A bound on a hang, not a speed requirement: the deadline is 1.5 s.
     expect(elapsed).toBeLessThan(4_000);
@@ -198,11 +202,11 @@ describe("retries", () => {
   it("a server that never answers in time: each attempt is cut to the deadline", async () => {
     server.emulator.setFaultPlan({ slowMs: 20_000, rules: [{ method: "GET", path: "/api/v4/version", rate: 1, kinds: ["slow"] }] });
     const mark = server.emulator.mark();
-    const started = Date.now();
+    const started = clock.now();
     const error = await fastClient({ retryTimeoutMs: 1_500 })
       .get("/version")
       .catch((e: unknown) => e);
-    const elapsed = Date.now() - started;
+    const elapsed = clock.now() - started;
     server.emulator.setFaultPlan(undefined);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as Error).message).toContain("platform:retryTimeout");
@@ -235,7 +239,7 @@ describe("retries", () => {
   });
 
   it("paces itself by the server's RateLimit headers: a throttled server is not hammered", async () => {
-    const limited = await import("pulumi-platform/emulator").then((m) => m.startEmulator({ port: 0, rateLimit: { requests: 3, periodSeconds: 1 } }));
+    const limited = await import("pulumi-platform/emulator").then((m) => m.startEmulator({ port: 0, rateLimit: { requests: 3, periodSeconds: 1 }, clock: clock.now }));
     try {
       const client = new PlatformClient({ url: limited.url, token: tokenOf(limited, "root"), retryBaseDelayMs: 10 });
       await Promise.all(Array.from({ length: 10 }, () => client.get("/version")));
@@ -252,17 +256,17 @@ describe("retries", () => {
   for (const [where, skewMs] of [["ahead of", 30_000], ["behind", -30_000]] as const) {
     it(`paces itself just as well when the server's clock is 30 s ${where} ours (read from its Date header)`, async () => {
       const limited = await import("pulumi-platform/emulator").then((m) =>
-        m.startEmulator({ port: 0, rateLimit: { requests: 3, periodSeconds: 1 }, clock: () => Date.now() + skewMs }),
+        m.startEmulator({ port: 0, rateLimit: { requests: 3, periodSeconds: 1 }, clock: () => clock.now() + skewMs }),
       );
       try {
         const client = new PlatformClient({ url: limited.url, token: tokenOf(limited, "root"), retryBaseDelayMs: 10 });
-        const started = Date.now();
+        const started = clock.now();
         await Promise.all(Array.from({ length: 10 }, () => client.get("/version")));
         expect(limited.requestLog.filter((r) => r.status === 200)).toHaveLength(10);
         // The Date header has whole seconds, so a window's end is known to half a second: at most one early request per window.
         expect(limited.requestLog.filter((r) => r.status === 429).length).toBeLessThanOrEqual(4);
         // A few one-second windows: a reset read on the wrong clock would wait 30 s, or probe one request at a time.
-        expect(Date.now() - started).toBeLessThan(10_000);
+        expect(clock.now() - started).toBeLessThan(10_000);
       } finally {
         await limited.stop();
       }
@@ -331,9 +335,9 @@ describe("POST retries never duplicate", () => {
         { method: "GET", path: /\/badges$/, rate: 1, kinds: ["error-503"] },
       ],
     });
-    const started = Date.now();
+    const started = clock.now();
     const error = await failure(client.post<Badge>(badgesOf("acme/web"), body("lookup-fails"), findByName(client, "lookup-fails")));
-    const elapsed = Date.now() - started;
+    const elapsed = clock.now() - started;
     server.emulator.setFaultPlan(undefined);
     expect(error.method).toBe("POST");
     expect(error.status).toBe(502);

@@ -1,4 +1,4 @@
-/** The badges example through the eight end-to-end steps (see scenario.ts). */
+/** The badges example through the end-to-end steps (see scenario.ts). */
 import { expect } from "vitest";
 import { apiPath, type PlatformClient } from "pulumi-platform";
 import { describeExample } from "./scenario";

@@ -1,4 +1,4 @@
-/** The group-integrations example through the eight end-to-end steps (see scenario.ts). */
+/** The group-integrations example through the end-to-end steps (see scenario.ts). */
 import { expect } from "vitest";
 import { apiPath, type PlatformClient } from "pulumi-platform";
 import type { Emulator } from "pulumi-platform/emulator";

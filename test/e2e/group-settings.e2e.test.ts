@@ -1,5 +1,5 @@
 /**
- * The group-settings example through the eight end-to-end steps (see scenario.ts).
+ * The group-settings example through the end-to-end steps (see scenario.ts).
  *
  * GroupSettings is a settings resource: the groups exist before and after the
  * program, and `destroy` gives the managed settings back the values they had

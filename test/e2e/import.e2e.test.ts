@@ -47,10 +47,12 @@ describe.sequential("the import option with the real Pulumi CLI", { timeout: 5 *
         betaDescription = beta.description;
       },
     });
-    await started.program.setConfig("importBadge", `groups/acme/badges/${badge.id}`);
-    await started.program.setConfig("importSchedule", `projects/acme%2Fweb/pipeline_schedules/${schedule.id}`);
-    await started.program.setConfig("importGroupSettings", `groups/${betaId}`);
-    await started.program.setConfig("adoptBadge", "yes");
+    await started.program.setConfigs({
+      importBadge: `groups/acme/badges/${badge.id}`,
+      importSchedule: `projects/acme%2Fweb/pipeline_schedules/${schedule.id}`,
+      importGroupSettings: `groups/${betaId}`,
+      adoptBadge: "yes",
+    });
   }, 10 * 60_000);
 
   afterAll(() => stopProgramUnderTest(started ?? {}));

@@ -1,4 +1,4 @@
-/** The pipeline-schedules example through the eight end-to-end steps (see scenario.ts). */
+/** The pipeline-schedules example through the end-to-end steps (see scenario.ts). */
 import { expect } from "vitest";
 import { apiPath, PlatformClient } from "pulumi-platform";
 import type { Emulator } from "pulumi-platform/emulator";

@@ -1,6 +1,6 @@
 /**
- * The full example (all nine resources) through the eight end-to-end steps
- * (see scenario.ts). What the server must hold is stated once, in
+ * The full example (all nine resources) through the end-to-end steps, the
+ * engine's own behaviours included (see scenario.ts). What the server must hold is stated once, in
  * ./platform-team.ts, which the fault-injection tests use too: after each
  * `up` the emulator holds exactly the declared objects, and after `destroy`
  * exactly what it held before.
@@ -30,6 +30,8 @@ describeExample({
   example: PLATFORM_TEAM_EXAMPLE,
   seed: platformTeamSeed,
   secrets: platformTeamSecrets,
+  // Nine kinds of resource: the engine's own behaviours are checked here, once for every example.
+  engineBehaviours: true,
 
   async snapshot({ emulator }) {
     return platformTeamObjects(emulator);

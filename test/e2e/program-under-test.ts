@@ -1,5 +1,5 @@
 /**
- * The set-up the end-to-end files share that do not follow the eight-step
+ * The set-up the end-to-end files share that do not follow the example
  * scenario (./scenario.ts): an emulator on loopback, an API client acting as
  * its administrator, and a Pulumi program (an example, or a program of the
  * test's own) whose stack talks to that emulator with the administrator's

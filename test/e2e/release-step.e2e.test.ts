@@ -84,8 +84,7 @@ describe.sequential("release-step example with the real Pulumi CLI", { timeout: 
   });
 
   it("4. a new version replaces the two triggers, and up commits and runs once more", async () => {
-    await program.setConfig("releaseVersion", "1.6.0");
-    await program.setConfig("purgeHubCache", "true");
+    await program.setConfigs({ releaseVersion: "1.6.0", purgeHubCache: "true" });
     const mark = emulator.mark();
     const steps = stepsByName(await program.previewJson());
     expect(purgesSince(mark)).toEqual([]);

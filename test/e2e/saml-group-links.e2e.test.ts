@@ -1,4 +1,4 @@
-/** The saml-group-links example through the eight end-to-end steps (see scenario.ts). */
+/** The saml-group-links example through the end-to-end steps (see scenario.ts). */
 import { afterAll, describe, expect, it } from "vitest";
 import { apiPath, type PlatformClient } from "pulumi-platform";
 import type { Emulator } from "pulumi-platform/emulator";

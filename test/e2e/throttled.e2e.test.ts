@@ -14,7 +14,7 @@ import { ensurePulumiCli, PulumiProgram } from "../../scripts/pulumi-workspace.m
 
 const PROJECTS = 100;
 const BADGES_PER_PROJECT = 3;
-const REQUESTS_PER_SECOND = 5;
+const REQUESTS_PER_SECOND = 10;
 
 const fleet = Array.from({ length: PROJECTS }, (_, index) => `fleet-${String(index + 1).padStart(3, "0")}`);
 const seed: Seed = {

@@ -1,4 +1,4 @@
-/** The virtual-registries example through the eight end-to-end steps (see scenario.ts). */
+/** The virtual-registries example through the end-to-end steps (see scenario.ts). */
 import { expect } from "vitest";
 import { ApiError, apiPath, type PlatformClient } from "pulumi-platform";
 import { describeExample } from "./scenario";

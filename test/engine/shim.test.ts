@@ -6,11 +6,12 @@
  * the host is one: Node caches how it resolved a module name.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { serializedProvider } from "../../src/engine/shim";
+import { definitions } from "../../src/resources";
 
 const repoRoot = path.resolve(__dirname, "../..");
 const requireFromString = path.join(repoRoot, "node_modules/require-from-string");
@@ -51,5 +52,45 @@ describe("the provider text in the state", () => {
     expect(result.message).toBe(`Install pulumi-platform in ${elsewhere} (npm install path/to/pulumi-platform.tgz) and run this again.`);
     expect(result.stack).toBe("");
     expect(result.printed).toEqual([]);
+  });
+});
+
+describe("the provider text an earlier release wrote into the state (release 0.1.0, closure-serialized)", () => {
+  const template = readFileSync(path.join(repoRoot, "test/e2e/fixtures/serialized-provider-0.1.0.js"), "utf8");
+  const kinds = Object.keys(definitions);
+
+  it("loads today's provider of every kind: configured through it, its check refuses empty inputs as today's does", () => {
+    // One host process for every kind: each text is required afresh, as the host requires each resource's.
+    const script = `
+      const requireFromString = require(${JSON.stringify(requireFromString)});
+      const runtime = require("pulumi-platform/runtime");
+      const outcome = (promise) => promise.then((value) => ({ value }), (error) => ({ error: String(error && error.message) }));
+      // Configured as a stack would be, without a server to ask: check refuses the empty inputs by each kind's own rules.
+      const settings = { "platform:url": "http://127.0.0.1:9", "platform:token": "glpat-shim-test", "platform:verifyAtPreview": "false" };
+      const config = { get: (key) => settings[key], require: (key) => settings[key] };
+      (async () => {
+        const results = {};
+        for (const [kind, text] of JSON.parse(process.argv[1])) {
+          const earlier = requireFromString(text).handler();
+          await earlier.configure({ config });
+          results[kind] = {
+            methods: Object.keys(earlier).sort(),
+            answer: await outcome(earlier.check({}, {})),
+            same: JSON.stringify(await outcome(earlier.check({}, {}))) === JSON.stringify(await outcome(runtime.provider(kind).check({}, {}))),
+          };
+        }
+        process.stdout.write(JSON.stringify(results));
+      })();`;
+    const texts = kinds.map((kind) => [kind, template.replaceAll('kind: "Badge"', `kind: ${JSON.stringify(kind)}`)]);
+    type Outcome = { value?: { failures?: unknown[] }; error?: string };
+    const results = JSON.parse(execFileSync(process.execPath, ["-e", script, JSON.stringify(texts)], { cwd: repoRoot, encoding: "utf8" })) as Record<
+      string,
+      { methods: string[]; answer: Outcome; same: boolean }
+    >;
+    expect(Object.keys(results)).toEqual(kinds);
+    for (const kind of kinds) expect({ ...results[kind], answer: undefined }, kind).toEqual({ methods: ["check", "configure", "create", "delete", "diff", "read", "update"], same: true });
+    // Each kind's own answer (so "the same as today's" is not the same for every kind): at least as many as the kinds with required inputs.
+    const answers = new Set(kinds.map((kind) => JSON.stringify(results[kind]!.answer)));
+    expect(answers.size).toBeGreaterThan(kinds.length / 2);
   });
 });

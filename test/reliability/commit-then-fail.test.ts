@@ -13,10 +13,13 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { apiPath, providers } from "pulumi-platform";
 import { virtualRegistryStore, type FaultKind } from "pulumi-platform/emulator";
-import { useEmulator } from "../support";
+import { SkippingClock, useClientClock, useEmulator } from "../support";
 import { checked, EngineRun, everythingSeed, sorted, type Managed, type Props, type Provider } from "./harness";
 
-const server = useEmulator({ seed: everythingSeed });
+// Backoff and the retry budget pass at once on a clock the clients and the emulator share.
+const clock = new SkippingClock();
+const server = useEmulator({ seed: everythingSeed, clock: clock.now });
+useClientClock(clock);
 const api = () => server.as("root");
 
 beforeAll(async () => {
