@@ -23,6 +23,8 @@ export type Gate = "tier" | "featureFlag";
 export interface Needs {
   /** Where the object lives (or what the call reads): a group or project and the input naming it, an object of a group, the instance. */
   on: Owner;
+  /** The operation sends no request (an exclusive set's delete, a trigger's refresh): it needs nothing. */
+  noRequest?: true;
   /** The subject in words when it is more than its owner: `epic &3 of group acme`, `the default branch of project acme/web`. */
   subject?: string;
   /** The least role the token's user needs on the owner; `administrator` for instance-wide objects. Verified at preview. */

@@ -11,7 +11,8 @@ import { withResourceConnections } from "./connections";
 import type { AnyResourceDefinition, EngineContext, Live } from "./definition";
 import { type Lifecycle, objectLifecycle } from "./objects";
 import { PRIOR_VALUE_OUTPUTS, settingsLifecycle } from "./settings";
-import { PartialCreateError } from "./errors";
+import { ExplainedError, PartialCreateError } from "./errors";
+import { hiddenFromToken } from "./gone";
 import { importIdOf, importInputOf, previewAdoption, previewImport, TAKEOVER_KEY, URN_KEY, warnTakeover } from "./import";
 import { shownOnce } from "./shown-once";
 import { noteProgramRunning } from "./stored-config";
@@ -81,13 +82,18 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
 
     async read(id, props) {
       const args = recordedState(definition, props ?? {});
+      const attempt: Attempt = { operation: "read", action: `read ${id}`, args };
+      let live: Live | undefined;
       try {
-        const live = await definition.read(context(), id, args as never);
-        return live ? refreshed(engine, id, args, live) : { id: "" };
+        live = await definition.read(context(), id, args as never);
       } catch (error) {
-        if (isGone(definition, error)) return { id: "" };
-        throw shownOnce(explained(error, { operation: "read", action: `read ${id}`, args }));
+        if (!isGone(definition, error)) throw shownOnce(explained(error, attempt));
+        await confirmGone(engine, id, args, attempt, error);
+        return { id: "" };
       }
+      if (live) return refreshed(engine, id, args, live);
+      await confirmGone(engine, id, args, attempt);
+      return { id: "" };
     },
 
     async update(id, recordedOlds, news) {
@@ -105,11 +111,25 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
       try {
         await lifecycle.delete(context(), id, args);
       } catch (error) {
-        if (isGone(definition, error) || isOwnerMissing(definition, error)) return;
-        throw shownOnce(explained(error, { operation: "delete", action: `delete ${id}`, args }));
+        const attempt: Attempt = { operation: "delete", action: `delete ${id}`, args };
+        if (!(isGone(definition, error) || isOwnerMissing(definition, error))) throw shownOnce(explained(error, attempt));
+        await confirmGone(engine, id, args, attempt, error);
       }
     },
   };
+}
+
+/**
+ * A 404 (or a read that found nothing) drops the object from the stack only
+ * when the token could have seen it (./gone.ts); otherwise the step fails and
+ * the object stays.
+ */
+async function confirmGone(engine: Engine, id: string, args: Args, attempt: Attempt, error?: unknown): Promise<void> {
+  const { definition } = engine;
+  const needs = definition.needs?.(args as never, "read");
+  if (!needs) return;
+  const hidden = await hiddenFromToken(context(), needs, `${definition.name} ${id}`, error);
+  if (hidden) throw shownOnce(engine.explained(new ExplainedError(`${definition.name}: could not ${attempt.action}: ${hidden}`), attempt));
 }
 
 function engineFor(definition: AnyResourceDefinition): Engine {

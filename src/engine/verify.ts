@@ -98,7 +98,7 @@ export async function verify(request: VerificationRequest): Promise<Failure[]> {
 
 async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promise<Failure[]> {
   const { needs, ctx, creating } = request;
-  const user = await readOnce(reads, { read: "user" }, () => userCalls.get(ctx.client, CURRENT_USER_PATH).then(userFacts));
+  const user = await tokenUser(ctx, reads);
   if (needs.on.kind === "instance") {
     return needs.role === "administrator" && !user.isAdmin ? [{ property: "", reason: adminNeeded(user, request.resource) }] : [];
   }
@@ -225,12 +225,17 @@ function userFacts(user: User): UserFacts {
   return { id: user.id, username: user.username, isAdmin: user.is_admin === true };
 }
 
+/** The token's user (`GET /user`), once per run. */
+export function tokenUser(ctx: EngineContext, reads: RunReads): Promise<UserFacts> {
+  return readOnce(reads, { read: "user" }, () => userCalls.get(ctx.client, CURRENT_USER_PATH).then(userFacts));
+}
+
 /**
  * The owner, or undefined when the server says it does not exist (or hides it).
  * Kept under its id too, so an owner named by path and found again by id (the
  * group of a virtual registry) is read once.
  */
-function ownerFacts(ctx: EngineContext, reads: RunReads, kind: "group" | "project", ref: string | number): Promise<OwnerFacts | undefined> {
+export function ownerFacts(ctx: EngineContext, reads: RunReads, kind: "group" | "project", ref: string | number): Promise<OwnerFacts | undefined> {
   return readOnce(reads, { read: "owner", kind, ref }, async () => {
     try {
       const facts: OwnerFacts =
@@ -270,7 +275,7 @@ function projectAccessLevel(project: Project): number {
  * reach `needed`; otherwise (and for a group) the member read, once per owner,
  * which counts shares too. Undefined when the server will not tell.
  */
-async function accessLevel(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, needed: number): Promise<number | undefined> {
+export async function accessLevel(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, needed: number): Promise<number | undefined> {
   if (owner.accessLevel !== undefined && owner.accessLevel >= needed) return owner.accessLevel;
   return readOnce(reads, { read: "role", owner: owner.apiPath }, async () => {
     try {
@@ -297,31 +302,37 @@ function tierOfPlan(plan: string | undefined): Tier | "free" | undefined {
 }
 
 /** How the owner falls short of `tier`, in words; undefined when it does not, or when nobody here may read the tier. */
-async function tierShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, tier: Tier): Promise<string | undefined> {
+export async function tierShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, tier: Tier): Promise<string | undefined> {
+  return (await tierStanding(ctx, reads, owner, user, tier)).shortfall;
+}
+
+/** The owner's tier against `tier`: how it falls short, and whether the server told it at all. */
+export async function tierStanding(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, tier: Tier): Promise<{ shortfall?: string; known: boolean }> {
   const topLevel = topLevelPath(owner);
   const plan = await readOnce(reads, { read: "plan", namespace: topLevel }, () =>
     namespaceCalls.get(ctx.client, namespacePath(topLevel)).then((namespace) => namespace.plan ?? undefined, unlessRefused),
   );
   const fromNamespace = tierOfPlan(plan);
   const which = topLevel === owner.fullPath ? "it" : `group ${topLevel}`;
-  if (fromNamespace) return TIER_RANK[fromNamespace] < TIER_RANK[tier] ? `${which} is on ${TIER_NAMES[fromNamespace]}` : undefined;
-  if (!user.isAdmin) return undefined;
+  if (fromNamespace) return TIER_RANK[fromNamespace] < TIER_RANK[tier] ? { shortfall: `${which} is on ${TIER_NAMES[fromNamespace]}`, known: true } : { known: true };
+  if (!user.isAdmin) return { known: false };
   // No licence (`null`) or none readable: not judged.
   const licensed = tierOfPlan(
     await readOnce(reads, { read: "license" }, () => licenseCalls.get(ctx.client, LICENSE_PATH).then((license) => license?.plan ?? undefined, unlessRefused)),
   );
-  return licensed && TIER_RANK[licensed] < TIER_RANK[tier] ? `the instance is licensed for ${TIER_NAMES[licensed]}` : undefined;
+  if (!licensed) return { known: false };
+  return TIER_RANK[licensed] < TIER_RANK[tier] ? { shortfall: `the instance is licensed for ${TIER_NAMES[licensed]}`, known: true } : { known: true };
 }
 
 /** The owner as messages name it: `group acme`, `project acme/web`. */
-const ownerName = (owner: OwnerFacts): string => `${owner.kind} ${owner.fullPath}`;
+export const ownerName = (owner: OwnerFacts): string => `${owner.kind} ${owner.fullPath}`;
 
 function topLevelPath(owner: OwnerFacts): string {
   return owner.fullPath.split("/")[0]!;
 }
 
 /** Where the flag is off, in words (`for group acme`); undefined when it is on there, or when the server does not tell. */
-async function flagShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, name: string): Promise<string | undefined> {
+export async function flagShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, name: string): Promise<string | undefined> {
   const flags = await readOnce(reads, { read: "features" }, () => featureFlagCalls.getAll(ctx.client, FEATURES_PATH).catch(unlessRefused));
   if (!flags) return untoldFlag(reads, name, "GET /features was refused");
   const where = `for group ${topLevelPath(owner)}`;

@@ -93,9 +93,10 @@ export const virtualRegistryDefinition = defineObjectResource({
     adoptExisting: { local: true, ignoreInDiff: true },
   },
   // Names are unique in a group.
-  needs: (args) => ({
+  needs: (args, operation) => ({
     on: onGroup(args.group),
     ...CONTAINER_REGISTRY_NEEDS,
+    ...(operation === "read" ? { role: "Guest" as const } : {}),
     unique: {
       list: "container virtual registries",
       read: (ctx, owner) => virtualRegistryCalls.getAll(ctx.client, groupRegistriesOf(owner.apiPath)),
