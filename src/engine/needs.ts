@@ -59,6 +59,22 @@ export interface Needs {
   unique?: Uniqueness;
   /** Preview only. Lists the new object joins that hold a limited number (a virtual registry's five upstreams): a full one is refused. */
   room?: Room[];
+  /** Preview only. The object must be the token's user's own (a pipeline schedule), unless it has `orRole`: read per object. */
+  ownership?: Ownership;
+}
+
+/**
+ * Whose the object is, where the API lets only its owner change it: the
+ * owner is a fact of the object, read once per object and run (by its id),
+ * and only when the role does not do without it.
+ */
+export interface Ownership {
+  /** The object in words: `the schedule`. */
+  what: string;
+  /** The username of the object's owner; null when nobody owns it. */
+  ownerOf(ctx: EngineContext, id: string): Promise<string | null>;
+  /** The role on the owner that does without ownership (a Maintainer taking ownership); none: only the owner may. */
+  orRole?: Role;
 }
 
 /** Where an object lives, as its needs name it. */

@@ -96,6 +96,51 @@ export async function verify(request: VerificationRequest): Promise<Failure[]> {
   }
 }
 
+/** What the check of one existing object passes (a step diff sees): its needs for the operation, and its id. */
+export interface ObjectVerification {
+  resource: string;
+  needs: Needs;
+  ctx: EngineContext;
+  id: string;
+}
+
+/**
+ * The failures for what the server would refuse of a step on an existing
+ * object: the role on its owner and, where the API lets only the object's
+ * owner act, its ownership (read per object). None when verification is off
+ * or the server cannot be reached.
+ */
+export async function verifyObject(request: ObjectVerification): Promise<string[]> {
+  if (!verifyAtPreview() || request.needs.noRequest) return [];
+  const reads = readsOf(request.ctx.client);
+  if (reads.unreachable) return [];
+  try {
+    return await unmetObjectNeeds(request, reads);
+  } catch {
+    // A fact the reads could not get is not judged: the step's own request will say.
+    return [];
+  }
+}
+
+async function unmetObjectNeeds(request: ObjectVerification, reads: RunReads): Promise<string[]> {
+  const { needs, ctx, resource, id } = request;
+  const user = await tokenUser(ctx, reads);
+  if (needs.on.kind === "instance") return needs.role === "administrator" && !user.isAdmin ? [adminNeeded(user, resource)] : [];
+  if (needs.on.kind === "described") return [];
+  const located = await locateOwner({ resource, needs, ctx, creating: false, skipUniqueness: true }, reads, user);
+  if ("refused" in located) return [`${needs.on.property}: ${located.refused}`];
+  const { owner } = located;
+  const missingRole = needs.role && needs.role !== "administrator" && !user.isAdmin ? await roleShortfall(ctx, reads, owner, user, needs.role, resource) : undefined;
+  if (missingRole) return [`${needs.on.property}: ${missingRole}`];
+  const ownership = needs.ownership;
+  if (!ownership) return [];
+  if (ownership.orRole && (user.isAdmin || ((await accessLevel(ctx, reads, owner, user, ROLE_LEVELS[ownership.orRole])) ?? 0) >= ROLE_LEVELS[ownership.orRole])) return [];
+  const ownerName = await readOnce(reads, { read: "object owner", id }, () => ownership.ownerOf(ctx, id).catch(unlessRefused));
+  if (ownerName === undefined || ownerName === user.username) return [];
+  const whose = ownerName === null ? "nobody owns it" : `it belongs to ${ownerName}`;
+  return [`${ownership.what} is not the token's user's (${user.username}): ${whose}, and the change needs ${needs.phrase ?? `ownership of ${ownership.what}`}`];
+}
+
 async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promise<Failure[]> {
   const { needs, ctx, creating } = request;
   const user = await tokenUser(ctx, reads);
