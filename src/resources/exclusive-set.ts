@@ -166,9 +166,8 @@ export function exclusiveSetDefinition<A extends Record<string, unknown>>(collec
       unexpected: { fromApi: (live: Live) => live.unexpected, toApi: () => undefined },
     } as Record<string, FieldTraits>,
     outputs: exclusiveSetOutputs,
-    // The create is verified for the removals' role, as the set's later updates remove.
     needs: (args, operation) =>
-      operation === "delete" ? { ...collection.needs(args as unknown as A, "read"), noRequest: true } : collection.needs(args as unknown as A, operation === "create" ? "update" : operation),
+      operation === "delete" ? { ...collection.needs(args as unknown as A, "read"), noRequest: true } : collection.needs(args as unknown as A, operation),
     validate: (args) => validate(collection, args as unknown as Inputs),
     narration: {
       names: ["deletes"],
