@@ -1,11 +1,13 @@
 /**
  * Verification at preview: what the server would refuse at `up`, found by
- * reading before anything is written. A resource module declares what its
- * objects need (`needs` of a create, ./needs.ts: the owner and the property
- * naming it, the role, the tier, a feature flag, uniqueness); `check`
- * (./provider.ts) asks this module, which reads the server and reports each
- * unmet need as a check failure naming the property, the object and the need,
- * in the words refusals use.
+ * reading before anything is written. A resource module declares what each
+ * operation on its objects needs (`needs(args, operation)`, ./needs.ts: the
+ * owner and the property naming it, the role, the tier, a feature flag,
+ * uniqueness, the object's ownership); `check` (./provider.ts) asks this
+ * module for a create or an update (`verify`), and `diff`, which alone sees
+ * the object's id, for an update's ownership and a replacement's delete
+ * (`verifyObject`). Each unmet need is reported naming the property, the
+ * object and the need, in the words refusals use.
  *
  * Reads are few and shared by every resource of the run (the provider host
  * process, see ./run-caches.ts), per server connection:
@@ -31,6 +33,9 @@
  * - per owner and kind of object that must be unique, one list; per list
  *   with a limit the new object joins (a registry's upstreams), one list, the
  *   same read when it is also the uniqueness list.
+ * - per existing object whose owner decides a step (`Needs.ownership`: a
+ *   pipeline schedule changed or deleted), once, by diff, and only when the
+ *   token's role does not do without ownership.
  *
  * Each need is refused only on the server's word that it is unmet: a fact it
  * does not tell (a plan hidden from a non-Owner, a licence or membership it
