@@ -104,3 +104,35 @@ describe("a replacement: the delete of the old object, under its old owner", () 
     expect(reasons.join("\n")).toMatch(/needs at least the Developer role on project acme\/api/);
   });
 });
+
+describe("collisions the matrix found the preview missing", () => {
+  it("a group's sixth container virtual registry: refused at preview, as by the server", async () => {
+    const admin = server.as();
+    const existing = await admin.list<{ id: number }>(apiPath`/groups/${"acme"}/-/virtual_registries/container/registries`);
+    const made: number[] = [];
+    for (let n = existing.length; n < 5; n++) made.push((await admin.post<{ id: number }>(apiPath`/groups/${"acme"}/-/virtual_registries/container/registries`, { name: `full-${n}` })).id);
+    try {
+      await runAs("alice");
+      const checked = await providers.VirtualRegistry.check({}, { group: "acme", name: "sixth" });
+      expect(checked.failures?.map((failure) => failure.reason)).toEqual([
+        "group: group acme already holds 5 container virtual registries, the most it may hold; the server would refuse one more (remove one from it, or use another)",
+      ]);
+      await server.configureProviders("alice");
+      await expect(providers.VirtualRegistry.create((await providers.VirtualRegistry.check({}, { group: "acme", name: "sixth" })).inputs)).rejects.toThrow(/maximum allowed/);
+    } finally {
+      for (const id of made) await admin.delete(`/virtual_registries/container/registries/${id}`);
+    }
+  });
+
+  it("an integration already active on the group: named at preview with the id to adopt it, as the create refuses it", async () => {
+    const inputs = { group: "beta", slug: "mattermost", webhook: "https://chat.example.test/hooks/b" };
+    await server.as("alice").put(apiPath`/groups/${"beta"}/integrations/mattermost`, { webhook: "https://chat.example.test/hooks/a" });
+    await runAs("alice");
+    expect((await providers.GroupIntegration.check({}, inputs)).failures?.map((failure) => failure.reason)).toEqual([
+      'an active mattermost integration already exists in group beta (id groups/beta/integrations/mattermost): adopt it with the import option (import: "groups/beta/integrations/mattermost") or remove it',
+    ]);
+    expect((await providers.GroupIntegration.check({}, { ...inputs, adoptExisting: true })).failures ?? []).toEqual([]);
+    await server.configureProviders("alice");
+    await expect(providers.GroupIntegration.create((await providers.GroupIntegration.check({}, inputs)).inputs)).rejects.toThrow(/already active on group beta/);
+  });
+});
