@@ -61,6 +61,17 @@ export interface Needs {
   room?: Room[];
   /** Preview only. The object must be the token's user's own (a pipeline schedule), unless it has `orRole`: read per object. */
   ownership?: Ownership;
+  /** Preview only. An existing object the call acts on (the schedule a run plays), named by an input: read once per object and run. */
+  target?: Target;
+}
+
+/** An object a call acts on: one the server answers 404 for is refused at preview. */
+export interface Target {
+  /** The input naming it. */
+  property: string;
+  /** The object in words: `pipeline schedule 12 of project acme/web`. */
+  what: string;
+  read(ctx: EngineContext): Promise<unknown>;
 }
 
 /**

@@ -36,6 +36,7 @@ export type ReadKey =
   | { read: "object"; path: string }
   | { read: "list"; list: string; owner: string }
   | { read: "object owner"; id: string }
+  | { read: "target"; what: string }
   | { read: "untold flag"; flag: string };
 
 /** What each read gives; undefined where the server would not tell. */
@@ -50,6 +51,8 @@ export interface ReadAnswers {
   object: { groupId: number } | { error: ApiError };
   list: Live[] | undefined;
   "object owner": string | null | undefined;
+  /** Whether the object is there; undefined when the server will not tell. */
+  target: boolean | undefined;
   "untold flag": void;
 }
 

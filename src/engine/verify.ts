@@ -161,6 +161,16 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
   const missingRole = needs.role && needs.role !== "administrator" && !user.isAdmin ? await roleShortfall(ctx, reads, owner, user, needs.role, request.resource) : undefined;
   if (missingRole) failures.push({ property: "", reason: `${property}: ${missingRole}` });
   failures.push(...(await unmetInputGates(request, reads, owner, user)));
+  if (needs.target && failures.length === 0) {
+    const { target } = needs;
+    const there = await readOnce(reads, { read: "target", what: target.what }, () =>
+      target.read(ctx).then(
+        () => true,
+        (error: unknown) => (error instanceof ApiError && error.status === 404 ? false : error instanceof ApiError && error.status < 500 ? undefined : Promise.reject(error)),
+      ),
+    );
+    if (there === false) failures.push({ property: "", reason: `${target.property}: ${missingOrHidden(target.what, user.username)}` });
+  }
   const tierInputChanged = needs.tierFor?.properties.some((name) => request.changed?.includes(name)) === true;
   if (!creating && !tierInputChanged) return failures;
   const missingTier = needs.tier && !shown.has("tier") ? await tierShortfall(ctx, reads, owner, user, needs.tier) : undefined;

@@ -98,6 +98,18 @@ const FIXTURES: Fixture[] = [
     replace: { triggers: ["b"] },
     without: { update: "every input replaces: a run again" },
   },
+  // The object gone: the schedule a run plays was deleted.
+  {
+    resource: "PipelineScheduleRun",
+    setup: async (n) => {
+      const alice = server.as("alice");
+      const { id } = await alice.post<{ id: number }>(apiPath`/projects/${"acme/web"}/pipeline_schedules`, { description: `gone ${n}`, ref: "main", cron: "0 2 * * *" });
+      await alice.delete(apiPath`/projects/${"acme/web"}/pipeline_schedules/${id}`);
+      return { scheduleId: id };
+    },
+    create: (_n, setup) => ({ project: "acme/web", scheduleId: setup.scheduleId, triggers: ["a"] }),
+    without: { update: "every input replaces", delete: "it sends nothing", replace: "no run can exist of a schedule gone" },
+  },
   { resource: "ExclusivePipelineSchedules", create: () => ({ project: "acme/web", keep: [] }), without: { update: "its removals follow a refresh: test/engine/verify-registries-and-sets.test.ts", replace: "idem" } },
   { resource: "ExclusiveBadges", create: () => ({ group: "acme", keep: [] }), without: { update: "as ExclusivePipelineSchedules", replace: "idem" } },
 ];
@@ -281,6 +293,15 @@ describe("the causes, each a row of the matrix with its words", () => {
     expect(await stillOnServer("PipelineSchedule", made.id, made.outs)).toBe(true);
     await server.as().delete(`/${made.id}`);
     await expect(as("alice", false, () => providers.PipelineSchedule.delete(made.id, made.outs))).resolves.toBeUndefined();
+  });
+
+  it("object gone: a run of a deleted schedule is refused at preview, naming it", async () => {
+    const alice = server.as("alice");
+    const { id } = await alice.post<{ id: number }>(apiPath`/projects/${"acme/web"}/pipeline_schedules`, { description: "gone", ref: "main", cron: "0 2 * * *" });
+    await alice.delete(apiPath`/projects/${"acme/web"}/pipeline_schedules/${id}`);
+    expect(await as("maintainer", true, () => previewCreate("PipelineScheduleRun", { project: "acme/web", scheduleId: id }))).toEqual([
+      `scheduleId: pipeline schedule ${id} of project acme/web does not exist, or the token's user (maintainer) cannot see it (private groups and projects are hidden from non-members)`,
+    ]);
   });
 
   it("tier and flag: refused at preview by those who may read them, and by the server", async () => {
