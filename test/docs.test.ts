@@ -115,11 +115,24 @@ describe("exports", () => {
 /** Inputs for any resource's `needs`: a project's and a group's resources take the one they name. */
 const SAMPLE_INPUTS = { project: "acme/web", group: "acme", registry: 1, scheduleId: 1, epicIid: 1, childEpicId: 2, sourceBranch: "feature", targetBranch: "main", assigneeIds: [1, 2], version: "1.0.0" };
 
-/** The cells of the preview's table that a resource's declaration says: owner (property), role, tier, feature flag. */
-function previewCells(needs: Needs): string[] {
+const OPERATIONS = ["create", "update", "delete", "read"] as const;
+
+/** What one operation needs, in the table's words: the role, and the ownership of the object where it is the object's. */
+function operationCell(needs: Needs): string {
+  if (needs.noRequest) return "no request";
+  const role = needs.role ? roleInWords(needs.role) : "";
+  return needs.ownership ? `${role}${role ? ", and " : ""}${needs.phrase}` : role;
+}
+
+/**
+ * The cells of the preview's table that a resource's declaration says: owner (property), what each operation
+ * needs (create, update, delete, refresh), and the tier and feature flag of a create.
+ */
+function previewCells(needsOf: (operation: (typeof OPERATIONS)[number]) => Needs): string[] {
+  const needs = needsOf("create");
   const on = needs.on;
   const owner = on.kind === "instance" ? "the instance" : on.kind === "described" ? on.what : `\`${on.property}\`${on.kind === "group object" ? " (its group)" : ""}`;
-  return [owner, needs.role ? roleInWords(needs.role) : "", needs.tier ? tierInWords(needs.tier) : "", needs.featureFlag ? `\`${needs.featureFlag}\`` : ""];
+  return [owner, ...OPERATIONS.map((operation) => operationCell(needsOf(operation))), needs.tier ? tierInWords(needs.tier) : "", needs.featureFlag ? `\`${needs.featureFlag}\`` : ""];
 }
 
 describe("what each resource needs, as docs/resources.md lists it", () => {
@@ -127,12 +140,12 @@ describe("what each resource needs, as docs/resources.md lists it", () => {
   const section = doc.slice(doc.indexOf("## What the preview verifies"));
   const rows = new Map([...section.matchAll(/^\| `(\w+)` \| (.*) \|$/gm)].map((match) => [match[1]!, match[2]!.split("|").map((cell) => cell.trim())]));
 
-  it("the owner, role, tier and flag of each resource are the words of its declaration", () => {
+  it("the owner, each operation's needs, the tier and the flag of each resource are the words of its declaration", () => {
     for (const [name, definition] of Object.entries(definitions)) {
       const shape = definition.schema.shape as Record<string, unknown>;
       // What names a project or a group is declared per owner: `project` / `group`.
       const owners = "project" in shape && "group" in shape ? [{ project: "acme/web" }, { group: "acme" }] : [{}];
-      const cells = owners.map((owner) => previewCells(definition.needs!({ ...SAMPLE_INPUTS, ...(owners.length > 1 ? { project: undefined, group: undefined } : {}), ...owner } as never, "create")));
+      const cells = owners.map((owner) => previewCells((operation) => definition.needs!({ ...SAMPLE_INPUTS, ...(owners.length > 1 ? { project: undefined, group: undefined } : {}), ...owner } as never, operation)));
       const expected = cells[0]!.map((_, column) => [...new Set(cells.map((cell) => cell[column]))].filter(Boolean).join(" / "));
       const row = rows.get(name);
       expect(row, `a row for ${name}`).toBeDefined();

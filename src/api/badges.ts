@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { PlatformClient } from "../client";
 import { isHttpUrl } from "../validation";
 import { callsOf } from "./core";
+import type { Operation } from "../engine/definition";
 import type { Needs } from "../engine/needs";
 import { ownerNamedBy, ownerOf, type Owner, type OwnerKind } from "./owner";
 
@@ -41,11 +42,12 @@ export const urlWithPlaceholders = z.string().refine((value) => isHttpUrl(value.
 export const badgesOf = (ownerPath: string): string => `${ownerPath}/badges`;
 
 /** The badges of the project or group the arguments name (`/projects/acme%2Fweb/badges`). */
-/** Managing a project's badges needs admin_project (Maintainer); a group's, admin_group (Owner). Rendering one too. */
-export const badgeNeeds = (args: { project?: string | number; group?: string | number }): Needs => ({
-  on: ownerNamedBy(args),
-  role: args.project !== undefined ? "Maintainer" : "Owner",
-});
+/**
+ * Managing a project's badges needs admin_project (Maintainer); a group's, admin_group (Owner). Rendering one too.
+ * Reading them needs only to see the owner (read_project, read_group).
+ */
+export const badgeNeeds = (args: { project?: string | number; group?: string | number }, operation: Operation = "create"): Needs =>
+  operation === "read" ? { on: ownerNamedBy(args) } : { on: ownerNamedBy(args), role: args.project !== undefined ? "Maintainer" : "Owner" };
 
 export const badgesPath = (owner: { project?: string | number; group?: string | number }): string => badgesOf(ownerOf(owner).path);
 

@@ -23,6 +23,8 @@ export type Gate = "tier" | "featureFlag";
 export interface Needs {
   /** Where the object lives (or what the call reads): a group or project and the input naming it, an object of a group, the instance. */
   on: Owner;
+  /** The operation sends no request (an exclusive set's delete, a trigger's refresh): it needs nothing. */
+  noRequest?: true;
   /** The subject in words when it is more than its owner: `epic &3 of group acme`, `the default branch of project acme/web`. */
   subject?: string;
   /** The least role the token's user needs on the owner; `administrator` for instance-wide objects. Verified at preview. */
@@ -57,6 +59,33 @@ export interface Needs {
   unique?: Uniqueness;
   /** Preview only. Lists the new object joins that hold a limited number (a virtual registry's five upstreams): a full one is refused. */
   room?: Room[];
+  /** Preview only. The object must be the token's user's own (a pipeline schedule), unless it has `orRole`: read per object. */
+  ownership?: Ownership;
+  /** Preview only. An existing object the call acts on (the schedule a run plays), named by an input: read once per object and run. */
+  target?: Target;
+}
+
+/** An object a call acts on: one the server answers 404 for is refused at preview. */
+export interface Target {
+  /** The input naming it. */
+  property: string;
+  /** The object in words: `pipeline schedule 12 of project acme/web`. */
+  what: string;
+  read(ctx: EngineContext): Promise<unknown>;
+}
+
+/**
+ * Whose the object is, where the API lets only its owner change it: the
+ * owner is a fact of the object, read once per object and run (by its id),
+ * and only when the role does not do without it.
+ */
+export interface Ownership {
+  /** The object in words: `the schedule`. */
+  what: string;
+  /** The username of the object's owner; null when nobody owns it. */
+  ownerOf(ctx: EngineContext, id: string): Promise<string | null>;
+  /** The role on the owner that does without ownership (a Maintainer taking ownership); none: only the owner may. */
+  orRole?: Role;
 }
 
 /** Where an object lives, as its needs name it. */

@@ -11,15 +11,16 @@ import { withResourceConnections } from "./connections";
 import type { AnyResourceDefinition, EngineContext, Live } from "./definition";
 import { type Lifecycle, objectLifecycle } from "./objects";
 import { PRIOR_VALUE_OUTPUTS, settingsLifecycle } from "./settings";
-import { PartialCreateError } from "./errors";
+import { ExplainedError, PartialCreateError } from "./errors";
+import { hiddenFromToken } from "./gone";
 import { importIdOf, importInputOf, previewAdoption, previewImport, TAKEOVER_KEY, URN_KEY, warnTakeover } from "./import";
 import { shownOnce } from "./shown-once";
 import { noteProgramRunning } from "./stored-config";
 import { type Attempt, explain, isGone, isOwnerMissing } from "./explain";
 import { type PropertyParts, propertyParts } from "./properties";
 import { DRY_RUN_KEY, isUnknown, OBSERVED_KEY, withObservedValues, withoutEngineKeys, withSortedKeys } from "./values";
-import { isExistingResource, noteExistingResource, rememberChecked, startRun, takeChecked } from "./run-caches";
-import { verify } from "./verify";
+import { isCheckedStep, isExistingResource, noteCheckedStep, noteExistingResource, rememberChecked, startRun, takeChecked } from "./run-caches";
+import { verify, verifyObject } from "./verify";
 import { describeIssue } from "../validation";
 import { type DeclaredSchema, declaredSchema } from "./declared-schema";
 
@@ -59,13 +60,19 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
       const verified = await verifiedAtPreview(engine, olds, news, checked);
       if (verified.failures?.length) return verified;
       const observed = await withObserved(engine, verified, news[DRY_RUN_KEY] === false);
-      return observed.failures?.length ? observed : await takeoverPreviewed(engine, olds, news, observed);
+      const result = observed.failures?.length ? observed : await takeoverPreviewed(engine, olds, news, observed);
+      // diff verifies what only it sees, for the steps of this run (verifiedStep).
+      if (!result.failures?.length) noteCheckedStep(definition.name, withoutEngineKeys(result.inputs as Args));
+      return result;
     },
 
-    async diff(_id, olds, news) {
+    async diff(id, olds, news) {
       // Not a sign of a running program: `pulumi refresh` calls diff after each read to show what changed,
       // so a later read's 401 in the same process would be taken for the current token's.
-      return diffInputs(engine, recordedState(definition, olds), news);
+      const recorded = recordedState(definition, olds);
+      const result = diffInputs(engine, recorded, news);
+      await verifiedStep(engine, id, recorded, news, result);
+      return result;
     },
 
     async create(inputs) {
@@ -81,13 +88,18 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
 
     async read(id, props) {
       const args = recordedState(definition, props ?? {});
+      const attempt: Attempt = { operation: "read", action: `read ${id}`, args };
+      let live: Live | undefined;
       try {
-        const live = await definition.read(context(), id, args as never);
-        return live ? refreshed(engine, id, args, live) : { id: "" };
+        live = await definition.read(context(), id, args as never);
       } catch (error) {
-        if (isGone(definition, error)) return { id: "" };
-        throw shownOnce(explained(error, { operation: "read", action: `read ${id}`, args }));
+        if (!isGone(definition, error)) throw shownOnce(explained(error, attempt));
+        await confirmGone(engine, id, args, attempt, error);
+        return { id: "" };
       }
+      if (live) return refreshed(engine, id, args, live);
+      await confirmGone(engine, id, args, attempt);
+      return { id: "" };
     },
 
     async update(id, recordedOlds, news) {
@@ -105,11 +117,25 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
       try {
         await lifecycle.delete(context(), id, args);
       } catch (error) {
-        if (isGone(definition, error) || isOwnerMissing(definition, error)) return;
-        throw shownOnce(explained(error, { operation: "delete", action: `delete ${id}`, args }));
+        const attempt: Attempt = { operation: "delete", action: `delete ${id}`, args };
+        if (!(isGone(definition, error) || isOwnerMissing(definition, error))) throw shownOnce(explained(error, attempt));
+        await confirmGone(engine, id, args, attempt, error);
       }
     },
   };
+}
+
+/**
+ * A 404 (or a read that found nothing) drops the object from the stack only
+ * when the token could have seen it (./gone.ts); otherwise the step fails and
+ * the object stays.
+ */
+async function confirmGone(engine: Engine, id: string, args: Args, attempt: Attempt, error?: unknown): Promise<void> {
+  const { definition } = engine;
+  const needs = definition.needs?.(args as never, "read");
+  if (!needs) return;
+  const hidden = await hiddenFromToken(context(), needs, `${definition.name} ${id}`, error);
+  if (hidden) throw shownOnce(engine.explained(new ExplainedError(`${definition.name}: could not ${attempt.action}: ${hidden}`), attempt));
 }
 
 function engineFor(definition: AnyResourceDefinition): Engine {
@@ -210,23 +236,54 @@ function checkInputs(engine: Engine, olds: Args, news: Args): pulumi.dynamic.Che
  * (check is never called for a resource being deleted.)
  */
 async function verifiedAtPreview(engine: Engine, olds: Args, news: Args, checked: pulumi.dynamic.CheckResult): Promise<pulumi.dynamic.CheckResult> {
+  const { definition, lifecycle } = engine;
   const args = checked.inputs as Args;
-  const needs = engine.definition.needs?.(args as never, "create");
-  if (!needs) return checked;
+  if (!definition.needs) return checked;
   const declared = withoutEngineKeys(news);
   const unknown = Object.keys(declared).filter((name) => isUnknown(declared[name]));
-  const ownerProperty = "property" in needs.on ? needs.on.property : undefined;
-  if (ownerProperty && unknown.includes(ownerProperty)) return checked;
   const recorded = withoutEngineKeys(olds);
-  const resource = engine.definition.name;
+  const resource = definition.name;
   if (Object.keys(recorded).length > 0) noteExistingResource(resource, declared);
   else if (isExistingResource(resource, declared)) return checked; // a replacement's second check (./run-caches.ts)
-  const creating = Object.keys(recorded).length === 0 || (ownerProperty !== undefined && recorded[ownerProperty] !== args[ownerProperty]);
-  const changed = creating ? [] : engine.changedProperties(recorded, args);
-  if (!creating && changed.length === 0) return checked;
+  const isNew = Object.keys(recorded).length === 0;
+  const changed = isNew ? [] : engine.changedProperties(recorded, args);
+  if (!isNew && changed.length === 0) return checked;
+  // A replacement's new object is a create, under its (maybe new) owner; its old one is diff's (verifiedStep).
+  const replacing = !isNew && lifecycle.replacing(changed, recorded, args).replaces.length > 0;
+  const needs = definition.needs(args as never, isNew || replacing ? "create" : "update");
+  if (needs.noRequest) return checked;
+  const ownerProperty = "property" in needs.on ? needs.on.property : undefined;
+  if (ownerProperty && unknown.includes(ownerProperty)) return checked;
+  const ownerMoved = ownerProperty !== undefined && !isNew && recorded[ownerProperty] !== args[ownerProperty];
+  const creating = isNew || replacing || ownerMoved;
+  // An update that names nothing it will do (an exclusive set with nothing to remove) sends nothing.
+  if (!creating && definition.narration && !definition.narration.names.some((name) => args[name] !== undefined)) return checked;
   const adopting = args.adoptExisting === true || importIdOf(news) !== undefined;
-  const failures = await verify({ resource, needs, ctx: context(), creating, changed, skipUniqueness: adopting || unknown.length > 0 });
+  // Replaced in place of itself (same owner), the old object is no collision: it goes, first or after.
+  const skipUniqueness = adopting || unknown.length > 0 || (replacing && !ownerMoved);
+  const failures = await verify({ resource, needs, ctx: context(), creating, changed, skipUniqueness });
   return failures.length ? { inputs: news, failures } : checked;
+}
+
+/**
+ * diff's part of the verification at preview, for what only diff sees: the
+ * object's id (a fact of the object, such as a schedule's owner) and the
+ * replacement. An update is verified for the needs of the object
+ * (`needs(args, "update")`: its ownership); a replacement for the delete of
+ * the old object, under its old owner (`needs(recorded, "delete")`); the
+ * new object's create was check's. Only for the steps of the program's run:
+ * a refresh's diff verifies nothing. An unmet need fails the step, naming
+ * the object and the need.
+ */
+async function verifiedStep(engine: Engine, id: string, recorded: Args, news: Args, result: pulumi.dynamic.DiffResult): Promise<void> {
+  const { definition } = engine;
+  if (!definition.needs || result.changes === false || !isCheckedStep(definition.name, withoutEngineKeys(news))) return;
+  const replacing = (result.replaces?.length ?? 0) > 0;
+  if (!replacing && definition.kind === "object" && !definition.update) return;
+  const [args, operation, action] = replacing ? [recorded, "delete" as const, `delete ${id}, which the replacement removes`] : [withoutEngineKeys(news), "update" as const, `update ${id}`];
+  const needs = definition.needs(args as never, operation);
+  const failures = await verifyObject({ resource: definition.name, needs, ctx: context(), id });
+  if (failures.length) throw shownOnce(engine.explained(new ExplainedError(`${definition.name}: could not ${action}: ${failures.join("; ")}`), { operation, action, args }));
 }
 
 /**

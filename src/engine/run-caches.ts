@@ -35,6 +35,8 @@ export type ReadKey =
   | { read: "definitions" }
   | { read: "object"; path: string }
   | { read: "list"; list: string; owner: string }
+  | { read: "object owner"; id: string }
+  | { read: "target"; what: string }
   | { read: "untold flag"; flag: string };
 
 /** What each read gives; undefined where the server would not tell. */
@@ -48,6 +50,9 @@ export interface ReadAnswers {
   definitions: FeatureDefinition[] | undefined;
   object: { groupId: number } | { error: ApiError };
   list: Live[] | undefined;
+  "object owner": string | null | undefined;
+  /** Whether the object is there; undefined when the server will not tell. */
+  target: boolean | undefined;
   "untold flag": void;
 }
 
@@ -112,11 +117,28 @@ function inputsDigest(resource: string, inputs: Args): string {
   return createHash("sha256").update(`${resource} ${canonicalJson(inputs)}`).digest("base64");
 }
 
+/**
+ * The inputs check returned in this run, so diff knows it is a step of the
+ * program's run (a preview or an `up`) and verifies what only it can see
+ * (the object's id). `pulumi refresh` calls diff too, after each read, with
+ * the refreshed inputs, which check never returned: nothing to verify then.
+ */
+let checkedSteps = new Set<string>();
+
+export function noteCheckedStep(resource: string, inputs: Args): void {
+  checkedSteps.add(inputsDigest(resource, inputs));
+}
+
+export function isCheckedStep(resource: string, inputs: Args): boolean {
+  return checkedSteps.has(inputsDigest(resource, inputs));
+}
+
 /** Called by `configure`: a new run, except in the provider host (see above). */
 export function startRun(): void {
   if (inProviderHost()) return;
   serverReads = new WeakMap();
   checkedWithOlds = new Set();
+  checkedSteps = new Set();
 }
 
 /**

@@ -1,11 +1,13 @@
 /**
  * Verification at preview: what the server would refuse at `up`, found by
- * reading before anything is written. A resource module declares what its
- * objects need (`needs` of a create, ./needs.ts: the owner and the property
- * naming it, the role, the tier, a feature flag, uniqueness); `check`
- * (./provider.ts) asks this module, which reads the server and reports each
- * unmet need as a check failure naming the property, the object and the need,
- * in the words refusals use.
+ * reading before anything is written. A resource module declares what each
+ * operation on its objects needs (`needs(args, operation)`, ./needs.ts: the
+ * owner and the property naming it, the role, the tier, a feature flag,
+ * uniqueness, the object's ownership); `check` (./provider.ts) asks this
+ * module for a create or an update (`verify`), and `diff`, which alone sees
+ * the object's id, for an update's ownership and a replacement's delete
+ * (`verifyObject`). Each unmet need is reported naming the property, the
+ * object and the need, in the words refusals use.
  *
  * Reads are few and shared by every resource of the run (the provider host
  * process, see ./run-caches.ts), per server connection:
@@ -31,6 +33,9 @@
  * - per owner and kind of object that must be unique, one list; per list
  *   with a limit the new object joins (a registry's upstreams), one list, the
  *   same read when it is also the uniqueness list.
+ * - per existing object whose owner decides a step (`Needs.ownership`: a
+ *   pipeline schedule changed or deleted), once, by diff, and only when the
+ *   token's role does not do without ownership.
  *
  * Each need is refused only on the server's word that it is unmet: a fact it
  * does not tell (a plan hidden from a non-Owner, a licence or membership it
@@ -96,9 +101,54 @@ export async function verify(request: VerificationRequest): Promise<Failure[]> {
   }
 }
 
+/** What the check of one existing object passes (a step diff sees): its needs for the operation, and its id. */
+export interface ObjectVerification {
+  resource: string;
+  needs: Needs;
+  ctx: EngineContext;
+  id: string;
+}
+
+/**
+ * The failures for what the server would refuse of a step on an existing
+ * object: the role on its owner and, where the API lets only the object's
+ * owner act, its ownership (read per object). None when verification is off
+ * or the server cannot be reached.
+ */
+export async function verifyObject(request: ObjectVerification): Promise<string[]> {
+  if (!verifyAtPreview() || request.needs.noRequest) return [];
+  const reads = readsOf(request.ctx.client);
+  if (reads.unreachable) return [];
+  try {
+    return await unmetObjectNeeds(request, reads);
+  } catch {
+    // A fact the reads could not get is not judged: the step's own request will say.
+    return [];
+  }
+}
+
+async function unmetObjectNeeds(request: ObjectVerification, reads: RunReads): Promise<string[]> {
+  const { needs, ctx, resource, id } = request;
+  const user = await tokenUser(ctx, reads);
+  if (needs.on.kind === "instance") return needs.role === "administrator" && !user.isAdmin ? [adminNeeded(user, resource)] : [];
+  if (needs.on.kind === "described") return [];
+  const located = await locateOwner({ resource, needs, ctx, creating: false, skipUniqueness: true }, reads, user);
+  if ("refused" in located) return [`${needs.on.property}: ${located.refused}`];
+  const { owner } = located;
+  const missingRole = needs.role && needs.role !== "administrator" && !user.isAdmin ? await roleShortfall(ctx, reads, owner, user, needs.role, resource) : undefined;
+  if (missingRole) return [`${needs.on.property}: ${missingRole}`];
+  const ownership = needs.ownership;
+  if (!ownership) return [];
+  if (ownership.orRole && (user.isAdmin || ((await accessLevel(ctx, reads, owner, user, ROLE_LEVELS[ownership.orRole])) ?? 0) >= ROLE_LEVELS[ownership.orRole])) return [];
+  const ownerName = await readOnce(reads, { read: "object owner", id }, () => ownership.ownerOf(ctx, id).catch(unlessRefused));
+  if (ownerName === undefined || ownerName === user.username) return [];
+  const whose = ownerName === null ? "nobody owns it" : `it belongs to ${ownerName}`;
+  return [`${ownership.what} is not the token's user's (${user.username}): ${whose}, and the change needs ${needs.phrase ?? `ownership of ${ownership.what}`}`];
+}
+
 async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promise<Failure[]> {
   const { needs, ctx, creating } = request;
-  const user = await readOnce(reads, { read: "user" }, () => userCalls.get(ctx.client, CURRENT_USER_PATH).then(userFacts));
+  const user = await tokenUser(ctx, reads);
   if (needs.on.kind === "instance") {
     return needs.role === "administrator" && !user.isAdmin ? [{ property: "", reason: adminNeeded(user, request.resource) }] : [];
   }
@@ -111,6 +161,16 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
   const missingRole = needs.role && needs.role !== "administrator" && !user.isAdmin ? await roleShortfall(ctx, reads, owner, user, needs.role, request.resource) : undefined;
   if (missingRole) failures.push({ property: "", reason: `${property}: ${missingRole}` });
   failures.push(...(await unmetInputGates(request, reads, owner, user)));
+  if (needs.target && failures.length === 0) {
+    const { target } = needs;
+    const there = await readOnce(reads, { read: "target", what: target.what }, () =>
+      target.read(ctx).then(
+        () => true,
+        (error: unknown) => (error instanceof ApiError && error.status === 404 ? false : error instanceof ApiError && error.status < 500 ? undefined : Promise.reject(error)),
+      ),
+    );
+    if (there === false) failures.push({ property: "", reason: `${target.property}: ${missingOrHidden(target.what, user.username)}` });
+  }
   const tierInputChanged = needs.tierFor?.properties.some((name) => request.changed?.includes(name)) === true;
   if (!creating && !tierInputChanged) return failures;
   const missingTier = needs.tier && !shown.has("tier") ? await tierShortfall(ctx, reads, owner, user, needs.tier) : undefined;
@@ -225,12 +285,17 @@ function userFacts(user: User): UserFacts {
   return { id: user.id, username: user.username, isAdmin: user.is_admin === true };
 }
 
+/** The token's user (`GET /user`), once per run. */
+export function tokenUser(ctx: EngineContext, reads: RunReads): Promise<UserFacts> {
+  return readOnce(reads, { read: "user" }, () => userCalls.get(ctx.client, CURRENT_USER_PATH).then(userFacts));
+}
+
 /**
  * The owner, or undefined when the server says it does not exist (or hides it).
  * Kept under its id too, so an owner named by path and found again by id (the
  * group of a virtual registry) is read once.
  */
-function ownerFacts(ctx: EngineContext, reads: RunReads, kind: "group" | "project", ref: string | number): Promise<OwnerFacts | undefined> {
+export function ownerFacts(ctx: EngineContext, reads: RunReads, kind: "group" | "project", ref: string | number): Promise<OwnerFacts | undefined> {
   return readOnce(reads, { read: "owner", kind, ref }, async () => {
     try {
       const facts: OwnerFacts =
@@ -270,7 +335,7 @@ function projectAccessLevel(project: Project): number {
  * reach `needed`; otherwise (and for a group) the member read, once per owner,
  * which counts shares too. Undefined when the server will not tell.
  */
-async function accessLevel(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, needed: number): Promise<number | undefined> {
+export async function accessLevel(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, needed: number): Promise<number | undefined> {
   if (owner.accessLevel !== undefined && owner.accessLevel >= needed) return owner.accessLevel;
   return readOnce(reads, { read: "role", owner: owner.apiPath }, async () => {
     try {
@@ -297,31 +362,37 @@ function tierOfPlan(plan: string | undefined): Tier | "free" | undefined {
 }
 
 /** How the owner falls short of `tier`, in words; undefined when it does not, or when nobody here may read the tier. */
-async function tierShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, tier: Tier): Promise<string | undefined> {
+export async function tierShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, tier: Tier): Promise<string | undefined> {
+  return (await tierStanding(ctx, reads, owner, user, tier)).shortfall;
+}
+
+/** The owner's tier against `tier`: how it falls short, and whether the server told it at all. */
+export async function tierStanding(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, tier: Tier): Promise<{ shortfall?: string; known: boolean }> {
   const topLevel = topLevelPath(owner);
   const plan = await readOnce(reads, { read: "plan", namespace: topLevel }, () =>
     namespaceCalls.get(ctx.client, namespacePath(topLevel)).then((namespace) => namespace.plan ?? undefined, unlessRefused),
   );
   const fromNamespace = tierOfPlan(plan);
   const which = topLevel === owner.fullPath ? "it" : `group ${topLevel}`;
-  if (fromNamespace) return TIER_RANK[fromNamespace] < TIER_RANK[tier] ? `${which} is on ${TIER_NAMES[fromNamespace]}` : undefined;
-  if (!user.isAdmin) return undefined;
+  if (fromNamespace) return TIER_RANK[fromNamespace] < TIER_RANK[tier] ? { shortfall: `${which} is on ${TIER_NAMES[fromNamespace]}`, known: true } : { known: true };
+  if (!user.isAdmin) return { known: false };
   // No licence (`null`) or none readable: not judged.
   const licensed = tierOfPlan(
     await readOnce(reads, { read: "license" }, () => licenseCalls.get(ctx.client, LICENSE_PATH).then((license) => license?.plan ?? undefined, unlessRefused)),
   );
-  return licensed && TIER_RANK[licensed] < TIER_RANK[tier] ? `the instance is licensed for ${TIER_NAMES[licensed]}` : undefined;
+  if (!licensed) return { known: false };
+  return TIER_RANK[licensed] < TIER_RANK[tier] ? { shortfall: `the instance is licensed for ${TIER_NAMES[licensed]}`, known: true } : { known: true };
 }
 
 /** The owner as messages name it: `group acme`, `project acme/web`. */
-const ownerName = (owner: OwnerFacts): string => `${owner.kind} ${owner.fullPath}`;
+export const ownerName = (owner: OwnerFacts): string => `${owner.kind} ${owner.fullPath}`;
 
 function topLevelPath(owner: OwnerFacts): string {
   return owner.fullPath.split("/")[0]!;
 }
 
 /** Where the flag is off, in words (`for group acme`); undefined when it is on there, or when the server does not tell. */
-async function flagShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, name: string): Promise<string | undefined> {
+export async function flagShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, name: string): Promise<string | undefined> {
   const flags = await readOnce(reads, { read: "features" }, () => featureFlagCalls.getAll(ctx.client, FEATURES_PATH).catch(unlessRefused));
   if (!flags) return untoldFlag(reads, name, "GET /features was refused");
   const where = `for group ${topLevelPath(owner)}`;

@@ -39,7 +39,8 @@ export function defineActionTrigger<S extends z.ZodObject, O extends RunOutputs>
     schema: declaration.schema,
     fields: fields as { [K in keyof z.output<S>]?: FieldTraits },
     outputs,
-    needs: (args) => declaration.needs(args),
+    // Refresh and delete send nothing: the run is what it recorded.
+    needs: (args, operation) => (operation === "read" || operation === "delete" ? { ...declaration.needs(args), noRequest: true } : declaration.needs(args)),
     async create(ctx, args) {
       try {
         const { id, outputs } = await declaration.run(ctx, args);

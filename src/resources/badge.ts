@@ -65,8 +65,8 @@ export const badgeDefinition = defineObjectResource({
   },
   validate: exactlyOneOwner,
   // A badge with the same link and image would be a second copy.
-  needs: (args) => ({
-    ...badgeNeeds(args),
+  needs: (args, operation) => ({
+    ...badgeNeeds(args, operation),
     unique: {
       list: "badges",
       read: (ctx, owner) => badgeCalls.list(ctx.client, badgesOf(owner.apiPath)),

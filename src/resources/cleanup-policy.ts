@@ -37,12 +37,15 @@ const schema = z.object({
   adoptExisting,
 });
 
-/** The group's policy, or undefined when it has none (`404 Not found`; a missing group is an error). */
+/**
+ * The group's policy, or undefined when it has none (ActiveRecord's `404 Not found`, raised once the flag and the
+ * tier passed; their own `404 Not Found` is an error, as is a missing group).
+ */
 async function currentPolicy(ctx: EngineContext, group: string | number): Promise<CleanupPolicyLive | undefined> {
   try {
     return await cleanupPolicyCalls.get(ctx.client, policyPath(group));
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404 && error.notFoundSubject === "") return undefined;
+    if (error instanceof ApiError && error.status === 404 && error.serverMessage.trim() === "404 Not found") return undefined;
     throw error;
   }
 }

@@ -50,7 +50,7 @@ export const containerRegistryVisibilityDefinition = defineSettingsResource({
     fullPath: (live) => live.path_with_namespace,
   },
   // Changing a project's features needs admin_project: the Maintainer role.
-  needs: (args) => ({ on: onProject(args.project), role: "Maintainer" }),
+  needs: (args, operation) => (operation === "read" ? { on: onProject(args.project) } : { on: onProject(args.project), role: "Maintainer" }),
 
   async locate(ctx, args) {
     const live = await readProject(ctx, projectPath(args.project));

@@ -17,8 +17,8 @@ export const exclusiveBadgesDefinition = exclusiveSetDefinition<Owner>({
   owner: { project: ownerReference.optional(), group: ownerReference.optional() },
   validateOwner: exactlyOneOwner,
   collectionPath: (args) => badgesPath(args).slice(1),
-  // The list needs only read access; the removals need the roles of managing badges.
-  needs: badgeNeeds,
+  // The list needs only to see the owner; the removals need the roles of managing badges.
+  needs: (args, operation) => badgeNeeds(args, operation === "update" ? "delete" : "read"),
 
   async list(ctx, args) {
     const badges = await ownBadges(ctx.client, ownerOf(args));

@@ -17,7 +17,7 @@ export const exclusivePipelineSchedulesDefinition = exclusiveSetDefinition<Owner
   owner: { project: ownerReference },
   collectionPath: (args) => pipelineSchedulesPath(args.project).slice(1),
   // Listing needs the Reporter role; deleting someone else's schedule needs Maintainer.
-  needs: (args) => ({ on: onProject(args.project), role: "Maintainer" }),
+  needs: (args, operation) => ({ on: onProject(args.project), role: operation === "update" ? "Maintainer" : "Reporter" }),
 
   async list(ctx, args) {
     const schedules = await scheduleSummaryCalls.list(ctx.client, pipelineSchedulesPath(args.project));

@@ -33,6 +33,8 @@ import { defineObjectResource, type EngineContext, type FieldTraits, type Live }
 import { isUnknown, UNKNOWN } from "../engine/values";
 import type { ConnectionArg } from "../engine/connections";
 import type { Needs } from "../engine/needs";
+import { hiddenFromToken } from "../engine/gone";
+import { ExplainedError } from "../engine/errors";
 
 /** How the preview names one object of the collection: a few plain fields (ids, name, URL, slug). */
 export type Entry = Record<string, string | number | boolean>;
@@ -53,11 +55,12 @@ export interface CollectionDeclaration<A extends Record<string, unknown>> {
   /** The collection's API path without the leading slash: the resource's id. */
   collectionPath(args: A): string;
   /**
-   * What the server demands to list and remove the objects: explains a
-   * refusal, and is verified at preview (the removals need more than the
-   * list). Never uniqueness: the set takes over what is there.
+   * What the server demands to list the objects (`create`, `read`) and to
+   * remove them (`update`, the only operation that removes): explains a
+   * refusal, and is verified at preview. Never uniqueness: the set takes over
+   * what is there. Its `delete` sends nothing.
    */
-  needs(args: A): Needs;
+  needs(args: A, operation: "create" | "read" | "update"): Needs;
   /** Every object of the collection, each as its entry. */
   list(ctx: EngineContext, args: A): Promise<Entry[]>;
   /** The key that identifies an entry (a badge's id, a link's name and provider). */
@@ -163,7 +166,8 @@ export function exclusiveSetDefinition<A extends Record<string, unknown>>(collec
       unexpected: { fromApi: (live: Live) => live.unexpected, toApi: () => undefined },
     } as Record<string, FieldTraits>,
     outputs: exclusiveSetOutputs,
-    needs: (args) => collection.needs(args as unknown as A),
+    needs: (args, operation) =>
+      operation === "delete" ? { ...collection.needs(args as unknown as A, "read"), noRequest: true } : collection.needs(args as unknown as A, operation),
     validate: (args) => validate(collection, args as unknown as Inputs),
     narration: {
       names: ["deletes"],
@@ -215,12 +219,15 @@ function describeEntry<A extends Record<string, unknown>>(collection: Collection
   return name === "" || name === first ? `${collection.noun} ${first}` : `${collection.noun} ${first} \`${name}\``;
 }
 
+/** Removes one entry; one already gone counts as removed, when the token could have seen it (../engine/gone.ts). */
 async function removeEntry<A extends Record<string, unknown>>(ctx: EngineContext, collection: CollectionDeclaration<A>, args: A, entry: Entry): Promise<void> {
   try {
     await collection.remove(ctx, args, entry);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return; // already gone: removed all the same
-    throw error;
+    if (!(error instanceof ApiError && error.status === 404)) throw error;
+    const what = describeEntry(collection, entry);
+    const hidden = await hiddenFromToken(ctx, collection.needs(args, "read"), what, error);
+    if (hidden) throw new ExplainedError(`${collection.name}: could not remove ${what}: ${hidden}`);
   }
 }
 

@@ -22,7 +22,8 @@ export const exclusiveUpstreamsDefinition = exclusiveSetDefinition<Owner>({
   noun: "upstream",
   owner: { registry: z.number().int().positive() },
   collectionPath: (args) => registryUpstreamsPath(args.registry).slice(1),
-  needs: (args) => ({ on: registryOwner("registry", args.registry), ...CONTAINER_REGISTRY_NEEDS }),
+  // Listing needs the Guest role; removing, Maintainer.
+  needs: (args, operation) => ({ on: registryOwner("registry", args.registry), ...CONTAINER_REGISTRY_NEEDS, ...(operation === "update" ? {} : { role: "Guest" }) }),
 
   async list(ctx, args) {
     const upstreams = await upstreamCalls.getAll(ctx.client, registryUpstreamsPath(args.registry));

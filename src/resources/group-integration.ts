@@ -20,7 +20,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, mayHaveBeenApplied } from "../client";
-import { groupIntegrationPath, integrationCalls, parseGroupIntegrationId, type GroupIntegration as IntegrationLive } from "../api/integrations";
+import { groupIntegrationPath, groupIntegrationsPath, integrationCalls, integrationSummaryCalls, parseGroupIntegrationId, type GroupIntegration as IntegrationLive } from "../api/integrations";
 import { defineObjectResource, type EngineContext, type FieldTraits } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceOutputs } from "../engine/resource";
@@ -179,7 +179,19 @@ export const groupIntegrationDefinition = defineObjectResource({
     active: (live) => live.active,
   },
   validate,
-  needs: (args) => ({ on: onGroup(args.group), role: "Maintainer" }),
+  // An integration already active (set up by hand, or taken from an ancestor) is refused by create: take it over instead.
+  needs: (args) => ({
+    on: onGroup(args.group),
+    role: "Maintainer",
+    unique: {
+      list: "integrations",
+      read: (ctx, owner) => integrationSummaryCalls.getAll(ctx.client, groupIntegrationsPath(owner.id)),
+      find: (integrations) =>
+        integrations.some((integration) => integration.slug === args.slug && integration.active === true)
+          ? { what: `an active ${args.slug} integration`, id: idOf(args) }
+          : undefined,
+    },
+  }),
 
   async create(ctx, args) {
     // A PUT overwrites whatever is there: an integration someone already set up

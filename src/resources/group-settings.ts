@@ -374,7 +374,8 @@ export const groupSettingsDefinition = defineSettingsResource({
     avatarUrl: (live) => live.avatar_url,
   },
 
-  needs: (args) => ({ on: onGroup(args.group), role: "Owner", inputGates: inputGates(args) }),
+  // Reading the group needs only to see it.
+  needs: (args, operation) => (operation === "read" ? { on: onGroup(args.group) } : { on: onGroup(args.group), role: "Owner", inputGates: inputGates(args) }),
 
   validate(args) {
     const failures: { property: string; reason: string }[] = [];

@@ -295,10 +295,10 @@ export const mergeRequestDefinition = defineObjectResource({
   },
   // create_merge_request_from and update_merge_request: Developer (an author may also edit their own).
   // An open merge request of the same branches is a collision.
-  needs: (args) => ({
+  needs: (args, operation) => ({
     on: onProject(args.project),
     subject: `project ${homeOf(args)}`,
-    role: "Developer",
+    role: operation === "read" ? "Reporter" : "Developer",
     // Below Premium the server keeps the first assignee and the first reviewer only (see `notKept`).
     ...severalUsersTier(args),
     // A fork's merge request lives in the target project, which is not the owner verified here.

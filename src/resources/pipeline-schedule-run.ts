@@ -9,10 +9,11 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { pipelineSchedulePlayPath, scheduleRunCalls } from "../api/pipeline-schedules";
+import { pipelineSchedulePath, pipelineSchedulePlayPath, scheduleRunCalls, scheduleSummaryCalls } from "../api/pipeline-schedules";
+import { isUnknown } from "../engine/values";
 import { scheduleId } from "../functions/pipeline-schedules";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
-import { recordedOutput } from "../engine/definition";
+import { recordedOutput, type EngineContext } from "../engine/definition";
 import { defineActionTrigger, triggers } from "./action-trigger";
 import { ownerReference } from "../api/owner";
 import { onProject } from "../engine/needs";
@@ -35,7 +36,21 @@ export const pipelineScheduleRunDefinition = defineActionTrigger({
     /** When it ran (ISO 8601). */
     ranAt: recordedOutput<string>(),
   },
-  needs: (args) => ({ on: onProject(args.project), subject: `pipeline schedule ${args.scheduleId} of project ${args.project}`, role: "Developer" }),
+  // The schedule it plays must be there (known only once its id is: not for a schedule the same run creates).
+  needs: (args) => ({
+    on: onProject(args.project),
+    subject: `pipeline schedule ${args.scheduleId} of project ${args.project}`,
+    role: "Developer",
+    ...(isUnknown(args.scheduleId)
+      ? {}
+      : {
+          target: {
+            property: "scheduleId",
+            what: `pipeline schedule ${args.scheduleId} of project ${args.project}`,
+            read: (ctx: EngineContext) => scheduleSummaryCalls.get(ctx.client, pipelineSchedulePath(args.project, args.scheduleId)),
+          },
+        }),
+  }),
   async run(ctx, args) {
     const answer = await scheduleRunCalls.post(ctx.client, pipelineSchedulePlayPath(args.project, args.scheduleId), {});
     const ranAt = new Date().toISOString();

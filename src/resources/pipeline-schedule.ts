@@ -179,13 +179,29 @@ type ScheduleInputs = z.output<typeof schema>;
 type Variable = VariableSettings & { key: string };
 type Input = z.output<typeof input>;
 
-/** What each operation needs of the token's user (Ci::PipelineSchedulePolicy): only the owner may change a schedule. */
-const SCHEDULE_ROLES: Record<Operation, Pick<Needs, "role" | "phrase">> = {
-  create: { role: "Developer" },
-  read: { role: "Reporter" },
-  update: { phrase: "ownership of the schedule (or the Maintainer role, with takeOwnership: true)" },
-  delete: { phrase: "ownership of the schedule or the Maintainer role" },
-};
+/** The schedule's owner, as the server shows it now. */
+const scheduleOwner = async (ctx: EngineContext, id: string): Promise<string | null> => (await pipelineScheduleCalls.get(ctx.client, parseId(id))).owner?.username ?? null;
+
+/**
+ * What each operation needs of the token's user (Ci::PipelineSchedulePolicy): only the owner (still a Developer)
+ * changes a schedule; a Maintainer takes ownership first (`takeOwnership`), and deletes it without.
+ */
+function scheduleNeeds(args: ScheduleInputs, operation: Operation): Pick<Needs, "role" | "phrase" | "ownership"> {
+  switch (operation) {
+    case "create":
+      return { role: "Developer" };
+    case "read":
+      return { role: "Reporter" };
+    case "update":
+      return {
+        role: "Developer",
+        phrase: "ownership of the schedule (or the Maintainer role, with takeOwnership: true)",
+        ownership: { what: "the schedule", ownerOf: scheduleOwner, ...(args.takeOwnership ? { orRole: "Maintainer" as const } : {}) },
+      };
+    case "delete":
+      return { role: "Developer", phrase: "ownership of the schedule or the Maintainer role", ownership: { what: "the schedule", ownerOf: scheduleOwner, orRole: "Maintainer" } };
+  }
+}
 
 /** The fields the schedule's own PUT carries (variables have their own endpoints). */
 const SCHEDULE_FIELDS = ["description", "ref", "cron", "cronTimezone", "active", "inputs"] as const;
@@ -440,7 +456,7 @@ export const pipelineScheduleDefinition = defineObjectResource({
       // Read gets the recorded state as args, which carries the keys of the last apply.
       (args as { declaredVariableKeys?: string[] }).declaredVariableKeys ?? Object.keys(asMap(args.variables) ?? {}).sort(),
   },
-  needs: (args, operation) => ({ on: onProject(args.project), ...SCHEDULE_ROLES[operation] }),
+  needs: (args, operation) => ({ on: onProject(args.project), ...scheduleNeeds(args, operation) }),
   validate(args) {
     const failures: { property: string; reason: string }[] = [];
     const duplicates = (names: string[]) => [...new Set(names.filter((name, index) => names.indexOf(name) !== index))];

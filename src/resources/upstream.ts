@@ -203,9 +203,10 @@ export const upstreamDefinition = defineObjectResource({
   // with another registry's upstream, or one with credentials, is left to the server.
   // A registry that already holds five upstreams refuses another: the one it is created in,
   // and each of `otherRegistries`, read once per run (the same read as the anonymous upstreams' uniqueness).
-  needs: (args) => ({
+  needs: (args, operation) => ({
     on: registryOwner("registry", args.registry),
     ...CONTAINER_REGISTRY_NEEDS,
+    ...(operation === "read" ? { role: "Guest" as const } : {}),
     unique:
       args.username === undefined
         ? {

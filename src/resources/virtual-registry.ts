@@ -93,9 +93,21 @@ export const virtualRegistryDefinition = defineObjectResource({
     adoptExisting: { local: true, ignoreInDiff: true },
   },
   // Names are unique in a group.
-  needs: (args) => ({
+  // A group holds five registries at most: a full one refuses another (the same list, read once).
+  needs: (args, operation) => ({
     on: onGroup(args.group),
     ...CONTAINER_REGISTRY_NEEDS,
+    ...(operation === "read" ? { role: "Guest" as const } : {}),
+    room: [
+      {
+        property: "group",
+        list: "container virtual registries",
+        read: (ctx, owner) => virtualRegistryCalls.getAll(ctx.client, groupRegistriesOf(owner.apiPath)),
+        max: MAX_REGISTRIES_PER_GROUP,
+        holder: `group ${args.group}`,
+        items: "container virtual registries",
+      },
+    ],
     unique: {
       list: "container virtual registries",
       read: (ctx, owner) => virtualRegistryCalls.getAll(ctx.client, groupRegistriesOf(owner.apiPath)),

@@ -156,17 +156,24 @@ describe("Upstream: the group of its registry", () => {
   });
 });
 
-describe("the exclusive sets: the owner and the role of their removals", () => {
+describe("the exclusive sets: the owner, the role of their list (create) and of their removals (an update that removes)", () => {
   const keep = { keep: [] };
+  /** The check of an update after a refresh recorded one stray: it removes it. */
+  const removing = (resource: Name, inputs: Record<string, unknown>, stray: Record<string, unknown>) => failuresOf(resource, inputs, { ...inputs, unexpected: [stray] });
 
-  it("ExclusiveBadges: Maintainer of a project, Owner of a group", async () => {
+  it("ExclusiveBadges: the list needs to see the owner; the removals Maintainer of a project, Owner of a group", async () => {
     await runAs("dev");
-    expect(await failuresOf("ExclusiveBadges", { project: "acme/web", ...keep })).toEqual([
+    expect(await failuresOf("ExclusiveBadges", { project: "acme/web", ...keep })).toEqual([]);
+    expect(await removing("ExclusiveBadges", { project: "acme/web", ...keep }, { badgeId: 4, name: "legacy", linkUrl: "https://x.test" })).toEqual([
       "project: the token's user (dev) needs at least the Maintainer role on project acme/web for ExclusiveBadges, and is Developer there",
     ]);
+    // An update that removes nothing (keep changed, no stray recorded) sends nothing: nothing to verify.
+    expect(await failuresOf("ExclusiveBadges", { project: "acme/web", keep: [7] }, { project: "acme/web", keep: [], unexpected: [] })).toEqual([]);
     await runAs("maintainer");
-    expect(await failuresOf("ExclusiveBadges", { project: "acme/web", ...keep })).toEqual([]);
-    expect(await failuresOf("ExclusiveBadges", { group: "acme", ...keep })).toEqual(["group: the token's user (maintainer) needs the Owner role on group acme for ExclusiveBadges, and is Maintainer there"]);
+    expect(await removing("ExclusiveBadges", { project: "acme/web", ...keep }, { badgeId: 4, name: "legacy", linkUrl: "https://x.test" })).toEqual([]);
+    expect(await removing("ExclusiveBadges", { group: "acme", ...keep }, { badgeId: 4, name: "legacy", linkUrl: "https://x.test" })).toEqual([
+      "group: the token's user (maintainer) needs the Owner role on group acme for ExclusiveBadges, and is Maintainer there",
+    ]);
     expect(await failuresOf("ExclusiveBadges", { project: "acme/nope", ...keep })).toEqual([
       `project: project acme/nope does not exist, or the token's user (maintainer) cannot see it (private groups and projects are hidden from non-members)`,
     ]);
@@ -186,13 +193,19 @@ describe("the exclusive sets: the owner and the role of their removals", () => {
     ]);
   });
 
-  it("ExclusivePipelineSchedules: Maintainer (removing others' schedules), though a Reporter may list them", async () => {
-    await runAs("dev");
+  it("ExclusivePipelineSchedules: a Reporter lists them; removing others' schedules needs Maintainer", async () => {
+    await runAs("guest");
     expect(await failuresOf("ExclusivePipelineSchedules", { project: "acme/web", ...keep })).toEqual([
+      "project: the token's user (guest) needs at least the Reporter role on project acme/web for ExclusivePipelineSchedules, and is Guest there",
+    ]);
+    await runAs("dev");
+    const stray = { scheduleId: 9, description: "old", ref: "main", cron: "0 1 * * *" };
+    expect(await failuresOf("ExclusivePipelineSchedules", { project: "acme/web", ...keep })).toEqual([]);
+    expect(await removing("ExclusivePipelineSchedules", { project: "acme/web", ...keep }, stray)).toEqual([
       "project: the token's user (dev) needs at least the Maintainer role on project acme/web for ExclusivePipelineSchedules, and is Developer there",
     ]);
     await runAs("maintainer");
-    expect(await failuresOf("ExclusivePipelineSchedules", { project: "acme/web", ...keep })).toEqual([]);
+    expect(await removing("ExclusivePipelineSchedules", { project: "acme/web", ...keep }, stray)).toEqual([]);
   });
 
   it("ExclusiveSamlGroupLinks: Owner, and the Premium tier", async () => {
@@ -205,9 +218,10 @@ describe("the exclusive sets: the owner and the role of their removals", () => {
     expect(await failuresOf("ExclusiveSamlGroupLinks", { group: "acme", ...keep })).toEqual([]);
   });
 
-  it("ExclusiveUpstreams: the registry's group, as Upstream", async () => {
+  it("ExclusiveUpstreams: the registry's group, as Upstream; a Guest lists, a Maintainer removes", async () => {
     await runAs("dev");
-    expect(await failuresOf("ExclusiveUpstreams", { registry: containers, ...keep })).toEqual([
+    expect(await failuresOf("ExclusiveUpstreams", { registry: containers, ...keep })).toEqual([]);
+    expect(await removing("ExclusiveUpstreams", { registry: containers, ...keep }, { upstreamId: 3, name: "old", url: "https://old.test", registryUpstreamId: 5 })).toEqual([
       "registry: the token's user (dev) needs at least the Maintainer role on group acme for ExclusiveUpstreams, and is Developer there",
     ]);
     await runAs("maintainer");

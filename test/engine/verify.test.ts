@@ -294,6 +294,8 @@ describe("reads: one per owner and run", () => {
         `GET /api/v4/projects/${project}/badges`,
         "GET /api/v4/groups/acme",
         `GET /api/v4/groups/${group}/members/all/${user}`,
+        // The group's integrations, once: one already active is in the way of a create.
+        `GET /api/v4/groups/${group}/integrations`,
       ].sort(),
     );
     // The same run asks nothing again.
