@@ -9,7 +9,7 @@ import { providers } from "pulumi-platform";
 import { useEmulator } from "../support";
 
 // Node's own copies, which the package's providers use (the watch and the connection are state of their modules).
-const load = createRequire(import.meta.url);
+const load = createRequire(__filename);
 const { resetEngineWatch, watchEngine } = load("../../dist/engine/engine-gone.js") as typeof import("../../dist/engine/engine-gone");
 const { lookUpPendingCreate } = load("../../dist/engine/pending-creates.js") as typeof import("../../dist/engine/pending-creates");
 const { definitions } = load("../../dist/resources/index.js") as typeof import("../../dist/resources");
