@@ -8,7 +8,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { AnyResourceDefinition } from "./engine/definition";
 import { buildProvider } from "./engine/provider";
 import { ExplainedError } from "./engine/errors";
-import { watchEngine } from "./engine/engine-gone";
+import { parentsUnchanged, watchEngine } from "./engine/engine-gone";
 import { definitions } from "./resources";
 
 const built = new Map<string, Required<pulumi.dynamic.ResourceProvider>>();
@@ -44,5 +44,5 @@ function watchEngineOnce(): void {
   } catch {
     // no standard input at all
   }
-  if (host && pipe) watchEngine({ input: process.stdin, exit: () => process.exit(0), graceMs: 30_000 });
+  if (host && pipe) watchEngine({ input: process.stdin, engineAlive: parentsUnchanged(), exit: () => process.exit(0), graceMs: 30_000 });
 }

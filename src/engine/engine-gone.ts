@@ -10,8 +10,10 @@
  * among the requests in flight, for objects whose create the state records
  * only as pending. What it can see (Pulumi CLI 3.259, measured): its standard
  * input is a pipe whose only writer is the `pulumi` process, so it reaches its
- * end the moment that process is gone, whatever killed it. Its parent (the
- * host's shell script) lives on, so `process.ppid` tells nothing.
+ * end the moment that process is gone, whatever killed it; and its parent (the
+ * host's shell script, which lives on) gets another parent at that moment,
+ * which a check before each write reads, so no write slips through before the
+ * end of the pipe is seen.
  *
  * From then on every write request is refused before it leaves (a retry
  * included), so an operation in progress ends at its next write: a request
@@ -19,6 +21,7 @@
  * `platform-recover` (docs/own-repository.md). The process exits once no
  * operation is in progress, or after `graceMs` at most.
  */
+import { readFileSync } from "node:fs";
 import { guardWrites } from "../client";
 import { ExplainedError } from "./errors";
 
@@ -57,22 +60,24 @@ export async function duringOperation<T>(what: string, operation: () => Promise<
 export interface EngineWatch {
   /** The stream that ends when the engine is gone: the host's standard input. */
   input: NodeJS.ReadableStream;
+  /** Checked before each write, for the moment between the engine's end and the stream's end being seen. */
+  engineAlive?: () => boolean;
   /** Ends the process (tests pass their own). */
   exit: () => void;
   /** The longest wait for the operations in progress before exiting all the same. */
   graceMs: number;
 }
 
-/** Watches `input`; when it ends (or fails), stops every write and exits once the operations in progress are over. */
-export function watchEngine({ input, exit, graceMs }: EngineWatch): void {
+/**
+ * Watches `input`; when it ends (or fails), or `engineAlive` says no before a write, stops every write and
+ * exits once the operations in progress are over.
+ */
+export function watchEngine({ input, engineAlive = () => true, exit, graceMs }: EngineWatch): void {
   let stopped = false;
   const stop = () => {
     if (stopped) return;
     stopped = true;
     gone = true;
-    guardWrites((method, path) => {
-      throw new EngineGoneError(`${method} ${path}`);
-    });
     const timer = setTimeout(exit, graceMs);
     const done = () => {
       clearTimeout(timer);
@@ -81,11 +86,36 @@ export function watchEngine({ input, exit, graceMs }: EngineWatch): void {
     if (inProgress === 0) done();
     else onIdle = done;
   };
+  guardWrites((method, path) => {
+    if (!stopped && !engineAlive()) stop();
+    if (stopped) throw new EngineGoneError(`${method} ${path}`);
+  });
   input.on("end", stop);
   input.on("close", stop);
   input.on("error", stop);
   // Flowing mode: the engine never writes to it, and the end is only seen while it is read.
   input.resume();
+}
+
+/**
+ * Whether this process and its parent still have the parents they have now (read from /proc, Linux only;
+ * elsewhere always true): when the engine dies, the host's shell script (or the host itself, started
+ * directly) is handed to another parent at once, before anything can read the end of the pipe.
+ */
+export function parentsUnchanged(): () => boolean {
+  const links = [process.pid, process.ppid].map((pid) => [pid, parentOf(pid)] as const).filter(([, parent]) => parent !== undefined);
+  return () => links.every(([pid, parent]) => parentOf(pid) === parent);
+}
+
+/** A process's parent, from /proc/PID/stat (its fourth field, after the command name in parentheses). */
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    return Number.isInteger(parent) ? parent : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Forgets a stop (tests only: one process runs several). */

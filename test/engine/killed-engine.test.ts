@@ -63,6 +63,17 @@ describe("when the engine is gone", () => {
     expect((error as Error).message).toMatch(/POST \/projects\/acme%2Fweb\/badges: not sent, because the Pulumi engine that asked for it is gone/);
     expect(posts(mark)).toHaveLength(1);
   });
+
+  it("a write is refused once the engine is seen gone by the check before it, before the stream ends", async () => {
+    await server.configureProviders();
+    let alive = true;
+    watchEngine({ input: new PassThrough(), engineAlive: () => alive, exit: () => undefined, graceMs: 60_000 });
+    const mark = server.emulator.mark();
+    await providers.Badge.create(badge("while-alive"));
+    alive = false;
+    await expect(providers.Badge.create(badge("after-death"))).rejects.toThrow(/POST \/projects\/acme%2Fweb\/badges: not sent/);
+    expect(posts(mark)).toHaveLength(1);
+  });
 });
 
 describe("a create the killed run left pending", () => {
