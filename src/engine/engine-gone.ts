@@ -98,21 +98,29 @@ export function watchEngine({ input, engineAlive = () => true, exit, graceMs }: 
 }
 
 /**
- * Whether this process and its parent still have the parents they have now (read from /proc, Linux only;
- * elsewhere always true): when the engine dies, the host's shell script (or the host itself, started
- * directly) is handed to another parent at once, before anything can read the end of the pipe.
+ * Whether the processes between this one and the engine (the nearest `pulumi` above it, two levels at most)
+ * still have the parents they have now, read from /proc (Linux only; elsewhere, or with no `pulumi` above,
+ * always true): when the engine dies, the host's shell script (or the host itself, started directly) is
+ * handed to another parent at once, before anything can read the end of the pipe.
  */
 export function parentsUnchanged(): () => boolean {
-  const links = [process.pid, process.ppid].map((pid) => [pid, parentOf(pid)] as const).filter(([, parent]) => parent !== undefined);
-  return () => links.every(([pid, parent]) => parentOf(pid) === parent);
+  const links: [number, number][] = [];
+  for (let pid = process.pid, level = 0; level < 2; level++) {
+    const parent = statOf(pid)?.parent;
+    if (parent === undefined) break;
+    links.push([pid, parent]);
+    if (statOf(parent)?.command === "pulumi") return () => links.every(([child, parent]) => statOf(child)?.parent === parent);
+    pid = parent;
+  }
+  return () => true;
 }
 
-/** A process's parent, from /proc/PID/stat (its fourth field, after the command name in parentheses). */
-function parentOf(pid: number): number | undefined {
+/** A process's command name and parent, from /proc/PID/stat (the name in parentheses, the parent two fields on). */
+function statOf(pid: number): { command: string; parent: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-    return Number.isInteger(parent) ? parent : undefined;
+    return Number.isInteger(parent) ? { command: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), parent } : undefined;
   } catch {
     return undefined;
   }
