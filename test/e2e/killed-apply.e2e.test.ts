@@ -156,6 +156,8 @@ describe.sequential("a pulumi up of 50 creates killed by SIGKILL, with the real 
     const run = await bash(recoveryCommands(), program);
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(run.stdout).toMatch(/made as declared \(projects\/acme%2Fweb\/badges\/\d+\): recorded in the stack/);
+    const settled = (outcome: RegExp) => run.stdout.split("\n").filter((line) => outcome.test(line)).length;
+    console.log(`platform-recover: ${settled(/: made as declared/)} recorded, ${settled(/: not made/)} dropped, ${settled(/: already recorded/)} already recorded`);
 
     const after = await serverBadges(emulator);
     const declared = Array.from({ length: BADGES }, (_, i) => `b${String(i + 1).padStart(2, "0")}`);
