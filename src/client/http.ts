@@ -183,6 +183,18 @@ interface Exchange {
 /** The deadline of the request on whose behalf the current requests run (a POST's findCreated lookup). */
 const enclosingDeadline = new AsyncLocalStorage<number>();
 
+/**
+ * Called before every attempt of a request that may change something on a server (any method but GET and HEAD),
+ * once the request may leave: throwing refuses it, sending nothing. The engine stops writes this way when the
+ * Pulumi engine that asked for them is gone (src/engine/engine-gone.ts).
+ */
+let writeGuard: ((method: string, path: string) => void) | undefined;
+
+/** Sets (or, with undefined, removes) the check made before every write attempt; see `writeGuard`. */
+export function guardWrites(guard: ((method: string, path: string) => void) | undefined): void {
+  writeGuard = guard;
+}
+
 /** One rate-limit gate per server and token: throttles count per user. */
 const gates = new Map<string, RateLimitGate>();
 /** Bumped when the gates are dropped, so that a client's remembered gate is looked up again. */
@@ -472,6 +484,14 @@ export class PlatformClient {
         const gateStart = clientClock().now();
         pass = await gate.admit();
         run.pacedMs += clientClock().now() - gateStart;
+      }
+      if (writeGuard && run.method !== "GET" && run.method !== "HEAD") {
+        try {
+          writeGuard(run.method, path);
+        } catch (refused) {
+          gate.settle(pass, undefined, undefined);
+          throw refused;
+        }
       }
       let response: Exchange;
       try {

@@ -1,4 +1,4 @@
-export { PlatformClient, apiPath, pathSegment, closeAllPools, PAGE_SIZE } from "./http";
+export { PlatformClient, apiPath, pathSegment, closeAllPools, guardWrites, PAGE_SIZE } from "./http";
 export type { ClientOptions, RequestOptions, ApiResponse, GraphqlAnswer, Query, QueryValue, FilePart, FormFields, FormValue, DownloadedFile, StreamConsumer, Credentials } from "./http";
 export { ApiError, NetworkError, parseErrorBody, mayHaveBeenApplied, tokenRefused, missingOrHidden, roleNeeded, tierNeeded, flagOff, REFUSAL_ADVICE, STACK_TOKEN_SETTING } from "./errors";
 export type { ApiErrorKind } from "./errors";

@@ -242,6 +242,11 @@ export interface ObjectResource<S extends z.ZodObject = z.ZodObject, L extends L
   importByCreating?(ctx: EngineContext, args: z.output<S>): Promise<string>;
   /** Finds an existing object that this declaration should take over (`adoptExisting`). */
   adopt?(ctx: EngineContext, args: z.output<S>): Promise<Located<L> | undefined>;
+  /**
+   * True when the lookup of create's POST (its `findCreated`) compares with what existed before that create
+   * (a new key looks like any other): it cannot tell later what a killed create made (./pending-creates.ts).
+   */
+  lookupOnlyWhileCreating?: true;
 }
 
 /**

@@ -15,6 +15,7 @@ import { ExplainedError, PartialCreateError } from "./errors";
 import { hiddenFromToken } from "./gone";
 import { importIdOf, importInputOf, previewAdoption, previewImport, TAKEOVER_KEY, URN_KEY, warnTakeover } from "./import";
 import { shownOnce } from "./shown-once";
+import { duringOperation } from "./engine-gone";
 import { noteProgramRunning } from "./stored-config";
 import { type Attempt, explain, isGone, isOwnerMissing } from "./explain";
 import { type PropertyParts, propertyParts } from "./properties";
@@ -79,7 +80,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
       const args = parse(engine, inputs);
       try {
         const importId = importIdOf(inputs);
-        return importId === undefined ? await lifecycle.create(context(), args) : await lifecycle.importing(context(), args, importId);
+        return await duringOperation("create", () => (importId === undefined ? lifecycle.create(context(), args) : lifecycle.importing(context(), args, importId)));
       } catch (error) {
         if (error instanceof PartialCreateError) recordPartialCreate(engine, error, args, inputs.__provider);
         throw explained(error, { operation: "create", action: "create it", args });
@@ -106,7 +107,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
       const olds = recordedState(definition, recordedOlds);
       const args = parse(engine, news);
       try {
-        return { outs: await lifecycle.update(context(), id, olds, args) };
+        return { outs: await duringOperation(`update ${id}`, () => lifecycle.update(context(), id, olds, args)) };
       } catch (error) {
         throw explained(error, { operation: "update", action: `update ${id}`, args, recorded: withoutEngineKeys(olds) });
       }
@@ -115,7 +116,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
     async delete(id, props) {
       const args = recordedState(definition, props);
       try {
-        await lifecycle.delete(context(), id, args);
+        await duringOperation(`delete ${id}`, () => lifecycle.delete(context(), id, args));
       } catch (error) {
         const attempt: Attempt = { operation: "delete", action: `delete ${id}`, args };
         if (!(isGone(definition, error) || isOwnerMissing(definition, error))) throw shownOnce(explained(error, attempt));

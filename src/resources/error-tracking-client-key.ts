@@ -54,6 +54,7 @@ function readKey(ctx: EngineContext, id: string): Promise<ClientKeyLive | undefi
 export const errorTrackingClientKeyDefinition = defineObjectResource({
   name: "ErrorTrackingClientKey",
   notFoundSubject: "",
+  lookupOnlyWhileCreating: true,
   schema,
   fields: {
     project: { local: true, replaceOnChange: true },
