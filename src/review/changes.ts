@@ -95,7 +95,7 @@ export function kindOf(type: string | undefined, urn: string): string {
   return /:dynamic\/platform:(\w+)$/.exec(full)?.[1] ?? full;
 }
 
-const nameOf = (urn: string) => urn.split("::").at(-1) ?? urn;
+export const nameOf = (urn: string) => urn.split("::").at(-1) ?? urn;
 
 /** One value as the report shows it: strings as they are, the rest as compact JSON; a long text cut, with its length and digest. */
 export function shown(value: unknown, secret = false): Shown {

@@ -93,9 +93,19 @@ function reviewNote(review: Review, stack: string | undefined, context: string |
     const data = `${dataComment(summary)}\n`;
     if (budget + data.length <= maxChars) return { report: markdownOf(review, { stack, context, maxChars: budget }), data, summary };
     budget = maxChars - data.length - 16;
-    if (budget < 1000) throw new Error(`The review's data takes ${data.length} characters, which leaves too little of the note's ${maxChars} for the report.`);
+    if (budget < MIN_REPORT_CHARS) {
+      // Too large to carry its data: the report still says what the preview proposes, and that no apply can be checked against it.
+      const notice = [
+        `**Too large for the apply's guard:** the review's data takes ${data.length} characters, more than the note leaves beside the report; the apply after the merge will stop. Split the change into smaller merge requests.`,
+        "",
+      ];
+      return { report: markdownOf(review, { stack, context, maxChars, notice }), data: "", summary: summaryOf(review, { stack, context, max_chars: maxChars }) };
+    }
   }
 }
+
+/** The least of a note a report is rendered within. */
+const MIN_REPORT_CHARS = 1000;
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, out: (text: string) => void = (text) => process.stdout.write(text)): Promise<number> {
   const tokens = tokensOf(env);

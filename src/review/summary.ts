@@ -8,7 +8,7 @@
  */
 import { gunzipSync, gzipSync } from "node:zlib";
 import { z } from "zod";
-import { type Change, CHANGE_KINDS, type Review, sameValue } from "./changes";
+import { type Change, CHANGE_KINDS, kindOf, nameOf, type Review, sameValue } from "./changes";
 import { countsLine, sentenceOf } from "./markdown";
 
 export const SUMMARY_VERSION = 2;
@@ -121,10 +121,43 @@ export const DATA_LIMIT_BYTES = 8 * 1024 * 1024;
 
 const DATA_LINE = /^<!-- platform-review-data ([A-Za-z0-9+/]+={0,2}) -->$/;
 
-/** The review's data as a comment for the last line of its note: compressed, so it costs a fraction of the report. */
+/**
+ * The review's data as a comment for the last line of its note: compressed,
+ * and without what the rest of it gives again (each sentence and the counts'
+ * words; a change's kind and name, which its URN holds; a field's absent side),
+ * so that 15,000 changes fit the bound the guard reads within.
+ */
 export function dataComment(summary: Summary): string {
-  return `<!-- platform-review-data ${gzipSync(JSON.stringify(summary)).toString("base64")} -->`;
+  const { sentences: _sentences, counts_line: _counts, ...kept } = summary;
+  const changes = summary.changes.map((change) => {
+    const { type, name, fields, ...rest } = change;
+    return {
+      ...rest,
+      ...(type === kindOf(undefined, change.urn) ? {} : { type }),
+      ...(name === nameOf(change.urn) ? {} : { name }),
+      fields: fields.map(({ path, before, after }) => ({ path, ...("absent" in before ? {} : { before }), ...("absent" in after ? {} : { after }) })),
+    };
+  });
+  return `<!-- platform-review-data ${gzipSync(JSON.stringify({ ...kept, changes })).toString("base64")} -->`;
 }
+
+/** The data of a note as `dataComment` left it, made whole again (what it left out is derived as it was). */
+function wholeData(value: unknown): unknown {
+  if (!isRecord(value) || !Array.isArray(value.changes)) return value;
+  const changes = value.changes.map((change: unknown) => {
+    if (!isRecord(change) || typeof change.urn !== "string" || !Array.isArray(change.fields)) return change;
+    const absent = { absent: true };
+    const fields = change.fields.map((field: unknown) => (isRecord(field) ? { path: field.path, before: field.before ?? absent, after: field.after ?? absent } : field));
+    return { ...change, type: change.type ?? kindOf(undefined, change.urn), name: change.name ?? nameOf(change.urn), fields };
+  });
+  const whole = { ...value, changes } as unknown as Summary;
+  const parsed = summarySchema.safeParse(whole);
+  if (!parsed.success) return whole;
+  const summary = parsed.data as unknown as Summary;
+  return { ...whole, counts_line: countsLine(summary), sentences: summary.changes.map((change) => sentenceOf(change)) };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** Why a note cannot stand as a review: the guard refuses it (NotReviewed). */
 export class NoteRefused extends Error {}
@@ -147,7 +180,7 @@ export function reviewInNote(body: string): { summary: Summary; report: string }
     throw new NoteRefused(tooLarge ? `its data decompresses to more than ${DATA_LIMIT_BYTES / 1024 / 1024} MiB, which no review writes` : "its data is not compressed as the review writes it");
   }
   try {
-    return { summary: parseSummary(json), report: text.slice(0, lineStart) };
+    return { summary: parseSummary(JSON.stringify(wholeData(JSON.parse(json)))), report: text.slice(0, lineStart) };
   } catch (error) {
     throw new NoteRefused(`its data is not the review's: ${(error as Error).message}`);
   }

@@ -14,7 +14,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { reviewOf } from "../../src/review/changes";
 import { markdownOf, NOTE_LIMIT } from "../../src/review/markdown";
 import { parsePreview } from "../../src/review/preview";
-import { differences, parseSummary, summaryOf } from "../../src/review/summary";
+import { main } from "../../src/review/cli";
+import { dataComment, DATA_LIMIT_BYTES, differences, parseSummary, reviewInNote, summaryOf } from "../../src/review/summary";
+import { gunzipSync } from "node:zlib";
 import { writeLargePreview } from "../../scripts/large-preview.mts";
 
 const work = mkdtempSync(path.join(tmpdir(), "review-limits-"));
@@ -32,6 +34,31 @@ describe("15,000 changes", () => {
     const shown = (report.match(/^- `\+` creates badge /gm) ?? []).length;
     expect(shown).toBeGreaterThan(1000);
     expect(report).toContain(`**Truncated:** ${15_000 - shown} more changes not shown here`);
+  });
+
+  it("a new stack of 15,000 badges: its note's data fits the guard's bound and reads back whole", () => {
+    const file = path.join(work, "new-stack-data.json");
+    writeLargePreview(file, { changes: 15_000, kinds: ["create"] });
+    const review = reviewOf(parsePreview(readFileSync(file, "utf8")));
+    const summary = summaryOf(review, { stack: "prod" });
+    const comment = dataComment(summary);
+    const raw = gunzipSync(Buffer.from(/platform-review-data (\S+) -->/.exec(comment)![1]!, "base64"));
+    expect(raw.length).toBeLessThan(DATA_LIMIT_BYTES);
+    const back = reviewInNote(`report\n${comment}\n`).summary;
+    expect(back.changes).toHaveLength(15_000);
+    expect(back.sentences).toEqual(summary.sentences);
+    expect(back.counts_line).toBe(summary.counts_line);
+    expect(differences(back, review)).toEqual([]);
+  });
+
+  it("a review whose data cannot fit its note still gives the report, saying the apply will stop; the note carries no data", async () => {
+    const file = path.join(work, "too-large.json");
+    writeLargePreview(file, { changes: 200, kinds: ["create"] });
+    let report = "";
+    expect(await main(["--preview", file, "--max-chars", "3000"], {}, (text) => (report += text))).toBe(0);
+    expect(report).toContain("**Too large for the apply's guard:**");
+    expect(report).not.toContain("platform-review-data");
+    expect(report.length).toBeLessThanOrEqual(3000);
   });
 
   it("of every kind give a report within the note's limit, destructive steps first, and data with every change", () => {
