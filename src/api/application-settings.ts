@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { decimalValue, SETTING_ENTRIES } from "../application-settings-catalogue";
-import type { Needs } from "../engine/needs";
+import type { Needs } from "./needs";
 import { callsOf } from "./core";
 
 /** Instance-wide settings: for administrators, on the offerings that have an instance of their own. */

@@ -7,8 +7,7 @@ import { z } from "zod";
 import type { PlatformClient } from "../client";
 import { isHttpUrl } from "../validation";
 import { callsOf } from "./core";
-import type { Operation } from "../engine/definition";
-import type { Needs } from "../engine/needs";
+import type { Needs, Operation } from "./needs";
 import { ownerNamedBy, ownerOf, type Owner, type OwnerKind } from "./owner";
 
 /** A badge rendered for a project or group: what `GET .../badges/render` answers. */

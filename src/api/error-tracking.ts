@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { apiPath } from "../client";
-import type { Needs } from "../engine/needs";
+import type { Needs } from "./needs";
 import { callsOf } from "./core";
 import { onProject } from "./owner";
 

@@ -5,8 +5,9 @@
  * provider's check / diff / create / read / update / delete.
  */
 import type { z } from "zod";
-import type { PlatformClient } from "../client";
-import type { Needs } from "./needs";
+import type { EngineContext, Live, Needs, Operation } from "../api/needs";
+
+export type { EngineContext, Live, Operation } from "../api/needs";
 
 /** Traits of one input property, declared beside it once. */
 export interface FieldTraits {
@@ -98,12 +99,6 @@ export interface ObservedTrait {
   afterApply?: unknown;
 }
 
-export type Live = Record<string, unknown>;
-
-export interface EngineContext {
-  client: PlatformClient;
-}
-
 /** The object the API returned, with the id the engine records for it. */
 export interface Located<L extends Live = Live> {
   id: string;
@@ -169,8 +164,6 @@ export function outputValues(outputs: OutputsDeclaration, live: Live, args: Reco
   return values;
 }
 
-/** What the engine is doing when a request fails. */
-export type Operation = "create" | "read" | "update" | "delete";
 
 /** What every resource declares, whatever its kind. */
 interface ResourceBase<S extends z.ZodObject, L extends Live, O extends OutputsDeclaration<L, z.output<S>>> {
@@ -185,7 +178,7 @@ interface ResourceBase<S extends z.ZodObject, L extends Live, O extends OutputsD
   /** The computed outputs: each one's value from the live object, and its traits; documented on its key. */
   outputs: O;
   /**
-   * What the server demands for this object and operation (../engine/needs.ts):
+   * What the server demands for this object and operation (../api/needs.ts):
    * refused requests are explained with it, and `check` verifies at preview
    * what a create needs (./verify.ts).
    */
