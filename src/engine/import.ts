@@ -32,7 +32,7 @@ import { warn } from "./engine-log";
 import { isUnknown } from "./values";
 import { checkImportedId, ExplainedError } from "./errors";
 import { isGone } from "./explain";
-import type { PropertyParts } from "./properties";
+import type { PropertyParts } from "./types";
 
 /** The reserved input that carries the id of the object to take over. */
 export const IMPORT_KEY = "__import";

@@ -17,24 +17,10 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { AnyObjectResource, EngineContext, Located } from "./definition";
 import { checkImportedId, ExplainedError } from "./errors";
 import { changesToAdopt, importedObject } from "./import";
-import type { PropertyParts } from "./properties";
+import type { Lifecycle, PropertyParts } from "./types";
 import { withoutEngineKeys } from "./values";
 
 type Args = Record<string, unknown>;
-
-/** What the engine does for each operation of a kind; the kinds differ in how objects come, change and go. */
-export interface Lifecycle {
-  create(ctx: EngineContext, args: Args): Promise<pulumi.dynamic.CreateResult>;
-  /** create with the `import` option (./import.ts): the object `importId` names, taken over. */
-  importing(ctx: EngineContext, args: Args, importId: string): Promise<pulumi.dynamic.CreateResult>;
-  /** The outputs to record after bringing the object from `olds` to `args`. */
-  update(ctx: EngineContext, id: string, olds: Args, args: Args): Promise<Args>;
-  delete(ctx: EngineContext, id: string, props: Args): Promise<void>;
-  /** Properties that change though the program no longer declares them (a settings resource's released fields). */
-  released(olds: Args, declared: Args): string[];
-  /** Which changed properties need a new object, and whether the old one must go first. */
-  replacing(changed: readonly string[], olds: Args, news: Args): { replaces: string[]; deleteBeforeReplace: boolean };
-}
 
 export function objectLifecycle(parts: PropertyParts, definition: AnyObjectResource): Lifecycle {
   const create = async (ctx: EngineContext, args: Args) => {

@@ -6,18 +6,10 @@
  */
 import equal from "fast-deep-equal";
 import { type AnyResourceDefinition, type FieldTraits, type Live, outputValues } from "./definition";
-import type { EngineParts } from "./settings";
+import type { PropertyParts } from "./types";
 import { apiFieldName, isUnknown } from "./values";
 
 type Args = Record<string, unknown>;
-
-/** The engine parts, and what only the provider needs besides. */
-export interface PropertyParts extends EngineParts {
-  /** Properties whose declared value names local content (files): see the `fingerprint` trait. */
-  fingerprinted: readonly string[];
-  /** Properties with the `secret` trait, in declaration order. */
-  secretProperties: readonly string[];
-}
 
 /** The property names and their traits: what the helpers below read of a declaration. */
 interface Properties {

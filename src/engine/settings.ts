@@ -27,9 +27,9 @@
  * apart (an avatar: one extra GET, only when the field is first managed).
  */
 import { z } from "zod";
-import { type AnyResourceDefinition, type AnySettingsResource, type EngineContext, type FieldTraits, type Live, type Located, type PriorValues, settingsOutputs } from "./definition";
+import { type AnySettingsResource, type EngineContext, type Located, type PriorValues, settingsOutputs } from "./definition";
 import { checkImportedId } from "./errors";
-import type { Lifecycle } from "./objects";
+import type { EngineParts, Lifecycle } from "./types";
 import { mayHaveBeenApplied } from "../client";
 import { PartialCreateError } from "./errors";
 import { withoutEngineKeys } from "./values";
@@ -69,24 +69,6 @@ export function priorValueOutputs(prior: PriorValues, isSecret: (property: strin
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** What the life cycles use of the generic engine (built by ./properties.ts). */
-export interface EngineParts {
-  definition: AnyResourceDefinition;
-  propertyNames: readonly string[];
-  /** The same names, to look one up. */
-  propertySet: ReadonlySet<string>;
-  /** Properties that are fields of the API object (not owners or provider options). */
-  apiProperties: readonly string[];
-  traits(name: string): FieldTraits;
-  liveValueOf(name: string, field: FieldTraits, live: Live): unknown;
-  changedProperties(olds: Args, news: Args): string[];
-  differingFromLive(args: Args, live: Live, names?: readonly string[]): string[];
-  outputsFor(args: Args, live: Live): Args;
-  fingerprintOutput(args: Args): Args;
-  /** `outputsFor` with `fingerprintOutput` joined in: what create and update record. */
-  recordedOutputs(args: Args, live: Live): Args;
 }
 
 /** The engine parts, with the declaration known to be a settings resource's. */
