@@ -1,7 +1,8 @@
 /**
  * The action layer: what the API does rather than what it holds (run a
  * schedule now, purge a cache, revoke a token, commit a changelog), each one
- * small declaration over the data functions' layer (../functions/core.ts):
+ * small declaration over the core it shares with the data functions
+ * (../calls/core.ts):
  *
  * - the same connection: the program's stack config inside a program, else
  *   the environment (`PLATFORM_URL`, `PLATFORM_TOKEN`, or a CI job's
@@ -22,9 +23,9 @@ import type { z } from "zod";
 import { MAY_HAVE_BEEN_DONE, mayHaveBeenApplied } from "../client/errors";
 import { withConnection, type Connection } from "../connection";
 import { ExplainedError } from "../engine/errors";
-import { clientFor, explained, parseArgs, readerFor, type CallDeclaration, type Reader } from "../functions/core";
+import { clientFor, explained, parseArgs, readerFor, type CallDeclaration, type Reader } from "../calls/core";
 
-export { groupNeeds, projectNeeds } from "../functions/core";
+export { groupNeeds, projectNeeds } from "../calls/core";
 
 export interface ActionDeclaration<A extends z.ZodObject, Out> extends CallDeclaration<A> {
   /** What the action does to its subject, for messages: `run`, `purge`, `delete`. */

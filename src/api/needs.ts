@@ -10,6 +10,8 @@
 import type { PlatformClient } from "../client";
 import type { NamedOwner } from "./owner";
 
+import { onGroup, onProject } from "./owner";
+
 export { onGroup, onProject, ownerNamedBy } from "./owner";
 
 /** An object as the API returned it. */
@@ -220,3 +222,13 @@ export function needsInWords(needs: Needs): NeedsInWords {
     ...(needs.featureFlag ? { featureFlag: needs.featureFlag } : {}),
   };
 }
+
+/** The needs of a call on the project its `project` argument names: `role` on it, and what else it needs (a tier, a phrase). */
+export const projectNeeds =
+  (role?: Role, more: Omit<Needs, "on" | "role"> = {}) =>
+  (args: { project: string | number }): Needs => ({ on: onProject(args.project), ...(role ? { role } : {}), ...more });
+
+/** The needs of a call on the group its `group` argument names: `role` on it, and what else it needs (a tier, a phrase). */
+export const groupNeeds =
+  (role?: Role, more: Omit<Needs, "on" | "role"> = {}) =>
+  (args: { group: string | number }): Needs => ({ on: onGroup(args.group), ...(role ? { role } : {}), ...more });

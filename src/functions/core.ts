@@ -1,95 +1,30 @@
 /**
  * The data-function layer: every lookup (`getX` / `getXOutput`) is one small
- * declaration, and this module does the rest once, for all of them:
+ * declaration, and this module does the rest once, for all of them, over the
+ * core every call shares (../calls/core.ts: arguments, checked and camelCased
+ * answers, explained failures):
  *
  * - the connection: the program's stack config (`platform:url`,
  *   `platform:token`, the timeouts), else the environment variables, through
  *   the same client the resources use (retries, pacing, explained errors);
- * - the arguments: validated with the declaration's zod schema before any
- *   request; a failure names the argument and the rule, unknown arguments
- *   included (`projcet: unknown property; did you mean project?`);
- * - the answer: checked against the declared API shape (a server that is not
- *   the platform's API fails clearly), then given with camelCase names and
- *   nothing dropped;
  * - lists: every page (100 items a request, keyset where the API offers it),
  *   or the first `limit` items with no more requests than they need;
- * - failures: a missing object is an error that names it, a refusal says what
- *   the caller lacks; no stack trace of ours;
  * - the Output form: arguments may be Pulumi inputs, the lookup waits for
  *   `dependsOn`, and a result holding a secret (a DSN) is a secret.
  */
-import { createHash, randomBytes } from "node:crypto";
-import { createWriteStream } from "node:fs";
-import { mkdir, rename, rm } from "node:fs/promises";
-import { dirname } from "node:path";
-import { Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, missingOrHidden, NetworkError, PAGE_SIZE, REFUSAL_ADVICE, roleNeeded, tierNeeded, type PlatformClient, type Query } from "../client";
-import { client, withConnection, type Connection } from "../connection";
+import type { Query } from "../client";
+import { withConnection, type Connection } from "../connection";
 import type { ConnectionInput } from "../engine/connections";
-import { needsInWords, offeringNeeded, onGroup, onProject, type Needs, type Role } from "../engine/needs";
-import { ExplainedError } from "../engine/errors";
-import { redact } from "../engine/redaction";
-import { describeIssue } from "../validation";
+import { clientFor, explained, parseArgs, readerFor, type AnyDeclaration, type CallDeclaration, type Camelized, type Reader } from "../calls/core";
 
-// ---------------------------------------------------------------------------
-// camelCase results
-
-// A leading underscore is dropped (`_links` → `links`, not `Links`).
-type CamelCase<S extends string> = S extends `_${infer Rest}` ? CamelCase<Rest> : S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
-
-/** An API object as a function returns it: every key in camelCase, at any depth. */
-export type Camelized<T> = T extends readonly (infer Item)[]
-  ? Camelized<Item>[]
-  : T extends object
-    ? { [K in keyof T as K extends string ? CamelCase<K> : K]: Camelized<T[K]> }
-    : T;
-
-export const camelCase = (name: string): string => name.replace(/^_+/, "").replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
-
-/** Renames keys at every depth, except inside `opaque` fields, whose keys are data (a finding's `details`). */
-function camelized(value: unknown, opaque: ReadonlySet<string>): unknown {
-  if (Array.isArray(value)) return value.map((item) => camelized(item, opaque));
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [camelCase(key), opaque.has(key) ? inner : camelized(inner, opaque)]));
-}
+export { camelCase, groupNeeds, projectNeeds } from "../calls/core";
+export type { CallDeclaration, Camelized, Reader, SavedFile } from "../calls/core";
 
 // ---------------------------------------------------------------------------
 // Declarations
 
-type Args = Record<string, unknown>;
-
-/**
- * What the shared layer needs of a call to check its arguments and explain
- * its failures: the data functions' declarations, and the actions' (../actions/core.ts).
- */
-export interface CallDeclaration<A extends z.ZodObject> {
-  /** `getRegistryTags`: named in every message. */
-  name: string;
-  /** The arguments, camelCase, as users write them. Unknown names are refused. */
-  args: A;
-  /** Rules across arguments that the schema cannot say; each failure names its argument. */
-  validate?(args: z.output<A>): { argument: string; reason: string }[];
-  /** What the call reads, as a user names it (`registry repository 7 of project acme/web`): named when it is missing. */
-  subject(args: z.output<A>): string;
-  /**
-   * What a refusal means for this call, beyond its needs and the
-   * generic reading: a 404 of a tier-gated API may be the tier, a 403 of a
-   * protected tag its protection. Actions also explain the server's limits
-   * here (a 429 of the changelog, a 400 of an hourly lease).
-   */
-  refusals?: Partial<Record<number, (args: z.output<A>) => string>>;
-  /**
-   * What the call needs of the token's user and of the owner, declared as
-   * resources declare it (../engine/needs.ts): a 403 is worded from it as a
-   * resource's is, the call's own `refusals[403]` then adds to it.
-   */
-  needs?(args: z.output<A>): Needs;
-  /** What the call does to its subject, for messages: `read` (the default), `run`, `delete`. */
-  verb?: string;
-}
 
 interface CommonDeclaration<A extends z.ZodObject> extends CallDeclaration<A> {
   /** Result keys (camelCase, any depth) that hold secrets: the Output form is then secret. */
@@ -123,50 +58,6 @@ export type TextDeclaration<A extends z.ZodObject> = AddressedDeclaration<A>;
 export interface ComposedDeclaration<A extends z.ZodObject, Out> extends CommonDeclaration<A> {
   run(read: Reader, args: z.output<A>): Promise<Out>;
 }
-
-/**
- * The reads a lookup is made of, each checked against its declared shape and
- * camelCased; failures are explained by the lookup's declaration.
- */
-export interface Reader {
-  object<R extends z.ZodType>(path: string, query: Query | undefined, shape: R): Promise<Camelized<z.output<R>>>;
-  /** Every page, 100 items a request, or only the pages the first `limit` items need. */
-  list<R extends z.ZodType>(path: string, query: Query | undefined, item: R, limit?: number): Promise<Camelized<z.output<R>>[]>;
-  text(path: string, query?: Query): Promise<string>;
-  /**
-   * A file the API serves, streamed to `destination` and hashed as it arrives
-   * (never held whole in memory); the file appears only once it is complete.
-   */
-  file(path: string, query: Query | undefined, destination: string): Promise<SavedFile>;
-  /** The client itself, for reads beside the API (a token service, the registry); check their answers with `checked`. */
-  readonly client: PlatformClient;
-  /** An answer checked against `shape` (a mismatch is explained), then camelCased, as every read's is. */
-  checked<R extends z.ZodType>(shape: R, answer: unknown): Camelized<z.output<R>>;
-}
-
-/** A file a lookup saved to disk (`Reader.file`). */
-export interface SavedFile {
-  /** Where it was written. */
-  path: string;
-  /** Bytes. */
-  size: number;
-  /** SHA-256 of the bytes, hexadecimal. */
-  sha256: string;
-}
-
-/** The needs of a call on the project its `project` argument names: `role` on it, and what else it needs (a tier, a phrase). */
-export const projectNeeds =
-  (role?: Role, more: Omit<Needs, "on" | "role"> = {}) =>
-  (args: { project: string | number }): Needs => ({ on: onProject(args.project), ...(role ? { role } : {}), ...more });
-
-/** The needs of a call on the group its `group` argument names: `role` on it, and what else it needs (a tier, a phrase). */
-export const groupNeeds =
-  (role?: Role, more: Omit<Needs, "on" | "role"> = {}) =>
-  (args: { group: string | number }): Needs => ({ on: onGroup(args.group), ...(role ? { role } : {}), ...more });
-
-/** Any declaration, as the shared code below handles them. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDeclaration = CallDeclaration<any> & { secrets?: readonly string[]; opaque?: readonly string[] };
 
 /** The arguments of the Output form: each may be a Pulumi input. */
 export type InputArgs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
@@ -250,60 +141,6 @@ export function defineComposedFunction<A extends z.ZodObject, Out>(declaration: 
   return dataFunction(declaration, declaration.args, (read, args: z.output<A>) => declaration.run(read, args));
 }
 
-/** The reads of one call, on behalf of `declaration` (whose subject names what a bad answer was for). */
-export function readerFor(api: PlatformClient, declaration: AnyDeclaration, args: Args): Reader {
-  const checked = <T>(shape: z.ZodType, answer: unknown) => checkedAnswer(declaration, shape, answer, args) as T;
-  return {
-    async object(path, query, shape) {
-      return checked(shape, await api.get<unknown>(path, query));
-    },
-    async list(path, query, item, limit = Infinity) {
-      const items: unknown[] = [];
-      for await (const page of api.pages<unknown>(path, { ...query, per_page: Math.min(PAGE_SIZE, limit) })) {
-        items.push(...page);
-        if (items.length >= limit) break;
-      }
-      return checked(z.array(item), items.slice(0, limit));
-    },
-    async text(path, query) {
-      const answer = await api.get<unknown>(path, query);
-      if (answer === undefined) return "";
-      if (typeof answer !== "string") return checked(z.string(), answer);
-      return answer;
-    },
-    file: (path, query, destination) => api.stream(path, query, (body) => savedFile(body, destination)),
-    client: api,
-    checked: (shape, answer) => checked(shape, answer),
-  };
-}
-
-/**
- * Writes a download beside its destination, hashing each chunk on its way to
- * disk, then renames it into place: a broken download leaves no partial file
- * under the name, and each attempt of a retried request starts afresh.
- */
-async function savedFile(body: NodeJS.ReadableStream, destination: string): Promise<SavedFile> {
-  await mkdir(dirname(destination), { recursive: true });
-  const partial = `${destination}.${randomBytes(4).toString("hex")}.partial`;
-  const hash = createHash("sha256");
-  let size = 0;
-  const measure = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      hash.update(chunk);
-      size += chunk.length;
-      done(null, chunk);
-    },
-  });
-  try {
-    await pipeline(body, measure, createWriteStream(partial));
-    await rename(partial, destination);
-  } catch (error) {
-    await rm(partial, { force: true });
-    throw error;
-  }
-  return { path: destination, size, sha256: hash.digest("hex") };
-}
-
 // ---------------------------------------------------------------------------
 // The two forms
 
@@ -336,15 +173,6 @@ function dataFunction<In, Out>(
   return Object.assign(get, { output });
 }
 
-/** The client of the connection in force; a connection not set up is said in the call's name. */
-export function clientFor(declaration: { name: string }): PlatformClient {
-  try {
-    return client();
-  } catch (error) {
-    throw new ExplainedError(`${declaration.name}: ${(error as Error).message}`);
-  }
-}
-
 /** A resource is ready once its id (custom resources) or its URN is known. */
 function readiness(resource: pulumi.Resource): pulumi.Output<unknown> {
   return pulumi.CustomResource.isInstance(resource) ? (resource as pulumi.CustomResource).id : resource.urn;
@@ -356,85 +184,3 @@ function holdsSecret(value: unknown, keys: readonly string[]): boolean {
   return Object.entries(value).some(([key, inner]) => (keys.includes(key) && inner !== null && inner !== undefined && inner !== "") || holdsSecret(inner, keys));
 }
 
-// ---------------------------------------------------------------------------
-// Arguments, answers and failures
-
-/** The arguments checked against `schema` and the declaration's own rules; a failure names each argument and sends nothing. */
-export function parseArgs(declaration: AnyDeclaration, schema: z.ZodObject, args: unknown): Args {
-  const result = schema.safeParse(args ?? {}, { reportInput: true });
-  const known = Object.keys(schema.shape);
-  const failures = result.success
-    ? (declaration.validate?.(result.data as never) ?? []).map((failure) => failure.reason)
-    : result.error.issues.map((issue) => describeIssue(issue, known));
-  if (failures.length) throw new ExplainedError(`${declaration.name}: invalid arguments: ${failures.join("; ")}. No request was sent.`);
-  return result.data as Args;
-}
-
-/** The answer checked against the declared shape, then camelCased. */
-function checkedAnswer(declaration: AnyDeclaration, shape: z.ZodType, answer: unknown, args: Args): unknown {
-  const checked = shape.safeParse(answer);
-  if (!checked.success) {
-    const issue = checked.error.issues[0]!;
-    throw new ExplainedError(
-      `${declaration.name}: the server's answer for ${declaration.subject(args as never)} is not what the API specifies ` +
-        `(${issue.path.join(".") || "the answer"}: ${issue.message}). Check that platform:url is the platform's API.`,
-    );
-  }
-  return camelized(checked.data, new Set(declaration.opaque ?? []));
-}
-
-/** A failed request as the user should read it: what was looked up or done, what the server said, what to do. */
-export function explained(declaration: AnyDeclaration, args: Args, error: unknown, secrets: readonly string[] = []): Error {
-  if (error instanceof ExplainedError) return error;
-  if (!(error instanceof ApiError || error instanceof NetworkError)) return error as Error;
-  const subject = declaration.subject(args as never);
-  const verb = declaration.verb ?? "read";
-  const special = error instanceof ApiError ? (declaration.refusals?.[error.status]?.(args as never) ?? offeringRefusal(declaration, args, error)) : undefined;
-  const answered = error instanceof ApiError ? `${error.method} ${error.path} answered ${error.status}${error.serverMessage ? ` (${error.serverMessage})` : ""}` : "";
-  // What a CI job token cannot do is said whatever the call's own reading of the refusal.
-  const note = error instanceof ApiError && error.credentialNote ? ` ${error.credentialNote}` : "";
-  let message: string;
-  // A 404 and a 403 read as a resource's do: the missing or hidden object, the role or tier lacking.
-  const refused = error instanceof ApiError && (error.status === 404 || error.status === 403);
-  const cause = refused ? (error.status === 404 ? notFoundCause(error, args, subject, special) : forbiddenCause(declaration, args)) : undefined;
-  if (refused && (cause || special)) {
-    const advice = special ?? REFUSAL_ADVICE[error.status as 403 | 404];
-    message = `could not ${verb} ${subject}: ${answered}${cause ? `: ${cause}` : ""}. ${advice}${note}`;
-  } else if (error instanceof ApiError && special) {
-    // A job token's 401 is the job token's reach, not a wrong access token.
-    message = error.status === 401 ? `${answered}: ${note ? note.trim() : special}` : `could not ${verb} ${subject}: ${answered}. ${special}`;
-  } else {
-    message = `could not ${verb} ${subject}. ${error.message}`;
-  }
-  // The token is masked should a server repeat it, and so are the call's own secret arguments (a token to revoke).
-  return new ExplainedError(redact(`${declaration.name}: ${message}`, [{ secrets: [...secrets] }], ["secrets"]));
-}
-
-/**
- * What a 404 means, in the one wording of a missing or hidden object: the
- * owner the server named when the call names it too (`404 Project Not Found`
- * and a `project` argument), another object the server named, or the subject
- * itself. An unknown route that the call explains itself is left to it.
- */
-function notFoundCause(error: ApiError, args: Args, subject: string, special: string | undefined): string | undefined {
-  const named = error.notFoundSubject;
-  if (named === undefined && special !== undefined) return undefined;
-  if (!named) return missingOrHidden(subject);
-  const kind = named.toLowerCase();
-  const ref = args[kind];
-  return missingOrHidden(typeof ref === "string" || typeof ref === "number" ? `${kind} ${ref}` : `the ${kind}`);
-}
-
-/** A route the server does not know, on an offering the call's needs exclude: the one wording of it, as a sentence. */
-function offeringRefusal(declaration: AnyDeclaration, args: Args, error: ApiError): string | undefined {
-  const offering = error.status === 404 && error.notFoundSubject === undefined ? declaration.needs?.(args as never).offering : undefined;
-  return offering && `${offeringNeeded(offering).replace(/^./, (first) => first.toUpperCase())}.`;
-}
-
-/** What a 403 means, from the call's needs: the role (and tier) it needs, in the resources' words. */
-function forbiddenCause(declaration: AnyDeclaration, args: Args): string | undefined {
-  const declared = declaration.needs?.(args as never);
-  const needs = declared && needsInWords(declared);
-  if (!needs?.role) return needs?.tier ? tierNeeded(needs.tier, needs.subject) : undefined;
-  return needs.tier ? `${roleNeeded(needs.role, needs.subject)}, and ${tierNeeded(needs.tier, needs.subject)}` : roleNeeded(needs.role, needs.subject);
-}
