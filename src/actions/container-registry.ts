@@ -6,7 +6,7 @@
  * cleanup resource's, not actions.
  */
 import { z } from "zod";
-import { inRepository, projectRepositoryPath, registryRepositorySubject, registryTagPath } from "../functions/container-registry";
+import { inRepository, projectRepositoryPath, registryRepositorySubject, registryTagPath } from "../api/container-registry";
 import { defineAction, projectNeeds } from "./core";
 import { notDotSegments } from "../validation";
 
@@ -28,7 +28,7 @@ export const deleteRegistryTag = defineAction({
     403: () => "A protected tag also needs a role its protection rules allow to delete it (the server says `cannot delete protected tag(s)` then).",
   },
   async run(call, args) {
-    await call.client.delete(registryTagPath(args));
+    await call.client.delete(registryTagPath(args.project, args.repositoryId, args.name));
     return { deleted: args.name };
   },
 });
@@ -48,7 +48,7 @@ export const deleteRegistryRepository = defineAction({
   subject: registryRepositorySubject,
   needs: projectNeeds("Maintainer"),
   async run(call, args) {
-    await call.client.delete(projectRepositoryPath(args));
+    await call.client.delete(projectRepositoryPath(args.project, args.repositoryId));
     return { scheduled: true as const };
   },
 });

@@ -9,7 +9,7 @@
  * is unknown is not retried, so a lost answer never makes a second epic.
  */
 import { z } from "zod";
-import { childEpicsPath, parentEpic, parentEpicSubject } from "../functions/epics";
+import { epicChildrenPath, parentEpic, parentEpicSubject } from "../api/epics";
 import { defineAction, groupNeeds } from "./core";
 
 const linkedEpicShape = z.looseObject({
@@ -48,6 +48,6 @@ export const createChildEpic = defineAction({
   subject: parentEpicSubject,
   needs: groupNeeds("Planner", { phrase: "at least the Planner role (Reporter on servers without Planner)", tier: "premium" }),
   async run(call, args) {
-    return call.checked(linkedEpicShape, await call.client.post<unknown>(childEpicsPath(args), { title: args.title, confidential: args.confidential }));
+    return call.checked(linkedEpicShape, await call.client.post<unknown>(epicChildrenPath(args.group, args.epicIid), { title: args.title, confidential: args.confidential }));
   },
 });

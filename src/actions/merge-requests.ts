@@ -6,8 +6,7 @@
  * (`No stages / jobs for this pipeline.`).
  */
 import { z } from "zod";
-import { pipeline as pipelineShape } from "../api/merge-requests";
-import { inMergeRequest, mergeRequestPipelinesPath, mergeRequestSubject } from "../functions/merge-requests";
+import { inMergeRequest, mergeRequestPipelinesPath, mergeRequestSubject, pipeline as pipelineShape } from "../api/merge-requests";
 import { defineAction, projectNeeds } from "./core";
 
 const noJobs = () => "The server creates one only when the project's CI configuration has jobs with a merge request rule.";
@@ -31,6 +30,6 @@ export const createMergeRequestPipeline = defineAction({
     422: noJobs,
   },
   async run(call, args) {
-    return call.checked(pipelineShape, await call.client.post<unknown>(mergeRequestPipelinesPath(args), {}));
+    return call.checked(pipelineShape, await call.client.post<unknown>(mergeRequestPipelinesPath(args.project, args.iid), {}));
   },
 });

@@ -5,8 +5,7 @@
  */
 import { z } from "zod";
 import { ownerReference } from "../api/owner";
-import { pipelineSchedulePlayPath, scheduleRunCalls } from "../api/pipeline-schedules";
-import { scheduleId, scheduleNotFound, signedInOnly } from "../functions/pipeline-schedules";
+import { pipelineSchedulePlayPath, scheduleId, scheduleNotFound, scheduleRunCalls, signedInOnly } from "../api/pipeline-schedules";
 import { defineAction, projectNeeds } from "./core";
 
 /**

@@ -6,8 +6,7 @@
  * shared with another registry keeps its cache for that one).
  */
 import { z } from "zod";
-import { registryPath, upstreamPath } from "../api/virtual-registries";
-import { containerRefusals, objectId } from "../functions/virtual-registries";
+import { containerRefusals, objectId, registryPath, upstreamPath } from "../api/virtual-registries";
 import type { Needs } from "../engine/needs";
 import { defineAction } from "./core";
 

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { apiPath, pathSegment, type PlatformClient } from "../client";
 import { callsOf } from "./core";
+import { ownerReference } from "./owner";
 
 export const registryTagSummary = z.looseObject({
   name: z.string(),
@@ -70,3 +71,15 @@ export async function registryTagWithClock(client: PlatformClient, path: string)
   const date = Date.parse(String(response.headers["date"] ?? ""));
   return { tag: registryTagCalls.check(response.body, `GET ${path}`), now: Number.isNaN(date) ? Date.now() : date };
 }
+
+/** A registry repository's numeric id, as the calls take it. */
+export const repositoryId = z.number().int().positive();
+/** The arguments naming one registry repository of a project, as the calls on it take them. */
+export const inRepository = {
+  /** The project that owns the repository (id or full path). */
+  project: ownerReference,
+  /** The repository's id (see `getRegistryRepositories`). */
+  repositoryId,
+};
+export const registryRepositorySubject = (args: { project: string | number; repositoryId: number }) =>
+  `registry repository ${args.repositoryId} of project ${args.project}`;

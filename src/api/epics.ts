@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { apiPath, type PlatformClient } from "../client";
 import { callsOf, checked } from "./core";
+import { ownerReference } from "./owner";
 
 const date = z.string().nullable();
 
@@ -72,4 +73,24 @@ export const epicLinkId = (group: string | number, epicIid: number, childId: num
 export function parseEpicLinkId(id: string): { childrenPath: string; childPath: string; childId: number } | undefined {
   const match = LINK_ID.exec(id);
   return match ? { childrenPath: "/" + match[1], childPath: `/${match[1]}/${match[2]}`, childId: Number(match[2]) } : undefined;
+}
+
+/** The argument naming an epic's group, as the calls on epics take it. */
+export const inGroup = {
+  /** The epic's group (id or full path). */
+  group: ownerReference,
+};
+/** An epic's iid argument; `whose` names it in the message (`the parent epic's`). */
+export const epicIid = (whose: string) =>
+  z.number().int({ message: `must be ${whose} iid: a positive integer` }).positive({ message: `must be ${whose} iid: a positive integer` });
+
+/** A parent epic, as its children's calls name it. */
+export const parentEpic = {
+  ...inGroup,
+  /** The parent epic's iid in that group. */
+  epicIid: epicIid("the parent epic's"),
+};
+
+export function parentEpicSubject(args: { group: string | number; epicIid: number }): string {
+  return `epic &${args.epicIid} of group ${args.group}`;
 }

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { apiPath } from "../client";
 import { callsOf } from "./core";
+import { ownerReference } from "./owner";
 
 const nullableText = z.string().nullable().optional();
 
@@ -186,6 +187,9 @@ export const mergeRequestsPath = (project: string | number): string => apiPath`/
 export const mergeRequestPath = (project: string | number, iid: number): string => `${mergeRequestsPath(project)}/${iid}`;
 
 /** A merge request's notes (comments): `/projects/acme%2Fweb/merge_requests/3/notes`. */
+/** A merge request's pipelines: listed by `getMergeRequestPipelines`, created by `createMergeRequestPipeline`. */
+export const mergeRequestPipelinesPath = (project: string | number, iid: number): string => `${mergeRequestPath(project, iid)}/pipelines`;
+/** The notes of a merge request. */
 export const mergeRequestNotesPath = (project: string | number, iid: number): string => `${mergeRequestPath(project, iid)}/notes`;
 /** The merge requests a commit belongs to. */
 export const commitMergeRequestsPath = (project: string | number, sha: string): string => apiPath`/projects/${project}/repository/commits/${sha}/merge_requests`;
@@ -198,3 +202,12 @@ export function parseMergeRequestId(id: string): { path: string; project: string
   const match = /^projects\/([^/]+)\/merge_requests\/(\d+)$/.exec(id);
   return match ? { path: "/" + id, project: decodeURIComponent(match[1]!), iid: Number(match[2]) } : undefined;
 }
+
+/** The arguments naming one merge request, as the calls on it take them. */
+export const inMergeRequest = {
+  /** The project (id or full path). */
+  project: ownerReference,
+  /** The merge request's internal id in the project (`!iid`). */
+  iid: z.number().int().positive(),
+};
+export const mergeRequestSubject = (args: { project: string | number; iid: number }) => `merge request !${args.iid} of project ${args.project}`;

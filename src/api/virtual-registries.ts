@@ -6,7 +6,7 @@
  * group's upstreams are.
  */
 import { z } from "zod";
-import { apiPath } from "../client";
+import { apiPath, flagOff, tierNeeded, tokenRefused } from "../client";
 import { callsOf } from "./core";
 import { ownerReference } from "./owner";
 
@@ -115,3 +115,13 @@ export const cleanupPolicyPath = (group: string | number): string => apiPath`/gr
 
 /** Registries and upstreams are named by their numeric id alone. */
 export const isNumericId = (id: string): boolean => /^\d+$/.test(id);
+
+/** An object's numeric id argument; `what` names the object in the message (`a virtual registry`). */
+export const objectId = (what: string) => z.number().int({ message: `must be ${what}'s numeric id` }).positive({ message: `must be ${what}'s numeric id` });
+
+const FLAG = "container_virtual_registries";
+/** What the container virtual registries API's unnamed refusals mean. */
+export const containerRefusals = {
+  401: () => `either ${flagOff(FLAG, "for the group")}, or ${tokenRefused()} (this API answers 401 to each).`,
+  404: () => `This API answers the same unnamed 404 when ${tierNeeded(PREMIUM_TIER, "its group")} and is below it.`,
+};

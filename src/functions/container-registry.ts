@@ -5,14 +5,16 @@
  */
 import { z } from "zod";
 import {
+  inRepository,
   registryRepositoriesPath,
   registryRepository as repositoryShape,
   registryRepositoryPath,
+  registryRepositorySubject,
   registryTag as tagDetailShape,
-  projectRepositoryPath as repositoryPathOf,
   registryTagPath as tagPathOf,
   registryTagsPath,
   registryTagSummary as tagSummaryShape,
+  repositoryId,
 } from "../api/container-registry";
 import { ownerNamedBy, ownerReference } from "../api/owner";
 import type { Needs } from "../engine/needs";
@@ -23,12 +25,7 @@ export type RegistryRepository = Camelized<z.output<typeof repositoryShape>>;
 export type RegistryTagSummary = Camelized<z.output<typeof tagSummaryShape>>;
 export type RegistryTag = Camelized<z.output<typeof tagDetailShape>>;
 
-export const repositoryId = z.number().int().positive();
-/** A project's registry repository: its tags are read here, and it and its tags are deleted by the actions. */
-export const projectRepositoryPath = (args: { project: string | number; repositoryId: number }) => repositoryPathOf(args.project, args.repositoryId);
-export const registryTagPath = (args: { project: string | number; repositoryId: number; name: string }) => tagPathOf(args.project, args.repositoryId, args.name);
-export const registryRepositorySubject = (args: { project: string | number; repositoryId: number }) =>
-  `registry repository ${args.repositoryId} of project ${args.project}`;
+const registryTagPath = (args: { project: string | number; repositoryId: number; name: string }) => tagPathOf(args.project, args.repositoryId, args.name);
 const flag = z.boolean().optional();
 /** Who may read a registry depends on the project's registry visibility; a disabled one refuses everyone. */
 const registryRefusal = () =>
@@ -106,12 +103,6 @@ export const getRegistryRepository = registryRepository;
 /** `getRegistryRepository` as an Output. */
 export const getRegistryRepositoryOutput = registryRepository.output;
 
-export const inRepository = {
-  /** The project that owns the repository (id or full path). */
-  project: ownerReference,
-  /** The repository's id (see `getRegistryRepositories`). */
-  repositoryId,
-};
 
 const registryTags = defineListFunction({
   name: "getRegistryTags",

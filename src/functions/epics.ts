@@ -3,8 +3,7 @@
  * GitLab's replacement is the work items API) but still served.
  */
 import { z } from "zod";
-import { epic as epicShape, epicChildrenPath, epicPath } from "../api/epics";
-import { ownerReference } from "../api/owner";
+import { epic as epicShape, epicChildrenPath, epicIid, epicPath, inGroup, parentEpic, parentEpicSubject } from "../api/epics";
 import { defineListFunction, defineObjectFunction, groupNeeds, type Camelized } from "./core";
 
 export type Epic = Camelized<z.output<typeof epicShape>>;
@@ -12,12 +11,6 @@ export type Epic = Camelized<z.output<typeof epicShape>>;
 /** Epics are a Premium feature; a confidential one is for the Planner role and above. */
 const readNeeds = groupNeeds(undefined, { phrase: "read access to the epic (the Planner role or higher for a confidential one)", tier: "premium" });
 
-const inGroup = {
-  /** The epic's group (id or full path). */
-  group: ownerReference,
-};
-const epicIid = (whose: string) =>
-  z.number().int({ message: `must be ${whose} iid: a positive integer` }).positive({ message: `must be ${whose} iid: a positive integer` });
 
 const epic = defineObjectFunction({
   name: "getEpic",
@@ -44,24 +37,11 @@ export const getEpic = epic;
 /** `getEpic` as an Output. */
 export const getEpicOutput = epic.output;
 
-/** A parent epic, as its children's calls name it. */
-export const parentEpic = {
-  ...inGroup,
-  /** The parent epic's iid in that group. */
-  epicIid: epicIid("the parent epic's"),
-};
-
-/** The children of an epic: listed here, and created by title by `createChildEpic`. */
-export const childEpicsPath = (args: { group: string | number; epicIid: number }) => epicChildrenPath(args.group, args.epicIid);
-
-export function parentEpicSubject(args: { group: string | number; epicIid: number }): string {
-  return `epic &${args.epicIid} of group ${args.group}`;
-}
 
 const epicChildren = defineListFunction({
   name: "getEpicChildren",
   args: z.object(parentEpic),
-  path: childEpicsPath,
+  path: (args) => epicChildrenPath(args.group, args.epicIid),
   subject: (args) => `the child epics of ${parentEpicSubject(args)}`,
   needs: readNeeds,
   item: epicShape,

@@ -14,11 +14,14 @@ import { type Query, tokenRefused } from "../client";
 import { ownerReference } from "../api/owner";
 import {
   ALL_MERGE_REQUESTS,
+  inMergeRequest,
   listedMergeRequest as mergeRequestShape,
   mergeRequest as singleShape,
   mergeRequestDiff as diffShape,
   mergeRequestPath,
+  mergeRequestPipelinesPath,
   mergeRequestsPath,
+  mergeRequestSubject,
   pipelineBasic as pipelineBasicShape,
 } from "../api/merge-requests";
 import { defineListFunction, defineObjectFunction, defineTextFunction, projectNeeds, type Camelized } from "./core";
@@ -231,13 +234,6 @@ export const getProjectMergeRequests = projectMergeRequests;
 /** `getProjectMergeRequests` as an Output. */
 export const getProjectMergeRequestsOutput = projectMergeRequests.output;
 
-export const inMergeRequest = {
-  /** The project (id or full path). */
-  project: ownerReference,
-  /** The merge request's internal id in the project (`!iid`). */
-  iid: z.number().int().positive(),
-};
-export const mergeRequestSubject = (args: { project: string | number; iid: number }) => `merge request !${args.iid} of project ${args.project}`;
 
 const mergeRequest = defineObjectFunction({
   name: "getMergeRequest",
@@ -315,13 +311,11 @@ export const getMergeRequestRawDiffs = mergeRequestRawDiffs;
 /** `getMergeRequestRawDiffs` as an Output. */
 export const getMergeRequestRawDiffsOutput = mergeRequestRawDiffs.output;
 
-/** A merge request's pipelines: listed here, created by `createMergeRequestPipeline`. */
-export const mergeRequestPipelinesPath = (args: { project: string | number; iid: number }) => `${mergeRequestPath(args.project, args.iid)}/pipelines`;
 
 const mergeRequestPipelines = defineListFunction({
   name: "getMergeRequestPipelines",
   args: z.object(inMergeRequest),
-  path: mergeRequestPipelinesPath,
+  path: (args) => mergeRequestPipelinesPath(args.project, args.iid),
   subject: (args) => `the pipelines of ${mergeRequestSubject(args)}`,
   refusals: { 403: pipelineRefusal },
   needs: reporterNeeded,

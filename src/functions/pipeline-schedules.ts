@@ -13,14 +13,16 @@
  * above (doc/api/pipeline_schedules.md); for others the fields are absent.
  */
 import { z } from "zod";
-import { roleNeeded, tokenRefused } from "../client";
 import { ownerReference } from "../api/owner";
 import {
   pipelineSchedule as detailShape,
   pipelineSchedulePath,
   pipelineSchedulesPath,
   pipelineScheduleSummary as scheduleShape,
+  scheduleId,
+  scheduleNotFound,
   schedulePipeline as pipelineShape,
+  signedInOnly,
 } from "../api/pipeline-schedules";
 import { defineComposedFunction, defineListFunction, projectNeeds, type Camelized } from "./core";
 
@@ -36,15 +38,11 @@ export type PipelineScheduleInfo = Camelized<z.output<typeof detailShape>> & {
 };
 
 const project = ownerReference;
-export const scheduleId = z.number().int().positive();
 const schedulesPath = (args: { project: string | number }) => pipelineSchedulesPath(args.project);
 /** One schedule's path: its reads, and the actions on it (`play`). */
 export const schedulePath = (args: { project: string | number; scheduleId: number }) => pipelineSchedulePath(args.project, args.scheduleId);
 /** Schedules are for Reporters and above; the server hides them from Guests (404). */
 export const reporterNeeded = projectNeeds("Reporter");
-export const signedInOnly = () => `this API needs a signed-in caller, and ${tokenRefused()}.`;
-export const scheduleNotFound = (args: { project: string | number }) =>
-  `When the server names the Pipeline Schedule, no schedule of that id belongs to the project, or ${roleNeeded("at least the Reporter role", `project ${args.project}`)} (the server hides schedules from Guests). Otherwise check the project.`;
 
 const schedules = defineListFunction({
   name: "getPipelineSchedules",

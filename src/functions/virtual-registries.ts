@@ -18,12 +18,14 @@
  * so nothing here is secret; `username` is shown.
  */
 import { z } from "zod";
-import { flagOff, tierNeeded, tokenRefused } from "../client";
+import { tierNeeded } from "../client";
 import {
   cleanupPolicy as cleanupPolicyShape,
   cleanupPolicyPath,
+  containerRefusals,
   groupRegistriesPath,
   groupUpstreamsPath,
+  objectId,
   PREMIUM_TIER,
   registryPath,
   registryUpstreamsPath,
@@ -44,15 +46,9 @@ export type UpstreamInfo = Camelized<z.output<typeof upstreamShape>>;
 export type UpstreamDetail = Camelized<z.output<typeof upstreamDetailShape>>;
 export type VirtualRegistryCleanupPolicyInfo = Camelized<z.output<typeof cleanupPolicyShape>>;
 
-export const objectId = (what: string) => z.number().int({ message: `must be ${what}'s numeric id` }).positive({ message: `must be ${what}'s numeric id` });
 const groupArg = { /** The top-level group (id or path). */ group: topLevelGroup };
 
 
-const FLAG = "container_virtual_registries";
-export const containerRefusals = {
-  401: () => `either ${flagOff(FLAG, "for the group")}, or ${tokenRefused()} (this API answers 401 to each).`,
-  404: () => `This API answers the same unnamed 404 when ${tierNeeded(PREMIUM_TIER, "its group")} and is below it.`,
-};
 /** Reading virtual registries and upstreams is for any member of the group. */
 const readNeeds = (args: { group?: string | number }): Needs => ({
   on: args.group === undefined ? { kind: "described", what: "the registry's group" } : onGroup(args.group),

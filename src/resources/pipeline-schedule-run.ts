@@ -9,9 +9,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { pipelineSchedulePath, pipelineSchedulePlayPath, scheduleRunCalls, scheduleSummaryCalls } from "../api/pipeline-schedules";
+import { pipelineSchedulePath, pipelineSchedulePlayPath, scheduleId, scheduleRunCalls, scheduleSummaryCalls } from "../api/pipeline-schedules";
 import { isUnknown } from "../engine/values";
-import { scheduleId } from "../functions/pipeline-schedules";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { recordedOutput, type EngineContext } from "../engine/definition";
 import { defineActionTrigger, triggers } from "./action-trigger";
