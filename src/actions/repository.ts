@@ -7,7 +7,7 @@
  * commits it when a release's version changes: ../resources/changelog-commit.ts.
  */
 import { z } from "zod";
-import { CHANGELOG_RATE_LIMIT, changelogArgs, changelogCommitArgs, changelogCommitBody, changelogNeeds, changelogPath, changelogSubject } from "../functions/repository";
+import { CHANGELOG_RATE_LIMIT, changelogArgs, changelogCommitArgs, changelogCommitBody, changelogNeeds, changelogPath, changelogSubject } from "../api/repository";
 import { defineAction } from "./core";
 
 /**

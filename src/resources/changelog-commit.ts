@@ -13,7 +13,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError } from "../client";
 import { ExplainedError } from "../engine/errors";
-import { CHANGELOG_RATE_LIMIT, changelogArgs, changelogCommitArgs, changelogCommitBody, changelogNeeds, changelogPath } from "../functions/repository";
+import { CHANGELOG_RATE_LIMIT, changelogArgs, changelogCommitArgs, changelogCommitBody, changelogNeeds, changelogPath } from "../api/repository";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { recordedOutput } from "../engine/definition";
 import { defineActionTrigger, triggers } from "./action-trigger";
