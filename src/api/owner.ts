@@ -48,7 +48,7 @@ export function exactlyOneOwner(args: { project?: unknown; group?: unknown }): {
 export const ownerName = (args: { project?: string | number; group?: string | number }): string =>
   args.project !== undefined ? `project ${args.project}` : `group ${args.group}`;
 
-/** A group or project named by an input (`property`), by path or id: the owner an object's needs name (../engine/needs.ts). */
+/** A group or project named by an input (`property`), by path or id: the owner an object's needs name (./needs.ts). */
 export interface NamedOwner {
   kind: OwnerKind;
   property: string;

@@ -77,7 +77,7 @@ export interface CallDeclaration<A extends z.ZodObject> {
   refusals?: Partial<Record<number, (args: z.output<A>) => string>>;
   /**
    * What the call needs of the token's user and of the owner, declared as
-   * resources declare it (../engine/needs.ts): a 403 is worded from it as a
+   * resources declare it (../api/needs.ts): a 403 is worded from it as a
    * resource's is, the call's own `refusals[403]` then adds to it.
    */
   needs?(args: z.output<A>): Needs;
