@@ -25,7 +25,6 @@ export type { CallDeclaration, Camelized, Reader, SavedFile } from "../calls/cor
 // ---------------------------------------------------------------------------
 // Declarations
 
-
 interface CommonDeclaration<A extends z.ZodObject> extends CallDeclaration<A> {
   /** Result keys (camelCase, any depth) that hold secrets: the Output form is then secret. */
   secrets?: readonly string[];
