@@ -140,6 +140,12 @@ describe("listing a group's epics", () => {
     expect(ids((await call(emulator, own, { as: "planner" })).body)).toContain(7);
     expect(await call(emulator, LIST, { as: "outsider" })).toMatchObject({ status: 404, body: { message: "404 Group Not Found" } });
     expect(await call(emulator, "/groups/beta/epics")).toMatchObject({ status: 403, body: { message: "403 Forbidden" } });
+    expect(await call(emulator, LIST, { as: null })).toMatchObject({ status: 404, body: { message: "404 Group Not Found" } });
+  });
+
+  it("answers anonymous callers on a public group, without the epics of its private subgroups", async () => {
+    const emulator = await fresh(epicSeed((seed) => (seed.groups.find((g: any) => g.path === "acme").visibility = "public")));
+    expect(ids((await call(emulator, LIST, { as: null })).body)).toEqual([6, 5, 4, 3, 2, 1]);
   });
 });
 
