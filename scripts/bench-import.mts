@@ -1,7 +1,8 @@
 /**
  * What platform-import costs on a 50-group estate (`npm run bench`, "Import"
  * section of BENCHMARKS.md): a top-level group with 49 subgroups, each group
- * with badges, an integration, a SAML group link and its settings, each with a
+ * with badges, an integration, a SAML group link, its settings and two epics
+ * (one the other's child), each with a
  * project holding a badge, a pipeline schedule, its registry visibility and an
  * error tracking key, and on the top-level group a registry with two upstreams
  * and a cleanup policy. Reads the estate as the command does (the wall time,
@@ -33,6 +34,7 @@ const seed = {
     }),
   ],
   projects: [...(defaultSeed.projects ?? []), ...groupPaths.map((full) => ({ path: "service", namespace: full, name: "Service" }))],
+  epics: { ...(defaultSeed.epics as Record<string, object[]>), ...Object.fromEntries(groupPaths.map((full) => [full, [{ iid: 1, title: "Roadmap" }, { iid: 2, title: "Launch", parent: 1 }]])) },
 };
 
 const emulator = await startEmulator({ port: 0, seed });

@@ -59,6 +59,8 @@ export async function moveEpicChild(client: PlatformClient, childPath: string, p
   return checked(epicCalls.listSchema, await client.put<unknown>(childPath, position), `PUT ${childPath}`);
 }
 
+/** `/groups/acme/epics`: the group's epics (with its subgroups' unless `include_descendant_groups=false`). */
+export const groupEpicsPath = (group: string | number): string => apiPath`/groups/${group}/epics`;
 /** `/groups/acme/epics/1`: epic &1 of the group. */
 export const epicPath = (group: string | number, epicIid: number): string => apiPath`/groups/${group}/epics/${epicIid}`;
 /** `/groups/acme/epics/1/epics`: the children of epic &1, in their order. */

@@ -57,6 +57,7 @@ const KIND_WORDS: Record<string, string> = {
   ContainerRegistryVisibility: "registry-visibility",
   ErrorTrackingClientKey: "error-tracking",
   SamlIdentity: "saml-identity",
+  EpicLink: "epic-link",
   ExclusiveBadges: "only-these-badges",
   ExclusiveSamlGroupLinks: "only-these-saml-links",
   ExclusivePipelineSchedules: "only-these-schedules",

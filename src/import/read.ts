@@ -19,6 +19,7 @@ import { samlGroupLinkCalls, samlGroupLinkId, samlGroupLinksPath, samlIdentities
 import { pipelineScheduleId, pipelineSchedulesPath, scheduleSummaryCalls } from "../api/pipeline-schedules";
 import { groupRegistriesPath, registryUpstreamsPath, upstreamCalls, virtualRegistryCalls } from "../api/virtual-registries";
 import { clientKeyCalls, clientKeyId, clientKeysPath } from "../api/error-tracking";
+import { epicCalls, epicChildrenPath, epicLinkId, groupEpicsPath } from "../api/epics";
 import { projectCalls, projectPath } from "../api/projects";
 import { ownerOf } from "../api/owner";
 import { definitions } from "../resources";
@@ -331,6 +332,7 @@ class Reader {
     }
 
     await this.groupSettings(found, owner);
+    await this.epicLinks(found, owner);
 
     if (this.exclusive) {
       if (badges) await this.exclusiveSet(found, "ExclusiveBadges", owner, { group: group.id }, badgeDeclarations, "badgeId");
@@ -399,6 +401,23 @@ class Reader {
   async groupSettings(found: Declaration[], owner: ModuleOwner): Promise<void> {
     const settings = await this.listed(owner.fullPath, "group settings", async () => [await definitions.GroupSettings.locate(this.ctx, { group: owner.id } as never)]);
     for (const located of settings ?? []) this.declare(found, "GroupSettings", owner, located.id, "", located.live, { group: owner.id }, { leaveOut: groupSettingsLeftOut() });
+  }
+
+  /**
+   * The links of the group's own epics to their children (Premium): one per
+   * child, declared under the parent's group, whichever group the child is in.
+   * The position anchors are left out: undeclared, they are not compared.
+   */
+  private async epicLinks(found: Declaration[], owner: ModuleOwner): Promise<void> {
+    const where = owner.fullPath;
+    const epics = await this.listed(where, "epics", () => epicCalls.list(this.ctx.client, groupEpicsPath(owner.id), { include_descendant_groups: false }));
+    for (const parent of (epics ?? []).sort((a, b) => a.iid - b.iid)) {
+      const children = await this.listed(where, `children of epic &${parent.iid}`, () => epicCalls.list(this.ctx.client, epicChildrenPath(owner.id, parent.iid)));
+      for (const child of (children ?? []).sort((a, b) => a.id - b.id)) {
+        const base = { group: owner.id, epicIid: parent.iid, childEpicId: child.id };
+        this.declare(found, "EpicLink", owner, epicLinkId(owner.id, parent.iid, child.id), child.title, child, base);
+      }
+    }
   }
 
   /** A project's pipeline schedule; its variables stay unmanaged, said in a comment. */

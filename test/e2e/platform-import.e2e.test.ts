@@ -56,7 +56,10 @@ describe.sequential("platform-import with the real Pulumi CLI: one stack for eve
     ensurePulumiCli();
     // A self-managed instance, so the instance's settings are there to import; the administrator's read_api token reads it all.
     const users = (selfManagedSeed.users ?? []).map((user) => (user.username === "root" ? { ...user, tokens: ["glpat-root-token", READ_TOKEN], tokenScopes: { [READ_TOKEN]: ["read_api"] } } : user));
-    emulator = await startEmulator({ port: 0, seed: { ...selfManagedSeed, users } });
+    // Epics with parents: acme's roadmap with its children, and a subgroup's epic whose parent is in acme.
+    const seeded = selfManagedSeed.epics as Record<string, object[]>;
+    const epics = { ...seeded, "acme/platform": [...seeded["acme/platform"]!, { iid: 4, title: "Shared CI runners", parent: "acme&1" }] };
+    emulator = await startEmulator({ port: 0, seed: { ...selfManagedSeed, users, epics } });
     api = new PlatformClient({ url: emulator.url, token: emulator.tokens.root!, retryBaseDelayMs: 10 });
     // One object of every kind the import reads, made by hand.
     await api.post(apiPath`/groups/${"acme"}/badges`, { name: "coverage", link_url: "https://ci.example.com/%{project_path}", image_url: "https://ci.example.com/%{project_path}/coverage.svg" });
@@ -91,7 +94,7 @@ describe.sequential("platform-import with the real Pulumi CLI: one stack for eve
     // Subgroups and projects recursively: one module each.
     expect(Object.keys(firstRun).filter((file) => /^(groups|projects)\//.test(file)).sort()).toEqual(["groups/acme-platform.ts", "groups/acme.ts", "projects/acme-api.ts", "projects/acme-platform-infra.ts", "projects/acme-web.ts"]);
     expect(summary).not.toMatch(/subgroups:|: projects:/);
-    for (const kind of ["Badge", "PipelineSchedule", "GroupIntegration", "SamlGroupLink", "VirtualRegistry", "Upstream", "CleanupPolicy", "GroupSettings", "ContainerRegistryVisibility", "ErrorTrackingClientKey", "ExclusiveBadges", "ExclusivePipelineSchedules", "ExclusiveGroupIntegrations", "ExclusiveSamlGroupLinks", "ExclusiveUpstreams", "ApplicationSettings"]) {
+    for (const kind of ["Badge", "PipelineSchedule", "GroupIntegration", "SamlGroupLink", "VirtualRegistry", "Upstream", "CleanupPolicy", "GroupSettings", "ContainerRegistryVisibility", "ErrorTrackingClientKey", "ExclusiveBadges", "ExclusivePipelineSchedules", "ExclusiveGroupIntegrations", "ExclusiveSamlGroupLinks", "ExclusiveUpstreams", "ApplicationSettings", "EpicLink"]) {
       expect(summary, kind).toMatch(new RegExp(`^  ${kind}: \\d+$`, "m"));
     }
   });
@@ -104,6 +107,8 @@ describe.sequential("platform-import with the real Pulumi CLI: one stack for eve
     expect(firstRun["groups/acme.ts"]).toContain('webhook: config.requireSecret("acmeIntegrationSlackWebhook")');
     // References as references: the upstream's registry is the registry resource's output.
     expect(firstRun["groups/acme.ts"]).toMatch(/registry: acmeRegistryContainers\.registryId/);
+    // An epic's link is declared under its parent's group, by the resource's id form, wherever the child is.
+    expect(firstRun["groups/acme.ts"]).toMatch(/new EpicLink\("acme-epic-link-shared-ci-runners", \{\n  group: 1,\n  epicIid: 1,\n  childEpicId: 10,\n\}, \{ import: "groups\/1\/epics\/1\/epics\/10" \}\);/);
     // A name the server holds stays a string literal.
     expect(firstRun["projects/acme-web.ts"]).toContain('name: "release \\"notes\\" */ ${x}",');
   });
@@ -129,6 +134,14 @@ describe.sequential("platform-import with the real Pulumi CLI: one stack for eve
     const resources = review.changes.filter((change) => !change.urn.includes("::pulumi:pulumi:Stack::"));
     expect(resources.map((change) => change.name).sort()).toEqual(declared);
     expect(resources.filter((change) => change.kind !== "takeover")).toEqual([]);
+    // Each child of an epic in the scope, the cross-group child under its parent's group.
+    expect(resources.filter((change) => change.type === "EpicLink").map((change) => change.name).sort()).toEqual([
+      "acme-epic-link-public-api-v2",
+      "acme-epic-link-self-serve-onboarding",
+      "acme-epic-link-shared-ci-runners",
+      "acme-epic-link-usage-based-billing",
+      "acme-platform-epic-link-kubernetes-1-31-upgrade",
+    ]);
     // A takeover whose inputs name another object the program imports (an upstream's registry) is read at
     // apply: that object's outputs are not known before the first up. Only these; the up changes nothing of them.
     const readAtApply = resources.filter((change) => change.note?.includes("read at apply"));

@@ -1,5 +1,6 @@
 /**
- * The epic links emulator driven by a real client, @gitbeaker/rest.
+ * The epics emulator driven by a real client, @gitbeaker/rest: the list of a
+ * group's epics through `Epics.all`, and the epic links.
  *
  * gitbeaker's `EpicLinks` class addresses `/groups/:id/epics/:epic_iid/links`,
  * a path real servers do not serve (`ee/lib/api/epic_links.rb` and
@@ -58,5 +59,20 @@ describe("@gitbeaker/rest and epic links", () => {
   it("a Free group is refused with 403", async () => {
     const { requester } = await client();
     await expect(requester.get("groups/beta/epics/1/epics")).rejects.toMatchObject({ cause: { response: { status: 403 } } });
+  });
+});
+
+describe("@gitbeaker/rest's Epics.all", () => {
+  it("lists a group's epics with its options, across pages, and hides a Free group's with 403", async () => {
+    const emulator = await startEmulator();
+    started.push(emulator);
+    const api = new Gitlab({ host: emulator.url, token: emulator.tokens.alice! });
+    const own = await api.Epics.all("acme", { includeDescendantGroups: false, orderBy: "title", sort: "asc" });
+    expect(own.map((epic) => epic.title)).toEqual(["2025 roadmap", "Accessibility audit", "Dark mode", "Public API v2", "Self-serve onboarding", "Usage-based billing"]);
+    const children = await api.Epics.all("acme/platform", { search: "kubernetes" });
+    expect(children).toEqual([expect.objectContaining({ iid: 2, parent_iid: 1, references: expect.objectContaining({ full: "acme/platform&2" }) })]);
+    const paged = await api.Epics.all("acme", { perPage: 2, maxPages: 5 });
+    expect(paged).toHaveLength(9);
+    await expect(api.Epics.all("beta")).rejects.toMatchObject({ cause: { response: { status: 403 } } });
   });
 });

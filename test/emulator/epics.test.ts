@@ -42,11 +42,13 @@ describe("listing children", () => {
       iid: 2,
       group_id: expect.any(Number),
       parent_id: 1,
+      parent_iid: 1,
       title: "Self-serve onboarding",
       description: null,
       state: "opened",
       confidential: false,
       web_url: "https://platform.example.test/groups/acme/-/epics/2",
+      references: { short: "&2", relative: "&2", full: "acme&2" },
       author: { id: expect.any(Number), name: "Alice Owner", username: "alice", state: "active", avatar_url: null, web_url: "https://platform.example.test/alice" },
       start_date: "2025-01-15",
       start_date_is_fixed: true,
@@ -90,6 +92,60 @@ describe("listing children", () => {
     expect(await call(emulator, "/groups/acme/epics/99/epics")).toMatchObject({ status: 404, body: { message: "404 Epic Not Found" } });
     expect(await call(emulator, "/groups/beta/epics/1/epics", { as: "alice" })).toMatchObject({ status: 403, body: { message: "403 Forbidden" } });
     expect(await call(emulator, "/groups/acme/epics/x/epics")).toMatchObject({ status: 400, body: { error: "epic_iid is invalid" } });
+  });
+});
+
+describe("listing a group's epics", () => {
+  const LIST = "/groups/acme/epics";
+
+  it("answers the group's and its subgroups' epics, newest first then id descending, with parent_iid and references", async () => {
+    const emulator = await fresh();
+    const result = await call(emulator, LIST, { as: "guest" });
+    expect(result.status).toBe(200);
+    expect(result.headers.get("x-total")).toBe("9");
+    const byId = new Map(result.body.map((epic: any) => [epic.id, epic]));
+    expect(byId.get(8)).toMatchObject({ iid: 2, parent_id: 7, parent_iid: 1, references: { full: "acme/platform&2" }, state: "opened" });
+    expect(byId.get(5)).toMatchObject({ parent_id: null, parent_iid: null });
+    const own = await call(emulator, `${LIST}?include_descendant_groups=false`);
+    expect(ids(own.body)).toEqual([6, 5, 4, 3, 2, 1]);
+    const fromSubgroup = await call(emulator, "/groups/acme%2Fplatform/-/epics?include_ancestor_groups=true&include_descendant_groups=false&sort=asc");
+    expect(new Set(ids(fromSubgroup.body))).toEqual(new Set([1, 2, 3, 4, 5, 6, 7, 8, 9]));
+  });
+
+  it("filters by author, labels, search, state and dates, orders by title, and pages", async () => {
+    const emulator = await fresh();
+    const own = "include_descendant_groups=false";
+    const maintainer = (await call(emulator, "/user", { as: "maintainer" })).body.id;
+    expect(ids((await call(emulator, `${LIST}?${own}&author_id=${maintainer}`)).body)).toEqual([5]);
+    expect(ids((await call(emulator, `${LIST}?${own}&author_username=dev`)).body)).toEqual([6]);
+    expect(ids((await call(emulator, `${LIST}?labels=platform,observability`)).body)).toEqual([9]);
+    expect(ids((await call(emulator, `${LIST}?${own}&labels=None`)).body)).toEqual([6]);
+    expect(ids((await call(emulator, `${LIST}?search=BILLING`)).body)).toEqual([3]);
+    expect((await call(emulator, `${LIST}?state=closed`)).body).toEqual([]);
+    expect((await call(emulator, `${LIST}?created_after=2100-01-01T00:00:00Z`)).body).toEqual([]);
+    expect((await call(emulator, `${LIST}?my_reaction_emoji=Any`)).body).toEqual([]);
+    expect((await call(emulator, `${LIST}?created_after=yesterday`)).body).toEqual({ error: "created_after is invalid" });
+    expect((await call(emulator, `${LIST}?order_by=iid`)).body).toEqual({ error: "order_by does not have a valid value" });
+    const titles = (await call(emulator, `${LIST}?${own}&order_by=title&sort=asc`)).body.map((epic: any) => epic.title);
+    expect(titles).toEqual([...titles].sort((a: string, b: string) => a.toLowerCase().localeCompare(b.toLowerCase())));
+    const page = await call(emulator, `${LIST}?per_page=4&page=3`);
+    expect(ids(page.body)).toHaveLength(1);
+    expect(page.headers.get("x-total-pages")).toBe("3");
+  });
+
+  it("hides confidential epics from a Guest; refuses 404 an invisible group and 403 a Free group", async () => {
+    const emulator = await fresh(epicSeed((seed) => seed.epics.acme.push({ iid: 7, title: "Acquisition", confidential: true })));
+    const own = `${LIST}?include_descendant_groups=false`;
+    expect(ids((await call(emulator, own, { as: "guest" })).body)).not.toContain(7);
+    expect(ids((await call(emulator, own, { as: "planner" })).body)).toContain(7);
+    expect(await call(emulator, LIST, { as: "outsider" })).toMatchObject({ status: 404, body: { message: "404 Group Not Found" } });
+    expect(await call(emulator, "/groups/beta/epics")).toMatchObject({ status: 403, body: { message: "403 Forbidden" } });
+    expect(await call(emulator, LIST, { as: null })).toMatchObject({ status: 404, body: { message: "404 Group Not Found" } });
+  });
+
+  it("answers anonymous callers on a public group, without the epics of its private subgroups", async () => {
+    const emulator = await fresh(epicSeed((seed) => (seed.groups.find((g: any) => g.path === "acme").visibility = "public")));
+    expect(ids((await call(emulator, LIST, { as: null })).body)).toEqual([6, 5, 4, 3, 2, 1]);
   });
 });
 

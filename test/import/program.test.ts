@@ -198,6 +198,22 @@ describe("platform-import reading the emulator", () => {
     expect(identities.every((declaration) => declaration.owner.fullPath === "acme")).toBe(true);
   });
 
+  it("declares one EpicLink per child of each epic in the scope, under the parent's group, without position anchors", async () => {
+    const estate = await readEstate(api, { group: "acme", projects: [], instance: false, exclusive: false });
+    const links = estate.declarations.filter((declaration) => declaration.kind === "EpicLink");
+    expect(links.map((declaration) => [declaration.owner.fullPath, declaration.importId, declaration.baseName, declaration.args])).toEqual([
+      ["acme", "groups/1/epics/1/epics/2", "Self-serve onboarding", { group: 1, epicIid: 1, childEpicId: 2 }],
+      ["acme", "groups/1/epics/1/epics/3", "Usage-based billing", { group: 1, epicIid: 1, childEpicId: 3 }],
+      ["acme", "groups/1/epics/1/epics/4", "Public API v2", { group: 1, epicIid: 1, childEpicId: 4 }],
+      ["acme/platform", "groups/2/epics/1/epics/8", "Kubernetes 1.31 upgrade", { group: 2, epicIid: 1, childEpicId: 8 }],
+    ]);
+    const { names } = programOf(estate.declarations, { projectName: "p", names: {}, secrets: [], template });
+    expect(names["EpicLink groups/1/epics/1/epics/2"]).toBe("acme-epic-link-self-serve-onboarding");
+    // A parent outside the scope: the subgroup's run declares only its own epics' links.
+    const subgroup = await readEstate(api, { group: "acme/platform", projects: [], instance: false, exclusive: false });
+    expect(subgroup.declarations.filter((declaration) => declaration.kind === "EpicLink").map((declaration) => declaration.importId)).toEqual(["groups/2/epics/1/epics/8"]);
+  });
+
   it("leaves an integration a subgroup inherits to its ancestor, and the subgroup's only-these set ignores it", async () => {
     // The emulator shows no inheritance: the subgroup's list is answered once as real servers show an inherited integration.
     const [own] = await api.list<Record<string, unknown>>(apiPath`/groups/${"acme"}/integrations`);

@@ -192,21 +192,25 @@ export function moveBetween(state: EmulatorState, epic: EpicRecord, parent: Epic
 // ---------------------------------------------------------------------------
 // Entities
 
-/** `EE::API::Entities::Epic`: the documented fields, plus the real entity's `confidential`, `state` and `web_url`. */
+/** `EE::API::Entities::Epic`: the documented fields, plus the real entity's `confidential`, `state`, `web_url`, `parent_iid` and `references`. */
 export function presentEpic(state: EmulatorState, epic: EpicRecord): Record<string, unknown> {
   const group = groupOf(state, epic);
   const author = state.userById(epic.authorId);
   const host = state.instance.host;
+  const fullPath = state.groupFullPath(group);
+  const parent = epic.parentId === null ? undefined : epicById(state, epic.parentId);
   return {
     id: epic.id,
     iid: epic.iid,
     group_id: epic.groupId,
     parent_id: epic.parentId,
+    parent_iid: parent?.iid ?? null,
     title: epic.title,
     description: epic.description,
     state: "opened",
     confidential: epic.confidential,
-    web_url: `https://${host}/groups/${state.groupFullPath(group)}/-/epics/${epic.iid}`,
+    web_url: `https://${host}/groups/${fullPath}/-/epics/${epic.iid}`,
+    references: { short: `&${epic.iid}`, relative: `&${epic.iid}`, full: `${fullPath}&${epic.iid}` },
     author: author
       ? { id: author.id, name: author.name, username: author.username, state: "active", avatar_url: null, web_url: `https://${host}/${author.username}` }
       : null,

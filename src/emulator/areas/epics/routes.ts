@@ -32,15 +32,20 @@
  * - Lists are paginated, as the specification pages every list (real
  *   servers send every child in one answer; at most 100 can be linked).
  * - Paths are served with and without the `-/` GitLab accepts before `epics`.
+ *
+ * A group's list of epics and a single epic (the epics API) are served as
+ * well: their rules are in the functions that answer them.
  */
-import { ApiError, forbidden, notFound, validationError } from "../../errors";
+import { ApiError, forbidden, notFound, paramError, validationError } from "../../errors";
 import { findGroup } from "../../lookup";
+import type { DeclaredParams } from "../../params";
 import { created, ok, paginate, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import type { EmulatorState, Group } from "../../state";
 import {
   EPIC_SEQUENCE,
   MAX_CHILDREN_COUNT,
   MAX_HIERARCHY_DEPTH,
+  allEpics,
   ancestorsOf,
   canAdminEpicRelation,
   canAdminEpicTree,
@@ -98,6 +103,86 @@ function showEpic(ctx: RequestContext<{ id: string; epic_iid: number }>) {
   if (!epic) throw notFound("Epic");
   if (!canReadEpic(ctx.state, ctx.user, epic)) throw forbidden();
   return ok({ ...presentEpic(ctx.state, epic), subscribed: ctx.user !== null && ctx.user.id === epic.authorId });
+}
+
+const listParams = {
+  id: { type: "string", required: true },
+  author_id: { type: "integer" },
+  author_username: { type: "string" },
+  labels: { type: "string" },
+  order_by: { type: "string", values: ["created_at", "updated_at", "title"] },
+  sort: { type: "string", values: ["asc", "desc"] },
+  search: { type: "string" },
+  state: { type: "string", values: ["opened", "closed", "all"] },
+  created_after: { type: "string" },
+  created_before: { type: "string" },
+  updated_after: { type: "string" },
+  updated_before: { type: "string" },
+  include_ancestor_groups: { type: "boolean" },
+  include_descendant_groups: { type: "boolean" },
+  my_reaction_emoji: { type: "string" },
+} as const;
+
+type ListParams = DeclaredParams<typeof listParams>;
+
+function timeParam(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw paramError(`${name} is invalid`);
+  return time;
+}
+
+/** EpicsFinder's filters: every parameter but the groups searched. */
+function epicFilter(ctx: RequestContext<ListParams>): (epic: EpicRecord) => boolean {
+  const { params, state } = ctx;
+  const author = params.author_username === undefined ? undefined : state.userByUsername(params.author_username)?.id ?? -1;
+  const labels = params.labels?.split(",").map((label) => label.trim().toLowerCase()).filter((label) => label !== "");
+  const [createdAfter, createdBefore] = [timeParam(params.created_after, "created_after"), timeParam(params.created_before, "created_before")];
+  const [updatedAfter, updatedBefore] = [timeParam(params.updated_after, "updated_after"), timeParam(params.updated_before, "updated_before")];
+  const search = params.search?.toLowerCase();
+  // No epic carries award emoji here: `None` matches every epic, `Any` or a name none.
+  const reaction = params.my_reaction_emoji;
+  return (epic) =>
+    (params.author_id === undefined || epic.authorId === params.author_id) &&
+    (author === undefined || epic.authorId === author) &&
+    (labels === undefined || labels.every((label) => label === "none" ? epic.labels.length === 0 : label === "any" ? epic.labels.length > 0 : epic.labels.some((own) => own.toLowerCase() === label))) &&
+    // Every epic is open: `closed` finds none.
+    (params.state ?? "all") !== "closed" &&
+    (createdAfter === undefined || Date.parse(epic.createdAt) >= createdAfter) &&
+    (createdBefore === undefined || Date.parse(epic.createdAt) <= createdBefore) &&
+    (updatedAfter === undefined || Date.parse(epic.updatedAt) >= updatedAfter) &&
+    (updatedBefore === undefined || Date.parse(epic.updatedAt) <= updatedBefore) &&
+    (search === undefined || epic.title.toLowerCase().includes(search) || (epic.description ?? "").toLowerCase().includes(search)) &&
+    (reaction === undefined || reaction.toLowerCase() === "none");
+}
+
+/**
+ * `GET /groups/:id/epics`: the group's epics, its descendants' by default
+ * (`include_descendant_groups`), its ancestors' on request, each one the
+ * caller may read; ordered by `order_by` (`created_at`) and `sort` (`desc`),
+ * then id descending, as EpicsFinder orders them.
+ */
+function listEpics(ctx: RequestContext<ListParams>) {
+  const group = findGroup(ctx);
+  if (!epicsLicensed(ctx.state, group)) throw forbidden();
+  const { params, state } = ctx;
+  const groups = [
+    group,
+    ...(params.include_descendant_groups === false ? [] : state.descendants(group)),
+    ...(params.include_ancestor_groups === true ? state.selfAndAncestors(group).slice(1) : []),
+  ];
+  const groupIds = new Set(groups.map((one) => one.id));
+  const keep = epicFilter(ctx);
+  const orderBy = params.order_by ?? "created_at";
+  const key = (epic: EpicRecord): string | number => (orderBy === "title" ? epic.title.toLowerCase() : Date.parse(orderBy === "created_at" ? epic.createdAt : epic.updatedAt));
+  const direction = params.sort === "asc" ? 1 : -1;
+  const epics = allEpics(state)
+    .filter((epic) => groupIds.has(epic.groupId) && canReadEpic(state, ctx.user, epic) && keep(epic))
+    .sort((a, b) => {
+      const [ka, kb] = [key(a), key(b)];
+      return (ka < kb ? -1 : ka > kb ? 1 : 0) * direction || b.id - a.id;
+    });
+  return paginate(ctx, epics, { present: (epic) => presentEpic(state, epic) });
 }
 
 /** The children the caller may see (CrossHierarchyChildrenFinder filters by read access). */
@@ -220,8 +305,10 @@ const epicLinkRoutes: RouteDefinition[] = [
   ...bothForms((base) => route("DELETE", `${base}/:child_epic_id`, { params: childParams }, unassignChild)),
 ];
 
+const listEpicsRoutes = ["/groups/:id/epics", "/groups/:id/-/epics"].map((path) => route("GET", path, { params: listParams, paginated: true }, listEpics));
+
 const showEpicRoutes = ["/groups/:id/epics/:epic_iid", "/groups/:id/-/epics/:epic_iid"].map((path) => route("GET", path, { params: epicParams }, showEpic));
 
-export const epicsRoutes: readonly RouteDefinition[] = [...epicLinkRoutes, ...showEpicRoutes];
+export const epicsRoutes: readonly RouteDefinition[] = [...epicLinkRoutes, ...listEpicsRoutes, ...showEpicRoutes];
 
 export { epicStore };
