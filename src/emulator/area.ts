@@ -55,9 +55,11 @@ export interface EmulatorArea {
   /**
    * Background work of the area that is due at the state's current clock
    * (scheduled runs, accepted asynchronous deletions). The emulator runs it
-   * when asked (`emulator.runDueWork()`), so tests decide when time passes.
+   * on its timer or when asked (`emulator.runDueWork()`), so tests may
+   * decide when time passes. Work that reads the repositories returns a
+   * promise: its synchronous part is done when `runDue` returns.
    */
-  readonly runDue?: (state: EmulatorState) => void;
+  readonly runDue?: (state: EmulatorState) => void | Promise<void>;
   /**
    * Work when the emulator starts (after its state is seeded or loaded, before
    * it listens) and when it stops: the repository area builds its git

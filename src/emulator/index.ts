@@ -9,7 +9,7 @@
  *     await emulator.stop();
  */
 import "../node-version"; // first: says what to do on a Node.js older than 22
-export { startEmulator, stateFromSeed, DEFAULT_MAX_URL_LENGTH } from "./server";
+export { startEmulator, stateFromSeed, DEFAULT_MAX_URL_LENGTH, BACKGROUND_WORK_INTERVAL_MS } from "./server";
 export type { Emulator, EmulatorOptions, EmulatorTls, RequestLogEntry } from "./server";
 export { FAULT_KINDS, DEFAULT_SLOW_MS, DEFAULT_FAULT_SEED, FaultPlanError, parseFaultPlan, faultRatePlan, faultCounts } from "./faults";
 export type { FaultKind, FaultName, FaultPlan, FaultRule, InjectedAnswer } from "./faults";
@@ -64,4 +64,6 @@ export type { CredentialRecord, TokenKind } from "./areas/group-tokens/model";
 export { groupDetailsStore } from "./areas/groups/model";
 export type { GroupDetailsRecord } from "./areas/groups/model";
 export { mergeRequestStore } from "./areas/merge-requests/model";
+export { issueStore } from "./areas/issues/model";
+export type { IssueRecord, IssueNoteRecord } from "./areas/issues/model";
 export type { MergeRequestRecord, DiffFileRecord, MergeRequestPipelineRecord } from "./areas/merge-requests/model";

@@ -3,10 +3,11 @@
  * to a group or project the caller may see — `find_group!`/`find_project!`.
  * Invisible and missing resources look the same: 404 `404 Group Not Found`
  * or `404 Project Not Found`. A path the resource had before a rename
- * answers 301 to the new path (only for callers who may see it).
+ * answers 301 to the new path (only for callers who may see it); a write
+ * to a project's former path is refused with 405 instead.
  */
 import { canReadGroup, canReadProject } from "./access";
-import { MovedError, notFound } from "./errors";
+import { ApiError, MovedError, notFound } from "./errors";
 import type { RequestContext } from "./router";
 import type { EmulatorState, Group, Project } from "./state";
 
@@ -17,6 +18,8 @@ interface Lookup<T> {
   byId(state: EmulatorState, id: number): T | undefined;
   byPath(state: EmulatorState, fullPath: string): T | undefined;
   canRead(ctx: RequestContext<unknown>, resource: T): boolean;
+  /** The answer to a write (not GET or HEAD) through a former path, when it is not the redirect. */
+  movedWrite?: () => ApiError;
 }
 
 function find<T>(ctx: RequestContext<unknown>, param: string, lookup: Lookup<T>): T {
@@ -31,6 +34,7 @@ function find<T>(ctx: RequestContext<unknown>, param: string, lookup: Lookup<T>)
     const currentPath = state.currentPathOf(value);
     const moved = currentPath === undefined ? undefined : lookup.byPath(state, currentPath);
     if (currentPath !== undefined && moved !== undefined && lookup.canRead(ctx, moved)) {
+      if (lookup.movedWrite && ctx.method !== "GET" && ctx.method !== "HEAD") throw lookup.movedWrite();
       throw new MovedError(param, currentPath);
     }
   }
@@ -49,6 +53,7 @@ const projectLookup: Lookup<Project> = {
   byId: (state, id) => state.projectById(id),
   byPath: (state, path) => state.projectByFullPath(path),
   canRead: (ctx, project) => canReadProject(ctx.state, ctx.user, project),
+  movedWrite: () => new ApiError(405, { message: "Non GET methods are not allowed for moved projects" }),
 };
 
 /** The group named by path parameter `param` (default `id`), if the caller may read it. */

@@ -54,7 +54,19 @@ export interface EmulatorOptions {
   faults?: FaultPlan;
   /** Serve HTTPS instead of HTTP (`url` is then `https://127.0.0.1:PORT`), as self-managed servers behind a private CA do. */
   tls?: EmulatorTls;
+  /**
+   * When the areas' background work runs (merge requests' preparation and
+   * checks, scheduled pipelines, accepted deletions): `"auto"` on a timer
+   * every `BACKGROUND_WORK_INTERVAL_MS`, as a real server's workers pick jobs
+   * up on their own; `"manual"` only when `runDueWork()` is called, for a
+   * test that decides when time passes. Default: `"manual"` when a `clock`
+   * is given, else `"auto"`.
+   */
+  backgroundWork?: "auto" | "manual";
 }
+
+/** How often automatic background work runs. */
+export const BACKGROUND_WORK_INTERVAL_MS = 500;
 
 /** The emulator's certificate (PEM text), and the CA whose client certificates it demands, if any (mutual TLS). */
 export interface EmulatorTls {
@@ -133,8 +145,13 @@ export interface Emulator {
   setFaultPlan(plan: FaultPlan | undefined): void;
   /** Removes the fault plan and every pending injected answer. */
   clearFaults(): void;
-  /** Runs the background work every API area has due at the clock's current time (see `EmulatorArea.runDue`). */
-  runDueWork(): void;
+  /**
+   * Runs the background work every API area has due at the clock's current
+   * time (see `EmulatorArea.runDue`). What needs no repository is done when
+   * it returns; the promise resolves once the rest (merge requests read from
+   * the repositories) is done too.
+   */
+  runDueWork(): Promise<void>;
   readonly state: EmulatorState;
   /** Writes the state file now (no-op without `stateFile`). */
   save(): void;
@@ -158,10 +175,14 @@ export function stateFromSeed(input: Seed | string, clock?: Clock, areas: readon
   return stateOfAreas(input, clock, areas);
 }
 
-function saveState(state: EmulatorState, file: string): void {
+/** Writes the state file through a rename; returns what it wrote, so an unchanged state is not written again. */
+function saveState(state: EmulatorState, file: string, previous?: string): string {
+  const text = `${JSON.stringify(state.toJSON(), null, 2)}\n`;
+  if (text === previous) return text;
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(state.toJSON(), null, 2)}\n`);
+  writeFileSync(temporary, text);
   renameSync(temporary, file);
+  return text;
 }
 
 /** A CI job token: the `JOB-TOKEN` header, or the `job_token` parameter. */
@@ -253,6 +274,11 @@ class EmulatorServer {
   private readonly areas: readonly EmulatorArea[];
   private readonly rateLimiter: RateLimiter;
   private readonly maxUrlLength: number;
+  private lastRun: Promise<void> = Promise.resolve();
+  /** The state file's text as last written (background work every half second rewrites it only when it changed). */
+  private savedText: string | undefined;
+  /** The timer of automatic background work, while it runs. */
+  private backgroundTimer: NodeJS.Timeout | undefined;
   /** Set once listening: `http://127.0.0.1:PORT`. */
   baseUrl = "";
 
@@ -279,12 +305,40 @@ class EmulatorServer {
   }
 
   save(): void {
-    if (this.options.stateFile) saveState(this.state, this.options.stateFile);
+    if (this.options.stateFile) this.savedText = saveState(this.state, this.options.stateFile, this.savedText);
   }
 
-  runDueWork(): void {
-    for (const area of this.areas) area.runDue?.(this.state);
+  runDueWork(): Promise<void> {
+    const pending = this.areas.map((area) => area.runDue?.(this.state));
     this.save();
+    const run = Promise.all(pending).then(() => this.save());
+    this.lastRun = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Resolves once the background work started last is done (before the repositories go away on stop). */
+  settled(): Promise<void> {
+    return this.lastRun;
+  }
+
+  /** Runs the background work on a timer until `stopBackgroundWork()`; the timer never keeps the process alive. */
+  startBackgroundWork(): void {
+    const report = (error: unknown): void => {
+      if (process.env["EMULATOR_DEBUG"]) console.error(error);
+    };
+    this.backgroundTimer = setInterval(() => {
+      try {
+        this.runDueWork().catch(report);
+      } catch (error) {
+        report(error);
+      }
+    }, BACKGROUND_WORK_INTERVAL_MS);
+    this.backgroundTimer.unref();
+  }
+
+  stopBackgroundWork(): void {
+    clearInterval(this.backgroundTimer);
+    this.backgroundTimer = undefined;
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -465,6 +519,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
   const { port } = server.address() as AddressInfo;
   core.baseUrl = `${tls ? "https" : "http"}://127.0.0.1:${port}`;
+  if ((options.backgroundWork ?? (options.clock ? "manual" : "auto")) === "auto") core.startBackgroundWork();
 
   let stopped: Promise<void> | undefined;
   return {
@@ -491,11 +546,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     save: () => core.save(),
     stop: () => {
       stopped ??= new Promise<void>((resolve, reject) => {
+        core.stopBackgroundWork();
         core.stopping.abort();
         server.close((error) => (error ? reject(error) : resolve()));
         // close() alone waits for requests in progress; end those too.
         server.closeAllConnections();
       })
+        .then(() => core.settled())
         .then(() => core.save())
         .then(async () => {
           for (const area of areas) await area.lifecycle?.stop(state);

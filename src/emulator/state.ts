@@ -96,6 +96,8 @@ export interface Project {
   latestTag: string | null;
   /** Branch names of the repository (absent in older state files: then only the default branch). */
   branches?: string[];
+  /** Each branch's head commit, as the repository has it (absent in older state files). */
+  branchHeads?: Record<string, string>;
   /** Tag names of the repository (absent in older state files: then only `latestTag`, if any). */
   tags?: string[];
   members: Members;

@@ -163,6 +163,18 @@ describe("redirects after a rename", () => {
     expect(project.headers.get("location")).toBe(`${server.emulator.apiUrl}/projects/acme%2Fapi`);
   });
 
+  it("refuses a write through a project's former path (its own or its group's) with 405, and changes nothing", async () => {
+    const before = await call(server.emulator, "/projects/acme%2Fweb/badges");
+    for (const path of ["/projects/acme%2Fwebsite/badges", "/projects/acme-corp%2Fweb/badges"]) {
+      const write = await call(server.emulator, path, { method: "POST", body: { link_url: "https://x.test/l", image_url: "https://x.test/i.svg" } });
+      expect(write).toMatchObject({ status: 405, body: { message: "Non GET methods are not allowed for moved projects" } });
+      expect(write.headers.get("location")).toBeNull();
+    }
+    expect((await call(server.emulator, "/projects/acme%2Fweb/badges")).body).toEqual(before.body);
+    // Someone who may not see the project learns nothing: 404, as for any unknown path.
+    expect((await call(server.emulator, "/projects/acme%2Fwebsite/star", { method: "POST", as: "outsider" })).status).toBe(404);
+  });
+
   it("does not reveal the new path to someone who cannot see it", async () => {
     const result = await call(server.emulator, "/projects/acme%2Fwebsite", { as: "outsider" });
     expect(result.status).toBe(404);

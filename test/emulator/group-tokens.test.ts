@@ -10,7 +10,7 @@ import { call } from "./helpers";
 
 /** A fresh emulator for one test (revocation changes the state for good). */
 async function withEmulator(seed: Seed, test: (emulator: Emulator) => Promise<void>): Promise<void> {
-  const emulator = await startEmulator({ seed });
+  const emulator = await startEmulator({ seed, backgroundWork: "manual" });
   try {
     await test(emulator);
   } finally {
@@ -237,5 +237,37 @@ describe("the seed section credentials", () => {
       // Deploy and feed tokens open Git, the registry and feeds, not the REST API.
       expect((await call(emulator, "/user", { token: "gldt-acme-registry-0008" })).status).toBe(401);
       expect((await call(emulator, "/user", { token: "glft-alice-feed-0010" })).status).toBe(401);
+    }));
+});
+
+describe("DELETE /groups/:id/manage/personal_access_tokens/:id", () => {
+  const inventory = (emulator: Emulator, query = "") => call(emulator, `/groups/acme/manage/personal_access_tokens${query}`, { as: "alice" });
+  const remove = (emulator: Emulator, id: number | string, as = "alice", group = "acme") =>
+    call(emulator, `/groups/${encodeURIComponent(group)}/manage/personal_access_tokens/${id}`, { as, method: "DELETE" });
+
+  it("revokes an enterprise user's token: 204, then it no longer authenticates and shows as revoked", () =>
+    withEmulator(defaultSeed, async (emulator) => {
+      const laptop = (await inventory(emulator, "?search=laptop")).body[0];
+      expect((await call(emulator, "/user", { token: "glpat-dev-laptop-0001" })).status).toBe(200);
+      const answer = await remove(emulator, laptop.id);
+      expect(answer.status).toBe(204);
+      expect(answer.text).toBe("");
+      expect((await inventory(emulator, "?search=laptop")).body[0]).toMatchObject({ revoked: true, active: false });
+      expect((await call(emulator, "/user", { token: "glpat-dev-laptop-0001" })).status).toBe(401);
+      // Revoked already: the revoke service fails.
+      expect(await remove(emulator, laptop.id)).toMatchObject({ status: 400, body: { message: "400 Bad request" } });
+    }));
+
+  it("refusals: unknown id 404, another group's or a non-enterprise user's token 403, below Owner 403, `self` the caller's own", () =>
+    withEmulator(defaultSeed, async (emulator) => {
+      expect(await remove(emulator, 999_999)).toMatchObject({ status: 404, body: { message: "404 Not found" } });
+      const outsiders = credentialsStore.of(emulator.state).tokens.find((record) => record.name === "scratch")!;
+      expect((await remove(emulator, outsiders.id)).status).toBe(403);
+      const laptop = (await inventory(emulator, "?search=laptop")).body[0];
+      expect((await remove(emulator, laptop.id, "maintainer")).status).toBe(403);
+      expect((await remove(emulator, laptop.id, "outsider")).status).toBe(404);
+      expect((await call(emulator, `/groups/acme/manage/personal_access_tokens/${laptop.id}`, { as: null, method: "DELETE" })).status).toBe(401);
+      expect((await remove(emulator, "self")).status).toBe(204);
+      expect((await call(emulator, "/user", { token: "glpat-alice-token" })).status).toBe(401);
     }));
 });

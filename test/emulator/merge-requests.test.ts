@@ -11,7 +11,7 @@ import { call, useEmulator } from "./helpers";
 import { freshEmulator, registrySeed } from "./registry-fixtures";
 
 // Read-only tests share one emulator (the default seed plus a Reporter of acme).
-const server = useEmulator({ seed: registrySeed() });
+const server = useEmulator({ seed: registrySeed(), backgroundWork: "manual" });
 const WEB = "/projects/acme%2Fweb/merge_requests";
 const API = "/projects/acme%2Fapi/merge_requests";
 const SITE = "/projects/beta%2Fsite/merge_requests";

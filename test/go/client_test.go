@@ -136,7 +136,12 @@ func mismatches(body string, typ reflect.Type) []string {
 	seen := map[string]bool{}
 	for _, object := range objects {
 		for key, value := range object {
-			single, _ := json.Marshal(map[string]json.RawMessage{key: value})
+			// The object's id goes along: some client types' own decoders read it first (Issue's panics without it).
+			fields := map[string]json.RawMessage{key: value}
+			if id, ok := object["id"]; ok {
+				fields["id"] = id
+			}
+			single, _ := json.Marshal(fields)
 			if err := json.Unmarshal(single, reflect.New(element).Interface()); err != nil && !seen[key] {
 				seen[key] = true
 			}

@@ -54,4 +54,17 @@ func TestGroupCredentialsAndTokens(t *testing.T) {
 	req, _ = alice.NewRequest(http.MethodPost, "groups/acme/ldap_sync", nil, nil)
 	resp, err = alice.Do(req, nil)
 	alice.refused(t, resp, err, http.StatusNotFound, "404 Not Found")
+
+	// Revoking an enterprise user's token through the inventory: 204, then 400 for a token revoked already.
+	script, resp, err := alice.GroupCredentials.ListGroupPersonalAccessTokens("acme", &gitlab.ListGroupPersonalAccessTokensOptions{Search: ptr("release-script")})
+	alice.decodes(t, resp, err, script)
+	if len(script) != 1 {
+		t.Fatalf("release-script tokens %+v", script)
+	}
+	resp, err = alice.GroupCredentials.RevokeGroupPersonalAccessToken("acme", script[0].ID)
+	succeeds(t, resp, err, http.StatusNoContent)
+	resp, err = alice.GroupCredentials.RevokeGroupPersonalAccessToken("acme", script[0].ID)
+	alice.refused(t, resp, err, http.StatusBadRequest, "400 Bad request")
+	resp, err = maintainer.GroupCredentials.RevokeGroupPersonalAccessToken("acme", script[0].ID)
+	maintainer.refused(t, resp, err, http.StatusForbidden, "403 Forbidden")
 }

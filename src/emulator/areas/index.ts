@@ -16,6 +16,7 @@ import { graphqlArea } from "./graphql";
 import { groupTokensArea } from "./group-tokens";
 import { groupsArea } from "./groups";
 import { integrationsArea } from "./integrations";
+import { issuesArea } from "./issues";
 import { jobTokensArea } from "./job-tokens";
 import { mergeRequestsArea } from "./merge-requests";
 import { metadataArea } from "./metadata";
@@ -50,4 +51,5 @@ export const areas: readonly EmulatorArea[] = [
   accessFactsArea,
   graphqlArea,
   jobTokensArea,
+  issuesArea,
 ];

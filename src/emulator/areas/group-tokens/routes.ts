@@ -48,9 +48,9 @@
  * default, as `sort` is a free string).
  */
 import { hasGroupAccess } from "../../access";
-import { ApiError, badRequest, forbidden, notFound, paramError, unauthorized } from "../../errors";
+import { ApiError, badRequest, forbidden, notFound, paramError, recordNotFound, unauthorized } from "../../errors";
 import { findGroup } from "../../lookup";
-import { ok, paginate, requireUser, route, type ApiResponse, type RequestContext, type RouteDefinition } from "../../router";
+import { noContent, ok, paginate, requireUser, route, type ApiResponse, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, type EmulatorState, type Group } from "../../state";
 import {
   credentialsStore,
@@ -271,6 +271,36 @@ const listInventory = route("GET", "/groups/:id/manage/personal_access_tokens", 
   return paginate(ctx, listed, { present: (record) => presentPersonalAccessToken(state, record) });
 });
 
+/**
+ * `DELETE /groups/:id/manage/personal_access_tokens/:id`: revokes an
+ * enterprise user's token, through the inventory's gates. `:id` is a
+ * token's id, or `self` for the caller's own; an unknown id is the finder's
+ * 404 `404 Not found`; a token that is not one of this group's enterprise
+ * users' personal access tokens is 403; a revoked one 400 (the revoke
+ * service fails: `bad_request!`); 204 when revoked.
+ */
+const revokeInventoryToken = route(
+  "DELETE",
+  "/groups/:id/manage/personal_access_tokens/:token_id",
+  { params: { id: { type: "string", required: true }, token_id: { type: "string", required: true } } },
+  (ctx) => {
+    const { state } = ctx;
+    const group = inventoryGroup(ctx);
+    const { enterpriseGroups, tokens } = credentialsStore.of(state);
+    const wanted = ctx.params.token_id;
+    if (wanted !== "self" && !/^\d+$/.test(wanted)) throw paramError("id is invalid");
+    const record =
+      wanted === "self"
+        ? tokens.find((candidate) => candidate.kind === "personal_access_token" && candidate.userId === ctx.user?.id && ctx.user.tokens.includes(candidate.token))
+        : tokens.find((candidate) => candidate.kind === "personal_access_token" && candidate.id === Number(wanted));
+    if (!record) throw recordNotFound();
+    if (record.userId === null || enterpriseGroups[String(record.userId)] !== group.id) throw forbidden();
+    if (record.revoked) throw badRequest();
+    revokeCredential(state, record);
+    return noContent();
+  },
+);
+
 // ---------------------------------------------------------------------------
 // GET /groups/:id/access_tokens
 
@@ -295,4 +325,4 @@ const listGroupAccessTokens = route("GET", "/groups/:id/access_tokens", { pagina
   return paginate(ctx, listed, { present: (record) => presentGroupAccessToken(state, record) });
 });
 
-export const groupTokenRoutes: readonly RouteDefinition[] = [revokeToken, ldapSync, listInventory, listGroupAccessTokens];
+export const groupTokenRoutes: readonly RouteDefinition[] = [revokeToken, ldapSync, listInventory, revokeInventoryToken, listGroupAccessTokens];

@@ -27,6 +27,7 @@
 import { groupAccessLevel, canReadGroup } from "../../access";
 import { ApiError, paramError } from "../../errors";
 import { isKeysetRequest, readOffsetPageRequest } from "../../pagination";
+import { findGroup } from "../../lookup";
 import { paginate, route, type RequestContext } from "../../router";
 import { AccessLevel, type EmulatorState, type Group, type User } from "../../state";
 import { detailsOf, isActive } from "./model";
@@ -165,14 +166,8 @@ export const listGroupsRoute = (presentGroup: GroupPresenter) => route("GET", "/
   const { state, user, params } = ctx;
   const skip = readSkipGroups(ctx.rawParams["skip_groups"]);
   const groups = orderGroups(filterGroups(ctx, visibleGroups(state, user, params), params, skip), params);
-  const admin = user?.isAdmin === true;
-  const present = (group: Group) =>
-    presentGroup(state, group, { statistics: admin && params.statistics === true, customAttributes: admin && params.with_custom_attributes === true });
-  if (user) {
-    // Signed-in callers always get offset pages: a `pagination=keyset` they send is not read.
-    const { pagination: _ignored, ...rawParams } = ctx.rawParams;
-    return paginate({ ...ctx, rawParams }, groups, { present });
-  }
+  const present = presenter(ctx, presentGroup, params);
+  if (user) return offsetPages(ctx, groups, present);
   checkOffsetLimit(ctx);
   // Grape's defaults (order_by name, sort asc) make a bare `pagination=keyset` a keyset request by name.
   return paginate({ ...ctx, rawParams: { order_by: "name", sort: "asc", ...ctx.rawParams } }, groups, {
@@ -180,3 +175,34 @@ export const listGroupsRoute = (presentGroup: GroupPresenter) => route("GET", "/
     keyset: { id: (group) => group.id, orderBy: { name: { value: (group) => group.name.toLowerCase(), sorts: ["asc"] } } },
   });
 });
+
+function presenter(ctx: RequestContext<unknown>, presentGroup: GroupPresenter, params: { statistics?: boolean; with_custom_attributes?: boolean }) {
+  const admin = ctx.user?.isAdmin === true;
+  return (group: Group) =>
+    presentGroup(ctx.state, group, { statistics: admin && params.statistics === true, customAttributes: admin && params.with_custom_attributes === true });
+}
+
+/** Offset pages whatever the request asks (`present_groups` paginates by offset): a `pagination=keyset` is not read. */
+function offsetPages(ctx: RequestContext<unknown>, groups: Group[], present: (group: Group) => unknown) {
+  const { pagination: _ignored, ...rawParams } = ctx.rawParams;
+  return paginate({ ...ctx, rawParams }, groups, { present });
+}
+
+/**
+ * `GET /groups/:id/subgroups` (the group's children) and
+ * `GET /groups/:id/descendant_groups` (every group below it): `find_groups`
+ * with the group as parent, so the same visibility and filters as `GET
+ * /groups` (a signed-in non-administrator without `all_available` sees only
+ * groups they belong to), except that `top_level_only` replaces the parent;
+ * offset pages only. A group the caller may not read is 404.
+ */
+export const listGroupsBelowRoute = (presentGroup: GroupPresenter, depth: "subgroups" | "descendant_groups") =>
+  route("GET", `/groups/:id/${depth}`, { paginated: true, params: { id: { type: "string", required: true }, ...listParams } }, (ctx) => {
+    const { state, user, params } = ctx;
+    const parent = findGroup(ctx);
+    const skip = readSkipGroups(ctx.rawParams["skip_groups"]);
+    const below = new Set((depth === "subgroups" ? state.groups.filter((group) => group.parentId === parent.id) : state.descendants(parent)).map((group) => group.id));
+    const candidates = visibleGroups(state, user, params).filter((group) => params.top_level_only || below.has(group.id));
+    const groups = orderGroups(filterGroups(ctx, candidates, params, skip), params);
+    return offsetPages(ctx, groups, presenter(ctx, presentGroup, params));
+  });

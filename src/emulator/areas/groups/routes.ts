@@ -58,7 +58,7 @@ import {
   type BranchProtectionDefaults,
   type GroupSettingsRecord,
 } from "./model";
-import { listGroupsRoute } from "./list";
+import { listGroupsBelowRoute, listGroupsRoute } from "./list";
 import { imageContentType, isImageFile, MAX_AVATAR_BYTES } from "../../../image-types";
 
 // ---------------------------------------------------------------------------
@@ -494,5 +494,12 @@ function readAvatar(file: UploadedFile, fail: (field: string, message: string) =
   };
 }
 
-export const groupRoutes: readonly RouteDefinition[] = [getGroup, getAvatar, listGroupsRoute(presentGroup), updateGroup];
+export const groupRoutes: readonly RouteDefinition[] = [
+  getGroup,
+  getAvatar,
+  listGroupsRoute(presentGroup),
+  listGroupsBelowRoute(presentGroup, "subgroups"),
+  listGroupsBelowRoute(presentGroup, "descendant_groups"),
+  updateGroup,
+];
 

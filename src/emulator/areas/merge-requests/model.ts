@@ -122,6 +122,18 @@ export interface MergeRequestRecord {
   preparedAt: string | null;
   sha: string | null;
   baseSha: string | null;
+  /** The target branch's head the diff was taken against (`diff_refs.start_sha`); absent: `baseSha`. */
+  startSha?: string | null;
+  /**
+   * Made through the API on a branch of the repository: its head, base and
+   * files are read from the repository by the background work (./jobs.ts),
+   * again whenever the source branch moves, and each reading is a version.
+   */
+  fromRepository?: boolean;
+  /** The diffs' versions (`GET .../versions`), oldest first; absent: one version, the prepared diff. */
+  versions?: MergeRequestVersionRecord[];
+  /** What was read from the repository when it was made, which its preparation shows. */
+  pendingReading?: RepositoryReading;
   changesCount: string | null;
   mergeStatus: MergeStatus;
   /** What a mergeability check finds: a seeded conflict with the target branch. */
@@ -160,17 +172,42 @@ export interface MergeRequestRecord {
   lockConflicts: number;
 }
 
-/** A comment on a merge request (a plain `Note`: not a diff note, never resolvable). */
-export interface MergeRequestNoteRecord {
+/** A merge request's diff as read from the repository (./jobs.ts). */
+export interface RepositoryReading {
+  head: string;
+  base: string;
+  start: string;
+  files: DiffFileRecord[];
+  conflicts: boolean;
+}
+
+/** One version of a merge request's diff (`MergeRequestDiff`). */
+export interface MergeRequestVersionRecord {
   id: number;
+  headCommitSha: string;
+  baseCommitSha: string;
+  startCommitSha: string;
+  createdAt: string;
+  realSize: string;
+}
+
+/** A comment on a merge request (a plain `Note`: not a diff note, never resolvable). */
+export interface MergeRequestNoteRecord extends NoteFields {
   mergeRequestId: number;
+}
+
+/** What every kind of note record has (merge requests', issues'). */
+export interface NoteFields {
+  id: number;
   projectId: number;
   authorId: number;
   body: string;
-  /** System notes (the merge request's own activity) are listed with `activity_filter`, never edited. */
+  /** System notes (the noteable's own activity) are listed with `activity_filter`, never edited. */
   system: boolean;
   createdAt: string;
   updatedAt: string;
+  /** An internal note (issues only): shown to the project's Reporters and above. */
+  internal?: boolean;
 }
 
 export interface ProjectMergeRequestSettings {
@@ -223,6 +260,7 @@ export const MILESTONE_SEQUENCE = "milestones";
 /** Shared with the pipeline schedules and security reports: one id space for pipelines. */
 export const PIPELINE_SEQUENCE = "ci_pipelines";
 export const NOTE_SEQUENCE = "notes";
+export const DIFF_VERSION_SEQUENCE = "merge_request_diffs";
 
 export const DEFAULT_LABEL_COLOR = "#6699cc";
 export const MAX_DESCRIPTION = 1_048_576;
@@ -250,8 +288,10 @@ export function settingsOf(state: EmulatorState, project: Project): ProjectMerge
 const DRAFT_PREFIX = /^\s*(\[draft\]|\(draft\)|draft:)/i;
 export const isDraft = (title: string): boolean => DRAFT_PREFIX.test(title);
 
-/** A stable 40-hex sha for a branch head the seed does not give. */
+/** A branch's head in the repository; for a branch only the merge requests' seed names, a stable 40-hex sha. */
 export function branchSha(state: EmulatorState, project: Project, branch: string): string {
+  const head = project.branchHeads?.[branch];
+  if (head !== undefined) return head;
   if (branch === project.defaultBranch && project.lastCommitSha) return project.lastCommitSha;
   return createHash("sha1").update(`${state.projectFullPath(project)}@${branch}`).digest("hex");
 }
@@ -293,16 +333,36 @@ export function prepare(state: EmulatorState, mr: MergeRequestRecord): void {
   if (mr.mergeStatus === "preparing") mr.mergeStatus = "unchecked";
 }
 
+/** Shows a reading of the repository as the merge request's diff: a new version, its head, base and files. */
+export function applyReading(state: EmulatorState, mr: MergeRequestRecord, reading: RepositoryReading): void {
+  const now = state.now();
+  const changesCount = changesCountOf(reading.files);
+  Object.assign(mr, {
+    sha: reading.head,
+    baseSha: reading.base,
+    startSha: reading.start,
+    files: reading.files,
+    changesCount,
+    conflicts: reading.conflicts,
+    preparedAt: mr.preparedAt ?? now,
+    mergeStatus: "unchecked",
+  });
+  delete mr.pendingReading;
+  (mr.versions ??= []).push({ id: state.nextId(DIFF_VERSION_SEQUENCE), headCommitSha: reading.head, baseCommitSha: reading.base, startCommitSha: reading.start, createdAt: now, realSize: changesCount });
+}
+
 /** `check_mergeability(async: true)`: an unchecked open merge request is queued for a check. */
 export function requestMergeabilityCheck(mr: MergeRequestRecord): void {
   if (mr.state === "opened" && mr.mergeStatus === "unchecked") mr.mergeStatus = "checking";
 }
 
-/** Background work: preparations, then queued mergeability checks. */
+/** Background work: preparations, then queued mergeability checks (./jobs.ts prepares those made from the repository). */
 export function runMergeRequestWork(state: EmulatorState): void {
   for (const mr of mergeRequestStore.of(state).mergeRequests) {
-    if (mr.preparedAt === null) prepare(state, mr);
-    else if (mr.mergeStatus === "checking") mr.mergeStatus = mr.conflicts ? "cannot_be_merged" : "can_be_merged";
+    if (mr.preparedAt === null) {
+      if (mr.pendingReading) applyReading(state, mr, mr.pendingReading);
+      else if (!mr.fromRepository) prepare(state, mr);
+    } else if (mr.mergeStatus === "checking") mr.mergeStatus = mr.conflicts ? "cannot_be_merged" : "can_be_merged";
   }
 }
 
@@ -335,7 +395,7 @@ export const canCreatePipelines = canCreateMergeRequests;
 // ---------------------------------------------------------------------------
 // Labels
 
-export function labelsOf(state: EmulatorState, mr: MergeRequestRecord): LabelRecord[] {
+export function labelsOf(state: EmulatorState, mr: { readonly labelIds: readonly number[] }): LabelRecord[] {
   const { labels } = mergeRequestStore.of(state);
   return mr.labelIds.flatMap((id) => labels.filter((label) => label.id === id)).sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -52,7 +52,7 @@ export function presentUserReference(state: EmulatorState, userId: number | null
   };
 }
 
-const userList = (state: EmulatorState, ids: readonly number[]): Body[] =>
+export const userList = (state: EmulatorState, ids: readonly number[]): Body[] =>
   ids.map((id) => presentUserReference(state, id)).filter((user): user is Body => user !== null);
 
 const escapeHtml = (text: string): string =>
@@ -67,7 +67,7 @@ export function renderMarkdown(text: string): string {
     .join("\n");
 }
 
-function presentLabel(label: LabelRecord): Body {
+export function presentLabel(label: LabelRecord): Body {
   return {
     id: label.id,
     name: label.name,
@@ -79,7 +79,7 @@ function presentLabel(label: LabelRecord): Body {
   };
 }
 
-function presentMilestone(state: EmulatorState, project: Project, milestoneId: number | null): Body | null {
+export function presentMilestone(state: EmulatorState, project: Project, milestoneId: number | null): Body | null {
   const milestone = mergeRequestStore.of(state).milestones.find((m) => m.id === milestoneId);
   if (!milestone) return null;
   const today = new Date(state.clock()).toISOString().slice(0, 10);
@@ -100,7 +100,7 @@ function presentMilestone(state: EmulatorState, project: Project, milestoneId: n
 }
 
 /** `- [ ]` and `- [x]` items of the description (TaskList). */
-function taskCompletion(description: string): Body {
+export function taskCompletion(description: string): Body {
   const tasks = [...description.matchAll(/^\s*(?:[-*+]|\d+\.)\s+\[([ xX~])\]/gm)];
   return { count: tasks.length, completed_count: tasks.filter((task) => task[1] !== " ").length };
 }
@@ -274,7 +274,7 @@ export function presentSingle(state: EmulatorState, project: Project, mr: MergeR
     latest_build_started_at: latest?.startedAt ?? null,
     latest_build_finished_at: latest?.finishedAt ?? null,
     first_deployed_to_production_at: production?.deployedAt ?? null,
-    diff_refs: mr.preparedAt === null || mr.sha === null ? null : { base_sha: mr.baseSha, head_sha: mr.sha, start_sha: mr.baseSha },
+    diff_refs: mr.preparedAt === null || mr.sha === null ? null : { base_sha: mr.baseSha, head_sha: mr.sha, start_sha: mr.startSha ?? mr.baseSha },
     merge_error: null,
     first_contribution: mr.firstContribution,
     user: { can_merge: options.canMerge },

@@ -48,6 +48,7 @@ import { findProject } from "../../lookup";
 import { created, ok, paginate, requireUser, route, type ApiResponse, type RequestContext, type RouteDefinition } from "../../router";
 import type { EmulatorState, Project, User } from "../../state";
 import { listParamSpec, matchesFilters, orderMergeRequests, readListFilters, type ListFilters } from "./filters";
+import { readFromRepository } from "./jobs";
 import { mergeRequestNoteRoutes } from "./notes";
 import type { DeclaredParams } from "../../params";
 import {
@@ -97,7 +98,7 @@ function checkSearchRateLimit(ctx: RequestContext<unknown>): void {
 // ---------------------------------------------------------------------------
 // Lookups
 
-function findMergeRequest(ctx: RequestContext<unknown>, project: Project, iid: number): MergeRequestRecord {
+export function findMergeRequest(ctx: RequestContext<unknown>, project: Project, iid: number): MergeRequestRecord {
   const mr = mergeRequestStore.of(ctx.state).mergeRequests.find((m) => m.projectId === project.id && m.iid === iid);
   if (!mr) throw recordNotFound();
   if (!canReadMergeRequests(ctx.state, ctx.user, project)) throw forbidden();
@@ -107,7 +108,7 @@ function findMergeRequest(ctx: RequestContext<unknown>, project: Project, iid: n
 const approvalsLicensed = (state: EmulatorState, project: Project): boolean => state.tierOf(state.namespaceOf(project)) !== "free";
 
 /** The single entity; presenting it asks for a mergeability check, as the real entity's `merge_status` does. */
-function singleAnswer(ctx: RequestContext<unknown>, project: Project, mr: MergeRequestRecord, extras: { renderHtml?: boolean; includeDivergedCommitsCount?: boolean; includeRebaseInProgress?: boolean } = {}) {
+export function singleAnswer(ctx: RequestContext<unknown>, project: Project, mr: MergeRequestRecord, extras: { renderHtml?: boolean; includeDivergedCommitsCount?: boolean; includeRebaseInProgress?: boolean } = {}) {
   requestMergeabilityCheck(mr);
   return presentSingle(ctx.state, project, mr, {
     user: ctx.user,
@@ -397,11 +398,14 @@ const createMergeRequest = route(
       ...writableParams,
     },
   },
-  (ctx) => {
+  async (ctx) => {
     const project = findProject(ctx);
     const user = requireUser(ctx);
     if (!canCreateMergeRequests(ctx.state, user, project)) throw forbidden();
+    // Branches of the repository: the preparation shows their diff as it is now, and the background work follows them.
+    const reading = await (await readFromRepository(ctx.state, project))({ sourceBranch: ctx.params.source_branch, targetBranch: ctx.params.target_branch });
     const mr = newRecord(ctx.state, project, user, ctx.params);
+    if (reading) Object.assign(mr, { fromRepository: true, pendingReading: reading });
     applyWritable(ctx, project, mr, ctx.params, true);
     const errors = new MergeRequestErrors();
     if (ctx.params.target_project_id !== undefined && ctx.params.target_project_id !== project.id) {
@@ -410,6 +414,7 @@ const createMergeRequest = route(
     validate(ctx.state, project, mr, errors, { source: true, target: true });
     errors.throwAny();
     mr.id = ctx.state.nextId(MR_SEQUENCE);
+    // Branches of the repository: the background work reads head, base and files from it.
     mergeRequestStore.of(ctx.state).mergeRequests.push(mr);
     return created(singleAnswer(ctx, project, mr));
   },

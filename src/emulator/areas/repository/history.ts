@@ -32,12 +32,11 @@
  *   fixed one-minute windows, shared with ./content.ts): 429
  *   `{"error": "This changelog has been requested too many times. Try again later."}`.
  */
-import { projectAccessLevel } from "../../access";
 import { ApiError, notFound, paramError } from "../../errors";
 import { paginate, ok, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
-import { AccessLevel, type Project } from "../../state";
+import type { Project } from "../../state";
 import type { ProjectRepository } from "./model";
-import { settingsOf as groupSettingsOf } from "../groups/model";
+import { canPushTo } from "./access";
 import { limiterKey, overRateLimit, readableRepository } from "./content";
 import {
   commitRelease,
@@ -231,18 +230,6 @@ const changelogGetRoute = route("GET", "/projects/:id/repository/changelog", { p
   return ok({ notes: insertRelease("", release) });
 });
 
-/** Gitlab::UserAccess#can_push_to_branch?: Developer, or the default branch's protection. */
-function canPushTo(ctx: RequestContext<unknown>, project: Project, branch: string): boolean {
-  const user = ctx.user;
-  if (!user) return false;
-  if (user.isAdmin) return true;
-  const level = projectAccessLevel(ctx.state, user, project);
-  if (branch !== project.defaultBranch) return level >= AccessLevel.Developer;
-  const allowed = groupSettingsOf(ctx.state, ctx.state.namespaceOf(project)).default_branch_protection_defaults.allowed_to_push;
-  const needed = Math.min(...allowed.map((rule) => rule.access_level ?? AccessLevel.Maintainer));
-  return level >= Math.max(needed, AccessLevel.Developer);
-}
-
 const changelogPostRoute = route(
   "POST",
   "/projects/:id/repository/changelog",
@@ -253,7 +240,7 @@ const changelogPostRoute = route(
     checkReleaseParams(ctx.params);
     checkChangelogRate(ctx, project);
     const branch = ctx.params.branch ?? project.defaultBranch;
-    if (!canPushTo(ctx, project, branch)) throw new ApiError(403, { message: "403 Forbidden - You are not allowed to commit a changelog on this branch" });
+    if (!canPushTo(ctx.state, user, project, branch)) throw new ApiError(403, { message: "403 Forbidden - You are not allowed to commit a changelog on this branch" });
     if (!(await repo.resolveRef(`refs/heads/${branch}`))) throw changelogBranchMissing(branch);
     const release = await generateRelease(releaseRequest(ctx, project, repo, branch));
     await commitRelease(repo, release, {

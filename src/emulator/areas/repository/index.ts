@@ -3,6 +3,7 @@ import { areaSeed, type EmulatorArea } from "../../area";
 import { stateOfAreas } from "../../seed";
 import { repositoryContentRoutes } from "./content";
 import { repositoryHistoryRoutes } from "./history";
+import { repositoryWriteRoutes } from "./writes";
 import { applyRepositoriesSeed, attachRepositories, buildSeededRepositories, detachRepositories } from "./model";
 import { repositoriesSeedSchema } from "./seed";
 
@@ -11,7 +12,7 @@ const REPOSITORY_SEED_SECTIONS = ["instance", "users", "groups", "projects", "re
 
 export const repositoryArea: EmulatorArea = {
   name: "repository",
-  routes: [...repositoryContentRoutes, ...repositoryHistoryRoutes],
+  routes: [...repositoryContentRoutes, ...repositoryHistoryRoutes, ...repositoryWriteRoutes],
   seed: areaSeed({ key: "repositories", schema: repositoriesSeedSchema, apply: applyRepositoriesSeed }),
   lifecycle: {
     // Repositories are built (asynchronously) before the real state is seeded, so its projects

@@ -53,9 +53,13 @@ export interface CommitRequest {
   startRef?: string;
   message: string;
   author?: GitIdentity;
+  /** Who commits, when not the author (the API's caller, when an author is named). */
+  committer?: GitIdentity;
   /** ISO 8601; default: the state's clock. */
   date?: string;
   actions: readonly FileAction[];
+  /** Start the branch afresh at `startRef` even when it exists (the commits API's `force`). */
+  replaceBranch?: boolean;
 }
 
 export interface ProjectRepository {
@@ -340,6 +344,7 @@ export async function readRefSnapshot(gitdir: string): Promise<RefSnapshot> {
 export function applyRefSnapshot(project: Project, snapshot: RefSnapshot): void {
   project.lastCommitSha = snapshot.heads[project.defaultBranch] ?? null;
   project.branches = Object.keys(snapshot.heads).sort();
+  project.branchHeads = { ...snapshot.heads };
   project.tags = snapshot.tags.map((tag) => tag.name).sort();
   let latest: { name: string; time: number } | undefined;
   for (const { name, time } of snapshot.tags) {
@@ -356,11 +361,13 @@ async function syncProjectRefs(project: Project, gitdir: string): Promise<void> 
 // Writing
 
 async function writeCommit(state: EmulatorState, project: Project, gitdir: string, request: CommitRequest): Promise<string> {
-  const branchHead = await tryResolve(gitdir, `refs/heads/${request.branch}`);
+  const branchHead = request.replaceBranch ? undefined : await tryResolve(gitdir, `refs/heads/${request.branch}`);
   const parent = branchHead ?? (await resolveCommit(gitdir, request.startRef ?? project.defaultBranch));
   if (!branchHead && request.startRef !== undefined && !parent) throw new Error(`unknown start ref ${request.startRef}`);
-  const author = signature(request.author ?? DEFAULT_AUTHOR, request.date ?? state.now());
-  return commitTree(gitdir, { branch: request.branch, parent, message: request.message, author, actions: request.actions });
+  const time = request.date ?? state.now();
+  const author = signature(request.author ?? DEFAULT_AUTHOR, time);
+  const committer = signature(request.committer ?? request.author ?? DEFAULT_AUTHOR, time);
+  return commitTree(gitdir, { branch: request.branch, parent, message: request.message, author, committer, actions: request.actions });
 }
 
 // ---------------------------------------------------------------------------

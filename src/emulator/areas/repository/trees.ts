@@ -129,6 +129,8 @@ export interface TreeCommit {
   parent: string | undefined;
   message: string;
   author: git.CommitObject["author"];
+  /** Default: the author. */
+  committer?: git.CommitObject["committer"];
   actions: readonly FileAction[];
 }
 
@@ -143,7 +145,7 @@ export async function commitTree(gitdir: string, request: TreeCommit): Promise<s
   const sha = await git.writeCommit({
     fs,
     gitdir,
-    commit: { message, tree, parent: request.parent ? [request.parent] : [], author: request.author, committer: request.author },
+    commit: { message, tree, parent: request.parent ? [request.parent] : [], author: request.author, committer: request.committer ?? request.author },
   });
   await git.writeRef({ fs, gitdir, ref: `refs/heads/${request.branch}`, value: sha, force: true });
   return sha;

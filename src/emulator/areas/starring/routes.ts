@@ -34,13 +34,14 @@
  *   `custom_attributes` for administrators. Keyset pagination by `id`, as for
  *   project lists.
  */
-import { canReadProject, groupAccessLevel, projectAccessLevel } from "../../access";
-import { notFound, paramError } from "../../errors";
+import { canReadProject } from "../../access";
+import { notFound } from "../../errors";
 import { findProject } from "../../lookup";
 import type { DeclaredParams } from "../../params";
 import { created, paginate, requireUser, route, type ApiResponse, type RequestContext, type RouteDefinition } from "../../router";
-import { AccessLevel, type EmulatorState, type Project, type User } from "../../state";
-import { presentBasicProject, presentProject, projectDetails, type ProjectViewer } from "../projects";
+import type { EmulatorState, User } from "../../state";
+import { presentBasicProject, presentProject, type ProjectViewer } from "../projects";
+import { filtersOf, matchesFilters, orderedProjects, PROJECT_FILTER_PARAMS, PROJECT_KEYSET, PROJECT_ORDER_BY } from "../projects/list";
 import {
   addStar,
   canReadProfile,
@@ -117,27 +118,11 @@ const starrers = route("GET", "/projects/:id/starrers", { params: { ...idParam, 
 // ---------------------------------------------------------------------------
 // Projects starred by a user
 
-const ORDER_BY = ["id", "name", "path", "created_at", "updated_at", "star_count", "last_activity_at"] as const;
-type OrderBy = (typeof ORDER_BY)[number];
-
 const starredProjectParams = {
+  ...PROJECT_FILTER_PARAMS,
   user_id: { type: "string", required: true },
-  archived: { type: "boolean" },
   membership: { type: "boolean" },
-  owned: { type: "boolean" },
-  starred: { type: "boolean" },
-  statistics: { type: "boolean" },
-  simple: { type: "boolean" },
-  with_issues_enabled: { type: "boolean" },
-  with_merge_requests_enabled: { type: "boolean" },
-  with_custom_attributes: { type: "boolean" },
-  min_access_level: { type: "integer", values: [5, 10, 15, 20, 30, 40, 50] },
-  order_by: { type: "string", values: ORDER_BY },
-  sort: { type: "string", values: ["asc", "desc"] },
-  search: { type: "string" },
-  updated_after: { type: "string" },
-  updated_before: { type: "string" },
-  visibility: { type: "string", values: ["public", "internal", "private"] },
+  order_by: { type: "string", values: PROJECT_ORDER_BY },
 } as const;
 
 type StarredProjectsContext = RequestContext<DeclaredParams<typeof starredProjectParams>>;
@@ -149,98 +134,9 @@ function findUser(state: EmulatorState, idOrUsername: string): User {
   return user;
 }
 
-/** Grape's DateTime coercion: an unreadable time is `<name> is invalid`. */
-function timeParam(raw: unknown, name: string): number | undefined {
-  if (raw === undefined) return undefined;
-  const time = Date.parse(String(raw));
-  if (Number.isNaN(time)) throw paramError(`${name} is invalid`);
-  return time;
-}
-
-interface StarredProjectFilters {
-  archived?: boolean;
-  membership?: boolean;
-  owned?: boolean;
-  starred?: boolean;
-  withIssuesEnabled?: boolean;
-  withMergeRequestsEnabled?: boolean;
-  minAccessLevel?: number;
-  search?: string;
-  updatedAfter?: number;
-  updatedBefore?: number;
-  visibility?: string;
-}
-
-/** `ProjectsFinder`'s filters; those about the caller apply only to a signed-in caller. */
-function matchesFilters(state: EmulatorState, caller: User | null, project: Project, filters: StarredProjectFilters): boolean {
-  const details = projectDetails(state, project);
-  const updated = Date.parse(details.updatedAt);
-  const access = projectAccessLevel(state, caller, project);
-  const search = filters.search?.toLowerCase();
-  const checks: boolean[] = [
-    filters.archived === undefined || details.archived === filters.archived,
-    filters.visibility === undefined || project.visibility === filters.visibility,
-    !filters.withIssuesEnabled || details.issuesEnabled,
-    !filters.withMergeRequestsEnabled || details.mergeRequestsEnabled,
-    filters.updatedAfter === undefined || updated > filters.updatedAfter,
-    filters.updatedBefore === undefined || updated < filters.updatedBefore,
-    !search || [project.name, project.path, project.description].some((text) => text.toLowerCase().includes(search)),
-  ];
-  if (caller) {
-    checks.push(
-      // `owned_projects`: projects in groups the caller owns.
-      !filters.owned || groupAccessLevel(state, caller, state.namespaceOf(project)) >= AccessLevel.Owner,
-      // `authorized_projects`: a membership of the project or of a group above it.
-      !filters.membership || access > 0,
-      filters.minAccessLevel === undefined || access >= filters.minAccessLevel,
-      !filters.starred || starOf(state, caller, project) !== undefined,
-    );
-  }
-  return checks.every(Boolean);
-}
-
-function sortValue(state: EmulatorState, project: Project, orderBy: OrderBy): string | number {
-  switch (orderBy) {
-    case "id":
-      return project.id;
-    case "name":
-      return project.name.toLowerCase();
-    case "path":
-      return project.path.toLowerCase();
-    case "created_at":
-      return Date.parse(project.createdAt);
-    case "updated_at":
-      return Date.parse(projectDetails(state, project).updatedAt);
-    case "last_activity_at":
-      return Date.parse(projectDetails(state, project).lastActivityAt);
-    case "star_count":
-      return starsOfProject(state, project).length;
-  }
-}
-
-/** `reorder_projects`: the column, then the id in the same direction as the tie-breaker. */
-function ordered(state: EmulatorState, projects: Project[], orderBy: OrderBy, sort: "asc" | "desc"): Project[] {
-  const direction = sort === "asc" ? 1 : -1;
-  const keyed = projects.map((project) => ({ project, key: sortValue(state, project, orderBy) }));
-  keyed.sort((a, b) => direction * ((a.key < b.key ? -1 : a.key > b.key ? 1 : 0) || a.project.id - b.project.id));
-  return keyed.map(({ project }) => project);
-}
-
 function listStarredProjects(ctx: StarredProjectsContext): ApiResponse {
   const { params } = ctx;
-  const filters: StarredProjectFilters = {
-    archived: params.archived,
-    membership: params.membership,
-    owned: params.owned,
-    starred: params.starred,
-    withIssuesEnabled: params.with_issues_enabled,
-    withMergeRequestsEnabled: params.with_merge_requests_enabled,
-    minAccessLevel: params.min_access_level,
-    search: params.search,
-    updatedAfter: timeParam(params.updated_after, "updated_after"),
-    updatedBefore: timeParam(params.updated_before, "updated_before"),
-    visibility: params.visibility,
-  };
+  const filters = filtersOf(ctx);
   const { state, user: caller } = ctx;
   const target = findUser(state, params.user_id);
   // StarredProjectsFinder: no stars at all of a private profile, except for its owner and administrators.
@@ -251,14 +147,14 @@ function listStarredProjects(ctx: StarredProjectsContext): ApiResponse {
       })
     : [];
   const matching = starredProjects.filter((project) => matchesFilters(state, caller, project, filters));
-  const orderBy = (params.order_by as OrderBy | undefined) ?? "created_at";
+  const orderBy = params.order_by ?? "created_at";
   const sort = params.sort === "asc" ? "asc" : "desc";
   const viewer: ProjectViewer = { user: caller, statistics: params.statistics === true, customAttributes: params.with_custom_attributes === true, withAccess: true };
   // Anonymous callers always get the basic entity: `simple` changes nothing for them.
   const basic = caller === null || params.simple === true;
-  return paginate(ctx, ordered(state, matching, orderBy, sort), {
+  return paginate(ctx, orderedProjects(state, matching, orderBy, sort), {
     present: (project) => (basic ? presentBasicProject(state, project, viewer) : presentProject(state, project, viewer)),
-    keyset: { id: (project) => project.id, orderBy: { id: { value: (project) => project.id, sorts: ["asc", "desc"] } } },
+    keyset: PROJECT_KEYSET,
   });
 }
 
