@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { closeAllPools } from "../client";
 import { reviewOf, type Review } from "./changes";
 import { markdownOf, markerOf, NOTE_LIMIT } from "./markdown";
-import { mergeRequestOfCommit, type NoteTarget, NotReviewed, postNote, reviewedNote, targetFromEnvironment } from "./post";
+import { addNote, mergeRequestOfCommit, type NoteTarget, NotReviewed, postNote, reviewedNote, reviewNoteId, targetFromEnvironment, WRITE_REVIEW_AGAIN } from "./post";
 import { keptEngineEvents, parsePreview, stackOfPreview } from "./preview";
 import { dataComment, differences, NoteRefused, parseSummary, reviewInNote, type Summary, summaryOf } from "./summary";
 
@@ -68,7 +68,38 @@ function contextLine(env: NodeJS.ProcessEnv, applied: boolean): string | undefin
   return `${applied ? "Applied" : "Previewed"} at ${parts.join(", ")}.`;
 }
 
-function guardLines(found: string[], lead = "The preview taken before applying differs from the reviewed one; nothing was applied."): string[] {
+/** Where an apply's result says the review it applied is: its note on the merged merge request. */
+interface ReviewedAt {
+  mergeRequestIid: number;
+  webUrl?: string;
+  noteId?: number;
+}
+
+const COMMIT = /^[0-9a-f]{7,64}$/;
+/** A server's web_url that stands in a Markdown link as it is: no space, bracket, parenthesis or angle bracket. */
+const LINKABLE = /^https?:\/\/[^\s()<>[\]"'`\\]+$/;
+
+/**
+ * The line under an apply's verdict: the commit applied (or not), its job, and
+ * the review note it was held against, linked, so that each result note on
+ * the merge request names what it applied and what allowed it.
+ */
+function resultContextLine(env: NodeJS.ProcessEnv, stopped: boolean, reviewedAt: ReviewedAt | undefined): string {
+  const sha = env.CI_COMMIT_SHA && COMMIT.test(env.CI_COMMIT_SHA) ? env.CI_COMMIT_SHA : undefined;
+  const job = env.CI_JOB_URL && LINKABLE.test(env.CI_JOB_URL) ? ` ([job](${env.CI_JOB_URL}))` : "";
+  const what = `${stopped ? "Stopped before applying" : "Applied"} ${sha ? `commit \`${sha}\`` : "the commit"}${job}`;
+  if (!reviewedAt?.noteId) return `${what}; no review note of this stack was found on the merge request.`;
+  const name = `the review note ${reviewedAt.noteId} of !${reviewedAt.mergeRequestIid}`;
+  const url = reviewedAt.webUrl && LINKABLE.test(reviewedAt.webUrl) ? `${reviewedAt.webUrl}#note_${reviewedAt.noteId}` : undefined;
+  return `${what}, ${stopped ? "held against" : "as reviewed in"} ${url ? `[${name}](${url})` : name}.`;
+}
+
+const NEXT_WHEN_DIFFERENT =
+  "If the server was changed by hand since the review, decide which is right: put that change into the program (a new merge request), or retry the preview and report jobs of " +
+  "this merge request's pipeline to review the preview as it is now and have it approved again. If the default branch's program does otherwise (another merge request " +
+  "merged in between), open a new merge request from the default branch to review that. Then run the default branch's pipeline again.";
+
+function guardLines(found: string[], next: string, lead = "The preview taken before applying differs from the reviewed one; nothing was applied."): string[] {
   return [
     "#### Stopped: this is not what was reviewed",
     "",
@@ -76,6 +107,8 @@ function guardLines(found: string[], lead = "The preview taken before applying d
     "",
     ...found.slice(0, 40).map((line) => `- ${line}`),
     ...(found.length > 40 ? [`- and ${found.length - 40} more`] : []),
+    "",
+    `**What to do next:** ${next[0]!.toUpperCase()}${next.slice(1)}`,
     "",
   ];
 }
@@ -156,28 +189,35 @@ async function review(argv: string[], env: NodeJS.ProcessEnv, out: (text: string
     let found: string[] = [];
     let notice: string[] | undefined;
     let lead = "the preview differs from the reviewed one";
+    let next = NEXT_WHEN_DIFFERENT;
+    let reviewedAt: ReviewedAt | undefined;
     try {
       const reviewedOn = values["check-reviewed"] ? await reviewOnMergeRequest(target!, env, stack) : undefined;
       if (target && reviewedOn) target.mergeRequestIid ??= reviewedOn.mergeRequestIid;
+      reviewedAt = reviewedOn;
       const reviewed = values.reviewed ? parseSummary(readInput(values.reviewed)) : reviewedOn?.summary;
       found = reviewed ? differences(reviewed, review) : [];
-      if (found.length > 0) notice = guardLines(found);
+      if (found.length > 0) notice = guardLines(found, next);
     } catch (error) {
       if (!(error instanceof NotReviewed)) throw error;
       found = [error.message];
       lead = "nothing shows that this commit's changes were reviewed";
-      notice = guardLines(found, "The review of this apply cannot be shown; nothing was applied.");
+      next = error.next;
+      notice = guardLines(found, next, "The review of this apply cannot be shown; nothing was applied.");
     }
     const result = applied || found.length > 0;
+    // A result note names the review it was held against: found by the guard, or (the apply's own run) looked up now.
+    if (result && values.post && !reviewedAt) reviewedAt = await reviewOfResult(target!, env, stack);
+    const resultContext = result && values.post ? resultContextLine(env, found.length > 0, reviewedAt) : context;
     const note = result
-      ? { report: markdownOf(review, { stack, maxChars, context, applied, notice, result }), data: "", summary: summaryOf(review, { stack, context, max_chars: maxChars }) }
+      ? { report: markdownOf(review, { stack, maxChars, context: resultContext, applied, notice, result }), data: "", summary: summaryOf(review, { stack, context: resultContext, max_chars: maxChars }) }
       : reviewNote(review, stack, context, maxChars);
     if (values.json) writeFileSync(values.json, JSON.stringify(note.summary, null, 2) + "\n");
     if (!values.quiet) out(note.report);
-    // A guard that passes leaves the review's note as its reviewers read it; one that stops says why in the result's note.
+    // A guard that passes leaves the review's note as its reviewers read it; one that stops says why in a note of its own.
     if (values.post && (result || !values["check-reviewed"])) await post(target!, env, stack, result, note.report + note.data);
     if (found.length > 0) {
-      write(`platform-review: ${lead}:\n${found.map((line) => `  - ${line}`).join("\n")}\n`);
+      write(`platform-review: ${lead}:\n${found.map((line) => `  - ${line}`).join("\n")}\nplatform-review: what to do next: ${next}\n`);
       return 3;
     }
     if (values["expect-no-changes"] && review.changes.length > 0) {
@@ -205,7 +245,7 @@ function serverTarget(values: Values, env: NodeJS.ProcessEnv): NoteTarget {
  * and its report rendered again from that data: a note whose text is not what
  * its data renders was edited (or forged), and what its reader saw is unknown.
  */
-async function reviewOnMergeRequest(target: NoteTarget, env: NodeJS.ProcessEnv, stack: string | undefined): Promise<{ mergeRequestIid: number; summary: Summary }> {
+async function reviewOnMergeRequest(target: NoteTarget, env: NodeJS.ProcessEnv, stack: string | undefined): Promise<ReviewedAt & { summary: Summary }> {
   const commit = env.CI_COMMIT_SHA;
   if (!commit) throw new UsageError("--check-reviewed needs the commit being applied (CI_COMMIT_SHA).");
   const found = await reviewedNote(target, commit, markerOf(stack), env.CI_COMMIT_BRANCH || undefined);
@@ -215,26 +255,54 @@ async function reviewOnMergeRequest(target: NoteTarget, env: NodeJS.ProcessEnv, 
   try {
     read = reviewInNote(found.body);
   } catch (error) {
-    if (error instanceof NoteRefused) throw new NotReviewed(`${where} cannot stand as the review: ${error.message}`);
+    if (error instanceof NoteRefused) throw new NotReviewed(`${where} cannot stand as the review: ${error.message}`, WRITE_REVIEW_AGAIN);
     throw error;
   }
   const rendered = markdownOf(read.summary, { stack: read.summary.stack, context: read.summary.context, maxChars: read.summary.max_chars });
   if (rendered !== read.report || (read.summary.stack ?? "") !== (stack ?? "")) {
     throw new NotReviewed(
       `${where} was edited, or is not the tool's: its text is not what its data renders, so what its reader saw is not what it says was reviewed ` +
-        "(a note another version of platform-review wrote renders otherwise too: re-run the merge request's pipeline to write it again)",
+        "(a note another version of platform-review wrote renders otherwise too)",
+      WRITE_REVIEW_AGAIN,
     );
   }
-  return { mergeRequestIid: found.mergeRequestIid, summary: read.summary };
+  return { mergeRequestIid: found.mergeRequestIid, webUrl: found.webUrl, noteId: found.noteId, summary: read.summary };
 }
 
-/** Posts the report: a preview's as the stack's review note, an apply's (or a stopped apply's) as its result note. */
+/**
+ * Where the result of an apply goes and the review it applied: the merge
+ * request that brought the commit (CI_MERGE_REQUEST_IID or --merge-request
+ * first) and the stack's review note on it. None for a commit no merged merge
+ * request brought: the log says so, and the result is not posted.
+ */
+async function reviewOfResult(target: NoteTarget, env: NodeJS.ProcessEnv, stack: string | undefined): Promise<ReviewedAt | undefined> {
+  let webUrl: string | undefined;
+  if (target.mergeRequestIid === undefined) {
+    const commit = env.CI_COMMIT_SHA;
+    if (!commit) throw new UsageError("--post needs the merge request (CI_MERGE_REQUEST_IID, or --merge-request), or the commit it came from (CI_COMMIT_SHA).");
+    try {
+      const request = await mergeRequestOfCommit(target, commit, env.CI_COMMIT_BRANCH || undefined);
+      target.mergeRequestIid = request.iid;
+      webUrl = request.web_url;
+    } catch (error) {
+      if (error instanceof NotReviewed) return undefined;
+      throw error;
+    }
+  }
+  return { mergeRequestIid: target.mergeRequestIid, webUrl, noteId: await reviewNoteId(target, markerOf(stack)) };
+}
+
+/**
+ * Posts the report: a preview's as the stack's review note, rewritten in place
+ * while the merge request is open; an apply's result, or a stopped apply, as a
+ * note of its own that nothing rewrites (the merge request's history).
+ */
 async function post(target: NoteTarget, env: NodeJS.ProcessEnv, stack: string | undefined, result: boolean, body: string): Promise<void> {
   if (target.mergeRequestIid === undefined) {
     const commit = env.CI_COMMIT_SHA;
     if (!commit) throw new UsageError("--post needs the merge request (CI_MERGE_REQUEST_IID, or --merge-request), or the commit it came from (CI_COMMIT_SHA).");
     try {
-      target.mergeRequestIid = await mergeRequestOfCommit(target, commit, env.CI_COMMIT_BRANCH || undefined);
+      target.mergeRequestIid = (await mergeRequestOfCommit(target, commit, env.CI_COMMIT_BRANCH || undefined)).iid;
     } catch (error) {
       // A commit no merged merge request brought has no merge request to report on: the message says so, and the log has the report.
       if (error instanceof NotReviewed) {
@@ -243,6 +311,11 @@ async function post(target: NoteTarget, env: NodeJS.ProcessEnv, stack: string | 
       }
       throw error;
     }
+  }
+  if (result) {
+    const noteId = await addNote(target, body);
+    process.stderr.write(`platform-review: added note ${noteId} on merge request !${target.mergeRequestIid} of project ${target.project}\n`);
+    return;
   }
   const { action, noteId } = await postNote(target, markerOf(stack, result), body);
   process.stderr.write(`platform-review: ${action} note ${noteId} on merge request !${target.mergeRequestIid} of project ${target.project}\n`);

@@ -143,7 +143,7 @@ async function runJob(name: string, ci: Record<string, string>): Promise<{ code:
 async function openMergeRequest(): Promise<void> {
   const mr = await api.post<{ iid: number }>(apiPath`/projects/${projectId}/merge_requests`, { source_branch: "stable", target_branch: "main", title: "Platform: the pipeline badge" });
   mergeRequestIid = mr.iid;
-  emulator.runDueWork(); // the merge request's preparation, which gives it its head commit
+  await emulator.runDueWork(); // the merge request's preparation, which gives it its head commit
   commitSha = (await api.get<{ sha: string }>(apiPath`/projects/${projectId}/merge_requests/${mergeRequestIid}`)).sha;
   expect(commitSha).toMatch(/^[0-9a-f]{40}$/);
 }
