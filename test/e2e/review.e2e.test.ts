@@ -244,7 +244,7 @@ describe.sequential("the review loop through the template's CI jobs", { timeout:
     expect(result!.body).toContain("### Pulumi up of stack");
     expect(result!.body).toContain("created badge");
     expect(existsSync(path.join(program.dir, "up.json"))).toBe(false);
-    expect(readFileSync(path.join(program.dir, "up-events.json"), "utf8")).toMatch(/^\{"sequence":/);
+    expect(readFileSync(path.join(program.dir, "up-events-e2e.json"), "utf8")).toMatch(/^\{"sequence":/);
   });
 
   it("an apply whose preview is no longer what was reviewed stops before any write", async () => {
@@ -311,10 +311,10 @@ describe.sequential("the review loop through the template's CI jobs", { timeout:
       expect(apply.code, `${apply.stdout}\n${apply.stderr}`).toBe(0);
       expect((await resultNotes())[0]!.body).toContain("created pipeline schedule");
       // Every artifact the template's jobs keep, every note, every job's log.
-      const kept = [...new Set(["preview", "report", "apply"].flatMap((name) => (ciFile[name] as Job).artifacts?.paths ?? []))].map((name) => path.join(program.dir, name));
+      const kept = [...new Set(["preview", "report", "apply"].flatMap((name) => (ciFile[name] as Job).artifacts?.paths ?? []))].map((name) => path.join(program.dir, expand(name, { STACK: program.stack })));
       const texts = [...kept.filter((name) => existsSync(name)).map((name) => readFileSync(name, "utf8")), ...(await notes()).map((note) => note.body), ...jobLogs];
       for (const value of Object.values(planted)) expect(texts.filter((text) => text.includes(value)), value).toEqual([]);
-      expect(kept.filter((name) => existsSync(name)).map((name) => path.basename(name)).sort()).toEqual(["preview.json", "review.json", "up-events.json"]);
+      expect(kept.filter((name) => existsSync(name)).map((name) => path.basename(name)).sort()).toEqual(["preview-e2e.json", "review-e2e.json", "up-events-e2e.json"]);
     } finally {
       writeFileSync(file, original);
     }
