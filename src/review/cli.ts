@@ -12,6 +12,7 @@ import { closeAllPools } from "../client";
 import { reviewOf, type Review } from "./changes";
 import { markdownOf, markerOf, NOTE_LIMIT } from "./markdown";
 import { addNote, mergeRequestOfCommit, type NoteTarget, NotReviewed, postNote, reviewedNote, reviewNoteId, targetFromEnvironment, WRITE_REVIEW_AGAIN } from "./post";
+import { reportDrift } from "./drift";
 import { keptEngineEvents, parsePreview, stackOfPreview } from "./preview";
 import { dataComment, differences, NoteRefused, parseSummary, reviewInNote, type Summary, summaryOf } from "./summary";
 
@@ -19,6 +20,7 @@ const USAGE = `Usage: platform-review --preview <file> [options]
   --preview <file>        the output of \`pulumi preview --json\` ("-": standard input), or of
                           \`pulumi up --json\`: then the report of what the apply did
   --up <file>             the same as --preview, for the output of \`pulumi up --json\`
+  --scrubbed <file>       with --up: write its events without the SDK's debug events (which print secrets)
   --json <file>           also write the review as data (for --reviewed later)
   --reviewed <file>       the data of the reviewed preview: exit 3, naming each difference, when this one differs
   --check-reviewed        the same against the review token's note on the merge request merged into the commit
@@ -33,6 +35,10 @@ const USAGE = `Usage: platform-review --preview <file> [options]
   --max-chars <n>         the longest report (default ${NOTE_LIMIT}, the note limit; 65536 for a GitHub comment)
   --quiet                 write no report to stdout
   --expect-no-changes     exit 1 when the preview changes or finds drift (a scheduled drift check)
+  --drift-issue           the scheduled drift check of \`pulumi preview --refresh --json\` on the default branch: keep
+                          the stack's issue on the project (opened, rewritten in place, closed when the platform
+                          matches again); exit 1 when something changed outside the program, not for changes merged
+                          but not yet applied
 The token for --post and --check-reviewed: PLATFORM_REVIEW_TOKEN, else PLATFORM_TOKEN. The guard trusts
 only that token's user's note on the merge request merged into the commit.`;
 
@@ -158,6 +164,7 @@ async function review(argv: string[], env: NodeJS.ProcessEnv, out: (text: string
       "max-chars": { type: "string" },
       quiet: { type: "boolean", default: false },
       "expect-no-changes": { type: "boolean", default: false },
+      "drift-issue": { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
     strict: true,
@@ -182,10 +189,22 @@ async function review(argv: string[], env: NodeJS.ProcessEnv, out: (text: string
   const applied = preview.applied === true;
   const context = contextLine(env, applied);
 
-  const needsServer = values.post || values["check-reviewed"];
+  if (values["drift-issue"] && (values.post || values["check-reviewed"] || values.reviewed || values.up)) {
+    throw new UsageError("--drift-issue: give it alone with --preview <file> (a drift check posts no note and guards no apply).");
+  }
+  const needsServer = values.post || values["check-reviewed"] || values["drift-issue"];
   const target = needsServer ? serverTarget(values, env) : undefined;
   const write = (line: string) => process.stderr.write(masked(line, tokens));
   try {
+    if (values["drift-issue"]) {
+      const drift = await reportDrift(target!, review, { stack, context });
+      if (!values.quiet) out(markdownOf(review, { stack, context, maxChars }));
+      const where = drift.issue ? ` issue #${drift.issue.iid} of project ${target!.project}` : "";
+      write(`platform-review: ${drift.action === "none" ? "no drift, no issue open" : `${drift.action}${where}`}\n`);
+      if (drift.found.outside.length > 0) write(`platform-review: ${drift.found.outside.length} changed outside the program (see the issue)\n`);
+      if (drift.found.pending.length > 0) write(`platform-review: ${drift.found.pending.length} merged but not yet applied (reported, not a failure)\n`);
+      return drift.code;
+    }
     let found: string[] = [];
     let notice: string[] | undefined;
     let lead = "the preview differs from the reviewed one";

@@ -69,7 +69,7 @@ export async function postNote(target: NoteTarget, marker: string, body: string)
   });
 }
 
-function withTarget<T>(target: Pick<NoteTarget, "url" | "token" | "connection">, operation: () => Promise<T>): Promise<T> {
+export function withTarget<T>(target: Pick<NoteTarget, "url" | "token" | "connection">, operation: () => Promise<T>): Promise<T> {
   return withConnection({ ...target.connection, url: target.url, token: target.token }, operation);
 }
 
