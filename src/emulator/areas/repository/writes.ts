@@ -15,6 +15,7 @@ import { canPushTo, canPushCode } from "./access";
 import { presentCommit, readCommitRecord } from "./commits";
 import { diffCommits } from "./diff";
 import { repositoryOf, type FileAction, type ProjectRepository } from "./model";
+import { isRefName } from "./refs";
 
 const idParam = { id: { type: "string", required: true } } as const;
 
@@ -22,16 +23,12 @@ const idParam = { id: { type: "string", required: true } } as const;
 const refused = (message: string): ApiError => new ApiError(400, { message });
 
 /**
- * Gitlab::GitRefValidator: git's check-ref-format rules for `refs/heads/<name>`,
- * and no name that starts with a ref prefix or `-`, or is `HEAD`.
+ * Gitlab::GitRefValidator: git's check-ref-format rules (`isRefName`), and no
+ * name that starts with a ref prefix, or is `HEAD`.
  */
 export function validBranchName(name: string): boolean {
-  if (name === "" || name === "HEAD" || name.startsWith("-")) return false;
-  if (["refs/heads/", "refs/tags/", "refs/remotes/"].some((prefix) => name.startsWith(prefix))) return false;
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(name) || name.includes("..") || name.includes("@{") || name.includes("//")) return false;
-  if (name.endsWith("/") || name.endsWith(".") || name.endsWith(".lock") || name === "@") return false;
-  return name.split("/").every((part) => part !== "" && !part.startsWith(".") && !part.endsWith(".lock"));
+  if (name === "HEAD" || ["refs/heads/", "refs/tags/", "refs/remotes/"].some((prefix) => name.startsWith(prefix))) return false;
+  return isRefName(name);
 }
 
 /** `API::Entities::Branch` of a branch whose head is `sha`. */
