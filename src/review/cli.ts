@@ -289,26 +289,30 @@ async function reviewOnMergeRequest(target: NoteTarget, env: NodeJS.ProcessEnv, 
 }
 
 /**
- * Where the result of an apply goes and the review it applied: the merge
- * request that brought the commit (CI_MERGE_REQUEST_IID or --merge-request
- * first) and the stack's review note on it. None for a commit no merged merge
- * request brought: the log says so, and the result is not posted.
+ * The merge request a report goes on: the one given (CI_MERGE_REQUEST_IID or
+ * --merge-request), else the one that brought the commit (CI_COMMIT_SHA), set
+ * on the target; `none` says why there is none (a commit no merged merge
+ * request brought: nothing is posted, and the log has the report).
  */
-async function reviewOfResult(target: NoteTarget, env: NodeJS.ProcessEnv, stack: string | undefined): Promise<ReviewedAt | undefined> {
-  let webUrl: string | undefined;
-  if (target.mergeRequestIid === undefined) {
-    const commit = env.CI_COMMIT_SHA;
-    if (!commit) throw new UsageError("--post needs the merge request (CI_MERGE_REQUEST_IID, or --merge-request), or the commit it came from (CI_COMMIT_SHA).");
-    try {
-      const request = await mergeRequestOfCommit(target, commit, env.CI_COMMIT_BRANCH || undefined);
-      target.mergeRequestIid = request.iid;
-      webUrl = request.web_url;
-    } catch (error) {
-      if (error instanceof NotReviewed) return undefined;
-      throw error;
-    }
+async function findMergeRequest(target: NoteTarget, env: NodeJS.ProcessEnv): Promise<{ webUrl?: string; none?: string }> {
+  if (target.mergeRequestIid !== undefined) return {};
+  const commit = env.CI_COMMIT_SHA;
+  if (!commit) throw new UsageError("--post needs the merge request (CI_MERGE_REQUEST_IID, or --merge-request), or the commit it came from (CI_COMMIT_SHA).");
+  try {
+    const request = await mergeRequestOfCommit(target, commit, env.CI_COMMIT_BRANCH || undefined);
+    target.mergeRequestIid = request.iid;
+    return { webUrl: request.web_url };
+  } catch (error) {
+    if (error instanceof NotReviewed) return { none: error.message };
+    throw error;
   }
-  return { mergeRequestIid: target.mergeRequestIid, webUrl, noteId: await reviewNoteId(target, markerOf(stack)) };
+}
+
+/** The review an apply's result names: the stack's review note on the merge request the result goes on. */
+async function reviewOfResult(target: NoteTarget, env: NodeJS.ProcessEnv, stack: string | undefined): Promise<ReviewedAt | undefined> {
+  const found = await findMergeRequest(target, env);
+  if (found.none !== undefined) return undefined;
+  return { mergeRequestIid: target.mergeRequestIid!, webUrl: found.webUrl, noteId: await reviewNoteId(target, markerOf(stack)) };
 }
 
 /**
@@ -317,27 +321,18 @@ async function reviewOfResult(target: NoteTarget, env: NodeJS.ProcessEnv, stack:
  * note of its own that nothing rewrites (the merge request's history).
  */
 async function post(target: NoteTarget, env: NodeJS.ProcessEnv, stack: string | undefined, result: boolean, body: string): Promise<void> {
-  if (target.mergeRequestIid === undefined) {
-    const commit = env.CI_COMMIT_SHA;
-    if (!commit) throw new UsageError("--post needs the merge request (CI_MERGE_REQUEST_IID, or --merge-request), or the commit it came from (CI_COMMIT_SHA).");
-    try {
-      target.mergeRequestIid = (await mergeRequestOfCommit(target, commit, env.CI_COMMIT_BRANCH || undefined)).iid;
-    } catch (error) {
-      // A commit no merged merge request brought has no merge request to report on: the message says so, and the log has the report.
-      if (error instanceof NotReviewed) {
-        process.stderr.write(`platform-review: not posted: ${error.message}\n`);
-        return;
-      }
-      throw error;
-    }
+  const found = await findMergeRequest(target, env);
+  if (found.none !== undefined) {
+    process.stderr.write(`platform-review: not posted: ${found.none}\n`);
+    return;
   }
+  const where = `on merge request !${target.mergeRequestIid} of project ${target.project}`;
   if (result) {
-    const noteId = await addNote(target, body);
-    process.stderr.write(`platform-review: added note ${noteId} on merge request !${target.mergeRequestIid} of project ${target.project}\n`);
+    process.stderr.write(`platform-review: added note ${await addNote(target, body)} ${where}\n`);
     return;
   }
   const { action, noteId } = await postNote(target, markerOf(stack, result), body);
-  process.stderr.write(`platform-review: ${action} note ${noteId} on merge request !${target.mergeRequestIid} of project ${target.project}\n`);
+  process.stderr.write(`platform-review: ${action} note ${noteId} ${where}\n`);
 }
 
 /** Runs the command as the bin does: the exit code, and a message with no stack for what the user can fix. */

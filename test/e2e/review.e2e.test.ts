@@ -290,7 +290,7 @@ describe.sequential("the review loop through the template's CI jobs", { timeout:
 
   it("a commit pushed straight to the default branch is refused, and nothing is written", async () => {
     // A commit of the default branch that no merge request brought: its head when the last merge request was opened.
-    const pushed = (await api.get<{ diff_refs: { base_sha: string } }>(apiPath`/projects/${projectId}/merge_requests/${mergeRequestIid}`)).diff_refs.base_sha;
+    const pushed = (await api.get<{ diff_refs: { start_sha: string } }>(apiPath`/projects/${projectId}/merge_requests/${mergeRequestIid}`)).diff_refs.start_sha;
     pushProgram("pipeline-pushed");
     const run = await runJob("apply", { ...defaultBranchPipeline(), CI_COMMIT_SHA: pushed });
     pushProgram("pipeline-status");
