@@ -25,9 +25,10 @@
  *
  * The CI/CD variables reach each job as the platform gives them: protected
  * ones only to the default branch's pipelines, environment-scoped ones only
- * to jobs of that environment (the template's comments list them). The emulator
- * serves no merge endpoint: a merge is recorded in its state (merged, with a
- * merge commit), as a real server records it.
+ * to jobs of that environment (the template's comments list them). Merges are
+ * recorded in the emulator's state (merged, with a merge commit), as a real
+ * server records them, so the test chooses the commit each default-branch
+ * pipeline runs for; the emulator's background work runs when the test says.
  *
  * Not run: `npm ci`, and the report job's install of platform-review from the
  * default branch (the project's node_modules is this repository's;
