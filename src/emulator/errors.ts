@@ -63,3 +63,21 @@ export const badRequest = (reason?: string): ApiError =>
 
 export const internalServerError = (): ApiError =>
   new ApiError(500, { message: "500 Internal Server Error" });
+
+/**
+ * A token whose scopes allow neither this request (`api`, or `read_api` for a
+ * GET or HEAD): 403, as Rack::OAuth2's Bearer::Forbidden answers.
+ */
+export function insufficientScope(): ApiError {
+  const body = {
+    error: "insufficient_scope",
+    error_description: "The request requires higher privileges than provided by the access token.",
+    scope: "api read_api",
+  };
+  return new ApiError(403, body);
+}
+
+/** Whether a token's scopes let it make a request with `method` to /api/v4. */
+export function scopesAllow(scopes: readonly string[], method: string): boolean {
+  return scopes.includes("api") || ((method === "GET" || method === "HEAD") && scopes.includes("read_api"));
+}

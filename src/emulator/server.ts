@@ -21,7 +21,7 @@ import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { ApiError, MovedError, internalServerError, routeNotFound, unauthorized } from "./errors";
+import { ApiError, MovedError, insufficientScope, internalServerError, routeNotFound, scopesAllow, unauthorized } from "./errors";
 import { FaultInjector, parseFaultPlan, type FaultName, type FaultPlan, type InjectedAnswer } from "./faults";
 import { declareParams, parseBody, parseNestedParams, type RawParams } from "./params";
 import { readOffsetPageRequest } from "./pagination";
@@ -432,6 +432,9 @@ class EmulatorServer {
       if (token !== undefined && !user) throw unauthorized();
       // The API guard refuses a blocked account's valid token (`api_access_allowed?`).
       if (user?.blocked) throw new ApiError(403, { message: "403 Forbidden - Your account has been blocked." });
+      // The API guard's scopes: a token that lists them needs `api`, or `read_api` for a read (403 insufficient_scope).
+      const scopes = token === undefined || match.route.outsideApi ? undefined : user?.tokenScopes?.[token];
+      if (scopes !== undefined && !scopesAllow(scopes, method)) throw insufficientScope();
       // authenticate_non_get!: every write needs a user.
       if (!user && MUTATING_METHODS.has(method) && !match.route.outsideApi) throw unauthorized();
 

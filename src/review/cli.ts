@@ -11,7 +11,8 @@ import { parseArgs } from "node:util";
 import { closeAllPools } from "../client";
 import { reviewOf, type Review } from "./changes";
 import { code, markdownOf, markerOf, NOTE_LIMIT } from "./markdown";
-import { mergeRequestOfCommit, type NoteTarget, NotReviewed, postNote, reviewedNote, targetFromEnvironment } from "./post";
+import { addNote, mergeRequestOfCommit, type NoteTarget, NotReviewed, postNote, reviewedNote, reviewNoteId, targetFromEnvironment, WRITE_REVIEW_AGAIN } from "./post";
+import { reportDrift } from "./drift";
 import { keptEngineEvents, parsePreview, stackOfPreview } from "./preview";
 import { dataComment, differences, NoteRefused, parseSummary, reviewInNote, type Summary, summaryOf } from "./summary";
 
@@ -19,6 +20,7 @@ const USAGE = `Usage: platform-review --preview <file> [options]
   --preview <file>        the output of \`pulumi preview --json\` ("-": standard input), or of
                           \`pulumi up --json\`: then the report of what the apply did
   --up <file>             the same as --preview, for the output of \`pulumi up --json\`
+  --scrubbed <file>       with --up: write its events without the SDK's debug events (which print secrets)
   --json <file>           also write the review as data (for --reviewed later)
   --reviewed <file>       the data of the reviewed preview: exit 3, naming each difference, when this one differs
   --check-reviewed        the same against the review token's note on the merge request merged into the commit
@@ -33,6 +35,10 @@ const USAGE = `Usage: platform-review --preview <file> [options]
   --max-chars <n>         the longest report (default ${NOTE_LIMIT}, the note limit; 65536 for a GitHub comment)
   --quiet                 write no report to stdout
   --expect-no-changes     exit 1 when the preview changes or finds drift (a scheduled drift check)
+  --drift-issue           the scheduled drift check of \`pulumi preview --refresh --json\` on the default branch: keep
+                          the stack's issue on the project (opened, rewritten in place, closed when the platform
+                          matches again); exit 1 when something changed outside the program, not for changes merged
+                          but not yet applied
 The token for --post and --check-reviewed: PLATFORM_REVIEW_TOKEN, else PLATFORM_TOKEN. The guard trusts
 only that token's user's note on the merge request merged into the commit.`;
 
@@ -68,7 +74,38 @@ function contextLine(env: NodeJS.ProcessEnv, applied: boolean): string | undefin
   return `${applied ? "Applied" : "Previewed"} at ${parts.join(", ")}.`;
 }
 
-function guardLines(found: string[], lead = "The preview taken before applying differs from the reviewed one; nothing was applied."): string[] {
+/** Where an apply's result says the review it applied is: its note on the merged merge request. */
+interface ReviewedAt {
+  mergeRequestIid: number;
+  webUrl?: string;
+  noteId?: number;
+}
+
+const COMMIT = /^[0-9a-f]{7,64}$/;
+/** A server's web_url that stands in a Markdown link as it is: no space, bracket, parenthesis or angle bracket. */
+const LINKABLE = /^https?:\/\/[^\s()<>[\]"'`\\]+$/;
+
+/**
+ * The line under an apply's verdict: the commit applied (or not), its job, and
+ * the review note it was held against, linked, so that each result note on
+ * the merge request names what it applied and what allowed it.
+ */
+function resultContextLine(env: NodeJS.ProcessEnv, stopped: boolean, reviewedAt: ReviewedAt | undefined): string {
+  const sha = env.CI_COMMIT_SHA && COMMIT.test(env.CI_COMMIT_SHA) ? env.CI_COMMIT_SHA : undefined;
+  const job = env.CI_JOB_URL && LINKABLE.test(env.CI_JOB_URL) ? ` ([job](${env.CI_JOB_URL}))` : "";
+  const what = `${stopped ? "Stopped before applying" : "Applied"} ${sha ? `commit \`${sha}\`` : "the commit"}${job}`;
+  if (!reviewedAt?.noteId) return `${what}; no review note of this stack was found on the merge request.`;
+  const name = `the review note ${reviewedAt.noteId} of !${reviewedAt.mergeRequestIid}`;
+  const url = reviewedAt.webUrl && LINKABLE.test(reviewedAt.webUrl) ? `${reviewedAt.webUrl}#note_${reviewedAt.noteId}` : undefined;
+  return `${what}, ${stopped ? "held against" : "as reviewed in"} ${url ? `[${name}](${url})` : name}.`;
+}
+
+const NEXT_WHEN_DIFFERENT =
+  "If the server was changed by hand since the review, decide which is right: put that change into the program (a new merge request), or retry the preview and report jobs of " +
+  "this merge request's pipeline to review the preview as it is now and have it approved again. If the default branch's program does otherwise (another merge request " +
+  "merged in between), open a new merge request from the default branch to review that. Then run the default branch's pipeline again.";
+
+function guardLines(found: string[], next: string, lead = "The preview taken before applying differs from the reviewed one; nothing was applied."): string[] {
   return [
     "#### Stopped: this is not what was reviewed",
     "",
@@ -77,6 +114,8 @@ function guardLines(found: string[], lead = "The preview taken before applying d
     // Each difference names objects as the program does: shown as text, never as Markdown.
     ...found.slice(0, 40).map((line) => `- ${code(line)}`),
     ...(found.length > 40 ? [`- and ${found.length - 40} more`] : []),
+    "",
+    `**What to do next:** ${next[0]!.toUpperCase()}${next.slice(1)}`,
     "",
   ];
 }
@@ -136,6 +175,7 @@ async function review(argv: string[], env: NodeJS.ProcessEnv, out: (text: string
       "max-chars": { type: "string" },
       quiet: { type: "boolean", default: false },
       "expect-no-changes": { type: "boolean", default: false },
+      "drift-issue": { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
     strict: true,
@@ -160,35 +200,54 @@ async function review(argv: string[], env: NodeJS.ProcessEnv, out: (text: string
   const applied = preview.applied === true;
   const context = contextLine(env, applied);
 
-  const needsServer = values.post || values["check-reviewed"];
+  if (values["drift-issue"] && (values.post || values["check-reviewed"] || values.reviewed || values.up)) {
+    throw new UsageError("--drift-issue: give it alone with --preview <file> (a drift check posts no note and guards no apply).");
+  }
+  const needsServer = values.post || values["check-reviewed"] || values["drift-issue"];
   const target = needsServer ? serverTarget(values, env) : undefined;
   const write = (line: string) => process.stderr.write(masked(line, tokens));
   try {
+    if (values["drift-issue"]) {
+      const drift = await reportDrift(target!, review, { stack, context });
+      if (!values.quiet) out(markdownOf(review, { stack, context, maxChars }));
+      const where = drift.issue ? ` issue #${drift.issue.iid} of project ${target!.project}` : "";
+      write(`platform-review: ${drift.action === "none" ? "no drift, no issue open" : `${drift.action}${where}`}\n`);
+      if (drift.found.outside.length > 0) write(`platform-review: ${drift.found.outside.length} changed outside the program (see the issue)\n`);
+      if (drift.found.pending.length > 0) write(`platform-review: ${drift.found.pending.length} merged but not yet applied (reported, not a failure)\n`);
+      return drift.code;
+    }
     let found: string[] = [];
     let notice: string[] | undefined;
     let lead = "the preview differs from the reviewed one";
+    let next = NEXT_WHEN_DIFFERENT;
+    let reviewedAt: ReviewedAt | undefined;
     try {
       const reviewedOn = values["check-reviewed"] ? await reviewOnMergeRequest(target!, env, stack) : undefined;
       if (target && reviewedOn) target.mergeRequestIid ??= reviewedOn.mergeRequestIid;
+      reviewedAt = reviewedOn;
       const reviewed = values.reviewed ? parseSummary(readInput(values.reviewed)) : reviewedOn?.summary;
       found = reviewed ? differences(reviewed, review) : [];
-      if (found.length > 0) notice = guardLines(found);
+      if (found.length > 0) notice = guardLines(found, next);
     } catch (error) {
       if (!(error instanceof NotReviewed)) throw error;
       found = [error.message];
       lead = "nothing shows that this commit's changes were reviewed";
-      notice = guardLines(found, "The review of this apply cannot be shown; nothing was applied.");
+      next = error.next;
+      notice = guardLines(found, next, "The review of this apply cannot be shown; nothing was applied.");
     }
     const result = applied || found.length > 0;
+    // A result note names the review it was held against: found by the guard, or (the apply's own run) looked up now.
+    if (result && values.post && !reviewedAt) reviewedAt = await reviewOfResult(target!, env, stack);
+    const resultContext = result && values.post ? resultContextLine(env, found.length > 0, reviewedAt) : context;
     const note = result
-      ? { report: markdownOf(review, { stack, maxChars, context, applied, notice, result }), data: "", summary: summaryOf(review, { stack, context, max_chars: maxChars }) }
+      ? { report: markdownOf(review, { stack, maxChars, context: resultContext, applied, notice, result }), data: "", summary: summaryOf(review, { stack, context: resultContext, max_chars: maxChars }) }
       : reviewNote(review, stack, context, maxChars);
     if (values.json) writeFileSync(values.json, JSON.stringify(note.summary, null, 2) + "\n");
     if (!values.quiet) out(note.report);
-    // A guard that passes leaves the review's note as its reviewers read it; one that stops says why in the result's note.
+    // A guard that passes leaves the review's note as its reviewers read it; one that stops says why in a note of its own.
     if (values.post && (result || !values["check-reviewed"])) await post(target!, env, stack, result, note.report + note.data);
     if (found.length > 0) {
-      write(`platform-review: ${lead}:\n${found.map((line) => `  - ${line}`).join("\n")}\n`);
+      write(`platform-review: ${lead}:\n${found.map((line) => `  - ${line}`).join("\n")}\nplatform-review: what to do next: ${next}\n`);
       return 3;
     }
     if (values["expect-no-changes"] && review.changes.length > 0) {
@@ -216,7 +275,7 @@ function serverTarget(values: Values, env: NodeJS.ProcessEnv): NoteTarget {
  * and its report rendered again from that data: a note whose text is not what
  * its data renders was edited (or forged), and what its reader saw is unknown.
  */
-async function reviewOnMergeRequest(target: NoteTarget, env: NodeJS.ProcessEnv, stack: string | undefined): Promise<{ mergeRequestIid: number; summary: Summary }> {
+async function reviewOnMergeRequest(target: NoteTarget, env: NodeJS.ProcessEnv, stack: string | undefined): Promise<ReviewedAt & { summary: Summary }> {
   const commit = env.CI_COMMIT_SHA;
   if (!commit) throw new UsageError("--check-reviewed needs the commit being applied (CI_COMMIT_SHA).");
   const found = await reviewedNote(target, commit, markerOf(stack), env.CI_COMMIT_BRANCH || undefined);
@@ -226,37 +285,65 @@ async function reviewOnMergeRequest(target: NoteTarget, env: NodeJS.ProcessEnv, 
   try {
     read = reviewInNote(found.body);
   } catch (error) {
-    if (error instanceof NoteRefused) throw new NotReviewed(`${where} cannot stand as the review: ${error.message}`);
+    if (error instanceof NoteRefused) throw new NotReviewed(`${where} cannot stand as the review: ${error.message}`, WRITE_REVIEW_AGAIN);
     throw error;
   }
   const rendered = markdownOf(read.summary, { stack: read.summary.stack, context: read.summary.context, maxChars: read.summary.max_chars });
   if (rendered !== read.report || (read.summary.stack ?? "") !== (stack ?? "")) {
     throw new NotReviewed(
       `${where} was edited, or is not the tool's: its text is not what its data renders, so what its reader saw is not what it says was reviewed ` +
-        "(a note another version of platform-review wrote renders otherwise too: re-run the merge request's pipeline to write it again)",
+        "(a note another version of platform-review wrote renders otherwise too)",
+      WRITE_REVIEW_AGAIN,
     );
   }
-  return { mergeRequestIid: found.mergeRequestIid, summary: read.summary };
+  return { mergeRequestIid: found.mergeRequestIid, webUrl: found.webUrl, noteId: found.noteId, summary: read.summary };
 }
 
-/** Posts the report: a preview's as the stack's review note, an apply's (or a stopped apply's) as its result note. */
+/**
+ * The merge request a report goes on: the one given (CI_MERGE_REQUEST_IID or
+ * --merge-request), else the one that brought the commit (CI_COMMIT_SHA), set
+ * on the target; `none` says why there is none (a commit no merged merge
+ * request brought: nothing is posted, and the log has the report).
+ */
+async function findMergeRequest(target: NoteTarget, env: NodeJS.ProcessEnv): Promise<{ webUrl?: string; none?: string }> {
+  if (target.mergeRequestIid !== undefined) return {};
+  const commit = env.CI_COMMIT_SHA;
+  if (!commit) throw new UsageError("--post needs the merge request (CI_MERGE_REQUEST_IID, or --merge-request), or the commit it came from (CI_COMMIT_SHA).");
+  try {
+    const request = await mergeRequestOfCommit(target, commit, env.CI_COMMIT_BRANCH || undefined);
+    target.mergeRequestIid = request.iid;
+    return { webUrl: request.web_url };
+  } catch (error) {
+    if (error instanceof NotReviewed) return { none: error.message };
+    throw error;
+  }
+}
+
+/** The review an apply's result names: the stack's review note on the merge request the result goes on. */
+async function reviewOfResult(target: NoteTarget, env: NodeJS.ProcessEnv, stack: string | undefined): Promise<ReviewedAt | undefined> {
+  const found = await findMergeRequest(target, env);
+  if (found.none !== undefined) return undefined;
+  return { mergeRequestIid: target.mergeRequestIid!, webUrl: found.webUrl, noteId: await reviewNoteId(target, markerOf(stack)) };
+}
+
+/**
+ * Posts the report: a preview's as the stack's review note, rewritten in place
+ * while the merge request is open; an apply's result, or a stopped apply, as a
+ * note of its own that nothing rewrites (the merge request's history).
+ */
 async function post(target: NoteTarget, env: NodeJS.ProcessEnv, stack: string | undefined, result: boolean, body: string): Promise<void> {
-  if (target.mergeRequestIid === undefined) {
-    const commit = env.CI_COMMIT_SHA;
-    if (!commit) throw new UsageError("--post needs the merge request (CI_MERGE_REQUEST_IID, or --merge-request), or the commit it came from (CI_COMMIT_SHA).");
-    try {
-      target.mergeRequestIid = await mergeRequestOfCommit(target, commit, env.CI_COMMIT_BRANCH || undefined);
-    } catch (error) {
-      // A commit no merged merge request brought has no merge request to report on: the message says so, and the log has the report.
-      if (error instanceof NotReviewed) {
-        process.stderr.write(`platform-review: not posted: ${error.message}\n`);
-        return;
-      }
-      throw error;
-    }
+  const found = await findMergeRequest(target, env);
+  if (found.none !== undefined) {
+    process.stderr.write(`platform-review: not posted: ${found.none}\n`);
+    return;
+  }
+  const where = `on merge request !${target.mergeRequestIid} of project ${target.project}`;
+  if (result) {
+    process.stderr.write(`platform-review: added note ${await addNote(target, body)} ${where}\n`);
+    return;
   }
   const { action, noteId } = await postNote(target, markerOf(stack, result), body);
-  process.stderr.write(`platform-review: ${action} note ${noteId} on merge request !${target.mergeRequestIid} of project ${target.project}\n`);
+  process.stderr.write(`platform-review: ${action} note ${noteId} ${where}\n`);
 }
 
 /** Runs the command as the bin does: the exit code, and a message with no stack for what the user can fix. */

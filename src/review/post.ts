@@ -69,7 +69,7 @@ export async function postNote(target: NoteTarget, marker: string, body: string)
   });
 }
 
-function withTarget<T>(target: Pick<NoteTarget, "url" | "token" | "connection">, operation: () => Promise<T>): Promise<T> {
+export function withTarget<T>(target: Pick<NoteTarget, "url" | "token" | "connection">, operation: () => Promise<T>): Promise<T> {
   return withConnection({ ...target.connection, url: target.url, token: target.token }, operation);
 }
 
@@ -82,7 +82,18 @@ function findNote(target: NoteTarget, marker: string, author: number, sort: "asc
 }
 
 /** Why the guard cannot show that a commit was reviewed: the apply must not go on (exit 3), whatever the server's health. */
-export class NotReviewed extends Error {}
+export class NotReviewed extends Error {
+  /** What to do next, for the stop's note and log. */
+  readonly next: string;
+  constructor(message: string, next: string) {
+    super(message);
+    this.next = next;
+  }
+}
+
+/** The next step when the review note cannot be read or trusted: the merge request's report job writes it again. */
+export const WRITE_REVIEW_AGAIN =
+  "retry the preview and report jobs of the merge request's pipeline (the report job writes the review note again), have the review approved, then run the default branch's pipeline again";
 
 /**
  * The merge request that brought `commit` into the branch: a merged one whose
@@ -106,7 +117,7 @@ export function mergeRequestThatBrought(requests: ListedMergeRequest[], commit: 
  * The merge request a commit of `branch` came from (see mergeRequestThatBrought);
  * a NotReviewed error when no merged merge request brought it.
  */
-export async function mergeRequestOfCommit(target: NoteTarget, commit: string, branch?: string): Promise<number> {
+export async function mergeRequestOfCommit(target: NoteTarget, commit: string, branch?: string): Promise<ListedMergeRequest> {
   return withTarget(target, async () => {
     const requests = await listedMergeRequestCalls.list(client(), commitMergeRequestsPath(target.project, commit));
     const found = mergeRequestThatBrought(requests, commit, branch);
@@ -115,9 +126,34 @@ export async function mergeRequestOfCommit(target: NoteTarget, commit: string, b
       throw new NotReviewed(
         `no merged merge request of project ${target.project} brought commit ${commit}${branch ? ` into ${branch}` : ""} (its merge, squash or head commit): ` +
           `it was pushed without a merge request, so it was never reviewed${others.length > 0 ? `; merge requests that merely hold it do not count: ${others.join(", ")}` : ""}`,
+        "have the change reviewed: open a merge request that brings it (a branch from the default branch with the change to make), and apply from that merge request's merge",
       );
     }
-    return found.iid;
+    return found;
+  });
+}
+
+/**
+ * Adds a note that nothing rewrites (an apply's result, a stopped apply): the
+ * merge request keeps every one, the history of what was applied when. A
+ * lost answer is checked against the notes before a retry: this very body by
+ * the token's user.
+ */
+export async function addNote(target: NoteTarget, body: string): Promise<number> {
+  return withTarget(target, async () => {
+    const api = client();
+    const me = await userCalls.get(api, CURRENT_USER_PATH);
+    const same = (note: Note) => note.body === body && note.author.id === me.id;
+    const created = await api.post<Note>(notesPath(target), { body }, () => client().find<Note>(notesPath(target), { sort: "desc", order_by: "created_at" }, same));
+    return created.id;
+  });
+}
+
+/** The id of the stack's review note on the target's merge request (the one `postNote` rewrites), if the token's user wrote one. */
+export async function reviewNoteId(target: NoteTarget, marker: string): Promise<number | undefined> {
+  return withTarget(target, async () => {
+    const me = await userCalls.get(client(), CURRENT_USER_PATH);
+    return (await findNote(target, marker, me.id))?.id;
   });
 }
 
@@ -126,12 +162,18 @@ export async function mergeRequestOfCommit(target: NoteTarget, commit: string, b
  * the first note with the marker that the token's own user wrote (the one
  * `postNote` rewrites). Anyone else's note, whatever it holds, is not read.
  */
-export async function reviewedNote(target: NoteTarget, commit: string, marker: string, branch?: string): Promise<{ mergeRequestIid: number; noteId: number; body: string }> {
-  const mergeRequestIid = await mergeRequestOfCommit(target, commit, branch);
+export async function reviewedNote(
+  target: NoteTarget,
+  commit: string,
+  marker: string,
+  branch?: string,
+): Promise<{ mergeRequestIid: number; webUrl: string; noteId: number; body: string }> {
+  const request = await mergeRequestOfCommit(target, commit, branch);
+  const mergeRequestIid = request.iid;
   return withTarget(target, async () => {
     const me = await userCalls.get(client(), CURRENT_USER_PATH);
     const note = await findNote({ ...target, mergeRequestIid }, marker, me.id);
-    if (!note) throw new NotReviewed(`merge request !${mergeRequestIid}, which brought commit ${commit}, has no review of this stack by ${me.username} (the review token's user)`);
-    return { mergeRequestIid, noteId: note.id, body: note.body };
+    if (!note) throw new NotReviewed(`merge request !${mergeRequestIid}, which brought commit ${commit}, has no review of this stack by ${me.username} (the review token's user)`, WRITE_REVIEW_AGAIN);
+    return { mergeRequestIid, webUrl: request.web_url, noteId: note.id, body: note.body };
   });
 }

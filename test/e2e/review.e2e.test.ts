@@ -16,7 +16,8 @@
  * - secrets planted in every kind of value (config, `pulumi.secret`, a
  *   property the class marks secret) reach no note, no kept artifact and no
  *   job log;
- * - the scheduled drift job reports an out-of-band change and fails;
+ * - the scheduled drift jobs report an out-of-band change in the stack's
+ *   issue on the project, and fail;
  * - `pulumi up --plan` refuses a run that strays from the saved plan;
  * - the GitHub Actions variant's steps (docs/ci/github-review.yml) write the
  *   report and hand it to `gh pr comment` (GitHub itself is out of reach here:
@@ -24,9 +25,10 @@
  *
  * The CI/CD variables reach each job as the platform gives them: protected
  * ones only to the default branch's pipelines, environment-scoped ones only
- * to jobs of that environment (the template's comments list them). The emulator
- * serves no merge endpoint: a merge is recorded in its state (merged, with a
- * merge commit), as a real server records it.
+ * to jobs of that environment (the template's comments list them). Merges are
+ * recorded in the emulator's state (merged, with a merge commit), as a real
+ * server records them, so the test chooses the commit each default-branch
+ * pipeline runs for; the emulator's background work runs when the test says.
  *
  * Not run: `npm ci`, and the report job's install of platform-review from the
  * default branch (the project's node_modules is this repository's;
@@ -43,6 +45,7 @@ import { mergeRequestStore, startEmulator, type Emulator } from "pulumi-platform
 import { ensurePulumiCli, PulumiProgram, repoRoot } from "../../scripts/pulumi-workspace.mts";
 
 interface Job {
+  extends?: string | string[];
   before_script?: string[];
   script: string[];
   variables?: Record<string, string>;
@@ -109,11 +112,17 @@ const expand = (value: string, env: NodeJS.ProcessEnv) => value.replace(/\$\{?(\
 /** What each job ran and printed, for the scan of secrets. */
 const jobLogs: string[] = [];
 
+/** A job with what it `extends` (a shallow merge, as the platform's for these keys). */
+function jobOf(name: string): Job {
+  const job = ciFile[name] as Job;
+  return Object.assign({}, ...[job.extends ?? []].flat().map(jobOf), job) as Job;
+}
+
 /** Runs one job of the template's .gitlab-ci.yml in the program's directory; its exit code and output. */
 async function runJob(name: string, ci: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const job = ciFile[name] as Job;
-  // The report job's before_script installs platform-review from the default branch; here it is this repository's.
-  const before = name === "report" ? [] : (job.before_script ?? ciFile.default.before_script).filter((line) => !line.startsWith("npm ci"));
+  const job = jobOf(name);
+  // The review token's jobs install platform-review from the default branch in their before_script; here it is this repository's.
+  const before = job.environment?.name === "platform-review" ? [] : (job.before_script ?? ciFile.default.before_script).filter((line) => !line.startsWith("npm ci"));
   const protectedRef = ci.CI_COMMIT_BRANCH === "main";
   let env: NodeJS.ProcessEnv = {
     ...program.env,
@@ -143,7 +152,7 @@ async function runJob(name: string, ci: Record<string, string>): Promise<{ code:
 async function openMergeRequest(): Promise<void> {
   const mr = await api.post<{ iid: number }>(apiPath`/projects/${projectId}/merge_requests`, { source_branch: "stable", target_branch: "main", title: "Platform: the pipeline badge" });
   mergeRequestIid = mr.iid;
-  emulator.runDueWork(); // the merge request's preparation, which gives it its head commit
+  await emulator.runDueWork(); // the merge request's preparation, which gives it its head commit
   commitSha = (await api.get<{ sha: string }>(apiPath`/projects/${projectId}/merge_requests/${mergeRequestIid}`)).sha;
   expect(commitSha).toMatch(/^[0-9a-f]{40}$/);
 }
@@ -174,7 +183,8 @@ const badgesOnServer = async () => (await api.list<{ name: string; link_url: str
 
 beforeAll(async () => {
   ensurePulumiCli();
-  emulator = await startEmulator({ port: 0 });
+  // The test records merges and heads itself; background work would put the branches' heads back.
+  emulator = await startEmulator({ port: 0, backgroundWork: "manual" });
   api = new PlatformClient({ url: emulator.url, token: emulator.tokens.root!, retryBaseDelayMs: 10 });
   work = mkdtempSync(path.join(tmpdir(), "review-e2e-"));
   mkdirSync(path.join(work, "bin"));
@@ -244,7 +254,7 @@ describe.sequential("the review loop through the template's CI jobs", { timeout:
     expect(result!.body).toContain("### Pulumi up of stack");
     expect(result!.body).toContain("created badge");
     expect(existsSync(path.join(program.dir, "up.json"))).toBe(false);
-    expect(readFileSync(path.join(program.dir, "up-events.json"), "utf8")).toMatch(/^\{"sequence":/);
+    expect(readFileSync(path.join(program.dir, "up-events-e2e.json"), "utf8")).toMatch(/^\{"sequence":/);
   });
 
   it("an apply whose preview is no longer what was reviewed stops before any write", async () => {
@@ -266,17 +276,22 @@ describe.sequential("the review loop through the template's CI jobs", { timeout:
     expect(result!.body).toContain("changed outside this program");
   });
 
-  it("the scheduled drift job reports the out-of-band change and fails", async () => {
+  it("the scheduled drift jobs report the out-of-band change in the stack's issue and fail", async () => {
     pushProgram("pipeline-status");
-    const run = await runJob("drift", { CI_PIPELINE_SOURCE: "schedule", CI_COMMIT_BRANCH: "main", CI_DEFAULT_BRANCH: "main" });
+    const schedule = { CI_PIPELINE_SOURCE: "schedule", CI_COMMIT_BRANCH: "main", CI_DEFAULT_BRANCH: "main" };
+    expect((await runJob("drift", schedule)).code).toBe(0);
+    const run = await runJob("drift-issue", schedule);
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/badge \d+ <code>pipeline-status<\/code> of project <code>acme\/web<\/code> changed outside this program/);
-    expect(run.stdout).toContain("<code>https&#58;//elsewhere&#46;example&#46;com</code>");
+    const [issue, ...others] = (await api.list<{ title: string; description: string }>(apiPath`/projects/${projectId}/issues`)).filter((seen) => seen.description?.startsWith("<!-- platform-review-drift"));
+    expect(others).toEqual([]);
+    expect(issue!.title).toBe("Drift on stack e2e: 1 object changed outside the program");
+    expect(issue!.description).toMatch(/badge \d+ <code>pipeline-status<\/code> of project <code>acme\/web<\/code> changed outside this program/);
+    expect(issue!.description).toContain("<code>https&#58;//elsewhere&#46;example&#46;com</code>");
   });
 
   it("a commit pushed straight to the default branch is refused, and nothing is written", async () => {
     // A commit of the default branch that no merge request brought: its head when the last merge request was opened.
-    const pushed = (await api.get<{ diff_refs: { base_sha: string } }>(apiPath`/projects/${projectId}/merge_requests/${mergeRequestIid}`)).diff_refs.base_sha;
+    const pushed = (await api.get<{ diff_refs: { start_sha: string } }>(apiPath`/projects/${projectId}/merge_requests/${mergeRequestIid}`)).diff_refs.start_sha;
     pushProgram("pipeline-pushed");
     const run = await runJob("apply", { ...defaultBranchPipeline(), CI_COMMIT_SHA: pushed });
     pushProgram("pipeline-status");
@@ -311,10 +326,10 @@ describe.sequential("the review loop through the template's CI jobs", { timeout:
       expect(apply.code, `${apply.stdout}\n${apply.stderr}`).toBe(0);
       expect((await resultNotes())[0]!.body).toContain("created pipeline schedule");
       // Every artifact the template's jobs keep, every note, every job's log.
-      const kept = [...new Set(["preview", "report", "apply"].flatMap((name) => (ciFile[name] as Job).artifacts?.paths ?? []))].map((name) => path.join(program.dir, name));
+      const kept = [...new Set(["preview", "report", "apply"].flatMap((name) => jobOf(name).artifacts?.paths ?? []))].map((name) => path.join(program.dir, expand(name, { STACK: program.stack })));
       const texts = [...kept.filter((name) => existsSync(name)).map((name) => readFileSync(name, "utf8")), ...(await notes()).map((note) => note.body), ...jobLogs];
       for (const value of Object.values(planted)) expect(texts.filter((text) => text.includes(value)), value).toEqual([]);
-      expect(kept.filter((name) => existsSync(name)).map((name) => path.basename(name)).sort()).toEqual(["preview.json", "review.json", "up-events.json"]);
+      expect(kept.filter((name) => existsSync(name)).map((name) => path.basename(name)).sort()).toEqual(["preview-e2e.json", "review-e2e.json", "up-events-e2e.json"]);
     } finally {
       writeFileSync(file, original);
     }

@@ -5,7 +5,10 @@
  * to this repository's files): a project made from the shipped template, the
  * package packed into its vendor/ and installed by a relative path, the real
  * Pulumi CLI, and the emulator started with `npm run emulator` and stopped by
- * SIGTERM and SIGINT. Then the update command of docs/own-repository.md, the
+ * SIGTERM and SIGINT; the review loop rehearsed on the emulator, as
+ * docs/review.md's "Rehearse the loop on the emulator" says, word for word
+ * (its merge request and notes asserted through the API). Then the update
+ * command of docs/own-repository.md, the
  * project committed, and a teammate's clone (another HOME, no checkout of
  * pulumi-platform) that runs the CI workflow of docs/ci/github-actions.yml step
  * by step, `npm ci` from the vendored tarball first, with the workflow's
@@ -180,6 +183,27 @@ describe("a project of its own, installed from the packed package", { sequential
     await waitFor("port 8080 to close", async () => !(await listening(8080)), 10);
     expect(existsSync(path.join(project, ".platform-emulator-state.json"))).toBe(true);
   }, 900_000);
+
+  it("docs/review.md: the loop rehearsed on the emulator, word for word: a branch and a commit through the API, a merge request, its review, the merge, the guarded apply", async () => {
+    const env = userEnv({ PULUMI_HOME: path.join(home, ".pulumi") });
+    const emulator = startInBackground(`exec ${readmeBlock("emulator")}`, project, env);
+    await waitFor("the emulator on 127.0.0.1:8080", () => listening(8080));
+    try {
+      // The shell of the README's first day: its CLI, passphrase and backend, the stack dev selected.
+      const shell = 'export PATH="$(npx pulumi-platform-cli):$PATH" PULUMI_CONFIG_PASSPHRASE=change-me PULUMI_BACKEND_URL="file://$HOME"\npulumi stack select dev\n';
+      bash(shell + readmeBlock("rehearsal", "docs/review.md"), project, env);
+      const api = (request: string) => fetch(`http://127.0.0.1:8080/api/v4${request}`, { headers: { "PRIVATE-TOKEN": "glpat-alice-token" } }).then((response) => response.json());
+      const [mr] = (await api("/projects/acme%2Fweb/merge_requests?source_branch=platform-change&state=all")) as { iid: number; state: string; merge_commit_sha: string; web_url: string }[];
+      expect(mr!.state).toBe("merged");
+      const notes = (await api(`/projects/acme%2Fweb/merge_requests/${mr!.iid}/notes?sort=asc`)) as { id: number; body: string }[];
+      expect(notes.map((note) => note.body.split("\n")[0])).toEqual(['<!-- platform-review stack="dev" -->', '<!-- platform-review-applied stack="dev" -->']);
+      expect(notes[1]!.body).toContain(`Applied commit \`${mr!.merge_commit_sha}\`, as reviewed in [the review note ${notes[0]!.id} of !${mr!.iid}](${mr!.web_url}#note_${notes[0]!.id}).`);
+      expect(existsSync(path.join(project, "up.json"))).toBe(false);
+    } finally {
+      process.kill(emulator.pid!, "SIGTERM");
+      await exited(emulator);
+    }
+  }, 600_000);
 
   it("the emulator stops on SIGINT to npm run emulator, and on either signal when run directly on an old Node.js, under the project's own", async () => {
     const env = userEnv();

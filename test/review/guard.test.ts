@@ -33,6 +33,7 @@ let projectId: number;
 let work: string;
 
 beforeAll(async () => {
+  // The test sets merge requests' heads itself; background work would put the branches' heads back.
   emulator = await startEmulator({ port: 0, backgroundWork: "manual" });
   root = new PlatformClient({ url: emulator.url, token: emulator.tokens.root!, retryBaseDelayMs: 10 });
   projectId = (await root.get<{ id: number }>(apiPath`/projects/${"acme/web"}`)).id;
@@ -83,7 +84,7 @@ const newSha = () => (++shas).toString(16).padStart(40, "c");
  */
 async function openMergeRequest(): Promise<{ iid: number; sha: string; base: string }> {
   const { iid } = await root.post<{ iid: number }>(apiPath`/projects/${projectId}/merge_requests`, { source_branch: "stable", target_branch: "main", title: "Platform change" });
-  emulator.runDueWork();
+  await emulator.runDueWork();
   const mr = await root.get<{ diff_refs: { base_sha: string } }>(apiPath`/projects/${projectId}/merge_requests/${iid}`);
   const sha = newSha();
   record(iid).sha = sha;
@@ -158,6 +159,40 @@ describe("the merge request the guard reads", () => {
     expect(kept!.body).toBe(reviewed!.body);
     expect(stopped!.body.startsWith(markerOf("e2e", true))).toBe(true);
     expect(stopped!.body).toContain("#### Stopped: this is not what was reviewed");
+  });
+
+  it("keeps history: each stop and each result is a note of its own, naming the commit and linking the review note; a stop says what to do next", async () => {
+    const mr = await openMergeRequest();
+    await review(mr.iid, REVIEWED);
+    const [reviewed] = await notesOf(mr.iid);
+    const { web_url } = await root.get<{ web_url: string }>(apiPath`/projects/${projectId}/merge_requests/${mr.iid}`);
+    const commit = newSha();
+    merge(mr.iid, { merge: commit });
+    const env = ci({ CI_COMMIT_SHA: commit, CI_COMMIT_BRANCH: "main" });
+    captureStderr();
+    expect(await main(["--preview", file(OTHER), "--check-reviewed", "--post", "--quiet"], env, () => {})).toBe(3);
+    expect(stderr).toContain("platform-review: what to do next: If the server was changed by hand since the review");
+    expect(await main(["--preview", file(OTHER), "--check-reviewed", "--post", "--quiet"], env, () => {})).toBe(3);
+    expect(await main(["--up", file(fixture("applied.json")), "--post", "--quiet"], env, () => {}), stderr).toBeLessThan(2);
+    const [kept, firstStop, secondStop, applied, ...more] = await notesOf(mr.iid);
+    expect(more).toEqual([]);
+    expect(kept!.body).toBe(reviewed!.body);
+    const link = `[the review note ${reviewed!.id} of !${mr.iid}](${web_url}#note_${reviewed!.id})`;
+    for (const stop of [firstStop!, secondStop!]) {
+      expect(stop.body).toContain(`Stopped before applying commit \`${commit}\` ([job](https://platform.example.com/acme/web/-/jobs/1)), held against ${link}.`);
+      expect(stop.body).toContain("**What to do next:** If the server was changed by hand since the review, decide which is right");
+    }
+    expect(firstStop!.id).not.toBe(secondStop!.id);
+    expect(applied!.body).toContain(`Applied commit \`${commit}\` ([job](https://platform.example.com/acme/web/-/jobs/1)), as reviewed in ${link}.`);
+  });
+
+  it("a stop for a review note that cannot be read says to write it again", async () => {
+    const mr = await openMergeRequest();
+    const commit = newSha();
+    merge(mr.iid, { merge: commit });
+    expect(await guard(commit, REVIEWED)).toBe(3);
+    expect(stderr).toContain("has no review of this stack by alice");
+    expect(stderr).toContain("what to do next: retry the preview and report jobs of the merge request's pipeline");
   });
 
   it("finds a squash commit, and a fast-forward merge by the head", async () => {

@@ -13,10 +13,8 @@
  *   The real server uses its configured host; the emulator puts its own
  *   origin (`ctx.url.origin`) there, so an SDK given the DSN reaches the
  *   emulator's collector.
- * - Client keys: `authenticate!` (401), then the token's scopes (403
- *   `{"error":"insufficient_scope",...}` when it has neither `api` nor, for
- *   GET, `read_api`; real API::API registers those two for every endpoint),
- *   then the project (404), then `admin_operations` (Maintainer+, else 403).
+ * - Client keys: `authenticate!` (401; the token's scopes the core checks
+ *   for every endpoint), then the project (404), then `admin_operations` (Maintainer+, else 403).
  *   No licence tier: error tracking is in every tier.
  * - POST answers 201 with the new key. DELETE answers **200 with the deleted
  *   key** (the real endpoint presents it, and Grape answers 200 to a DELETE
@@ -106,40 +104,9 @@ const presentKey = (origin: string, key: ClientKeyRecord): Record<string, unknow
   sentry_dsn: sentryDsn(origin, key),
 });
 
-/** The access token of the request, read the way the core reads it. */
-function requestToken(ctx: RequestContext<unknown>): string | undefined {
-  const privateToken = ctx.headers["private-token"];
-  if (typeof privateToken === "string" && privateToken !== "") return privateToken;
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(ctx.headers.authorization ?? "");
-  if (bearer?.[1]) return bearer[1];
-  const queryToken = ctx.rawParams["private_token"];
-  return typeof queryToken === "string" ? queryToken : undefined;
-}
-
-/** Rack::OAuth2's Bearer::Forbidden for Gitlab::Auth::InsufficientScopeError (api_guard.rb). */
-export function insufficientScope(): ApiError {
-  const body = {
-    error: "insufficient_scope",
-    error_description: "The request requires higher privileges than provided by the access token.",
-    scope: "api read_api",
-  };
-  return new ApiError(403, body);
-}
-
-/** A token without scopes in the seed has them all; otherwise `api`, or `read_api` for a read. */
-function checkTokenScopes(ctx: RequestContext<unknown>): void {
-  const token = requestToken(ctx);
-  const scopes = token === undefined ? undefined : ctx.user?.tokenScopes?.[token];
-  if (scopes === undefined) return;
-  const isRead = ctx.method === "GET" || ctx.method === "HEAD";
-  if (scopes.includes("api") || (isRead && scopes.includes("read_api"))) return;
-  throw insufficientScope();
-}
-
-/** The `before` blocks of ClientKeys: authenticate, token scope, project, `admin_operations`. */
+/** The `before` blocks of ClientKeys: authenticate, project, `admin_operations` (the core checked the token's scopes). */
 function administeredProject(ctx: RequestContext<unknown>): Project {
   requireUser(ctx);
-  checkTokenScopes(ctx);
   const project = findProject(ctx);
   if (!hasProjectAccess(ctx.state, ctx.user, project, AccessLevel.Maintainer)) throw forbidden();
   return project;

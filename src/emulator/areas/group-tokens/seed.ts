@@ -200,6 +200,8 @@ export function applyCredentialsSeed(state: EmulatorState, section: CredentialsS
     const apiToken = record.kind !== "deploy_token" && record.kind !== "feed_token";
     if (!user) continue;
     if (apiToken && isTokenActive(state, record) && !user.tokens.includes(record.token)) user.tokens.push(record.token);
+    // The core's API guard reads a token's scopes from its user.
+    if (apiToken) user.tokenScopes = { ...user.tokenScopes, [record.token]: record.scopes };
     if (!(apiToken && isTokenActive(state, record))) user.tokens = user.tokens.filter((token) => token !== record.token);
   }
   store.tokens.push(...described, ...undescribedTokens(state, seen));

@@ -1,0 +1,225 @@
+/**
+ * The template's .gitlab-ci.yml run by a real CI interpreter, gitlab-ci-local
+ * (shell executor), against the emulator, with two stacks (dev and prod): the
+ * pipeline's checkout is a clone of the emulator's own repository of
+ * acme/web, whose branches, commits and merges are made through the API, so
+ * each pipeline runs at the emulator's commit and the guard finds the merge
+ * request that brought it.
+ *
+ * Set by hand, as gitlab-ci-local does not model them: a merge request
+ * pipeline's variables (CI_PIPELINE_SOURCE merge_request_event, the iid, the
+ * event type `detached`, the target branch), the project's API URL and id;
+ * protected variables (the default branch's pipelines get a variables file
+ * with PLATFORM_TOKEN, merge request pipelines one without it); the
+ * environment scopes are gitlab-ci-local's own (its variables file scopes a
+ * value by environment). Untested here: `resource_group` (jobs run one at a
+ * time, `--concurrency 1`, which also keeps the shell executor's shared
+ * directory to one job), protected environments and their approvals, and the
+ * runner's fresh container per job (a shell runs every job in the checkout).
+ * `npm ci` is a no-op (the checkout links this repository's node_modules, and
+ * the report job's platform-review is this repository's).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiPath, closeAllPools, PlatformClient } from "../../src";
+import { startEmulator, type Emulator } from "../../src/emulator";
+import { repositoryOf } from "../../src/emulator/areas/repository/model";
+import { ensurePulumiCli, repoRoot } from "../../scripts/pulumi-workspace.mts";
+
+const STACKS = ["dev", "prod"];
+const READ_TOKEN = "glpat-maintainer-release-0004"; // read_api: the emulator refuses its writes
+
+let emulator: Emulator;
+let api: PlatformClient;
+let work: string;
+let checkout: string;
+let projectId: number;
+let origin: string;
+const env: NodeJS.ProcessEnv = {};
+
+function git(args: string[], cwd = checkout): string {
+  const run = spawnSync("git", args, { cwd, encoding: "utf8" });
+  if (run.status !== 0) throw new Error(`git ${args.join(" ")}: ${run.stderr}`);
+  return run.stdout.trim();
+}
+
+/** Runs gitlab-ci-local on the checkout at `sha`: its exit code and output. */
+function pipeline(sha: string, variables: Record<string, string>, protectedRef: boolean): Promise<{ code: number; output: string }> {
+  git(["fetch", "--quiet", "origin", "+refs/heads/*:refs/remotes/origin/*"]);
+  git(["checkout", "--quiet", "--force", "--detach", sha]);
+  git(["clean", "-fdxq", "-e", "node_modules", "-e", ".gitlab-ci-local"]);
+  const file = path.join(work, protectedRef ? "protected.yml" : "unprotected.yml");
+  const args = [path.join(repoRoot, "node_modules/gitlab-ci-local/dist/index.js"), "--force-shell-executor", "--concurrency", "1", "--variables-file", file];
+  const all = { CI_API_V4_URL: `${emulator.url}/api/v4`, CI_PROJECT_ID: String(projectId), CI_DEFAULT_BRANCH: "main", ...variables };
+  for (const [key, value] of Object.entries(all)) args.push("--variable", `${key}=${value}`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: checkout, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, output }));
+  });
+}
+
+/** Commits `files` to `branch` through the API: each created, or updated where the branch has it. */
+async function commit(branch: string, files: Record<string, string>, message: string): Promise<string> {
+  const existing = new Set(git(["--git-dir", origin, "ls-tree", "--name-only", branch], work).split("\n"));
+  const actions = Object.entries(files).map(([file_path, content]) => ({ action: existing.has(file_path) ? "update" : "create", file_path, content }));
+  return (await api.post<{ id: string }>(apiPath`/projects/${projectId}/repository/commits`, { branch, commit_message: message, actions })).id;
+}
+
+const notesOf = (iid: number) => api.list<{ id: number; body: string }>(apiPath`/projects/${projectId}/merge_requests/${iid}/notes`, { sort: "asc" });
+
+beforeAll(async () => {
+  const bin = ensurePulumiCli();
+  emulator = await startEmulator({ port: 0 });
+  api = new PlatformClient({ url: emulator.url, token: emulator.tokens.root!, retryBaseDelayMs: 10 });
+  projectId = (await api.get<{ id: number }>(apiPath`/projects/${"acme/web"}`)).id;
+  origin = (await repositoryOf(emulator.state, emulator.state.projectById(projectId)!)).gitdir;
+  work = mkdtempSync(path.join(tmpdir(), "gitlab-ci-e2e-"));
+  // The project as pulumi-platform-new makes it, committed to main through the API.
+  const made = spawnSync(process.execPath, [path.join(repoRoot, "bin/pulumi-platform-new.js"), path.join(work, "template")], { encoding: "utf8" });
+  expect(made.status, made.stderr).toBe(0);
+  const files: Record<string, string> = { "package-lock.json": "{}\n" };
+  for (const name of readdirSync(path.join(work, "template"))) files[name] = readFileSync(path.join(work, "template", name), "utf8");
+  files["Pulumi.yaml"] = files["Pulumi.yaml"]!.replace("http://127.0.0.1:8080", emulator.url);
+  // Each stack its own objects: dev's badge on acme/web (the program's default), prod's on acme/api.
+  files["Pulumi.prod.yaml"] = "config:\n  template:project: acme/api\n";
+  await commit("main", files, "The platform's program");
+  checkout = path.join(work, "checkout");
+  git(["clone", "--quiet", origin, checkout], work);
+  symlinkSync(path.join(repoRoot, "node_modules"), path.join(checkout, "node_modules"));
+  // npm ci: nothing to install (the checkout links this repository's packages); --prefix DIR gets this repository's platform-review.
+  mkdirSync(path.join(work, "bin"));
+  // The command the package's bin puts in an installed project's node_modules/.bin.
+  symlinkSync(path.join(repoRoot, "bin/platform-review.js"), path.join(work, "bin/platform-review"));
+  const npm = spawnSync("bash", ["-c", "command -v npm"], { encoding: "utf8" }).stdout.trim();
+  writeFileSync(
+    path.join(work, "bin/npm"),
+    `#!/bin/sh\nif [ "$1" = ci ]; then\n  prefix=""; for a in "$@"; do [ "$previous" = --prefix ] && prefix="$a"; previous="$a"; done\n` +
+      `  if [ -n "$prefix" ]; then mkdir -p "$prefix/node_modules/.bin" && ln -sf "${path.join(repoRoot, "bin/platform-review.js")}" "$prefix/node_modules/.bin/platform-review"; fi\n  exit 0\nfi\nexec "${npm}" "$@"\n`,
+    { mode: 0o755 },
+  );
+  Object.assign(env, process.env, {
+    PATH: [path.join(work, "bin"), bin, path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
+    HOME: path.join(work, "home"),
+    PULUMI_HOME: path.join(work, "pulumi-home"),
+    PULUMI_BACKEND_URL: `file://${path.join(work, "state")}`,
+    PULUMI_CONFIG_PASSPHRASE: "gitlab-ci-e2e",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    NO_COLOR: "1",
+  });
+  for (const dir of ["home", "state"]) mkdirSync(path.join(work, dir));
+  for (const stack of STACKS) {
+    const init = spawnSync(path.join(bin, "pulumi"), ["stack", "init", stack, "--non-interactive"], { cwd: checkout, env, encoding: "utf8" });
+    expect(init.status, init.stderr).toBe(0);
+  }
+  // The project's CI/CD variables, as the template's comments set them: environment-scoped values by environment.
+  const scoped = (values: Record<string, string>) => ({ type: "variable", values });
+  const review = scoped({ "platform-review": emulator.tokens.alice!, dev: emulator.tokens.alice!, prod: emulator.tokens.alice! });
+  writeFileSync(path.join(work, "unprotected.yml"), JSON.stringify({ PLATFORM_READ_TOKEN: READ_TOKEN, PLATFORM_REVIEW_TOKEN: scoped({ "platform-review": emulator.tokens.alice! }) }));
+  writeFileSync(path.join(work, "protected.yml"), JSON.stringify({ PLATFORM_READ_TOKEN: READ_TOKEN, PLATFORM_REVIEW_TOKEN: review, PLATFORM_TOKEN: scoped({ dev: emulator.tokens.root!, prod: emulator.tokens.root! }) }));
+}, 10 * 60_000);
+
+afterAll(async () => {
+  if (work) rmSync(work, { recursive: true, force: true });
+  await closeAllPools();
+  await emulator?.stop();
+});
+
+describe.sequential("the template's pipeline under gitlab-ci-local, two stacks", { timeout: 10 * 60_000 }, () => {
+  let iid: number;
+  let head: string;
+  const mergeRequestPipeline = () =>
+    pipeline(head, { CI_PIPELINE_SOURCE: "merge_request_event", CI_MERGE_REQUEST_IID: String(iid), CI_MERGE_REQUEST_EVENT_TYPE: "detached", CI_MERGE_REQUEST_TARGET_BRANCH_NAME: "main" }, false);
+
+  it("a merge request pipeline posts one review note per stack", async () => {
+    // A second merge request's branch, made now: behind main once the first is merged.
+    await api.post(apiPath`/projects/${projectId}/repository/branches`, { branch: "docs", ref: "main" });
+    await api.post(apiPath`/projects/${projectId}/repository/branches`, { branch: "badge", ref: "main" });
+    head = await commit("badge", { "index.ts": readFileSync(path.join(checkout, "index.ts"), "utf8").replace('name: "pipeline"', 'name: "pipeline-status"') }, "Platform: the status badge");
+    iid = (await api.post<{ iid: number }>(apiPath`/projects/${projectId}/merge_requests`, { source_branch: "badge", target_branch: "main", title: "Platform: the status badge" })).iid;
+    const run = await mergeRequestPipeline();
+    expect(run.code, run.output).toBe(0);
+    const notes = await notesOf(iid);
+    expect(notes.map((note) => note.body.split("\n")[0])).toEqual(['<!-- platform-review stack="dev" -->', '<!-- platform-review stack="prod" -->']);
+    expect(notes.map((note) => /creates badge `pipeline-status` of project (\S+)/.exec(note.body)?.[1])).toEqual(["acme/web", "acme/api"]);
+  });
+
+  it("a second push rewrites each stack's note in place", async () => {
+    const before = (await notesOf(iid)).map((note) => note.id);
+    head = await commit("badge", { "index.ts": readFileSync(path.join(checkout, "index.ts"), "utf8").replace('name: "pipeline-status"', 'name: "status"') }, "Platform: a shorter name");
+    const run = await mergeRequestPipeline();
+    expect(run.code, run.output).toBe(0);
+    const notes = await notesOf(iid);
+    expect(notes.map((note) => note.id)).toEqual(before);
+    expect(notes.map((note) => /creates badge `status` of project (\S+)/.exec(note.body)?.[1])).toEqual(["acme/web", "acme/api"]);
+  });
+
+  const merge = async (request: number) => {
+    await emulator.runDueWork();
+    return (await api.put<{ merge_commit_sha: string | null; sha: string }>(apiPath`/projects/${projectId}/merge_requests/${request}/merge`, {})).merge_commit_sha!;
+  };
+  const defaultBranchPipeline = (sha: string, source = "push") => pipeline(sha, { CI_PIPELINE_SOURCE: source, CI_COMMIT_BRANCH: "main" }, true);
+  const badges = async (project: string) => (await api.list<{ id: number; name: string }>(apiPath`/projects/${project}/badges`)).filter((badge) => badge.name === "status");
+
+  it("the merge applies each stack and adds its result, naming the merge commit and linking the review", async () => {
+    const sha = await merge(iid);
+    const run = await defaultBranchPipeline(sha);
+    expect(run.code, run.output).toBe(0);
+    expect([(await badges("acme/web")).length, (await badges("acme/api")).length]).toEqual([1, 1]);
+    const [devReview, prodReview, ...results] = await notesOf(iid);
+    expect(results.map((note) => note.body.split("\n")[0])).toEqual(['<!-- platform-review-applied stack="dev" -->', '<!-- platform-review-applied stack="prod" -->']);
+    expect(results[0]!.body).toContain(`Applied commit \`${sha}\``);
+    expect(results[0]!.body).toContain(`#note_${devReview!.id})`);
+    expect(results[1]!.body).toContain(`#note_${prodReview!.id})`);
+  });
+
+  it("a merge request behind main previews its merge result: no reversal of what was merged since, then merges and applies back to back", async () => {
+    const docsHead = await commit("docs", { "NOTES.md": "How the platform is run\n" }, "Docs: notes");
+    const docs = (await api.post<{ iid: number }>(apiPath`/projects/${projectId}/merge_requests`, { source_branch: "docs", target_branch: "main", title: "Docs" })).iid;
+    const run = await pipeline(docsHead, { CI_PIPELINE_SOURCE: "merge_request_event", CI_MERGE_REQUEST_IID: String(docs), CI_MERGE_REQUEST_EVENT_TYPE: "detached", CI_MERGE_REQUEST_TARGET_BRANCH_NAME: "main" }, false);
+    expect(run.code, run.output).toBe(0);
+    const notes = await notesOf(docs);
+    expect(notes.length).toBe(2);
+    for (const note of notes) {
+      expect(note.body).toContain("**No changes.**");
+      expect(note.body).not.toContain("deletes badge");
+    }
+    const applied = await defaultBranchPipeline(await merge(docs));
+    expect(applied.code, applied.output).toBe(0);
+    expect((await notesOf(docs)).filter((note) => note.body.startsWith("<!-- platform-review-applied")).length).toBe(2);
+  });
+
+  it("an apply whose stack was changed by hand since the review stops, in a note of its own; the other stack applies", async () => {
+    await api.post(apiPath`/projects/${projectId}/repository/branches`, { branch: "rename", ref: "main" });
+    head = await commit("rename", { "index.ts": readFileSync(path.join(checkout, "index.ts"), "utf8").replace('linkUrl: "https://ci.example.com/%{project_path}"', 'linkUrl: "https://ci.example.com/%{project_path}/pipelines"') }, "Platform: link the pipelines");
+    iid = (await api.post<{ iid: number }>(apiPath`/projects/${projectId}/merge_requests`, { source_branch: "rename", target_branch: "main", title: "Platform: link the pipelines" })).iid;
+    expect((await mergeRequestPipeline()).code).toBe(0);
+    const sha = await merge(iid);
+    const state = JSON.parse(spawnSync("pulumi", ["stack", "export", "--stack", "dev"], { cwd: checkout, env, encoding: "utf8" }).stdout) as { deployment: { resources: { type: string; id?: string }[] } };
+    const devBadge = state.deployment.resources.find((resource) => resource.type.includes("Badge"))!.id!;
+    await api.put(apiPath`/projects/${projectId}/badges/${devBadge.split("/").at(-1)!}`, { link_url: "https://elsewhere.example.com" });
+    const run = await defaultBranchPipeline(sha);
+    expect(run.code).not.toBe(0);
+    expect(run.output).toMatch(/apply: \[dev\][^\n]*FAIL 3/);
+    const results = (await notesOf(iid)).filter((note) => note.body.startsWith("<!-- platform-review-applied"));
+    expect(results.map((note) => note.body.includes("#### Stopped: this is not what was reviewed"))).toEqual([true, false]);
+    expect(results[0]!.body).toContain("**What to do next:**");
+  });
+
+  it("the drift schedule keeps one issue per stack: the stack changed outside the program fails, the other has none", async () => {
+    const main = git(["rev-parse", "origin/main"]);
+    const run = await defaultBranchPipeline(main, "schedule");
+    expect(run.code).not.toBe(0);
+    const issues = await api.list<{ title: string; description: string; state: string }>(apiPath`/projects/${projectId}/issues`, { state: "all" });
+    const drift = issues.filter((issue) => issue.description?.startsWith("<!-- platform-review-drift"));
+    expect(drift.map((issue) => issue.title)).toEqual(["Drift on stack dev: 1 object changed outside the program"]);
+    expect(drift[0]!.description).toContain("https&#58;//elsewhere&#46;example&#46;com");
+  });
+});
