@@ -22,7 +22,7 @@
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
-import { faultRatePlan, parseFaultPlan, startEmulator, type EmulatorOptions, type FaultPlan } from "./index";
+import { faultRatePlan, parseFaultPlan, startEmulator, type Emulator, type EmulatorOptions, type FaultPlan } from "./index";
 
 const USAGE =
   "usage: platform-emulator [--port N | --port-from Pulumi.yaml] [--seed seed.json] [--state state.json] [--rate-limit REQUESTS/SECONDS] [--faults plan.json | --fault-rate 0..1] [--ready-file FILE] [--tls-cert cert.pem --tls-key key.pem [--tls-client-ca ca.pem]] [--quiet]";
@@ -133,6 +133,17 @@ async function main(): Promise<void> {
     return;
   }
   const faults = faultPlanOf(values);
+  // A signal may come as soon as the port listens, before the start has finished: it stops the emulator once started.
+  let started: Emulator | undefined;
+  let stopping = false;
+  const shutdown = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`${signal}: stopping\n`);
+    if (started) stop(started);
+  };
+  process.once("SIGINT", () => shutdown("SIGINT"));
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
   const emulator = await startEmulator({
     port: portOf(values),
     seed: values.seed,
@@ -148,19 +159,18 @@ async function main(): Promise<void> {
   for (const [username, token] of Object.entries(emulator.tokens)) process.stdout.write(`  ${username}: ${token}\n`);
   if (faults) process.stdout.write(`fault plan: ${JSON.stringify(faults)}\n`);
   if (values["ready-file"] !== undefined) writeReadyFile(values["ready-file"], emulator.url);
+  started = emulator;
+  if (stopping) stop(emulator);
+}
 
-  const shutdown = (signal: string): void => {
-    process.stdout.write(`${signal}: stopping\n`);
-    emulator.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
-  };
-  process.once("SIGINT", () => shutdown("SIGINT"));
-  process.once("SIGTERM", () => shutdown("SIGTERM"));
+function stop(emulator: Emulator): void {
+  emulator.stop().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 }
 
 main().catch((error: unknown) => {
