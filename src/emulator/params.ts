@@ -262,3 +262,11 @@ export function declareParams<S extends ParamSpec>(spec: S, raw: RawParams): Dec
   if (problems.length > 0) throw paramError(problems.join(", "));
   return declared as DeclaredParams<S>;
 }
+
+/** Grape's DateTime coercion: an unreadable time is `<name> is invalid`. */
+export function timeParam(raw: unknown, name: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const time = Date.parse(String(raw));
+  if (Number.isNaN(time)) throw paramError(`${name} is invalid`);
+  return time;
+}

@@ -36,9 +36,9 @@
  * A group's list of epics and a single epic (the epics API) are served as
  * well: their rules are in the functions that answer them.
  */
-import { ApiError, forbidden, notFound, paramError, validationError } from "../../errors";
+import { ApiError, forbidden, notFound, validationError } from "../../errors";
 import { findGroup } from "../../lookup";
-import type { DeclaredParams } from "../../params";
+import { timeParam, type DeclaredParams } from "../../params";
 import { created, ok, paginate, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import type { EmulatorState, Group } from "../../state";
 import {
@@ -124,13 +124,6 @@ const listParams = {
 } as const;
 
 type ListParams = DeclaredParams<typeof listParams>;
-
-function timeParam(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  const time = Date.parse(value);
-  if (Number.isNaN(time)) throw paramError(`${name} is invalid`);
-  return time;
-}
 
 /** EpicsFinder's filters: every parameter but the groups searched. */
 function epicFilter(ctx: RequestContext<ListParams>): (epic: EpicRecord) => boolean {

@@ -6,7 +6,7 @@
  */
 import { forbidden, paramError, recordNotFound, validationError } from "../../errors";
 import { findProject } from "../../lookup";
-import type { DeclaredParams } from "../../params";
+import { timeParam, type DeclaredParams } from "../../params";
 import { created, ok, paginate, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import type { EmulatorState, Project, User } from "../../state";
 import { findOrCreateLabel, humanDuration, labelsOf, mergeRequestStore, splitLabelNames } from "../merge-requests/model";
@@ -111,13 +111,6 @@ const listParams = {
 } as const;
 
 type ListParams = DeclaredParams<typeof listParams>;
-
-function timeParam(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  const time = Date.parse(value);
-  if (Number.isNaN(time)) throw paramError(`${name} is invalid`);
-  return time;
-}
 
 /** IssuesFinder's filters of the parameter table. */
 function issueFilter(ctx: RequestContext<ListParams>): (issue: IssueRecord) => boolean {

@@ -5,21 +5,12 @@
  * what it follows, is in the emulator's README ("Lists of projects").
  */
 import { canReadProject, groupAccessLevel, projectAccessLevel } from "../../access";
-import { paramError } from "../../errors";
 import { findGroup } from "../../lookup";
-import type { DeclaredParams } from "../../params";
+import { timeParam, type DeclaredParams } from "../../params";
 import { paginate, route, type ApiResponse, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, type EmulatorState, type Project, type User } from "../../state";
 import { starOf, starsOfProject } from "../starring/model";
 import { presentBasicProject, presentProject, projectDetails, projectStatistics, type ProjectViewer } from "./present";
-
-/** Grape's DateTime coercion: an unreadable time is `<name> is invalid`. */
-export function timeParam(raw: unknown, name: string): number | undefined {
-  if (raw === undefined) return undefined;
-  const time = Date.parse(String(raw));
-  if (Number.isNaN(time)) throw paramError(`${name} is invalid`);
-  return time;
-}
 
 export interface ProjectFilters {
   archived?: boolean;
