@@ -148,7 +148,7 @@ describe.sequential("the template's pipeline under gitlab-ci-local, two stacks",
     expect(run.code, run.output).toBe(0);
     const notes = await notesOf(iid);
     expect(notes.map((note) => note.body.split("\n")[0])).toEqual(['<!-- platform-review stack="dev" -->', '<!-- platform-review stack="prod" -->']);
-    expect(notes.map((note) => /creates badge `pipeline-status` of project (\S+)/.exec(note.body)?.[1])).toEqual(["acme/web", "acme/api"]);
+    expect(notes.map((note) => /creates badge <code>pipeline-status<\/code> of project <code>([^<]+)<\/code>/.exec(note.body)?.[1])).toEqual(["acme/web", "acme/api"]);
   });
 
   it("a second push rewrites each stack's note in place", async () => {
@@ -158,7 +158,7 @@ describe.sequential("the template's pipeline under gitlab-ci-local, two stacks",
     expect(run.code, run.output).toBe(0);
     const notes = await notesOf(iid);
     expect(notes.map((note) => note.id)).toEqual(before);
-    expect(notes.map((note) => /creates badge `status` of project (\S+)/.exec(note.body)?.[1])).toEqual(["acme/web", "acme/api"]);
+    expect(notes.map((note) => /creates badge <code>status<\/code> of project <code>([^<]+)<\/code>/.exec(note.body)?.[1])).toEqual(["acme/web", "acme/api"]);
   });
 
   const merge = async (request: number) => {
