@@ -322,7 +322,7 @@ function isTakeover(state: StepState | null | undefined): boolean {
   return isRecord(inputs.takeover) || inputs.adoptExisting === true || (typeof inputs.__import === "string" && inputs.__import !== "");
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+export const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /**
  * What a takeover writes over: each field the program sets, with the value the

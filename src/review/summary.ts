@@ -8,7 +8,7 @@
  */
 import { gunzipSync, gzipSync } from "node:zlib";
 import { z } from "zod";
-import { type Change, CHANGE_KINDS, kindOf, nameOf, type Review, sameValue } from "./changes";
+import { type Change, CHANGE_KINDS, isRecord, kindOf, nameOf, type Review, sameValue } from "./changes";
 import { countsLine, sentenceOf } from "./markdown";
 
 export const SUMMARY_VERSION = 2;
@@ -156,8 +156,6 @@ function wholeData(value: unknown): unknown {
   const summary = parsed.data as unknown as Summary;
   return { ...whole, counts_line: countsLine(summary), sentences: summary.changes.map((change) => sentenceOf(change)) };
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** Why a note cannot stand as a review: the guard refuses it (NotReviewed). */
 export class NoteRefused extends Error {}
