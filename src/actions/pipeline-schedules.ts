@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import { ownerReference } from "../api/owner";
-import { pipelineSchedulePlayPath, scheduleId, scheduleNotFound, scheduleRunCalls, signedInOnly } from "../api/pipeline-schedules";
+import { pipelineSchedulePlayPath, scheduleId, scheduleNotFound, scheduleRunCalls } from "../api/pipeline-schedules";
+import { signedInOnly } from "../calls/core";
 import { defineAction, projectNeeds } from "./core";
 
 /**

@@ -5,7 +5,7 @@
  * schedule's owner and to Maintainers and above; for others the fields are absent.
  */
 import { z } from "zod";
-import { apiPath, pathSegment, roleNeeded, tokenRefused } from "../client";
+import { apiPath, pathSegment, roleNeeded } from "../client";
 import { callsOf } from "./core";
 
 const user = z.looseObject({
@@ -95,8 +95,6 @@ export const pipelineScheduleNumberOf = (value: string | number): string | undef
 /** A schedule's numeric id, as the calls on one schedule take it. */
 export const scheduleId = z.number().int().positive();
 
-/** The schedules API answers 401 to an anonymous caller. */
-export const signedInOnly = () => `this API needs a signed-in caller, and ${tokenRefused()}.`;
 /** What a 404 of one schedule means. */
 export const scheduleNotFound = (args: { project: string | number }) =>
   `When the server names the Pipeline Schedule, no schedule of that id belongs to the project, or ${roleNeeded("at least the Reporter role", `project ${args.project}`)} (the server hides schedules from Guests). Otherwise check the project.`;

@@ -19,7 +19,7 @@ import { dirname } from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { z } from "zod";
-import { ApiError, missingOrHidden, NetworkError, PAGE_SIZE, REFUSAL_ADVICE, roleNeeded, tierNeeded, type PlatformClient, type Query } from "../client";
+import { ApiError, missingOrHidden, NetworkError, PAGE_SIZE, REFUSAL_ADVICE, roleNeeded, tierNeeded, tokenRefused, type PlatformClient, type Query } from "../client";
 import { client } from "../connection";
 import { needsInWords, offeringNeeded, type Needs } from "../api/needs";
 import { ExplainedError } from "../engine/errors";
@@ -27,6 +27,9 @@ import { redact } from "../engine/redaction";
 import { describeIssue } from "../validation";
 
 export { groupNeeds, projectNeeds } from "../api/needs";
+
+/** A 401 of an API that serves only signed-in callers (schedules, security reports): the one wording of that refusal. */
+export const signedInOnly = () => `this API needs a signed-in caller, and ${tokenRefused()}.`;
 
 // ---------------------------------------------------------------------------
 // camelCase results

@@ -22,8 +22,8 @@ import {
   scheduleId,
   scheduleNotFound,
   schedulePipeline as pipelineShape,
-  signedInOnly,
 } from "../api/pipeline-schedules";
+import { signedInOnly } from "../calls/core";
 import { defineComposedFunction, defineListFunction, projectNeeds, type Camelized } from "./core";
 
 export const PIPELINE_STATUSES = [

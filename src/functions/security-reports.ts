@@ -4,7 +4,8 @@
  * dashboard, and dependencies show their vulnerabilities only to callers who have it.
  */
 import { z } from "zod";
-import { ApiError, tokenRefused } from "../client";
+import { ApiError } from "../client";
+import { signedInOnly } from "../calls/core";
 import { ownerReference } from "../api/owner";
 import { dependenciesPath, dependency as dependencyShape, vulnerabilityFinding as findingShape, vulnerabilityFindingsPath } from "../api/security-reports";
 import { defineComposedFunction, defineListFunction, projectNeeds, type Camelized } from "./core";
@@ -22,8 +23,6 @@ export type Dependency = Camelized<z.output<typeof dependencyShape>>;
 const project = ownerReference;
 /** The API documentation's arrays travel comma-separated (`report_type=sast,dast`). */
 const commaSeparated = (values: readonly string[] | undefined) => (values === undefined ? undefined : values.join(","));
-/** Security reports are an Ultimate feature, of the project's top-level group (hosted) or of the instance's licence. */
-const signedInOnly = () => `this API needs a signed-in caller, and ${tokenRefused()}.`;
 
 /** The REST list is gone from this server: the route is unknown (`404 Not Found` from the router) or answers 410. */
 const restListGone = (error: unknown) => error instanceof ApiError && (error.status === 410 || (error.status === 404 && error.notFoundSubject === undefined));
