@@ -1,6 +1,6 @@
 /**
  * Project issues: the records, their notes, and who may read and write them
- * (app/policies/project_policy.rb and issue_policy.rb): issues of a public or
+ * (the emulator's README says what this follows): issues of a public or
  * internal project are read by whoever sees the project, of a private one by
  * its members (Guest and above); a confidential issue only by Planners and
  * above, its author and its assignees. Any signed-in user who may read a

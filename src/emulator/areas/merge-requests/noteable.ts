@@ -3,9 +3,8 @@
  * `GET/POST /projects/:id/<noteables>/:noteable_id/notes` and
  * `GET/PUT .../notes/:note_id`, one set of routes per kind of noteable. Each
  * kind says where its records and notes are kept and who may read it; the
- * rules common to every kind are these (lib/api/notes.rb,
- * lib/api/helpers/notes_helpers.rb, lib/api/entities/note.rb, app/models/note.rb
- * and app/policies/note_policy.rb; the emulator's README has the details):
+ * rules common to every kind are these (the emulator's README says what they
+ * follow):
  * - Every call authenticates first (`before { authenticate! }`): 401 even on
  *   a public project, before any parameter is checked.
  * - The noteable is found through its finder (`find_by!`), so a missing one

@@ -91,8 +91,7 @@ export interface ProjectViewer {
 }
 
 /**
- * `Entities::BasicProjectDetails` (lib/api/entities/basic_project_details.rb):
- * what anonymous callers and `simple=true` get.
+ * The basic project details: what anonymous callers and `simple=true` get.
  */
 export function presentBasicProject(state: EmulatorState, project: Project, viewer: ProjectViewer = { user: null }): Record<string, unknown> {
   const namespace = state.namespaceOf(project);
@@ -159,8 +158,7 @@ function creatorId(state: EmulatorState, project: Project): number | null {
 }
 
 /**
- * `Entities::Project` (lib/api/entities/project.rb) with the fields of the API
- * documentation, and `permissions` when a signed-in caller views it
+ * A project with the fields of the API documentation, and `permissions` when a signed-in caller views it
  * (`Entities::ProjectWithAccess`, `withAccess`). Every area that shows a project uses this.
  */
 export function presentProject(state: EmulatorState, project: Project, viewer: ProjectViewer = { user: null }): Record<string, unknown> {
