@@ -80,6 +80,11 @@ export function parseSummary(text: string): Summary {
   } catch (error) {
     throw new Error(`The reviewed summary is not JSON: ${(error as Error).message}`);
   }
+  return checkedSummary(value);
+}
+
+/** A summary's value checked against the schema; a message naming what is wrong otherwise. */
+function checkedSummary(value: unknown): Summary {
   const parsed = summarySchema.safeParse(value);
   if (!parsed.success) throw new Error(`The reviewed summary is not one platform-review --json wrote: ${parsed.error.issues[0]?.path.join(".")} ${parsed.error.issues[0]?.message}`);
   return parsed.data as unknown as Summary;
@@ -141,7 +146,7 @@ export function dataComment(summary: Summary): string {
   return `<!-- platform-review-data ${gzipSync(JSON.stringify({ ...kept, changes })).toString("base64")} -->`;
 }
 
-/** The data of a note as `dataComment` left it, made whole again (what it left out is derived as it was). */
+/** The data of a note as `dataComment` left it, with what it left out of each change put back (the sentences are derived once it is checked). */
 function wholeData(value: unknown): unknown {
   if (!isRecord(value) || !Array.isArray(value.changes)) return value;
   const changes = value.changes.map((change: unknown) => {
@@ -150,11 +155,7 @@ function wholeData(value: unknown): unknown {
     const fields = change.fields.map((field: unknown) => (isRecord(field) ? { path: field.path, before: field.before ?? absent, after: field.after ?? absent } : field));
     return { ...change, type: change.type ?? kindOf(undefined, change.urn), name: change.name ?? nameOf(change.urn), fields };
   });
-  const whole = { ...value, changes } as unknown as Summary;
-  const parsed = summarySchema.safeParse(whole);
-  if (!parsed.success) return whole;
-  const summary = parsed.data as unknown as Summary;
-  return { ...whole, counts_line: countsLine(summary), sentences: summary.changes.map((change) => sentenceOf(change)) };
+  return { ...value, changes };
 }
 
 /** Why a note cannot stand as a review: the guard refuses it (NotReviewed). */
@@ -178,7 +179,8 @@ export function reviewInNote(body: string): { summary: Summary; report: string }
     throw new NoteRefused(tooLarge ? `its data decompresses to more than ${DATA_LIMIT_BYTES / 1024 / 1024} MiB, which no review writes` : "its data is not compressed as the review writes it");
   }
   try {
-    return { summary: parseSummary(JSON.stringify(wholeData(JSON.parse(json)))), report: text.slice(0, lineStart) };
+    const summary = checkedSummary(wholeData(JSON.parse(json)));
+    return { summary: { ...summary, counts_line: countsLine(summary), sentences: summary.changes.map((change) => sentenceOf(change)) }, report: text.slice(0, lineStart) };
   } catch (error) {
     throw new NoteRefused(`its data is not the review's: ${(error as Error).message}`);
   }
