@@ -105,6 +105,6 @@ export function whyNoSamlProvider(group: string | number, probe: GroupProbe | un
       `(a user's identities: PUT /users/:id with provider and extern_uid). Group SAML identities exist on the hosted offering only.`
     );
   }
-  if (probe && !probe.premium) return `${tierNeeded("Premium or Ultimate", `group ${group}`, { purpose: "group SAML SSO", shortfall: "it is below it" })}.`;
+  if (probe && !probe.premium) return `${tierNeeded("premium", `group ${group}`, { purpose: "group SAML SSO", shortfall: "it is below it" })}.`;
   return `group ${group} has no SAML SSO configured; its identities exist once SSO is set up and members sign in with SAML.`;
 }

@@ -41,7 +41,7 @@ const identityNotFound = () =>
 /** This API answers every refusal of the group links with 401 (ee/lib/api/saml_group_links.rb). */
 const linksRefused = (args: { group: string | number }) => {
   const group = `group ${args.group}`;
-  return `either ${tierNeeded("Premium or Ultimate", group)} and is below it, or ${roleNeeded("the Owner role", group)} and lacks it, or ${missingOrHidden(group)}, or ${tokenRefused()} (this API answers 401 to each).`;
+  return `either ${tierNeeded("premium", group)} and is below it, or ${roleNeeded("Owner", group)} and lacks it, or ${missingOrHidden(group)}, or ${tokenRefused()} (this API answers 401 to each).`;
 };
 
 const identities = defineComposedFunction({

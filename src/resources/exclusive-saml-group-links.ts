@@ -35,8 +35,8 @@ async function explained<T>(group: string | number, request: () => Promise<T>): 
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 401)) throw error;
     throw new ExplainedError(
-      `ExclusiveSamlGroupLinks: ${error.method} ${error.path} failed with 401: either ${tierNeeded("Premium or Ultimate", `group ${group}`)} and is below it, ` +
-        `or ${roleNeeded("the Owner role", `group ${group}`)} and lacks it, or ${tokenRefused()} (this API answers 401 to each).`,
+      `ExclusiveSamlGroupLinks: ${error.method} ${error.path} failed with 401: either ${tierNeeded("premium", `group ${group}`)} and is below it, ` +
+        `or ${roleNeeded("Owner", `group ${group}`)} and lacks it, or ${tokenRefused()} (this API answers 401 to each).`,
     );
   }
 }

@@ -127,8 +127,8 @@ async function explained(ctx: EngineContext, group: string | number, error: unkn
     // A read or delete may run on the token stored at the last up: the engine says that, as for every resource.
     if (probe.status === 401 && storedConfig) return error;
     const owner = `group ${group}`;
-    const tier = tierNeeded("Premium or Ultimate", owner);
-    const role = roleNeeded("the Owner role", owner);
+    const tier = tierNeeded("premium", owner);
+    const role = roleNeeded("Owner", owner);
     message =
       probe.status === 401
         ? `${refused}: ${tokenRefused()}.`

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { providers } from "pulumi-platform";
 import { defaultSeed } from "pulumi-platform/emulator";
 import { configOf, useEmulator } from "../support";
+import { HIDDEN_CREDENTIALS, SHOWN_CREDENTIALS } from "../application-settings-credentials";
 
 // Instance settings exist on self-managed instances only; the default seed is hosted.
 const server = useEmulator({ seed: { ...defaultSeed, instance: { ...defaultSeed.instance, offering: "self-managed", tier: "free" } } });
@@ -90,6 +91,9 @@ describe("lifecycle", () => {
     const definition = (definitions as Record<string, { outputs: Record<string, { secret?: boolean }>; fields: Record<string, { secret?: boolean }> }>).ApplicationSettings!;
     expect(definition.outputs.restoreSecrets?.secret).toBe(true);
     expect(definition.fields.akismetApiKey?.secret).toBe(true);
+    // Every credential, and no other setting, is secret (its alias included, were it to have one).
+    const secret = Object.keys(definition.fields).filter((name) => definition.fields[name]!.secret).sort();
+    expect(secret).toEqual([...SHOWN_CREDENTIALS, ...HIDDEN_CREDENTIALS].map((name) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())).sort());
     expect(outs.restoreSecrets).toEqual({ akismetApiKey: null, externalPipelineValidationServiceToken: null });
     expect(JSON.stringify(outs.restoreValues)).not.toContain("akismet-key-1");
     const second = await create({ akismetEnabled: true, akismetApiKey: "akismet-key-2" });
