@@ -298,7 +298,7 @@ const schema = z.object({
     lockAssistantFeaturesEnabled: z.boolean().optional(),
   }),
   /** Give the prior values back on delete (default true); false leaves the settings as they are. */
-  restoreOnDelete: field(restoreOnDelete, { local: true }),
+  restoreOnDelete,
 });
 
 type ApplicationSettingsInputs = z.output<typeof schema>;

@@ -1,12 +1,16 @@
 /** Schema pieces and helpers that several resources share. */
 import { z } from "zod";
+import { field } from "../api/fields";
 import { isHttpUrl } from "../validation";
 
 /** What `git check-ref-format` refuses and a branch, tag or ref name can never contain. */
 export const BAD_REF = /\s|\.\.|[~^:?*[\\]|@\{|\/\/|^\/|\/$|\.lock$|^-/;
 
-/** Take over an existing matching object instead of creating a new one (Pulumi cannot import dynamic resources). */
-export const adoptExisting = z.boolean().optional();
+/** Take over an existing matching object instead of creating a new one (Pulumi cannot import dynamic resources). An option of the provider: never sent, never a change. */
+export const adoptExisting = field(z.boolean().optional(), { local: true, ignoreInDiff: true });
+
+/** The input naming the object's owner (or the object itself): part of its address, never sent as a field, and a change replaces the object. */
+export const ownerInput = <T extends z.ZodType>(type: T): T => field(type, { local: true, replaceOnChange: true });
 
 /** An http(s) URL; `example` completes the failure message (`must be an http(s) URL such as ...`). */
 export const httpUrl = (example: string) => z.string().refine(isHttpUrl, { message: `must be an http(s) URL ${example}` });

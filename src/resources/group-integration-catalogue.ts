@@ -16,7 +16,8 @@
  * (Pushover's device and sound are `requires` there).
  */
 import { z } from "zod";
-import { adoptExisting, httpUrl as httpUrlRule } from "./common";
+import { field } from "../api/fields";
+import { adoptExisting, httpUrl as httpUrlRule, ownerInput } from "./common";
 import { ownerReference } from "../api/owner";
 
 // ---------------------------------------------------------------------------
@@ -139,9 +140,9 @@ const newIssueUrl = httpUrl("the tracker's new-issue page");
 /** What every integration takes besides its own settings. */
 export const common = {
   /** The group (numeric id or full path); changing it replaces the integration. */
-  group: ownerReference,
+  group: ownerInput(ownerReference),
   /** Take the settings of the closest ancestor group (or the instance) that configures this integration. */
-  useInheritedSettings: z.boolean().optional(),
+  useInheritedSettings: field(z.boolean().optional(), { fromApi: (live) => live.inherited }),
   adoptExisting,
 };
 

@@ -180,7 +180,7 @@ const schema = z.object({
   allowMergeOnSkippedPipeline: field(z.boolean().optional(), { tier: "premium" }),
   onlyAllowMergeIfAllDiscussionsAreResolved: field(z.boolean().optional(), { tier: "premium" }),
   /** Give the prior values back on delete (default true); false leaves the settings as they are. */
-  restoreOnDelete: field(restoreOnDelete, { local: true }),
+  restoreOnDelete,
 });
 
 type GroupSettingsInputs = z.output<typeof schema>;

@@ -14,6 +14,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { field } from "../api/fields";
 import { ApiError, missingOrHidden, roleNeeded, tierNeeded, tokenRefused } from "../client";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
@@ -32,7 +33,7 @@ import {
   samlGroupLinksPath,
   type SamlGroupLink as SamlGroupLinkLive,
 } from "../api/saml";
-import { adoptExisting } from "./common";
+import { adoptExisting, ownerInput } from "./common";
 import { notDotSegments } from "../validation";
 
 /** The roles a link can grant, by the names users know them by. */
@@ -70,24 +71,34 @@ const levelNumber = (value: unknown): unknown => (typeof value === "string" ? AC
 
 const schema = z.object({
   /** The group (numeric id or full path). */
-  group: ownerReference,
+  group: ownerInput(ownerReference),
   /** The group's name at the identity provider, as the SAML response carries it. */
-  samlGroupName: z
-    .string()
-    .min(1, { message: "must not be empty" })
-    .max(255, { message: "must be at most 255 characters" })
-    .refine((name) => name.trim() === name, { message: "must not start or end with spaces" })
-    .refine(...notDotSegments),
+  samlGroupName: field(
+    z
+      .string()
+      .min(1, { message: "must not be empty" })
+      .max(255, { message: "must be at most 255 characters" })
+      .refine((name) => name.trim() === name, { message: "must not start or end with spaces" })
+      .refine(...notDotSegments),
+    { replaceOnChange: true, fromApi: (live) => live.name },
+  ),
   /** The role members of the SAML group get: a name (`developer`) or its number (30); recorded as declared. */
-  accessLevel,
+  accessLevel: field(accessLevel, {
+    replaceOnChange: true,
+    // The server answers with numbers: `developer` and 30 are the same role.
+    sameValue: (declared, live) => levelNumber(declared) === levelNumber(live),
+  }),
   /** A custom role (Ultimate) that refines `accessLevel`. */
-  memberRoleId: z.number().int().positive().optional(),
+  memberRoleId: field(z.number().int().positive().optional(), { replaceOnChange: true }),
   /** The SAML provider the link applies to; needed when several providers use the same group name. */
-  provider: z
-    .string()
-    .min(1, { message: "must not be empty; leave provider out for links that apply to any provider" })
-    .max(255, { message: "must be at most 255 characters" })
-    .optional(),
+  provider: field(
+    z
+      .string()
+      .min(1, { message: "must not be empty; leave provider out for links that apply to any provider" })
+      .max(255, { message: "must be at most 255 characters" })
+      .optional(),
+    { replaceOnChange: true, fromApi: (live) => live.provider ?? undefined },
+  ),
   adoptExisting,
 });
 
@@ -194,18 +205,6 @@ export const samlGroupLinkDefinition = defineObjectResource({
   name: "SamlGroupLink",
   notFoundSubject: "",
   schema,
-  fields: {
-    group: { local: true, replaceOnChange: true },
-    samlGroupName: { api: "saml_group_name", replaceOnChange: true, fromApi: (live) => live.name },
-    accessLevel: {
-      replaceOnChange: true,
-      // The server answers with numbers: `developer` and 30 are the same role.
-      sameValue: (declared, live) => levelNumber(declared) === levelNumber(live),
-    },
-    memberRoleId: { replaceOnChange: true },
-    provider: { replaceOnChange: true, fromApi: (live) => live.provider ?? undefined },
-    adoptExisting: { local: true, ignoreInDiff: true },
-  },
   // ee/lib/api/saml_group_links.rb wants an Owner and SAML group links a Premium group;
   // a second link of the same name (and provider) is refused as taken.
   needs: (args) => ({
