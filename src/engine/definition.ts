@@ -87,7 +87,11 @@ interface ResourceBase<S extends z.ZodObject, L extends Live, O extends OutputsD
   notFoundSubject?: string;
   /** The inputs: types, defaults and the rules `check` enforces. */
   schema: S;
-  /** Traits per input property; properties not listed are plain API fields. */
+  /**
+   * The traits of each input property, derived when the resource is defined
+   * from those declared on its schema's fields (`field`, ../api/fields.ts);
+   * properties without traits are plain API fields. Never declared here.
+   */
   fields?: { [K in keyof z.output<S>]?: FieldTraits };
   /** The computed outputs: each one's value from the live object, and its traits; documented on its key. */
   outputs: O;
@@ -229,9 +233,8 @@ type Failure = { property: string; reason: string };
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function derivedFromTraits(declaration: ResourceBase<any, any, any>): Pick<ResourceBase<any, any, any>, "fields" | "needs" | "validate"> {
-  const declared = (declaration.fields ?? {}) as Record<string, FieldTraits | undefined>;
+  if (declaration.fields) throw new Error(`${declaration.name}: declare the traits of its fields on its schema (field()), not in \`fields\``);
   const fields: Record<string, FieldTraits> = traitsOfShape(declaration.schema.shape as Record<string, z.ZodType>);
-  for (const [name, traits] of Object.entries(declared)) fields[name] = { ...fields[name], ...traits };
   const needs = declaration.needs?.bind(declaration);
   const validate = declaration.validate?.bind(declaration);
   const topLevelOnly = Object.keys(fields).filter((name) => fields[name]!.topLevelOnly);

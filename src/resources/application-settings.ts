@@ -9,9 +9,10 @@
  *
  * Every setting real servers have can be managed: the schema entries are
  * generated from one table (../application-settings-catalogue.ts: each
- * setting's type, enumeration, licence, and whether it is a secret); the
- * settings that need more rules than their type (bounds, formats, companions)
- * are declared by hand below and take precedence. A setting that is not a
+ * setting's type, enumeration, licence, and whether it is a secret), each with
+ * the traits its entry gives (../api/fields.ts: `tier`, `secret`, `writeOnly`);
+ * the settings that need more rules than their type (bounds, formats,
+ * companions) are declared by hand below, take precedence, and keep those traits. A setting that is not a
  * boolean or a list may be unset with `null`. The names real clients send for
  * the assistant settings (`duoFeaturesEnabled`, `lockDuoFeaturesEnabled`,
  * `duoAvailability`) are aliases of the API documentation's, like the deprecated names.
