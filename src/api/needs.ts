@@ -7,7 +7,7 @@
  * needs (checked by test/docs.test.ts). One cause, one wording, wherever it
  * is said.
  */
-import type { PlatformClient, Role, RoleNeed, Tier } from "../client";
+import { flagOff, roleNeeded, tierNeeded, type PlatformClient, type Role, type RoleNeed, type Tier } from "../client";
 import type { NamedOwner } from "./owner";
 
 import { onGroup, onProject } from "./owner";
@@ -28,7 +28,7 @@ export interface EngineContext {
 export type Operation = "create" | "read" | "update" | "delete";
 
 /** A need the server may refuse with another status than 403 (see `Needs.refusedWith`). */
-export type Gate = "tier" | "featureFlag";
+export type Gate = "tier" | "featureFlag" | "role";
 
 /** What one resource, function or action needs, for one operation. */
 export interface Needs {
@@ -197,6 +197,26 @@ export const topLevelNeeded = (subgroup: string): string => `only top-level grou
  */
 export const offeringNeeded = (offering: NonNullable<Needs["offering"]>): string =>
   `this API exists only on ${offering} and Dedicated instances, not on the hosted offering; check that platform:url is one of them`;
+
+/**
+ * The one wording of a status the API answers alike for several missing
+ * needs (`Needs.refusedWith`): each need it may mean, then the `otherwise`
+ * causes (a refused token, an object that does not exist). Undefined when the
+ * needs name no gate for the status.
+ */
+export function refusedFor(needs: Needs, status: 401 | 404, otherwise: readonly string[]): string | undefined {
+  const gates = needs.refusedWith?.[status] ?? [];
+  if (gates.length === 0) return undefined;
+  const subject = needs.subject ?? ownerInWords(needs.on);
+  const causes = gates.map((gate) =>
+    gate === "tier"
+      ? `${tierNeeded(needs.tier!, subject)} and is below it`
+      : gate === "role"
+        ? `${roleNeeded(needs.role!, subject)} and lacks it`
+        : flagOff(needs.featureFlag!, `for ${subject}`),
+  );
+  return `either ${[...causes, ...otherwise].join(", or ")} (this API answers ${status} to each)`;
+}
 
 /** What refusals say of a need: the subject in words, and the role (or the phrase that says more), tier and flag they name. */
 export interface NeedsInWords {

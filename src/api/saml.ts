@@ -9,9 +9,16 @@
 import { z } from "zod";
 import { apiPath, pathSegment, tierNeeded, type PlatformClient } from "../client";
 import { callsOf } from "./core";
+import { onGroup, type Needs } from "./needs";
 
 // ---------------------------------------------------------------------------
 // Group links
+
+/**
+ * What the group links API needs: the Owner role on a Premium group. It
+ * answers every refusal with 401, a role or a tier lacking as a refused token.
+ */
+export const samlLinkNeeds = (group: string | number): Needs => ({ on: onGroup(group), role: "Owner", tier: "premium", refusedWith: { 401: ["tier", "role"] } });
 
 /** A SAML group link as the API returns it. */
 export const samlGroupLink = z.looseObject({

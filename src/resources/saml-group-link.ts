@@ -15,11 +15,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { field } from "../api/fields";
-import { ApiError, missingOrHidden, roleNeeded, tierNeeded, tokenRefused } from "../client";
+import { ApiError, MINIMAL_ACCESS_LEVEL, missingOrHidden, ROLE_LEVELS, roleNeeded, tierNeeded, tokenRefused, type Role } from "../client";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
 import { ExplainedError } from "../engine/errors";
-import { onGroup } from "../engine/needs";
+import { refusedFor } from "../engine/needs";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { groupCalls, groupPath } from "../api/groups";
 import { ownerReference } from "../api/owner";
@@ -31,21 +31,17 @@ import {
   samlGroupLinkPath,
   samlGroupLinksOf,
   samlGroupLinksPath,
+  samlLinkNeeds,
   type SamlGroupLink as SamlGroupLinkLive,
 } from "../api/saml";
 import { adoptExisting, ownerInput } from "./common";
 import { notDotSegments } from "../validation";
 
-/** The roles a link can grant, by the names users know them by. */
+/** The roles a link can grant, by the names users know them by: minimal access, then every role. */
 export const ACCESS_LEVELS = {
-  minimal_access: 5,
-  guest: 10,
-  planner: 15,
-  reporter: 20,
-  developer: 30,
-  maintainer: 40,
-  owner: 50,
-} as const;
+  minimal_access: MINIMAL_ACCESS_LEVEL,
+  ...(Object.fromEntries(Object.entries(ROLE_LEVELS).map(([role, level]) => [role.toLowerCase(), level])) as { [R in Role as Lowercase<R>]: (typeof ROLE_LEVELS)[R] }),
+};
 export type AccessLevelName = keyof typeof ACCESS_LEVELS;
 const LEVEL_NUMBERS: readonly number[] = Object.values(ACCESS_LEVELS);
 
@@ -146,7 +142,7 @@ async function explained(ctx: EngineContext, group: string | number, error: unkn
         : probe.status === 404
           ? `${refused}: ${missingOrHidden(owner)}.`
           : probe.status !== 200
-            ? `${refused}: either ${tier} and is below it, or ${role} and lacks it (this API answers 401 to both).`
+            ? `${refused}: ${refusedFor(samlLinkNeeds(group), 401, [])}.`
             : probe.owner
               ? `${refused}: ${tier} and is below it (the token's user is an Owner there; this API answers 401 below the tier).`
               : `${refused}: ${role} and lacks it (this API answers 401 then).`;
@@ -208,9 +204,7 @@ export const samlGroupLinkDefinition = defineObjectResource({
   // ee/lib/api/saml_group_links.rb wants an Owner and SAML group links a Premium group;
   // a second link of the same name (and provider) is refused as taken.
   needs: (args) => ({
-    on: onGroup(args.group),
-    role: "Owner",
-    tier: "premium",
+    ...samlLinkNeeds(args.group),
     unique: {
       list: "saml group links",
       read: (ctx, owner) => samlGroupLinkCalls.list(ctx.client, samlGroupLinksOf(owner.apiPath)),
