@@ -203,9 +203,8 @@ const schema = z.object({
     wikiPageMaxContentBytes: z.number().int().min(1024).optional(),
     /** At most 64. */
     asciidocMaxIncludes: z.number().int().min(0).max(64).optional(),
-    /** Premium and Ultimate; self-managed. */
     deleteUnconfirmedUsers: z.boolean().optional(),
-    /** At least 1; acts only with `deleteUnconfirmedUsers`; Premium and Ultimate; self-managed. */
+    /** At least 1; acts only with `deleteUnconfirmedUsers`. */
     unconfirmedUsersDeleteAfterDays: z.number().int().min(1).optional(),
     /** Seconds; at least 7200; null: tokens never expire. */
     projectRunnerTokenExpirationInterval: z.number().int().min(7200).nullable().optional(),
@@ -279,8 +278,8 @@ const schema = z.object({
     externalPipelineValidationServiceToken: z.string().min(1).nullable().optional(),
     /** Seconds. */
     externalPipelineValidationServiceTimeout: positive.nullable().optional(),
-    // Premium and Ultimate
-    /** Ultimate; false permits only `allowedIntegrations`. */
+    // The licensed settings (their tier: the catalogue's)
+    /** False permits only `allowedIntegrations`. */
     allowAllIntegrations: z.boolean().optional(),
     allowedIntegrations: field(z.array(z.string().min(1)).optional(), { sameValue: sameMembers }),
     defaultProjectDeletionProtection: z.boolean().optional(),
@@ -293,7 +292,6 @@ const schema = z.object({
     scanExecutionPoliciesActionLimit: count.optional(),
     scanExecutionPoliciesScheduleLimit: count.optional(),
     virtualRegistriesEndpointsApiLimit: count.optional(),
-    /** Ultimate. */
     secretPushProtectionAvailable: z.boolean().optional(),
     assistantFeaturesEnabled: z.boolean().optional(),
     lockAssistantFeaturesEnabled: z.boolean().optional(),

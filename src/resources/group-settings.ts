@@ -36,7 +36,7 @@ import { isIP } from "node:net";
 import { basename } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, type DownloadedFile, type FilePart } from "../client";
+import { ApiError, roleNeeded, type DownloadedFile, type FilePart } from "../client";
 import { defineSettingsResource, type EngineContext, type FieldTraits, recordedOutput } from "../engine/definition";
 import { bothNames, field, propertiesWith, requirementsInWords, snakeCase, traitsOfShape } from "../api/fields";
 import { ExplainedError } from "../engine/errors";
@@ -345,7 +345,9 @@ export const groupSettingsDefinition = defineSettingsResource({
       }
     } catch (error) {
       if (error instanceof ApiError && error.status === 403 && admin.length) {
-        throw new ExplainedError(`GroupSettings: ${admin.join(" and ")} can be set by an administrator only, and the token's user is not one (the server answered 403). Use an administrator's token or remove ${admin.length > 1 ? "them" : "it"}.`);
+        throw new ExplainedError(
+          `GroupSettings: ${admin.join(" and ")} can be set by an administrator only: ${roleNeeded("administrator", "the instance")} (the server answered 403). Use an administrator's token or remove ${admin.length > 1 ? "them" : "it"}.`,
+        );
       }
       throw error;
     }
