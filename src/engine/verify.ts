@@ -150,7 +150,8 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
   const { needs, ctx, creating } = request;
   const user = await tokenUser(ctx, reads);
   if (needs.on.kind === "instance") {
-    return needs.role === "administrator" && !user.isAdmin ? [{ property: "", reason: adminNeeded(user, request.resource) }] : [];
+    if (needs.role === "administrator" && !user.isAdmin) return [{ property: "", reason: adminNeeded(user, request.resource) }];
+    return await unmetLicenceGates(request, reads, user);
   }
   if (needs.on.kind === "described") return [];
   const { property } = needs.on;
@@ -212,6 +213,21 @@ async function unmetInputGates(request: VerificationRequest, reads: RunReads, ow
     }
   }
   return failures;
+}
+
+/**
+ * A failure for each instance-wide input this check sets whose licence the
+ * instance lacks (an application setting's tier), judged on the licence an
+ * administrator reads; nobody else may read it, so nothing else is judged.
+ */
+async function unmetLicenceGates(request: VerificationRequest, reads: RunReads, user: UserFacts): Promise<Failure[]> {
+  const gates = (request.needs.inputGates ?? []).filter((gate) => gate.tier && (request.creating || request.changed?.includes(gate.property)));
+  if (gates.length === 0 || !user.isAdmin) return [];
+  const licensed = await licensedTier(request.ctx, reads);
+  if (!licensed) return [];
+  return gates
+    .filter((gate) => TIER_RANK[licensed] < TIER_RANK[gate.tier!])
+    .map((gate) => ({ property: "", reason: `${gate.property}: ${tierNeeded(gate.tier!, "the instance", { purpose: "this setting", shortfall: licenceShortfall(licensed) })}` }));
 }
 
 /** A failure for each list the new object would join that is already full; a list that cannot be read is not judged (the create will say why). */
@@ -378,12 +394,19 @@ export async function tierStanding(ctx: EngineContext, reads: RunReads, owner: O
   if (fromNamespace) return TIER_RANK[fromNamespace] < TIER_RANK[tier] ? { shortfall: `${which} is on ${TIER_NAMES[fromNamespace]}`, known: true } : { known: true };
   if (!user.isAdmin) return { known: false };
   // No licence (`null`) or none readable: not judged.
-  const licensed = tierOfPlan(
+  const licensed = await licensedTier(ctx, reads);
+  if (!licensed) return { known: false };
+  return TIER_RANK[licensed] < TIER_RANK[tier] ? { shortfall: licenceShortfall(licensed), known: true } : { known: true };
+}
+
+/** The tier of the instance's licence (`GET /license`, administrators only, once per run); undefined when there is none or it cannot be read. */
+async function licensedTier(ctx: EngineContext, reads: RunReads): Promise<Tier | "free" | undefined> {
+  return tierOfPlan(
     await readOnce(reads, { read: "license" }, () => licenseCalls.get(ctx.client, LICENSE_PATH).then((license) => license?.plan ?? undefined, unlessRefused)),
   );
-  if (!licensed) return { known: false };
-  return TIER_RANK[licensed] < TIER_RANK[tier] ? { shortfall: `the instance is licensed for ${TIER_NAMES[licensed]}`, known: true } : { known: true };
 }
+
+const licenceShortfall = (licensed: Tier | "free"): string => `the instance is licensed for ${TIER_NAMES[licensed]}`;
 
 /** The owner as messages name it: `group acme`, `project acme/web`. */
 export const ownerName = (owner: OwnerFacts): string => `${owner.kind} ${owner.fullPath}`;

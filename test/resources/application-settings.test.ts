@@ -238,3 +238,26 @@ describe("every value the API allows", () => {
     await settings.delete(id, outs);
   });
 });
+
+describe("the licence a setting needs, verified at preview", () => {
+  it("an administrator's preview refuses a licensed setting (or its alias) on a Free licence, and passes it on Premium", async () => {
+    await server.configureProviders("root", { "platform:verifyAtPreview": "true" });
+    try {
+      const refused = await settings.check({}, { disablePersonalAccessTokens: true, duoFeaturesEnabled: false, signupEnabled: true });
+      expect(refused.failures?.map((failure) => failure.reason)).toEqual([
+        "disablePersonalAccessTokens: the instance needs the Premium or Ultimate tier for this setting, and the instance is licensed for Free",
+        "duoFeaturesEnabled: the instance needs the Premium or Ultimate tier for this setting, and the instance is licensed for Free",
+      ]);
+      server.emulator.state.instance.tier = "premium";
+      // A new run: the licence is read once per run.
+      await server.configureProviders("root", { "platform:verifyAtPreview": "true" });
+      expect((await settings.check({}, { disablePersonalAccessTokens: true, duoFeaturesEnabled: false })).failures ?? []).toEqual([]);
+      expect((await settings.check({}, { secretPushProtectionAvailable: true })).failures?.map((failure) => failure.reason)).toEqual([
+        "secretPushProtectionAvailable: the instance needs the Ultimate tier for this setting, and the instance is licensed for Premium",
+      ]);
+    } finally {
+      server.emulator.state.instance.tier = "free";
+      await server.configureProviders();
+    }
+  });
+});
