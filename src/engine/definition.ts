@@ -194,6 +194,17 @@ interface ResourceBase<S extends z.ZodObject, L extends Live, O extends OutputsD
   /** The live object, or undefined when it no longer exists. */
   read(ctx: EngineContext, id: string, args: z.output<S>): Promise<L | undefined>;
   /**
+   * The address fields (owners, `local` ones) that an `import` id fixes, by
+   * property: what a declaration taking that object over gives them. At
+   * preview an owner may be another resource's output the engine does not
+   * know yet (an upstream's `registry`); with this, the takeover is still
+   * compared with the object, the owner taken as given here (./import.ts).
+   * `live` is the object read by the id alone, for a kind read by id;
+   * undefined for one imported by creating and for a settings resource. A
+   * field left out stays unknown: the takeover is then compared at apply.
+   */
+  addressOfImport?(id: string, live: L | undefined): Partial<z.output<S>>;
+  /**
    * What an update will do, in words a reviewer reads (an exclusive set's
    * `deletes`: the objects it removes): inputs `check` adds from the recorded
    * inputs, shown in the preview and never compared, so the next preview is

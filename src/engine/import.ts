@@ -29,7 +29,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { AnyResourceDefinition, EngineContext, Located } from "./definition";
 import { warn } from "./engine-log";
-import { isUnknown } from "./values";
+import { isUnknown, withoutEngineKeys } from "./values";
 import { checkImportedId, ExplainedError } from "./errors";
 import { isGone } from "./explain";
 import type { PropertyParts } from "./types";
@@ -123,25 +123,70 @@ export function changesToAdopt(parts: PropertyParts, current: Record<string, unk
  * settings resource's id naming another object fails the preview (returned as
  * the failure's reason); otherwise the takeover, with what the `up` will
  * overwrite. A server that cannot be read now leaves it to the `up`.
+ *
+ * An address field not known yet (an owner given as another resource's
+ * output, which a dynamic resource has only after its first `up`) is taken as
+ * the import id fixes it (`addressOfImport`, returned as `address`, which the
+ * warning names), and every other field is compared as usual; any other
+ * unknown input leaves the comparison to the `up`.
  */
-export async function previewImport(parts: PropertyParts, ctx: EngineContext, id: string, args: Record<string, unknown>): Promise<{ failure: string } | { takeover: Takeover } | undefined> {
+export async function previewImport(
+  parts: PropertyParts,
+  ctx: EngineContext,
+  id: string,
+  args: Record<string, unknown>,
+): Promise<{ failure: string } | { takeover: Takeover; address: Record<string, unknown> | undefined } | undefined> {
   const { definition } = parts;
+  const unknown = Object.keys(args).filter((name) => isUnknown(args[name]));
+  if (unknown.some((name) => !(parts.propertySet.has(name) && parts.traits(name).local))) return undefined;
+  const addressed = (live: Record<string, unknown> | undefined) => withImportedAddress(parts, id, args, unknown, live);
   try {
     if (definition.kind === "object" && definition.importByCreating) {
-      checkImportedId(definition, id, await definition.importByCreating(ctx, args as never));
-      return { takeover: { id, overwrites: {} } };
+      const declared = addressed(undefined);
+      if (!declared) return undefined;
+      checkImportedId(definition, id, await definition.importByCreating(ctx, declared.args as never));
+      return { takeover: { id, overwrites: {} }, address: declared.address };
     } else if (definition.kind === "settings") {
-      const located = await definition.locate(ctx, args as never);
+      const declared = addressed(undefined);
+      if (!declared) return undefined;
+      const located = await definition.locate(ctx, declared.args as never);
       checkImportedId(definition, id, located.id);
       const current = Object.fromEntries(parts.apiProperties.map((name) => [name, parts.liveValueOf(name, parts.traits(name), located.live)]));
-      return { takeover: { id, overwrites: overwritten(parts, parts.differingFromLive(args, located.live), current) } };
+      return { takeover: { id, overwrites: overwritten(parts, parts.differingFromLive(declared.args, located.live), current) }, address: declared.address };
     }
-    const { live } = await importedObject(definition, ctx, id, args);
-    const current = parts.outputsFor(args, live);
-    return { takeover: { id, overwrites: overwritten(parts, [...changesToAdopt(parts, current, args)], current) } };
+    const { live } = await importedObject(definition, ctx, id, unknown.length ? withoutNames(args, unknown) : args);
+    const declared = addressed(live);
+    if (!declared) return undefined;
+    const current = parts.outputsFor(declared.args, live);
+    return { takeover: { id, overwrites: overwritten(parts, [...changesToAdopt(parts, current, declared.args)], current) }, address: declared.address };
   } catch (error) {
     return error instanceof ExplainedError ? { failure: error.message } : undefined;
   }
+}
+
+/**
+ * The declared inputs with each unknown address field (`unknown`) as the
+ * import id fixes it, parsed as create parses them, and those fields (as
+ * `address`); undefined when one is not fixed or the inputs then do not parse
+ * (another value known only at apply).
+ */
+function withImportedAddress(
+  parts: PropertyParts,
+  id: string,
+  args: Record<string, unknown>,
+  unknown: readonly string[],
+  live: Record<string, unknown> | undefined,
+): { args: Record<string, unknown>; address?: Record<string, unknown> } | undefined {
+  if (unknown.length === 0) return { args };
+  const fixed = (parts.definition.addressOfImport?.(id, live) ?? {}) as Record<string, unknown>;
+  if (unknown.some((name) => fixed[name] === undefined)) return undefined;
+  const address = Object.fromEntries(unknown.map((name) => [name, fixed[name]]));
+  const parsed = parts.definition.schema.safeParse({ ...withoutEngineKeys(args), ...address });
+  return parsed.success ? { args: parsed.data as Record<string, unknown>, address } : undefined;
+}
+
+function withoutNames(args: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(args).filter(([name]) => !names.includes(name)));
 }
 
 /**
@@ -185,10 +230,21 @@ function shown(value: unknown): string {
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
 
-/** The warning of a takeover (each value old → new, a secret named only), attached to the resource when its URN is known. */
-export function warnTakeover(kind: string, how: "import" | "adoptExisting", takeover: Takeover, args: Record<string, unknown>, urn: string | undefined): Promise<void> {
+/**
+ * The warning of a takeover (each value old → new, a secret named only), attached to the resource when its URN is
+ * known; with the address fields not known yet that the comparison took as the import id fixes them.
+ */
+export function warnTakeover(
+  kind: string,
+  how: "import" | "adoptExisting",
+  takeover: Takeover,
+  args: Record<string, unknown>,
+  urn: string | undefined,
+  address?: Record<string, unknown>,
+): Promise<void> {
   const lines = Object.entries(takeover.overwrites).map(([name, now]) => (now === SECRET ? `${name} (secret, not shown)` : `${name}: ${shown(now)} → ${shown(args[name])}`));
   const overwrites = lines.length ? `it overwrites ${lines.join("; ")}` : "it overwrites nothing";
   const option = how === "import" ? "the import option" : "adoptExisting";
-  return warn(`${kind} ${takeover.id}: ${option} takes over this existing object; ${overwrites}.`, urn);
+  const taken = Object.entries(address ?? {}).map(([name, value]) => `; ${name}, known after the up, taken as the object's: ${shown(value)}`);
+  return warn(`${kind} ${takeover.id}: ${option} takes over this existing object; ${overwrites}${taken.join("")}.`, urn);
 }

@@ -328,13 +328,14 @@ async function takeoverPreviewed(engine: Engine, olds: Args, news: Args, checked
   if (Object.keys(withoutEngineKeys(olds)).length > 0) return TAKEOVER_KEY in olds ? { inputs: withSortedKeys({ ...args, [TAKEOVER_KEY]: olds[TAKEOVER_KEY] }) as Args } : checked;
   const id = importIdOf(news);
   if ((id === undefined && args.adoptExisting !== true) || !verifyAtPreview()) return checked;
-  if (Object.values(withoutEngineKeys(news)).some(isUnknown)) return checked;
+  // An import compares what it can while inputs are unknown (previewImport); an adoption needs them all to look.
+  if (id === undefined && Object.values(withoutEngineKeys(news)).some(isUnknown)) return checked;
   const found = id !== undefined ? await previewImport(engine, context(), id, args) : await previewAdoption(engine, context(), args);
   if (!found) return checked;
   if ("failure" in found) return { inputs: news, failures: [{ property: "", reason: found.failure }] };
   const takeover = "takeover" in found ? found.takeover : found;
   const urn = typeof news[URN_KEY] === "string" ? (news[URN_KEY] as string) : undefined;
-  await warnTakeover(engine.definition.name, id !== undefined ? "import" : "adoptExisting", takeover, args, urn);
+  await warnTakeover(engine.definition.name, id !== undefined ? "import" : "adoptExisting", takeover, args, urn, "address" in found ? found.address : undefined);
   return { inputs: withSortedKeys({ ...args, [TAKEOVER_KEY]: takeover }) as Args };
 }
 

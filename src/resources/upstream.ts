@@ -271,6 +271,12 @@ export const upstreamDefinition = defineObjectResource({
     return getUpstream(ctx, parseId(id), args.registry);
   },
 
+  // An upstream that serves one registry was created in it; of several, the id does not say which.
+  addressOfImport(_id: string, live: Live | undefined) {
+    const links = (live as Partial<UpstreamLive> | undefined)?.registry_upstreams ?? [];
+    return links.length === 1 ? { registry: links[0]!.registry_id } : {};
+  },
+
   async update(ctx, id, args, changed, olds) {
     const recorded = olds as Recorded;
     // Adoption records nothing yet: read what there is first.

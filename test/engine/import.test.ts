@@ -167,6 +167,66 @@ describe("check of a resource to import, at preview", () => {
     }
   });
 
+  describe("an address field not known yet (another resource's output, before its first up)", () => {
+    const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+    let registry: number;
+    let other: number;
+    let upstreamId: number;
+    const declared = { url: "https://quay.example.com", name: "Quay", username: "puller", password: "upstream-secret-value", cacheValidityHours: 48 };
+    beforeAll(async () => {
+      const admin = server.as();
+      const make = (name: string) => admin.post<{ id: number }>(apiPath`/groups/${"acme"}/-/virtual_registries/container/registries`, { name });
+      registry = (await make("takeover-at-preview")).id;
+      other = (await make("takeover-at-preview-2")).id;
+      upstreamId = (await admin.post<{ id: number }>(apiPath`/virtual_registries/container/registries/${registry}/upstreams`, { ...declared, cache_validity_hours: 48, password: "old-secret-value" })).id;
+    });
+    const check = (kind: keyof typeof providers, inputs: Record<string, unknown>, id: string) => providers[kind].check({}, { ...inputs, __import: id });
+
+    it("is taken as the object has it, and every other field is compared: an upstream's registry", async () => {
+      const warnings = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+      try {
+        const same = await check("Upstream", { ...declared, registry: UNKNOWN }, String(upstreamId));
+        expect(same.failures ?? []).toEqual([]);
+        // Only the write-only password, which every takeover sends; the registry stays unknown in the inputs.
+        expect(same.inputs.takeover).toEqual({ id: String(upstreamId), overwrites: { password: "[secret]" } });
+        expect(same.inputs.registry).toBe(UNKNOWN);
+        expect(String(warnings.mock.calls.at(-1)![0])).toBe(
+          `warning: Upstream ${upstreamId}: the import option takes over this existing object; it overwrites password (secret, not shown); registry, known after the up, taken as the object's: ${registry}.`,
+        );
+        const renamed = await check("Upstream", { ...declared, name: "Quay mirror", registry: UNKNOWN }, String(upstreamId));
+        expect(renamed.inputs.takeover).toEqual({ id: String(upstreamId), overwrites: { name: "Quay", password: "[secret]" } });
+        // Once known (the up's check), the same takeover.
+        expect((await check("Upstream", { ...declared, registry }, String(upstreamId))).inputs.takeover).toEqual(same.inputs.takeover);
+        expect(JSON.stringify(warnings.mock.calls)).not.toContain("secret-value");
+      } finally {
+        warnings.mockRestore();
+      }
+    });
+
+    it("an exclusive set's owner is the one its collection path names", async () => {
+      const id = `virtual_registries/container/registries/${registry}/upstreams`;
+      const checked = await check("ExclusiveUpstreams", { registry: UNKNOWN, keep: [UNKNOWN] }, id);
+      expect(checked.failures ?? []).toEqual([]);
+      expect(checked.inputs.takeover).toEqual({ id, overwrites: {} });
+    });
+
+    it("an object that does not fix it, or another unknown input, leaves the comparison to the up", async () => {
+      // An upstream serving two registries: the id does not say which one it was declared in.
+      const shared = (await server.as().post<{ id: number }>(apiPath`/virtual_registries/container/registries/${registry}/upstreams`, { url: "https://shared.example.com", name: "Shared" })).id;
+      await server.as().post("/virtual_registries/container/registry_upstreams", { registry_id: other, upstream_id: shared });
+      const twice = await check("Upstream", { url: "https://shared.example.com", name: "Shared", registry: UNKNOWN }, String(shared));
+      expect(twice.failures ?? []).toEqual([]);
+      expect(twice.inputs).not.toHaveProperty("takeover");
+      const unknownUrl = await check("Upstream", { ...declared, url: UNKNOWN, registry: UNKNOWN }, String(upstreamId));
+      expect(unknownUrl.failures ?? []).toEqual([]);
+      expect(unknownUrl.inputs).not.toHaveProperty("takeover");
+      // A missing object still fails the preview, whatever is unknown.
+      expect((await check("Upstream", { ...declared, registry: UNKNOWN }, "999999")).failures?.map((failure) => failure.reason)).toEqual([
+        expect.stringContaining('Upstream: cannot import "999999": there is no such object'),
+      ]);
+    });
+  });
+
   it("a resource already in the state is not read again", async () => {
     const requests = await server.requestsDuring(() => providers.Badge.check({ ...badgeInputs }, { ...badgeInputs, __import: "groups/acme/badges/99999" }));
     expect(requests.filter((request) => request.path.includes("/badges/"))).toEqual([]);
