@@ -37,7 +37,7 @@ import {
   type RegistryTagRecord,
 } from "./model";
 import type { EmulatorState } from "../../state";
-import { parseDuration } from "../../../chronic-duration";
+import { durationSeconds } from "./duration";
 
 export const HOSTED_BULK_DELETE_CAP = 200;
 /** `Gitlab::ExclusiveLease` timeout of the bulk deletion: once an hour per repository. */
@@ -68,7 +68,7 @@ export function tagsToBulkDelete(
     candidates = [...candidates].sort((a, b) => timeOf(b, now) - timeOf(a, now) || (a.name < b.name ? 1 : -1)).slice(Math.max(params.keepN, 0));
   }
   if (params.olderThan !== null) {
-    const cutoff = now - (parseDuration(params.olderThan) ?? 0) * 1000;
+    const cutoff = now - (durationSeconds(params.olderThan) ?? 0) * 1000;
     candidates = candidates.filter((tag) => tag.createdAt !== null && Date.parse(tag.createdAt) < cutoff);
   }
   candidates = candidates.filter((tag) => !isProtectedName(protectedPatterns, tag.name));

@@ -49,7 +49,7 @@ import {
   type RegistryRepositoryRecord,
   type RegistryTagRecord,
 } from "./model";
-import { parseDuration } from "../../../chronic-duration";
+import { durationSeconds } from "./duration";
 import { canReadGroup, groupAccessLevel } from "../../access";
 import { checkJobTokenProject } from "../job-tokens";
 import { ApiError, forbidden, notFound, paramError, recordNotFound, routeNotFound, unauthorized } from "../../errors";
@@ -192,7 +192,7 @@ function checkBulkParams(params: { name_regex_delete?: string; name_regex?: stri
     problems.push("name_regex, name_regex_delete are missing, at least one parameter must be provided");
   }
   regexProblem("name_regex_keep");
-  if (params.older_than !== undefined && parseDuration(params.older_than) === undefined) problems.push("older_than is invalid");
+  if (params.older_than !== undefined && durationSeconds(params.older_than) === undefined) problems.push("older_than is invalid");
   if (problems.length > 0) throw paramError(problems.join(", "));
 }
 
