@@ -17,8 +17,9 @@ const src = path.resolve(__dirname, "../src");
  * import/ and review/. calls/ is the core every data function and action
  * shares. connection.ts (the stack's connection) belongs to the engine's
  * layer: the engine reads it, and it warns through the engine's log. The
- * emulator is a server of its own: it imports nothing of the toolkit, except
- * the edges listed in `EMULATOR_BORROWS`.
+ * emulator is a server of its own: it imports nothing of the toolkit, and
+ * states the facts it shares with it (settings, cron, durations, avatars) in
+ * its own words (test/emulator/restated-facts.test.ts compares the two).
  */
 const LAYERS = {
   entry: ["import", "review", "resources", "functions", "actions", "calls", "engine", "api", "client", "base"],
@@ -49,20 +50,6 @@ const TOP_MODULES: Record<string, Layer> = {
   "application-settings-catalogue.ts": "base",
   "node-version.ts": "base",
 };
-
-/**
- * The emulator's imports of the toolkit's own modules: it should state these
- * facts itself, as a real server and its clients state them apart (issue 34);
- * until it does, these edges and no others are allowed.
- */
-const EMULATOR_BORROWS = [
-  "emulator/index.ts → node-version.ts",
-  "emulator/areas/application-settings/index.ts → application-settings-catalogue.ts",
-  "emulator/areas/container-registry/jobs.ts → chronic-duration.ts",
-  "emulator/areas/container-registry/routes.ts → chronic-duration.ts",
-  "emulator/areas/groups/routes.ts → image-types.ts",
-  "emulator/areas/pipeline-schedules/model.ts → cron.ts",
-];
 
 function modules(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -149,15 +136,11 @@ describe("the layers of src/", () => {
       for (const target of targets) {
         const to = layerOf(target)!;
         const edge = `${file} → ${target}`;
-        const allowed = from === to || (LAYERS[from] as readonly string[]).includes(to) || (from === "emulator" && EMULATOR_BORROWS.includes(edge));
+        const allowed = from === to || (LAYERS[from] as readonly string[]).includes(to);
         if (!allowed) violations.push(`${edge} (${from} may import ${[from, ...LAYERS[from]].join(", ")})`);
       }
     }
     expect(violations).toEqual([]);
   });
 
-  it("lists only the emulator's borrowings that exist", () => {
-    const edges = new Set([...graph].flatMap(([file, targets]) => targets.map((target) => `${file} → ${target}`)));
-    expect(EMULATOR_BORROWS.filter((edge) => !edges.has(edge))).toEqual([]);
-  });
 });
