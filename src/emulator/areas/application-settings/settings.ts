@@ -376,7 +376,7 @@ export const SERVER_SETTINGS: Readonly<Record<string, ServerSetting>> = {
   allow_group_owners_to_manage_ldap: boolean(true, "premium"),
   check_namespace_plan: boolean(false, "premium"),
   email_additional_text: string(null, "premium"),
-  geo_node_allowed_ips: string("0.0.0.0/0,  ::/0", "premium"),
+  geo_node_allowed_ips: string("0.0.0.0/0, ::/0", "premium"),
   geo_status_timeout: integer(10, "premium"),
   use_clickhouse_for_analytics: boolean(false, "premium"),
 };
