@@ -3,9 +3,7 @@
  * `DELETE /projects/:id/registry/repositories/:repository_id/tags`, and
  * repository deletions.
  *
- * Bulk deletion follows the real worker's services
- * (app/services/projects/container_repository/cleanup_tags_base_service.rb,
- * gitlab/cleanup_tags_service.rb, gitlab/delete_tags_service.rb), step by step:
+ * Bulk deletion works as the real worker does, step by step:
  * 1. `latest` is never removed (`keep_latest` defaults to true);
  * 2. names must match `\A<name_regex_delete or name_regex>\z` and not
  *    `\A<name_regex_keep>\z` (the expressions are pasted between the anchors

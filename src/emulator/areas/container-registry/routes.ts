@@ -3,9 +3,7 @@
  * Model, seed and permissions: ./model.ts; background
  * work: ./jobs.ts.
  *
- * Followed from the real server (lib/api/project_container_repositories.rb,
- * container_repositories.rb, group_container_repositories.rb,
- * entities/container_registry.rb):
+ * As real servers answer:
  * - Project routes first find the project (404 `Project Not Found`), then
  *   need `read_container_image` (403); a repository of another project is
  *   `404 Not found` (RecordNotFound); an unknown tag `404 Tag Not Found`.
