@@ -111,6 +111,39 @@ function circles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/** The emulator area a module belongs to (`emulator/areas/<area>/...`), or undefined outside them. */
+function areaOf(module: string): string | undefined {
+  const [first, second, area, file] = module.split(path.sep);
+  return first === "emulator" && second === "areas" && file !== undefined ? area : undefined;
+}
+
+/**
+ * The pairs (importing area, imported area) that docs/adding-an-area.md's
+ * table of the emulator's cross-area imports names: each cell lists entries
+ * `importers (imported, ...)`, an imported area possibly followed by its
+ * modules (`repository's \`commits.ts\``).
+ */
+function documentedAreaImports(): Set<string> {
+  const guide = readFileSync(path.resolve(__dirname, "../docs/adding-an-area.md"), "utf8");
+  const table = guide.slice(guide.indexOf("The areas import another area's module by what it holds"));
+  const lines = table.split("\n");
+  const start = lines.findIndex((line) => line.startsWith("| "));
+  const end = lines.findIndex((line, index) => index > start && !line.startsWith("|"));
+  const rows = lines.slice(start + 2, end);
+  const slug = (name: string) => name.trim().replace(/'s?$/, "").replace(/ /g, "-");
+  const pairs = new Set<string>();
+  for (const row of rows) {
+    const cell = row.split("|")[2]!.trim();
+    for (const entry of cell.split(/\)[,;] |\) *$/).filter(Boolean)) {
+      const [importers, imported] = entry.split(" (") as [string, string];
+      for (const from of importers.split(/, | and /)) {
+        for (const part of imported.split(", ").filter((item) => !item.startsWith("`"))) pairs.add(`${slug(from)} → ${slug(part.split(" `")[0]!)}`);
+      }
+    }
+  }
+  return pairs;
+}
+
 /** The layer of a module (a path relative to src/); undefined for a folder or top module the table does not place. */
 function layerOf(module: string): Layer | undefined {
   const [first, ...rest] = module.split(path.sep);
@@ -127,6 +160,25 @@ describe("the layers of src/", () => {
 
   it("no module imports itself through others, type-only imports included", () => {
     expect(circles(graph)).toEqual([]);
+  });
+
+  it("an emulator area imports of another area its model, answers or shared lookups, never its routes, seed, background work or the list of areas", () => {
+    const internal = /(^|\/)(routes|seed|jobs)\.ts$/;
+    const violations = [...graph].flatMap(([file, targets]) =>
+      targets
+        .filter((target) => areaOf(file) !== undefined && (target === path.join("emulator", "areas", "index.ts") || (areaOf(target) !== undefined && areaOf(target) !== areaOf(file) && internal.test(target))))
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(violations).toEqual([]);
+  });
+
+  it("docs/adding-an-area.md names every area another area imports, and only those", () => {
+    const actual = new Set(
+      [...graph].flatMap(([file, targets]) =>
+        targets.filter((target) => areaOf(file) !== undefined && areaOf(target) !== undefined && areaOf(target) !== areaOf(file)).map((target) => `${areaOf(file)} → ${areaOf(target)}`),
+      ),
+    );
+    expect([...documentedAreaImports()].sort()).toEqual([...actual].sort());
   });
 
   it("every import runs down the table, never sideways or up, type-only imports included", () => {
