@@ -5,11 +5,10 @@
  * SAML SSO, group links on every offering from Premium.
  *
  * Real servers answer a group without a SAML provider with a bare 400 on the
- * identities list (ee/lib/api/provider_identity.rb), so that failure reads the
+ * identities list, so that failure reads the
  * group once to say why (../api/saml.ts, `whyNoSamlProvider`);
  * and they answer every refusal of the group links with 401, and 422 when
- * several links share a name and no provider was given
- * (ee/lib/api/saml_group_links.rb): both explained here.
+ * several links share a name and no provider was given: both explained here.
  */
 import { z } from "zod";
 import { ApiError, missingOrHidden, roleNeeded, tierNeeded, tokenRefused } from "../client";
@@ -38,7 +37,7 @@ const ownerOnly = groupNeeds("Owner");
 const identityNotFound = () =>
   "When the server names the Identity, no SAML identity of the group has this extern_uid (uids match case-insensitively). " +
   "On a self-managed instance every uid is not found here: identities are managed through the users API there.";
-/** This API answers every refusal of the group links with 401 (ee/lib/api/saml_group_links.rb). */
+/** This API answers every refusal of the group links with 401, whatever the cause: the message names the possible ones. */
 const linksRefused = (args: { group: string | number }) => {
   const group = `group ${args.group}`;
   return `either ${tierNeeded("Premium or Ultimate", group)} and is below it, or ${roleNeeded("the Owner role", group)} and lacks it, or ${missingOrHidden(group)}, or ${tokenRefused()} (this API answers 401 to each).`;

@@ -111,7 +111,7 @@ function refusedLink(error: unknown, args: EpicLinkInputs): unknown {
 const MEMBERSHIP = "membership (the Guest role; the Planner role while the epic_relations_for_non_members flag is off, or for a confidential epic)";
 
 /**
- * Who may do what (ee/lib/api/epic_links.rb, ee/spec/requests/api/epic_links_spec.rb; see the emulator's epics-model.ts).
+ * Who may do what, as real servers decide it.
  * The membership depends on a flag and the epic, which the preview cannot judge: only the tier is verified there.
  */
 function needs(args: EpicLinkInputs, operation: Operation): Needs {

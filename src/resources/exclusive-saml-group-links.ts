@@ -26,7 +26,7 @@ function keptKey(value: string | number): string | undefined {
 }
 
 /**
- * Real servers (ee/lib/api/saml_group_links.rb) answer every refusal with 401:
+ * Real servers answer every refusal of the SAML group links with 401:
  * not an Owner, no Premium licence, or a bad token. Say all three rather than "unauthorized".
  */
 async function explained<T>(group: string | number, request: () => Promise<T>): Promise<T> {

@@ -3,8 +3,7 @@
  *
  * The API has no create: `PUT /groups/:id/integrations/<slug>` sets an
  * integration up (creating or overwriting it), DELETE disables it and resets
- * its settings. Real servers (lib/api/integrations/integratable_operations.rb,
- * Integrations::Base::Integration, Integrations::ResetSecretFields) also:
+ * its settings. Real servers also:
  * - never return secret settings (`api_field_names` drops password-type
  *   fields, i.e. names with token/key/password/secret, and `webhook`);
  * - declare a slug's required settings with Grape `requires`, so every PUT

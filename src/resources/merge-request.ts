@@ -49,7 +49,7 @@ import {
 } from "../api/merge-requests";
 import { ownerReference } from "../api/owner";
 
-/** Issuable::TITLE_LENGTH_MAX (gitlabhq app/models/concerns/issuable.rb). */
+/** The longest title the server takes (its issuables' title limit). */
 const MAX_TITLE = 255;
 /** The longest description the server accepts, in characters. */
 const MAX_DESCRIPTION = 1_048_576;

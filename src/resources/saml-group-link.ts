@@ -7,7 +7,7 @@
  * cannot coexist with the old link, so that replacement deletes first (the
  * preview shows it as a delete-replace).
  *
- * Real servers (ee/lib/api/saml_group_links.rb) answer every permission
+ * Real servers answer every permission
  * failure with 401 (not an Owner, no Premium licence, no such group, or a bad
  * token), and 422 when a name is shared by links of several providers and no
  * `provider` was sent; the errors here say which it is.
@@ -51,7 +51,7 @@ const LEVEL_NUMBERS: readonly number[] = Object.values(ACCESS_LEVELS);
 /**
  * The API documentation's list of access levels starts at 0 (no access), but the SAML group
  * link endpoint declares `access_level` with `values:
- * Gitlab::Access.values_with_minimal_access` (ee/lib/api/saml_group_links.rb):
+ * Gitlab::Access.values_with_minimal_access`:
  * minimal access to owner, not 0. So exactly those are offered, and 0 is
  * refused with that reason rather than as an unknown number.
  */
@@ -206,7 +206,7 @@ export const samlGroupLinkDefinition = defineObjectResource({
     provider: { replaceOnChange: true, fromApi: (live) => live.provider ?? undefined },
     adoptExisting: { local: true, ignoreInDiff: true },
   },
-  // ee/lib/api/saml_group_links.rb wants an Owner and SAML group links a Premium group;
+  // The server wants an Owner, and SAML group links a Premium group;
   // a second link of the same name (and provider) is refused as taken.
   needs: (args) => ({
     on: onGroup(args.group),

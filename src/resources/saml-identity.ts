@@ -23,7 +23,7 @@
  * `user` is a username (one `GET /users?username=` to learn the id) or the
  * numeric user id (no lookup).
  *
- * Real servers (ee/lib/api/provider_identity.rb) answer 403 below Owner, 400
+ * Real servers answer 403 below Owner, 400
  * `400 Bad request` to the list where the group has no SAML provider (not
  * configured, a subgroup, the Free tier, or a self-managed instance, where the
  * users API manages identities), and 404 `404 Identity Not Found` for an
