@@ -43,29 +43,6 @@ export function withSortedKeys(value: unknown): unknown {
   return sorted;
 }
 
-/** Inputs a run passes besides the declared ones: whether the program's run applies, and what check read to act on. */
-export const DRY_RUN_KEY = "__dryRun";
-export const OBSERVED_KEY = "__observed";
-const ENGINE_KEYS = ["__provider", "__import", "__urn", DRY_RUN_KEY, OBSERVED_KEY];
-
-/**
- * The inputs without the keys the engine adds (`__provider`), the id of an
- * `import` (`__import`) and the URN of a takeover (`__urn`, ./import.ts), and
- * the keys of observed properties (`__dryRun`, `__observed`, ./provider.ts).
- */
-export function withoutEngineKeys(values: Record<string, unknown>): Record<string, unknown> {
-  // Callers never change what they get: values without those keys are returned as they are, not copied.
-  if (!ENGINE_KEYS.some((key) => Object.hasOwn(values, key))) return values;
-  const { __provider: _provider, __import: _import, __urn: _urn, [DRY_RUN_KEY]: _dryRun, [OBSERVED_KEY]: _observed, ...rest } = values;
-  return rest;
-}
-
-/** The inputs as an update acts on them: each observed property with the value check read (kept under `__observed` when the run applies). */
-export function withObservedValues(values: Record<string, unknown>): Record<string, unknown> {
-  const observed = values[OBSERVED_KEY] as Record<string, unknown> | undefined;
-  return observed ? { ...withoutEngineKeys(values), ...observed } : withoutEngineKeys(values);
-}
-
 /**
  * The API request body for the declared properties (all of them, or only
  * `only`): wire names, `toApi` hooks, and no local properties (owners, options).

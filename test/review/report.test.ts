@@ -319,11 +319,15 @@ describe("what the engine narrates at preview (src/engine/import.ts, src/resourc
     expect(review.changes.map((change) => [change.kind, change.object])).toEqual([["removal", "badge 4 `legacy`"]]);
   });
 
-  it("an object an `import` takes over, kept by an only-these set through that resource's id, is no deletion; another one is", () => {
+  // The import id as the engine's envelope carries it, and as earlier versions wrote it.
+  it.each([
+    ["the envelope", { __engine: { importId: "groups/acme/badges/7" } }],
+    ["the earlier `__import` key", { __import: "groups/acme/badges/7" }],
+  ])("an object an `import` takes over (its id in %s), kept by an only-these set through that resource's id, is no deletion; another one is", (_, imported) => {
     const set = "pulumi-nodejs:dynamic/platform:ExclusiveBadges";
     const taker = urn("Badge", "imported");
     const review = previewOf([
-      { op: "create", urn: taker, newState: { type: "pulumi-nodejs:dynamic/platform:Badge", inputs: { group: "acme", name: "old", __import: "groups/acme/badges/7" } } },
+      { op: "create", urn: taker, newState: { type: "pulumi-nodejs:dynamic/platform:Badge", inputs: { group: "acme", name: "old", ...imported } } },
       {
         op: "update",
         urn: urn("ExclusiveBadges", "only-these"),
