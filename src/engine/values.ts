@@ -35,7 +35,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** A copy of `value` with every object's keys in sorted order (values with `toJSON` kept as they are). */
-export function withSortedKeys(value: unknown): unknown {
+function withSortedKeys(value: unknown): unknown {
   if (value === null || typeof value !== "object" || typeof (value as { toJSON?: unknown }).toJSON === "function") return value;
   if (Array.isArray(value)) return value.map(withSortedKeys);
   const sorted: Record<string, unknown> = {};
