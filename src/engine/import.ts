@@ -32,6 +32,7 @@ import { isUnknown } from "./values";
 import { withoutEngineKeys } from "./envelope";
 import { checkImportedId, ExplainedError } from "./errors";
 import { isGone } from "./explain";
+import { malformedId } from "../api/id-form";
 import type { PropertyParts } from "./types";
 import type { Takeover } from "./envelope";
 
@@ -51,13 +52,13 @@ export function withoutImportOption(opts: pulumi.CustomResourceOptions | undefin
  * the id must be.
  */
 export async function importedObject(definition: AnyResourceDefinition, ctx: EngineContext, id: string, args: Record<string, unknown>): Promise<Located> {
+  const form = definition.idForm;
+  if (form && form.parse(id) === undefined) throw new ExplainedError(`${definition.name}: cannot import "${id}": ${malformedId(definition.name, form, id)}`);
   let live: Record<string, unknown> | undefined;
   try {
     live = await definition.read(ctx, id, args as never);
   } catch (error) {
-    if (isGone(definition, error)) live = undefined;
-    else if (isMalformedId(error)) throw new ExplainedError(`${definition.name}: cannot import "${id}": ${(error as Error).message}`);
-    else throw error;
+    if (!isGone(definition, error)) throw error;
   }
   if (!live) {
     throw new ExplainedError(
@@ -66,11 +67,6 @@ export async function importedObject(definition: AnyResourceDefinition, ctx: Eng
     );
   }
   return { id, live };
-}
-
-/** A resource module's own refusal of an id it cannot parse (`parseId`), not a failed request. */
-function isMalformedId(error: unknown): boolean {
-  return error instanceof Error && !("status" in error) && / id "[^"]*" is not /.test(error.message);
 }
 
 /** Whether the program may take an object over: the `import` option or `adoptExisting` (then the URN goes to check). */

@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { apiPath, providers } from "pulumi-platform";
 import { resourceOptions, resourceProps } from "../../dist/engine/resource";
 import { badgeDefinition } from "../../dist/resources/badge";
+import { definitions } from "../../dist/resources";
+import { importedObject } from "../../dist/engine/import";
 import { useEmulator } from "../support";
 
 const server = useEmulator();
@@ -82,6 +84,19 @@ describe("create with an import id", () => {
 
   it("an id not of the kind's form is refused with the form", async () => {
     await expect(importAs("Badge", badgeInputs, "42")).rejects.toThrow('Badge: cannot import "42": Badge id "42" is not of the form projects/<project>/badges/<id> or groups/<group>/badges/<id>.');
+  });
+
+  it("every kind that declares its id form refuses an id not of it before any request, in the form's words", async () => {
+    const withForm = Object.values(definitions).filter((definition) => definition.idForm !== undefined);
+    expect(withForm.map((definition) => definition.name)).toEqual(expect.arrayContaining(["Badge", "MergeRequest", "PipelineSchedule", "Upstream", "VirtualRegistry", "SamlIdentity"]));
+    for (const definition of withForm) {
+      const requests = await server.requestsDuring(async () => {
+        await expect(importedObject(definition, { client: {} as never }, "not/an id", {})).rejects.toThrow(
+          `${definition.name}: cannot import "not/an id": ${definition.name} id "not/an id" is not ${definition.idForm!.says}.`,
+        );
+      });
+      expect(requests).toEqual([]);
+    }
   });
 
   it("a settings resource imports the object its declaration names, and refuses an id naming another", async () => {
