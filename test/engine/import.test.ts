@@ -208,7 +208,7 @@ describe("check of a resource to import, at preview", () => {
       other = (await make("takeover-at-preview-2")).id;
       upstreamId = (await admin.post<{ id: number }>(apiPath`/virtual_registries/container/registries/${registry}/upstreams`, { ...declared, cache_validity_hours: 48, password: "old-secret-value" })).id;
     });
-    const check = (kind: keyof typeof providers, inputs: Record<string, unknown>, id: string) => providers[kind].check({}, { ...inputs, __import: id });
+    const check = (kind: keyof typeof providers, inputs: Record<string, unknown>, id: string) => providers[kind].check({}, { ...inputs, __engine: { importId: id } });
 
     it("is taken as the object has it, and every other field is compared: an upstream's registry", async () => {
       const warnings = vi.spyOn(console, "warn").mockImplementation(() => undefined);
