@@ -6,6 +6,7 @@
  */
 import type { z } from "zod";
 import type { EngineContext, Live, Needs, Operation } from "../api/needs";
+import type { IdForm } from "../api/id-form";
 
 export type { EngineContext, Live, Operation } from "../api/needs";
 
@@ -169,6 +170,11 @@ export function outputValues(outputs: OutputsDeclaration, live: Live, args: Reco
 interface ResourceBase<S extends z.ZodObject, L extends Live, O extends OutputsDeclaration<L, z.output<S>>> {
   /** The class name, also the key in `providers`. */
   name: string;
+  /**
+   * The form of the ids the resource records (../api/id-form.ts), where its
+   * `read` takes no other: an `import` id not of it is refused before any request.
+   */
+  idForm?: IdForm;
   /** What the server calls this object in a `404 <Subject> Not Found` message, if it names it. */
   notFoundSubject?: string;
   /** The inputs: types, defaults and the rules `check` enforces. */

@@ -7,7 +7,7 @@
  * the dynamic provider host cannot load (pulumi/pulumi#16175, #3550; the SDK
  * fails with "Cannot read properties of undefined (reading 'toJavaScript')").
  * So the resource class (./resource.ts) takes `import` out of the options and
- * hands the id to the provider in the reserved input `__import`; `create`
+ * hands the id to the provider in the engine's envelope (./envelope.ts); `create`
  * (./provider.ts) then reads that object instead of creating one, and brings
  * it to the declared values the way `adoptExisting` does. Once the object is in
  * the state the option has done its work: later runs compare as usual, and the
@@ -18,53 +18,32 @@
  *
  * A takeover (`import`, or `adoptExisting` finding an object) can only be a
  * create to the engine: the preview shows `+ create`. So check reads the
- * object it takes and says so twice: in the input `takeover` (the id, and
+ * object it takes and says so twice: in the envelope's takeover (the id, and
  * each field it overwrites with the value it has now, a secret as `[secret]`;
  * the new value is the create's own input beside it), which the preview lists
  * with the create's inputs, and in a warning (old → new) attached to the
  * resource, which the engine can place only by its URN: the resource class
- * hands that to check in the reserved input `__urn` when a takeover is
- * possible (./resource.ts).
+ * puts that in the envelope when a takeover is possible (./resource.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { AnyResourceDefinition, EngineContext, Located } from "./definition";
 import { warn } from "./engine-log";
-import { isUnknown, withoutEngineKeys } from "./values";
+import { isUnknown } from "./values";
+import { withoutEngineKeys } from "./envelope";
 import { checkImportedId, ExplainedError } from "./errors";
 import { isGone } from "./explain";
+import { malformedId } from "../api/id-form";
 import type { PropertyParts } from "./types";
+import type { Takeover } from "./envelope";
 
-/** The reserved input that carries the id of the object to take over. */
-export const IMPORT_KEY = "__import";
-
-/** The reserved input that carries the resource's URN when it may take an object over: its warning is attached there. */
-export const URN_KEY = "__urn";
-
-/** The input check adds for a takeover: what it takes and what it overwrites. */
-export const TAKEOVER_KEY = "takeover";
-
-/** A takeover as the preview shows it. */
-export interface Takeover {
-  /** The object taken over, by the resource's id. */
-  id: string;
-  /** Each field the `up` changes, with the value it has now: a secret's `[secret]`, a write-only one's `[not shown by the server]`. */
-  overwrites: Record<string, unknown>;
-}
-
-/** The options without `import`, and the input that carries its id (empty without it). */
+/** The options without `import`, and the id it names (undefined without it). */
 export function withoutImportOption(opts: pulumi.CustomResourceOptions | undefined): {
   options: pulumi.CustomResourceOptions | undefined;
-  importInput: Record<string, string>;
+  importId: string | undefined;
 } {
-  if (opts?.import === undefined) return { options: opts, importInput: {} };
+  if (opts?.import === undefined) return { options: opts, importId: undefined };
   const { import: id, ...options } = opts;
-  return { options, importInput: { [IMPORT_KEY]: String(id) } };
-}
-
-/** The id to import, from a resource's inputs (as check passes them on to create). */
-export function importIdOf(inputs: Record<string, unknown>): string | undefined {
-  const id = inputs[IMPORT_KEY];
-  return typeof id === "string" && id !== "" ? id : undefined;
+  return { options, importId: String(id) };
 }
 
 /**
@@ -73,13 +52,13 @@ export function importIdOf(inputs: Record<string, unknown>): string | undefined 
  * the id must be.
  */
 export async function importedObject(definition: AnyResourceDefinition, ctx: EngineContext, id: string, args: Record<string, unknown>): Promise<Located> {
+  const form = definition.idForm;
+  if (form && form.parse(id) === undefined) throw new ExplainedError(`${definition.name}: cannot import "${id}": ${malformedId(definition.name, form, id)}`);
   let live: Record<string, unknown> | undefined;
   try {
     live = await definition.read(ctx, id, args as never);
   } catch (error) {
-    if (isGone(definition, error)) live = undefined;
-    else if (isMalformedId(error)) throw new ExplainedError(`${definition.name}: cannot import "${id}": ${(error as Error).message}`);
-    else throw error;
+    if (!isGone(definition, error)) throw error;
   }
   if (!live) {
     throw new ExplainedError(
@@ -90,20 +69,9 @@ export async function importedObject(definition: AnyResourceDefinition, ctx: Eng
   return { id, live };
 }
 
-/** A resource module's own refusal of an id it cannot parse (`parseId`), not a failed request. */
-function isMalformedId(error: unknown): boolean {
-  return error instanceof Error && !("status" in error) && / id "[^"]*" is not /.test(error.message);
-}
-
 /** Whether the program may take an object over: the `import` option or `adoptExisting` (then the URN goes to check). */
 export function mayTakeOver(args: object, opts: pulumi.CustomResourceOptions | undefined): boolean {
   return opts?.import !== undefined || (args as { adoptExisting?: unknown }).adoptExisting !== undefined;
-}
-
-/** The reserved input as check passes it on to create: `{ __import: id }`, or nothing. */
-export function importInputOf(inputs: Record<string, unknown>): Record<string, string> {
-  const id = importIdOf(inputs);
-  return id === undefined ? {} : { [IMPORT_KEY]: id };
 }
 
 /**

@@ -32,8 +32,9 @@ import { defineObjectResource, type EngineContext, type Operation } from "../eng
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { onGroup, type Needs } from "../engine/needs";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
-import { epicCalls, epicLinkId, moveEpicChild, parseEpicLinkId, type Epic as EpicJson } from "../api/epics";
+import { epicCalls, epicLinkId, moveEpicChild, type Epic as EpicJson, epicLinkIdForm } from "../api/epics";
 import { ownerReference } from "../api/owner";
+import { parsedId } from "../api/id-form";
 
 /** The child as read: the epic, and its neighbours among the parent's children. */
 export type EpicLinkLive = EpicJson & {
@@ -66,9 +67,7 @@ export const PREVIOUS_PARENT_LINK =
 
 /** The resource id: `groups/<group>/epics/<parent iid>/epics/<child global id>`, the API path of the link. */
 function parseId(id: string): { childrenPath: string; childPath: string; childId: number } {
-  const parsed = parseEpicLinkId(id);
-  if (!parsed) throw new Error(`EpicLink id "${id}" is not of the form groups/<group>/epics/<parent iid>/epics/<child epic id>.`);
-  return parsed;
+  return parsedId("EpicLink", epicLinkIdForm, id);
 }
 
 const idOf = (args: EpicLinkInputs): string => epicLinkId(args.group, args.epicIid, args.childEpicId);
@@ -124,6 +123,7 @@ function needs(args: EpicLinkInputs, operation: Operation): Needs {
 
 export const epicLinkDefinition = defineObjectResource({
   name: "EpicLink",
+  idForm: epicLinkIdForm,
   // `404 Epic Not Found`: the parent epic is gone, and with it the link.
   notFoundSubject: "Epic",
   schema,

@@ -43,11 +43,12 @@ import {
   mergeRequestCalls,
   mergeRequestId,
   mergeRequestsPath,
-  parseMergeRequestId,
   type ListedMergeRequest,
   type MergeRequest as MergeRequestLive,
+  mergeRequestIdForm,
 } from "../api/merge-requests";
 import { ownerReference } from "../api/owner";
+import { parsedId } from "../api/id-form";
 
 /** The longest title the server takes (its issuables' title limit). */
 const MAX_TITLE = 255;
@@ -163,9 +164,7 @@ const UPDATE_ONLY = new Set(["state", "discussionLocked"]);
 
 /** The resource id is the merge request's API path, e.g. `projects/acme%2Fweb/merge_requests/3`. */
 function parseId(id: string): { path: string; project: string; iid: number } {
-  const parsed = parseMergeRequestId(id);
-  if (!parsed) throw new Error(`MergeRequest id "${id}" is not of the form projects/<project>/merge_requests/<iid>.`);
-  return parsed;
+  return parsedId("MergeRequest", mergeRequestIdForm, id);
 }
 
 /** Where the merge request lives: the target project of a fork's merge request, else the project. */
@@ -272,6 +271,7 @@ function refuseMerged(id: string, olds: MergeRequestInputs, recordedState: unkno
 
 export const mergeRequestDefinition = defineObjectResource({
   name: "MergeRequest",
+  idForm: mergeRequestIdForm,
   schema,
   fields,
   outputs: {

@@ -23,7 +23,6 @@ import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../en
 import { groupCalls, groupPath } from "../api/groups";
 import { ownerReference } from "../api/owner";
 import {
-  parseSamlGroupLinkId,
   providerQuery,
   samlGroupLinkCalls,
   samlGroupLinkId,
@@ -31,9 +30,11 @@ import {
   samlGroupLinksOf,
   samlGroupLinksPath,
   type SamlGroupLink as SamlGroupLinkLive,
+  samlGroupLinkIdForm,
 } from "../api/saml";
 import { adoptExisting } from "./common";
 import { notDotSegments } from "../validation";
+import { parsedId } from "../api/id-form";
 
 /** The roles a link can grant, by the names users know them by. */
 export const ACCESS_LEVELS = {
@@ -97,9 +98,7 @@ type Inputs = z.output<typeof schema>;
 const idOf = (args: Inputs): string => samlGroupLinkId(args.group, args.samlGroupName, args.provider);
 
 function parseId(id: string): { path: string; group: string; provider?: string } {
-  const parsed = parseSamlGroupLinkId(id);
-  if (!parsed) throw new Error(`SamlGroupLink id "${id}" is not of the form groups/<group>/saml_group_links/<name>[?provider=<provider>].`);
-  return parsed;
+  return parsedId("SamlGroupLink", samlGroupLinkIdForm, id);
 }
 
 const sameLink = (args: Inputs) => (link: SamlGroupLinkLive) => link.name === args.samlGroupName && (link.provider ?? undefined) === args.provider;
@@ -192,6 +191,7 @@ async function deleteLink(ctx: EngineContext, id: string): Promise<void> {
 
 export const samlGroupLinkDefinition = defineObjectResource({
   name: "SamlGroupLink",
+  idForm: samlGroupLinkIdForm,
   notFoundSubject: "",
   schema,
   fields: {

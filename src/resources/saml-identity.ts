@@ -38,9 +38,10 @@ import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
 import { USERS_PATH, userCalls } from "../api/users";
-import { probeGroup, samlIdentitiesPath, samlIdentityCalls, samlIdentityPath as identityPath, whyNoSamlProvider, type SamlIdentity as SamlIdentityApi } from "../api/saml";
+import { probeGroup, samlIdentitiesPath, samlIdentityCalls, samlIdentityPath as identityPath, whyNoSamlProvider, type SamlIdentity as SamlIdentityApi, samlIdentityIdForm } from "../api/saml";
 import { onGroup } from "../engine/needs";
 import { notDotSegments } from "../validation";
+import { parsedId } from "../api/id-form";
 
 /** The identity, with the prior `extern_uid` this provider recorded (not an API field). */
 type SamlIdentityLive = SamlIdentityApi & {
@@ -76,9 +77,7 @@ type Inputs = z.output<typeof schema>;
 
 /** `groups/<group as declared, encoded>/saml/users/<user id>`. */
 function parseId(id: string): { group: string; userId: number } {
-  const match = /^groups\/([^/]+)\/saml\/users\/(\d+)$/.exec(id);
-  if (!match) throw new Error(`SamlIdentity id "${id}" is not of the form groups/<group>/saml/users/<user id>.`);
-  return { group: decodeURIComponent(match[1]!), userId: Number(match[2]) };
+  return parsedId("SamlIdentity", samlIdentityIdForm, id);
 }
 
 const idOf = (group: string | number, userId: number) => `groups/${encodeURIComponent(String(group))}/saml/users/${userId}`;
@@ -194,6 +193,7 @@ async function deleteOrRestore(ctx: EngineContext, id: string, props: Inputs & R
 
 export const samlIdentityDefinition = defineObjectResource({
   name: "SamlIdentity",
+  idForm: samlIdentityIdForm,
   notFoundSubject: "Identity",
   schema,
   fields: {

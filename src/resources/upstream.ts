@@ -31,7 +31,6 @@ import { requestBody } from "../engine/values";
 import { isHttpUrl } from "../validation";
 import { adoptExisting } from "./common";
 import {
-  isNumericId,
   registryUpstreamsPath,
   UPSTREAM_LINKS_PATH as LINKS_PATH,
   upstreamCalls,
@@ -40,9 +39,11 @@ import {
   upstreamPath,
   type Upstream as UpstreamApi,
   type UpstreamLink as LinkApi,
+  upstreamIdForm,
 } from "../api/virtual-registries";
 import { CONTAINER_REGISTRY_NEEDS, registryOwner, REGISTRY_GROUP } from "./virtual-registry";
 import type { Room } from "../engine/needs";
+import { parsedId } from "../api/id-form";
 
 export const MAX_UPSTREAMS_PER_REGISTRY = 5;
 
@@ -109,8 +110,7 @@ type Recorded = UpstreamInputs & { upstreamId?: number; groupId?: number; links?
 const UPSTREAM_FIELDS = ["url", "name", "description", "cacheValidityHours", "username", "password"] as const;
 
 function parseId(id: string): string {
-  if (!isNumericId(id)) throw new Error(`Upstream id "${id}" is not an upstream's numeric id.`);
-  return id;
+  return parsedId("Upstream", upstreamIdForm, id);
 }
 
 const toLinks = (links: LinkApi[]): LinkOutput[] =>
@@ -174,6 +174,7 @@ async function reconcileOtherRegistries(ctx: EngineContext, upstreamId: number, 
 
 export const upstreamDefinition = defineObjectResource({
   name: "Upstream",
+  idForm: upstreamIdForm,
   schema,
   fields: {
     registry: { local: true, replaceOnChange: true },

@@ -1,13 +1,15 @@
 /**
  * The `import` option as the engine runs it (src/engine/import.ts): the
- * resource class passes the id in `__import`, check hands it on, and create
- * takes over that object. Through `providers.<Name>` against the emulator.
+ * resource class passes the id in the engine's envelope (`__engine`,
+ * src/engine/envelope.ts), check hands it on, and create takes over that object. Through `providers.<Name>` against the emulator.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { apiPath, providers } from "pulumi-platform";
 import { resourceOptions, resourceProps } from "../../dist/engine/resource";
 import { badgeDefinition } from "../../dist/resources/badge";
+import { definitions } from "../../dist/resources";
+import { importedObject } from "../../dist/engine/import";
 import { useEmulator } from "../support";
 
 const server = useEmulator();
@@ -18,9 +20,9 @@ beforeAll(async () => {
 
 /** check, as the engine does, with the id an `import` option gives: the inputs create gets. */
 async function checkedImport(kind: keyof typeof providers, inputs: Record<string, unknown>, id: string) {
-  const checked = await providers[kind].check({}, { ...inputs, __import: id });
+  const checked = await providers[kind].check({}, { ...inputs, __engine: { importId: id } });
   expect(checked.failures ?? []).toEqual([]);
-  expect((checked.inputs as Record<string, unknown>).__import).toBe(id);
+  expect((checked.inputs as Record<string, unknown>).__engine).toEqual({ importId: id });
   return checked.inputs;
 }
 
@@ -38,12 +40,25 @@ async function requestsOfImport(kind: keyof typeof providers, inputs: Record<str
 const badgeInputs = { group: "acme", name: "imported", linkUrl: "https://ci.example.com/new", imageUrl: "https://ci.example.com/badge.svg" };
 
 describe("the resource class", () => {
-  it("takes import out of the options (the engine cannot import a dynamic resource) and passes the id as __import", () => {
+  it("takes import out of the options (the engine cannot import a dynamic resource) and passes the id in the envelope", () => {
     const opts: pulumi.CustomResourceOptions = { import: "groups/acme/badges/7", protect: true };
     expect(resourceOptions(badgeDefinition, opts)).not.toHaveProperty("import");
     expect(resourceOptions(badgeDefinition, opts).protect).toBe(true);
-    expect(resourceProps(badgeDefinition, badgeInputs, opts).__import).toBe("groups/acme/badges/7");
-    expect(resourceProps(badgeDefinition, badgeInputs, {})).not.toHaveProperty("__import");
+    expect(resourceProps(badgeDefinition, badgeInputs, opts).__engine).toEqual({ importId: "groups/acme/badges/7" });
+    expect(resourceProps(badgeDefinition, badgeInputs, {})).not.toHaveProperty("__engine");
+  });
+});
+
+describe("inputs written by earlier versions", () => {
+  it("an id under the earlier `__import` key is read: check hands it on in the envelope, and create takes that object over", async () => {
+    const made = await server.as().post<{ id: number }>(apiPath`/groups/${"acme"}/badges`, { name: "earlier", link_url: "https://ci.example.com/old", image_url: badgeInputs.imageUrl });
+    const id = `groups/acme/badges/${made.id}`;
+    const checked = (await providers.Badge.check({}, { ...badgeInputs, name: "earlier", __import: id })).inputs;
+    expect(checked).not.toHaveProperty("__import");
+    expect(checked.__engine).toEqual({ importId: id });
+    // A create the earlier version left pending, run again with its recorded inputs.
+    const requests = await server.requestsDuring(() => providers.Badge.create({ ...badgeInputs, name: "earlier", __import: id }));
+    expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual([`GET /api/v4/${id}`, `PUT /api/v4/${id}`]);
   });
 });
 
@@ -69,6 +84,19 @@ describe("create with an import id", () => {
 
   it("an id not of the kind's form is refused with the form", async () => {
     await expect(importAs("Badge", badgeInputs, "42")).rejects.toThrow('Badge: cannot import "42": Badge id "42" is not of the form projects/<project>/badges/<id> or groups/<group>/badges/<id>.');
+  });
+
+  it("every kind that declares its id form refuses an id not of it before any request, in the form's words", async () => {
+    const withForm = Object.values(definitions).filter((definition) => definition.idForm !== undefined);
+    expect(withForm.map((definition) => definition.name)).toEqual(expect.arrayContaining(["Badge", "MergeRequest", "PipelineSchedule", "Upstream", "VirtualRegistry", "SamlIdentity"]));
+    for (const definition of withForm) {
+      const requests = await server.requestsDuring(async () => {
+        await expect(importedObject(definition, { client: {} as never }, "not/an id", {})).rejects.toThrow(
+          `${definition.name}: cannot import "not/an id": ${definition.name} id "not/an id" is not ${definition.idForm!.says}.`,
+        );
+      });
+      expect(requests).toEqual([]);
+    }
   });
 
   it("a settings resource imports the object its declaration names, and refuses an id naming another", async () => {
@@ -109,7 +137,7 @@ describe("check of a resource to import, at preview", () => {
   afterAll(() => server.configureProviders());
 
   const failuresOf = async (kind: keyof typeof providers, inputs: Record<string, unknown>, id: string) =>
-    ((await providers[kind].check({}, { ...inputs, __import: id })).failures ?? []).map((failure) => failure.reason);
+    ((await providers[kind].check({}, { ...inputs, __engine: { importId: id } })).failures ?? []).map((failure) => failure.reason);
 
   it("a missing object, a malformed id, or a settings id naming another object fails the preview", async () => {
     expect(await failuresOf("Badge", badgeInputs, "groups/acme/badges/99999")).toEqual([expect.stringContaining('Badge: cannot import "groups/acme/badges/99999": there is no such object')]);
@@ -122,7 +150,7 @@ describe("check of a resource to import, at preview", () => {
     const id = `groups/acme/badges/${made.id}`;
     const warnings = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     try {
-      const checked = await providers.Badge.check({}, { ...badgeInputs, name: "to-preview", __import: id });
+      const checked = await providers.Badge.check({}, { ...badgeInputs, name: "to-preview", __engine: { importId: id } });
       expect(checked.failures ?? []).toEqual([]);
       // The value each field has now; the new one is the input beside it.
       expect(checked.inputs.takeover).toEqual({ id, overwrites: { linkUrl: "https://ci.example.com/old" } });
@@ -134,7 +162,7 @@ describe("check of a resource to import, at preview", () => {
       expect(created.outs).not.toHaveProperty("takeover");
       // The next check (the badge in the state) takes over nothing again: it keeps the takeover recorded, so the
       // recorded and new inputs do not differ, and warns no more; its diff is none.
-      const next = await providers.Badge.check(checked.inputs, { ...badgeInputs, name: "to-preview", __import: id });
+      const next = await providers.Badge.check(checked.inputs, { ...badgeInputs, name: "to-preview", __engine: { importId: id } });
       expect(next.inputs.takeover).toEqual(checked.inputs.takeover);
       expect(warnings).toHaveBeenCalledTimes(1);
       expect((await providers.Badge.diff(created.id, created.outs, next.inputs)).changes).toBe(false);
@@ -180,7 +208,7 @@ describe("check of a resource to import, at preview", () => {
       other = (await make("takeover-at-preview-2")).id;
       upstreamId = (await admin.post<{ id: number }>(apiPath`/virtual_registries/container/registries/${registry}/upstreams`, { ...declared, cache_validity_hours: 48, password: "old-secret-value" })).id;
     });
-    const check = (kind: keyof typeof providers, inputs: Record<string, unknown>, id: string) => providers[kind].check({}, { ...inputs, __import: id });
+    const check = (kind: keyof typeof providers, inputs: Record<string, unknown>, id: string) => providers[kind].check({}, { ...inputs, __engine: { importId: id } });
 
     it("is taken as the object has it, and every other field is compared: an upstream's registry", async () => {
       const warnings = vi.spyOn(console, "warn").mockImplementation(() => undefined);
@@ -228,7 +256,7 @@ describe("check of a resource to import, at preview", () => {
   });
 
   it("a resource already in the state is not read again", async () => {
-    const requests = await server.requestsDuring(() => providers.Badge.check({ ...badgeInputs }, { ...badgeInputs, __import: "groups/acme/badges/99999" }));
+    const requests = await server.requestsDuring(() => providers.Badge.check({ ...badgeInputs }, { ...badgeInputs, __engine: { importId: "groups/acme/badges/99999" } }));
     expect(requests.filter((request) => request.path.includes("/badges/"))).toEqual([]);
   });
 });
