@@ -7,6 +7,7 @@
 import { commitMergeRequestsPath, type ListedMergeRequest, listedMergeRequestCalls, mergeRequestNotesPath } from "../api/merge-requests";
 import { CURRENT_USER_PATH, userCalls } from "../api/users";
 import { client, type Connection, withConnection } from "../connection";
+import { type AppliedRecord, appliedInNote } from "./applied";
 
 /** Where the note goes, from the CI's own variables or the command's options. */
 export interface NoteTarget {
@@ -175,5 +176,21 @@ export async function reviewedNote(
     const note = await findNote({ ...target, mergeRequestIid }, marker, me.id);
     if (!note) throw new NotReviewed(`merge request !${mergeRequestIid}, which brought commit ${commit}, has no review of this stack by ${me.username} (the review token's user)`, WRITE_REVIEW_AGAIN);
     return { mergeRequestIid, webUrl: request.web_url, noteId: note.id, body: note.body };
+  });
+}
+
+/**
+ * What earlier applies of `commit` did, from the result notes (`marker`) the
+ * token's own user wrote on the merge request: each note's data, where it has
+ * some for that commit. Anyone else's note is not read.
+ */
+export async function appliedRecords(target: NoteTarget, mergeRequestIid: number, marker: string, commit: string): Promise<AppliedRecord[]> {
+  return withTarget(target, async () => {
+    const me = await userCalls.get(client(), CURRENT_USER_PATH);
+    const notes = await client().list<Note>(mergeRequestNotesPath(target.project, mergeRequestIid), { sort: "asc", order_by: "created_at" });
+    return notes
+      .filter((note) => note.author.id === me.id && note.body.startsWith(marker))
+      .map((note) => appliedInNote(note.body))
+      .filter((record): record is AppliedRecord => record?.commit === commit);
   });
 }
