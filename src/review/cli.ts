@@ -226,7 +226,7 @@ async function review(argv: string[], env: NodeJS.ProcessEnv, out: (text: string
   if (values["verify-deletes"] && applied) throw new UsageError("--verify-deletes: give the output of `pulumi preview --json`; an apply's deletes are done.");
   const needsServer = values.post || values["check-reviewed"] || values["drift-issue"] || values["verify-deletes"];
   try {
-    const refusals = values["verify-deletes"] ? await deleteVerification(preview, source, text, tokens) : [];
+    const refusals = values["verify-deletes"] ? await deleteVerification(preview, source, text, tokens, env) : [];
     return await reviewed(values, env, out, tokens, preview, refusals);
   } finally {
     if (needsServer) await closeAllPools();
@@ -239,8 +239,8 @@ async function review(argv: string[], env: NodeJS.ProcessEnv, out: (text: string
  * (not standard input), so that a report made from it later (the report job)
  * shows it; a verification that could not run is a warning. The refusals' messages.
  */
-async function deleteVerification(preview: PreviewOutput, source: string, text: string, tokens: string[]): Promise<string[]> {
-  const { refusals, unverified } = await verifyDeletes(preview);
+async function deleteVerification(preview: PreviewOutput, source: string, text: string, tokens: string[], env: NodeJS.ProcessEnv): Promise<string[]> {
+  const { refusals, unverified } = await verifyDeletes(preview, env);
   const added: Diagnostic[] = refusals.map((refusal) => ({ ...refusal, message: masked(refusal.message, tokens) }));
   if (unverified) added.push({ severity: "warning", message: `The deletes of this preview were not verified against the server (${masked(unverified, tokens)}); \`pulumi up\` will show the server's answer.` });
   if (added.length === 0) return [];

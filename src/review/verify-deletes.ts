@@ -30,7 +30,7 @@ export interface DeleteVerification {
 }
 
 /** The deletes the server would refuse, each as the engine's error diagnostic on the resource it is about. */
-export async function verifyDeletes(preview: PreviewOutput): Promise<DeleteVerification> {
+export async function verifyDeletes(preview: PreviewOutput, env: NodeJS.ProcessEnv = process.env): Promise<DeleteVerification> {
   const deletes = (preview.steps ?? []).filter((step) => step.op === "delete" && step.oldState?.id && isRecord(step.oldState.inputs));
   const checked = deletes.flatMap((step) => {
     const definition = (definitions as Record<string, AnyResourceDefinition | undefined>)[kindOf(step.oldState!.type ?? undefined, step.urn)];
@@ -39,7 +39,8 @@ export async function verifyDeletes(preview: PreviewOutput): Promise<DeleteVerif
   if (checked.length === 0) return { refusals: [] };
   const config = isRecord(preview.config) ? preview.config : {};
   // A secret config value is `[secret]` here: not a setting, so the environment's (PLATFORM_TOKEN) stands.
-  configureConnection({ get: (key) => (typeof config[key] === "string" && config[key] !== SECRET ? (config[key] as string) : undefined) });
+  const fromEnvironment: Record<string, string | undefined> = { "platform:url": env.PLATFORM_URL, "platform:token": env.PLATFORM_TOKEN, "platform:verifyAtPreview": env.PLATFORM_VERIFY_AT_PREVIEW };
+  configureConnection({ get: (key) => (typeof config[key] === "string" && config[key] !== SECRET ? (config[key] as string) : fromEnvironment[key]) });
   startRun();
   let ctx;
   try {
