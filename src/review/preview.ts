@@ -40,7 +40,7 @@ export const previewOutput = z.looseObject({
   duration: z.number().optional(),
   /** Read from `pulumi up --json`: the steps were carried out, not proposed. */
   applied: z.boolean().optional(),
-  /** Read from `pulumi up --json`: the resources whose step failed. */
+  /** Read from `pulumi up --json`: the resources whose step failed, or was refused before it started. */
   failed: z.array(z.string()).optional(),
 });
 
@@ -89,6 +89,8 @@ export function parseEngineEvents(text: string): PreviewOutput {
     const failedUrn = event.resOpFailedEvent?.metadata.urn;
     if (typeof failedUrn === "string") failed.push(failedUrn);
     if (event.diagnosticEvent && event.diagnosticEvent.severity !== "debug") diagnostics.push(event.diagnosticEvent);
+    // A step refused before it started (its check failed) has an error on its resource and no failed event.
+    if (event.diagnosticEvent?.severity === "error" && event.diagnosticEvent.urn) failed.push(event.diagnosticEvent.urn);
     if (event.summaryEvent) result = event.summaryEvent.result;
   }
   if (result === undefined) throw new Error("The file holds no summary event: give the output of `pulumi up --json` as it ended.");
