@@ -94,12 +94,13 @@ export function lessApplied(reviewed: readonly Change[], records: readonly Appli
 
 /**
  * Whether the preview shows a change done: a deleted object is in neither the
- * program nor the state; a created, updated, replaced or taken-over one is in
- * both, with nothing to do (`same`); a removal or drift is simply no longer
+ * program nor the state; a created,
+ * updated, replaced or taken-over one is in the state, with nothing to do
+ * (`same`, or its refresh alone); a removal or drift is simply no longer
  * there (the set's refreshed record no longer holds the object).
  */
 function shownDone(change: Change, now: PreviewOutput): boolean {
-  const steps = (now.steps ?? []).filter((step) => step.urn === change.urn && step.op !== "refresh");
+  const steps = (now.steps ?? []).filter((step) => step.urn === change.urn);
   switch (change.kind) {
     case "delete":
       return steps.length === 0;
@@ -107,6 +108,7 @@ function shownDone(change: Change, now: PreviewOutput): boolean {
     case "drift":
       return true;
     default:
-      return steps.length > 0 && steps.every((step) => step.op === "same");
+      // The CLI writes no `same` step for some unchanged resources: their refresh alone shows them in the state.
+      return steps.length > 0 && steps.every((step) => step.op === "same" || step.op === "refresh");
   }
 }
