@@ -1,7 +1,6 @@
 /**
  * An apply that fails part way, and its retry, with the real Pulumi CLI and
- * the template's .gitlab-ci.yml jobs (each job's before_script and script in
- * one bash with errexit, as the platform's runner runs them) against the
+ * the template's .gitlab-ci.yml jobs (./template-jobs.ts) against the
  * emulator, on a project made by pulumi-platform-new:
  *
  * - a merge request adds a project badge and, after it, a group badge; its
@@ -19,29 +18,14 @@
  *
  * Merges are recorded in the emulator's state, as a real server records them.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import { apiPath, closeAllPools, PlatformClient } from "pulumi-platform";
 import { mergeRequestStore, startEmulator, type Emulator } from "pulumi-platform/emulator";
-import { ensurePulumiCli, PulumiProgram, repoRoot } from "../../scripts/pulumi-workspace.mts";
-
-interface Job {
-  extends?: string | string[];
-  before_script?: string[];
-  script: string[];
-  variables?: Record<string, string>;
-  environment?: { name: string };
-}
-type Run = { code: number; stdout: string; stderr: string };
-
-const ciFile = parse(readFileSync(path.join(repoRoot, "templates/platform/.gitlab-ci.yml"), "utf8")) as Record<string, unknown> & {
-  variables: Record<string, string>;
-  default: { before_script: string[] };
-};
+import { ensurePulumiCli, PulumiProgram } from "../../scripts/pulumi-workspace.mts";
+import { runTemplateJob, templateProject } from "./template-jobs";
 
 /** The apply's token: maintainer's, whose user is made Owner of acme for the group badge (and loses it for a while). */
 const WRITE_TOKEN = "glpat-maintainer-token";
@@ -56,67 +40,25 @@ let projectId: number;
 let mergeRequestIid: number;
 let commitSha: string;
 
-const jobOf = (name: string): Job => {
-  const job = ciFile[name] as Job;
-  return Object.assign({}, ...[job.extends ?? []].flat().map(jobOf), job) as Job;
-};
-const expand = (value: string, env: NodeJS.ProcessEnv) => value.replace(/\$\{?(\w+)\}?/g, (_m, name: string) => env[name] ?? "");
-
-function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
-
-/**
- * The job's environment as the platform gives it (protected variables only on
- * the default branch, environment-scoped ones only in their environment), and
- * its lines: the before_script (less `npm ci`), then its script. `between`
- * runs in the middle of the script, before the first line that matches `at`.
- */
-async function runJob(name: string, ci: Record<string, string>, between?: { at: RegExp; action: () => Promise<void> }): Promise<Run> {
-  const job = jobOf(name);
-  const before = job.environment?.name === "platform-review" ? [] : (job.before_script ?? ciFile.default.before_script).filter((line) => !line.startsWith("npm ci"));
-  let env: NodeJS.ProcessEnv = {
-    ...program.env,
-    PATH: [path.join(work, "bin"), program.env.PATH].join(path.delimiter),
-    STACK: program.stack,
-    CI_PROJECT_DIR: program.dir,
-    CI_API_V4_URL: `${emulator.url}/api/v4`,
-    CI_PROJECT_ID: String(projectId),
-    ...ci,
-  };
-  for (const [key, value] of Object.entries(ciFile.variables)) env[key] = expand(value, env);
-  env.REVIEW_TOOL = work;
-  const environment = job.environment ? expand(job.environment.name, env) : undefined;
-  const variables = [
-    { key: "PLATFORM_READ_TOKEN", value: READ_TOKEN },
-    { key: "PLATFORM_TOKEN", value: WRITE_TOKEN, protected: true, environment: program.stack },
-    { key: "PLATFORM_REVIEW_TOKEN", value: emulator.tokens.alice!, environment: "platform-review" },
-    { key: "PLATFORM_REVIEW_TOKEN", value: emulator.tokens.alice!, protected: true, environment: program.stack },
-  ];
-  for (const variable of variables) {
-    if (variable.protected && ci.CI_COMMIT_BRANCH !== "main") continue;
-    if (variable.environment !== undefined && variable.environment !== environment) continue;
-    env[variable.key] = variable.value;
-  }
-  env = { ...env, ...Object.fromEntries(Object.entries(job.variables ?? {}).map(([key, value]) => [key, expand(value, env)])) };
-  const split = between ? job.script.findIndex((line) => between.at.test(line)) : job.script.length;
-  expect(split).toBeGreaterThanOrEqual(0);
-  // The shell's variables (the job's `status`) carry over the pause: the first part writes them, the second sources them.
-  const state = path.join(work, "job-state.sh");
-  const first = await run("bash", ["-eo", "pipefail", "-c", [...before, ...job.script.slice(0, split), `declare -p status 2>/dev/null > ${state} || : > ${state}`].join("\n")], { cwd: program.dir, env });
-  if (first.code !== 0 || !between) return first;
-  await between.action();
-  const second = await run("bash", ["-eo", "pipefail", "-c", [...before, `source ${state}`, ...job.script.slice(split)].join("\n")], { cwd: program.dir, env });
-  return { code: second.code, stdout: first.stdout + second.stdout, stderr: first.stderr + second.stderr };
-}
+/** A job of the template, with the project's variables as the template's comments tell a team to set them. */
+const runJob = (name: string, ci: Record<string, string>, between?: Parameters<typeof runTemplateJob>[3]) =>
+  runTemplateJob(
+    {
+      program,
+      emulator,
+      projectId,
+      work,
+      variables: [
+        { key: "PLATFORM_READ_TOKEN", value: READ_TOKEN },
+        { key: "PLATFORM_TOKEN", value: WRITE_TOKEN, protected: true, environment: program.stack },
+        { key: "PLATFORM_REVIEW_TOKEN", value: emulator.tokens.alice!, environment: "platform-review" },
+        { key: "PLATFORM_REVIEW_TOKEN", value: emulator.tokens.alice!, protected: true, environment: program.stack },
+      ],
+    },
+    name,
+    ci,
+    between,
+  );
 
 /** Sets the apply token's user's role on group acme, as an Owner of acme would in its members page. */
 function maintainerOfAcmeIs(level: number): void {
@@ -162,13 +104,7 @@ beforeAll(async () => {
   emulator = await startEmulator({ port: 0, backgroundWork: "manual" });
   api = new PlatformClient({ url: emulator.url, token: emulator.tokens.root!, retryBaseDelayMs: 10 });
   work = mkdtempSync(path.join(tmpdir(), "failed-apply-e2e-"));
-  mkdirSync(path.join(work, "bin"));
-  symlinkSync(path.join(repoRoot, "bin/platform-review.js"), path.join(work, "bin/platform-review"));
-  mkdirSync(path.join(work, "node_modules/.bin"), { recursive: true });
-  symlinkSync(path.join(repoRoot, "bin/platform-review.js"), path.join(work, "node_modules/.bin/platform-review"));
-  const made = spawnSync(process.execPath, [path.join(repoRoot, "bin/pulumi-platform-new.js"), path.join(work, "infra")], { encoding: "utf8" });
-  expect(made.status, made.stderr).toBe(0);
-  program = await PulumiProgram.create({ programDir: path.join(work, "infra"), transpileOnly: true, config: { "platform:url": emulator.url }, secrets: { "platform:token": emulator.tokens.root! } });
+  program = await PulumiProgram.create({ programDir: templateProject(work), transpileOnly: true, config: { "platform:url": emulator.url }, secrets: { "platform:token": emulator.tokens.root! } });
   projectId = (await api.get<{ id: number }>(apiPath`/projects/${"acme/web"}`)).id;
   maintainerOfAcmeIs(50);
 }, 10 * 60_000);

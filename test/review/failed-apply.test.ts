@@ -8,15 +8,15 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiPath, closeAllPools, PlatformClient } from "../../src";
 import { mergeRequestStore, startEmulator, type Emulator } from "../../src/emulator";
 import { appliedComment, appliedInNote, lessApplied } from "../../src/review/applied";
 import { reviewOf } from "../../src/review/changes";
-import { main } from "../../src/review/cli";
 import { markerOf } from "../../src/review/markdown";
 import { addNote } from "../../src/review/post";
 import { parsePreview } from "../../src/review/preview";
+import { runCli } from "./run-cli";
 
 const fixture = (name: string) => readFileSync(path.join(__dirname, "fixtures", name), "utf8");
 /** The reviewed preview (with --refresh), and the events of the apply that carried it out. */
@@ -96,17 +96,9 @@ async function reviewedAndMerged(): Promise<{ iid: number; commit: string }> {
 }
 
 async function cli(args: string[], env: Record<string, string>): Promise<number> {
-  output = "";
-  stderr = "";
-  const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    return await main(args, { CI_API_V4_URL: `${emulator.url}/api/v4`, CI_PROJECT_ID: String(projectId), PLATFORM_REVIEW_TOKEN: emulator.tokens.alice!, ...env }, (text) => (output += text));
-  } finally {
-    spy.mockRestore();
-  }
+  const ran = await runCli(args, { CI_API_V4_URL: `${emulator.url}/api/v4`, CI_PROJECT_ID: String(projectId), PLATFORM_REVIEW_TOKEN: emulator.tokens.alice!, ...env });
+  ({ output, stderr } = ran);
+  return ran.code;
 }
 
 const onMain = (commit: string) => ({ CI_COMMIT_SHA: commit, CI_COMMIT_BRANCH: "main" });

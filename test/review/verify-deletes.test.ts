@@ -11,10 +11,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiPath, closeAllPools, PlatformClient } from "../../src";
 import { mergeRequestStore, startEmulator, type Emulator } from "../../src/emulator";
 import { main } from "../../src/review/cli";
+import { runCli } from "./run-cli";
 
 /** The reviewed preview: it deletes the group badge `legacy` of acme (groups/acme/badges/1). */
 const CHANGE = readFileSync(path.join(__dirname, "fixtures", "change.json"), "utf8");
@@ -62,17 +63,9 @@ async function alicesSchedule(): Promise<number> {
 }
 
 async function review(file: string, user: string | undefined, args: string[] = [], env: Record<string, string> = {}): Promise<number> {
-  output = "";
-  stderr = "";
-  const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    return await main(["--preview", file, "--verify-deletes", ...args], { ...(user ? { PLATFORM_TOKEN: emulator.tokens[user]! } : {}), ...env }, (text) => (output += text));
-  } finally {
-    spy.mockRestore();
-  }
+  const ran = await runCli(["--preview", file, "--verify-deletes", ...args], { ...(user ? { PLATFORM_TOKEN: emulator.tokens[user]! } : {}), ...env });
+  ({ output, stderr } = ran);
+  return ran.code;
 }
 
 const errorsIn = (file: string) => (JSON.parse(readFileSync(file, "utf8")) as { diagnostics: { urn?: string; message: string; severity: string }[] }).diagnostics.filter((d) => d.severity === "error");
