@@ -14,10 +14,10 @@
  * `platform:url` (and the other connection settings), the token in
  * PLATFORM_TOKEN (a config value the CLI shows as `[secret]` cannot be read).
  */
-import { client, configureConnection } from "../connection";
+import { client, configureConnection, verifyAtPreview } from "../connection";
 import type { AnyResourceDefinition } from "../engine/definition";
-import { startRun } from "../engine/run-caches";
-import { refusedStep, verifyObject } from "../engine/verify";
+import { readsOf, startRun } from "../engine/run-caches";
+import { refusedStep, tokenUser, verifyObject } from "../engine/verify";
 import { definitions } from "../resources";
 import { isRecord, kindOf } from "./changes";
 import { type Diagnostic, type PreviewOutput, SECRET } from "./preview";
@@ -41,10 +41,13 @@ export async function verifyDeletes(preview: PreviewOutput, env: NodeJS.ProcessE
   // A secret config value is `[secret]` here: not a setting, so the environment's (PLATFORM_TOKEN) stands.
   const fromEnvironment: Record<string, string | undefined> = { "platform:url": env.PLATFORM_URL, "platform:token": env.PLATFORM_TOKEN, "platform:verifyAtPreview": env.PLATFORM_VERIFY_AT_PREVIEW };
   configureConnection({ get: (key) => (typeof config[key] === "string" && config[key] !== SECRET ? (config[key] as string) : fromEnvironment[key]) });
+  if (!verifyAtPreview()) return { refusals: [] };
   startRun();
   let ctx;
   try {
     ctx = { client: client() };
+    // The token's user, read once for every check below: a token the server refuses verifies nothing, and says so.
+    await tokenUser(ctx, readsOf(ctx.client));
   } catch (error) {
     return { refusals: [], unverified: (error as Error).message };
   }

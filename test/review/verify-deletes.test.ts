@@ -133,9 +133,16 @@ describe("a delete verified by the review", () => {
     const warnings = (JSON.parse(readFileSync(file, "utf8")) as { diagnostics: { message: string; severity: string }[] }).diagnostics.filter((d) => d.severity === "warning");
     expect(warnings.at(-1)!.message).toContain("The deletes of this preview were not verified against the server (The platform provider is not configured");
     expect(errorsIn(file)).toEqual([]);
+    // A token the server refuses: nothing verified, and said so.
+    const refusedToken = previewFile();
+    expect(await review(refusedToken, undefined, [], { PLATFORM_TOKEN: "glpat-not-a-token" })).toBe(0);
+    expect(readFileSync(refusedToken, "utf8")).toMatch(/The deletes of this preview were not verified against the server \([^)]*401/);
+    expect(readFileSync(refusedToken, "utf8")).not.toContain("glpat-not-a-token");
     // Verification turned off for the stack: nothing read, nothing refused.
     const off = previewFile([], { "platform:verifyAtPreview": "false" });
+    const start = emulator.requestLog.length;
     expect(await review(off, "dev")).toBe(0);
+    expect(emulator.requestLog.length).toBe(start);
   });
 });
 
