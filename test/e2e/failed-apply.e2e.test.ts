@@ -14,7 +14,8 @@
  *   the apply finishes;
  * - a later merge request that deletes the group badge, previewed with a
  *   token whose user is no Owner of the group, fails its preview job naming
- *   the delete, the group and the role (the engine does not verify deletes).
+ *   the delete, the group and the role (the engine does not verify deletes);
+ *   merged all the same, its apply job stops before `up`, for the same cause.
  *
  * Merges are recorded in the emulator's state, as a real server records them.
  */
@@ -163,5 +164,17 @@ describe.sequential("an apply that fails part way, and its retry, through the te
     expect(preview.stdout).toMatch(/acme-status &#40;Badge&#41;<\/code>: <code>Badge&#58; could not delete groups\/acme\/badges\/\d+&#58; group&#58; the token&#39;s user &#40;maintainer&#41; needs the Owner role on group acme/);
     const saved = JSON.parse(readFileSync(path.join(program.dir, `preview-${program.stack}.json`), "utf8")) as { diagnostics: { severity: string; message: string }[] };
     expect(saved.diagnostics.filter((d) => d.severity === "error").map((d) => d.message)).toEqual([expect.stringMatching(/^Badge: could not delete groups\/acme\/badges\/\d+: group: /)]);
+  });
+
+  it("merged all the same, its apply job stops before `up`: the guard verifies the deletes with the apply's token", async () => {
+    // The report job posts the failed preview's report (and fails, as the preview did).
+    expect((await runJob("report", mergeRequestPipeline())).code).toBe(1);
+    mergeMergeRequest();
+    const apply = await runJob("apply", defaultBranchPipeline());
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain("platform-review: the server would refuse a delete of this apply:");
+    expect(apply.stderr).toContain("needs the Owner role on group acme");
+    expect(await badgeNames("groups", "acme")).toEqual(["acme-status"]);
+    expect((await resultNotes()).at(-1)!.body).toContain("#### Stopped: the server would refuse this");
   });
 });
