@@ -23,7 +23,7 @@ import { propertyParts } from "./properties";
 import type { Lifecycle, PropertyParts } from "./types";
 import { isUnknown } from "./values";
 import { isCheckedStep, isExistingResource, noteCheckedStep, noteExistingResource, rememberChecked, startRun, takeChecked } from "./run-caches";
-import { verify, verifyObject } from "./verify";
+import { refusedStep, verify, verifyObject } from "./verify";
 import { describeIssue } from "../validation";
 import { type DeclaredSchema, declaredSchema } from "./declared-schema";
 
@@ -289,7 +289,7 @@ async function verifiedStep(engine: Engine, id: string, recorded: Args, news: Ar
   const [args, operation, action] = replacing ? [recorded, "delete" as const, `delete ${id}, which the replacement removes`] : [withoutEngineKeys(news), "update" as const, `update ${id}`];
   const needs = definition.needs(args as never, operation);
   const failures = await verifyObject({ resource: definition.name, needs, ctx: context(), id });
-  if (failures.length) throw shownOnce(engine.explained(new ExplainedError(`${definition.name}: could not ${action}: ${failures.join("; ")}`), { operation, action, args }));
+  if (failures.length) throw shownOnce(engine.explained(new ExplainedError(refusedStep(definition.name, action, failures)), { operation, action, args }));
 }
 
 /**
