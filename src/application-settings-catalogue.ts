@@ -1,16 +1,16 @@
 /**
  * The instance's application settings as real servers have them: each
  * setting's type, its default, its enumeration, the licence it needs and
- * whether it is a secret. One table that both sides read: the emulator serves
- * exactly these settings (src/emulator/areas/application-settings/) and the
- * ApplicationSettings resource generates its schema entries from it
- * (src/resources/application-settings.ts), declaring by hand only the settings
- * that need more rules than their type.
+ * whether it is a secret. The ApplicationSettings resource generates its
+ * schema entries from it (src/resources/application-settings.ts), declaring by
+ * hand only the settings that need more rules than their type. The emulator
+ * states the server's settings in its own table; test/emulator/restated-facts.test.ts
+ * compares the two, so a wrong entry fails there.
  *
  * Sources: the API documentation (the settings it lists, with its
- * defaults); for the others, the parameters of the current `lib/api/settings.rb`
- * (names, types, enumerations, `given` requirements) and the defaults stated
- * in their descriptions or in the `doc/api/settings.md` example answer. Where
+ * defaults); for the others, the server's parameters (names, types,
+ * enumerations, settings required together) and the defaults stated in their
+ * descriptions or in the documented example answer. Where
  * neither states a default, the column's empty value is used (false, null, []).
  */
 
@@ -214,7 +214,7 @@ export const APPLICATION_SETTINGS = {
   lock_assistant_features_enabled: bool(false, "premium"),
   assistant_availability: oneOf("default_on", ["default_on", "default_off", "never_on"], "premium"),
 
-  // --- real servers' other settings (lib/api/settings.rb) ------------------
+  // --- real servers' other settings ------------------------------------------
   after_sign_up_text: text(null),
   after_sign_out_path: text(null),
   allow_account_deletion: bool(true, "premium"),
@@ -416,7 +416,7 @@ export const SETTING_ENTRIES: readonly [SettingName, SettingEntry][] = Object.en
 
 /**
  * Names real servers accept beside the API documentation's, and the setting each writes
- * (`lib/api/settings.rb`'s "legacy names", and the `duo_*` names real clients
+ * (the server's deprecated names, and the `duo_*` names real clients
  * send for the assistant settings). An answer shows the `duo_*` names beside
  * the API documentation's (real servers show only those); the legacy names it does not show.
  */

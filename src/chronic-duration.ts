@@ -1,9 +1,10 @@
 /**
  * Human-readable durations as the server reads a bulk tag deletion's
  * `older_than` (ChronicDuration: `1h`, `1d`, `2 days`, `1month`, `1h30m`,
- * `1.5 hours`; a bare number is seconds). Shared by the emulator, which
- * refuses what the server cannot read, and the registry cleanup resource,
- * which evaluates the same rule at preview.
+ * `1.5 hours`; a bare number is seconds), for the registry cleanup resource,
+ * which evaluates the deletion at preview. It refuses unknown words, which the
+ * server passes over: a typo is named at preview rather than read as nothing.
+ * The emulator reads durations in its own code; a test compares the two.
  */
 
 /** Seconds per unit, as ChronicDuration counts them (a month is 30 days, a year 365.25 days). */

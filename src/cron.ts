@@ -1,14 +1,16 @@
 /**
- * Cron expressions and time zones as pipeline schedules read them, shared by
- * the resource's `check` (preview) and the emulator, so both accept exactly
- * the same text and compute the same next run.
+ * Cron expressions and time zones as pipeline schedules read them, for the
+ * resource's `check` (preview): what it accepts the server must accept. The
+ * emulator reads them in its own code, and test/emulator/restated-facts.test.ts
+ * compares the two.
  *
  * The real server validates and schedules with Fugit (`Gitlab::Ci::CronParser`
  * parses `"<cron> <zone>"` with `Fugit::Cron.parse`): five fields, or six with
  * seconds first; month and weekday names; ranges, lists and steps; `L` and
  * `#` for last and nth; `@daily`-style nicknames. The parsing here is croner's
- * in its "5-or-6-parts" mode, which reads that dialect (plus a few extras of
- * its own, such as `W` and `?`, that a real server may refuse).
+ * in its "5-or-6-parts" mode, which reads that dialect; the extras croner reads
+ * beyond it (`W`, `?`, a weekday's `5L`) a real server refuses, so they are
+ * refused here before croner sees them.
  *
  * The zone is either an IANA identifier (TZInfo, which `Intl` carries) or one
  * of the framework's zone names, Rails' `ActiveSupport::TimeZone::MAPPING`
@@ -94,6 +96,8 @@ function judgedCron(cron: string): string | undefined {
     if (fields.length > 1 || !parses(cron)) return invalid("the nicknames are @yearly, @annually, @monthly, @weekly, @daily, @midnight and @hourly");
   } else if (fields.length !== 5 && fields.length !== 6) {
     return invalid(`it has ${fields.length} field${fields.length === 1 ? "" : "s"}`);
+  } else if (fields.some((field) => /[?W]/i.test(field)) || /\dL/i.test(fields.at(-1)!)) {
+    return invalid("W, ? and a weekday's L (5L) are not read by the server; for the last Friday write 5#L");
   } else if (!parses(cron)) {
     return invalid(fieldProblem(fields));
   }
@@ -108,7 +112,7 @@ const FIELDS = [
   { name: "hour", takes: "0-23" },
   { name: "day-of-month", takes: "1-31, or L" },
   { name: "month", takes: "1-12 or JAN-DEC" },
-  { name: "day-of-week", takes: "0-7 or SUN-SAT, with 5L or 5#2 for the last or second Friday" },
+  { name: "day-of-week", takes: "0-7 or SUN-SAT, with 5#2 or 5#L for the second or last Friday" },
 ];
 const SECONDS = { name: "second", takes: "0-59" };
 const FIELD_FORMS = "*, a value, or a range, list or step of values (1-5, 1,15, */10)";
@@ -133,11 +137,4 @@ function parses(cron: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The next run strictly after `from` in the schedule's zone, or undefined for an invalid cron or zone. */
-export function nextRunAfter(cron: string, zoneName: string, from: Date): Date | undefined {
-  const zone = ianaZoneOf(zoneName);
-  if (zone === undefined || cronProblem(cron) !== undefined) return undefined;
-  return parse(cron, zone).nextRun(from) ?? undefined;
 }

@@ -1,4 +1,4 @@
-/** Avatar image files, shared by the provider (what it uploads) and the emulator (what it accepts and serves). */
+/** Avatar image files the provider uploads (the emulator states what it accepts in its own code; a test compares the two). */
 
 /** The image files the platform accepts as avatars, by extension, with their media types. */
 const IMAGE_TYPES: Record<string, string> = {

@@ -17,8 +17,9 @@ const src = path.resolve(__dirname, "../src");
  * import/ and review/. calls/ is the core every data function and action
  * shares. connection.ts (the stack's connection) belongs to the engine's
  * layer: the engine reads it, and it warns through the engine's log. The
- * emulator is a server of its own: it imports nothing of the toolkit, except
- * the edges listed in `EMULATOR_BORROWS`.
+ * emulator is a server of its own: it imports nothing of the toolkit, and
+ * states the facts it shares with it (settings, cron, durations, avatars) in
+ * its own words (test/emulator/restated-facts.test.ts compares the two).
  */
 const LAYERS = {
   entry: ["import", "review", "resources", "functions", "actions", "calls", "engine", "api", "client", "base"],
@@ -49,20 +50,6 @@ const TOP_MODULES: Record<string, Layer> = {
   "application-settings-catalogue.ts": "base",
   "node-version.ts": "base",
 };
-
-/**
- * The emulator's imports of the toolkit's own modules: it should state these
- * facts itself, as a real server and its clients state them apart (issue 34);
- * until it does, these edges and no others are allowed.
- */
-const EMULATOR_BORROWS = [
-  "emulator/index.ts → node-version.ts",
-  "emulator/areas/application-settings/index.ts → application-settings-catalogue.ts",
-  "emulator/areas/container-registry/jobs.ts → chronic-duration.ts",
-  "emulator/areas/container-registry/routes.ts → chronic-duration.ts",
-  "emulator/areas/groups/routes.ts → image-types.ts",
-  "emulator/areas/pipeline-schedules/model.ts → cron.ts",
-];
 
 function modules(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -124,6 +111,39 @@ function circles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/** The emulator area a module belongs to (`emulator/areas/<area>/...`), or undefined outside them. */
+function areaOf(module: string): string | undefined {
+  const [first, second, area, file] = module.split(path.sep);
+  return first === "emulator" && second === "areas" && file !== undefined ? area : undefined;
+}
+
+/**
+ * The pairs (importing area, imported area) that docs/adding-an-area.md's
+ * table of the emulator's cross-area imports names: each cell lists entries
+ * `importers (imported, ...)`, an imported area possibly followed by its
+ * modules (`repository's \`commits.ts\``).
+ */
+function documentedAreaImports(): Set<string> {
+  const guide = readFileSync(path.resolve(__dirname, "../docs/adding-an-area.md"), "utf8");
+  const table = guide.slice(guide.indexOf("The areas import another area's module by what it holds"));
+  const lines = table.split("\n");
+  const start = lines.findIndex((line) => line.startsWith("| "));
+  const end = lines.findIndex((line, index) => index > start && !line.startsWith("|"));
+  const rows = lines.slice(start + 2, end);
+  const slug = (name: string) => name.trim().replace(/'s?$/, "").replace(/ /g, "-");
+  const pairs = new Set<string>();
+  for (const row of rows) {
+    const cell = row.split("|")[2]!.trim();
+    for (const entry of cell.split(/\)[,;] |\) *$/).filter(Boolean)) {
+      const [importers, imported] = entry.split(" (") as [string, string];
+      for (const from of importers.split(/, | and /)) {
+        for (const part of imported.split(", ").filter((item) => !item.startsWith("`"))) pairs.add(`${slug(from)} → ${slug(part.split(" `")[0]!)}`);
+      }
+    }
+  }
+  return pairs;
+}
+
 /** The layer of a module (a path relative to src/); undefined for a folder or top module the table does not place. */
 function layerOf(module: string): Layer | undefined {
   const [first, ...rest] = module.split(path.sep);
@@ -142,6 +162,25 @@ describe("the layers of src/", () => {
     expect(circles(graph)).toEqual([]);
   });
 
+  it("an emulator area imports of another area its model, answers or shared lookups, never its routes, seed, background work or the list of areas", () => {
+    const internal = /(^|\/)(routes|seed|jobs)\.ts$/;
+    const violations = [...graph].flatMap(([file, targets]) =>
+      targets
+        .filter((target) => areaOf(file) !== undefined && (target === path.join("emulator", "areas", "index.ts") || (areaOf(target) !== undefined && areaOf(target) !== areaOf(file) && internal.test(target))))
+        .map((target) => `${file} → ${target}`),
+    );
+    expect(violations).toEqual([]);
+  });
+
+  it("docs/adding-an-area.md names every area another area imports, and only those", () => {
+    const actual = new Set(
+      [...graph].flatMap(([file, targets]) =>
+        targets.filter((target) => areaOf(file) !== undefined && areaOf(target) !== undefined && areaOf(target) !== areaOf(file)).map((target) => `${areaOf(file)} → ${areaOf(target)}`),
+      ),
+    );
+    expect([...documentedAreaImports()].sort()).toEqual([...actual].sort());
+  });
+
   it("every import runs down the table, never sideways or up, type-only imports included", () => {
     const violations: string[] = [];
     for (const [file, targets] of graph) {
@@ -149,15 +188,11 @@ describe("the layers of src/", () => {
       for (const target of targets) {
         const to = layerOf(target)!;
         const edge = `${file} → ${target}`;
-        const allowed = from === to || (LAYERS[from] as readonly string[]).includes(to) || (from === "emulator" && EMULATOR_BORROWS.includes(edge));
+        const allowed = from === to || (LAYERS[from] as readonly string[]).includes(to);
         if (!allowed) violations.push(`${edge} (${from} may import ${[from, ...LAYERS[from]].join(", ")})`);
       }
     }
     expect(violations).toEqual([]);
   });
 
-  it("lists only the emulator's borrowings that exist", () => {
-    const edges = new Set([...graph].flatMap(([file, targets]) => targets.map((target) => `${file} → ${target}`)));
-    expect(EMULATOR_BORROWS.filter((edge) => !edges.has(edge))).toEqual([]);
-  });
 });

@@ -9,6 +9,7 @@ import { isHttpUrl } from "../validation";
 import { callsOf } from "./core";
 import type { Needs, Operation } from "./needs";
 import { ownerNamedBy, ownerOf, type Owner, type OwnerKind } from "./owner";
+import { idForm } from "./id-form";
 
 /** A badge rendered for a project or group: what `GET .../badges/render` answers. */
 export const renderedBadge = z.looseObject({
@@ -62,6 +63,9 @@ export function parseBadgeId(id: string): { kind: OwnerKind; path: string } | un
   if (!match?.[1]) return undefined;
   return { kind: match[1] === "projects" ? "project" : "group", path: "/" + id };
 }
+
+/** A badge id as resources record it. */
+export const badgeIdForm = idForm("of the form projects/<project>/badges/<id> or groups/<group>/badges/<id>", parseBadgeId);
 
 /** A badge's number from its `badgeId` (12) or its recorded id (`projects/acme%2Fweb/badges/12`). */
 export const badgeNumberOf = (value: string | number): string | undefined => (typeof value === "number" ? String(value) : BADGE_ID.exec(value)?.[2]);

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { apiPath, type PlatformClient } from "../client";
 import { callsOf, checked } from "./core";
 import { ownerReference } from "./owner";
+import { idForm } from "./id-form";
 
 const date = z.string().nullable();
 
@@ -76,6 +77,9 @@ export function parseEpicLinkId(id: string): { childrenPath: string; childPath: 
   const match = LINK_ID.exec(id);
   return match ? { childrenPath: "/" + match[1], childPath: `/${match[1]}/${match[2]}`, childId: Number(match[2]) } : undefined;
 }
+
+/** An epic link id as resources record it. */
+export const epicLinkIdForm = idForm("of the form groups/<group>/epics/<parent iid>/epics/<child epic id>", parseEpicLinkId);
 
 /** The argument naming an epic's group, as the calls on epics take it. */
 export const inGroup = {

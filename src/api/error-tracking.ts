@@ -8,6 +8,7 @@ import { apiPath } from "../client";
 import type { Needs } from "./needs";
 import { callsOf } from "./core";
 import { onProject } from "./owner";
+import { idForm } from "./id-form";
 
 /** Error tracking settings and keys need admin_operations: the Maintainer role, and a token with the api scope. */
 export const clientKeyNeeds = (args: { project: string | number }): Needs => ({
@@ -40,3 +41,6 @@ export function parseClientKeyId(id: string): { keysPath: string; keyId: number 
   const match = KEY_ID.exec(id);
   return match ? { keysPath: "/" + match[1], keyId: Number(match[2]) } : undefined;
 }
+
+/** A client key id as resources record it. */
+export const clientKeyIdForm = idForm("of the form projects/<project id>/error_tracking/client_keys/<key id>", parseClientKeyId);

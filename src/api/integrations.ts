@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { apiPath, pathSegment } from "../client";
 import { callsOf } from "./core";
+import { idForm } from "./id-form";
 
 /** Null behaves as false; a server may leave out switches its edition lacks. */
 const flag = z.boolean().nullable().optional();
@@ -101,6 +102,9 @@ const INTEGRATION_ID = /^(groups\/[^/]+\/integrations\/)?([a-z0-9-]+)$/;
 export function parseGroupIntegrationId(id: string): string | undefined {
   return INTEGRATION_ID.exec(id)?.[1] ? "/" + id : undefined;
 }
+
+/** A group integration id as resources record it. */
+export const groupIntegrationIdForm = idForm("of the form groups/<group>/integrations/<slug>", parseGroupIntegrationId);
 
 /** The slug of a recorded integration id, or of a slug alone. */
 export const integrationSlugOf = (value: string): string | undefined => INTEGRATION_ID.exec(value)?.[2];

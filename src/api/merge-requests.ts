@@ -7,6 +7,7 @@ import { z } from "zod";
 import { apiPath } from "../client";
 import { callsOf } from "./core";
 import { ownerReference } from "./owner";
+import { idForm } from "./id-form";
 
 const nullableText = z.string().nullable().optional();
 
@@ -202,6 +203,9 @@ export function parseMergeRequestId(id: string): { path: string; project: string
   const match = /^projects\/([^/]+)\/merge_requests\/(\d+)$/.exec(id);
   return match ? { path: "/" + id, project: decodeURIComponent(match[1]!), iid: Number(match[2]) } : undefined;
 }
+
+/** A merge request id as resources record it. */
+export const mergeRequestIdForm = idForm("of the form projects/<project>/merge_requests/<iid>", parseMergeRequestId);
 
 /** The arguments naming one merge request, as the calls on it take them. */
 export const inMergeRequest = {

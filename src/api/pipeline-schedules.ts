@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { apiPath, pathSegment, roleNeeded } from "../client";
 import { callsOf } from "./core";
+import { idForm } from "./id-form";
 
 const user = z.looseObject({
   id: z.number(),
@@ -88,6 +89,9 @@ export function parsePipelineScheduleId(id: string): string | undefined {
   const match = SCHEDULE_ID.exec(id);
   return match?.[1] ? "/" + id : undefined;
 }
+
+/** A schedule id as resources record it. */
+export const pipelineScheduleIdForm = idForm("of the form projects/<project>/pipeline_schedules/<id>", parsePipelineScheduleId);
 
 /** A schedule's number from its `scheduleId` (12) or its recorded id (`projects/acme%2Fweb/pipeline_schedules/12`). */
 export const pipelineScheduleNumberOf = (value: string | number): string | undefined => (typeof value === "number" ? String(value) : SCHEDULE_ID.exec(value)?.[2]);

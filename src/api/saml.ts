@@ -10,6 +10,7 @@ import { z } from "zod";
 import { apiPath, pathSegment, tierNeeded, type PlatformClient } from "../client";
 import { callsOf } from "./core";
 import { onGroup, type Needs } from "./needs";
+import { idForm } from "./id-form";
 
 // ---------------------------------------------------------------------------
 // Group links
@@ -60,6 +61,9 @@ export function parseSamlGroupLinkId(id: string): { path: string; group: string;
   return match[4] === undefined ? parsed : { ...parsed, provider: decodeURIComponent(match[4]) };
 }
 
+/** A SAML group link id as resources record it. */
+export const samlGroupLinkIdForm = idForm("of the form groups/<group>/saml_group_links/<name>[?provider=<provider>]", parseSamlGroupLinkId);
+
 // ---------------------------------------------------------------------------
 // Identities
 
@@ -76,6 +80,15 @@ export const samlIdentityCalls = callsOf(samlIdentity);
 export const samlIdentitiesPath = (group: string | number): string => apiPath`/groups/${group}/saml/identities`;
 /** `/groups/acme/saml/<uid>`: an identity is addressed by its current extern_uid. */
 export const samlIdentityPath = (group: string | number, uid: string): string => apiPath`/groups/${group}/saml/${uid}`;
+
+/** A recorded SAML identity id (`groups/<group as declared, encoded>/saml/users/<user id>`) read back; undefined when it is not one. */
+export function parseSamlIdentityId(id: string): { group: string; userId: number } | undefined {
+  const match = /^groups\/([^/]+)\/saml\/users\/(\d+)$/.exec(id);
+  return match ? { group: decodeURIComponent(match[1]!), userId: Number(match[2]) } : undefined;
+}
+
+/** A SAML identity id as resources record it. */
+export const samlIdentityIdForm = idForm("of the form groups/<group>/saml/users/<user id>", parseSamlIdentityId);
 
 /** What one read of the group tells about why it has no SAML provider. */
 export interface GroupProbe {

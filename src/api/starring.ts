@@ -8,6 +8,7 @@ import { z } from "zod";
 import { apiPath } from "../client";
 import { callsOf } from "./core";
 import { project } from "./projects";
+import { idForm } from "./id-form";
 
 const userBasic = z.looseObject({
   id: z.number(),
@@ -109,3 +110,6 @@ export function parseStarId(id: string): { projectId: number; userId: number } |
   const match = STAR_ID.exec(id);
   return match ? { projectId: Number(match[1]), userId: Number(match[2]) } : undefined;
 }
+
+/** A star id as resources record it. */
+export const starIdForm = idForm("of the form projects/<project id>/starrers/<user id>", parseStarId);

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { apiPath, flagOff, tierNeeded, tokenRefused } from "../client";
 import { callsOf } from "./core";
 import { ownerReference } from "./owner";
+import { idForm } from "./id-form";
 
 /** A top-level group: its numeric id or its path (a path with `/` is a subgroup, which these APIs refuse). */
 export const topLevelGroup = ownerReference.refine((value) => typeof value === "number" || !value.includes("/"), {
@@ -112,6 +113,12 @@ export const cleanupPolicyPath = (group: string | number): string => apiPath`/gr
 
 /** Registries and upstreams are named by their numeric id alone. */
 export const isNumericId = (id: string): boolean => /^\d+$/.test(id);
+
+/** A registry's id as resources record it: its number. */
+export const registryIdForm = idForm("a registry's numeric id", (id) => (isNumericId(id) ? id : undefined));
+
+/** An upstream's id as resources record it: its number. */
+export const upstreamIdForm = idForm("an upstream's numeric id", (id) => (isNumericId(id) ? id : undefined));
 
 /** An object's numeric id argument; `what` names the object in the message (`a virtual registry`). */
 export const objectId = (what: string) => z.number().int({ message: `must be ${what}'s numeric id` }).positive({ message: `must be ${what}'s numeric id` });

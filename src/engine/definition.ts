@@ -8,6 +8,7 @@ import type { z } from "zod";
 import type { EngineContext, Live, Needs, Operation } from "../api/needs";
 import { aliasConflicts, inputGates, traitsOfShape, type FieldTraits } from "../api/fields";
 import { topLevelNeeded } from "../api/needs";
+import type { IdForm } from "../api/id-form";
 
 export type { EngineContext, Live, Operation } from "../api/needs";
 export type { FieldTraits, ObservedTrait, SecretParts } from "../api/fields";
@@ -83,6 +84,11 @@ export function outputValues(outputs: OutputsDeclaration, live: Live, args: Reco
 interface ResourceBase<S extends z.ZodObject, L extends Live, O extends OutputsDeclaration<L, z.output<S>>> {
   /** The class name, also the key in `providers`. */
   name: string;
+  /**
+   * The form of the ids the resource records (../api/id-form.ts), where its
+   * `read` takes no other: an `import` id not of it is refused before any request.
+   */
+  idForm?: IdForm;
   /** What the server calls this object in a `404 <Subject> Not Found` message, if it names it. */
   notFoundSubject?: string;
   /** The inputs: types, defaults and the rules `check` enforces. */
@@ -111,6 +117,17 @@ interface ResourceBase<S extends z.ZodObject, L extends Live, O extends OutputsD
   validate?(args: z.output<S>): { property: string; reason: string }[];
   /** The live object, or undefined when it no longer exists. */
   read(ctx: EngineContext, id: string, args: z.output<S>): Promise<L | undefined>;
+  /**
+   * The address fields (owners, `local` ones) that an `import` id fixes, by
+   * property: what a declaration taking that object over gives them. At
+   * preview an owner may be another resource's output the engine does not
+   * know yet (an upstream's `registry`); with this, the takeover is still
+   * compared with the object, the owner taken as given here (./import.ts).
+   * `live` is the object read by the id alone, for a kind read by id;
+   * undefined for one imported by creating and for a settings resource. A
+   * field left out stays unknown: the takeover is then compared at apply.
+   */
+  addressOfImport?(id: string, live: L | undefined): Partial<z.output<S>>;
   /**
    * What an update will do, in words a reviewer reads (an exclusive set's
    * `deletes`: the objects it removes): inputs `check` adds from the recorded

@@ -7,7 +7,7 @@
  * the dynamic provider host cannot load (pulumi/pulumi#16175, #3550; the SDK
  * fails with "Cannot read properties of undefined (reading 'toJavaScript')").
  * So the resource class (./resource.ts) takes `import` out of the options and
- * hands the id to the provider in the reserved input `__import`; `create`
+ * hands the id to the provider in the engine's envelope (./envelope.ts); `create`
  * (./provider.ts) then reads that object instead of creating one, and brings
  * it to the declared values the way `adoptExisting` does. Once the object is in
  * the state the option has done its work: later runs compare as usual, and the
@@ -18,53 +18,32 @@
  *
  * A takeover (`import`, or `adoptExisting` finding an object) can only be a
  * create to the engine: the preview shows `+ create`. So check reads the
- * object it takes and says so twice: in the input `takeover` (the id, and
+ * object it takes and says so twice: in the envelope's takeover (the id, and
  * each field it overwrites with the value it has now, a secret as `[secret]`;
  * the new value is the create's own input beside it), which the preview lists
  * with the create's inputs, and in a warning (old → new) attached to the
  * resource, which the engine can place only by its URN: the resource class
- * hands that to check in the reserved input `__urn` when a takeover is
- * possible (./resource.ts).
+ * puts that in the envelope when a takeover is possible (./resource.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { AnyResourceDefinition, EngineContext, Located } from "./definition";
 import { warn } from "./engine-log";
 import { isUnknown } from "./values";
+import { withoutEngineKeys } from "./envelope";
 import { checkImportedId, ExplainedError } from "./errors";
 import { isGone } from "./explain";
+import { malformedId } from "../api/id-form";
 import type { PropertyParts } from "./types";
+import type { Takeover } from "./envelope";
 
-/** The reserved input that carries the id of the object to take over. */
-export const IMPORT_KEY = "__import";
-
-/** The reserved input that carries the resource's URN when it may take an object over: its warning is attached there. */
-export const URN_KEY = "__urn";
-
-/** The input check adds for a takeover: what it takes and what it overwrites. */
-export const TAKEOVER_KEY = "takeover";
-
-/** A takeover as the preview shows it. */
-export interface Takeover {
-  /** The object taken over, by the resource's id. */
-  id: string;
-  /** Each field the `up` changes, with the value it has now: a secret's `[secret]`, a write-only one's `[not shown by the server]`. */
-  overwrites: Record<string, unknown>;
-}
-
-/** The options without `import`, and the input that carries its id (empty without it). */
+/** The options without `import`, and the id it names (undefined without it). */
 export function withoutImportOption(opts: pulumi.CustomResourceOptions | undefined): {
   options: pulumi.CustomResourceOptions | undefined;
-  importInput: Record<string, string>;
+  importId: string | undefined;
 } {
-  if (opts?.import === undefined) return { options: opts, importInput: {} };
+  if (opts?.import === undefined) return { options: opts, importId: undefined };
   const { import: id, ...options } = opts;
-  return { options, importInput: { [IMPORT_KEY]: String(id) } };
-}
-
-/** The id to import, from a resource's inputs (as check passes them on to create). */
-export function importIdOf(inputs: Record<string, unknown>): string | undefined {
-  const id = inputs[IMPORT_KEY];
-  return typeof id === "string" && id !== "" ? id : undefined;
+  return { options, importId: String(id) };
 }
 
 /**
@@ -73,13 +52,13 @@ export function importIdOf(inputs: Record<string, unknown>): string | undefined 
  * the id must be.
  */
 export async function importedObject(definition: AnyResourceDefinition, ctx: EngineContext, id: string, args: Record<string, unknown>): Promise<Located> {
+  const form = definition.idForm;
+  if (form && form.parse(id) === undefined) throw new ExplainedError(`${definition.name}: cannot import "${id}": ${malformedId(definition.name, form, id)}`);
   let live: Record<string, unknown> | undefined;
   try {
     live = await definition.read(ctx, id, args as never);
   } catch (error) {
-    if (isGone(definition, error)) live = undefined;
-    else if (isMalformedId(error)) throw new ExplainedError(`${definition.name}: cannot import "${id}": ${(error as Error).message}`);
-    else throw error;
+    if (!isGone(definition, error)) throw error;
   }
   if (!live) {
     throw new ExplainedError(
@@ -90,20 +69,9 @@ export async function importedObject(definition: AnyResourceDefinition, ctx: Eng
   return { id, live };
 }
 
-/** A resource module's own refusal of an id it cannot parse (`parseId`), not a failed request. */
-function isMalformedId(error: unknown): boolean {
-  return error instanceof Error && !("status" in error) && / id "[^"]*" is not /.test(error.message);
-}
-
 /** Whether the program may take an object over: the `import` option or `adoptExisting` (then the URN goes to check). */
 export function mayTakeOver(args: object, opts: pulumi.CustomResourceOptions | undefined): boolean {
   return opts?.import !== undefined || (args as { adoptExisting?: unknown }).adoptExisting !== undefined;
-}
-
-/** The reserved input as check passes it on to create: `{ __import: id }`, or nothing. */
-export function importInputOf(inputs: Record<string, unknown>): Record<string, string> {
-  const id = importIdOf(inputs);
-  return id === undefined ? {} : { [IMPORT_KEY]: id };
 }
 
 /**
@@ -123,25 +91,70 @@ export function changesToAdopt(parts: PropertyParts, current: Record<string, unk
  * settings resource's id naming another object fails the preview (returned as
  * the failure's reason); otherwise the takeover, with what the `up` will
  * overwrite. A server that cannot be read now leaves it to the `up`.
+ *
+ * An address field not known yet (an owner given as another resource's
+ * output, which a dynamic resource has only after its first `up`) is taken as
+ * the import id fixes it (`addressOfImport`, returned as `address`, which the
+ * warning names), and every other field is compared as usual; any other
+ * unknown input leaves the comparison to the `up`.
  */
-export async function previewImport(parts: PropertyParts, ctx: EngineContext, id: string, args: Record<string, unknown>): Promise<{ failure: string } | { takeover: Takeover } | undefined> {
+export async function previewImport(
+  parts: PropertyParts,
+  ctx: EngineContext,
+  id: string,
+  args: Record<string, unknown>,
+): Promise<{ failure: string } | { takeover: Takeover; address: Record<string, unknown> | undefined } | undefined> {
   const { definition } = parts;
+  const unknown = Object.keys(args).filter((name) => isUnknown(args[name]));
+  if (unknown.some((name) => !(parts.propertySet.has(name) && parts.traits(name).local))) return undefined;
+  const addressed = (live: Record<string, unknown> | undefined) => withImportedAddress(parts, id, args, unknown, live);
   try {
     if (definition.kind === "object" && definition.importByCreating) {
-      checkImportedId(definition, id, await definition.importByCreating(ctx, args as never));
-      return { takeover: { id, overwrites: {} } };
+      const declared = addressed(undefined);
+      if (!declared) return undefined;
+      checkImportedId(definition, id, await definition.importByCreating(ctx, declared.args as never));
+      return { takeover: { id, overwrites: {} }, address: declared.address };
     } else if (definition.kind === "settings") {
-      const located = await definition.locate(ctx, args as never);
+      const declared = addressed(undefined);
+      if (!declared) return undefined;
+      const located = await definition.locate(ctx, declared.args as never);
       checkImportedId(definition, id, located.id);
       const current = Object.fromEntries(parts.apiProperties.map((name) => [name, parts.liveValueOf(name, parts.traits(name), located.live)]));
-      return { takeover: { id, overwrites: overwritten(parts, parts.differingFromLive(args, located.live), current) } };
+      return { takeover: { id, overwrites: overwritten(parts, parts.differingFromLive(declared.args, located.live), current) }, address: declared.address };
     }
-    const { live } = await importedObject(definition, ctx, id, args);
-    const current = parts.outputsFor(args, live);
-    return { takeover: { id, overwrites: overwritten(parts, [...changesToAdopt(parts, current, args)], current) } };
+    const { live } = await importedObject(definition, ctx, id, unknown.length ? withoutNames(args, unknown) : args);
+    const declared = addressed(live);
+    if (!declared) return undefined;
+    const current = parts.outputsFor(declared.args, live);
+    return { takeover: { id, overwrites: overwritten(parts, [...changesToAdopt(parts, current, declared.args)], current) }, address: declared.address };
   } catch (error) {
     return error instanceof ExplainedError ? { failure: error.message } : undefined;
   }
+}
+
+/**
+ * The declared inputs with each unknown address field (`unknown`) as the
+ * import id fixes it, parsed as create parses them, and those fields (as
+ * `address`); undefined when one is not fixed or the inputs then do not parse
+ * (another value known only at apply).
+ */
+function withImportedAddress(
+  parts: PropertyParts,
+  id: string,
+  args: Record<string, unknown>,
+  unknown: readonly string[],
+  live: Record<string, unknown> | undefined,
+): { args: Record<string, unknown>; address?: Record<string, unknown> } | undefined {
+  if (unknown.length === 0) return { args };
+  const fixed = (parts.definition.addressOfImport?.(id, live) ?? {}) as Record<string, unknown>;
+  if (unknown.some((name) => fixed[name] === undefined)) return undefined;
+  const address = Object.fromEntries(unknown.map((name) => [name, fixed[name]]));
+  const parsed = parts.definition.schema.safeParse({ ...withoutEngineKeys(args), ...address });
+  return parsed.success ? { args: parsed.data as Record<string, unknown>, address } : undefined;
+}
+
+function withoutNames(args: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(args).filter(([name]) => !names.includes(name)));
 }
 
 /**
@@ -185,10 +198,21 @@ function shown(value: unknown): string {
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
 
-/** The warning of a takeover (each value old → new, a secret named only), attached to the resource when its URN is known. */
-export function warnTakeover(kind: string, how: "import" | "adoptExisting", takeover: Takeover, args: Record<string, unknown>, urn: string | undefined): Promise<void> {
+/**
+ * The warning of a takeover (each value old → new, a secret named only), attached to the resource when its URN is
+ * known; with the address fields not known yet that the comparison took as the import id fixes them.
+ */
+export function warnTakeover(
+  kind: string,
+  how: "import" | "adoptExisting",
+  takeover: Takeover,
+  args: Record<string, unknown>,
+  urn: string | undefined,
+  address?: Record<string, unknown>,
+): Promise<void> {
   const lines = Object.entries(takeover.overwrites).map(([name, now]) => (now === SECRET ? `${name} (secret, not shown)` : `${name}: ${shown(now)} → ${shown(args[name])}`));
   const overwrites = lines.length ? `it overwrites ${lines.join("; ")}` : "it overwrites nothing";
   const option = how === "import" ? "the import option" : "adoptExisting";
-  return warn(`${kind} ${takeover.id}: ${option} takes over this existing object; ${overwrites}.`, urn);
+  const taken = Object.entries(address ?? {}).map(([name, value]) => `; ${name}, known after the up, taken as the object's: ${shown(value)}`);
+  return warn(`${kind} ${takeover.id}: ${option} takes over this existing object; ${overwrites}${taken.join("")}.`, urn);
 }

@@ -18,7 +18,7 @@ import type { AnyObjectResource, EngineContext, Located } from "./definition";
 import { checkImportedId, ExplainedError } from "./errors";
 import { changesToAdopt, importedObject } from "./import";
 import type { Lifecycle, PropertyParts } from "./types";
-import { withoutEngineKeys } from "./values";
+import { withoutEngineKeys } from "./envelope";
 
 type Args = Record<string, unknown>;
 

@@ -17,8 +17,7 @@ import { client, withConnection, type Connection } from "../connection";
 import type { AnyResourceDefinition } from "./definition";
 import { declaredSchema } from "./declared-schema";
 import { PartialCreateError } from "./errors";
-import { importIdOf } from "./import";
-import { withoutEngineKeys } from "./values";
+import { envelopeOf, withoutEngineKeys } from "./envelope";
 
 type Args = Record<string, unknown>;
 
@@ -34,7 +33,7 @@ class NoLookup extends Error {}
 
 /** The object a pending create with these inputs (as the state records them, secrets in plain text) made, if any. */
 export async function lookUpPendingCreate(definition: AnyResourceDefinition, recordedInputs: Args): Promise<PendingCreateFinding> {
-  const importId = importIdOf(recordedInputs);
+  const { importId } = envelopeOf(recordedInputs);
   // An `import` takes over an object that was there before the create: it is there still.
   if (importId !== undefined) return { made: true, id: importId };
   if (definition.kind === "settings") {

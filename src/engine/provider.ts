@@ -13,16 +13,17 @@ import { objectLifecycle } from "./objects";
 import { PRIOR_VALUE_OUTPUTS, settingsLifecycle } from "./settings";
 import { ExplainedError, PartialCreateError } from "./errors";
 import { hiddenFromToken } from "./gone";
-import { importIdOf, importInputOf, previewAdoption, previewImport, TAKEOVER_KEY, URN_KEY, warnTakeover } from "./import";
+import { previewAdoption, previewImport, warnTakeover } from "./import";
+import { actedOn, type Envelope, envelopeOf, type Takeover, withEnvelope, withoutEngineKeys } from "./envelope";
 import { shownOnce } from "./shown-once";
 import { duringOperation } from "./engine-gone";
 import { noteProgramRunning } from "./stored-config";
 import { type Attempt, explain, isGone, isOwnerMissing } from "./explain";
 import { propertyParts } from "./properties";
 import type { Lifecycle, PropertyParts } from "./types";
-import { DRY_RUN_KEY, isUnknown, OBSERVED_KEY, withObservedValues, withoutEngineKeys, withSortedKeys } from "./values";
+import { isUnknown } from "./values";
 import { isCheckedStep, isExistingResource, noteCheckedStep, noteExistingResource, rememberChecked, startRun, takeChecked } from "./run-caches";
-import { verify, verifyObject } from "./verify";
+import { refusedStep, verify, verifyObject } from "./verify";
 import { describeIssue } from "../validation";
 import { type DeclaredSchema, declaredSchema } from "./declared-schema";
 
@@ -57,15 +58,20 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
 
     async check(olds, news) {
       noteProgramRunning(); // the current config is in force (./stored-config.ts)
+      const given = envelopeOf(news);
       const checked = checkInputs(engine, olds, news);
       if (checked.failures?.length) return checked;
       const verified = await verifiedAtPreview(engine, olds, news, checked);
       if (verified.failures?.length) return verified;
-      const observed = await withObserved(engine, verified, news[DRY_RUN_KEY] === false);
-      const result = observed.failures?.length ? observed : await takeoverPreviewed(engine, olds, news, observed);
+      const observed = await withObserved(engine, verified.inputs as Args, given.applying === true);
+      if ("failure" in observed) return { inputs: news, failures: [{ property: "", reason: observed.failure }] };
+      const takeover = await takeoverPreviewed(engine, olds, news, observed.inputs);
+      if (takeover && "failure" in takeover) return { inputs: news, failures: [{ property: "", reason: takeover.failure }] };
+      // Passed on to create: the import id (./import.ts); to diff and the update: what was observed.
+      const envelope: Envelope = { importId: given.importId, observed: observed.acted, takeover };
       // diff verifies what only it sees, for the steps of this run (verifiedStep).
-      if (!result.failures?.length) noteCheckedStep(definition.name, withoutEngineKeys(result.inputs as Args));
-      return result;
+      noteCheckedStep(definition.name, observed.inputs);
+      return { inputs: withEnvelope(observed.inputs, envelope) };
     },
 
     async diff(id, olds, news) {
@@ -80,7 +86,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
     async create(inputs) {
       const args = parse(engine, inputs);
       try {
-        const importId = importIdOf(inputs);
+        const { importId } = envelopeOf(inputs);
         return await duringOperation("create", () => (importId === undefined ? lifecycle.create(context(), args) : lifecycle.importing(context(), args, importId)));
       } catch (error) {
         if (error instanceof PartialCreateError) recordPartialCreate(engine, error, args, inputs.__provider);
@@ -174,7 +180,7 @@ function recordedState(definition: AnyResourceDefinition, props: Args): Args {
 function parse(engine: Engine, inputs: Args): Args {
   const declared = withoutEngineKeys(inputs);
   const parsed = takeChecked(engine.definition.name, declared) ?? (engine.inputSchema.for(declared).parse(declared) as Args);
-  const observed = inputs[OBSERVED_KEY] as Args | undefined;
+  const { observed } = envelopeOf(inputs);
   return observed ? { ...parsed, ...observed } : parsed;
 }
 
@@ -221,11 +227,9 @@ function checkInputs(engine: Engine, olds: Args, news: Args): pulumi.dynamic.Che
     const property = fingerprinted.find((name) => parsed[name] !== undefined) ?? "";
     return { inputs: news, failures: [{ property: "", reason: `${property}: ${(error as Error).message}` }] };
   }
-  // The id of an `import` goes on to create (./import.ts).
-  // Sorted as the engine sorts them: create and update find check's parse by this text (see `takeChecked` in ./run-caches.ts).
   const narrated = unknownPaths.length ? {} : (definition.narration?.of(withoutEngineKeys(olds), parsed as never) ?? {});
-  const checkedArgs = withSortedKeys(stripUndefined({ ...parsed, ...fingerprints, ...narrated, ...importInputOf(news) })) as Args;
-  if (unknownPaths.length === 0) rememberChecked(engine.definition.name, withoutEngineKeys(checkedArgs), parsed);
+  const checkedArgs = stripUndefined({ ...parsed, ...fingerprints, ...narrated });
+  if (unknownPaths.length === 0) rememberChecked(engine.definition.name, checkedArgs, parsed);
   return { inputs: checkedArgs };
 }
 
@@ -260,7 +264,7 @@ async function verifiedAtPreview(engine: Engine, olds: Args, news: Args, checked
   const creating = isNew || replacing || ownerMoved;
   // An update that names nothing it will do (an exclusive set with nothing to remove) sends nothing.
   if (!creating && definition.narration && !definition.narration.names.some((name) => args[name] !== undefined)) return checked;
-  const adopting = args.adoptExisting === true || importIdOf(news) !== undefined;
+  const adopting = args.adoptExisting === true || envelopeOf(news).importId !== undefined;
   // Replaced in place of itself (same owner), the old object is no collision: it goes, first or after.
   const skipUniqueness = adopting || unknown.length > 0 || (replacing && !ownerMoved);
   const failures = await verify({ resource, needs, ctx: context(), creating, changed, skipUniqueness });
@@ -285,57 +289,53 @@ async function verifiedStep(engine: Engine, id: string, recorded: Args, news: Ar
   const [args, operation, action] = replacing ? [recorded, "delete" as const, `delete ${id}, which the replacement removes`] : [withoutEngineKeys(news), "update" as const, `update ${id}`];
   const needs = definition.needs(args as never, operation);
   const failures = await verifyObject({ resource: definition.name, needs, ctx: context(), id });
-  if (failures.length) throw shownOnce(engine.explained(new ExplainedError(`${definition.name}: could not ${action}: ${failures.join("; ")}`), { operation, action, args }));
+  if (failures.length) throw shownOnce(engine.explained(new ExplainedError(refusedStep(definition.name, action, failures)), { operation, action, args }));
 }
 
 /**
  * check's step for observed properties (the `observed` trait): what the server
  * would make of the inputs now, read once every input is known and added to
  * the checked inputs, so the preview shows it. When the program's run applies
- * (the resource class passes `__dryRun: false`), the inputs record the value
- * the property will have after the update (`afterApply`), and the value read
- * goes to diff and the update under `__observed`, which the CLI does not show:
- * the next preview then compares with what is left, not with what was done.
- * A refused read fails the check with the server's answer explained.
+ * (the envelope says so), the inputs record the value the property will have
+ * after the update (`afterApply`), and the value read goes to diff and the
+ * update in the envelope (`acted`), which the CLI does not show: the next
+ * preview then compares with what is left, not with what was done. A refused
+ * read fails the check with the server's answer explained.
  */
-async function withObserved(engine: Engine, checked: pulumi.dynamic.CheckResult, applying: boolean): Promise<pulumi.dynamic.CheckResult> {
-  const args = checked.inputs as Args;
-  if (engine.observedProperties.length === 0 || Object.values(args).some(isUnknown)) return checked;
+async function withObserved(engine: Engine, args: Args, applying: boolean): Promise<{ inputs: Args; acted?: Args } | { failure: string }> {
+  if (engine.observedProperties.length === 0 || Object.values(args).some(isUnknown)) return { inputs: args };
   const observed: Args = {};
   try {
     for (const name of engine.observedProperties) observed[name] = await engine.traits(name).observed!.read(context(), args);
   } catch (error) {
-    const explained = engine.explained(error, { operation: "read", action: "read what it would do now", args });
-    return { inputs: args, failures: [{ property: "", reason: explained.message }] };
+    return { failure: engine.explained(error, { operation: "read", action: "read what it would do now", args }).message };
   }
   const shown = applying ? Object.fromEntries(engine.observedProperties.map((name) => [name, engine.traits(name).observed!.afterApply ?? observed[name]])) : observed;
-  const inputs = withSortedKeys({ ...args, ...shown }) as Args;
-  rememberChecked(engine.definition.name, withoutEngineKeys(inputs), engine.inputSchema.for(inputs).parse(withoutEngineKeys(inputs)) as Args);
-  return { inputs: applying ? { ...inputs, [OBSERVED_KEY]: observed } : inputs };
+  const inputs = { ...args, ...shown };
+  rememberChecked(engine.definition.name, inputs, engine.inputSchema.for(inputs).parse(inputs) as Args);
+  return applying ? { inputs, acted: observed } : { inputs };
 }
 
 /**
  * check's step for a resource not yet in the state that takes an object
  * over (`import`, or `adoptExisting` finding one): the object read now
  * (./import.ts), a missing import refused, and the takeover added to the
- * inputs and warned under the resource; unless `platform:verifyAtPreview` is
+ * envelope and warned under the resource; unless `platform:verifyAtPreview` is
  * false.
  */
-async function takeoverPreviewed(engine: Engine, olds: Args, news: Args, checked: pulumi.dynamic.CheckResult): Promise<pulumi.dynamic.CheckResult> {
-  const args = checked.inputs as Args;
+async function takeoverPreviewed(engine: Engine, olds: Args, news: Args, args: Args): Promise<Takeover | { failure: string } | undefined> {
   // A resource in the state keeps the takeover its create recorded: dropping it would show as a change of
   // every later update (the CLI compares recorded and new inputs), though nothing is taken over again.
-  if (Object.keys(withoutEngineKeys(olds)).length > 0) return TAKEOVER_KEY in olds ? { inputs: withSortedKeys({ ...args, [TAKEOVER_KEY]: olds[TAKEOVER_KEY] }) as Args } : checked;
-  const id = importIdOf(news);
-  if ((id === undefined && args.adoptExisting !== true) || !verifyAtPreview()) return checked;
-  if (Object.values(withoutEngineKeys(news)).some(isUnknown)) return checked;
+  if (Object.keys(withoutEngineKeys(olds)).length > 0) return envelopeOf(olds).takeover;
+  const { importId: id, urn } = envelopeOf(news);
+  if ((id === undefined && args.adoptExisting !== true) || !verifyAtPreview()) return undefined;
+  // An import compares what it can while inputs are unknown (previewImport); an adoption needs them all to look.
+  if (id === undefined && Object.values(withoutEngineKeys(news)).some(isUnknown)) return undefined;
   const found = id !== undefined ? await previewImport(engine, context(), id, args) : await previewAdoption(engine, context(), args);
-  if (!found) return checked;
-  if ("failure" in found) return { inputs: news, failures: [{ property: "", reason: found.failure }] };
+  if (!found || "failure" in found) return found;
   const takeover = "takeover" in found ? found.takeover : found;
-  const urn = typeof news[URN_KEY] === "string" ? (news[URN_KEY] as string) : undefined;
-  await warnTakeover(engine.definition.name, id !== undefined ? "import" : "adoptExisting", takeover, args, urn);
-  return { inputs: withSortedKeys({ ...args, [TAKEOVER_KEY]: takeover }) as Args };
+  await warnTakeover(engine.definition.name, id !== undefined ? "import" : "adoptExisting", takeover, args, urn, "address" in found ? found.address : undefined);
+  return takeover;
 }
 
 /** A declaration's failure as check reports it: the property in the reason only (see checkInputs). */
@@ -350,7 +350,7 @@ function namedInReason({ property, reason }: { property: string; reason: string 
  * adds itself: none is a property the program declared.
  */
 function withoutAnnouncedOutputs(definition: AnyResourceDefinition, inputs: Args): Args {
-  const added = (name: string) => name === "fingerprints" || name === TAKEOVER_KEY || definition.narration?.names.includes(name) === true;
+  const added = (name: string) => name === "fingerprints" || definition.narration?.names.includes(name) === true;
   const announced = (name: string) => name in definition.outputs && (!(name in definition.schema.shape) || definition.fields?.[name]?.observed !== undefined);
   return Object.fromEntries(Object.entries(inputs).filter(([name, value]) => !(added(name) || (value == null && announced(name)))));
 }
@@ -373,7 +373,7 @@ function withoutAnnouncedOutputs(definition: AnyResourceDefinition, inputs: Args
  */
 function diffInputs(engine: Engine, olds: Args, news: Args): pulumi.dynamic.DiffResult {
   const { lifecycle, traits } = engine;
-  const declared = withObservedValues(news);
+  const declared = actedOn(news);
   const changed = engine.changedProperties(olds, declared);
   for (const name of lifecycle.released(olds, declared)) if (!changed.includes(name)) changed.push(name);
   const { replaces, deleteBeforeReplace } = lifecycle.replacing(changed, olds, declared);

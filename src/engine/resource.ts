@@ -6,9 +6,9 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { type AnyResourceDefinition, type FieldTraits, type OutputsDeclaration, type OutputValue, outputTraits } from "./definition";
 import { CONNECTION_PROPERTY, secretConnection, type ConnectionArg } from "./connections";
-import { mayTakeOver, URN_KEY, withoutImportOption } from "./import";
+import { type Envelope, withEnvelope } from "./envelope";
+import { mayTakeOver, withoutImportOption } from "./import";
 import { serializedProvider } from "./shim";
-import { DRY_RUN_KEY } from "./values";
 
 /** A resource's arguments: the schema's input type, each property accepting a Pulumi input. */
 export type ResourceArgs<S extends z.ZodObject> = { [K in keyof z.input<S>]: pulumi.Input<z.input<S>[K]> } & ConnectionArg;
@@ -29,7 +29,7 @@ type ComputedOutputs<O> = { readonly [K in keyof O]-?: pulumi.Output<OutputValue
 
 /**
  * The props of a resource (before `__provider`): the arguments, secrets wrapped, every computed output
- * announced, and the id of an `import` option (./import.ts).
+ * announced, and the engine's envelope (./envelope.ts).
  */
 export function resourceProps(definition: AnyResourceDefinition, args: object, opts?: pulumi.CustomResourceOptions, name?: string): pulumi.Inputs {
   // The check `dynamic.Resource` makes: the host's own key is never a property.
@@ -45,11 +45,12 @@ export function resourceProps(definition: AnyResourceDefinition, args: object, o
   }
   // The resource's own server (./connections.ts): its token and other credentials secret.
   if (props[CONNECTION_PROPERTY] !== undefined) props[CONNECTION_PROPERTY] = secretConnection(props[CONNECTION_PROPERTY]);
+  const envelope: Envelope<pulumi.Output<string>> = { importId: withoutImportOption(opts).importId };
   // A takeover's warning goes under the resource, which the engine finds by its URN (./import.ts).
-  if (name !== undefined && mayTakeOver(args, opts)) props[URN_KEY] = pulumi.createUrn(name, resourceType(definition), opts?.parent);
+  if (name !== undefined && mayTakeOver(args, opts)) envelope.urn = pulumi.createUrn(name, resourceType(definition), opts?.parent);
   // Whether this run applies: check records an observed property as the update will leave it (./provider.ts).
-  if (Object.values((definition.fields ?? {}) as Record<string, FieldTraits | undefined>).some((traits) => traits?.observed)) props[DRY_RUN_KEY] = pulumi.runtime.isDryRun();
-  return { ...props, ...withoutImportOption(opts).importInput };
+  if (Object.values((definition.fields ?? {}) as Record<string, FieldTraits | undefined>).some((traits) => traits?.observed)) envelope.applying = !pulumi.runtime.isDryRun();
+  return withEnvelope(props, envelope);
 }
 
 /**

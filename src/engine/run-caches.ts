@@ -58,11 +58,42 @@ export interface ReadAnswers {
 
 type Answer<K extends ReadKey> = ReadAnswers[K["read"]];
 
-/** What the run has read of one server: each answer shared by every resource that needs it. */
+/**
+ * What names the subject of each read, in order: an owner by its kind and
+ * reference, a list by the list and its owner's path, and so on.
+ */
+const SUBJECT: { [R in ReadKey["read"]]: readonly Exclude<keyof Extract<ReadKey, { read: R }>, "read">[] } = {
+  user: [],
+  owner: ["kind", "ref"],
+  role: ["owner"],
+  plan: ["namespace"],
+  license: [],
+  features: [],
+  definitions: [],
+  object: ["path"],
+  list: ["list", "owner"],
+  "object owner": ["id"],
+  target: ["what"],
+  "untold flag": ["flag"],
+};
+
+/**
+ * The subject of a read as a key. A reference is the same owner whether it
+ * came as a number or as its text (the API takes `12` and `"12"` alike).
+ */
+function subjectOf(key: ReadKey): string {
+  const fields = SUBJECT[key.read] as readonly string[];
+  return JSON.stringify(fields.map((field) => String((key as unknown as Record<string, unknown>)[field])));
+}
+
+/**
+ * What the run has read of one server (the client of one connection): each
+ * answer, by what was read and of what, shared by every resource that needs it.
+ */
 export interface ServerReads {
   /** The server could not be reached: nothing more is verified in this run. */
   unreachable: boolean;
-  readonly answers: Map<string, Promise<unknown>>;
+  readonly answers: Map<ReadKey["read"], Map<string, Promise<unknown>>>;
 }
 
 let serverReads = new WeakMap<PlatformClient, ServerReads>();
@@ -73,13 +104,13 @@ export function readsOf(client: PlatformClient): ServerReads {
   return reads;
 }
 
-const keyText = (key: ReadKey): string => Object.values(key).map(String).join(" ");
-
-/** One answer per key, server and run: concurrent checks wait on the same request. */
+/** One answer per read, subject, server and run: concurrent checks wait on the same request. */
 export function readOnce<K extends ReadKey>(reads: ServerReads, key: K, read: () => Promise<Answer<K>>): Promise<Answer<K>> {
-  const text = keyText(key);
-  let answer = reads.answers.get(text) as Promise<Answer<K>> | undefined;
-  if (!answer) reads.answers.set(text, (answer = read()));
+  let ofFact = reads.answers.get(key.read);
+  if (!ofFact) reads.answers.set(key.read, (ofFact = new Map()));
+  const subject = subjectOf(key);
+  let answer = ofFact.get(subject) as Promise<Answer<K>> | undefined;
+  if (!answer) ofFact.set(subject, (answer = read()));
   return answer;
 }
 
@@ -100,21 +131,26 @@ let checkedWithOlds = new Set<string>();
 
 /** Notes the inputs of a resource checked with its old inputs (a resource already in the stack). */
 export function noteExistingResource(resource: string, inputs: Args): void {
-  checkedWithOlds.add(inputsDigest(resource, inputs));
+  checkedWithOlds.add(inputsKey(resource, inputs));
 }
 
 /** Whether these inputs were checked with old inputs in this run (then a check without them is a replacement's). */
 export function isExistingResource(resource: string, inputs: Args): boolean {
-  return checkedWithOlds.has(inputsDigest(resource, inputs));
+  return checkedWithOlds.has(inputsKey(resource, inputs));
 }
 
 /**
- * The inputs as a digest: the set keeps one entry per resource of the stack for the whole run, and a large stack's
- * inputs as text would weigh on the host's heap; a digest is 44 characters whatever the inputs. A collision of
- * SHA-256 digests is not a concern.
+ * The inputs of a resource kind as a key, by their value: the same whatever
+ * order their keys came in (the engine sends a resource's properties sorted;
+ * check and a program build them in their own order). The value as a digest:
+ * the sets keep one entry per resource of the stack for the whole run, and a
+ * large stack's inputs as text would weigh on the host's heap; a digest is 44
+ * characters whatever the inputs. A collision of SHA-256 digests is not a
+ * concern. The provider is not told which resource it serves (no URN reaches
+ * check or create), so its kind and inputs are what name it.
  */
-function inputsDigest(resource: string, inputs: Args): string {
-  return createHash("sha256").update(`${resource} ${canonicalJson(inputs)}`).digest("base64");
+function inputsKey(resource: string, inputs: Args): string {
+  return `${resource} ${createHash("sha256").update(canonicalJson(inputs)).digest("base64")}`;
 }
 
 /**
@@ -126,11 +162,11 @@ function inputsDigest(resource: string, inputs: Args): string {
 let checkedSteps = new Set<string>();
 
 export function noteCheckedStep(resource: string, inputs: Args): void {
-  checkedSteps.add(inputsDigest(resource, inputs));
+  checkedSteps.add(inputsKey(resource, inputs));
 }
 
 export function isCheckedStep(resource: string, inputs: Args): boolean {
-  return checkedSteps.has(inputsDigest(resource, inputs));
+  return checkedSteps.has(inputsKey(resource, inputs));
 }
 
 /** Called by `configure`: a new run, except in the provider host (see above). */
@@ -142,34 +178,29 @@ export function startRun(): void {
 }
 
 /**
- * What check parsed, by the resource kind and the JSON text of what it
- * returned: the engine passes check's result on to the create or update that
- * follows it, and parsing it again was a large part of the engine's own time
- * in those calls. Parsing check's result gives the value check parsed, since
- * the schemas' transforms and defaults give back what they made (a list of
- * variables becomes a map, a map stays one); this only saves the time. check
- * returns its result with every object's keys sorted, the order the engine
- * sends properties back in, so the text of what create receives is found as
- * it comes (inputs in any other order are parsed again). Each entry is taken
- * once; the map is bounded, as a preview checks and creates nothing, and the
- * engine runs a resource's create soon after its check. It is not reset by a
- * run: what it holds is right in any run.
+ * What check parsed, by the resource kind and the value of what it returned
+ * (`inputsKey`): the engine passes check's result on to the create or update
+ * that follows it, and parsing it again was a large part of the engine's own
+ * time in those calls. Parsing check's result gives the value check parsed,
+ * since the schemas' transforms and defaults give back what they made (a list
+ * of variables becomes a map, a map stays one); this only saves the time.
+ * Each entry is taken once; the map is bounded, as a preview checks and
+ * creates nothing, and the engine runs a resource's create soon after its
+ * check. It is not reset by a run: what it holds is right in any run.
  */
 const checkedInputs = new Map<string, Args>();
 const MAX_CHECKED_INPUTS = 512;
 
-const checkedKey = (resource: string, declared: Args): string => `${resource} ${JSON.stringify(declared)}`;
-
 /** Keeps what check parsed for the inputs it returned (without the engine's keys). */
 export function rememberChecked(resource: string, returned: Args, parsed: Args): void {
   if (checkedInputs.size >= MAX_CHECKED_INPUTS) checkedInputs.delete(checkedInputs.keys().next().value!);
-  checkedInputs.set(checkedKey(resource, returned), parsed);
+  checkedInputs.set(inputsKey(resource, returned), parsed);
 }
 
 /** What check parsed for these inputs, once; undefined when it is not kept. */
 export function takeChecked(resource: string, declared: Args): Args | undefined {
   if (checkedInputs.size === 0) return undefined;
-  const key = checkedKey(resource, declared);
+  const key = inputsKey(resource, declared);
   const parsed = checkedInputs.get(key);
   if (parsed !== undefined) checkedInputs.delete(key);
   return parsed;

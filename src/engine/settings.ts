@@ -33,7 +33,7 @@ import { checkImportedId } from "./errors";
 import type { EngineParts, Lifecycle } from "./types";
 import { mayHaveBeenApplied } from "../client";
 import { PartialCreateError } from "./errors";
-import { withoutEngineKeys } from "./values";
+import { withoutEngineKeys } from "./envelope";
 
 type Args = Record<string, unknown>;
 

@@ -24,35 +24,12 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** A copy of `value` with every object's keys in sorted order (values with `toJSON` kept as they are). */
-export function withSortedKeys(value: unknown): unknown {
+function withSortedKeys(value: unknown): unknown {
   if (value === null || typeof value !== "object" || typeof (value as { toJSON?: unknown }).toJSON === "function") return value;
   if (Array.isArray(value)) return value.map(withSortedKeys);
   const sorted: Record<string, unknown> = {};
   for (const key of Object.keys(value).sort()) sorted[key] = withSortedKeys((value as Record<string, unknown>)[key]);
   return sorted;
-}
-
-/** Inputs a run passes besides the declared ones: whether the program's run applies, and what check read to act on. */
-export const DRY_RUN_KEY = "__dryRun";
-export const OBSERVED_KEY = "__observed";
-const ENGINE_KEYS = ["__provider", "__import", "__urn", DRY_RUN_KEY, OBSERVED_KEY];
-
-/**
- * The inputs without the keys the engine adds (`__provider`), the id of an
- * `import` (`__import`) and the URN of a takeover (`__urn`, ./import.ts), and
- * the keys of observed properties (`__dryRun`, `__observed`, ./provider.ts).
- */
-export function withoutEngineKeys(values: Record<string, unknown>): Record<string, unknown> {
-  // Callers never change what they get: values without those keys are returned as they are, not copied.
-  if (!ENGINE_KEYS.some((key) => Object.hasOwn(values, key))) return values;
-  const { __provider: _provider, __import: _import, __urn: _urn, [DRY_RUN_KEY]: _dryRun, [OBSERVED_KEY]: _observed, ...rest } = values;
-  return rest;
-}
-
-/** The inputs as an update acts on them: each observed property with the value check read (kept under `__observed` when the run applies). */
-export function withObservedValues(values: Record<string, unknown>): Record<string, unknown> {
-  const observed = values[OBSERVED_KEY] as Record<string, unknown> | undefined;
-  return observed ? { ...withoutEngineKeys(values), ...observed } : withoutEngineKeys(values);
 }
 
 /**

@@ -127,6 +127,13 @@ export async function verifyObject(request: ObjectVerification): Promise<string[
   }
 }
 
+/**
+ * A step on an existing object that the server would refuse, in words: the
+ * same wherever a step is verified (a replacement's delete in diff, a plain
+ * delete in the review of the preview, src/review/verify-deletes.ts).
+ */
+export const refusedStep = (resource: string, action: string, failures: readonly string[]): string => `${resource}: could not ${action}: ${failures.join("; ")}`;
+
 async function unmetObjectNeeds(request: ObjectVerification, reads: RunReads): Promise<string[]> {
   const { needs, ctx, resource, id } = request;
   const user = await tokenUser(ctx, reads);

@@ -9,8 +9,8 @@
  * - `GET .../badges/render` writes nothing: it answers what a badge with
  *   these URLs would show on that project or group, placeholders resolved.
  *   As a lookup it is `getRenderedBadge` (the getX convention: the function
- *   reads a rendered badge). Real servers (lib/api/badges.rb,
- *   `find_source_if_admin`) let only those who administer the source render:
+ *   reads a rendered badge). Real servers let only those who administer the
+ *   source render:
  *   Maintainer+ of a project, Owner of a group.
  */
 import { z } from "zod";

@@ -3,9 +3,7 @@
  * integrations of a group, and one integration with its settings. Both need
  * at least the Maintainer role in the group.
  *
- * Where the API documentation is silent, real servers (lib/api/integrations.rb,
- * integratable_operations.rb, Entities::IntegrationBasic / Integration) are
- * followed: the list is not paginated and holds active integrations only; one
+ * Where the API documentation is silent, as real servers answer: the list is not paginated and holds active integrations only; one
  * integration adds `properties`, its settings by name; one never configured
  * on the group is 404 `Integration Not Found`; a disabled one (DELETE) is
  * still found, `active: false`, settings reset.

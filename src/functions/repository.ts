@@ -4,8 +4,7 @@
  * read from its git repository. Every endpoint here also answers anonymous
  * callers on public projects; a private project is "not found" to a non-member.
  *
- * Where the spec is silent we followed GitLab's `doc/api/repositories.md` and
- * `lib/api/repositories.rb`: the tree's keyset pages (`pagination=keyset`, the
+ * Where the specification is silent, as real servers answer: the tree's keyset pages (`pagination=keyset`, the
  * next page's `page_token` in the `Link` header), the archive formats, `refs[]`
  * for the merge base, and the changelog's `{ notes }`.
  */

@@ -5,11 +5,10 @@
  * SAML SSO, group links on every offering from Premium.
  *
  * Real servers answer a group without a SAML provider with a bare 400 on the
- * identities list (ee/lib/api/provider_identity.rb), so that failure reads the
+ * identities list, so that failure reads the
  * group once to say why (../api/saml.ts, `whyNoSamlProvider`);
  * and they answer every refusal of the group links with 401, and 422 when
- * several links share a name and no provider was given
- * (ee/lib/api/saml_group_links.rb): both explained here.
+ * several links share a name and no provider was given: both explained here.
  */
 import { z } from "zod";
 import { ApiError, missingOrHidden, tokenRefused } from "../client";

@@ -8,9 +8,10 @@ import { z } from "zod";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
-import { badgeCalls, badgeIdOf, badgeNeeds, badgesOf, badgesPath, findOwnBadge, parseBadgeId, urlWithPlaceholders, type Badge as BadgeLive } from "../api/badges";
+import { badgeCalls, badgeIdOf, badgeNeeds, badgesOf, badgesPath, findOwnBadge, urlWithPlaceholders, type Badge as BadgeLive, badgeIdForm } from "../api/badges";
 import { exactlyOneOwner, ownerOf, ownerReference, type OwnerKind } from "../api/owner";
 import { adoptExisting, ownerInput } from "./common";
+import { parsedId } from "../api/id-form";
 
 const schema = z.object({
   /** The project that owns the badge (id or full path); set this or `group`. */
@@ -29,9 +30,7 @@ type BadgeInputs = z.output<typeof schema>;
 
 /** The resource id is the badge's API path, e.g. `projects/acme%2Fweb/badges/12`. */
 function parseId(id: string): { kind: OwnerKind; path: string } {
-  const parsed = parseBadgeId(id);
-  if (!parsed) throw new Error(`Badge id "${id}" is not of the form projects/<project>/badges/<id> or groups/<group>/badges/<id>.`);
-  return parsed;
+  return parsedId("Badge", badgeIdForm, id);
 }
 
 /** Only the owner's own badges: a project's list also contains its groups' badges. */
@@ -47,6 +46,7 @@ function located(args: BadgeInputs, live: BadgeLive) {
 
 export const badgeDefinition = defineObjectResource({
   name: "Badge",
+  idForm: badgeIdForm,
   schema,
   outputs: {
     /** The badge's numeric id on the server. */

@@ -34,8 +34,9 @@ import { defineObjectResource, type EngineContext, type Operation } from "../eng
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { onGroup, type Needs } from "../engine/needs";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
-import { epicCalls, epicLinkId, moveEpicChild, parseEpicLinkId, type Epic as EpicJson } from "../api/epics";
+import { epicCalls, epicLinkId, moveEpicChild, type Epic as EpicJson, epicLinkIdForm } from "../api/epics";
 import { ownerReference } from "../api/owner";
+import { parsedId } from "../api/id-form";
 
 /** The child as read: the epic, and its neighbours among the parent's children. */
 export type EpicLinkLive = EpicJson & {
@@ -68,9 +69,7 @@ export const PREVIOUS_PARENT_LINK =
 
 /** The resource id: `groups/<group>/epics/<parent iid>/epics/<child global id>`, the API path of the link. */
 function parseId(id: string): { childrenPath: string; childPath: string; childId: number } {
-  const parsed = parseEpicLinkId(id);
-  if (!parsed) throw new Error(`EpicLink id "${id}" is not of the form groups/<group>/epics/<parent iid>/epics/<child epic id>.`);
-  return parsed;
+  return parsedId("EpicLink", epicLinkIdForm, id);
 }
 
 const idOf = (args: EpicLinkInputs): string => epicLinkId(args.group, args.epicIid, args.childEpicId);
@@ -113,7 +112,7 @@ function refusedLink(error: unknown, args: EpicLinkInputs): unknown {
 const MEMBERSHIP = "membership (the Guest role; the Planner role while the epic_relations_for_non_members flag is off, or for a confidential epic)";
 
 /**
- * Who may do what (ee/lib/api/epic_links.rb, ee/spec/requests/api/epic_links_spec.rb; see the emulator's epics-model.ts).
+ * Who may do what, as real servers decide it.
  * The membership depends on a flag and the epic, which the preview cannot judge: only the tier is verified there.
  */
 function needs(args: EpicLinkInputs, operation: Operation): Needs {
@@ -126,6 +125,7 @@ function needs(args: EpicLinkInputs, operation: Operation): Needs {
 
 export const epicLinkDefinition = defineObjectResource({
   name: "EpicLink",
+  idForm: epicLinkIdForm,
   // `404 Epic Not Found`: the parent epic is gone, and with it the link.
   notFoundSubject: "Epic",
   schema,

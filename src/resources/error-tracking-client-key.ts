@@ -20,10 +20,11 @@ import { ownerInput } from "./common";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
-import { clientKeyCalls, clientKeyId, clientKeysPath, parseClientKeyId, type ClientKey as ClientKeyLive } from "../api/error-tracking";
+import { clientKeyCalls, clientKeyId, clientKeysPath, type ClientKey as ClientKeyLive, clientKeyIdForm } from "../api/error-tracking";
 import { ownerReference } from "../api/owner";
 import { numericProjectId } from "../api/projects";
 import { clientKeyNeeds } from "../api/error-tracking";
+import { parsedId } from "../api/id-form";
 
 const schema = z.object({
   /** The project (numeric id or full path). */
@@ -39,9 +40,7 @@ type ClientKeyInputs = z.output<typeof schema>;
 
 /** The resource id: `projects/<project id>/error_tracking/client_keys/<key id>`. */
 function parseId(id: string): { keysPath: string; keyId: number } {
-  const parsed = parseClientKeyId(id);
-  if (!parsed) throw new Error(`ErrorTrackingClientKey id "${id}" is not of the form projects/<project id>/error_tracking/client_keys/<key id>.`);
-  return parsed;
+  return parsedId("ErrorTrackingClientKey", clientKeyIdForm, id);
 }
 
 const listKeys = (ctx: EngineContext, keysPath: string) => clientKeyCalls.list(ctx.client, keysPath);
@@ -54,6 +53,7 @@ function readKey(ctx: EngineContext, id: string): Promise<ClientKeyLive | undefi
 
 export const errorTrackingClientKeyDefinition = defineObjectResource({
   name: "ErrorTrackingClientKey",
+  idForm: clientKeyIdForm,
   notFoundSubject: "",
   lookupOnlyWhileCreating: true,
   schema,

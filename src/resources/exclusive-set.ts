@@ -57,6 +57,12 @@ export interface CollectionDeclaration<A extends Record<string, unknown>> {
   /** The collection's API path without the leading slash: the resource's id. */
   collectionPath(args: A): string;
   /**
+   * The owner a collection path names (the inverse of `collectionPath`), for a
+   * collection whose owner a program gives as another resource's output: a
+   * takeover (`import`) is then compared at preview, before that output is known.
+   */
+  ownerOf?(id: string): Partial<A>;
+  /**
    * What the server demands to list the objects (`create`, `read`) and to
    * remove them (`update`, the only operation that removes): explains a
    * refusal, and is verified at preview. Never uniqueness: the set takes over
@@ -183,6 +189,7 @@ export function exclusiveSetDefinition<A extends Record<string, unknown>>(collec
     hiddenInDiffs: ["unexpected"],
     // `import: <collection path>` is an ordinary create: it removes nothing the preview did not name.
     importByCreating: async (_ctx, args) => collection.collectionPath(args as unknown as A),
+    addressOfImport: (id) => (collection.ownerOf?.(id) ?? {}) as never,
 
     async create(ctx, args) {
       // One list, so a missing owner or a role too low fails this `up`, not a later refresh. Nothing is

@@ -22,6 +22,11 @@ export const exclusiveUpstreamsDefinition = exclusiveSetDefinition<Owner>({
   noun: "upstream",
   owner: { registry: z.number().int().positive() },
   collectionPath: (args) => registryUpstreamsPath(args.registry).slice(1),
+  // A program gives the registry as the VirtualRegistry's `registryId`, unknown before its first `up`.
+  ownerOf: (id) => {
+    const registry = /^virtual_registries\/container\/registries\/(\d+)\/upstreams$/.exec(id)?.[1];
+    return registry === undefined ? {} : { registry: Number(registry) };
+  },
   // Listing needs the Guest role; removing, Maintainer.
   needs: (args, operation) => ({ on: registryOwner("registry", args.registry), ...CONTAINER_REGISTRY_NEEDS, ...(operation === "update" ? {} : { role: "Guest" }) }),
 

@@ -3,8 +3,7 @@
  *
  * The API has no create: `PUT /groups/:id/integrations/<slug>` sets an
  * integration up (creating or overwriting it), DELETE disables it and resets
- * its settings. Real servers (lib/api/integrations/integratable_operations.rb,
- * Integrations::Base::Integration, Integrations::ResetSecretFields) also:
+ * its settings. Real servers also:
  * - never return secret settings (`api_field_names` drops password-type
  *   fields, i.e. names with token/key/password/secret, and `webhook`);
  * - declare a slug's required settings with Grape `requires`, so every PUT
@@ -21,7 +20,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { field } from "../api/fields";
 import { ApiError, mayHaveBeenApplied } from "../client";
-import { groupIntegrationPath, groupIntegrationsPath, integrationCalls, integrationSummaryCalls, parseGroupIntegrationId, type GroupIntegration as IntegrationLive } from "../api/integrations";
+import { groupIntegrationPath, groupIntegrationsPath, integrationCalls, integrationSummaryCalls, type GroupIntegration as IntegrationLive, groupIntegrationIdForm } from "../api/integrations";
 import { defineObjectResource, type EngineContext, type FieldTraits } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceOutputs } from "../engine/resource";
@@ -42,6 +41,7 @@ import {
   SECRET_SETTINGS,
   type IntegrationSlug,
 } from "./group-integration-catalogue";
+import { parsedId } from "../api/id-form";
 
 // The slugs and their settings are data: ./group-integration-catalogue.ts.
 export { BRANCHES_TO_BE_NOTIFIED, FAMILY_OF, INTEGRATION_SLUGS, integrationSettings, PROJECT_ONLY_SLUGS, type IntegrationSlug } from "./group-integration-catalogue";
@@ -125,9 +125,7 @@ function validate(args: Inputs): { property: string; reason: string }[] {
 
 /** The resource id is the integration's API path: `groups/acme/integrations/slack`. */
 function parseId(id: string): { path: string } {
-  const path = parseGroupIntegrationId(id);
-  if (!path) throw new Error(`GroupIntegration id "${id}" is not of the form groups/<group>/integrations/<slug>.`);
-  return { path };
+  return { path: parsedId("GroupIntegration", groupIntegrationIdForm, id) };
 }
 
 const pathOf = (args: Inputs) => groupIntegrationPath(args.group, args.slug);
@@ -174,6 +172,7 @@ async function setUp(ctx: EngineContext, args: Inputs, changed: ReadonlySet<stri
 
 export const groupIntegrationDefinition = defineObjectResource({
   name: "GroupIntegration",
+  idForm: groupIntegrationIdForm,
   notFoundSubject: "Integration",
   schema,
   outputs: {

@@ -44,13 +44,14 @@ import {
   mergeRequestCalls,
   mergeRequestId,
   mergeRequestsPath,
-  parseMergeRequestId,
   type ListedMergeRequest,
   type MergeRequest as MergeRequestLive,
+  mergeRequestIdForm,
 } from "../api/merge-requests";
 import { ownerReference } from "../api/owner";
+import { parsedId } from "../api/id-form";
 
-/** Issuable::TITLE_LENGTH_MAX (gitlabhq app/models/concerns/issuable.rb). */
+/** The longest title the server takes (its issuables' title limit). */
 const MAX_TITLE = 255;
 /** The longest description the server accepts, in characters. */
 const MAX_DESCRIPTION = 1_048_576;
@@ -148,9 +149,7 @@ const UPDATE_ONLY = new Set(["state", "discussionLocked"]);
 
 /** The resource id is the merge request's API path, e.g. `projects/acme%2Fweb/merge_requests/3`. */
 function parseId(id: string): { path: string; project: string; iid: number } {
-  const parsed = parseMergeRequestId(id);
-  if (!parsed) throw new Error(`MergeRequest id "${id}" is not of the form projects/<project>/merge_requests/<iid>.`);
-  return parsed;
+  return parsedId("MergeRequest", mergeRequestIdForm, id);
 }
 
 /** Where the merge request lives: the target project of a fork's merge request, else the project. */
@@ -257,6 +256,7 @@ function refuseMerged(id: string, olds: MergeRequestInputs, recordedState: unkno
 
 export const mergeRequestDefinition = defineObjectResource({
   name: "MergeRequest",
+  idForm: mergeRequestIdForm,
   schema,
   outputs: {
     /** The merge request's number in its project (`!3`). */

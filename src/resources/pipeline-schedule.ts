@@ -48,7 +48,6 @@ import { onProject, type Needs } from "../engine/needs";
 import { adoptExisting, BAD_REF, ownerInput } from "./common";
 import { ownerReference } from "../api/owner";
 import {
-  parsePipelineScheduleId,
   pipelineScheduleCalls,
   pipelineScheduleId,
   pipelineSchedulesPath,
@@ -56,7 +55,9 @@ import {
   scheduleVariablePath as variablePath,
   type PipelineSchedule as PipelineScheduleLive,
   type ScheduleVariable as LiveVariable,
+  pipelineScheduleIdForm,
 } from "../api/pipeline-schedules";
+import { parsedId } from "../api/id-form";
 
 export type VariableType = "env_var" | "file";
 export type InputValue = string | number | boolean | (string | number | boolean)[];
@@ -319,9 +320,7 @@ const liveVariable = (v: Variable): LiveVariable => ({ key: v.key, value: v.valu
 
 /** The resource id is the schedule's API path, e.g. `projects/acme%2Fweb/pipeline_schedules/12`. */
 function parseId(id: string): string {
-  const path = parsePipelineScheduleId(id);
-  if (!path) throw new Error(`PipelineSchedule id "${id}" is not of the form projects/<project>/pipeline_schedules/<id>.`);
-  return path;
+  return parsedId("PipelineSchedule", pipelineScheduleIdForm, id);
 }
 
 const collectionOf = (args: ScheduleInputs): string => pipelineSchedulesPath(args.project);
@@ -437,6 +436,7 @@ function liveFromState(olds: Record<string, unknown>): PipelineScheduleLive {
 
 export const pipelineScheduleDefinition = defineObjectResource({
   name: "PipelineSchedule",
+  idForm: pipelineScheduleIdForm,
   notFoundSubject: "Pipeline Schedule",
   schema,
   outputs: {

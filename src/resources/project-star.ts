@@ -27,8 +27,9 @@ import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../en
 import { ownerReference } from "../api/owner";
 import { projectPath as projectPathOf } from "../api/projects";
 import { CURRENT_USER_PATH, userCalls } from "../api/users";
-import { parseStarId, starCountCalls, starId, starPath, starrerCalls, starrersOf, unstarPath, type Starrer as StarrerLive } from "../api/starring";
+import { parseStarId, starCountCalls, starId, starPath, starrerCalls, starrersOf, unstarPath, type Starrer as StarrerLive, starIdForm } from "../api/starring";
 import { onProject } from "../engine/needs";
+import { parsedId } from "../api/id-form";
 
 /** What the engine records of a star: the starrer entry, the project's id and star count, and whether it was there before. */
 export interface StarLive extends Record<string, unknown> {
@@ -47,9 +48,7 @@ const schema = z.object({
 type StarInputs = z.output<typeof schema>;
 
 function parseId(id: string): { projectId: number; userId: number } {
-  const parsed = parseStarId(id);
-  if (!parsed) throw new Error(`ProjectStar id "${id}" is not of the form projects/<project id>/starrers/<user id>.`);
-  return parsed;
+  return parsedId("ProjectStar", starIdForm, id);
 }
 
 /** The user's entry among the project's starrers: searched by username (one short page), matched by id. */
@@ -107,6 +106,7 @@ async function deleteStar(ctx: EngineContext, id: string, recorded: Record<strin
 
 export const projectStarDefinition = defineObjectResource({
   name: "ProjectStar",
+  idForm: starIdForm,
   // A deleted (or no longer visible) project has no star: `404 Project Not Found` reads as gone.
   notFoundSubject: "Project",
   schema,

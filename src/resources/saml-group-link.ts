@@ -7,7 +7,7 @@
  * cannot coexist with the old link, so that replacement deletes first (the
  * preview shows it as a delete-replace).
  *
- * Real servers (ee/lib/api/saml_group_links.rb) answer every permission
+ * Real servers answer every permission
  * failure with 401 (not an Owner, no Premium licence, no such group, or a bad
  * token), and 422 when a name is shared by links of several providers and no
  * `provider` was sent; the errors here say which it is.
@@ -24,7 +24,6 @@ import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../en
 import { groupCalls, groupPath } from "../api/groups";
 import { ownerReference } from "../api/owner";
 import {
-  parseSamlGroupLinkId,
   providerQuery,
   samlGroupLinkCalls,
   samlGroupLinkId,
@@ -33,9 +32,11 @@ import {
   samlGroupLinksPath,
   samlLinkNeeds,
   type SamlGroupLink as SamlGroupLinkLive,
+  samlGroupLinkIdForm,
 } from "../api/saml";
 import { adoptExisting, ownerInput } from "./common";
 import { notDotSegments } from "../validation";
+import { parsedId } from "../api/id-form";
 
 /** The roles a link can grant, by the names users know them by: minimal access, then every role. */
 export const ACCESS_LEVELS = {
@@ -48,7 +49,7 @@ const LEVEL_NUMBERS: readonly number[] = Object.values(ACCESS_LEVELS);
 /**
  * The API documentation's list of access levels starts at 0 (no access), but the SAML group
  * link endpoint declares `access_level` with `values:
- * Gitlab::Access.values_with_minimal_access` (ee/lib/api/saml_group_links.rb):
+ * Gitlab::Access.values_with_minimal_access`:
  * minimal access to owner, not 0. So exactly those are offered, and 0 is
  * refused with that reason rather than as an unknown number.
  */
@@ -104,9 +105,7 @@ type Inputs = z.output<typeof schema>;
 const idOf = (args: Inputs): string => samlGroupLinkId(args.group, args.samlGroupName, args.provider);
 
 function parseId(id: string): { path: string; group: string; provider?: string } {
-  const parsed = parseSamlGroupLinkId(id);
-  if (!parsed) throw new Error(`SamlGroupLink id "${id}" is not of the form groups/<group>/saml_group_links/<name>[?provider=<provider>].`);
-  return parsed;
+  return parsedId("SamlGroupLink", samlGroupLinkIdForm, id);
 }
 
 const sameLink = (args: Inputs) => (link: SamlGroupLinkLive) => link.name === args.samlGroupName && (link.provider ?? undefined) === args.provider;
@@ -199,6 +198,7 @@ async function deleteLink(ctx: EngineContext, id: string): Promise<void> {
 
 export const samlGroupLinkDefinition = defineObjectResource({
   name: "SamlGroupLink",
+  idForm: samlGroupLinkIdForm,
   notFoundSubject: "",
   schema,
   // ee/lib/api/saml_group_links.rb wants an Owner and SAML group links a Premium group;

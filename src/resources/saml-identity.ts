@@ -23,7 +23,7 @@
  * `user` is a username (one `GET /users?username=` to learn the id) or the
  * numeric user id (no lookup).
  *
- * Real servers (ee/lib/api/provider_identity.rb) answer 403 below Owner, 400
+ * Real servers answer 403 below Owner, 400
  * `400 Bad request` to the list where the group has no SAML provider (not
  * configured, a subgroup, the Free tier, or a self-managed instance, where the
  * users API manages identities), and 404 `404 Identity Not Found` for an
@@ -40,9 +40,10 @@ import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
 import { USERS_PATH, userCalls } from "../api/users";
-import { probeGroup, samlIdentitiesPath, samlIdentityCalls, samlIdentityPath as identityPath, whyNoSamlProvider, type SamlIdentity as SamlIdentityApi } from "../api/saml";
+import { probeGroup, samlIdentitiesPath, samlIdentityCalls, samlIdentityPath as identityPath, whyNoSamlProvider, type SamlIdentity as SamlIdentityApi, samlIdentityIdForm } from "../api/saml";
 import { onGroup } from "../engine/needs";
 import { notDotSegments } from "../validation";
+import { parsedId } from "../api/id-form";
 
 /** The identity, with the prior `extern_uid` this provider recorded (not an API field). */
 type SamlIdentityLive = SamlIdentityApi & {
@@ -80,9 +81,7 @@ type Inputs = z.output<typeof schema>;
 
 /** `groups/<group as declared, encoded>/saml/users/<user id>`. */
 function parseId(id: string): { group: string; userId: number } {
-  const match = /^groups\/([^/]+)\/saml\/users\/(\d+)$/.exec(id);
-  if (!match) throw new Error(`SamlIdentity id "${id}" is not of the form groups/<group>/saml/users/<user id>.`);
-  return { group: decodeURIComponent(match[1]!), userId: Number(match[2]) };
+  return parsedId("SamlIdentity", samlIdentityIdForm, id);
 }
 
 const idOf = (group: string | number, userId: number) => `groups/${encodeURIComponent(String(group))}/saml/users/${userId}`;
@@ -198,6 +197,7 @@ async function deleteOrRestore(ctx: EngineContext, id: string, props: Inputs & R
 
 export const samlIdentityDefinition = defineObjectResource({
   name: "SamlIdentity",
+  idForm: samlIdentityIdForm,
   notFoundSubject: "Identity",
   schema,
   outputs: {

@@ -32,7 +32,6 @@ import { requestBody } from "../engine/values";
 import { isHttpUrl } from "../validation";
 import { adoptExisting, ownerInput } from "./common";
 import {
-  isNumericId,
   registryUpstreamsPath,
   UPSTREAM_LINKS_PATH as LINKS_PATH,
   upstreamCalls,
@@ -41,9 +40,11 @@ import {
   upstreamPath,
   type Upstream as UpstreamApi,
   type UpstreamLink as LinkApi,
+  upstreamIdForm,
 } from "../api/virtual-registries";
 import { CONTAINER_REGISTRY_NEEDS, registryOwner, REGISTRY_GROUP } from "./virtual-registry";
 import type { Room } from "../engine/needs";
+import { parsedId } from "../api/id-form";
 
 export const MAX_UPSTREAMS_PER_REGISTRY = 5;
 
@@ -120,8 +121,7 @@ type Recorded = UpstreamInputs & { upstreamId?: number; groupId?: number; links?
 const UPSTREAM_FIELDS = ["url", "name", "description", "cacheValidityHours", "username", "password"] as const;
 
 function parseId(id: string): string {
-  if (!isNumericId(id)) throw new Error(`Upstream id "${id}" is not an upstream's numeric id.`);
-  return id;
+  return parsedId("Upstream", upstreamIdForm, id);
 }
 
 const toLinks = (links: LinkApi[]): LinkOutput[] =>
@@ -185,6 +185,7 @@ async function reconcileOtherRegistries(ctx: EngineContext, upstreamId: number, 
 
 export const upstreamDefinition = defineObjectResource({
   name: "Upstream",
+  idForm: upstreamIdForm,
   schema,
   outputs: {
     /** The upstream's numeric id. */
@@ -267,6 +268,12 @@ export const upstreamDefinition = defineObjectResource({
 
   async read(ctx, id, args) {
     return getUpstream(ctx, parseId(id), args.registry);
+  },
+
+  // An upstream that serves one registry was created in it; of several, the id does not say which.
+  addressOfImport(_id: string, live: Live | undefined) {
+    const links = (live as Partial<UpstreamLive> | undefined)?.registry_upstreams ?? [];
+    return links.length === 1 ? { registry: links[0]!.registry_id } : {};
   },
 
   async update(ctx, id, args, changed, olds) {

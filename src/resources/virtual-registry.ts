@@ -18,13 +18,14 @@ import { adoptExisting, ownerInput } from "./common";
 import {
   groupRegistriesOf,
   groupRegistriesPath,
-  isNumericId,
   registryPath,
   topLevelGroup,
   virtualRegistryCalls,
   type VirtualRegistry as VirtualRegistryLive,
+  registryIdForm,
 } from "../api/virtual-registries";
 import { onGroup, type GroupObjectOwner, type Needs } from "../engine/needs";
+import { parsedId } from "../api/id-form";
 
 export const MAX_REGISTRIES_PER_GROUP = 5;
 
@@ -70,8 +71,7 @@ type VirtualRegistryInputs = z.output<typeof schema>;
 
 
 function parseId(id: string): string {
-  if (!isNumericId(id)) throw new Error(`VirtualRegistry id "${id}" is not a registry's numeric id.`);
-  return id;
+  return parsedId("VirtualRegistry", registryIdForm, id);
 }
 
 /** The group's registry of this name (names are unique in a group). */
@@ -87,6 +87,7 @@ export interface RegistryUpstreamOutput {
 
 export const virtualRegistryDefinition = defineObjectResource({
   name: "VirtualRegistry",
+  idForm: registryIdForm,
   schema,
   // Names are unique in a group.
   // A group holds five registries at most: a full one refuses another (the same list, read once).

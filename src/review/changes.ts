@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { type Diagnostic, type PreviewOutput, type PreviewStep, SECRET, type StepState, UNKNOWN } from "./preview";
 import { type KindTerms, OWNER_INPUTS, termsOf } from "./terms";
+import { envelopeOf } from "../engine/envelope";
 
 /** The kinds of change, in the order a reviewer reads them: what destroys first. */
 export const CHANGE_KINDS = ["delete", "replace", "removal", "takeover", "update", "create", "drift"] as const;
@@ -316,10 +317,11 @@ function kindOfStep(step: PreviewStep): ChangeKind | undefined {
   }
 }
 
-/** A create that takes over an object that exists: the `import` option or `adoptExisting` (the object found at preview: `takeover`). */
+/** A create that takes over an object that exists: the `import` option or `adoptExisting` (the object found at preview: its takeover). */
 function isTakeover(state: StepState | null | undefined): boolean {
   const inputs = state?.inputs ?? {};
-  return isRecord(inputs.takeover) || inputs.adoptExisting === true || (typeof inputs.__import === "string" && inputs.__import !== "");
+  const { takeover, importId } = envelopeOf(inputs);
+  return takeover !== undefined || inputs.adoptExisting === true || importId !== undefined;
 }
 
 export const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
@@ -331,8 +333,7 @@ export const isRecord = (value: unknown): value is Record<string, unknown> => va
  */
 function takeoverFields(step: PreviewStep, terms: KindTerms): Pick<Change, "fields" | "note"> {
   const declared = createdFields(step.newState, terms);
-  const takeover = step.newState?.inputs?.takeover;
-  const current = isRecord(takeover) ? takeover.overwrites : undefined;
+  const current = envelopeOf(step.newState?.inputs ?? {}).takeover?.overwrites;
   if (!isRecord(current)) {
     return { fields: declared, note: "the object exists; these values replace the ones it has, which are read at apply" };
   }
@@ -345,7 +346,7 @@ function takeoverFields(step: PreviewStep, terms: KindTerms): Pick<Change, "fiel
 
 /**
  * The objects a preview takes over, by the resource that takes each (its URN)
- * and the object's id (the `takeover` check narrated, or the `import` option's).
+ * and the object's id (the takeover check narrated, or the `import` option's).
  */
 type Takeovers = Map<string, string>;
 
@@ -353,9 +354,9 @@ function takeoversOf(steps: PreviewStep[]): Takeovers {
   const taken: Takeovers = new Map();
   for (const step of steps) {
     if (kindOfStep(step) !== "takeover") continue;
-    const inputs = step.newState?.inputs ?? {};
-    const id = isRecord(inputs.takeover) && typeof inputs.takeover.id === "string" ? inputs.takeover.id : inputs.__import;
-    if (typeof id === "string" && id !== "") taken.set(step.urn, id);
+    const { takeover, importId } = envelopeOf(step.newState?.inputs ?? {});
+    const id = takeover?.id ?? importId;
+    if (id !== undefined && id !== "") taken.set(step.urn, id);
   }
   return taken;
 }

@@ -11,9 +11,11 @@ import { parseArgs } from "node:util";
 import { closeAllPools } from "../client";
 import { reviewOf, type Review } from "./changes";
 import { code, markdownOf, markerOf, NOTE_LIMIT } from "./markdown";
+import { type AppliedRecord, appliedComment, lessApplied, notApplied } from "./applied";
 import { addNote, mergeRequestOfCommit, type NoteTarget, NotReviewed, postNote, reviewedNote, reviewNoteId, targetFromEnvironment, WRITE_REVIEW_AGAIN } from "./post";
 import { reportDrift } from "./drift";
-import { keptEngineEvents, parsePreview, stackOfPreview } from "./preview";
+import { type Diagnostic, keptEngineEvents, parsePreview, type PreviewOutput, stackOfPreview } from "./preview";
+import { verifyDeletes } from "./verify-deletes";
 import { dataComment, differences, NoteRefused, parseSummary, reviewInNote, type Summary, summaryOf } from "./summary";
 
 const USAGE = `Usage: platform-review --preview <file> [options]
@@ -21,6 +23,11 @@ const USAGE = `Usage: platform-review --preview <file> [options]
                           \`pulumi up --json\`: then the report of what the apply did
   --up <file>             the same as --preview, for the output of \`pulumi up --json\`
   --scrubbed <file>       with --up: write its events without the SDK's debug events (which print secrets)
+  --planned <file>        with --up: the preview the apply carried out (the guard's): what of it a failed apply did
+                          not do is listed, and what to do next
+  --verify-deletes        verify each delete of the preview against the server, as the engine verifies every other
+                          step (the stack's platform:url, the token in PLATFORM_TOKEN), and add the refusals to the
+                          preview file as its errors; with --check-reviewed, a refused delete stops the apply (exit 1)
   --json <file>           also write the review as data (for --reviewed later)
   --reviewed <file>       the data of the reviewed preview: exit 3, naming each difference, when this one differs
   --check-reviewed        the same against the review token's note on the merge request merged into the commit
@@ -105,9 +112,23 @@ const NEXT_WHEN_DIFFERENT =
   "this merge request's pipeline to review the preview as it is now and have it approved again. If the default branch's program does otherwise (another merge request " +
   "merged in between), open a new merge request from the default branch to review that. Then run the default branch's pipeline again.";
 
-function guardLines(found: string[], next: string, lead = "The preview taken before applying differs from the reviewed one; nothing was applied."): string[] {
+const NEXT_WHEN_REFUSED =
+  "give the apply's token (PLATFORM_TOKEN) what each refusal names (the role on the owner, or the object's ownership), or change the program in a new merge request; " +
+  "then run the default branch's pipeline again.";
+
+const NEXT_AFTER_FAILED_APPLY =
+  "Fix what the problems above name (the token's role on the owner, the object in the way), then run this stack's apply job again for the same commit " +
+  "(retry the job, or run the default branch's pipeline again). Its guard accepts the reviewed plan less what this apply did, so it applies only what is listed as not applied; " +
+  "no new review is needed unless the fix changes the program.";
+
+function guardLines(
+  found: string[],
+  next: string,
+  lead = "The preview taken before applying differs from the reviewed one; nothing was applied.",
+  heading = "Stopped: this is not what was reviewed",
+): string[] {
   return [
-    "#### Stopped: this is not what was reviewed",
+    `#### ${heading}`,
     "",
     lead,
     "",
@@ -146,6 +167,31 @@ function reviewNote(review: Review, stack: string | undefined, context: string |
 /** The least of a note a report is rendered within. */
 const MIN_REPORT_CHARS = 1000;
 
+/** The command's options, as `parseArgs` reads them. */
+const OPTIONS = {
+  preview: { type: "string" },
+  up: { type: "string" },
+  scrubbed: { type: "string" },
+  json: { type: "string" },
+  reviewed: { type: "string" },
+  "check-reviewed": { type: "boolean", default: false },
+  "verify-deletes": { type: "boolean", default: false },
+  planned: { type: "string" },
+  stack: { type: "string" },
+  post: { type: "boolean", default: false },
+  url: { type: "string" },
+  project: { type: "string" },
+  "merge-request": { type: "string" },
+  "max-chars": { type: "string" },
+  quiet: { type: "boolean", default: false },
+  "expect-no-changes": { type: "boolean", default: false },
+  "drift-issue": { type: "boolean", default: false },
+  help: { type: "boolean", default: false },
+} as const;
+
+const optionsOf = (argv: string[]) => parseArgs({ args: argv, options: OPTIONS, strict: true }).values;
+type Options = ReturnType<typeof optionsOf>;
+
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, out: (text: string) => void = (text) => process.stdout.write(text)): Promise<number> {
   const tokens = tokensOf(env);
   try {
@@ -158,28 +204,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
 }
 
 async function review(argv: string[], env: NodeJS.ProcessEnv, out: (text: string) => void, tokens: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      preview: { type: "string" },
-      up: { type: "string" },
-      scrubbed: { type: "string" },
-      json: { type: "string" },
-      reviewed: { type: "string" },
-      "check-reviewed": { type: "boolean", default: false },
-      stack: { type: "string" },
-      post: { type: "boolean", default: false },
-      url: { type: "string" },
-      project: { type: "string" },
-      "merge-request": { type: "string" },
-      "max-chars": { type: "string" },
-      quiet: { type: "boolean", default: false },
-      "expect-no-changes": { type: "boolean", default: false },
-      "drift-issue": { type: "boolean", default: false },
-      help: { type: "boolean", default: false },
-    },
-    strict: true,
-  });
+  const values = optionsOf(argv);
   if (values.help) {
     out(USAGE + "\n");
     return 0;
@@ -187,77 +212,145 @@ async function review(argv: string[], env: NodeJS.ProcessEnv, out: (text: string
   const source = values.preview ?? values.up;
   if (!source || (values.preview && values.up)) throw new UsageError("Give one of --preview <file> and --up <file>.");
   if (values.scrubbed && !values.up) throw new UsageError("--scrubbed: give --up <file>, the output of `pulumi up --json` it scrubs.");
+  if (values.planned && !values.up) throw new UsageError("--planned: give --up <file>, the output of the `pulumi up --json` that carried the planned preview out.");
+  if (values["verify-deletes"] && !values.preview) throw new UsageError("--verify-deletes: give --preview <file>, the output of `pulumi preview --json` whose deletes it verifies.");
   const maxChars = values["max-chars"] === undefined ? NOTE_LIMIT : Number(values["max-chars"]);
   if (!Number.isInteger(maxChars) || maxChars < 1000) throw new UsageError("--max-chars: must be a whole number of at least 1000");
   if (values.stack !== undefined && !STACK_NAME.test(values.stack)) throw new UsageError("--stack: a stack's name: letters, digits, `-`, `_` and `.`, at most 100");
+  if (values["drift-issue"] && (values.post || values["check-reviewed"] || values.reviewed || values.up)) {
+    throw new UsageError("--drift-issue: give it alone with --preview <file> (a drift check posts no note and guards no apply).");
+  }
 
   const text = masked(readInput(source), tokens);
   if (values.scrubbed) writeFileSync(values.scrubbed, keptEngineEvents(text));
   const preview = parsePreview(text);
+  const applied = preview.applied === true;
+  if (values["verify-deletes"] && applied) throw new UsageError("--verify-deletes: give the output of `pulumi preview --json`; an apply's deletes are done.");
+  const needsServer = values.post || values["check-reviewed"] || values["drift-issue"] || values["verify-deletes"];
+  try {
+    const refusals = values["verify-deletes"] ? await deleteVerification(preview, source, text, tokens, env) : [];
+    return await reviewed(values, maxChars, env, out, tokens, preview, refusals);
+  } finally {
+    if (needsServer) await closeAllPools();
+  }
+}
+
+/**
+ * The preview's deletes verified against the server (./verify-deletes.ts):
+ * each refusal added to the preview's errors, and to the preview file itself
+ * (not standard input), so that a report made from it later (the report job)
+ * shows it; a verification that could not run is a warning. The refusals' messages.
+ */
+async function deleteVerification(preview: PreviewOutput, source: string, text: string, tokens: string[], env: NodeJS.ProcessEnv): Promise<string[]> {
+  const { refusals, unverified } = await verifyDeletes(preview, env);
+  const added: Diagnostic[] = refusals.map((refusal) => ({ ...refusal, message: masked(refusal.message, tokens) }));
+  if (unverified) added.push({ severity: "warning", message: `The deletes of this preview were not verified against the server (${masked(unverified, tokens)}); \`pulumi up\` will show the server's answer.` });
+  if (added.length === 0) return [];
+  preview.diagnostics = [...(preview.diagnostics ?? []), ...added];
+  if (source !== "-") {
+    const start = text.indexOf("{");
+    const whole = JSON.parse(text.slice(start, text.lastIndexOf("}") + 1)) as { diagnostics?: unknown[] };
+    whole.diagnostics = [...(whole.diagnostics ?? []), ...added];
+    writeFileSync(source, JSON.stringify(whole, null, 4) + "\n");
+  }
+  return refusals.map((refusal) => refusal.message);
+}
+
+/** The report of a preview (or an apply), its note, and the guard's comparison with the review: the exit status. */
+async function reviewed(
+  values: Options,
+  maxChars: number,
+  env: NodeJS.ProcessEnv,
+  out: (text: string) => void,
+  tokens: string[],
+  preview: PreviewOutput,
+  refusals: string[],
+): Promise<number> {
   const review: Review = reviewOf(preview);
   const recorded = stackOfPreview(preview);
   const stack = values.stack ?? (recorded !== undefined && STACK_NAME.test(recorded) ? recorded : undefined);
   const applied = preview.applied === true;
   const context = contextLine(env, applied);
-
-  if (values["drift-issue"] && (values.post || values["check-reviewed"] || values.reviewed || values.up)) {
-    throw new UsageError("--drift-issue: give it alone with --preview <file> (a drift check posts no note and guards no apply).");
-  }
-  const needsServer = values.post || values["check-reviewed"] || values["drift-issue"];
-  const target = needsServer ? serverTarget(values, env) : undefined;
+  const target = values.post || values["check-reviewed"] || values["drift-issue"] ? serverTarget(values, env) : undefined;
   const write = (line: string) => process.stderr.write(masked(line, tokens));
-  try {
-    if (values["drift-issue"]) {
-      const drift = await reportDrift(target!, review, { stack, context });
-      if (!values.quiet) out(markdownOf(review, { stack, context, maxChars }));
-      const where = drift.issue ? ` issue #${drift.issue.iid} of project ${target!.project}` : "";
-      write(`platform-review: ${drift.action === "none" ? "no drift, no issue open" : `${drift.action}${where}`}\n`);
-      if (drift.found.outside.length > 0) write(`platform-review: ${drift.found.outside.length} changed outside the program (see the issue)\n`);
-      if (drift.found.pending.length > 0) write(`platform-review: ${drift.found.pending.length} merged but not yet applied (reported, not a failure)\n`);
-      return drift.code;
-    }
-    let found: string[] = [];
-    let notice: string[] | undefined;
-    let lead = "the preview differs from the reviewed one";
-    let next = NEXT_WHEN_DIFFERENT;
-    let reviewedAt: ReviewedAt | undefined;
-    try {
-      const reviewedOn = values["check-reviewed"] ? await reviewOnMergeRequest(target!, env, stack) : undefined;
-      if (target && reviewedOn) target.mergeRequestIid ??= reviewedOn.mergeRequestIid;
-      reviewedAt = reviewedOn;
-      const reviewed = values.reviewed ? parseSummary(readInput(values.reviewed)) : reviewedOn?.summary;
-      found = reviewed ? differences(reviewed, review) : [];
-      if (found.length > 0) notice = guardLines(found, next);
-    } catch (error) {
-      if (!(error instanceof NotReviewed)) throw error;
-      found = [error.message];
-      lead = "nothing shows that this commit's changes were reviewed";
-      next = error.next;
-      notice = guardLines(found, next, "The review of this apply cannot be shown; nothing was applied.");
-    }
-    const result = applied || found.length > 0;
-    // A result note names the review it was held against: found by the guard, or (the apply's own run) looked up now.
-    if (result && values.post && !reviewedAt) reviewedAt = await reviewOfResult(target!, env, stack);
-    const resultContext = result && values.post ? resultContextLine(env, found.length > 0, reviewedAt) : context;
-    const note = result
-      ? { report: markdownOf(review, { stack, maxChars, context: resultContext, applied, notice, result }), data: "", summary: summaryOf(review, { stack, context: resultContext, max_chars: maxChars }) }
-      : reviewNote(review, stack, context, maxChars);
-    if (values.json) writeFileSync(values.json, JSON.stringify(note.summary, null, 2) + "\n");
-    if (!values.quiet) out(note.report);
-    // A guard that passes leaves the review's note as its reviewers read it; one that stops says why in a note of its own.
-    if (values.post && (result || !values["check-reviewed"])) await post(target!, env, stack, result, note.report + note.data);
-    if (found.length > 0) {
-      write(`platform-review: ${lead}:\n${found.map((line) => `  - ${line}`).join("\n")}\nplatform-review: what to do next: ${next}\n`);
-      return 3;
-    }
-    if (values["expect-no-changes"] && review.changes.length > 0) {
-      write(`platform-review: ${review.changes.length} change${review.changes.length === 1 ? "" : "s"} where none was expected (see the report)\n`);
-      return 1;
-    }
-    return review.ok ? 0 : 1;
-  } finally {
-    if (needsServer) await closeAllPools();
+  if (values["drift-issue"]) {
+    const drift = await reportDrift(target!, review, { stack, context });
+    if (!values.quiet) out(markdownOf(review, { stack, context, maxChars }));
+    const where = drift.issue ? ` issue #${drift.issue.iid} of project ${target!.project}` : "";
+    write(`platform-review: ${drift.action === "none" ? "no drift, no issue open" : `${drift.action}${where}`}\n`);
+    if (drift.found.outside.length > 0) write(`platform-review: ${drift.found.outside.length} changed outside the program (see the issue)\n`);
+    if (drift.found.pending.length > 0) write(`platform-review: ${drift.found.pending.length} merged but not yet applied (reported, not a failure)\n`);
+    return drift.code;
   }
+  let found: string[] = [];
+  let notice: string[] | undefined;
+  let lead = "the preview differs from the reviewed one";
+  let next = NEXT_WHEN_DIFFERENT;
+  let reviewedAt: ReviewedAt | undefined;
+  let stopCode = 3;
+  try {
+    const reviewedOn = values["check-reviewed"] ? await reviewOnMergeRequest(target!, env, stack) : undefined;
+    if (target && reviewedOn) target.mergeRequestIid ??= reviewedOn.mergeRequestIid;
+    reviewedAt = reviewedOn;
+    const reviewed = values.reviewed ? parseSummary(readInput(values.reviewed)) : reviewedOn?.summary;
+    let reviewedChanges = reviewed?.changes;
+    if (reviewed && reviewedOn) {
+      // A retry of an apply that failed part way: the reviewed plan less what earlier applies of this commit did.
+      const { remaining, done } = lessApplied(reviewed.changes, reviewedOn.applied, preview, review.changes);
+      reviewedChanges = remaining;
+      if (done.length > 0) write(`platform-review: an earlier apply of this commit made ${done.length} of the reviewed changes; the rest of the review is held against this preview\n`);
+    }
+    found = reviewedChanges ? differences({ changes: reviewedChanges }, review) : [];
+    if (found.length > 0) notice = guardLines(found, next);
+    else if (refusals.length > 0 && values["check-reviewed"]) {
+      found = refusals;
+      lead = "the server would refuse a delete of this apply";
+      next = NEXT_WHEN_REFUSED;
+      stopCode = 1;
+      notice = guardLines(found, next, "The server would refuse what is listed; nothing was applied.", "Stopped: the server would refuse this");
+    }
+  } catch (error) {
+    if (!(error instanceof NotReviewed)) throw error;
+    found = [error.message];
+    lead = "nothing shows that this commit's changes were reviewed";
+    next = error.next;
+    notice = guardLines(found, next, "The review of this apply cannot be shown; nothing was applied.");
+  }
+  const result = applied || found.length > 0;
+  // A result note names the review it was held against: found by the guard, or (the apply's own run) looked up now.
+  if (result && values.post && !reviewedAt) reviewedAt = await reviewOfResult(target!, env, stack);
+  const resultContext = result && values.post ? resultContextLine(env, found.length > 0, reviewedAt) : context;
+  const planned = applied && values.planned ? reviewOf(parsePreview(masked(readInput(values.planned), tokens))) : undefined;
+  const left = planned ? notApplied(planned.changes, review.changes) : [];
+  const failedApply = applied && !review.ok;
+  const resultOptions = { notApplied: { changes: left, failed: preview.failed ?? [] }, next: failedApply ? NEXT_AFTER_FAILED_APPLY : undefined };
+  // An apply's result keeps what it did, for the guard of a retry of the same commit (./applied.ts).
+  const commit = env.CI_COMMIT_SHA && COMMIT.test(env.CI_COMMIT_SHA) ? env.CI_COMMIT_SHA : undefined;
+  const resultData = applied && commit ? `${appliedComment(commit, review.changes)}\n` : "";
+  const note = result
+    ? {
+        report: markdownOf(review, { stack, maxChars, context: resultContext, applied, notice, result, ...resultOptions }),
+        data: resultData,
+        summary: summaryOf(review, { stack, context: resultContext, max_chars: maxChars }),
+      }
+    : reviewNote(review, stack, context, maxChars);
+  if (values.json) writeFileSync(values.json, JSON.stringify(note.summary, null, 2) + "\n");
+  if (!values.quiet) out(note.report);
+  // A guard that passes leaves the review's note as its reviewers read it; one that stops says why in a note of its own.
+  if (values.post && (result || !values["check-reviewed"])) await post(target!, env, stack, result, note.report + note.data);
+  if (found.length > 0) {
+    write(`platform-review: ${lead}:\n${found.map((line) => `  - ${line}`).join("\n")}\nplatform-review: what to do next: ${next}\n`);
+    return stopCode;
+  }
+  if (failedApply) {
+    const counts = `${review.changes.filter((change) => change.kind !== "drift").length} applied${planned ? `, ${left.length} not applied` : ""}`;
+    write(`platform-review: the apply failed part way (${counts}); what to do next: ${NEXT_AFTER_FAILED_APPLY}\n`);
+  }
+  if (values["expect-no-changes"] && review.changes.length > 0) {
+    write(`platform-review: ${review.changes.length} change${review.changes.length === 1 ? "" : "s"} where none was expected (see the report)\n`);
+    return 1;
+  }
+  return review.ok ? 0 : 1;
 }
 
 type Values = Record<string, string | boolean | undefined>;
@@ -274,11 +367,12 @@ function serverTarget(values: Values, env: NodeJS.ProcessEnv): NoteTarget {
  * brought the commit being applied, its data read from the note's last line,
  * and its report rendered again from that data: a note whose text is not what
  * its data renders was edited (or forged), and what its reader saw is unknown.
+ * With it, what earlier applies of the commit did (their result notes' data).
  */
-async function reviewOnMergeRequest(target: NoteTarget, env: NodeJS.ProcessEnv, stack: string | undefined): Promise<ReviewedAt & { summary: Summary }> {
+async function reviewOnMergeRequest(target: NoteTarget, env: NodeJS.ProcessEnv, stack: string | undefined): Promise<ReviewedAt & { summary: Summary; applied: AppliedRecord[] }> {
   const commit = env.CI_COMMIT_SHA;
   if (!commit) throw new UsageError("--check-reviewed needs the commit being applied (CI_COMMIT_SHA).");
-  const found = await reviewedNote(target, commit, markerOf(stack), env.CI_COMMIT_BRANCH || undefined);
+  const found = await reviewedNote(target, commit, { review: markerOf(stack), result: markerOf(stack, true) }, env.CI_COMMIT_BRANCH || undefined);
   target.mergeRequestIid ??= found.mergeRequestIid;
   const where = `the review note ${found.noteId} on merge request !${found.mergeRequestIid}`;
   let read: ReturnType<typeof reviewInNote>;
@@ -296,7 +390,7 @@ async function reviewOnMergeRequest(target: NoteTarget, env: NodeJS.ProcessEnv, 
       WRITE_REVIEW_AGAIN,
     );
   }
-  return { mergeRequestIid: found.mergeRequestIid, webUrl: found.webUrl, noteId: found.noteId, summary: read.summary };
+  return { mergeRequestIid: found.mergeRequestIid, webUrl: found.webUrl, noteId: found.noteId, summary: read.summary, applied: found.applied };
 }
 
 /**

@@ -215,6 +215,19 @@ function sectionLines(kind: ChangeKind, changes: Change[], linesOf: (change: Cha
   return [heading, "", `<details><summary>${plural(changes.length, "change")}: show</summary>`, "", ...body, "</details>", ""];
 }
 
+/**
+ * What a failed apply was to do and did not, each as the preview said it
+ * ("updates badge ..."), the ones whose step failed marked so; never folded
+ * (what is left to apply is what the retry will do).
+ */
+function notAppliedLines(changes: Change[], failed: readonly string[]): string[] {
+  const lines = inReportOrder(changes).map((change) => {
+    const mark = failed.includes(change.urn) ? " <em>(its step failed: see the problems below)</em>" : "";
+    return `- \`${SECTIONS[change.kind].marker}\` ${sentenceMarkdown(change, false)}${mark} · ${code(change.name, NAME_CHARACTERS)} (${kindMarkdown(change.type)})`;
+  });
+  return [`#### Not applied (${changes.length})`, "", ...lines, ""];
+}
+
 /** The most problems, and warnings, a report lists (the data has them all). */
 const PROBLEMS_SHOWN = 100;
 
@@ -240,6 +253,10 @@ export interface MarkdownOptions {
   notice?: string[];
   /** The report is the apply's result (an apply, or an apply its guard stopped): it goes in the result's note. */
   result?: boolean;
+  /** An apply's report: what it was to do and did not (a failed apply), with the URNs of the steps that failed. */
+  notApplied?: { changes: Change[]; failed: readonly string[] };
+  /** The last lines: what to do next (a failed apply). */
+  next?: string;
 }
 
 /**
@@ -284,7 +301,9 @@ function render(review: Review, ordered: Change[], options: MarkdownOptions, lin
     const changes = shownChanges.filter((change) => change.kind === kind);
     if (changes.length > 0) body = body.concat(sectionLines(kind, changes, linesOf, !!options.applied));
   }
+  if (options.notApplied && options.notApplied.changes.length > 0) body = body.concat(notAppliedLines(options.notApplied.changes, options.notApplied.failed));
   body = body.concat(problemLines(options.applied ? "Problems" : "Problems found at preview", review.problems), problemLines("Warnings", review.warnings));
+  if (options.next) body.push(`**What to do next:** ${options.next}`, "");
   const left = ordered.length - shownChanges.length;
   const tail: string[] = [];
   if (left > 0) tail.push(`**Truncated:** ${plural(left, "more change")} not shown here (the note's size limit); the review's data (\`--json\`, kept by the pipeline) has them all.`, "");

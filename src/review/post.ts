@@ -7,6 +7,7 @@
 import { commitMergeRequestsPath, type ListedMergeRequest, listedMergeRequestCalls, mergeRequestNotesPath } from "../api/merge-requests";
 import { CURRENT_USER_PATH, userCalls } from "../api/users";
 import { client, type Connection, withConnection } from "../connection";
+import { type AppliedRecord, appliedInNote } from "./applied";
 
 /** Where the note goes, from the CI's own variables or the command's options. */
 export interface NoteTarget {
@@ -160,20 +161,29 @@ export async function reviewNoteId(target: NoteTarget, marker: string): Promise<
 /**
  * The review of `marker`'s stack on the merge request that brought `commit`:
  * the first note with the marker that the token's own user wrote (the one
- * `postNote` rewrites). Anyone else's note, whatever it holds, is not read.
+ * `postNote` rewrites); and what earlier applies of the commit did, from the
+ * data of that user's result notes (`resultMarker`) for the commit (a retry
+ * of an apply that failed part way, see ./applied.ts). Anyone else's note,
+ * whatever it holds, is not read.
  */
 export async function reviewedNote(
   target: NoteTarget,
   commit: string,
-  marker: string,
+  markers: { review: string; result: string },
   branch?: string,
-): Promise<{ mergeRequestIid: number; webUrl: string; noteId: number; body: string }> {
+): Promise<{ mergeRequestIid: number; webUrl: string; noteId: number; body: string; applied: AppliedRecord[] }> {
   const request = await mergeRequestOfCommit(target, commit, branch);
   const mergeRequestIid = request.iid;
   return withTarget(target, async () => {
     const me = await userCalls.get(client(), CURRENT_USER_PATH);
-    const note = await findNote({ ...target, mergeRequestIid }, marker, me.id);
+    const mine = (await client().list<Note>(notesPath({ ...target, mergeRequestIid }), { sort: "asc", order_by: "created_at" })).filter((note) => note.author.id === me.id);
+    const note = mine.find((candidate) => candidate.body.startsWith(markers.review));
     if (!note) throw new NotReviewed(`merge request !${mergeRequestIid}, which brought commit ${commit}, has no review of this stack by ${me.username} (the review token's user)`, WRITE_REVIEW_AGAIN);
-    return { mergeRequestIid, webUrl: request.web_url, noteId: note.id, body: note.body };
+    const applied = mine
+      .filter((candidate) => candidate.body.startsWith(markers.result))
+      .map((candidate) => appliedInNote(candidate.body))
+      .filter((record): record is AppliedRecord => record?.commit === commit);
+    return { mergeRequestIid, webUrl: request.web_url, noteId: note.id, body: note.body, applied };
   });
 }
+

@@ -40,6 +40,8 @@ export const previewOutput = z.looseObject({
   duration: z.number().optional(),
   /** Read from `pulumi up --json`: the steps were carried out, not proposed. */
   applied: z.boolean().optional(),
+  /** Read from `pulumi up --json`: the resources whose step failed, or was refused before it started. */
+  failed: z.array(z.string()).optional(),
 });
 
 export type PreviewOutput = z.output<typeof previewOutput>;
@@ -76,6 +78,7 @@ function stepOfEvent(metadata: Record<string, unknown>): unknown {
 export function parseEngineEvents(text: string): PreviewOutput {
   const steps: unknown[] = [];
   const diagnostics: Diagnostic[] = [];
+  const failed: string[] = [];
   let result: string | undefined;
   for (const line of text.split("\n")) {
     if (!line.startsWith('{"sequence":')) continue;
@@ -83,12 +86,16 @@ export function parseEngineEvents(text: string): PreviewOutput {
     if (!parsed.success) continue;
     const event = parsed.data;
     if (event.resOutputsEvent) steps.push(stepOfEvent(event.resOutputsEvent.metadata));
+    const failedUrn = event.resOpFailedEvent?.metadata.urn;
+    if (typeof failedUrn === "string") failed.push(failedUrn);
     if (event.diagnosticEvent && event.diagnosticEvent.severity !== "debug") diagnostics.push(event.diagnosticEvent);
+    // A step refused before it started (its check failed) has an error on its resource and no failed event.
+    if (event.diagnosticEvent?.severity === "error" && event.diagnosticEvent.urn) failed.push(event.diagnosticEvent.urn);
     if (event.summaryEvent) result = event.summaryEvent.result;
   }
   if (result === undefined) throw new Error("The file holds no summary event: give the output of `pulumi up --json` as it ended.");
   if (result !== "succeeded" && !diagnostics.some((d) => d.severity === "error")) diagnostics.push({ severity: "error", message: `The update ${result}.` });
-  return previewOutput.parse({ steps, diagnostics, applied: true });
+  return previewOutput.parse({ steps, diagnostics, applied: true, ...(failed.length > 0 ? { failed } : {}) });
 }
 
 /**

@@ -5,7 +5,7 @@
  * the objects it deletes.
  */
 import { type AnyResourceDefinition, type FieldTraits, type OutputsDeclaration, outputTraits } from "../engine/definition";
-import { TAKEOVER_KEY } from "../engine/import";
+import { TAKEOVER_KEY } from "../engine/envelope";
 import { definitions } from "../resources";
 
 export interface KindTerms {

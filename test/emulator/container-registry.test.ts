@@ -382,6 +382,12 @@ describe("bulk tag deletion", () => {
     expect(hours.left.filter((name) => name.startsWith("main-"))).toEqual(["main-4d5e6f70", "main-5e6f7081"]);
   });
 
+  it("reads older_than as the server's duration parser does: the clock form, a leading unit, unknown words passed over", async () => {
+    const month = (await bulk("name_regex_delete=.*&older_than=30d")).left;
+    // 720:00:00 is 720 hours; "30 days, give or take" is 30 days; "month" is one month (30 days).
+    for (const text of ["720:00:00", "30 days, give or take", "month"]) expect((await bulk(`name_regex_delete=.*&older_than=${encodeURIComponent(text)}`)).left).toEqual(month);
+  });
+
   it("leaves out tags protected for the caller", async () => {
     const seed = registrySeed((s) => s.containerRegistry.protectionRules["acme/web"].push({ tagNamePattern: "^feature", minimumAccessLevelForDelete: "owner" }));
     const { left } = await bulk("name_regex_delete=.*", seed);

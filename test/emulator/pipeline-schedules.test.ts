@@ -61,6 +61,38 @@ describe("creating a schedule", () => {
     expect(pacific.next_run_at).toBe("2025-03-03T17:00:00.000Z");
   });
 
+  it("reads the server's cron dialect: L and negative days, nth and last weekdays, hour 24, steps, seconds, nicknames", async () => {
+    // From Monday 2025-03-03 10:00 UTC.
+    for (const [cron, next] of [
+      ["0 0 L * *", "2025-03-31T00:00:00.000Z"],
+      ["0 0 -2 * *", "2025-03-30T00:00:00.000Z"],
+      ["0 9 * * fri#2", "2025-03-14T09:00:00.000Z"],
+      ["0 9 * * 5#L", "2025-03-28T09:00:00.000Z"],
+      ["0 24 * * *", "2025-03-04T00:00:00.000Z"],
+      ["5/20 * * * *", "2025-03-03T10:05:00.000Z"],
+      ["10-50/20 * * * *", "2025-03-03T10:10:00.000Z"],
+      ["30 0 1 * * *", "2025-03-04T01:00:30.000Z"],
+      ["@weekly", "2025-03-09T00:00:00.000Z"],
+      // Both day fields restricted: either one runs (the 15th, or a Monday).
+      ["0 0 1,15 * 1", "2025-03-10T00:00:00.000Z"],
+      ["0 0 15 * MON", "2025-03-10T00:00:00.000Z"],
+    ]) {
+      expect({ cron, next: (await createSchedule({ cron })).next_run_at }).toEqual({ cron, next });
+    }
+  });
+
+  it("skips a wall time the clocks jump over, and runs a repeated one at its first occurrence", async () => {
+    const before = now;
+    try {
+      now = Date.parse("2025-03-09T05:00:00.000Z"); // midnight in New York, the day clocks go forward at 02:00
+      expect((await createSchedule({ cron: "30 2 * * *", cron_timezone: "America/New_York" })).next_run_at).toBe("2025-03-10T06:30:00.000Z");
+      now = Date.parse("2025-11-02T04:00:00.000Z"); // midnight in New York, the day clocks go back at 02:00
+      expect((await createSchedule({ cron: "30 1 * * *", cron_timezone: "America/New_York" })).next_run_at).toBe("2025-11-02T05:30:00.000Z");
+    } finally {
+      now = before;
+    }
+  });
+
   it("reports invalid cron, zone and description together as model errors", async () => {
     const result = await call(server.emulator, SCHEDULES, {
       method: "POST",

@@ -1,13 +1,14 @@
 /**
  * create and update take the value check parsed when their inputs are what
- * check returned (src/engine/provider.ts `checkedInputs`), found by the inputs'
- * JSON text: check returns its result with its keys sorted, as the engine
- * sends it back. Inputs in another order are parsed again. Either way they
- * must act on the same value as a fresh parse: these tests compare the paths.
+ * check returned (src/engine/run-caches.ts `checkedInputs`), found by the
+ * inputs' value, whatever the order of their keys (the engine sends them back
+ * sorted). Either way they must act on the same value as a fresh parse: these
+ * tests compare the paths.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { providers } from "pulumi-platform";
 import { canonicalJson } from "../../dist/engine/values";
+import { rememberChecked, takeChecked } from "../../dist/engine/run-caches";
 import { useEmulator } from "../support";
 
 const server = useEmulator();
@@ -67,12 +68,17 @@ describe("create and update after check", () => {
     await schedule.delete(fresh.id, fresh.outs as Props);
   });
 
-  it("check returns its inputs with their keys sorted at every level, as the engine sends them back", async () => {
-    const checked = (await schedule.check({}, declared("sorted"))).inputs as Props;
-    expect(JSON.stringify(checked)).toBe(JSON.stringify(sortedKeys(checked)));
+  it("what check parsed is found by the inputs' value in any order of their keys, of the same kind only, once", () => {
+    const returned = { project: "acme/web", variables: { B: { value: "2" }, A: { value: "1" } } };
+    const parsed = { ...returned, active: true };
+    rememberChecked("PipelineSchedule", returned, parsed);
+    expect(takeChecked("Badge", sortedKeys(returned) as Props)).toBeUndefined();
+    expect(takeChecked("PipelineSchedule", { ...returned, variables: { A: { value: "1" } } })).toBeUndefined();
+    expect(takeChecked("PipelineSchedule", sortedKeys(returned) as Props)).toBe(parsed);
+    expect(takeChecked("PipelineSchedule", returned)).toBeUndefined();
   });
 
-  it("create of check's result with its keys in another order (not found by its text) makes what create of check's result makes", async () => {
+  it("create of check's result with its keys in another order makes what create of check's result makes", async () => {
     const checked = (await schedule.check({}, declared("checked-reordered"))).inputs as Props;
     const reversed = (value: unknown): unknown =>
       value === null || typeof value !== "object" || Array.isArray(value)

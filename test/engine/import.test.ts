@@ -1,13 +1,15 @@
 /**
  * The `import` option as the engine runs it (src/engine/import.ts): the
- * resource class passes the id in `__import`, check hands it on, and create
- * takes over that object. Through `providers.<Name>` against the emulator.
+ * resource class passes the id in the engine's envelope (`__engine`,
+ * src/engine/envelope.ts), check hands it on, and create takes over that object. Through `providers.<Name>` against the emulator.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { apiPath, providers } from "pulumi-platform";
 import { resourceOptions, resourceProps } from "../../dist/engine/resource";
 import { badgeDefinition } from "../../dist/resources/badge";
+import { definitions } from "../../dist/resources";
+import { importedObject } from "../../dist/engine/import";
 import { useEmulator } from "../support";
 
 const server = useEmulator();
@@ -18,9 +20,9 @@ beforeAll(async () => {
 
 /** check, as the engine does, with the id an `import` option gives: the inputs create gets. */
 async function checkedImport(kind: keyof typeof providers, inputs: Record<string, unknown>, id: string) {
-  const checked = await providers[kind].check({}, { ...inputs, __import: id });
+  const checked = await providers[kind].check({}, { ...inputs, __engine: { importId: id } });
   expect(checked.failures ?? []).toEqual([]);
-  expect((checked.inputs as Record<string, unknown>).__import).toBe(id);
+  expect((checked.inputs as Record<string, unknown>).__engine).toEqual({ importId: id });
   return checked.inputs;
 }
 
@@ -38,12 +40,25 @@ async function requestsOfImport(kind: keyof typeof providers, inputs: Record<str
 const badgeInputs = { group: "acme", name: "imported", linkUrl: "https://ci.example.com/new", imageUrl: "https://ci.example.com/badge.svg" };
 
 describe("the resource class", () => {
-  it("takes import out of the options (the engine cannot import a dynamic resource) and passes the id as __import", () => {
+  it("takes import out of the options (the engine cannot import a dynamic resource) and passes the id in the envelope", () => {
     const opts: pulumi.CustomResourceOptions = { import: "groups/acme/badges/7", protect: true };
     expect(resourceOptions(badgeDefinition, opts)).not.toHaveProperty("import");
     expect(resourceOptions(badgeDefinition, opts).protect).toBe(true);
-    expect(resourceProps(badgeDefinition, badgeInputs, opts).__import).toBe("groups/acme/badges/7");
-    expect(resourceProps(badgeDefinition, badgeInputs, {})).not.toHaveProperty("__import");
+    expect(resourceProps(badgeDefinition, badgeInputs, opts).__engine).toEqual({ importId: "groups/acme/badges/7" });
+    expect(resourceProps(badgeDefinition, badgeInputs, {})).not.toHaveProperty("__engine");
+  });
+});
+
+describe("inputs written by earlier versions", () => {
+  it("an id under the earlier `__import` key is read: check hands it on in the envelope, and create takes that object over", async () => {
+    const made = await server.as().post<{ id: number }>(apiPath`/groups/${"acme"}/badges`, { name: "earlier", link_url: "https://ci.example.com/old", image_url: badgeInputs.imageUrl });
+    const id = `groups/acme/badges/${made.id}`;
+    const checked = (await providers.Badge.check({}, { ...badgeInputs, name: "earlier", __import: id })).inputs;
+    expect(checked).not.toHaveProperty("__import");
+    expect(checked.__engine).toEqual({ importId: id });
+    // A create the earlier version left pending, run again with its recorded inputs.
+    const requests = await server.requestsDuring(() => providers.Badge.create({ ...badgeInputs, name: "earlier", __import: id }));
+    expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual([`GET /api/v4/${id}`, `PUT /api/v4/${id}`]);
   });
 });
 
@@ -69,6 +84,19 @@ describe("create with an import id", () => {
 
   it("an id not of the kind's form is refused with the form", async () => {
     await expect(importAs("Badge", badgeInputs, "42")).rejects.toThrow('Badge: cannot import "42": Badge id "42" is not of the form projects/<project>/badges/<id> or groups/<group>/badges/<id>.');
+  });
+
+  it("every kind that declares its id form refuses an id not of it before any request, in the form's words", async () => {
+    const withForm = Object.values(definitions).filter((definition) => definition.idForm !== undefined);
+    expect(withForm.map((definition) => definition.name)).toEqual(expect.arrayContaining(["Badge", "MergeRequest", "PipelineSchedule", "Upstream", "VirtualRegistry", "SamlIdentity"]));
+    for (const definition of withForm) {
+      const requests = await server.requestsDuring(async () => {
+        await expect(importedObject(definition, { client: {} as never }, "not/an id", {})).rejects.toThrow(
+          `${definition.name}: cannot import "not/an id": ${definition.name} id "not/an id" is not ${definition.idForm!.says}.`,
+        );
+      });
+      expect(requests).toEqual([]);
+    }
   });
 
   it("a settings resource imports the object its declaration names, and refuses an id naming another", async () => {
@@ -109,7 +137,7 @@ describe("check of a resource to import, at preview", () => {
   afterAll(() => server.configureProviders());
 
   const failuresOf = async (kind: keyof typeof providers, inputs: Record<string, unknown>, id: string) =>
-    ((await providers[kind].check({}, { ...inputs, __import: id })).failures ?? []).map((failure) => failure.reason);
+    ((await providers[kind].check({}, { ...inputs, __engine: { importId: id } })).failures ?? []).map((failure) => failure.reason);
 
   it("a missing object, a malformed id, or a settings id naming another object fails the preview", async () => {
     expect(await failuresOf("Badge", badgeInputs, "groups/acme/badges/99999")).toEqual([expect.stringContaining('Badge: cannot import "groups/acme/badges/99999": there is no such object')]);
@@ -122,7 +150,7 @@ describe("check of a resource to import, at preview", () => {
     const id = `groups/acme/badges/${made.id}`;
     const warnings = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     try {
-      const checked = await providers.Badge.check({}, { ...badgeInputs, name: "to-preview", __import: id });
+      const checked = await providers.Badge.check({}, { ...badgeInputs, name: "to-preview", __engine: { importId: id } });
       expect(checked.failures ?? []).toEqual([]);
       // The value each field has now; the new one is the input beside it.
       expect(checked.inputs.takeover).toEqual({ id, overwrites: { linkUrl: "https://ci.example.com/old" } });
@@ -134,7 +162,7 @@ describe("check of a resource to import, at preview", () => {
       expect(created.outs).not.toHaveProperty("takeover");
       // The next check (the badge in the state) takes over nothing again: it keeps the takeover recorded, so the
       // recorded and new inputs do not differ, and warns no more; its diff is none.
-      const next = await providers.Badge.check(checked.inputs, { ...badgeInputs, name: "to-preview", __import: id });
+      const next = await providers.Badge.check(checked.inputs, { ...badgeInputs, name: "to-preview", __engine: { importId: id } });
       expect(next.inputs.takeover).toEqual(checked.inputs.takeover);
       expect(warnings).toHaveBeenCalledTimes(1);
       expect((await providers.Badge.diff(created.id, created.outs, next.inputs)).changes).toBe(false);
@@ -167,8 +195,68 @@ describe("check of a resource to import, at preview", () => {
     }
   });
 
+  describe("an address field not known yet (another resource's output, before its first up)", () => {
+    const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+    let registry: number;
+    let other: number;
+    let upstreamId: number;
+    const declared = { url: "https://quay.example.com", name: "Quay", username: "puller", password: "upstream-secret-value", cacheValidityHours: 48 };
+    beforeAll(async () => {
+      const admin = server.as();
+      const make = (name: string) => admin.post<{ id: number }>(apiPath`/groups/${"acme"}/-/virtual_registries/container/registries`, { name });
+      registry = (await make("takeover-at-preview")).id;
+      other = (await make("takeover-at-preview-2")).id;
+      upstreamId = (await admin.post<{ id: number }>(apiPath`/virtual_registries/container/registries/${registry}/upstreams`, { ...declared, cache_validity_hours: 48, password: "old-secret-value" })).id;
+    });
+    const check = (kind: keyof typeof providers, inputs: Record<string, unknown>, id: string) => providers[kind].check({}, { ...inputs, __engine: { importId: id } });
+
+    it("is taken as the object has it, and every other field is compared: an upstream's registry", async () => {
+      const warnings = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+      try {
+        const same = await check("Upstream", { ...declared, registry: UNKNOWN }, String(upstreamId));
+        expect(same.failures ?? []).toEqual([]);
+        // Only the write-only password, which every takeover sends; the registry stays unknown in the inputs.
+        expect(same.inputs.takeover).toEqual({ id: String(upstreamId), overwrites: { password: "[secret]" } });
+        expect(same.inputs.registry).toBe(UNKNOWN);
+        expect(String(warnings.mock.calls.at(-1)![0])).toBe(
+          `warning: Upstream ${upstreamId}: the import option takes over this existing object; it overwrites password (secret, not shown); registry, known after the up, taken as the object's: ${registry}.`,
+        );
+        const renamed = await check("Upstream", { ...declared, name: "Quay mirror", registry: UNKNOWN }, String(upstreamId));
+        expect(renamed.inputs.takeover).toEqual({ id: String(upstreamId), overwrites: { name: "Quay", password: "[secret]" } });
+        // Once known (the up's check), the same takeover.
+        expect((await check("Upstream", { ...declared, registry }, String(upstreamId))).inputs.takeover).toEqual(same.inputs.takeover);
+        expect(JSON.stringify(warnings.mock.calls)).not.toContain("secret-value");
+      } finally {
+        warnings.mockRestore();
+      }
+    });
+
+    it("an exclusive set's owner is the one its collection path names", async () => {
+      const id = `virtual_registries/container/registries/${registry}/upstreams`;
+      const checked = await check("ExclusiveUpstreams", { registry: UNKNOWN, keep: [UNKNOWN] }, id);
+      expect(checked.failures ?? []).toEqual([]);
+      expect(checked.inputs.takeover).toEqual({ id, overwrites: {} });
+    });
+
+    it("an object that does not fix it, or another unknown input, leaves the comparison to the up", async () => {
+      // An upstream serving two registries: the id does not say which one it was declared in.
+      const shared = (await server.as().post<{ id: number }>(apiPath`/virtual_registries/container/registries/${registry}/upstreams`, { url: "https://shared.example.com", name: "Shared" })).id;
+      await server.as().post("/virtual_registries/container/registry_upstreams", { registry_id: other, upstream_id: shared });
+      const twice = await check("Upstream", { url: "https://shared.example.com", name: "Shared", registry: UNKNOWN }, String(shared));
+      expect(twice.failures ?? []).toEqual([]);
+      expect(twice.inputs).not.toHaveProperty("takeover");
+      const unknownUrl = await check("Upstream", { ...declared, url: UNKNOWN, registry: UNKNOWN }, String(upstreamId));
+      expect(unknownUrl.failures ?? []).toEqual([]);
+      expect(unknownUrl.inputs).not.toHaveProperty("takeover");
+      // A missing object still fails the preview, whatever is unknown.
+      expect((await check("Upstream", { ...declared, registry: UNKNOWN }, "999999")).failures?.map((failure) => failure.reason)).toEqual([
+        expect.stringContaining('Upstream: cannot import "999999": there is no such object'),
+      ]);
+    });
+  });
+
   it("a resource already in the state is not read again", async () => {
-    const requests = await server.requestsDuring(() => providers.Badge.check({ ...badgeInputs }, { ...badgeInputs, __import: "groups/acme/badges/99999" }));
+    const requests = await server.requestsDuring(() => providers.Badge.check({ ...badgeInputs }, { ...badgeInputs, __engine: { importId: "groups/acme/badges/99999" } }));
     expect(requests.filter((request) => request.path.includes("/badges/"))).toEqual([]);
   });
 });

@@ -125,7 +125,7 @@ describe("what the server would refuse is a check failure at preview", () => {
       `a badge with this link and image named existing already exists in project acme/web (id ${id}): adopt it with the import option (import: "${id}") or remove it`,
     ]);
     expect(await failuresOf("Badge", { project: "acme/web", name: "existing", ...BADGE, adoptExisting: true })).toEqual([]);
-    expect(await failuresOf("Badge", { project: "acme/web", name: "existing", ...BADGE, __import: id })).toEqual([]);
+    expect(await failuresOf("Badge", { project: "acme/web", name: "existing", ...BADGE, __engine: { importId: id } })).toEqual([]);
     // Another name on the same link and image is another badge.
     expect(await failuresOf("Badge", { project: "acme/web", name: "other", ...BADGE })).toEqual([]);
 

@@ -38,6 +38,9 @@ const RULES: Record<string, unknown>[] = [
   { nameRegexDelete: "main-[0-9a-f]+", keepN: 0, olderThan: "36h" },
   { nameRegexDelete: "(v|rc-)[0-9.]+", keepN: 4 },
   { nameRegexDelete: ".*-lts|.*hotfix", keepN: 50 },
+  { nameRegexDelete: ".*", olderThan: "3 weeks, 2 days" },
+  { nameRegexDelete: "v.*|rc-.*", olderThan: "0.1 years" },
+  { nameRegexDelete: ".*", keepN: 2, olderThan: "1 month and 12 days" },
 ];
 
 function seed(): Seed {

@@ -185,17 +185,17 @@ describe("up: the bulk deletion, and the clean preview after", () => {
   it("when the program's run applies, check records wouldDelete as the run leaves it ([]) and hands what it read to the update", async () => {
     nextHour();
     const rule = { project: "acme/web", repository: "api-server", nameRegexDelete: "feature-.*" };
-    const applying = (await cleanup.check({}, { ...rule, __dryRun: false })).inputs as Props;
-    expect(applying).toMatchObject({ wouldDelete: [], __observed: { wouldDelete: [`${API_SERVER}:feature-login`] } });
-    expect(applying).not.toHaveProperty("__dryRun");
-    const previewed = await checked({ ...rule, __dryRun: true });
+    const applying = (await cleanup.check({}, { ...rule, __engine: { applying: true } })).inputs as Props;
+    expect(applying).toMatchObject({ wouldDelete: [], __engine: { observed: { wouldDelete: [`${API_SERVER}:feature-login`] } } });
+    expect(applying.__engine).not.toHaveProperty("applying");
+    const previewed = await checked({ ...rule, __engine: { applying: false } });
     expect(previewed.wouldDelete).toEqual([`${API_SERVER}:feature-login`]);
     const { id, outs } = (await cleanup.create(applying)) as { id: string; outs: Props };
     expect(outs).toMatchObject({ wouldDelete: [], deleted: { [API_SERVER]: { tags: [`${API_SERVER}:feature-login`] } } });
     // The next preview, before and after the worker ran: nothing new, no change, and the recorded [] is what it compares with.
-    expect(await cleanup.diff(id, outs, await checked({ ...rule, __dryRun: true }, applying))).toMatchObject({ changes: false });
+    expect(await cleanup.diff(id, outs, await checked({ ...rule, __engine: { applying: false } }, applying))).toMatchObject({ changes: false });
     server.emulator.runDueWork();
-    expect(await checked({ ...rule, __dryRun: true }, applying)).toMatchObject({ wouldDelete: [] });
+    expect(await checked({ ...rule, __engine: { applying: false } }, applying)).toMatchObject({ wouldDelete: [] });
   });
 
   it("a rule that would delete nothing sends no deletion, and so spends no hour", async () => {

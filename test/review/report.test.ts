@@ -305,6 +305,30 @@ describe("what the engine narrates at preview (src/engine/import.ts, src/resourc
     expect(change.fields).toEqual([{ path: "linkUrl", before: { value: "https://ci.example.com/old" }, after: { value: "https://ci.example.com/new" } }]);
   });
 
+  it("the state an earlier version wrote (the upgrade fixture of commit b2bd4a8) reads as it did: its takeover, its only-these set's removals, no engine key as a field", () => {
+    const fixture = JSON.parse(readFileSync(path.join(__dirname, "../e2e/fixtures/state-b2bd4a8.json"), "utf8")) as {
+      deployment: { resources: { urn: string; type: string; id?: string; inputs?: Record<string, unknown> }[] };
+    };
+    const recorded = (name: string) => fixture.deployment.resources.find((resource) => resource.urn.endsWith(`::${name}`))!;
+    const coverage = recorded("coverage");
+    const set = recorded("only-these-badges");
+    const cleanup = recorded("branch-builds");
+    const stray = { badgeId: 9, name: "stray", linkUrl: "https://x.example.com" };
+    const review = previewOf([
+      // The takeover as that version's preview showed it: its create's inputs, `takeover` among them.
+      { op: "create", urn: coverage.urn, newState: { type: coverage.type, inputs: coverage.inputs } },
+      { op: "update", urn: set.urn, oldState: { type: set.type, id: set.id, inputs: { ...set.inputs, unexpected: [stray] } }, newState: { type: set.type, inputs: set.inputs } },
+      { op: "update", urn: cleanup.urn, oldState: { type: cleanup.type, inputs: cleanup.inputs }, newState: { type: cleanup.type, inputs: { ...cleanup.inputs, keepN: 3 } } },
+    ]);
+    expect(review.changes.map((change) => [change.kind, change.name, change.object])).toEqual([
+      ["removal", "only-these-badges", "badge 9 `stray`"],
+      ["takeover", "coverage", "badge `coverage`"],
+      ["update", "branch-builds", expect.any(String)],
+    ]);
+    expect(review.changes[1]!.fields.map((field) => [field.path, field.before])).toEqual([["linkUrl", { value: "https://coverage.example.com/old" }]]);
+    expect(review.changes[2]!.fields.map((field) => field.path)).toEqual(["keepN"]);
+  });
+
   it("an exclusive set's `deletes` is no field of an update: its removals are the changes", () => {
     const entry = { badgeId: 4, name: "legacy", linkUrl: "https://x.example.com" };
     const type = "pulumi-nodejs:dynamic/platform:ExclusiveBadges";
@@ -319,11 +343,15 @@ describe("what the engine narrates at preview (src/engine/import.ts, src/resourc
     expect(review.changes.map((change) => [change.kind, change.object])).toEqual([["removal", "badge 4 `legacy`"]]);
   });
 
-  it("an object an `import` takes over, kept by an only-these set through that resource's id, is no deletion; another one is", () => {
+  // The import id as the engine's envelope carries it, and as earlier versions wrote it.
+  it.each([
+    ["the envelope", { __engine: { importId: "groups/acme/badges/7" } }],
+    ["the earlier `__import` key", { __import: "groups/acme/badges/7" }],
+  ])("an object an `import` takes over (its id in %s), kept by an only-these set through that resource's id, is no deletion; another one is", (_, imported) => {
     const set = "pulumi-nodejs:dynamic/platform:ExclusiveBadges";
     const taker = urn("Badge", "imported");
     const review = previewOf([
-      { op: "create", urn: taker, newState: { type: "pulumi-nodejs:dynamic/platform:Badge", inputs: { group: "acme", name: "old", __import: "groups/acme/badges/7" } } },
+      { op: "create", urn: taker, newState: { type: "pulumi-nodejs:dynamic/platform:Badge", inputs: { group: "acme", name: "old", ...imported } } },
       {
         op: "update",
         urn: urn("ExclusiveBadges", "only-these"),

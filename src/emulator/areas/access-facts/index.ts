@@ -5,20 +5,20 @@
  * provider's preview verification (src/engine/verify.ts) reads these.
  *
  * - `GET /groups/:id/members/all/:user_id`, `GET /projects/:id/members/all/:user_id`
- *   (lib/api/members.rb): the member with its effective `access_level`, the
+ *   the member with its effective `access_level`, the
  *   highest of the direct and inherited memberships; `404 Member Not Found`
  *   when the user has none. A project's Owner role is its group's.
- * - `GET /namespaces/:id` (lib/api/namespaces.rb, ee/lib/ee/api/entities/namespace.rb):
+ * - `GET /namespaces/:id`:
  *   `plan` only for callers who may administer the namespace (its Owners and
  *   administrators). On the hosted offering it is the top-level group's
  *   subscription; on self-managed and dedicated instances namespaces carry no
  *   subscription and show `default` [inferred: `actual_plan_name` without
  *   namespace plans], the licence decides.
- * - `GET /license` (lib/api/license.rb): administrators only; its `plan`.
- * - `GET /features` (lib/api/features.rb): administrators only; the flags set
+ * - `GET /license`: administrators only; its `plan`.
+ * - `GET /features`: administrators only; the flags set
  *   on the instance, each `on`, `off` or `conditional` with its gates (`actors`
  *   as flipper ids, `Group:<id>`). A flag never set is not listed.
- * - `GET /features/definitions` (lib/api/features.rb, lib/api/entities/feature/definition.rb):
+ * - `GET /features/definitions`:
  *   administrators only; every flag the code defines, with `default_enabled`,
  *   the value a flag never set runs on. A flag removed from the code (its
  *   feature generally available) is in neither list and is on.

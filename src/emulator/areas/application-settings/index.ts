@@ -13,13 +13,12 @@
  *   `password_authentication_enabled_for_web` and `abuse_notification_email`,
  *   mutually exclusive with them. Model validations give 400
  *   `{"message":{"<setting>":["..."]}}`.
- * - The settings are those real servers have (`lib/api/settings.rb`), each
- *   with its type and default: ../../../application-settings-catalogue.ts. A
- *   setting that is not a boolean may be unset with `null`. Secrets the real
- *   entity leaves out (`asset_proxy_secret_key`, `eks_secret_access_key`) are
- *   never shown. Decimals are read from text or a number; a numeric column
- *   (`polling_interval_multiplier`) is shown as text (`"1.0"`), a float one
- *   (`external_authorization_service_timeout`) as a number.
+ * - The settings are those real servers have, each with its type and
+ *   default (./settings.ts). A setting that is not a boolean may be unset
+ *   with `null`. Hidden credentials (`asset_proxy_secret_key`,
+ *   `eks_secret_access_key`) are never shown. Decimals are read from text or a
+ *   number; a numeric column (`polling_interval_multiplier`) is shown as text
+ *   (`"1.0"`), a float one (`external_authorization_service_timeout`) as a number.
  * - Names real clients send are aliases (`signin_enabled`, `admin_notification_email`,
  *   `duo_features_enabled`, `lock_duo_features_enabled`, `duo_availability`):
  *   a PUT writes the setting they stand for; an answer shows the `duo_*` ones
@@ -30,7 +29,7 @@
  *   `unauthenticated_api`) drive its rate limiter, from the next request on.
  *   (Real servers cache settings for a minute; the emulator applies at once.)
  */
-import { ALIASES_SHOWN, decimalText, SETTING_ENTRIES, REQUIRED_WHEN_ENABLED, SETTING_ALIASES, THROTTLE_SCOPES, type SettingEntry, type SettingValue, type ThrottleScope } from "../../../application-settings-catalogue";
+import { decimalText, OTHER_NAMES, OTHER_NAMES_SHOWN, REQUIRED_WITH, SERVER_SETTINGS, THROTTLES, type ServerSetting, type ServerValue, type ThrottleScope } from "./settings";
 import { paramError, routeNotFound, forbidden, validationError } from "../../errors";
 import type { ParamRule, ParamSpec } from "../../params";
 import { throttleStore, type ThrottleName } from "../../rate-limit";
@@ -38,7 +37,7 @@ import { ok, requireUser, route, type RequestContext } from "../../router";
 import { type EmulatorArea } from "../../area";
 import { defineStore, type EmulatorState, type Tier } from "../../state";
 
-type Value = SettingValue;
+type Value = ServerValue;
 
 const VISIBILITIES = ["private", "internal", "public"] as const;
 
@@ -56,34 +55,30 @@ interface SettingSpec {
 }
 
 /** How a PUT parameter of each kind is checked (Grape's `type:`); `null` unsets a setting. */
-function ruleOf(entry: SettingEntry): ParamRule {
-  const nullable = entry.kind !== "boolean";
-  switch (entry.kind) {
-    case "number":
+function ruleOf(setting: ServerSetting): ParamRule {
+  const nullable = setting.type !== "boolean";
+  switch (setting.type) {
+    case "float":
     case "decimal":
       return { type: "string", nullable };
     case "string[]":
-    case "integer[]":
-      return { type: entry.kind };
+      return { type: setting.type };
     default:
-      return { type: entry.kind, nullable, values: entry.values };
+      return { type: setting.type, nullable, values: setting.values };
   }
 }
 
-/**
- * Every setting the emulator knows, with its parameter rule and default: the
- * settings real servers have (../../../application-settings-catalogue.ts).
- */
+/** Every setting the emulator knows (./settings.ts), with its parameter rule and default. */
 export const SETTINGS: Record<string, SettingSpec> = Object.fromEntries(
-  SETTING_ENTRIES.map(([name, entry]) => [
+  Object.entries(SERVER_SETTINGS).map(([name, setting]) => [
     name,
     {
-      rule: ruleOf(entry),
-      default: entry.default,
-      tier: entry.tier,
-      writeOnly: entry.writeOnly,
-      decimal: entry.kind === "number" || entry.kind === "decimal" ? true : undefined,
-      shownAsText: entry.kind === "decimal" ? true : undefined,
+      rule: ruleOf(setting),
+      default: setting.default,
+      tier: setting.licence,
+      writeOnly: setting.hidden,
+      decimal: setting.type === "float" || setting.type === "decimal" ? true : undefined,
+      shownAsText: setting.type === "decimal" ? true : undefined,
     },
   ]),
 );
@@ -122,7 +117,7 @@ export function applicationSettingsValues(state: EmulatorState): Record<string, 
     if (spec.writeOnly) continue;
     values[name] = name in stored ? stored[name]! : structuredClone(spec.default);
   }
-  for (const alias of ALIASES_SHOWN) if (SETTING_ALIASES[alias] in values) values[alias] = values[SETTING_ALIASES[alias]]!;
+  for (const name of OTHER_NAMES_SHOWN) if (OTHER_NAMES[name]! in values) values[name] = values[OTHER_NAMES[name]!]!;
   const throttles = throttleStore.of(state);
   for (const [scope, throttle] of Object.entries(SERVED_SCOPES)) {
     const limits = throttles[throttle!];
@@ -150,7 +145,7 @@ const getSettings = route("GET", "/application/settings", {}, (ctx) => {
 
 const putParams: ParamSpec = {
   ...Object.fromEntries(Object.entries(SETTINGS).map(([name, spec]) => [name, spec.rule])),
-  ...Object.fromEntries(Object.entries(SETTING_ALIASES).map(([alias, name]) => [alias, SETTINGS[name]!.rule])),
+  ...Object.fromEntries(Object.entries(OTHER_NAMES).map(([alias, name]) => [alias, SETTINGS[name]!.rule])),
 };
 
 /** Decimals arrive as text (a form) or a number (JSON): Grape's `BigDecimal` coercion. */
@@ -180,14 +175,14 @@ const putSettings = route("PUT", "/application/settings", { params: putParams },
 /** Grape's parameter checks (400): decimals, aliases (renamed in place), settings required together, list values. */
 function checkParams(given: Record<string, Value>): void {
   readDecimals(given);
-  for (const [alias, replacement] of Object.entries(SETTING_ALIASES)) {
+  for (const [alias, replacement] of Object.entries(OTHER_NAMES)) {
     if (alias in given && replacement in given) throw paramError(`${replacement}, ${alias} are mutually exclusive`);
     if (alias in given) {
       given[replacement] = given[alias]!;
       delete given[alias];
     }
   }
-  const missing = Object.entries(REQUIRED_WHEN_ENABLED)
+  const missing = Object.entries(REQUIRED_WITH)
     .filter(([enabling]) => given[enabling] === true)
     .flatMap(([, required]) => required.filter((name) => given[name] === undefined || given[name] === null));
   if (missing.length) throw paramError(missing.map((name) => `${name} is missing`).join(", "));
@@ -225,7 +220,7 @@ function validationErrors(tier: keyof typeof TIER_RANK, given: Record<string, Va
   atLeast("terminal_max_session_time", 0);
   atLeast("snippet_size_limit", 1);
   atLeast("default_projects_limit", 0);
-  for (const scope of THROTTLE_SCOPES) {
+  for (const scope of Object.keys(THROTTLES)) {
     atLeast(`throttle_${scope}_period_in_seconds`, 1);
     atLeast(`throttle_${scope}_requests_per_period`, 1);
   }

@@ -1,6 +1,6 @@
 /**
- * Project and group badges. Both sources share one implementation, as
- * on the real server (lib/api/badges.rb loops over `group` and `project`).
+ * Project and group badges. Both sources share one implementation: the real
+ * server defines the same routes for a group and a project, so they answer alike.
  *
  * Behaviour taken from the real server's source:
  * - Reads need read access to the source; create, update, delete and render

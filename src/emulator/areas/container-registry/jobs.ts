@@ -3,9 +3,7 @@
  * `DELETE /projects/:id/registry/repositories/:repository_id/tags`, and
  * repository deletions.
  *
- * Bulk deletion follows the real worker's services
- * (app/services/projects/container_repository/cleanup_tags_base_service.rb,
- * gitlab/cleanup_tags_service.rb, gitlab/delete_tags_service.rb), step by step:
+ * Bulk deletion works as the real worker does, step by step:
  * 1. `latest` is never removed (`keep_latest` defaults to true);
  * 2. names must match `\A<name_regex_delete or name_regex>\z` and not
  *    `\A<name_regex_keep>\z` (the expressions are pasted between the anchors
@@ -37,7 +35,7 @@ import {
   type RegistryTagRecord,
 } from "./model";
 import type { EmulatorState } from "../../state";
-import { parseDuration } from "../../../chronic-duration";
+import { durationSeconds } from "./duration";
 
 export const HOSTED_BULK_DELETE_CAP = 200;
 /** `Gitlab::ExclusiveLease` timeout of the bulk deletion: once an hour per repository. */
@@ -68,7 +66,7 @@ export function tagsToBulkDelete(
     candidates = [...candidates].sort((a, b) => timeOf(b, now) - timeOf(a, now) || (a.name < b.name ? 1 : -1)).slice(Math.max(params.keepN, 0));
   }
   if (params.olderThan !== null) {
-    const cutoff = now - (parseDuration(params.olderThan) ?? 0) * 1000;
+    const cutoff = now - (durationSeconds(params.olderThan) ?? 0) * 1000;
     candidates = candidates.filter((tag) => tag.createdAt !== null && Date.parse(tag.createdAt) < cutoff);
   }
   candidates = candidates.filter((tag) => !isProtectedName(protectedPatterns, tag.name));

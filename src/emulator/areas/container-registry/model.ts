@@ -10,7 +10,7 @@
  * - `ContainerRepository#path` is the project's full path joined with the
  *   repository name, in lower case; `location` is `<registry host>/<path>`.
  * - `ContainerRepository#tags` lists tags sorted by name.
- * - Permissions (app/policies/project_policy.rb): `read_container_image` for
+ * - Permissions: `read_container_image` for
  *   Reporter+, and for everyone who can see a public or internal project when
  *   the registry is `enabled`; `destroy_container_image` for Developer+;
  *   `admin_container_image` for Maintainer+. `container_registry_disabled`

@@ -3,9 +3,7 @@
  * Model, seed and permissions: ./model.ts; background
  * work: ./jobs.ts.
  *
- * Followed from the real server (lib/api/project_container_repositories.rb,
- * container_repositories.rb, group_container_repositories.rb,
- * entities/container_registry.rb):
+ * As real servers answer:
  * - Project routes first find the project (404 `Project Not Found`), then
  *   need `read_container_image` (403); a repository of another project is
  *   `404 Not found` (RecordNotFound); an unknown tag `404 Tag Not Found`.
@@ -49,7 +47,7 @@ import {
   type RegistryRepositoryRecord,
   type RegistryTagRecord,
 } from "./model";
-import { parseDuration } from "../../../chronic-duration";
+import { durationSeconds } from "./duration";
 import { canReadGroup, groupAccessLevel } from "../../access";
 import { checkJobTokenProject } from "../job-tokens";
 import { ApiError, forbidden, notFound, paramError, recordNotFound, routeNotFound, unauthorized } from "../../errors";
@@ -192,7 +190,7 @@ function checkBulkParams(params: { name_regex_delete?: string; name_regex?: stri
     problems.push("name_regex, name_regex_delete are missing, at least one parameter must be provided");
   }
   regexProblem("name_regex_keep");
-  if (params.older_than !== undefined && parseDuration(params.older_than) === undefined) problems.push("older_than is invalid");
+  if (params.older_than !== undefined && durationSeconds(params.older_than) === undefined) problems.push("older_than is invalid");
   if (problems.length > 0) throw paramError(problems.join(", "));
 }
 

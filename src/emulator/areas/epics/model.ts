@@ -4,11 +4,7 @@
  * fills it, the permission rules, sibling ordering, and the API's entities.
  * The routes are in ./routes.ts.
  *
- * Followed where the API documentation is silent, from
- * GitLab's source (`ee/lib/api/epic_links.rb`, `ee/lib/api/helpers/epics_helpers.rb`,
- * `ee/app/models/ee/epic.rb`, `ee/app/services/epics/epic_links/*`,
- * `ee/spec/requests/api/epic_links_spec.rb`, `gitlab_subscriptions/features.rb`)
- * and `doc/api/epic_links.md`:
+ * Where the API documentation is silent, as real servers behave:
  * - Licences: the `epics` feature is Premium (reading children, unassigning);
  *   `subepics` (multi-level epics: assigning, creating a child, reordering) is
  *   Ultimate. Either missing: 403.

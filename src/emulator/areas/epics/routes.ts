@@ -4,7 +4,7 @@
  * children, unassigning. The model, the permission rules and their sources are
  * in ./model.ts.
  *
- * Answers, as GitLab's `ee/lib/api/epic_links.rb` gives them:
+ * Answers, as real servers give them:
  * - Every call: 401 anonymous, then `404 Group Not Found`, then 403 when the
  *   group lacks the licence (`epics`: Premium for the list and unassign;
  *   `subepics`: Ultimate for assign, create and reorder) or the user the role.
@@ -91,7 +91,7 @@ function parentEpic(ctx: RequestContext<{ epic_iid: number }>, licence: Licence)
 }
 
 /**
- * `GET /groups/:id/epics/:epic_iid` (ee/lib/api/epics.rb): anonymous callers
+ * `GET /groups/:id/epics/:epic_iid`: anonymous callers
  * may read a public group's epics (`authenticate_non_get!`); 404 group, 403
  * without the `epics` licence, 404 for a missing epic (as the epic links
  * decide it), 403 for one the caller may not read (a confidential epic).

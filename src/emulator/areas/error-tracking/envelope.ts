@@ -3,12 +3,12 @@
  * collector: the public key of the DSN, and the items of an envelope. Pure
  * functions, no emulator state.
  *
- * Followed: lib/error_tracking/collector/sentry_auth_parser.rb (the key is
+ * As the real collector reads a request (the key is
  * `sentry_key=` in `X-Sentry-Auth`, or the `sentry_key` query parameter) and
  * the envelope format of the Sentry SDKs (a header line, then per item a
  * header line and a payload, the payload `length` bytes long when the item
- * header says so, else up to the next newline). The real
- * sentry_request_parser.rb reads only the first item; the emulator reads all.
+ * header says so, else up to the next newline). The real collector reads
+ * only the first item; the emulator reads all, so a test sees every event sent.
  */
 import { gunzipSync } from "node:zlib";
 

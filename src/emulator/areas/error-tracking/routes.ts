@@ -3,10 +3,7 @@
  * of a project, and the collector that error-reporting SDKs send events to
  * with a key's DSN.
  *
- * Followed where the spec is silent (gitlabhq: lib/api/error_tracking/client_keys.rb,
- * lib/api/entities/error_tracking.rb, app/models/error_tracking/client_key.rb,
- * lib/error_tracking/collector/dsn.rb, lib/api/error_tracking/collector.rb,
- * lib/api/api_guard.rb, their request specs, doc/api/error_tracking.md):
+ * Where the specification is silent, as real servers answer:
  * - A key is `{"id","active","public_key","sentry_dsn"}`; `public_key` is
  *   `glet_` + 32 hex digits; the DSN is
  *   `<scheme>://<public_key>@<host>[:port]/api/v4/error_tracking/collector/<project id>`.
@@ -119,7 +116,7 @@ const idParam = { id: { type: "string", required: true } } as const;
 const base = "/projects/:id/error_tracking/client_keys";
 
 const clientKeyRoutes: RouteDefinition[] = [
-  // `GET .../error_tracking/settings` (lib/api/error_tracking/project_settings.rb):
+  // `GET .../error_tracking/settings`:
   // the emulator models integrated error tracking only, which a project has
   // once it has a client key; without one the setting does not exist.
   route("GET", "/projects/:id/error_tracking/settings", { params: idParam }, (ctx) => {

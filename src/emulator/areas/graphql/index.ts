@@ -1,6 +1,6 @@
 /**
  * `POST /api/graphql` (and `GET` with `?query=`): GraphQL over HTTP as GitLab
- * serves it (app/controllers/graphql_controller.rb). The query is parsed,
+ * serves it. The query is parsed,
  * validated against the schema and run by graphql-js; the schema holds what
  * the emulator answers through GraphQL (../security-reports/graphql.ts).
  * - Authentication: the access token as for REST (`PRIVATE-TOKEN`,

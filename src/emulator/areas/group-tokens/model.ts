@@ -4,8 +4,7 @@
  * are the enterprise users of which top-level group, and the seed section
  * `credentials` that fills both.
  *
- * Token kinds, as the real server tells them apart by prefix
- * (gitlabhq app/services/groups/agnostic_token_revocation_service.rb):
+ * Token kinds, as the real server's revocation tells them apart by prefix:
  * - personal, group and project access tokens are all `PersonalAccessToken`s
  *   (`glpat-`); group and project access tokens belong to a bot user who is a
  *   member of the group or project with the token's access level;

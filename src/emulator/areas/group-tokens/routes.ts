@@ -4,8 +4,7 @@
  * (LDAP), and the credentials inventory of a top-level group's enterprise
  * users. The model and the seed section `credentials` are in credentials-model.ts.
  *
- * `POST /groups/:id/tokens/revoke` (gitlabhq lib/api/groups.rb and
- * app/services/groups/agnostic_token_revocation_service.rb):
+ * `POST /groups/:id/tokens/revoke`:
  * - order of refusals: 401 anonymous → 400 `token is missing` → 404 group →
  *   404 `404 Not Found` without the feature flag `group_agnostic_token_revocation`
  *   (per top-level group) → 400 `400 Bad request - Must be a top-level group`
@@ -26,16 +25,15 @@
  *   scopes, revoked, expired) or, for a feed token, `Entities::UserSafe`
  *   (id, username, name).
  *
- * `POST /groups/:id/ldap_sync` (ee/lib/ee/api/groups.rb and its request spec):
+ * `POST /groups/:id/ldap_sync`:
  * 404 `404 Not Found` unless LDAP group sync is available (self-managed,
  * Premium or Ultimate: the emulator takes LDAP as configured there) — before
  * the group is looked up — then 404 group, 403 below Owner; 202 with the body
  * `202` (the endpoint's last value, `status 202`, rendered as JSON). A group
  * already pending keeps its one queued sync; `runDue` runs it.
  *
- * `GET /groups/:id/manage/personal_access_tokens` (ee/lib/api/manage/groups.rb,
- * its request spec, lib/api/helpers/personal_access_tokens_helpers.rb,
- * doc/api/groups.md "Credentials inventory management"): the hosted offering
+ * `GET /groups/:id/manage/personal_access_tokens` (the API documentation's
+ * "Credentials inventory management"): the hosted offering
  * only (404 `404 Not Found` elsewhere), 401 anonymous, 404 group, 403 below
  * Owner; then, as choices of the emulator where the sources are silent, 400
  * `Must be a top-level group` for a subgroup (the wording of the group's
@@ -311,7 +309,7 @@ function presentGroupAccessToken(state: EmulatorState, record: CredentialRecord)
 
 /**
  * The group's own access tokens, revoked and expired ones included unless
- * `state`/`revoked` say otherwise (lib/api/resource_access_tokens.rb): 401
+ * `state`/`revoked` say otherwise: 401
  * anonymous, 404 group, then `read_resource_access_tokens` (Owner; the real
  * endpoint answers `unauthorized!`, 401, to a member below it).
  */

@@ -1,11 +1,7 @@
 /**
  * `GET /groups`: its filters, orderings and both kinds of pages.
  *
- * Followed where the spec is silent (pavankalisetti009/gitlab lib/api/groups.rb
- * `group_list_params`, `find_groups`, `order_groups`,
- * `present_groups_with_pagination_strategies`; ee/lib/ee/api/groups.rb
- * `find_groups`; lib/api/helpers/custom_attributes.rb;
- * lib/api/helpers/pagination_strategies.rb):
+ * Where the specification is silent, as real servers answer:
  * - Who sees what: anonymous callers get public groups only; `owned`, then
  *   `min_access_level`, take precedence over `all_available`, whose default is
  *   true for administrators (`can_read_all_resources?`) and false for others

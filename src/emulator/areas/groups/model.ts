@@ -14,11 +14,10 @@
  *                 "statistics": { "repositorySize": 1024, "lfsObjectsSize": 2048 } }
  *     }
  *
- * Real sources followed: custom attributes are key/value pairs shown as
- * `[{"key","value"}]` (lib/api/entities/custom_attribute.rb) and only to
- * administrators (lib/api/helpers/custom_attributes.rb); the statistics
- * objects are `Entities::Namespace::RootStorageStatistics` and the group's
- * aggregated project statistics (lib/api/entities/group.rb).
+ * As real servers show them: custom attributes are key/value pairs shown as
+ * `[{"key","value"}]` and only to administrators; the statistics are the
+ * namespace's root storage statistics and the group's aggregated project
+ * statistics.
  */
 import { AccessLevel, defineStore, type EmulatorState, type Group } from "../../state";
 

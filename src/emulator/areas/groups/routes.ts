@@ -59,7 +59,7 @@ import {
   type GroupSettingsRecord,
 } from "./model";
 import { listGroupsBelowRoute, listGroupsRoute } from "./list";
-import { imageContentType, isImageFile, MAX_AVATAR_BYTES } from "../../../image-types";
+import { AVATAR_FORMAT_REFUSAL, AVATAR_MAX_BYTES, avatarMediaType, isAvatarImage } from "./avatar";
 
 // ---------------------------------------------------------------------------
 // Who sees and may change what
@@ -258,7 +258,7 @@ const getAvatar = route("GET", "/groups/:id/avatar", { params: { id: { type: "st
   return {
     status: 200,
     body: content,
-    headers: { "Content-Type": imageContentType(avatar.filename), "Content-Disposition": `attachment; filename="${avatar.filename}"` },
+    headers: { "Content-Type": avatarMediaType(avatar.filename), "Content-Disposition": `attachment; filename="${avatar.filename}"` },
   };
 });
 
@@ -479,11 +479,11 @@ function checkPath(state: EmulatorState, group: Group, path: string, fail: (fiel
 }
 
 function readAvatar(file: UploadedFile, fail: (field: string, message: string) => void): GroupSettingsRecord["avatar"] {
-  if (!isImageFile(file.filename)) {
-    fail("avatar", "file format is not supported. Please try one of the following supported formats: png, jpg, jpeg, gif, bmp, tiff, ico, webp");
+  if (!isAvatarImage(file.filename)) {
+    fail("avatar", AVATAR_FORMAT_REFUSAL);
     return null;
   }
-  if (file.content.length > MAX_AVATAR_BYTES) {
+  if (file.content.length > AVATAR_MAX_BYTES) {
     fail("avatar", "is too big (should be at most 200 KiB)");
     return null;
   }

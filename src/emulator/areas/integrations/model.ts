@@ -2,8 +2,7 @@
  * Group integrations: their list, set-up, settings and removal, with the
  * per-event switches.
  *
- * Behaviour taken from the real server's source (lib/api/integrations.rb,
- * integratable_operations.rb, Integrations::Base::Integration, UpdateService):
+ * As real servers answer:
  * - every route needs a signed-in user (401) who can see the group (404) and
  *   is at least a Maintainer of it (403);
  * - slugs that exist only for projects answer 400 `400 Integration not available`;
@@ -250,7 +249,7 @@ export const KINDS: Record<string, IntegrationKind> = {
   youtrack: tracker("YouTrack", "none"),
   phorge: tracker("Phorge", "none"),
   clickup: tracker("ClickUp", "none"),
-  // lib/api/helpers/integrations_helpers.rb spells out Jira's settings; supported_events: commit, merge_request.
+  // Jira's settings as the server declares them; supported_events: commit, merge_request.
   jira: {
     title: "Jira",
     params: {
@@ -367,7 +366,7 @@ export const KINDS: Record<string, IntegrationKind> = {
     urls: ["api_url"],
     validate: datadogTagsValid,
   },
-  // lib/api/helpers/integrations_helpers.rb: api_url and both Google IAP settings `required: true`.
+  // The server requires api_url and both Google IAP settings.
   prometheus: {
     title: "Prometheus",
     params: { manual_configuration: bool, api_url: str(true), google_iap_audience_client_id: str(true), google_iap_service_account_json: str(true) },

@@ -1,7 +1,7 @@
 /**
  * A project's integrations: `GET /projects/:id/integrations` and
- * `GET /projects/:id/integrations/:slug` (lib/api/integrations.rb mounts the
- * same IntegratableOperations for projects as for groups). The emulator
+ * `GET /projects/:id/integrations/:slug` (real servers answer them with the
+ * same operations for projects as for groups). The emulator
  * configures integrations on groups only; real servers propagate an active
  * group integration to every project below it as the project's own record
  * that inherits the settings (`inherit_from_id`, `inherited: true`), which is

@@ -1,7 +1,6 @@
 /**
  * The filters of `GET /merge_requests`, checked
- * and applied as the real server does (lib/api/helpers/merge_requests_helpers.rb,
- * MergeRequestsFinder / IssuableFinder, the custom Grape validators):
+ * and applied as the real server does:
  *
  * - Exclusive pairs are Grape's `mutually_exclusive`: 400
  *   `{"error":"author_id, author_username are mutually exclusive"}`; inside

@@ -5,9 +5,7 @@
  * who may read and write them; the state machine and the background
  * preparation and mergeability checks.
  *
- * Where the spec is silent this follows the real server (gitlabhq/gitlabhq:
- * app/models/merge_request.rb, app/policies/project_policy.rb,
- * app/services/merge_requests/*, lib/gitlab/git/diff.rb, doc/api/merge_requests.md):
+ * Where the specification is silent, as the real server behaves:
  * - `iid` counts per project from 1; `id` is global.
  * - `draft` is read from the title (`Draft:`, `[Draft]`, `(Draft)` at its start).
  * - Read (`read_merge_request`): anyone who can see a public or internal

@@ -4,9 +4,7 @@
  * diff, its pipelines. Model, permissions and seed: merge-requests-model.ts;
  * answers: merge-requests-present.ts; list filters: merge-requests-filters.ts.
  *
- * Followed where the spec is silent (gitlabhq: lib/api/merge_requests.rb,
- * lib/api/helpers/merge_requests_helpers.rb, lib/api/helpers/rate_limiter.rb,
- * app/models/merge_request.rb, app/services/merge_requests/*, doc/api/merge_requests.md):
+ * Where the specification is silent, as real servers answer:
  * - `GET /merge_requests` authenticates unless `scope=all` (401); it lists
  *   the merge requests of every project the caller may read them in.
  *   `search` goes through the application rate limiter (`search_rate_limit`:

@@ -1,6 +1,6 @@
 /** Pipeline schedules' records, and the rules of saving one and running its pipeline (BaseSaveService). */
 import { createHash } from "node:crypto";
-import { cronProblem, nextRunAfter, timeZoneProblem } from "../../../cron";
+import { nextRun, parseCron, zoneIdentifier } from "./cron";
 import { projectAccessLevel } from "../../access";
 import { paramError, validationError } from "../../errors";
 import type { RequestContext } from "../../router";
@@ -110,13 +110,13 @@ export function validateSchedule(schedule: Pick<ScheduleRecord, "description" | 
   const errors: Record<string, string[]> = {};
   if (schedule.description.trim() === "") errors.description = ["can't be blank"];
   if (!FULL_REF.test(schedule.ref)) errors.ref = ["is ambiguous"];
-  if (cronProblem(schedule.cron) !== undefined) errors.cron = ["syntax is invalid"];
-  if (timeZoneProblem(schedule.cronTimezone) !== undefined) errors.cron_timezone = ["syntax is invalid"];
+  if (parseCron(schedule.cron) === undefined) errors.cron = ["syntax is invalid"];
+  if (zoneIdentifier(schedule.cronTimezone) === undefined) errors.cron_timezone = ["syntax is invalid"];
   if (Object.keys(errors).length > 0) throw validationError(errors);
 }
 
 export function computeNextRun(state: EmulatorState, schedule: Pick<ScheduleRecord, "cron" | "cronTimezone">): string | null {
-  return nextRunAfter(schedule.cron, schedule.cronTimezone, new Date(state.clock()))?.toISOString() ?? null;
+  return nextRun(schedule.cron, schedule.cronTimezone, new Date(state.clock()))?.toISOString() ?? null;
 }
 
 export interface InputEntry {

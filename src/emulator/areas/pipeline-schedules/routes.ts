@@ -1,8 +1,7 @@
 /**
  * Pipeline schedules, their variables and inputs, and the pipelines they run.
  *
- * Behaviour taken from the real server's source (lib/api/ci/pipeline_schedules.rb,
- * Ci::PipelineSchedules::BaseSaveService, the cron validators):
+ * As real servers answer:
  * - Every route needs a user (401). The project is found first (404 Project
  *   Not Found); a schedule that is missing or that the caller may not read is
  *   404 `Pipeline Schedule Not Found`, then each action checks its permission

@@ -4,14 +4,14 @@
  * `presentBasicProject` for anonymous and `simple` lists), and
  * `PUT /projects/:id` for the settings the emulator models.
  *
- * The fields follow the API documentation and lib/api/entities/project.rb
- * and basic_project_details.rb; `star_count` comes from the starring area.
+ * The fields follow the API documentation and the real server's project
+ * entities; `star_count` comes from the starring area.
  * What the core model lacks (topics, issues and merge-request features,
  * archiving, update and activity times) is kept in `projectDetailsStore`;
  * sizes and commit counts the emulator does not model are derived from the
  * project's path, the same on every start.
  *
- * `PUT` follows lib/api/projects.rb and lib/api/helpers/projects_helpers.rb:
+ * `PUT`, as real servers answer it:
  * declared params only (unknown ones are ignored, as Grape does), at least
  * one of them (400 `... are missing, at least one parameter must be
  * provided`, listing the params this emulator accepts), `container_registry_access_level`

@@ -4,9 +4,7 @@
  * zlib or bzip2; yazl for zip) to the response, waiting for the consumer, so
  * memory holds one blob and the archiver's buffers, never the archive.
  *
- * Followed (gitlabhq lib/gitlab/git/repository.rb `archive_metadata` /
- * `archive_prefix` / `archive_file_path`, gitaly's GetArchive, workhorse's
- * sendarchive): the archive formats a client may ask for map to four kinds (bz2, tb2,
+ * As real servers build an archive: the archive formats a client may ask for map to four kinds (bz2, tb2,
  * tbz, tbz2 and tar.bz2 are tar.bz2); every entry sits under the top-level
  * directory `<prefix>/` (`git archive --prefix`), with `path` (a directory
  * or a file) kept as the entries' own path and the directories above it; `exclude_paths` leaves out a path and everything below

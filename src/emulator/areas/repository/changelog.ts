@@ -2,10 +2,8 @@
  * Changelog generation (`GET`/`POST /projects/:id/repository/changelog`),
  * as Repositories::ChangelogService does it.
  *
- * Followed (gitlabhq): app/services/repositories/changelog_service.rb,
- * app/finders/repositories/changelog_{commits,tag}_finder.rb,
- * lib/gitlab/changelog/{config,release,generator,committer}.rb and
- * template.tpl, doc/user/project/changelogs.md:
+ * As real servers generate a changelog (and as the changelogs user
+ * documentation describes it):
  * - Range: `from..to`; `to` defaults to the branch (the default branch);
  *   `from` defaults to the tag of the last stable version before `version`
  *   (tags read with the config's `tag_regex`, re2, named groups major, minor,

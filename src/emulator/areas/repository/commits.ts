@@ -4,13 +4,13 @@
  * walking a range the way `git log from..to` does, the merge base, and the commit entity
  * (API::Entities::Commit) with its trailers.
  *
- * Followed (gitlabhq): lib/gitlab/git/commit.rb (`short_id` is the first 8
- * characters, `init_date_from_gitaly` keeps the author's and committer's own
- * offsets), app/models/commit.rb (`title`: the first line, cut at a word to
- * 80 characters and `…` when it is 100 characters or more), lib/api/entities/commit.rb
- * (`created_at` is the committed date; `trailers` keeps the last value of
- * each key, `extended_trailers` every value), and git's interpret-trailers
- * for what a trailer is (the message's last paragraph, after the title, made
+ * As real servers show a commit: `short_id` is the first 8 characters; the
+ * author's and committer's dates keep their own offsets; `title` is the
+ * first line, cut at a word to 80 characters and `…` when it is 100
+ * characters or more; `created_at` is the committed date; `trailers` keeps
+ * the last value of each key, `extended_trailers` every value. A trailer is
+ * what git's interpret-trailers takes for one (the message's last
+ * paragraph, after the title, made
  * only of `Key: value` lines and their indented continuations).
  */
 import * as git from "isomorphic-git";

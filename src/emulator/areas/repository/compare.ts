@@ -3,9 +3,7 @@
  * what CompareService, Gitlab::Git::Compare, Gitlab::Git::Diff.between and
  * API::Entities::Compare answer, with the diff limits of a compare.
  *
- * Followed (gitlabhq): lib/api/repositories.rb, app/services/compare_service.rb,
- * lib/gitlab/git/compare.rb, lib/gitlab/git/diff.rb, lib/gitlab/git/diff_collection.rb,
- * lib/gitlab/diff/file_collection/base.rb, lib/api/entities/{compare,diff}.rb:
+ * What it answers:
  * - `commits`: `git log from..to` oldest first (in both modes); `commit`: the
  *   last of them, null when there are none; none when `from` and `to` are the
  *   same commit (`compare_same_ref: true`).

@@ -4,10 +4,7 @@
  * project's real git repository (./model.ts), and the area's
  * `repositories` seed section (./seed.ts).
  *
- * Followed where the spec is silent (gitlabhq lib/api/repositories.rb,
- * lib/api/helpers/blobs_helper / send_git_blob, lib/gitlab/pagination/
- * gitaly_keyset_pager.rb, lib/gitlab/git/repository.rb archive_prefix,
- * workhorse sendarchive, doc/api/repositories.md):
+ * Where the specification is silent, as real servers answer:
  * - Access: the project as `find_project!` (404 for those who may not see
  *   it), then `authorize! :download_code`: members below Reporter of a
  *   private or internal project get 403; public repositories need no token.
@@ -29,7 +26,7 @@
  *   is 404 `{"message":"404 Blob Not Found"}`. JSON `{size, encoding:
  *   "base64", content, sha}`; raw: the bytes, `Content-Disposition: inline`,
  *   `text/plain; charset=utf-8` for text, an image's own type, else
- *   `application/octet-stream` (app/controllers/projects/raw_controller.rb).
+ *   `application/octet-stream`, as the raw file download sends them.
  * - Blobs over 10 MB: 5 fetches a minute per project and user, then
  *   429 `{"message":{"error":"This endpoint has been requested too many
  *   times. Try again later."}}`.

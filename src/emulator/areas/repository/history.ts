@@ -3,7 +3,7 @@
  * merge base and changelog, over each project's real git repository
  * (./model.ts). The work is in ./compare.ts,
  * ./commits.ts, ./diff.ts and ./changelog.ts;
- * this module reads the parameters and answers as lib/api/repositories.rb does:
+ * this module reads the parameters and answers as real servers do:
  *
  * - Every endpoint first does `authorize_read_code!` (readableRepository,
  *   shared with ./content.ts): a project the caller cannot see is

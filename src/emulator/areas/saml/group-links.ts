@@ -1,8 +1,7 @@
 /**
  * SAML group links: list, read, create and delete a group's links.
  *
- * Behaviour taken from the real server's source (ee/lib/api/saml_group_links.rb,
- * GroupSaml::SamlGroupLinks::CreateService, the model and its spec):
+ * As real servers answer:
  * - the group is looked up without a 404 and every failure of
  *   `can?(user, :admin_saml_group_links, group)` is 401 `401 Unauthorized`:
  *   anonymous, not an Owner, no Premium or Ultimate licence, no such group;

@@ -5,10 +5,8 @@
  *
  * The spec gives the four endpoints, the identity's two fields, "hosted
  * offering, Premium+" and "on self-managed instances identity read, update and
- * delete are done through the users API". Followed where it is silent
- * (ee/lib/api/provider_identity.rb, ee/spec/requests/api/provider_identity_spec.rb,
- * app/models/identity.rb, ee/app/models/ee/identity.rb,
- * GroupSamlIdentityFinder, doc/api/saml.md; pavankalisetti009/gitlab):
+ * delete are done through the users API". Where it is silent, as real
+ * servers answer:
  * - `before { authenticate! }` then `authorize_admin_group`, i.e.
  *   `authorize! :admin_group, find_group!(id)`: 401 anonymous, then 404
  *   `404 Group Not Found` for a group the caller cannot see, then 403

@@ -1,10 +1,7 @@
 /**
  * The GraphQL query that replaces the deprecated findings list: a project's
  * pipeline and its security report findings, served at `/api/graphql` by
- * ../graphql/index.ts. Types, fields and arguments as GitLab names them
- * (ee/app/graphql/types/pipeline_security_report_finding_type.rb,
- * resolvers/pipeline_security_report_findings_resolver.rb,
- * resolvers/ci/project_pipeline_resolver.rb, the vulnerability location types):
+ * ../graphql/index.ts. Types, fields and arguments as GitLab's schema names them:
  * - `project(fullPath:)` is null for a project the caller cannot see;
  *   `pipeline(id:, iid:, sha:, ref:)` needs one of them (an error otherwise);
  *   one given as null finds nothing; `ref` is that ref's last pipeline

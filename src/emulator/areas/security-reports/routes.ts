@@ -2,10 +2,8 @@
  * Vulnerability findings and project dependencies. The model and the seed
  * section are in security-reports-model.ts.
  *
- * Where the spec is silent, this follows the real server
- * (ee/lib/api/vulnerability_findings.rb, ee/lib/api/dependencies.rb,
- * ee/app/policies/ee/project_policy.rb, doc/api/vulnerability_findings.md,
- * doc/api/dependencies.md):
+ * Where the specification is silent, as real servers answer (and as the
+ * vulnerability findings and dependencies API documentation describes):
  * - Order of checks, as Grape runs them: `authenticate!` (401 anonymous) →
  *   parameter validation (400 `{"error":"report_type does not have a valid
  *   value"}`) → the project lookup (404 for a private project the caller
@@ -244,7 +242,7 @@ function presentVulnerability(state: EmulatorState, project: Project, id: number
 }
 
 /**
- * The project's vulnerabilities (ee/lib/api/vulnerabilities.rb): one per
+ * The project's vulnerabilities: one per
  * vulnerability id its findings were ingested as, highest severity first,
  * then newest id; 401, 404 project, 403 without `read_security_resource`
  * (Ultimate, Developer+), as the findings.

@@ -4,7 +4,7 @@
  * apart from the routes (routes.ts) because the project presenter
  * (../projects) reads the star count of every project it shows.
  *
- * As on real servers (app/models/users_star_project.rb): a user stars a
+ * As on real servers: a user stars a
  * project at most once, `starred_since` is the star's creation time, and
  * `star_count` counts the stars of active users (every emulated user is active).
  */

@@ -3,10 +3,7 @@
  * project, list its starrers, list the projects a user starred. The model
  * (stars, private profiles, the `stars` seed section) is in ./model.ts.
  *
- * Where the spec is silent, the real server's code was followed (gitlabhq:
- * lib/api/projects.rb, app/finders/starred_projects_finder.rb,
- * app/finders/users_star_projects_finder.rb, app/models/users_star_project.rb,
- * lib/api/entities/user_stars_project.rb, doc/api/project_starring.md):
+ * Where the specification is silent, as real servers answer:
  * - Writes need a signed-in user (401); the project must be visible to the
  *   caller (404 `404 Project Not Found`); any role, or none on a public or
  *   internal project, may star it: starring needs only `read_project`.

@@ -25,7 +25,7 @@ const currentUser = route("GET", "/user", {}, (ctx) => ok(presentUser(requireUse
 /**
  * `GET /users?username=<name>`: the one user with that username (case-insensitive), or none,
  * as `UserBasic` (id, username, name, state, locked, avatar_url, web_url). Real servers have
- * many more filters (lib/api/users.rb); only the username lookup is served here.
+ * many more filters; only the username lookup is served here.
  */
 const findUsers = route("GET", "/users", { params: { username: { type: "string" } }, paginated: true }, (ctx) => {
   const { username } = ctx.params;

@@ -1,0 +1,108 @@
+/**
+ * What the engine carries for a resource besides its declared properties, in
+ * one typed envelope, and the one place that writes it into the dynamic
+ * provider's inputs and reads it back (the inputs stay plain JSON values, as
+ * the engine stores them).
+ *
+ * The resource class (./resource.ts) puts in the id of an `import` option,
+ * the resource's URN when it may take an object over (its warning goes
+ * there), and whether the run applies; check (./provider.ts) passes on the
+ * import id, adds the observed values it read and the takeover it found, and
+ * drops the rest. What check returns is what diff, create and update get and
+ * what the state keeps as the resource's inputs.
+ *
+ * On the wire: the takeover as the input `takeover`, which the preview lists
+ * with a create's inputs for the reviewer (../review/changes.ts reads it); the
+ * rest under `__engine`, an input the CLI neither shows nor compares (it
+ * leaves out every input whose name starts with `__`).
+ */
+
+type Args = Record<string, unknown>;
+
+/** A takeover as the preview shows it. */
+export interface Takeover {
+  /** The object taken over, by the resource's id. */
+  id: string;
+  /** Each field the `up` changes, with the value it has now: a secret's `[secret]`, a write-only one's `[not shown by the server]`. */
+  overwrites: Record<string, unknown>;
+}
+
+/** The engine's data for one resource; `Urn` is the program's `Output<string>` in the resource class. */
+export interface Envelope<Urn = string> {
+  /** The id of the object the `import` option names (./import.ts): kept in the state, so a pending create can tell it. */
+  importId?: string;
+  /** The resource's URN, where a takeover's warning is attached: from the program to check only. */
+  urn?: Urn;
+  /** The program's run applies (`pulumi up`): from the program to check only. */
+  applying?: boolean;
+  /** What check read of the observed properties, for diff and the update: kept in the state. */
+  observed?: Args;
+  /** What check found to take over, and what the `up` overwrites there: shown in the preview and kept in the state. */
+  takeover?: Takeover;
+}
+
+/** The visible input that holds the takeover; the review does not list it as a field. */
+export const TAKEOVER_KEY = "takeover";
+
+const ENGINE_KEY = "__engine";
+
+/**
+ * The keys under which earlier versions kept what the envelope holds, one
+ * reserved input each. They are read, never written: the state those versions
+ * wrote keeps them in its inputs until the next `up` rewrites them, and a
+ * create they left pending names its import by `__import`.
+ */
+const EARLIER_KEYS = { importId: "__import", observed: "__observed" } as const;
+
+/** Every key of the inputs that is no declared property: the host's `__provider`, the envelope's, the earlier ones. */
+const ENGINE_KEYS = ["__provider", ENGINE_KEY, TAKEOVER_KEY, ...Object.values(EARLIER_KEYS)];
+
+/** The inputs without the envelope and the host's `__provider`: the declared properties (and the checked inputs' additions). */
+export function withoutEngineKeys(values: Args): Args {
+  // Callers never change what they get: values without those keys are returned as they are, not copied.
+  if (!ENGINE_KEYS.some((key) => Object.hasOwn(values, key))) return values;
+  const declared: Args = {};
+  for (const key in values) if (!ENGINE_KEYS.includes(key)) declared[key] = values[key];
+  return declared;
+}
+
+/** The envelope the inputs carry (or the earlier versions' keys); empty when they carry none. */
+export function envelopeOf(values: Args): Envelope {
+  const carried = isRecord(values[ENGINE_KEY]) ? values[ENGINE_KEY] : {};
+  const importId = carried.importId ?? values[EARLIER_KEYS.importId];
+  const observed = carried.observed ?? values[EARLIER_KEYS.observed];
+  const takeover = values[TAKEOVER_KEY];
+  return {
+    ...(typeof importId === "string" && importId !== "" ? { importId } : {}),
+    ...(typeof carried.urn === "string" ? { urn: carried.urn } : {}),
+    ...(typeof carried.applying === "boolean" ? { applying: carried.applying } : {}),
+    ...(isRecord(observed) ? { observed } : {}),
+    ...(isTakeover(takeover) ? { takeover } : {}),
+  };
+}
+
+/** The declared properties with the envelope written in (its empty members left out). */
+export function withEnvelope<Urn>(declared: Args, envelope: Envelope<Urn>): Args {
+  const { takeover, ...hidden } = envelope;
+  const carried = Object.fromEntries(Object.entries(hidden).filter(([, value]) => value !== undefined));
+  return {
+    ...declared,
+    ...(Object.keys(carried).length > 0 ? { [ENGINE_KEY]: carried } : {}),
+    ...(takeover !== undefined ? { [TAKEOVER_KEY]: takeover } : {}),
+  };
+}
+
+/** The inputs as diff and the update act on them: the declared properties, each observed one with the value check read. */
+export function actedOn(values: Args): Args {
+  const { observed } = envelopeOf(values);
+  return observed ? { ...withoutEngineKeys(values), ...observed } : withoutEngineKeys(values);
+}
+
+function isRecord(value: unknown): value is Args {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** A takeover as check records it; kept as recorded whatever else it holds. */
+function isTakeover(value: unknown): value is Takeover {
+  return isRecord(value) && typeof value.id === "string";
+}

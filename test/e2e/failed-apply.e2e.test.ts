@@ -1,0 +1,180 @@
+/**
+ * An apply that fails part way, and its retry, with the real Pulumi CLI and
+ * the template's .gitlab-ci.yml jobs (./template-jobs.ts) against the
+ * emulator, on a project made by pulumi-platform-new:
+ *
+ * - a merge request adds a project badge and, after it, a group badge; its
+ *   preview and report jobs post the review;
+ * - after the merge, the apply job's guard passes, then, before its `up`, the
+ *   apply token's user loses the Owner role on the group: the project badge
+ *   is created, the group badge refused; the result note says what was
+ *   applied, what was not and what to do next;
+ * - the role given back, the same apply job runs again for the same commit:
+ *   its guard accepts the reviewed plan less what the failed apply did, and
+ *   the apply finishes;
+ * - a later merge request that deletes the group badge, previewed with a
+ *   token whose user is no Owner of the group, fails its preview job naming
+ *   the delete, the group and the role (the engine does not verify deletes);
+ *   merged all the same, its apply job stops before `up`, for the same cause.
+ *
+ * Merges are recorded in the emulator's state, as a real server records them.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiPath, closeAllPools, PlatformClient } from "pulumi-platform";
+import { mergeRequestStore, startEmulator, type Emulator } from "pulumi-platform/emulator";
+import { ensurePulumiCli, PulumiProgram } from "../../scripts/pulumi-workspace.mts";
+import { runTemplateJob, templateProject } from "./template-jobs";
+
+/** The apply's token: maintainer's, whose user is made Owner of acme for the group badge (and loses it for a while). */
+const WRITE_TOKEN = "glpat-maintainer-token";
+/** The previews' token: maintainer's read_api token, the same user. */
+const READ_TOKEN = "glpat-maintainer-release-0004";
+
+let emulator: Emulator;
+let api: PlatformClient;
+let program: PulumiProgram;
+let work: string;
+let projectId: number;
+let mergeRequestIid: number;
+let commitSha: string;
+
+/** A job of the template, with the project's variables as the template's comments tell a team to set them. */
+const runJob = (name: string, ci: Record<string, string>, between?: Parameters<typeof runTemplateJob>[3]) =>
+  runTemplateJob(
+    {
+      program,
+      emulator,
+      projectId,
+      work,
+      variables: [
+        { key: "PLATFORM_READ_TOKEN", value: READ_TOKEN },
+        { key: "PLATFORM_TOKEN", value: WRITE_TOKEN, protected: true, environment: program.stack },
+        { key: "PLATFORM_REVIEW_TOKEN", value: emulator.tokens.alice!, environment: "platform-review" },
+        { key: "PLATFORM_REVIEW_TOKEN", value: emulator.tokens.alice!, protected: true, environment: program.stack },
+      ],
+    },
+    name,
+    ci,
+    between,
+  );
+
+/** Sets the apply token's user's role on group acme, as an Owner of acme would in its members page. */
+function maintainerOfAcmeIs(level: number): void {
+  const user = emulator.state.userByUsername("maintainer")!;
+  emulator.state.groupByFullPath("acme")!.members[String(user.id)] = level;
+}
+
+async function openMergeRequest(): Promise<void> {
+  mergeRequestIid = (await api.post<{ iid: number }>(apiPath`/projects/${projectId}/merge_requests`, { source_branch: "stable", target_branch: "main", title: "Platform: badges" })).iid;
+  await emulator.runDueWork();
+}
+
+let merges = 0;
+function mergeMergeRequest(): void {
+  const record = mergeRequestStore.of(emulator.state).mergeRequests.find((mr) => mr.projectId === projectId && mr.iid === mergeRequestIid)!;
+  const mergedAt = new Date().toISOString();
+  commitSha = (++merges).toString(16).padStart(40, "a");
+  Object.assign(record, { state: "merged", mergedAt, updatedAt: mergedAt, mergeUserId: emulator.state.userByUsername("alice")!.id, mergeCommitSha: commitSha });
+}
+
+const mergeRequestPipeline = () => ({ CI_PIPELINE_SOURCE: "merge_request_event", CI_MERGE_REQUEST_IID: String(mergeRequestIid), CI_COMMIT_SHA: "c".repeat(40) });
+const defaultBranchPipeline = () => ({ CI_PIPELINE_SOURCE: "push", CI_COMMIT_BRANCH: "main", CI_DEFAULT_BRANCH: "main", CI_COMMIT_SHA: commitSha });
+const resultNotes = async () =>
+  (await api.list<{ body: string }>(apiPath`/projects/${projectId}/merge_requests/${mergeRequestIid}/notes`, { sort: "asc" })).filter((note) => note.body.startsWith("<!-- platform-review-applied"));
+const badgeNames = async (owner: "groups" | "projects", path: string) => (await api.list<{ name: string }>(`/${owner}/${encodeURIComponent(path)}/badges`)).map((badge) => badge.name).filter((name) => name.endsWith("status") || name === "pipeline");
+
+/** The program: the template's project badge and, once it exists, a group badge (a step that needs the Owner role on acme). */
+function writeProgram(withGroupBadge: boolean): void {
+  const index = path.join(program.dir, "index.ts");
+  const base = readFileSync(index, "utf8").split("// --- the change under review")[0]!;
+  const change = withGroupBadge
+    ? [
+        "// --- the change under review",
+        'new Badge("acme-status", { group: "acme", name: "acme-status", linkUrl: "https://status.example.com/acme", imageUrl: "https://status.example.com/acme.svg" }, { dependsOn: [pipeline] });',
+        "",
+      ].join("\n")
+    : "";
+  writeFileSync(index, base + change);
+}
+
+beforeAll(async () => {
+  ensurePulumiCli();
+  emulator = await startEmulator({ port: 0, backgroundWork: "manual" });
+  api = new PlatformClient({ url: emulator.url, token: emulator.tokens.root!, retryBaseDelayMs: 10 });
+  work = mkdtempSync(path.join(tmpdir(), "failed-apply-e2e-"));
+  program = await PulumiProgram.create({ programDir: templateProject(work), transpileOnly: true, config: { "platform:url": emulator.url }, secrets: { "platform:token": emulator.tokens.root! } });
+  projectId = (await api.get<{ id: number }>(apiPath`/projects/${"acme/web"}`)).id;
+  maintainerOfAcmeIs(50);
+}, 10 * 60_000);
+
+afterAll(async () => {
+  program?.dispose();
+  if (work) rmSync(work, { recursive: true, force: true });
+  await closeAllPools();
+  await emulator?.stop();
+});
+
+describe.sequential("an apply that fails part way, and its retry, through the template's jobs", { timeout: 5 * 60_000 }, () => {
+  it("the merge request's review shows both badges to create", async () => {
+    writeProgram(true);
+    await openMergeRequest();
+    const preview = await runJob("preview", mergeRequestPipeline());
+    expect(preview.code, preview.stderr).toBe(0);
+    expect((await runJob("report", mergeRequestPipeline())).code).toBe(0);
+    expect(preview.stdout).toContain("creates badge <code>acme-status</code> of group <code>acme</code>");
+    expect(preview.stdout).toContain("creates badge <code>pipeline</code> of project <code>acme/web</code>");
+  });
+
+  it("the apply whose token loses the Owner role before `up` creates the project badge, not the group's, and says what to do next", async () => {
+    mergeMergeRequest();
+    const apply = await runJob("apply", defaultBranchPipeline(), { at: /pulumi -- up /, action: async () => maintainerOfAcmeIs(40) });
+    expect(apply.code, `${apply.stdout}\n${apply.stderr}`).not.toBe(0);
+    expect(await badgeNames("projects", "acme/web")).toEqual(["pipeline"]);
+    expect(await badgeNames("groups", "acme")).toEqual([]);
+    const [result] = await resultNotes();
+    expect(result!.body).toContain("**The apply failed:**");
+    expect(result!.body).toContain("created badge");
+    expect(result!.body).toMatch(/#### Not applied \(1\)\n\n- `\+` creates badge <code>acme-status<\/code> of group <code>acme<\/code> <em>\(its step failed/);
+    expect(result!.body).toContain("needs the Owner role on group acme");
+    expect(result!.body).toContain("**What to do next:** Fix what the problems above name");
+    expect(apply.stderr).toContain("platform-review: the apply failed part way (2 applied, 1 not applied)"); // the stack's own resource, and the project badge
+  });
+
+  it("with the role given back, the same job for the same commit applies the rest: its guard accepts the reviewed plan less what was applied", async () => {
+    maintainerOfAcmeIs(50);
+    const apply = await runJob("apply", defaultBranchPipeline());
+    expect(apply.code, `${apply.stdout}\n${apply.stderr}`).toBe(0);
+    expect(apply.stderr).toContain("an earlier apply of this commit made 2 of the reviewed changes");
+    expect(await badgeNames("groups", "acme")).toEqual(["acme-status"]);
+    const [, retry] = await resultNotes();
+    expect(retry!.body).toContain("**Applied:** 1 created.");
+    expect(retry!.body).not.toContain("Not applied");
+  });
+
+  it("a merge request that deletes the group badge, previewed with a token whose user is no Owner of acme, fails its preview naming the delete", async () => {
+    maintainerOfAcmeIs(40);
+    writeProgram(false);
+    await openMergeRequest();
+    const preview = await runJob("preview", mergeRequestPipeline());
+    expect(preview.code).toBe(1);
+    expect(preview.stdout).toContain("deletes badge");
+    expect(preview.stdout).toMatch(/acme-status &#40;Badge&#41;<\/code>: <code>Badge&#58; could not delete groups\/acme\/badges\/\d+&#58; group&#58; the token&#39;s user &#40;maintainer&#41; needs the Owner role on group acme/);
+    const saved = JSON.parse(readFileSync(path.join(program.dir, `preview-${program.stack}.json`), "utf8")) as { diagnostics: { severity: string; message: string }[] };
+    expect(saved.diagnostics.filter((d) => d.severity === "error").map((d) => d.message)).toEqual([expect.stringMatching(/^Badge: could not delete groups\/acme\/badges\/\d+: group: /)]);
+  });
+
+  it("merged all the same, its apply job stops before `up`: the guard verifies the deletes with the apply's token", async () => {
+    // The report job posts the failed preview's report (and fails, as the preview did).
+    expect((await runJob("report", mergeRequestPipeline())).code).toBe(1);
+    mergeMergeRequest();
+    const apply = await runJob("apply", defaultBranchPipeline());
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain("platform-review: the server would refuse a delete of this apply:");
+    expect(apply.stderr).toContain("needs the Owner role on group acme");
+    expect(await badgeNames("groups", "acme")).toEqual(["acme-status"]);
+    expect((await resultNotes()).at(-1)!.body).toContain("#### Stopped: the server would refuse this");
+  });
+});

@@ -1,0 +1,129 @@
+/**
+ * The template's .gitlab-ci.yml jobs run as the platform's runner runs them,
+ * for end-to-end tests with the real Pulumi CLI against the emulator: each
+ * job's before_script (less `npm ci`) and script in one bash with errexit,
+ * with the CI's own variables and the project's CI/CD variables as the
+ * platform gives them (protected ones only to the default branch's
+ * pipelines, environment-scoped ones only to jobs of that environment), in
+ * a project pulumi-platform-new made, whose platform-review is this
+ * repository's.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import path from "node:path";
+import { expect } from "vitest";
+import { parse } from "yaml";
+import type { Emulator } from "pulumi-platform/emulator";
+import { type PulumiProgram, repoRoot } from "../../scripts/pulumi-workspace.mts";
+
+export interface Job {
+  extends?: string | string[];
+  before_script?: string[];
+  script: string[];
+  variables?: Record<string, string>;
+  environment?: { name: string };
+  artifacts?: { paths: string[] };
+}
+
+export type JobRun = { code: number; stdout: string; stderr: string };
+
+/** A CI/CD variable of the project, as Settings > CI/CD > Variables holds it. */
+export interface ProjectVariable {
+  key: string;
+  value: string;
+  protected?: boolean;
+  environment?: string;
+}
+
+export const ciFile = parse(readFileSync(path.join(repoRoot, "templates/platform/.gitlab-ci.yml"), "utf8")) as Record<string, unknown> & {
+  variables: Record<string, string>;
+  default: { before_script: string[] };
+};
+
+/** A job with what it `extends` (a shallow merge, as the platform's for these keys). */
+export function jobOf(name: string): Job {
+  const job = ciFile[name] as Job;
+  return Object.assign({}, ...[job.extends ?? []].flat().map(jobOf), job) as Job;
+}
+
+/** `$NAME` and `${NAME}` of a CI variable's value, from the variables before it. */
+export const expand = (value: string, env: NodeJS.ProcessEnv) => value.replace(/\$\{?(\w+)\}?/g, (_m, name: string) => env[name] ?? "");
+
+/** Runs a command asynchronously: the emulator answers from this process, which must not block. */
+export function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<JobRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/**
+ * A project made by pulumi-platform-new in `work`/infra, and the command the
+ * package's bin would put on PATH (`work`/bin) and in the report jobs'
+ * `$REVIEW_TOOL` (`work` itself): this repository's platform-review.
+ */
+export function templateProject(work: string): string {
+  mkdirSync(path.join(work, "bin"));
+  symlinkSync(path.join(repoRoot, "bin/platform-review.js"), path.join(work, "bin/platform-review"));
+  mkdirSync(path.join(work, "node_modules/.bin"), { recursive: true });
+  symlinkSync(path.join(repoRoot, "bin/platform-review.js"), path.join(work, "node_modules/.bin/platform-review"));
+  const made = spawnSync(process.execPath, [path.join(repoRoot, "bin/pulumi-platform-new.js"), path.join(work, "infra")], { encoding: "utf8" });
+  expect(made.status, made.stderr).toBe(0);
+  return path.join(work, "infra");
+}
+
+export interface JobContext {
+  program: PulumiProgram;
+  emulator: Emulator;
+  projectId: number;
+  /** The directory `templateProject` was given. */
+  work: string;
+  variables: ProjectVariable[];
+}
+
+/**
+ * Runs one job in the program's directory; its exit code and output. With
+ * `between`, the script stops before its first line matching `at`, `action`
+ * runs (a change on the server while the job runs), and the script goes on
+ * with the shell variables it had set.
+ */
+export async function runTemplateJob(context: JobContext, name: string, ci: Record<string, string>, between?: { at: RegExp; action: () => Promise<void> | void }): Promise<JobRun> {
+  const { program, emulator, projectId, work } = context;
+  const job = jobOf(name);
+  // The review token's jobs install platform-review from the default branch in their before_script; here it is this repository's.
+  const before = job.environment?.name === "platform-review" ? [] : (job.before_script ?? ciFile.default.before_script).filter((line) => !line.startsWith("npm ci"));
+  const protectedRef = ci.CI_COMMIT_BRANCH === "main";
+  let env: NodeJS.ProcessEnv = {
+    ...program.env,
+    PATH: [path.join(work, "bin"), program.env.PATH].join(path.delimiter),
+    STACK: program.stack,
+    CI_PROJECT_DIR: program.dir,
+    CI_API_V4_URL: `${emulator.url}/api/v4`,
+    CI_PROJECT_ID: String(projectId),
+    ...ci,
+  };
+  for (const [key, value] of Object.entries(ciFile.variables)) if (key !== "STACK") env[key] = expand(value, env);
+  env.REVIEW_TOOL = work;
+  const environment = job.environment ? expand(job.environment.name, env) : undefined;
+  for (const variable of context.variables) {
+    if (variable.protected && !protectedRef) continue;
+    if (variable.environment !== undefined && variable.environment !== environment) continue;
+    env[variable.key] = variable.value;
+  }
+  env = { ...env, ...Object.fromEntries(Object.entries(job.variables ?? {}).map(([key, value]) => [key, expand(value, env)])) };
+  const bash = (lines: string[]) => run("bash", ["-eo", "pipefail", "-c", lines.join("\n")], { cwd: program.dir, env });
+  if (!between) return bash([...before, ...job.script]);
+  const split = job.script.findIndex((line) => between.at.test(line));
+  expect(split, `a line of job ${name} matching ${between.at}`).toBeGreaterThanOrEqual(0);
+  const shellState = path.join(work, `${name}-shell.sh`);
+  const first = await bash([...before, ...job.script.slice(0, split), `declare -p status > ${shellState} 2>/dev/null || : > ${shellState}`]);
+  if (first.code !== 0) return first;
+  await between.action();
+  const second = await bash([...before, `source ${shellState}`, ...job.script.slice(split)]);
+  return { code: second.code, stdout: first.stdout + second.stdout, stderr: first.stderr + second.stderr };
+}

@@ -1,0 +1,181 @@
+/**
+ * An apply that fails part way, and its retry, against the emulator over real
+ * HTTP: the result (`platform-review --up --planned`) says what was applied,
+ * what was not and what to do next, and keeps what it did in its note; the
+ * guard of the same commit then accepts the reviewed plan less what that
+ * apply did, where the preview shows it done, and refuses anything else.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiPath, closeAllPools, PlatformClient } from "../../src";
+import { mergeRequestStore, startEmulator, type Emulator } from "../../src/emulator";
+import { appliedComment, appliedInNote, lessApplied } from "../../src/review/applied";
+import { reviewOf } from "../../src/review/changes";
+import { markerOf } from "../../src/review/markdown";
+import { addNote } from "../../src/review/post";
+import { parsePreview } from "../../src/review/preview";
+import { runCli } from "./run-cli";
+
+const fixture = (name: string) => readFileSync(path.join(__dirname, "fixtures", name), "utf8");
+/** The reviewed preview (with --refresh), and the events of the apply that carried it out. */
+const REVIEWED = fixture("change-refresh.json");
+const APPLIED = fixture("applied.json");
+const NIGHTLY = "urn:pulumi:e2e::review-e2e::pulumi-nodejs:dynamic/platform:PipelineSchedule::nightly";
+const STATUS = "urn:pulumi:e2e::review-e2e::pulumi-nodejs:dynamic/platform:Badge::status";
+
+/**
+ * The same apply failed part way: the schedule's update refused (403), the
+ * badge `status` never created; the rest done.
+ */
+function failedApply(): string {
+  const lines = APPLIED.split("\n").filter((line) => !(line.startsWith('{"sequence"') && /"resOutputsEvent"/.test(line) && (line.includes(`"${NIGHTLY}"`) || line.includes(`"${STATUS}"`)) && !/"op": ?"refresh"/.test(line)));
+  const at = lines.findIndex((line) => line.includes('"summaryEvent"'));
+  const failed = { sequence: 90, timestamp: 1795695947, resOpFailedEvent: { metadata: { op: "update", urn: NIGHTLY, type: "pulumi-nodejs:dynamic/platform:PipelineSchedule" }, status: 1, steps: 1 } };
+  const error = {
+    sequence: 91,
+    timestamp: 1795695947,
+    diagnosticEvent: { urn: NIGHTLY, prefix: "error: ", message: "PipelineSchedule: could not update projects/acme%2Fweb/pipeline_schedules/1. The server refused (403).\n", color: "never", severity: "error" },
+  };
+  lines.splice(at, 1, JSON.stringify(failed), JSON.stringify(error), lines[at]!.replace('"result": "succeeded"', '"result": "failed"'));
+  return lines.join("\n");
+}
+
+/**
+ * The preview taken before the retry: what the failed apply did is in the
+ * state now (`same`, its refresh finding nothing changed; a delete is gone),
+ * the rest still proposed.
+ */
+function previewAfter(done: (urn: string) => boolean): string {
+  const preview = JSON.parse(REVIEWED) as { steps: { op: string; urn: string; oldState?: unknown; newState?: unknown }[] };
+  preview.steps = preview.steps
+    .filter((step) => !((step.op === "delete" || step.op === "refresh") && done(step.urn)))
+    .map((step) => (step.op !== "refresh" && step.op !== "same" && done(step.urn) ? { ...step, op: "same", oldState: step.newState } : step));
+  return JSON.stringify(preview);
+}
+const appliedBefore = (urn: string) => urn !== NIGHTLY && urn !== STATUS;
+
+let emulator: Emulator;
+let root: PlatformClient;
+let projectId: number;
+let work: string;
+let output = "";
+let stderr = "";
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, backgroundWork: "manual" });
+  root = new PlatformClient({ url: emulator.url, token: emulator.tokens.root!, retryBaseDelayMs: 10 });
+  projectId = (await root.get<{ id: number }>(apiPath`/projects/${"acme/web"}`)).id;
+  work = mkdtempSync(path.join(tmpdir(), "review-failed-apply-"));
+});
+afterAll(async () => {
+  rmSync(work, { recursive: true, force: true });
+  await closeAllPools();
+  await emulator.stop();
+});
+
+let files = 0;
+function file(text: string): string {
+  const name = path.join(work, `file-${++files}.json`);
+  writeFileSync(name, text);
+  return name;
+}
+
+let shas = 0;
+/** A merge request from `stable`, reviewed by the report job and merged with a merge commit of its own: that commit. */
+async function reviewedAndMerged(): Promise<{ iid: number; commit: string }> {
+  const { iid } = await root.post<{ iid: number }>(apiPath`/projects/${projectId}/merge_requests`, { source_branch: "stable", target_branch: "main", title: "Platform change" });
+  await emulator.runDueWork();
+  expect(await cli(["--preview", file(REVIEWED), "--post", "--quiet"], { CI_MERGE_REQUEST_IID: String(iid) })).toBe(0);
+  const commit = (++shas).toString(16).padStart(40, "d");
+  const record = mergeRequestStore.of(emulator.state).mergeRequests.find((mr) => mr.projectId === projectId && mr.iid === iid)!;
+  const mergedAt = new Date().toISOString();
+  Object.assign(record, { state: "merged", mergedAt, updatedAt: mergedAt, mergeUserId: emulator.state.userByUsername("maintainer")!.id, mergeCommitSha: commit, sha: (shas + 1000).toString(16).padStart(40, "a") });
+  return { iid, commit };
+}
+
+async function cli(args: string[], env: Record<string, string>): Promise<number> {
+  const ran = await runCli(args, { CI_API_V4_URL: `${emulator.url}/api/v4`, CI_PROJECT_ID: String(projectId), PLATFORM_REVIEW_TOKEN: emulator.tokens.alice!, ...env });
+  ({ output, stderr } = ran);
+  return ran.code;
+}
+
+const onMain = (commit: string) => ({ CI_COMMIT_SHA: commit, CI_COMMIT_BRANCH: "main" });
+const guard = (commit: string, preview: string) => cli(["--preview", file(preview), "--check-reviewed", "--quiet"], onMain(commit));
+const notesOf = (iid: number) => root.list<{ id: number; body: string }>(apiPath`/projects/${projectId}/merge_requests/${iid}/notes`, { sort: "asc" });
+
+describe("the result of an apply that failed part way", () => {
+  it("says what was applied, what was not (the failed step marked), and what to do next", async () => {
+    expect(await cli(["--up", file(failedApply()), "--planned", file(REVIEWED)], {})).toBe(1);
+    expect(output).toContain("**The apply failed:** 1 problem");
+    expect(output).toContain("#### Took over (1)");
+    expect(output).toMatch(/#### Not applied \(2\)\n\n- `~` updates pipeline schedule 1 <code>Nightly[^\n]*<em>\(its step failed: see the problems below\)<\/em>/);
+    expect(output).toMatch(/- `\+` creates badge <code>status<\/code> of group <code>acme<\/code> · <code>status<\/code> \(Badge\)\n/);
+    expect(output).toContain("**What to do next:** Fix what the problems above name");
+    expect(stderr).toContain("platform-review: the apply failed part way (6 applied, 2 not applied); what to do next: Fix what the problems above name");
+  });
+
+  it("keeps what it applied, and the commit, in the result note's last line", async () => {
+    const { iid, commit } = await reviewedAndMerged();
+    expect(await cli(["--up", file(failedApply()), "--planned", file(REVIEWED), "--post", "--quiet"], onMain(commit))).toBe(1);
+    const result = (await notesOf(iid)).find((note) => note.body.startsWith(markerOf("e2e", true)))!;
+    const record = appliedInNote(result.body)!;
+    expect(record.commit).toBe(commit);
+    expect(record.applied.map((step) => step.urn)).not.toContain(NIGHTLY);
+    expect(record.applied.map((step) => step.urn)).not.toContain(STATUS);
+    expect(record.applied.filter((step) => step.kind !== "drift")).toHaveLength(6);
+  });
+});
+
+describe("the guard of the retry", () => {
+  it("accepts the reviewed plan less what the failed apply of the same commit did; the retry's result completes it", async () => {
+    const { iid, commit } = await reviewedAndMerged();
+    const now = previewAfter(appliedBefore);
+    // Before the failed apply's result is on the merge request, the rest alone is not what was reviewed.
+    expect(await guard(commit, now)).toBe(3);
+    expect(stderr).toContain("reviewed but no longer proposed");
+    expect(await cli(["--up", file(failedApply()), "--planned", file(REVIEWED), "--post", "--quiet"], onMain(commit))).toBe(1);
+    expect(await guard(commit, now), stderr).toBe(0);
+    // Its six changes, and the drift its refresh recorded.
+    expect(stderr).toContain("an earlier apply of this commit made 7 of the reviewed changes");
+    // The whole reviewed plan is still accepted too (nothing applied it after all, say).
+    expect(await guard(commit, REVIEWED), stderr).toBe(0);
+    expect(await cli(["--up", file(APPLIED), "--planned", file(now), "--post", "--quiet"], onMain(commit))).toBe(0);
+    const results = (await notesOf(iid)).filter((note) => note.body.startsWith(markerOf("e2e", true)));
+    expect(results).toHaveLength(2);
+    expect(results[1]!.body).not.toContain("Not applied");
+  });
+
+  it("refuses anything else: a step of the rest left out, a step changed, another commit, a record someone else wrote", async () => {
+    const { iid, commit } = await reviewedAndMerged();
+    expect(await cli(["--up", file(failedApply()), "--planned", file(REVIEWED), "--post", "--quiet"], onMain(commit))).toBe(1);
+    // The rest less the badge it never created: not what was reviewed.
+    expect(await guard(commit, previewAfter((urn) => urn !== NIGHTLY))).toBe(3);
+    expect(stderr).toContain("reviewed but no longer proposed: creates badge `status` of group acme");
+    // The rest with a field of its own changed.
+    expect(await guard(commit, previewAfter(appliedBefore).replaceAll('"name":"status"', '"name":"status-2"'))).toBe(3);
+    // A change the failed apply did not make, gone from the preview: no record says it was applied.
+    const other = await reviewedAndMerged();
+    expect(await guard(other.commit, previewAfter(appliedBefore))).toBe(3);
+    expect(stderr).toContain("reviewed but no longer proposed");
+    // A result note with a record of everything, written by another user (a Developer can comment): not read.
+    const forged = (await notesOf(iid)).find((note) => note.body.startsWith(markerOf("e2e", true)))!.body.replace(/applied-data \S+/, "x");
+    const all = reviewOf(parsePreview(REVIEWED)).changes;
+    await addNote({ url: emulator.url, token: emulator.tokens.dev!, project: String(projectId), mergeRequestIid: other.iid }, `${forged}${appliedComment(other.commit, all)}\n`);
+    expect(await guard(other.commit, previewAfter(() => true))).toBe(3);
+    expect(stderr).toContain("reviewed but no longer proposed: creates badge `status` of group acme");
+  });
+
+  it("leaves out a recorded change only where the preview shows it done", () => {
+    const reviewed = reviewOf(parsePreview(REVIEWED)).changes;
+    const record = { version: 1 as const, commit: "d".repeat(40), applied: reviewed.map(({ urn, kind, object }) => ({ urn, kind, object })) };
+    // Recorded as applied, but the preview still shows the badge `legacy` in the state (not deleted) and `status` to create.
+    const now = parsePreview(previewAfter(appliedBefore));
+    const { remaining, done } = lessApplied(reviewed, [record], now, reviewOf(now).changes);
+    expect(remaining.map((change) => change.urn)).toEqual(expect.arrayContaining([NIGHTLY, STATUS]));
+    expect(done.some((change) => change.urn === NIGHTLY)).toBe(false);
+    const kept = parsePreview(previewAfter((urn) => appliedBefore(urn) && !urn.endsWith("::legacy")).replace(/"op": "delete"/g, '"op": "same"'));
+    expect(lessApplied(reviewed, [record], kept, []).remaining.map((change) => change.urn)).toContain("urn:pulumi:e2e::review-e2e::pulumi-nodejs:dynamic/platform:Badge::legacy");
+  });
+});
