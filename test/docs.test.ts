@@ -11,6 +11,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as pkg from "pulumi-platform";
 import * as actions from "../src/actions";
+import { requirementsInWords, type FieldTraits } from "../src/api/fields";
 import { roleInWords, tierInWords, type Needs } from "../src/engine/needs";
 import { definitions } from "../src/resources";
 
@@ -152,5 +153,41 @@ describe("what each resource needs, as docs/resources.md lists it", () => {
       // A cell may say more after the derived words (a setting's own tier, an administrator for some inputs).
       expected.forEach((words, column) => expect(row![column], `${name}, column ${column + 2}`).toMatch(new RegExp(`^${words.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`)));
     }
+  });
+});
+
+describe("the settings' own needs and secrets, as the docs list them, are their fields' traits", () => {
+  const doc = read("docs/resources.md");
+  const section = doc.slice(doc.indexOf("## GroupSettings and ApplicationSettings"), doc.indexOf("\n## ", doc.indexOf("## GroupSettings and ApplicationSettings") + 1));
+  const fieldsOf = (name: string) => (definitions as Record<string, { fields: Record<string, FieldTraits> }>)[name]!.fields;
+  const named = (text: string) => [...text.matchAll(/`(\w+)`/g)].map((match) => match[1]!);
+
+  it("each GroupSettings setting with needs of its own has its row, its aliases in parentheses, and its needs in the engine's words", () => {
+    const fields = fieldsOf("GroupSettings");
+    const table = section.split("| setting | needs |")[1]!.split("\n\n")[0]!;
+    const rows = [...table.matchAll(/^\| `(\w+)`(?: \(([^)]*)\))? \| (.*) \|$/gm)].map((match) => ({ name: match[1]!, aliases: named(match[2] ?? ""), needs: match[3]! }));
+    const expected = Object.keys(fields)
+      .filter((name) => requirementsInWords(fields[name]).length > 0 && !fields[name]!.aliasOf)
+      .map((name) => ({ name, aliases: Object.keys(fields).filter((alias) => fields[alias]!.aliasOf?.property === name), needs: requirementsInWords(fields[name]).join(", ") }));
+    expect(rows).toEqual(expected);
+  });
+
+  it("the ApplicationSettings licences and credentials are the settings with those traits", () => {
+    const fields = fieldsOf("ApplicationSettings");
+    const settings = (fact: (traits: FieldTraits) => unknown) => Object.keys(fields).filter((name) => fact(fields[name]!) && !fields[name]!.aliasOf);
+    const licences = section.split("| licence | settings |")[1]!.split("\n\n")[0]!;
+    expect(named(licences.split("\n").find((line) => line.startsWith("| Ultimate |"))!)).toEqual(settings((traits) => traits.tier === "ultimate"));
+    expect(named(licences.split("\n").find((line) => line.startsWith("| Premium or Ultimate |"))!)).toEqual(settings((traits) => traits.tier === "premium"));
+    const [shown, hidden] = section.split("Its credentials are secret")[1]!.split("\n\n")[0]!.split("never shown by the server");
+    expect(named(shown!).filter((name) => name !== "restoreSecrets")).toEqual(settings((traits) => traits.secret && !traits.writeOnly));
+    expect(named(hidden!)).toEqual(settings((traits) => traits.secret && traits.writeOnly));
+  });
+
+  it("docs/functions.md names every credential that makes getApplicationSettingsOutput secret", () => {
+    const fields = fieldsOf("ApplicationSettings");
+    const paragraph = read("docs/functions.md").split("Secrets: the settings hold credentials")[1]!.split("\n\n")[0]!;
+    const [secret, never] = paragraph.split("Real servers never show");
+    expect(named(secret!).sort()).toEqual(Object.keys(fields).filter((name) => fields[name]!.secret && !fields[name]!.writeOnly).sort());
+    expect(named(never!).sort()).toEqual(Object.keys(fields).filter((name) => fields[name]!.secret && fields[name]!.writeOnly).sort());
   });
 });

@@ -31,7 +31,7 @@ export const startLdapGroupSync = defineAction({
   needs: groupNeeds("Owner"),
   refusals: {
     404: () =>
-      `LDAP group sync exists only on a self-managed instance with LDAP configured, and ${tierNeeded("Premium or Ultimate", "the instance")} (the server answers an unnamed 404 elsewhere); otherwise check the group.`,
+      `LDAP group sync exists only on a self-managed instance with LDAP configured, and ${tierNeeded("premium", "the instance")} (the server answers an unnamed 404 elsewhere); otherwise check the group.`,
   },
   async run(call, args) {
     await call.client.post<unknown>(groupLdapSyncPath(args.group), {});

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { decimalValue, SETTING_ENTRIES } from "../application-settings-catalogue";
+import { field } from "./fields";
 import type { Needs } from "./needs";
 import { callsOf } from "./core";
 
@@ -30,6 +31,9 @@ const throttles = Object.fromEntries(
     [`throttle_${scope}_requests_per_period`, int],
   ]),
 ) as Record<`throttle_${(typeof THROTTLE_SCOPES)[number]}_${"enabled" | "period_in_seconds" | "requests_per_period"}`, typeof int | typeof bool>;
+
+/** The settings that hold credentials (the API keys and tokens of the services the instance talks to), as the catalogue marks them: secret wherever they are read. */
+const credentials = Object.fromEntries(SETTING_ENTRIES.filter(([, entry]) => entry.secret).map(([name]) => [name, field(text, { secret: true })]));
 
 const protectionDefaults = z.looseObject({
   allowed_to_push: z.array(z.looseObject({ access_level: z.number() })).optional(),
@@ -129,6 +133,7 @@ export const applicationSettings = z.looseObject({
   secret_push_protection_available: bool,
   assistant_features_enabled: bool,
   lock_assistant_features_enabled: bool,
+  ...credentials,
 });
 
 /** The settings as a lookup gives them: a decimal column as a number. */
@@ -140,6 +145,3 @@ export type ApplicationSettings = z.output<typeof applicationSettings>;
 export const applicationSettingsCalls = callsOf(applicationSettings);
 
 export const APPLICATION_SETTINGS_PATH = "/application/settings";
-
-/** The settings (API names) that hold credentials, as the catalogue marks them: kept secret wherever they are read. */
-export const CREDENTIAL_SETTINGS: readonly string[] = SETTING_ENTRIES.filter(([, entry]) => entry.secret).map(([name]) => name);

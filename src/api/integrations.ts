@@ -46,6 +46,45 @@ export const groupIntegration = groupIntegrationSummary.extend({
   properties: z.record(z.string(), z.unknown()).optional(),
 });
 
+/** Per-event webhook (or channel) overrides of the chat notifiers that have them. */
+export const CHANNEL_OVERRIDES = [
+  "pushChannel",
+  "issueChannel",
+  "confidentialIssueChannel",
+  "mergeRequestChannel",
+  "noteChannel",
+  "confidentialNoteChannel",
+  "tagPushChannel",
+  "pipelineChannel",
+  "wikiPageChannel",
+  "deploymentChannel",
+  "groupMentionsChannel",
+  "groupConfidentialMentionsChannel",
+  // IntegrationsHelpers.chat_notification_channels also has these two.
+  "alertChannel",
+  "incidentChannel",
+] as const;
+
+/**
+ * The settings that hold credentials, or webhooks that let anyone post, by
+ * name (camelCase; a name means the same thing in every integration that
+ * takes it): secret wherever they are written or read.
+ */
+export const INTEGRATION_CREDENTIALS: readonly string[] = [
+  "webhook",
+  "token",
+  "apiKey",
+  "apiToken",
+  "userKey",
+  "password",
+  "diffblueLicenseKey",
+  "diffblueAccessTokenSecret",
+  "googleIapServiceAccountJson",
+  // Google Play's, as a project shows it.
+  "serviceAccountKey",
+  ...CHANNEL_OVERRIDES,
+];
+
 export type GroupIntegrationSummary = z.output<typeof groupIntegrationSummary>;
 export type GroupIntegration = z.output<typeof groupIntegration>;
 export const integrationSummaryCalls = callsOf(groupIntegrationSummary);

@@ -7,12 +7,14 @@
  * needs (checked by test/docs.test.ts). One cause, one wording, wherever it
  * is said.
  */
-import type { PlatformClient } from "../client";
+import { flagOff, roleNeeded, tierNeeded, type PlatformClient, type Role, type RoleNeed, type Tier } from "../client";
 import type { NamedOwner } from "./owner";
 
 import { onGroup, onProject } from "./owner";
 
 export { onGroup, onProject, ownerNamedBy } from "./owner";
+export { ROLE_LEVELS, roleInWords, tierInWords } from "../client";
+export type { Role, RoleNeed, Tier } from "../client";
 
 /** An object as the API returned it. */
 export type Live = Record<string, unknown>;
@@ -25,12 +27,8 @@ export interface EngineContext {
 /** What the engine is doing when a request fails. */
 export type Operation = "create" | "read" | "update" | "delete";
 
-/** The roles of `Gitlab::Access`, lowest first. */
-export const ROLE_LEVELS = { Guest: 10, Planner: 15, Reporter: 20, Developer: 30, Maintainer: 40, Owner: 50 } as const;
-export type Role = keyof typeof ROLE_LEVELS;
-export type Tier = "premium" | "ultimate";
 /** A need the server may refuse with another status than 403 (see `Needs.refusedWith`). */
-export type Gate = "tier" | "featureFlag";
+export type Gate = "tier" | "featureFlag" | "role";
 
 /** What one resource, function or action needs, for one operation. */
 export interface Needs {
@@ -126,11 +124,12 @@ export interface GroupObjectOwner {
   refusedWith?: Needs["refusedWith"];
 }
 
-/** What one input needs of the server when it is set: a tier, an administrator. */
+/** What one input needs of the server when it is set: a tier, an administrator, a top-level group (derived from its traits, ./fields.ts). */
 export interface InputGate {
   property: string;
   tier?: Tier;
   administrator?: boolean;
+  topLevel?: boolean;
 }
 
 /** One kind of object listed once per owner, and how to find the one a new object would collide with. */
@@ -173,16 +172,7 @@ export interface OwnerFacts {
 }
 
 // ---------------------------------------------------------------------------
-// Words
-
-/** A role as every message names it: `the Owner role`, `at least the Maintainer role`, `administrator rights`. */
-export function roleInWords(role: Role | "administrator"): string {
-  if (role === "administrator") return "administrator rights";
-  return role === "Owner" ? "the Owner role" : `at least the ${role} role`;
-}
-
-/** A tier as every message names it: `Premium or Ultimate`, `Ultimate`. */
-export const tierInWords = (tier: Tier): string => (tier === "premium" ? "Premium or Ultimate" : "Ultimate");
+// Words (roles and tiers: ../client/roles.ts)
 
 /** An owner in words: `project acme/web`, `group acme`, `the instance`, `the group of container virtual registry 12`. */
 export function ownerInWords(owner: Owner): string {
@@ -198,6 +188,9 @@ export function ownerInWords(owner: Owner): string {
   }
 }
 
+/** The one wording of a setting only top-level groups have, set on a subgroup (`group acme/web`). */
+export const topLevelNeeded = (subgroup: string): string => `only top-level groups have this setting, and ${subgroup} is a subgroup`;
+
 /**
  * The one wording of an API the offering in use does not have: the server
  * does not know its route (a 404 that names nothing).
@@ -205,20 +198,40 @@ export function ownerInWords(owner: Owner): string {
 export const offeringNeeded = (offering: NonNullable<Needs["offering"]>): string =>
   `this API exists only on ${offering} and Dedicated instances, not on the hosted offering; check that platform:url is one of them`;
 
-/** What refusals say of a need: the subject, and the role, tier and flag in words. */
+/**
+ * The one wording of a status the API answers alike for several missing
+ * needs (`Needs.refusedWith`): each need it may mean, then the `otherwise`
+ * causes (a refused token, an object that does not exist). Undefined when the
+ * needs name no gate for the status.
+ */
+export function refusedFor(needs: Needs, status: 401 | 404, otherwise: readonly string[]): string | undefined {
+  const gates = needs.refusedWith?.[status] ?? [];
+  if (gates.length === 0) return undefined;
+  const subject = needs.subject ?? ownerInWords(needs.on);
+  const causes = gates.map((gate) =>
+    gate === "tier"
+      ? `${tierNeeded(needs.tier!, subject)} and is below it`
+      : gate === "role"
+        ? `${roleNeeded(needs.role!, subject)} and lacks it`
+        : flagOff(needs.featureFlag!, `for ${subject}`),
+  );
+  return `either ${[...causes, ...otherwise].join(", or ")} (this API answers ${status} to each)`;
+}
+
+/** What refusals say of a need: the subject in words, and the role (or the phrase that says more), tier and flag they name. */
 export interface NeedsInWords {
   subject: string;
-  role?: string;
-  tier?: string;
+  role?: RoleNeed;
+  tier?: Tier;
   featureFlag?: string;
 }
 
 export function needsInWords(needs: Needs): NeedsInWords {
-  const role = needs.phrase ?? (needs.role && roleInWords(needs.role));
+  const role: RoleNeed | undefined = needs.phrase !== undefined ? { phrase: needs.phrase } : needs.role;
   return {
     subject: needs.subject ?? ownerInWords(needs.on),
     ...(role ? { role } : {}),
-    ...(needs.tier ? { tier: tierInWords(needs.tier) } : {}),
+    ...(needs.tier ? { tier: needs.tier } : {}),
     ...(needs.featureFlag ? { featureFlag: needs.featureFlag } : {}),
   };
 }

@@ -101,4 +101,4 @@ export const scheduleId = z.number().int().positive();
 
 /** What a 404 of one schedule means. */
 export const scheduleNotFound = (args: { project: string | number }) =>
-  `When the server names the Pipeline Schedule, no schedule of that id belongs to the project, or ${roleNeeded("at least the Reporter role", `project ${args.project}`)} (the server hides schedules from Guests). Otherwise check the project.`;
+  `When the server names the Pipeline Schedule, no schedule of that id belongs to the project, or ${roleNeeded("Reporter", `project ${args.project}`)} (the server hides schedules from Guests). Otherwise check the project.`;

@@ -9,10 +9,17 @@
 import { z } from "zod";
 import { apiPath, pathSegment, tierNeeded, type PlatformClient } from "../client";
 import { callsOf } from "./core";
+import { onGroup, type Needs } from "./needs";
 import { idForm } from "./id-form";
 
 // ---------------------------------------------------------------------------
 // Group links
+
+/**
+ * What the group links API needs: the Owner role on a Premium group. It
+ * answers every refusal with 401, a role or a tier lacking as a refused token.
+ */
+export const samlLinkNeeds = (group: string | number): Needs => ({ on: onGroup(group), role: "Owner", tier: "premium", refusedWith: { 401: ["tier", "role"] } });
 
 /** A SAML group link as the API returns it. */
 export const samlGroupLink = z.looseObject({
@@ -118,6 +125,6 @@ export function whyNoSamlProvider(group: string | number, probe: GroupProbe | un
       `(a user's identities: PUT /users/:id with provider and extern_uid). Group SAML identities exist on the hosted offering only.`
     );
   }
-  if (probe && !probe.premium) return `${tierNeeded("Premium or Ultimate", `group ${group}`, { purpose: "group SAML SSO", shortfall: "it is below it" })}.`;
+  if (probe && !probe.premium) return `${tierNeeded("premium", `group ${group}`, { purpose: "group SAML SSO", shortfall: "it is below it" })}.`;
   return `group ${group} has no SAML SSO configured; its identities exist once SSO is set up and members sign in with SAML.`;
 }

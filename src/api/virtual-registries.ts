@@ -11,9 +11,6 @@ import { callsOf } from "./core";
 import { ownerReference } from "./owner";
 import { idForm } from "./id-form";
 
-/** The tier these APIs need, as messages name it. */
-export const PREMIUM_TIER = "Premium or Ultimate";
-
 /** A top-level group: its numeric id or its path (a path with `/` is a subgroup, which these APIs refuse). */
 export const topLevelGroup = ownerReference.refine((value) => typeof value === "number" || !value.includes("/"), {
   message: "must be a top-level group (virtual registries and their cleanup policy exist only on top-level groups)",
@@ -130,5 +127,5 @@ const FLAG = "container_virtual_registries";
 /** What the container virtual registries API's unnamed refusals mean. */
 export const containerRefusals = {
   401: () => `either ${flagOff(FLAG, "for the group")}, or ${tokenRefused()} (this API answers 401 to each).`,
-  404: () => `This API answers the same unnamed 404 when ${tierNeeded(PREMIUM_TIER, "its group")} and is below it.`,
+  404: () => `This API answers the same unnamed 404 when ${tierNeeded("premium", "its group")} and is below it.`,
 };

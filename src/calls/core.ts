@@ -21,6 +21,7 @@ import { pipeline } from "node:stream/promises";
 import { z } from "zod";
 import { ApiError, missingOrHidden, NetworkError, PAGE_SIZE, REFUSAL_ADVICE, roleNeeded, tierNeeded, tokenRefused, type PlatformClient, type Query } from "../client";
 import { client } from "../connection";
+import { camelCase } from "../api/fields";
 import { needsInWords, offeringNeeded, type Needs } from "../api/needs";
 import { ExplainedError } from "../engine/errors";
 import { redact } from "../engine/redaction";
@@ -44,7 +45,7 @@ export type Camelized<T> = T extends readonly (infer Item)[]
     ? { [K in keyof T as K extends string ? CamelCase<K> : K]: Camelized<T[K]> }
     : T;
 
-export const camelCase = (name: string): string => name.replace(/^_+/, "").replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+export { camelCase };
 
 /** Renames keys at every depth, except inside `opaque` fields, whose keys are data (a finding's `details`). */
 function camelized(value: unknown, opaque: ReadonlySet<string>): unknown {

@@ -3,6 +3,7 @@
  * path, never the body, which may hold secrets) and carries the server's own
  * message, whatever shape the server gave it.
  */
+import { roleInWords, tierInWords, type Role, type RoleNeed, type Tier } from "./roles";
 
 /** What a failed response most likely means for the user. */
 export type ApiErrorKind =
@@ -178,13 +179,15 @@ export function missingOrHidden(subject: string, username?: string): string {
 }
 
 /**
- * The one wording of a role the token's user lacks (`role`: "the Owner role",
- * "at least the Maintainer role"), with the role it has when that is known.
+ * The one wording of a role the token's user lacks ("the Owner role", "at
+ * least the Maintainer role", "administrator rights"), with the role it has
+ * when that is known (a Role, or "a regular user" where administrator rights are missing).
  */
-export function roleNeeded(role: string, subject: string, known?: { username: string; has?: string; purpose: string }): string {
-  if (known === undefined) return `the token's user needs ${role} on ${subject}`;
+export function roleNeeded(role: RoleNeed, subject: string, known?: { username: string; has?: Role | "a regular user"; purpose: string }): string {
+  const words = roleInWords(role);
+  if (known === undefined) return `the token's user needs ${words} on ${subject}`;
   const has = known.has === undefined ? "is not a member there" : `is ${known.has} there`;
-  return `the token's user (${known.username}) needs ${role} on ${subject} for ${known.purpose}, and ${has}`;
+  return `the token's user (${known.username}) needs ${words} on ${subject} for ${known.purpose}, and ${has}`;
 }
 
 /**
@@ -200,13 +203,14 @@ export function flagOff(flag: string, where: string, purpose?: string): string {
 export const REFUSAL_ADVICE = { 403: "Use the token of a user who has it.", 404: "Check the names and ids." } as const;
 
 /**
- * The one wording of a licence tier that something needs (`tier`: "Premium",
- * "Premium or Ultimate") on `subject` (group acme), with what needs it and
- * where the tier stands when that was read ("group acme is on Free").
+ * The one wording of a licence tier that something needs on `subject` (group
+ * acme), with what needs it and where the tier stands when that was read
+ * ("group acme is on Free").
  */
-export function tierNeeded(tier: string, subject: string, known?: { purpose: string; shortfall: string }): string {
-  if (known === undefined) return `${subject} needs the ${tier} tier`;
-  return `${subject} needs the ${tier} tier for ${known.purpose}, and ${known.shortfall}`;
+export function tierNeeded(tier: Tier, subject: string, known?: { purpose: string; shortfall: string }): string {
+  const words = tierInWords(tier);
+  if (known === undefined) return `${subject} needs the ${words} tier`;
+  return `${subject} needs the ${words} tier for ${known.purpose}, and ${known.shortfall}`;
 }
 
 /** What the user should take from each kind of failure (a refused token: `tokenRefused`). */

@@ -6,3 +6,5 @@ export { linkRelation } from "./pagination";
 export { setClientClock } from "./clock";
 export type { ClientClock } from "./clock";
 export type { TlsOptions } from "./transport";
+export { ROLE_LEVELS, MINIMAL_ACCESS_LEVEL, roleInWords, tierInWords } from "./roles";
+export type { Role, RoleNeed, Tier } from "./roles";

@@ -6,99 +6,13 @@
  */
 import type { z } from "zod";
 import type { EngineContext, Live, Needs, Operation } from "../api/needs";
+import { aliasConflicts, inputGates, traitsOfShape, type FieldTraits } from "../api/fields";
+import { topLevelNeeded } from "../api/needs";
 import type { IdForm } from "../api/id-form";
 
 export type { EngineContext, Live, Operation } from "../api/needs";
+export type { FieldTraits, ObservedTrait, SecretParts } from "../api/fields";
 
-/** Traits of one input property, declared beside it once. */
-export interface FieldTraits {
-  /** The API's field name; defaults to the snake_case form of the property name. */
-  api?: string;
-  /** A change needs a new object: the API cannot update this field in place. */
-  replaceOnChange?: boolean;
-  /** Secret in state: the resource class lists it in `additionalSecretOutputs`. */
-  secret?: boolean;
-  /**
-   * The property is visible but may hold secret parts (a schedule variable's
-   * value, not its key; secret where the program gave it so). A change of such
-   * a property is named in the preview like a secret's (see `diffInputs` in
-   * ./provider.ts); its output is secret as a whole.
-   */
-  secretParts?: SecretParts;
-  /** Never returned by the server: the last applied value is kept in state and compared with the program. */
-  writeOnly?: boolean;
-  /** Part of the address (the owner) or an option of the provider, not a field of the API object. */
-  local?: boolean;
-  /** Never a change: options that only steer how the provider works (adoption). */
-  ignoreInDiff?: boolean;
-  /**
-   * The value that clears the field on the server (a merge request's
-   * assignees: `[]`). Without it, a property the program stops declaring is
-   * left as it is on the server; with it, removing the property is a change,
-   * and the update sends this value (`requestBody` with the changed names).
-   */
-  unsetAs?: unknown;
-  /**
-   * The server defaults or normalises this value (short ref to full ref, ...):
-   * true when the live value is what the declared value becomes on the server.
-   */
-  sameValue?: (declared: unknown, live: unknown) => boolean;
-  /** Reads the live value from the API object when it is not simply `live[api]`. */
-  fromApi?: (live: Record<string, unknown>) => unknown;
-  /** Writes the value into a request body when it is not simply `body[api] = value`. */
-  toApi?: (value: unknown, body: Record<string, unknown>) => void;
-  /**
-   * The declared value names local content (a file path): a change of that
-   * content is a change of the property even when the value itself is the
-   * same. The engine keeps each fingerprint in the `fingerprints` output and
-   * adds it to the checked inputs, so a preview shows which content changed.
-   */
-  fingerprint?: (declared: unknown) => string;
-  /**
-   * Never declared by the program: what the server would make of the inputs
-   * now, read at check (reads only) and added to the checked inputs, so that
-   * a preview shows it (a registry cleanup rule's `wouldDelete`).
-   */
-  observed?: ObservedTrait;
-}
-
-/** How the engine keeps the secret parts of a visible property secret (the `secretParts` trait). */
-export interface SecretParts {
-  /** The secret values in a value of the property, all of which are masked in messages. */
-  valuesOf(value: unknown): string[];
-  /**
-   * Run in the program by the resource class: wraps the secret parts of the
-   * declared value with `pulumi.secret`. The engine keeps secrecy per field of
-   * an object but not per item of a list (a list holding a secret becomes one
-   * secret), so the secret parts must sit in objects to stay apart.
-   */
-  mark(declared: unknown): unknown;
-  /**
-   * The input a refresh records for the property (`recorded`: the state
-   * before the refresh). The engine marks refreshed inputs secret only where
-   * the recorded inputs had a secret at the same place, so a secret value found
-   * on the server where the program declared none must be left out of the inputs.
-   */
-  refreshedInput(output: unknown, recorded: Record<string, unknown>): unknown;
-}
-
-/** How an observed property is read, and when its value is work for an update. */
-export interface ObservedTrait {
-  read(ctx: EngineContext, args: Record<string, unknown>): Promise<unknown>;
-  /**
-   * Whether the value read calls for a run, given the recorded state (what an
-   * earlier run already asked the server for is not pending). A value that
-   * calls for none is no change, whatever the recorded value.
-   */
-  pending(value: unknown, recorded: Record<string, unknown>): boolean;
-  /**
-   * The value recorded in the inputs when the run applies (`pulumi up`): what
-   * the property will be once the update acted on the value read (a cleanup's
-   * `wouldDelete`: nothing), so the next preview compares with that. The value
-   * read still goes to diff and the update.
-   */
-  afterApply?: unknown;
-}
 
 /** The object the API returned, with the id the engine records for it. */
 export interface Located<L extends Live = Live> {
@@ -179,7 +93,11 @@ interface ResourceBase<S extends z.ZodObject, L extends Live, O extends OutputsD
   notFoundSubject?: string;
   /** The inputs: types, defaults and the rules `check` enforces. */
   schema: S;
-  /** Traits per input property; properties not listed are plain API fields. */
+  /**
+   * The traits of each input property, derived when the resource is defined
+   * from those declared on its schema's fields (`field`, ../api/fields.ts);
+   * properties without traits are plain API fields. Never declared here.
+   */
   fields?: { [K in keyof z.output<S>]?: FieldTraits };
   /** The computed outputs: each one's value from the live object, and its traits; documented on its key. */
   outputs: O;
@@ -311,13 +229,48 @@ export type ResourceDefinition<S extends z.ZodObject = z.ZodObject, L extends Li
 export function defineObjectResource<S extends z.ZodObject, L extends Live, O extends OutputsDeclaration<L, z.output<S>>>(
   declaration: ObjectResource<S, L, O>,
 ): ObjectResource<S, L, O> & { kind: "object" } {
-  return Object.assign(declaration, { kind: "object" as const });
+  return Object.assign(declaration, { kind: "object" as const }, derivedFromTraits(declaration));
 }
 
 export function defineSettingsResource<S extends z.ZodObject, L extends Live, O extends OutputsDeclaration<L, z.output<S>>>(
   declaration: SettingsResource<S, L, O>,
 ): SettingsResource<S, L, O & SettingsOutputs> & { kind: "settings" } {
-  return Object.assign(declaration, { kind: "settings" as const, outputs: { ...settingsOutputs, ...declaration.outputs } });
+  return Object.assign(declaration, { kind: "settings" as const, outputs: { ...settingsOutputs, ...declaration.outputs } }, derivedFromTraits(declaration));
+}
+
+type Args = Record<string, unknown>;
+type Failure = { property: string; reason: string };
+
+/**
+ * What the traits declared on the schema's fields (../api/fields.ts) give a
+ * declaration: its field table; the input gates of every operation that
+ * writes (verified at preview); and the rules of `check` they imply: an alias
+ * declared beside the property it stands for, a setting of top-level groups
+ * only on a group named by a subgroup's path (one given by id is judged at preview).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function derivedFromTraits(declaration: ResourceBase<any, any, any>): Pick<ResourceBase<any, any, any>, "fields" | "needs" | "validate"> {
+  if (declaration.fields) throw new Error(`${declaration.name}: declare the traits of its fields on its schema (field()), not in \`fields\``);
+  const fields: Record<string, FieldTraits> = traitsOfShape(declaration.schema.shape as Record<string, z.ZodType>);
+  const needs = declaration.needs?.bind(declaration);
+  const validate = declaration.validate?.bind(declaration);
+  const topLevelOnly = Object.keys(fields).filter((name) => fields[name]!.topLevelOnly);
+  const onSubgroup = (args: Args): Failure[] => {
+    const owner = topLevelOnly.some((name) => args[name] !== undefined) ? needs?.(args, "update").on : undefined;
+    if (owner?.kind !== "group" || typeof owner.ref !== "string" || !owner.ref.includes("/")) return [];
+    return topLevelOnly.filter((name) => args[name] !== undefined).map((name) => ({ property: name, reason: `${name}: ${topLevelNeeded(`group ${owner.ref}`)}` }));
+  };
+  return {
+    fields,
+    ...(needs && {
+      needs(args: Args, operation: Operation): Needs {
+        const stated = needs(args, operation);
+        const gates = operation === "read" || stated.noRequest ? [] : inputGates(fields, args);
+        return gates.length ? { ...stated, inputGates: [...(stated.inputGates ?? []), ...gates] } : stated;
+      },
+    }),
+    validate: (args: Args) => [...(validate?.(args) ?? []), ...aliasConflicts(fields, args), ...onSubgroup(args)],
+  };
 }
 
 /** Any declaration, as the engine and the registry hold them. */

@@ -3,9 +3,9 @@
  * stack trace of ours. And the readings of a 404 that decide whether an object
  * is gone, or its owner is.
  */
-import { ApiError, flagOff, missingOrHidden, NetworkError, REFUSAL_ADVICE, roleNeeded, tierNeeded, tokenRefused } from "../client";
+import { ApiError, missingOrHidden, NetworkError, REFUSAL_ADVICE, roleNeeded, tokenRefused } from "../client";
 import type { AnyResourceDefinition, Operation } from "./definition";
-import { needsInWords, offeringNeeded } from "./needs";
+import { needsInWords, offeringNeeded, refusedFor } from "./needs";
 import { ExplainedError, PartialCreateError } from "./errors";
 import { redact, type SecretValuesOf } from "./redaction";
 import { storedTokenRefusal } from "./stored-config";
@@ -74,15 +74,10 @@ export function refusal(definition: AnyResourceDefinition, error: ApiError, oper
     );
   }
   // A gated API refuses a missing tier or flag with 401 or an unnamed 404, not 403.
-  const gates = error.status === 401 || (error.status === 404 && error.notFoundSubject === "") ? (declared.refusedWith?.[error.status] ?? []) : [];
-  if (gates.length === 0) return undefined;
-  const causes = gates.map((gate) =>
-    gate === "tier"
-      ? `${tierNeeded(needs.tier!, needs.subject)} and is below it`
-      : flagOff(needs.featureFlag!, `for ${needs.subject}`),
-  );
+  const gated = error.status === 401 || (error.status === 404 && error.notFoundSubject === "");
   const otherwise = error.status === 401 ? tokenRefused() : "the object in the path does not exist";
-  return `${answered}: either ${causes.join(", or ")}, or ${otherwise} (this API answers ${error.status} to each).`;
+  const causes = gated ? refusedFor(declared, error.status as 401 | 404, [otherwise]) : undefined;
+  return causes && `${answered}: ${causes}.`;
 }
 
 /** A 401 on refresh or destroy from the stack config stored at the last `up`: that token was refused (./stored-config.ts). */

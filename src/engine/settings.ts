@@ -27,6 +27,7 @@
  * apart (an avatar: one extra GET, only when the field is first managed).
  */
 import { z } from "zod";
+import { field } from "../api/fields";
 import { type AnySettingsResource, type EngineContext, type Located, type PriorValues, settingsOutputs } from "./definition";
 import { checkImportedId } from "./errors";
 import type { EngineParts, Lifecycle } from "./types";
@@ -36,8 +37,8 @@ import { withoutEngineKeys } from "./envelope";
 
 type Args = Record<string, unknown>;
 
-/** The schema piece every settings resource declares. */
-export const restoreOnDelete = z.boolean().optional();
+/** The schema piece every settings resource declares: an option of the provider, never sent. */
+export const restoreOnDelete = field(z.boolean().optional(), { local: true });
 
 
 /** The outputs that hold prior values; a refresh keeps them as recorded. */

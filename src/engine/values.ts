@@ -1,25 +1,14 @@
 /** Small value helpers shared by the engine and the resource modules. */
+import { apiFieldName } from "../api/fields";
 import type { FieldTraits } from "./definition";
+
+export { apiFieldName, snakeCase } from "../api/fields";
 
 /** The placeholder the engine sends during preview for values not yet known. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 export function isUnknown(value: unknown): boolean {
   return value === UNKNOWN;
-}
-
-/** `linkUrl` → `link_url`: property names are the camelCase form of the API's field names. */
-export function snakeCase(name: string): string {
-  let snake = snakeNames.get(name);
-  if (snake === undefined) snakeNames.set(name, (snake = name.replace(/[A-Z]/g, (letter) => "_" + letter.toLowerCase())));
-  return snake;
-}
-
-/** Each name's snake form, made once: the engine asks for them at every call (a few hundred names at most). */
-const snakeNames = new Map<string, string>();
-
-export function apiFieldName(property: string, traits: FieldTraits | undefined): string {
-  return traits?.api ?? snakeCase(property);
 }
 
 /**

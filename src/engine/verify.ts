@@ -54,7 +54,7 @@ import { ApiError, flagOff, missingOrHidden, NetworkError, roleNeeded, tierNeede
 import { verifyAtPreview } from "../connection";
 import type { EngineContext, Live } from "./definition";
 import { warn } from "./engine-log";
-import { ownerInWords, ROLE_LEVELS, roleInWords, tierInWords, type Gate, type GroupObjectOwner, type Needs, type OwnerFacts, type Role, type Room, type Tier, type Uniqueness } from "./needs";
+import { ownerInWords, ROLE_LEVELS, topLevelNeeded, type Gate, type GroupObjectOwner, type Needs, type OwnerFacts, type Role, type Room, type Tier, type Uniqueness } from "./needs";
 import { keepAnswer, readOnce, readsOf, type ServerReads as RunReads, type UserFacts } from "./run-caches";
 
 /** What the check of one resource passes: its kind, what a create of it needs, and what it is about to do. */
@@ -157,7 +157,8 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
   const { needs, ctx, creating } = request;
   const user = await tokenUser(ctx, reads);
   if (needs.on.kind === "instance") {
-    return needs.role === "administrator" && !user.isAdmin ? [{ property: "", reason: adminNeeded(user, request.resource) }] : [];
+    if (needs.role === "administrator" && !user.isAdmin) return [{ property: "", reason: adminNeeded(user, request.resource) }];
+    return await unmetLicenceGates(request, reads, user);
   }
   if (needs.on.kind === "described") return [];
   const { property } = needs.on;
@@ -183,7 +184,7 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
   const missingTier = needs.tier && !shown.has("tier") ? await tierShortfall(ctx, reads, owner, user, needs.tier) : undefined;
   if (missingTier) {
     const [named, what] = needs.tierFor ? [needs.tierFor.properties[0], needs.tierFor.what] : [property, request.resource];
-    failures.push({ property: "", reason: `${named}: ${tierNeeded(tierInWords(needs.tier!), ownerName(owner), { purpose: what, shortfall: missingTier })}` });
+    failures.push({ property: "", reason: `${named}: ${tierNeeded(needs.tier!, ownerName(owner), { purpose: what, shortfall: missingTier })}` });
   }
   // An existing object is no new one: its flag and uniqueness were verified when it was created.
   if (!creating) return failures;
@@ -202,22 +203,38 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
 
 /**
  * A failure for each gated input this check sets (declared on a create,
- * changed on an update) whose need the server shows unmet. The offering a
- * setting needs (self-managed, hosted) is not read, so not judged; a
- * top-level group is the declaration's own rule (`validate`).
+ * changed on an update) whose need the server shows unmet: an administrator,
+ * the tier, a top-level group (named by id: a subgroup's path already failed
+ * `check`). The offering a setting needs (self-managed, hosted) is not read, so not judged.
  */
 async function unmetInputGates(request: VerificationRequest, reads: RunReads, owner: OwnerFacts, user: UserFacts): Promise<Failure[]> {
   const gates = (request.needs.inputGates ?? []).filter((gate) => request.creating || request.changed?.includes(gate.property));
   const failures: Failure[] = [];
   for (const gate of gates) {
     if (gate.administrator && !user.isAdmin) failures.push({ property: "", reason: `${gate.property}: ${adminNeeded(user, "this setting")}` });
+    if (gate.topLevel && owner.kind === "group" && owner.fullPath.includes("/")) failures.push({ property: "", reason: `${gate.property}: ${topLevelNeeded(ownerName(owner))}` });
     const missingTier = gate.tier ? await tierShortfall(request.ctx, reads, owner, user, gate.tier) : undefined;
     if (missingTier) {
-      const reason = tierNeeded(tierInWords(gate.tier!), ownerName(owner), { purpose: "this setting", shortfall: missingTier });
+      const reason = tierNeeded(gate.tier!, ownerName(owner), { purpose: "this setting", shortfall: missingTier });
       failures.push({ property: "", reason: `${gate.property}: ${reason}` });
     }
   }
   return failures;
+}
+
+/**
+ * A failure for each instance-wide input this check sets whose licence the
+ * instance lacks (an application setting's tier), judged on the licence an
+ * administrator reads; nobody else may read it, so nothing else is judged.
+ */
+async function unmetLicenceGates(request: VerificationRequest, reads: RunReads, user: UserFacts): Promise<Failure[]> {
+  const gates = (request.needs.inputGates ?? []).filter((gate) => gate.tier && (request.creating || request.changed?.includes(gate.property)));
+  if (gates.length === 0 || !user.isAdmin) return [];
+  const licensed = await licensedTier(request.ctx, reads);
+  if (!licensed) return [];
+  return gates
+    .filter((gate) => TIER_RANK[licensed] < TIER_RANK[gate.tier!])
+    .map((gate) => ({ property: "", reason: `${gate.property}: ${tierNeeded(gate.tier!, "the instance", { purpose: "this setting", shortfall: licenceShortfall(licensed) })}` }));
 }
 
 /** A failure for each list the new object would join that is already full; a list that cannot be read is not judged (the create will say why). */
@@ -274,11 +291,11 @@ function objectRefusal(request: VerificationRequest, user: UserFacts, owner: Gro
   if (status === 403) {
     const group = `the group of ${owner.what}`;
     return needs.role
-      ? `${roleNeeded(roleInWords(needs.role as Role), group, { username: user.username, purpose: resource })} (the server refuses to show it)`
+      ? `${roleNeeded(needs.role, group, { username: user.username, purpose: resource })} (the server refuses to show it)`
       : `the token's user (${user.username}) is not a member of ${group} (the server refuses to show it)`;
   }
   if (!(means.includes("tier") && needs.tier)) return `${owner.what} does not exist`;
-  const tier = tierNeeded(tierInWords(needs.tier), "its group", { purpose: resource, shortfall: "may be below it" });
+  const tier = tierNeeded(needs.tier, "its group", { purpose: resource, shortfall: "may be below it" });
   return `${owner.what} does not exist, or ${tier} (the server answers 404 to both)`;
 }
 
@@ -323,12 +340,12 @@ async function roleShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFa
   const level = await accessLevel(ctx, reads, owner, user, ROLE_LEVELS[role]);
   if (level === undefined || level >= ROLE_LEVELS[role]) return undefined;
   const has = (Object.keys(ROLE_LEVELS) as Role[]).filter((candidate) => ROLE_LEVELS[candidate] <= level).pop();
-  return roleNeeded(roleInWords(role), ownerName(owner), { username: user.username, has, purpose: resource });
+  return roleNeeded(role, ownerName(owner), { username: user.username, has, purpose: resource });
 }
 
 /** What an instance-wide need of an administrator reads as, for a user who is not one. */
 const adminNeeded = (user: UserFacts, purpose: string): string =>
-  roleNeeded(roleInWords("administrator"), "the instance", { username: user.username, has: "a regular user", purpose });
+  roleNeeded("administrator", "the instance", { username: user.username, has: "a regular user", purpose });
 
 /** The higher of the project's and its group's membership, from `permissions` (`Entities::ProjectWithAccess`). */
 function projectAccessLevel(project: Project): number {
@@ -384,12 +401,19 @@ export async function tierStanding(ctx: EngineContext, reads: RunReads, owner: O
   if (fromNamespace) return TIER_RANK[fromNamespace] < TIER_RANK[tier] ? { shortfall: `${which} is on ${TIER_NAMES[fromNamespace]}`, known: true } : { known: true };
   if (!user.isAdmin) return { known: false };
   // No licence (`null`) or none readable: not judged.
-  const licensed = tierOfPlan(
+  const licensed = await licensedTier(ctx, reads);
+  if (!licensed) return { known: false };
+  return TIER_RANK[licensed] < TIER_RANK[tier] ? { shortfall: licenceShortfall(licensed), known: true } : { known: true };
+}
+
+/** The tier of the instance's licence (`GET /license`, administrators only, once per run); undefined when there is none or it cannot be read. */
+async function licensedTier(ctx: EngineContext, reads: RunReads): Promise<Tier | "free" | undefined> {
+  return tierOfPlan(
     await readOnce(reads, { read: "license" }, () => licenseCalls.get(ctx.client, LICENSE_PATH).then((license) => license?.plan ?? undefined, unlessRefused)),
   );
-  if (!licensed) return { known: false };
-  return TIER_RANK[licensed] < TIER_RANK[tier] ? { shortfall: `the instance is licensed for ${TIER_NAMES[licensed]}`, known: true } : { known: true };
 }
+
+const licenceShortfall = (licensed: Tier | "free"): string => `the instance is licensed for ${TIER_NAMES[licensed]}`;
 
 /** The owner as messages name it: `group acme`, `project acme/web`. */
 export const ownerName = (owner: OwnerFacts): string => `${owner.kind} ${owner.fullPath}`;

@@ -12,17 +12,14 @@
  * so a read right after a change may show the old value.
  *
  * Secrets: the settings hold API keys and tokens of the services the instance
- * talks to (`APPLICATION_SETTINGS_SECRETS`); when any of them is set, the
- * Output form is secret.
+ * talks to (the answer's fields with the `secret` trait); when any of them is
+ * set, the Output form is secret.
  */
 import { z } from "zod";
-import { APPLICATION_SETTINGS_PATH, applicationSettingsRead as settingsShape, CREDENTIAL_SETTINGS, INSTANCE_SETTINGS_NEEDS } from "../api/application-settings";
-import { camelCase, defineObjectFunction, type Camelized, type FunctionOutputOptions } from "./core";
+import { APPLICATION_SETTINGS_PATH, applicationSettingsRead as settingsShape, INSTANCE_SETTINGS_NEEDS } from "../api/application-settings";
+import { defineObjectFunction, type Camelized, type FunctionOutputOptions } from "./core";
 
 export type ApplicationSettingsInfo = Camelized<z.output<typeof settingsShape>>;
-
-/** Settings (camelCase) that hold credentials: the catalogue's secret entries. */
-export const APPLICATION_SETTINGS_SECRETS: readonly string[] = CREDENTIAL_SETTINGS.map(camelCase);
 
 const applicationSettings = defineObjectFunction({
   name: "getApplicationSettings",
@@ -30,7 +27,6 @@ const applicationSettings = defineObjectFunction({
   path: () => APPLICATION_SETTINGS_PATH,
   subject: () => "the instance's application settings",
   needs: () => INSTANCE_SETTINGS_NEEDS,
-  secrets: APPLICATION_SETTINGS_SECRETS,
   result: settingsShape,
 });
 

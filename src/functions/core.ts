@@ -17,6 +17,7 @@ import { z } from "zod";
 import type { Query } from "../client";
 import { withConnection, type Connection } from "../connection";
 import type { ConnectionInput } from "../engine/connections";
+import { camelCase, traitsOf } from "../api/fields";
 import { clientFor, explained, parseArgs, readerFor, type AnyDeclaration, type CallDeclaration, type Camelized, type Reader } from "../calls/core";
 
 export { camelCase, groupNeeds, projectNeeds } from "../calls/core";
@@ -26,7 +27,11 @@ export type { CallDeclaration, Camelized, Reader, SavedFile } from "../calls/cor
 // Declarations
 
 interface CommonDeclaration<A extends z.ZodObject> extends CallDeclaration<A> {
-  /** Result keys (camelCase, any depth) that hold secrets: the Output form is then secret. */
+  /**
+   * Result keys (camelCase, any depth) that hold secrets: the Output form is
+   * then secret. The fields of the result's (or item's) shape declared with the
+   * `secret` trait (../api/fields.ts) are added.
+   */
   secrets?: readonly string[];
   /** API fields whose keys are data, kept as they are. */
   opaque?: readonly string[];
@@ -117,7 +122,7 @@ const limit = z.number().int().positive();
 export function defineObjectFunction<A extends z.ZodObject, R extends z.ZodType>(
   declaration: ObjectDeclaration<A, R>,
 ): DataFunction<z.input<A>, Camelized<z.output<R>>> {
-  return dataFunction(declaration, declaration.args, (read, args: z.output<A>) => read.object(declaration.path(args), declaration.query?.(args), declaration.result));
+  return dataFunction(withSecretFields(declaration, declaration.result), declaration.args, (read, args: z.output<A>) => read.object(declaration.path(args), declaration.query?.(args), declaration.result));
 }
 
 /** A lookup of a list: every page, or the first `limit` items. */
@@ -125,7 +130,7 @@ export function defineListFunction<A extends z.ZodObject, R extends z.ZodType>(
   declaration: ListDeclaration<A, R>,
 ): DataFunction<z.input<A> & { limit?: number }, Camelized<z.output<R>>[]> {
   const schema = declaration.args.extend({ limit: limit.optional() });
-  return dataFunction(declaration, schema, (read, args: z.output<A> & { limit?: number }) =>
+  return dataFunction(withSecretFields(declaration, declaration.item), schema, (read, args: z.output<A> & { limit?: number }) =>
     read.list(declaration.path(args), declaration.query?.(args), declaration.item, args.limit),
   );
 }
@@ -138,6 +143,13 @@ export function defineTextFunction<A extends z.ZodObject>(declaration: TextDecla
 /** A lookup made of several reads (see `Reader`). */
 export function defineComposedFunction<A extends z.ZodObject, Out>(declaration: ComposedDeclaration<A, Out>): DataFunction<z.input<A>, Out> {
   return dataFunction(declaration, declaration.args, (read, args: z.output<A>) => declaration.run(read, args));
+}
+
+/** The declaration with the secret fields of `shape` (its traits) among its `secrets`, camelCased. */
+function withSecretFields<D extends { secrets?: readonly string[] }>(declaration: D, shape: z.ZodType): D {
+  const fields = shape instanceof z.ZodObject ? Object.entries(shape.shape as Record<string, z.ZodType>) : [];
+  const secret = fields.filter(([, type]) => traitsOf(type)?.secret).map(([name]) => camelCase(name));
+  return secret.length ? { ...declaration, secrets: [...(declaration.secrets ?? []), ...secret] } : declaration;
 }
 
 // ---------------------------------------------------------------------------

@@ -14,24 +14,13 @@
  * per-event webhook override), its Output form is secret.
  */
 import { z } from "zod";
-import { groupIntegration as detailShape, groupIntegrationPath, groupIntegrationsPath, groupIntegrationSummary as summaryShape } from "../api/integrations";
+import { groupIntegration as detailShape, groupIntegrationPath, groupIntegrationsPath, groupIntegrationSummary as summaryShape, INTEGRATION_CREDENTIALS } from "../api/integrations";
 import { ownerReference } from "../api/owner";
 import { defineListFunction, defineObjectFunction, groupNeeds, type Camelized } from "./core";
 
 export type GroupIntegrationSummary = Camelized<z.output<typeof summaryShape>>;
 export type GroupIntegrationInfo = Camelized<z.output<typeof detailShape>>;
 
-/** Settings names (camelCase) that carry credentials, or webhooks that let anyone post. */
-export const INTEGRATION_SECRETS = [
-  "webhook",
-  "token",
-  "apiKey",
-  "password",
-  "serviceAccountKey",
-  ...["issue", "confidentialIssue", "mergeRequest", "note", "confidentialNote", "pipeline", "push", "tagPush", "wikiPage", "deployment", "groupMentions", "groupConfidentialMentions"].map(
-    (event) => `${event}Channel`,
-  ),
-] as const;
 
 const group = ownerReference;
 const maintainerNeeded = groupNeeds("Maintainer");
@@ -42,7 +31,7 @@ const groupIntegrations = defineListFunction({
   path: (args) => groupIntegrationsPath(args.group),
   subject: (args) => `the integrations of group ${args.group}`,
   needs: maintainerNeeded,
-  secrets: INTEGRATION_SECRETS,
+  secrets: INTEGRATION_CREDENTIALS,
   item: summaryShape,
 });
 
@@ -71,7 +60,7 @@ const groupIntegration = defineObjectFunction({
       `When the server names the Integration, ${args.slug} was never configured on this group (a disabled one is still found, inactive); set one up with GroupIntegration. Otherwise check the group.`,
   },
   needs: maintainerNeeded,
-  secrets: INTEGRATION_SECRETS,
+  secrets: INTEGRATION_CREDENTIALS,
   result: detailShape,
 });
 

@@ -66,7 +66,7 @@ async function catalogToken(read: Reader): Promise<string> {
   const access = grantedAccess(token);
   if (access !== undefined && !access.some((a) => a.type === "registry" && a.name === "catalog" && a.actions?.includes("*"))) {
     throw new ExplainedError(
-      `${NAME}: ${roleNeeded("administrator rights", "the instance")}: the server's token service granted no ${CATALOG_SCOPE} access, which it gives to administrators only. ` +
+      `${NAME}: ${roleNeeded("administrator", "the instance")}: the server's token service granted no ${CATALOG_SCOPE} access, which it gives to administrators only. ` +
         "Use an administrator's token, or list one project's or group's repositories with getRegistryRepositories. No registry request was sent.",
     );
   }

@@ -11,7 +11,8 @@
  * several links share a name and no provider was given: both explained here.
  */
 import { z } from "zod";
-import { ApiError, missingOrHidden, roleNeeded, tierNeeded, tokenRefused } from "../client";
+import { ApiError, missingOrHidden, tokenRefused } from "../client";
+import { refusedFor } from "../api/needs";
 import { ExplainedError } from "../engine/errors";
 import { ownerReference } from "../api/owner";
 import {
@@ -23,6 +24,7 @@ import {
   samlIdentitiesPath,
   samlIdentity as identityShape,
   samlIdentityPath,
+  samlLinkNeeds,
   whyNoSamlProvider,
 } from "../api/saml";
 import { defineComposedFunction, defineListFunction, groupNeeds, type Camelized } from "./core";
@@ -37,11 +39,8 @@ const ownerOnly = groupNeeds("Owner");
 const identityNotFound = () =>
   "When the server names the Identity, no SAML identity of the group has this extern_uid (uids match case-insensitively). " +
   "On a self-managed instance every uid is not found here: identities are managed through the users API there.";
-/** This API answers every refusal of the group links with 401, whatever the cause: the message names the possible ones. */
-const linksRefused = (args: { group: string | number }) => {
-  const group = `group ${args.group}`;
-  return `either ${tierNeeded("Premium or Ultimate", group)} and is below it, or ${roleNeeded("the Owner role", group)} and lacks it, or ${missingOrHidden(group)}, or ${tokenRefused()} (this API answers 401 to each).`;
-};
+/** This API answers every refusal of the group links with 401, a group it will not show included. */
+const linksRefused = (args: { group: string | number }) => refusedFor(samlLinkNeeds(args.group), 401, [missingOrHidden(`group ${args.group}`), tokenRefused()])!;
 
 const identities = defineComposedFunction({
   name: "getSamlIdentities",

@@ -9,6 +9,8 @@
  * with a private profile are left out the same way.
  */
 import { z } from "zod";
+import { MINIMAL_ACCESS_LEVEL, ROLE_LEVELS } from "../client";
+import { snakeCase } from "../api/fields";
 import { ownerReference } from "../api/owner";
 import { starredProject as starredProjectShape, starredProjectsPath, starrer as starrerShape, starrersPath } from "../api/starring";
 import { defineListFunction, type Camelized } from "./core";
@@ -28,13 +30,11 @@ const userReference = z.union(
 ).refine(...notDotSegments);
 
 const ORDER_BY = ["id", "name", "path", "createdAt", "updatedAt", "starCount", "lastActivityAt"] as const;
-const ACCESS_LEVELS = [5, 10, 15, 20, 30, 40, 50] as const;
+/** Minimal access, then every role's level. */
+const ACCESS_LEVELS = [MINIMAL_ACCESS_LEVEL, ...Object.values(ROLE_LEVELS)];
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const isoTime = z.string().regex(ISO_TIME, { message: "must be an ISO 8601 time such as 2025-01-31T12:00:00Z" });
 const flag = z.boolean().optional();
-
-/** `updatedAt` → `updated_at`: the API's spelling of the ordering. */
-const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
 const starredProjects = defineListFunction({
   name: "getStarredProjects",
@@ -60,7 +60,7 @@ const starredProjects = defineListFunction({
     /** Include custom attributes (administrators only). */
     withCustomAttributes: flag,
     /** Only projects where the token's user has at least this role (5 minimal ... 50 owner). */
-    minAccessLevel: z.union(ACCESS_LEVELS.map((level) => z.literal(level)), { message: "must be one of 5, 10, 15, 20, 30, 40, 50 (minimal access ... owner)" }).optional(),
+    minAccessLevel: z.union(ACCESS_LEVELS.map((level) => z.literal(level)), { message: `must be one of ${ACCESS_LEVELS.join(", ")} (minimal access ... owner)` }).optional(),
     /** Order by this field (default createdAt). */
     orderBy: z.enum(ORDER_BY).optional(),
     /** asc or desc (default desc). */

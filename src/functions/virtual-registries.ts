@@ -26,7 +26,6 @@ import {
   groupRegistriesPath,
   groupUpstreamsPath,
   objectId,
-  PREMIUM_TIER,
   registryPath,
   registryUpstreamsPath,
   topLevelGroup,
@@ -165,7 +164,7 @@ const cleanupPolicy = defineObjectFunction({
   subject: (args) => `the virtual registry cleanup policy of group ${args.group}`,
   refusals: {
     404: (args) =>
-      `This API answers the same unnamed 404 when the group has no policy yet (create one with CleanupPolicy), when ${tierNeeded(PREMIUM_TIER, `group ${args.group}`)} and is below it, and when the maven_virtual_registry feature flag is off (an administrator can enable it).`,
+      `This API answers the same unnamed 404 when the group has no policy yet (create one with CleanupPolicy), when ${tierNeeded("premium", `group ${args.group}`)} and is below it, and when the maven_virtual_registry feature flag is off (an administrator can enable it).`,
   },
   needs: groupNeeds("Owner"),
   result: cleanupPolicyShape,

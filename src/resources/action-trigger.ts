@@ -7,8 +7,9 @@
  * what the run recorded (a run is not an object the server keeps).
  */
 import { z } from "zod";
+import { field, traitsOf } from "../api/fields";
 import { MAY_HAVE_BEEN_DONE, mayHaveBeenApplied, NetworkError } from "../client/errors";
-import { defineObjectResource, type EngineContext, type FieldTraits, type OutputDeclaration, type OutputValue } from "../engine/definition";
+import { defineObjectResource, type EngineContext, type OutputDeclaration, type OutputValue } from "../engine/definition";
 import type { Needs } from "../engine/needs";
 
 /** Any values: a change of one runs the action again (a release's version, a schedule's inputs). */
@@ -33,11 +34,11 @@ export function defineActionTrigger<S extends z.ZodObject, O extends RunOutputs>
   const recorded = (state: Record<string, unknown>) => Object.fromEntries(names.map((name) => [name, state[name]]));
   // The live object of a run is what it recorded: each output is read from it by name.
   const outputs = Object.fromEntries(names.map((name) => [name, (live: Record<string, unknown>) => live[name]])) as unknown as O;
-  const fields = Object.fromEntries(Object.keys(declaration.schema.shape).map((name) => [name, { local: true } satisfies FieldTraits]));
+  // Every input only says what to run: none is a field of an object the server keeps.
+  const inputs = Object.entries(declaration.schema.shape as Record<string, z.ZodType>).map(([name, type]) => [name, field(type, { ...traitsOf(type), local: true })]);
   return defineObjectResource({
     name: declaration.name,
-    schema: declaration.schema,
-    fields: fields as { [K in keyof z.output<S>]?: FieldTraits },
+    schema: declaration.schema.extend(Object.fromEntries(inputs)) as unknown as S,
     outputs,
     // Refresh and delete send nothing: the run is what it recorded.
     needs: (args, operation) => (operation === "read" || operation === "delete" ? { ...declaration.needs(args), noRequest: true } : declaration.needs(args)),

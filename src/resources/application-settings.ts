@@ -9,9 +9,10 @@
  *
  * Every setting real servers have can be managed: the schema entries are
  * generated from one table (../application-settings-catalogue.ts: each
- * setting's type, enumeration, licence, and whether it is a secret); the
- * settings that need more rules than their type (bounds, formats, companions)
- * are declared by hand below and take precedence. A setting that is not a
+ * setting's type, enumeration, licence, and whether it is a secret), each with
+ * the traits its entry gives (../api/fields.ts: `tier`, `secret`, `writeOnly`);
+ * the settings that need more rules than their type (bounds, formats,
+ * companions) are declared by hand below, take precedence, and keep those traits. A setting that is not a
  * boolean or a list may be unset with `null`. The names real clients send for
  * the assistant settings (`duoFeaturesEnabled`, `lockDuoFeaturesEnabled`,
  * `duoAvailability`) are aliases of the API documentation's, like the deprecated names.
@@ -25,13 +26,14 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, tierNeeded } from "../client";
+import { apiFieldName, camelCase, field, requirementsInWords, traitsOf, traitsOfShape, type FieldTraits } from "../api/fields";
 import { aliasOf, countDeclaration, declarationKey, recordAlias } from "../engine/declarations";
 import { APPLICATION_SETTINGS_PATH, applicationSettingsCalls, INSTANCE_SETTINGS_NEEDS } from "../api/application-settings";
-import { defineSettingsResource, type EngineContext, type FieldTraits, type Live } from "../engine/definition";
+import { defineSettingsResource, type EngineContext, type Live } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { restoreOnDelete } from "../engine/settings";
-import { requestBody, snakeCase } from "../engine/values";
+import { requestBody } from "../engine/values";
 import { branchProtectionDefaults, defaultsFromApi, defaultsToApi, httpUrl, sameDefaults, type BranchProtectionDefaults } from "./common";
 import {
   APPLICATION_SETTINGS,
@@ -87,7 +89,6 @@ const throttleShape = Object.fromEntries(
 // --- the schema entries generated from the catalogue ----------------------
 
 type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
-const camelCase = (name: string) => name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
 
 type Catalogue = typeof APPLICATION_SETTINGS;
 /** The zod type of one catalogue entry: its kind, its enumeration, and null for the settings that can be unset. */
@@ -122,140 +123,179 @@ function zodOfEntry(entry: SettingEntry): z.ZodType {
   return base.nullable();
 }
 
-const generatedShape = Object.fromEntries(SETTING_ENTRIES.map(([name, entry]) => [camelCase(name), zodOfEntry(entry).optional()])) as unknown as GeneratedShape;
+/** The traits a catalogue entry gives its setting: its licence, a credential's secrecy, its wire name where camelCase does not round-trip. */
+function traitsOfEntry(name: string, entry: SettingEntry): FieldTraits {
+  return {
+    ...(apiFieldName(camelCase(name), undefined) !== name ? { api: name } : {}),
+    ...(entry.tier ? { tier: entry.tier } : {}),
+    ...(entry.secret ? { secret: true } : {}),
+    ...(entry.writeOnly ? { writeOnly: true } : {}),
+    ...(entry.kind === "decimal" ? { fromApi: (live: Live) => decimalValue(live[name]) } : {}),
+  };
+}
+
+/** Older names of settings; the other aliases are the names real clients send. */
+const DEPRECATED_NAMES: readonly (keyof typeof SETTING_ALIASES)[] = ["signin_enabled", "admin_notification_email"];
+
+const generatedShape = Object.fromEntries(
+  SETTING_ENTRIES.map(([name, entry]) => [camelCase(name), field(zodOfEntry(entry).optional(), traitsOfEntry(name, entry))]),
+) as unknown as GeneratedShape;
 const aliasShape = Object.fromEntries(
-  Object.entries(SETTING_ALIASES).map(([alias, name]) => [camelCase(alias), zodOfEntry(APPLICATION_SETTINGS[name]).optional()]),
+  Object.entries(SETTING_ALIASES).map(([alias, name]) => [
+    camelCase(alias),
+    field(zodOfEntry(APPLICATION_SETTINGS[name]).optional(), { aliasOf: { property: camelCase(name), ...(DEPRECATED_NAMES.includes(alias as never) ? { deprecated: true } : {}) } }),
+  ]),
 ) as unknown as AliasShape;
+const cataloguedShape: Record<string, z.ZodType> = { ...generatedShape, ...aliasShape };
+
+/** Settings declared by hand, with the traits the catalogue gives them beside their own. */
+function withCatalogueTraits<T extends Record<string, z.ZodType>>(shape: T): T {
+  return Object.fromEntries(
+    Object.entries(shape).map(([name, type]) => {
+      const catalogued = cataloguedShape[name] && traitsOf(cataloguedShape[name]);
+      return [name, catalogued ? field(type, { ...catalogued, ...traitsOf(type) }) : type];
+    }),
+  ) as T;
+}
 
 // --- the settings declared by hand: rules beyond their type ------------------
 
 const schema = z.object({
   ...generatedShape,
   ...aliasShape,
-  signupEnabled: z.boolean().optional(),
-  defaultProjectsLimit: count.optional(),
-  defaultBranchProtection: z.number().int().min(0).max(4).optional(),
-  defaultBranchProtectionDefaults: branchProtectionDefaults.optional(),
-  defaultPreferredLanguage: z.string().min(2).optional(),
-  defaultProjectVisibility: visibility.optional(),
-  defaultGroupVisibility: visibility.optional(),
-  defaultSnippetVisibility: visibility.optional(),
-  restrictedVisibilityLevels: z.array(visibility).optional(),
-  signInRestrictions: z.record(z.string(), z.unknown()).optional(),
-  passwordAuthenticationEnabledForWeb: z.boolean().optional(),
-  /** Deprecated: use `passwordAuthenticationEnabledForWeb`. */
-  signinEnabled: z.boolean().optional(),
-  /** Megabytes. */
-  maxAttachmentSize: positive.optional(),
-  maxExportSize: count.optional(),
-  maxImportSize: count.optional(),
-  maxDecompressedArchiveSize: count.optional(),
-  maxImportRemoteFileSize: count.optional(),
-  bulkImportMaxDownloadFileSize: count.optional(),
-  /** null: no limit. */
-  maxLoginAttempts: positive.nullable().optional(),
-  failedLoginAttemptsUnlockPeriodInMinutes: positive.nullable().optional(),
-  /** Minutes. */
-  sessionExpireDelay: count.optional(),
-  /** Seconds; 0 unlimited. */
-  terminalMaxSessionTime: count.optional(),
-  /** Bytes. */
-  snippetSizeLimit: positive.optional(),
-  /** Bytes; at least 1024. */
-  wikiPageMaxContentBytes: z.number().int().min(1024).optional(),
-  /** At most 64. */
-  asciidocMaxIncludes: z.number().int().min(0).max(64).optional(),
-  /** Premium and Ultimate; self-managed. */
-  deleteUnconfirmedUsers: z.boolean().optional(),
-  /** At least 1; acts only with `deleteUnconfirmedUsers`; Premium and Ultimate; self-managed. */
-  unconfirmedUsersDeleteAfterDays: z.number().int().min(1).optional(),
-  /** Seconds; at least 7200; null: tokens never expire. */
-  projectRunnerTokenExpirationInterval: z.number().int().min(7200).nullable().optional(),
-  deleteInactiveProjects: z.boolean().optional(),
-  timeTrackingLimitToHours: z.boolean().optional(),
-  topLevelGroupCreationEnabled: z.boolean().optional(),
-  silentModeEnabled: z.boolean().optional(),
-  silentAdminExportsEnabled: z.boolean().optional(),
-  userDefaultsToPrivateProfile: z.boolean().optional(),
-  adminMode: z.boolean().optional(),
-  /** Needs `terms`. */
-  enforceTerms: z.boolean().optional(),
-  /** Markdown. */
-  terms: z.string().nullable().optional(),
-  /** Needs `twoFactorGracePeriod`. */
-  requireTwoFactorAuthentication: z.boolean().optional(),
-  /** Hours. */
-  twoFactorGracePeriod: count.optional(),
-  /** Needs `emailRestrictions`. */
-  emailRestrictionsEnabled: z.boolean().optional(),
-  emailRestrictions: regularExpression.nullable().optional(),
-  /** Needs `uniqueIpsLimitPerUser` and `uniqueIpsLimitTimeWindow`. */
-  uniqueIpsLimitEnabled: z.boolean().optional(),
-  uniqueIpsLimitPerUser: positive.optional(),
-  /** Seconds. */
-  uniqueIpsLimitTimeWindow: positive.optional(),
-  /** null: no address. */
-  abuseNotificationEmail: z.email().nullable().optional(),
-  /** Deprecated: use `abuseNotificationEmail`. */
-  adminNotificationEmail: z.email().nullable().optional(),
-  /** Who may register runners: [], ["group"], ["project"] or both. */
-  validRunnerRegistrars: z
-    .array(z.enum(["group", "project"]))
-    .refine((list) => new Set(list).size === list.length, { message: "must not list a value twice" })
-    .optional(),
-  whatsNewVariant: z.enum(["all_tiers", "current_tier", "disabled"]).optional(),
-  containerExpirationPoliciesEnableHistoricEntries: z.boolean().optional(),
-  containerRegistryCleanupTagsServiceMaxListSize: positive.optional(),
-  containerRegistryDeleteTagsServiceTimeout: positive.optional(),
-  containerRegistryExpirationPoliciesCaching: z.boolean().optional(),
-  containerRegistryExpirationPoliciesWorkerCapacity: count.optional(),
-  containerRegistryTokenExpireDelay: positive.optional(),
-  decompressArchiveFileTimeout: positive.optional(),
-  issuesCreateLimit: count.optional(),
-  rawBlobRequestLimit: count.optional(),
-  projectJobsApiRateLimit: count.optional(),
-  projectsApiRateLimitUnauthenticated: count.optional(),
-  runnerJobsRequestApiLimit: count.optional(),
-  runnerJobsPatchTraceApiLimit: count.optional(),
-  runnerJobsEndpointsApiLimit: count.optional(),
-  usersApiLimitFollowers: count.optional(),
-  usersApiLimitFollowing: count.optional(),
-  usersApiLimitStatus: count.optional(),
-  usersApiLimitSshKeys: count.optional(),
-  usersApiLimitSshKey: count.optional(),
-  usersApiLimitGpgKeys: count.optional(),
-  usersApiLimitGpgKey: count.optional(),
-  ...throttleShape,
-  /** Needs `akismetApiKey`. */
-  akismetEnabled: z.boolean().optional(),
-  akismetApiKey: z.string().min(1).optional(),
-  /** Needs `recaptchaSiteKey` and `recaptchaPrivateKey`. */
-  recaptchaEnabled: z.boolean().optional(),
-  recaptchaSiteKey: z.string().min(1).optional(),
-  recaptchaPrivateKey: z.string().min(1).optional(),
-  /** null: no validation service. */
-  externalPipelineValidationServiceUrl: httpUrl("such as https://validate.example.com").nullable().optional(),
-  externalPipelineValidationServiceToken: z.string().min(1).nullable().optional(),
-  /** Seconds. */
-  externalPipelineValidationServiceTimeout: positive.nullable().optional(),
-  // Premium and Ultimate
-  /** Ultimate; false permits only `allowedIntegrations`. */
-  allowAllIntegrations: z.boolean().optional(),
-  allowedIntegrations: z.array(z.string().min(1)).optional(),
-  defaultProjectDeletionProtection: z.boolean().optional(),
-  disablePersonalAccessTokens: z.boolean().optional(),
-  groupOwnersCanManageDefaultBranchProtection: z.boolean().optional(),
-  lockMembershipsToSaml: z.boolean().optional(),
-  /** null: none. */
-  fileTemplateProjectId: z.number().int().positive().nullable().optional(),
-  securityApprovalPoliciesLimit: count.optional(),
-  scanExecutionPoliciesActionLimit: count.optional(),
-  scanExecutionPoliciesScheduleLimit: count.optional(),
-  virtualRegistriesEndpointsApiLimit: count.optional(),
-  /** Ultimate. */
-  secretPushProtectionAvailable: z.boolean().optional(),
-  assistantFeaturesEnabled: z.boolean().optional(),
-  lockAssistantFeaturesEnabled: z.boolean().optional(),
+  ...withCatalogueTraits({
+    signupEnabled: z.boolean().optional(),
+    defaultProjectsLimit: count.optional(),
+    defaultBranchProtection: z.number().int().min(0).max(4).optional(),
+    defaultBranchProtectionDefaults: field(branchProtectionDefaults.optional(), {
+      fromApi: (live) => defaultsFromApi(live.default_branch_protection_defaults),
+      toApi: (value, body) => {
+        body.default_branch_protection_defaults = defaultsToApi(value as BranchProtectionDefaults);
+      },
+      sameValue: sameDefaults,
+    }),
+    defaultPreferredLanguage: z.string().min(2).optional(),
+    defaultProjectVisibility: visibility.optional(),
+    defaultGroupVisibility: visibility.optional(),
+    defaultSnippetVisibility: visibility.optional(),
+    restrictedVisibilityLevels: field(z.array(visibility).optional(), { sameValue: sameMembers }),
+    signInRestrictions: z.record(z.string(), z.unknown()).optional(),
+    passwordAuthenticationEnabledForWeb: z.boolean().optional(),
+    /** Deprecated: use `passwordAuthenticationEnabledForWeb`. */
+    signinEnabled: z.boolean().optional(),
+    /** Megabytes. */
+    maxAttachmentSize: positive.optional(),
+    maxExportSize: count.optional(),
+    maxImportSize: count.optional(),
+    maxDecompressedArchiveSize: count.optional(),
+    maxImportRemoteFileSize: count.optional(),
+    bulkImportMaxDownloadFileSize: count.optional(),
+    /** null: no limit. */
+    maxLoginAttempts: positive.nullable().optional(),
+    failedLoginAttemptsUnlockPeriodInMinutes: positive.nullable().optional(),
+    /** Minutes. */
+    sessionExpireDelay: count.optional(),
+    /** Seconds; 0 unlimited. */
+    terminalMaxSessionTime: count.optional(),
+    /** Bytes. */
+    snippetSizeLimit: positive.optional(),
+    /** Bytes; at least 1024. */
+    wikiPageMaxContentBytes: z.number().int().min(1024).optional(),
+    /** At most 64. */
+    asciidocMaxIncludes: z.number().int().min(0).max(64).optional(),
+    deleteUnconfirmedUsers: z.boolean().optional(),
+    /** At least 1; acts only with `deleteUnconfirmedUsers`. */
+    unconfirmedUsersDeleteAfterDays: z.number().int().min(1).optional(),
+    /** Seconds; at least 7200; null: tokens never expire. */
+    projectRunnerTokenExpirationInterval: z.number().int().min(7200).nullable().optional(),
+    deleteInactiveProjects: z.boolean().optional(),
+    timeTrackingLimitToHours: z.boolean().optional(),
+    topLevelGroupCreationEnabled: z.boolean().optional(),
+    silentModeEnabled: z.boolean().optional(),
+    silentAdminExportsEnabled: z.boolean().optional(),
+    userDefaultsToPrivateProfile: z.boolean().optional(),
+    adminMode: z.boolean().optional(),
+    /** Needs `terms`. */
+    enforceTerms: z.boolean().optional(),
+    /** Markdown. */
+    terms: field(z.string().nullable().optional(), { sameValue: (declared, live) => typeof live === "string" && String(declared).trim() === live.trim() }),
+    /** Needs `twoFactorGracePeriod`. */
+    requireTwoFactorAuthentication: z.boolean().optional(),
+    /** Hours. */
+    twoFactorGracePeriod: count.optional(),
+    /** Needs `emailRestrictions`. */
+    emailRestrictionsEnabled: z.boolean().optional(),
+    emailRestrictions: regularExpression.nullable().optional(),
+    /** Needs `uniqueIpsLimitPerUser` and `uniqueIpsLimitTimeWindow`. */
+    uniqueIpsLimitEnabled: z.boolean().optional(),
+    uniqueIpsLimitPerUser: positive.optional(),
+    /** Seconds. */
+    uniqueIpsLimitTimeWindow: positive.optional(),
+    /** null: no address. */
+    abuseNotificationEmail: z.email().nullable().optional(),
+    /** Deprecated: use `abuseNotificationEmail`. */
+    adminNotificationEmail: z.email().nullable().optional(),
+    /** Who may register runners: [], ["group"], ["project"] or both. */
+    validRunnerRegistrars: field(
+      z
+        .array(z.enum(["group", "project"]))
+        .refine((list) => new Set(list).size === list.length, { message: "must not list a value twice" })
+        .optional(),
+      { sameValue: sameMembers },
+    ),
+    whatsNewVariant: z.enum(["all_tiers", "current_tier", "disabled"]).optional(),
+    containerExpirationPoliciesEnableHistoricEntries: z.boolean().optional(),
+    containerRegistryCleanupTagsServiceMaxListSize: positive.optional(),
+    containerRegistryDeleteTagsServiceTimeout: positive.optional(),
+    containerRegistryExpirationPoliciesCaching: z.boolean().optional(),
+    containerRegistryExpirationPoliciesWorkerCapacity: count.optional(),
+    containerRegistryTokenExpireDelay: positive.optional(),
+    decompressArchiveFileTimeout: positive.optional(),
+    issuesCreateLimit: count.optional(),
+    rawBlobRequestLimit: count.optional(),
+    projectJobsApiRateLimit: count.optional(),
+    projectsApiRateLimitUnauthenticated: count.optional(),
+    runnerJobsRequestApiLimit: count.optional(),
+    runnerJobsPatchTraceApiLimit: count.optional(),
+    runnerJobsEndpointsApiLimit: count.optional(),
+    usersApiLimitFollowers: count.optional(),
+    usersApiLimitFollowing: count.optional(),
+    usersApiLimitStatus: count.optional(),
+    usersApiLimitSshKeys: count.optional(),
+    usersApiLimitSshKey: count.optional(),
+    usersApiLimitGpgKeys: count.optional(),
+    usersApiLimitGpgKey: count.optional(),
+    ...throttleShape,
+    /** Needs `akismetApiKey`. */
+    akismetEnabled: z.boolean().optional(),
+    akismetApiKey: z.string().min(1).optional(),
+    /** Needs `recaptchaSiteKey` and `recaptchaPrivateKey`. */
+    recaptchaEnabled: z.boolean().optional(),
+    recaptchaSiteKey: z.string().min(1).optional(),
+    recaptchaPrivateKey: z.string().min(1).optional(),
+    /** null: no validation service. */
+    externalPipelineValidationServiceUrl: httpUrl("such as https://validate.example.com").nullable().optional(),
+    externalPipelineValidationServiceToken: z.string().min(1).nullable().optional(),
+    /** Seconds. */
+    externalPipelineValidationServiceTimeout: positive.nullable().optional(),
+    // The licensed settings (their tier: the catalogue's)
+    /** False permits only `allowedIntegrations`. */
+    allowAllIntegrations: z.boolean().optional(),
+    allowedIntegrations: field(z.array(z.string().min(1)).optional(), { sameValue: sameMembers }),
+    defaultProjectDeletionProtection: z.boolean().optional(),
+    disablePersonalAccessTokens: z.boolean().optional(),
+    groupOwnersCanManageDefaultBranchProtection: z.boolean().optional(),
+    lockMembershipsToSaml: z.boolean().optional(),
+    /** null: none. */
+    fileTemplateProjectId: z.number().int().positive().nullable().optional(),
+    securityApprovalPoliciesLimit: count.optional(),
+    scanExecutionPoliciesActionLimit: count.optional(),
+    scanExecutionPoliciesScheduleLimit: count.optional(),
+    virtualRegistriesEndpointsApiLimit: count.optional(),
+    secretPushProtectionAvailable: z.boolean().optional(),
+    assistantFeaturesEnabled: z.boolean().optional(),
+    lockAssistantFeaturesEnabled: z.boolean().optional(),
+  }),
   /** Give the prior values back on delete (default true); false leaves the settings as they are. */
   restoreOnDelete,
 });
@@ -263,58 +303,13 @@ const schema = z.object({
 type ApplicationSettingsInputs = z.output<typeof schema>;
 type Property = keyof ApplicationSettingsInputs;
 
-const LICENCE_NAMES = { premium: "Premium or Ultimate", ultimate: "Ultimate" } as const;
-
-/** Settings only a licensed instance has (the catalogue's, and their aliases'). */
-const LICENCE: Partial<Record<Property, "Premium or Ultimate" | "Ultimate">> = Object.fromEntries([
-  ...SETTING_ENTRIES.filter(([, entry]) => entry.tier).map(([name, entry]) => [camelCase(name), LICENCE_NAMES[entry.tier!]]),
-  ...Object.entries(SETTING_ALIASES)
-    .filter(([, name]) => (APPLICATION_SETTINGS[name] as SettingEntry).tier)
-    .map(([alias, name]) => [camelCase(alias), LICENCE_NAMES[(APPLICATION_SETTINGS[name] as SettingEntry).tier!]]),
-]);
+/** The traits of each setting (the catalogue's and those declared by hand, aliases resolved). */
+const fields: Readonly<Record<string, FieldTraits | undefined>> = traitsOfShape(schema.shape);
 
 /** An enabling setting → the settings the server requires in the same request when it is true. */
 const REQUIRED_WHEN_ENABLED: Partial<Record<Property, Property[]>> = Object.fromEntries(
   Object.entries(REQUIRED_SETTINGS).map(([enabling, required]) => [camelCase(enabling), required.map(camelCase)]),
 );
-
-/** Deprecated names: read from and written to their replacements, so they never show a diff. */
-const alias_ = (replacement: string): FieldTraits => ({
-  fromApi: (live) => live[replacement],
-  toApi: (value, body) => {
-    body[replacement] = value;
-  },
-});
-const ALIASES = Object.entries(SETTING_ALIASES).map(([alias, name]) => [camelCase(alias), camelCase(name)]) as [alias: Property, replacement: Property][];
-
-/** The traits the catalogue implies: the wire name where camelCase does not round-trip, secrets, write-only secrets. */
-const catalogueTraits: { [K in Property]?: FieldTraits } = Object.fromEntries(
-  SETTING_ENTRIES.map(([name, entry]): [string, FieldTraits] => {
-    const traits: FieldTraits = {};
-    if (snakeCase(camelCase(name)) !== name) traits.api = name;
-    if (entry.secret) traits.secret = true;
-    if (entry.writeOnly) traits.writeOnly = true;
-    if (entry.kind === "decimal") traits.fromApi = (live) => decimalValue(live[name]);
-    return [camelCase(name), traits];
-  }),
-);
-
-const fields: { [K in Property]?: FieldTraits } = {
-  ...catalogueTraits,
-  ...Object.fromEntries(ALIASES.map(([alias, name]) => [alias, { ...alias_(SETTING_ALIASES[snakeCase(alias) as keyof typeof SETTING_ALIASES]), secret: catalogueTraits[name]?.secret }])),
-  restoreOnDelete: { local: true },
-  defaultBranchProtectionDefaults: {
-    fromApi: (live) => defaultsFromApi(live.default_branch_protection_defaults),
-    toApi: (value, body) => {
-      body.default_branch_protection_defaults = defaultsToApi(value as BranchProtectionDefaults);
-    },
-    sameValue: sameDefaults,
-  },
-  restrictedVisibilityLevels: { sameValue: sameMembers },
-  validRunnerRegistrars: { sameValue: sameMembers },
-  allowedIntegrations: { sameValue: sameMembers },
-  terms: { sameValue: (declared, live) => typeof live === "string" && String(declared).trim() === live.trim() },
-};
 
 function sameMembers(declared: unknown, live: unknown): boolean {
   if (!Array.isArray(declared) || !Array.isArray(live)) return false;
@@ -322,12 +317,13 @@ function sameMembers(declared: unknown, live: unknown): boolean {
   return sorted(declared) === sorted(live);
 }
 
-const apiName = (property: string): string => fields[property as Property]?.api ?? snakeCase(property);
 /** The setting a property writes: its own, or for an alias the one it stands for. */
 const wireName = (property: string): string => {
-  const alias = ALIASES.find(([name]) => name === property);
-  return apiName(alias ? alias[1] : property);
+  const target = fields[property]?.aliasOf?.property ?? property;
+  return apiFieldName(target, fields[target]);
 };
+/** The settings only a licensed instance has (aliases included). */
+const LICENSED = Object.keys(fields).filter((name) => fields[name]!.tier) as Property[];
 
 /** Errors of this endpoint as the user should read them (a 403 is the engine's, from `needs`). */
 function explained(error: unknown, declared: Partial<ApplicationSettingsInputs> = {}): unknown {
@@ -336,11 +332,11 @@ function explained(error: unknown, declared: Partial<ApplicationSettingsInputs> 
   if (error.status === 400 && error.fieldErrors) {
     const licensed = Object.keys(error.fieldErrors)
       // The server names the setting; the program may have declared it under an alias.
-      .map((api) => (Object.keys(LICENCE) as Property[]).filter((property) => wireName(property) === api).sort((a, b) => Number(declared[b] !== undefined) - Number(declared[a] !== undefined))[0])
+      .map((api) => LICENSED.filter((property) => wireName(property) === api).sort((a, b) => Number(declared[b] !== undefined) - Number(declared[a] !== undefined))[0])
       .filter((property): property is Property => property !== undefined);
     if (licensed.length) {
       return new ExplainedError(
-        `ApplicationSettings: ${answered}: ${licensed.map((name) => tierNeeded(LICENCE[name]!, "the instance", { purpose: name, shortfall: "its licence is below it" })).join("; ")}.`,
+        `ApplicationSettings: ${answered}: ${licensed.map((name) => tierNeeded(fields[name]!.tier!, "the instance", { purpose: name, shortfall: "its licence is below it" })).join("; ")}.`,
       );
     }
   }
@@ -358,7 +354,6 @@ async function getSettings(ctx: EngineContext): Promise<Live> {
 export const applicationSettingsDefinition = defineSettingsResource({
   name: "ApplicationSettings",
   schema,
-  fields,
   outputs: {
     /** When the settings were last changed (ISO 8601). */
     updatedAt: (live: Live) => live.updated_at as string,
@@ -374,12 +369,6 @@ export const applicationSettingsDefinition = defineSettingsResource({
         if (args[name] === undefined || args[name] === "") {
           failures.push({ property: name, reason: `${name}: required when ${enabling} is true (the server wants both in the same request)` });
         }
-      }
-    }
-    for (const [alias, replacement] of ALIASES) {
-      if (args[alias] !== undefined && args[replacement] !== undefined) {
-        const what = alias.startsWith("signin") || alias.startsWith("admin") ? "deprecated alias of" : "the name real clients use for";
-        failures.push({ property: alias, reason: `${alias}: ${what} ${replacement}; set only one of them` });
       }
     }
     if (args.defaultBranchProtection !== undefined && args.defaultBranchProtectionDefaults !== undefined) {
@@ -416,9 +405,10 @@ export const applicationSettingsDefinition = defineSettingsResource({
       throw explained(error, args);
     }
     // Real servers drop settings the licence lacks without a word.
-    const dropped = [...changed].filter((name) => LICENCE[name as Property] && live[apiName(name)] === undefined) as Property[];
+    const dropped = [...changed].filter((name) => fields[name]?.tier && live[wireName(name)] === undefined);
     if (dropped.length) {
-      throw new ExplainedError(`ApplicationSettings: the server did not apply ${dropped.map((name) => `${name} (needs a ${LICENCE[name]} licence)`).join(", ")}. Remove them or upgrade the instance's licence.`);
+      const details = dropped.map((name) => `${name} (needs: ${requirementsInWords(fields[name]).join(", ")})`).join("; ");
+      throw new ExplainedError(`ApplicationSettings: the server did not apply ${details}. Remove them or upgrade the instance's licence.`);
     }
     return live;
   },

@@ -10,14 +10,14 @@ import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../en
 import { requestBody } from "../engine/values";
 import { badgeCalls, badgeIdOf, badgeNeeds, badgesOf, badgesPath, findOwnBadge, urlWithPlaceholders, type Badge as BadgeLive, badgeIdForm } from "../api/badges";
 import { exactlyOneOwner, ownerOf, ownerReference, type OwnerKind } from "../api/owner";
-import { adoptExisting } from "./common";
+import { adoptExisting, ownerInput } from "./common";
 import { parsedId } from "../api/id-form";
 
 const schema = z.object({
   /** The project that owns the badge (id or full path); set this or `group`. */
-  project: ownerReference.optional(),
+  project: ownerInput(ownerReference.optional()),
   /** The group that owns the badge (id or full path); set this or `project`. */
-  group: ownerReference.optional(),
+  group: ownerInput(ownerReference.optional()),
   /** Where the badge links to; may contain placeholders such as `%{project_path}`. */
   linkUrl: urlWithPlaceholders,
   /** The badge image; may contain placeholders. */
@@ -48,11 +48,6 @@ export const badgeDefinition = defineObjectResource({
   name: "Badge",
   idForm: badgeIdForm,
   schema,
-  fields: {
-    project: { local: true, replaceOnChange: true },
-    group: { local: true, replaceOnChange: true },
-    adoptExisting: { local: true, ignoreInDiff: true },
-  },
   outputs: {
     /** The badge's numeric id on the server. */
     badgeId: { value: (live: BadgeLive) => live.id, fromId: (id) => Number(id.split("/").at(-1)) },

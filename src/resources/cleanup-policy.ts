@@ -16,14 +16,14 @@ import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { onGroup } from "../engine/needs";
-import { adoptExisting } from "./common";
+import { adoptExisting, ownerInput } from "./common";
 import { cleanupPolicyCalls, cleanupPolicyPath as policyPath, topLevelGroup, type CleanupPolicy as CleanupPolicyLive } from "../api/virtual-registries";
 
 const CADENCES = [1, 7, 14, 30, 90] as const;
 
 const schema = z.object({
   /** The top-level group (id or path). */
-  group: topLevelGroup,
+  group: ownerInput(topLevelGroup),
   /** Days between runs: 1 daily, 7 weekly, 14 bi-weekly, 30 monthly, 90 quarterly. */
   cadence: z
     .number()
@@ -56,10 +56,6 @@ const PATCH_ANCHORS = ["enabled", "cadence", "keepNDaysAfterDownload"] as const;
 export const cleanupPolicyDefinition = defineObjectResource({
   name: "CleanupPolicy",
   schema,
-  fields: {
-    group: { local: true, replaceOnChange: true },
-    adoptExisting: { local: true, ignoreInDiff: true },
-  },
   // One policy per group: the old one must go before the new one can be created.
   deleteBeforeReplace: true,
   // Unlike the container registry routes, this one answers 404 for a missing tier and a missing flag alike.

@@ -1,12 +1,17 @@
 /** Schema pieces and helpers that several resources share. */
 import { z } from "zod";
+import { field } from "../api/fields";
+import { ROLE_LEVELS } from "../client";
 import { isHttpUrl } from "../validation";
 
 /** What `git check-ref-format` refuses and a branch, tag or ref name can never contain. */
 export const BAD_REF = /\s|\.\.|[~^:?*[\\]|@\{|\/\/|^\/|\/$|\.lock$|^-/;
 
-/** Take over an existing matching object instead of creating a new one (Pulumi cannot import dynamic resources). */
-export const adoptExisting = z.boolean().optional();
+/** Take over an existing matching object instead of creating a new one (Pulumi cannot import dynamic resources). An option of the provider: never sent, never a change. */
+export const adoptExisting = field(z.boolean().optional(), { local: true, ignoreInDiff: true });
+
+/** The input naming the object's owner (or the object itself): part of its address, never sent as a field, and a change replaces the object. */
+export const ownerInput = <T extends z.ZodType>(type: T): T => field(type, { local: true, replaceOnChange: true });
 
 /** An http(s) URL; `example` completes the failure message (`must be an http(s) URL such as ...`). */
 export const httpUrl = (example: string) => z.string().refine(isHttpUrl, { message: `must be an http(s) URL ${example}` });
@@ -14,7 +19,8 @@ export const httpUrl = (example: string) => z.string().refine(isHttpUrl, { messa
 // ---------------------------------------------------------------------------
 // Default branch protection (groups and the instance share the hash and the deprecated integer)
 
-const ACCESS_LEVELS = [0, 30, 40, 60] as const; // no one, developers, maintainers, administrators
+/** Who may push or merge: no one, developers, maintainers (their roles' levels), administrators. */
+const ACCESS_LEVELS = [0, ROLE_LEVELS.Developer, ROLE_LEVELS.Maintainer, 60] as const;
 
 const accessLevels = z.array(
   z
@@ -42,8 +48,8 @@ type ApiProtectionDefaults = { allowed_to_push?: { access_level: number }[]; all
 
 /** The presets the deprecated integer stands for (`Gitlab::Access::BranchProtection`). */
 export function presetDefaults(level: number): Required<BranchProtectionDefaults> {
-  const developer = [{ accessLevel: 30 as const }];
-  const maintainer = [{ accessLevel: 40 as const }];
+  const developer = [{ accessLevel: ROLE_LEVELS.Developer }];
+  const maintainer = [{ accessLevel: ROLE_LEVELS.Maintainer }];
   const presets: Record<number, [typeof developer | typeof maintainer, boolean, typeof developer | typeof maintainer, boolean]> = {
     0: [developer, true, developer, false],
     1: [developer, false, maintainer, false],

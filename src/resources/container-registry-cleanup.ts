@@ -14,6 +14,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { field, type ObservedTrait } from "../api/fields";
+import { ownerInput } from "./common";
 import { ApiError } from "../client";
 import { parseDuration } from "../chronic-duration";
 import { countDeclaration, declarationKey } from "../engine/declarations";
@@ -45,22 +47,36 @@ export interface CleanupLive extends Record<string, unknown> {
 
 const schema = z.object({
   /** The project whose registry is cleaned (numeric id or full path). */
-  project: ownerReference,
+  project: ownerInput(ownerReference),
   /** One repository of the project, by name (`""` for the image at the project's own path); absent: every repository of the project. */
-  repository: z.string().optional(),
+  repository: ownerInput(z.string().optional()),
   /** RE2 expression of the tag names to delete, matched against the whole name (`.*`: all). `latest` is never deleted. */
-  nameRegexDelete: z.string(),
+  // The rule is the run's, not a field of an object: nothing is sent or compared with the server.
+  nameRegexDelete: field(z.string(), { local: true }),
   /** RE2 expression of the tag names to keep, matched against the whole name; it overrides `nameRegexDelete`. */
-  nameRegexKeep: z.string().optional(),
+  nameRegexKeep: field(z.string().optional(), { local: true }),
   /** Keep this many of the newest tags the expressions select. */
-  keepN: z.number().int().min(0).optional(),
+  keepN: field(z.number().int().min(0).optional(), { local: true }),
   /** Delete only tags older than this (`1h`, `30d`, `1month`). */
-  olderThan: z.string().optional(),
+  olderThan: field(z.string().optional(), { local: true }),
   /** Read at preview: the tags (`<repository path>:<tag>`) a run would delete now. Never declared. */
-  wouldDelete: z.array(z.string()).optional(),
+  wouldDelete: field(z.array(z.string()).optional(), { observed: wouldDeleteNowObserved() }),
 });
 
 type CleanupInputs = z.output<typeof schema>;
+
+/** `wouldDelete`: read at check, pending while it lists a tag no run has asked the server to delete. */
+function wouldDeleteNowObserved(): ObservedTrait {
+  return {
+    // Once `up` ran the rule, nothing it selected is left to delete: the next preview lists only what is new.
+    afterApply: [],
+    read: async (ctx, args) => wouldDeleteNow(ctx, args as CleanupInputs, await coveredRepositories(ctx, args as CleanupInputs)),
+    pending: (value, recorded) => {
+      const asked = alreadyAsked(recorded);
+      return (value as string[]).some((tag) => !asked.has(tag));
+    },
+  };
+}
 
 const ruleOf = (args: CleanupInputs): CleanupRule => ({
   nameRegexDelete: args.nameRegexDelete,
@@ -155,25 +171,6 @@ export const containerRegistryCleanupDefinition = defineObjectResource({
   name: "ContainerRegistryCleanup",
   notFoundSubject: "Project",
   schema,
-  fields: {
-    project: { local: true, replaceOnChange: true },
-    repository: { local: true, replaceOnChange: true },
-    nameRegexDelete: { local: true },
-    nameRegexKeep: { local: true },
-    keepN: { local: true },
-    olderThan: { local: true },
-    wouldDelete: {
-      observed: {
-        // Once `up` ran the rule, nothing it selected is left to delete: the next preview lists only what is new.
-        afterApply: [],
-        read: async (ctx, args) => wouldDeleteNow(ctx, args as CleanupInputs, await coveredRepositories(ctx, args as CleanupInputs)),
-        pending: (value, recorded) => {
-          const asked = alreadyAsked(recorded);
-          return (value as string[]).some((tag) => !asked.has(tag));
-        },
-      },
-    },
-  },
   outputs: {
     /** Tags a run would still delete after this `up`: those of repositories the server refused to run within its hour. */
     wouldDelete: (live: CleanupLive) => live.wouldDelete,

@@ -7,6 +7,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { field } from "../api/fields";
+import { ownerInput } from "./common";
 import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineSettingsResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
@@ -20,13 +22,13 @@ export const REGISTRY_ACCESS_LEVELS = ["enabled", "private", "disabled"] as cons
 
 const schema = z.object({
   /** The project (numeric id or full path). Never created or deleted here. */
-  project: ownerReference,
+  project: ownerInput(ownerReference),
   /**
    * `enabled`: visible to everyone with access to the project (a public
    * project's registry is public); `private`: only members with at least the
    * Reporter role; `disabled`: the registry is off.
    */
-  accessLevel: z.enum(REGISTRY_ACCESS_LEVELS),
+  accessLevel: field(z.enum(REGISTRY_ACCESS_LEVELS), { api: "container_registry_access_level" }),
   /** Give the prior level back on delete (default true); false leaves it as it is. */
   restoreOnDelete,
 });
@@ -39,11 +41,6 @@ export const containerRegistryVisibilityDefinition = defineSettingsResource({
   name: "ContainerRegistryVisibility",
   notFoundSubject: "Project",
   schema,
-  fields: {
-    project: { local: true, replaceOnChange: true },
-    restoreOnDelete: { local: true },
-    accessLevel: { api: "container_registry_access_level" },
-  },
   outputs: {
     /** The project's numeric id. */
     projectId: (live: ProjectLive) => live.id,

@@ -26,6 +26,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { field } from "../api/fields";
+import { ownerInput } from "./common";
 import { ApiError } from "../client";
 import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
 import { defineObjectResource, type EngineContext, type Operation } from "../engine/definition";
@@ -48,15 +50,15 @@ const epicId = (what: string) => z.number({ message: `must be the ${what}: a pos
 
 const schema = z.object({
   /** The group of the parent epic (id or full path). */
-  group: ownerReference,
+  group: ownerInput(ownerReference),
   /** The parent epic's iid in `group` (the number after `&`). */
-  epicIid: epicId("parent epic's iid in the group"),
+  epicIid: ownerInput(epicId("parent epic's iid in the group")),
   /** The child's GLOBAL id (`id`, not `iid`: iids repeat across groups). The child may live in another group. */
-  childEpicId: epicId("child epic's global id (not its iid)"),
+  childEpicId: ownerInput(epicId("child epic's global id (not its iid)")),
   /** Global id of the sibling placed right before the child. Set this or `moveAfterId`, not both. */
-  moveBeforeId: epicId("global id of a sibling epic").optional(),
+  moveBeforeId: field(epicId("global id of a sibling epic").optional(), { fromApi: (live) => live.previous_sibling_id }),
   /** Global id of the sibling placed right after the child. Set this or `moveBeforeId`, not both. */
-  moveAfterId: epicId("global id of a sibling epic").optional(),
+  moveAfterId: field(epicId("global id of a sibling epic").optional(), { fromApi: (live) => live.next_sibling_id }),
 });
 
 type EpicLinkInputs = z.output<typeof schema>;
@@ -127,13 +129,6 @@ export const epicLinkDefinition = defineObjectResource({
   // `404 Epic Not Found`: the parent epic is gone, and with it the link.
   notFoundSubject: "Epic",
   schema,
-  fields: {
-    group: { local: true, replaceOnChange: true },
-    epicIid: { local: true, replaceOnChange: true },
-    childEpicId: { local: true, replaceOnChange: true },
-    moveBeforeId: { fromApi: (live) => live.previous_sibling_id },
-    moveAfterId: { fromApi: (live) => live.next_sibling_id },
-  },
   outputs: {
     /** The parent epic's global id. */
     parentEpicId: (live: EpicLinkLive) => live.parent_id,

@@ -16,6 +16,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { ownerInput } from "./common";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
@@ -27,12 +28,12 @@ import { parsedId } from "../api/id-form";
 
 const schema = z.object({
   /** The project (numeric id or full path). */
-  project: ownerReference,
+  project: ownerInput(ownerReference),
   /**
    * Any value; changing it rotates the key: a new key is created and
    * confirmed, then the old one is deleted. A date (`"2026-11"`) records when.
    */
-  rotation: z.string().min(1).optional(),
+  rotation: ownerInput(z.string().min(1).optional()),
 });
 
 type ClientKeyInputs = z.output<typeof schema>;
@@ -56,10 +57,6 @@ export const errorTrackingClientKeyDefinition = defineObjectResource({
   notFoundSubject: "",
   lookupOnlyWhileCreating: true,
   schema,
-  fields: {
-    project: { local: true, replaceOnChange: true },
-    rotation: { local: true, replaceOnChange: true },
-  },
   outputs: {
     /** The key's id on the server. */
     keyId: { value: (live: ClientKeyLive) => live.id, fromId: (id) => Number(id.split("/").at(-1)) },

@@ -4,13 +4,10 @@
  * by its name and provider, as the API addresses it.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ApiError, roleNeeded, tierNeeded, tokenRefused } from "../client";
-import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceOutputs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
-import { parseSamlGroupLinkId, providerQuery, samlGroupLinkCalls, samlGroupLinkPath, samlGroupLinksPath } from "../api/saml";
+import { parseSamlGroupLinkId, providerQuery, samlGroupLinkCalls, samlGroupLinkPath, samlGroupLinksPath, samlLinkNeeds } from "../api/saml";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
-import { onGroup } from "../engine/needs";
 
 type Owner = { group: string | number };
 
@@ -25,31 +22,15 @@ function keptKey(value: string | number): string | undefined {
   return value.includes("/") ? undefined : value;
 }
 
-/**
- * Real servers answer every refusal of the SAML group links with 401:
- * not an Owner, no Premium licence, or a bad token. Say all three rather than "unauthorized".
- */
-async function explained<T>(group: string | number, request: () => Promise<T>): Promise<T> {
-  try {
-    return await request();
-  } catch (error) {
-    if (!(error instanceof ApiError && error.status === 401)) throw error;
-    throw new ExplainedError(
-      `ExclusiveSamlGroupLinks: ${error.method} ${error.path} failed with 401: either ${tierNeeded("Premium or Ultimate", `group ${group}`)} and is below it, ` +
-        `or ${roleNeeded("the Owner role", `group ${group}`)} and lacks it, or ${tokenRefused()} (this API answers 401 to each).`,
-    );
-  }
-}
-
 export const exclusiveSamlGroupLinksDefinition = exclusiveSetDefinition<Owner>({
   name: "ExclusiveSamlGroupLinks",
   noun: "SAML group link",
   owner: { group: ownerReference },
   collectionPath: (args) => samlGroupLinksPath(args.group).slice(1),
-  needs: (args) => ({ on: onGroup(args.group), role: "Owner", tier: "premium" }),
+  needs: (args) => samlLinkNeeds(args.group),
 
   async list(ctx, args) {
-    const links = await explained(args.group, () => samlGroupLinkCalls.list(ctx.client, samlGroupLinksPath(args.group)));
+    const links = await samlGroupLinkCalls.list(ctx.client, samlGroupLinksPath(args.group));
     return links.map((link) => ({ name: link.name, ...(typeof link.provider === "string" ? { provider: link.provider } : {}), accessLevel: link.access_level }));
   },
   keyOf: (entry) => linkKey(String(entry.name), entry.provider === undefined ? undefined : String(entry.provider)),
@@ -60,7 +41,7 @@ export const exclusiveSamlGroupLinksDefinition = exclusiveSetDefinition<Owner>({
   async remove(ctx, args, entry) {
     // The provider is always named when the link has one, so a name shared by several providers is never ambiguous.
     const query = providerQuery(entry.provider === undefined ? undefined : String(entry.provider));
-    await explained(args.group, () => ctx.client.delete(samlGroupLinkPath(args.group, String(entry.name)), query));
+    await ctx.client.delete(samlGroupLinkPath(args.group, String(entry.name)), query);
   },
 });
 

@@ -28,8 +28,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { field } from "../api/fields";
+import { ownerInput } from "./common";
 import { ApiError } from "../client";
-import { defineObjectResource, type EngineContext, type FieldTraits, type Live } from "../engine/definition";
+import { defineObjectResource, type EngineContext, type Live } from "../engine/definition";
 import { isUnknown, UNKNOWN } from "../engine/values";
 import type { ConnectionArg } from "../engine/connections";
 import type { Needs } from "../engine/needs";
@@ -90,15 +92,19 @@ const common = {
    * (`badge.id`, or `badge.badgeId`): Outputs are fine. May be empty (then
    * every object not ignored is unexpected).
    */
-  keep: z.array(z.union([z.string().min(1), z.number()])),
+  keep: field(z.array(z.union([z.string().min(1), z.number()])), { local: true }),
   /**
    * Objects managed elsewhere (another stack, by hand): an object whose name
    * (or slug, URL, id; see each resource) matches one of these patterns is
    * never unexpected. `*` matches any run of characters; matching ignores case.
    */
-  ignore: z.array(z.string().min(1, { message: "must not be empty" })).optional(),
+  ignore: field(z.array(z.string().min(1, { message: "must not be empty" })).optional(), { local: true }),
   /** Recorded by refresh: the objects found that are neither kept nor ignored. Never declared. */
-  unexpected: z.array(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))).default([]),
+  // The live value is what the last request found: refresh records the strays, create and update none.
+  unexpected: field(z.array(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))).default([]), {
+    fromApi: (live: Live) => live.unexpected,
+    toApi: () => undefined,
+  }),
 };
 
 export interface CommonInputs {
@@ -159,18 +165,11 @@ const exclusiveSetOutputs: ExclusiveSetOutputs = { unexpected: (live) => live.un
 export function exclusiveSetDefinition<A extends Record<string, unknown>>(collection: CollectionDeclaration<A>) {
   type Inputs = A & CommonInputs;
   // Typed by the owner's inputs, so the class has a member per owner input (the declared shape is only a ZodRawShape).
-  const schema = z.object({ ...collection.owner, ...common }) as unknown as z.ZodObject<{ [K in keyof A]-?: z.ZodType<A[K]> } & typeof common>;
-  const ownerFields = Object.fromEntries(Object.keys(collection.owner).map((name) => [name, { local: true, replaceOnChange: true }]));
+  const owner = Object.fromEntries(Object.entries(collection.owner).map(([name, type]) => [name, ownerInput(type as z.ZodType)]));
+  const schema = z.object({ ...owner, ...common }) as unknown as z.ZodObject<{ [K in keyof A]-?: z.ZodType<A[K]> } & typeof common>;
   return defineObjectResource({
     name: collection.name,
     schema,
-    fields: {
-      ...ownerFields,
-      keep: { local: true },
-      ignore: { local: true },
-      // The live value is what the last request found: refresh records the strays, create and update none.
-      unexpected: { fromApi: (live: Live) => live.unexpected, toApi: () => undefined },
-    } as Record<string, FieldTraits>,
     outputs: exclusiveSetOutputs,
     needs: (args, operation) =>
       operation === "delete" ? { ...collection.needs(args as unknown as A, "read"), noRequest: true } : collection.needs(args as unknown as A, operation),

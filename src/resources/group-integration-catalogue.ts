@@ -16,7 +16,9 @@
  * (Pushover's device and sound are `requires` there).
  */
 import { z } from "zod";
-import { adoptExisting, httpUrl as httpUrlRule } from "./common";
+import { field } from "../api/fields";
+import { CHANNEL_OVERRIDES, INTEGRATION_CREDENTIALS } from "../api/integrations";
+import { adoptExisting, httpUrl as httpUrlRule, ownerInput } from "./common";
 import { ownerReference } from "../api/owner";
 
 // ---------------------------------------------------------------------------
@@ -71,24 +73,6 @@ const chatSettings = {
   labelsToBeNotifiedBehavior: z.enum(["match_any", "match_all"]).optional(),
 };
 
-/** Per-event webhook (or channel) overrides of the chat notifiers that have them. */
-export const CHANNEL_OVERRIDES = [
-  "pushChannel",
-  "issueChannel",
-  "confidentialIssueChannel",
-  "mergeRequestChannel",
-  "noteChannel",
-  "confidentialNoteChannel",
-  "tagPushChannel",
-  "pipelineChannel",
-  "wikiPageChannel",
-  "deploymentChannel",
-  "groupMentionsChannel",
-  "groupConfidentialMentionsChannel",
-  // IntegrationsHelpers.chat_notification_channels also has these two.
-  "alertChannel",
-  "incidentChannel",
-] as const;
 const channelOverrides = Object.fromEntries(CHANNEL_OVERRIDES.map((name) => [name, text.optional()])) as Record<
   (typeof CHANNEL_OVERRIDES)[number],
   z.ZodOptional<z.ZodString>
@@ -139,9 +123,9 @@ const newIssueUrl = httpUrl("the tracker's new-issue page");
 /** What every integration takes besides its own settings. */
 export const common = {
   /** The group (numeric id or full path); changing it replaces the integration. */
-  group: ownerReference,
+  group: ownerInput(ownerReference),
   /** Take the settings of the closest ancestor group (or the instance) that configures this integration. */
-  useInheritedSettings: z.boolean().optional(),
+  useInheritedSettings: field(z.boolean().optional(), { fromApi: (live) => live.inherited }),
   adoptExisting,
 };
 
@@ -372,22 +356,11 @@ export const FAMILY_OF: Record<IntegrationSlug, string> = {
 };
 
 /**
- * Secret settings, by property name (a name means the same thing in every
- * slug that takes it): kept secret in state and, since the server never
- * returns password-type fields, kept as last applied.
+ * Secret settings, by property name: the credentials of ../api/integrations.ts,
+ * kept secret in state and, since the server never returns password-type
+ * fields, kept as last applied.
  */
-export const SECRET_SETTINGS: readonly string[] = [
-  "webhook",
-  "token",
-  "apiKey",
-  "apiToken",
-  "userKey",
-  "password",
-  "diffblueLicenseKey",
-  "diffblueAccessTokenSecret",
-  "googleIapServiceAccountJson",
-  ...CHANNEL_OVERRIDES,
-];
+export const SECRET_SETTINGS: readonly string[] = INTEGRATION_CREDENTIALS;
 
 /** URL settings whose change makes real servers reset every secret not sent with it (`exposes_secrets: true`). */
 export const EXPOSES_SECRETS: Partial<Record<IntegrationSlug, readonly string[]>> = {

@@ -18,6 +18,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { field } from "../api/fields";
 import { ApiError, mayHaveBeenApplied } from "../client";
 import { groupIntegrationPath, groupIntegrationsPath, integrationCalls, integrationSummaryCalls, type GroupIntegration as IntegrationLive, groupIntegrationIdForm } from "../api/integrations";
 import { defineObjectResource, type EngineContext, type FieldTraits } from "../engine/definition";
@@ -26,6 +27,7 @@ import { PlatformResource, type ResourceOutputs } from "../engine/resource";
 import type { ConnectionArg } from "../engine/connections";
 import { apiFieldName } from "../engine/values";
 import { onGroup } from "../engine/needs";
+import { ownerInput } from "./common";
 import {
   common,
   CROSS_SETTING_RULES,
@@ -58,13 +60,27 @@ for (const k of kinds) {
     // A setting that slugs take with different rules (`token` is a bot's token for telegram, an
     // API token for pivotaltracker) is left to `validate`, which holds it to its own slug's rule
     // and says so; the first slug's rule here would fail it with the wrong explanation.
-    allSettings[name] = !(name in allSettings) || sameRule(allSettings[name]!, optional) ? optional : z.unknown().optional();
+    const type = !(name in allSettings) || sameRule(allSettings[name]!, optional) ? optional : z.unknown().optional();
+    const traits = settingTraits(name);
+    allSettings[name] = traits ? field(type, traits) : type;
   }
+}
+
+/**
+ * A setting's traits: credentials are secret, and the server never shows them
+ * (the last applied value is kept); nor `buildKey`, not a secret, but its name
+ * matches the server's secret-name pattern (token|key|password|...).
+ */
+function settingTraits(name: string): FieldTraits | undefined {
+  if (SECRET_SETTINGS.includes(name)) return { secret: true, writeOnly: true };
+  return name === "buildKey" ? { writeOnly: true } : undefined;
 }
 
 function sameRule(a: z.ZodType, b: z.ZodType): boolean {
   const inner = (s: z.ZodType) => (s instanceof z.ZodOptional ? s.unwrap() : s);
-  return inner(a) === inner(b);
+  // A setting's traits are on a copy of its type: the rule is the type it was copied from.
+  const origin = (s: z.ZodType): z.ZodType => (s._zod.parent as z.ZodType | undefined) ?? s;
+  return inner(origin(a)) === inner(origin(b));
 }
 
 const slugSchema = z.string().superRefine((value, issue) => {
@@ -75,10 +91,9 @@ const slugSchema = z.string().superRefine((value, issue) => {
   issue.addIssue({ code: "custom", message });
 }) as unknown as z.ZodType<IntegrationSlug, string>; // what the refinement lets through
 
-const schema = z.object({ ...common, slug: slugSchema, ...allSettings });
+const schema = z.object({ ...common, slug: ownerInput(slugSchema), ...allSettings });
 type Inputs = z.output<typeof schema> & Record<string, unknown>;
 
-const secretTraits: FieldTraits = { secret: true, writeOnly: true };
 const SECRET_NAMES: ReadonlySet<string> = new Set(SECRET_SETTINGS);
 /** The address and the provider's options: never part of a body. */
 const NOT_SENT = new Set(["group", "slug", "adoptExisting"]);
@@ -160,16 +175,6 @@ export const groupIntegrationDefinition = defineObjectResource({
   idForm: groupIntegrationIdForm,
   notFoundSubject: "Integration",
   schema,
-  fields: {
-    group: { local: true, replaceOnChange: true },
-    slug: { local: true, replaceOnChange: true },
-    adoptExisting: { local: true, ignoreInDiff: true },
-    useInheritedSettings: { fromApi: (live) => live.inherited },
-    // Not a secret, but its name matches the server's secret-name pattern (token|key|password|...), so the
-    // server never returns it either: the last applied value is kept, as for the secrets.
-    buildKey: { writeOnly: true },
-    ...Object.fromEntries(SECRET_SETTINGS.map((name) => [name, secretTraits])),
-  } as Record<string, FieldTraits>,
   outputs: {
     /** The integration's numeric id on the server. */
     integrationId: (live: IntegrationLive) => live.id,

@@ -15,8 +15,9 @@
  * and Ultimate groups only (though writing them needs no tier), and real servers show
  * `enabled_git_access_protocol` only on top-level groups, to those who can
  * administer them. Absence is never read as a change: the applied value stays
- * in state (see SHOWN_TO_SOME). Fields the server will not apply are errors
- * at apply that name the requirement (see REQUIREMENTS).
+ * in state (the `shownToSome` trait). Fields the server will not apply are errors
+ * at apply that name the requirement (their `tier`, `administrator`,
+ * `topLevelOnly` and `offering` traits, which the preview verifies where it can).
  *
  * Clearing and inheriting are values of their own: `null` (or `""` for the
  * text settings) clears `ipRestrictionRanges`, `allowedEmailDomainsList`,
@@ -35,20 +36,20 @@ import { isIP } from "node:net";
 import { basename } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, type DownloadedFile, type FilePart } from "../client";
+import { ApiError, roleNeeded, type DownloadedFile, type FilePart } from "../client";
 import { defineSettingsResource, type EngineContext, type FieldTraits, recordedOutput } from "../engine/definition";
+import { bothNames, field, propertiesWith, requirementsInWords, snakeCase, traitsOfShape } from "../api/fields";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { restoreOnDelete } from "../engine/settings";
 import { requestBody } from "../engine/values";
-import { onGroup, type InputGate } from "../engine/needs";
+import { onGroup } from "../engine/needs";
 import { branchProtectionDefaults, defaultsFromApi, defaultsToApi, presetDefaults, sameDefaults, type BranchProtectionDefaults } from "./common";
 import { groupAvatarPath, groupCalls, groupPath as pathOfGroup, type Group as GroupLive } from "../api/groups";
 import { ownerReference } from "../api/owner";
 import { IMAGE_EXTENSIONS, imageContentType, isImageFile, MAX_AVATAR_BYTES } from "../image-types";
 import { notDotSegments } from "../validation";
 
-/** The server's own limit (`Avatarable::MAXIMUM_FILE_SIZE`), and the most a prior avatar may weigh in state. */
 /** One IPv4 or IPv6 address, or a subnet: an address with a prefix length that fits it (`10.0.0.0/8`). */
 function isAddressOrSubnet(entry: string): boolean {
   const [address = "", prefix, ...rest] = entry.split("/");
@@ -69,7 +70,7 @@ const assistantAvailability = z.enum(["default_on", "default_off", "never_on"]);
 
 const schema = z.object({
   /** The group whose settings these are: its numeric id or full path. Never created or deleted here. */
-  group: ownerReference,
+  group: field(ownerReference, { local: true, replaceOnChange: true }),
   name: z.string().min(1).max(255).optional(),
   path: z
     .string()
@@ -80,7 +81,12 @@ const schema = z.object({
   description: z.string().max(500).optional(),
   visibility: z.enum(["private", "internal", "public"]).optional(),
   /** A local image file (png, jpg, jpeg, gif, bmp, tiff, ico or webp, at most 200 KiB); re-uploaded when its content changes. */
-  avatar: z.string().min(1).optional(),
+  avatar: field(z.string().min(1).optional(), {
+    // The server keeps no fingerprint of the file: the content hash in state decides re-uploads.
+    writeOnly: true,
+    fingerprint: (path) => sha256(readFileSync(String(path))),
+    toApi: () => undefined, // sent apart, as a multipart file (see update)
+  }),
   shareWithGroupLock: z.boolean().optional(),
   requireTwoFactorAuthentication: z.boolean().optional(),
   /** Hours. */
@@ -91,66 +97,88 @@ const schema = z.object({
   /** null: the instance's default. */
   autoDevopsEnabled: unsettable(z.boolean()),
   /** Deprecated: use `emailsEnabled`. */
-  emailsDisabled: z.boolean().optional(),
+  emailsDisabled: field(z.boolean().optional(), {
+    fromApi: (live) => (typeof live.emails_enabled === "boolean" ? !live.emails_enabled : live.emails_disabled),
+    toApi: (value, body) => {
+      body.emails_enabled = !value;
+    },
+  }),
   emailsEnabled: z.boolean().optional(),
   mentionsDisabled: z.boolean().optional(),
   lfsEnabled: z.boolean().optional(),
   requestAccessEnabled: z.boolean().optional(),
   /** The initial branch of new projects; "" or null: the instance's. */
-  defaultBranch: unsettable(z.string()),
+  defaultBranch: field(unsettable(z.string()), { sameValue: sameOrCleared }),
   /** Deprecated: use `defaultBranchProtectionDefaults`. 0 none, 1 partial, 2 full, 3 against pushes, 4 full after the initial push. */
-  defaultBranchProtection: z.number().int().min(0).max(4).optional(),
-  defaultBranchProtectionDefaults: branchProtectionDefaults.optional(),
-  enabledGitAccessProtocol: z.enum(["ssh", "http", "all"]).optional(),
-  /** Top-level groups only. */
-  preventSharingGroupsOutsideHierarchy: z.boolean().optional(),
+  defaultBranchProtection: field(z.number().int().min(0).max(4).optional(), {
+    fromApi: (live) => presetOf(defaultsFromApi(live.default_branch_protection_defaults)) ?? live.default_branch_protection,
+    toApi: (value, body) => {
+      body.default_branch_protection_defaults = defaultsToApi(presetDefaults(Number(value)));
+    },
+  }),
+  defaultBranchProtectionDefaults: field(branchProtectionDefaults.optional(), {
+    fromApi: (live) => defaultsFromApi(live.default_branch_protection_defaults),
+    toApi: (value, body) => {
+      body.default_branch_protection_defaults = defaultsToApi(value as BranchProtectionDefaults);
+    },
+    sameValue: sameDefaults,
+  }),
+  /** Shown only on top-level groups, to those who can administer them. */
+  enabledGitAccessProtocol: field(z.enum(["ssh", "http", "all"]).optional(), { shownToSome: true }),
+  preventSharingGroupsOutsideHierarchy: field(z.boolean().optional(), { topLevelOnly: true }),
   /** `disabled_with_override` is the deprecated name of `disabled_and_overridable`. */
-  sharedRunnersSetting: z.enum(["enabled", "disabled_and_overridable", "disabled_and_unoverridable", "disabled_with_override"]).optional(),
+  sharedRunnersSetting: field(z.enum(["enabled", "disabled_and_overridable", "disabled_and_unoverridable", "disabled_with_override"]).optional(), {
+    // The deprecated value is stored as its replacement: no permanent diff.
+    sameValue: (declared, live) => declared === "disabled_with_override" && live === "disabled_and_overridable",
+    toApi: (value, body) => {
+      body.shared_runners_setting = value === "disabled_with_override" ? "disabled_and_overridable" : value;
+    },
+  }),
   /** "" or null disables; behind a feature flag on the server. */
-  stepUpAuthRequiredOauthProvider: unsettable(z.string()),
+  stepUpAuthRequiredOauthProvider: field(unsettable(z.string()), { sameValue: sameOrCleared }),
   /** Megabytes per job artifact; null: the instance's. */
   maxArtifactsSize: unsettable(z.number().int().min(0)),
-  experimentFeaturesEnabled: z.boolean().optional(),
+  /** Shown only on Premium and Ultimate groups (applied on every tier). */
+  experimentFeaturesEnabled: field(z.boolean().optional(), { shownToSome: true }),
   mathRenderingLimitsEnabled: z.boolean().optional(),
   lockMathRenderingLimitsEnabled: z.boolean().optional(),
-  assistantAvailability: assistantAvailability.optional(),
+  /** Shown only on Premium and Ultimate groups (applied on every tier). */
+  assistantAvailability: field(assistantAvailability.optional(), { shownToSome: true }),
   /** The name real clients send for `assistantAvailability`. */
-  duoAvailability: assistantAvailability.optional(),
-  /** Top-level groups on the hosted offering. */
-  webBasedCommitSigningEnabled: z.boolean().optional(),
-  /** Administrators only; Premium and Ultimate; self-managed; null: none. */
-  extraSharedRunnersMinutesLimit: unsettable(z.number().int().min(0)),
-  /** Administrators only; 0 unlimited, null inherits the instance's limit; Premium and Ultimate; self-managed. */
-  sharedRunnersMinutesLimit: unsettable(z.number().int().min(0)),
-  /** Premium and Ultimate; null: none. */
-  fileTemplateProjectId: unsettable(z.number().int().positive()),
-  membershipLock: z.boolean().optional(),
-  preventForkingOutsideGroup: z.boolean().optional(),
-  /** Ultimate; top-level groups only; 0 to 10,000. */
-  uniqueProjectDownloadLimit: z.number().int().min(0).max(10_000).optional(),
-  /** Ultimate; top-level groups only; 0 to 864,000 seconds (10 days). */
-  uniqueProjectDownloadLimitIntervalInSeconds: z.number().int().min(0).max(864_000).optional(),
-  /** Ultimate; top-level groups only; at most 100 usernames. */
-  uniqueProjectDownloadLimitAllowlist: z.array(z.string().min(1)).max(100).optional(),
-  /** Ultimate; top-level groups only; at most 100 user ids. */
-  uniqueProjectDownloadLimitAlertlist: z.array(z.number().int().positive()).max(100).optional(),
-  autoBanUserOnExcessiveProjectsDownload: z.boolean().optional(),
-  /** Premium and Ultimate; "" or null clears the list. */
-  ipRestrictionRanges: unsettable(ipRanges),
-  /** Premium and Ultimate; comma-separated domains; "" or null clears the list. */
-  allowedEmailDomainsList: unsettable(z.string()),
-  wikiAccessLevel: z.enum(["disabled", "private", "enabled"]).optional(),
-  /** Premium and Ultimate; self-managed. */
-  assistantFeaturesEnabled: z.boolean().optional(),
+  duoAvailability: field(assistantAvailability.optional(), { aliasOf: { property: "assistantAvailability" } }),
+  webBasedCommitSigningEnabled: field(z.boolean().optional(), { topLevelOnly: true, offering: "hosted" }),
+  /** null: none. */
+  extraSharedRunnersMinutesLimit: field(unsettable(z.number().int().min(0)), { administrator: true, tier: "premium", offering: "self-managed" }),
+  /** 0 unlimited, null inherits the instance's limit. */
+  sharedRunnersMinutesLimit: field(unsettable(z.number().int().min(0)), { administrator: true, tier: "premium", offering: "self-managed" }),
+  /** null: none. */
+  fileTemplateProjectId: field(unsettable(z.number().int().positive()), { tier: "premium" }),
+  membershipLock: field(z.boolean().optional(), { tier: "premium" }),
+  preventForkingOutsideGroup: field(z.boolean().optional(), { tier: "premium" }),
+  /** 0 to 10,000. */
+  uniqueProjectDownloadLimit: field(z.number().int().min(0).max(10_000).optional(), { tier: "ultimate", topLevelOnly: true }),
+  /** 0 to 864,000 seconds (10 days). */
+  uniqueProjectDownloadLimitIntervalInSeconds: field(z.number().int().min(0).max(864_000).optional(), { tier: "ultimate", topLevelOnly: true }),
+  /** At most 100 usernames. */
+  uniqueProjectDownloadLimitAllowlist: field(z.array(z.string().min(1)).max(100).optional(), { tier: "ultimate", topLevelOnly: true, sameValue: sameMembers }),
+  /** At most 100 user ids. */
+  uniqueProjectDownloadLimitAlertlist: field(z.array(z.number().int().positive()).max(100).optional(), { tier: "ultimate", topLevelOnly: true, sameValue: sameMembers }),
+  autoBanUserOnExcessiveProjectsDownload: field(z.boolean().optional(), { tier: "ultimate" }),
+  /** "" or null clears the list. */
+  ipRestrictionRanges: field(unsettable(ipRanges), { tier: "premium", sameValue: sameOrCleared }),
+  /** Comma-separated domains; "" or null clears the list. */
+  allowedEmailDomainsList: field(unsettable(z.string()), { tier: "premium", sameValue: sameOrCleared }),
+  wikiAccessLevel: field(z.enum(["disabled", "private", "enabled"]).optional(), { tier: "premium" }),
+  assistantFeaturesEnabled: field(z.boolean().optional(), { tier: "premium", offering: "self-managed" }),
   /** The name real clients send for `assistantFeaturesEnabled`. */
-  duoFeaturesEnabled: z.boolean().optional(),
-  lockAssistantFeaturesEnabled: z.boolean().optional(),
+  duoFeaturesEnabled: field(z.boolean().optional(), { aliasOf: { property: "assistantFeaturesEnabled" } }),
+  lockAssistantFeaturesEnabled: field(z.boolean().optional(), { tier: "premium", offering: "self-managed" }),
   /** The name real clients send for `lockAssistantFeaturesEnabled`. */
-  lockDuoFeaturesEnabled: z.boolean().optional(),
-  onlyAllowMergeIfPipelineSucceeds: z.boolean().optional(),
+  lockDuoFeaturesEnabled: field(z.boolean().optional(), { aliasOf: { property: "lockAssistantFeaturesEnabled" } }),
+  onlyAllowMergeIfPipelineSucceeds: field(z.boolean().optional(), { tier: "premium" }),
   /** Only effective with `onlyAllowMergeIfPipelineSucceeds`. */
-  allowMergeOnSkippedPipeline: z.boolean().optional(),
-  onlyAllowMergeIfAllDiscussionsAreResolved: z.boolean().optional(),
+  allowMergeOnSkippedPipeline: field(z.boolean().optional(), { tier: "premium" }),
+  onlyAllowMergeIfAllDiscussionsAreResolved: field(z.boolean().optional(), { tier: "premium" }),
   /** Give the prior values back on delete (default true); false leaves the settings as they are. */
   restoreOnDelete,
 });
@@ -158,63 +186,14 @@ const schema = z.object({
 type GroupSettingsInputs = z.output<typeof schema>;
 type Property = keyof GroupSettingsInputs;
 
-/** What a field needs beyond the group's Owner role; named in errors. */
-type Requirement = "Premium or Ultimate tier" | "Ultimate tier" | "self-managed offering" | "administrator" | "top-level group" | "hosted offering";
-const PREMIUM = "Premium or Ultimate tier";
-const REQUIREMENTS: Partial<Record<Property, Requirement[]>> = {
-  extraSharedRunnersMinutesLimit: ["administrator", PREMIUM, "self-managed offering"],
-  sharedRunnersMinutesLimit: ["administrator", PREMIUM, "self-managed offering"],
-  fileTemplateProjectId: [PREMIUM],
-  membershipLock: [PREMIUM],
-  preventForkingOutsideGroup: [PREMIUM],
-  uniqueProjectDownloadLimit: ["Ultimate tier", "top-level group"],
-  uniqueProjectDownloadLimitIntervalInSeconds: ["Ultimate tier", "top-level group"],
-  uniqueProjectDownloadLimitAllowlist: ["Ultimate tier", "top-level group"],
-  uniqueProjectDownloadLimitAlertlist: ["Ultimate tier", "top-level group"],
-  autoBanUserOnExcessiveProjectsDownload: ["Ultimate tier"],
-  ipRestrictionRanges: [PREMIUM],
-  allowedEmailDomainsList: [PREMIUM],
-  wikiAccessLevel: [PREMIUM],
-  assistantFeaturesEnabled: [PREMIUM, "self-managed offering"],
-  duoFeaturesEnabled: [PREMIUM, "self-managed offering"],
-  lockAssistantFeaturesEnabled: [PREMIUM, "self-managed offering"],
-  lockDuoFeaturesEnabled: [PREMIUM, "self-managed offering"],
-  onlyAllowMergeIfPipelineSucceeds: [PREMIUM],
-  allowMergeOnSkippedPipeline: [PREMIUM],
-  onlyAllowMergeIfAllDiscussionsAreResolved: [PREMIUM],
-  preventSharingGroupsOutsideHierarchy: ["top-level group"],
-  webBasedCommitSigningEnabled: ["top-level group", "hosted offering"],
-};
-/** What a setting needs beyond the group's Owner role (none: empty), as errors name it. */
-export const settingRequirements = (property: string): readonly string[] => REQUIREMENTS[property as Property] ?? [];
+/** The traits of each setting (those declared on the schema's fields, aliases resolved). */
+const fields: Readonly<Record<string, FieldTraits | undefined>> = traitsOfShape(schema.shape);
 
-/**
- * Fields the server applies whatever the tier, role or level, but shows only
- * to some (see the header): when the answer lacks one, the value applied is
- * kept in state, so absence never reads as a change.
- */
-const SHOWN_TO_SOME: Property[] = ["experimentFeaturesEnabled", "assistantAvailability", "duoAvailability", "enabledGitAccessProtocol"];
+/** What a setting needs beyond the group's Owner role (none: empty), in words, as errors name it. */
+export const settingRequirements = (property: string): readonly string[] => requirementsInWords(fields[property]);
 
-/** The names real clients send for the assistant settings, and the API's documented names they stand for. */
-const ASSISTANT_ALIASES: [alias: Property, replacement: Property][] = [
-  ["duoFeaturesEnabled", "assistantFeaturesEnabled"],
-  ["lockDuoFeaturesEnabled", "lockAssistantFeaturesEnabled"],
-  ["duoAvailability", "assistantAvailability"],
-];
-
-/** The needs of the declared settings the preview can read: the tier and an administrator (not the offering). */
-function inputGates(args: Record<string, unknown>): InputGate[] {
-  return (Object.keys(REQUIREMENTS) as Property[]).flatMap((property) => {
-    const needs = REQUIREMENTS[property]!;
-    if (args[property] === undefined) return [];
-    const tier = needs.includes("Ultimate tier") ? "ultimate" : needs.includes(PREMIUM) ? "premium" : undefined;
-    const gate: InputGate = { property, tier, administrator: needs.includes("administrator") };
-    return gate.tier || gate.administrator ? [gate] : [];
-  });
-}
-
-const ADMIN_ONLY = (Object.keys(REQUIREMENTS) as Property[]).filter((name) => REQUIREMENTS[name]!.includes("administrator"));
-const TOP_LEVEL_ONLY = (Object.keys(REQUIREMENTS) as Property[]).filter((name) => REQUIREMENTS[name]!.includes("top-level group"));
+const SHOWN_TO_SOME = propertiesWith(fields, (traits) => traits.shownToSome) as Property[];
+const ADMIN_ONLY = propertiesWith(fields, (traits) => traits.administrator);
 
 // --- deprecated fields and their replacements -------------------------------
 
@@ -283,66 +262,6 @@ function avatarUpload(value: unknown): FilePart | null {
   return null;
 }
 
-// --- field traits ------------------------------------------------------------
-
-const fields: { [K in Property]?: FieldTraits } = {
-  group: { local: true, replaceOnChange: true },
-  restoreOnDelete: { local: true },
-  avatar: {
-    // The server keeps no fingerprint of the file: the content hash in state decides re-uploads.
-    writeOnly: true,
-    fingerprint: (path) => sha256(readFileSync(String(path))),
-    toApi: () => undefined, // sent apart, as a multipart file (see update)
-  },
-  emailsDisabled: {
-    fromApi: (live) => (typeof live.emails_enabled === "boolean" ? !live.emails_enabled : live.emails_disabled),
-    toApi: (value, body) => {
-      body.emails_enabled = !value;
-    },
-  },
-  defaultBranchProtection: {
-    fromApi: (live) => presetOf(defaultsFromApi(live.default_branch_protection_defaults)) ?? live.default_branch_protection,
-    toApi: (value, body) => {
-      body.default_branch_protection_defaults = defaultsToApi(presetDefaults(Number(value)));
-    },
-  },
-  defaultBranchProtectionDefaults: {
-    fromApi: (live) => defaultsFromApi(live.default_branch_protection_defaults),
-    toApi: (value, body) => {
-      body.default_branch_protection_defaults = defaultsToApi(value as BranchProtectionDefaults);
-    },
-    sameValue: sameDefaults,
-  },
-  sharedRunnersSetting: {
-    // The deprecated value is stored as its replacement: no permanent diff.
-    sameValue: (declared, live) => declared === "disabled_with_override" && live === "disabled_and_overridable",
-    toApi: (value, body) => {
-      body.shared_runners_setting = value === "disabled_with_override" ? "disabled_and_overridable" : value;
-    },
-  },
-  uniqueProjectDownloadLimitAllowlist: { sameValue: sameMembers },
-  uniqueProjectDownloadLimitAlertlist: { sameValue: sameMembers },
-  // Cleared with "" or null: the server shows null.
-  ipRestrictionRanges: { sameValue: sameOrCleared },
-  allowedEmailDomainsList: { sameValue: sameOrCleared },
-  stepUpAuthRequiredOauthProvider: { sameValue: sameOrCleared },
-  defaultBranch: { sameValue: sameOrCleared },
-  // The real clients' names read and write the documented ones: no diff whichever the server shows.
-  duoFeaturesEnabled: assistantAlias("assistant_features_enabled", "duo_features_enabled"),
-  lockDuoFeaturesEnabled: assistantAlias("lock_assistant_features_enabled", "lock_duo_features_enabled"),
-  duoAvailability: assistantAlias("assistant_availability", "duo_availability"),
-};
-
-/** An alias field: read from either name the server shows, written under the documented one. */
-function assistantAlias(replacement: string, alias: string): FieldTraits {
-  return {
-    fromApi: (live) => live[replacement] ?? live[alias],
-    toApi: (value, body) => {
-      body[replacement] = value;
-    },
-  };
-}
-
 /** "" and null both mean "none" for the list-like text settings. */
 function sameOrCleared(declared: unknown, live: unknown): boolean {
   const cleared = (value: unknown) => value === null || value === "";
@@ -364,7 +283,6 @@ export const groupSettingsDefinition = defineSettingsResource({
   name: "GroupSettings",
   notFoundSubject: "Group",
   schema,
-  fields,
   outputs: {
     /** The content fingerprint of each declared file (`avatar`), as last applied. */
     fingerprints: recordedOutput<Record<string, string>>(),
@@ -375,31 +293,20 @@ export const groupSettingsDefinition = defineSettingsResource({
   },
 
   // Reading the group needs only to see it.
-  needs: (args, operation) => (operation === "read" ? { on: onGroup(args.group) } : { on: onGroup(args.group), role: "Owner", inputGates: inputGates(args) }),
+  // The settings' own needs (their traits) are added to those that write.
+  needs: (args, operation) => (operation === "read" ? { on: onGroup(args.group) } : { on: onGroup(args.group), role: "Owner" }),
 
   validate(args) {
     const failures: { property: string; reason: string }[] = [];
+    // Deprecated forms of a setting, not aliases (another value): the aliases' own rule is the engine's.
     const both = (deprecated: Property, replacement: Property) => {
-      if (args[deprecated] !== undefined && args[replacement] !== undefined) {
-        failures.push({ property: deprecated, reason: `${deprecated}: deprecated alias of ${replacement}; set only one of them` });
-      }
+      if (args[deprecated] !== undefined && args[replacement] !== undefined) failures.push({ property: deprecated, reason: bothNames(deprecated, replacement, true) });
     };
     both("emailsDisabled", "emailsEnabled");
     both("defaultBranchProtection", "defaultBranchProtectionDefaults");
-    for (const [alias, replacement] of ASSISTANT_ALIASES) {
-      if (args[alias] !== undefined && args[replacement] !== undefined) {
-        failures.push({ property: alias, reason: `${alias}: the name real clients use for ${replacement}; set only one of them` });
-      }
-    }
     if (args.avatar !== undefined) {
       const problem = avatarProblem(args.avatar);
       if (problem) failures.push({ property: "avatar", reason: `avatar: ${problem}` });
-    }
-    // A path with a slash names a subgroup: the top-level-only fields cannot apply. (An id cannot be judged without a request.)
-    if (typeof args.group === "string" && args.group.includes("/")) {
-      for (const name of TOP_LEVEL_ONLY) {
-        if (args[name] !== undefined) failures.push({ property: name, reason: `${name}: only top-level groups have this setting, and ${args.group} is a subgroup` });
-      }
     }
     if (args.allowMergeOnSkippedPipeline === true && args.onlyAllowMergeIfPipelineSucceeds === false) {
       failures.push({ property: "allowMergeOnSkippedPipeline", reason: "allowMergeOnSkippedPipeline: only effective when onlyAllowMergeIfPipelineSucceeds is true" });
@@ -438,13 +345,15 @@ export const groupSettingsDefinition = defineSettingsResource({
       }
     } catch (error) {
       if (error instanceof ApiError && error.status === 403 && admin.length) {
-        throw new ExplainedError(`GroupSettings: ${admin.join(" and ")} can be set by an administrator only, and the token's user is not one (the server answered 403). Use an administrator's token or remove ${admin.length > 1 ? "them" : "it"}.`);
+        throw new ExplainedError(
+          `GroupSettings: ${admin.join(" and ")} can be set by an administrator only: ${roleNeeded("administrator", "the instance")} (the server answered 403). Use an administrator's token or remove ${admin.length > 1 ? "them" : "it"}.`,
+        );
       }
       throw error;
     }
-    const ignored = [...changed].filter((name) => REQUIREMENTS[name as Property] && !appliedIn(name as Property, args, live));
+    const ignored = [...changed].filter((name) => settingRequirements(name).length > 0 && !appliedIn(name as Property, args, live));
     if (ignored.length) {
-      const details = ignored.map((name) => `${name} (needs: ${REQUIREMENTS[name as Property]!.join(", ")})`).join("; ");
+      const details = ignored.map((name) => `${name} (needs: ${settingRequirements(name).join(", ")})`).join("; ");
       throw new ExplainedError(
         `GroupSettings: the server did not apply ${details} to group ${live.full_path}; the group's tier, the offering or the token's role does not allow it. Remove these settings or change the group's plan.`,
       );
@@ -483,10 +392,10 @@ function withoutUnknownPriors(args: GroupSettingsInputs, changed: ReadonlySet<st
 
 /** Whether the answer holds the value sent (tier-gated fields are dropped silently by real servers). */
 function appliedIn(name: Property, args: GroupSettingsInputs, live: GroupLive): boolean {
-  const field = fields[name] ?? {};
-  const value = field.fromApi ? field.fromApi(live) : live[name.replace(/[A-Z]/g, (letter) => "_" + letter.toLowerCase())];
+  const traits = fields[name] ?? {};
+  const value = traits.fromApi ? traits.fromApi(live) : live[snakeCase(name)];
   const declared = args[name];
-  return JSON.stringify(value) === JSON.stringify(declared) || (value !== undefined && field.sameValue?.(declared, value) === true);
+  return JSON.stringify(value) === JSON.stringify(declared) || (value !== undefined && traits.sameValue?.(declared, value) === true);
 }
 
 export type GroupSettingsArgs = ResourceArgs<typeof schema>;

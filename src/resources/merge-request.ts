@@ -30,13 +30,14 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { field } from "../api/fields";
 import { ApiError } from "../client";
-import { defineObjectResource, type EngineContext, type FieldTraits, type Located } from "../engine/definition";
+import { defineObjectResource, type EngineContext, type Located } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { onProject, type Needs } from "../engine/needs";
-import { adoptExisting, BAD_REF } from "./common";
+import { adoptExisting, BAD_REF, ownerInput } from "./common";
 import {
   ALL_MERGE_REQUESTS,
   listedMergeRequestCalls,
@@ -74,41 +75,51 @@ const labels = z.array(labelName).refine((names) => new Set(names.map(labelKey))
   message: "must not name a label twice (label names are matched without regard to case)",
 });
 
+/** The server sends an unset boolean as null, which means false. */
+const nullIsFalse = (declared: unknown, live: unknown) => declared === false && live === null;
+
+const userIdsOf = (key: "assignees" | "reviewers") => (live: Record<string, unknown>) => ((live[key] ?? []) as { id: number }[]).map((user) => user.id);
+
 const schema = z.object({
   /** The project the merge request belongs to (numeric id or full path); the source branch is in it. */
-  project: ownerReference,
+  project: ownerInput(ownerReference),
   /** The branch with the changes. */
-  sourceBranch: branch,
+  sourceBranch: field(branch, { replaceOnChange: true }),
   /** The branch to merge into; changes in place. */
   targetBranch: branch,
-  title: z
-    .string()
-    .refine((text) => text.trim() !== "", { message: "must not be blank" })
-    .refine((text) => text.trim().length <= MAX_TITLE, { message: `must be at most ${MAX_TITLE} characters` }),
+  // Issuable strips the title (`strip_attributes! :title`).
+  title: field(
+    z
+      .string()
+      .refine((text) => text.trim() !== "", { message: "must not be blank" })
+      .refine((text) => text.trim().length <= MAX_TITLE, { message: `must be at most ${MAX_TITLE} characters` }),
+    { sameValue: (declared, live) => typeof declared === "string" && declared.trim() === live },
+  ),
   /** Markdown, at most 1,048,576 characters. */
-  description: z.string().max(MAX_DESCRIPTION, { message: `must be at most ${MAX_DESCRIPTION} characters` }).optional(),
+  description: field(z.string().max(MAX_DESCRIPTION, { message: `must be at most ${MAX_DESCRIPTION} characters` }).optional(), { sameValue: (declared, live) => typeof declared === "string" && declared.replace(/\r\n/g, "\n") === ((live as string | null) ?? "").replace(/\r\n/g, "\n") }),
+  // `locked` is a short-lived state of an open merge request.
   /** `opened` (default) or `closed`; a merged merge request stays merged. */
-  state: z.enum(["opened", "closed"], { message: 'must be "opened" or "closed"' }).default("opened"),
+  state: field(z.enum(["opened", "closed"], { message: 'must be "opened" or "closed"' }).default("opened"), { toApi: (value, body) => (body.state_event = value === "closed" ? "close" : "reopen"), sameValue: (declared, live) => declared === "opened" && live === "locked" }),
   /** Label names; unknown ones are created as project labels. Removing the property removes all labels. */
-  labels: labels.optional(),
+  labels: field(labels.optional(), { unsetAs: [], sameValue: sameLabels, toApi: (value, body) => (body.labels = (value as string[]).join(",")) }),
   /** Users' numeric ids; `[]` or removing the property unassigns all. */
-  assigneeIds: userIds.optional(),
+  assigneeIds: field(userIds.optional(), { unsetAs: [], sameValue: sameIds, fromApi: userIdsOf("assignees") }),
   /** Users' numeric ids; `[]` or removing the property removes all reviewers. */
-  reviewerIds: userIds.optional(),
+  reviewerIds: field(userIds.optional(), { unsetAs: [], sameValue: sameIds, fromApi: userIdsOf("reviewers") }),
   /** The milestone's global id; removing the property unsets it. */
-  milestoneId: z.number().int().positive({ message: "must be a milestone's numeric id" }).optional(),
+  milestoneId: field(z.number().int().positive({ message: "must be a milestone's numeric id" }).optional(), { unsetAs: 0, sameValue: (declared, live) => declared === 0 && live === null, fromApi: (live) => (live.milestone as { id: number } | null)?.id ?? null }),
   /** Delete the source branch when it is merged. */
-  removeSourceBranch: z.boolean().optional(),
+  removeSourceBranch: field(z.boolean().optional(), { fromApi: (live) => live.force_remove_source_branch, sameValue: nullIsFalse }),
   /** Squash the commits on merge; the project's default when not declared (project settings may override it at merge time). */
-  squash: z.boolean().optional(),
+  squash: field(z.boolean().optional(), { sameValue: nullIsFalse }),
   /** Not mergeable before this instant (ISO 8601). */
-  mergeAfter: z.string().refine((text) => !Number.isNaN(Date.parse(text)), { message: "must be an ISO 8601 date and time such as 2030-01-01T00:00:00Z" }).optional(),
+  mergeAfter: field(z.string().refine((text) => !Number.isNaN(Date.parse(text)), { message: "must be an ISO 8601 date and time such as 2030-01-01T00:00:00Z" }).optional(), { sameValue: (declared, live) => typeof live === "string" && Date.parse(declared as string) === Date.parse(live) }),
   /** Lock the discussion to project members. */
-  discussionLocked: z.boolean().optional(),
+  discussionLocked: field(z.boolean().optional(), { sameValue: nullIsFalse }),
   /** A merge request from a fork: the upstream project's numeric id (the merge request lives there). */
-  targetProjectId: z.number().int().positive({ message: "must be a project's numeric id" }).optional(),
+  targetProjectId: field(z.number().int().positive({ message: "must be a project's numeric id" }).optional(), { replaceOnChange: true }),
   /** Forks only (targetProjectId set): members of the target project may push to the source branch. */
-  allowCollaboration: z.boolean().optional(),
+  allowCollaboration: field(z.boolean().optional(), { sameValue: nullIsFalse }),
   /** Deprecated (removed in API v5), Premium and Ultimate only. */
   approvalsBeforeMerge: z.number().int().min(0).optional(),
   adoptExisting,
@@ -132,32 +143,6 @@ function sameLabels(declared: unknown, live: unknown): boolean {
   if (!Array.isArray(declared) || !Array.isArray(live)) return false;
   return sameIds((declared as string[]).map(labelKey), (live as string[]).map(labelKey));
 }
-
-/** The server sends an unset boolean as null, which means false. */
-const nullIsFalse = (declared: unknown, live: unknown) => declared === false && live === null;
-
-const userIdsOf = (key: "assignees" | "reviewers") => (live: Record<string, unknown>) => ((live[key] ?? []) as { id: number }[]).map((user) => user.id);
-
-const fields: { [K in keyof MergeRequestInputs]?: FieldTraits } = {
-  project: { local: true, replaceOnChange: true },
-  sourceBranch: { replaceOnChange: true },
-  targetProjectId: { replaceOnChange: true },
-  adoptExisting: { local: true, ignoreInDiff: true },
-  // Issuable strips the title (`strip_attributes! :title`).
-  title: { sameValue: (declared, live) => typeof declared === "string" && declared.trim() === live },
-  description: { sameValue: (declared, live) => typeof declared === "string" && declared.replace(/\r\n/g, "\n") === ((live as string | null) ?? "").replace(/\r\n/g, "\n") },
-  // `locked` is a short-lived state of an open merge request.
-  state: { toApi: (value, body) => (body.state_event = value === "closed" ? "close" : "reopen"), sameValue: (declared, live) => declared === "opened" && live === "locked" },
-  labels: { unsetAs: [], sameValue: sameLabels, toApi: (value, body) => (body.labels = (value as string[]).join(",")) },
-  assigneeIds: { unsetAs: [], sameValue: sameIds, fromApi: userIdsOf("assignees") },
-  reviewerIds: { unsetAs: [], sameValue: sameIds, fromApi: userIdsOf("reviewers") },
-  milestoneId: { unsetAs: 0, sameValue: (declared, live) => declared === 0 && live === null, fromApi: (live) => (live.milestone as { id: number } | null)?.id ?? null },
-  removeSourceBranch: { fromApi: (live) => live.force_remove_source_branch, sameValue: nullIsFalse },
-  mergeAfter: { sameValue: (declared, live) => typeof live === "string" && Date.parse(declared as string) === Date.parse(live) },
-  squash: { sameValue: nullIsFalse },
-  discussionLocked: { sameValue: nullIsFalse },
-  allowCollaboration: { sameValue: nullIsFalse },
-};
 
 /** Fields the create endpoint does not take: sent by a PUT right after the POST. */
 const UPDATE_ONLY = new Set(["state", "discussionLocked"]);
@@ -273,7 +258,6 @@ export const mergeRequestDefinition = defineObjectResource({
   name: "MergeRequest",
   idForm: mergeRequestIdForm,
   schema,
-  fields,
   outputs: {
     /** The merge request's number in its project (`!3`). */
     iid: { fromId: (id) => Number(id.split("/").at(-1)) },
@@ -314,7 +298,7 @@ export const mergeRequestDefinition = defineObjectResource({
   deleteBeforeReplace: (olds, news) => olds.project === news.project && olds.sourceBranch === news.sourceBranch && olds.targetBranch === news.targetBranch,
 
   async create(ctx, args) {
-    const body = requestBody(fields, Object.fromEntries(Object.entries(args).filter(([name]) => !UPDATE_ONLY.has(name))));
+    const body = requestBody(this.fields, Object.fromEntries(Object.entries(args).filter(([name]) => !UPDATE_ONLY.has(name))));
     // If the answer to the POST is lost, the open merge request of these branches is the one it created.
     const live = await mergeRequestCalls
       .post(ctx.client, mergeRequestsPath(args.project), body, () => openMergeRequest(ctx, args))
@@ -324,7 +308,7 @@ export const mergeRequestDefinition = defineObjectResource({
       });
     const located: Located<MergeRequestLive> = { id: idOf(args, live.iid), live };
     // A new merge request is open and its discussion unlocked (null, which behaves as false): only the other values need the PUT.
-    const afterCreate = requestBody(fields, { state: args.state === "closed" ? "closed" : undefined, discussionLocked: args.discussionLocked === true ? true : undefined });
+    const afterCreate = requestBody(this.fields, { state: args.state === "closed" ? "closed" : undefined, discussionLocked: args.discussionLocked === true ? true : undefined });
     let created = located;
     if (Object.keys(afterCreate).length > 0) {
       try {
@@ -346,7 +330,7 @@ export const mergeRequestDefinition = defineObjectResource({
 
   async update(ctx, id, args, changed, olds) {
     refuseMerged(id, olds, (olds as Record<string, unknown>).state);
-    const body = requestBody(fields, args, changed);
+    const body = requestBody(this.fields, args, changed);
     const live = await putMergeRequest(ctx, parseId(id).path, body).catch((error: unknown) => {
       const iid = existingOpenIid(error);
       throw iid === undefined ? error : alreadyOpen(args, iid, `reopen ${id}`);

@@ -37,6 +37,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import equal from "fast-deep-equal";
 import { z } from "zod";
+import { field } from "../api/fields";
 import { ApiError } from "../client";
 import { cronProblem, timeZoneProblem } from "../cron";
 import { defineObjectResource, type EngineContext, type Operation } from "../engine/definition";
@@ -44,7 +45,7 @@ import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { isUnknown, requestBody } from "../engine/values";
 import { onProject, type Needs } from "../engine/needs";
-import { adoptExisting, BAD_REF } from "./common";
+import { adoptExisting, BAD_REF, ownerInput } from "./common";
 import { ownerReference } from "../api/owner";
 import {
   pipelineScheduleCalls,
@@ -155,12 +156,15 @@ const cronTimezone = z
 
 const schema = z.object({
   /** The project (numeric id or full path). */
-  project: ownerReference,
+  project: ownerInput(ownerReference),
   description: z.string().refine((text) => text.trim() !== "", { message: "must not be blank" }),
   /** A branch or tag name (`main`, expanded by the server) or a full ref (`refs/heads/main`, `refs/tags/v1.0`); recorded as declared. */
-  ref: z.string().min(1, { message: "must not be empty" }).refine((ref) => !BAD_REF.test(ref), {
-    message: "must be a branch or tag name such as main, or a full ref such as refs/heads/main (no spaces, '..', '~', '^', ':', '?', '*', '[' or '\\')",
-  }),
+  ref: field(
+    z.string().min(1, { message: "must not be empty" }).refine((ref) => !BAD_REF.test(ref), {
+      message: "must be a branch or tag name such as main, or a full ref such as refs/heads/main (no spaces, '..', '~', '^', ':', '?', '*', '[' or '\\')",
+    }),
+    { sameValue: sameRef },
+  ),
   /** Five fields (minute hour day-of-month month day-of-week), or six with seconds first; names and `@daily`-style nicknames allowed. */
   cron,
   /** An IANA identifier (`Europe/Berlin`) or a Rails zone name (`Pacific Time (US & Canada)`); default UTC. */
@@ -168,10 +172,23 @@ const schema = z.object({
   /** Default true. */
   active: z.boolean().default(true),
   /** A list of `{ key, value, variableType }` (or the map by key); a value is secret when given as one. */
-  variables: variables.optional(),
-  inputs: z.array(input).optional(),
+  variables: field(variables.optional(), {
+    secretParts: { valuesOf: variableValues, mark: markVariableSecrets, refreshedInput: refreshedVariables },
+    fromApi: (live) => variablesFromApi((live as PipelineScheduleLive).variables),
+    // The same variables, whichever form each side is in (state from earlier releases holds a list).
+    sameValue: (declared, live) => equal(asMap(declared), asMap(live)),
+    // Not a field of the schedule's own requests: variables have their own endpoints.
+    toApi: () => undefined,
+  }),
+  inputs: field(z.array(input).optional(), {
+    fromApi: (live) => inputsFromApi((live as PipelineScheduleLive).inputs),
+    sameValue: sameEntries<Input>((i) => i.name),
+    toApi: (value, body) => {
+      body.inputs = (value as Input[]).map((entry) => ({ name: entry.name, value: entry.value }));
+    },
+  }),
   /** When the schedule belongs to someone else, take ownership (Maintainer+) instead of failing with 403. */
-  takeOwnership: z.boolean().optional(),
+  takeOwnership: field(z.boolean().optional(), { local: true, ignoreInDiff: true }),
   adoptExisting,
 });
 
@@ -233,10 +250,11 @@ function asMap(value: unknown): VariableMap | undefined {
 const entriesOf = (map: VariableMap | undefined): Variable[] => Object.entries(map ?? {}).map(([key, settings]) => ({ key, ...settings }));
 
 /** The secret values among declared or recorded variables (list or map). */
-const variableValues = (value: unknown): string[] =>
-  Array.isArray(value)
+function variableValues(value: unknown): string[] {
+  return Array.isArray(value)
     ? value.flatMap((v) => (typeof v?.value === "string" ? [v.value] : []))
     : Object.values((value ?? {}) as Record<string, { value?: unknown }>).flatMap((v) => (typeof v?.value === "string" ? [v.value] : []));
+}
 
 /**
  * Program side: the declared list as the map by key, keys and types plain and
@@ -421,27 +439,6 @@ export const pipelineScheduleDefinition = defineObjectResource({
   idForm: pipelineScheduleIdForm,
   notFoundSubject: "Pipeline Schedule",
   schema,
-  fields: {
-    project: { local: true, replaceOnChange: true },
-    ref: { sameValue: sameRef },
-    variables: {
-      secretParts: { valuesOf: variableValues, mark: markVariableSecrets, refreshedInput: refreshedVariables },
-      fromApi: (live) => variablesFromApi((live as PipelineScheduleLive).variables),
-      // The same variables, whichever form each side is in (state from earlier releases holds a list).
-      sameValue: (declared, live) => equal(asMap(declared), asMap(live)),
-      // Not a field of the schedule's own requests: variables have their own endpoints.
-      toApi: () => undefined,
-    },
-    inputs: {
-      fromApi: (live) => inputsFromApi((live as PipelineScheduleLive).inputs),
-      sameValue: sameEntries<Input>((i) => i.name),
-      toApi: (value, body) => {
-        body.inputs = (value as Input[]).map((entry) => ({ name: entry.name, value: entry.value }));
-      },
-    },
-    takeOwnership: { local: true, ignoreInDiff: true },
-    adoptExisting: { local: true, ignoreInDiff: true },
-  },
   outputs: {
     /** The schedule's numeric id on the server. */
     scheduleId: (live: PipelineScheduleLive) => live.id,

@@ -18,6 +18,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { ownerInput } from "./common";
 import { apiPath } from "../client";
 import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
@@ -41,7 +42,7 @@ export interface StarLive extends Record<string, unknown> {
 
 const schema = z.object({
   /** The project to star (numeric id or full path). */
-  project: ownerReference,
+  project: ownerInput(ownerReference),
 });
 
 type StarInputs = z.output<typeof schema>;
@@ -109,9 +110,6 @@ export const projectStarDefinition = defineObjectResource({
   // A deleted (or no longer visible) project has no star: `404 Project Not Found` reads as gone.
   notFoundSubject: "Project",
   schema,
-  fields: {
-    project: { local: true, replaceOnChange: true },
-  },
   // A project given by its path, then by its id, is the same project: removing the old star first keeps the new one.
   deleteBeforeReplace: true,
   // projectId and userId from the id, which stays known in a preview; an id of another form (a test's mock) gives nothing rather than failing the program.

@@ -14,11 +14,12 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiError, missingOrHidden, roleNeeded, tierNeeded, tokenRefused } from "../client";
+import { field } from "../api/fields";
+import { ApiError, MINIMAL_ACCESS_LEVEL, missingOrHidden, ROLE_LEVELS, roleNeeded, tierNeeded, tokenRefused, type Role } from "../client";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
 import { ExplainedError } from "../engine/errors";
-import { onGroup } from "../engine/needs";
+import { refusedFor } from "../engine/needs";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { groupCalls, groupPath } from "../api/groups";
 import { ownerReference } from "../api/owner";
@@ -29,23 +30,19 @@ import {
   samlGroupLinkPath,
   samlGroupLinksOf,
   samlGroupLinksPath,
+  samlLinkNeeds,
   type SamlGroupLink as SamlGroupLinkLive,
   samlGroupLinkIdForm,
 } from "../api/saml";
-import { adoptExisting } from "./common";
+import { adoptExisting, ownerInput } from "./common";
 import { notDotSegments } from "../validation";
 import { parsedId } from "../api/id-form";
 
-/** The roles a link can grant, by the names users know them by. */
+/** The roles a link can grant, by the names users know them by: minimal access, then every role. */
 export const ACCESS_LEVELS = {
-  minimal_access: 5,
-  guest: 10,
-  planner: 15,
-  reporter: 20,
-  developer: 30,
-  maintainer: 40,
-  owner: 50,
-} as const;
+  minimal_access: MINIMAL_ACCESS_LEVEL,
+  ...(Object.fromEntries(Object.entries(ROLE_LEVELS).map(([role, level]) => [role.toLowerCase(), level])) as { [R in Role as Lowercase<R>]: (typeof ROLE_LEVELS)[R] }),
+};
 export type AccessLevelName = keyof typeof ACCESS_LEVELS;
 const LEVEL_NUMBERS: readonly number[] = Object.values(ACCESS_LEVELS);
 
@@ -71,24 +68,34 @@ const levelNumber = (value: unknown): unknown => (typeof value === "string" ? AC
 
 const schema = z.object({
   /** The group (numeric id or full path). */
-  group: ownerReference,
+  group: ownerInput(ownerReference),
   /** The group's name at the identity provider, as the SAML response carries it. */
-  samlGroupName: z
-    .string()
-    .min(1, { message: "must not be empty" })
-    .max(255, { message: "must be at most 255 characters" })
-    .refine((name) => name.trim() === name, { message: "must not start or end with spaces" })
-    .refine(...notDotSegments),
+  samlGroupName: field(
+    z
+      .string()
+      .min(1, { message: "must not be empty" })
+      .max(255, { message: "must be at most 255 characters" })
+      .refine((name) => name.trim() === name, { message: "must not start or end with spaces" })
+      .refine(...notDotSegments),
+    { replaceOnChange: true, fromApi: (live) => live.name },
+  ),
   /** The role members of the SAML group get: a name (`developer`) or its number (30); recorded as declared. */
-  accessLevel,
+  accessLevel: field(accessLevel, {
+    replaceOnChange: true,
+    // The server answers with numbers: `developer` and 30 are the same role.
+    sameValue: (declared, live) => levelNumber(declared) === levelNumber(live),
+  }),
   /** A custom role (Ultimate) that refines `accessLevel`. */
-  memberRoleId: z.number().int().positive().optional(),
+  memberRoleId: field(z.number().int().positive().optional(), { replaceOnChange: true }),
   /** The SAML provider the link applies to; needed when several providers use the same group name. */
-  provider: z
-    .string()
-    .min(1, { message: "must not be empty; leave provider out for links that apply to any provider" })
-    .max(255, { message: "must be at most 255 characters" })
-    .optional(),
+  provider: field(
+    z
+      .string()
+      .min(1, { message: "must not be empty; leave provider out for links that apply to any provider" })
+      .max(255, { message: "must be at most 255 characters" })
+      .optional(),
+    { replaceOnChange: true, fromApi: (live) => live.provider ?? undefined },
+  ),
   adoptExisting,
 });
 
@@ -126,15 +133,15 @@ async function explained(ctx: EngineContext, group: string | number, error: unkn
     // A read or delete may run on the token stored at the last up: the engine says that, as for every resource.
     if (probe.status === 401 && storedConfig) return error;
     const owner = `group ${group}`;
-    const tier = tierNeeded("Premium or Ultimate", owner);
-    const role = roleNeeded("the Owner role", owner);
+    const tier = tierNeeded("premium", owner);
+    const role = roleNeeded("Owner", owner);
     message =
       probe.status === 401
         ? `${refused}: ${tokenRefused()}.`
         : probe.status === 404
           ? `${refused}: ${missingOrHidden(owner)}.`
           : probe.status !== 200
-            ? `${refused}: either ${tier} and is below it, or ${role} and lacks it (this API answers 401 to both).`
+            ? `${refused}: ${refusedFor(samlLinkNeeds(group), 401, [])}.`
             : probe.owner
               ? `${refused}: ${tier} and is below it (the token's user is an Owner there; this API answers 401 below the tier).`
               : `${refused}: ${role} and lacks it (this API answers 401 then).`;
@@ -194,24 +201,10 @@ export const samlGroupLinkDefinition = defineObjectResource({
   idForm: samlGroupLinkIdForm,
   notFoundSubject: "",
   schema,
-  fields: {
-    group: { local: true, replaceOnChange: true },
-    samlGroupName: { api: "saml_group_name", replaceOnChange: true, fromApi: (live) => live.name },
-    accessLevel: {
-      replaceOnChange: true,
-      // The server answers with numbers: `developer` and 30 are the same role.
-      sameValue: (declared, live) => levelNumber(declared) === levelNumber(live),
-    },
-    memberRoleId: { replaceOnChange: true },
-    provider: { replaceOnChange: true, fromApi: (live) => live.provider ?? undefined },
-    adoptExisting: { local: true, ignoreInDiff: true },
-  },
-  // The server wants an Owner, and SAML group links a Premium group;
+  // ee/lib/api/saml_group_links.rb wants an Owner and SAML group links a Premium group;
   // a second link of the same name (and provider) is refused as taken.
   needs: (args) => ({
-    on: onGroup(args.group),
-    role: "Owner",
-    tier: "premium",
+    ...samlLinkNeeds(args.group),
     unique: {
       list: "saml group links",
       read: (ctx, owner) => samlGroupLinkCalls.list(ctx.client, samlGroupLinksOf(owner.apiPath)),

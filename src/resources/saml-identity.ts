@@ -31,6 +31,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { ownerInput } from "./common";
+import { field } from "../api/fields";
 import { ApiError, mayHaveBeenApplied, type PlatformClient } from "../client";
 import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
@@ -53,11 +55,13 @@ const USER_RULE = "must be a username (alice) or a numeric user id";
 
 const schema = z.object({
   /** The top-level group whose SAML SSO the identity belongs to (numeric id or full path). */
-  group: ownerReference,
+  group: ownerInput(ownerReference),
   /** The member: a username, or the numeric user id (which saves a lookup). */
-  user: z.union([z.number().int({ message: USER_RULE }).positive({ message: USER_RULE }), z.string().max(255, { message: USER_RULE }).regex(USERNAME, { message: USER_RULE })], {
-    error: (issue) => (issue.input === undefined ? `is required: ${USER_RULE}` : USER_RULE),
-  }),
+  user: ownerInput(
+    z.union([z.number().int({ message: USER_RULE }).positive({ message: USER_RULE }), z.string().max(255, { message: USER_RULE }).regex(USERNAME, { message: USER_RULE })], {
+      error: (issue) => (issue.input === undefined ? `is required: ${USER_RULE}` : USER_RULE),
+    }),
+  ),
   /** The identity provider's id for the member (the SAML NameID). */
   externUid: z
     .string()
@@ -70,7 +74,7 @@ const schema = z.object({
    * On destroy, delete the identity itself instead of giving the prior
    * `extern_uid` back (default false). The member must then sign in with SAML again.
    */
-  deleteIdentityOnDestroy: z.boolean().optional(),
+  deleteIdentityOnDestroy: field(z.boolean().optional(), { local: true }),
 });
 
 type Inputs = z.output<typeof schema>;
@@ -196,12 +200,6 @@ export const samlIdentityDefinition = defineObjectResource({
   idForm: samlIdentityIdForm,
   notFoundSubject: "Identity",
   schema,
-  fields: {
-    group: { local: true, replaceOnChange: true },
-    user: { local: true, replaceOnChange: true },
-    externUid: { api: "extern_uid" },
-    deleteIdentityOnDestroy: { local: true },
-  },
   outputs: {
     /** The member's numeric user id. */
     userId: { value: (live: SamlIdentityLive) => live.user_id, fromId: (id) => Number(id.split("/").at(-1)) },

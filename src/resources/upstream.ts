@@ -22,6 +22,7 @@
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { field } from "../api/fields";
 import { ApiError } from "../client";
 import { aliasOf, claimUnique, countDeclaration, declarationKey } from "../engine/declarations";
 import { defineObjectResource, type EngineContext, type Live, outputValues } from "../engine/definition";
@@ -29,7 +30,7 @@ import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { isHttpUrl } from "../validation";
-import { adoptExisting } from "./common";
+import { adoptExisting, ownerInput } from "./common";
 import {
   registryUpstreamsPath,
   UPSTREAM_LINKS_PATH as LINKS_PATH,
@@ -79,7 +80,7 @@ const position = z.number().int().min(1).max(20);
 
 const schema = z.object({
   /** The registry the upstream is created in (its numeric id, e.g. `registry.registryId`). */
-  registry: registryId,
+  registry: ownerInput(registryId),
   url: upstreamUrl,
   name: z.string().min(1).max(255),
   description: z.string().min(1).max(1024).optional(),
@@ -87,11 +88,21 @@ const schema = z.object({
   cacheValidityHours: z.number().int().min(0).default(24),
   /** Set with `password`, or neither (anonymous access). */
   username: z.string().min(1).max(510).optional(),
-  password: z.string().min(1).max(510).optional(),
+  password: field(z.string().min(1).max(510).optional(), { secret: true, writeOnly: true }),
   /** Its place in `registry`, 1 first (the server caps it at the registry's number of upstreams). */
-  position: position.optional(),
+  position: field(position.optional(), {
+    fromApi: (live) => {
+      const { registry_upstreams: links = [], primary_registry_id: primary } = live as Partial<UpstreamLive>;
+      return links.find((l) => l.registry_id === primary)?.position;
+    },
+    toApi: () => undefined, // an association's field, sent to the association endpoint
+  }),
   /** Other registries of the same group this upstream also serves, each at an optional position. */
-  otherRegistries: z.array(z.object({ registry: registryId, position: position.optional() }).strict()).max(20).optional(),
+  otherRegistries: field(z.array(z.object({ registry: registryId, position: position.optional() }).strict()).max(20).optional(), {
+    fromApi: otherLinks,
+    toApi: () => undefined,
+    sameValue: sameOtherRegistries,
+  }),
   adoptExisting,
 });
 
@@ -176,19 +187,6 @@ export const upstreamDefinition = defineObjectResource({
   name: "Upstream",
   idForm: upstreamIdForm,
   schema,
-  fields: {
-    registry: { local: true, replaceOnChange: true },
-    password: { secret: true, writeOnly: true },
-    position: {
-      fromApi: (live) => {
-        const { registry_upstreams: links = [], primary_registry_id: primary } = live as Partial<UpstreamLive>;
-        return links.find((l) => l.registry_id === primary)?.position;
-      },
-      toApi: () => undefined, // an association's field, sent to the association endpoint
-    },
-    otherRegistries: { fromApi: otherLinks, toApi: () => undefined, sameValue: sameOtherRegistries },
-    adoptExisting: { local: true, ignoreInDiff: true },
-  },
   outputs: {
     /** The upstream's numeric id. */
     upstreamId: { value: (live: UpstreamLive) => live.id, fromId: Number },

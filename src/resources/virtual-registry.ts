@@ -14,7 +14,7 @@ import { countDeclaration, declarationKey, recordAlias } from "../engine/declara
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
-import { adoptExisting } from "./common";
+import { adoptExisting, ownerInput } from "./common";
 import {
   groupRegistriesOf,
   groupRegistriesPath,
@@ -61,7 +61,7 @@ export function registryOwner(property: string, id: number): GroupObjectOwner {
 
 const schema = z.object({
   /** The top-level group (id or path) that owns the registry. */
-  group: topLevelGroup,
+  group: ownerInput(topLevelGroup),
   name: z.string().min(1).max(255),
   description: z.string().min(1).max(1024).optional(),
   adoptExisting,
@@ -89,10 +89,6 @@ export const virtualRegistryDefinition = defineObjectResource({
   name: "VirtualRegistry",
   idForm: registryIdForm,
   schema,
-  fields: {
-    group: { local: true, replaceOnChange: true },
-    adoptExisting: { local: true, ignoreInDiff: true },
-  },
   // Names are unique in a group.
   // A group holds five registries at most: a full one refuses another (the same list, read once).
   needs: (args, operation) => ({

@@ -31,7 +31,8 @@ describe("the words of a need", () => {
 
   it("a phrase says more than the role value; a subject more than the owner", () => {
     const needs: Needs = { on: { kind: "group", property: "group", ref: "acme" }, subject: "epic &3 of group acme", role: "Developer", phrase: "push access", tier: "ultimate" };
-    expect(needsInWords(needs)).toEqual({ subject: "epic &3 of group acme", role: "push access", tier: "Ultimate" });
+    expect(needsInWords(needs)).toEqual({ subject: "epic &3 of group acme", role: { phrase: "push access" }, tier: "ultimate" });
+    expect(roleNeeded(needsInWords(needs).role!, "group acme")).toBe("the token's user needs push access on group acme");
   });
 });
 
@@ -56,7 +57,7 @@ describe("one declaration, the same words at preview, on a refused request and f
   it("a role and a tier: SamlGroupLink and getSamlGroupLinks name the Owner role, and Premium or Ultimate, alike", async () => {
     const inputs = { group: "beta", samlGroupName: "devs", accessLevel: "developer" };
     const words = needsInWords(samlGroupLinkDefinition.needs!(inputs as never, "create"));
-    expect(words).toEqual({ subject: "group beta", role: "the Owner role", tier: "Premium or Ultimate" });
+    expect(words).toEqual({ subject: "group beta", role: "Owner", tier: "premium" });
 
     await server.configureProviders("alice", { "platform:verifyAtPreview": "true" });
     const checked = await providers.SamlGroupLink.check({}, inputs);

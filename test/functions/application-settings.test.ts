@@ -3,6 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import { getApplicationSettings, getApplicationSettingsOutput } from "pulumi-platform";
 import { defaultSeed, selfManagedSeed } from "pulumi-platform/emulator";
+import { HIDDEN_CREDENTIALS, SHOWN_CREDENTIALS } from "../application-settings-credentials";
 import { useEmulator } from "../support";
 
 const selfManaged = useEmulator({ seed: selfManagedSeed });
@@ -51,15 +52,19 @@ describe("getApplicationSettings", () => {
     expect(secret).toBe(true);
   });
 
-  it("each credential the catalogue marks makes the Output secret on its own", async () => {
+  it("each of the 14 credentials makes the Output secret on its own, or is never shown", async () => {
     await selfManaged.configureProviders("root");
     await selfManaged.as("root").put("/application/settings", { akismet_enabled: false, akismet_api_key: null });
     expect((await settle(getApplicationSettingsOutput())).secret).toBe(false);
-    for (const setting of ["external_auth_client_key", "external_auth_client_key_pass", "static_objects_external_storage_auth_token"]) {
+    for (const setting of [...SHOWN_CREDENTIALS, ...HIDDEN_CREDENTIALS]) {
       await selfManaged.as("root").put("/application/settings", { [setting]: `planted-${setting}` });
       const settled = await settle(getApplicationSettingsOutput());
-      expect(JSON.stringify(settled.value)).toContain(`planted-${setting}`);
-      expect(settled.secret, setting).toBe(true);
+      if (HIDDEN_CREDENTIALS.includes(setting)) {
+        expect(JSON.stringify(settled.value), setting).not.toContain(`planted-${setting}`);
+      } else {
+        expect(JSON.stringify(settled.value)).toContain(`planted-${setting}`);
+        expect(settled.secret, setting).toBe(true);
+      }
       await selfManaged.as("root").put("/application/settings", { [setting]: null });
     }
   });

@@ -89,6 +89,20 @@ describe("getGroupIntegration", () => {
     expect(secret).toBe(true);
   });
 
+  it("each credential the resource keeps secret makes the Output form secret too, when a server shows it", async () => {
+    const real = await getGroupIntegration({ group: "acme", slug: "slack" });
+    // Every secret setting of the GroupIntegration resource, as its definition derives them.
+    const { definitions } = await import("../../dist/resources/index.js");
+    const fields = (definitions as Record<string, { fields: Record<string, { secret?: boolean }> }>).GroupIntegration!.fields;
+    const credentials = Object.keys(fields).filter((name) => fields[name]!.secret);
+    expect(credentials).toEqual(expect.arrayContaining(["webhook", "alertChannel", "incidentChannel", "apiToken", "userKey", "googleIapServiceAccountJson"]));
+    for (const name of credentials) {
+      const snake = name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+      server.emulator.inject({ method: "GET", path: "/api/v4/groups/acme/integrations/slack", status: 200, body: { ...(toWire(real) as object), properties: { [snake]: "planted" } } });
+      expect((await settle(getGroupIntegrationOutput({ group: "acme", slug: "slack" }))).secret, name).toBe(true);
+    }
+  });
+
   it("a disabled integration is found, inactive, its settings reset", async () => {
     expect(await getGroupIntegration({ group: "acme", slug: "redmine" })).toMatchObject({ slug: "redmine", active: false, properties: {} });
   });

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { providers } from "pulumi-platform";
 import { defaultSeed } from "pulumi-platform/emulator";
 import { configOf, useEmulator } from "../support";
+import { HIDDEN_CREDENTIALS, SHOWN_CREDENTIALS } from "../application-settings-credentials";
 
 // Instance settings exist on self-managed instances only; the default seed is hosted.
 const server = useEmulator({ seed: { ...defaultSeed, instance: { ...defaultSeed.instance, offering: "self-managed", tier: "free" } } });
@@ -90,6 +91,9 @@ describe("lifecycle", () => {
     const definition = (definitions as Record<string, { outputs: Record<string, { secret?: boolean }>; fields: Record<string, { secret?: boolean }> }>).ApplicationSettings!;
     expect(definition.outputs.restoreSecrets?.secret).toBe(true);
     expect(definition.fields.akismetApiKey?.secret).toBe(true);
+    // Every credential, and no other setting, is secret (its alias included, were it to have one).
+    const secret = Object.keys(definition.fields).filter((name) => definition.fields[name]!.secret).sort();
+    expect(secret).toEqual([...SHOWN_CREDENTIALS, ...HIDDEN_CREDENTIALS].map((name) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())).sort());
     expect(outs.restoreSecrets).toEqual({ akismetApiKey: null, externalPipelineValidationServiceToken: null });
     expect(JSON.stringify(outs.restoreValues)).not.toContain("akismet-key-1");
     const second = await create({ akismetEnabled: true, akismetApiKey: "akismet-key-2" });
@@ -232,5 +236,28 @@ describe("every value the API allows", () => {
     expect(await live()).toMatchObject({ default_branch_protection_defaults: { allowed_to_push: [{ access_level: 0 }], allowed_to_merge: [{ access_level: 0 }] }, default_project_creation: 4 });
     expect(await settings.diff(id, outs, inputs)).toMatchObject({ changes: false });
     await settings.delete(id, outs);
+  });
+});
+
+describe("the licence a setting needs, verified at preview", () => {
+  it("an administrator's preview refuses a licensed setting (or its alias) on a Free licence, and passes it on Premium", async () => {
+    await server.configureProviders("root", { "platform:verifyAtPreview": "true" });
+    try {
+      const refused = await settings.check({}, { disablePersonalAccessTokens: true, duoFeaturesEnabled: false, signupEnabled: true });
+      expect(refused.failures?.map((failure) => failure.reason)).toEqual([
+        "disablePersonalAccessTokens: the instance needs the Premium or Ultimate tier for this setting, and the instance is licensed for Free",
+        "duoFeaturesEnabled: the instance needs the Premium or Ultimate tier for this setting, and the instance is licensed for Free",
+      ]);
+      server.emulator.state.instance.tier = "premium";
+      // A new run: the licence is read once per run.
+      await server.configureProviders("root", { "platform:verifyAtPreview": "true" });
+      expect((await settings.check({}, { disablePersonalAccessTokens: true, duoFeaturesEnabled: false })).failures ?? []).toEqual([]);
+      expect((await settings.check({}, { secretPushProtectionAvailable: true })).failures?.map((failure) => failure.reason)).toEqual([
+        "secretPushProtectionAvailable: the instance needs the Ultimate tier for this setting, and the instance is licensed for Premium",
+      ]);
+    } finally {
+      server.emulator.state.instance.tier = "free";
+      await server.configureProviders();
+    }
   });
 });
