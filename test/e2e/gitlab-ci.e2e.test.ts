@@ -20,7 +20,7 @@
  * the report job's platform-review is this repository's).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -72,6 +72,13 @@ async function commit(branch: string, files: Record<string, string>, message: st
   return (await api.post<{ id: string }>(apiPath`/projects/${projectId}/repository/commits`, { branch, commit_message: message, actions })).id;
 }
 
+/** What the program read of its environment in the last pipeline's jobs, one entry a run. */
+const envSeen = () =>
+  readFileSync(path.join(checkout, "env-seen.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { stack: string; PLATFORM_REVIEW_TOKEN: string | null; PLATFORM_TOKEN: string | null });
+
 const notesOf = (iid: number) => api.list<{ id: number; body: string }>(apiPath`/projects/${projectId}/merge_requests/${iid}/notes`, { sort: "asc" });
 
 beforeAll(async () => {
@@ -87,6 +94,9 @@ beforeAll(async () => {
   const files: Record<string, string> = { "package-lock.json": "{}\n" };
   for (const name of readdirSync(path.join(work, "template"))) files[name] = readFileSync(path.join(work, "template", name), "utf8");
   files["Pulumi.yaml"] = files["Pulumi.yaml"]!.replace("http://127.0.0.1:8080", emulator.url);
+  // What the program can read of its environment, in every job that runs it, one line a run.
+  files["index.ts"] +=
+    'require("node:fs").appendFileSync("env-seen.jsonl", JSON.stringify({ stack: pulumi.getStack(), PLATFORM_REVIEW_TOKEN: process.env.PLATFORM_REVIEW_TOKEN ?? null, PLATFORM_TOKEN: process.env.PLATFORM_TOKEN ?? null }) + "\\n");\n';
   // Each stack its own objects: dev's badge on acme/web (the program's default), prod's on acme/api.
   files["Pulumi.prod.yaml"] = "config:\n  template:project: acme/api\n";
   await commit("main", files, "The platform's program");
@@ -138,7 +148,7 @@ describe.sequential("the template's pipeline under gitlab-ci-local, two stacks",
   const mergeRequestPipeline = () =>
     pipeline(head, { CI_PIPELINE_SOURCE: "merge_request_event", CI_MERGE_REQUEST_IID: String(iid), CI_MERGE_REQUEST_EVENT_TYPE: "detached", CI_MERGE_REQUEST_TARGET_BRANCH_NAME: "main" }, false);
 
-  it("a merge request pipeline posts one review note per stack", async () => {
+  it("a merge request pipeline posts one review note per stack; the program runs with the read token only", async () => {
     // A second merge request's branch, made now: behind main once the first is merged.
     await api.post(apiPath`/projects/${projectId}/repository/branches`, { branch: "docs", ref: "main" });
     await api.post(apiPath`/projects/${projectId}/repository/branches`, { branch: "badge", ref: "main" });
@@ -149,6 +159,7 @@ describe.sequential("the template's pipeline under gitlab-ci-local, two stacks",
     const notes = await notesOf(iid);
     expect(notes.map((note) => note.body.split("\n")[0])).toEqual(['<!-- platform-review stack="dev" -->', '<!-- platform-review stack="prod" -->']);
     expect(notes.map((note) => /creates badge <code>pipeline-status<\/code> of project <code>([^<]+)<\/code>/.exec(note.body)?.[1])).toEqual(["acme/web", "acme/api"]);
+    expect(envSeen()).toEqual(STACKS.map((stack) => ({ stack, PLATFORM_REVIEW_TOKEN: null, PLATFORM_TOKEN: READ_TOKEN })));
   });
 
   it("a second push rewrites each stack's note in place", async () => {
@@ -161,6 +172,19 @@ describe.sequential("the template's pipeline under gitlab-ci-local, two stacks",
     expect(notes.map((note) => /creates badge <code>status<\/code> of project <code>([^<]+)<\/code>/.exec(note.body)?.[1])).toEqual(["acme/web", "acme/api"]);
   });
 
+  it("each stack's report needs only its own preview: a stack whose preview fails holds back no other stack's note", async () => {
+    await api.post(apiPath`/projects/${projectId}/repository/branches`, { branch: "prod-elsewhere", ref: "main" });
+    const broken = await commit("prod-elsewhere", { "Pulumi.prod.yaml": "config:\n  template:project: acme/no-such-project\n" }, "Platform: prod's badge on a project that does not exist");
+    const request = (await api.post<{ iid: number }>(apiPath`/projects/${projectId}/merge_requests`, { source_branch: "prod-elsewhere", target_branch: "main", title: "Platform: prod elsewhere" })).iid;
+    const run = await pipeline(broken, { CI_PIPELINE_SOURCE: "merge_request_event", CI_MERGE_REQUEST_IID: String(request), CI_MERGE_REQUEST_EVENT_TYPE: "detached", CI_MERGE_REQUEST_TARGET_BRANCH_NAME: "main" }, false);
+    expect(run.code).not.toBe(0);
+    // gitlab-ci-local's summary: one line a job that ran; report [prod] never started.
+    expect(run.output).toMatch(/FAIL +preview: \[prod\]/);
+    expect(run.output).toMatch(/PASS +report: \[dev\]/);
+    expect(run.output).not.toMatch(/report: \[prod\]/);
+    expect((await notesOf(request)).map((note) => note.body.split("\n")[0])).toEqual(['<!-- platform-review stack="dev" -->']);
+  });
+
   const merge = async (request: number) => {
     await emulator.runDueWork();
     return (await api.put<{ merge_commit_sha: string | null; sha: string }>(apiPath`/projects/${projectId}/merge_requests/${request}/merge`, {})).merge_commit_sha!;
@@ -168,7 +192,7 @@ describe.sequential("the template's pipeline under gitlab-ci-local, two stacks",
   const defaultBranchPipeline = (sha: string, source = "push") => pipeline(sha, { CI_PIPELINE_SOURCE: source, CI_COMMIT_BRANCH: "main" }, true);
   const badges = async (project: string) => (await api.list<{ id: number; name: string }>(apiPath`/projects/${project}/badges`)).filter((badge) => badge.name === "status");
 
-  it("the merge applies each stack and adds its result, naming the merge commit and linking the review", async () => {
+  it("the merge applies each stack and adds its result, naming the merge commit and linking the review; the program never sees the review token", async () => {
     const sha = await merge(iid);
     const run = await defaultBranchPipeline(sha);
     expect(run.code, run.output).toBe(0);
@@ -178,6 +202,11 @@ describe.sequential("the template's pipeline under gitlab-ci-local, two stacks",
     expect(results[0]!.body).toContain(`Applied commit \`${sha}\``);
     expect(results[0]!.body).toContain(`#note_${devReview!.id})`);
     expect(results[1]!.body).toContain(`#note_${prodReview!.id})`);
+    // Each apply runs the program twice (the preview of the plan, then up), with the write token and without the review token.
+    expect(envSeen()).toEqual(STACKS.flatMap((stack) => [stack, stack]).map((stack) => ({ stack, PLATFORM_REVIEW_TOKEN: null, PLATFORM_TOKEN: emulator.tokens.root })));
+    // The scrubbed events are kept; the raw ones, whose debug events print secrets, are gone.
+    expect(existsSync(path.join(checkout, "up.json"))).toBe(false);
+    for (const stack of STACKS) expect(readFileSync(path.join(checkout, `up-events-${stack}.json`), "utf8")).toMatch(/^\{"sequence":/);
   });
 
   it("a merge request behind main previews its merge result: no reversal of what was merged since, then merges and applies back to back", async () => {
@@ -210,7 +239,10 @@ describe.sequential("the template's pipeline under gitlab-ci-local, two stacks",
     expect(run.output).toMatch(/apply: \[dev\][^\n]*FAIL 3/);
     const results = (await notesOf(iid)).filter((note) => note.body.startsWith("<!-- platform-review-applied"));
     expect(results.map((note) => note.body.includes("#### Stopped: this is not what was reviewed"))).toEqual([true, false]);
+    expect(results[0]!.body).toContain("changed outside this program");
     expect(results[0]!.body).toContain("**What to do next:**");
+    // Stopped before any write: the badge is as the hand left it.
+    expect((await api.get<{ link_url: string }>(apiPath`/projects/${projectId}/badges/${devBadge.split("/").at(-1)!}`)).link_url).toBe("https://elsewhere.example.com");
   });
 
   it("the drift schedule keeps one issue per stack: the stack changed outside the program fails, the other has none", async () => {
