@@ -18,10 +18,19 @@
  * runner's fresh container per job (a shell runs every job in the checkout).
  * `npm ci` is a no-op (the checkout links this repository's node_modules, and
  * the report job's platform-review is this repository's).
+ *
+ * The stacks live in a backend the team and the pipeline share, from the first
+ * day: an S3 bucket (a fake S3 server on loopback, test/e2e/fake-s3, built once
+ * with Go into the cache beside the Pulumi CLI's), given to the pipeline as
+ * its CI/CD variables (`PULUMI_BACKEND_URL` and the bucket's credentials).
+ * alice makes the stacks from her clone, the pipeline applies them, and bob
+ * reads what it applied from his: three PULUMI_HOMEs, one backend.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
+import { once } from "node:events";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiPath, closeAllPools, PlatformClient } from "../../src";
@@ -38,7 +47,34 @@ let work: string;
 let checkout: string;
 let projectId: number;
 let origin: string;
+let s3: ChildProcess | undefined;
 const env: NodeJS.ProcessEnv = {};
+/** The shared backend's address and credentials: the pipeline's CI/CD variables, and what each teammate exports. */
+let backend: Record<string, string>;
+
+/** Starts the fake S3 server (built once per version of its source) with an empty bucket `platform-state`; its URL. */
+async function startFakeS3(): Promise<string> {
+  const source = path.join(repoRoot, "test/e2e/fake-s3");
+  const digest = createHash("sha256");
+  for (const file of ["main.go", "go.mod", "go.sum"]) digest.update(readFileSync(path.join(source, file)));
+  const binary = path.join(process.env.XDG_CACHE_HOME ?? path.join(homedir(), ".cache"), "pulumi-platform/fake-s3", digest.digest("hex").slice(0, 16), "fake-s3");
+  if (!existsSync(binary)) {
+    const building = `${binary}.${process.pid}`;
+    const built = spawnSync("go", ["build", "-o", building, "."], { cwd: source, encoding: "utf8" });
+    if (built.status !== 0) throw new Error(`go build of test/e2e/fake-s3 failed: ${built.stderr}`);
+    renameSync(building, binary);
+  }
+  s3 = spawn(binary, ["-bucket", "platform-state"], { stdio: ["ignore", "pipe", "inherit"] });
+  const [line] = (await once(s3.stdout!, "data")) as [Buffer];
+  return line.toString().trim();
+}
+
+/** A teammate: a clone of the project and a PULUMI_HOME of their own, with the shared backend. */
+function teammate(name: string): { dir: string; env: NodeJS.ProcessEnv } {
+  const dir = path.join(work, name);
+  git(["clone", "--quiet", origin, dir], work);
+  return { dir, env: { ...env, ...backend, PULUMI_HOME: path.join(work, `${name}-pulumi-home`) } };
+}
 
 function git(args: string[], cwd = checkout): string {
   const run = spawnSync("git", args, { cwd, encoding: "utf8" });
@@ -114,29 +150,41 @@ beforeAll(async () => {
       `  if [ -n "$prefix" ]; then mkdir -p "$prefix/node_modules/.bin" && ln -sf "${path.join(repoRoot, "bin/platform-review.js")}" "$prefix/node_modules/.bin/platform-review"; fi\n  exit 0\nfi\nexec "${npm}" "$@"\n`,
     { mode: 0o755 },
   );
-  Object.assign(env, process.env, {
+  backend = {
+    PULUMI_BACKEND_URL: `s3://platform-state/platform-infra?endpoint=${await startFakeS3()}&s3ForcePathStyle=true&region=us-east-1`,
+    AWS_ACCESS_KEY_ID: "platform-state-key",
+    AWS_SECRET_ACCESS_KEY: "platform-state-secret",
+  };
+  // The runner's environment: no backend but the CI/CD variables' (the variables files below).
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^PULUMI_BACKEND_URL$|^AWS_/.test(key)));
+  Object.assign(env, inherited, {
     PATH: [path.join(work, "bin"), bin, path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
     HOME: path.join(work, "home"),
     PULUMI_HOME: path.join(work, "pulumi-home"),
-    PULUMI_BACKEND_URL: `file://${path.join(work, "state")}`,
     PULUMI_CONFIG_PASSPHRASE: "gitlab-ci-e2e",
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     NO_COLOR: "1",
   });
-  for (const dir of ["home", "state"]) mkdirSync(path.join(work, dir));
+  mkdirSync(path.join(work, "home"));
+  // alice makes the stacks in the shared backend, from her clone, as the README's first day does.
+  const alice = teammate("alice");
   for (const stack of STACKS) {
-    const init = spawnSync(path.join(bin, "pulumi"), ["stack", "init", stack, "--non-interactive"], { cwd: checkout, env, encoding: "utf8" });
+    const init = spawnSync(path.join(bin, "pulumi"), ["stack", "init", stack, "--non-interactive"], { cwd: alice.dir, env: alice.env, encoding: "utf8" });
     expect(init.status, init.stderr).toBe(0);
   }
   // The project's CI/CD variables, as the template's comments set them: environment-scoped values by environment.
   const scoped = (values: Record<string, string>) => ({ type: "variable", values });
   const review = scoped({ "platform-review": emulator.tokens.alice!, dev: emulator.tokens.alice!, prod: emulator.tokens.alice! });
-  writeFileSync(path.join(work, "unprotected.yml"), JSON.stringify({ PLATFORM_READ_TOKEN: READ_TOKEN, PLATFORM_REVIEW_TOKEN: scoped({ "platform-review": emulator.tokens.alice! }) }));
-  writeFileSync(path.join(work, "protected.yml"), JSON.stringify({ PLATFORM_READ_TOKEN: READ_TOKEN, PLATFORM_REVIEW_TOKEN: review, PLATFORM_TOKEN: scoped({ dev: emulator.tokens.root!, prod: emulator.tokens.root! }) }));
+  writeFileSync(path.join(work, "unprotected.yml"), JSON.stringify({ ...backend, PLATFORM_READ_TOKEN: READ_TOKEN, PLATFORM_REVIEW_TOKEN: scoped({ "platform-review": emulator.tokens.alice! }) }));
+  writeFileSync(
+    path.join(work, "protected.yml"),
+    JSON.stringify({ ...backend, PLATFORM_READ_TOKEN: READ_TOKEN, PLATFORM_REVIEW_TOKEN: review, PLATFORM_TOKEN: scoped({ dev: emulator.tokens.root!, prod: emulator.tokens.root! }) }),
+  );
 }, 10 * 60_000);
 
 afterAll(async () => {
+  s3?.kill();
   if (work) rmSync(work, { recursive: true, force: true });
   await closeAllPools();
   await emulator?.stop();
@@ -231,7 +279,11 @@ describe.sequential("the template's pipeline under gitlab-ci-local, two stacks",
     iid = (await api.post<{ iid: number }>(apiPath`/projects/${projectId}/merge_requests`, { source_branch: "rename", target_branch: "main", title: "Platform: link the pipelines" })).iid;
     expect((await mergeRequestPipeline()).code).toBe(0);
     const sha = await merge(iid);
-    const state = JSON.parse(spawnSync("pulumi", ["stack", "export", "--stack", "dev"], { cwd: checkout, env, encoding: "utf8" }).stdout) as { deployment: { resources: { type: string; id?: string }[] } };
+    // bob, from his clone, reads what the pipeline applied to the stack alice made.
+    const bob = teammate("bob");
+    const exported = spawnSync("pulumi", ["stack", "export", "--stack", "dev"], { cwd: bob.dir, env: bob.env, encoding: "utf8" });
+    expect(exported.status, exported.stderr).toBe(0);
+    const state = JSON.parse(exported.stdout) as { deployment: { resources: { type: string; id?: string }[] } };
     const devBadge = state.deployment.resources.find((resource) => resource.type.includes("Badge"))!.id!;
     await api.put(apiPath`/projects/${projectId}/badges/${devBadge.split("/").at(-1)!}`, { link_url: "https://elsewhere.example.com" });
     const run = await defaultBranchPipeline(sha);
