@@ -208,6 +208,9 @@ describe.sequential("the template's pipeline under gitlab-ci-local, two stacks",
     expect(notes.map((note) => note.body.split("\n")[0])).toEqual(['<!-- platform-review stack="dev" -->', '<!-- platform-review stack="prod" -->']);
     expect(notes.map((note) => /creates badge <code>pipeline-status<\/code> of project <code>([^<]+)<\/code>/.exec(note.body)?.[1])).toEqual(["acme/web", "acme/api"]);
     expect(envSeen()).toEqual(STACKS.map((stack) => ({ stack, PLATFORM_REVIEW_TOKEN: null, PLATFORM_TOKEN: READ_TOKEN })));
+    // The preview job's log shows the report; each note ends with the review's data, the line the guard reads.
+    expect(run.output).toContain("creates badge <code>pipeline-status</code> of project <code>acme/web</code>");
+    for (const note of notes) expect(note.body.trimEnd().split("\n").at(-1)).toMatch(/^<!-- platform-review-data [A-Za-z0-9+/=]+ -->$/);
   });
 
   it("a second push rewrites each stack's note in place", async () => {
