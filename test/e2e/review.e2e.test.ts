@@ -16,11 +16,12 @@
  *   a `gh` on PATH records what it was asked to post);
  * - a plan saved with `--refresh` holds for this package's resources.
  *
- * The template's jobs run as the platform's runner runs them (each job's
- * before_script and script in one bash with errexit, its variables and the
- * CI's own). The CI/CD variables reach each job as the platform gives them:
- * protected ones only to the default branch's pipelines, environment-scoped
- * ones only to jobs of that environment (the template's comments list them).
+ * The template's jobs run as the platform's runner runs them (./template-jobs.ts:
+ * each job's before_script and script in one bash with errexit, its variables
+ * and the CI's own). The CI/CD variables reach each job as the platform gives
+ * them: protected ones only to the default branch's pipelines,
+ * environment-scoped ones only to jobs of that environment (the template's
+ * comments list them).
  * The merge request's branch and commit are made through the emulator's API
  * and it is merged through its merge endpoint, so the default branch's
  * pipeline runs for the merge commit the guard finds; the emulator's
@@ -30,8 +31,7 @@
  * default branch (the project's node_modules is this repository's;
  * test/e2e/user-project.e2e.test.ts installs for real).
  */
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,24 +39,12 @@ import { parse } from "yaml";
 import { apiPath, closeAllPools, PlatformClient } from "pulumi-platform";
 import { startEmulator, type Emulator } from "pulumi-platform/emulator";
 import { ensurePulumiCli, PulumiProgram, repoRoot } from "../../scripts/pulumi-workspace.mts";
+import { expand, jobOf, run, runTemplateJob, templateProject, type JobRun, type ProjectVariable } from "./template-jobs";
 
-interface Job {
-  extends?: string | string[];
-  before_script?: string[];
-  script: string[];
-  variables?: Record<string, string>;
-  environment?: { name: string };
-  artifacts?: { paths: string[] };
-}
 interface Note {
   id: number;
   body: string;
 }
-
-const ciFile = parse(readFileSync(path.join(repoRoot, "templates/platform/.gitlab-ci.yml"), "utf8")) as Record<string, unknown> & {
-  variables: Record<string, string>;
-  default: { before_script: string[] };
-};
 
 let emulator: Emulator;
 let api: PlatformClient;
@@ -72,19 +60,6 @@ function pushProgram(badgeName: string): void {
   writeFileSync(file, readFileSync(file, "utf8").replace(/name: "[^"]*",/, `name: "${badgeName}",`));
 }
 
-/** Runs a command asynchronously: the emulator answers from this process, which must not block. */
-function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
-
 /** The read token of the template's previews: a Maintainer's token with the read_api scope (a real server refuses its writes). */
 const READ_TOKEN = "glpat-maintainer-release-0004";
 
@@ -93,7 +68,7 @@ const READ_TOKEN = "glpat-maintainer-release-0004";
  * them: protected ones reach only the protected default branch's pipelines,
  * environment-scoped ones only the jobs of that environment.
  */
-function projectVariables(): { key: string; value: string; protected?: boolean; environment?: string }[] {
+function projectVariables(): ProjectVariable[] {
   return [
     { key: "PLATFORM_READ_TOKEN", value: READ_TOKEN },
     { key: "PLATFORM_TOKEN", value: emulator.tokens.root!, protected: true, environment: program.stack },
@@ -102,44 +77,12 @@ function projectVariables(): { key: string; value: string; protected?: boolean; 
   ];
 }
 
-/** `$NAME` and `${NAME}` of a CI variable's value, from the variables before it. */
-const expand = (value: string, env: NodeJS.ProcessEnv) => value.replace(/\$\{?(\w+)\}?/g, (_m, name: string) => env[name] ?? "");
-
 /** What each job ran and printed, for the scan of secrets. */
 const jobLogs: string[] = [];
 
-/** A job with what it `extends` (a shallow merge, as the platform's for these keys). */
-function jobOf(name: string): Job {
-  const job = ciFile[name] as Job;
-  return Object.assign({}, ...[job.extends ?? []].flat().map(jobOf), job) as Job;
-}
-
-/** Runs one job of the template's .gitlab-ci.yml in the program's directory; its exit code and output. */
-async function runJob(name: string, ci: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const job = jobOf(name);
-  // The review token's jobs install platform-review from the default branch in their before_script; here it is this repository's.
-  const before = job.environment?.name === "platform-review" ? [] : (job.before_script ?? ciFile.default.before_script).filter((line) => !line.startsWith("npm ci"));
-  const protectedRef = ci.CI_COMMIT_BRANCH === "main";
-  let env: NodeJS.ProcessEnv = {
-    ...program.env,
-    // The runner's own PATH, with the command the package's bin would put in node_modules/.bin.
-    PATH: [path.join(work, "bin"), program.env.PATH].join(path.delimiter),
-    STACK: program.stack,
-    CI_PROJECT_DIR: program.dir,
-    CI_API_V4_URL: `${emulator.url}/api/v4`,
-    CI_PROJECT_ID: String(projectId),
-    ...ci,
-  };
-  for (const [key, value] of Object.entries(ciFile.variables)) if (key !== "STACK") env[key] = expand(value, env);
-  env.REVIEW_TOOL = work;
-  const environment = job.environment ? expand(job.environment.name, env) : undefined;
-  for (const variable of projectVariables()) {
-    if (variable.protected && !protectedRef) continue;
-    if (variable.environment !== undefined && variable.environment !== environment) continue;
-    env[variable.key] = variable.value;
-  }
-  env = { ...env, ...Object.fromEntries(Object.entries(job.variables ?? {}).map(([key, value]) => [key, expand(value, env)])) };
-  const result = await run("bash", ["-eo", "pipefail", "-c", [...before, ...job.script].join("\n")], { cwd: program.dir, env });
+/** Runs one job of the template's .gitlab-ci.yml in the program's directory, keeping its log; its exit code and output. */
+async function runJob(name: string, ci: Record<string, string>): Promise<JobRun> {
+  const result = await runTemplateJob({ program, emulator, projectId, work, variables: projectVariables() }, name, ci);
   jobLogs.push(result.stdout, result.stderr);
   return result;
 }
@@ -162,7 +105,7 @@ async function mergeMergeRequest(): Promise<void> {
 }
 
 /** A merge request pipeline: its preview job, then its report job with the preview's artifact. */
-async function mergeRequestPipelineRuns(): Promise<{ preview: Awaited<ReturnType<typeof runJob>>; report: Awaited<ReturnType<typeof runJob>> }> {
+async function mergeRequestPipelineRuns(): Promise<{ preview: JobRun; report: JobRun }> {
   const preview = await runJob("preview", mergeRequestPipeline());
   const report = await runJob("report", mergeRequestPipeline());
   return { preview, report };
@@ -181,14 +124,7 @@ beforeAll(async () => {
   emulator = await startEmulator({ port: 0, backgroundWork: "manual" });
   api = new PlatformClient({ url: emulator.url, token: emulator.tokens.root!, retryBaseDelayMs: 10 });
   work = mkdtempSync(path.join(tmpdir(), "review-e2e-"));
-  mkdirSync(path.join(work, "bin"));
-  symlinkSync(path.join(repoRoot, "bin/platform-review.js"), path.join(work, "bin/platform-review"));
-  // The report job's platform-review, as its before_script installs it ($REVIEW_TOOL is this directory here).
-  mkdirSync(path.join(work, "node_modules/.bin"), { recursive: true });
-  symlinkSync(path.join(repoRoot, "bin/platform-review.js"), path.join(work, "node_modules/.bin/platform-review"));
-  const made = spawnSync(process.execPath, [path.join(repoRoot, "bin/pulumi-platform-new.js"), path.join(work, "infra")], { encoding: "utf8" });
-  expect(made.status, made.stderr).toBe(0);
-  program = await PulumiProgram.create({ programDir: path.join(work, "infra"), transpileOnly: true, config: { "platform:url": emulator.url }, secrets: { "platform:token": emulator.tokens.root! } });
+  program = await PulumiProgram.create({ programDir: templateProject(work), transpileOnly: true, config: { "platform:url": emulator.url }, secrets: { "platform:token": emulator.tokens.root! } });
   projectId = (await api.get<{ id: number }>(apiPath`/projects/${"acme/web"}`)).id;
 }, 10 * 60_000);
 
