@@ -18,10 +18,19 @@
  * runner's fresh container per job (a shell runs every job in the checkout).
  * `npm ci` is a no-op (the checkout links this repository's node_modules, and
  * the report job's platform-review is this repository's).
+ *
+ * The stacks live in a backend the team and the pipeline share, from the first
+ * day: an S3 bucket (a fake S3 server on loopback, test/e2e/fake-s3, built once
+ * with Go into the cache beside the Pulumi CLI's), given to the pipeline as
+ * its CI/CD variables (`PULUMI_BACKEND_URL` and the bucket's credentials).
+ * alice makes the stacks from her clone, the pipeline applies them, and bob
+ * reads what it applied from his: three PULUMI_HOMEs, one backend.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
+import { once } from "node:events";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiPath, closeAllPools, PlatformClient } from "../../src";
@@ -38,7 +47,34 @@ let work: string;
 let checkout: string;
 let projectId: number;
 let origin: string;
+let s3: ChildProcess | undefined;
 const env: NodeJS.ProcessEnv = {};
+/** The shared backend's address and credentials: the pipeline's CI/CD variables, and what each teammate exports. */
+let backend: Record<string, string>;
+
+/** Starts the fake S3 server (built once per version of its source) with an empty bucket `platform-state`; its URL. */
+async function startFakeS3(): Promise<string> {
+  const source = path.join(repoRoot, "test/e2e/fake-s3");
+  const digest = createHash("sha256");
+  for (const file of ["main.go", "go.mod", "go.sum"]) digest.update(readFileSync(path.join(source, file)));
+  const binary = path.join(process.env.XDG_CACHE_HOME ?? path.join(homedir(), ".cache"), "pulumi-platform/fake-s3", digest.digest("hex").slice(0, 16), "fake-s3");
+  if (!existsSync(binary)) {
+    const building = `${binary}.${process.pid}`;
+    const built = spawnSync("go", ["build", "-o", building, "."], { cwd: source, encoding: "utf8" });
+    if (built.status !== 0) throw new Error(`go build of test/e2e/fake-s3 failed: ${built.stderr}`);
+    renameSync(building, binary);
+  }
+  s3 = spawn(binary, ["-bucket", "platform-state"], { stdio: ["ignore", "pipe", "inherit"] });
+  const [line] = (await once(s3.stdout!, "data")) as [Buffer];
+  return line.toString().trim();
+}
+
+/** A teammate: a clone of the project and a PULUMI_HOME of their own, with the shared backend. */
+function teammate(name: string): { dir: string; env: NodeJS.ProcessEnv } {
+  const dir = path.join(work, name);
+  git(["clone", "--quiet", origin, dir], work);
+  return { dir, env: { ...env, ...backend, PULUMI_HOME: path.join(work, `${name}-pulumi-home`) } };
+}
 
 function git(args: string[], cwd = checkout): string {
   const run = spawnSync("git", args, { cwd, encoding: "utf8" });
@@ -72,6 +108,13 @@ async function commit(branch: string, files: Record<string, string>, message: st
   return (await api.post<{ id: string }>(apiPath`/projects/${projectId}/repository/commits`, { branch, commit_message: message, actions })).id;
 }
 
+/** What the program read of its environment in the last pipeline's jobs, one entry a run. */
+const envSeen = () =>
+  readFileSync(path.join(checkout, "env-seen.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { stack: string; PLATFORM_REVIEW_TOKEN: string | null; PLATFORM_TOKEN: string | null });
+
 const notesOf = (iid: number) => api.list<{ id: number; body: string }>(apiPath`/projects/${projectId}/merge_requests/${iid}/notes`, { sort: "asc" });
 
 beforeAll(async () => {
@@ -87,6 +130,9 @@ beforeAll(async () => {
   const files: Record<string, string> = { "package-lock.json": "{}\n" };
   for (const name of readdirSync(path.join(work, "template"))) files[name] = readFileSync(path.join(work, "template", name), "utf8");
   files["Pulumi.yaml"] = files["Pulumi.yaml"]!.replace("http://127.0.0.1:8080", emulator.url);
+  // What the program can read of its environment, in every job that runs it, one line a run.
+  files["index.ts"] +=
+    'require("node:fs").appendFileSync("env-seen.jsonl", JSON.stringify({ stack: pulumi.getStack(), PLATFORM_REVIEW_TOKEN: process.env.PLATFORM_REVIEW_TOKEN ?? null, PLATFORM_TOKEN: process.env.PLATFORM_TOKEN ?? null }) + "\\n");\n';
   // Each stack its own objects: dev's badge on acme/web (the program's default), prod's on acme/api.
   files["Pulumi.prod.yaml"] = "config:\n  template:project: acme/api\n";
   await commit("main", files, "The platform's program");
@@ -104,29 +150,41 @@ beforeAll(async () => {
       `  if [ -n "$prefix" ]; then mkdir -p "$prefix/node_modules/.bin" && ln -sf "${path.join(repoRoot, "bin/platform-review.js")}" "$prefix/node_modules/.bin/platform-review"; fi\n  exit 0\nfi\nexec "${npm}" "$@"\n`,
     { mode: 0o755 },
   );
-  Object.assign(env, process.env, {
+  backend = {
+    PULUMI_BACKEND_URL: `s3://platform-state/platform-infra?endpoint=${await startFakeS3()}&s3ForcePathStyle=true&region=us-east-1`,
+    AWS_ACCESS_KEY_ID: "platform-state-key",
+    AWS_SECRET_ACCESS_KEY: "platform-state-secret",
+  };
+  // The runner's environment: no backend but the CI/CD variables' (the variables files below).
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^PULUMI_BACKEND_URL$|^AWS_/.test(key)));
+  Object.assign(env, inherited, {
     PATH: [path.join(work, "bin"), bin, path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
     HOME: path.join(work, "home"),
     PULUMI_HOME: path.join(work, "pulumi-home"),
-    PULUMI_BACKEND_URL: `file://${path.join(work, "state")}`,
     PULUMI_CONFIG_PASSPHRASE: "gitlab-ci-e2e",
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     NO_COLOR: "1",
   });
-  for (const dir of ["home", "state"]) mkdirSync(path.join(work, dir));
+  mkdirSync(path.join(work, "home"));
+  // alice makes the stacks in the shared backend, from her clone, as the README's first day does.
+  const alice = teammate("alice");
   for (const stack of STACKS) {
-    const init = spawnSync(path.join(bin, "pulumi"), ["stack", "init", stack, "--non-interactive"], { cwd: checkout, env, encoding: "utf8" });
+    const init = spawnSync(path.join(bin, "pulumi"), ["stack", "init", stack, "--non-interactive"], { cwd: alice.dir, env: alice.env, encoding: "utf8" });
     expect(init.status, init.stderr).toBe(0);
   }
   // The project's CI/CD variables, as the template's comments set them: environment-scoped values by environment.
   const scoped = (values: Record<string, string>) => ({ type: "variable", values });
   const review = scoped({ "platform-review": emulator.tokens.alice!, dev: emulator.tokens.alice!, prod: emulator.tokens.alice! });
-  writeFileSync(path.join(work, "unprotected.yml"), JSON.stringify({ PLATFORM_READ_TOKEN: READ_TOKEN, PLATFORM_REVIEW_TOKEN: scoped({ "platform-review": emulator.tokens.alice! }) }));
-  writeFileSync(path.join(work, "protected.yml"), JSON.stringify({ PLATFORM_READ_TOKEN: READ_TOKEN, PLATFORM_REVIEW_TOKEN: review, PLATFORM_TOKEN: scoped({ dev: emulator.tokens.root!, prod: emulator.tokens.root! }) }));
+  writeFileSync(path.join(work, "unprotected.yml"), JSON.stringify({ ...backend, PLATFORM_READ_TOKEN: READ_TOKEN, PLATFORM_REVIEW_TOKEN: scoped({ "platform-review": emulator.tokens.alice! }) }));
+  writeFileSync(
+    path.join(work, "protected.yml"),
+    JSON.stringify({ ...backend, PLATFORM_READ_TOKEN: READ_TOKEN, PLATFORM_REVIEW_TOKEN: review, PLATFORM_TOKEN: scoped({ dev: emulator.tokens.root!, prod: emulator.tokens.root! }) }),
+  );
 }, 10 * 60_000);
 
 afterAll(async () => {
+  s3?.kill();
   if (work) rmSync(work, { recursive: true, force: true });
   await closeAllPools();
   await emulator?.stop();
@@ -138,7 +196,7 @@ describe.sequential("the template's pipeline under gitlab-ci-local, two stacks",
   const mergeRequestPipeline = () =>
     pipeline(head, { CI_PIPELINE_SOURCE: "merge_request_event", CI_MERGE_REQUEST_IID: String(iid), CI_MERGE_REQUEST_EVENT_TYPE: "detached", CI_MERGE_REQUEST_TARGET_BRANCH_NAME: "main" }, false);
 
-  it("a merge request pipeline posts one review note per stack", async () => {
+  it("a merge request pipeline posts one review note per stack; the program runs with the read token only", async () => {
     // A second merge request's branch, made now: behind main once the first is merged.
     await api.post(apiPath`/projects/${projectId}/repository/branches`, { branch: "docs", ref: "main" });
     await api.post(apiPath`/projects/${projectId}/repository/branches`, { branch: "badge", ref: "main" });
@@ -149,6 +207,10 @@ describe.sequential("the template's pipeline under gitlab-ci-local, two stacks",
     const notes = await notesOf(iid);
     expect(notes.map((note) => note.body.split("\n")[0])).toEqual(['<!-- platform-review stack="dev" -->', '<!-- platform-review stack="prod" -->']);
     expect(notes.map((note) => /creates badge <code>pipeline-status<\/code> of project <code>([^<]+)<\/code>/.exec(note.body)?.[1])).toEqual(["acme/web", "acme/api"]);
+    expect(envSeen()).toEqual(STACKS.map((stack) => ({ stack, PLATFORM_REVIEW_TOKEN: null, PLATFORM_TOKEN: READ_TOKEN })));
+    // The preview job's log shows the report; each note ends with the review's data, the line the guard reads.
+    expect(run.output).toContain("creates badge <code>pipeline-status</code> of project <code>acme/web</code>");
+    for (const note of notes) expect(note.body.trimEnd().split("\n").at(-1)).toMatch(/^<!-- platform-review-data [A-Za-z0-9+/=]+ -->$/);
   });
 
   it("a second push rewrites each stack's note in place", async () => {
@@ -161,6 +223,19 @@ describe.sequential("the template's pipeline under gitlab-ci-local, two stacks",
     expect(notes.map((note) => /creates badge <code>status<\/code> of project <code>([^<]+)<\/code>/.exec(note.body)?.[1])).toEqual(["acme/web", "acme/api"]);
   });
 
+  it("each stack's report needs only its own preview: a stack whose preview fails holds back no other stack's note", async () => {
+    await api.post(apiPath`/projects/${projectId}/repository/branches`, { branch: "prod-elsewhere", ref: "main" });
+    const broken = await commit("prod-elsewhere", { "Pulumi.prod.yaml": "config:\n  template:project: acme/no-such-project\n" }, "Platform: prod's badge on a project that does not exist");
+    const request = (await api.post<{ iid: number }>(apiPath`/projects/${projectId}/merge_requests`, { source_branch: "prod-elsewhere", target_branch: "main", title: "Platform: prod elsewhere" })).iid;
+    const run = await pipeline(broken, { CI_PIPELINE_SOURCE: "merge_request_event", CI_MERGE_REQUEST_IID: String(request), CI_MERGE_REQUEST_EVENT_TYPE: "detached", CI_MERGE_REQUEST_TARGET_BRANCH_NAME: "main" }, false);
+    expect(run.code).not.toBe(0);
+    // gitlab-ci-local's summary: one line a job that ran; report [prod] never started.
+    expect(run.output).toMatch(/FAIL +preview: \[prod\]/);
+    expect(run.output).toMatch(/PASS +report: \[dev\]/);
+    expect(run.output).not.toMatch(/report: \[prod\]/);
+    expect((await notesOf(request)).map((note) => note.body.split("\n")[0])).toEqual(['<!-- platform-review stack="dev" -->']);
+  });
+
   const merge = async (request: number) => {
     await emulator.runDueWork();
     return (await api.put<{ merge_commit_sha: string | null; sha: string }>(apiPath`/projects/${projectId}/merge_requests/${request}/merge`, {})).merge_commit_sha!;
@@ -168,7 +243,7 @@ describe.sequential("the template's pipeline under gitlab-ci-local, two stacks",
   const defaultBranchPipeline = (sha: string, source = "push") => pipeline(sha, { CI_PIPELINE_SOURCE: source, CI_COMMIT_BRANCH: "main" }, true);
   const badges = async (project: string) => (await api.list<{ id: number; name: string }>(apiPath`/projects/${project}/badges`)).filter((badge) => badge.name === "status");
 
-  it("the merge applies each stack and adds its result, naming the merge commit and linking the review", async () => {
+  it("the merge applies each stack and adds its result, naming the merge commit and linking the review; the program never sees the review token", async () => {
     const sha = await merge(iid);
     const run = await defaultBranchPipeline(sha);
     expect(run.code, run.output).toBe(0);
@@ -178,6 +253,11 @@ describe.sequential("the template's pipeline under gitlab-ci-local, two stacks",
     expect(results[0]!.body).toContain(`Applied commit \`${sha}\``);
     expect(results[0]!.body).toContain(`#note_${devReview!.id})`);
     expect(results[1]!.body).toContain(`#note_${prodReview!.id})`);
+    // Each apply runs the program twice (the preview of the plan, then up), with the write token and without the review token.
+    expect(envSeen()).toEqual(STACKS.flatMap((stack) => [stack, stack]).map((stack) => ({ stack, PLATFORM_REVIEW_TOKEN: null, PLATFORM_TOKEN: emulator.tokens.root })));
+    // The scrubbed events are kept; the raw ones, whose debug events print secrets, are gone.
+    expect(existsSync(path.join(checkout, "up.json"))).toBe(false);
+    for (const stack of STACKS) expect(readFileSync(path.join(checkout, `up-events-${stack}.json`), "utf8")).toMatch(/^\{"sequence":/);
   });
 
   it("a merge request behind main previews its merge result: no reversal of what was merged since, then merges and applies back to back", async () => {
@@ -202,7 +282,11 @@ describe.sequential("the template's pipeline under gitlab-ci-local, two stacks",
     iid = (await api.post<{ iid: number }>(apiPath`/projects/${projectId}/merge_requests`, { source_branch: "rename", target_branch: "main", title: "Platform: link the pipelines" })).iid;
     expect((await mergeRequestPipeline()).code).toBe(0);
     const sha = await merge(iid);
-    const state = JSON.parse(spawnSync("pulumi", ["stack", "export", "--stack", "dev"], { cwd: checkout, env, encoding: "utf8" }).stdout) as { deployment: { resources: { type: string; id?: string }[] } };
+    // bob, from his clone, reads what the pipeline applied to the stack alice made.
+    const bob = teammate("bob");
+    const exported = spawnSync("pulumi", ["stack", "export", "--stack", "dev"], { cwd: bob.dir, env: bob.env, encoding: "utf8" });
+    expect(exported.status, exported.stderr).toBe(0);
+    const state = JSON.parse(exported.stdout) as { deployment: { resources: { type: string; id?: string }[] } };
     const devBadge = state.deployment.resources.find((resource) => resource.type.includes("Badge"))!.id!;
     await api.put(apiPath`/projects/${projectId}/badges/${devBadge.split("/").at(-1)!}`, { link_url: "https://elsewhere.example.com" });
     const run = await defaultBranchPipeline(sha);
@@ -210,7 +294,10 @@ describe.sequential("the template's pipeline under gitlab-ci-local, two stacks",
     expect(run.output).toMatch(/apply: \[dev\][^\n]*FAIL 3/);
     const results = (await notesOf(iid)).filter((note) => note.body.startsWith("<!-- platform-review-applied"));
     expect(results.map((note) => note.body.includes("#### Stopped: this is not what was reviewed"))).toEqual([true, false]);
+    expect(results[0]!.body).toContain("changed outside this program");
     expect(results[0]!.body).toContain("**What to do next:**");
+    // Stopped before any write: the badge is as the hand left it.
+    expect((await api.get<{ link_url: string }>(apiPath`/projects/${projectId}/badges/${devBadge.split("/").at(-1)!}`)).link_url).toBe("https://elsewhere.example.com");
   });
 
   it("the drift schedule keeps one issue per stack: the stack changed outside the program fails, the other has none", async () => {

@@ -7,7 +7,9 @@
  * Pulumi CLI, and the emulator started with `npm run emulator` and stopped by
  * SIGTERM and SIGINT; the review loop rehearsed on the emulator, as
  * docs/review.md's "Rehearse the loop on the emulator" says, word for word
- * (its merge request and notes asserted through the API). Then the update
+ * (its merge request and notes asserted through the API), and again from its
+ * script that starts the emulator with `startEmulator` of the installed
+ * package's `pulumi-platform/emulator`. Then the update
  * command of docs/own-repository.md, the
  * project committed, and a teammate's clone (another HOME, no checkout of
  * pulumi-platform) that runs the CI workflow of docs/ci/github-actions.yml step
@@ -74,11 +76,11 @@ function bash(script: string, cwd: string, env: NodeJS.ProcessEnv = userEnv(), a
   return run;
 }
 
-/** The fenced sh block of README.md (or another doc) that follows `<!-- user-project: NAME -->`. */
+/** The fenced sh (or js) block of README.md (or another doc) that follows `<!-- user-project: NAME -->`. */
 function readmeBlock(name: string, doc = "README.md"): string {
   const readme = readFileSync(path.join(repoRoot, doc), "utf8");
-  const match = new RegExp(`<!-- user-project: ${name} -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(readme);
-  if (!match) throw new Error(`${doc} has no sh block marked <!-- user-project: ${name} -->`);
+  const match = new RegExp(`<!-- user-project: ${name} -->\\s*\`\`\`(?:sh|js)\\n([\\s\\S]*?)\`\`\``).exec(readme);
+  if (!match) throw new Error(`${doc} has no sh or js block marked <!-- user-project: ${name} -->`);
   return match[1]!;
 }
 
@@ -203,6 +205,23 @@ describe("a project of its own, installed from the packed package", { sequential
       process.kill(emulator.pid!, "SIGTERM");
       await exited(emulator);
     }
+  }, 600_000);
+
+  it("docs/review.md: the same rehearsal from its script, against an emulator started from code (startEmulator of pulumi-platform/emulator)", async () => {
+    const env = userEnv({ PULUMI_HOME: path.join(home, ".pulumi") });
+    writeFileSync(path.join(project, "rehearse.sh"), readmeBlock("rehearsal", "docs/review.md"));
+    writeFileSync(path.join(project, "rehearse.mjs"), readmeBlock("rehearsal-from-code", "docs/review.md"));
+    try {
+      // The shell of the README's first day, with its other stack, prod: this emulator starts from the seed, not from dev's.
+      const shell = 'export PATH="$(npx pulumi-platform-cli):$PATH" PULUMI_CONFIG_PASSPHRASE=change-me PULUMI_BACKEND_URL="file://$HOME"\npulumi stack select prod\n';
+      const run = bash(`${shell}npx node rehearse.mjs`, project, env);
+      const printed = run.output.split("\n").filter((line) => /^!\d+ note \d+: /.test(line));
+      expect(printed.map((line) => line.replace(/^!\d+ note \d+: /, ""))).toEqual(['<!-- platform-review stack="prod" -->', '<!-- platform-review-applied stack="prod" -->']);
+      expect(existsSync(path.join(project, "up.json"))).toBe(false);
+    } finally {
+      for (const file of ["rehearse.sh", "rehearse.mjs"]) rmSync(path.join(project, file), { force: true });
+    }
+    expect(await listening(8080)).toBe(false); // the script stopped its emulator
   }, 600_000);
 
   it("the emulator stops on SIGINT to npm run emulator, and on either signal when run directly on an old Node.js, under the project's own", async () => {
