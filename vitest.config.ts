@@ -1,4 +1,5 @@
 import { statSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
@@ -30,6 +31,11 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Each file starts its own emulator on a random loopback port and stops it.
     fileParallelism: true,
+    // One worker more than the cores: vitest's default (cores - 1) runs files one at a time on CI's
+    // 2 cores, while an end-to-end file spends much of its time waiting on the Pulumi CLI's processes
+    // and on the emulator's throttle windows, which a third file's work fills. Tests that read the
+    // time inject a clock (test/support.ts) or bound only real-time work, so the load does not change them.
+    maxWorkers: availableParallelism() + 1,
     sequence: { sequencer: EndToEndFirst },
   },
 });
