@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 const isEndToEnd = (file: TestSpecification) => file.moduleId.includes(`${path.sep}test${path.sep}e2e${path.sep}`);
@@ -23,13 +24,29 @@ class EndToEndFirst extends BaseSequencer {
   }
 }
 
+/**
+ * `npm run emulator` builds before it starts the emulator, and the build
+ * rewrites every file of dist/ (tsc truncates, then writes): a process loading
+ * the package at that moment could read half a file. The one test that runs
+ * it goes first, alone, before the files that load dist/.
+ */
+const REBUILDS_DIST = ["test/emulator/bin-sigterm.test.ts"];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
+    projects: [
+      { extends: true, test: { name: "rebuilds dist", include: REBUILDS_DIST, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: "suite", include: ["test/**/*.test.ts"], exclude: [...configDefaults.exclude, ...REBUILDS_DIST], sequence: { groupOrder: 1 } } },
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Each file starts its own emulator on a random loopback port and stops it.
     fileParallelism: true,
+    // One worker more than the cores: vitest's default (cores - 1) runs files one at a time on CI's
+    // 2 cores, while an end-to-end file spends much of its time waiting on the Pulumi CLI's processes
+    // and on the emulator's throttle windows, which a third file's work fills. Tests that read the
+    // time inject a clock (test/support.ts) or bound only real-time work, so the load does not change them.
+    maxWorkers: availableParallelism() + 1,
     sequence: { sequencer: EndToEndFirst },
   },
 });

@@ -10,7 +10,7 @@
  * emulator holds exactly the declared objects (no duplicate, no orphan,
  * nothing missing); `refresh` under faults changes nothing; a config change
  * (updates, and a replacement) converges to the new declared state; `destroy`
- * converges the same way and leaves the server as it was. A second run loses
+ * converges the same way and leaves the server as it was. A second stack loses
  * the answer of every POST after the server applied it.
  *
  * The emulator's state is read directly (./platform-team.ts), so the checks
@@ -39,21 +39,19 @@ const SLOW_MS = 2_500;
 const REQUEST_TIMEOUT_SECONDS = "1";
 
 /**
- * One request in five fails, in two runs: the first plays every kind in
- * turn on every fifth request (so each kind is surely met whatever the run's
- * length) and then draws at random; the other draws every fault at random
- * from the start, so faults land on other requests. More random draws, per
- * resource and in rounds of their own, run in process
- * (test/reliability/faults.test.ts), where they cost no CLI run.
+ * One request in five fails: the run plays every kind in turn on every fifth
+ * request (so each kind is surely met whatever the run's length) and then
+ * draws at random. Random draws from the start, so that faults land on other
+ * requests, run in process, per resource and in rounds of their own
+ * (test/reliability/faults.test.ts), where they cost no CLI run: what only
+ * the engine shows (its own retries, a command that gives up and is run again)
+ * does not depend on which request a fault meets.
  */
-const RUNS: { name: string; plan: FaultPlan; everyKind: boolean }[] = [
-  {
-    name: "every kind in turn, then at random",
-    everyKind: true,
-    plan: { seed: 20261121, slowMs: SLOW_MS, rules: [{ sequence: FAULT_KINDS.flatMap((kind) => [kind, "pass", "pass", "pass", "pass"] as const) }, { rate: 0.2 }] },
-  },
-  { name: "at random, seed 7", everyKind: false, plan: { seed: 7, slowMs: SLOW_MS, rules: [{ rate: 0.2 }] } },
-];
+const PLAN: FaultPlan = {
+  seed: 20261121,
+  slowMs: SLOW_MS,
+  rules: [{ sequence: FAULT_KINDS.flatMap((kind) => [kind, "pass", "pass", "pass", "pass"] as const) }, { rate: 0.2 }],
+};
 
 interface Stage {
   stage: string;
@@ -87,7 +85,7 @@ function faultsOf(log: readonly RequestLogEntry[]): Record<string, number> {
   return Object.fromEntries(Object.entries(faultCounts(log)).filter(([, count]) => count > 0));
 }
 
-describe.sequential.for(RUNS)("the full example under 20% faults ($name), with the real Pulumi CLI", { timeout: 10 * 60_000 }, ({ name, plan, everyKind }) => {
+describe.sequential("the full example under 20% faults (every kind in turn, then at random), with the real Pulumi CLI", { timeout: 10 * 60_000 }, () => {
   let emulator: Emulator;
   let program: PulumiProgram;
   let before: PlatformTeamObjects;
@@ -105,14 +103,14 @@ describe.sequential.for(RUNS)("the full example under 20% faults ($name), with t
     emulator = await startEmulator({ port: 0, seed: platformTeamSeed });
     before = platformTeamObjects(emulator);
     program = await startProgram(emulator);
-    emulator.setFaultPlan(plan);
+    emulator.setFaultPlan(PLAN);
   }, 20 * 60_000);
 
   afterAll(async () => {
     const injected = faultCounts(emulator.requestLog);
     const total = Object.values(injected).reduce((sum, count) => sum + count, 0);
     console.log(
-      `fault run (${name}): ${JSON.stringify({ requests: emulator.requestLog.length, faultsInjected: total, byKind: injected, objectsChecked: declaredObjectCount(declaredPlatformTeamObjects(before)), stages })}`,
+      `fault run: ${JSON.stringify({ requests: emulator.requestLog.length, faultsInjected: total, byKind: injected, objectsChecked: declaredObjectCount(declaredPlatformTeamObjects(before)), stages })}`,
     );
     program?.dispose();
     await closeAllPools();
@@ -144,9 +142,9 @@ describe.sequential.for(RUNS)("the full example under 20% faults ($name), with t
     expectAsBefore(emulator, before);
   });
 
-  it("faults were really injected (every kind, in the run that plays them in turn), and all were survived", () => {
+  it("faults were really injected (every kind), and all were survived", () => {
     const injected = faultCounts(emulator.requestLog);
-    if (everyKind) for (const kind of FAULT_KINDS) expect(injected[kind] ?? 0, kind).toBeGreaterThan(0);
+    for (const kind of FAULT_KINDS) expect(injected[kind] ?? 0, kind).toBeGreaterThan(0);
     // A fifth of the requests, give or take what a run of this size draws.
     const total = Object.values(injected).reduce((sum, count) => sum + count, 0);
     expect(total / emulator.requestLog.length).toBeGreaterThan(0.1);

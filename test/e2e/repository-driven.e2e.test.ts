@@ -108,10 +108,7 @@ describe.sequential("repository-driven example with the real Pulumi CLI", { time
     expect(outputs.releaseNotes).toContain("Add search");
   });
 
-  it("a second preview shows no changes", async () => {
-    await started.program.preview("--expect-no-changes");
-  });
-
+  // The preview here changes nothing but the nightly's inputs: so it also shows that the first up left a clean stack.
   it("the release's changelog committed through the API moves exactly the schedule's release_version input", async () => {
     const gitlab = new Gitlab({ host: started.emulator.url, token: started.emulator.tokens.root! });
     await gitlab.Repositories.editChangelog(PROJECT, "1.5.0", { branch: "main", from: "v1.4.0", date: "2026-12-01T00:00:00Z" });

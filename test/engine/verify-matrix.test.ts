@@ -295,11 +295,14 @@ describe("preview passes ⇒ the apply succeeds; preview refuses ⇒ the server 
 });
 
 describe("the causes, each a row of the matrix with its words", () => {
-  it("not the owner: maintainer's token on alice's schedule, without takeOwnership", async () => {
+  it("not the owner: maintainer's token on alice's schedule, without takeOwnership, refused at preview and by the server", async () => {
     const made = await as("alice", false, () => applyCreate("PipelineSchedule", { project: "acme/web", description: "owned", ref: "main", cron: "0 2 * * *" }));
     const olds = inputsOf("PipelineSchedule", made.outs);
-    const preview = await as("maintainer", true, () => previewStep("PipelineSchedule", made.id, olds, made.outs, { ...olds, cron: "0 4 * * *" }));
+    const news = { ...olds, cron: "0 4 * * *" };
+    const preview = await as("maintainer", true, () => previewStep("PipelineSchedule", made.id, olds, made.outs, news));
     expect(preview.join("\n")).toContain("the schedule is not the token's user's (maintainer): it belongs to alice");
+    const applied = await as("maintainer", false, () => applyStep("PipelineSchedule", made.id, olds, made.outs, news, [])).then(() => true as const, reasonsOf);
+    expect(applied === true ? "succeeded" : applied.join("\n")).toMatch(/failed with 403/);
   });
 
   it("object hidden: a Guest's delete of alice's schedule fails and keeps it; object gone: the Owner's delete of a deleted one succeeds", async () => {
