@@ -13,6 +13,8 @@ export const registryTagSummary = z.looseObject({
   path: z.string(),
   location: z.string(),
 });
+export type RegistryTagSummary = z.output<typeof registryTagSummary>;
+export const registryTagSummaryCalls = callsOf(registryTagSummary);
 
 export const registryTag = registryTagSummary.extend({
   /** 64 hexadecimal characters. */
@@ -25,6 +27,8 @@ export const registryTag = registryTagSummary.extend({
   /** Bytes. */
   total_size: z.number().nullable(),
 });
+export type RegistryTag = z.output<typeof registryTag>;
+export const registryTagCalls = callsOf(registryTag);
 
 export const registryRepository = z.looseObject({
   id: z.number(),
@@ -45,6 +49,8 @@ export const registryRepository = z.looseObject({
   /** Bytes, deduplicated; only when asked for (`size: true`), and only on the hosted offering for repositories created after 2021-11-04. */
   size: z.number().nullable().optional(),
 });
+export type RegistryRepository = z.output<typeof registryRepository>;
+export const registryRepositoryCalls = callsOf(registryRepository);
 
 /** The repositories of a project or a group. */
 export const registryRepositoriesPath = (owner: { project?: string | number; group?: string | number }): string =>
@@ -57,13 +63,6 @@ export const projectRepositoryPath = (project: string | number, repositoryId: nu
 export const registryTagsPath = (project: string | number, repositoryId: number): string => `${projectRepositoryPath(project, repositoryId)}/tags`;
 /** One tag, by name. */
 export const registryTagPath = (project: string | number, repositoryId: number, name: string): string => `${registryTagsPath(project, repositoryId)}/${pathSegment(name)}`;
-
-export type RegistryRepository = z.output<typeof registryRepository>;
-export type RegistryTagSummary = z.output<typeof registryTagSummary>;
-export type RegistryTag = z.output<typeof registryTag>;
-export const registryRepositoryCalls = callsOf(registryRepository);
-export const registryTagSummaryCalls = callsOf(registryTagSummary);
-export const registryTagCalls = callsOf(registryTag);
 
 /** One tag's detail, and the server's clock when it answered (its `Date` header; ours when it sends none). */
 export async function registryTagWithClock(client: PlatformClient, path: string): Promise<{ tag: RegistryTag; now: number }> {

@@ -151,6 +151,11 @@ export function snakeCase(name: string): string {
   return snake;
 }
 
+/** A request's query: the arguments of these names, each under its API name (its snake form); absent ones are left out by the client. */
+export function queryOf<A extends object, N extends keyof A & string>(args: A, names: readonly N[]): Record<string, A[N]> {
+  return Object.fromEntries(names.map((name) => [snakeCase(name), args[name]]));
+}
+
 /** Each name's snake form, made once: the engine asks for them at every call (a few hundred names at most). */
 const snakeNames = new Map<string, string>();
 

@@ -22,6 +22,7 @@ const registryUpstreamLink = z.looseObject({ id: z.number(), position: z.number(
 /** An association as an upstream's get-one lists it, and as creating one answers. */
 export const upstreamLink = z.looseObject({ id: z.number(), registry_id: z.number(), position: z.number() });
 export type UpstreamLink = z.output<typeof upstreamLink>;
+export const upstreamLinkCalls = callsOf(upstreamLink);
 
 export const virtualRegistry = z.looseObject({
   id: z.number(),
@@ -33,6 +34,8 @@ export const virtualRegistry = z.looseObject({
   /** Only from get-one (see `virtualRegistryDetail`). */
   registry_upstreams: z.array(registryUpstreamLink).optional(),
 });
+export type VirtualRegistry = z.output<typeof virtualRegistry>;
+export const virtualRegistryCalls = callsOf(virtualRegistry);
 
 export const virtualRegistryDetail = virtualRegistry.extend({
   /** The registry's upstreams in the order they are tried. */
@@ -56,6 +59,8 @@ export const upstream = z.looseObject({
   /** Only from get-one (see `upstreamDetail`). */
   registry_upstreams: z.array(upstreamLink).optional(),
 });
+export type Upstream = z.output<typeof upstream>;
+export const upstreamCalls = callsOf(upstream);
 
 export const upstreamDetail = upstream.extend({
   /** Every registry that uses it, with its position there. */
@@ -85,14 +90,7 @@ export const cleanupPolicy = z.looseObject({
   created_at: z.string(),
   updated_at: z.string(),
 });
-
-export type VirtualRegistry = z.output<typeof virtualRegistry>;
-export type Upstream = z.output<typeof upstream>;
 export type CleanupPolicy = z.output<typeof cleanupPolicy>;
-
-export const virtualRegistryCalls = callsOf(virtualRegistry);
-export const upstreamCalls = callsOf(upstream);
-export const upstreamLinkCalls = callsOf(upstreamLink);
 export const cleanupPolicyCalls = callsOf(cleanupPolicy);
 
 /** The registries of the group at `groupPath` (`/groups/1` → `/groups/1/-/virtual_registries/container/registries`). */

@@ -47,6 +47,21 @@ export function countDeclaration(rule: string, key: unknown, limit: number, mess
   if (count > limit) throw new Error(message());
 }
 
+/**
+ * Counts a declaration of a resource its owner holds one of (a setting, a
+ * star): a second for the same owner would overwrite the first on every up,
+ * and take it away on destroy. `what` reads before the owner ("cleanup
+ * policy for"); `rule` says why there is one.
+ */
+export function declareOnePerOwner(
+  declared: { kind: string; name: string; owner: "group" | "project"; value: unknown; connection: unknown },
+  what: string,
+  rule = `a ${declared.owner} has one`,
+): void {
+  const { kind, name, owner, value, connection } = declared;
+  countDeclaration(`one ${kind} per ${owner}`, declarationKey(value, connection), 1, () => `${kind} ${name}: ${owner}: the program declares a second ${what} ${owner} ${String(value)}; ${rule}.`);
+}
+
 /** Claims `value` as unique under `key` for `rule`; throws `message` when it is already claimed. */
 export function claimUnique(rule: string, key: unknown, value: string, message: () => string): void {
   if (key === undefined) return;

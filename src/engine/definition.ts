@@ -99,6 +99,12 @@ interface ResourceBase<S extends z.ZodObject, L extends Live, O extends OutputsD
    * properties without traits are plain API fields. Never declared here.
    */
   fields?: { [K in keyof z.output<S>]?: FieldTraits };
+  /**
+   * For an object its owner holds one of (a setting, a star): the owner's
+   * property, and the words of a second declaration, checked across the
+   * program where it is declared (./declarations.ts).
+   */
+  onePerOwner?: { owner: "group" | "project"; what: string; rule?: string };
   /** The computed outputs: each one's value from the live object, and its traits; documented on its key. */
   outputs: O;
   /**

@@ -9,6 +9,7 @@ import { CONNECTION_PROPERTY, secretConnection, type ConnectionArg } from "./con
 import { type Envelope, withEnvelope } from "./envelope";
 import { mayTakeOver, withoutImportOption } from "./import";
 import { serializedProvider } from "./shim";
+import { declareOnePerOwner } from "./declarations";
 
 /** A resource's arguments: the schema's input type, each property accepting a Pulumi input. */
 export type ResourceArgs<S extends z.ZodObject> = { [K in keyof z.input<S>]: pulumi.Input<z.input<S>[K]> } & ConnectionArg;
@@ -106,6 +107,11 @@ export function deriveOutputsFromId(resource: pulumi.CustomResource, definition:
  */
 export abstract class PlatformResource extends pulumi.CustomResource {
   protected constructor(definition: AnyResourceDefinition, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
+    if (definition.onePerOwner) {
+      const { owner, what, rule } = definition.onePerOwner;
+      const declared = args as Record<string, unknown>;
+      declareOnePerOwner({ kind: definition.name, name, owner, value: declared[owner], connection: declared[CONNECTION_PROPERTY] }, what, rule);
+    }
     const props = { ...resourceProps(definition, args, opts, name), __provider: serializedProvider(definition.name) };
     const restore = registering();
     try {

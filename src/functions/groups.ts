@@ -11,6 +11,7 @@
 import { z } from "zod";
 import { type Query } from "../client";
 import { group as groupDetailShape, groupPath, GROUPS_PATH, groupTokensPath, listedGroup as groupShape, groupPersonalAccessToken as personalAccessTokenShape } from "../api/groups";
+import { queryOf } from "../api/fields";
 import { ownerReference } from "../api/owner";
 import { defineListFunction, defineObjectFunction, groupNeeds, type Camelized } from "./core";
 
@@ -176,16 +177,7 @@ const groupPersonalAccessTokens = defineListFunction({
     return failures;
   },
   path: (args) => groupTokensPath(args.group),
-  query: (args) => ({
-    created_after: args.createdAfter,
-    created_before: args.createdBefore,
-    last_used_after: args.lastUsedAfter,
-    last_used_before: args.lastUsedBefore,
-    revoked: args.revoked,
-    state: args.state,
-    search: args.search,
-    sort: args.sort,
-  }),
+  query: (args) => queryOf(args, ["createdAfter", "createdBefore", "lastUsedAfter", "lastUsedBefore", "revoked", "state", "search", "sort"]),
   subject: (args) => `the personal access tokens of group ${args.group}'s enterprise users`,
   refusals: {
     403: () => inventoryRule,

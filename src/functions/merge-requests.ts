@@ -11,6 +11,7 @@
  */
 import { z } from "zod";
 import { type Query, tokenRefused } from "../client";
+import { queryOf } from "../api/fields";
 import { ownerReference } from "../api/owner";
 import {
   ALL_MERGE_REQUESTS,
@@ -247,11 +248,7 @@ const mergeRequest = defineObjectFunction({
     renderHtml: z.boolean().optional(),
   }),
   path: (args) => mergeRequestPath(args.project, args.iid),
-  query: (args) => ({
-    include_diverged_commits_count: args.includeDivergedCommitsCount,
-    include_rebase_in_progress: args.includeRebaseInProgress,
-    render_html: args.renderHtml,
-  }),
+  query: (args) => queryOf(args, ["includeDivergedCommitsCount", "includeRebaseInProgress", "renderHtml"]),
   subject: mergeRequestSubject,
   refusals: { 403: readRefusal },
   needs: reporterNeeded,

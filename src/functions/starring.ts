@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import { MINIMAL_ACCESS_LEVEL, ROLE_LEVELS } from "../client";
-import { snakeCase } from "../api/fields";
+import { queryOf, snakeCase } from "../api/fields";
 import { ownerReference } from "../api/owner";
 import { starredProject as starredProjectShape, starredProjectsPath, starrer as starrerShape, starrersPath } from "../api/starring";
 import { defineListFunction, type Camelized } from "./core";
@@ -81,22 +81,8 @@ const starredProjects = defineListFunction({
   },
   path: (args) => starredProjectsPath(args.user),
   query: (args) => ({
-    archived: args.archived,
-    membership: args.membership,
-    owned: args.owned,
-    starred: args.starred,
-    statistics: args.statistics,
-    simple: args.simple,
-    with_issues_enabled: args.withIssuesEnabled,
-    with_merge_requests_enabled: args.withMergeRequestsEnabled,
-    with_custom_attributes: args.withCustomAttributes,
-    min_access_level: args.minAccessLevel,
+    ...queryOf(args, ["archived", "membership", "owned", "starred", "statistics", "simple", "withIssuesEnabled", "withMergeRequestsEnabled", "withCustomAttributes", "minAccessLevel", "sort", "search", "updatedAfter", "updatedBefore", "visibility"]),
     order_by: args.orderBy === undefined ? undefined : snakeCase(args.orderBy),
-    sort: args.sort,
-    search: args.search,
-    updated_after: args.updatedAfter,
-    updated_before: args.updatedBefore,
-    visibility: args.visibility,
   }),
   subject: (args) => `the projects starred by user ${args.user}`,
   refusals: {

@@ -10,7 +10,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError } from "../client";
-import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
@@ -55,6 +54,7 @@ const PATCH_ANCHORS = ["enabled", "cadence", "keepNDaysAfterDownload"] as const;
 
 export const cleanupPolicyDefinition = defineObjectResource({
   name: "CleanupPolicy",
+  onePerOwner: { owner: "group", what: "cleanup policy for" },
   schema,
   // One policy per group: the old one must go before the new one can be created.
   deleteBeforeReplace: true,
@@ -150,12 +150,6 @@ export type CleanupPolicyArgs = ResourceArgs<typeof schema>;
 export interface CleanupPolicy extends ResourceOutputs<typeof cleanupPolicyDefinition> {}
 export class CleanupPolicy extends PlatformResource {
   constructor(name: string, args: CleanupPolicyArgs, opts?: pulumi.CustomResourceOptions) {
-    countDeclaration(
-      "cleanup-policies-per-group",
-      declarationKey(args.group, args.connection),
-      1,
-      () => `CleanupPolicy ${name}: group: the program declares a second cleanup policy for group ${String(args.group)}; a group has one.`,
-    );
     super(cleanupPolicyDefinition, name, args, opts);
   }
 }

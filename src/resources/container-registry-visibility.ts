@@ -9,7 +9,6 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { field } from "../api/fields";
 import { ownerInput } from "./common";
-import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineSettingsResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
@@ -39,6 +38,7 @@ const readProject = (ctx: EngineContext, path: string) => projectCalls.get(ctx.c
 
 export const containerRegistryVisibilityDefinition = defineSettingsResource({
   name: "ContainerRegistryVisibility",
+  onePerOwner: { owner: "project", what: "registry visibility for" },
   notFoundSubject: "Project",
   schema,
   outputs: {
@@ -85,13 +85,6 @@ export type ContainerRegistryVisibilityArgs = ResourceArgs<typeof schema>;
 export interface ContainerRegistryVisibility extends ResourceOutputs<typeof containerRegistryVisibilityDefinition> {}
 export class ContainerRegistryVisibility extends PlatformResource {
   constructor(name: string, args: ContainerRegistryVisibilityArgs, opts?: pulumi.CustomResourceOptions) {
-    // Two declarations for one project would overwrite each other on every up, and give back each other's value.
-    countDeclaration(
-      "registry-visibility-per-project",
-      declarationKey(args.project, args.connection),
-      1,
-      () => `ContainerRegistryVisibility ${name}: project: the program declares a second registry visibility for project ${String(args.project)}; a project has one.`,
-    );
     super(containerRegistryVisibilityDefinition, name, args, opts);
   }
 }

@@ -20,7 +20,6 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ownerInput } from "./common";
 import { apiPath } from "../client";
-import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
@@ -106,6 +105,7 @@ async function deleteStar(ctx: EngineContext, id: string, recorded: Record<strin
 
 export const projectStarDefinition = defineObjectResource({
   name: "ProjectStar",
+  onePerOwner: { owner: "project", what: "star on", rule: "a user stars a project once" },
   idForm: starIdForm,
   // A deleted (or no longer visible) project has no star: `404 Project Not Found` reads as gone.
   notFoundSubject: "Project",
@@ -163,13 +163,6 @@ export type ProjectStarArgs = ResourceArgs<typeof schema>;
 export interface ProjectStar extends ResourceOutputs<typeof projectStarDefinition> {}
 export class ProjectStar extends PlatformResource {
   constructor(name: string, args: ProjectStarArgs, opts?: pulumi.CustomResourceOptions) {
-    // A user stars a project once: a second declaration would take over the first's star and remove it on destroy.
-    countDeclaration(
-      "project-star-per-project",
-      declarationKey(args.project, args.connection),
-      1,
-      () => `ProjectStar ${name}: project: the program declares a second star on project ${String(args.project)}; a user stars a project once.`,
-    );
     super(projectStarDefinition, name, args, opts);
   }
 }
