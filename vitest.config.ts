@@ -32,11 +32,36 @@ class EndToEndFirst extends BaseSequencer {
  */
 const REBUILDS_DIST = ["test/emulator/bin-sigterm.test.ts"];
 
+/**
+ * Each test file in a fresh module graph costs about a second of CPU to load
+ * @pulumi/pulumi and the package again, over a hundred times a run. The unit
+ * files share a worker's modules instead; these keep their own: the
+ * end-to-end files, and the files that set the process's environment
+ * (PLATFORM_*, CI_*), which the package reads into its default connection
+ * once a process.
+ */
+const OWN_MODULES = [
+  "test/e2e/**",
+  "test/spec-map.test.ts",
+  "test/engine/verify.test.ts",
+  "test/resources/badge.test.ts",
+  "test/resources/application-settings.test.ts",
+  "test/import/program.test.ts",
+  "test/import/terraform.test.ts",
+  "test/client/tls.test.ts",
+  "test/client/job-token.test.ts",
+  "test/functions/core.test.ts",
+];
+
 export default defineConfig({
   test: {
     projects: [
       { extends: true, test: { name: "rebuilds dist", include: REBUILDS_DIST, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: "suite", include: ["test/**/*.test.ts"], exclude: [...configDefaults.exclude, ...REBUILDS_DIST], sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: "suite", include: OWN_MODULES.map((glob) => (glob.endsWith("**") ? `${glob}/*.test.ts` : glob)), sequence: { groupOrder: 1 } } },
+      {
+        extends: true,
+        test: { name: "shared modules", include: ["test/**/*.test.ts"], exclude: [...configDefaults.exclude, ...REBUILDS_DIST, ...OWN_MODULES], isolate: false, sequence: { groupOrder: 1 } },
+      },
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
