@@ -19,14 +19,13 @@
  *
  * Merges are recorded in the emulator's state, as a real server records them.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiPath, closeAllPools, PlatformClient } from "pulumi-platform";
-import { mergeRequestStore, startEmulator, type Emulator } from "pulumi-platform/emulator";
-import { ensurePulumiCli, PulumiProgram } from "../../scripts/pulumi-workspace.mts";
-import { runTemplateJob, templateProject } from "./template-jobs";
+import { apiPath, type PlatformClient } from "pulumi-platform";
+import { mergeRequestStore, type Emulator } from "pulumi-platform/emulator";
+import type { PulumiProgram } from "../../scripts/pulumi-workspace.mts";
+import { runTemplateJob, startTemplateStack, stopTemplateStack } from "./template-jobs";
 
 /** The apply's token: maintainer's, whose user is made Owner of acme for the group badge (and loses it for a while). */
 const WRITE_TOKEN = "glpat-maintainer-token";
@@ -101,20 +100,12 @@ function writeProgram(withGroupBadge: boolean): void {
 }
 
 beforeAll(async () => {
-  ensurePulumiCli();
-  emulator = await startEmulator({ port: 0, backgroundWork: "manual" });
-  api = new PlatformClient({ url: emulator.url, token: emulator.tokens.root!, retryBaseDelayMs: 10 });
-  work = mkdtempSync(path.join(tmpdir(), "failed-apply-e2e-"));
-  program = await PulumiProgram.create({ programDir: templateProject(work), transpileOnly: true, config: { "platform:url": emulator.url }, secrets: { "platform:token": emulator.tokens.root! } });
-  projectId = (await api.get<{ id: number }>(apiPath`/projects/${"acme/web"}`)).id;
+  ({ emulator, api, work, program, projectId } = await startTemplateStack("failed-apply-e2e-"));
   maintainerOfAcmeIs(50);
 }, 10 * 60_000);
 
 afterAll(async () => {
-  program?.dispose();
-  if (work) rmSync(work, { recursive: true, force: true });
-  await closeAllPools();
-  await emulator?.stop();
+  await stopTemplateStack({ emulator, work, program });
 });
 
 describe.sequential("an apply that fails part way, and its retry, through the template's jobs", { timeout: 5 * 60_000 }, () => {

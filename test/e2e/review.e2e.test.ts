@@ -31,15 +31,14 @@
  * default branch (the project's node_modules is this repository's;
  * test/e2e/user-project.e2e.test.ts installs for real).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { apiPath, closeAllPools, PlatformClient } from "pulumi-platform";
-import { startEmulator, type Emulator } from "pulumi-platform/emulator";
-import { ensurePulumiCli, PulumiProgram, repoRoot } from "../../scripts/pulumi-workspace.mts";
-import { expand, jobOf, run, runTemplateJob, templateProject, type JobRun, type ProjectVariable } from "./template-jobs";
+import { apiPath, type PlatformClient } from "pulumi-platform";
+import type { Emulator } from "pulumi-platform/emulator";
+import { PulumiProgram, repoRoot } from "../../scripts/pulumi-workspace.mts";
+import { expand, jobOf, run, runTemplateJob, startTemplateStack, stopTemplateStack, type JobRun, type ProjectVariable } from "./template-jobs";
 
 interface Note {
   id: number;
@@ -119,20 +118,11 @@ const resultNotes = async () => (await notes()).filter((note) => note.body.start
 const badgesOnServer = async () => (await api.list<{ name: string; link_url: string }>(apiPath`/projects/${"acme/web"}/badges`)).filter((badge) => badge.name.startsWith("pipeline"));
 
 beforeAll(async () => {
-  ensurePulumiCli();
-  // Background work when the test says: a merge request is prepared before the test reads its head.
-  emulator = await startEmulator({ port: 0, backgroundWork: "manual" });
-  api = new PlatformClient({ url: emulator.url, token: emulator.tokens.root!, retryBaseDelayMs: 10 });
-  work = mkdtempSync(path.join(tmpdir(), "review-e2e-"));
-  program = await PulumiProgram.create({ programDir: templateProject(work), transpileOnly: true, config: { "platform:url": emulator.url }, secrets: { "platform:token": emulator.tokens.root! } });
-  projectId = (await api.get<{ id: number }>(apiPath`/projects/${"acme/web"}`)).id;
+  ({ emulator, api, work, program, projectId } = await startTemplateStack("review-e2e-"));
 }, 10 * 60_000);
 
 afterAll(async () => {
-  program?.dispose();
-  if (work) rmSync(work, { recursive: true, force: true });
-  await closeAllPools();
-  await emulator?.stop();
+  await stopTemplateStack({ emulator, work, program });
 });
 
 describe.sequential("the review loop through the template's CI jobs", { timeout: 5 * 60_000 }, () => {

@@ -9,12 +9,14 @@
  * repository's.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "vitest";
 import { parse } from "yaml";
-import type { Emulator } from "pulumi-platform/emulator";
-import { type PulumiProgram, repoRoot } from "../../scripts/pulumi-workspace.mts";
+import { apiPath, closeAllPools, PlatformClient } from "pulumi-platform";
+import { startEmulator, type Emulator } from "pulumi-platform/emulator";
+import { ensurePulumiCli, PulumiProgram, repoRoot } from "../../scripts/pulumi-workspace.mts";
 
 export interface Job {
   extends?: string | string[];
@@ -67,7 +69,7 @@ export function run(command: string, args: string[], options: { cwd: string; env
  * package's bin would put on PATH (`work`/bin) and in the report jobs'
  * `$REVIEW_TOOL` (`work` itself): this repository's platform-review.
  */
-export function templateProject(work: string): string {
+function templateProject(work: string): string {
   mkdirSync(path.join(work, "bin"));
   symlinkSync(path.join(repoRoot, "bin/platform-review.js"), path.join(work, "bin/platform-review"));
   mkdirSync(path.join(work, "node_modules/.bin"), { recursive: true });
@@ -75,6 +77,40 @@ export function templateProject(work: string): string {
   const made = spawnSync(process.execPath, [path.join(repoRoot, "bin/pulumi-platform-new.js"), path.join(work, "infra")], { encoding: "utf8" });
   expect(made.status, made.stderr).toBe(0);
   return path.join(work, "infra");
+}
+
+/** A template project's stack on a fresh emulator, as the template-job tests start from. */
+export interface TemplateStack {
+  emulator: Emulator;
+  /** The administrator's client. */
+  api: PlatformClient;
+  work: string;
+  program: PulumiProgram;
+  /** acme/web's numeric id: the project the pipeline runs in. */
+  projectId: number;
+}
+
+/**
+ * The emulator (background work when the test says: a merge request is
+ * prepared before the test reads its head), a project from the template in a
+ * temporary directory, and its stack, on the administrator's token.
+ */
+export async function startTemplateStack(prefix: string): Promise<TemplateStack> {
+  ensurePulumiCli();
+  const emulator = await startEmulator({ port: 0, backgroundWork: "manual" });
+  const api = new PlatformClient({ url: emulator.url, token: emulator.tokens.root!, retryBaseDelayMs: 10 });
+  const work = mkdtempSync(path.join(tmpdir(), prefix));
+  const program = await PulumiProgram.create({ programDir: templateProject(work), transpileOnly: true, config: { "platform:url": emulator.url }, secrets: { "platform:token": emulator.tokens.root! } });
+  const projectId = (await api.get<{ id: number }>(apiPath`/projects/${"acme/web"}`)).id;
+  return { emulator, api, work, program, projectId };
+}
+
+/** Stops what startTemplateStack started; any part may be missing when it failed half way. */
+export async function stopTemplateStack(stack: Partial<TemplateStack>): Promise<void> {
+  stack.program?.dispose();
+  if (stack.work) rmSync(stack.work, { recursive: true, force: true });
+  await closeAllPools();
+  await stack.emulator?.stop();
 }
 
 export interface JobContext {
