@@ -22,12 +22,22 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { closeAllPools } from "./client";
 import { configureConnection } from "./connection";
+import { fileBackendDirectory, repairMetadataFiles } from "./file-backend";
 import type { AnyResourceDefinition } from "./engine/definition";
 import { lookUpPendingCreate, type PendingCreateFinding } from "./engine/pending-creates";
 import { definitions } from "./resources";
 
 const TYPE_PREFIX = "pulumi-nodejs:dynamic/platform:";
-const USAGE = "usage: platform-recover [--stack NAME]  (in the directory of the Pulumi program, after `pulumi cancel` if the killed run left the stack locked)";
+const USAGE =
+  "usage: platform-recover [--cancel] [--stack NAME]  (in the directory of the Pulumi program; --cancel first releases the lock the killed run left, " +
+  "as `pulumi cancel --yes` does: only once no other pulumi command runs on the stack)";
+/** What the CLI says when it cannot read the stack's state, the file backend's damaged metadata among the causes. */
+const UNREADABLE_STATE = /failed to load checkpoint|^error: EOF$/m;
+
+interface Options {
+  cancel: boolean;
+  stackFlags: string[];
+}
 
 interface StateResource {
   urn: string;
@@ -47,14 +57,14 @@ interface StackState {
 }
 
 export async function run(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
-  const stackFlags = stackFlagsOf(argv);
-  if (stackFlags === undefined) {
+  const options = optionsOf(argv);
+  if (options === undefined) {
     console.error(USAGE);
     process.exitCode = 2;
     return;
   }
   try {
-    process.exitCode = await recover(stackFlags);
+    process.exitCode = await recover(options);
   } catch (error) {
     console.error(`platform-recover: ${(error as Error).message}`);
     process.exitCode = 1;
@@ -63,10 +73,14 @@ export async function run(argv: readonly string[] = process.argv.slice(2)): Prom
   }
 }
 
-function stackFlagsOf(argv: readonly string[]): string[] | undefined {
-  if (argv.length === 0) return [];
-  if (argv.length === 2 && argv[0] === "--stack" && argv[1] !== "") return ["--stack", argv[1]!];
-  return undefined;
+function optionsOf(argv: readonly string[]): Options | undefined {
+  const options: Options = { cancel: false, stackFlags: [] };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--cancel" && !options.cancel) options.cancel = true;
+    else if (argv[i] === "--stack" && options.stackFlags.length === 0 && argv[i + 1]) options.stackFlags = ["--stack", argv[++i]!];
+    else return undefined;
+  }
+  return options;
 }
 
 function pulumi(args: string[], { quiet = true } = {}): string {
@@ -79,8 +93,28 @@ interface Outcome {
   finding: PendingCreateFinding | { made: "recorded" };
 }
 
-async function recover(stackFlags: string[]): Promise<number> {
-  const state = JSON.parse(pulumi(["stack", "export", ...stackFlags])) as StackState;
+/**
+ * Runs a pulumi command; if the CLI cannot read the stack's state and the
+ * backend is a directory whose metadata a kill cut, repairs it and runs the
+ * command again.
+ */
+function pulumiRepairing(args: string[]): string {
+  try {
+    return pulumi(args);
+  } catch (error) {
+    if (!UNREADABLE_STATE.test(String((error as { stderr?: unknown }).stderr ?? ""))) throw error;
+    const { url } = JSON.parse(pulumi(["whoami", "--json"])) as { url?: string };
+    const directory = url === undefined ? undefined : fileBackendDirectory(url);
+    const removed = directory === undefined ? [] : repairMetadataFiles(directory);
+    if (removed.length === 0) throw error;
+    for (const file of removed) console.log(`Repaired the state backend: removed ${file}, a metadata file the killed run left cut (the backend reads a missing one as default metadata).`);
+    return pulumi(args);
+  }
+}
+
+async function recover({ cancel, stackFlags }: Options): Promise<number> {
+  if (cancel) console.log(pulumiRepairing(["cancel", "--yes", ...stackFlags]).trim());
+  const state = JSON.parse(pulumiRepairing(["stack", "export", ...stackFlags])) as StackState;
   const pending = (state.deployment.pending_operations ?? []).filter((op) => op.type === "creating" && op.resource.type.startsWith(TYPE_PREFIX));
   if (pending.length === 0) {
     console.log("No create of pulumi-platform's resources is pending in this stack: nothing to recover.");

@@ -49,6 +49,7 @@ const TOP_MODULES: Record<string, Layer> = {
   "image-types.ts": "base",
   "application-settings-catalogue.ts": "base",
   "node-version.ts": "base",
+  "file-backend.ts": "base",
 };
 
 function modules(dir: string): string[] {

@@ -13,7 +13,7 @@
  * answered as usual), so the kill lands among the creates.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeAllPools } from "pulumi-platform";
@@ -92,66 +92,99 @@ function installCommands(program: PulumiProgram): void {
   symlinkSync(path.join(repoRoot, "bin/platform-recover.js"), path.join(modules, ".bin/platform-recover"));
 }
 
-describe.sequential("a pulumi up of 50 creates killed by SIGKILL, with the real Pulumi CLI", { timeout: 10 * 60_000 }, () => {
-  let emulator: Emulator;
-  let program: PulumiProgram;
-  let before: Map<string, number[]>;
-  const started: number[] = [];
+/** The pulumi-platform Badge posts the emulator has seen. */
+function badgePosts(emulator: Emulator) {
+  return emulator.requestLog.filter((entry) => entry.method === "POST" && BADGE_POSTS.test(entry.path));
+}
 
+async function waitFor(done: () => boolean, what: string): Promise<void> {
+  for (const end = Date.now() + 120_000; !done(); await new Promise((resolve) => setTimeout(resolve, 20))) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+  }
+}
+
+/**
+ * Starts `pulumi up` in a process group of its own; once `begun()` holds, reads the processes of its session
+ * (their pids go into `started`, for the test's clean-up); once `due()` holds, kills the group with SIGKILL and
+ * waits for the provider process to exit.
+ */
+async function killUp(program: PulumiProgram, started: number[], begun: () => boolean, due: () => boolean) {
+  const cli = spawn("pulumi", ["--non-interactive", "up", "--yes", "--skip-preview"], { cwd: program.dir, env: program.env, stdio: "ignore", detached: true });
+  await waitFor(begun, "the creates to begin");
+  // Read while the creates go on (before the kill, so the emulator is not held up around it).
+  const processes = sessionProcesses(cli.pid!);
+  started.push(...processes.map((p) => p.pid));
+  const providers = processes.filter((p) => p.command.includes("dynamic-provider"));
+  await waitFor(due, "the moment to kill");
+  const killedAt = Date.now();
+  process.kill(-cli.pid!, "SIGKILL");
+  await waitFor(() => providers.every((p) => !alive(p.pid)), "the provider process to exit");
+  return { killedAt, providers, cliPid: cli.pid! };
+}
+
+/** The creates the stack's state file records as pending, read from the file backend's directory (replaced whole by a rename). */
+function pendingCreatesOnDisk(program: PulumiProgram): number {
+  try {
+    const state = JSON.parse(readFileSync(path.join(program.root, "backend/.pulumi/stacks/platform-killed-apply", `${program.stack}.json`), "utf8"));
+    return (state.checkpoint?.latest?.pending_operations ?? []).filter((op: { type: string }) => op.type === "creating").length;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The emulator (each badge POST held `slowMs` by its fault plan, then answered as usual) and the program
+ * of `badgeCount` badges, set up before the describe's tests and stopped after them, with what a kill left running.
+ */
+function useKilledApplyStack({ slowMs, badgeCount }: { slowMs: number; badgeCount: number }) {
+  const stack = { emulator: undefined as unknown as Emulator, program: undefined as unknown as PulumiProgram, started: [] as number[] };
   beforeAll(async () => {
     ensurePulumiCli();
-    emulator = await startEmulator({ port: 0, faults: { slowMs: 300, rules: [{ method: "POST", path: BADGE_POSTS.source, rate: 1, kinds: ["slow"] }] } });
-    before = await serverBadges(emulator);
-    program = await PulumiProgram.create({
+    stack.emulator = await startEmulator({ port: 0, faults: { slowMs, rules: [{ method: "POST", path: BADGE_POSTS.source, rate: 1, kinds: ["slow"] }] } });
+    stack.program = await PulumiProgram.create({
       programDir: "test/e2e/programs/killed-apply",
       transpileOnly: true,
-      config: { "platform:url": emulator.url },
-      secrets: { "platform:token": emulator.tokens.root! },
+      config: { "platform:url": stack.emulator.url, badgeCount: String(badgeCount) },
+      secrets: { "platform:token": stack.emulator.tokens.root! },
     });
-    installCommands(program);
+    installCommands(stack.program);
   }, 5 * 60_000);
-
   afterAll(async () => {
-    // What the kill left running (Pulumi's language host, in a group of its own), by the ids this test saw.
-    for (const pid of started) if (alive(pid)) process.kill(pid, "SIGKILL");
-    program?.dispose();
+    // What the kill left running (Pulumi's language host, in a group of its own), by the ids the test saw.
+    for (const pid of stack.started) if (alive(pid)) process.kill(pid, "SIGKILL");
+    stack.program?.dispose();
     await closeAllPools();
-    await emulator?.stop();
+    await stack.emulator?.stop();
+  });
+  return stack;
+}
+
+describe.sequential("a pulumi up of 50 creates killed by SIGKILL, with the real Pulumi CLI", { timeout: 10 * 60_000 }, () => {
+  const stack = useKilledApplyStack({ slowMs: 300, badgeCount: BADGES });
+  let before: Map<string, number[]>;
+  beforeAll(async () => {
+    before = await serverBadges(stack.emulator);
   });
 
   it("no create starts after the kill of the CLI's process group, and the provider process exits", async () => {
-    const cli = spawn("pulumi", ["--non-interactive", "up", "--yes", "--skip-preview"], { cwd: program.dir, env: program.env, stdio: "ignore", detached: true });
-    const badgePosts = () => emulator.requestLog.filter((entry) => entry.method === "POST" && BADGE_POSTS.test(entry.path));
-    const waitFor = async (done: () => boolean, what: string) => {
-      for (const end = Date.now() + 120_000; !done(); await new Promise((resolve) => setTimeout(resolve, 20))) {
-        if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-      }
-    };
-    await waitFor(() => badgePosts().length > 0, "the first create");
-    // Read while the creates go on (before the kill, so the emulator is not held up around it).
-    const processes = sessionProcesses(cli.pid!);
-    started.push(...processes.map((p) => p.pid));
-    const providers = processes.filter((p) => p.command.includes("dynamic-provider"));
+    const { emulator, program, started } = stack;
+    // The emulator logs a request once answered.
+    const answered = (count: number) => () => badgePosts(emulator).length >= count;
+    const { killedAt, providers, cliPid } = await killUp(program, started, answered(1), answered(12));
     expect(providers.length).toBeGreaterThan(0);
     // Killing the CLI's group does not reach the provider: Pulumi starts it in a group of its own.
-    expect(providers.every((p) => p.pgid !== cli.pid)).toBe(true);
+    expect(providers.every((p) => p.pgid !== cliPid)).toBe(true);
 
-    await waitFor(() => badgePosts().length >= 12, "12 creates");
-    const killedAt = Date.now();
-    process.kill(-cli.pid!, "SIGKILL");
-
-    await waitFor(() => providers.every((p) => !alive(p.pid)), "the provider process to exit");
-    const posts = badgePosts();
+    const posts = badgePosts(emulator);
     const late = posts.filter((entry) => entry.time > killedAt + ARRIVAL_SLACK_MS);
     console.log(`killed after ${posts.length - late.length} badge POSTs; started after the kill: ${JSON.stringify(late.map((entry) => `+${entry.time - killedAt} ms`))}`);
     expect(late).toEqual([]);
     expect(posts.length).toBeLessThan(BADGES);
-
-    const pending = ((await program.exportStack()).deployment.pending_operations ?? []) as unknown[];
-    expect(pending.length).toBeGreaterThan(0);
+    // The state is not read here: the kill may have cut the backend's metadata file, which the recovery repairs.
   });
 
   it("the documented recovery, word for word: each badge once on the server and in the stack, then a clean preview", async () => {
+    const { emulator, program } = stack;
     // Not spawnSync: the emulator answers from this process.
     const run = await bash(recoveryCommands(), program);
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
@@ -173,7 +206,39 @@ describe.sequential("a pulumi up of 50 creates killed by SIGKILL, with the real 
   });
 
   it("destroy leaves the server as the seed had it", async () => {
+    const { emulator, program } = stack;
     await program.destroy();
     expect(await serverBadges(emulator)).toEqual(before);
+  });
+});
+
+describe.sequential("a kill that also cuts the file backend's metadata file, with the real Pulumi CLI", { timeout: 10 * 60_000 }, () => {
+  const COUNT = 4;
+  const stack = useKilledApplyStack({ slowMs: 2000, badgeCount: COUNT });
+
+  it("the documented recovery repairs the cut file, settles the pending creates, and the stack converges", async () => {
+    const { emulator, program, started } = stack;
+    // Each create is held 2 s, so the kill lands while the state records them as pending.
+    const pending = () => pendingCreatesOnDisk(program) > 0;
+    await killUp(program, started, pending, pending);
+    // Where the kill lands between the backend truncating the metadata file and writing it (rare, seen in CI).
+    const metadata = path.join(program.root, "backend/.pulumi/stacks/platform-killed-apply", `${program.stack}.json.attrs`);
+    expect(statSync(metadata).size).toBeGreaterThan(0);
+    truncateSync(metadata, 0);
+    const broken = await program.cli(["stack", "export"], { allowFailure: true });
+    expect(broken.stderr).toContain("failed to load checkpoint: EOF");
+
+    const run = await bash(recoveryCommands(), program);
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.stdout).toContain(`Repaired the state backend: removed .pulumi/stacks/platform-killed-apply/${program.stack}.json.attrs, a metadata file the killed run left cut`);
+    expect(run.stdout, run.stdout).toMatch(/b0\d: made as declared \(projects\/acme%2Fweb\/badges\/\d+\): recorded in the stack/);
+
+    const after = await serverBadges(emulator);
+    for (let i = 1; i <= COUNT; i++) expect(after.get(`b0${i}`), `b0${i}`).toHaveLength(1);
+    const state = await program.exportStack();
+    expect(state.deployment.pending_operations ?? []).toEqual([]);
+    expect(state.deployment.resources?.filter((resource) => resource.type === "pulumi-nodejs:dynamic/platform:Badge")).toHaveLength(COUNT);
+    await program.preview("--expect-no-changes");
+    await program.destroy();
   });
 });
