@@ -8,9 +8,14 @@
  * parses `"<cron> <zone>"` with `Fugit::Cron.parse`): five fields, or six with
  * seconds first; month and weekday names; ranges, lists and steps; `L` and
  * `#` for last and nth; `@daily`-style nicknames. The parsing here is croner's
- * in its "5-or-6-parts" mode, which reads that dialect; the extras croner reads
- * beyond it (`W`, `?`, a weekday's `5L`) a real server refuses, so they are
- * refused here before croner sees them.
+ * in its "5-or-6-parts" mode, which reads most of that dialect; the extras
+ * croner reads beyond it (`W`, `?`, a weekday's `5L`) a real server refuses, so
+ * they are refused here before croner sees them, and the forms the server
+ * reads that croner does not (hour 24, a step after one value, negative days,
+ * `#-1`, reversed ranges, steps beyond the field) are rewritten into forms
+ * croner reads alike before it judges them. Only the verdict is asked of
+ * croner: the server computes the runs, and a valid expression that never
+ * runs (the 31st of February) is saved with no next run, so it is accepted.
  *
  * The zone is either an IANA identifier (TZInfo, which `Intl` carries) or one
  * of the framework's zone names, Rails' `ActiveSupport::TimeZone::MAPPING`
@@ -60,6 +65,39 @@ function parse(cron: string, zone: string): Cron {
   return new Cron(cron, { mode: "5-or-6-parts", timezone: zone });
 }
 
+/** The largest value of each field, seconds first, for steps beyond a field's range (croner refuses those). */
+const FIELD_MAXIMA = [59, 59, 23, 31, 12, 7];
+
+/**
+ * An element of a field (between commas) the server reads but croner does
+ * not, as a form croner judges alike; `position` counts the five fields from
+ * the minute (the seconds field is -1).
+ */
+function inCronersDialect(element: string, position: number): string {
+  // A step after a single value: the server leaves the value alone (5/15 is 5).
+  let rewritten = element.replace(/^(\w+)\/\d\d?$/, (all, value: string) => (value === "*" ? all : value));
+  // A reversed range: the server reads it forwards.
+  rewritten = rewritten.replace(/^(\d+)-(\d+)(?=\/|$)/, (all, from: string, to: string) => (Number(from) > Number(to) ? `${to}-${from}` : all));
+  // A step beyond the field's range (of two digits at most, as the server reads steps): the first value only.
+  rewritten = rewritten.replace(/\/(\d\d?)$/, (all, step: string) => (Number(step) > FIELD_MAXIMA[position + 1]! ? `/${FIELD_MAXIMA[position + 1]}` : all));
+  if (position === 1) return rewritten.replace(/^24(?=\/|$)/, "0").replace(/-24(?=\/|$)/, "-23"); // hour 24 is midnight
+  if (position === 2) return /^(-(3[01]|[12]?\d)|last)$/i.test(rewritten) ? "L" : rewritten; // counted from the month's end
+  if (position === 4) return rewritten.replace(/#(-[1-5]|last)$/i, "#L"); // the last of the month
+  return rewritten;
+}
+
+/** Whether croner reads the fields once the server's own forms are rewritten into its. */
+function parses(fields: string[]): boolean {
+  const offset = fields.length === 6 ? 1 : 0;
+  const rewritten = fields.map((field, index) => field.split(",").map((element) => inCronersDialect(element, index - offset)).join(","));
+  try {
+    parse(rewritten.join(" "), "UTC");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** What a cron expression is, for the messages: the same words wherever one is refused. */
 const CRON_RULE =
   "A cron expression has five fields (minute hour day-of-month month day-of-week), or six with seconds first, " +
@@ -79,11 +117,10 @@ export function cronProblem(cron: string): string | undefined {
 }
 
 /**
- * Verdicts already reached, by expression. Judging one (croner's parse, then a
- * search for its next run) is not cheap, and each schedule's expression
- * is judged at check and again when create or update parses its inputs; the
+ * Verdicts already reached, by expression. Each schedule's expression is
+ * judged at check and again when create or update parses its inputs, and the
  * schedules of a stack share a handful of expressions. The verdict depends on
- * the text alone (the next-run search starts from a fixed date).
+ * the text alone.
  */
 const cronVerdicts = new Map<string, string | undefined>();
 const MAX_REMEMBERED_VERDICTS = 1_000;
@@ -93,26 +130,24 @@ function judgedCron(cron: string): string | undefined {
   if (cron.trim() === "") return `a cron expression is required. ${CRON_RULE}`;
   const fields = cron.trim().split(/\s+/);
   if (fields[0]!.startsWith("@")) {
-    if (fields.length > 1 || !parses(cron)) return invalid("the nicknames are @yearly, @annually, @monthly, @weekly, @daily, @midnight and @hourly");
+    if (fields.length > 1 || !parses(fields)) return invalid("the nicknames are @yearly, @annually, @monthly, @weekly, @daily, @midnight and @hourly");
   } else if (fields.length !== 5 && fields.length !== 6) {
     return invalid(`it has ${fields.length} field${fields.length === 1 ? "" : "s"}`);
   } else if (fields.some((field) => /[?W]/i.test(field)) || /\dL/i.test(fields.at(-1)!)) {
     return invalid("W, ? and a weekday's L (5L) are not read by the server; for the last Friday write 5#L");
-  } else if (!parses(cron)) {
+  } else if (!parses(fields)) {
     return invalid(fieldProblem(fields));
   }
-  // A pattern that never fires (the 31st of February) has no next run for the server to compute.
-  if (parse(cron, "UTC").nextRun(new Date(Date.UTC(2000, 0, 1))) === null) return `${JSON.stringify(cron)} never runs: no date matches it`;
   return undefined;
 }
 
 /** The fields in order, with what each takes; six fields put seconds first. */
 const FIELDS = [
   { name: "minute", takes: "0-59" },
-  { name: "hour", takes: "0-23" },
-  { name: "day-of-month", takes: "1-31, or L" },
+  { name: "hour", takes: "0-23 (or 24, midnight)" },
+  { name: "day-of-month", takes: "1-31, or L or -1 for the last (-2 the one before)" },
   { name: "month", takes: "1-12 or JAN-DEC" },
-  { name: "day-of-week", takes: "0-7 or SUN-SAT, with 5#2 or 5#L for the second or last Friday" },
+  { name: "day-of-week", takes: "0-7 or SUN-SAT, with 5#2 or 5#L (5#-1) for the second or last Friday" },
 ];
 const SECONDS = { name: "second", takes: "0-59" };
 const FIELD_FORMS = "*, a value, or a range, list or step of values (1-5, 1,15, */10)";
@@ -125,16 +160,7 @@ function fieldProblem(fields: string[]): string {
   const named = fields.length === 6 ? [SECONDS, ...FIELDS] : FIELDS;
   const wrong = fields.flatMap((field, index) => {
     const alone = fields.map((_, at) => (at === index ? field : "*"));
-    return parses(alone.join(" ")) ? [] : [`the ${named[index]!.name} field (${JSON.stringify(field)}) takes ${FIELD_FORMS} of ${named[index]!.takes}`];
+    return parses(alone) ? [] : [`the ${named[index]!.name} field (${JSON.stringify(field)}) takes ${FIELD_FORMS} of ${named[index]!.takes}`];
   });
   return wrong.length > 0 ? wrong.join("; ") : `its fields are valid one by one but not together (${FIELD_FORMS})`;
-}
-
-function parses(cron: string): boolean {
-  try {
-    parse(cron, "UTC");
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -86,10 +86,21 @@ describe("check (preview)", () => {
     expect(result.inputs.variables).toEqual({ DEPLOY_TOKEN: { value: SECRET, variableType: "env_var" }, TARGET: { value: "staging", variableType: "env_var" } });
   });
 
+  it("an expression the server takes that matches no date is created as declared, with no next run, and reads back the same", async () => {
+    const { id, inputs: declared, outs } = await createSchedule({ cron: "0 0 31 2 *" });
+    expect(outs.nextRunAt).toBeNull();
+    expect((await live(id)).cron).toBe("0 0 31 2 *");
+    const read = await schedule.read(id, outs);
+    expect(read.props?.cron).toBe("0 0 31 2 *");
+    expect(read.props?.nextRunAt).toBeNull();
+    expect(await schedule.diff(id, outs, declared)).toMatchObject({ changes: false });
+    await schedule.delete(id, outs);
+  });
+
   it("each expression keeps its own verdict, judged once and remembered: a bad one fails alike every time, a good one beside it passes", async () => {
     for (let round = 0; round < 2; round++) {
-      const bad = await schedule.check({}, inputs({ cron: "0 0 31 2 *" }));
-      expect(bad.failures?.map((f) => f.reason)).toEqual([expect.stringMatching(/cron: "0 0 31 2 \*" never runs: no date matches it/)]);
+      const bad = await schedule.check({}, inputs({ cron: "0 0 32 2 *" }));
+      expect(bad.failures?.map((f) => f.reason)).toEqual([expect.stringMatching(/cron: "0 0 32 2 \*" is not a valid cron expression: the day-of-month field/)]);
       expect((await schedule.check({}, inputs({ cron: "0 0 30 1 *" }))).failures ?? []).toEqual([]);
       expect((await schedule.check({}, inputs({ cron: "0 0 31 2" }))).failures?.[0]?.reason).toMatch(/has 4 fields/);
     }
