@@ -130,6 +130,8 @@ describe.sequential("an apply that fails part way, and its retry, through the te
     expect(await badgeNames("projects", "acme/web")).toEqual(["pipeline"]);
     expect(await badgeNames("groups", "acme")).toEqual([]);
     const [result] = await resultNotes();
+    expect(result!.body).toContain(`commit \`${commitSha}\``); // the merge commit the server made, not the merge request's head
+    expect(commitSha).not.toBe(headSha);
     expect(result!.body).toContain("**The apply failed:**");
     expect(result!.body).toContain("created badge");
     expect(result!.body).toMatch(/#### Not applied \(1\)\n\n- `\+` creates badge <code>acme-status<\/code> of group <code>acme<\/code> <em>\(its step failed/);
@@ -145,6 +147,7 @@ describe.sequential("an apply that fails part way, and its retry, through the te
     expect(apply.stderr).toContain("an earlier apply of this commit made 2 of the reviewed changes");
     expect(await badgeNames("groups", "acme")).toEqual(["acme-status"]);
     const [, retry] = await resultNotes();
+    expect(retry!.body).toContain(`commit \`${commitSha}\``);
     expect(retry!.body).toContain("**Applied:** 1 created.");
     expect(retry!.body).not.toContain("Not applied");
   });
@@ -170,6 +173,8 @@ describe.sequential("an apply that fails part way, and its retry, through the te
     expect(apply.stderr).toContain("platform-review: the server would refuse a delete of this apply:");
     expect(apply.stderr).toContain("needs the Owner role on group acme");
     expect(await badgeNames("groups", "acme")).toEqual(["acme-status"]);
-    expect((await resultNotes()).at(-1)!.body).toContain("#### Stopped: the server would refuse this");
+    const stopped = (await resultNotes()).at(-1)!.body;
+    expect(stopped).toContain("#### Stopped: the server would refuse this");
+    expect(stopped).toContain(`commit \`${commitSha}\``);
   });
 });
