@@ -17,15 +17,19 @@
  *   the delete, the group and the role (the engine does not verify deletes);
  *   merged all the same, its apply job stops before `up`, for the same cause.
  *
- * Merges are recorded in the emulator's state, as a real server records them.
+ * Each merge request's branch and commit are made through the emulator's API
+ * and it is merged through its merge endpoint (./template-jobs.ts), so the
+ * default branch's pipeline runs for the merge commit the server made, the one
+ * the guard finds the merge request by. The emulator has no members endpoint:
+ * the role on acme is set in its state, as an Owner of acme would set it.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiPath, type PlatformClient } from "pulumi-platform";
-import { mergeRequestStore, type Emulator } from "pulumi-platform/emulator";
+import type { Emulator } from "pulumi-platform/emulator";
 import type { PulumiProgram } from "../../scripts/pulumi-workspace.mts";
-import { runTemplateJob, startTemplateStack, stopTemplateStack } from "./template-jobs";
+import { mergeMergeRequest, openMergeRequest, runTemplateJob, startTemplateStack, stopTemplateStack } from "./template-jobs";
 
 /** The apply's token: maintainer's, whose user is made Owner of acme for the group badge (and loses it for a while). */
 const WRITE_TOKEN = "glpat-maintainer-token";
@@ -38,6 +42,9 @@ let program: PulumiProgram;
 let work: string;
 let projectId: number;
 let mergeRequestIid: number;
+/** The merge request's head commit: its pipeline's CI_COMMIT_SHA. */
+let headSha: string;
+/** The merge commit the server made: the default branch's pipeline's CI_COMMIT_SHA. */
 let commitSha: string;
 
 /** A job of the template, with the project's variables as the template's comments tell a team to set them. */
@@ -66,20 +73,17 @@ function maintainerOfAcmeIs(level: number): void {
   emulator.state.groupByFullPath("acme")!.members[String(user.id)] = level;
 }
 
-async function openMergeRequest(): Promise<void> {
-  mergeRequestIid = (await api.post<{ iid: number }>(apiPath`/projects/${projectId}/merge_requests`, { source_branch: "stable", target_branch: "main", title: "Platform: badges" })).iid;
-  await emulator.runDueWork();
+/** A branch with its commit and a merge request from it, through the API: the one the next jobs run for. */
+async function newMergeRequest(branch: string): Promise<void> {
+  ({ iid: mergeRequestIid, sha: headSha } = await openMergeRequest({ api, emulator, projectId }, branch));
 }
 
-let merges = 0;
-function mergeMergeRequest(): void {
-  const record = mergeRequestStore.of(emulator.state).mergeRequests.find((mr) => mr.projectId === projectId && mr.iid === mergeRequestIid)!;
-  const mergedAt = new Date().toISOString();
-  commitSha = (++merges).toString(16).padStart(40, "a");
-  Object.assign(record, { state: "merged", mergedAt, updatedAt: mergedAt, mergeUserId: emulator.state.userByUsername("alice")!.id, mergeCommitSha: commitSha });
+/** Merges the merge request through the API: the default branch's pipeline then runs for its merge commit. */
+async function merge(): Promise<void> {
+  commitSha = await mergeMergeRequest({ api, projectId }, mergeRequestIid);
 }
 
-const mergeRequestPipeline = () => ({ CI_PIPELINE_SOURCE: "merge_request_event", CI_MERGE_REQUEST_IID: String(mergeRequestIid), CI_COMMIT_SHA: "c".repeat(40) });
+const mergeRequestPipeline = () => ({ CI_PIPELINE_SOURCE: "merge_request_event", CI_MERGE_REQUEST_IID: String(mergeRequestIid), CI_COMMIT_SHA: headSha });
 const defaultBranchPipeline = () => ({ CI_PIPELINE_SOURCE: "push", CI_COMMIT_BRANCH: "main", CI_DEFAULT_BRANCH: "main", CI_COMMIT_SHA: commitSha });
 const resultNotes = async () =>
   (await api.list<{ body: string }>(apiPath`/projects/${projectId}/merge_requests/${mergeRequestIid}/notes`, { sort: "asc" })).filter((note) => note.body.startsWith("<!-- platform-review-applied"));
@@ -111,7 +115,7 @@ afterAll(async () => {
 describe.sequential("an apply that fails part way, and its retry, through the template's jobs", { timeout: 5 * 60_000 }, () => {
   it("the merge request's review shows both badges to create", async () => {
     writeProgram(true);
-    await openMergeRequest();
+    await newMergeRequest("badges");
     const preview = await runJob("preview", mergeRequestPipeline());
     expect(preview.code, preview.stderr).toBe(0);
     expect((await runJob("report", mergeRequestPipeline())).code).toBe(0);
@@ -120,12 +124,14 @@ describe.sequential("an apply that fails part way, and its retry, through the te
   });
 
   it("the apply whose token loses the Owner role before `up` creates the project badge, not the group's, and says what to do next", async () => {
-    mergeMergeRequest();
+    await merge();
     const apply = await runJob("apply", defaultBranchPipeline(), { at: /pulumi -- up /, action: async () => maintainerOfAcmeIs(40) });
     expect(apply.code, `${apply.stdout}\n${apply.stderr}`).not.toBe(0);
     expect(await badgeNames("projects", "acme/web")).toEqual(["pipeline"]);
     expect(await badgeNames("groups", "acme")).toEqual([]);
     const [result] = await resultNotes();
+    expect(result!.body).toContain(`commit \`${commitSha}\``); // the merge commit the server made, not the merge request's head
+    expect(commitSha).not.toBe(headSha);
     expect(result!.body).toContain("**The apply failed:**");
     expect(result!.body).toContain("created badge");
     expect(result!.body).toMatch(/#### Not applied \(1\)\n\n- `\+` creates badge <code>acme-status<\/code> of group <code>acme<\/code> <em>\(its step failed/);
@@ -141,6 +147,7 @@ describe.sequential("an apply that fails part way, and its retry, through the te
     expect(apply.stderr).toContain("an earlier apply of this commit made 2 of the reviewed changes");
     expect(await badgeNames("groups", "acme")).toEqual(["acme-status"]);
     const [, retry] = await resultNotes();
+    expect(retry!.body).toContain(`commit \`${commitSha}\``);
     expect(retry!.body).toContain("**Applied:** 1 created.");
     expect(retry!.body).not.toContain("Not applied");
   });
@@ -148,7 +155,7 @@ describe.sequential("an apply that fails part way, and its retry, through the te
   it("a merge request that deletes the group badge, previewed with a token whose user is no Owner of acme, fails its preview naming the delete", async () => {
     maintainerOfAcmeIs(40);
     writeProgram(false);
-    await openMergeRequest();
+    await newMergeRequest("no-group-badge");
     const preview = await runJob("preview", mergeRequestPipeline());
     expect(preview.code).toBe(1);
     expect(preview.stdout).toContain("deletes badge");
@@ -160,12 +167,14 @@ describe.sequential("an apply that fails part way, and its retry, through the te
   it("merged all the same, its apply job stops before `up`: the guard verifies the deletes with the apply's token", async () => {
     // The report job posts the failed preview's report (and fails, as the preview did).
     expect((await runJob("report", mergeRequestPipeline())).code).toBe(1);
-    mergeMergeRequest();
+    await merge();
     const apply = await runJob("apply", defaultBranchPipeline());
     expect(apply.code).toBe(1);
     expect(apply.stderr).toContain("platform-review: the server would refuse a delete of this apply:");
     expect(apply.stderr).toContain("needs the Owner role on group acme");
     expect(await badgeNames("groups", "acme")).toEqual(["acme-status"]);
-    expect((await resultNotes()).at(-1)!.body).toContain("#### Stopped: the server would refuse this");
+    const stopped = (await resultNotes()).at(-1)!.body;
+    expect(stopped).toContain("#### Stopped: the server would refuse this");
+    expect(stopped).toContain(`commit \`${commitSha}\``);
   });
 });

@@ -38,7 +38,7 @@ import { parse } from "yaml";
 import { apiPath, type PlatformClient } from "pulumi-platform";
 import type { Emulator } from "pulumi-platform/emulator";
 import { PulumiProgram, repoRoot } from "../../scripts/pulumi-workspace.mts";
-import { expand, jobOf, run, runTemplateJob, startTemplateStack, stopTemplateStack, type JobRun, type ProjectVariable } from "./template-jobs";
+import { expand, jobOf, mergeMergeRequest, openMergeRequest, run, runTemplateJob, startTemplateStack, stopTemplateStack, type JobRun, type ProjectVariable } from "./template-jobs";
 
 interface Note {
   id: number;
@@ -86,23 +86,6 @@ async function runJob(name: string, ci: Record<string, string>): Promise<JobRun>
   return result;
 }
 
-/** A branch and a commit made through the API, and a merge request from them, prepared: it has its head commit. */
-async function openMergeRequest(branch: string): Promise<void> {
-  await api.post(apiPath`/projects/${projectId}/repository/branches`, { branch, ref: "main" });
-  const actions = [{ action: "create", file_path: `platform/${branch}.md`, content: "The change under review\n" }];
-  await api.post(apiPath`/projects/${projectId}/repository/commits`, { branch, commit_message: `Platform: ${branch}`, actions });
-  mergeRequestIid = (await api.post<{ iid: number }>(apiPath`/projects/${projectId}/merge_requests`, { source_branch: branch, target_branch: "main", title: `Platform: ${branch}` })).iid;
-  await emulator.runDueWork(); // the merge request's preparation, which gives it its head commit
-  commitSha = (await api.get<{ sha: string }>(apiPath`/projects/${projectId}/merge_requests/${mergeRequestIid}`)).sha;
-  expect(commitSha).toMatch(/^[0-9a-f]{40}$/);
-}
-
-/** Merges the merge request through the API: the default branch's pipeline then runs for its merge commit. */
-async function mergeMergeRequest(): Promise<void> {
-  commitSha = (await api.put<{ merge_commit_sha: string }>(apiPath`/projects/${projectId}/merge_requests/${mergeRequestIid}/merge`, {})).merge_commit_sha;
-  expect(commitSha).toMatch(/^[0-9a-f]{40}$/);
-}
-
 /** A merge request pipeline: its preview job, then its report job with the preview's artifact. */
 async function mergeRequestPipelineRuns(): Promise<{ preview: JobRun; report: JobRun }> {
   const preview = await runJob("preview", mergeRequestPipeline());
@@ -144,10 +127,10 @@ describe.sequential("the review loop through the template's CI jobs", { timeout:
         "\n",
     );
     try {
-      await openMergeRequest("planted-secrets");
+      ({ iid: mergeRequestIid, sha: commitSha } = await openMergeRequest({ api, emulator, projectId }, "planted-secrets"));
       const review = await mergeRequestPipelineRuns();
       expect(review.report.code, review.report.stderr).toBe(0);
-      await mergeMergeRequest();
+      commitSha = await mergeMergeRequest({ api, projectId }, mergeRequestIid);
       const apply = await runJob("apply", defaultBranchPipeline());
       expect(apply.code, `${apply.stdout}\n${apply.stderr}`).toBe(0);
       expect((await resultNotes())[0]!.body).toContain("created pipeline schedule");

@@ -113,6 +113,33 @@ export async function stopTemplateStack(stack: Partial<TemplateStack>): Promise<
   await stack.emulator?.stop();
 }
 
+/** What the merge request helpers need of a template stack. */
+type MergeRequestStack = Pick<TemplateStack, "api" | "emulator" | "projectId">;
+
+/**
+ * A branch from the default branch with one commit, made through the API, and
+ * a merge request from it, prepared (the emulator's background work runs when
+ * the test says): its iid and its head commit, the merge request pipeline's
+ * CI_COMMIT_SHA.
+ */
+export async function openMergeRequest({ api, emulator, projectId }: MergeRequestStack, branch: string): Promise<{ iid: number; sha: string }> {
+  await api.post(apiPath`/projects/${projectId}/repository/branches`, { branch, ref: "main" });
+  const actions = [{ action: "create", file_path: `platform/${branch}.md`, content: "The change under review\n" }];
+  await api.post(apiPath`/projects/${projectId}/repository/commits`, { branch, commit_message: `Platform: ${branch}`, actions });
+  const iid = (await api.post<{ iid: number }>(apiPath`/projects/${projectId}/merge_requests`, { source_branch: branch, target_branch: "main", title: `Platform: ${branch}` })).iid;
+  await emulator.runDueWork(); // the merge request's preparation, which gives it its head commit
+  const sha = (await api.get<{ sha: string }>(apiPath`/projects/${projectId}/merge_requests/${iid}`)).sha;
+  expect(sha).toMatch(/^[0-9a-f]{40}$/);
+  return { iid, sha };
+}
+
+/** Merges a merge request through the merge endpoint: its merge commit, which the default branch's pipeline then runs for. */
+export async function mergeMergeRequest({ api, projectId }: Pick<MergeRequestStack, "api" | "projectId">, iid: number): Promise<string> {
+  const sha = (await api.put<{ merge_commit_sha: string }>(apiPath`/projects/${projectId}/merge_requests/${iid}/merge`, {})).merge_commit_sha;
+  expect(sha).toMatch(/^[0-9a-f]{40}$/);
+  return sha;
+}
+
 export interface JobContext {
   program: PulumiProgram;
   emulator: Emulator;
