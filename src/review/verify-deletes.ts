@@ -36,12 +36,10 @@ export interface DeleteVerification {
   secrets: string[];
 }
 
-/** Where the stack's config is read: the stack the preview was of, in the program's directory (the process's). */
+/** Whose config a secret setting is read from: the stack the preview was of, in the current directory (the program's). */
 export interface StackConfigSource {
   /** The stack's name; without it a secret setting is not read. */
   stack?: string;
-  /** The program's directory (default: the current directory). */
-  cwd?: string;
 }
 
 /** The deletes the server would refuse, each as the engine's error diagnostic on the resource it is about. */
@@ -103,7 +101,7 @@ const CONFIG_MAX_BYTES = 1024 * 1024;
  * message that names the keys and the stack, never a value (the CLI's own
  * output holds them all, and is never shown).
  */
-async function stackConfig(keys: string[], { stack, cwd }: StackConfigSource, env: NodeJS.ProcessEnv): Promise<Record<string, string> | string> {
+async function stackConfig(keys: string[], { stack }: StackConfigSource, env: NodeJS.ProcessEnv): Promise<Record<string, string> | string> {
   const one = keys.length === 1;
   const what = `${keys.join(", ")}, kept as ${one ? "a secret" : "secrets"} in the stack's config`;
   if (stack === undefined) return `${what}, could not be read: the preview names no stack (give --stack)`;
@@ -114,7 +112,7 @@ async function stackConfig(keys: string[], { stack, cwd }: StackConfigSource, en
       "pulumi",
       // `--stack=<name>`: a name is never read as a flag.
       ["--non-interactive", "config", "--show-secrets", "--json", `--stack=${stack}`],
-      { cwd, env: { ...env, PULUMI_SKIP_UPDATE_CHECK: "true" }, encoding: "utf8", timeout: CONFIG_TIMEOUT_MS, killSignal: "SIGKILL", maxBuffer: CONFIG_MAX_BYTES, windowsHide: true },
+      { env: cliEnvironment(env), encoding: "utf8", timeout: CONFIG_TIMEOUT_MS, killSignal: "SIGKILL", maxBuffer: CONFIG_MAX_BYTES, windowsHide: true },
       (error, stdout, stderr) => {
         if (!error) return resolve({ stdout });
         const failure = error as NodeJS.ErrnoException & { killed?: boolean; code?: string | number };
@@ -139,6 +137,11 @@ async function stackConfig(keys: string[], { stack, cwd }: StackConfigSource, en
     if (isRecord(entry) && typeof entry.value === "string") values[key] = entry.value;
   }
   return values;
+}
+
+/** The command's environment for the CLI: the backend's and the secrets provider's, without the platform's tokens it has no use for. */
+function cliEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith("PLATFORM_"))), PULUMI_SKIP_UPDATE_CHECK: "true" };
 }
 
 /** The CLI's own error line (`error: incorrect passphrase`), bounded and on one line; the CLI never writes a config value there. */
