@@ -13,7 +13,6 @@
  * one of that name, with a file backend and a passphrase. No engine runs: the
  * review reads the stack's config only.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -21,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiPath, closeAllPools, PlatformClient } from "pulumi-platform";
 import { startEmulator, type Emulator } from "pulumi-platform/emulator";
 import { PulumiProgram, repoRoot, type RunResult } from "../../scripts/pulumi-workspace.mts";
+import { run as runCommand } from "./template-jobs";
 
 const CHANGE = readFileSync(path.join(repoRoot, "test/review/fixtures/change.json"), "utf8");
 const LEGACY = "urn:pulumi:e2e::review-e2e::pulumi-nodejs:dynamic/platform:Badge::legacy";
@@ -65,15 +65,7 @@ function previewFile(): string {
 function review(file: string, env: Record<string, string> = {}): Promise<RunResult> {
   const args = [path.join(repoRoot, "bin/platform-review.js"), "--preview", file, "--verify-deletes", "--json", `${file}.review.json`];
   const { PLATFORM_READ_TOKEN: _read, PLATFORM_REVIEW_TOKEN: _review, ...inherited } = program.env;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: program.dir, env: { ...inherited, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+  return runCommand(process.execPath, args, { cwd: program.dir, env: { ...inherited, ...env } });
 }
 
 const diagnosticsIn = (file: string) => (JSON.parse(readFileSync(file, "utf8")) as { diagnostics?: { urn?: string; message: string; severity: string }[] }).diagnostics ?? [];
