@@ -26,8 +26,9 @@ const USAGE = `Usage: platform-review --preview <file> [options]
   --planned <file>        with --up: the preview the apply carried out (the guard's): what of it a failed apply did
                           not do is listed, and what to do next
   --verify-deletes        verify each delete of the preview against the server, as the engine verifies every other
-                          step (the stack's platform:url, the token in PLATFORM_TOKEN), and add the refusals to the
-                          preview file as its errors; with --check-reviewed, a refused delete stops the apply (exit 1)
+                          step (the stack's config, else PLATFORM_URL and PLATFORM_TOKEN; its secrets read with
+                          \`pulumi config\` in this directory), and add the refusals to the preview file as its errors;
+                          with --check-reviewed, a refused delete stops the apply (exit 1)
   --json <file>           also write the review as data (for --reviewed later)
   --reviewed <file>       the data of the reviewed preview: exit 3, naming each difference, when this one differs
   --check-reviewed        the same against the review token's note on the merge request merged into the commit
@@ -61,6 +62,12 @@ function readInput(file: string): string {
 
 /** What Pulumi accepts as a stack's name (its organisation and project apart). */
 const STACK_NAME = /^[A-Za-z0-9_.-]{1,100}$/;
+
+/** The stack's name: --stack, else the engine's own record of it in the preview. */
+function stackOf(values: { stack?: string }, preview: PreviewOutput): string | undefined {
+  const recorded = stackOfPreview(preview);
+  return values.stack ?? (recorded !== undefined && STACK_NAME.test(recorded) ? recorded : undefined);
+}
 
 /** The tokens the command may hold, so that no message and no report prints one, even when a server echoes it. */
 function tokensOf(env: NodeJS.ProcessEnv): string[] {
@@ -228,7 +235,7 @@ async function review(argv: string[], env: NodeJS.ProcessEnv, out: (text: string
   if (values["verify-deletes"] && applied) throw new UsageError("--verify-deletes: give the output of `pulumi preview --json`; an apply's deletes are done.");
   const needsServer = values.post || values["check-reviewed"] || values["drift-issue"] || values["verify-deletes"];
   try {
-    const refusals = values["verify-deletes"] ? await deleteVerification(preview, source, text, tokens, env) : [];
+    const refusals = values["verify-deletes"] ? await deleteVerification(preview, source, text, tokens, env, stackOf(values, preview)) : [];
     return await reviewed(values, maxChars, env, out, tokens, preview, refusals);
   } finally {
     if (needsServer) await closeAllPools();
@@ -241,8 +248,10 @@ async function review(argv: string[], env: NodeJS.ProcessEnv, out: (text: string
  * (not standard input), so that a report made from it later (the report job)
  * shows it; a verification that could not run is a warning. The refusals' messages.
  */
-async function deleteVerification(preview: PreviewOutput, source: string, text: string, tokens: string[], env: NodeJS.ProcessEnv): Promise<string[]> {
-  const { refusals, unverified } = await verifyDeletes(preview, env);
+async function deleteVerification(preview: PreviewOutput, source: string, text: string, tokens: string[], env: NodeJS.ProcessEnv, stack: string | undefined): Promise<string[]> {
+  const { refusals, unverified, secrets } = await verifyDeletes(preview, env, { stack });
+  // A token read from the stack's config is masked as the environment's are, in this message and every later one.
+  tokens.push(...secrets.filter((secret) => secret.trim().length >= 4));
   const added: Diagnostic[] = refusals.map((refusal) => ({ ...refusal, message: masked(refusal.message, tokens) }));
   if (unverified) added.push({ severity: "warning", message: `The deletes of this preview were not verified against the server (${masked(unverified, tokens)}); \`pulumi up\` will show the server's answer.` });
   if (added.length === 0) return [];
@@ -267,8 +276,7 @@ async function reviewed(
   refusals: string[],
 ): Promise<number> {
   const review: Review = reviewOf(preview);
-  const recorded = stackOfPreview(preview);
-  const stack = values.stack ?? (recorded !== undefined && STACK_NAME.test(recorded) ? recorded : undefined);
+  const stack = stackOf(values, preview);
   const applied = preview.applied === true;
   const context = contextLine(env, applied);
   const target = values.post || values["check-reviewed"] || values["drift-issue"] ? serverTarget(values, env) : undefined;

@@ -41,10 +41,14 @@ afterAll(async () => {
 
 const as = (user: string) => new PlatformClient({ url: emulator.url, token: emulator.tokens[user]!, retryBaseDelayMs: 10 });
 
-/** The preview as the CLI wrote it for this server, with `extra` delete steps. */
+/**
+ * The preview as the CLI wrote it for this server, with `extra` delete steps;
+ * the stack's `platform:token` empty, as the template's jobs set it (the token
+ * is the environment's), unless `config` says otherwise.
+ */
 function previewFile(extra: unknown[] = [], config: Record<string, string> = {}): string {
   const preview = JSON.parse(CHANGE) as { config: Record<string, string>; steps: unknown[] };
-  preview.config = { ...preview.config, "platform:url": emulator.url, ...config };
+  preview.config = { ...preview.config, "platform:url": emulator.url, "platform:token": "", ...config };
   preview.steps.push(...extra);
   const name = path.join(work, `preview-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(name, JSON.stringify(preview, null, 4));
@@ -143,6 +147,31 @@ describe("a delete verified by the review", () => {
     const start = emulator.requestLog.length;
     expect(await review(off, "dev")).toBe(0);
     expect(emulator.requestLog.length).toBe(start);
+  });
+});
+
+describe("a token kept as a secret in the stack's config", () => {
+  // With the real Pulumi CLI: test/e2e/review-config-token.e2e.test.ts.
+  it("is the stack's token, before PLATFORM_TOKEN, as the provider takes it: unread without the CLI, the deletes are not verified, and the key is named", async () => {
+    const file = previewFile([], { "platform:token": "[secret]" });
+    const noCli = mkdtempSync(path.join(work, "no-cli-"));
+    // alice's token in the environment would pass; it is not the token the stack's provider uses.
+    expect(await review(file, "alice", [], { PATH: noCli })).toBe(0);
+    const warnings = (JSON.parse(readFileSync(file, "utf8")) as { diagnostics: { message: string; severity: string }[] }).diagnostics.filter((d) => d.severity === "warning");
+    expect(warnings.at(-1)!.message).toBe(
+      "The deletes of this preview were not verified against the server (platform:token, kept as a secret in the stack's config, could not be read: " +
+        "the Pulumi CLI (`pulumi`), which decrypts it, is not on PATH); `pulumi up` will show the server's answer.",
+    );
+    expect(errorsIn(file)).toEqual([]);
+  });
+
+  it("is not read when the preview names no stack", async () => {
+    const file = previewFile([], { "platform:token": "[secret]" });
+    const preview = JSON.parse(readFileSync(file, "utf8")) as { steps: { urn: string }[] };
+    preview.steps = preview.steps.filter((step) => !step.urn.includes("::pulumi:pulumi:Stack::"));
+    writeFileSync(file, JSON.stringify(preview));
+    expect(await review(file, "alice")).toBe(0);
+    expect(readFileSync(file, "utf8")).toContain("platform:token, kept as a secret in the stack's config, could not be read: the preview names no stack (give --stack)");
   });
 });
 
