@@ -121,7 +121,7 @@ const schema = z.object({
   /** Forks only (targetProjectId set): members of the target project may push to the source branch. */
   allowCollaboration: field(z.boolean().optional(), { sameValue: nullIsFalse }),
   /** Deprecated (removed in API v5), Premium and Ultimate only. */
-  approvalsBeforeMerge: z.number().int().min(0).optional(),
+  approvalsBeforeMerge: field(z.number().int().min(0).optional(), { tier: "premium" }),
   adoptExisting,
 });
 

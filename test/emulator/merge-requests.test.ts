@@ -287,6 +287,19 @@ describe("GET /projects/:id/merge_requests/:iid", () => {
 });
 
 describe("POST /projects/:id/merge_requests", () => {
+  it("below Premium approvals_before_merge is dropped unsaid; the answer still carries the field", async () => {
+    const { emulator } = await freshEmulator();
+    const branch = await call(emulator, "/projects/beta%2Fsite/repository/branches", { as: "alice", method: "POST", body: { branch: "approvals", ref: "main" } });
+    expect(branch.status).toBe(201);
+    const created = await call(emulator, "/projects/beta%2Fsite/merge_requests", {
+      as: "alice",
+      method: "POST",
+      body: { source_branch: "approvals", target_branch: "main", title: "Site", approvals_before_merge: 2 },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ approvals_before_merge: null });
+  });
+
   it("creates with every body field; sha, diff_refs and changes_count come with the background preparation", async () => {
     const { emulator } = await freshEmulator();
     const milestone = mergeRequestStore.of(emulator.state).milestones.find((m) => m.title === "v1.5")!;

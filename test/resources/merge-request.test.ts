@@ -320,6 +320,8 @@ describe("verification at preview", () => {
         "reviewerIds: project beta/site needs the Premium or Ultimate tier for more than one reviewer, and group beta is on Free",
       ]);
       expect(await reasonsOf(onBeta({ assigneeIds: [dev], reviewerIds: [maintainer] }))).toEqual([]);
+      // Below Premium the server drops approvalsBeforeMerge unsaid: a preview that passed would diff forever.
+      expect(await reasonsOf(onBeta({ approvalsBeforeMerge: 2 }))).toEqual([expect.stringMatching(/^approvalsBeforeMerge: .*Premium or Ultimate tier.*group beta is on Free/)]);
       // acme is on Ultimate.
       expect(await reasonsOf(inputs({ assigneeIds: [dev, maintainer], reviewerIds: [dev, maintainer] }))).toEqual([]);
       // An existing merge request is verified for the tier when its assignees or reviewers change, not otherwise.

@@ -264,7 +264,8 @@ function applyWritable(ctx: RequestContext<unknown>, project: Project, mr: Merge
   const collaboration = params.allow_collaboration ?? params.allow_maintainer_to_push;
   if (collaboration !== undefined) mr.allowCollaboration = collaboration;
   if (params.squash !== undefined) mr.squash = params.squash;
-  if (params.approvals_before_merge !== undefined) mr.approvalsBeforeMerge = params.approvals_before_merge;
+  // Below Premium the approvers' settings are not the user's to change: the value is dropped unsaid.
+  if (params.approvals_before_merge !== undefined && approvalsLicensed(state, project)) mr.approvalsBeforeMerge = params.approvals_before_merge;
   const mergeAfter = readMergeAfter(params.merge_after);
   if (mergeAfter !== undefined) mr.mergeAfter = mergeAfter;
   if (!admin) return;
