@@ -227,6 +227,9 @@ function createdFields(state: StepState | null | undefined, terms: KindTerms): F
     .map(([path, value]) => ({ path, before: { absent: true } as Shown, after: shown(value, isSecretPath(terms, path)) }));
 }
 
+/** The fields a resource of `type` declares in a state's inputs, as a create of it records them (secrets named only). */
+export const declaredFields = (state: StepState | null | undefined, type: string): FieldChange[] => createdFields(state, termsOf(type));
+
 /** The fields a refresh found changed on the server: the state recorded before it against the state it read. */
 function driftedFields(recorded: StepState, refreshed: StepState, terms: KindTerms): FieldChange[] {
   return fieldsAt(differingKeys(recorded.outputs, refreshed.outputs), recorded.outputs, refreshed.outputs, terms);
