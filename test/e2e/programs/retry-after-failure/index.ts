@@ -1,0 +1,28 @@
+/**
+ * The program of the review's retry fixtures (scripts/make-retry-fixtures.mts):
+ * `phase` unset is the state before the merge request; `phase=change` the
+ * merge request, which creates a schedule with two variables (a create of
+ * several requests, which can fail after the schedule exists) and renames a
+ * SAML group link (a replacement that creates the new link before it deletes
+ * the old one).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { PipelineSchedule, SamlGroupLink } from "pulumi-platform";
+
+const config = new pulumi.Config();
+const change = config.get("phase") === "change";
+
+if (change) {
+  new PipelineSchedule("nightly", {
+    project: "acme/web",
+    description: "Nightly deploy (retry test)",
+    ref: "main",
+    cron: "0 2 * * *",
+    variables: [
+      { key: "DEPLOY_ENVIRONMENT", value: "production" },
+      { key: "DEPLOY_TOKEN", value: config.requireSecret("deployToken") },
+    ],
+  });
+}
+
+new SamlGroupLink("ops", { group: "acme", samlGroupName: change ? "platform-operations" : "platform-ops", accessLevel: "developer", provider: "okta" });
