@@ -105,13 +105,15 @@ export interface Unfinished {
  * object finishing (see `finishing`): it leaves the reviewed changes, and its
  * update leaves the proposed ones (`proposedRest`). Each reviewed create the
  * preview shows in the state but not so is `unfinished`, with the reason.
+ * A reviewed replacement so done whose old object is still to delete leaves
+ * that delete out of the proposed changes too (`replacementRests`).
  */
 export function lessApplied(
   reviewed: readonly Change[],
   records: readonly AppliedRecord[],
   now: PreviewOutput,
   proposed: readonly Change[],
-): { remaining: Change[]; done: Change[]; finishing: Change[]; unfinished: Unfinished[]; proposedRest: Change[] } {
+): { remaining: Change[]; done: Change[]; finishing: Change[]; unfinished: Unfinished[]; replacementRests: Change[]; proposedRest: Change[] } {
   const applied = records.flatMap((record) => record.applied);
   const remaining: Change[] = [];
   const done: Change[] = [];
@@ -131,8 +133,20 @@ export function lessApplied(
     } else remaining.push(change);
   }
   const finished = new Set(finishing.map((change) => change.urn));
-  const proposedRest = proposed.filter((change) => !(finished.has(change.urn) && change.kind === "update"));
-  return { remaining, done, finishing, unfinished, proposedRest };
+  const replacementRests = proposed.filter((change) => isRestOfReplacement(change, done));
+  const proposedRest = proposed.filter((change) => !(finished.has(change.urn) && change.kind === "update") && !replacementRests.includes(change));
+  return { remaining, done, finishing, unfinished, replacementRests, proposedRest };
+}
+
+/**
+ * Whether a proposed delete is what is left of a reviewed replacement an
+ * earlier apply of the commit made its new object for, and cut before its
+ * delete: the old object, as the review names it and its owner, of that very
+ * resource. The engine deletes it at the next apply, with no step of its own
+ * in the preview: the refresh of the old object, marked to delete, shows it.
+ */
+function isRestOfReplacement(change: Change, done: readonly Change[]): boolean {
+  return change.kind === "delete" && done.some((replaced) => replaced.kind === "replace" && replaced.urn === change.urn && replaced.object === change.object && replaced.owner === change.owner);
 }
 
 /**

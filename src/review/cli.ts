@@ -311,6 +311,9 @@ async function reviewed(
       proposedChanges = less.proposedRest;
       unfinished = less.unfinished.map(({ change, reason }) => `${sentenceOf(change)}: the preview shows its object made already, but not as that create finishing: ${reason}`);
       if (less.done.length > 0) write(`platform-review: an earlier apply of this commit made ${less.done.length} of the reviewed changes; the rest of the review is held against this preview\n`);
+      for (const change of less.replacementRests) {
+        write(`platform-review: ${sentenceOf(change)}: the rest of a reviewed replacement an earlier apply of this commit cut after making its new object\n`);
+      }
       for (const change of less.finishing) {
         write(`platform-review: ${sentenceOf(change)}: its create failed in an earlier apply of this commit after the object was made; this apply finishes it with the reviewed values\n`);
       }

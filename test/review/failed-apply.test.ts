@@ -282,3 +282,72 @@ describe("the guard of a retry after a create that failed with its object made",
     expect(lessApplied(reviewed, [appliedToo], now, proposed).finishing).toEqual([]);
   });
 });
+
+/**
+ * A replacement cut between its halves, measured with the real CLI
+ * (scripts/make-retry-fixtures.mts). Create first (the link `ops` renamed):
+ * the new link made, the old one's delete not reached; the engine keeps the
+ * old link in the state marked to delete, the retry's preview has no step for
+ * it (only its refresh), and the retry's `up` deletes it. Delete first (the
+ * link `devs` given another role, a stack of its own): the old link deleted,
+ * the new one refused; the engine keeps the old link's state marked as
+ * pending replacement, and the retry's preview proposes the same replacement,
+ * whose `up` only creates.
+ */
+describe("the guard of a retry after a replacement cut between its halves", () => {
+  const RETRY_REVIEWED = fixture("retry-reviewed.json");
+  const RETRY_FAILED_UP = fixture("retry-failed-up.json");
+  const RETRY_PREVIEW = fixture("retry-preview.json");
+  const OPS = "urn:pulumi:e2e::retry-after-failure::pulumi-nodejs:dynamic/platform:SamlGroupLink::ops";
+  const oldLinkDelete = "deletes SAML group link `platform-ops` of group acme";
+
+  /** The retry's preview with the old link's marked refresh naming another link. */
+  function otherOldLink(preview: string): string {
+    const parsed = JSON.parse(preview) as { steps: { op: string; urn: string; oldState?: { delete?: boolean; id?: string; inputs?: Record<string, unknown> } }[] };
+    for (const step of parsed.steps) {
+      if (step.urn !== OPS || step.oldState?.delete !== true) continue;
+      step.oldState.inputs = { ...step.oldState.inputs, samlGroupName: "platform-other" };
+      step.oldState.id = "groups/acme/saml_group_links/platform-other?provider=okta";
+    }
+    return JSON.stringify(parsed);
+  }
+
+  it("the retry's report shows the old object's delete, which the preview has no step for", async () => {
+    expect(await cli(["--preview", file(RETRY_PREVIEW)], {})).toBe(0);
+    expect(output).toContain(
+      "- `-` deletes SAML group link <code>platform-ops</code> of group <code>acme</code>, <em>the rest of a replacement an earlier apply cut short &#40;its new object was made&#41;&#58; the next apply deletes it</em>",
+    );
+    // The retry's apply, whose events have the delete and no other change: its result says what it deleted.
+    expect(await cli(["--up", file(fixture("retry-up.json"))], {})).toBe(0);
+    expect(output).toContain("deleted SAML group link <code>platform-ops</code> of group <code>acme</code>, <em>the rest of a replacement an earlier apply cut short</em>");
+  });
+
+  it("accepts that delete as the rest of the reviewed replacement after the failed apply's result, and no other", async () => {
+    const { commit } = await reviewedAndMerged(RETRY_REVIEWED);
+    expect(await guard(commit, RETRY_PREVIEW)).toBe(3);
+    expect(stderr).toContain(`not reviewed: ${oldLinkDelete}`);
+    expect(await cli(["--up", file(RETRY_FAILED_UP), "--planned", file(RETRY_REVIEWED), "--post", "--quiet"], onMain(commit))).toBe(1);
+    expect(await guard(commit, RETRY_PREVIEW), stderr).toBe(0);
+    expect(stderr).toContain(`platform-review: ${oldLinkDelete}: the rest of a reviewed replacement an earlier apply of this commit cut after making its new object`);
+    // Another old object to delete than the reviewed replacement's.
+    expect(await guard(commit, otherOldLink(RETRY_PREVIEW))).toBe(3);
+    expect(stderr).toContain("not reviewed: deletes SAML group link `platform-other` of group acme");
+    // Another commit, with no failed apply of its own.
+    const other = await reviewedAndMerged(RETRY_REVIEWED);
+    expect(await guard(other.commit, RETRY_PREVIEW)).toBe(3);
+    expect(stderr).toContain(`not reviewed: ${oldLinkDelete}`);
+  });
+
+  it("a delete-first replacement cut after its delete: the retry proposes the reviewed replacement, which is accepted, and says only the create is left", async () => {
+    const reviewed = fixture("retry-delete-first-reviewed.json");
+    const retry = fixture("retry-delete-first-preview.json");
+    expect(await cli(["--preview", file(retry)], {})).toBe(0);
+    expect(output).toContain("<em>an earlier apply deleted the old object already&#58; what is left is to create the new one</em>");
+    const { commit } = await reviewedAndMerged(reviewed);
+    expect(await cli(["--up", file(fixture("retry-delete-first-failed-up.json")), "--planned", file(reviewed), "--post", "--quiet"], onMain(commit))).toBe(1);
+    expect(await guard(commit, retry), stderr).toBe(0);
+    // The same with another role than the reviewed one: refused.
+    expect(await guard(commit, retry.replace(/"accessLevel": "maintainer"/, '"accessLevel": "owner"'))).toBe(3);
+    expect(stderr).toContain("replaces SAML group link `platform-devs` of group acme (accessLevel changes): fields differ from the review: accessLevel");
+  });
+});

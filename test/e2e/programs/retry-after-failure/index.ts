@@ -4,7 +4,9 @@
  * merge request, which creates a schedule with two variables (a create of
  * several requests, which can fail after the schedule exists) and renames a
  * SAML group link (a replacement that creates the new link before it deletes
- * the old one).
+ * the old one). With `replacement=delete-first`, the merge request instead
+ * changes a link's role (a replacement that deletes the old link first, as
+ * two links of one name cannot coexist), and declares nothing else.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { PipelineSchedule, SamlGroupLink } from "pulumi-platform";
@@ -12,17 +14,20 @@ import { PipelineSchedule, SamlGroupLink } from "pulumi-platform";
 const config = new pulumi.Config();
 const change = config.get("phase") === "change";
 
-if (change) {
-  new PipelineSchedule("nightly", {
-    project: "acme/web",
-    description: "Nightly deploy (retry test)",
-    ref: "main",
-    cron: "0 2 * * *",
-    variables: [
-      { key: "DEPLOY_ENVIRONMENT", value: "production" },
-      { key: "DEPLOY_TOKEN", value: config.requireSecret("deployToken") },
-    ],
-  });
+if (config.get("replacement") === "delete-first") {
+  new SamlGroupLink("devs", { group: "acme", samlGroupName: "platform-devs", accessLevel: change ? "maintainer" : "developer" });
+} else {
+  if (change) {
+    new PipelineSchedule("nightly", {
+      project: "acme/web",
+      description: "Nightly deploy (retry test)",
+      ref: "main",
+      cron: "0 2 * * *",
+      variables: [
+        { key: "DEPLOY_ENVIRONMENT", value: "production" },
+        { key: "DEPLOY_TOKEN", value: config.requireSecret("deployToken") },
+      ],
+    });
+  }
+  new SamlGroupLink("ops", { group: "acme", samlGroupName: change ? "platform-operations" : "platform-ops", accessLevel: "developer", provider: "okta" });
 }
-
-new SamlGroupLink("ops", { group: "acme", samlGroupName: change ? "platform-operations" : "platform-ops", accessLevel: "developer", provider: "okta" });
