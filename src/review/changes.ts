@@ -573,7 +573,20 @@ function changesOf(steps: PreviewStep[], applied: boolean): Change[] {
   }
   // A replacement's own delete is part of its change; only the delete an earlier replacement left is one of its own.
   const replaced = new Set(changes.filter((change) => change.kind === "replace").map((change) => change.urn));
+  if (applied) for (const change of changes) if (change.kind === "replace") noteCutReplacement(change, steps);
   return [...changes, ...leftDeletes.filter((change) => !replaced.has(change.urn))];
+}
+
+/**
+ * An apply's replacement that did only one of its halves (the engine emits
+ * the replacement's own event either way): its events have no made new object
+ * (`create-replacement`), or no deleted old one (`delete-replaced`). Its
+ * change then says which half is left, which the next apply does.
+ */
+function noteCutReplacement(change: Change, steps: readonly PreviewStep[]): void {
+  const did = (op: string) => steps.some((step) => step.urn === change.urn && step.op === op);
+  if (!did("create-replacement")) change.note = "cut short: the old object was deleted, the new one not made; the next apply creates it";
+  else if (!did("delete-replaced")) change.note = "cut short: the new object was made, the old one not deleted; the next apply deletes it";
 }
 
 /** A URN in an engine message: `urn:pulumi:<stack>::<project>::<type>::<name>`. */

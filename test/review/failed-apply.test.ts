@@ -312,7 +312,11 @@ describe("the guard of a retry after a replacement cut between its halves", () =
     return JSON.stringify(parsed);
   }
 
-  it("the retry's report shows the old object's delete, which the preview has no step for", async () => {
+  it("the failed apply's result says which half is left; the retry's report shows the old object's delete, which the preview has no step for", async () => {
+    expect(await cli(["--up", file(RETRY_FAILED_UP)], {})).toBe(1);
+    expect(output).toContain(
+      "- `+-` replaced SAML group link <code>platform-ops</code> of group <code>acme</code>, <em>cut short&#58; the new object was made, the old one not deleted&#59; the next apply deletes it</em>",
+    );
     expect(await cli(["--preview", file(RETRY_PREVIEW)], {})).toBe(0);
     expect(output).toContain(
       "- `-` deletes SAML group link <code>platform-ops</code> of group <code>acme</code>, <em>the rest of a replacement an earlier apply cut short &#40;its new object was made&#41;&#58; the next apply deletes it</em>",
@@ -341,6 +345,8 @@ describe("the guard of a retry after a replacement cut between its halves", () =
   it("a delete-first replacement cut after its delete: the retry proposes the reviewed replacement, which is accepted, and says only the create is left", async () => {
     const reviewed = fixture("retry-delete-first-reviewed.json");
     const retry = fixture("retry-delete-first-preview.json");
+    expect(await cli(["--up", file(fixture("retry-delete-first-failed-up.json"))], {})).toBe(1);
+    expect(output).toContain("<em>cut short&#58; the old object was deleted, the new one not made&#59; the next apply creates it</em>");
     expect(await cli(["--preview", file(retry)], {})).toBe(0);
     expect(output).toContain("<em>an earlier apply deleted the old object already&#58; what is left is to create the new one</em>");
     const { commit } = await reviewedAndMerged(reviewed);
