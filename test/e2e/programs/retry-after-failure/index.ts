@@ -17,17 +17,22 @@ const change = config.get("phase") === "change";
 if (config.get("replacement") === "delete-first") {
   new SamlGroupLink("devs", { group: "acme", samlGroupName: "platform-devs", accessLevel: change ? "maintainer" : "developer" });
 } else {
+  const ops = new SamlGroupLink("ops", { group: "acme", samlGroupName: change ? "platform-operations" : "platform-ops", accessLevel: "developer", provider: "okta" });
   if (change) {
-    new PipelineSchedule("nightly", {
-      project: "acme/web",
-      description: "Nightly deploy (retry test)",
-      ref: "main",
-      cron: "0 2 * * *",
-      variables: [
-        { key: "DEPLOY_ENVIRONMENT", value: "production" },
-        { key: "DEPLOY_TOKEN", value: config.requireSecret("deployToken") },
-      ],
-    });
+    // After the link's new object: the schedule's failure then stops the engine between the replacement's halves.
+    new PipelineSchedule(
+      "nightly",
+      {
+        project: "acme/web",
+        description: "Nightly deploy (retry test)",
+        ref: "main",
+        cron: "0 2 * * *",
+        variables: [
+          { key: "DEPLOY_ENVIRONMENT", value: "production" },
+          { key: "DEPLOY_TOKEN", value: config.requireSecret("deployToken") },
+        ],
+      },
+      { dependsOn: [ops] },
+    );
   }
-  new SamlGroupLink("ops", { group: "acme", samlGroupName: change ? "platform-operations" : "platform-ops", accessLevel: "developer", provider: "okta" });
 }
