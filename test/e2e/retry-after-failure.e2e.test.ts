@@ -5,7 +5,8 @@
  *
  * - a merge request creates a schedule with two variables and renames a SAML
  *   group link (a replacement that makes the new link before it deletes the
- *   old one); its review is posted, and it is merged;
+ *   old one); its review is posted, and it is merged (through the API: the
+ *   apply runs for the merge commit the server made);
  * - the apply job's guard passes; in its `up` (a saved plan) the server makes
  *   the schedule and refuses one of its variables: the create fails with the
  *   schedule made (kept in the state), the engine stops before it deletes the
@@ -19,9 +20,9 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiPath, closeAllPools, PlatformClient } from "pulumi-platform";
-import { mergeRequestStore, startEmulator, type Emulator } from "pulumi-platform/emulator";
+import { startEmulator, type Emulator } from "pulumi-platform/emulator";
 import { PulumiProgram, repoRoot } from "../../scripts/pulumi-workspace.mts";
-import { run } from "./template-jobs";
+import { mergeMergeRequest, openMergeRequest, run } from "./template-jobs";
 
 let emulator: Emulator;
 let api: PlatformClient;
@@ -79,18 +80,15 @@ describe.sequential("the retry of an apply cut in a create and in a replacement"
   it("the merge request's review shows the create and the replacement; it is merged", async () => {
     await program.up();
     await program.setConfig("phase", "change");
-    mergeRequestIid = (await api.post<{ iid: number }>(apiPath`/projects/${projectId}/merge_requests`, { source_branch: "stable", target_branch: "main", title: "Platform: retry" })).iid;
-    await emulator.runDueWork();
+    const opened = await openMergeRequest({ api, emulator, projectId }, "platform-retry");
+    mergeRequestIid = opened.iid;
     const preview = await program.cli(["preview", "--refresh", "--json"]);
     writeFileSync(file("review.json"), preview.stdout);
-    const report = await review(["--preview", file("review.json"), "--post"], { CI_MERGE_REQUEST_IID: String(mergeRequestIid) });
+    const report = await review(["--preview", file("review.json"), "--post"], { CI_MERGE_REQUEST_IID: String(mergeRequestIid), CI_COMMIT_SHA: opened.sha });
     expect(report.code, report.stderr).toBe(0);
     expect(report.stdout).toContain("replaces SAML group link <code>platform-ops</code>");
     expect(report.stdout).toContain("creates pipeline schedule <code>Nightly deploy &#40;retry test&#41;</code>");
-    const record = mergeRequestStore.of(emulator.state).mergeRequests.find((mr) => mr.projectId === projectId && mr.iid === mergeRequestIid)!;
-    commit = "e".repeat(40);
-    const mergedAt = new Date().toISOString();
-    Object.assign(record, { state: "merged", mergedAt, updatedAt: mergedAt, mergeUserId: emulator.state.userByUsername("alice")!.id, mergeCommitSha: commit });
+    commit = await mergeMergeRequest({ api, projectId }, mergeRequestIid);
   });
 
   it("the apply: the server makes the schedule and refuses a variable; the result says the create failed and the old link is left", async () => {
