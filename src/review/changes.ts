@@ -227,6 +227,9 @@ function createdFields(state: StepState | null | undefined, terms: KindTerms): F
     .map(([path, value]) => ({ path, before: { absent: true } as Shown, after: shown(value, isSecretPath(terms, path)) }));
 }
 
+/** The fields a resource of `type` declares in a state's inputs, as a create of it records them (secrets named only). */
+export const declaredFields = (state: StepState | null | undefined, type: string): FieldChange[] => createdFields(state, termsOf(type));
+
 /** The fields a refresh found changed on the server: the state recorded before it against the state it read. */
 function driftedFields(recorded: StepState, refreshed: StepState, terms: KindTerms): FieldChange[] {
   return fieldsAt(differingKeys(recorded.outputs, refreshed.outputs), recorded.outputs, refreshed.outputs, terms);
@@ -509,14 +512,52 @@ function driftOf(recorded: StepState, step: PreviewStep): Change | undefined {
   };
 }
 
-/** Every step's changes, and the drift a refresh found for the resources it refreshed. */
-function changesOf(steps: PreviewStep[]): Change[] {
+/** Whether a state is of an object a replacement left to delete: the engine deletes it at the next apply. */
+export const isPendingDelete = (state: StepState | null | undefined) => (state as { delete?: unknown } | null | undefined)?.delete === true;
+
+/**
+ * Whether a state, as recorded before this run, is of an object a delete-first
+ * replacement deleted already: an apply cut between its delete and its create
+ * leaves it so marked, and the next apply only creates. (A preview marks the
+ * old state of every delete-first replacement so; only the refresh's record
+ * of the state before it tells the cut one apart.)
+ */
+const isPendingReplacement = (state: StepState | null | undefined) => (state as { pendingReplacement?: unknown } | null | undefined)?.pendingReplacement === true;
+
+/**
+ * The delete of an object a replacement left behind, when an apply was cut
+ * between the replacement's create and its delete: a preview has no step for
+ * it, only the refresh of the old object, yet every later `up` (one with a
+ * saved plan too) deletes it; an apply's events have its `delete-replaced`.
+ */
+function pendingDelete(step: PreviewStep, applied: boolean): Change {
+  const change = changeOf(step, "delete");
+  change.note = applied
+    ? "the rest of a replacement an earlier apply cut short"
+    : "the rest of a replacement an earlier apply cut short (its new object was made): the next apply deletes it";
+  return change;
+}
+
+/**
+ * Every step's changes, and the drift a refresh found for the resources it
+ * refreshed. `applied`: the steps are an apply's events, not a preview's.
+ */
+function changesOf(steps: PreviewStep[], applied: boolean): Change[] {
   const recorded = new Map<string, StepState>();
   const takeovers = takeoversOf(steps);
   const changes: Change[] = [];
+  const leftDeletes: Change[] = [];
   for (const step of steps) {
+    if (step.op === "refresh" && isPendingDelete(step.oldState)) {
+      if (!applied) changes.push(pendingDelete(step, false));
+      continue;
+    }
     if (step.op === "refresh") {
       if (step.oldState) recorded.set(step.urn, step.oldState);
+      continue;
+    }
+    if (step.op === "delete-replaced") {
+      if (applied) leftDeletes.push(pendingDelete(step, true));
       continue;
     }
     const before = recorded.get(step.urn);
@@ -525,9 +566,27 @@ function changesOf(steps: PreviewStep[]): Change[] {
       const drift = driftOf(before, step);
       if (drift) changes.push(drift);
     }
-    for (const change of stepChanges(step, takeovers)) changes.push(change);
+    for (const change of stepChanges(step, takeovers)) {
+      if (change.kind === "replace" && isPendingReplacement(before)) change.note = "an earlier apply deleted the old object already: what is left is to create the new one";
+      changes.push(change);
+    }
   }
-  return changes;
+  // A replacement's own delete is part of its change; only the delete an earlier replacement left is one of its own.
+  const replaced = new Set(changes.filter((change) => change.kind === "replace").map((change) => change.urn));
+  if (applied) for (const change of changes) if (change.kind === "replace") noteCutReplacement(change, steps);
+  return [...changes, ...leftDeletes.filter((change) => !replaced.has(change.urn))];
+}
+
+/**
+ * An apply's replacement that did only one of its halves (the engine emits
+ * the replacement's own event either way): its events have no made new object
+ * (`create-replacement`), or no deleted old one (`delete-replaced`). Its
+ * change then says which half is left, which the next apply does.
+ */
+function noteCutReplacement(change: Change, steps: readonly PreviewStep[]): void {
+  const did = (op: string) => steps.some((step) => step.urn === change.urn && step.op === op);
+  if (!did("create-replacement")) change.note = "cut short: the old object was deleted, the new one not made; the next apply creates it";
+  else if (!did("delete-replaced")) change.note = "cut short: the new object was made, the old one not deleted; the next apply deletes it";
 }
 
 /** A URN in an engine message: `urn:pulumi:<stack>::<project>::<type>::<name>`. */
@@ -574,7 +633,7 @@ function problemsOf(diagnostics: Diagnostic[], severity: string): Problem[] {
 
 /** The review of a parsed preview. */
 export function reviewOf(preview: PreviewOutput): Review {
-  const changes = changesOf(preview.steps ?? []);
+  const changes = changesOf(preview.steps ?? [], preview.applied === true);
   // A replacement shows as its create and, after it, the deletion of the old one: one change.
   const replaced = new Set<string>();
   const unique = changes.filter((change) => change.kind !== "replace" || (!replaced.has(change.urn) && replaced.add(change.urn)));

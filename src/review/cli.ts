@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { closeAllPools } from "../client";
 import { reviewOf, type Review } from "./changes";
-import { code, markdownOf, markerOf, NOTE_LIMIT } from "./markdown";
+import { code, markdownOf, markerOf, NOTE_LIMIT, sentenceOf } from "./markdown";
 import { type AppliedRecord, appliedComment, lessApplied, notApplied } from "./applied";
 import { addNote, mergeRequestOfCommit, type NoteTarget, NotReviewed, postNote, reviewedNote, reviewNoteId, targetFromEnvironment, WRITE_REVIEW_AGAIN } from "./post";
 import { reportDrift } from "./drift";
@@ -302,13 +302,24 @@ async function reviewed(
     reviewedAt = reviewedOn;
     const reviewed = values.reviewed ? parseSummary(readInput(values.reviewed)) : reviewedOn?.summary;
     let reviewedChanges = reviewed?.changes;
+    let proposedChanges = review.changes;
+    let unfinished: string[] = [];
     if (reviewed && reviewedOn) {
       // A retry of an apply that failed part way: the reviewed plan less what earlier applies of this commit did.
-      const { remaining, done } = lessApplied(reviewed.changes, reviewedOn.applied, preview, review.changes);
-      reviewedChanges = remaining;
-      if (done.length > 0) write(`platform-review: an earlier apply of this commit made ${done.length} of the reviewed changes; the rest of the review is held against this preview\n`);
+      const less = lessApplied(reviewed.changes, reviewedOn.applied, preview, review.changes);
+      reviewedChanges = less.remaining;
+      proposedChanges = less.proposedRest;
+      unfinished = less.unfinished.map(({ change, reason }) => `${sentenceOf(change)}: the preview shows its object made already, but not as that create finishing: ${reason}`);
+      if (less.done.length > 0) write(`platform-review: an earlier apply of this commit made ${less.done.length} of the reviewed changes; the rest of the review is held against this preview\n`);
+      for (const change of less.replacementRests) {
+        write(`platform-review: ${sentenceOf(change)}: the rest of a reviewed replacement an earlier apply of this commit cut after making its new object\n`);
+      }
+      for (const change of less.finishing) {
+        write(`platform-review: ${sentenceOf(change)}: its create failed in an earlier apply of this commit after the object was made; this apply finishes it with the reviewed values\n`);
+      }
     }
-    found = reviewedChanges ? differences({ changes: reviewedChanges }, review) : [];
+    found = reviewedChanges ? differences({ changes: reviewedChanges }, { changes: proposedChanges }) : [];
+    if (found.length > 0) found.push(...unfinished);
     if (found.length > 0) notice = guardLines(found, next);
     else if (refusals.length > 0 && values["check-reviewed"]) {
       found = refusals;
@@ -334,7 +345,7 @@ async function reviewed(
   const resultOptions = { notApplied: { changes: left, failed: preview.failed ?? [] }, next: failedApply ? NEXT_AFTER_FAILED_APPLY : undefined };
   // An apply's result keeps what it did, for the guard of a retry of the same commit (./applied.ts).
   const commit = env.CI_COMMIT_SHA && COMMIT.test(env.CI_COMMIT_SHA) ? env.CI_COMMIT_SHA : undefined;
-  const resultData = applied && commit ? `${appliedComment(commit, review.changes)}\n` : "";
+  const resultData = applied && commit ? `${appliedComment(commit, review.changes, preview.madeByFailedCreates)}\n` : "";
   const note = result
     ? {
         report: markdownOf(review, { stack, maxChars, context: resultContext, applied, notice, result, ...resultOptions }),

@@ -42,6 +42,12 @@ export const previewOutput = z.looseObject({
   applied: z.boolean().optional(),
   /** Read from `pulumi up --json`: the resources whose step failed, or was refused before it started. */
   failed: z.array(z.string()).optional(),
+  /**
+   * Read from `pulumi up --json`: each create that failed after the server
+   * made its object, and that object's id (the engine keeps it in the state
+   * with the failure, and the next run finishes it).
+   */
+  madeByFailedCreates: z.array(z.object({ urn: z.string(), id: z.string() })).optional(),
 });
 
 export type PreviewOutput = z.output<typeof previewOutput>;
@@ -79,6 +85,7 @@ export function parseEngineEvents(text: string): PreviewOutput {
   const steps: unknown[] = [];
   const diagnostics: Diagnostic[] = [];
   const failed: string[] = [];
+  const made: { urn: string; id: string }[] = [];
   let result: string | undefined;
   for (const line of text.split("\n")) {
     if (!line.startsWith('{"sequence":')) continue;
@@ -88,6 +95,8 @@ export function parseEngineEvents(text: string): PreviewOutput {
     if (event.resOutputsEvent) steps.push(stepOfEvent(event.resOutputsEvent.metadata));
     const failedUrn = event.resOpFailedEvent?.metadata.urn;
     if (typeof failedUrn === "string") failed.push(failedUrn);
+    const madeId = event.resOpFailedEvent ? idOfFailedCreate(event.resOpFailedEvent.metadata) : undefined;
+    if (typeof failedUrn === "string" && madeId !== undefined) made.push({ urn: failedUrn, id: madeId });
     if (event.diagnosticEvent && event.diagnosticEvent.severity !== "debug") diagnostics.push(event.diagnosticEvent);
     // A step refused before it started (its check failed) has an error on its resource and no failed event.
     if (event.diagnosticEvent?.severity === "error" && event.diagnosticEvent.urn) failed.push(event.diagnosticEvent.urn);
@@ -95,7 +104,14 @@ export function parseEngineEvents(text: string): PreviewOutput {
   }
   if (result === undefined) throw new Error("The file holds no summary event: give the output of `pulumi up --json` as it ended.");
   if (result !== "succeeded" && !diagnostics.some((d) => d.severity === "error")) diagnostics.push({ severity: "error", message: `The update ${result}.` });
-  return previewOutput.parse({ steps, diagnostics, applied: true, ...(failed.length > 0 ? { failed } : {}) });
+  return previewOutput.parse({ steps, diagnostics, applied: true, ...(failed.length > 0 ? { failed } : {}), ...(made.length > 0 ? { madeByFailedCreates: made } : {}) });
+}
+
+/** The id of the object a failed create made: its failed event's new state has one when the provider said the object exists. */
+function idOfFailedCreate(metadata: Record<string, unknown>): string | undefined {
+  if (metadata.op !== "create") return undefined;
+  const id = (metadata.new as { id?: unknown } | null | undefined)?.id;
+  return typeof id === "string" && id !== "" ? id : undefined;
 }
 
 /**

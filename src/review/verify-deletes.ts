@@ -4,7 +4,8 @@
  * object the program no longer declares (its delete runs at `up` only), so a
  * delete the server will refuse previews clean; the review verifies it from
  * the preview's data instead: each delete step carries the object's recorded
- * inputs, from which its declaration says what the delete needs
+ * inputs (so does the refresh of an object a cut replacement left to delete,
+ * which every later `up` deletes), from which its declaration says what the delete needs
  * (`needs(recorded, "delete")`), checked by the engine's own verification
  * (../engine/verify.ts `verifyObject`: the same reads, one per owner and run,
  * the same rule: a refusal only on the server's word, an unknown fact is not
@@ -24,7 +25,7 @@ import type { AnyResourceDefinition } from "../engine/definition";
 import { readsOf, startRun } from "../engine/run-caches";
 import { refusedStep, tokenUser, verifyObject } from "../engine/verify";
 import { definitions } from "../resources";
-import { isRecord, kindOf } from "./changes";
+import { isPendingDelete, isRecord, kindOf } from "./changes";
 import { type Diagnostic, type PreviewOutput, SECRET } from "./preview";
 
 /** What verifying a preview's deletes found: an error diagnostic per refused delete, on its resource; or why nothing was verified. */
@@ -44,7 +45,10 @@ export interface StackConfigSource {
 
 /** The deletes the server would refuse, each as the engine's error diagnostic on the resource it is about. */
 export async function verifyDeletes(preview: PreviewOutput, env: NodeJS.ProcessEnv = process.env, source: StackConfigSource = {}): Promise<DeleteVerification> {
-  const deletes = (preview.steps ?? []).filter((step) => step.op === "delete" && step.oldState?.id && isRecord(step.oldState.inputs));
+  // A replacement's old object left to delete has no step of its own: the refresh of it, marked, stands for its delete.
+  const deletes = (preview.steps ?? []).filter(
+    (step) => (step.op === "delete" || (step.op === "refresh" && isPendingDelete(step.oldState))) && step.oldState?.id && isRecord(step.oldState.inputs),
+  );
   const checked = deletes.flatMap((step) => {
     const definition = (definitions as Record<string, AnyResourceDefinition | undefined>)[kindOf(step.oldState!.type ?? undefined, step.urn)];
     return definition?.needs ? [{ step, definition }] : [];

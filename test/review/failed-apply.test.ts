@@ -13,6 +13,7 @@ import { apiPath, closeAllPools, PlatformClient } from "../../src";
 import { mergeRequestStore, startEmulator, type Emulator } from "../../src/emulator";
 import { appliedComment, appliedInNote, lessApplied } from "../../src/review/applied";
 import { reviewOf } from "../../src/review/changes";
+import { differences } from "../../src/review/summary";
 import { markerOf } from "../../src/review/markdown";
 import { addNote } from "../../src/review/post";
 import { parsePreview } from "../../src/review/preview";
@@ -84,10 +85,10 @@ function file(text: string): string {
 
 let shas = 0;
 /** A merge request from `stable`, reviewed by the report job and merged with a merge commit of its own: that commit. */
-async function reviewedAndMerged(): Promise<{ iid: number; commit: string }> {
+async function reviewedAndMerged(reviewed = REVIEWED): Promise<{ iid: number; commit: string }> {
   const { iid } = await root.post<{ iid: number }>(apiPath`/projects/${projectId}/merge_requests`, { source_branch: "stable", target_branch: "main", title: "Platform change" });
   await emulator.runDueWork();
-  expect(await cli(["--preview", file(REVIEWED), "--post", "--quiet"], { CI_MERGE_REQUEST_IID: String(iid) })).toBe(0);
+  expect(await cli(["--preview", file(reviewed), "--post", "--quiet"], { CI_MERGE_REQUEST_IID: String(iid) })).toBe(0);
   const commit = (++shas).toString(16).padStart(40, "d");
   const record = mergeRequestStore.of(emulator.state).mergeRequests.find((mr) => mr.projectId === projectId && mr.iid === iid)!;
   const mergedAt = new Date().toISOString();
@@ -177,5 +178,182 @@ describe("the guard of the retry", () => {
     expect(done.some((change) => change.urn === NIGHTLY)).toBe(false);
     const kept = parsePreview(previewAfter((urn) => appliedBefore(urn) && !urn.endsWith("::legacy")).replace(/"op": "delete"/g, '"op": "same"'));
     expect(lessApplied(reviewed, [record], kept, []).remaining.map((change) => change.urn)).toContain("urn:pulumi:e2e::review-e2e::pulumi-nodejs:dynamic/platform:Badge::legacy");
+  });
+});
+
+/**
+ * A create that failed after the server made its object, measured with the
+ * real CLI (scripts/make-retry-fixtures.mts): the server refused a variable of
+ * the new schedule `nightly` after making the schedule, so the engine keeps
+ * it in the state with the failure, and the retry's preview updates it (the
+ * variable left) or, once that variable was set, has nothing to do for it.
+ * The same apply cut the replacement of the SAML group link `ops` after its
+ * new link was made.
+ */
+describe("the guard of a retry after a create that failed with its object made", () => {
+  const RETRY_REVIEWED = fixture("retry-reviewed.json");
+  const RETRY_FAILED_UP = fixture("retry-failed-up.json");
+  const RETRY_PREVIEW = fixture("retry-preview.json");
+  const RETRY_NOTHING_LEFT = fixture("retry-nothing-left.json");
+  const SCHEDULE = "urn:pulumi:e2e::retry-after-failure::pulumi-nodejs:dynamic/platform:PipelineSchedule::nightly";
+  const SCHEDULE_ID = "projects/acme%2Fweb/pipeline_schedules/1";
+  const reviewedCreate = "creates pipeline schedule `Nightly deploy (retry test)` of project acme/web";
+  const refusedFinish = `${reviewedCreate}: the preview shows its object made already, but not as that create finishing`;
+
+  /** The retry's preview with the schedule's update step changed by `edit`. */
+  function withScheduleStep(preview: string, edit: (step: { op: string; oldState?: { id?: string }; newState: { inputs: Record<string, unknown> } }) => void): string {
+    const parsed = JSON.parse(preview) as { steps: { op: string; urn: string; oldState?: { id?: string }; newState: { inputs: Record<string, unknown> } }[] };
+    for (const step of parsed.steps) if (step.urn === SCHEDULE && step.op !== "refresh") edit(step);
+    return JSON.stringify(parsed);
+  }
+
+  const failedApplyOf = async (commit: string) => expect(await cli(["--up", file(RETRY_FAILED_UP), "--planned", file(RETRY_REVIEWED), "--post", "--quiet"], onMain(commit))).toBe(1);
+
+  it("the failed apply's result records the object the create made", async () => {
+    expect(parsePreview(RETRY_FAILED_UP).madeByFailedCreates).toEqual([{ urn: SCHEDULE, id: SCHEDULE_ID }]);
+    const { iid, commit } = await reviewedAndMerged(RETRY_REVIEWED);
+    await failedApplyOf(commit);
+    const result = (await notesOf(iid)).find((note) => note.body.startsWith(markerOf("e2e", true)))!;
+    expect(result.body).toMatch(/#### Not applied \(1\)\n\n- `\+` creates pipeline schedule <code>Nightly deploy &#40;retry test&#41;<\/code>[^\n]*<em>\(its step failed/);
+    expect(appliedInNote(result.body)!.made).toEqual([{ urn: SCHEDULE, id: SCHEDULE_ID }]);
+  });
+
+  it("accepts the update that finishes it, and nothing left to do, only after the failed apply's result note; the retry's result completes it", async () => {
+    const { iid, commit } = await reviewedAndMerged(RETRY_REVIEWED);
+    // Today's refusal, without the failed apply's result: the update is not what was reviewed, and the guard says why.
+    expect(await guard(commit, RETRY_PREVIEW)).toBe(3);
+    expect(stderr).toContain(`not reviewed: updates pipeline schedule 1 \`Nightly deploy (retry test)\` of project acme/web`);
+    expect(stderr).toContain(`${refusedFinish}: no result note of an earlier apply of this commit by the review token's user says that its create failed after the object was made`);
+    await failedApplyOf(commit);
+    expect(await guard(commit, RETRY_PREVIEW), stderr).toBe(0);
+    expect(stderr).toContain(`platform-review: ${reviewedCreate}: its create failed in an earlier apply of this commit after the object was made; this apply finishes it with the reviewed values`);
+    expect(await guard(commit, RETRY_NOTHING_LEFT), stderr).toBe(0);
+    expect(stderr).toContain("this apply finishes it with the reviewed values");
+    expect(await cli(["--up", file(fixture("retry-up.json")), "--planned", file(RETRY_NOTHING_LEFT), "--post", "--quiet"], onMain(commit))).toBe(0);
+    const results = (await notesOf(iid)).filter((note) => note.body.startsWith(markerOf("e2e", true)));
+    expect(results).toHaveLength(2);
+    expect(results[1]!.body).not.toContain("Not applied");
+  });
+
+  it("refuses other values, another object, another commit, and a record the review token's user did not write, saying why", async () => {
+    const { iid, commit } = await reviewedAndMerged(RETRY_REVIEWED);
+    await failedApplyOf(commit);
+    // Values declared now that the review did not show.
+    const otherCron = withScheduleStep(RETRY_PREVIEW, (step) => Object.assign(step.newState.inputs, { cron: "0 3 * * *" }));
+    expect(await guard(commit, otherCron)).toBe(3);
+    expect(stderr).toContain(`${refusedFinish}: the values declared now differ from the reviewed create's: cron`);
+    const otherRef = withScheduleStep(RETRY_PREVIEW, (step) => Object.assign(step.newState.inputs, { ref: "develop", active: false }));
+    expect(await guard(commit, otherRef)).toBe(3);
+    expect(stderr).toContain("the values declared now differ from the reviewed create's: active, ref");
+    // Another object in the state than the one the failed create made.
+    expect(await guard(commit, RETRY_PREVIEW.replaceAll(SCHEDULE_ID, "projects/acme%2Fweb/pipeline_schedules/7"))).toBe(3);
+    expect(stderr).toContain(`${refusedFinish}: the object in the state (projects/acme%2Fweb/pipeline_schedules/7) is not the one the failed create made (${SCHEDULE_ID})`);
+    // A replacement of it instead of an update.
+    expect(await guard(commit, withScheduleStep(RETRY_PREVIEW, (step) => (step.op = "replace")))).toBe(3);
+    expect(stderr).toContain(`${refusedFinish}: the preview does not finish it in place (its steps: replace)`);
+    // Another commit, reviewed the same, with no failed apply of its own.
+    const other = await reviewedAndMerged(RETRY_REVIEWED);
+    expect(await guard(other.commit, RETRY_PREVIEW)).toBe(3);
+    expect(stderr).toContain(`${refusedFinish}: no result note of an earlier apply of this commit`);
+    // A result note for it with the record, written by another user (a Developer can comment): not read.
+    const forged = (await notesOf(iid)).find((note) => note.body.startsWith(markerOf("e2e", true)))!.body.replace(/applied-data \S+/, "x");
+    const made = [{ urn: SCHEDULE, id: SCHEDULE_ID }];
+    await addNote({ url: emulator.url, token: emulator.tokens.dev!, project: String(projectId), mergeRequestIid: other.iid }, `${forged}${appliedComment(other.commit, [], made)}\n`);
+    expect(await guard(other.commit, RETRY_NOTHING_LEFT)).toBe(3);
+    expect(stderr).toContain(`${refusedFinish}: no result note of an earlier apply of this commit`);
+  });
+
+  it("needs the object's id in the failed apply's record: a record without it, or that says the create was applied, does not do", () => {
+    const reviewed = reviewOf(parsePreview(RETRY_REVIEWED)).changes;
+    const now = parsePreview(RETRY_PREVIEW);
+    const proposed = reviewOf(now).changes;
+    const failedUp = reviewOf(parsePreview(RETRY_FAILED_UP)).changes.map(({ urn, kind, object }) => ({ urn, kind, object }));
+    const record = { version: 1 as const, commit: "d".repeat(40), applied: failedUp, made: [{ urn: SCHEDULE, id: SCHEDULE_ID }] };
+    const accepted = lessApplied(reviewed, [record], now, proposed);
+    expect(accepted.finishing.map((change) => change.urn)).toEqual([SCHEDULE]);
+    expect(differences({ changes: accepted.remaining }, { changes: accepted.proposedRest })).toEqual([]);
+    const { made: _made, ...older } = record;
+    const withoutId = lessApplied(reviewed, [older], now, proposed);
+    expect(withoutId.finishing).toEqual([]);
+    expect(withoutId.unfinished.map((entry) => entry.reason)).toEqual(["the result notes of the earlier applies of this commit do not say that its create failed after the object was made"]);
+    expect(differences({ changes: withoutId.remaining }, { changes: withoutId.proposedRest })).toContain(`reviewed but no longer proposed: ${reviewedCreate}`);
+    // Recorded as applied, yet the preview updates it: not done, and no create to finish.
+    const appliedToo = { ...record, applied: [...failedUp, { urn: SCHEDULE, kind: "create", object: "pipeline schedule `Nightly deploy (retry test)`" }] };
+    expect(lessApplied(reviewed, [appliedToo], now, proposed).finishing).toEqual([]);
+  });
+});
+
+/**
+ * A replacement cut between its halves, measured with the real CLI
+ * (scripts/make-retry-fixtures.mts). Create first (the link `ops` renamed):
+ * the new link made, the old one's delete not reached; the engine keeps the
+ * old link in the state marked to delete, the retry's preview has no step for
+ * it (only its refresh), and the retry's `up` deletes it. Delete first (the
+ * link `devs` given another role, a stack of its own): the old link deleted,
+ * the new one refused; the engine keeps the old link's state marked as
+ * pending replacement, and the retry's preview proposes the same replacement,
+ * whose `up` only creates.
+ */
+describe("the guard of a retry after a replacement cut between its halves", () => {
+  const RETRY_REVIEWED = fixture("retry-reviewed.json");
+  const RETRY_FAILED_UP = fixture("retry-failed-up.json");
+  const RETRY_PREVIEW = fixture("retry-preview.json");
+  const OPS = "urn:pulumi:e2e::retry-after-failure::pulumi-nodejs:dynamic/platform:SamlGroupLink::ops";
+  const oldLinkDelete = "deletes SAML group link `platform-ops` of group acme";
+
+  /** The retry's preview with the old link's marked refresh naming another link. */
+  function otherOldLink(preview: string): string {
+    const parsed = JSON.parse(preview) as { steps: { op: string; urn: string; oldState?: { delete?: boolean; id?: string; inputs?: Record<string, unknown> } }[] };
+    for (const step of parsed.steps) {
+      if (step.urn !== OPS || step.oldState?.delete !== true) continue;
+      step.oldState.inputs = { ...step.oldState.inputs, samlGroupName: "platform-other" };
+      step.oldState.id = "groups/acme/saml_group_links/platform-other?provider=okta";
+    }
+    return JSON.stringify(parsed);
+  }
+
+  it("the failed apply's result says which half is left; the retry's report shows the old object's delete, which the preview has no step for", async () => {
+    expect(await cli(["--up", file(RETRY_FAILED_UP)], {})).toBe(1);
+    expect(output).toContain(
+      "- `+-` replaced SAML group link <code>platform-ops</code> of group <code>acme</code>, <em>cut short&#58; the new object was made, the old one not deleted&#59; the next apply deletes it</em>",
+    );
+    expect(await cli(["--preview", file(RETRY_PREVIEW)], {})).toBe(0);
+    expect(output).toContain(
+      "- `-` deletes SAML group link <code>platform-ops</code> of group <code>acme</code>, <em>the rest of a replacement an earlier apply cut short &#40;its new object was made&#41;&#58; the next apply deletes it</em>",
+    );
+    // The retry's apply, whose events have the delete and no other change: its result says what it deleted.
+    expect(await cli(["--up", file(fixture("retry-up.json"))], {})).toBe(0);
+    expect(output).toContain("deleted SAML group link <code>platform-ops</code> of group <code>acme</code>, <em>the rest of a replacement an earlier apply cut short</em>");
+  });
+
+  it("accepts that delete as the rest of the reviewed replacement after the failed apply's result, and no other", async () => {
+    const { commit } = await reviewedAndMerged(RETRY_REVIEWED);
+    expect(await guard(commit, RETRY_PREVIEW)).toBe(3);
+    expect(stderr).toContain(`not reviewed: ${oldLinkDelete}`);
+    expect(await cli(["--up", file(RETRY_FAILED_UP), "--planned", file(RETRY_REVIEWED), "--post", "--quiet"], onMain(commit))).toBe(1);
+    expect(await guard(commit, RETRY_PREVIEW), stderr).toBe(0);
+    expect(stderr).toContain(`platform-review: ${oldLinkDelete}: the rest of a reviewed replacement an earlier apply of this commit cut after making its new object`);
+    // Another old object to delete than the reviewed replacement's.
+    expect(await guard(commit, otherOldLink(RETRY_PREVIEW))).toBe(3);
+    expect(stderr).toContain("not reviewed: deletes SAML group link `platform-other` of group acme");
+    // Another commit, with no failed apply of its own.
+    const other = await reviewedAndMerged(RETRY_REVIEWED);
+    expect(await guard(other.commit, RETRY_PREVIEW)).toBe(3);
+    expect(stderr).toContain(`not reviewed: ${oldLinkDelete}`);
+  });
+
+  it("a delete-first replacement cut after its delete: the retry proposes the reviewed replacement, which is accepted, and says only the create is left", async () => {
+    const reviewed = fixture("retry-delete-first-reviewed.json");
+    const retry = fixture("retry-delete-first-preview.json");
+    expect(await cli(["--up", file(fixture("retry-delete-first-failed-up.json"))], {})).toBe(1);
+    expect(output).toContain("<em>cut short&#58; the old object was deleted, the new one not made&#59; the next apply creates it</em>");
+    expect(await cli(["--preview", file(retry)], {})).toBe(0);
+    expect(output).toContain("<em>an earlier apply deleted the old object already&#58; what is left is to create the new one</em>");
+    const { commit } = await reviewedAndMerged(reviewed);
+    expect(await cli(["--up", file(fixture("retry-delete-first-failed-up.json")), "--planned", file(reviewed), "--post", "--quiet"], onMain(commit))).toBe(1);
+    expect(await guard(commit, retry), stderr).toBe(0);
+    // The same with another role than the reviewed one: refused.
+    expect(await guard(commit, retry.replace(/"accessLevel": "maintainer"/, '"accessLevel": "owner"'))).toBe(3);
+    expect(stderr).toContain("replaces SAML group link `platform-devs` of group acme (accessLevel changes): fields differ from the review: accessLevel");
   });
 });

@@ -87,6 +87,15 @@ describe("a delete verified by the review", () => {
     expect(await main(["--preview", file], {}, () => {})).toBe(1);
   });
 
+  it("the old object a cut replacement left, which the preview has no step for but `up` deletes: verified as a delete", async () => {
+    const badge = "urn:pulumi:e2e::review-e2e::pulumi-nodejs:dynamic/platform:Badge::moved";
+    const oldState = { type: "pulumi-nodejs:dynamic/platform:Badge", id: "groups/acme/badges/2", delete: true, inputs: { __provider: "exports.handler=…", group: "acme", name: "moved" } };
+    const file = previewFile([{ op: "refresh", urn: badge, oldState, newState: oldState }]);
+    expect(await review(file, "dev")).toBe(1);
+    expect(errorsIn(file).map((d) => d.urn)).toEqual([LEGACY, badge]);
+    expect(errorsIn(file)[1]!.message).toContain("Badge: could not delete groups/acme/badges/2: group: the token's user (dev) needs the Owner role on group acme");
+  });
+
   it("alice's token (Owner of acme): passes, and the preview file is left as it was", async () => {
     const file = previewFile();
     const before = readFileSync(file, "utf8");
