@@ -99,6 +99,15 @@ function exited(child: ChildProcess): Promise<number | string> {
   return new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal!)));
 }
 
+/**
+ * The README's emulator listens on 127.0.0.1:8080: a server already there (a
+ * user's own emulator, another program) would answer this test's requests in
+ * its place, so the test stops instead.
+ */
+async function expectPortFree(port: number): Promise<void> {
+  if (await listening(port)) throw new Error(`127.0.0.1:${port} is already in use: this test starts the README's emulator there, and would talk to whatever listens there instead; stop it and run the test again`);
+}
+
 /** Starts a long-running script in its own process group (stopped in afterAll). */
 function startInBackground(script: string, cwd: string, env: NodeJS.ProcessEnv): ChildProcess {
   const child = spawn("bash", ["-c", script], { cwd, env, detached: true, stdio: "ignore" });
@@ -167,6 +176,7 @@ describe("a project of its own, installed from the packed package", { sequential
     // PULUMI_HOME: the CLI finds ~/.pulumi through the user database, not HOME; keep the machine's out of it.
     const env = userEnv({ PULUMI_HOME: path.join(home, ".pulumi") });
     // `exec`: the child is npm itself, which a process manager (or `kill`) signals.
+    await expectPortFree(8080);
     const emulator = startInBackground(`exec ${readmeBlock("emulator")}`, project, env);
     await waitFor("the emulator on 127.0.0.1:8080", () =>
       fetch("http://127.0.0.1:8080/api/v4/metadata", { headers: { "PRIVATE-TOKEN": "glpat-alice-token" } }).then(
@@ -188,6 +198,7 @@ describe("a project of its own, installed from the packed package", { sequential
 
   it("docs/review.md: the loop rehearsed on the emulator, word for word: a branch and a commit through the API, a merge request, its review, the merge, the guarded apply", async () => {
     const env = userEnv({ PULUMI_HOME: path.join(home, ".pulumi") });
+    await expectPortFree(8080);
     const emulator = startInBackground(`exec ${readmeBlock("emulator")}`, project, env);
     await waitFor("the emulator on 127.0.0.1:8080", () => listening(8080));
     try {
@@ -214,6 +225,7 @@ describe("a project of its own, installed from the packed package", { sequential
     try {
       // The shell of the README's first day, with its other stack, prod: this emulator starts from the seed, not from dev's.
       const shell = 'export PATH="$(npx pulumi-platform-cli):$PATH" PULUMI_CONFIG_PASSPHRASE=change-me PULUMI_BACKEND_URL="file://$HOME"\npulumi stack select prod\n';
+      await expectPortFree(8080);
       const run = bash(`${shell}npx node rehearse.mjs`, project, env);
       const printed = run.output.split("\n").filter((line) => /^!\d+ note \d+: /.test(line));
       expect(printed.map((line) => line.replace(/^!\d+ note \d+: /, ""))).toEqual(['<!-- platform-review stack="prod" -->', '<!-- platform-review-applied stack="prod" -->']);
@@ -226,6 +238,7 @@ describe("a project of its own, installed from the packed package", { sequential
 
   it("the emulator stops on SIGINT to npm run emulator, and on either signal when run directly on an old Node.js, under the project's own", async () => {
     const env = userEnv();
+    await expectPortFree(8080);
     const viaNpm = startInBackground("exec npm run emulator", project, env);
     await waitFor("the emulator on 127.0.0.1:8080", () => listening(8080));
     process.kill(viaNpm.pid!, "SIGINT");
