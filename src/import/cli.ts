@@ -151,6 +151,8 @@ export async function main(argv: string[], out: (text: string) => void = (text) 
     const template = {
       "package.json": readFileSync(path.join(TEMPLATE, "package.json"), "utf8"),
       "tsconfig.json": readFileSync(path.join(TEMPLATE, "tsconfig.json"), "utf8"),
+      // npm keeps `.gitignore` files out of packages: the installed template holds it as `gitignore`.
+      ".gitignore": readFileSync(path.join(TEMPLATE, existsSync(path.join(TEMPLATE, ".gitignore")) ? ".gitignore" : "gitignore"), "utf8"),
     };
     const program = programOf(estate.declarations, { projectName: options.name, url: process.env.PLATFORM_URL?.trim() || undefined, names: manifest.names, secrets: estate.secrets, template });
     if (!existsSync(dir)) mkdirSync(dir, { recursive: true });

@@ -1,7 +1,8 @@
 /**
  * The program text of an imported estate, in the shape of the package's
  * template (templates/platform): Pulumi.yaml, package.json, tsconfig.json,
- * index.ts, and one module per group or project (and the instance), sorted.
+ * .gitignore, index.ts, and one module per group or project (and the
+ * instance), sorted.
  *
  * Names are fixed at the first import and kept in the manifest by what each
  * object is on the server (its kind and id), so a rename on the server never
@@ -26,8 +27,8 @@ export interface ProgramOptions {
   url?: string;
   /** The names of earlier runs. */
   names: Names;
-  /** The template's package.json and tsconfig.json (templates/platform), by file name. */
-  template: Record<"package.json" | "tsconfig.json", string>;
+  /** The template's package.json, tsconfig.json and .gitignore (templates/platform), by file name. */
+  template: Record<"package.json" | "tsconfig.json" | ".gitignore", string>;
   /** Secrets the program reads from config. */
   secrets: SecretEntry[];
 }

@@ -16,7 +16,7 @@ import { main } from "../../src/import/cli";
 import { readManifest, writeProgram } from "../../src/import/write";
 import type { Declaration } from "../../src/import/values";
 
-const template = { "package.json": '{ "name": "${PROJECT}", "description": "${DESCRIPTION}" }\n', "tsconfig.json": '{ "files": ["index.ts"] }\n' };
+const template = { "package.json": '{ "name": "${PROJECT}", "description": "${DESCRIPTION}" }\n', "tsconfig.json": '{ "files": ["index.ts"] }\n', ".gitignore": "node_modules/\n" };
 
 const HOSTILE = ['"; process.exit(1); //', "`${process.exit(1)}`", "*/ process.exit(1) /*", "line\nbreak\r\u2028\u2029", "\\\"", "</script>", "\u0000nul", "..", "../../etc/passwd", "é"];
 
@@ -47,7 +47,7 @@ describe("platform-import's program text", () => {
   it("derives file names and resource names from slugs only: no separator, no `..`", () => {
     const declarations = HOSTILE.map((text, index) => badge(index + 1, { kind: "group", id: 100 + index, fullPath: text }, text));
     const { files, names } = program(declarations);
-    for (const file of files.keys()) expect(file).toMatch(/^((groups|projects)\/[a-z0-9-]+\.ts|index\.ts|Pulumi\.yaml|package\.json|tsconfig\.json)$/);
+    for (const file of files.keys()) expect(file).toMatch(/^((groups|projects)\/[a-z0-9-]+\.ts|index\.ts|Pulumi\.yaml|package\.json|tsconfig\.json|\.gitignore)$/);
     for (const name of Object.values(names)) expect(name).toMatch(/^[a-z0-9-]+$/);
     expect(new Set(Object.values(names)).size).toBe(Object.values(names).length);
     // No server text in a comment: every comment line is the import's own wording.
@@ -100,7 +100,7 @@ describe("platform-import's program text", () => {
     const one = program(declarations);
     const other = program([...declarations].reverse());
     expect([...other.files]).toEqual([...one.files]);
-    expect([...one.files.keys()]).toEqual(["Pulumi.yaml", "groups/acme-platform.ts", "groups/acme.ts", "index.ts", "package.json", "projects/acme-web.ts", "tsconfig.json"]);
+    expect([...one.files.keys()]).toEqual([".gitignore", "Pulumi.yaml", "groups/acme-platform.ts", "groups/acme.ts", "index.ts", "package.json", "projects/acme-web.ts", "tsconfig.json"]);
     expect(one.files.get("index.ts")).toContain('import "./groups/acme-platform";\nimport "./groups/acme";\nimport "./projects/acme-web";');
   });
 });
