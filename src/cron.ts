@@ -1,21 +1,22 @@
 /**
  * Cron expressions and time zones as pipeline schedules read them, for the
- * resource's `check` (preview): what it accepts the server must accept. The
- * emulator reads them in its own code, and test/emulator/restated-facts.test.ts
- * compares the two.
+ * resource's `check` (preview): what it accepts the server must accept, and
+ * what the server accepts it must accept. The emulator reads them in its own
+ * code, and test/emulator/restated-facts.test.ts compares the two.
  *
- * The real server validates and schedules with Fugit (`Gitlab::Ci::CronParser`
- * parses `"<cron> <zone>"` with `Fugit::Cron.parse`): five fields, or six with
- * seconds first; month and weekday names; ranges, lists and steps; `L` and
- * `#` for last and nth; `@daily`-style nicknames. The parsing here is croner's
- * in its "5-or-6-parts" mode, which reads most of that dialect; the extras
- * croner reads beyond it (`W`, `?`, a weekday's `5L`) a real server refuses, so
- * they are refused here before croner sees them, and the forms the server
- * reads that croner does not (hour 24, a step after one value, negative days,
- * `#-1`, reversed ranges, steps beyond the field) are rewritten into forms
- * croner reads alike before it judges them. Only the verdict is asked of
- * croner: the server computes the runs, and a valid expression that never
- * runs (the 31st of February) is saved with no next run, so it is accepted.
+ * The real server validates with Fugit (`Gitlab::Ci::CronParser` parses
+ * `"<cron> UTC"` with `Fugit::Cron.parse`), whose grammar is read here:
+ * five fields (minute hour day-of-month month day-of-week), or six with
+ * seconds first, or a nickname (`@daily`, lower case). Each field is a list
+ * of elements (commas may repeat, and lead or trail): `*`, a value or a range
+ * (ranges wrap around: `fri-mon`, `dec-feb`, `50-10`), each with an optional
+ * step of one or two digits, or a step alone (`/15`). Hours run to 24
+ * (midnight); days of the month may be `L`/`last` or negative (counted from
+ * the end); a weekday may take `#n` (`#-1`, `#L`: the last) or `%n+m` (every
+ * nth week); an `&` after the day-of-month or weekday list asks for both day
+ * fields at once. Then the values: a step of 0 or a range from a negative day
+ * to a positive one makes the parser fail, and days that fall in none of the
+ * months named (the 30th of February) make the expression invalid.
  *
  * The zone is either an IANA identifier (TZInfo, which `Intl` carries) or one
  * of the framework's zone names, Rails' `ActiveSupport::TimeZone::MAPPING`
@@ -23,7 +24,6 @@
  * identifier with `ActiveSupport::TimeZone.find_tzinfo` before parsing. The
  * mapping comes from the `rails-timezone` package, which carries Rails' table.
  */
-import { Cron } from "croner";
 import * as railsTimeZone from "rails-timezone";
 
 /** The framework's zone names (Rails' MAPPING keys), e.g. "Eastern Time (US & Canada)". */
@@ -60,44 +60,6 @@ export function timeZoneProblem(name: string): string | undefined {
   return `"${name}" is not a time zone: use an IANA identifier such as "Europe/Berlin" or "UTC", or a Rails zone name such as "Pacific Time (US & Canada)"`;
 }
 
-function parse(cron: string, zone: string): Cron {
-  // No function is given: croner only evaluates the pattern, it schedules nothing.
-  return new Cron(cron, { mode: "5-or-6-parts", timezone: zone });
-}
-
-/** The largest value of each field, seconds first, for steps beyond a field's range (croner refuses those). */
-const FIELD_MAXIMA = [59, 59, 23, 31, 12, 7];
-
-/**
- * An element of a field (between commas) the server reads but croner does
- * not, as a form croner judges alike; `position` counts the five fields from
- * the minute (the seconds field is -1).
- */
-function inCronersDialect(element: string, position: number): string {
-  // A step after a single value: the server leaves the value alone (5/15 is 5).
-  let rewritten = element.replace(/^(\w+)\/\d\d?$/, (all, value: string) => (value === "*" ? all : value));
-  // A reversed range: the server reads it forwards.
-  rewritten = rewritten.replace(/^(\d+)-(\d+)(?=\/|$)/, (all, from: string, to: string) => (Number(from) > Number(to) ? `${to}-${from}` : all));
-  // A step beyond the field's range (of two digits at most, as the server reads steps): the first value only.
-  rewritten = rewritten.replace(/\/(\d\d?)$/, (all, step: string) => (Number(step) > FIELD_MAXIMA[position + 1]! ? `/${FIELD_MAXIMA[position + 1]}` : all));
-  if (position === 1) return rewritten.replace(/^24(?=\/|$)/, "0").replace(/-24(?=\/|$)/, "-23"); // hour 24 is midnight
-  if (position === 2) return /^(-(3[01]|[12]?\d)|last)$/i.test(rewritten) ? "L" : rewritten; // counted from the month's end
-  if (position === 4) return rewritten.replace(/#(-[1-5]|last)$/i, "#L"); // the last of the month
-  return rewritten;
-}
-
-/** Whether croner reads the fields once the server's own forms are rewritten into its. */
-function parses(fields: string[]): boolean {
-  const offset = fields.length === 6 ? 1 : 0;
-  const rewritten = fields.map((field, index) => field.split(",").map((element) => inCronersDialect(element, index - offset)).join(","));
-  try {
-    parse(rewritten.join(" "), "UTC");
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** What a cron expression is, for the messages: the same words wherever one is refused. */
 const CRON_RULE =
   "A cron expression has five fields (minute hour day-of-month month day-of-week), or six with seconds first, " +
@@ -127,40 +89,179 @@ const MAX_REMEMBERED_VERDICTS = 1_000;
 
 function judgedCron(cron: string): string | undefined {
   const invalid = (why: string) => `${JSON.stringify(cron)} is not a valid cron expression: ${why}. ${CRON_RULE}`;
-  if (cron.trim() === "") return `a cron expression is required. ${CRON_RULE}`;
-  const fields = cron.trim().split(/\s+/);
-  if (fields[0]!.startsWith("@")) {
-    if (fields.length > 1 || !parses(fields)) return invalid("the nicknames are @yearly, @annually, @monthly, @weekly, @daily, @midnight and @hourly");
-  } else if (fields.length !== 5 && fields.length !== 6) {
-    return invalid(`it has ${fields.length} field${fields.length === 1 ? "" : "s"}`);
-  } else if (fields.some((field) => /[?W]/i.test(field)) || /\dL/i.test(fields.at(-1)!)) {
-    return invalid("W, ? and a weekday's L (5L) are not read by the server; for the last Friday write 5#L");
-  } else if (!parses(fields)) {
-    return invalid(fieldProblem(fields));
+  const text = cron.trim();
+  if (text === "") return `a cron expression is required. ${CRON_RULE}`;
+  if (text.startsWith("@")) {
+    const [nickname, ...rest] = text.split(/\s+/);
+    if (rest.length > 0 || !NICKNAMES.has(nickname!)) return invalid(`the nicknames are ${[...NICKNAMES].join(", ")}, in lower case`);
+    return undefined;
+  }
+  const fields = fieldsOf(text);
+  if (!fields) {
+    const parts = text.split(/[ \t]+/);
+    if (parts.length !== 5 && parts.length !== 6) return invalid(`it has ${parts.length} field${parts.length === 1 ? "" : "s"}`);
+    if (parts.some((part) => /[?W]/i.test(part)) || /\dL/i.test(parts.at(-1)!)) {
+      return invalid("W, ? and a weekday's L (5L) are not read by the server; for the last Friday write 5#L");
+    }
+    return invalid(fieldProblem(parts));
+  }
+  const named = fields.length === 6 ? [SECONDS, ...FIELDS] : FIELDS;
+  const wrong = fields.flatMap((elements, index) => elements.flatMap((element) => {
+    const problem = elementProblem(element, named[index]!);
+    return problem ? [`the ${named[index]!.name} field's ${JSON.stringify(element)} ${problem}`] : [];
+  }));
+  if (wrong.length > 0) return invalid(wrong.join("; "));
+  if (!someDayInMonths(fields.at(-3)!, fields.at(-2)!)) return invalid("no month it names has a day it names (as the 30th of February)");
+  return undefined;
+}
+
+const NICKNAMES = new Set(["@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@noon", "@hourly"]);
+
+/** A field's rule: the text of one value, its range, how a value reads. */
+interface Field {
+  name: string;
+  takes: string;
+  value: string;
+  min: number;
+  max: number;
+  read: (text: string) => number;
+}
+const MONTH_NAMES = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+const WEEKDAY_NAMES = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"];
+const number = (text: string) => Number(text);
+const SECONDS: Field = { name: "second", takes: "0-59", value: "[0-5]?\\d", min: 0, max: 59, read: number };
+/** The fields in order, with what each takes; six fields put seconds first. */
+const FIELDS: Field[] = [
+  { name: "minute", takes: "0-59", value: "[0-5]?\\d", min: 0, max: 59, read: number },
+  { name: "hour", takes: "0-23 (or 24, midnight)", value: "2[0-4]|[01]?[0-9]", min: 0, max: 23, read: number },
+  {
+    name: "day-of-month",
+    takes: "1-31, or L or -1 for the last (-2 the one before)",
+    value: "-?(?:3[01]|[12][0-9]|0?[1-9])|last|l",
+    min: 1,
+    max: 31,
+    read: (text) => (/^l/i.test(text) ? -1 : Number(text)),
+  },
+  {
+    name: "month",
+    takes: "1-12 or JAN-DEC",
+    value: `1[0-2]|0?[1-9]|${MONTH_NAMES.join("|")}`,
+    min: 1,
+    max: 12,
+    read: (text) => (/^\d/.test(text) ? Number(text) : MONTH_NAMES.indexOf(text.toLowerCase()) + 1),
+  },
+  {
+    name: "day-of-week",
+    takes: "0-7 or SUN-SAT, with 5#2 or 5#L (5#-1) for the second or last Friday",
+    value: `[0-7]|${WEEKDAY_NAMES.join("|")}`,
+    min: 0,
+    max: 7,
+    read: (text) => (/^\d/.test(text) ? Number(text) : WEEKDAY_NAMES.indexOf(text.toLowerCase())),
+  },
+];
+const FIELD_FORMS = "*, a value, or a range, list or step of values (1-5, 1,15, */10)";
+
+/** One element of a field: `*`, a value or a range, with an optional step, or a step alone. */
+const elementOf = (field: Field) => `(?:/\\d\\d?|(?:\\*|(?:${field.value})(?:-(?:${field.value}))?)(?:/\\d\\d?)?)`;
+/** The weekday's elements besides those: the nth of the month, and every nth week. */
+const weekdayElement = (field: Field) => `(?:(?:${field.value})#(?:-?[1-5]|last|l)|(?:${field.value})%\\d+(?:\\+\\d+)?|${elementOf(field)})`;
+/** A field's list: elements between commas, which may repeat (with blanks between) and lead or trail. */
+const listOf = (element: string) => `(?:[ \\t]*,)*(${element}(?:,(?:[ \\t]*,)*${element})*)(?:[ \\t]*,)*`;
+const ELEMENT_SEPARATOR = /,(?:[ \t]*,)*/;
+
+/** The expression of five or six fields as the server's parser reads it, with " UTC" after it: each field's elements, or undefined. */
+function fieldsOf(text: string): string[][] | undefined {
+  for (const layout of [[SECONDS, ...FIELDS], FIELDS]) {
+    const pattern = layout
+      .map((field, index) => {
+        const list = listOf(field.name === "day-of-week" ? weekdayElement(field) : elementOf(field));
+        const and = field.name === "day-of-month" || field.name === "day-of-week" ? "&?" : "";
+        return `${list}${and}${index < layout.length - 1 ? "[ \\t]+" : ""}`;
+      })
+      .join("");
+    const match = new RegExp(`^${pattern} +UTC$`, "i").exec(`${text} UTC`);
+    if (match) return match.slice(1).map((list) => list.split(ELEMENT_SEPARATOR));
   }
   return undefined;
 }
 
-/** The fields in order, with what each takes; six fields put seconds first. */
-const FIELDS = [
-  { name: "minute", takes: "0-59" },
-  { name: "hour", takes: "0-23 (or 24, midnight)" },
-  { name: "day-of-month", takes: "1-31, or L or -1 for the last (-2 the one before)" },
-  { name: "month", takes: "1-12 or JAN-DEC" },
-  { name: "day-of-week", takes: "0-7 or SUN-SAT, with 5#2 or 5#L (5#-1) for the second or last Friday" },
-];
-const SECONDS = { name: "second", takes: "0-59" };
-const FIELD_FORMS = "*, a value, or a range, list or step of values (1-5, 1,15, */10)";
+/** An element's bounds and step, as the server reads them; undefined for a weekday's `#n` or `%n`. */
+function boundsOf(element: string, field: Field): { start?: number; end?: number; step?: number } | undefined {
+  const match = /^(?:\*|(-?[^-/]+)(?:-([^/]+))?)?(?:\/(\d+))?$/.exec(element);
+  if (!match || /[#%]/.test(element)) return undefined;
+  return {
+    ...(match[1] === undefined ? {} : { start: field.read(match[1]) }),
+    ...(match[2] === undefined ? {} : { end: field.read(match[2]) }),
+    ...(match[3] === undefined ? {} : { step: Number(match[3]) }),
+  };
+}
+
+/** Why the server's expansion of an element fails (its parser then raises), or undefined. */
+function elementProblem(element: string, field: Field): string | undefined {
+  const bounds = boundsOf(element, field);
+  if (!bounds) return undefined;
+  // A weekday's step of 0 counts as 1.
+  if (bounds.step === 0 && field.name !== "day-of-week") return "takes no step of 0";
+  if (bounds.start !== undefined && bounds.start < 0 && bounds.end !== undefined && bounds.end > 0) return "runs from a day counted from the end to one counted from the start";
+  return undefined;
+}
+
+/** The values an element of the day-of-month or month field stands for, as the server expands them (null: any). */
+function valuesOf(element: string, field: Field): number[] | null {
+  const bounds = boundsOf(element, field)!;
+  let { start, end } = bounds;
+  const { step } = bounds;
+  if (step !== undefined && end === undefined) end = field.max;
+  if (start === undefined && end === undefined && step === undefined) return null;
+  if (start !== undefined && end === undefined) return [start];
+  start ??= field.min;
+  if (end === undefined || (end < 0 && start > 0)) end = field.max;
+  const [min, max] = start < 0 ? [-field.max, -1] : [field.min, field.max];
+  if (start === field.min && end === field.max && (step ?? 1) === 1) return null;
+  const values: number[] = [];
+  let last = end;
+  for (let value = start; values.length <= 2 * field.max; ) {
+    values.push(value);
+    if (value === last) break;
+    value += 1;
+    if (value > max) {
+      value = min;
+      if (last > max) last = last - max - 1;
+    }
+  }
+  return values.filter((_, index) => index % (step || 1) === 0);
+}
+
+/** The most days each month has (February's 29). */
+const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Whether some month the expression names has some day of the month it names (both restricted), as the server requires. */
+function someDayInMonths(dayElements: string[], monthElements: string[]): boolean {
+  const days = anyOrValues(dayElements, FIELDS[2]!);
+  const months = anyOrValues(monthElements, FIELDS[3]!);
+  if (days === null || months === null) return true;
+  return months.some((month) => days.some((day) => day <= MONTH_DAYS[month - 1]!));
+}
+
+function anyOrValues(elements: string[], field: Field): number[] | null {
+  const all: number[] = [];
+  for (const element of elements) {
+    const values = valuesOf(element, field);
+    if (values === null) return null;
+    all.push(...values);
+  }
+  return all;
+}
 
 /**
  * Which field of an expression that does not parse is wrong: each field is
  * tried alone, the others made `*`. Several wrong fields are all named.
  */
-function fieldProblem(fields: string[]): string {
-  const named = fields.length === 6 ? [SECONDS, ...FIELDS] : FIELDS;
-  const wrong = fields.flatMap((field, index) => {
-    const alone = fields.map((_, at) => (at === index ? field : "*"));
-    return parses(alone) ? [] : [`the ${named[index]!.name} field (${JSON.stringify(field)}) takes ${FIELD_FORMS} of ${named[index]!.takes}`];
+function fieldProblem(parts: string[]): string {
+  const named = parts.length === 6 ? [SECONDS, ...FIELDS] : FIELDS;
+  const wrong = parts.flatMap((part, index) => {
+    const alone = parts.map((_, at) => (at === index ? part : "*"));
+    return fieldsOf(alone.join(" ")) ? [] : [`the ${named[index]!.name} field (${JSON.stringify(part)}) takes ${FIELD_FORMS} of ${named[index]!.takes}`];
   });
   return wrong.length > 0 ? wrong.join("; ") : `its fields are valid one by one but not together (${FIELD_FORMS})`;
 }
