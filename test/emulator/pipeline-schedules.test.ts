@@ -18,6 +18,13 @@ async function createSchedule(fields: Record<string, unknown> = {}, as = "root")
   return result.body;
 }
 
+/** Creates a schedule for each expression and checks its next run. */
+async function expectNextRuns(table: [cron: string, next: string][]): Promise<void> {
+  for (const [cron, next] of table) {
+    expect({ cron, next: (await createSchedule({ cron })).next_run_at }).toEqual({ cron, next });
+  }
+}
+
 describe("creating a schedule", () => {
   it("answers 201 with the details: full ref, defaults, next run, owner, no pipeline yet", async () => {
     const result = await call(server.emulator, SCHEDULES, {
@@ -63,7 +70,7 @@ describe("creating a schedule", () => {
 
   it("reads the server's cron dialect: L and negative days, nth and last weekdays, hour 24, steps, seconds, nicknames", async () => {
     // From Monday 2025-03-03 10:00 UTC.
-    for (const [cron, next] of [
+    await expectNextRuns([
       ["0 0 L * *", "2025-03-31T00:00:00.000Z"],
       ["0 0 -2 * *", "2025-03-30T00:00:00.000Z"],
       ["0 9 * * fri#2", "2025-03-14T09:00:00.000Z"],
@@ -76,14 +83,12 @@ describe("creating a schedule", () => {
       // Both day fields restricted: either one runs (the 15th, or a Monday).
       ["0 0 1,15 * 1", "2025-03-10T00:00:00.000Z"],
       ["0 0 15 * MON", "2025-03-10T00:00:00.000Z"],
-    ]) {
-      expect({ cron, next: (await createSchedule({ cron })).next_run_at }).toEqual({ cron, next });
-    }
+    ]);
   });
 
   it("reads the forms of the current Fugit: nicknames, steps, wrapping ranges, day ranges, &, %, pairs of month and day", async () => {
     // From Monday 2025-03-03 10:00 UTC, the 322nd week counted from the week of 2019-01-01.
-    for (const [cron, next] of [
+    await expectNextRuns([
       ["@noon", "2025-03-03T12:00:00.000Z"],
       ["@hourly", "2025-03-03T11:00:00.000Z"],
       ["@midnight", "2025-03-04T00:00:00.000Z"],
@@ -140,9 +145,7 @@ describe("creating a schedule", () => {
       ["  0 0 * * *  ", "2025-03-04T00:00:00.000Z"],
       // A blank before a comma ends the field: this is six fields, second 1 and minute 2.
       ["1 , 2 * * * *", "2025-03-03T10:02:01.000Z"],
-    ]) {
-      expect({ cron, next: (await createSchedule({ cron })).next_run_at }).toEqual({ cron, next });
-    }
+    ]);
   });
 
   it("refuses what the current Fugit refuses", async () => {

@@ -11,8 +11,9 @@
  * Otherwise it has five fields (minute hour day-of-month month day-of-week) or
  * six with seconds first, separated by blanks or tabs, and the zone follows
  * after spaces. The grammar is read as a parsing-expression grammar: each
- * piece takes the longest text its own pattern takes, and the whole must be
- * used up.
+ * piece takes the longest text its own pattern takes, never giving any back;
+ * six fields are tried before five, the first that parses is kept, and it
+ * must use up the whole text.
  *
  * A field is a list: commas may repeat, with blanks between them, and a list
  * may start or end with commas. An element is a step alone (`/15`, read as
@@ -27,13 +28,14 @@
  * Sunday) or names, names being the English names' first three letters. A
  * weekday may be `day#n` (the nth of the month, `#-1`/`#L` the last), or
  * `day%m` / `day%m+o` (the weeks whose reference week, counted from the week
- * of 2019-01-01, is o modulo m); a weekday range wraps around (`fri-mon`),
- * but a stepped one does not, and a weekday with a step alone (`3/2`) is that
- * day; a step of 0 there is 1. Where one weekday has several forms, the first
- * in order counts (a plain day before `#` before `%`), and a weekday with both
- * `#` and `%` forms is refused. An element covering a whole field (`*`,
- * `0-59`, `*\/1`, `1-L`) makes that field unrestricted, except among
- * weekdays, where `*` adds none and `*\/1` names all seven. When months and
+ * of 2019-01-01 at noon in the zone, is o modulo m); a weekday range wraps
+ * around (`fri-mon`), a stepped one does not, a single weekday with a step
+ * (`3/2`) is that day alone, and a step of 0 there is 1. Where one weekday
+ * has several forms only the first in order counts (the plain day, else the
+ * lowest `#n`, else the lowest `%m+o`), and a weekday with both `#` and `%`
+ * forms is refused. An element covering a whole field (`*`, `0-59`, `*\/1`,
+ * `1-L`) makes that field unrestricted, except among weekdays, where `*`
+ * adds none and `*\/1` names all seven. When months and
  * days of the month are both restricted, the pairs whose day is past the
  * month's longest (February 29) are dropped; an expression left with none is
  * refused. When both day fields are restricted a day matching either runs,
@@ -42,10 +44,11 @@
  *
  * The next run is found by the server's walk from the present: from the
  * current time it advances to the next month, day, hour, minute or second
- * that could match until every field matches, in the schedule's zone; a wall
- * time the clocks skip is passed over, a repeated one runs at its first
- * occurrence. A walk that takes more than 2048 steps, or a `%0` weekday it
- * meets, fails on the server; here the schedule then has no next run.
+ * that could match until every field matches, in the schedule's zone. A wall
+ * time the clocks skip is passed over; a repeated one runs at its first
+ * occurrence, and at its second when the walk starts between the two. A
+ * walk that takes more than 2048 steps, or meets a `%0` weekday, fails on
+ * the server (which then fails the save); here the schedule has no next run.
  *
  * A zone is one of the framework's zone names ("Pacific Time (US & Canada)",
  * mapped to its tz identifier) or a tz identifier itself, spelled as the
@@ -202,7 +205,7 @@ function fieldsAt(fields: Field[], text: string): { end: number; lists: Lists } 
 const CLASSIC: Field[] = ["minutes", "hours", "monthdays", "months", "weekdays"];
 
 /** A whole line's lists: six fields are tried first, and the first form that parses must use up the text. */
-function linesLists(line: string): Lists | undefined {
+function lineLists(line: string): Lists | undefined {
   const parsed = fieldsAt(["seconds", ...CLASSIC], line) ?? fieldsAt(CLASSIC, line);
   return parsed && parsed.end === line.length ? parsed.lists : undefined;
 }
@@ -290,12 +293,8 @@ function weekdaysOf(elements: Element[]): Map<number, Weekday> | null {
   }
   if (unique.size === 0) return null;
   const sorted = [...unique.values()];
-  for (const { day } of sorted) {
-    const sameDay = sorted.filter((entry) => entry.day === day);
-    if (sameDay.some((entry) => entry.nth !== undefined) && sameDay.some((entry) => entry.modulo !== undefined)) {
-      throw new Refused("a weekday with both # and %");
-    }
-  }
+  const withNth = new Set(sorted.filter((entry) => entry.nth !== undefined).map((entry) => entry.day));
+  if (sorted.some((entry) => entry.modulo !== undefined && withNth.has(entry.day))) throw new Refused("a weekday with both # and %");
   sorted.sort(compareWeekdays);
   const counting = new Map<number, Weekday>();
   for (const entry of sorted) if (!counting.has(entry.day)) counting.set(entry.day, entry);
@@ -342,7 +341,7 @@ export function parseCron(cron: string): CronPattern | undefined {
     if (fields === undefined) return undefined;
     line = `${fields} ${rest}`;
   }
-  const lists = linesLists(line);
+  const lists = lineLists(line);
   if (!lists) return undefined;
   try {
     const pattern: CronPattern = {
