@@ -18,6 +18,13 @@ async function createSchedule(fields: Record<string, unknown> = {}, as = "root")
   return result.body;
 }
 
+/** Creates a schedule for each expression and checks its next run. */
+async function expectNextRuns(table: [cron: string, next: string][]): Promise<void> {
+  for (const [cron, next] of table) {
+    expect({ cron, next: (await createSchedule({ cron })).next_run_at }).toEqual({ cron, next });
+  }
+}
+
 describe("creating a schedule", () => {
   it("answers 201 with the details: full ref, defaults, next run, owner, no pipeline yet", async () => {
     const result = await call(server.emulator, SCHEDULES, {
@@ -63,7 +70,7 @@ describe("creating a schedule", () => {
 
   it("reads the server's cron dialect: L and negative days, nth and last weekdays, hour 24, steps, seconds, nicknames", async () => {
     // From Monday 2025-03-03 10:00 UTC.
-    for (const [cron, next] of [
+    await expectNextRuns([
       ["0 0 L * *", "2025-03-31T00:00:00.000Z"],
       ["0 0 -2 * *", "2025-03-30T00:00:00.000Z"],
       ["0 9 * * fri#2", "2025-03-14T09:00:00.000Z"],
@@ -76,18 +83,130 @@ describe("creating a schedule", () => {
       // Both day fields restricted: either one runs (the 15th, or a Monday).
       ["0 0 1,15 * 1", "2025-03-10T00:00:00.000Z"],
       ["0 0 15 * MON", "2025-03-10T00:00:00.000Z"],
+    ]);
+  });
+
+  it("reads the forms of the current Fugit: nicknames, steps, wrapping ranges, day ranges, &, %, pairs of month and day", async () => {
+    // From Monday 2025-03-03 10:00 UTC, the 322nd week counted from the week of 2019-01-01.
+    await expectNextRuns([
+      ["@noon", "2025-03-03T12:00:00.000Z"],
+      ["@hourly", "2025-03-03T11:00:00.000Z"],
+      ["@midnight", "2025-03-04T00:00:00.000Z"],
+      ["@monthly", "2025-04-01T00:00:00.000Z"],
+      ["@yearly", "2026-01-01T00:00:00.000Z"],
+      ["@annually", "2026-01-01T00:00:00.000Z"],
+      // A value with a step runs to the field's end; a step alone is every step.
+      ["5/15 * * * *", "2025-03-03T10:05:00.000Z"],
+      ["/15 * * * *", "2025-03-03T10:15:00.000Z"],
+      ["*/60 * * * *", "2025-03-03T11:00:00.000Z"],
+      ["*/15 * * * * *", "2025-03-03T10:00:15.000Z"],
+      // Ranges wrap around: minutes 50..59 and 0..10, December to February, Friday to Monday.
+      ["50-10 * * * *", "2025-03-03T10:01:00.000Z"],
+      ["0 0 * dec-feb *", "2025-12-01T00:00:00.000Z"],
+      ["0 0 1 nov-feb/2 *", "2025-11-01T00:00:00.000Z"],
+      ["0 0 * * fri-mon", "2025-03-07T00:00:00.000Z"],
+      // Hours run to 24, which is 0; 24/2 is 24, 1, 3, ... 23.
+      ["0 20-24 * * *", "2025-03-03T20:00:00.000Z"],
+      ["0 24/2 * * *", "2025-03-03T11:00:00.000Z"],
+      ["0 */24 * * *", "2025-03-04T00:00:00.000Z"],
+      // Days counted from the end, and ranges of them.
+      ["0 0 -7--1 * *", "2025-03-25T00:00:00.000Z"],
+      ["0 0 -1--7 * *", "2025-03-04T00:00:00.000Z"],
+      ["0 0 25-L * *", "2025-03-25T00:00:00.000Z"],
+      ["0 0 1,L * *", "2025-03-31T00:00:00.000Z"],
+      // 1-L covers the month: the day field is unrestricted, so only Mondays run.
+      ["0 0 1-L * 1", "2025-03-10T00:00:00.000Z"],
+      // Weekdays: 7 is Sunday, a stepped value is that day alone, a step of 0 is 1, a bare * among others adds none.
+      ["0 0 * * 7", "2025-03-09T00:00:00.000Z"],
+      ["0 0 * * 3/2", "2025-03-05T00:00:00.000Z"],
+      ["0 0 * * 1-5/0", "2025-03-04T00:00:00.000Z"],
+      ["0 0 * * *,1", "2025-03-10T00:00:00.000Z"],
+      ["0 0 * * 1#-5", "2025-06-02T00:00:00.000Z"],
+      // The first form of a weekday counts: a plain Monday, then the 2nd Monday before the 3rd.
+      ["0 0 * * 1,1#2", "2025-03-10T00:00:00.000Z"],
+      ["0 0 * * 1#3,1#2", "2025-03-10T00:00:00.000Z"],
+      // Reference weeks modulo: Monday 2025-03-10 is in week 323, Tuesday 2025-03-11 in week 324.
+      ["0 0 * * 1%2", "2025-03-17T00:00:00.000Z"],
+      ["0 0 * * 1%2+1", "2025-03-10T00:00:00.000Z"],
+      ["0 0 * * 1%4+2", "2025-03-31T00:00:00.000Z"],
+      ["0 12 * * 2%2", "2025-03-11T12:00:00.000Z"],
+      // & makes both day fields required: the first Friday that is the 1st, a Monday that is the 1st or 15th.
+      ["0 0 1& * 5", "2025-08-01T00:00:00.000Z"],
+      ["0 0 1 * 5&", "2025-08-01T00:00:00.000Z"],
+      ["0 0 1,15 * 1&", "2025-09-01T00:00:00.000Z"],
+      ["0 0 29 2 1&", "2044-02-29T00:00:00.000Z"],
+      // Month and day pairs no month holds are dropped: February 31st goes, March 31st stays.
+      ["0 0 29 2 *", "2028-02-29T00:00:00.000Z"],
+      ["0 0 31 2,3 *", "2025-03-31T00:00:00.000Z"],
+      ["0 0 30,31 2,3 1", "2025-03-10T00:00:00.000Z"],
+      // Repeated and blank-separated commas, leading and trailing commas, tabs, outer blanks.
+      [",,1, ,2,, * * * *", "2025-03-03T10:01:00.000Z"],
+      ["0\t0\t*\t*\t*", "2025-03-04T00:00:00.000Z"],
+      ["  0 0 * * *  ", "2025-03-04T00:00:00.000Z"],
+      // A blank before a comma ends the field: this is six fields, second 1 and minute 2.
+      ["1 , 2 * * * *", "2025-03-03T10:02:01.000Z"],
+    ]);
+  });
+
+  it("refuses what the current Fugit refuses", async () => {
+    for (const cron of [
+      "@DAILY",
+      "@reboot",
+      "@daily UTC",
+      "0 0 0 * *",
+      "0 0 * 0 *",
+      "*/0 * * * *",
+      "0 */0 * * *",
+      "0 0 */0 * *",
+      "0 0 * */0 *",
+      "5/100 * * * *",
+      "0 0 L-5 * *",
+      "0 0 -3-5 * *",
+      "0 0 L/2 * *",
+      "0 0 31 2 *",
+      "0 0 30 2 *",
+      "0 0 30 2 1",
+      "0 0 * * 1#0",
+      "0 0 * * 1#6",
+      "0 0 * * 1#2,1%2",
+      "0 0 * * sunday",
+      "0 0 * * 8",
+      "0 0 * 13 *",
+      "0 0 32 * *",
+      "0 25 * * *",
+      "61 * * * *",
+      "0 0 * * *\t",
+      "0 0 * * * Europe/Berlin",
+      "1 2 3 4 5 6 7",
     ]) {
-      expect({ cron, next: (await createSchedule({ cron })).next_run_at }).toEqual({ cron, next });
+      const result = await call(server.emulator, SCHEDULES, { method: "POST", body: { description: "x", ref: "main", cron } });
+      expect({ cron, status: result.status, body: result.body }).toEqual({ cron, status: 400, body: { message: { cron: ["syntax is invalid"] } } });
     }
   });
 
-  it("skips a wall time the clocks jump over, and runs a repeated one at its first occurrence", async () => {
+  it("accepts an expression whose walk never reaches a run, with no next run", async () => {
+    // April has no 31st day from its end; no month's 1st is its 5th Monday; 1%0 divides by zero.
+    for (const cron of ["0 0 -31 4 *", "0 0 1 * 1#5&", "0 0 * * 1%0"]) {
+      expect({ cron, next: (await createSchedule({ cron })).next_run_at }).toEqual({ cron, next: null });
+    }
+  });
+
+  it("walks across changes of the clocks as the server does: skipped times, repeated ones, reference weeks", async () => {
     const before = now;
     try {
       now = Date.parse("2025-03-09T05:00:00.000Z"); // midnight in New York, the day clocks go forward at 02:00
       expect((await createSchedule({ cron: "30 2 * * *", cron_timezone: "America/New_York" })).next_run_at).toBe("2025-03-10T06:30:00.000Z");
       now = Date.parse("2025-11-02T04:00:00.000Z"); // midnight in New York, the day clocks go back at 02:00
       expect((await createSchedule({ cron: "30 1 * * *", cron_timezone: "America/New_York" })).next_run_at).toBe("2025-11-02T05:30:00.000Z");
+      now = Date.parse("2025-11-02T05:45:00.000Z"); // 01:45 in New York before the clocks go back: 01:30 comes again
+      expect((await createSchedule({ cron: "30 1 * * *", cron_timezone: "America/New_York" })).next_run_at).toBe("2025-11-02T06:30:00.000Z");
+      now = Date.parse("2025-09-06T05:00:00.000Z"); // Santiago skips midnight on 2025-09-07: the next midnight is the 8th's
+      expect((await createSchedule({ cron: "0 0 * * *", cron_timezone: "America/Santiago" })).next_run_at).toBe("2025-09-08T03:00:00.000Z");
+      // Reference weeks run noon to noon in the zone: in Berlin's summer, a Tuesday a whole number of weeks
+      // after 2019-01-01 is an hour short of it, and in the week before (2025-06-03: week 335 in Berlin, 336 in UTC).
+      now = Date.parse("2025-06-01T00:00:00.000Z");
+      expect((await createSchedule({ cron: "0 0 * * 2%2", cron_timezone: "Europe/Berlin" })).next_run_at).toBe("2025-06-09T22:00:00.000Z");
+      expect((await createSchedule({ cron: "0 0 * * 2%2", cron_timezone: "UTC" })).next_run_at).toBe("2025-06-03T00:00:00.000Z");
     } finally {
       now = before;
     }

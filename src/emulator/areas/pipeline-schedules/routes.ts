@@ -14,8 +14,8 @@
  * - A short ref is expanded to `refs/heads/<name>` or `refs/tags/<name>`; a
  *   name that is both a branch and a tag, or neither, is 400
  *   `{"message":{"ref":["is ambiguous"]}}`. Full refs are kept as given.
- * - Cron and zone are validated with the same reading the provider's check
- *   uses (src/cron.ts): 400 `{"message":{"cron":["syntax is invalid"]}}` and
+ * - Cron and zone are validated with the emulator's own reading of the
+ *   server's cron dialect (./cron.ts): 400 `{"message":{"cron":["syntax is invalid"]}}` and
  *   `{"message":{"cron_timezone":["syntax is invalid"]}}`. `next_run_at` is
  *   recomputed from cron and zone on every save, and after each scheduled run
  *   (`emulator.runDueWork()` runs the schedules that are due).
