@@ -96,7 +96,9 @@ function judgedCron(cron: string): string | undefined {
     if (rest.length > 0 || !NICKNAMES.has(nickname!)) return invalid(`the nicknames are ${[...NICKNAMES].join(", ")}, in lower case`);
     return undefined;
   }
-  const fields = fieldsOf(text);
+  // The server appends " UTC" to the expression as given: blanks after it other than spaces break the zone's separator.
+  if (/[^\S ] *$/.test(cron)) return invalid("it ends with a tab or a line break, which the server reads as part of it");
+  const fields = fieldsOf(cron.trimStart());
   if (!fields) {
     const parts = text.split(/[ \t]+/);
     if (parts.length !== 5 && parts.length !== 6) return invalid(`it has ${parts.length} field${parts.length === 1 ? "" : "s"}`);
@@ -110,6 +112,8 @@ function judgedCron(cron: string): string | undefined {
     const problem = elementProblem(element, named[index]!);
     return problem ? [`the ${named[index]!.name} field's ${JSON.stringify(element)} ${problem}`] : [];
   }));
+  const weekdays = weekdayListProblem(fields.at(-1)!);
+  if (weekdays) wrong.push(weekdays);
   if (wrong.length > 0) return invalid(wrong.join("; "));
   if (!someDayInMonths(fields.at(-3)!, fields.at(-2)!)) return invalid("no month it names has a day it names (as the 30th of February)");
   return undefined;
@@ -199,11 +203,21 @@ function boundsOf(element: string, field: Field): { start?: number; end?: number
 /** Why the server's expansion of an element fails (its parser then raises), or undefined. */
 function elementProblem(element: string, field: Field): string | undefined {
   const bounds = boundsOf(element, field);
-  if (!bounds) return undefined;
-  // A weekday's step of 0 counts as 1.
-  if (bounds.step === 0 && field.name !== "day-of-week") return "takes no step of 0";
-  if (bounds.start !== undefined && bounds.start < 0 && bounds.end !== undefined && bounds.end > 0) return "runs from a day counted from the end to one counted from the start";
+  if (!bounds || field.name === "day-of-week") return undefined; // a weekday's step of 0 counts as 1
+  if (bounds.step === 0) return "takes no step of 0";
+  const { start } = bounds;
+  // A step runs to the field's end; so does a range from a positive day to a negative one.
+  const end = bounds.end === undefined && bounds.step !== undefined ? field.max : bounds.end;
+  if (start !== undefined && start < 0 && end !== undefined && end > 0) return "runs from a day counted from the end to one counted from the start";
   return undefined;
+}
+
+/** Why the server's sorting of a weekday list fails (a day given both as `#n` and as `%n`), or undefined. */
+function weekdayListProblem(elements: string[]): string | undefined {
+  const day = (element: string) => FIELDS[4]!.read(element.split(/[#%]/)[0]!) % 7;
+  const nth = new Set(elements.filter((element) => element.includes("#")).map(day));
+  const clash = elements.find((element) => element.includes("%") && nth.has(day(element)));
+  return clash === undefined ? undefined : `the day-of-week field gives day ${day(clash)} both as the nth of the month (#) and as every nth week (%), which the server cannot order`;
 }
 
 /** The values an element of the day-of-month or month field stands for, as the server expands them (null: any). */
