@@ -148,11 +148,12 @@ export async function main(argv: string[], out: (text: string) => void = (text) 
     const started = Date.now();
     const reading = { concurrency: options.concurrency, progress: options.quiet ? undefined : (line: string) => err(`platform-import: ${masked(line)}\n`) };
     const estate = options.fromTerraform !== undefined ? await fromTerraform(options.fromTerraform, reading) : await readEstate(client(), { group: options.group, projects: options.projects, instance: options.instance, exclusive: options.exclusive }, reading);
+    // npm keeps `.gitignore` files out of packages: `npm run package` ships the template's as `gitignore`.
+    const ignore = [".gitignore", "gitignore"].map((name) => path.join(TEMPLATE, name)).find((file) => existsSync(file));
     const template = {
       "package.json": readFileSync(path.join(TEMPLATE, "package.json"), "utf8"),
       "tsconfig.json": readFileSync(path.join(TEMPLATE, "tsconfig.json"), "utf8"),
-      // npm keeps `.gitignore` files out of packages: the installed template holds it as `gitignore`.
-      ".gitignore": readFileSync(path.join(TEMPLATE, existsSync(path.join(TEMPLATE, ".gitignore")) ? ".gitignore" : "gitignore"), "utf8"),
+      ...(ignore ? { ".gitignore": readFileSync(ignore, "utf8") } : {}),
     };
     const program = programOf(estate.declarations, { projectName: options.name, url: process.env.PLATFORM_URL?.trim() || undefined, names: manifest.names, secrets: estate.secrets, template });
     if (!existsSync(dir)) mkdirSync(dir, { recursive: true });

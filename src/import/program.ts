@@ -28,7 +28,7 @@ export interface ProgramOptions {
   /** The names of earlier runs. */
   names: Names;
   /** The template's package.json, tsconfig.json and .gitignore (templates/platform), by file name. */
-  template: Record<"package.json" | "tsconfig.json" | ".gitignore", string>;
+  template: Record<"package.json" | "tsconfig.json", string> & { ".gitignore"?: string };
   /** Secrets the program reads from config. */
   secrets: SecretEntry[];
 }
