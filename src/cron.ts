@@ -169,22 +169,57 @@ const FIELD_FORMS = "*, a value, or a range, list or step of values (1-5, 1,15, 
 const elementOf = (field: Field) => `(?:/\\d\\d?|(?:\\*|(?:${field.value})(?:-(?:${field.value}))?)(?:/\\d\\d?)?)`;
 /** The weekday's elements besides those: the nth of the month, and every nth week. */
 const weekdayElement = (field: Field) => `(?:(?:${field.value})#(?:-?[1-5]|last|l)|(?:${field.value})%\\d+(?:\\+\\d+)?|${elementOf(field)})`;
-/** A field's list: elements between commas, which may repeat (with blanks between) and lead or trail. */
-const listOf = (element: string) => `(?:[ \\t]*,)*(${element}(?:,(?:[ \\t]*,)*${element})*)(?:[ \\t]*,)*`;
-const ELEMENT_SEPARATOR = /,(?:[ \t]*,)*/;
+/** Commas between a field's elements: they may repeat, with blanks between them. */
+const SEPARATOR = /,(?:[ \t]*,)*/y;
+/** Commas that lead or trail a field's list. */
+const EDGE_COMMAS = /(?:[ \t]*,)*/y;
+const FIELD_SEPARATOR = /[ \t]+/y;
+const AND = /&?/y;
+const ZONE = / +UTC$/iy;
+const ELEMENTS = new Map<Field, RegExp>();
 
-/** The expression of five or six fields as the server's parser reads it, with " UTC" after it: each field's elements, or undefined. */
+/**
+ * The expression of five or six fields as the server's parser reads it, with
+ * " UTC" after it: each field's elements, or undefined. The parser is Fugit's,
+ * a parsing expression grammar: each piece takes what it matches and never
+ * gives it back, except a list's last comma when no element follows it. Read
+ * piece by piece, in one pass, so that no text takes longer than its length.
+ */
 function fieldsOf(text: string): string[][] | undefined {
+  const whole = `${text} UTC`;
   for (const layout of [[SECONDS, ...FIELDS], FIELDS]) {
-    const pattern = layout
-      .map((field, index) => {
-        const list = listOf(field.name === "day-of-week" ? weekdayElement(field) : elementOf(field));
-        const and = field.name === "day-of-month" || field.name === "day-of-week" ? "&?" : "";
-        return `${list}${and}${index < layout.length - 1 ? "[ \\t]+" : ""}`;
-      })
-      .join("");
-    const match = new RegExp(`^${pattern} +UTC$`, "i").exec(`${text} UTC`);
-    if (match) return match.slice(1).map((list) => list.split(ELEMENT_SEPARATOR));
+    let at = 0;
+    const eat = (pattern: RegExp): string | undefined => {
+      pattern.lastIndex = at;
+      const match = pattern.exec(whole);
+      if (!match) return undefined;
+      at += match[0].length;
+      return match[0];
+    };
+    const fields: string[][] = [];
+    for (const [index, field] of layout.entries()) {
+      let element = ELEMENTS.get(field);
+      if (!element) ELEMENTS.set(field, (element = new RegExp(field.name === "day-of-week" ? weekdayElement(field) : elementOf(field), "iy")));
+      eat(EDGE_COMMAS);
+      const first = eat(element);
+      if (first === undefined) break;
+      const elements = [first];
+      for (;;) {
+        const before = at;
+        if (eat(SEPARATOR) === undefined) break;
+        const next = eat(element);
+        if (next === undefined) {
+          at = before;
+          break;
+        }
+        elements.push(next);
+      }
+      eat(EDGE_COMMAS);
+      if (field.name === "day-of-month" || field.name === "day-of-week") eat(AND);
+      if (index < layout.length - 1 && eat(FIELD_SEPARATOR) === undefined) break;
+      fields.push(elements);
+    }
+    if (fields.length === layout.length && eat(ZONE) !== undefined) return fields;
   }
   return undefined;
 }

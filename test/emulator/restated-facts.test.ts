@@ -200,6 +200,11 @@ describe("cron expressions and zones: the preview's verdict and the server's", (
     ["0 24/2 * * *", true],
     ["0 */24 * * *", true],
     ["0 0 * * 1#2,2%2", true],
+    // Comma runs with blanks: each piece of the grammar takes what it matches, in one pass over the text.
+    ["1" + ", \t".repeat(300) + " * * * *", true],
+    [Array(200).fill("1, ,").join("") + " * * * *", true],
+    [Array(200).fill("1, ,").join("") + "x * * * *", false],
+    ["1" + ",".repeat(500) + " * * * * x", false],
     // Forms the server's parser raises on.
     ["0 0 L/2 * *", false],
     ["0 0 -3-5 * *", false],
