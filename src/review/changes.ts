@@ -6,7 +6,7 @@
  * them as `[secret]`, and the fields a resource declares secret are named only.
  */
 import { createHash } from "node:crypto";
-import { type Diagnostic, type PreviewOutput, type PreviewStep, SECRET, type StepState, UNKNOWN } from "./preview";
+import { type Diagnostic, isStackResource, type PreviewOutput, type PreviewStep, SECRET, type StepState, UNKNOWN } from "./preview";
 import { type KindTerms, OWNER_INPUTS, termsOf } from "./terms";
 import { envelopeOf } from "../engine/envelope";
 
@@ -480,7 +480,8 @@ function changeOf(step: PreviewStep, kind: ChangeKind): Change {
 /** The changes of one step: none, one, or (an exclusive set) one per object it deletes besides its own. */
 function stepChanges(step: PreviewStep, takeovers: Takeovers): Change[] {
   const kind = kindOfStep(step);
-  if (kind === undefined) return [];
+  // The stack's own resource is the engine's record of the program (its exports): nothing on a server, nothing to review.
+  if (kind === undefined || isStackResource(step.urn)) return [];
   const change = changeOf(step, kind);
   const terms = termsOf(change.type);
   if (!terms.memberNoun || kind !== "update") return [change];

@@ -142,7 +142,9 @@ const STACK_TYPE = "pulumi:pulumi:Stack";
 /**
  * The stack's name, from the engine's own record of the stack's resource: the
  * step whose URN (`urn:pulumi:<stack>::<project>::pulumi:pulumi:Stack::<name>`)
- * has that type and no parent type. Undefined when the preview has no such step.
+ * has that type and no parent type. An apply that failed may end before the
+ * engine reports that resource; then the stack every step's URN names, when
+ * they all name one. Undefined otherwise.
  */
 export function stackOfPreview(preview: PreviewOutput): string | undefined {
   for (const step of preview.steps ?? []) {
@@ -152,7 +154,15 @@ export function stackOfPreview(preview: PreviewOutput): string | undefined {
     if (type !== undefined && type !== STACK_TYPE) continue;
     return parts[0]!.slice("urn:pulumi:".length);
   }
-  return undefined;
+  const named = new Set((preview.steps ?? []).map((step) => step.urn.split("::")[0]!));
+  const [only] = named;
+  return named.size === 1 && only!.startsWith("urn:pulumi:") ? only!.slice("urn:pulumi:".length) : undefined;
+}
+
+/** Whether a URN is a stack's own resource, which the engine makes and which changes nothing on any server. */
+export function isStackResource(urn: string): boolean {
+  const parts = urn.split("::");
+  return parts.length === 4 && parts[2] === STACK_TYPE && parts[0]!.startsWith("urn:pulumi:");
 }
 
 /** Parses the text of `pulumi preview --json`; a message that says what is wrong otherwise. */

@@ -16,7 +16,7 @@ import { reviewOf } from "../../src/review/changes";
 import { differences } from "../../src/review/summary";
 import { markerOf } from "../../src/review/markdown";
 import { addNote } from "../../src/review/post";
-import { parsePreview } from "../../src/review/preview";
+import { parsePreview, stackOfPreview } from "../../src/review/preview";
 import { runCli } from "./run-cli";
 
 const fixture = (name: string) => readFileSync(path.join(__dirname, "fixtures", name), "utf8");
@@ -166,6 +166,22 @@ describe("the guard of the retry", () => {
     await addNote({ url: emulator.url, token: emulator.tokens.dev!, project: String(projectId), mergeRequestIid: other.iid }, `${forged}${appliedComment(other.commit, all)}\n`);
     expect(await guard(other.commit, previewAfter(() => true))).toBe(3);
     expect(stderr).toContain("reviewed but no longer proposed: creates badge `status` of group acme");
+  });
+
+  it("an apply that failed before the engine reported the stack's own resource: the stack is still named, and nothing is left of its create", () => {
+    const STACK = "urn:pulumi:e2e::review-e2e::pulumi:pulumi:Stack::review-e2e-e2e";
+    // The review of a new stack: the stack's own resource is no change to review, so no record of an apply need list it.
+    const newStack = parsePreview(REVIEWED);
+    newStack.steps = newStack.steps!.map((step) => (step.urn === STACK && step.op === "same" ? { ...step, op: "create" } : step));
+    const reviewed = reviewOf(newStack).changes;
+    expect(reviewed.map((change) => change.urn)).not.toContain(STACK);
+    const record = { version: 1 as const, commit: "d".repeat(40), applied: reviewed.filter((change) => change.urn !== STATUS).map(({ urn, kind, object }) => ({ urn, kind, object })) };
+    const now = parsePreview(previewAfter((urn) => urn !== STATUS));
+    expect(lessApplied(reviewed, [record], now, reviewOf(now).changes).remaining.map((change) => change.urn)).toEqual([STATUS]);
+    // Without the stack's own step, every URN still names the stack; URNs of two stacks name none.
+    const cut = { ...now, steps: now.steps!.filter((step) => step.urn !== STACK) };
+    expect(stackOfPreview(cut)).toBe("e2e");
+    expect(stackOfPreview({ ...cut, steps: [...cut.steps!, { ...cut.steps![0]!, urn: cut.steps![0]!.urn.replace("urn:pulumi:e2e::", "urn:pulumi:prod::") }] })).toBeUndefined();
   });
 
   it("leaves out a recorded change only where the preview shows it done", () => {

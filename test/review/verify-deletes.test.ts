@@ -174,10 +174,11 @@ describe("a token kept as a secret in the stack's config", () => {
     expect(errorsIn(file)).toEqual([]);
   });
 
-  it("is not read when the preview names no stack", async () => {
+  it("is not read when the preview names no stack (no step of the stack's own resource, and URNs of two stacks)", async () => {
     const file = previewFile([], { "platform:token": "[secret]" });
-    const preview = JSON.parse(readFileSync(file, "utf8")) as { steps: { urn: string }[] };
+    const preview = JSON.parse(readFileSync(file, "utf8")) as { steps: { urn: string; op: string }[] };
     preview.steps = preview.steps.filter((step) => !step.urn.includes("::pulumi:pulumi:Stack::"));
+    preview.steps.push({ ...preview.steps[0]!, op: "same", urn: preview.steps[0]!.urn.replace(/^urn:pulumi:[^:]+::/, "urn:pulumi:other::") });
     writeFileSync(file, JSON.stringify(preview));
     expect(await review(file, "alice")).toBe(0);
     expect(readFileSync(file, "utf8")).toContain("platform:token, kept as a secret in the stack's config, could not be read: the preview names no stack (give --stack)");
