@@ -10,6 +10,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { z } from "zod";
 import { type Change, CHANGE_KINDS, isRecord, kindOf, nameOf, type Review, sameValue } from "./changes";
 import { countsLine, sentenceOf } from "./markdown";
+import { isStackResource } from "./preview";
 
 export const SUMMARY_VERSION = 2;
 
@@ -101,7 +102,8 @@ const comparedOf = (change: Change) => ({ owner: change.owner, newOwner: change.
  * the other way: each difference as a sentence. Empty when they agree.
  */
 export function differences(reviewed: Pick<Review, "changes">, now: Pick<Review, "changes">): string[] {
-  const before = new Map(reviewed.changes.map((change) => [keyOf(change), change]));
+  // A review recorded before the stack's own resource was left out of the changes may still list it.
+  const before = new Map(reviewed.changes.filter((change) => !isStackResource(change.urn)).map((change) => [keyOf(change), change]));
   const after = new Map(now.changes.map((change) => [keyOf(change), change]));
   const found: string[] = [];
   for (const [key, change] of after) {
