@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 
-const root = path.resolve(import.meta.dirname, "..");
+const root = path.resolve(__dirname, "..");
 const work = mkdtempSync(path.join(tmpdir(), "bin-node-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

@@ -122,11 +122,13 @@ async function killUp(program: PulumiProgram, started: number[], begun: () => bo
   return { killedAt, providers, cliPid: cli.pid! };
 }
 
-/** The creates the stack's state file records as pending, read from the file backend's directory (replaced whole by a rename). */
+/** The badge creates the stack's state file records as pending, read from the file backend's directory (replaced whole by a rename). */
 function pendingCreatesOnDisk(program: PulumiProgram): number {
   try {
     const state = JSON.parse(readFileSync(path.join(program.root, "backend/.pulumi/stacks/platform-killed-apply", `${program.stack}.json`), "utf8"));
-    return (state.checkpoint?.latest?.pending_operations ?? []).filter((op: { type: string }) => op.type === "creating").length;
+    // The badges' creates: the stack's own resource is pending first, before any badge is asked for.
+    const pending = (state.checkpoint?.latest?.pending_operations ?? []) as { type: string; resource: { type: string } }[];
+    return pending.filter((op) => op.type === "creating" && op.resource.type === "pulumi-nodejs:dynamic/platform:Badge").length;
   } catch {
     return 0;
   }
