@@ -235,15 +235,32 @@ function boundsOf(element: string, field: Field): { start?: number; end?: number
   };
 }
 
+/**
+ * An element as the server's expansion reads it: any value (null), one value,
+ * or a span from `start` to `end` by `step`, its bounds resolved as the
+ * server resolves them (a step runs to the field's end; so does a range from
+ * a positive day to a negative one). Undefined for a weekday's `#n` or `%n`.
+ */
+function expansionOf(element: string, field: Field): null | number | { start: number; end: number; step: number } | undefined {
+  const bounds = boundsOf(element, field);
+  if (!bounds) return undefined;
+  let { start, end } = bounds;
+  const { step } = bounds;
+  if (step !== undefined && end === undefined) end = field.max;
+  if (start === undefined && end === undefined) return null;
+  if (end === undefined) return start!;
+  start ??= field.min;
+  if (end < 0 && start > 0) end = field.max;
+  return { start, end, step: step ?? 1 };
+}
+
 /** Why the server's expansion of an element fails (its parser then raises), or undefined. */
 function elementProblem(element: string, field: Field): string | undefined {
-  const bounds = boundsOf(element, field);
-  if (!bounds || field.name === "day-of-week") return undefined; // a weekday's step of 0 counts as 1
-  if (bounds.step === 0) return "takes no step of 0";
-  const { start } = bounds;
-  // A step runs to the field's end; so does a range from a positive day to a negative one.
-  const end = bounds.end === undefined && bounds.step !== undefined ? field.max : bounds.end;
-  if (start !== undefined && start < 0 && end !== undefined && end > 0) return "runs from a day counted from the end to one counted from the start";
+  if (field.name === "day-of-week") return undefined; // a weekday's step of 0 counts as 1
+  const span = expansionOf(element, field);
+  if (span === undefined || span === null || typeof span === "number") return undefined;
+  if (span.step === 0) return "takes no step of 0";
+  if (span.start < 0 && span.end > 0) return "runs from a day counted from the end to one counted from the start";
   return undefined;
 }
 
@@ -257,16 +274,12 @@ function weekdayListProblem(elements: string[]): string | undefined {
 
 /** The values an element of the day-of-month or month field stands for, as the server expands them (null: any). */
 function valuesOf(element: string, field: Field): number[] | null {
-  const bounds = boundsOf(element, field)!;
-  let { start, end } = bounds;
-  const { step } = bounds;
-  if (step !== undefined && end === undefined) end = field.max;
-  if (start === undefined && end === undefined && step === undefined) return null;
-  if (start !== undefined && end === undefined) return [start];
-  start ??= field.min;
-  if (end === undefined || (end < 0 && start > 0)) end = field.max;
+  const span = expansionOf(element, field)!;
+  if (span === null) return null;
+  if (typeof span === "number") return [span];
+  const { start, end, step } = span;
   const [min, max] = start < 0 ? [-field.max, -1] : [field.min, field.max];
-  if (start === field.min && end === field.max && (step ?? 1) === 1) return null;
+  if (start === field.min && end === field.max && step === 1) return null;
   const values: number[] = [];
   let last = end;
   for (let value = start; values.length <= 2 * field.max; ) {

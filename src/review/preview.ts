@@ -148,11 +148,10 @@ const STACK_TYPE = "pulumi:pulumi:Stack";
  */
 export function stackOfPreview(preview: PreviewOutput): string | undefined {
   for (const step of preview.steps ?? []) {
-    const parts = step.urn.split("::");
-    if (parts.length !== 4 || parts[2] !== STACK_TYPE || !parts[0]!.startsWith("urn:pulumi:")) continue;
+    if (!isStackResource(step.urn)) continue;
     const type = step.newState?.type ?? step.oldState?.type;
     if (type !== undefined && type !== STACK_TYPE) continue;
-    return parts[0]!.slice("urn:pulumi:".length);
+    return step.urn.split("::")[0]!.slice("urn:pulumi:".length);
   }
   const named = new Set((preview.steps ?? []).map((step) => step.urn.split("::")[0]!));
   const [only] = named;
