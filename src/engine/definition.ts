@@ -9,6 +9,7 @@ import type { EngineContext, Live, Needs, Operation } from "../api/needs";
 import { aliasConflicts, inputGates, traitsOfShape, type FieldTraits } from "../api/fields";
 import { topLevelNeeded } from "../api/needs";
 import type { IdForm } from "../api/id-form";
+import type { ImportFacts, TerraformType } from "./estate";
 
 export type { EngineContext, Live, Operation } from "../api/needs";
 export type { FieldTraits, ObservedTrait, SecretParts } from "../api/fields";
@@ -84,6 +85,21 @@ export function outputValues(outputs: OutputsDeclaration, live: Live, args: Reco
 interface ResourceBase<S extends z.ZodObject, L extends Live, O extends OutputsDeclaration<L, z.output<S>>> {
   /** The class name, also the key in `providers`. */
   name: string;
+  /**
+   * How the review names the kind (`badge`, `SAML group link`, `only-these set
+   * of badges`), and for an only-these set the objects it deletes (`badge`).
+   */
+  words: { noun: string; memberNoun?: string };
+  /**
+   * For an object whose owner a change can take over (a schedule's pipelines
+   * run as its owner): the input that takes it and the output that names the
+   * owner, which the review shows.
+   */
+  ownership?: { option: keyof z.output<S> & string; output: keyof O & string };
+  /** How platform-import finds and declares the kind's objects, or why it does not (./estate.ts). */
+  imported: ImportFacts;
+  /** The GitLab Terraform provider's resource types whose instances are objects of this kind, where it has any (./estate.ts). */
+  terraform?: readonly TerraformType[];
   /**
    * The form of the ids the resource records (../api/id-form.ts), where its
    * `read` takes no other: an `import` id not of it is refused before any request.

@@ -8,7 +8,8 @@
 import equal from "fast-deep-equal";
 import type { AnyResourceDefinition, Live } from "../engine/definition";
 import { propertyParts } from "../engine/properties";
-import { type ImportValue, isReference } from "./values";
+import { isReference } from "../engine/estate";
+import type { ImportValue } from "./values";
 
 export interface InputsOptions {
   /** Properties never declared from the live object (identity, deprecated aliases, gated settings), each with why. */

@@ -11,8 +11,10 @@
  * text), never in a comment or a template literal; file names are the fixed
  * names, which are letters, digits and hyphens only.
  */
+import type { AnyResourceDefinition } from "../engine/definition";
 import { definitions } from "../resources";
-import { type Declaration, type ImportValue, isReference, isSecretFromConfig, type ModuleOwner, type SecretEntry } from "./values";
+import { isReference } from "../engine/estate";
+import { type Declaration, type ImportValue, isSecretFromConfig, type ModuleOwner, type SecretEntry } from "./values";
 
 /** What the manifest keeps between runs: the names given, by the object's key. */
 export interface Names {
@@ -45,26 +47,13 @@ export interface Program {
 const KIND_ORDER = Object.keys(definitions);
 const DESCRIPTION = "The platform as platform-import found it";
 
-const KIND_WORDS: Record<string, string> = {
-  Badge: "badge",
-  PipelineSchedule: "schedule",
-  GroupIntegration: "integration",
-  SamlGroupLink: "saml-link",
-  VirtualRegistry: "registry",
-  Upstream: "upstream",
-  CleanupPolicy: "cleanup-policy",
-  GroupSettings: "settings",
-  ApplicationSettings: "application-settings",
-  ContainerRegistryVisibility: "registry-visibility",
-  ErrorTrackingClientKey: "error-tracking",
-  SamlIdentity: "saml-identity",
-  EpicLink: "epic-link",
-  ExclusiveBadges: "only-these-badges",
-  ExclusiveSamlGroupLinks: "only-these-saml-links",
-  ExclusivePipelineSchedules: "only-these-schedules",
-  ExclusiveGroupIntegrations: "only-these-integrations",
-  ExclusiveUpstreams: "only-these-upstreams",
-};
+/** The word of the names a kind's declarations get (`acme-badge-coverage`), as the kind declares it; an only-these set takes its members' (`only-these-badges`). */
+function wordOf(kind: string): string {
+  const imported = (definitions as Record<string, AnyResourceDefinition | undefined>)[kind]?.imported;
+  if (imported && "word" in imported) return imported.word;
+  if (imported && "setOf" in imported) return `only-these-${wordOf(imported.setOf)}s`;
+  return slugOf(kind, "resource");
+}
 
 /** Letters, digits and single hyphens: a readable name from any text, at most 48 characters. */
 export function slugOf(text: string, fallback: string): string {
@@ -114,7 +103,7 @@ function assignNames(declarations: Declaration[], earlier: Names): Names {
     .filter((declaration) => names[declaration.key] === undefined)
     .sort((a, b) => compareText(names[ownerKeyOf(a.owner)]!, names[ownerKeyOf(b.owner)]!) || KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || compareText(slugOf(a.baseName, ""), slugOf(b.baseName, "")) || compareText(a.key, b.key));
   for (const declaration of fresh) {
-    const word = KIND_WORDS[declaration.kind] ?? slugOf(declaration.kind, "resource");
+    const word = wordOf(declaration.kind);
     const own = declaration.baseName === "" ? "" : `-${slugOf(declaration.baseName, word)}`;
     names[declaration.key] = unique(`${names[ownerKeyOf(declaration.owner)]}-${word}${own}`, taken);
   }

@@ -11,23 +11,14 @@
  * line are read all the same.
  */
 import { ApiError, type PlatformClient } from "../client";
-import type { AnyResourceDefinition, EngineContext, Live } from "../engine/definition";
-import { badgeIdOf, ownBadges } from "../api/badges";
+import type { AnyResourceDefinition, EngineContext } from "../engine/definition";
+import { type Collection, type EstateOwner, type EstateReading, type Findings, type Found, type FoundOn, type ImportedKind, type ImportedSet, importKey, isReference, referenceTo } from "../engine/estate";
 import { groupCalls, groupPath, listedGroup } from "../api/groups";
-import { groupIntegrationPath, groupIntegrationsPath, integrationSummaryCalls } from "../api/integrations";
-import { samlGroupLinkCalls, samlGroupLinkId, samlGroupLinksPath, samlIdentitiesPath, samlIdentityCalls } from "../api/saml";
-import { pipelineScheduleId, pipelineSchedulesPath, scheduleSummaryCalls } from "../api/pipeline-schedules";
-import { groupRegistriesPath, registryUpstreamsPath, upstreamCalls, virtualRegistryCalls } from "../api/virtual-registries";
-import { clientKeyCalls, clientKeyId, clientKeysPath } from "../api/error-tracking";
-import { epicCalls, epicChildrenPath, epicLinkId, groupEpicsPath } from "../api/epics";
 import { projectCalls, projectPath } from "../api/projects";
-import { ownerOf } from "../api/owner";
 import { definitions } from "../resources";
-import { settingRequirements } from "../resources/group-settings";
-import { INTEGRATION_SLUGS, requiredSettings } from "../resources/group-integration-catalogue";
-import { inputsFromLive, type InputsOptions } from "./inputs";
+import { inputsFromLive } from "./inputs";
 import type { Target } from "./terraform";
-import { type Declaration, type ImportValue, isReference, type ModuleOwner, referenceTo, type SecretEntry, type Skipped } from "./values";
+import type { Declaration, ImportValue, ModuleOwner, SecretEntry, Skipped } from "./values";
 
 export interface Scope {
   group?: string;
@@ -114,12 +105,13 @@ export async function readEstate(client: PlatformClient, scope: Scope, options: 
     limit,
     async (owner) => {
       if (owner === "instance") {
-        const found = await reader.instance();
+        const found = await reader.owner(INSTANCE);
         step("the instance");
         return found;
       }
-      const found = "topLevel" in owner ? await reader.group(owner) : await reader.project(owner);
-      step(`${"topLevel" in owner ? "group" : "project"} ${JSON.stringify(owner.fullPath)}`);
+      const group = "topLevel" in owner;
+      const found = await reader.owner({ kind: group ? "group" : "project", ...owner });
+      step(`${group ? "group" : "project"} ${JSON.stringify(owner.fullPath)}`);
       return found;
     },
   );
@@ -167,23 +159,11 @@ export async function readTargets(client: PlatformClient, targets: readonly Targ
   return estate;
 }
 
+/** `badge 5 of group "12"`, in the kind's own words. */
 function describeTarget(target: Target): string {
-  switch (target.kind) {
-    case "group-badge":
-      return `badge ${target.badge} of group ${JSON.stringify(target.group)}`;
-    case "project-badge":
-      return `badge ${target.badge} of project ${JSON.stringify(target.project)}`;
-    case "schedule":
-      return `pipeline schedule ${target.schedule} of project ${JSON.stringify(target.project)}`;
-    case "saml-link":
-      return `SAML group link ${JSON.stringify(target.name)} of group ${JSON.stringify(target.group)}`;
-    case "integration":
-      return `integration ${target.slug} of group ${JSON.stringify(target.group)}`;
-    case "group-settings":
-      return `settings of group ${JSON.stringify(target.group)}`;
-    case "instance":
-      return "the instance's settings";
-  }
+  const key = target.key === undefined ? "" : ` ${typeof target.key === "string" ? JSON.stringify(target.key) : target.key}`;
+  const owner = target.owner === undefined ? "" : ` of ${target.owner.kind} ${JSON.stringify(target.owner.ref)}`;
+  return `${KINDS.get(target.kind)!.words.noun}${key}${owner}`;
 }
 
 async function descendantGroups(client: PlatformClient, id: number, skipped: Skipped[], where: string): Promise<GroupFound[]> {
@@ -227,23 +207,20 @@ async function groupProjects(client: PlatformClient, id: number, skipped: Skippe
   }
 }
 
-/** The group settings the import leaves to the program's author: identity, deprecated names, and settings that need more than the Owner role. */
-function groupSettingsLeftOut(): Map<string, string> {
-  const leftOut = new Map<string, string>([
-    ["name", "the group's identity; rename it in the program if you mean to"],
-    ["path", "the group's identity; a new path moves the group"],
-    ["emailsDisabled", "the deprecated name of emailsEnabled"],
-    ["defaultBranchProtection", "the deprecated name of defaultBranchProtectionDefaults"],
-    ["duoFeaturesEnabled", "another name of assistantFeaturesEnabled"],
-    ["lockDuoFeaturesEnabled", "another name of lockAssistantFeaturesEnabled"],
-    ["duoAvailability", "another name of assistantAvailability"],
-  ]);
-  for (const name of Object.keys(definitions.GroupSettings.schema.shape)) {
-    const needs = settingRequirements(name);
-    if (needs.length > 0 && !leftOut.has(name)) leftOut.set(name, `it needs ${needs.join(", ")}, which the import does not verify`);
-  }
-  return leftOut;
-}
+const INSTANCE: EstateOwner = { kind: "instance", id: 0, fullPath: "" };
+
+const KINDS = new Map(Object.entries(definitions as Record<string, AnyResourceDefinition>));
+
+/** The kinds found on owners, in the order they are registered (an upstream after the registries it is found through). */
+const FINDERS = [...KINDS].flatMap(([kind, definition]) => ("find" in definition.imported ? [{ kind, definition, imported: definition.imported }] : []));
+
+/** The only-these sets, each declared for a collection its members' kind read whole. */
+const SETS = [...KINDS].flatMap(([kind, definition]) => ("setOf" in definition.imported ? [{ kind, definition, imported: definition.imported }] : []));
+
+/** What an owner is, for a kind's `on`. */
+const placesOf = (owner: EstateOwner): FoundOn[] => (owner.kind === "group" ? (owner.topLevel ? ["group", "top-level group"] : ["group"]) : [owner.kind]);
+
+const whereOf = (owner: EstateOwner) => owner.fullPath || "the instance";
 
 class Reader {
   constructor(
@@ -252,8 +229,8 @@ class Reader {
     private readonly exclusive: boolean,
   ) {}
 
-  /** Reads one kind's list; a refusal skips the kind for this owner, saying why. */
-  private async listed<T>(where: string, what: string, read: () => Promise<T[]>): Promise<T[] | undefined> {
+  /** Runs a read; a refusal skips what it reads for this owner, saying why. */
+  private async tolerate<T>(where: string, what: string, read: () => Promise<T>): Promise<T | undefined> {
     try {
       return await read();
     } catch (error) {
@@ -264,28 +241,66 @@ class Reader {
     }
   }
 
-  private declare(
-    found: Declaration[],
-    kind: keyof typeof definitions,
-    owner: ModuleOwner,
-    importId: string,
-    baseName: string,
-    live: Live,
-    base: Record<string, ImportValue>,
-    options: InputsOptions = {},
-    keySuffix = importId,
-  ): Declaration | undefined {
-    const definition: AnyResourceDefinition = definitions[kind];
-    const key = `${kind} ${keySuffix}`;
-    const inputs = inputsFromLive(definition, live, base, options);
-    const where = owner.fullPath || "the instance";
-    if (inputs.refused) {
-      this.estate.skipped.push({ where, what: `${kind} ${importId}`, why: inputs.refused });
-      return undefined;
+  /** How one kind's finder reads `owner`; `findings`: what the kinds before it found there. */
+  private reading(kind: string, owner: EstateOwner, findings: ReadonlyMap<string, Findings>): EstateReading {
+    const definition = KINDS.get(kind)!;
+    return {
+      ctx: this.ctx,
+      owner,
+      foundOf: (other) => findings.get(other)?.found,
+      tolerant: (what, read) => this.tolerate(whereOf(owner), what, read),
+      read: (importId, address) => definition.read(this.ctx, importId, address),
+      locate: (address) => {
+        if (definition.kind !== "settings") throw new Error(`${kind} is not a settings resource: it has no object to locate`);
+        return definition.locate(this.ctx, address);
+      },
+    };
+  }
+
+  /** Every kind found on the owner, then (`--exclusive`) an only-these set of each collection read whole. */
+  async owner(owner: EstateOwner): Promise<Declaration[]> {
+    const found: Declaration[] = [];
+    const findings = new Map<string, Findings>();
+    const places = placesOf(owner);
+    for (const { kind, imported } of FINDERS) {
+      if (!imported.on.some((place) => places.includes(place))) continue;
+      const findingsOfKind = await this.tolerate(whereOf(owner), imported.listed, () => imported.find(this.reading(kind, owner, findings)));
+      if (!findingsOfKind) continue;
+      findings.set(kind, findingsOfKind);
+      this.take(found, kind, owner, findingsOfKind);
     }
-    const declaration: Declaration = { kind, key, importId, owner, baseName, args: inputs.args, notes: inputs.notes };
-    found.push(declaration);
-    return declaration;
+    if (this.exclusive) {
+      for (const { kind, imported } of SETS) for (const collection of findings.get(imported.setOf)?.collections ?? []) await this.exclusiveSet(found, kind, imported, owner, collection);
+    }
+    return found;
+  }
+
+  /** One object a Terraform state names, read as a run over its owner reads it. */
+  async target(found: Declaration[], target: Target, resolveOwner: (kind: "group" | "project", reference: string) => Promise<ModuleOwner>): Promise<void> {
+    const imported = KINDS.get(target.kind)!.imported as ImportedKind;
+    const owner = target.owner === undefined ? INSTANCE : await resolveOwner(target.owner.kind, target.owner.ref);
+    const reading = this.reading(target.kind, owner, new Map());
+    if (target.key !== undefined && !imported.findOne) throw new Error(`${target.kind} cannot read one object by its key: declare its findOne`);
+    const findings = target.key !== undefined ? await imported.findOne!(reading, target.key) : await this.tolerate(whereOf(owner), imported.listed, () => imported.find(reading));
+    if (findings) this.take(found, target.kind, owner, findings);
+  }
+
+  private take(found: Declaration[], kind: string, owner: EstateOwner, findings: Findings): void {
+    for (const passed of findings.passed ?? []) this.estate.skipped.push({ where: whereOf(owner), ...passed });
+    for (const one of findings.found) this.declare(found, kind, owner, one);
+  }
+
+  /** The declaration of one object found: its inputs as the server holds them, its write-only secrets as config entries. */
+  private declare(found: Declaration[], kind: string, owner: EstateOwner, one: Found): void {
+    const key = importKey(kind, one.importId);
+    const secrets = new Map<string, ImportValue>((one.secrets ?? []).map((property) => [property, this.secret(key, property)]));
+    const inputs = inputsFromLive(KINDS.get(kind)!, one.live, one.address, { secrets, leaveOut: one.leaveOut });
+    if (inputs.refused) {
+      this.estate.skipped.push({ where: whereOf(owner), what: `${kind} ${one.importId}`, why: inputs.refused });
+      return;
+    }
+    const args = one.referring ? one.referring(inputs.args) : inputs.args;
+    found.push({ kind, key, importId: one.importId, owner: { kind: owner.kind, id: owner.id, fullPath: owner.fullPath }, baseName: one.name, args, notes: [...inputs.notes, ...(one.notes ?? [])] });
   }
 
   /** A secret a declaration must carry: a config entry, named after the resource when the program is written. */
@@ -294,266 +309,15 @@ class Reader {
     return { secretConfig: property };
   }
 
-  async group(group: GroupFound): Promise<Declaration[]> {
-    const found: Declaration[] = [];
-    const owner: ModuleOwner = { kind: "group", id: group.id, fullPath: group.fullPath };
-    const where = group.fullPath;
-    const { client } = this.ctx;
-
-    // Badges: the group's own.
-    const badges = await this.listed(where, "badges", () => ownBadges(client, ownerOf({ group: group.id })));
-    const badgeDeclarations = (badges ?? []).flatMap((badge) => this.declare(found, "Badge", owner, badgeIdOf(ownerOf({ group: group.id }), badge.id), badge.name || "badge", badge, { group: group.id }) ?? []);
-
-    // Integrations: the active ones of the slugs the package manages.
-    const integrations = await this.listed(where, "integrations", () => integrationSummaryCalls.list(client, groupIntegrationsPath(group.id)));
-    const integrationDeclarations: Declaration[] = [];
-    const inherited: string[] = [];
-    for (const summary of (integrations ?? []).filter((one) => one.active).sort((a, b) => a.slug.localeCompare(b.slug, "en"))) {
-      // An integration whose settings come from an ancestor's is that ancestor's to declare: the run over it imports it.
-      if (summary.inherited === true) {
-        inherited.push(summary.slug);
-        this.estate.skipped.push({ where, what: `integration ${summary.slug}`, why: "it inherits an ancestor group's settings; that group's integration is the one imported" });
-        continue;
-      }
-      const declared = await this.integration(found, owner, summary.slug);
-      if (declared) integrationDeclarations.push(declared);
-    }
-
-    // SAML group links (Premium; the Owner role).
-    const links = await this.listed(where, "SAML group links", () => samlGroupLinkCalls.list(client, samlGroupLinksPath(group.id)));
-    const linkDeclarations = (links ?? [])
-      .sort((a, b) => a.name.localeCompare(b.name, "en") || (a.provider ?? "").localeCompare(b.provider ?? "", "en"))
-      .flatMap((link) => this.declare(found, "SamlGroupLink", owner, samlGroupLinkId(group.id, link.name, link.provider ?? undefined), link.name, link, { group: group.id }) ?? []);
-
-    // Container virtual registries, their upstreams and the cleanup policy, and members' SAML identities: top-level groups only.
-    if (group.topLevel) {
-      await this.registries(found, owner, where);
-      await this.samlIdentities(found, owner);
-    }
-
-    await this.groupSettings(found, owner);
-    await this.epicLinks(found, owner);
-
-    if (this.exclusive) {
-      if (badges) await this.exclusiveSet(found, "ExclusiveBadges", owner, { group: group.id }, badgeDeclarations, "badgeId");
-      // The inherited ones stay: the set ignores them, so it never disables what an ancestor manages.
-      if (integrations) await this.exclusiveSet(found, "ExclusiveGroupIntegrations", owner, { group: group.id, ...(inherited.length > 0 ? { ignore: inherited } : {}) }, integrationDeclarations, "id");
-      if (links) await this.exclusiveSet(found, "ExclusiveSamlGroupLinks", owner, { group: group.id }, linkDeclarations, "id");
-    }
-    return found;
-  }
-
-  /** One object a Terraform state names. */
-  async target(found: Declaration[], target: Target, resolveOwner: (kind: "group" | "project", reference: string) => Promise<ModuleOwner>): Promise<void> {
-    switch (target.kind) {
-      case "group-badge":
-      case "project-badge": {
-        const kind = target.kind === "group-badge" ? "group" : "project";
-        const owner = await resolveOwner(kind, target.kind === "group-badge" ? target.group : target.project);
-        const base = { [kind]: owner.id };
-        const importId = badgeIdOf(ownerOf(base), target.badge);
-        const live = await definitions.Badge.read(this.ctx, importId, base as never);
-        if (live) this.declare(found, "Badge", owner, importId, live.name || "badge", live, base);
-        else this.estate.skipped.push({ where: owner.fullPath, what: `badge ${target.badge}`, why: "not the owner's own badge" });
-        return;
-      }
-      case "schedule":
-        await this.schedule(found, await resolveOwner("project", target.project), target.schedule);
-        return;
-      case "saml-link": {
-        const owner = await resolveOwner("group", target.group);
-        const importId = samlGroupLinkId(owner.id, target.name, undefined);
-        const live = await definitions.SamlGroupLink.read(this.ctx, importId, { group: owner.id } as never);
-        if (live) this.declare(found, "SamlGroupLink", owner, importId, target.name, live, { group: owner.id });
-        return;
-      }
-      case "integration":
-        await this.integration(found, await resolveOwner("group", target.group), target.slug);
-        return;
-      case "group-settings":
-        await this.groupSettings(found, await resolveOwner("group", target.group));
-        return;
-      case "instance":
-        found.push(...(await this.instance()));
-        return;
-    }
-  }
-
-  /** A group's integration of `slug`, when active: its required write-only secrets as config entries. */
-  async integration(found: Declaration[], owner: ModuleOwner, slug: string): Promise<Declaration | undefined> {
-    const where = owner.fullPath;
-    if (!(INTEGRATION_SLUGS as string[]).includes(slug)) {
-      this.estate.skipped.push({ where, what: `integration ${slug}`, why: "the package does not manage this integration on groups" });
-      return undefined;
-    }
-    const importId = groupIntegrationPath(owner.id, slug).slice(1);
-    const live = await definitions.GroupIntegration.read(this.ctx, importId, { group: owner.id, slug } as never);
-    if (!live) return undefined;
-    const key = `GroupIntegration ${importId}`;
-    const secrets = new Map<string, ImportValue>();
-    for (const name of requiredSettings(slug)) {
-      if ((definitions.GroupIntegration.fields as Record<string, { writeOnly?: boolean } | undefined>)[name]?.writeOnly) secrets.set(name, this.secret(key, name));
-    }
-    return this.declare(found, "GroupIntegration", owner, importId, slug, live, { group: owner.id, slug }, { secrets });
-  }
-
-  /** A group's settings, less what the import leaves to the program's author. */
-  async groupSettings(found: Declaration[], owner: ModuleOwner): Promise<void> {
-    const settings = await this.listed(owner.fullPath, "group settings", async () => [await definitions.GroupSettings.locate(this.ctx, { group: owner.id } as never)]);
-    for (const located of settings ?? []) this.declare(found, "GroupSettings", owner, located.id, "", located.live, { group: owner.id }, { leaveOut: groupSettingsLeftOut() });
-  }
-
-  /**
-   * The links of the group's own epics to their children (Premium): one per
-   * child, declared under the parent's group, whichever group the child is in.
-   * The position anchors are left out: undeclared, they are not compared.
-   */
-  private async epicLinks(found: Declaration[], owner: ModuleOwner): Promise<void> {
-    const where = owner.fullPath;
-    const epics = await this.listed(where, "epics", () => epicCalls.list(this.ctx.client, groupEpicsPath(owner.id), { include_descendant_groups: false }));
-    for (const parent of (epics ?? []).sort((a, b) => a.iid - b.iid)) {
-      const children = await this.listed(where, `children of epic &${parent.iid}`, () => epicCalls.list(this.ctx.client, epicChildrenPath(owner.id, parent.iid)));
-      for (const child of (children ?? []).sort((a, b) => a.id - b.id)) {
-        const base = { group: owner.id, epicIid: parent.iid, childEpicId: child.id };
-        this.declare(found, "EpicLink", owner, epicLinkId(owner.id, parent.iid, child.id), child.title, child, base);
-      }
-    }
-  }
-
-  /** A project's pipeline schedule; its variables stay unmanaged, said in a comment. */
-  async schedule(found: Declaration[], owner: ModuleOwner, scheduleId: number): Promise<Declaration | undefined> {
-    const importId = pipelineScheduleId(owner.id, scheduleId);
-    const live = await definitions.PipelineSchedule.read(this.ctx, importId, { project: owner.id } as never);
-    if (!live) return undefined;
-    const declared = this.declare(found, "PipelineSchedule", owner, importId, String(live.description ?? ""), live, { project: owner.id });
-    const variables = (live as { variables?: unknown[] }).variables ?? [];
-    if (declared && variables.length > 0) {
-      declared.notes.push(`variables are left unmanaged (${variables.length} on the server): their values may be secrets, which the import never writes; declare them to manage them.`);
-    }
-    return declared;
-  }
-
-  /** The members' SAML identities of a top-level group (hosted offering, Premium): each member's extern UID. */
-  private async samlIdentities(found: Declaration[], owner: ModuleOwner): Promise<void> {
-    const identities = await this.listed(owner.fullPath, "SAML identities", () => samlIdentityCalls.list(this.ctx.client, samlIdentitiesPath(owner.id)));
-    for (const identity of (identities ?? []).sort((a, b) => a.user_id - b.user_id)) {
-      const base = { group: owner.id, user: identity.user_id };
-      const importId = await definitions.SamlIdentity.importByCreating!(this.ctx, base as never);
-      this.declare(found, "SamlIdentity", owner, importId, `user-${identity.user_id}`, identity, base);
-    }
-  }
-
-  private async registries(found: Declaration[], owner: ModuleOwner, where: string): Promise<void> {
-    const { client } = this.ctx;
-    const registries = await this.listed(where, "container virtual registries", () => virtualRegistryCalls.list(client, groupRegistriesPath(owner.id)));
-    const registryKey = (id: number) => `VirtualRegistry ${id}`;
-    const upstreamsOf = new Map<number, number[]>();
-    const primaryOf = new Map<number, number>();
-    for (const registry of (registries ?? []).sort((a, b) => a.id - b.id)) {
-      this.declare(found, "VirtualRegistry", owner, String(registry.id), registry.name, registry, { group: owner.id });
-      const upstreams = await this.listed(where, `upstreams of registry ${registry.id}`, () => upstreamCalls.list(client, registryUpstreamsPath(registry.id)));
-      if (!upstreams) continue;
-      upstreamsOf.set(registry.id, upstreams.map((upstream) => upstream.id).sort((a, b) => a - b));
-      // An upstream serving several registries is declared once, under the lowest registry id.
-      for (const upstream of upstreams) if (!primaryOf.has(upstream.id)) primaryOf.set(upstream.id, registry.id);
-    }
-    const upstreamDeclarations = new Map<number, Declaration>();
-    for (const [upstreamId, registry] of [...primaryOf].sort((a, b) => a[0] - b[0])) {
-      const importId = String(upstreamId);
-      const live = await definitions.Upstream.read(this.ctx, importId, { registry } as never);
-      if (!live) continue;
-      const key = `Upstream ${importId}`;
-      const secrets = new Map<string, ImportValue>();
-      // The password is write-only: the server shows the username only. Both or neither.
-      if (typeof live.username === "string" && live.username !== "") secrets.set("password", this.secret(key, "password"));
-      const declared = this.declare(found, "Upstream", owner, importId, String(live.name ?? "upstream"), live, { registry: referenceTo(registryKey(registry), "registryId", registry) }, { secrets });
-      if (!declared) continue;
-      const others = declared.args.otherRegistries;
-      if (Array.isArray(others)) {
-        declared.args.otherRegistries = others.map((other: { registry: number; position?: number }) => ({ ...other, registry: referenceTo(registryKey(other.registry), "registryId", other.registry) }));
-      }
-      upstreamDeclarations.set(upstreamId, declared);
-    }
-    if (this.exclusive) {
-      for (const [registry, ids] of upstreamsOf) {
-        const kept = ids.flatMap((id) => upstreamDeclarations.get(id) ?? []);
-        await this.exclusiveSet(found, "ExclusiveUpstreams", owner, { registry: referenceTo(registryKey(registry), "registryId", registry) }, kept, "upstreamId", `registry ${registry}`);
-      }
-    }
-
-    const policy = await this.listed(where, "cleanup policy", async () => {
-      const live = await definitions.CleanupPolicy.read(this.ctx, String(owner.id), { group: owner.id } as never);
-      return live ? [live] : [];
-    });
-    for (const live of policy ?? []) this.declare(found, "CleanupPolicy", owner, String(owner.id), "", live, { group: owner.id });
-  }
-
-  async project(project: ProjectFound): Promise<Declaration[]> {
-    const found: Declaration[] = [];
-    const owner: ModuleOwner = { kind: "project", id: project.id, fullPath: project.fullPath };
-    const where = project.fullPath;
-    const { client } = this.ctx;
-    const projectOwner = ownerOf({ project: project.id });
-
-    const badges = await this.listed(where, "badges", () => ownBadges(client, projectOwner));
-    const badgeDeclarations = (badges ?? []).flatMap((badge) => this.declare(found, "Badge", owner, badgeIdOf(projectOwner, badge.id), badge.name || "badge", badge, { project: project.id }) ?? []);
-
-    const schedules = await this.listed(where, "pipeline schedules", () => scheduleSummaryCalls.list(client, pipelineSchedulesPath(project.id)));
-    const scheduleDeclarations: Declaration[] = [];
-    for (const summary of (schedules ?? []).sort((a, b) => a.id - b.id)) {
-      const declared = await this.schedule(found, owner, summary.id);
-      if (declared) scheduleDeclarations.push(declared);
-    }
-
-    const visibility = await this.listed(where, "container registry visibility", async () => [await definitions.ContainerRegistryVisibility.locate(this.ctx, { project: project.id } as never)]);
-    for (const located of visibility ?? []) {
-      if (located.live.container_registry_access_level === undefined) {
-        this.estate.skipped.push({ where, what: "container registry visibility", why: "the server shows no container registry access level" });
-        continue;
-      }
-      this.declare(found, "ContainerRegistryVisibility", owner, located.id, "", located.live, { project: project.id });
-    }
-
-    const keys = await this.listed(where, "error tracking client keys", () => clientKeyCalls.list(client, clientKeysPath(project.id)));
-    for (const key of (keys ?? []).sort((a, b) => a.id - b.id)) {
-      this.declare(found, "ErrorTrackingClientKey", owner, clientKeyId(project.id, key.id), `key-${key.id}`, key, { project: project.id });
-    }
-
-    if (this.exclusive) {
-      if (badges) await this.exclusiveSet(found, "ExclusiveBadges", owner, { project: project.id }, badgeDeclarations, "badgeId");
-      if (schedules) await this.exclusiveSet(found, "ExclusivePipelineSchedules", owner, { project: project.id }, scheduleDeclarations, "scheduleId");
-    }
-    return found;
-  }
-
-  async instance(): Promise<Declaration[]> {
-    const found: Declaration[] = [];
-    const owner: ModuleOwner = { kind: "instance", id: 0, fullPath: "" };
-    const settings = await this.listed("the instance", "application settings", async () => [await definitions.ApplicationSettings.locate(this.ctx, {} as never)]);
-    for (const located of settings ?? []) this.declare(found, "ApplicationSettings", owner, located.id, "", located.live, {});
-    return found;
-  }
-
-  /** An only-these set of one owner's collection, keeping each declared object by its output. */
-  private async exclusiveSet(
-    found: Declaration[],
-    kind: "ExclusiveBadges" | "ExclusiveGroupIntegrations" | "ExclusiveSamlGroupLinks" | "ExclusivePipelineSchedules" | "ExclusiveUpstreams",
-    owner: ModuleOwner,
-    base: Record<string, ImportValue>,
-    kept: Declaration[],
-    output: string,
-    suffix = "",
-  ): Promise<void> {
-    const keep = kept.map((declaration) => referenceTo(declaration.key, output, declaration.importId));
-    const definition: AnyResourceDefinition = definitions[kind];
+  /** An only-these set of one collection, keeping each of its objects this run declared, by the members' output. */
+  private async exclusiveSet(found: Declaration[], kind: string, set: ImportedSet, owner: EstateOwner, collection: Collection): Promise<void> {
+    const declared = new Set(found.map((declaration) => declaration.key));
+    const keep = collection.members.filter((importId) => declared.has(importKey(set.setOf, importId))).map((importId) => referenceTo(set.setOf, importId, set.keeps, importId));
+    const definition = KINDS.get(kind)!;
     // The set's id is its collection's path, as its own create gives it (no request).
-    const plain = Object.fromEntries(Object.entries(base).map(([name, value]) => [name, plainValue(value)]));
+    const plain = Object.fromEntries(Object.entries(collection.address).map(([name, value]) => [name, isReference(value) ? value.value : value]));
     const importId = definition.kind === "object" && definition.importByCreating ? await definition.importByCreating(this.ctx, { ...plain, keep: [] }) : undefined;
     if (importId === undefined) return;
-    this.declare(found, kind, owner, importId, suffix, {}, { ...base, keep });
+    this.declare(found, kind, owner, { importId, name: collection.name ?? "", live: {}, address: { ...collection.address, keep } });
   }
 }
-
-/** The value a reference stands for: what the resource's own code reads from it. */
-const plainValue = (value: ImportValue): unknown => (isReference(value) ? value.value : value);
-

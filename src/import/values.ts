@@ -1,17 +1,10 @@
 /**
  * What an imported declaration holds, before it becomes program text: plain
  * values as the server holds them, and two kinds of value that are not data
- * of the server: a reference to another imported object's output, and a
- * secret the program reads from the stack's config (never a value).
+ * of the server: a reference to another imported object's output (a
+ * `Reference`, which the kinds make: ../engine/estate.ts), and a secret the
+ * program reads from the stack's config (never a value).
  */
-
-/** Another imported object's output: `registry.registryId`. */
-export interface Reference {
-  readonly reference: string;
-  readonly output: string;
-  /** The value the server holds, used when the object referred to is not in the program. */
-  readonly value: unknown;
-}
 
 /**
  * A write-only secret the server never shows: `config.requireSecret(key)`,
@@ -29,11 +22,6 @@ export interface SecretEntry {
 }
 
 export type ImportValue = unknown;
-
-export const referenceTo = (reference: string, output: string, value: unknown): Reference => ({ reference, output, value });
-
-export const isReference = (value: unknown): value is Reference =>
-  typeof value === "object" && value !== null && typeof (value as Reference).reference === "string" && typeof (value as Reference).output === "string";
 
 export const isSecretFromConfig = (value: unknown): value is SecretFromConfig =>
   typeof value === "object" && value !== null && typeof (value as SecretFromConfig).secretConfig === "string";

@@ -20,6 +20,8 @@ type RunOutputs = Record<string, OutputDeclaration<never, unknown, never>>;
 
 interface TriggerDeclaration<S extends z.ZodObject, O extends RunOutputs> {
   name: string;
+  /** How the review names a run (`pipeline schedule run`). */
+  words: { noun: string };
   schema: S;
   /** What the run answers, as outputs. */
   outputs: O;
@@ -38,6 +40,8 @@ export function defineActionTrigger<S extends z.ZodObject, O extends RunOutputs>
   const inputs = Object.entries(declaration.schema.shape as Record<string, z.ZodType>).map(([name, type]) => [name, field(type, { ...traitsOf(type), local: true })]);
   return defineObjectResource({
     name: declaration.name,
+    words: declaration.words,
+    imported: { notImported: "a run is an act at `up`, not an object the server keeps" },
     schema: declaration.schema.extend(Object.fromEntries(inputs)) as unknown as S,
     outputs,
     // Refresh and delete send nothing: the run is what it recorded.

@@ -353,6 +353,17 @@ async function getSettings(ctx: EngineContext): Promise<Live> {
 
 export const applicationSettingsDefinition = defineSettingsResource({
   name: "ApplicationSettings",
+  words: { noun: "application settings" },
+  imported: {
+    word: "application-settings",
+    listed: "application settings",
+    on: ["instance"],
+    async find({ locate }) {
+      const located = await locate({});
+      return { found: [{ importId: located.id, name: "", live: located.live, address: {} }] };
+    },
+  },
+  terraform: [{ type: "gitlab_application_settings", target: () => ({}) }],
   schema,
   outputs: {
     /** When the settings were last changed (ISO 8601). */

@@ -8,7 +8,8 @@ import { z } from "zod";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
-import { badgeCalls, badgeIdOf, badgeNeeds, badgesOf, badgesPath, findOwnBadge, urlWithPlaceholders, type Badge as BadgeLive, badgeIdForm } from "../api/badges";
+import { badgeCalls, badgeIdOf, badgeNeeds, badgesOf, badgesPath, findOwnBadge, ownBadges as listOwnBadges, urlWithPlaceholders, type Badge as BadgeLive, badgeIdForm } from "../api/badges";
+import { idPair, ownerAddress, wholeNumber, type TerraformTarget } from "../engine/estate";
 import { exactlyOneOwner, ownerOf, ownerReference, type OwnerKind } from "../api/owner";
 import { adoptExisting, ownerInput } from "./common";
 import { parsedId } from "../api/id-form";
@@ -36,6 +37,13 @@ function parseId(id: string): { kind: OwnerKind; path: string } {
 /** Only the owner's own badges: a project's list also contains its groups' badges. */
 const ownBadges = (ctx: EngineContext, args: BadgeInputs, matches: (badge: BadgeLive) => boolean) => findOwnBadge(ctx.client, ownerOf(args), args.name, matches);
 
+/** A Terraform state's badge: `<owner id>:<badge id>`. */
+function terraformBadge(kind: OwnerKind, id: string): TerraformTarget | undefined {
+  const parts = idPair(id);
+  const badge = wholeNumber(parts?.[1]);
+  return parts && badge !== undefined ? { owner: { kind, ref: parts[0] }, key: badge } : undefined;
+}
+
 /** The badge these inputs describe: the same link and image (and name, when declared). */
 const sameBadge = (args: BadgeInputs) => (badge: BadgeLive) =>
   badge.link_url === args.linkUrl && badge.image_url === args.imageUrl && (args.name === undefined || badge.name === args.name);
@@ -46,6 +54,28 @@ function located(args: BadgeInputs, live: BadgeLive) {
 
 export const badgeDefinition = defineObjectResource({
   name: "Badge",
+  words: { noun: "badge" },
+  imported: {
+    word: "badge",
+    listed: "badges",
+    on: ["group", "project"],
+    async find({ ctx, owner }) {
+      const address = ownerAddress(owner);
+      const of = ownerOf(address);
+      const found = (await listOwnBadges(ctx.client, of)).map((badge) => ({ importId: badgeIdOf(of, badge.id), name: badge.name || "badge", live: badge, address }));
+      return { found, collections: [{ address, members: found.map((one) => one.importId) }] };
+    },
+    async findOne({ owner, read }, key) {
+      const address = ownerAddress(owner);
+      const importId = badgeIdOf(ownerOf(address), Number(key));
+      const live = await read(importId, address);
+      return live ? { found: [{ importId, name: String(live.name || "badge"), live, address }] } : { found: [], passed: [{ what: `badge ${key}`, why: "not the owner's own badge" }] };
+    },
+  },
+  terraform: [
+    { type: "gitlab_group_badge", target: (id) => terraformBadge("group", id) },
+    { type: "gitlab_project_badge", target: (id) => terraformBadge("project", id) },
+  ],
   idForm: badgeIdForm,
   schema,
   outputs: {

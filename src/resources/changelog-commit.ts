@@ -27,6 +27,7 @@ const schema = z.object({
 
 export const changelogCommitDefinition = defineActionTrigger({
   name: "ChangelogCommit",
+  words: { noun: "changelog commit" },
   schema,
   outputs: {
     /** When the notes were committed (ISO 8601). */

@@ -54,6 +54,17 @@ const PATCH_ANCHORS = ["enabled", "cadence", "keepNDaysAfterDownload"] as const;
 
 export const cleanupPolicyDefinition = defineObjectResource({
   name: "CleanupPolicy",
+  words: { noun: "cleanup policy" },
+  imported: {
+    word: "cleanup-policy",
+    listed: "cleanup policy",
+    on: ["top-level group"],
+    async find({ owner, read }) {
+      const address = { group: owner.id };
+      const live = await read(String(owner.id), address);
+      return { found: live ? [{ importId: String(owner.id), name: "", live, address }] : [] };
+    },
+  },
   onePerOwner: { owner: "group", what: "cleanup policy for" },
   schema,
   // One policy per group: the old one must go before the new one can be created.

@@ -169,6 +169,8 @@ const resourceId = (args: CleanupInputs) =>
 
 export const containerRegistryCleanupDefinition = defineObjectResource({
   name: "ContainerRegistryCleanup",
+  words: { noun: "container registry cleanup" },
+  imported: { notImported: "its rule lives in the program, not on the server: there is nothing to read back" },
   notFoundSubject: "Project",
   schema,
   outputs: {

@@ -38,6 +38,18 @@ const readProject = (ctx: EngineContext, path: string) => projectCalls.get(ctx.c
 
 export const containerRegistryVisibilityDefinition = defineSettingsResource({
   name: "ContainerRegistryVisibility",
+  words: { noun: "container registry visibility" },
+  imported: {
+    word: "registry-visibility",
+    listed: "container registry visibility",
+    on: ["project"],
+    async find({ owner, locate }) {
+      const address = { project: owner.id };
+      const located = await locate(address);
+      if (located.live.container_registry_access_level === undefined) return { found: [], passed: [{ what: "container registry visibility", why: "the server shows no container registry access level" }] };
+      return { found: [{ importId: located.id, name: "", live: located.live, address }] };
+    },
+  },
   onePerOwner: { owner: "project", what: "registry visibility for" },
   notFoundSubject: "Project",
   schema,

@@ -34,7 +34,8 @@ import { defineObjectResource, type EngineContext, type Operation } from "../eng
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { onGroup, type Needs } from "../engine/needs";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
-import { epicCalls, epicLinkId, moveEpicChild, type Epic as EpicJson, epicLinkIdForm } from "../api/epics";
+import { epicCalls, epicChildrenPath, epicLinkId, groupEpicsPath, moveEpicChild, type Epic as EpicJson, epicLinkIdForm } from "../api/epics";
+import type { Found } from "../engine/estate";
 import { ownerReference } from "../api/owner";
 import { parsedId } from "../api/id-form";
 
@@ -125,6 +126,28 @@ function needs(args: EpicLinkInputs, operation: Operation): Needs {
 
 export const epicLinkDefinition = defineObjectResource({
   name: "EpicLink",
+  words: { noun: "epic link" },
+  imported: {
+    word: "epic-link",
+    listed: "epics",
+    on: ["group"],
+    /**
+     * The links of the group's own epics to their children (Premium): one per
+     * child, declared under the parent's group, whichever group the child is in.
+     * The position anchors are left out: undeclared, they are not compared.
+     */
+    async find({ ctx, owner, tolerant }) {
+      const epics = await epicCalls.list(ctx.client, groupEpicsPath(owner.id), { include_descendant_groups: false });
+      const found: Found[] = [];
+      for (const parent of epics.sort((a, b) => a.iid - b.iid)) {
+        const children = await tolerant(`children of epic &${parent.iid}`, () => epicCalls.list(ctx.client, epicChildrenPath(owner.id, parent.iid)));
+        for (const child of (children ?? []).sort((a, b) => a.id - b.id)) {
+          found.push({ importId: epicLinkId(owner.id, parent.iid, child.id), name: child.title, live: child, address: { group: owner.id, epicIid: parent.iid, childEpicId: child.id } });
+        }
+      }
+      return { found };
+    },
+  },
   idForm: epicLinkIdForm,
   // `404 Epic Not Found`: the parent epic is gone, and with it the link.
   notFoundSubject: "Epic",

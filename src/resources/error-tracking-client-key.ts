@@ -53,6 +53,16 @@ function readKey(ctx: EngineContext, id: string): Promise<ClientKeyLive | undefi
 
 export const errorTrackingClientKeyDefinition = defineObjectResource({
   name: "ErrorTrackingClientKey",
+  words: { noun: "error tracking client key" },
+  imported: {
+    word: "error-tracking",
+    listed: "error tracking client keys",
+    on: ["project"],
+    async find({ ctx, owner }) {
+      const keys = await clientKeyCalls.list(ctx.client, clientKeysPath(owner.id));
+      return { found: keys.sort((a, b) => a.id - b.id).map((key) => ({ importId: clientKeyId(owner.id, key.id), name: `key-${key.id}`, live: key, address: { project: owner.id } })) };
+    },
+  },
   idForm: clientKeyIdForm,
   notFoundSubject: "",
   lookupOnlyWhileCreating: true,

@@ -14,6 +14,7 @@ type Owner = { project?: string | number; group?: string | number };
 export const exclusiveBadgesDefinition = exclusiveSetDefinition<Owner>({
   name: "ExclusiveBadges",
   noun: "badge",
+  imported: { setOf: "Badge", keeps: "badgeId" },
   owner: { project: ownerReference.optional(), group: ownerReference.optional() },
   validateOwner: exactlyOneOwner,
   collectionPath: (args) => badgesPath(args).slice(1),

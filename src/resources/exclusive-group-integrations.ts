@@ -16,6 +16,7 @@ type Owner = { group: string | number };
 export const exclusiveGroupIntegrationsDefinition = exclusiveSetDefinition<Owner>({
   name: "ExclusiveGroupIntegrations",
   noun: "integration",
+  imported: { setOf: "GroupIntegration", keeps: "id" },
   owner: { group: ownerReference },
   collectionPath: (args) => groupIntegrationsPath(args.group).slice(1),
   // The group's integrations API, list and removal alike.

@@ -14,6 +14,7 @@ type Owner = { project: string | number };
 export const exclusivePipelineSchedulesDefinition = exclusiveSetDefinition<Owner>({
   name: "ExclusivePipelineSchedules",
   noun: "pipeline schedule",
+  imported: { setOf: "PipelineSchedule", keeps: "scheduleId" },
   owner: { project: ownerReference },
   collectionPath: (args) => pipelineSchedulesPath(args.project).slice(1),
   // Listing needs the Reporter role; deleting someone else's schedule needs Maintainer.

@@ -25,6 +25,7 @@ function keptKey(value: string | number): string | undefined {
 export const exclusiveSamlGroupLinksDefinition = exclusiveSetDefinition<Owner>({
   name: "ExclusiveSamlGroupLinks",
   noun: "SAML group link",
+  imported: { setOf: "SamlGroupLink", keeps: "id" },
   owner: { group: ownerReference },
   collectionPath: (args) => samlGroupLinksPath(args.group).slice(1),
   needs: (args) => samlLinkNeeds(args.group),

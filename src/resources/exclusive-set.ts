@@ -32,6 +32,7 @@ import { field } from "../api/fields";
 import { ownerInput } from "./common";
 import { ApiError } from "../client";
 import { defineObjectResource, type EngineContext, type Live } from "../engine/definition";
+import type { ImportedSet } from "../engine/estate";
 import { isUnknown, UNKNOWN } from "../engine/values";
 import type { ConnectionArg } from "../engine/connections";
 import type { Needs } from "../engine/needs";
@@ -48,8 +49,10 @@ export type KeptValue = string | number;
 export interface CollectionDeclaration<A extends Record<string, unknown>> {
   /** The class name, also the key in `providers`. */
   name: string;
-  /** The object, as messages name it: `badge`, `SAML group link`. */
+  /** The object, as messages and the review name it: `badge`, `SAML group link` (its plural takes an s). */
   noun: string;
+  /** The kind of the objects, whose import finds the collection, and the output of theirs `keep` names (platform-import's `--exclusive`). */
+  imported: ImportedSet;
   /** The inputs that say whose collection it is; a change of any of them replaces the resource. */
   owner: z.ZodRawShape;
   /** Rules on the owner the schema cannot say (exactly one of project and group). */
@@ -169,6 +172,8 @@ export function exclusiveSetDefinition<A extends Record<string, unknown>>(collec
   const schema = z.object({ ...owner, ...common }) as unknown as z.ZodObject<{ [K in keyof A]-?: z.ZodType<A[K]> } & typeof common>;
   return defineObjectResource({
     name: collection.name,
+    words: { noun: `only-these set of ${collection.noun}s`, memberNoun: collection.noun },
+    imported: collection.imported,
     schema,
     outputs: exclusiveSetOutputs,
     needs: (args, operation) =>

@@ -20,6 +20,7 @@ type Owner = { registry: number };
 export const exclusiveUpstreamsDefinition = exclusiveSetDefinition<Owner>({
   name: "ExclusiveUpstreams",
   noun: "upstream",
+  imported: { setOf: "Upstream", keeps: "upstreamId" },
   owner: { registry: z.number().int().positive() },
   collectionPath: (args) => registryUpstreamsPath(args.registry).slice(1),
   // A program gives the registry as the VirtualRegistry's `registryId`, unknown before its first `up`.

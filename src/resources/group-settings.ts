@@ -279,8 +279,39 @@ const groupPath = (id: string) => "/" + id;
 /** Reads the group with the fewest bytes: without the deprecated project lists. */
 const readGroup = (ctx: EngineContext, path: string) => groupCalls.get(ctx.client, path, { with_projects: false });
 
+/** The settings platform-import leaves to the program's author: identity, deprecated names, and settings that need more than the Owner role. */
+function leftOutOfImports(): Map<string, string> {
+  const leftOut = new Map<string, string>([
+    ["name", "the group's identity; rename it in the program if you mean to"],
+    ["path", "the group's identity; a new path moves the group"],
+    ["emailsDisabled", "the deprecated name of emailsEnabled"],
+    ["defaultBranchProtection", "the deprecated name of defaultBranchProtectionDefaults"],
+    ["duoFeaturesEnabled", "another name of assistantFeaturesEnabled"],
+    ["lockDuoFeaturesEnabled", "another name of lockAssistantFeaturesEnabled"],
+    ["duoAvailability", "another name of assistantAvailability"],
+  ]);
+  for (const name of Object.keys(schema.shape)) {
+    const needs = settingRequirements(name);
+    if (needs.length > 0 && !leftOut.has(name)) leftOut.set(name, `it needs ${needs.join(", ")}, which the import does not verify`);
+  }
+  return leftOut;
+}
+
 export const groupSettingsDefinition = defineSettingsResource({
   name: "GroupSettings",
+  words: { noun: "group settings" },
+  imported: {
+    word: "settings",
+    listed: "group settings",
+    on: ["group"],
+    async find({ owner, locate }) {
+      const address = { group: owner.id };
+      const located = await locate(address);
+      return { found: [{ importId: located.id, name: "", live: located.live, address, leaveOut: leftOutOfImports() }] };
+    },
+  },
+  // A state's `gitlab_group` is the group itself, by its id: its settings are what the package manages of it.
+  terraform: [{ type: "gitlab_group", target: (id) => ({ owner: { kind: "group", ref: id } }) }],
   notFoundSubject: "Group",
   schema,
   outputs: {

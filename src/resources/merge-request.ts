@@ -256,6 +256,8 @@ function refuseMerged(id: string, olds: MergeRequestInputs, recordedState: unkno
 
 export const mergeRequestDefinition = defineObjectResource({
   name: "MergeRequest",
+  words: { noun: "merge request" },
+  imported: { notImported: "a merge request is work under review, not a setting of the platform" },
   idForm: mergeRequestIdForm,
   schema,
   outputs: {

@@ -28,6 +28,7 @@ const schema = z.object({
 
 export const pipelineScheduleRunDefinition = defineActionTrigger({
   name: "PipelineScheduleRun",
+  words: { noun: "pipeline schedule run" },
   schema,
   outputs: {
     /** The server's answer (`201 Created`). */

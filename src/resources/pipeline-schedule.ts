@@ -56,7 +56,9 @@ import {
   type PipelineSchedule as PipelineScheduleLive,
   type ScheduleVariable as LiveVariable,
   pipelineScheduleIdForm,
+  scheduleSummaryCalls,
 } from "../api/pipeline-schedules";
+import { type EstateReading, type Found, idPair, wholeNumber } from "../engine/estate";
 import { parsedId } from "../api/id-form";
 
 export type VariableType = "env_var" | "file";
@@ -434,8 +436,52 @@ function liveFromState(olds: Record<string, unknown>): PipelineScheduleLive {
   };
 }
 
+/** A project's schedule as platform-import declares it; its variables stay unmanaged, said in a note. */
+async function importedSchedule({ owner, read }: EstateReading, scheduleId: number): Promise<Found | undefined> {
+  const importId = pipelineScheduleId(owner.id, scheduleId);
+  const address = { project: owner.id };
+  const live = (await read(importId, address)) as PipelineScheduleLive | undefined;
+  if (!live) return undefined;
+  const variables = live.variables ?? [];
+  const notes =
+    variables.length > 0 ? [`variables are left unmanaged (${variables.length} on the server): their values may be secrets, which the import never writes; declare them to manage them.`] : [];
+  return { importId, name: String(live.description ?? ""), live, address, notes };
+}
+
 export const pipelineScheduleDefinition = defineObjectResource({
   name: "PipelineSchedule",
+  words: { noun: "pipeline schedule" },
+  ownership: { option: "takeOwnership", output: "owner" },
+  imported: {
+    word: "schedule",
+    listed: "pipeline schedules",
+    on: ["project"],
+    async find(reading) {
+      const summaries = await scheduleSummaryCalls.list(reading.ctx.client, pipelineSchedulesPath(reading.owner.id));
+      const found: Found[] = [];
+      for (const summary of summaries.sort((a, b) => a.id - b.id)) {
+        const schedule = await importedSchedule(reading, summary.id);
+        if (schedule) found.push(schedule);
+      }
+      return { found, collections: [{ address: { project: reading.owner.id }, members: found.map((one) => one.importId) }] };
+    },
+    async findOne(reading, key) {
+      const schedule = await importedSchedule(reading, Number(key));
+      return { found: schedule ? [schedule] : [] };
+    },
+  },
+  terraform: [
+    {
+      // `<project id>:<schedule id>`
+      type: "gitlab_pipeline_schedule",
+      target(id) {
+        const parts = idPair(id);
+        const schedule = wholeNumber(parts?.[1]);
+        return parts && schedule !== undefined ? { owner: { kind: "project", ref: parts[0] }, key: schedule } : undefined;
+      },
+    },
+    { type: "gitlab_pipeline_schedule_variable", target: () => ({ passed: "schedule variables are left unmanaged by platform-import (their values may be secrets); the schedule is imported when the state has it" }) },
+  ],
   idForm: pipelineScheduleIdForm,
   notFoundSubject: "Pipeline Schedule",
   schema,

@@ -105,6 +105,8 @@ async function deleteStar(ctx: EngineContext, id: string, recorded: Record<strin
 
 export const projectStarDefinition = defineObjectResource({
   name: "ProjectStar",
+  words: { noun: "project star" },
+  imported: { notImported: "a star is the token's user's own, not part of what the platform's groups and projects hold" },
   onePerOwner: { owner: "project", what: "star on", rule: "a user stars a project once" },
   idForm: starIdForm,
   // A deleted (or no longer visible) project has no star: `404 Project Not Found` reads as gone.

@@ -34,6 +34,7 @@ import {
   type SamlGroupLink as SamlGroupLinkLive,
   samlGroupLinkIdForm,
 } from "../api/saml";
+import { idPair } from "../engine/estate";
 import { adoptExisting, ownerInput } from "./common";
 import { notDotSegments } from "../validation";
 import { parsedId } from "../api/id-form";
@@ -198,6 +199,36 @@ async function deleteLink(ctx: EngineContext, id: string): Promise<void> {
 
 export const samlGroupLinkDefinition = defineObjectResource({
   name: "SamlGroupLink",
+  words: { noun: "SAML group link" },
+  imported: {
+    word: "saml-link",
+    listed: "SAML group links",
+    on: ["group"],
+    async find({ ctx, owner }) {
+      const address = { group: owner.id };
+      const links = await samlGroupLinkCalls.list(ctx.client, samlGroupLinksPath(owner.id));
+      const found = links
+        .sort((a, b) => a.name.localeCompare(b.name, "en") || (a.provider ?? "").localeCompare(b.provider ?? "", "en"))
+        .map((link) => ({ importId: samlGroupLinkId(owner.id, link.name, link.provider ?? undefined), name: link.name, live: link, address }));
+      return { found, collections: [{ address, members: found.map((one) => one.importId) }] };
+    },
+    async findOne({ owner, read }, name) {
+      const address = { group: owner.id };
+      const importId = samlGroupLinkId(owner.id, String(name), undefined);
+      const live = await read(importId, address);
+      return { found: live ? [{ importId, name: String(name), live, address }] : [] };
+    },
+  },
+  terraform: [
+    {
+      // `<group id or path>:<SAML group name>`
+      type: "gitlab_group_saml_link",
+      target(id) {
+        const parts = idPair(id);
+        return parts ? { owner: { kind: "group", ref: parts[0] }, key: parts[1] } : undefined;
+      },
+    },
+  ],
   idForm: samlGroupLinkIdForm,
   notFoundSubject: "",
   schema,

@@ -197,6 +197,21 @@ async function deleteOrRestore(ctx: EngineContext, id: string, props: Inputs & R
 
 export const samlIdentityDefinition = defineObjectResource({
   name: "SamlIdentity",
+  words: { noun: "SAML identity" },
+  imported: {
+    word: "saml-identity",
+    listed: "SAML identities",
+    // The members' identities of a top-level group (hosted offering, Premium): each member's extern UID.
+    on: ["top-level group"],
+    async find({ ctx, owner }) {
+      const identities = await samlIdentityCalls.list(ctx.client, samlIdentitiesPath(owner.id));
+      return {
+        found: identities
+          .sort((a, b) => a.user_id - b.user_id)
+          .map((identity) => ({ importId: idOf(owner.id, identity.user_id), name: `user-${identity.user_id}`, live: identity, address: { group: owner.id, user: identity.user_id } })),
+      };
+    },
+  },
   idForm: samlIdentityIdForm,
   notFoundSubject: "Identity",
   schema,

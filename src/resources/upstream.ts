@@ -43,6 +43,7 @@ import {
   upstreamIdForm,
 } from "../api/virtual-registries";
 import { CONTAINER_REGISTRY_NEEDS, registryOwner, REGISTRY_GROUP } from "./virtual-registry";
+import { type Collection, type EstateReading, type Findings, type Found, referenceTo } from "../engine/estate";
 import type { Room } from "../engine/needs";
 import { parsedId } from "../api/id-form";
 
@@ -183,8 +184,49 @@ async function reconcileOtherRegistries(ctx: EngineContext, upstreamId: number, 
   return result;
 }
 
+/** A registry in a declaration platform-import writes: the imported registry's output, where the program has it. */
+const registryReference = (registry: number) => referenceTo("VirtualRegistry", String(registry), "registryId", registry);
+
+/**
+ * The upstreams of the registries platform-import found in a group, each
+ * declared once, under the lowest registry id of those it serves; the others
+ * are its `otherRegistries`. Its password is write-only (the server shows the
+ * username only): both or neither, so a username makes it a config entry.
+ */
+async function importedUpstreams(reading: EstateReading): Promise<Findings> {
+  const primaryOf = new Map<number, number>();
+  const collections: Collection[] = [];
+  for (const registry of (reading.foundOf("VirtualRegistry") ?? []).map((found) => Number(found.importId)).sort((a, b) => a - b)) {
+    const upstreams = await reading.tolerant(`upstreams of registry ${registry}`, () => upstreamCalls.list(reading.ctx.client, registryUpstreamsPath(registry)));
+    if (!upstreams) continue;
+    const ids = upstreams.map((upstream) => upstream.id).sort((a, b) => a - b);
+    collections.push({ address: { registry: registryReference(registry) }, members: ids.map(String), name: `registry ${registry}` });
+    for (const id of ids) if (!primaryOf.has(id)) primaryOf.set(id, registry);
+  }
+  const found: Found[] = [];
+  for (const [upstreamId, registry] of [...primaryOf].sort((a, b) => a[0] - b[0])) {
+    const importId = String(upstreamId);
+    const live = await reading.read(importId, { registry });
+    if (!live) continue;
+    found.push({
+      importId,
+      name: String(live.name ?? "upstream"),
+      live,
+      address: { registry: registryReference(registry) },
+      secrets: typeof live.username === "string" && live.username !== "" ? ["password"] : [],
+      referring: (args) =>
+        Array.isArray(args.otherRegistries)
+          ? { ...args, otherRegistries: args.otherRegistries.map((other: { registry: number; position?: number }) => ({ ...other, registry: registryReference(other.registry) })) }
+          : args,
+    });
+  }
+  return { found, collections };
+}
+
 export const upstreamDefinition = defineObjectResource({
   name: "Upstream",
+  words: { noun: "upstream" },
+  imported: { word: "upstream", listed: "upstreams", on: ["top-level group"], find: importedUpstreams },
   idForm: upstreamIdForm,
   schema,
   outputs: {

@@ -87,6 +87,16 @@ export interface RegistryUpstreamOutput {
 
 export const virtualRegistryDefinition = defineObjectResource({
   name: "VirtualRegistry",
+  words: { noun: "virtual registry" },
+  imported: {
+    word: "registry",
+    listed: "container virtual registries",
+    on: ["top-level group"],
+    async find({ ctx, owner }) {
+      const registries = await virtualRegistryCalls.list(ctx.client, groupRegistriesPath(owner.id));
+      return { found: registries.sort((a, b) => a.id - b.id).map((registry) => ({ importId: String(registry.id), name: registry.name, live: registry, address: { group: owner.id } })) };
+    },
+  },
   idForm: registryIdForm,
   schema,
   // Names are unique in a group.

@@ -1,8 +1,8 @@
 /**
  * How the review names each resource kind, derived from the kinds the package
- * declares (../resources): the noun from the class name, the properties never
- * to show from the declared secret traits, and for an exclusive set the noun of
- * the objects it deletes.
+ * declares (../resources): the nouns and the ownership each kind declares
+ * (`words`, `ownership`), the properties never to show from the declared
+ * secret traits.
  */
 import { type AnyResourceDefinition, type FieldTraits, type OutputsDeclaration, outputTraits } from "../engine/definition";
 import { TAKEOVER_KEY } from "../engine/envelope";
@@ -33,19 +33,6 @@ export interface KindTerms {
   ownership?: { option: string; output: string };
 }
 
-const ACRONYMS: Record<string, string> = { saml: "SAML" };
-
-/** `SamlGroupLink` → `SAML group link`. */
-export function wordsOf(name: string): string {
-  return name
-    .split(/(?=[A-Z])/)
-    .map((word) => ACRONYMS[word.toLowerCase()] ?? word.toLowerCase())
-    .join(" ");
-}
-
-/** `badges` → `badge`, `upstreams` → `upstream`: the plural in the kind's name, made singular. */
-const singular = (words: string) => words.replace(/ies$/, "y").replace(/s$/, "");
-
 /** The inputs that name whose object it is (see ./changes.ts ownerOf); a kind with none manages the instance. */
 export const OWNER_INPUTS = ["group", "project", "registry"] as const;
 
@@ -60,18 +47,15 @@ export function termsOf(kind: string): KindTerms {
   for (const [name, output] of Object.entries((definition?.outputs ?? {}) as OutputsDeclaration)) if (outputTraits(output).secret) secretProperties.add(name);
   const options = Object.entries(definition?.fields ?? {}).filter(([, traits]) => (traits as FieldTraits).ignoreInDiff).map(([name]) => name);
   const notFields = new Set([TAKEOVER_KEY, ...options, ...(definition?.narration?.names ?? [])]);
-  const ownership = definition?.fields && "takeOwnership" in definition.fields && "owner" in (definition.outputs ?? {}) ? { option: "takeOwnership", output: "owner" } : undefined;
-  const exclusive = definition ? /^Exclusive([A-Z]\w+)$/.exec(kind) : null;
-  const memberNoun = exclusive ? singular(wordsOf(exclusive[1]!)) : undefined;
   terms = {
     kind,
     defined: definition !== undefined,
-    noun: exclusive ? `only-these set of ${wordsOf(exclusive[1]!)}` : definition ? wordsOf(kind) : "resource",
-    memberNoun,
+    noun: definition?.words.noun ?? "resource",
+    memberNoun: definition?.words.memberNoun,
     secretProperties,
     instanceWide: definition !== undefined && !OWNER_INPUTS.some((input) => input in definition.schema.shape),
     notFields,
-    ...(ownership ? { ownership } : {}),
+    ...(definition?.ownership ? { ownership: definition.ownership } : {}),
   };
   known.set(kind, terms);
   return terms;

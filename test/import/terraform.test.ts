@@ -71,8 +71,15 @@ describe("platform-import --from-terraform", () => {
 
   it("names each object by the id the provider's import takes, and says what the package does not manage", () => {
     const { targets, skipped } = targetsOfState(state);
-    expect(targets.map((target) => target.kind)).toEqual(["group-settings", "group-badge", "project-badge", "schedule", "saml-link", "integration"]);
-    expect(targets.find((target) => target.kind === "saml-link")).toEqual({ kind: "saml-link", group: "acme", name: "platform:developers" });
+    expect(targets.map((target) => [target.kind, target.owner?.kind, target.key])).toEqual([
+      ["GroupSettings", "group", undefined],
+      ["Badge", "group", expect.any(Number)],
+      ["Badge", "project", expect.any(Number)],
+      ["PipelineSchedule", "project", expect.any(Number)],
+      ["SamlGroupLink", "group", "platform:developers"],
+      ["GroupIntegration", "group", "mattermost"],
+    ]);
+    expect(targets.find((target) => target.kind === "SamlGroupLink")).toEqual({ kind: "SamlGroupLink", owner: { kind: "group", ref: "acme" }, key: "platform:developers" });
     expect(skipped.map((skip) => `${skip.what}: ${skip.why}`)).toEqual([
       expect.stringMatching(/^gitlab_pipeline_schedule_variable\.env: schedule variables are left unmanaged/),
       expect.stringMatching(/^gitlab_integration_slack\.project_chat: a project's integration/),
