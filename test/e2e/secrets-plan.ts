@@ -14,8 +14,9 @@ import type { z } from "zod";
 import type { Declaration } from "./programs/secrets/index";
 // The code's declarations, from the build the program runs.
 import { definitions, type ResourceKind } from "../../dist/resources/index";
-import { FAMILY_OF, INTEGRATION_SLUGS, integrationSettings, type IntegrationSlug } from "../../dist/resources/group-integration";
+import { INTEGRATION_SLUGS, integrationSettings } from "../../dist/resources/group-integration";
 import type { FieldTraits } from "../../dist/engine/definition";
+import { KIND_TESTS } from "../kinds/index.mts";
 
 export type { Declaration };
 
@@ -82,100 +83,12 @@ export function secretFieldsInCode(): string[] {
 export const SETTINGS_KINDS = (Object.keys(definitions) as ResourceKind[]).filter((kind) => definitions[kind].kind === "settings");
 
 // ---------------------------------------------------------------------------
-// The declarations, before their secrets are planted
+// The declarations, before their secrets are planted: each kind's (../kinds)
 
-const BOT_EVENTS = ["pushEvents", "issuesEvents", "confidentialIssuesEvents", "mergeRequestsEvents", "tagPushEvents", "noteEvents", "confidentialNoteEvents", "pipelineEvents", "wikiPageEvents"];
-
-/** The non-secret settings each slug needs; its secrets are planted. */
-function integrationArgs(slug: IntegrationSlug): Record<string, unknown> {
-  const ci: Partial<Record<IntegrationSlug, Record<string, unknown>>> = {
-    bamboo: { bambooUrl: "https://bamboo.example.com", buildKey: "PLAT-BUILD", username: "ci-bot" },
-    teamcity: { teamcityUrl: "https://teamcity.example.com", buildType: "Platform_Build", username: "ci-bot" },
-    "drone-ci": { droneUrl: "https://drone.example.com" },
-    buildkite: { projectUrl: "https://buildkite.com/acme/platform" },
-  };
-  // The slugs of the other families that take a secret: their required settings besides it.
-  const others: Partial<Record<IntegrationSlug, Record<string, unknown>>> = {
-    jira: { url: "https://jira.example.com", username: "ci-bot" },
-    zentao: { url: "https://zentao.example.com", zentaoProductXid: "7" },
-    harbor: { url: "https://harbor.example.com", projectName: "platform", username: "robot" },
-    packagist: { username: "acme" },
-    pushover: { priority: "0", device: "", sound: "" },
-    "diffblue-cover": { diffblueAccessTokenName: "cover-bot" },
-    "squash-tm": { url: "https://squash.example.com/hook" },
-  };
-  switch (FAMILY_OF[slug]) {
-    case "chat notifier":
-      return { channel: "ci", pushEvents: false };
-    case "messaging bot":
-      return { room: "ops", ...Object.fromEntries(BOT_EVENTS.map((name) => [name, name === "pipelineEvents"])) };
-    case "CI server":
-      return ci[slug]!;
-    case "monitoring":
-      return slug === "prometheus" ? { apiUrl: "https://prometheus.example.com", googleIapAudienceClientId: "platform.apps.example.com" } : { datadogEnv: "ci" };
-    default:
-      return others[slug] ?? {};
-  }
-}
-
-/** Why the exclusive sets (../../src/resources/exclusive-set.ts) are not in the secrets program. */
-const EXCLUSIVE_SET =
-  "no secret input or output (an entry of `unexpected` names an object by id, name, URL or slug); a refresh in the secrets program would record the other declarations' objects as unexpected, and exclusive-sets.e2e.test.ts checks its own exported state";
-/**
- * Kinds the secrets program does not declare, each with the reason: only a
- * kind with no secret field, input or output, may be left out.
- */
-export const NOT_IN_SECRETS_PROGRAM: Partial<Record<ResourceKind, string>> = {
-  SamlIdentity:
-    "no secret input or output (an extern_uid is an identifier), and group SAML identities exist on the hosted offering only, while the secrets program runs on a self-managed instance",
-  ExclusiveBadges: EXCLUSIVE_SET,
-  ExclusiveSamlGroupLinks: EXCLUSIVE_SET,
-  ExclusivePipelineSchedules: EXCLUSIVE_SET,
-  ExclusiveGroupIntegrations: EXCLUSIVE_SET,
-  ExclusiveUpstreams: EXCLUSIVE_SET,
-  MergeRequest: "no secret input or output",
-  ContainerRegistryCleanup: "no secret input or output (a rule of tag names and ages)",
-  PipelineScheduleRun: "no secret input or output: a trigger that runs a schedule at up",
-  ChangelogCommit: "no secret input or output: a trigger that commits a changelog at up",
-};
-
-/** One declaration of each kind (the Upstream's registry comes first), without secrets. */
-const BASE: Partial<Record<Exclude<ResourceKind, "GroupIntegration">, Omit<Declaration, "kind" | "secrets">>> = {
-  VirtualRegistry: { name: "registry", args: { group: "acme", name: "secrets-test" } },
-  Upstream: { name: "upstream", args: { registry: { output: ["registry", "registryId"] }, name: "Docker Hub", url: "https://registry-1.docker.io", username: "puller" } },
-  CleanupPolicy: { name: "cleanup", args: { group: "acme", enabled: true, cadence: 7 } },
-  // No secret input or output, but nothing stops declaring it here: acme&1 takes the unassigned epic 5 on the Ultimate instance.
-  EpicLink: { name: "epic-link", args: { group: "acme", epicIid: 1, childEpicId: 5 } },
-  PipelineSchedule: {
-    name: "schedule",
-    args: {
-      project: "acme/web",
-      description: "Secrets test",
-      ref: "main",
-      cron: "0 3 * * *",
-      variables: [
-        { key: "FIRST_SECRET", value: "" },
-        { key: "SECOND_SECRET", value: "" },
-      ],
-    },
-  },
-  ApplicationSettings: { name: "instance", args: { akismetEnabled: true, recaptchaEnabled: true, signupEnabled: false } },
-  GroupSettings: { name: "group-settings", args: { group: "acme", twoFactorGracePeriod: 24, requestAccessEnabled: false } },
-  Badge: { name: "badge", args: { project: "acme/web", name: "secrets", linkUrl: "https://ci.example.com/%{project_path}", imageUrl: "https://ci.example.com/badge.svg" } },
-  SamlGroupLink: { name: "saml", args: { group: "acme", samlGroupName: "secrets-test", accessLevel: "developer" } },
-  ContainerRegistryVisibility: { name: "registry-visibility", args: { project: "acme/web", accessLevel: "private" } },
-  // No secret input; its secret outputs (the DSN) come from the server: secrets.e2e.test.ts searches for them too.
-  ErrorTrackingClientKey: { name: "error-tracking-key", args: { project: "acme/web" } },
-  // No secret input or output; declared anyway, as root (the stack's user) starring acme/web, which root has not starred.
-  ProjectStar: { name: "star", args: { project: "acme/web" } },
-};
-
-/** Secret fields that hold structures: where in them the secret strings go (values the program marks secret itself). */
-const STRUCTURED: Record<string, (string | number)[][]> = {
-  "PipelineSchedule.variables": [
-    ["variables", 0, "value"],
-    ["variables", 1, "value"],
-  ],
+/** Where a kind's structured secret field (a schedule's variables) takes its secret strings. */
+const structuredOf = (kind: ResourceKind, field: string) => {
+  const secrets = KIND_TESTS.get(kind)?.secrets;
+  return secrets && "declarations" in secrets ? secrets.structured?.[field] : undefined;
 };
 
 /** A field's value: plain when the schema takes it, else a URL (webhooks). */
@@ -186,11 +99,11 @@ function shapeOf(kind: ResourceKind, field: string): "plain" | "url" {
 
 /** Where a secret field's planted strings go in the declaration's arguments. */
 function pathsOf(kind: ResourceKind, field: string): (string | number)[][] {
-  const structured = STRUCTURED[`${kind}.${field}`];
+  const structured = structuredOf(kind, field);
   if (structured) return structured;
   const schema = (definitions[kind].schema as z.ZodObject).shape[field] as z.ZodType;
   if (!schema.safeParse("plnt000z00000000").success && !schema.safeParse("https://secrets.example.com/x").success) {
-    throw new Error(`the secrets test does not know how to plant ${kind}.${field} (it takes no string): add it to STRUCTURED in test/e2e/secrets-plan.ts`);
+    throw new Error(`the secrets test does not know how to plant ${kind}.${field} (it takes no string): say where in its kind's module in test/kinds (secrets.structured)`);
   }
   return [[field]];
 }
@@ -221,7 +134,7 @@ export function declarationsWithSecrets(plantings: Plantings, set: string, confi
       const key = `${set.toLowerCase()}${String(index).padStart(3, "0")}`;
       if (viaConfig) config[key] = value;
       // A structured field's values (a schedule variable's) are as secret as the program gives them: a run-time one is wrapped.
-      const wrapped = STRUCTURED[`${kind}.${field}`] !== undefined;
+      const wrapped = structuredOf(kind, field) !== undefined;
       declaration.secrets.push({ path, from: viaConfig ? { config: key } : { runtime: value, ...(wrapped ? { wrapped } : {}) } });
       fields.push({ field: label, value, viaConfig });
     }
@@ -229,26 +142,21 @@ export function declarationsWithSecrets(plantings: Plantings, set: string, confi
 
   for (const kind of Object.keys(definitions) as ResourceKind[]) {
     const secret = secretFieldsOf(kind);
-    if (kind === "GroupIntegration") {
-      for (const slug of INTEGRATION_SLUGS) {
-        const planted = integrationSettings(slug).filter((field) => secret.includes(field));
-        if (planted.length === 0) continue; // issue trackers take no secret
-        const declaration: Declaration = { kind, name: `integration-${slug}`, args: { group: "acme", slug, ...integrationArgs(slug) }, secrets: [] };
-        for (const field of planted) plantInto(declaration, kind, field, `GroupIntegration ${slug}.${field}`);
-        declarations.push(declaration);
-      }
-      continue;
-    }
-    const base = BASE[kind];
-    if (!base) {
+    const tests = KIND_TESTS.get(kind)?.secrets;
+    if (!tests || !("declarations" in tests)) {
       const outputs = definitions[kind].outputs as Record<string, { secret?: boolean }>;
       const secretOutputs = Object.keys(outputs).filter((name) => outputs[name]?.secret && name !== "restoreSecrets");
-      if (NOT_IN_SECRETS_PROGRAM[kind] && secretFieldsOf(kind).length === 0 && secretOutputs.length === 0) continue;
-      throw new Error(`the secrets test has no declaration of ${kind}: add one to BASE in test/e2e/secrets-plan.ts (only a kind without secrets may be listed in NOT_IN_SECRETS_PROGRAM)`);
+      if (tests && secret.length === 0 && secretOutputs.length === 0) continue;
+      throw new Error(`the secrets test has no declaration of ${kind}: add one to its module in test/kinds (only a kind without secrets may say why it has none)`);
     }
-    const declaration: Declaration = { kind, name: base.name, args: structuredClone(base.args), secrets: [] };
-    for (const field of secret) plantInto(declaration, kind, field, `${kind}.${field}`);
-    declarations.push(declaration);
+    for (const base of tests.declarations) {
+      const planted = secret.filter((field) => base.fields === undefined || base.fields.includes(field));
+      // A declaration of some of the kind's fields (one integration slug) is there for its secrets.
+      if (base.fields !== undefined && planted.length === 0) continue;
+      const declaration: Declaration = { kind, name: base.name, args: structuredClone(base.args), secrets: [] };
+      for (const field of planted) plantInto(declaration, kind, field, `${base.label ?? kind}.${field}`);
+      declarations.push(declaration);
+    }
   }
   // The program declares them in order: the registry before its upstream.
   declarations.sort((a, b) => Number(a.kind === "Upstream") - Number(b.kind === "Upstream"));

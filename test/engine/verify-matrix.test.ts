@@ -1,6 +1,7 @@
 /**
  * A clean preview means a clean apply, as a matrix generated from the
- * declarations (`definitions`, each resource's `needs(args, operation)`):
+ * declarations (`definitions`, each resource's `needs(args, operation)`) and
+ * each kind's inputs (its module in ../kinds):
  * every resource × create, update, delete, replace × the users of the default
  * seed (Guest, Developer, Maintainer and Owner of acme, a non-member, an
  * administrator) and the causes the server refuses for (a role too low, not
@@ -23,128 +24,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiPath, providers } from "pulumi-platform";
 import { definitions } from "../../src/resources";
 import { useEmulator } from "../support";
+import { type Args, KIND_TESTS, type MatrixFixture, type Operation, USERS } from "../kinds/index.mts";
 
 const server = useEmulator();
 
 type Name = keyof typeof providers;
-type Args = Record<string, unknown>;
-type Operation = "create" | "update" | "delete" | "replace";
 
-const USERS = ["guest", "dev", "maintainer", "alice", "outsider", "root"] as const;
-
-/**
- * How a resource's rows are made: inputs of a new object (numbered, so rows never collide), the change of an
- * update and of a replacement, who sets up an existing object, and what it needs set up first.
- */
-interface Fixture {
+/** A row's fixture: its kind's (test/kinds), with the kind. */
+interface Fixture extends MatrixFixture {
   resource: Name;
-  create(n: number, setup: Args): Args;
-  update?: Args;
-  replace?: Args;
-  /** Who makes the existing object of update, delete and replace rows (default alice, Owner of acme). */
-  maker?: string;
-  /** Out-of-band set-up a row needs (a schedule for a run), as the administrator; and its undoing. */
-  setup?(n: number): Promise<Args>;
-  teardown?(setup: Args): Promise<void>;
-  /** The server's state a cause needs, and its undoing. */
-  around?: { set(): void; reset(): void };
-  /**
-   * Users to whom the cause is a fact the server does not show (a feature flag, to all but administrators):
-   * their previews cannot refuse for it (an unknown fact is not a refusal), so their rows check only that a
-   * refusal at preview is the server's too.
-   */
-  unknownTo?: readonly string[];
-  /** Operations without rows here, and why. */
-  without?: Partial<Record<Operation, string>>;
 }
 
 let counter = 0;
-const link = (n: number) => ({ linkUrl: `https://matrix.example.test/${n}`, imageUrl: `https://matrix.example.test/${n}.svg` });
 const flags = () => server.emulator.state.instance.featureFlags!;
 let savedFlags: Record<string, boolean | string[]> = {};
 
-const FIXTURES: Fixture[] = [
-  { resource: "Badge", create: (n) => ({ project: "acme/web", ...link(n) }), update: { name: "renamed" }, replace: { project: "acme/api" } },
-  { resource: "Badge", create: (n) => ({ group: "acme", ...link(n) }), update: { name: "renamed" }, replace: { group: "acme/platform" } },
-  {
-    resource: "PipelineSchedule",
-    create: (n) => ({ project: "acme/web", description: `matrix ${n}`, ref: "main", cron: "0 2 * * *", variables: [{ key: "MODE", value: "a" }] }),
-    update: { variables: [{ key: "MODE", value: "b" }] },
-    replace: { project: "acme/api", ref: "develop" },
-  },
-  {
-    resource: "PipelineSchedule",
-    create: (n) => ({ project: "acme/web", description: `matrix ${n}`, ref: "main", cron: "0 2 * * *" }),
-    update: { cron: "0 3 * * *", takeOwnership: true },
-    without: { delete: "the rows above", replace: "the rows above" },
-  },
-  { resource: "GroupIntegration", create: () => ({ group: "acme/platform", slug: "mattermost", webhook: "https://chat.example.test/hooks/m" }), update: { webhook: "https://chat.example.test/hooks/n" }, without: { replace: "a group's integration of a slug exists once: moving it is a create elsewhere, as create rows" } },
-  { resource: "SamlGroupLink", create: (n) => ({ group: "acme", samlGroupName: `matrix-${n}`, accessLevel: "developer" }), replace: { accessLevel: "maintainer" }, without: { update: "every field replaces" } },
-  // The tier: beta is on Free.
-  { resource: "SamlGroupLink", create: (n) => ({ group: "beta", samlGroupName: `matrix-${n}`, accessLevel: "developer" }), without: { update: "no object can exist below the tier", delete: "idem", replace: "idem" } },
-  { resource: "VirtualRegistry", create: (n) => ({ group: "acme", name: `matrix-${n}` }), update: { description: "changed" }, without: { replace: "only the group replaces: a create elsewhere, as create rows" } },
-  // The flag off: administrators read it; the server refuses everyone.
-  {
-    resource: "VirtualRegistry",
-    create: (n) => ({ group: "acme", name: `flagged-${n}` }),
-    around: { set: () => void (flags().container_virtual_registries = false), reset: () => void (flags().container_virtual_registries = savedFlags.container_virtual_registries!) },
-    unknownTo: USERS.filter((user) => user !== "root"),
-    without: { update: "the flag gates every request: as create rows", delete: "idem", replace: "idem" },
-  },
-  { resource: "ContainerRegistryVisibility", create: () => ({ project: "acme/api", accessLevel: "private" }), update: { accessLevel: "enabled" }, without: { replace: "a settings resource never replaces its object" } },
-  {
-    resource: "PipelineScheduleRun",
-    setup: async (n) => ({ scheduleId: (await server.as("alice").post<{ id: number }>(apiPath`/projects/${"acme/web"}/pipeline_schedules`, { description: `run ${n}`, ref: "main", cron: "0 2 * * *" })).id }),
-    create: (_n, setup) => ({ project: "acme/web", scheduleId: setup.scheduleId, triggers: ["a"] }),
-    replace: { triggers: ["b"] },
-    without: { update: "every input replaces: a run again" },
-  },
-  // The object gone: the schedule a run plays was deleted.
-  {
-    resource: "PipelineScheduleRun",
-    setup: async (n) => {
-      const alice = server.as("alice");
-      const { id } = await alice.post<{ id: number }>(apiPath`/projects/${"acme/web"}/pipeline_schedules`, { description: `gone ${n}`, ref: "main", cron: "0 2 * * *" });
-      await alice.delete(apiPath`/projects/${"acme/web"}/pipeline_schedules/${id}`);
-      return { scheduleId: id };
-    },
-    create: (_n, setup) => ({ project: "acme/web", scheduleId: setup.scheduleId, triggers: ["a"] }),
-    without: { update: "every input replaces", delete: "it sends nothing", replace: "no run can exist of a schedule gone" },
-  },
-  { resource: "CleanupPolicy", create: () => ({ group: "acme", cadence: 7, enabled: true }), update: { cadence: 14 }, without: { replace: "only the group replaces: a create elsewhere, as create rows" } },
-  {
-    resource: "Upstream",
-    setup: async (n) => ({ registry: (await server.as().post<{ id: number }>(apiPath`/groups/${"acme"}/-/virtual_registries/container/registries`, { name: `for-upstream-${n}` })).id }),
-    create: (n, setup) => ({ registry: setup.registry, name: `upstream ${n}`, url: `https://registry-${n}.example.test` }),
-    teardown: (setup) => server.as().delete(`/virtual_registries/container/registries/${setup.registry}`),
-    update: { name: "renamed" },
-    without: { replace: "a registry per row: the new one's registry would be another set-up" },
-  },
-  { resource: "GroupSettings", create: () => ({ group: "acme/platform", description: "matrix" }), update: { description: "changed" }, without: { replace: "a settings resource never replaces its object" } },
-  {
-    resource: "MergeRequest",
-    create: (n) => ({ project: "acme/web", sourceBranch: "stable", targetBranch: "main", title: `matrix ${n}` }),
-    update: { title: "retitled" },
-    replace: { sourceBranch: "release/1.x" },
-    without: { delete: "its delete closes it: the merge request stays on the server by design" },
-  },
-  { resource: "ExclusiveGroupIntegrations", create: () => ({ group: "acme", keep: [] }), without: { update: "as ExclusivePipelineSchedules", replace: "idem" } },
-  { resource: "ExclusiveSamlGroupLinks", create: () => ({ group: "acme", keep: [] }), without: { update: "as ExclusivePipelineSchedules", replace: "idem" } },
-  { resource: "ExclusivePipelineSchedules", create: () => ({ project: "acme/web", keep: [] }), without: { update: "its removals follow a refresh: test/engine/verify-registries-and-sets.test.ts", replace: "idem" } },
-  { resource: "ExclusiveBadges", create: () => ({ group: "acme", keep: [] }), without: { update: "as ExclusivePipelineSchedules", replace: "idem" } },
-];
-
-/** Resources without rows here yet, and why: the test fails for a resource in neither list. */
-const NOT_IN_THE_MATRIX: Partial<Record<Name, string>> = {
-  ApplicationSettings: "instance-wide: administrator or not, test/engine/verify.test.ts",
-  ContainerRegistryCleanup: "needs registry tags per row: test/resources/container-registry-cleanup.test.ts",
-  ErrorTrackingClientKey: "needs error tracking set up per project: test/resources/error-tracking-client-key.test.ts",
-  SamlIdentity: "needs a SAML identity per member: test/resources/saml-identity.test.ts",
-  EpicLink: "the membership it needs depends on a flag and the epic, which the preview does not read",
-  ProjectStar: "a star is the token's user's own: every user may star what it sees",
-  ExclusiveUpstreams: "test/engine/verify-registries-and-sets.test.ts",
-  ChangelogCommit: "commits to the repository: test/resources/action-triggers.test.ts",
-};
+const FIXTURES: Fixture[] = [...KIND_TESTS.values()].flatMap((tests) => (typeof tests.matrix === "function" ? tests.matrix(server).map((fixture) => ({ resource: tests.kind as Name, ...fixture })) : []));
 
 // ---------------------------------------------------------------------------
 // The engine's calls, as one user
@@ -225,9 +120,9 @@ beforeAll(() => {
 afterAll(() => server.configureProviders());
 
 describe("the matrix covers every resource", () => {
-  it("each resource has rows here, or a reason why not", () => {
-    const covered = new Set(FIXTURES.map((fixture) => fixture.resource));
-    const missing = Object.keys(definitions).filter((name) => !covered.has(name as Name) && !(name in NOT_IN_THE_MATRIX));
+  it("each resource has rows here, or a reason why not (test/kinds)", () => {
+    const covered = new Set(FIXTURES.map((fixture) => fixture.resource as string));
+    const missing = Object.keys(definitions).filter((name) => !covered.has(name) && typeof KIND_TESTS.get(name)?.matrix !== "object");
     expect(missing).toEqual([]);
   });
 });

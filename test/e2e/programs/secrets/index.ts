@@ -21,7 +21,8 @@ import * as platform from "pulumi-platform";
 type Source = { config: string } | { runtime: string; wrapped?: boolean };
 
 export interface Declaration {
-  kind: "Badge" | "GroupSettings" | "ApplicationSettings" | "PipelineSchedule" | "GroupIntegration" | "SamlGroupLink" | "VirtualRegistry" | "Upstream" | "CleanupPolicy" | "ContainerRegistryVisibility" | "ErrorTrackingClientKey" | "SamlIdentity" | "ProjectStar" | "EpicLink" | "ExclusiveBadges" | "ExclusiveSamlGroupLinks" | "ExclusivePipelineSchedules" | "ExclusiveGroupIntegrations" | "ExclusiveUpstreams" | "MergeRequest" | "ContainerRegistryCleanup" | "PipelineScheduleRun" | "ChangelogCommit";
+  /** A registered kind: the package exports its class. */
+  kind: keyof typeof platform.providers;
   name: string;
   args: Record<string, unknown>;
   /** Where each secret goes: a property path into `args` (`["variables", 0, "value"]`) and its source. */

@@ -1,0 +1,83 @@
+/**
+ * A kind is one declaration: everything the review, the importer and the
+ * shared tests know of a kind is declared on it (docs/adding-an-area.md,
+ * "What a kind is"). The type of a declaration demands its words and its
+ * import; this test fails, naming the kind and the part, when a registered
+ * kind lacks one of the other parts or declares one that does not fit.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import * as platform from "../../src/index";
+import type { AnyResourceDefinition } from "../../src/engine/definition";
+import { definitions } from "../../src/resources";
+import { KIND_TESTS } from "../kinds/index.mts";
+
+const KINDS = Object.entries(definitions as Record<string, AnyResourceDefinition>);
+const resourcesDoc = readFileSync(path.resolve(__dirname, "../../docs/resources.md"), "utf8");
+
+/** What is wrong with one kind's declaration, each as `Kind: part: why`. */
+function lacks(kind: string, definition: AnyResourceDefinition): string[] {
+  const problems: string[] = [];
+  const lack = (part: string, why: string) => problems.push(`${kind}: ${part}: ${why}`);
+  // The review's words: a reviewer's noun, never the class name.
+  if (!/^[A-Za-z][A-Za-z -]*$/.test(definition.words.noun) || /[a-z][A-Z]/.test(definition.words.noun)) lack("words.noun", `"${definition.words.noun}" is not words`);
+  if (definition.ownership) {
+    if (!(definition.ownership.option in definition.schema.shape)) lack("ownership.option", `${definition.ownership.option} is not an input`);
+    if (!(definition.ownership.output in definition.outputs)) lack("ownership.output", `${definition.ownership.output} is not an output`);
+  }
+  // The importer's part: how it is found, the set it is, or why it is not imported.
+  const imported = definition.imported;
+  if ("notImported" in imported) {
+    if (imported.notImported.trim() === "") lack("imported.notImported", "says no reason");
+  } else if ("setOf" in imported) {
+    const members = (definitions as Record<string, AnyResourceDefinition | undefined>)[imported.setOf];
+    if (!members || !("find" in members.imported)) lack("imported.setOf", `${imported.setOf} is not a kind the importer finds`);
+    // `id` is every resource's own.
+    else if (imported.keeps !== "id" && !(imported.keeps in members.outputs)) lack("imported.keeps", `${imported.keeps} is not an output of ${imported.setOf}`);
+  } else {
+    if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(imported.word)) lack("imported.word", `"${imported.word}" is not letters, digits and single hyphens`);
+    if (imported.listed.trim() === "") lack("imported.listed", "is empty");
+    if (imported.on.length === 0) lack("imported.on", "names no owner");
+  }
+  // A Terraform type's instance names one object (an object kind reads it by its key) or the settings of its owner.
+  if (definition.terraform?.length) {
+    if (!("find" in imported)) lack("terraform", "a kind the importer does not find");
+    else if (definition.kind === "object" && !imported.findOne) lack("imported.findOne", "a Terraform state names one object of it");
+  }
+  // The class users declare, its row in the reference, and its module of the shared tests.
+  if (typeof (platform as Record<string, unknown>)[kind] !== "function") lack("class", "src/index.ts exports no class of it");
+  if (!resourcesDoc.includes(`\`${kind}\``)) lack("docs", "docs/resources.md names it nowhere");
+  if (!KIND_TESTS.has(kind)) lack("tests", "test/kinds has no module of it (its verify-matrix rows and secrets declarations)");
+  return problems;
+}
+
+describe("every registered kind declares every part", () => {
+  it.each(KINDS.map(([kind, definition]) => [kind, definition] as const))("%s", (kind, definition) => {
+    expect(lacks(kind, definition)).toEqual([]);
+  });
+
+  it("no two kinds give names the same word, or claim the same Terraform type", () => {
+    const words = KINDS.flatMap(([, definition]) => ("word" in definition.imported ? [definition.imported.word] : []));
+    expect(words.filter((word, index) => words.indexOf(word) !== index)).toEqual([]);
+    const types = KINDS.flatMap(([, definition]) => (definition.terraform ?? []).map((entry) => String(entry.type)));
+    expect(types.filter((type, index) => types.indexOf(type) !== index)).toEqual([]);
+  });
+
+  it("test/kinds holds a module of registered kinds only", () => {
+    expect([...KIND_TESTS.keys()].filter((kind) => !(kind in definitions))).toEqual([]);
+  });
+
+  it("names what a kind lacks", () => {
+    const badge = definitions.Badge as AnyResourceDefinition;
+    expect(lacks("Badge", { ...badge, words: { noun: "ProjectBadge" }, imported: { ...badge.imported, word: "Badge" } } as AnyResourceDefinition)).toEqual([
+      'Badge: words.noun: "ProjectBadge" is not words',
+      'Badge: imported.word: "Badge" is not letters, digits and single hyphens',
+    ]);
+    expect(lacks("Label", { ...badge, name: "Label" } as AnyResourceDefinition)).toEqual([
+      "Label: class: src/index.ts exports no class of it",
+      "Label: docs: docs/resources.md names it nowhere",
+      "Label: tests: test/kinds has no module of it (its verify-matrix rows and secrets declarations)",
+    ]);
+  });
+});
