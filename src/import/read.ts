@@ -1,7 +1,10 @@
 /**
  * Finding the estate and reading each object of a kind the package manages,
  * as the resource itself reads it (its `read` or `locate`), through the
- * package's client: pages of 100, its rate-limit gate, and only GETs.
+ * package's client: pages of 100, its rate-limit gate, and only GETs. How a
+ * kind is found on an owner is the kind's own (`imported` on its declaration,
+ * ../engine/estate.ts); this module walks the owners, passes over what the
+ * server refuses, and makes the declarations.
  *
  * The groups under the scope come from `GET /groups/:id/descendant_groups`
  * (else `/groups/:id/subgroups`, level by level), the projects from

@@ -2,10 +2,10 @@
  * A state of the GitLab Terraform provider (`terraform.tfstate`, format
  * version 4, provider 16 or later) as the objects it manages: each resource
  * instance's `id` attribute, in the form the provider's own import takes
- * (`{group_id}:{badge_id}`, `{project_id}:{pipeline_schedule_id}`,
- * `group_id:saml_group_name`, the group id for a group integration and for
- * `gitlab_group`). platform-import then reads each object from the server,
- * as it reads what it finds itself, so the program is the same.
+ * (`{group_id}:{badge_id}`), as each kind declares for its types
+ * (`terraform` on its declaration, ../engine/estate.ts). platform-import then
+ * reads each object from the server, as it reads what it finds itself, so
+ * the program is the same.
  */
 import type { AnyResourceDefinition } from "../engine/definition";
 import type { TerraformTarget } from "../engine/estate";
