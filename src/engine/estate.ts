@@ -75,7 +75,7 @@ export interface Collection {
 }
 
 /** What was not imported, and why. */
-export interface Passed {
+export interface NotDeclared {
   what: string;
   why: string;
 }
@@ -83,7 +83,7 @@ export interface Passed {
 export interface Findings {
   found: readonly Found[];
   /** Objects the kind leaves out, each said. */
-  passed?: readonly Passed[];
+  skipped?: readonly NotDeclared[];
   collections?: readonly Collection[];
 }
 
@@ -101,7 +101,7 @@ export interface EstateReading {
   read(importId: string, address: Record<string, unknown>): Promise<Live | undefined>;
   /** For a settings kind: the object whose settings it manages, as its `locate` finds it. */
   locate(address: Record<string, unknown>): Promise<{ id: string; live: Live }>;
-  /** Reads a list; on a refusal (the token may not read it, the server has none) it is passed over as `what`, said, and undefined. */
+  /** Reads a list; on a refusal (the token may not read it, the server has none) it is skipped as `what`, said, and undefined. */
   tolerant<T>(what: string, read: () => Promise<T[]>): Promise<T[] | undefined>;
 }
 
@@ -145,10 +145,10 @@ export interface TerraformType {
   type: string | RegExp;
   /**
    * What an instance names, from its `id` in the form the provider's import
-   * takes (and its attributes); `{ passed }` for an instance platform-import
+   * takes (and its attributes); `{ skipped }` for an instance platform-import
    * leaves out, saying why; undefined for an id not of the form.
    */
-  target(id: string, attributes: Record<string, unknown>, type: string): TerraformTarget | { passed: string } | undefined;
+  target(id: string, attributes: Record<string, unknown>, type: string): TerraformTarget | { skipped: string } | undefined;
 }
 
 /** Splits `a:b` at the first colon, the provider's composite ids; the second part may hold colons (a SAML group name). */

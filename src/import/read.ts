@@ -289,7 +289,7 @@ class Reader {
   }
 
   private take(found: Declaration[], kind: string, owner: EstateOwner, findings: Findings): void {
-    for (const passed of findings.passed ?? []) this.estate.skipped.push({ where: whereOf(owner), ...passed });
+    for (const skipped of findings.skipped ?? []) this.estate.skipped.push({ where: whereOf(owner), ...skipped });
     for (const one of findings.found) this.declare(found, kind, owner, one);
   }
 

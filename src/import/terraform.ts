@@ -51,16 +51,16 @@ export function targetsOfState(text: string): { targets: Target[]; skipped: Skip
       const target = id === undefined ? undefined : targetOf(resource.type, id, attributes);
       if (target === "unmanaged") skip(resource, "the package does not manage this kind");
       else if (target === undefined) skip(resource, "its id is not of the form the provider's import takes");
-      else if ("passed" in target) skip(resource, target.passed);
+      else if ("skipped" in target) skip(resource, target.skipped);
       else targets.push(target);
     }
   }
   return { targets, skipped };
 }
 
-function targetOf(type: string, id: string, attributes: Record<string, unknown>): Target | { passed: string } | "unmanaged" | undefined {
+function targetOf(type: string, id: string, attributes: Record<string, unknown>): Target | { skipped: string } | "unmanaged" | undefined {
   const declared = TYPES.find((entry) => (typeof entry.type === "string" ? entry.type === type : entry.type.test(type)));
   if (!declared) return "unmanaged";
   const target = declared.target(id, attributes, type);
-  return target === undefined || "passed" in target ? target : { kind: declared.kind, ...target };
+  return target === undefined || "skipped" in target ? target : { kind: declared.kind, ...target };
 }

@@ -69,7 +69,7 @@ export const badgeDefinition = defineObjectResource({
       const address = ownerAddress(owner);
       const importId = badgeIdOf(ownerOf(address), Number(key));
       const live = await read(importId, address);
-      return live ? { found: [{ importId, name: String(live.name || "badge"), live, address }] } : { found: [], passed: [{ what: `badge ${key}`, why: "not the owner's own badge" }] };
+      return live ? { found: [{ importId, name: String(live.name || "badge"), live, address }] } : { found: [], skipped: [{ what: `badge ${key}`, why: "not the owner's own badge" }] };
     },
   },
   terraform: [

@@ -46,7 +46,7 @@ export const containerRegistryVisibilityDefinition = defineSettingsResource({
     async find({ owner, locate }) {
       const address = { project: owner.id };
       const located = await locate(address);
-      if (located.live.container_registry_access_level === undefined) return { found: [], passed: [{ what: "container registry visibility", why: "the server shows no container registry access level" }] };
+      if (located.live.container_registry_access_level === undefined) return { found: [], skipped: [{ what: "container registry visibility", why: "the server shows no container registry access level" }] };
       return { found: [{ importId: located.id, name: "", live: located.live, address }] };
     },
   },

@@ -42,7 +42,7 @@ import {
   type IntegrationSlug,
 } from "./group-integration-catalogue";
 import { parsedId } from "../api/id-form";
-import type { EstateReading, Findings, Found, Passed } from "../engine/estate";
+import type { EstateReading, Findings, Found, NotDeclared } from "../engine/estate";
 
 // The slugs and their settings are data: ./group-integration-catalogue.ts.
 export { BRANCHES_TO_BE_NOTIFIED, FAMILY_OF, INTEGRATION_SLUGS, integrationSettings, PROJECT_ONLY_SLUGS, type IntegrationSlug } from "./group-integration-catalogue";
@@ -177,7 +177,7 @@ async function setUp(ctx: EngineContext, args: Inputs, changed: ReadonlySet<stri
  * config entries.
  */
 async function importedIntegration({ owner, read }: EstateReading, slug: string): Promise<Findings> {
-  if (!(INTEGRATION_SLUGS as string[]).includes(slug)) return { found: [], passed: [{ what: `integration ${slug}`, why: "the package does not manage this integration on groups" }] };
+  if (!(INTEGRATION_SLUGS as string[]).includes(slug)) return { found: [], skipped: [{ what: `integration ${slug}`, why: "the package does not manage this integration on groups" }] };
   const importId = groupIntegrationPath(owner.id, slug).slice(1);
   const address = { group: owner.id, slug };
   const live = await read(importId, address);
@@ -198,22 +198,22 @@ export const groupIntegrationDefinition = defineObjectResource({
       const { ctx, owner } = reading;
       const summaries = await integrationSummaryCalls.list(ctx.client, groupIntegrationsPath(owner.id));
       const found: Found[] = [];
-      const passed: Passed[] = [];
+      const skipped: NotDeclared[] = [];
       const inherited: string[] = [];
       for (const summary of summaries.filter((one) => one.active).sort((a, b) => a.slug.localeCompare(b.slug, "en"))) {
         // An integration whose settings come from an ancestor's is that ancestor's to declare: the run over it imports it.
         if (summary.inherited === true) {
           inherited.push(summary.slug);
-          passed.push({ what: `integration ${summary.slug}`, why: "it inherits an ancestor group's settings; that group's integration is the one imported" });
+          skipped.push({ what: `integration ${summary.slug}`, why: "it inherits an ancestor group's settings; that group's integration is the one imported" });
           continue;
         }
         const one = await importedIntegration(reading, summary.slug);
         found.push(...one.found);
-        passed.push(...(one.passed ?? []));
+        skipped.push(...(one.skipped ?? []));
       }
       // The inherited ones stay: the set ignores them, so it never disables what an ancestor manages.
       const address = { group: owner.id, ...(inherited.length > 0 ? { ignore: inherited } : {}) };
-      return { found, passed, collections: [{ address, members: found.map((one) => one.importId) }] };
+      return { found, skipped, collections: [{ address, members: found.map((one) => one.importId) }] };
     },
     findOne: (reading, slug) => importedIntegration(reading, String(slug)),
   },
@@ -226,7 +226,7 @@ export const groupIntegrationDefinition = defineObjectResource({
         key: type.slice("gitlab_group_integration_".length).replace(/_/g, "-"),
       }),
     },
-    { type: /^gitlab_(project_)?integration_|^gitlab_service_/, target: () => ({ passed: "a project's integration: the package manages groups' integrations only" }) },
+    { type: /^gitlab_(project_)?integration_|^gitlab_service_/, target: () => ({ skipped: "a project's integration: the package manages groups' integrations only" }) },
   ],
   idForm: groupIntegrationIdForm,
   notFoundSubject: "Integration",

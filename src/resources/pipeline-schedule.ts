@@ -480,7 +480,7 @@ export const pipelineScheduleDefinition = defineObjectResource({
         return parts && schedule !== undefined ? { owner: { kind: "project", ref: parts[0] }, key: schedule } : undefined;
       },
     },
-    { type: "gitlab_pipeline_schedule_variable", target: () => ({ passed: "schedule variables are left unmanaged by platform-import (their values may be secrets); the schedule is imported when the state has it" }) },
+    { type: "gitlab_pipeline_schedule_variable", target: () => ({ skipped: "schedule variables are left unmanaged by platform-import (their values may be secrets); the schedule is imported when the state has it" }) },
   ],
   idForm: pipelineScheduleIdForm,
   notFoundSubject: "Pipeline Schedule",
