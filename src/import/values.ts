@@ -5,6 +5,7 @@
  * `Reference`, which the kinds make: ../engine/estate.ts), and a secret the
  * program reads from the stack's config (never a value).
  */
+import type { EstateOwner } from "../engine/estate";
 
 /**
  * A write-only secret the server never shows: `config.requireSecret(key)`,
@@ -26,14 +27,8 @@ export type ImportValue = unknown;
 export const isSecretFromConfig = (value: unknown): value is SecretFromConfig =>
   typeof value === "object" && value !== null && typeof (value as SecretFromConfig).secretConfig === "string";
 
-/** The owner of a module of the program: a group, a project, or the instance. */
-export interface ModuleOwner {
-  kind: "group" | "project" | "instance";
-  /** The server's numeric id (0 for the instance). */
-  id: number;
-  /** The full path as the server holds it now (`acme/web`); empty for the instance. */
-  fullPath: string;
-}
+/** The owner of a module of the program: a group, a project, or the instance, as the importer found it. */
+export type ModuleOwner = Pick<EstateOwner, "kind" | "id" | "fullPath">;
 
 /** One object to declare: its resource kind, the id it is imported by, and its inputs. */
 export interface Declaration {
