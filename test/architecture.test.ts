@@ -50,6 +50,7 @@ const TOP_MODULES: Record<string, Layer> = {
   "application-settings-catalogue.ts": "base",
   "node-version.ts": "base",
   "file-backend.ts": "base",
+  "visible-text.ts": "base",
 };
 
 function modules(dir: string): string[] {

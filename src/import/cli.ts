@@ -13,7 +13,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { closeAllPools } from "../client";
 import { client, connectionSecrets } from "../connection";
-import { programOf } from "./program";
+import { visible } from "../visible-text";
+import { programOf, type TemplateFiles } from "./program";
 import { readEstate, readTargets, type Estate, type ReadOptions } from "./read";
 import { MAX_STATE_BYTES, targetsOfState } from "./terraform";
 import { readManifest, writeProgram, type WriteResult } from "./write";
@@ -95,20 +96,23 @@ function masked(text: string): string {
   return result;
 }
 
-/** Text as a line of the summary: control characters and line separators escaped (`\u000a`), so nothing starts a line of its own. */
-const inert = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
-
 function summaryOf(estate: Estate, secrets: readonly string[], result: WriteResult, out: string): string {
   const counts = new Map<string, number>();
   for (const declaration of estate.declarations) counts.set(declaration.kind, (counts.get(declaration.kind) ?? 0) + 1);
   const lines = [`platform-import: ${estate.declarations.length} objects in ${out}`];
   for (const [kind, count] of [...counts].sort((a, b) => (a[0] < b[0] ? -1 : 1))) lines.push(`  ${kind}: ${count}`);
   const files = (label: string, list: string[]) => (list.length === 0 ? [] : [`${label}: ${list.join(", ")}`]);
-  lines.push(...files("written", result.written), ...files("unchanged", result.unchanged), ...files("removed (no longer on the server)", result.removed), ...files("written beside edited files", result.beside));
+  lines.push(
+    ...files("written", result.written),
+    ...files("unchanged", result.unchanged),
+    ...files("kept as they are (the template's files are the project's once written)", result.kept),
+    ...files("removed (no longer on the server)", result.removed),
+    ...files("written beside edited files", result.beside),
+  );
   if (estate.skipped.length > 0) {
     lines.push("skipped:");
-    // Server and state text inert: the owner as a JSON string, control and line-separator characters escaped elsewhere.
-    const skipped = estate.skipped.map((skip) => `  ${JSON.stringify(skip.where)}: ${inert(skip.what)}: ${inert(skip.why)}`);
+    // Server and state text shown as it reads: the owner as a JSON string, and every deceptive character escaped, so nothing starts a line of its own.
+    const skipped = estate.skipped.map((skip) => `  ${visible(JSON.stringify(skip.where))}: ${visible(skip.what)}: ${visible(skip.why)}`);
     lines.push(...skipped.sort());
   }
   if (secrets.length > 0) {
@@ -116,6 +120,23 @@ function summaryOf(estate: Estate, secrets: readonly string[], result: WriteResu
     for (const configKey of secrets) lines.push(`  pulumi config set --secret ${configKey}`);
   }
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * The template's files the program starts from (the project's index.ts and
+ * Pulumi.yaml are the import's own): its package, its TypeScript settings,
+ * what git ignores, and the review pipeline.
+ */
+function templateFiles(): TemplateFiles {
+  const read = (name: string) => readFileSync(path.join(TEMPLATE, name), "utf8");
+  // npm keeps `.gitignore` files out of packages: `npm run package` ships the template's as `gitignore`.
+  const ignore = [".gitignore", "gitignore"].find((name) => existsSync(path.join(TEMPLATE, name)));
+  return {
+    "package.json": read("package.json"),
+    "tsconfig.json": read("tsconfig.json"),
+    ".gitlab-ci.yml": read(".gitlab-ci.yml"),
+    ...(ignore ? { ".gitignore": read(ignore) } : {}),
+  };
 }
 
 /** The objects a Terraform state names, read from the server; what the package does not manage is in `skipped`. */
@@ -148,16 +169,16 @@ export async function main(argv: string[], out: (text: string) => void = (text) 
     const started = Date.now();
     const reading = { concurrency: options.concurrency, progress: options.quiet ? undefined : (line: string) => err(`platform-import: ${masked(line)}\n`) };
     const estate = options.fromTerraform !== undefined ? await fromTerraform(options.fromTerraform, reading) : await readEstate(client(), { group: options.group, projects: options.projects, instance: options.instance, exclusive: options.exclusive }, reading);
-    // npm keeps `.gitignore` files out of packages: `npm run package` ships the template's as `gitignore`.
-    const ignore = [".gitignore", "gitignore"].map((name) => path.join(TEMPLATE, name)).find((file) => existsSync(file));
-    const template = {
-      "package.json": readFileSync(path.join(TEMPLATE, "package.json"), "utf8"),
-      "tsconfig.json": readFileSync(path.join(TEMPLATE, "tsconfig.json"), "utf8"),
-      ...(ignore ? { ".gitignore": readFileSync(ignore, "utf8") } : {}),
-    };
-    const program = programOf(estate.declarations, { projectName: options.name, url: process.env.PLATFORM_URL?.trim() || undefined, names: manifest.names, secrets: estate.secrets, template });
+    const program = programOf(estate.declarations, {
+      projectName: options.name,
+      url: process.env.PLATFORM_URL?.trim() || undefined,
+      names: manifest.names,
+      configKeys: manifest.configKeys,
+      secrets: estate.secrets,
+      template: templateFiles(),
+    });
     if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
-    const result = writeProgram(dir, program.files, program.names, manifest, options.beside);
+    const result = writeProgram(dir, program, manifest, options.beside);
     if (result.edited.length > 0 && !options.beside) {
       err(`platform-import: refused: these files were edited since the last run (or were not written by it), and nothing was written: ${result.edited.join(", ")}. Run with --beside to write the new ones next to them, or move them away.\n`);
       return 1;

@@ -4,12 +4,14 @@
  * SHA-256 of each file as written. A file that is on disk and differs both
  * from what this run writes and from what the last run wrote was edited (or
  * is not ours): the run refuses, naming each such file, or with `--beside`
- * writes its new text next to it as `<file>.imported`.
+ * writes its new text next to it as `<file>.imported`. The template's files
+ * (package.json, .gitlab-ci.yml, ...) are written where absent and are the
+ * project's from then on: its next steps edit them, and no run compares them.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Names } from "./program";
+import { type ConfigKeys, NAME_FORM, type Names } from "./program";
 
 export const MANIFEST_FILE = "platform-import.json";
 
@@ -17,6 +19,8 @@ export interface Manifest {
   version: 1;
   /** The names given, by what each object is on the server (never a server value but ids and slugs). */
   names: Names;
+  /** The config key of each secret, by its resource's key and property; absent in a manifest of a run that gave none. */
+  configKeys?: ConfigKeys;
   /** The SHA-256 of each file as last written, by its path in the out dir. */
   files: Record<string, string>;
 }
@@ -35,7 +39,11 @@ export function readManifest(dir: string): Manifest {
   }
   const manifest = parsed as Partial<Manifest>;
   const isTextRecord = (value: unknown) => typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every((item) => typeof item === "string");
-  if (manifest.version !== 1 || !isTextRecord(manifest.names) || !isTextRecord(manifest.files)) {
+  // A name becomes a file name and an identifier: one of another form is no name this command gave.
+  const names = manifest.names as Record<string, string> | undefined;
+  const given = isTextRecord(names) && Object.values(names!).every((name) => NAME_FORM.test(name));
+  const keys = manifest.configKeys === undefined || (isTextRecord(manifest.configKeys) && Object.values(manifest.configKeys).every((key) => /^[A-Za-z][A-Za-z0-9]*$/.test(key)));
+  if (manifest.version !== 1 || !given || !keys || !isTextRecord(manifest.files)) {
     throw new Error(`${file} is not the manifest of an earlier platform-import run; move it away to start afresh`);
   }
   return manifest as Manifest;
@@ -44,6 +52,8 @@ export function readManifest(dir: string): Manifest {
 export interface WriteResult {
   written: string[];
   unchanged: string[];
+  /** The template's files that were there already: the project's own. */
+  kept: string[];
   removed: string[];
   /** Files someone edited: refused, or written beside. */
   edited: string[];
@@ -55,13 +65,27 @@ function isInside(file: string): boolean {
   return !path.isAbsolute(file) && file.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..") && !file.includes("\\");
 }
 
+/** What a run writes: its files, the template's files (`starters`, written where absent), the names and config keys in force. */
+export interface ProgramFiles {
+  files: ReadonlyMap<string, string>;
+  starters: ReadonlyMap<string, string>;
+  names: Names;
+  configKeys: ConfigKeys;
+}
+
 /**
- * Writes `files` into `dir` with the manifest. Without `beside`, an edited
+ * Writes the program into `dir` with the manifest. Without `beside`, an edited
  * file stops the run before anything is written (the result lists them).
  */
-export function writeProgram(dir: string, files: ReadonlyMap<string, string>, names: Names, manifest: Manifest, beside: boolean): WriteResult {
-  const result: WriteResult = { written: [], unchanged: [], removed: [], edited: [], beside: [] };
+export function writeProgram(dir: string, program: ProgramFiles, manifest: Manifest, beside: boolean): WriteResult {
+  const { files, starters, names, configKeys } = program;
+  const result: WriteResult = { written: [], unchanged: [], kept: [], removed: [], edited: [], beside: [] };
   const plan: { file: string; text: string; action: "write" | "same" | "beside" }[] = [];
+  for (const [file, text] of starters) {
+    if (!isInside(file)) throw new Error(`refusing to write ${JSON.stringify(file)}: not a path inside the out dir`);
+    if (existsSync(path.join(dir, file))) result.kept.push(file);
+    else plan.push({ file, text, action: "write" });
+  }
   for (const [file, text] of files) {
     if (!isInside(file)) throw new Error(`refusing to write ${JSON.stringify(file)}: not a path inside the out dir`);
     const target = path.join(dir, file);
@@ -78,7 +102,8 @@ export function writeProgram(dir: string, files: ReadonlyMap<string, string>, na
     }
   }
   // Modules of owners no longer in scope: removed when they are as written, kept (and named) when edited.
-  const gone = Object.keys(manifest.files).filter((file) => !files.has(file) && isInside(file) && existsSync(path.join(dir, file)));
+  // The template's files are never gone: an earlier run that compared them listed them here too.
+  const gone = Object.keys(manifest.files).filter((file) => !files.has(file) && !starters.has(file) && isInside(file) && existsSync(path.join(dir, file)));
   const removable = gone.filter((file) => digestOf(readFileSync(path.join(dir, file), "utf8")) === manifest.files[file]);
   for (const file of gone) if (!removable.includes(file)) result.edited.push(file);
   if (result.edited.length > 0 && !beside) return result;
@@ -98,14 +123,14 @@ export function writeProgram(dir: string, files: ReadonlyMap<string, string>, na
       writeFileSync(target, text);
       result.written.push(file);
     } else result.unchanged.push(file);
-    digests[file] = digestOf(text);
+    if (!starters.has(file)) digests[file] = digestOf(text);
   }
   for (const file of removable) {
     rmSync(path.join(dir, file));
     result.removed.push(file);
   }
-  const sortedNames = Object.fromEntries(Object.entries(names).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
-  const sortedDigests = Object.fromEntries(Object.entries(digests).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
-  writeFileSync(path.join(dir, MANIFEST_FILE), `${JSON.stringify({ version: 1, names: sortedNames, files: sortedDigests }, null, 2)}\n`);
+  const sorted = (record: Record<string, string>) => Object.fromEntries(Object.entries(record).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
+  writeFileSync(path.join(dir, MANIFEST_FILE), `${JSON.stringify({ version: 1, names: sorted(names), configKeys: sorted(configKeys), files: sorted(digests) }, null, 2)}\n`);
+  result.written.sort();
   return result;
 }

@@ -14,6 +14,7 @@
  */
 import { type Change, type ChangeKind, type FieldChange, objectName, ownerName, type Review, type Shown, SHOWN_CHARACTERS } from "./changes";
 import { termsOf } from "./terms";
+import { visible } from "../visible-text";
 
 /** The characters a note body may hold on the platform (a note's `body` limit). */
 export const NOTE_LIMIT = 1_000_000;
@@ -101,27 +102,11 @@ const NAME_CHARACTERS = 200;
 const MESSAGE_CHARACTERS = 2000;
 
 /**
- * Characters a reader would not see, or that reorder what they see: control
- * characters (C0, C1), format characters (the right-to-left override, the
- * other bidirectional controls, zero-width ones), lone surrogates, and the
- * line and paragraph separators. Shown as their escape: `\u202E`.
- */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
-
-/**
  * The ASCII punctuation that is Markdown or HTML somewhere in a line, or
  * starts a reference, a mention, an emoji or a URL (`.` makes `www.` links).
  * `,`, `-` and `/` mean nothing inside a line, and every escaped text is inside one.
  */
 const PUNCTUATION = /[!-+.:-@[-`{-~]/g;
-
-/** Text with every invisible character as its escape: what a terminal, or a page, may show of a program's text. */
-export const visible = (text: string) => text.replace(INVISIBLE, escapeOf);
-
-function escapeOf(character: string): string {
-  const point = character.codePointAt(0)!;
-  return point > 0xffff ? `\\u{${point.toString(16).toUpperCase()}}` : `\\u${point.toString(16).toUpperCase().padStart(4, "0")}`;
-}
 
 /**
  * Text from a program or a server as a code element, shown as it is and

@@ -37,8 +37,9 @@ const program = (declarations: Declaration[], names = {}) => programOf(declarati
 describe("platform-import's program text", () => {
   it("writes every server string as a literal that reads back as the same text, whatever it holds", () => {
     for (const text of HOSTILE) {
-      // One JSON string token: a template literal, a comment or a line break cannot open inside it.
-      expect(literalOf(text, new Map(), "")).toBe(JSON.stringify(text));
+      // One string token: a template literal, a comment or a line break cannot open inside it.
+      expect(new Function(`return ${literalOf(text, new Map(), "")};`)()).toBe(text);
+      expect(literalOf(text, new Map(), "")).toMatch(/^"([^"\\\n\r\u2028\u2029]|\\.)*"$/);
       const literal = literalOf({ name: text, list: [text], [text]: 1 }, new Map(), "");
       expect(new Function(`return (${literal});`)()).toEqual({ name: text, list: [text], [text]: 1 });
     }
@@ -100,7 +101,8 @@ describe("platform-import's program text", () => {
     const one = program(declarations);
     const other = program([...declarations].reverse());
     expect([...other.files]).toEqual([...one.files]);
-    expect([...one.files.keys()]).toEqual([".gitignore", "Pulumi.yaml", "groups/acme-platform.ts", "groups/acme.ts", "index.ts", "package.json", "projects/acme-web.ts", "tsconfig.json"]);
+    expect([...one.files.keys()]).toEqual(["Pulumi.yaml", "groups/acme-platform.ts", "groups/acme.ts", "index.ts", "projects/acme-web.ts"]);
+    expect([...one.starters.keys()]).toEqual([".gitignore", "package.json", "tsconfig.json"]);
     expect(one.files.get("index.ts")).toContain('import "./groups/acme-platform";\nimport "./groups/acme";\nimport "./projects/acme-web";');
   });
 });
@@ -116,28 +118,28 @@ describe("platform-import's writing", () => {
     const acme = { kind: "group" as const, id: 7, fullPath: "acme" };
     const beta = { kind: "group" as const, id: 8, fullPath: "beta" };
     const first = program([badge(1, acme, "coverage"), badge(2, beta, "docs")]);
-    const written = writeProgram(dir, first.files, first.names, readManifest(dir), false);
+    const written = writeProgram(dir, first, readManifest(dir), false);
     expect(written.edited).toEqual([]);
     const module = path.join(dir, "groups/acme.ts");
     writeFileSync(module, `${readFileSync(module, "utf8")}// mine\n`);
 
     const second = program([badge(1, acme, "test coverage")], readManifest(dir).names);
-    const refused = writeProgram(dir, second.files, second.names, readManifest(dir), false);
+    const refused = writeProgram(dir, second, readManifest(dir), false);
     expect(refused.edited).toEqual(["groups/acme.ts"]);
     expect(readFileSync(module, "utf8")).toContain("// mine");
     expect(existsSync(path.join(dir, "groups/beta.ts"))).toBe(true);
 
-    const beside = writeProgram(dir, second.files, second.names, readManifest(dir), true);
+    const beside = writeProgram(dir, second, readManifest(dir), true);
     expect(beside.beside).toEqual(["groups/acme.ts.imported"]);
     expect(readFileSync(module, "utf8")).toContain("// mine");
     expect(readFileSync(`${module}.imported`, "utf8")).toContain('name: "test coverage"');
     expect(beside.removed).toEqual(["groups/beta.ts"]);
     // Still edited on the next run: the digest on record is the one written, not the edit.
-    expect(writeProgram(dir, second.files, second.names, readManifest(dir), false).edited).toEqual(["groups/acme.ts"]);
+    expect(writeProgram(dir, second, readManifest(dir), false).edited).toEqual(["groups/acme.ts"]);
   });
 
   it("refuses a path that would leave the out dir", () => {
-    expect(() => writeProgram(dir, new Map([["../outside.ts", ""]]), {}, readManifest(dir), false)).toThrow(/not a path inside the out dir/);
+    expect(() => writeProgram(dir, { files: new Map([["../outside.ts", ""]]), starters: new Map(), names: {}, configKeys: {} }, readManifest(dir), false)).toThrow(/not a path inside the out dir/);
   });
 });
 

@@ -118,7 +118,7 @@ describe("platform-import --from-terraform", () => {
     expect(summary).toMatch(/^  Badge: 2$/m);
     expect(summary).toContain("gitlab_integration_slack.project_chat");
     // A name from the state stays on its line: control characters are escaped.
-    expect(summary).toContain("gitlab_project.x\\u000aplatform-import: 0 objects\\u001b[2J: the package does not manage this kind");
+    expect(summary).toContain("gitlab_project.x\\u000Aplatform-import: 0 objects\\u001B[2J: the package does not manage this kind");
     expect(summary.split("\n").filter((line) => line.startsWith("platform-import:"))).toHaveLength(1);
     expect(summary).toContain("pulumi config set --secret acmeIntegrationMattermostWebhook");
     const group = readFileSync(path.join(dir, "program/groups/acme.ts"), "utf8");
