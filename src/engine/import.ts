@@ -18,12 +18,13 @@
  *
  * A takeover (`import`, or `adoptExisting` finding an object) can only be a
  * create to the engine: the preview shows `+ create`. So check reads the
- * object it takes and says so twice: in the envelope's takeover (the id, and
+ * object it takes and says so: in the envelope's takeover (the id, and
  * each field it overwrites with the value it has now, a secret as `[secret]`;
  * the new value is the create's own input beside it), which the preview lists
- * with the create's inputs, and in a warning (old → new) attached to the
- * resource, which the engine can place only by its URN: the resource class
- * puts that in the envelope when a takeover is possible (./resource.ts).
+ * with the create's inputs, and, when it overwrites something, in a warning
+ * (old → new) attached to the resource, which the engine can place only by
+ * its URN: the resource class puts that in the envelope when a takeover is
+ * possible (./resource.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { AnyResourceDefinition, EngineContext, Located } from "./definition";
@@ -199,8 +200,8 @@ function shown(value: unknown): string {
 }
 
 /**
- * The warning of a takeover (each value old → new, a secret named only), attached to the resource when its URN is
- * known; with the address fields not known yet that the comparison took as the import id fixes them.
+ * The warning of a takeover that overwrites something (each value old → new, a secret named only), attached to the
+ * resource when its URN is known; with the address fields not known yet that the comparison took as the import id fixes them.
  */
 export function warnTakeover(
   kind: string,
@@ -211,8 +212,7 @@ export function warnTakeover(
   address?: Record<string, unknown>,
 ): Promise<void> {
   const lines = Object.entries(takeover.overwrites).map(([name, now]) => (now === SECRET ? `${name} (secret, not shown)` : `${name}: ${shown(now)} → ${shown(args[name])}`));
-  const overwrites = lines.length ? `it overwrites ${lines.join("; ")}` : "it overwrites nothing";
   const option = how === "import" ? "the import option" : "adoptExisting";
   const taken = Object.entries(address ?? {}).map(([name, value]) => `; ${name}, known after the up, taken as the object's: ${shown(value)}`);
-  return warn(`${kind} ${takeover.id}: ${option} takes over this existing object; ${overwrites}${taken.join("")}.`, urn);
+  return warn(`${kind} ${takeover.id}: ${option} takes over this existing object; it overwrites ${lines.join("; ")}${taken.join("")}.`, urn);
 }

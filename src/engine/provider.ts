@@ -334,7 +334,12 @@ async function takeoverPreviewed(engine: Engine, olds: Args, news: Args, args: A
   const found = id !== undefined ? await previewImport(engine, context(), id, args) : await previewAdoption(engine, context(), args);
   if (!found || "failure" in found) return found;
   const takeover = "takeover" in found ? found.takeover : found;
-  await warnTakeover(engine.definition.name, id !== undefined ? "import" : "adoptExisting", takeover, args, urn, "address" in found ? found.address : undefined);
+  // A warning only for a takeover that overwrites something: the CLI prints a resource's diagnostic on a row of its
+  // own, again on its step's row and again under Diagnostics, so one that overwrites nothing keeps the one row of
+  // its step, and shows as a takeover in its `takeover` input (`--diff`, `--json`, platform-review's note).
+  if (Object.keys(takeover.overwrites).length > 0) {
+    await warnTakeover(engine.definition.name, id !== undefined ? "import" : "adoptExisting", takeover, args, urn, "address" in found ? found.address : undefined);
+  }
   return takeover;
 }
 

@@ -45,6 +45,21 @@ describe("platform-import's program text", () => {
     }
   });
 
+  it("writes a server's bidirectional override and line separator as their escapes, in literals and comments: each line shows what it reads", () => {
+    const acme = { kind: "group" as const, id: 7, fullPath: "acme\u202E/moc.elgoog" };
+    const trojan = { ...badge(1, acme, "docs\u202E // \u2066admin\u2069"), notes: ["linkUrl is left unmanaged: \u2028process.exit(1)"] };
+    trojan.args.linkUrl = "https://ci.example.com/\u2028\u2029\u200B";
+    const module = program([trojan]).files.get("groups/acme-moc-elgoog.ts")!;
+    expect(module).toContain('export const fullPath = "acme\\u202E/moc.elgoog";');
+    expect(module).toContain('name: "docs\\u202E // \\u2066admin\\u2069",');
+    expect(module).toContain('linkUrl: "https://ci.example.com/\\u2028\\u2029\\u200B",');
+    expect(module).toContain("// linkUrl is left unmanaged: \\u2028process.exit(1)");
+    expect(module).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u2028\u2029\u200B]/);
+    // TypeScript reads the escapes as the server's text.
+    const literal = /name: ("[^\n]*"),/.exec(module)![1]!;
+    expect(new Function(`return ${literal};`)()).toBe("docs\u202E // \u2066admin\u2069");
+  });
+
   it("derives file names and resource names from slugs only: no separator, no `..`", () => {
     const declarations = HOSTILE.map((text, index) => badge(index + 1, { kind: "group", id: 100 + index, fullPath: text }, text));
     const { files, names } = program(declarations);
