@@ -99,6 +99,40 @@ describe("platform-import --from-terraform", () => {
     expect(fromState.secrets).toEqual(estate.secrets);
   });
 
+  it("keeps every SAML group link of one name under several providers, and names the one it cannot place; the run goes on", async () => {
+    // The state's id is `group:name`: the server answers a read of a name two providers share with 422.
+    for (const [name, provider, level] of [["devs", "okta", 30], ["devs", "entra", 40], ["ops", "okta", 20], ["ops", "entra", 20], ["leads", "okta", 40], ["leads", "entra", 30]] as const) {
+      await api.post(apiPath`/groups/${"acme"}/saml_group_links`, { saml_group_name: name, access_level: level, provider });
+    }
+    const acme = await api.get<{ id: number }>(apiPath`/groups/${"acme"}`);
+    const link = (name: string, resourceName: string, accessLevel: string) => resource("gitlab_group_saml_link", resourceName, { id: `${acme.id}:${name}`, group: String(acme.id), saml_group_name: name, access_level: accessLevel, member_role_id: null });
+    const extraBadge = await api.post<{ id: number }>(apiPath`/groups/${"acme"}/badges`, { name: "extra", link_url: "https://ci.example.com/extra", image_url: "https://ci.example.com/extra.svg" });
+    const twoProviders = stateOf([
+      // Both links named devs, each a resource of the state: both declared.
+      link("devs", "devs_okta", "developer"),
+      link("devs", "devs_entra", "maintainer"),
+      // One of the two leads links: its role tells which.
+      link("leads", "leads", "maintainer"),
+      // One of the two ops links, of one role: it cannot be placed.
+      link("ops", "ops", "reporter"),
+      resource("gitlab_group_badge", "extra", { id: `${acme.id}:${extraBadge.id}`, group: String(acme.id) }),
+    ]);
+    const estate = await readTargets(api, targetsOfState(twoProviders).targets);
+    const links = estate.declarations.filter((declaration) => declaration.kind === "SamlGroupLink");
+    expect(links.map((declaration) => declaration.importId).sort()).toEqual([
+      `groups/${acme.id}/saml_group_links/devs?provider=entra`,
+      `groups/${acme.id}/saml_group_links/devs?provider=okta`,
+      `groups/${acme.id}/saml_group_links/leads?provider=okta`,
+    ]);
+    expect(links.find((declaration) => declaration.importId.endsWith("leads?provider=okta"))?.args).toMatchObject({ samlGroupName: "leads", accessLevel: 40, provider: "okta" });
+    expect(estate.declarations.some((declaration) => declaration.kind === "Badge")).toBe(true);
+    expect(estate.skipped).toEqual([{ where: "acme", what: 'SAML group link "ops"', why: expect.stringMatching(/^the group holds 2 links of this name \("entra", "okta"\), the state's id names no provider/) }]);
+    // The same as a run over the group declares for those links.
+    const overGroup = await readEstate(api, { group: "acme", projects: [], instance: false, exclusive: false });
+    const ofGroup = new Map(overGroup.declarations.map((declaration) => [declaration.key, declaration]));
+    for (const declaration of links) expect(declaration).toEqual(ofGroup.get(declaration.key));
+  });
+
   it("the command writes the program, never the state's secret values, and lists what it skipped", async () => {
     const file = path.join(dir, "terraform.tfstate");
     writeFileSync(file, state);
