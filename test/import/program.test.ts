@@ -190,6 +190,31 @@ describe("platform-import reading the emulator", () => {
     expect(badge.args.name).toBe(HOSTILE[0]);
   });
 
+  it("declares the gated group settings the tier it reads allows, as the preview's checks read it; leaves out the others, saying why", async () => {
+    const settingsOf = (estate: { declarations: Declaration[] }, fullPath: string) => estate.declarations.find((declaration) => declaration.kind === "GroupSettings" && declaration.owner.fullPath === fullPath)!;
+    // An administrator reads acme's plan (Ultimate), once for the group and its subgroup (a client is a run).
+    const mark = emulator.mark();
+    const admin = new PlatformClient({ url: emulator.url, token: emulator.tokens.root!, retryBaseDelayMs: 10 });
+    const acme = await readEstate(admin, { group: "acme", projects: [], instance: false, exclusive: false });
+    expect(emulator.requestsSince(mark).filter((entry) => entry.path.includes("/namespaces/")).map((entry) => entry.path)).toEqual(["/api/v4/namespaces/acme"]);
+    const top = settingsOf(acme, "acme");
+    expect(top.args).toMatchObject({ membershipLock: false, preventForkingOutsideGroup: false, wikiAccessLevel: "enabled", uniqueProjectDownloadLimit: expect.any(Number), autoBanUserOnExcessiveProjectsDownload: false });
+    expect(top.notes.filter((note) => /tier|does not verify/.test(note))).toEqual([]);
+    // A subgroup: what only top-level groups have is left out, in the preview's words.
+    expect(settingsOf(acme, "acme/platform").notes).toContain("uniqueProjectDownloadLimit is left unmanaged: only top-level groups have this setting, and group acme/platform is a subgroup.");
+    // A Free group: what needs Premium is left out, saying the tier it is on.
+    const beta = await readEstate(api, { group: "beta", projects: [], instance: false, exclusive: false });
+    expect(settingsOf(beta, "beta").notes).toContain("onlyAllowMergeIfPipelineSucceeds is left unmanaged: group beta needs the Premium or Ultimate tier for this setting, and it is on Free.");
+    expect(settingsOf(beta, "beta").args).not.toHaveProperty("onlyAllowMergeIfPipelineSucceeds");
+    // A Maintainer may not read the plan: the tier cannot be told, and the settings that need it stay out, saying so.
+    const maintainer = new PlatformClient({ url: emulator.url, token: emulator.tokens.maintainer!, retryBaseDelayMs: 10 });
+    const told = settingsOf(await readEstate(maintainer, { group: "acme", projects: [], instance: false, exclusive: false }), "acme");
+    expect(told.args).not.toHaveProperty("membershipLock");
+    expect(told.notes).toContain(
+      "membershipLock is left unmanaged: group acme needs the Premium or Ultimate tier, which the token's user (maintainer) may not read: the plan is shown to the top-level group's Owners and to administrators.",
+    );
+  });
+
   it("finds subgroups and projects through descendant_groups and the group's projects", async () => {
     const mark = emulator.mark();
     const estate = await readEstate(api, { group: "acme", projects: [], instance: false, exclusive: false });
@@ -239,6 +264,40 @@ describe("platform-import reading the emulator", () => {
     expect(estate.declarations.filter((declaration) => declaration.kind === "GroupIntegration")).toEqual([]);
     expect(estate.declarations.find((declaration) => declaration.kind === "ExclusiveGroupIntegrations")?.args).toEqual({ group: 2, keep: [], ignore: ["mattermost"] });
     expect(estate.skipped).toContainEqual({ where: "acme/platform", what: "integration mattermost", why: expect.stringMatching(/inherits an ancestor group's settings/) });
+  });
+
+  it("the command writes the template's pipeline, and accepts its own next step: the vendored package edits package.json", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "platform-import-next-"));
+    const saved = { url: process.env.PLATFORM_URL, token: process.env.PLATFORM_TOKEN };
+    process.env.PLATFORM_URL = emulator.url;
+    process.env.PLATFORM_TOKEN = emulator.tokens.root!;
+    try {
+      const out = path.join(dir, "platform");
+      const errors: string[] = [];
+      expect(await main(["--group", "acme/platform", "--out", out, "--quiet"], () => undefined, (text) => errors.push(text))).toBe(0);
+      const templateDir = path.join(__dirname, "../../templates/platform");
+      expect(readFileSync(path.join(out, ".gitlab-ci.yml"), "utf8")).toBe(readFileSync(path.join(templateDir, ".gitlab-ci.yml"), "utf8"));
+      expect(readFileSync(path.join(out, ".gitignore"), "utf8")).toBe(readFileSync(path.join(templateDir, ".gitignore"), "utf8"));
+      // What `npm run package -- --vendor` does to the project: the package installed from its vendor/ directory.
+      const manifest = JSON.parse(readFileSync(path.join(out, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+      manifest.dependencies["pulumi-platform"] = "file:vendor/pulumi-platform-0.1.0.tgz";
+      const vendored = `${JSON.stringify(manifest, null, 2)}\n`;
+      writeFileSync(path.join(out, "package.json"), vendored);
+      // And a team's own stack in the pipeline.
+      const pipeline = readFileSync(path.join(out, ".gitlab-ci.yml"), "utf8").replace("- STACK: [dev, prod]", "- STACK: [prod]");
+      writeFileSync(path.join(out, ".gitlab-ci.yml"), pipeline);
+      const summary: string[] = [];
+      expect(await main(["--group", "acme/platform", "--out", out, "--quiet"], (text) => summary.push(text), (text) => errors.push(text))).toBe(0);
+      expect(errors).toEqual([]);
+      expect(readFileSync(path.join(out, "package.json"), "utf8")).toBe(vendored);
+      expect(readFileSync(path.join(out, ".gitlab-ci.yml"), "utf8")).toBe(pipeline);
+      expect(summary.join("")).toMatch(/^kept as they are \(the template's files are the project's once written\): \.gitignore, \.gitlab-ci\.yml, package\.json, tsconfig\.json$/m);
+      expect(Object.keys(readManifest(out).files)).not.toContain("package.json");
+    } finally {
+      process.env.PLATFORM_URL = saved.url;
+      process.env.PLATFORM_TOKEN = saved.token;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("the command: usage errors exit 2; a run writes the program and says what it skipped", async () => {
