@@ -107,6 +107,14 @@ async function takeoversOnly(imported: Imported, work: string, secrets: Record<s
     expect(takeover, step.urn).toBeDefined();
     expect(Object.keys(takeover!.overwrites ?? {}).filter((name) => !["webhook", "password"].includes(name)), step.urn).toEqual([]);
   }
+  // The CLI's text: one row per takeover that overwrites nothing (no warning of its own); the others warn, naming what they overwrite.
+  const text = (await program.preview()).stdout;
+  expect(text).not.toContain("overwrites nothing");
+  for (const change of resources) {
+    const rows = text.split("\n").filter((line) => new RegExp(`[ (]${change.name.replace(/[-.]/g, "\\$&")}[ )]|[ (]${change.name.replace(/[-.]/g, "\\$&")}$`).test(line));
+    if (change.fields.length === 0) expect(rows, change.name).toEqual([expect.stringMatching(/^ \+ +pulumi-nodejs:dynamic\/platform:\w+ \S+ create\s*$/)]);
+    else expect(rows.filter((line) => line.includes("takes over this existing object")).length, change.name).toBeGreaterThan(0);
+  }
   const beforeUp = emulator.mark();
   await program.up();
   const writes = emulator.requestsSince(beforeUp).filter((entry) => entry.method !== "GET");
@@ -174,6 +182,8 @@ describe.sequential("platform-import with the real Pulumi CLI: one stack for eve
       expect(estate.summary, kind).toMatch(new RegExp(`^  ${kind}: \\d+$`, "m"));
     }
     expect(instance.summary).toMatch(/^  ApplicationSettings: 1$/m);
+    // The template's review pipeline, as it is.
+    expect(firstRun[".gitlab-ci.yml"]).toBe(readFileSync(path.join(repoRoot, "templates/platform/.gitlab-ci.yml"), "utf8"));
     expect(Object.keys(instance.files).filter((file) => file.endsWith(".ts")).sort()).toEqual(["index.ts", "instance.ts"]);
   });
 
