@@ -171,6 +171,20 @@ describe("check of a resource to import, at preview", () => {
     }
   });
 
+  it("an object as declared passes as a takeover that overwrites nothing: its `takeover` input says so, and no warning adds rows to the CLI's text", async () => {
+    const made = await server.as().post<{ id: number }>(apiPath`/groups/${"acme"}/badges`, { name: "as-declared", link_url: badgeInputs.linkUrl, image_url: badgeInputs.imageUrl });
+    const id = `groups/acme/badges/${made.id}`;
+    const warnings = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      const checked = await providers.Badge.check({}, { ...badgeInputs, name: "as-declared", __engine: { importId: id } });
+      expect(checked.failures ?? []).toEqual([]);
+      expect(checked.inputs.takeover).toEqual({ id, overwrites: {} });
+      expect(warnings).not.toHaveBeenCalled();
+    } finally {
+      warnings.mockRestore();
+    }
+  });
+
   it("adoptExisting that finds an object is a takeover too; a secret it overwrites is named, never shown", async () => {
     const group = "acme";
     await server.as().post(apiPath`/groups/${group}/integrations/mattermost`, { webhook: "https://chat.example.test/hooks/old-secret-value", channel: "old" }).catch(() => undefined);
