@@ -97,7 +97,7 @@ function diagnosticsOf(files: ReadonlyMap<string, string>): string[] {
 }
 
 describe("platform-import's names over many legal names", () => {
-  const names = legalNames(1500);
+  const names = legalNames(5000);
   const { declarations, secrets } = estate(names);
   const program = programOf(declarations, { projectName: "p", names: {}, secrets, template });
 
