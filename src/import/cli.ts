@@ -167,7 +167,7 @@ export async function main(argv: string[], out: (text: string) => void = (text) 
     const dir = path.resolve(options.out);
     const manifest = readManifest(dir);
     const started = Date.now();
-    const reading = { concurrency: options.concurrency, progress: options.quiet ? undefined : (line: string) => err(`platform-import: ${masked(line)}\n`) };
+    const reading = { concurrency: options.concurrency, progress: options.quiet ? undefined : (line: string) => err(`platform-import: ${visible(masked(line))}\n`) };
     const estate = options.fromTerraform !== undefined ? await fromTerraform(options.fromTerraform, reading) : await readEstate(client(), { group: options.group, projects: options.projects, instance: options.instance, exclusive: options.exclusive }, reading);
     const program = programOf(estate.declarations, {
       projectName: options.name,
@@ -187,7 +187,8 @@ export async function main(argv: string[], out: (text: string) => void = (text) 
     if (!options.quiet) err(`platform-import: done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     return 0;
   } catch (error) {
-    err(`platform-import: ${masked((error as Error).message)}\n`);
+    // A server's words shown as they read, each on the one line they belong to.
+    err(`platform-import: ${visible(masked((error as Error).message))}\n`);
     return 1;
   } finally {
     await closeAllPools();
