@@ -222,7 +222,8 @@ function moduleText(owner: ModuleOwner, declarations: Declaration[], names: Name
     moduleIdentifiers.add(identifier);
     variables.set(declaration.key, identifier);
   }
-  const secretsOf = (declaration: Declaration) => Object.keys(declaration.args).filter((property) => configKeys[`${declaration.key} ${property}`] !== undefined);
+  // The properties a declaration reads from config: its write-only secrets, each with the key given to it.
+  const secretsOf = (declaration: Declaration) => Object.keys(declaration.args).filter((property) => isSecretFromConfig(declaration.args[property]));
   const usesConfig = declarations.some((declaration) => secretsOf(declaration).length > 0);
   const lines: string[] = [
     `// ${OWNER_WORDS[owner.kind]}${owner.kind === "instance" ? "" : ` (id ${owner.id})`}, imported by platform-import. Each object is taken over by its id`,
