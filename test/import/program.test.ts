@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { apiPath, closeAllPools, PlatformClient } from "../../src/client";
 import { startEmulator, type Emulator } from "pulumi-platform/emulator";
 import { literalOf, programOf, slugOf } from "../../src/import/program";
@@ -58,6 +59,13 @@ describe("platform-import's program text", () => {
     // TypeScript reads the escapes as the server's text.
     const literal = /name: ("[^\n]*"),/.exec(module)![1]!;
     expect(new Function(`return ${literal};`)()).toBe("docs\u202E // \u2066admin\u2069");
+  });
+
+  it("writes the server's URL into Pulumi.yaml as YAML reads it, every deceptive character an escape", () => {
+    const url = "https://platform.example.com/\u202Eevil\u2028/\u{E0100}";
+    const yaml = programOf([], { projectName: "p", url, names: {}, secrets: [], template }).files.get("Pulumi.yaml")!;
+    expect(yaml).toContain('  platform:url: "https://platform.example.com/\\u202Eevil\\u2028/\\U000E0100"');
+    expect((parseYaml(yaml) as { config: Record<string, string> }).config["platform:url"]).toBe(url);
   });
 
   it("derives file names and resource names from slugs only: no separator, no `..`", () => {
