@@ -7,6 +7,7 @@
  * module's calls, as its resource does; the importer supplies the owners, the
  * tolerance of refusals, and the program text.
  */
+import type { FieldTraits } from "../api/fields";
 import type { EngineContext, Live } from "../api/needs";
 
 /** A group, a project, or the instance, as the importer found it. */
@@ -103,6 +104,21 @@ export interface EstateReading {
   locate(address: Record<string, unknown>): Promise<{ id: string; live: Live }>;
   /** Reads a list; on a refusal (the token may not read it, the server has none) it is skipped as `what`, said, and undefined. */
   tolerant<T>(what: string, read: () => Promise<T[]>): Promise<T[] | undefined>;
+  /**
+   * Why a field that needs more than the kind itself (its traits: a tier, an
+   * administrator, a top-level group, an offering) is not declared on this
+   * owner: the need unmet as the preview's checks read it, or a need the reads
+   * cannot tell; undefined when the field may be declared.
+   */
+  unmetNeeds(traits: FieldTraits): Promise<string | undefined>;
+}
+
+/** What a Terraform state says of the object a resource of it names, beyond its owner and key. */
+export interface StateSays {
+  /** How many of the state's resources name the same key in the same owner (objects a key alone does not tell apart). */
+  resources: number;
+  /** What the kind's `target` kept of the resource's attributes to tell such objects apart. */
+  said?: Record<string, unknown>;
 }
 
 /** How platform-import finds a kind's objects. */
@@ -115,7 +131,7 @@ export interface ImportedKind {
   /** The owner's objects of the kind. */
   find(reading: EstateReading): Promise<Findings>;
   /** The one object a Terraform state names by its key in the owner; without it, the kind's objects of the owner (settings). */
-  findOne?(reading: EstateReading, key: string | number): Promise<Findings>;
+  findOne?(reading: EstateReading, key: string | number, state: StateSays): Promise<Findings>;
 }
 
 /** An only-these set, imported beside the collection its member kind finds (`--exclusive`); its names take the members' word (`only-these-badges`). */
@@ -137,6 +153,8 @@ export type ImportFacts = ImportedKind | ImportedSet | NotImported;
 export interface TerraformTarget {
   owner?: { kind: "group" | "project"; ref: string };
   key?: string | number;
+  /** Attributes that tell apart objects of one key in the owner (`StateSays`). */
+  said?: Record<string, unknown>;
 }
 
 /** A resource type of the GitLab Terraform provider (version 16 and later) whose instances are objects of the kind. */

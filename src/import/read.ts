@@ -13,8 +13,11 @@
  * is said in the summary, and the groups and projects named on the command
  * line are read all the same.
  */
-import { ApiError, type PlatformClient } from "../client";
-import type { AnyResourceDefinition, EngineContext } from "../engine/definition";
+import { ApiError, type PlatformClient, roleNeeded, tierNeeded } from "../client";
+import type { AnyResourceDefinition, EngineContext, FieldTraits } from "../engine/definition";
+import { topLevelNeeded, type OwnerFacts } from "../engine/needs";
+import { readsOf } from "../engine/run-caches";
+import { tierStanding, tokenUser } from "../engine/verify";
 import { type Collection, type EstateOwner, type EstateReading, type Findings, type Found, type FoundOn, type ImportedKind, type ImportedSet, importKey, isReference, referenceTo } from "../engine/estate";
 import { groupCalls, groupPath, listedGroup } from "../api/groups";
 import { projectCalls, projectPath } from "../api/projects";
@@ -132,6 +135,10 @@ export async function readTargets(client: PlatformClient, targets: readonly Targ
   const estate: Estate = { declarations: [], skipped: [], secrets: [] };
   const reader = new Reader(ctx, estate, false);
   const owners = new Map<string, Promise<ModuleOwner>>();
+  // How many of the state's resources name each key in each owner: a key that does not tell objects apart (a SAML link's name) may name several.
+  const sameKey = (target: Target) => JSON.stringify([target.kind, target.owner?.kind, target.owner?.ref, target.key]);
+  const resourcesOf = new Map<string, number>();
+  for (const target of targets) resourcesOf.set(sameKey(target), (resourcesOf.get(sameKey(target)) ?? 0) + 1);
   const ownerOfTarget = (kind: "group" | "project", reference: string) => {
     const key = `${kind} ${reference}`;
     if (!owners.has(key)) {
@@ -148,7 +155,7 @@ export async function readTargets(client: PlatformClient, targets: readonly Targ
   const perTarget = await mapLimit(targets, options.concurrency ?? 8, async (target) => {
     const found: Declaration[] = [];
     try {
-      await reader.target(found, target, ownerOfTarget);
+      await reader.target(found, target, ownerOfTarget, resourcesOf.get(sameKey(target))!);
     } catch (error) {
       if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 403 && error.status !== 401)) throw error;
       estate.skipped.push({ where: "the Terraform state", what: describeTarget(target), why: `the server answers ${error.status}: the object is gone (the state is out of date), or the token may not see it` });
@@ -257,7 +264,30 @@ class Reader {
         if (definition.kind !== "settings") throw new Error(`${kind} is not a settings resource: it has no object to locate`);
         return definition.locate(this.ctx, address);
       },
+      unmetNeeds: (traits) => this.unmetNeeds(traits, owner),
     };
+  }
+
+  /**
+   * Why a field with needs of its own stays out of the owner's declaration:
+   * its need unmet as the preview's checks read it (the token's user, the
+   * group's level, the top-level group's plan or the instance's licence, each
+   * read once per run) and in their words, or a need the import cannot tell:
+   * the offering, which no read shows, and a tier hidden from the token's user.
+   */
+  private async unmetNeeds(traits: FieldTraits, owner: EstateOwner): Promise<string | undefined> {
+    const subject = owner.kind === "instance" ? "the instance" : `${owner.kind} ${owner.fullPath}`;
+    if (traits.offering) return `it needs the ${traits.offering} offering, which the import cannot read`;
+    const reads = readsOf(this.ctx.client);
+    const user = await tokenUser(this.ctx, reads);
+    if (traits.administrator && !user.isAdmin) return roleNeeded("administrator", "the instance", { username: user.username, has: "a regular user", purpose: "this setting" });
+    if (traits.topLevelOnly && owner.kind === "group" && owner.fullPath.includes("/")) return topLevelNeeded(subject);
+    if (!traits.tier || owner.kind === "instance") return undefined;
+    const facts: OwnerFacts = { kind: owner.kind, id: owner.id, fullPath: owner.fullPath, apiPath: owner.kind === "group" ? groupPath(owner.id) : projectPath(owner.id) };
+    const standing = await tierStanding(this.ctx, reads, facts, user, traits.tier);
+    if (standing.shortfall) return tierNeeded(traits.tier, subject, { purpose: "this setting", shortfall: standing.shortfall });
+    if (!standing.known) return `${tierNeeded(traits.tier, subject)}, which the token's user (${user.username}) may not read: the plan is shown to the top-level group's Owners and to administrators`;
+    return undefined;
   }
 
   /** Every kind found on the owner, then (`--exclusive`) an only-these set of each collection read whole. */
@@ -278,13 +308,13 @@ class Reader {
     return found;
   }
 
-  /** One object a Terraform state names, read as a run over its owner reads it. */
-  async target(found: Declaration[], target: Target, resolveOwner: (kind: "group" | "project", reference: string) => Promise<ModuleOwner>): Promise<void> {
+  /** One object a Terraform state names, read as a run over its owner reads it; `resources`: how many of the state's resources name its key. */
+  async target(found: Declaration[], target: Target, resolveOwner: (kind: "group" | "project", reference: string) => Promise<ModuleOwner>, resources: number): Promise<void> {
     const imported = KINDS.get(target.kind)!.imported as ImportedKind;
     const owner = target.owner === undefined ? INSTANCE : await resolveOwner(target.owner.kind, target.owner.ref);
     const reading = this.reading(target.kind, owner, new Map());
     if (target.key !== undefined && !imported.findOne) throw new Error(`${target.kind} cannot read one object by its key: declare its findOne`);
-    const findings = target.key !== undefined ? await imported.findOne!(reading, target.key) : await this.tolerate(whereOf(owner), imported.listed, () => imported.find(reading));
+    const findings = target.key !== undefined ? await imported.findOne!(reading, target.key, { resources, ...(target.said ? { said: target.said } : {}) }) : await this.tolerate(whereOf(owner), imported.listed, () => imported.find(reading));
     if (findings) this.take(found, target.kind, owner, findings);
   }
 

@@ -279,8 +279,12 @@ const groupPath = (id: string) => "/" + id;
 /** Reads the group with the fewest bytes: without the deprecated project lists. */
 const readGroup = (ctx: EngineContext, path: string) => groupCalls.get(ctx.client, path, { with_projects: false });
 
-/** The settings platform-import leaves to the program's author: identity, deprecated names, and settings that need more than the Owner role. */
-function leftOutOfImports(): Map<string, string> {
+/**
+ * The settings platform-import leaves to the program's author: identity,
+ * deprecated names, and settings that need more than the Owner role where
+ * `unmetNeeds` says the group does not meet it (or it cannot be told).
+ */
+async function leftOutOfImports(unmetNeeds: (traits: FieldTraits) => Promise<string | undefined>): Promise<Map<string, string>> {
   const leftOut = new Map<string, string>([
     ["name", "the group's identity; rename it in the program if you mean to"],
     ["path", "the group's identity; a new path moves the group"],
@@ -291,8 +295,9 @@ function leftOutOfImports(): Map<string, string> {
     ["duoAvailability", "another name of assistantAvailability"],
   ]);
   for (const name of Object.keys(schema.shape)) {
-    const needs = settingRequirements(name);
-    if (needs.length > 0 && !leftOut.has(name)) leftOut.set(name, `it needs ${needs.join(", ")}, which the import does not verify`);
+    if (settingRequirements(name).length === 0 || leftOut.has(name)) continue;
+    const why = await unmetNeeds(fields[name]!);
+    if (why !== undefined) leftOut.set(name, why);
   }
   return leftOut;
 }
@@ -304,10 +309,10 @@ export const groupSettingsDefinition = defineSettingsResource({
     word: "settings",
     listed: "group settings",
     on: ["group"],
-    async find({ owner, locate }) {
+    async find({ owner, locate, unmetNeeds }) {
       const address = { group: owner.id };
       const located = await locate(address);
-      return { found: [{ importId: located.id, name: "", live: located.live, address, leaveOut: leftOutOfImports() }] };
+      return { found: [{ importId: located.id, name: "", live: located.live, address, leaveOut: await leftOutOfImports(unmetNeeds) }] };
     },
   },
   // A state's `gitlab_group` is the group itself, by its id: its settings are what the package manages of it.

@@ -212,20 +212,40 @@ export const samlGroupLinkDefinition = defineObjectResource({
         .map((link) => ({ importId: samlGroupLinkId(owner.id, link.name, link.provider ?? undefined), name: link.name, live: link, address }));
       return { found, collections: [{ address, members: found.map((one) => one.importId) }] };
     },
-    async findOne({ owner, read }, name) {
+    /**
+     * A state's link: its id names the group and the link's name but no
+     * provider, and a group may hold links of one name under several
+     * providers, which the server will not read by name alone (422). So the
+     * group's links are listed and those of the name taken: one is declared;
+     * several are all declared when the state has as many resources of the
+     * name (each is one of them); else the one its resource's role tells
+     * apart. A link it cannot place is said, and the run goes on.
+     */
+    async findOne({ ctx, owner }, key, { resources, said }) {
       const address = { group: owner.id };
-      const importId = samlGroupLinkId(owner.id, String(name), undefined);
-      const live = await read(importId, address);
-      return { found: live ? [{ importId, name: String(name), live, address }] : [] };
+      const name = String(key);
+      const found = (link: SamlGroupLinkLive) => ({ importId: samlGroupLinkId(owner.id, link.name, link.provider ?? undefined), name: link.name, live: link, address });
+      const links = (await samlGroupLinkCalls.list(ctx.client, samlGroupLinksPath(owner.id))).filter((link) => link.name === name).sort((a, b) => (a.provider ?? "").localeCompare(b.provider ?? "", "en"));
+      if (links.length === 0) return { found: [], skipped: [{ what: `SAML group link ${JSON.stringify(name)}`, why: "the group holds no link of this name: it is gone (the state is out of date)" }] };
+      if (links.length <= resources) return { found: links.map(found) };
+      const level = typeof said?.accessLevel === "string" ? (ACCESS_LEVELS as Record<string, number>)[said.accessLevel] : undefined;
+      const placed = links.filter((link) => link.access_level === level && (link.member_role_id ?? undefined) === said?.memberRoleId);
+      if (placed.length === 1) return { found: placed.map(found) };
+      const providers = links.map((link) => (link.provider ? JSON.stringify(link.provider) : "any provider")).join(", ");
+      const why = `the group holds ${links.length} links of this name (${providers}), the state's id names no provider, and its role does not tell which one it is: declare that link with the import id groups/${owner.id}/saml_group_links/<name>?provider=<provider>`;
+      return { found: [], skipped: [{ what: `SAML group link ${JSON.stringify(name)}`, why }] };
     },
   },
   terraform: [
     {
-      // `<group id or path>:<SAML group name>`
+      // `<group id or path>:<SAML group name>`; the role tells apart links of one name under several providers.
       type: "gitlab_group_saml_link",
-      target(id) {
+      target(id, attributes) {
         const parts = idPair(id);
-        return parts ? { owner: { kind: "group", ref: parts[0] }, key: parts[1] } : undefined;
+        if (!parts) return undefined;
+        const { access_level: accessLevel, member_role_id: memberRoleId } = attributes;
+        const said = { ...(typeof accessLevel === "string" ? { accessLevel } : {}), ...(typeof memberRoleId === "number" ? { memberRoleId } : {}) };
+        return { owner: { kind: "group", ref: parts[0] }, key: parts[1], ...(Object.keys(said).length > 0 ? { said } : {}) };
       },
     },
   ],

@@ -79,7 +79,7 @@ describe("platform-import --from-terraform", () => {
       ["SamlGroupLink", "group", "platform:developers"],
       ["GroupIntegration", "group", "mattermost"],
     ]);
-    expect(targets.find((target) => target.kind === "SamlGroupLink")).toEqual({ kind: "SamlGroupLink", owner: { kind: "group", ref: "acme" }, key: "platform:developers" });
+    expect(targets.find((target) => target.kind === "SamlGroupLink")).toEqual({ kind: "SamlGroupLink", owner: { kind: "group", ref: "acme" }, key: "platform:developers", said: { accessLevel: "developer" } });
     expect(skipped.map((skip) => `${skip.what}: ${skip.why}`)).toEqual([
       expect.stringMatching(/^gitlab_pipeline_schedule_variable\.env: schedule variables are left unmanaged/),
       expect.stringMatching(/^gitlab_integration_slack\.project_chat: a project's integration/),
