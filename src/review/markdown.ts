@@ -101,19 +101,16 @@ const NAME_CHARACTERS = 200;
 const MESSAGE_CHARACTERS = 2000;
 
 /**
- * Characters a reader would not see, or that reorder what they see: control
- * characters (C0, C1), format characters (the right-to-left override, the
- * other bidirectional controls, zero-width ones), lone surrogates, and the
- * line and paragraph separators. Shown as their escape: `\u202E`.
+ * Characters a reader would not see, would see as blank, or that reorder what
+ * they see: control characters (C0, C1), format characters (the right-to-left
+ * override, the other bidirectional controls, zero-width ones), every other
+ * default-ignorable code point (variation selectors, the combining grapheme
+ * joiner, the Hangul fillers, tag characters), spaces other than the space
+ * itself, the braille blank, lone surrogates, private-use and unassigned code
+ * points, and the line and paragraph separators. Shown as their escape:
+ * `\u202E`, `\u{E0100}`.
  */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
-
-/**
- * The ASCII punctuation that is Markdown or HTML somewhere in a line, or
- * starts a reference, a mention, an emoji or a URL (`.` makes `www.` links).
- * `,`, `-` and `/` mean nothing inside a line, and every escaped text is inside one.
- */
-const PUNCTUATION = /[!-+.:-@[-`{-~]/g;
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]|(?! )\p{Zs}/gu;
 
 /** Text with every invisible character as its escape: what a terminal, or a page, may show of a program's text. */
 export const visible = (text: string) => text.replace(INVISIBLE, escapeOf);
@@ -125,12 +122,11 @@ function escapeOf(character: string): string {
 
 /**
  * Text from a program or a server as a code element, shown as it is and
- * inert: invisible characters as their escape, every ASCII punctuation as a
- * numeric character reference, which CommonMark shows as the character and
- * never reads as Markdown or HTML (`&#91;click&#93;&#40;…` is no link, `&#60;`
- * no tag, `&#124;` no cell's end, `&#96;` no code span's end). In a code
- * element GitLab makes no link of a URL, a mention, a reference or an emoji.
- * A text past `max` characters is cut, and says how long it is.
+ * inert: invisible characters as their escape, and each character that could
+ * start Markdown or HTML there as a numeric character reference, which
+ * CommonMark shows as the character and never reads as syntax (see `inert`).
+ * In a code element GitLab makes no link of a mention, a reference or an
+ * emoji. A text past `max` characters is cut, and says how long it is.
  */
 export function code(text: string, max = Number.POSITIVE_INFINITY): string {
   const cut = text.length > max ? text.slice(0, /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max) : text;
@@ -138,8 +134,65 @@ export function code(text: string, max = Number.POSITIVE_INFINITY): string {
   return cut === text ? shown : `${shown}… <em>(${text.length.toLocaleString("en-US")} characters, shown shortened)</em>`;
 }
 
-/** Text with invisible characters as their escape and every punctuation as a character reference: no Markdown, no HTML. */
-const inert = (text: string) => visible(text).replace(PUNCTUATION, (character) => `&#${character.charCodeAt(0)};`);
+/** Characters that are Markdown or HTML wherever they stand in a line: tags and comments, code spans, links and images, table cells, math. */
+const ALWAYS = new Set(["<", "`", "[", "]", "|", "$"]);
+/** Emphasis and strikethrough delimiters: inert only between two spaces (then they neither open nor close), `_` also inside a word. */
+const DELIMITERS = new Set(["*", "_", "~"]);
+const SPACE = /\s/u;
+const WORD = /[\p{L}\p{N}]/u;
+const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
+
+/** Whether the character at `index` of `text` must be a character reference for the text to stay inert in a line of Markdown. */
+function mustEscape(text: string, index: number): boolean {
+  const character = text[index]!;
+  if (ALWAYS.has(character)) return true;
+  const before = text[index - 1] ?? "";
+  const after = text[index + 1] ?? "";
+  if (DELIMITERS.has(character)) return !((SPACE.test(before) && SPACE.test(after)) || (character === "_" && WORD.test(before) && WORD.test(after)));
+  switch (character) {
+    // An entity or character reference would show as the character it names.
+    case "&":
+      return /^&#?[A-Za-z0-9]+;/.test(text.slice(index, index + 34));
+    // A backslash escape would hide itself (and take the next character's reference apart).
+    case "\\":
+      return ASCII_PUNCTUATION.test(after);
+    // The autolinks a Markdown parser makes itself, before any filter of the platform: `https://`, `www.`, e-mail addresses.
+    case ":":
+      return text.startsWith("//", index + 1);
+    case ".":
+      return /www$/i.test(text.slice(Math.max(0, index - 3), index));
+    case "@":
+      return true;
+    default:
+      return false;
+  }
+}
+
+/**
+ * Text with invisible characters as their escape and each character that
+ * would be Markdown or HTML as a character reference (`&#60;` no tag or
+ * comment, `&#96;` no code span's end, `&#91;` no link, `&#124;` no cell's
+ * end, `https&#58;//` and `www&#46;` no link), the rest as it is, so that the
+ * note stays readable where it is read raw (through the API, in an e-mail).
+ */
+export function inert(text: string): string {
+  const shown = visible(text);
+  let out = "";
+  for (let index = 0; index < shown.length; index++) out += mustEscape(shown, index) ? `&#${shown.charCodeAt(index)};` : shown[index];
+  return out;
+}
+
+/**
+ * The line under the verdict, the tool's own Markdown (a link to the job),
+ * read back from a note's data: kept to one line that can open nothing that
+ * runs past it (no HTML, so no comment; no code fence), so no data can hide
+ * the rest of the note.
+ */
+export function contextMarkdown(context: string): string {
+  return visible(context)
+    .replace(/</g, "&#60;")
+    .replace(/^(\s*)([`~])/, (_all, space: string, fence: string) => `${space}&#${fence.charCodeAt(0)};`);
+}
 
 /** "badge 4 <code>legacy</code>": the tool's noun and the object's number, its name as code. */
 function objectMarkdown(change: Change): string {
@@ -292,7 +345,7 @@ function changeText(detailed: boolean, applied: boolean): (change: Change) => st
 function render(review: Review, ordered: Change[], options: MarkdownOptions, linesOf: (change: Change) => string, shortened: boolean, limitChanges = ordered.length): string {
   const title = options.applied ? "Pulumi up" : "Pulumi preview";
   const head = [markerOf(options.stack, options.result ?? options.applied), `### ${title}${options.stack ? ` of stack ${code(options.stack, NAME_CHARACTERS)}` : ""}`, "", verdictOf(review, options.applied), ""];
-  if (options.context) head.push(options.context, "");
+  if (options.context) head.push(contextMarkdown(options.context), "");
   if (options.notice) head.push(...options.notice);
   const shownChanges = ordered.slice(0, limitChanges);
   // Concatenated, never spread into a call: a section may hold tens of thousands of lines.
