@@ -218,7 +218,8 @@ function cell(value: Shown): string {
 
 function fieldTable(change: Change): string[] {
   if (change.fields.length === 0) return [];
-  const created = change.kind === "create" || (change.kind === "takeover" && change.fields.every((field) => "absent" in field.before));
+  // What is created with values alone; a settings resource's create, which overwrites settings that exist, with the values before.
+  const created = (change.kind === "create" || change.kind === "takeover") && change.fields.every((field) => "absent" in field.before);
   const rows = change.fields.map((field: FieldChange) => {
     const path = code(field.path, NAME_CHARACTERS);
     return created ? `| ${path} | ${cell(field.after)} |` : `| ${path} | ${cell(field.before)} | ${cell(field.after)} |`;
