@@ -206,6 +206,87 @@ describe("secrets", () => {
   });
 });
 
+describe("a value holding a secret among plain values: each part shown, only the secrets masked", () => {
+  const SCHEDULE = "pulumi-nodejs:dynamic/platform:PipelineSchedule";
+  const scheduleUrn = "urn:pulumi:dev::infra::pulumi-nodejs:dynamic/platform:PipelineSchedule::nightly";
+  const base = { project: "acme/web", description: "Nightly", ref: "main", cron: "0 2 * * *" };
+  // The CLI's other JSON form of a secret (`pulumi up --json`), which may carry the plain value: never read into.
+  const wrapped = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: '"leaked-token-value"' };
+
+  it("a create: every variable's name, type and plain value; the secret value named only", () => {
+    const variables = { DEPLOY_ENVIRONMENT: { value: "staging", variableType: "env_var" }, DEPLOY_TOKEN: { value: "[secret]", variableType: "env_var" }, SIGNING: { value: wrapped, variableType: "file" } };
+    const review = reviewOf({ steps: [{ op: "create", urn: scheduleUrn, newState: { type: SCHEDULE, inputs: { ...base, variables } } }] } as PreviewOutput);
+    expect(review.changes[0]!.fields.filter((field) => field.path.startsWith("variables"))).toEqual([
+      { path: "variables.DEPLOY_ENVIRONMENT.value", before: { absent: true }, after: { value: "staging" } },
+      { path: "variables.DEPLOY_ENVIRONMENT.variableType", before: { absent: true }, after: { value: "env_var" } },
+      { path: "variables.DEPLOY_TOKEN.value", before: { absent: true }, after: { secret: true } },
+      { path: "variables.DEPLOY_TOKEN.variableType", before: { absent: true }, after: { value: "env_var" } },
+      { path: "variables.SIGNING.value", before: { absent: true }, after: { secret: true } },
+      { path: "variables.SIGNING.variableType", before: { absent: true }, after: { value: "file" } },
+    ]);
+    const everything = markdownOf(review) + JSON.stringify(summaryOf(review));
+    expect(everything).not.toContain("leaked-token-value");
+    expect(markdownOf(review)).toContain("| <code>variables.DEPLOY_ENVIRONMENT.value</code> | <code>staging</code> |");
+  });
+
+  it("an update the engine gave no detailed diff for: the parts that differ, each secret named only", () => {
+    const before = { DEPLOY_ENVIRONMENT: { value: "staging", variableType: "env_var" }, DEPLOY_TOKEN: { value: "[secret]", variableType: "env_var" } };
+    const after = { DEPLOY_ENVIRONMENT: { value: "production", variableType: "env_var" }, DEPLOY_TOKEN: { value: "[secret]", variableType: "env_var" }, LEVEL: { value: "[secret]", variableType: "env_var" } };
+    const review = reviewOf({
+      steps: [{ op: "update", urn: scheduleUrn, oldState: { type: SCHEDULE, id: "projects/acme%2Fweb/pipeline_schedules/1", inputs: { ...base, variables: before } }, newState: { type: SCHEDULE, inputs: { ...base, variables: after } } }],
+    } as PreviewOutput);
+    expect(review.changes[0]!.fields).toEqual([
+      { path: "variables.DEPLOY_ENVIRONMENT.value", before: { value: "staging" }, after: { value: "production" } },
+      { path: "variables.LEVEL.value", before: { absent: true }, after: { secret: true } },
+      { path: "variables.LEVEL.variableType", before: { absent: true }, after: { value: "env_var" } },
+    ]);
+  });
+
+  it("a property the resource declares secret stays one masked value; a list nested thousands deep with a secret at its bottom is shown by parts without a stack", () => {
+    const integration = reviewOf({
+      steps: [{ op: "create", urn: "urn:pulumi:dev::infra::pulumi-nodejs:dynamic/platform:GroupIntegration::chat", newState: { type: "pulumi-nodejs:dynamic/platform:GroupIntegration", inputs: { group: "acme", slug: "mattermost", webhook: "https://hooks.example.com/plain-looking" } } }],
+    } as PreviewOutput);
+    expect(integration.changes[0]!.fields.find((field) => field.path === "webhook")).toEqual({ path: "webhook", before: { absent: true }, after: { secret: true } });
+    let deep: unknown = ["[secret]", "plain"];
+    for (let i = 0; i < 3000; i++) deep = [deep];
+    const review = reviewOf({ steps: [{ op: "create", urn: "urn:pulumi:dev::infra::other:index:Deep::deep", newState: { type: "other:index:Deep", inputs: { deep } } }] } as PreviewOutput);
+    expect(review.changes[0]!.fields.map((field) => [field.path.length, field.after])).toEqual([
+      [4 + 3 * 3001, { secret: true }],
+      [4 + 3 * 3001, { value: "plain" }],
+    ]);
+  });
+});
+
+describe("an owner named by numeric id reads by its path (the preview's `ownerPath`, src/engine/envelope.ts)", () => {
+  const BADGE = "pulumi-nodejs:dynamic/platform:Badge";
+  const badgeUrn = (name: string) => `urn:pulumi:dev::infra::${BADGE}::${name}`;
+  const badge = { name: "coverage", linkUrl: "https://ci.example.com", imageUrl: "https://ci.example.com/b.svg" };
+
+  it("in every kind of change: the path check read, or the one the state's outputs keep; without either, the id", () => {
+    const review = reviewOf({
+      steps: [
+        { op: "create", urn: badgeUrn("made"), newState: { type: BADGE, inputs: { ...badge, group: 12, ownerPath: "acme" } } },
+        { op: "delete", urn: badgeUrn("gone"), oldState: { type: BADGE, id: "groups/12/badges/3", inputs: { ...badge, group: 12 }, outputs: { ...badge, group: 12, ownerPath: "acme" } } },
+        {
+          op: "replace",
+          urn: badgeUrn("moved"),
+          oldState: { type: BADGE, id: "projects/7/badges/4", inputs: { ...badge, project: 7 }, outputs: { project: 7, ownerPath: "acme/web" } },
+          newState: { type: BADGE, inputs: { ...badge, project: "8", ownerPath: "acme/api" } },
+          replaceReasons: ["project"],
+        },
+        { op: "create", urn: badgeUrn("unread"), newState: { type: BADGE, inputs: { ...badge, group: 13 } } },
+      ],
+    } as PreviewOutput);
+    expect(summaryOf(review).sentences).toEqual([
+      "deletes badge 3 `coverage` of group acme",
+      "replaces badge 4 `coverage` of project acme/web by a new one of project acme/api (project changes)",
+      "creates badge `coverage` of group 13",
+      "creates badge `coverage` of group acme",
+    ]);
+    expect(review.changes.flatMap((change) => change.fields.map((field) => field.path))).not.toContain("ownerPath");
+  });
+});
+
 /** A preview of `creates` new badges and `deletes` old ones, in many groups. */
 function largePreview(creates: number, deletes: number): PreviewOutput {
   const step = (op: string, index: number): PreviewStep => {
