@@ -113,7 +113,10 @@ const MESSAGE_CHARACTERS = 2000;
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]|(?! )\p{Zs}/gu;
 
 /** Text with every invisible character as its escape: what a terminal, or a page, may show of a program's text. */
-export const visible = (text: string) => text.replace(INVISIBLE, escapeOf);
+export const visible = (text: string) => (PRINTABLE_ASCII.test(text) ? text : text.replace(INVISIBLE, escapeOf));
+
+/** Text of printable ASCII only, which holds no invisible character: most of a report's, read at once. */
+const PRINTABLE_ASCII = /^[\x20-\x7E]*$/;
 
 function escapeOf(character: string): string {
   const point = character.codePointAt(0)!;
@@ -160,7 +163,7 @@ function mustEscape(text: string, index: number): boolean {
     case ":":
       return text.startsWith("//", index + 1);
     case ".":
-      return /www$/i.test(text.slice(Math.max(0, index - 3), index));
+      return index >= 3 && text.slice(index - 3, index).toLowerCase() === "www";
     case "@":
       return true;
     default:
@@ -177,10 +180,11 @@ function mustEscape(text: string, index: number): boolean {
  */
 export function inert(text: string): string {
   const shown = visible(text);
-  let out = "";
-  for (let index = 0; index < shown.length; index++) out += mustEscape(shown, index) ? `&#${shown.charCodeAt(index)};` : shown[index];
-  return out;
+  return shown.replace(MAY_ESCAPE, (character: string, index: number) => (mustEscape(shown, index) ? `&#${character.charCodeAt(0)};` : character));
 }
+
+/** The characters `mustEscape` may escape: the rest never are. */
+const MAY_ESCAPE = /[<`[\]|$*_~&\\:.@]/g;
 
 /**
  * The line under the verdict, the tool's own Markdown (a link to the job),
