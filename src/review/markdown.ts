@@ -156,9 +156,9 @@ function mustEscape(text: string, index: number): boolean {
     // An entity or character reference would show as the character it names.
     case "&":
       return /^&#?[A-Za-z0-9]+;/.test(text.slice(index, index + 34));
-    // A backslash escape would hide itself (and take the next character's reference apart).
+    // A backslash escape would hide itself and the character after it: the next one, or the `<` of the closing tag.
     case "\\":
-      return ASCII_PUNCTUATION.test(after);
+      return after === "" || ASCII_PUNCTUATION.test(after);
     // The autolinks a Markdown parser makes itself, before any filter of the platform: `https://`, `www.`, e-mail addresses.
     case ":":
       return text.startsWith("//", index + 1);
@@ -178,7 +178,7 @@ function mustEscape(text: string, index: number): boolean {
  * end, `https&#58;//` and `www&#46;` no link), the rest as it is, so that the
  * note stays readable where it is read raw (through the API, in an e-mail).
  */
-export function inert(text: string): string {
+function inert(text: string): string {
   const shown = visible(text);
   return shown.replace(MAY_ESCAPE, (character: string, index: number) => (mustEscape(shown, index) ? `&#${character.charCodeAt(0)};` : character));
 }
@@ -192,7 +192,7 @@ const MAY_ESCAPE = /[<`[\]|$*_~&\\:.@]/g;
  * runs past it (no HTML, so no comment; no code fence), so no data can hide
  * the rest of the note.
  */
-export function contextMarkdown(context: string): string {
+function contextMarkdown(context: string): string {
   return visible(context)
     .replace(/</g, "&#60;")
     .replace(/^(\s*)([`~])/, (_all, space: string, fence: string) => `${space}&#${fence.charCodeAt(0)};`);

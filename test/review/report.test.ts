@@ -146,6 +146,8 @@ describe("text from a program or a server", () => {
     }
     expect(code("https://ci.example.com/a.svg?b=1&c=2")).toBe("<code>https&#58;//ci.example.com/a.svg?b=1&c=2</code>");
     expect(code("www.example.com someone@example.com")).toBe("<code>www&#46;example.com someone&#64;example.com</code>");
+    // A backslash at the end would escape the `<` of the closing tag.
+    expect(code("C:\\dir\\")).toBe("<code>C:\\dir&#92;</code>");
     // Emphasis that could open or close, a backslash escape, an entity: each a reference.
     expect(code("_em_ *em* ~~s~~ \\* &lt; $x$")).toBe("<code>&#95;em&#95; &#42;em&#42; &#126;&#126;s&#126;&#126; &#92;&#42; &#38;lt; &#36;x&#36;</code>");
   });
