@@ -11,8 +11,9 @@
  * drops the rest. What check returns is what diff, create and update get and
  * what the state keeps as the resource's inputs.
  *
- * On the wire: the takeover as the input `takeover`, which the preview lists
- * with a create's inputs for the reviewer (../review/changes.ts reads it); the
+ * On the wire: the takeover as the input `takeover`, and the path of an owner
+ * the program names by id as the input `ownerPath`, which the preview lists
+ * with a step's inputs for the reviewer (../review/changes.ts reads them); the
  * rest under `__engine`, an input the CLI neither shows nor compares (it
  * leaves out every input whose name starts with `__`).
  */
@@ -25,6 +26,8 @@ export interface Takeover {
   id: string;
   /** Each field the `up` changes, with the value it has now: a secret's `[secret]`, a write-only one's `[not shown by the server]`. */
   overwrites: Record<string, unknown>;
+  /** A settings resource's create: it takes over the settings that exist by nature, with no `import` or `adoptExisting`. */
+  byNature?: true;
 }
 
 /** The engine's data for one resource; `Urn` is the program's `Output<string>` in the resource class. */
@@ -37,12 +40,27 @@ export interface Envelope<Urn = string> {
   applying?: boolean;
   /** What check read of the observed properties, for diff and the update: kept in the state. */
   observed?: Args;
-  /** What check found to take over, and what the `up` overwrites there: shown in the preview and kept in the state. */
+  /**
+   * What check found to take over, and what the `up` overwrites there: shown in the preview and kept in the
+   * state (a settings resource's create has one `byNature`).
+   */
   takeover?: Takeover;
+  /**
+   * The full path of the group or project the program names by numeric id, as the preview's checks read it:
+   * shown in the preview, and kept in the state's outputs too, so that a reviewer reads the owner by its path
+   * whatever the program names it by.
+   */
+  ownerPath?: string;
 }
 
 /** The visible input that holds the takeover; the review does not list it as a field. */
 export const TAKEOVER_KEY = "takeover";
+
+/** The visible input (and output) that holds the owner's path; no field either. */
+export const OWNER_PATH_KEY = "ownerPath";
+
+/** The envelope's inputs the preview shows: no declared property, and no field a reviewer reads. */
+export const SHOWN_ENGINE_KEYS: readonly string[] = [TAKEOVER_KEY, OWNER_PATH_KEY];
 
 const ENGINE_KEY = "__engine";
 
@@ -55,7 +73,7 @@ const ENGINE_KEY = "__engine";
 const EARLIER_KEYS = { importId: "__import", observed: "__observed" } as const;
 
 /** Every key of the inputs that is no declared property: the host's `__provider`, the envelope's, the earlier ones. */
-const ENGINE_KEYS = ["__provider", ENGINE_KEY, TAKEOVER_KEY, ...Object.values(EARLIER_KEYS)];
+const ENGINE_KEYS = ["__provider", ENGINE_KEY, ...SHOWN_ENGINE_KEYS, ...Object.values(EARLIER_KEYS)];
 
 /** The inputs without the envelope and the host's `__provider`: the declared properties (and the checked inputs' additions). */
 export function withoutEngineKeys(values: Args): Args {
@@ -72,23 +90,26 @@ export function envelopeOf(values: Args): Envelope {
   const importId = carried.importId ?? values[EARLIER_KEYS.importId];
   const observed = carried.observed ?? values[EARLIER_KEYS.observed];
   const takeover = values[TAKEOVER_KEY];
+  const ownerPath = values[OWNER_PATH_KEY];
   return {
     ...(typeof importId === "string" && importId !== "" ? { importId } : {}),
     ...(typeof carried.urn === "string" ? { urn: carried.urn } : {}),
     ...(typeof carried.applying === "boolean" ? { applying: carried.applying } : {}),
     ...(isRecord(observed) ? { observed } : {}),
     ...(isTakeover(takeover) ? { takeover } : {}),
+    ...(typeof ownerPath === "string" && ownerPath !== "" ? { ownerPath } : {}),
   };
 }
 
 /** The declared properties with the envelope written in (its empty members left out). */
 export function withEnvelope<Urn>(declared: Args, envelope: Envelope<Urn>): Args {
-  const { takeover, ...hidden } = envelope;
+  const { takeover, ownerPath, ...hidden } = envelope;
   const carried = Object.fromEntries(Object.entries(hidden).filter(([, value]) => value !== undefined));
   return {
     ...declared,
     ...(Object.keys(carried).length > 0 ? { [ENGINE_KEY]: carried } : {}),
     ...(takeover !== undefined ? { [TAKEOVER_KEY]: takeover } : {}),
+    ...(ownerPath !== undefined ? { [OWNER_PATH_KEY]: ownerPath } : {}),
   };
 }
 

@@ -120,8 +120,7 @@ export async function previewImport(
       if (!declared) return undefined;
       const located = await definition.locate(ctx, declared.args as never);
       checkImportedId(definition, id, located.id);
-      const current = Object.fromEntries(parts.apiProperties.map((name) => [name, parts.liveValueOf(name, parts.traits(name), located.live)]));
-      return { takeover: { id, overwrites: overwritten(parts, parts.differingFromLive(declared.args, located.live), current) }, address: declared.address };
+      return { takeover: settingsTakeover(parts, located, declared.args), address: declared.address };
     }
     const { live } = await importedObject(definition, ctx, id, unknown.length ? withoutNames(args, unknown) : args);
     const declared = addressed(live);
@@ -174,6 +173,28 @@ export async function previewAdoption(parts: PropertyParts, ctx: EngineContext, 
   } catch {
     return undefined;
   }
+}
+
+/**
+ * At preview, for a settings resource's create without `import`: the settings
+ * it takes over by nature (./settings.ts), read now (its `locate`, as the `up`
+ * reads them), with what the `up` overwrites there; undefined when the server
+ * cannot tell now (the `up` reads them all the same).
+ */
+export async function previewSettings(parts: PropertyParts, ctx: EngineContext, args: Record<string, unknown>): Promise<Takeover | undefined> {
+  const { definition } = parts;
+  if (definition.kind !== "settings") return undefined;
+  try {
+    return { ...settingsTakeover(parts, await definition.locate(ctx, args as never), args), byNature: true };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The settings found, and each declared one the `up` changes there with the value it has now. */
+function settingsTakeover(parts: PropertyParts, located: Located, args: Record<string, unknown>): Takeover {
+  const current = Object.fromEntries(parts.apiProperties.map((name) => [name, parts.liveValueOf(name, parts.traits(name), located.live)]));
+  return { id: located.id, overwrites: overwritten(parts, parts.differingFromLive(args, located.live), current) };
 }
 
 const SECRET = "[secret]";

@@ -13,8 +13,8 @@ import { objectLifecycle } from "./objects";
 import { PRIOR_VALUE_OUTPUTS, settingsLifecycle } from "./settings";
 import { ExplainedError, PartialCreateError } from "./errors";
 import { hiddenFromToken } from "./gone";
-import { previewAdoption, previewImport, warnTakeover } from "./import";
-import { actedOn, type Envelope, envelopeOf, type Takeover, withEnvelope, withoutEngineKeys } from "./envelope";
+import { previewAdoption, previewImport, previewSettings, warnTakeover } from "./import";
+import { actedOn, type Envelope, envelopeOf, OWNER_PATH_KEY, type Takeover, withEnvelope, withoutEngineKeys } from "./envelope";
 import { shownOnce } from "./shown-once";
 import { duringOperation } from "./engine-gone";
 import { noteProgramRunning } from "./stored-config";
@@ -23,7 +23,7 @@ import { propertyParts } from "./properties";
 import type { Lifecycle, PropertyParts } from "./types";
 import { isUnknown } from "./values";
 import { isCheckedStep, isExistingResource, noteCheckedStep, noteExistingResource, rememberChecked, startRun, takeChecked } from "./run-caches";
-import { refusedStep, verify, verifyObject } from "./verify";
+import { ownerPathAtPreview, refusedStep, sharingReads, verify, verifyObject } from "./verify";
 import { describeIssue } from "../validation";
 import { type DeclaredSchema, declaredSchema } from "./declared-schema";
 
@@ -67,8 +67,9 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
       if ("failure" in observed) return { inputs: news, failures: [{ property: "", reason: observed.failure }] };
       const takeover = await takeoverPreviewed(engine, olds, news, observed.inputs);
       if (takeover && "failure" in takeover) return { inputs: news, failures: [{ property: "", reason: takeover.failure }] };
+      const ownerPath = await ownerPathPreviewed(engine, olds, observed.inputs);
       // Passed on to create: the import id (./import.ts); to diff and the update: what was observed.
-      const envelope: Envelope = { importId: given.importId, observed: observed.acted, takeover };
+      const envelope: Envelope = { importId: given.importId, observed: observed.acted, takeover, ownerPath };
       // diff verifies what only it sees, for the steps of this run (verifiedStep).
       noteCheckedStep(definition.name, observed.inputs);
       return { inputs: withEnvelope(observed.inputs, envelope) };
@@ -87,9 +88,10 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
       const args = parse(engine, inputs);
       try {
         const { importId } = envelopeOf(inputs);
-        return await duringOperation("create", () => (importId === undefined ? lifecycle.create(context(), args) : lifecycle.importing(context(), args, importId)));
+        const created = await duringOperation("create", () => (importId === undefined ? lifecycle.create(context(), args) : lifecycle.importing(context(), args, importId)));
+        return { ...created, outs: { ...created.outs, ...ownerPathOutput(inputs) } };
       } catch (error) {
-        if (error instanceof PartialCreateError) recordPartialCreate(engine, error, args, inputs.__provider);
+        if (error instanceof PartialCreateError) recordPartialCreate(engine, error, args, inputs);
         throw explained(error, { operation: "create", action: "create it", args });
       }
     },
@@ -105,7 +107,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
         await confirmGone(engine, id, args, attempt, error);
         return { id: "" };
       }
-      if (live) return refreshed(engine, id, args, live);
+      if (live) return refreshed(engine, id, args, live, props ?? {});
       await confirmGone(engine, id, args, attempt);
       return { id: "" };
     },
@@ -114,7 +116,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
       const olds = recordedState(definition, recordedOlds);
       const args = parse(engine, news);
       try {
-        return { outs: await duringOperation(`update ${id}`, () => lifecycle.update(context(), id, olds, args)) };
+        return { outs: { ...(await duringOperation(`update ${id}`, () => lifecycle.update(context(), id, olds, args))), ...ownerPathOutput(news) } };
       } catch (error) {
         throw explained(error, { operation: "update", action: `update ${id}`, args, recorded: withoutEngineKeys(olds) });
       }
@@ -320,7 +322,8 @@ async function withObserved(engine: Engine, args: Args, applying: boolean): Prom
  * check's step for a resource not yet in the state that takes an object
  * over (`import`, or `adoptExisting` finding one): the object read now
  * (./import.ts), a missing import refused, and the takeover added to the
- * envelope and warned under the resource; unless `platform:verifyAtPreview` is
+ * envelope and warned under the resource; for a settings resource's create,
+ * the settings it overwrites, read now; unless `platform:verifyAtPreview` is
  * false.
  */
 async function takeoverPreviewed(engine: Engine, olds: Args, news: Args, args: Args): Promise<Takeover | { failure: string } | undefined> {
@@ -328,7 +331,12 @@ async function takeoverPreviewed(engine: Engine, olds: Args, news: Args, args: A
   // every later update (the CLI compares recorded and new inputs), though nothing is taken over again.
   if (Object.keys(withoutEngineKeys(olds)).length > 0) return envelopeOf(olds).takeover;
   const { importId: id, urn } = envelopeOf(news);
-  if ((id === undefined && args.adoptExisting !== true) || !verifyAtPreview()) return undefined;
+  if (!verifyAtPreview()) return undefined;
+  if (id === undefined && args.adoptExisting !== true) {
+    // A settings resource takes over the settings that exist by nature: what its create overwrites is shown, with no warning.
+    const known = !Object.values(withoutEngineKeys(news)).some(isUnknown);
+    return engine.definition.kind === "settings" && known ? previewSettings(engine, sharingReads(context()), args) : undefined;
+  }
   // An import compares what it can while inputs are unknown (previewImport); an adoption needs them all to look.
   if (id === undefined && Object.values(withoutEngineKeys(news)).some(isUnknown)) return undefined;
   const found = id !== undefined ? await previewImport(engine, context(), id, args) : await previewAdoption(engine, context(), args);
@@ -386,20 +394,45 @@ function diffInputs(engine: Engine, olds: Args, news: Args): pulumi.dynamic.Diff
   return { changes: secretChanged ? undefined : changed.length > 0, replaces, deleteBeforeReplace };
 }
 
-function recordPartialCreate(engine: Engine, error: PartialCreateError, args: Args, provider: unknown): void {
+function recordPartialCreate(engine: Engine, error: PartialCreateError, args: Args, inputs: Args): void {
   // A partial create that carries the live object records it as the state would be.
   if (error.live) error.properties = engine.recordedOutputs(args, error.live);
+  Object.assign(error.properties, ownerPathOutput(inputs));
   // The dynamic provider host records these properties as they are: without the serialized
   // provider, the next `up`, `refresh` or `destroy` of the resource could not load its code.
-  error.properties.__provider = provider;
+  error.properties.__provider = inputs.__provider;
+}
+
+/** The owner's path as check read it, recorded among the outputs: a refresh keeps it, and a delete's preview shows it. */
+function ownerPathOutput(inputs: Args): Args {
+  const { ownerPath } = envelopeOf(inputs);
+  return ownerPath === undefined ? {} : { [OWNER_PATH_KEY]: ownerPath };
+}
+
+/** A group or project named by its numeric id (the API reads a text of digits as an id too). */
+const isIdReference = (ref: unknown): ref is string | number => typeof ref === "number" || (typeof ref === "string" && /^\d+$/.test(ref));
+
+/**
+ * check's step for an owner the program names by numeric id: its full path,
+ * from the run's one read of that owner (./verify.ts), so the preview shows
+ * whose object it is by path. An object in the state that this run leaves as
+ * it is keeps the path recorded, and costs no read.
+ */
+async function ownerPathPreviewed(engine: Engine, olds: Args, args: Args): Promise<string | undefined> {
+  const on = engine.definition.needs?.(args as never, "read").on;
+  if (!on || (on.kind !== "group" && on.kind !== "project") || !isIdReference(on.ref)) return undefined;
+  const recorded = withoutEngineKeys(olds);
+  const unchanged = Object.keys(recorded).length > 0 && engine.changedProperties(recorded, args).length === 0 && engine.lifecycle.released(recorded, args).length === 0;
+  if (unchanged) return envelopeOf(olds).ownerPath;
+  return ownerPathAtPreview(context(), on.kind, on.ref);
 }
 
 /** Outputs recorded at apply time that a refresh keeps: prior values, fingerprints of the files applied. */
 const KEPT_ON_REFRESH = [...PRIOR_VALUE_OUTPUTS, "fingerprints"];
 
 /** read: the live object as state, and the inputs it implies, so the next diff compares with what is there. */
-function refreshed(engine: Engine, id: string, args: Args, live: Live): pulumi.dynamic.ReadResult {
-  const kept: Args = {};
+function refreshed(engine: Engine, id: string, args: Args, live: Live, props: Args): pulumi.dynamic.ReadResult {
+  const kept: Args = { ...ownerPathOutput(props) };
   for (const key of KEPT_ON_REFRESH) if (key in args) kept[key] = args[key];
   const outs = { ...engine.outputsFor(args, live), ...kept };
   const inputs: Args = {};

@@ -37,7 +37,8 @@ export type ReadKey =
   | { read: "list"; list: string; owner: string }
   | { read: "object owner"; id: string }
   | { read: "target"; what: string }
-  | { read: "untold flag"; flag: string };
+  | { read: "untold flag"; flag: string }
+  | { read: "answer"; request: string };
 
 /** What each read gives; undefined where the server would not tell. */
 export interface ReadAnswers {
@@ -54,6 +55,8 @@ export interface ReadAnswers {
   /** Whether the object is there; undefined when the server will not tell. */
   target: boolean | undefined;
   "untold flag": void;
+  /** A GET's answer as the server gave it (see `sharingReads` in ./verify.ts). */
+  answer: unknown;
 }
 
 type Answer<K extends ReadKey> = ReadAnswers[K["read"]];
@@ -75,6 +78,7 @@ const SUBJECT: { [R in ReadKey["read"]]: readonly Exclude<keyof Extract<ReadKey,
   "object owner": ["id"],
   target: ["what"],
   "untold flag": ["flag"],
+  answer: ["request"],
 };
 
 /**

@@ -50,7 +50,7 @@ import { effectiveMemberPath, FEATURE_DEFINITIONS_PATH, featureDefinitionCalls, 
 import { groupCalls, groupPath } from "../api/groups";
 import { projectCalls, projectPath, type Project } from "../api/projects";
 import { CURRENT_USER_PATH, userCalls, type User } from "../api/users";
-import { ApiError, flagOff, missingOrHidden, NetworkError, roleNeeded, tierNeeded } from "../client";
+import { ApiError, flagOff, missingOrHidden, NetworkError, type PlatformClient, type Query, roleNeeded, tierNeeded } from "../client";
 import { verifyAtPreview } from "../connection";
 import type { EngineContext, Live } from "./definition";
 import { warn } from "./engine-log";
@@ -321,11 +321,12 @@ export function tokenUser(ctx: EngineContext, reads: RunReads): Promise<UserFact
  */
 export function ownerFacts(ctx: EngineContext, reads: RunReads, kind: "group" | "project", ref: string | number): Promise<OwnerFacts | undefined> {
   return readOnce(reads, { read: "owner", kind, ref }, async () => {
+    const { client } = sharingReads(ctx);
     try {
       const facts: OwnerFacts =
         kind === "group"
-          ? await groupCalls.get(ctx.client, groupPath(ref), { with_projects: false }).then((group) => ({ kind, id: group.id, fullPath: group.full_path, apiPath: groupPath(group.id) }))
-          : await projectCalls.get(ctx.client, projectPath(ref)).then((project) => ({ kind, id: project.id, fullPath: project.path_with_namespace, apiPath: projectPath(project.id), accessLevel: projectAccessLevel(project) }));
+          ? await groupCalls.get(client, groupPath(ref), { with_projects: false }).then((group) => ({ kind, id: group.id, fullPath: group.full_path, apiPath: groupPath(group.id) }))
+          : await projectCalls.get(client, projectPath(ref)).then((project) => ({ kind, id: project.id, fullPath: project.path_with_namespace, apiPath: projectPath(project.id), accessLevel: projectAccessLevel(project) }));
       keepAnswer(reads, { read: "owner", kind, ref: facts.id }, facts);
       return facts;
     } catch (error) {
@@ -333,6 +334,38 @@ export function ownerFacts(ctx: EngineContext, reads: RunReads, kind: "group" | 
       throw error;
     }
   });
+}
+
+/**
+ * The context with its client answering each GET once per path, query and
+ * run (and server): what the preview reads of an owner, and what a settings
+ * resource's check reads of the same object (a group's settings are the
+ * group), is one request. For the preview's reads only: an operation reads
+ * the server as it is then.
+ */
+export function sharingReads(ctx: EngineContext): EngineContext {
+  const reads = readsOf(ctx.client);
+  const client = Object.create(ctx.client) as PlatformClient;
+  client.get = <T>(path: string, query?: Query): Promise<T> =>
+    readOnce(reads, { read: "answer", request: `${path}?${JSON.stringify(query ?? {})}` }, () => ctx.client.get<unknown>(path, query)) as Promise<T>;
+  return { client };
+}
+
+/**
+ * The full path of a group or project, as the run's one read of that owner
+ * shows it (shared with the checks); undefined when verification is off, the
+ * server cannot be reached, or it does not show the owner.
+ */
+export async function ownerPathAtPreview(ctx: EngineContext, kind: "group" | "project", ref: string | number): Promise<string | undefined> {
+  if (!verifyAtPreview()) return undefined;
+  const reads = readsOf(ctx.client);
+  if (reads.unreachable) return undefined;
+  try {
+    return (await ownerFacts(ctx, reads, kind, ref))?.fullPath;
+  } catch {
+    // What the read could not tell is no refusal: the report names the owner as the program does.
+    return undefined;
+  }
 }
 
 /** How the user falls short of `role` on the owner, in words; undefined when they do not. */

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { type Diagnostic, isStackResource, type PreviewOutput, type PreviewStep, SECRET, type StepState, UNKNOWN } from "./preview";
 import { type KindTerms, OWNER_INPUTS, termsOf } from "./terms";
-import { envelopeOf } from "../engine/envelope";
+import { envelopeOf, SHOWN_ENGINE_KEYS, type Takeover } from "../engine/envelope";
 
 /** The kinds of change, in the order a reviewer reads them: what destroys first. */
 export const CHANGE_KINDS = ["delete", "replace", "removal", "takeover", "update", "create", "drift"] as const;
@@ -87,8 +87,8 @@ export interface Review {
   warnings: Problem[];
 }
 
-/** Whether an input is no field a reviewer reads: the engine's own (`__provider`), or one of the kind's `notFields`. */
-const isNotField = (terms: KindTerms, key: string) => key.startsWith("__") || terms.notFields.has(key);
+/** Whether an input is no field a reviewer reads: the engine's own (`__provider`, the takeover, the owner's path), or one of the kind's `notFields`. */
+const isNotField = (terms: KindTerms, key: string) => key.startsWith("__") || SHOWN_ENGINE_KEYS.includes(key) || terms.notFields.has(key);
 
 /** `pulumi-nodejs:dynamic/platform:Badge` → `Badge`; another provider's type as it is. */
 export function kindOf(type: string | undefined, urn: string): string {
@@ -121,12 +121,69 @@ function* nodesOf(value: unknown): Generator<unknown> {
 }
 
 function containsSecret(value: unknown): boolean {
-  for (const node of nodesOf(value)) {
-    if (node === SECRET) return true;
-    // The CLI's JSON form of a secret in some releases: {"4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value}.
-    if (node !== null && typeof node === "object" && !Array.isArray(node) && "4dabf18193072939515e22adb298388d" in node) return true;
-  }
+  for (const node of nodesOf(value)) if (isSecretValue(node)) return true;
   return false;
+}
+
+/** A secret as the CLI writes it: `[secret]`, or in some releases {"4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value}. */
+function isSecretValue(value: unknown): boolean {
+  return value === SECRET || (value !== null && typeof value === "object" && !Array.isArray(value) && "4dabf18193072939515e22adb298388d" in value);
+}
+
+/** A list or an object that is no secret itself, whose parts may be shown apart. */
+const isContainer = (value: unknown): value is Record<string, unknown> | unknown[] => value !== null && typeof value === "object" && !isSecretValue(value);
+
+/** The path of a part, in the form of the engine's detailed diff: `variables.DEPLOY_TOKEN`, `inputs[0]`, `labels["a.b"]`. */
+function partPath(path: string, key: string, inList: boolean): string {
+  if (inList) return `${path}[${key}]`;
+  return /^[A-Za-z_][\w-]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+}
+
+/**
+ * One field before and after, as rows: the value whole, or, where it holds a
+ * secret among plain values (a schedule's variables, one of them secret), its
+ * parts apart down to each secret (and the parts of each sibling alike), so
+ * that only the secrets are masked and every name and plain value shows. A field the resource declares secret is
+ * one row, masked. `changedOnly` (an update, drift) leaves out the parts that
+ * are the same on both sides, unless none differs.
+ */
+function fieldRows(path: string, before: unknown, after: unknown, secret: boolean, changedOnly: boolean): FieldChange[] {
+  const rows: FieldChange[] = [];
+  const row = (at: string, was: unknown, is: unknown) => rows.push({ path: at, before: shown(was, secret), after: shown(is, secret) });
+  // A loop, not recursion: a value may nest thousands deep.
+  // Each entry: a path, its value before and after, and whether it is shown by parts as its siblings are.
+  const pending: [string, unknown, unknown, boolean][] = [[path, before, after, false]];
+  while (pending.length > 0) {
+    const [at, was, is, likeSiblings] = pending.pop()!;
+    const splits = !secret && (likeSiblings || containsSecret(was) || containsSecret(is)) && [was, is].every((side) => side === undefined || side === null || isContainer(side));
+    const inList = Array.isArray(was ?? is);
+    if (!splits || [was, is].some((side) => isContainer(side) && Array.isArray(side) !== inList)) {
+      row(at, was, is);
+      continue;
+    }
+    const parts = [...new Set([...Object.keys((was ?? {}) as object), ...Object.keys((is ?? {}) as object)])];
+    const partOf = (side: unknown, key: string) => (isContainer(side) ? (side as Record<string, unknown>)[key] : undefined);
+    const kept = parts.filter((key) => !changedOnly || !sameValue(partOf(was, key) ?? null, partOf(is, key) ?? null));
+    if (kept.length === 0) {
+      row(at, was, is);
+      continue;
+    }
+    // Where one part holds a secret, each of its siblings is shown by parts too: the items of a list alike.
+    const holding = kept.some((key) => containsSecret(partOf(was, key)) || containsSecret(partOf(is, key)));
+    for (const key of kept.reverse()) pending.push([partPath(at, key, inList), partOf(was, key), partOf(is, key), holding]);
+  }
+  return rows;
+}
+
+/** The value at a path of what a takeover overwrites: `[secret]` where the path passes through a secret. */
+function overwrittenAt(overwrites: Record<string, unknown>, path: string): unknown {
+  let current: unknown = overwrites;
+  for (const part of pathParts(path)) {
+    if (isSecretValue(current)) return SECRET;
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current;
 }
 
 /**
@@ -209,10 +266,7 @@ function fieldsAt(paths: string[], before: Record<string, unknown> | null | unde
   return paths
     .filter((path) => !isNotField(terms, pathParts(path)[0] ?? ""))
     .sort()
-    .map((path) => {
-      const secret = isSecretPath(terms, path);
-      return { path, before: shown(valueAt(before, path), secret), after: shown(valueAt(after, path), secret) };
-    });
+    .flatMap((path) => fieldRows(path, valueAt(before, path), valueAt(after, path), isSecretPath(terms, path), true));
 }
 
 function differingKeys(before: Record<string, unknown> | null | undefined, after: Record<string, unknown> | null | undefined): string[] {
@@ -220,11 +274,28 @@ function differingKeys(before: Record<string, unknown> | null | undefined, after
   return [...keys].filter((key) => !sameValue(before?.[key], after?.[key]));
 }
 
-/** The fields a new object is created with (its inputs, secrets named only). */
+/**
+ * The fields a new object is created with (its inputs, secrets named only);
+ * for a settings resource's create, which overwrites settings that exist, each
+ * with the value it has now (the settings the preview read: those it does not
+ * overwrite have the declared value already).
+ */
 function createdFields(state: StepState | null | undefined, terms: KindTerms): FieldChange[] {
-  return Object.entries(state?.inputs ?? {})
+  const fields = Object.entries(state?.inputs ?? {})
     .filter(([key]) => !isNotField(terms, key))
-    .map(([path, value]) => ({ path, before: { absent: true } as Shown, after: shown(value, isSecretPath(terms, path)) }));
+    .flatMap(([path, value]) => fieldRows(path, undefined, value, isSecretPath(terms, path), false));
+  const settings = settingsTakenOver(state);
+  if (!settings) return fields;
+  return fields.map((field) => {
+    const now = pathParts(field.path)[0]! in settings.overwrites ? overwrittenAt(settings.overwrites, field.path) : undefined;
+    return { ...field, before: now === undefined ? field.after : shown(now, isSecretPath(terms, field.path)) };
+  });
+}
+
+/** The settings a settings resource's create takes over by nature, as the preview read them (src/engine/import.ts). */
+function settingsTakenOver(state: StepState | null | undefined): Takeover | undefined {
+  const { takeover } = envelopeOf(state?.inputs ?? {});
+  return takeover?.byNature === true && isRecord(takeover.overwrites) ? takeover : undefined;
 }
 
 /** The fields a resource of `type` declares in a state's inputs, as a create of it records them (secrets named only). */
@@ -287,14 +358,22 @@ export function objectName(change: Pick<Change, "kind" | "type" | "object">): Ob
   return { noun, ...(parts[1] !== undefined ? { id: parts[1] } : {}), ...(parts[2] !== undefined ? { label: parts[2] } : {}) };
 }
 
-/** Whose object it is, from the inputs that name the owner. */
+/**
+ * Whose object it is, from the inputs that name the owner: a group or project
+ * the program names by numeric id by the path the preview read for it (the
+ * input `ownerPath` beside it, or the output the state keeps), so an owner
+ * reads the same whatever the program names it by.
+ */
 function ownerOf(state: StepState | null | undefined, terms: KindTerms): OwnerName {
   const inputs = state?.inputs ?? {};
   for (const input of OWNER_INPUTS) {
     const value = inputs[input];
     if (value === undefined) continue;
     const words = input === "registry" ? "virtual registry" : input;
-    return value === UNKNOWN ? { words: `${words} (a new one)` } : { words, path: typeof value === "string" ? value : jsonText(value) };
+    if (value === UNKNOWN) return { words: `${words} (a new one)` };
+    const byId = input !== "registry" && (typeof value === "number" || (typeof value === "string" && /^\d+$/.test(value)));
+    const path = byId ? (envelopeOf(inputs).ownerPath ?? envelopeOf(state?.outputs ?? {}).ownerPath) : undefined;
+    return { words, path: path ?? (typeof value === "string" ? value : jsonText(value)) };
   }
   return { words: terms.instanceWide ? "the instance" : "(no owner named)" };
 }
@@ -324,7 +403,8 @@ function kindOfStep(step: PreviewStep): ChangeKind | undefined {
 function isTakeover(state: StepState | null | undefined): boolean {
   const inputs = state?.inputs ?? {};
   const { takeover, importId } = envelopeOf(inputs);
-  return takeover !== undefined || inputs.adoptExisting === true || importId !== undefined;
+  // A settings resource's create takes over by nature: it is its create, shown with the values it overwrites.
+  return (takeover !== undefined && takeover.byNature !== true) || inputs.adoptExisting === true || importId !== undefined;
 }
 
 export const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
@@ -342,8 +422,8 @@ function takeoverFields(step: PreviewStep, terms: KindTerms): Pick<Change, "fiel
   }
   const now = current as Record<string, unknown>;
   const fields = declared
-    .filter((field) => field.path in now)
-    .map((field) => ({ ...field, before: shown(now[field.path], isSecretPath(terms, field.path)) }));
+    .filter((field) => pathParts(field.path)[0]! in now)
+    .map((field) => ({ ...field, before: shown(overwrittenAt(now, field.path), isSecretPath(terms, field.path)) }));
   return { fields, note: fields.length === 0 ? "the object already has every declared value" : undefined };
 }
 
@@ -467,7 +547,10 @@ function changeOf(step: PreviewStep, kind: ChangeKind): Change {
   }
   if (kind === "replace") change.reasons = (step.replaceReasons ?? step.diffReasons ?? []).filter((reason) => !isNotField(terms, reason));
   if (kind === "update" || kind === "replace") change.fields = fieldChanges(step, terms);
-  if (kind === "create") change.fields = createdFields(step.newState, terms);
+  if (kind === "create") {
+    change.fields = createdFields(step.newState, terms);
+    if (settingsTakenOver(step.newState)) change.note = "the settings exist: each declared one before (as the preview read it) and after";
+  }
   if (kind === "takeover") Object.assign(change, takeoverFields(step, terms));
   const ownership = kind === "update" ? ownershipChange(step, terms) : undefined;
   if (ownership) {

@@ -102,20 +102,13 @@ const NAME_CHARACTERS = 200;
 const MESSAGE_CHARACTERS = 2000;
 
 /**
- * The ASCII punctuation that is Markdown or HTML somewhere in a line, or
- * starts a reference, a mention, an emoji or a URL (`.` makes `www.` links).
- * `,`, `-` and `/` mean nothing inside a line, and every escaped text is inside one.
- */
-const PUNCTUATION = /[!-+.:-@[-`{-~]/g;
-
 /**
  * Text from a program or a server as a code element, shown as it is and
- * inert: invisible characters as their escape, every ASCII punctuation as a
- * numeric character reference, which CommonMark shows as the character and
- * never reads as Markdown or HTML (`&#91;click&#93;&#40;…` is no link, `&#60;`
- * no tag, `&#124;` no cell's end, `&#96;` no code span's end). In a code
- * element GitLab makes no link of a URL, a mention, a reference or an emoji.
- * A text past `max` characters is cut, and says how long it is.
+ * inert: invisible characters as their escape, and each character that could
+ * start Markdown or HTML there as a numeric character reference, which
+ * CommonMark shows as the character and never reads as syntax (see `inert`).
+ * In a code element GitLab makes no link of a mention, a reference or an
+ * emoji. A text past `max` characters is cut, and says how long it is.
  */
 export function code(text: string, max = Number.POSITIVE_INFINITY): string {
   const cut = text.length > max ? text.slice(0, /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max) : text;
@@ -123,8 +116,66 @@ export function code(text: string, max = Number.POSITIVE_INFINITY): string {
   return cut === text ? shown : `${shown}… <em>(${text.length.toLocaleString("en-US")} characters, shown shortened)</em>`;
 }
 
-/** Text with invisible characters as their escape and every punctuation as a character reference: no Markdown, no HTML. */
-const inert = (text: string) => visible(text).replace(PUNCTUATION, (character) => `&#${character.charCodeAt(0)};`);
+/** Characters that are Markdown or HTML wherever they stand in a line: tags and comments, code spans, links and images, table cells, math. */
+const ALWAYS = new Set(["<", "`", "[", "]", "|", "$"]);
+/** Emphasis and strikethrough delimiters: inert only between two spaces (then they neither open nor close), `_` also inside a word. */
+const DELIMITERS = new Set(["*", "_", "~"]);
+const SPACE = /\s/u;
+const WORD = /[\p{L}\p{N}]/u;
+const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
+
+/** Whether the character at `index` of `text` must be a character reference for the text to stay inert in a line of Markdown. */
+function mustEscape(text: string, index: number): boolean {
+  const character = text[index]!;
+  if (ALWAYS.has(character)) return true;
+  const before = text[index - 1] ?? "";
+  const after = text[index + 1] ?? "";
+  if (DELIMITERS.has(character)) return !((SPACE.test(before) && SPACE.test(after)) || (character === "_" && WORD.test(before) && WORD.test(after)));
+  switch (character) {
+    // An entity or character reference would show as the character it names.
+    case "&":
+      return /^&#?[A-Za-z0-9]+;/.test(text.slice(index, index + 34));
+    // A backslash escape would hide itself and the character after it: the next one, or the `<` of the closing tag.
+    case "\\":
+      return after === "" || ASCII_PUNCTUATION.test(after);
+    // The autolinks a Markdown parser makes itself, before any filter of the platform: `https://`, `www.`, e-mail addresses.
+    case ":":
+      return text.startsWith("//", index + 1);
+    case ".":
+      return index >= 3 && text.slice(index - 3, index).toLowerCase() === "www";
+    case "@":
+      return true;
+    default:
+      return false;
+  }
+}
+
+/**
+ * Text with invisible characters as their escape and each character that
+ * would be Markdown or HTML as a character reference (`&#60;` no tag or
+ * comment, `&#96;` no code span's end, `&#91;` no link, `&#124;` no cell's
+ * end, `https&#58;//` and `www&#46;` no link), the rest as it is, so that the
+ * note stays readable where it is read raw (through the API, in an e-mail).
+ */
+function inert(text: string): string {
+  const shown = visible(text);
+  return shown.replace(MAY_ESCAPE, (character: string, index: number) => (mustEscape(shown, index) ? `&#${character.charCodeAt(0)};` : character));
+}
+
+/** The characters `mustEscape` may escape: the rest never are. */
+const MAY_ESCAPE = /[<`[\]|$*_~&\\:.@]/g;
+
+/**
+ * The line under the verdict, the tool's own Markdown (a link to the job),
+ * read back from a note's data: kept to one line that can open nothing that
+ * runs past it (no HTML, so no comment; no code fence), so no data can hide
+ * the rest of the note.
+ */
+function contextMarkdown(context: string): string {
+  return visible(context)
+    .replace(/</g, "&#60;")
+    .replace(/^(\s*)([`~])/, (_all, space: string, fence: string) => `${space}&#${fence.charCodeAt(0)};`);
+}
 
 /** "badge 4 <code>legacy</code>": the tool's noun and the object's number, its name as code. */
 function objectMarkdown(change: Change): string {
@@ -150,7 +201,8 @@ function cell(value: Shown): string {
 
 function fieldTable(change: Change): string[] {
   if (change.fields.length === 0) return [];
-  const created = change.kind === "create" || (change.kind === "takeover" && change.fields.every((field) => "absent" in field.before));
+  // What is created with values alone; a settings resource's create, which overwrites settings that exist, with the values before.
+  const created = (change.kind === "create" || change.kind === "takeover") && change.fields.every((field) => "absent" in field.before);
   const rows = change.fields.map((field: FieldChange) => {
     const path = code(field.path, NAME_CHARACTERS);
     return created ? `| ${path} | ${cell(field.after)} |` : `| ${path} | ${cell(field.before)} | ${cell(field.after)} |`;
@@ -277,7 +329,7 @@ function changeText(detailed: boolean, applied: boolean): (change: Change) => st
 function render(review: Review, ordered: Change[], options: MarkdownOptions, linesOf: (change: Change) => string, shortened: boolean, limitChanges = ordered.length): string {
   const title = options.applied ? "Pulumi up" : "Pulumi preview";
   const head = [markerOf(options.stack, options.result ?? options.applied), `### ${title}${options.stack ? ` of stack ${code(options.stack, NAME_CHARACTERS)}` : ""}`, "", verdictOf(review, options.applied), ""];
-  if (options.context) head.push(options.context, "");
+  if (options.context) head.push(contextMarkdown(options.context), "");
   if (options.notice) head.push(...options.notice);
   const shownChanges = ordered.slice(0, limitChanges);
   // Concatenated, never spread into a call: a section may hold tens of thousands of lines.

@@ -159,7 +159,7 @@ describe.sequential("an apply that fails part way, and its retry, through the te
     const preview = await runJob("preview", mergeRequestPipeline());
     expect(preview.code).toBe(1);
     expect(preview.stdout).toContain("deletes badge");
-    expect(preview.stdout).toMatch(/acme-status &#40;Badge&#41;<\/code>: <code>Badge&#58; could not delete groups\/acme\/badges\/\d+&#58; group&#58; the token&#39;s user &#40;maintainer&#41; needs the Owner role on group acme/);
+    expect(preview.stdout).toMatch(/acme-status \(Badge\)<\/code>: <code>Badge: could not delete groups\/acme\/badges\/\d+: group: the token's user \(maintainer\) needs the Owner role on group acme/);
     const saved = JSON.parse(readFileSync(path.join(program.dir, `preview-${program.stack}.json`), "utf8")) as { diagnostics: { severity: string; message: string }[] };
     expect(saved.diagnostics.filter((d) => d.severity === "error").map((d) => d.message)).toEqual([expect.stringMatching(/^Badge: could not delete groups\/acme\/badges\/\d+: group: /)]);
   });

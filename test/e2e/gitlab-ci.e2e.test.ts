@@ -309,6 +309,6 @@ describe.sequential("the template's pipeline under gitlab-ci-local, two stacks",
     const issues = await api.list<{ title: string; description: string; state: string }>(apiPath`/projects/${projectId}/issues`, { state: "all" });
     const drift = issues.filter((issue) => issue.description?.startsWith("<!-- platform-review-drift"));
     expect(drift.map((issue) => issue.title)).toEqual(["Drift on stack dev: 1 object changed outside the program"]);
-    expect(drift[0]!.description).toContain("https&#58;//elsewhere&#46;example&#46;com");
+    expect(drift[0]!.description).toContain("https&#58;//elsewhere.example.com");
   });
 });

@@ -87,7 +87,7 @@ describe.sequential("the retry of an apply cut in a create and in a replacement"
     const report = await review(["--preview", file("review.json"), "--post"], { CI_MERGE_REQUEST_IID: String(mergeRequestIid), CI_COMMIT_SHA: opened.sha });
     expect(report.code, report.stderr).toBe(0);
     expect(report.stdout).toContain("replaces SAML group link <code>platform-ops</code>");
-    expect(report.stdout).toContain("creates pipeline schedule <code>Nightly deploy &#40;retry test&#41;</code>");
+    expect(report.stdout).toContain("creates pipeline schedule <code>Nightly deploy (retry test)</code>");
     commit = await mergeMergeRequest({ api, projectId }, mergeRequestIid);
   });
 

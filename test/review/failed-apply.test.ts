@@ -233,7 +233,7 @@ describe("the guard of a retry after a create that failed with its object made",
     const { iid, commit } = await reviewedAndMerged(RETRY_REVIEWED);
     await failedApplyOf(commit);
     const result = (await notesOf(iid)).find((note) => note.body.startsWith(markerOf("e2e", true)))!;
-    expect(result.body).toMatch(/#### Not applied \(1\)\n\n- `\+` creates pipeline schedule <code>Nightly deploy &#40;retry test&#41;<\/code>[^\n]*<em>\(its step failed/);
+    expect(result.body).toMatch(/#### Not applied \(1\)\n\n- `\+` creates pipeline schedule <code>Nightly deploy \(retry test\)<\/code>[^\n]*<em>\(its step failed/);
     expect(appliedInNote(result.body)!.made).toEqual([{ urn: SCHEDULE, id: SCHEDULE_ID }]);
   });
 
@@ -334,11 +334,11 @@ describe("the guard of a retry after a replacement cut between its halves", () =
   it("the failed apply's result says which half is left; the retry's report shows the old object's delete, which the preview has no step for", async () => {
     expect(await cli(["--up", file(RETRY_FAILED_UP)], {})).toBe(1);
     expect(output).toContain(
-      "- `+-` replaced SAML group link <code>platform-ops</code> of group <code>acme</code>, <em>cut short&#58; the new object was made, the old one not deleted&#59; the next apply deletes it</em>",
+      "- `+-` replaced SAML group link <code>platform-ops</code> of group <code>acme</code>, <em>cut short: the new object was made, the old one not deleted; the next apply deletes it</em>",
     );
     expect(await cli(["--preview", file(RETRY_PREVIEW)], {})).toBe(0);
     expect(output).toContain(
-      "- `-` deletes SAML group link <code>platform-ops</code> of group <code>acme</code>, <em>the rest of a replacement an earlier apply cut short &#40;its new object was made&#41;&#58; the next apply deletes it</em>",
+      "- `-` deletes SAML group link <code>platform-ops</code> of group <code>acme</code>, <em>the rest of a replacement an earlier apply cut short (its new object was made): the next apply deletes it</em>",
     );
     // The retry's apply, whose events have the delete and no other change: its result says what it deleted.
     expect(await cli(["--up", file(fixture("retry-up.json"))], {})).toBe(0);
@@ -365,9 +365,9 @@ describe("the guard of a retry after a replacement cut between its halves", () =
     const reviewed = fixture("retry-delete-first-reviewed.json");
     const retry = fixture("retry-delete-first-preview.json");
     expect(await cli(["--up", file(fixture("retry-delete-first-failed-up.json"))], {})).toBe(1);
-    expect(output).toContain("<em>cut short&#58; the old object was deleted, the new one not made&#59; the next apply creates it</em>");
+    expect(output).toContain("<em>cut short: the old object was deleted, the new one not made; the next apply creates it</em>");
     expect(await cli(["--preview", file(retry)], {})).toBe(0);
-    expect(output).toContain("<em>an earlier apply deleted the old object already&#58; what is left is to create the new one</em>");
+    expect(output).toContain("<em>an earlier apply deleted the old object already: what is left is to create the new one</em>");
     const { commit } = await reviewedAndMerged(reviewed);
     expect(await cli(["--up", file(fixture("retry-delete-first-failed-up.json")), "--planned", file(reviewed), "--post", "--quiet"], onMain(commit))).toBe(1);
     expect(await guard(commit, retry), stderr).toBe(0);

@@ -43,6 +43,9 @@ export const HOSTILE: readonly string[] = [
   "c1 \u0085 \u009B controls",
   "<http://evil.example.com>",
   "x".repeat(5000),
+  "blank \u034F\uFE0F\u{E0100}\u115F\u3164\u2800\u00A0 fillers",
+  "_x_ a\\_b\\ \\\\`c` &amp;",
+  "ends with a backslash\\",
 ];
 
 /** A value nested `depth` deep: `{"a":{"a":…{"a":"bottom"}…}}`. */

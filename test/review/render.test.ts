@@ -54,9 +54,12 @@ function elements(dom: string): Record<string, number> {
 const codeTexts = (dom: string) =>
   [...dom.matchAll(/<code>([^<]*)<\/code>/g)].map(([, text]) => text!.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&nbsp;/g, "\u00a0").replace(/&amp;/g, "&"));
 
-/** A string as the report must show it: every control, format or separator character as its escape. */
+/** A string as the report must show it: every control, format, separator, default-ignorable or blank character as its escape. */
 const visible = (text: string) =>
-  text.replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu, (character) => `\\u${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`);
+  text.replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]|(?! )\p{Zs}/gu, (character) => {
+    const point = character.codePointAt(0)!.toString(16).toUpperCase();
+    return point.length > 4 ? `\\u{${point}}` : `\\u${point.padStart(4, "0")}`;
+  });
 
 describe("reports as a browser shows them", { timeout: 120_000 }, () => {
   for (const file of readdirSync(fixtures).filter((name) => name.endsWith(".md"))) {
@@ -94,5 +97,16 @@ describe("reports as a browser shows them", { timeout: 120_000 }, () => {
     // Outside code, where GitLab makes links of mentions, references, emoji and URLs, none of theirs.
     const own = withoutCode(dom).replace(/<!-- platform-review stack="e2e" -->/, "");
     expect(own).not.toMatch(/@|#\d|!\d|:smile:|evil|javascript|<!--|the rest of the note|onerror|\u202e|\u0000/i);
+  });
+
+  it("a line under the verdict read back from data hides nothing after it", () => {
+    const preview = parsePreview(readFileSync(path.join(fixtures, "change.json"), "utf8"));
+    for (const [index, context] of ["Previewed at commit abc. <!--", "```", "<details><summary>more</summary>"].entries()) {
+      const dom = renderInChromium(`context-${index}`, markdownOf(reviewOf(preview), { stack: "e2e", context }));
+      expect(dom, context).toContain("<h4>Deletes (1)</h4>");
+      expect(dom, context).toContain("<code>legacy</code>");
+      expect(elements(dom), context).not.toHaveProperty("pre");
+      expect(elements(dom), context).not.toHaveProperty("details");
+    }
   });
 });

@@ -132,19 +132,52 @@ describe("what the report names (./fixtures/naming*.json: the real CLI, test/e2e
 });
 
 describe("text from a program or a server", () => {
-  it("is a code element: punctuation as character references, invisible characters as their escape", () => {
+  it("is a code element: what would be Markdown or HTML as character references, the rest as it is; invisible characters as their escape", () => {
     expect(code("[click](https://x.example.com) @all #1 :smile: `a` | <b>")).toBe(
-      "<code>&#91;click&#93;&#40;https&#58;//x&#46;example&#46;com&#41; &#64;all &#35;1 &#58;smile&#58; &#96;a&#96; &#124; &#60;b&#62;</code>",
+      "<code>&#91;click&#93;(https&#58;//x.example.com) &#64;all #1 :smile: &#96;a&#96; &#124; &#60;b></code>",
     );
-    expect(code("a\u202Eb\u0000c\nd\u200Be\u{E0041}")).toBe("<code>a&#92;u202Eb&#92;u0000c&#92;u000Ad&#92;u200Be&#92;u&#123;E0041&#125;</code>");
+    expect(code("a\u202Eb\u0000c\nd\u200Be\u{E0041}")).toBe("<code>a\\u202Eb\\u0000c\\u000Ad\\u200Be\\u{E0041}</code>");
     expect(code("x".repeat(250), 200)).toBe(`<code>${"x".repeat(200)}</code>… <em>(250 characters, shown shortened)</em>`);
+  });
+
+  it("reads as it is where nothing in it is Markdown: paths, URLs, cron lines, variable names, times", () => {
+    for (const text of ["acme/platform-infra", "variables.DEPLOY_ENVIRONMENT.value", "0 2 * * 1-5", "Europe/Berlin 12:30", "https&x=1", "%{project_path}/coverage.svg", "a > b"]) {
+      expect(code(text), text).toBe(`<code>${text}</code>`);
+    }
+    expect(code("https://ci.example.com/a.svg?b=1&c=2")).toBe("<code>https&#58;//ci.example.com/a.svg?b=1&c=2</code>");
+    expect(code("www.example.com someone@example.com")).toBe("<code>www&#46;example.com someone&#64;example.com</code>");
+    // A backslash at the end would escape the `<` of the closing tag.
+    expect(code("C:\\dir\\")).toBe("<code>C:\\dir&#92;</code>");
+    // Emphasis that could open or close, a backslash escape, an entity: each a reference.
+    expect(code("_em_ *em* ~~s~~ \\* &lt; $x$")).toBe("<code>&#95;em&#95; &#42;em&#42; &#126;&#126;s&#126;&#126; &#92;&#42; &#38;lt; &#36;x&#36;</code>");
+  });
+
+  it("characters that display as nothing or as blank are shown as their escape: the whole class, not a list", () => {
+    const blank = ["\u034F", "\uFE0F", "\u{E0100}", "\u115F", "\u1160", "\u3164", "\uFFA0", "\u2800", "\u00A0", "\u2003", "\u180E", "\u{E0001}", "\u{E0020}", "\u{F0000}", "\u0378"];
+    for (const character of blank) {
+      const point = character.codePointAt(0)!.toString(16).toUpperCase();
+      expect(code(`a${character}b`), point).toBe(`<code>a\\u${point.length > 4 ? `{${point}}` : point.padStart(4, "0")}b</code>`);
+    }
+    expect(code("ä é ß 漢字 😀 a b")).toBe("<code>ä é ß 漢字 😀 a b</code>");
+  });
+
+  it("the line under the verdict, read back from data, can hide nothing after it: no comment, no HTML, no fence", () => {
+    const review = reviewOfFixture("change");
+    for (const context of ["Previewed at commit abc. <!--", "```", "  ~~~", "<details><summary>x</summary>", "a\n\n<!--"]) {
+      const report = markdownOf(review, { stack: "e2e", context });
+      expect(report, context).toContain("- `-` deletes badge 1 <code>legacy</code> of group <code>acme</code>");
+      // Between the marker and the first section: the heading, the verdict and the line under it.
+      const head = report.slice(report.indexOf("\n") + 1, report.indexOf("#### ")).replace("<code>e2e</code>", "");
+      expect(head, context).not.toMatch(/<|^\s*(?:```|~~~)/m);
+    }
+    expect(markdownOf(review, { context: "Applied commit `abc` ([job](https://ci.example.com/j/1))." })).toContain("\nApplied commit `abc` ([job](https://ci.example.com/j/1)).\n");
   });
 
   it("a report rendered again from data: names taken apart by the tool's own words, anything else shown whole as code", () => {
     const summary = summaryOf(reviewOfFixture("change"));
     const forged = { ...summary, changes: [{ ...summary.changes[0]!, object: "badge 1 `a` of group `b`", owner: "<img src=x>", note: "<b>@all</b>" }] };
     const report = markdownOf({ ...summary, ...parseSummary(JSON.stringify(forged)) } as Review);
-    expect(report).toContain("- `-` deletes badge 1 <code>a&#96; of group &#96;b</code> of <code>&#60;img src&#61;x&#62;</code>, <em>&#60;b&#62;&#64;all&#60;/b&#62;</em>");
+    expect(report).toContain("- `-` deletes badge 1 <code>a&#96; of group &#96;b</code> of <code>&#60;img src=x></code>, <em>&#60;b>&#64;all&#60;/b></em>");
   });
 
   it("a stack's name cannot end the note's marker", () => {
@@ -172,6 +205,87 @@ describe("secrets", () => {
       { path: "channel", before: { value: "ci" }, after: { secret: true } },
       { path: "webhook", before: { secret: true }, after: { secret: true } },
     ]);
+  });
+});
+
+describe("a value holding a secret among plain values: each part shown, only the secrets masked", () => {
+  const SCHEDULE = "pulumi-nodejs:dynamic/platform:PipelineSchedule";
+  const scheduleUrn = "urn:pulumi:dev::infra::pulumi-nodejs:dynamic/platform:PipelineSchedule::nightly";
+  const base = { project: "acme/web", description: "Nightly", ref: "main", cron: "0 2 * * *" };
+  // The CLI's other JSON form of a secret (`pulumi up --json`), which may carry the plain value: never read into.
+  const wrapped = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: '"leaked-token-value"' };
+
+  it("a create: every variable's name, type and plain value; the secret value named only", () => {
+    const variables = { DEPLOY_ENVIRONMENT: { value: "staging", variableType: "env_var" }, DEPLOY_TOKEN: { value: "[secret]", variableType: "env_var" }, SIGNING: { value: wrapped, variableType: "file" } };
+    const review = reviewOf({ steps: [{ op: "create", urn: scheduleUrn, newState: { type: SCHEDULE, inputs: { ...base, variables } } }] } as PreviewOutput);
+    expect(review.changes[0]!.fields.filter((field) => field.path.startsWith("variables"))).toEqual([
+      { path: "variables.DEPLOY_ENVIRONMENT.value", before: { absent: true }, after: { value: "staging" } },
+      { path: "variables.DEPLOY_ENVIRONMENT.variableType", before: { absent: true }, after: { value: "env_var" } },
+      { path: "variables.DEPLOY_TOKEN.value", before: { absent: true }, after: { secret: true } },
+      { path: "variables.DEPLOY_TOKEN.variableType", before: { absent: true }, after: { value: "env_var" } },
+      { path: "variables.SIGNING.value", before: { absent: true }, after: { secret: true } },
+      { path: "variables.SIGNING.variableType", before: { absent: true }, after: { value: "file" } },
+    ]);
+    const everything = markdownOf(review) + JSON.stringify(summaryOf(review));
+    expect(everything).not.toContain("leaked-token-value");
+    expect(markdownOf(review)).toContain("| <code>variables.DEPLOY_ENVIRONMENT.value</code> | <code>staging</code> |");
+  });
+
+  it("an update the engine gave no detailed diff for: the parts that differ, each secret named only", () => {
+    const before = { DEPLOY_ENVIRONMENT: { value: "staging", variableType: "env_var" }, DEPLOY_TOKEN: { value: "[secret]", variableType: "env_var" } };
+    const after = { DEPLOY_ENVIRONMENT: { value: "production", variableType: "env_var" }, DEPLOY_TOKEN: { value: "[secret]", variableType: "env_var" }, LEVEL: { value: "[secret]", variableType: "env_var" } };
+    const review = reviewOf({
+      steps: [{ op: "update", urn: scheduleUrn, oldState: { type: SCHEDULE, id: "projects/acme%2Fweb/pipeline_schedules/1", inputs: { ...base, variables: before } }, newState: { type: SCHEDULE, inputs: { ...base, variables: after } } }],
+    } as PreviewOutput);
+    expect(review.changes[0]!.fields).toEqual([
+      { path: "variables.DEPLOY_ENVIRONMENT.value", before: { value: "staging" }, after: { value: "production" } },
+      { path: "variables.LEVEL.value", before: { absent: true }, after: { secret: true } },
+      { path: "variables.LEVEL.variableType", before: { absent: true }, after: { value: "env_var" } },
+    ]);
+  });
+
+  it("a property the resource declares secret stays one masked value; a list nested thousands deep with a secret at its bottom is shown by parts without a stack", () => {
+    const integration = reviewOf({
+      steps: [{ op: "create", urn: "urn:pulumi:dev::infra::pulumi-nodejs:dynamic/platform:GroupIntegration::chat", newState: { type: "pulumi-nodejs:dynamic/platform:GroupIntegration", inputs: { group: "acme", slug: "mattermost", webhook: "https://hooks.example.com/plain-looking" } } }],
+    } as PreviewOutput);
+    expect(integration.changes[0]!.fields.find((field) => field.path === "webhook")).toEqual({ path: "webhook", before: { absent: true }, after: { secret: true } });
+    let deep: unknown = ["[secret]", "plain"];
+    for (let i = 0; i < 3000; i++) deep = [deep];
+    const review = reviewOf({ steps: [{ op: "create", urn: "urn:pulumi:dev::infra::other:index:Deep::deep", newState: { type: "other:index:Deep", inputs: { deep } } }] } as PreviewOutput);
+    expect(review.changes[0]!.fields.map((field) => [field.path.length, field.after])).toEqual([
+      [4 + 3 * 3001, { secret: true }],
+      [4 + 3 * 3001, { value: "plain" }],
+    ]);
+  });
+});
+
+describe("an owner named by numeric id reads by its path (the preview's `ownerPath`, src/engine/envelope.ts)", () => {
+  const BADGE = "pulumi-nodejs:dynamic/platform:Badge";
+  const badgeUrn = (name: string) => `urn:pulumi:dev::infra::${BADGE}::${name}`;
+  const badge = { name: "coverage", linkUrl: "https://ci.example.com", imageUrl: "https://ci.example.com/b.svg" };
+
+  it("in every kind of change: the path check read, or the one the state's outputs keep; without either, the id", () => {
+    const review = reviewOf({
+      steps: [
+        { op: "create", urn: badgeUrn("made"), newState: { type: BADGE, inputs: { ...badge, group: 12, ownerPath: "acme" } } },
+        { op: "delete", urn: badgeUrn("gone"), oldState: { type: BADGE, id: "groups/12/badges/3", inputs: { ...badge, group: 12 }, outputs: { ...badge, group: 12, ownerPath: "acme" } } },
+        {
+          op: "replace",
+          urn: badgeUrn("moved"),
+          oldState: { type: BADGE, id: "projects/7/badges/4", inputs: { ...badge, project: 7 }, outputs: { project: 7, ownerPath: "acme/web" } },
+          newState: { type: BADGE, inputs: { ...badge, project: "8", ownerPath: "acme/api" } },
+          replaceReasons: ["project"],
+        },
+        { op: "create", urn: badgeUrn("unread"), newState: { type: BADGE, inputs: { ...badge, group: 13 } } },
+      ],
+    } as PreviewOutput);
+    expect(summaryOf(review).sentences).toEqual([
+      "deletes badge 3 `coverage` of group acme",
+      "replaces badge 4 `coverage` of project acme/web by a new one of project acme/api (project changes)",
+      "creates badge `coverage` of group 13",
+      "creates badge `coverage` of group acme",
+    ]);
+    expect(review.changes.flatMap((change) => change.fields.map((field) => field.path))).not.toContain("ownerPath");
   });
 });
 
@@ -281,8 +395,8 @@ describe("the command", () => {
     const guarded = await run("--preview", hostile, "--reviewed", summary);
     expect(guarded.code).toBe(3);
     const notice = guarded.out.slice(guarded.out.indexOf("#### Stopped"), guarded.out.indexOf("#### Deletes"));
-    expect(notice).toContain("- <code>not reviewed&#58; deletes badge 7 &#96;&#60;img src&#61;x onerror&#61;alert&#40;1&#41;&#62;&#96; of group &#60;img src&#61;x onerror&#61;alert&#40;1&#41;&#62;</code>");
-    expect(notice).toContain("- <code>not reviewed&#58; deletes badge 16 &#96;right-to-left &#92;u202Eevil&#46;exe&#96;");
+    expect(notice).toContain("- <code>not reviewed: deletes badge 7 &#96;&#60;img src=x onerror=alert(1)>&#96; of group &#60;img src=x onerror=alert(1)></code>");
+    expect(notice).toContain("- <code>not reviewed: deletes badge 16 &#96;right-to-left \\u202Eevil.exe&#96;");
     expect(notice).not.toMatch(/<img|<script|<!--|@all|\[click\]/);
   });
 

@@ -82,7 +82,7 @@ describe("a delete verified by the review", () => {
       "Badge: could not delete groups/acme/badges/1: group: the token's user (dev) needs the Owner role on group acme for Badge, and is Developer there";
     expect(errorsIn(file)).toEqual([{ urn: LEGACY, severity: "error", message: refusal }]);
     expect(output).toContain("**The preview failed:** 1 problem");
-    expect(output).toContain("<code>legacy &#40;Badge&#41;</code>: <code>Badge&#58; could not delete groups/acme/badges/1&#58; group&#58; the token&#39;s user &#40;dev&#41; needs the Owner role on group acme");
+    expect(output).toContain("<code>legacy (Badge)</code>: <code>Badge: could not delete groups/acme/badges/1: group: the token's user (dev) needs the Owner role on group acme");
     // The report job's run, without a token, reads the refusal from the file.
     expect(await main(["--preview", file], {}, () => {})).toBe(1);
   });
