@@ -15,21 +15,23 @@ const src = path.resolve(__dirname, "../src");
  * The layers, top first, and the layers each may import besides its own.
  * resources/, functions/ and actions/ are peers (none imports another); so are
  * import/ and review/. calls/ is the core every data function and action
- * shares. connection.ts (the stack's connection) belongs to the engine's
- * layer: the engine reads it, and it warns through the engine's log. The
- * emulator is a server of its own: it imports nothing of the toolkit, and
+ * shares. connection.ts (the connection settings, their rules and the client
+ * they make) is a layer of its own below the engine, which makes the
+ * process's connections from it, and beside api/: neither imports the other.
+ * The emulator is a server of its own: it imports nothing of the toolkit, and
  * states the facts it shares with it (settings, cron, durations, avatars) in
  * its own words (test/emulator/restated-facts.test.ts compares the two).
  */
 const LAYERS = {
-  entry: ["import", "review", "resources", "functions", "actions", "calls", "engine", "api", "client", "base"],
-  import: ["resources", "calls", "engine", "api", "client", "base"],
-  review: ["resources", "calls", "engine", "api", "client", "base"],
-  resources: ["calls", "engine", "api", "client", "base"],
-  functions: ["calls", "engine", "api", "client", "base"],
-  actions: ["calls", "engine", "api", "client", "base"],
-  calls: ["engine", "api", "client", "base"],
-  engine: ["api", "client", "base"],
+  entry: ["import", "review", "resources", "functions", "actions", "calls", "engine", "connection", "api", "client", "base"],
+  import: ["resources", "calls", "engine", "connection", "api", "client", "base"],
+  review: ["resources", "calls", "engine", "connection", "api", "client", "base"],
+  resources: ["calls", "engine", "connection", "api", "client", "base"],
+  functions: ["calls", "engine", "connection", "api", "client", "base"],
+  actions: ["calls", "engine", "connection", "api", "client", "base"],
+  calls: ["engine", "connection", "api", "client", "base"],
+  engine: ["connection", "api", "client", "base"],
+  connection: ["client", "base"],
   api: ["client", "base"],
   client: ["base"],
   base: [],
@@ -42,7 +44,7 @@ const TOP_MODULES: Record<string, Layer> = {
   "index.ts": "entry",
   "runtime.ts": "entry",
   "recover.ts": "entry",
-  "connection.ts": "engine",
+  "connection.ts": "connection",
   "validation.ts": "base",
   "cron.ts": "base",
   "chronic-duration.ts": "base",

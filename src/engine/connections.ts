@@ -23,7 +23,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import equal from "fast-deep-equal";
-import { connectionUrl, withConnection, type Connection } from "../connection";
+import { SECRET_SETTINGS, type Connection } from "../connection";
+import { connectionUrl, withConnection } from "./process-connections";
 import { isUnknown } from "./values";
 
 type Args = Record<string, unknown>;
@@ -45,9 +46,6 @@ export interface ConnectionArg {
    */
   connection?: pulumi.Input<ConnectionInput>;
 }
-
-/** The settings of a connection that are secret in the state. */
-const SECRET_SETTINGS = ["token", "jobToken", "clientKey", "headers"] as const;
 
 /**
  * The `connection` argument as the resource registers it: its secret
