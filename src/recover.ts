@@ -21,7 +21,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { closeAllPools } from "./client";
-import { configureConnection } from "./connection";
+import { configureConnection } from "./engine/process-connections";
 import { fileBackendDirectory, repairMetadataFiles } from "./file-backend";
 import type { AnyResourceDefinition } from "./engine/definition";
 import { lookUpPendingCreate, type PendingCreateFinding } from "./engine/pending-creates";

@@ -21,7 +21,8 @@
  */
 import type { z } from "zod";
 import { MAY_HAVE_BEEN_DONE, mayHaveBeenApplied } from "../client/errors";
-import { withConnection, type Connection } from "../connection";
+import type { Connection } from "../connection";
+import { withConnection } from "../engine/process-connections";
 import { ExplainedError } from "../engine/errors";
 import { clientFor, explained, parseArgs, readerFor, type CallDeclaration, type Reader } from "../calls/core";
 

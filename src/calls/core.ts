@@ -20,7 +20,7 @@ import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { z } from "zod";
 import { ApiError, missingOrHidden, NetworkError, PAGE_SIZE, REFUSAL_ADVICE, roleNeeded, tierNeeded, tokenRefused, type PlatformClient, type Query } from "../client";
-import { client } from "../connection";
+import { client } from "../engine/process-connections";
 import { camelCase } from "../api/fields";
 import { needsInWords, offeringNeeded, type Needs } from "../api/needs";
 import { ExplainedError } from "../engine/errors";

@@ -13,7 +13,8 @@
  * finishes it as an update.
  */
 import type { PlatformClient, RequestOptions } from "../client";
-import { client, withConnection, type Connection } from "../connection";
+import type { Connection } from "../connection";
+import { client, withConnection } from "./process-connections";
 import type { AnyResourceDefinition } from "./definition";
 import { declaredSchema } from "./declared-schema";
 import { PartialCreateError } from "./errors";

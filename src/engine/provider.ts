@@ -6,7 +6,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { client, configureConnection, connectionProblem, verifyAtPreview } from "../connection";
+import { client, configureConnection, connectionProblem, verifyAtPreview } from "./process-connections";
 import { withResourceConnections } from "./connections";
 import type { AnyResourceDefinition, EngineContext, Live } from "./definition";
 import { objectLifecycle } from "./objects";

@@ -1,5 +1,5 @@
 /** Secret values (and the token) never appear in messages, even when a server echoes them. */
-import { connectionSecrets } from "../connection";
+import { connectionSecrets } from "./process-connections";
 import { recordedPriorValues } from "./settings";
 
 type Args = Record<string, unknown>;

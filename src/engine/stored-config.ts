@@ -22,7 +22,7 @@
  * `check` either, so the message also says what a 401 means then.
  */
 import type { Operation } from "./definition";
-import { ownConnectionInForce } from "../connection";
+import { ownConnectionInForce } from "./process-connections";
 
 let servingProgram = false;
 /** The full explanation is given once per run (one provider process); every later resource it stops gets the short form. */

@@ -51,7 +51,7 @@ import { groupCalls, groupPath } from "../api/groups";
 import { projectCalls, projectPath, type Project } from "../api/projects";
 import { CURRENT_USER_PATH, userCalls, type User } from "../api/users";
 import { ApiError, flagOff, missingOrHidden, NetworkError, type PlatformClient, type Query, roleNeeded, tierNeeded } from "../client";
-import { verifyAtPreview } from "../connection";
+import { verifyAtPreview } from "./process-connections";
 import type { EngineContext, Live } from "./definition";
 import { warn } from "./engine-log";
 import { ownerInWords, ROLE_LEVELS, topLevelNeeded, type Gate, type GroupObjectOwner, type Needs, type OwnerFacts, type Role, type Room, type Tier, type Uniqueness } from "./needs";

@@ -15,7 +15,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Query } from "../client";
-import { withConnection, type Connection } from "../connection";
+import type { Connection } from "../connection";
+import { withConnection } from "../engine/process-connections";
 import type { ConnectionInput } from "../engine/connections";
 import { camelCase, traitsOf } from "../api/fields";
 import { clientFor, explained, parseArgs, readerFor, type AnyDeclaration, type CallDeclaration, type Camelized, type Reader } from "../calls/core";

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { closeAllPools } from "../client";
-import { client, connectionSecrets } from "../connection";
+import { client, connectionSecrets } from "../engine/process-connections";
 import { visible } from "../visible-text";
 import { programOf, type TemplateFiles } from "./program";
 import { readEstate, readTargets, type Estate, type ReadOptions } from "./read";

@@ -9,7 +9,7 @@
  */
 import { ISSUE_DESCRIPTION_LIMIT, type Issue, issueCalls, issuePath, issuesPath } from "../api/issues";
 import { CURRENT_USER_PATH, userCalls } from "../api/users";
-import { client } from "../connection";
+import { client } from "../engine/process-connections";
 import type { Change, Review } from "./changes";
 import { markdownOf } from "./markdown";
 import { type NoteTarget, withTarget } from "./post";

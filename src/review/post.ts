@@ -6,7 +6,8 @@
  */
 import { commitMergeRequestsPath, type ListedMergeRequest, listedMergeRequestCalls, mergeRequestNotesPath } from "../api/merge-requests";
 import { CURRENT_USER_PATH, userCalls } from "../api/users";
-import { client, type Connection, withConnection } from "../connection";
+import type { Connection } from "../connection";
+import { client, withConnection } from "../engine/process-connections";
 import { type AppliedRecord, appliedInNote } from "./applied";
 
 /** Where the note goes, from the CI's own variables or the command's options. */

@@ -20,7 +20,7 @@
  * the preview just did), in the program's directory, for the preview's stack.
  */
 import { execFile } from "node:child_process";
-import { client, configureConnection, verifyAtPreview } from "../connection";
+import { client, configureConnection, verifyAtPreview } from "../engine/process-connections";
 import type { AnyResourceDefinition } from "../engine/definition";
 import { readsOf, startRun } from "../engine/run-caches";
 import { refusedStep, tokenUser, verifyObject } from "../engine/verify";
