@@ -12,5 +12,8 @@ it("refuses older ones, naming the version, the executable, and the way to get a
   expect(message).toContain("pulumi-platform needs Node.js 22 or newer, but this is Node.js 20.20.2 (/usr/bin/node)");
   expect(message).toContain("npm install --save-dev node@24");
   expect(message).toContain("npm run pulumi -- up");
-  expect(unsupportedNodeMessage("18.19.0", "node")).toBeDefined();
+  expect(unsupportedNodeMessage("18.19.0", "node")).toContain("but this is Node.js 18.19.0 (node).");
+  // The last release below the minimum, and a version text that names no release, are refused too.
+  expect(unsupportedNodeMessage("v21.7.3", "/opt/node21/bin/node")).toContain("but this is Node.js v21.7.3 (/opt/node21/bin/node).");
+  expect(unsupportedNodeMessage("nightly", "node")).toContain("but this is Node.js nightly (node).");
 });
