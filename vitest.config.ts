@@ -53,10 +53,18 @@ const OWN_MODULES = [
   "test/functions/core.test.ts",
 ];
 
+/**
+ * Type tests (`*.test-d.ts`, `expectTypeOf`): compiled, not run, so a failed
+ * assertion is a type error. vitest's typecheck mode runs tsc on them alone
+ * (test/tsconfig.types.json) and reports each error as its test's failure.
+ */
+const TYPE_TESTS = { enabled: true, only: true, include: ["test/**/*.test-d.ts"], tsconfig: "test/tsconfig.types.json" };
+
 export default defineConfig({
   test: {
     projects: [
       { extends: true, test: { name: "rebuilds dist", include: REBUILDS_DIST, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: "types", typecheck: TYPE_TESTS, sequence: { groupOrder: 1 } } },
       { extends: true, test: { name: "suite", include: OWN_MODULES.map((glob) => (glob.endsWith("**") ? `${glob}/*.test.ts` : glob)), sequence: { groupOrder: 1 } } },
       {
         extends: true,
