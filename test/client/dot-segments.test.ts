@@ -28,10 +28,9 @@ describe("the rule", () => {
   });
 
   it("looks through a bounded number of decodings, so escapes of escapes cost a few passes", () => {
+    // Decoding it to the end would take 200,000 passes over 400 kB (minutes): an answer at all shows the bound.
     const deep = `%${"25".repeat(200_000)}2e`;
-    const started = performance.now();
     expect(hasDotSegment(deep)).toBe(false);
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it("is worded once, naming what is refused and why", () => {

@@ -2,10 +2,11 @@
  * A program of 300 resources against a server that allows a few requests per
  * second (the emulator's Rack::Attack-style throttle, fixed one-second
  * windows): `up` completes with no failed request other than throttled ones,
- * every badge exists exactly once, and the run takes close to what the limit
- * allows. The ratio (run time over the time the limit allows for the requests
- * sent) is printed; it is bounded loosely here because it is a report, not a
- * timing test: pacing that did not work would show as hundreds of 429s.
+ * every badge exists exactly once, and pacing keeps the 429s to a handful
+ * (pacing that did not work would show as hundreds). The ratio of the run's
+ * time to the time the limit allows is printed, not asserted: it measures the
+ * machine as much as the pacing (other test files share its cores), and speed
+ * is `npm run bench`'s to show.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeAllPools } from "pulumi-platform";
@@ -85,7 +86,6 @@ describe.sequential("300 resources under a rate limit of a few requests per seco
     console.log(`throttled run: ${JSON.stringify(report)}`);
     // Without pacing, a burst of 300 creates would meet hundreds of 429s; the gate keeps them to a handful.
     expect(throttled.length).toBeLessThanOrEqual(Math.ceil(allowedSeconds / 2));
-    expect(apiSeconds / allowedSeconds).toBeLessThan(1.5);
 
     await program.preview("--expect-no-changes");
   });

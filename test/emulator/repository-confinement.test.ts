@@ -91,9 +91,8 @@ describe("a ref never names a file outside the repository, or a ref file by a de
   it("a ref reaching /dev/zero is refused at once: no read, bounded time and memory", async () => {
     const ref = `${"../".repeat(40)}dev/zero`;
     const before = process.memoryUsage().rss;
-    const started = Date.now();
+    // A read of /dev/zero never ends: the answers coming at all, and memory, are the bound (no wall-clock bound: it measures the machine).
     for (let i = 0; i < 3; i++) expect((await tree(`ref=${encodeURIComponent(ref)}`)).status).toBe(404);
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
   });
 
@@ -101,12 +100,10 @@ describe("a ref never names a file outside the repository, or a ref file by a de
     fs.symlinkSync("/dev/zero", join(gitdir(), "refs", "tags", "zero"));
     fs.symlinkSync(join(dir, "leak"), join(gitdir(), "refs", "tags", "outside"));
     try {
-      const started = Date.now();
       for (const ref of ["zero", "refs/tags/zero", "outside"]) {
         const answer = await tree(`ref=${ref}`);
         expect([answer.status, answer.body], ref).toEqual([404, { message: "404 Tree Not Found" }]);
       }
-      expect(Date.now() - started).toBeLessThan(2000);
       expect((await tree("ref=main")).status).toBe(200);
     } finally {
       fs.rmSync(join(gitdir(), "refs", "tags", "zero"));

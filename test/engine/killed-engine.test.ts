@@ -29,13 +29,16 @@ describe("when the engine is gone", () => {
     await server.configureProviders();
     const input = new PassThrough();
     let exits = 0;
-    watchEngine({ input, exit: () => exits++, graceMs: 60_000 });
+    // The check before each write says when the POST leaves: the engine goes right then, not after a guessed wait.
+    let leaving!: () => void;
+    const left = new Promise<void>((resolve) => (leaving = resolve));
+    watchEngine({ input, engineAlive: () => (leaving(), true), exit: () => exits++, graceMs: 60_000 });
     // The emulator holds the POST (and logs it once answered): the engine goes while it is under way.
     server.emulator.setFaultPlan({ slowMs: 600, rules: [{ method: "POST", rate: 1, kinds: ["slow"] }] });
     const mark = server.emulator.mark();
 
     const underWay = providers.Badge.create(badge("under-way"));
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await left;
     expect(posts(mark)).toHaveLength(0);
     input.end();
     await new Promise((resolve) => setImmediate(resolve));
