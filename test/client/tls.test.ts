@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { closeAllPools, getBadges, PlatformClient, providers } from "pulumi-platform";
 import { configOf, tokenOf, useEmulator, type TestServer } from "../support";
 import { makeTestPki } from "./test-pki";
+import { whenOutput } from "../spawned";
 
 const pki = makeTestPki();
 const tlsServer = useEmulator({ tls: { cert: pki.serverCert.text, key: pki.serverKey.text } });
@@ -288,7 +289,7 @@ describe("the emulator's command line serves HTTPS", () => {
       try {
         let stdout = "";
         child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-        const url = await vi.waitFor(() => /listening on (https:\/\/\S+)/.exec(stdout)?.[1] ?? Promise.reject(new Error("not listening yet")), { timeout: 10_000 });
+        const url = await whenOutput(child, () => /listening on (https:\/\/\S+)/.exec(stdout)?.[1]);
         const version = (tls: object) => new PlatformClient({ url, token: "glpat-root-token", retryTimeoutMs: 1_000, tls }).get<{ version: string }>("/version");
         const withClientCertificate = { ca: pki.ca.text, cert: pki.clientCert.text, key: pki.clientKey.text };
         expect((await version(withClientCertificate)).version).toBeTruthy();

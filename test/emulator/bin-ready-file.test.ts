@@ -4,10 +4,11 @@
  * its URL, and the API answers there. Runs the built bin (dist/, `npm test` builds first).
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { expect, it, vi } from "vitest";
+import { expect, it } from "vitest";
+import { whenFileExists } from "../spawned";
 
 const bin = resolve(__dirname, "../../dist/emulator/bin.js");
 
@@ -17,7 +18,7 @@ it("--ready-file gets the emulator's URL, written whole, once it listens; SIGTER
   const child = spawn(process.execPath, [bin, "--port", "0", "--quiet", "--ready-file", readyFile], { stdio: "ignore" });
   const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
   try {
-    await vi.waitFor(() => expect(existsSync(readyFile)).toBe(true), { timeout: 15_000, interval: 50 });
+    await whenFileExists(child, readyFile);
     const url = readFileSync(readyFile, "utf8");
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\n$/);
     expect(readdirSync(dir)).toEqual(["emulator-url"]); // the partial file was renamed, not left behind

@@ -15,6 +15,7 @@ import {
   type RequestLogEntry,
 } from "../../src/emulator";
 import { call, useEmulator } from "./helpers";
+import { whenOutput } from "../spawned";
 
 // A clock the tests set, so that the rate-limit headers can be checked exactly.
 const NOW = Date.parse("2025-03-01T12:00:00.400Z");
@@ -463,14 +464,10 @@ describe("the command line", () => {
     child.stderr!.on("data", (chunk: Buffer) => (output.stderr += chunk.toString()));
     const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
     const listening = () =>
-      vi.waitFor(
-        () => {
-          const url = /listening on (\S+)/.exec(output.stdout)?.[1];
-          if (!url) throw new Error(`not listening yet: ${output.stderr}`);
-          return `${url}/api/v4`;
-        },
-        { timeout: 10_000 },
-      );
+      whenOutput(child, () => {
+        const url = /listening on (\S+)/.exec(output.stdout)?.[1];
+        return url === undefined ? undefined : `${url}/api/v4`;
+      });
     return { child, output, exited, listening };
   }
 
@@ -481,7 +478,8 @@ describe("the command line", () => {
       // A slow answer is cut short: the test only needs each request to reach the emulator.
       await fetch(`${apiUrl}/version`, { headers: { "PRIVATE-TOKEN": "glpat-root-token" }, signal: AbortSignal.timeout(1_000) }).catch(() => undefined);
     }
-    await vi.waitFor(() => expect(output.stderr.match(/^GET \/api\/v4\/version → .*$/gm)).toHaveLength(4), { timeout: 5_000 });
+    await whenOutput(child, () => ((output.stderr.match(/^GET \/api\/v4\/version → .*$/gm)?.length ?? 0) >= 4 ? true : undefined));
+    expect(output.stderr.match(/^GET \/api\/v4\/version → .*$/gm)).toHaveLength(4);
     for (const line of output.stderr.match(/^GET \/api\/v4\/version → .*$/gm)!) {
       expect(line).toMatch(new RegExp(`\\(fault (${FAULT_KINDS.join("|")}), (handled|not handled)\\)$`));
     }

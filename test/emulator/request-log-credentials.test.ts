@@ -6,12 +6,13 @@
  * process and on the `platform-emulator` command (dist/, built by `npm test`).
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { filteredQuery } from "../../src/emulator/server";
 import { startEmulator } from "../../src/emulator";
+import { whenOutput, whenFileExists } from "../spawned";
 
 const SECRETS = ["glpat-query-secret-1", "query-secret-2", "query-secret-3", "query-secret-4", "query-secret-5"];
 /** Each credential parameter with its own secret, and harmless ones around them. */
@@ -71,10 +72,10 @@ it("platform-emulator prints one line per request, with no token from the query"
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
   const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
   try {
-    await vi.waitFor(() => expect(existsSync(readyFile)).toBe(true), { timeout: 15_000, interval: 50 });
+    await whenFileExists(child, readyFile);
     const url = readFileSync(readyFile, "utf8").trim();
     expect((await fetch(`${url}/api/v4/metadata?private_token=glpat-alice-token&${QUERY}`)).status).toBe(200);
-    await vi.waitFor(() => expect(stderr).toContain("/api/v4/metadata"), { timeout: 5_000, interval: 20 });
+    await whenOutput(child, () => (stderr.includes("/api/v4/metadata") ? true : undefined));
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
     expect(stderr).toMatch(/GET \/api\/v4\/metadata\?private_token=\[FILTERED\]/);
