@@ -37,11 +37,6 @@ let gone = false;
 let inProgress = 0;
 let onIdle: (() => void) | undefined;
 
-/** Whether the engine was seen gone. */
-export function engineGone(): boolean {
-  return gone;
-}
-
 /**
  * Runs one provider operation that may write (create, update, delete),
  * counted so that the process exits only after it. Refused at once when the
