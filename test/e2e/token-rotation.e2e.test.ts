@@ -14,7 +14,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiPath } from "pulumi-platform";
 import { defaultSeed, type Seed } from "pulumi-platform/emulator";
-import type { RunResult } from "../../scripts/pulumi-workspace.mts";
+import type { RunResult, StackExport } from "../../scripts/pulumi-workspace.mts";
 import { startProgramUnderTest, stopProgramUnderTest, type ProgramUnderTest } from "./program-under-test";
 
 const FIRST_TOKEN = "glpat-alice-first-0001";
@@ -67,7 +67,28 @@ function expectSaidOnce(run: RunResult, operation: "read" | "delete"): void {
 
 describe.sequential("token rotation with the real Pulumi CLI", { timeout: 5 * 60_000 }, () => {
   let started: ProgramUnderTest;
+  /** The state once the token was rotated: its last `up` stored the first token, which the server has since revoked. */
+  let rotated: StackExport;
   const badges = async () => (await started.api.list<{ id: number; name: string }>(apiPath`/groups/${"acme"}/badges`)).map((badge) => badge.name);
+
+  /** The stack's state back to `rotated`, whatever a test before did to it (the config holds the second token throughout). */
+  const fromRotated = () => started.program.importStack(rotated);
+
+  /**
+   * The reads of the stack's five objects that `run` sent, as "<status> <path>", and every refused request: all
+   * five read with a token the server accepts, and nothing refused, when the run used the second token.
+   */
+  async function readsDuring(run: () => Promise<unknown>): Promise<{ reads: string[]; refused: string[] }> {
+    const mark = started.emulator.mark();
+    await run();
+    const requests = started.emulator.requestsSince(mark);
+    const objectPath = /^\/api\/v4\/groups\/acme\/(badges\/\d+|saml_group_links\/platform-developers)$/;
+    return {
+      reads: requests.filter((request) => request.method === "GET" && objectPath.test(request.path)).map((request) => `${request.status} ${request.path.replace(/\d+$/, "<id>")}`).sort(),
+      refused: requests.filter((request) => request.status === 401).map((request) => `${request.method} ${request.path}`),
+    };
+  }
+  const READ_WITH_THE_SECOND_TOKEN = { reads: [...Array(4).fill("200 /api/v4/groups/acme/badges/<id>"), "200 /api/v4/groups/acme/saml_group_links/platform-developers"], refused: [] };
 
   beforeAll(async () => {
     started = await startProgramUnderTest({
@@ -82,6 +103,7 @@ describe.sequential("token rotation with the real Pulumi CLI", { timeout: 5 * 60
     const revoked = await started.api.post<{ revoked: boolean }>(apiPath`/groups/${"acme"}/tokens/revoke`, { token: FIRST_TOKEN });
     expect(revoked.revoked).toBe(true);
     await started.program.setConfig("platform:token", SECOND_TOKEN, { secret: true });
+    rotated = await started.program.exportStack();
   }, 10 * 60_000);
 
   afterAll(() => stopProgramUnderTest(started ?? {}));
@@ -106,13 +128,18 @@ describe.sequential("token rotation with the real Pulumi CLI", { timeout: 5 * 60
   });
 
   it("the commands named work with the new token: refresh --run-program and up --refresh --run-program", async () => {
-    await started.program.cli(["refresh", "--yes", "--skip-preview", "--run-program"]);
-    await started.program.cli(["up", "--yes", "--skip-preview", "--refresh", "--run-program"]);
+    await fromRotated();
+    expect(await readsDuring(() => started.program.cli(["refresh", "--yes", "--skip-preview", "--run-program"]))).toEqual(READ_WITH_THE_SECOND_TOKEN);
+    await fromRotated();
+    expect(await readsDuring(() => started.program.cli(["up", "--yes", "--skip-preview", "--refresh", "--run-program"]))).toEqual(READ_WITH_THE_SECOND_TOKEN);
     await started.program.preview("--expect-no-changes");
+    expect((await badges()).sort()).toEqual(BADGES);
   });
 
   it("once an up has stored the new token, plain pulumi refresh uses it", async () => {
-    await started.program.refresh();
+    await fromRotated();
+    await started.program.up();
+    expect(await readsDuring(() => started.program.refresh())).toEqual(READ_WITH_THE_SECOND_TOKEN);
   });
 
   it("pulumi destroy --run-program deletes with the new token", async () => {
@@ -122,7 +149,7 @@ describe.sequential("token rotation with the real Pulumi CLI", { timeout: 5 * 60
 
   it("a preview with a token the server refuses: the verification and the data function say it in the same words, the function's not as an unhandled exception", async () => {
     await started.program.setConfig("platform:token", "glpat-never-issued-0003", { secret: true });
-    const result = await started.program.cli(["preview"], { allowFailure: true });
+    const result = await started.program.cli(["preview"], { allowFailure: true }).finally(() => started.program.setConfig("platform:token", SECOND_TOKEN, { secret: true }));
     expect(result.code).not.toBe(0);
     const run = `${result.stdout}\n${result.stderr}`;
     const refused = "The server refused the token in platform:token (or PLATFORM_TOKEN): it is mistyped, expired or revoked; set a valid one with `pulumi config set --secret platform:token <token>`.";
