@@ -167,8 +167,9 @@ function cacheDirectory(shared: boolean): string {
     fs.mkdirSync(SHARED_CACHE, { recursive: true });
     for (const name of fs.readdirSync(SHARED_CACHE)) {
       const path = join(SHARED_CACHE, name);
-      const unusedFor = Date.now() - fs.statSync(path).mtimeMs;
-      if (unusedFor > SHARED_CACHE_MAX_AGE_MS) fs.rmSync(path, { recursive: true, force: true });
+      // Other processes build here at the same time: an entry listed may be renamed into place or removed before it is read.
+      const stat = fs.statSync(path, { throwIfNoEntry: false });
+      if (stat && Date.now() - stat.mtimeMs > SHARED_CACHE_MAX_AGE_MS) fs.rmSync(path, { recursive: true, force: true });
     }
   }
   return SHARED_CACHE;
