@@ -92,7 +92,8 @@ function mappedEndpoints(): Map<number, Listed[]> {
 const mappedRows = (): string[] => mapPage.split("\n## Outside the specification")[0]!.split("\n").filter((line) => line.startsWith("| `"));
 
 describe.skipIf(!existsSync(specDir))("docs/specification.md maps the specification", () => {
-  const documents = readdirSync(specDir)
+  // A skipped describe's body still runs to collect its tests: nothing to read then.
+  const documents = (existsSync(specDir) ? readdirSync(specDir) : [])
     .filter((name) => name.endsWith(".txt"))
     .sort()
     .map((name) => specEndpoints(readFileSync(path.join(specDir, name), "utf8")));
