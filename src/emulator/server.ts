@@ -152,6 +152,12 @@ export interface Emulator {
    * the repositories) is done too.
    */
   runDueWork(): Promise<void>;
+  /**
+   * Resolves once a run of the background work that starts after this call
+   * (on the emulator's timer, or `runDueWork()`) is done: what a test awaits
+   * instead of polling for its effects.
+   */
+  nextWorkDone(): Promise<void>;
   readonly state: EmulatorState;
   /** Writes the state file now (no-op without `stateFile`). */
   save(): void;
@@ -309,11 +315,22 @@ class EmulatorServer {
   }
 
   runDueWork(): Promise<void> {
+    const waiting = this.awaitingNextRun.splice(0);
     const pending = this.areas.map((area) => area.runDue?.(this.state));
     this.save();
     const run = Promise.all(pending).then(() => this.save());
     this.lastRun = run.catch(() => undefined);
+    void this.lastRun.then(() => {
+      for (const done of waiting) done();
+    });
     return run;
+  }
+
+  /** Those waiting for a run that starts after they asked (`nextWorkDone`). */
+  private readonly awaitingNextRun: (() => void)[] = [];
+
+  nextWorkDone(): Promise<void> {
+    return new Promise((resolve) => this.awaitingNextRun.push(resolve));
   }
 
   /** Resolves once the background work started last is done (before the repositories go away on stop). */
@@ -545,6 +562,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     setFaultPlan: (plan) => core.faults.setPlan(plan),
     clearFaults: () => core.faults.clear(),
     runDueWork: () => core.runDueWork(),
+    nextWorkDone: () => core.nextWorkDone(),
     state,
     save: () => core.save(),
     stop: () => {
