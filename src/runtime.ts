@@ -8,7 +8,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { AnyResourceDefinition } from "./engine/definition";
 import { buildProvider } from "./engine/provider";
 import { ExplainedError } from "./engine/errors";
-import { parentsUnchanged, watchEngine } from "./engine/engine-gone";
+import { parentsUnchanged, watchEngine } from "./engine/engine-end";
 import { definitions } from "./resources";
 
 const built = new Map<string, Required<pulumi.dynamic.ResourceProvider>>();
@@ -31,8 +31,8 @@ let watching = false;
 
 /**
  * In the dynamic provider host started by the Pulumi CLI (its standard input
- * a pipe from the `pulumi` process), stop writing when the engine is gone
- * (./engine/engine-gone.ts). Elsewhere (a test that loads this module) nothing is watched.
+ * a pipe from the `pulumi` process), stop writing when the engine has ended
+ * (./engine/engine-end.ts). Elsewhere (a test that loads this module) nothing is watched.
  */
 function watchEngineOnce(): void {
   if (watching) return;

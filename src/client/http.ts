@@ -186,7 +186,7 @@ const enclosingDeadline = new AsyncLocalStorage<number>();
 /**
  * Called before every attempt of a request that may change something on a server (any method but GET and HEAD),
  * once the request may leave: throwing refuses it, sending nothing. The engine stops writes this way when the
- * Pulumi engine that asked for them is gone (src/engine/engine-gone.ts).
+ * Pulumi engine that asked for them is gone (src/engine/engine-end.ts).
  */
 let writeGuard: ((method: string, path: string) => void) | undefined;
 

@@ -86,8 +86,8 @@ function storedTokenRefused(error: ApiError, operation: Operation): string | und
   return said && `${error.method} ${error.path} failed with 401${error.serverMessage ? ` (${error.serverMessage})` : ""}: ${said}`;
 }
 
-/** The object itself is gone (not its owner, not the route, not a permission problem). */
-export function isGone(definition: AnyResourceDefinition, error: unknown): boolean {
+/** A 404 naming the object itself (not its owner, not the route, not a permission problem): gone, unless the token may not see it (./gone.ts). */
+export function isObjectNotFound(definition: AnyResourceDefinition, error: unknown): boolean {
   if (!(error instanceof ApiError) || error.status !== 404) return false;
   const subject = error.notFoundSubject;
   return subject === "" || (subject !== undefined && subject === definition.notFoundSubject);

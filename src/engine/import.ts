@@ -32,7 +32,7 @@ import { warn } from "./engine-log";
 import { isUnknown } from "./values";
 import { withoutEngineKeys } from "./envelope";
 import { checkImportedId, ExplainedError } from "./errors";
-import { isGone } from "./explain";
+import { isObjectNotFound } from "./explain";
 import { malformedId } from "../api/id-form";
 import type { PropertyParts } from "./types";
 import type { Takeover } from "./envelope";
@@ -59,7 +59,7 @@ export async function importedObject(definition: AnyResourceDefinition, ctx: Eng
   try {
     live = await definition.read(ctx, id, args as never);
   } catch (error) {
-    if (!isGone(definition, error)) throw error;
+    if (!isObjectNotFound(definition, error)) throw error;
   }
   if (!live) {
     throw new ExplainedError(

@@ -16,9 +16,9 @@ import { hiddenFromToken } from "./gone";
 import { previewAdoption, previewImport, previewSettings, warnTakeover } from "./import";
 import { actedOn, type Envelope, envelopeOf, OWNER_PATH_KEY, type Takeover, withEnvelope, withoutEngineKeys } from "./envelope";
 import { shownOnce } from "./shown-once";
-import { duringOperation } from "./engine-gone";
+import { duringOperation } from "./engine-end";
 import { noteProgramRunning } from "./stored-config";
-import { type Attempt, explain, isGone, isOwnerMissing } from "./explain";
+import { type Attempt, explain, isObjectNotFound, isOwnerMissing } from "./explain";
 import { propertyParts } from "./properties";
 import type { Lifecycle, PropertyParts } from "./types";
 import { isUnknown } from "./values";
@@ -103,7 +103,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
       try {
         live = await definition.read(context(), id, args as never);
       } catch (error) {
-        if (!isGone(definition, error)) throw shownOnce(explained(error, attempt));
+        if (!isObjectNotFound(definition, error)) throw shownOnce(explained(error, attempt));
         await confirmGone(engine, id, args, attempt, error);
         return { id: "" };
       }
@@ -128,7 +128,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
         await duringOperation(`delete ${id}`, () => lifecycle.delete(context(), id, args));
       } catch (error) {
         const attempt: Attempt = { operation: "delete", action: `delete ${id}`, args };
-        if (!(isGone(definition, error) || isOwnerMissing(definition, error))) throw shownOnce(explained(error, attempt));
+        if (!(isObjectNotFound(definition, error) || isOwnerMissing(definition, error))) throw shownOnce(explained(error, attempt));
         await confirmGone(engine, id, args, attempt, error);
       }
     },

@@ -1,5 +1,5 @@
 /**
- * What the provider does when the Pulumi engine is gone (src/engine/engine-gone.ts), and how a create the
+ * What the provider does when the Pulumi engine has ended (src/engine/engine-end.ts), and how a create the
  * killed run left pending is told made or not (src/engine/pending-creates.ts), against the emulator.
  */
 import { createRequire } from "node:module";
@@ -10,7 +10,7 @@ import { useEmulator } from "../support";
 
 // Node's own copies, which the package's providers use (the watch and the connection are state of their modules).
 const load = createRequire(__filename);
-const { resetEngineWatch, watchEngine } = load("../../dist/engine/engine-gone.js") as typeof import("../../dist/engine/engine-gone");
+const { resetEngineWatch, watchEngine } = load("../../dist/engine/engine-end.js") as typeof import("../../dist/engine/engine-end");
 const { lookUpPendingCreate } = load("../../dist/engine/pending-creates.js") as typeof import("../../dist/engine/pending-creates");
 const { definitions } = load("../../dist/resources/index.js") as typeof import("../../dist/resources");
 
@@ -24,7 +24,7 @@ afterEach(() => {
   server.emulator.setFaultPlan(undefined);
 });
 
-describe("when the engine is gone", () => {
+describe("when the engine has ended", () => {
   it("a write under way finishes, none starts after, and the process exits once the operation is over", async () => {
     await server.configureProviders();
     const input = new PassThrough();
@@ -47,7 +47,7 @@ describe("when the engine is gone", () => {
     expect(made.id).toMatch(/^projects\/acme%2Fweb\/badges\/\d+$/);
     expect(exits).toBe(1);
 
-    await expect(providers.Badge.create(badge("after"))).rejects.toThrow(/not sent, because the Pulumi engine that asked for it is gone/);
+    await expect(providers.Badge.create(badge("after"))).rejects.toThrow(/not sent, because the Pulumi engine that asked for it has ended/);
     expect(posts(mark)).toHaveLength(1);
   });
 
@@ -63,7 +63,7 @@ describe("when the engine is gone", () => {
     input.end();
     const error = await create.then(() => undefined, (failure: unknown) => failure);
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/POST \/projects\/acme%2Fweb\/badges: not sent, because the Pulumi engine that asked for it is gone/);
+    expect((error as Error).message).toMatch(/POST \/projects\/acme%2Fweb\/badges: not sent, because the Pulumi engine that asked for it has ended/);
     expect(posts(mark)).toHaveLength(1);
   });
 

@@ -1,5 +1,5 @@
 /**
- * What the provider does when the Pulumi engine that runs it is gone (`pulumi`
+ * What the provider does when the Pulumi engine that runs it has ended (`pulumi`
  * killed, a CI job cancelled): it sends no further write, and exits once what
  * was under way is over.
  *
@@ -10,7 +10,7 @@
  * among the requests in flight, for objects whose create the state records
  * only as pending. What it can see (Pulumi CLI 3.259, measured): its standard
  * input is a pipe whose only writer is the `pulumi` process, so it reaches its
- * end the moment that process is gone, whatever killed it; and its parent (the
+ * end the moment that process ends, whatever killed it; and its parent (the
  * host's shell script, which lives on) gets another parent at that moment,
  * which a check before each write reads, so no write slips through before the
  * end of the pipe is seen.
@@ -25,25 +25,25 @@ import { readFileSync } from "node:fs";
 import { guardWrites } from "../client";
 import { ExplainedError } from "./errors";
 
-/** The error of a write refused because the engine is gone (nobody reads it: it ends the operation). */
-export class EngineGoneError extends ExplainedError {
+/** The error of a write refused because the engine has ended (nobody reads it: it ends the operation). */
+export class EngineEndedError extends ExplainedError {
   constructor(what: string) {
-    super(`${what}: not sent, because the Pulumi engine that asked for it is gone (pulumi was stopped). Run \`platform-recover\` before the next \`pulumi up\`.`);
-    this.name = "EngineGoneError";
+    super(`${what}: not sent, because the Pulumi engine that asked for it has ended (pulumi was stopped). Run \`platform-recover\` before the next \`pulumi up\`.`);
+    this.name = "EngineEndedError";
   }
 }
 
-let gone = false;
+let ended = false;
 let inProgress = 0;
 let onIdle: (() => void) | undefined;
 
 /**
  * Runs one provider operation that may write (create, update, delete),
  * counted so that the process exits only after it. Refused at once when the
- * engine is already gone.
+ * engine has already ended.
  */
 export async function duringOperation<T>(what: string, operation: () => Promise<T>): Promise<T> {
-  if (gone) throw new EngineGoneError(what);
+  if (ended) throw new EngineEndedError(what);
   inProgress++;
   try {
     return await operation();
@@ -53,7 +53,7 @@ export async function duringOperation<T>(what: string, operation: () => Promise<
 }
 
 export interface EngineWatch {
-  /** The stream that ends when the engine is gone: the host's standard input. */
+  /** The stream that ends with the engine: the host's standard input. */
   input: NodeJS.ReadableStream;
   /** Checked before each write, for the moment between the engine's end and the stream's end being seen. */
   engineAlive?: () => boolean;
@@ -72,7 +72,7 @@ export function watchEngine({ input, engineAlive = () => true, exit, graceMs }: 
   const stop = () => {
     if (stopped) return;
     stopped = true;
-    gone = true;
+    ended = true;
     const timer = setTimeout(exit, graceMs);
     const done = () => {
       clearTimeout(timer);
@@ -83,7 +83,7 @@ export function watchEngine({ input, engineAlive = () => true, exit, graceMs }: 
   };
   guardWrites((method, path) => {
     if (!stopped && !engineAlive()) stop();
-    if (stopped) throw new EngineGoneError(`${method} ${path}`);
+    if (stopped) throw new EngineEndedError(`${method} ${path}`);
   });
   input.on("end", stop);
   input.on("close", stop);
@@ -123,7 +123,7 @@ function statOf(pid: number): { command: string; parent: number } | undefined {
 
 /** Forgets a stop (tests only: one process runs several). */
 export function resetEngineWatch(): void {
-  gone = false;
+  ended = false;
   inProgress = 0;
   onIdle = undefined;
   guardWrites(undefined);
