@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import * as pkg from "pulumi-platform";
 import * as actions from "../src/actions";
 import { requirementsInWords, type FieldTraits } from "../src/api/fields";
-import { roleInWords, tierInWords, type Needs } from "../src/engine/needs";
+import { roleInWords, tierInWords, type Needs } from "../src/api/needs";
 import { definitions } from "../src/resources";
 
 const root = path.resolve(__dirname, "..");

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { containerRefusals, objectId, registryPath, upstreamPath } from "../api/virtual-registries";
-import type { Needs } from "../engine/needs";
+import type { Needs } from "../api/needs";
 import { defineAction } from "./core";
 
 const refusals = containerRefusals;

@@ -5,7 +5,7 @@
  */
 import { ApiError, missingOrHidden, NetworkError, REFUSAL_ADVICE, roleNeeded, tokenRefused } from "../client";
 import type { AnyResourceDefinition, Operation } from "./definition";
-import { needsInWords, offeringNeeded, refusedFor } from "./needs";
+import { needsInWords, offeringNeeded, refusedFor } from "../api/needs";
 import { ExplainedError, PartialCreateError } from "./errors";
 import { redact, type SecretValuesOf } from "./redaction";
 import { storedTokenRefusal } from "./stored-config";

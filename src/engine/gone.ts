@@ -16,7 +16,7 @@
  */
 import { ApiError } from "../client";
 import type { EngineContext } from "./definition";
-import { ownerInWords, ROLE_LEVELS, roleInWords, tierInWords, type Needs, type Role } from "./needs";
+import { ownerInWords, ROLE_LEVELS, roleInWords, tierInWords, type Needs, type Role } from "../api/needs";
 import { readsOf } from "./run-caches";
 import { accessLevel, flagShortfall, ownerFacts, ownerName, tierStanding, tokenUser } from "./verify";
 

@@ -12,7 +12,7 @@ import type { ApiError, PlatformClient } from "../client";
 import type { FeatureDefinition, FeatureFlag } from "../api/access-facts";
 import type { Live } from "./definition";
 import { inProviderHost } from "./engine-log";
-import type { OwnerFacts } from "./needs";
+import type { OwnerFacts } from "../api/needs";
 import { canonicalJson } from "./values";
 
 type Args = Record<string, unknown>;

@@ -54,7 +54,7 @@ import { ApiError, flagOff, missingOrHidden, NetworkError, type PlatformClient, 
 import { verifyAtPreview } from "./process-connections";
 import type { EngineContext, Live } from "./definition";
 import { warn } from "./engine-log";
-import { ownerInWords, ROLE_LEVELS, topLevelNeeded, type Gate, type GroupObjectOwner, type Needs, type OwnerFacts, type Role, type Room, type Tier, type Uniqueness } from "./needs";
+import { ownerInWords, ROLE_LEVELS, topLevelNeeded, type Gate, type GroupObjectOwner, type Needs, type OwnerFacts, type Role, type Room, type Tier, type Uniqueness } from "../api/needs";
 import { keepAnswer, readOnce, readsOf, type ServerReads as RunReads, type UserFacts } from "./run-caches";
 
 /** What the check of one resource passes: its kind, what a create of it needs, and what it is about to do. */

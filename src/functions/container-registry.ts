@@ -17,7 +17,7 @@ import {
   repositoryId,
 } from "../api/container-registry";
 import { ownerNamedBy, ownerReference } from "../api/owner";
-import type { Needs } from "../engine/needs";
+import type { Needs } from "../api/needs";
 import { defineListFunction, defineObjectFunction, type Camelized } from "./core";
 import { notDotSegments } from "../validation";
 

@@ -36,7 +36,7 @@ import {
   virtualRegistryDetail as registryDetailShape,
 } from "../api/virtual-registries";
 import { onGroup } from "../api/owner";
-import type { Needs } from "../engine/needs";
+import type { Needs } from "../api/needs";
 import { defineListFunction, defineObjectFunction, groupNeeds, type Camelized } from "./core";
 
 export type VirtualRegistryInfo = Camelized<z.output<typeof registryShape>>;

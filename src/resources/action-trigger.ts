@@ -10,7 +10,7 @@ import { z } from "zod";
 import { field, traitsOf } from "../api/fields";
 import { MAY_HAVE_BEEN_DONE, mayHaveBeenApplied, NetworkError } from "../client/errors";
 import { defineObjectResource, type EngineContext, type OutputDeclaration, type OutputValue } from "../engine/definition";
-import type { Needs } from "../engine/needs";
+import type { Needs } from "../api/needs";
 
 /** Any values: a change of one runs the action again (a release's version, a schedule's inputs). */
 export const triggers = z.array(z.unknown()).optional();

@@ -14,7 +14,7 @@ import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
-import { onGroup } from "../engine/needs";
+import { onGroup } from "../api/needs";
 import { adoptExisting, ownerInput } from "./common";
 import { cleanupPolicyCalls, cleanupPolicyPath as policyPath, topLevelGroup, type CleanupPolicy as CleanupPolicyLive } from "../api/virtual-registries";
 

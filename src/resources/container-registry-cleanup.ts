@@ -25,7 +25,7 @@ import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../en
 import { registryRepositoriesPath, registryRepositoryCalls, registryTagsPath } from "../api/container-registry";
 import { ownerReference } from "../api/owner";
 import { re2Problem, tagsToDelete, type CleanupRule, type RegistryRepositoryLive } from "./container-registry-cleanup-rule";
-import { onProject } from "../engine/needs";
+import { onProject } from "../api/needs";
 
 /** What one accepted run of the rule asked the server to delete from a repository. */
 export interface AcceptedRun {

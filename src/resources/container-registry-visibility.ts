@@ -13,7 +13,7 @@ import { defineSettingsResource, type EngineContext } from "../engine/definition
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { restoreOnDelete } from "../engine/settings";
-import { onProject } from "../engine/needs";
+import { onProject } from "../api/needs";
 import { ownerReference } from "../api/owner";
 import { projectCalls, projectPath, type Project as ProjectLive } from "../api/projects";
 

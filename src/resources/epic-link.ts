@@ -32,7 +32,7 @@ import { ApiError } from "../client";
 import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
 import { defineObjectResource, type EngineContext, type Operation } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
-import { onGroup, type Needs } from "../engine/needs";
+import { onGroup, type Needs } from "../api/needs";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { epicCalls, epicChildrenPath, epicLinkId, groupEpicsPath, moveEpicChild, type Epic as EpicJson, epicLinkIdForm } from "../api/epics";
 import type { Found } from "../engine/estate";

@@ -9,7 +9,7 @@ import { PlatformResource, type ResourceOutputs } from "../engine/resource";
 import { groupIntegrationPath, groupIntegrationsPath, integrationSlugOf, integrationSummaryCalls } from "../api/integrations";
 import { ownerReference } from "../api/owner";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
-import { onGroup } from "../engine/needs";
+import { onGroup } from "../api/needs";
 
 type Owner = { group: string | number };
 

@@ -7,7 +7,7 @@ import { PlatformResource, type ResourceOutputs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
 import { pipelineScheduleNumberOf, pipelineSchedulePath, pipelineSchedulesPath, scheduleSummaryCalls } from "../api/pipeline-schedules";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
-import { onProject } from "../engine/needs";
+import { onProject } from "../api/needs";
 
 type Owner = { project: string | number };
 

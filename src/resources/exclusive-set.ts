@@ -35,7 +35,7 @@ import { defineObjectResource, type EngineContext, type Live } from "../engine/d
 import type { ImportedSet } from "../engine/estate";
 import { isUnknown, UNKNOWN } from "../engine/values";
 import type { ConnectionArg } from "../engine/connections";
-import type { Needs } from "../engine/needs";
+import type { Needs } from "../api/needs";
 import { hiddenFromToken } from "../engine/gone";
 import { ExplainedError } from "../engine/errors";
 

@@ -26,7 +26,7 @@ import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceOutputs } from "../engine/resource";
 import type { ConnectionArg } from "../engine/connections";
 import { apiFieldName } from "../engine/values";
-import { onGroup } from "../engine/needs";
+import { onGroup } from "../api/needs";
 import { ownerInput } from "./common";
 import {
   common,

@@ -43,7 +43,7 @@ import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { restoreOnDelete } from "../engine/settings";
 import { requestBody } from "../engine/values";
-import { onGroup } from "../engine/needs";
+import { onGroup } from "../api/needs";
 import { branchProtectionDefaults, defaultsFromApi, defaultsToApi, presetDefaults, sameDefaults, type BranchProtectionDefaults } from "./common";
 import { groupAvatarPath, groupCalls, groupPath as pathOfGroup, type Group as GroupLive } from "../api/groups";
 import { ownerReference } from "../api/owner";

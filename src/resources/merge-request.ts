@@ -36,7 +36,7 @@ import { defineObjectResource, type EngineContext, type Located } from "../engin
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
-import { onProject, type Needs } from "../engine/needs";
+import { onProject, type Needs } from "../api/needs";
 import { adoptExisting, BAD_REF, ownerInput } from "./common";
 import {
   ALL_MERGE_REQUESTS,

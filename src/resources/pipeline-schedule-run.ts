@@ -15,7 +15,7 @@ import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../en
 import { recordedOutput, type EngineContext } from "../engine/definition";
 import { defineActionTrigger, triggers } from "./action-trigger";
 import { ownerReference } from "../api/owner";
-import { onProject } from "../engine/needs";
+import { onProject } from "../api/needs";
 
 const schema = z.object({
   /** The project (id or full path). */

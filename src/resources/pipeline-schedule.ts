@@ -44,7 +44,7 @@ import { defineObjectResource, type EngineContext, type Operation } from "../eng
 import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { isUnknown, requestBody } from "../engine/values";
-import { onProject, type Needs } from "../engine/needs";
+import { onProject, type Needs } from "../api/needs";
 import { adoptExisting, BAD_REF, ownerInput } from "./common";
 import { ownerReference } from "../api/owner";
 import {

@@ -27,7 +27,7 @@ import { ownerReference } from "../api/owner";
 import { projectPath as projectPathOf } from "../api/projects";
 import { CURRENT_USER_PATH, userCalls } from "../api/users";
 import { parseStarId, starCountCalls, starId, starPath, starrerCalls, starrersOf, unstarPath, type Starrer as StarrerLive, starIdForm } from "../api/starring";
-import { onProject } from "../engine/needs";
+import { onProject } from "../api/needs";
 import { parsedId } from "../api/id-form";
 
 /** What the engine records of a star: the starrer entry, the project's id and star count, and whether it was there before. */

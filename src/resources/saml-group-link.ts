@@ -19,7 +19,7 @@ import { ApiError, MINIMAL_ACCESS_LEVEL, missingOrHidden, ROLE_LEVELS, roleNeede
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
 import { ExplainedError } from "../engine/errors";
-import { refusedFor } from "../engine/needs";
+import { refusedFor } from "../api/needs";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { groupCalls, groupPath } from "../api/groups";
 import { ownerReference } from "../api/owner";

@@ -41,7 +41,7 @@ import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../en
 import { ownerReference } from "../api/owner";
 import { USERS_PATH, userCalls } from "../api/users";
 import { probeGroup, samlIdentitiesPath, samlIdentityCalls, samlIdentityPath as identityPath, whyNoSamlProvider, type SamlIdentity as SamlIdentityApi, samlIdentityIdForm } from "../api/saml";
-import { onGroup } from "../engine/needs";
+import { onGroup } from "../api/needs";
 import { notDotSegments } from "../validation";
 import { parsedId } from "../api/id-form";
 

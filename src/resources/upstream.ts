@@ -44,7 +44,7 @@ import {
 } from "../api/virtual-registries";
 import { CONTAINER_REGISTRY_NEEDS, registryOwner, REGISTRY_GROUP } from "./virtual-registry";
 import { type Collection, type EstateReading, type Findings, type Found, referenceTo } from "../engine/estate";
-import type { Room } from "../engine/needs";
+import type { Room } from "../api/needs";
 import { parsedId } from "../api/id-form";
 
 export const MAX_UPSTREAMS_PER_REGISTRY = 5;

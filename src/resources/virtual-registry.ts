@@ -24,7 +24,7 @@ import {
   type VirtualRegistry as VirtualRegistryLive,
   registryIdForm,
 } from "../api/virtual-registries";
-import { onGroup, type GroupObjectOwner, type Needs } from "../engine/needs";
+import { onGroup, type GroupObjectOwner, type Needs } from "../api/needs";
 import { parsedId } from "../api/id-form";
 
 export const MAX_REGISTRIES_PER_GROUP = 5;

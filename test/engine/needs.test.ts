@@ -1,5 +1,5 @@
 /**
- * One declaration of needs (src/engine/needs.ts), one wording: what a
+ * One declaration of needs (src/api/needs.ts), one wording: what a
  * resource's `needs` says is what the preview's check failure, the
  * explanation of a refused request and a data function's refusal all say,
  * each derived from the same values.
@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { getGroupIntegrations, getSamlGroupLinks, providers } from "pulumi-platform";
 import { roleNeeded, tierNeeded } from "../../src/client";
-import { needsInWords, ownerInWords, roleInWords, tierInWords, type Needs } from "../../src/engine/needs";
+import { needsInWords, ownerInWords, roleInWords, tierInWords, type Needs } from "../../src/api/needs";
 import { groupIntegrationDefinition } from "../../src/resources/group-integration";
 import { samlGroupLinkDefinition } from "../../src/resources/saml-group-link";
 import { useEmulator } from "../support";
