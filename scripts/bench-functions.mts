@@ -167,7 +167,7 @@ async function samlCalls(): Promise<Call[]> {
 }
 
 /** The group lookups: one group, 250 groups in three pages, acme's 257 inventory tokens. */
-function groupCalls(): Call[] {
+function groupRequests(): Call[] {
   return [
     { name: "getGroup", reads: "one group, without its projects", call: () => platform.getGroup({ group: "acme" }) },
     { name: "getGroups", reads: `${ITEMS} groups`, call: () => platform.getGroups({ search: "bulk" }) },
@@ -262,7 +262,7 @@ export async function measureFunctions(): Promise<{ table: string; over: string[
     for (const call of calls(builds.id)) rows.push(await measureCall(emulator, call));
     for (const call of await lookupCalls()) rows.push(await measureCall(emulator, call));
     for (const call of await samlCalls()) rows.push(await measureCall(emulator, call));
-    for (const call of groupCalls()) rows.push(await measureCall(emulator, call));
+    for (const call of groupRequests()) rows.push(await measureCall(emulator, call));
     rows.push(await measureApplicationSettings());
     rows.push(await measureRegistryCatalog());
     const lines = rows.map((r) => `| ${r.name} | ${r.reads} | ${r.items} | ${r.requests} | ${r.expected} | ${r.ms.toFixed(3)} |`);

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { ownerReference } from "../api/owner";
-import { pipelineSchedulePlayPath, scheduleId, scheduleNotFound, scheduleRunCalls } from "../api/pipeline-schedules";
+import { pipelineSchedulePlayPath, scheduleId, scheduleNotFound, scheduleRunRequests } from "../api/pipeline-schedules";
 import { signedInOnly } from "../calls/core";
 import { defineAction, projectNeeds } from "./core";
 
@@ -33,6 +33,6 @@ export const runPipelineSchedule = defineAction({
     404: scheduleNotFound,
   },
   async run(call, args) {
-    return scheduleRunCalls.post(call.client, pipelineSchedulePlayPath(args.project, args.scheduleId), {});
+    return scheduleRunRequests.post(call.client, pipelineSchedulePlayPath(args.project, args.scheduleId), {});
   },
 });

@@ -6,22 +6,22 @@
  */
 import { z } from "zod";
 import { apiPath } from "../client";
-import { callsOf } from "./core";
+import { requestsOf } from "./core";
 
 /** A member as `members/all/:user_id` shows it: the effective role, inherited and shared included. */
 export const member = z.looseObject({ access_level: z.number() });
-export const memberCalls = callsOf(member);
+export const memberRequests = requestsOf(member);
 /** `/groups/12/members/all/7`: `ownerPath` is the owner's API path. */
 export const effectiveMemberPath = (ownerPath: string, userId: number): string => `${ownerPath}/members/all/${userId}`;
 
 /** A namespace (`/namespaces/:id`): its plan, shown to its Owners and administrators. */
 export const namespace = z.looseObject({ id: z.number(), plan: z.string().nullish() });
-export const namespaceCalls = callsOf(namespace);
+export const namespaceRequests = requestsOf(namespace);
 export const namespacePath = (namespace: string | number): string => apiPath`/namespaces/${namespace}`;
 
 /** The instance's licence (`/license`), `null` when it has none. */
 export const license = z.looseObject({ plan: z.string().nullish() }).nullable();
-export const licenseCalls = callsOf(license);
+export const licenseRequests = requestsOf(license);
 export const LICENSE_PATH = "/license";
 
 /** A feature flag as `/features` lists it: its state, and the gates of a conditional one. */
@@ -31,11 +31,11 @@ export const featureFlag = z.looseObject({
   gates: z.array(z.looseObject({ key: z.string(), value: z.unknown() })).optional(),
 });
 export type FeatureFlag = z.output<typeof featureFlag>;
-export const featureFlagCalls = callsOf(featureFlag);
+export const featureFlagRequests = requestsOf(featureFlag);
 export const FEATURES_PATH = "/features";
 
 /** A flag's definition (`/features/definitions`): the value a flag never set runs on. */
 export const featureDefinition = z.looseObject({ name: z.string(), default_enabled: z.boolean().optional() });
 export type FeatureDefinition = z.output<typeof featureDefinition>;
-export const featureDefinitionCalls = callsOf(featureDefinition);
+export const featureDefinitionRequests = requestsOf(featureDefinition);
 export const FEATURE_DEFINITIONS_PATH = "/features/definitions";

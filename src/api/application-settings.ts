@@ -7,7 +7,7 @@ import { z } from "zod";
 import { decimalValue, SETTING_ENTRIES } from "../application-settings-catalogue";
 import { field } from "./fields";
 import type { Needs } from "./needs";
-import { callsOf } from "./core";
+import { requestsOf } from "./core";
 
 /** Instance-wide settings: for administrators, on the offerings that have an instance of their own. */
 export const INSTANCE_SETTINGS_NEEDS: Needs = { on: { kind: "instance" }, role: "administrator", offering: "self-managed" };
@@ -142,6 +142,6 @@ export const applicationSettingsRead = applicationSettings.extend({
 });
 
 export type ApplicationSettings = z.output<typeof applicationSettings>;
-export const applicationSettingsCalls = callsOf(applicationSettings);
+export const applicationSettingsRequests = requestsOf(applicationSettings);
 
 export const APPLICATION_SETTINGS_PATH = "/application/settings";

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { PlatformClient } from "../client";
 import { isHttpUrl } from "../validation";
-import { callsOf } from "./core";
+import { requestsOf } from "./core";
 import type { Needs, Operation } from "./needs";
 import { ownerNamedBy, ownerOf, type Owner, type OwnerKind } from "./owner";
 import { idForm } from "./id-form";
@@ -70,9 +70,9 @@ export const badgeIdForm = idForm("of the form projects/<project>/badges/<id> or
 /** A badge's number from its `badgeId` (12) or its recorded id (`projects/acme%2Fweb/badges/12`). */
 export const badgeNumberOf = (value: string | number): string | undefined => (typeof value === "number" ? String(value) : BADGE_ID.exec(value)?.[2]);
 
-/** The typed calls of badges. */
-export const badgeCalls = callsOf(badge);
-const calls = badgeCalls;
+/** The typed requests of badges. */
+export const badgeRequests = requestsOf(badge);
+const calls = badgeRequests;
 
 /** Only the owner's own badges: a project's list also contains its groups' badges. */
 export function findOwnBadge(client: PlatformClient, owner: Owner, name: string | undefined, matches: (badge: Badge) => boolean): Promise<Badge | undefined> {

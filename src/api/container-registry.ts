@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { apiPath, pathSegment, type PlatformClient } from "../client";
-import { callsOf } from "./core";
+import { requestsOf } from "./core";
 import { ownerReference } from "./owner";
 
 export const registryTagSummary = z.looseObject({
@@ -14,7 +14,7 @@ export const registryTagSummary = z.looseObject({
   location: z.string(),
 });
 export type RegistryTagSummary = z.output<typeof registryTagSummary>;
-export const registryTagSummaryCalls = callsOf(registryTagSummary);
+export const registryTagSummaryRequests = requestsOf(registryTagSummary);
 
 export const registryTag = registryTagSummary.extend({
   /** 64 hexadecimal characters. */
@@ -28,7 +28,7 @@ export const registryTag = registryTagSummary.extend({
   total_size: z.number().nullable(),
 });
 export type RegistryTag = z.output<typeof registryTag>;
-export const registryTagCalls = callsOf(registryTag);
+export const registryTagRequests = requestsOf(registryTag);
 
 export const registryRepository = z.looseObject({
   id: z.number(),
@@ -50,7 +50,7 @@ export const registryRepository = z.looseObject({
   size: z.number().nullable().optional(),
 });
 export type RegistryRepository = z.output<typeof registryRepository>;
-export const registryRepositoryCalls = callsOf(registryRepository);
+export const registryRepositoryRequests = requestsOf(registryRepository);
 
 /** The repositories of a project or a group. */
 export const registryRepositoriesPath = (owner: { project?: string | number; group?: string | number }): string =>
@@ -68,7 +68,7 @@ export const registryTagPath = (project: string | number, repositoryId: number, 
 export async function registryTagWithClock(client: PlatformClient, path: string): Promise<{ tag: RegistryTag; now: number }> {
   const response = await client.request<unknown>("GET", path);
   const date = Date.parse(String(response.headers["date"] ?? ""));
-  return { tag: registryTagCalls.check(response.body, `GET ${path}`), now: Number.isNaN(date) ? Date.now() : date };
+  return { tag: registryTagRequests.check(response.body, `GET ${path}`), now: Number.isNaN(date) ? Date.now() : date };
 }
 
 /** A registry repository's numeric id, as the calls take it. */

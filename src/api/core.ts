@@ -2,7 +2,7 @@
  * What every API area module shares: answers checked against their zod
  * schema (a server that answers something else fails with a message that
  * names the request and the field, never a cast that lets it through), and
- * thin typed calls over the one HTTP core (../client).
+ * thin typed requests over the one HTTP core (../client).
  *
  * Schemas are loose: fields the API adds, or that one server version sends and
  * another does not, pass through untouched, so a resource records exactly what
@@ -32,8 +32,8 @@ export function checked<S extends z.ZodType>(schema: S, answer: unknown, request
   );
 }
 
-/** The typed calls of one answer shape: every answer read through them is checked. */
-export interface Calls<T> {
+/** The typed requests of one answer shape: every answer read through them is checked. */
+export interface Requests<T> {
   /** The schema, for the data functions (which check and camelCase answers themselves). */
   readonly schema: z.ZodType<T>;
   /** A list of these answers (a data function's `item`, a non-paginated list's check). */
@@ -50,12 +50,12 @@ export interface Calls<T> {
   patch(client: PlatformClient, path: string, body: unknown): Promise<T>;
   /** A PUT of a multipart form (a file upload). */
   putForm(client: PlatformClient, path: string, form: FormFields): Promise<T>;
-  /** An answer got another way (a raw `request`), checked as the calls check theirs. */
+  /** An answer got another way (a raw `request`), checked as the requests check theirs. */
   check(answer: unknown, request: string): T;
 }
 
-/** The typed calls of answers of this shape. */
-export function callsOf<S extends z.ZodType>(schema: S): Calls<z.output<S>> {
+/** The typed requests of answers of this shape. */
+export function requestsOf<S extends z.ZodType>(schema: S): Requests<z.output<S>> {
   type T = z.output<S>;
   const listSchema = z.array(schema);
   const one = (answer: unknown, request: string): T => checked(schema, answer, request);

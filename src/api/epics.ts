@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { apiPath, type PlatformClient } from "../client";
-import { callsOf, checked } from "./core";
+import { requestsOf, checked } from "./core";
 import { ownerReference } from "./owner";
 import { idForm } from "./id-form";
 
@@ -53,11 +53,11 @@ export const epic = z.looseObject({
 });
 
 export type Epic = z.output<typeof epic>;
-export const epicCalls = callsOf(epic);
+export const epicRequests = requestsOf(epic);
 
 /** Moves a child among its siblings; the answer is every child, in order. */
 export async function moveEpicChild(client: PlatformClient, childPath: string, position: Record<string, number>): Promise<Epic[]> {
-  return checked(epicCalls.listSchema, await client.put<unknown>(childPath, position), `PUT ${childPath}`);
+  return checked(epicRequests.listSchema, await client.put<unknown>(childPath, position), `PUT ${childPath}`);
 }
 
 /** `/groups/acme/epics`: the group's epics (with its subgroups' unless `include_descendant_groups=false`). */

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { apiPath } from "../client";
 import type { Needs } from "./needs";
-import { callsOf } from "./core";
+import { requestsOf } from "./core";
 import { onProject } from "./owner";
 import { idForm } from "./id-form";
 
@@ -26,7 +26,7 @@ export const clientKey = z.looseObject({
   sentry_dsn: z.string(),
 });
 export type ClientKey = z.output<typeof clientKey>;
-export const clientKeyCalls = callsOf(clientKey);
+export const clientKeyRequests = requestsOf(clientKey);
 
 /** `/projects/12/error_tracking/client_keys` (or with a full path, for reads). */
 export const clientKeysPath = (project: string | number): string => apiPath`/projects/${project}/error_tracking/client_keys`;

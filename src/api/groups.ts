@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { apiPath } from "../client";
-import { callsOf } from "./core";
+import { requestsOf } from "./core";
 
 const nullableText = z.string().nullable();
 const nullableFlag = z.boolean().nullable();
@@ -102,7 +102,7 @@ export const groupPersonalAccessToken = z.looseObject({
 });
 
 export type Group = z.output<typeof group>;
-export const groupCalls = callsOf(group);
+export const groupRequests = requestsOf(group);
 
 /** `/groups/acme%2Fplatform`. */
 export const groupPath = (group: string | number): string => apiPath`/groups/${group}`;

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { apiPath, pathSegment } from "../client";
-import { callsOf } from "./core";
+import { requestsOf } from "./core";
 import { idForm } from "./id-form";
 
 /** Null behaves as false; a server may leave out switches its edition lacks. */
@@ -87,8 +87,8 @@ export const INTEGRATION_CREDENTIALS: readonly string[] = [
 
 export type GroupIntegrationSummary = z.output<typeof groupIntegrationSummary>;
 export type GroupIntegration = z.output<typeof groupIntegration>;
-export const integrationSummaryCalls = callsOf(groupIntegrationSummary);
-export const integrationCalls = callsOf(groupIntegration);
+export const integrationSummaryRequests = requestsOf(groupIntegrationSummary);
+export const integrationRequests = requestsOf(groupIntegration);
 
 /** `/groups/acme/integrations`. */
 export const groupIntegrationsPath = (group: string | number): string => apiPath`/groups/${group}/integrations`;

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { apiPath } from "../client";
-import { callsOf } from "./core";
+import { requestsOf } from "./core";
 
 export const issue = z.looseObject({
   id: z.number(),
@@ -20,7 +20,7 @@ export const issue = z.looseObject({
 });
 
 export type Issue = z.output<typeof issue>;
-export const issueCalls = callsOf(issue);
+export const issueRequests = requestsOf(issue);
 
 /** The longest description a server keeps (`Issue` validates `description` at 1,048,576 characters). */
 export const ISSUE_DESCRIPTION_LIMIT = 1_048_576;

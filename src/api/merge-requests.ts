@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { apiPath } from "../client";
-import { callsOf } from "./core";
+import { requestsOf } from "./core";
 import { ownerReference } from "./owner";
 import { idForm } from "./id-form";
 
@@ -177,8 +177,8 @@ export const mergeRequestDiff = z.looseObject({
 export type ListedMergeRequest = z.output<typeof listedMergeRequest>;
 export type MergeRequest = z.output<typeof mergeRequest>;
 
-export const listedMergeRequestCalls = callsOf(listedMergeRequest);
-export const mergeRequestCalls = callsOf(mergeRequest);
+export const listedMergeRequestRequests = requestsOf(listedMergeRequest);
+export const mergeRequestRequests = requestsOf(mergeRequest);
 
 /** The instance-wide list. */
 export const ALL_MERGE_REQUESTS = "/merge_requests";

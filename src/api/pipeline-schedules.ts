@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { apiPath, pathSegment, roleNeeded } from "../client";
-import { callsOf } from "./core";
+import { requestsOf } from "./core";
 import { idForm } from "./id-form";
 
 const user = z.looseObject({
@@ -63,11 +63,11 @@ export const schedulePipeline = z.looseObject({
   updated_at: z.string(),
 });
 
-export const scheduleSummaryCalls = callsOf(pipelineScheduleSummary);
-export const pipelineScheduleCalls = callsOf(pipelineSchedule);
-export const scheduleVariableCalls = callsOf(scheduleVariable);
+export const scheduleSummaryRequests = requestsOf(pipelineScheduleSummary);
+export const pipelineScheduleRequests = requestsOf(pipelineSchedule);
+export const scheduleVariableRequests = requestsOf(scheduleVariable);
 /** The answer to running a schedule now (`201 Created` as a message). */
-export const scheduleRunCalls = callsOf(z.looseObject({ message: z.string() }));
+export const scheduleRunRequests = requestsOf(z.looseObject({ message: z.string() }));
 
 /** `/projects/acme%2Fweb/pipeline_schedules`. */
 export const pipelineSchedulesPath = (project: string | number): string => apiPath`/projects/${project}/pipeline_schedules`;

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { apiPath, type PlatformClient } from "../client";
-import { callsOf } from "./core";
+import { requestsOf } from "./core";
 
 const accessLevel = z.looseObject({ access_level: z.number() });
 
@@ -22,7 +22,7 @@ export const project = z.looseObject({
     .optional(),
 });
 export type Project = z.output<typeof project>;
-export const projectCalls = callsOf(project);
+export const projectRequests = requestsOf(project);
 
 /** `/projects/acme%2Fweb`. */
 export const projectPath = (project: string | number): string => apiPath`/projects/${project}`;
@@ -30,5 +30,5 @@ export const projectPath = (project: string | number): string => apiPath`/projec
 /** The project's numeric id: as given, or read once from its full path. */
 export async function numericProjectId(client: PlatformClient, reference: string | number): Promise<number> {
   if (typeof reference === "number") return reference;
-  return (await projectCalls.get(client, projectPath(reference))).id;
+  return (await projectRequests.get(client, projectPath(reference))).id;
 }

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { apiPath, pathSegment, tierNeeded, type PlatformClient } from "../client";
-import { callsOf } from "./core";
+import { requestsOf } from "./core";
 import { onGroup, type Needs } from "./needs";
 import { idForm } from "./id-form";
 
@@ -33,7 +33,7 @@ export const samlGroupLink = z.looseObject({
   provider: z.string().nullable().optional(),
 });
 export type SamlGroupLink = z.output<typeof samlGroupLink>;
-export const samlGroupLinkCalls = callsOf(samlGroupLink);
+export const samlGroupLinkRequests = requestsOf(samlGroupLink);
 
 /** The links of the group at `groupPath` (`/groups/1` → `/groups/1/saml_group_links`). */
 export const samlGroupLinksOf = (groupPath: string): string => `${groupPath}/saml_group_links`;
@@ -74,7 +74,7 @@ export const samlIdentity = z.looseObject({
   user_id: z.number(),
 });
 export type SamlIdentity = z.output<typeof samlIdentity>;
-export const samlIdentityCalls = callsOf(samlIdentity);
+export const samlIdentityRequests = requestsOf(samlIdentity);
 
 /** `/groups/acme/saml/identities`. */
 export const samlIdentitiesPath = (group: string | number): string => apiPath`/groups/${group}/saml/identities`;

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { apiPath } from "../client";
-import { callsOf } from "./core";
+import { requestsOf } from "./core";
 import { project } from "./projects";
 import { idForm } from "./id-form";
 
@@ -86,8 +86,8 @@ export type Starrer = z.output<typeof starrer>;
 
 /** A project as a star's answer and get-one show it: with its star count. */
 export const starredOnce = project.extend({ star_count: z.number() });
-export const starCountCalls = callsOf(starredOnce);
-export const starrerCalls = callsOf(starrer);
+export const starCountRequests = requestsOf(starredOnce);
+export const starrerRequests = requestsOf(starrer);
 
 /** The starrers of the project at `projectPath` (`/projects/12` → `/projects/12/starrers`). */
 export const starrersOf = (projectPath: string): string => `${projectPath}/starrers`;

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { apiPath, flagOff, tierNeeded, tokenRefused } from "../client";
-import { callsOf } from "./core";
+import { requestsOf } from "./core";
 import { ownerReference } from "./owner";
 import { idForm } from "./id-form";
 
@@ -22,7 +22,7 @@ const registryUpstreamLink = z.looseObject({ id: z.number(), position: z.number(
 /** An association as an upstream's get-one lists it, and as creating one answers. */
 export const upstreamLink = z.looseObject({ id: z.number(), registry_id: z.number(), position: z.number() });
 export type UpstreamLink = z.output<typeof upstreamLink>;
-export const upstreamLinkCalls = callsOf(upstreamLink);
+export const upstreamLinkRequests = requestsOf(upstreamLink);
 
 export const virtualRegistry = z.looseObject({
   id: z.number(),
@@ -35,7 +35,7 @@ export const virtualRegistry = z.looseObject({
   registry_upstreams: z.array(registryUpstreamLink).optional(),
 });
 export type VirtualRegistry = z.output<typeof virtualRegistry>;
-export const virtualRegistryCalls = callsOf(virtualRegistry);
+export const virtualRegistryRequests = requestsOf(virtualRegistry);
 
 export const virtualRegistryDetail = virtualRegistry.extend({
   /** The registry's upstreams in the order they are tried. */
@@ -60,7 +60,7 @@ export const upstream = z.looseObject({
   registry_upstreams: z.array(upstreamLink).optional(),
 });
 export type Upstream = z.output<typeof upstream>;
-export const upstreamCalls = callsOf(upstream);
+export const upstreamRequests = requestsOf(upstream);
 
 export const upstreamDetail = upstream.extend({
   /** Every registry that uses it, with its position there. */
@@ -91,7 +91,7 @@ export const cleanupPolicy = z.looseObject({
   updated_at: z.string(),
 });
 export type CleanupPolicy = z.output<typeof cleanupPolicy>;
-export const cleanupPolicyCalls = callsOf(cleanupPolicy);
+export const cleanupPolicyRequests = requestsOf(cleanupPolicy);
 
 /** The registries of the group at `groupPath` (`/groups/1` → `/groups/1/-/virtual_registries/container/registries`). */
 export const groupRegistriesOf = (groupPath: string): string => `${groupPath}/-/virtual_registries/container/registries`;

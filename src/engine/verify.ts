@@ -46,10 +46,10 @@
  * When the server cannot be reached, the run says so once (a warning, see
  * ./engine-log.ts) and verifies nothing more; the preview goes on.
  */
-import { effectiveMemberPath, FEATURE_DEFINITIONS_PATH, featureDefinitionCalls, featureFlagCalls, FEATURES_PATH, LICENSE_PATH, licenseCalls, memberCalls, namespaceCalls, namespacePath } from "../api/access-facts";
-import { groupCalls, groupPath } from "../api/groups";
-import { projectCalls, projectPath, type Project } from "../api/projects";
-import { CURRENT_USER_PATH, userCalls, type User } from "../api/users";
+import { effectiveMemberPath, FEATURE_DEFINITIONS_PATH, featureDefinitionRequests, featureFlagRequests, FEATURES_PATH, LICENSE_PATH, licenseRequests, memberRequests, namespaceRequests, namespacePath } from "../api/access-facts";
+import { groupRequests, groupPath } from "../api/groups";
+import { projectRequests, projectPath, type Project } from "../api/projects";
+import { CURRENT_USER_PATH, userRequests, type User } from "../api/users";
 import { ApiError, flagOff, missingOrHidden, NetworkError, type PlatformClient, type Query, roleNeeded, tierNeeded } from "../client";
 import { verifyAtPreview } from "./process-connections";
 import type { EngineContext, Live } from "./definition";
@@ -311,7 +311,7 @@ function userFacts(user: User): UserFacts {
 
 /** The token's user (`GET /user`), once per run. */
 export function tokenUser(ctx: EngineContext, reads: RunReads): Promise<UserFacts> {
-  return readOnce(reads, { read: "user" }, () => userCalls.get(ctx.client, CURRENT_USER_PATH).then(userFacts));
+  return readOnce(reads, { read: "user" }, () => userRequests.get(ctx.client, CURRENT_USER_PATH).then(userFacts));
 }
 
 /**
@@ -325,8 +325,8 @@ export function ownerFacts(ctx: EngineContext, reads: RunReads, kind: "group" | 
     try {
       const facts: OwnerFacts =
         kind === "group"
-          ? await groupCalls.get(client, groupPath(ref), { with_projects: false }).then((group) => ({ kind, id: group.id, fullPath: group.full_path, apiPath: groupPath(group.id) }))
-          : await projectCalls.get(client, projectPath(ref)).then((project) => ({ kind, id: project.id, fullPath: project.path_with_namespace, apiPath: projectPath(project.id), accessLevel: projectAccessLevel(project) }));
+          ? await groupRequests.get(client, groupPath(ref), { with_projects: false }).then((group) => ({ kind, id: group.id, fullPath: group.full_path, apiPath: groupPath(group.id) }))
+          : await projectRequests.get(client, projectPath(ref)).then((project) => ({ kind, id: project.id, fullPath: project.path_with_namespace, apiPath: projectPath(project.id), accessLevel: projectAccessLevel(project) }));
       keepAnswer(reads, { read: "owner", kind, ref: facts.id }, facts);
       return facts;
     } catch (error) {
@@ -396,7 +396,7 @@ export async function accessLevel(ctx: EngineContext, reads: RunReads, owner: Ow
   if (owner.accessLevel !== undefined && owner.accessLevel >= needed) return owner.accessLevel;
   return readOnce(reads, { read: "role", owner: owner.apiPath }, async () => {
     try {
-      const member = await memberCalls.get(ctx.client, effectiveMemberPath(owner.apiPath, user.id));
+      const member = await memberRequests.get(ctx.client, effectiveMemberPath(owner.apiPath, user.id));
       return member.access_level;
     } catch (error) {
       // `404 Member Not Found` is the server saying the user has no role there; any other refusal tells nothing.
@@ -427,7 +427,7 @@ export async function tierShortfall(ctx: EngineContext, reads: RunReads, owner: 
 export async function tierStanding(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, tier: Tier): Promise<{ shortfall?: string; known: boolean }> {
   const topLevel = topLevelPath(owner);
   const plan = await readOnce(reads, { read: "plan", namespace: topLevel }, () =>
-    namespaceCalls.get(ctx.client, namespacePath(topLevel)).then((namespace) => namespace.plan ?? undefined, unlessRefused),
+    namespaceRequests.get(ctx.client, namespacePath(topLevel)).then((namespace) => namespace.plan ?? undefined, unlessRefused),
   );
   const fromNamespace = tierOfPlan(plan);
   const which = topLevel === owner.fullPath ? "it" : `group ${topLevel}`;
@@ -442,7 +442,7 @@ export async function tierStanding(ctx: EngineContext, reads: RunReads, owner: O
 /** The tier of the instance's licence (`GET /license`, administrators only, once per run); undefined when there is none or it cannot be read. */
 async function licensedTier(ctx: EngineContext, reads: RunReads): Promise<Tier | "free" | undefined> {
   return tierOfPlan(
-    await readOnce(reads, { read: "license" }, () => licenseCalls.get(ctx.client, LICENSE_PATH).then((license) => license?.plan ?? undefined, unlessRefused)),
+    await readOnce(reads, { read: "license" }, () => licenseRequests.get(ctx.client, LICENSE_PATH).then((license) => license?.plan ?? undefined, unlessRefused)),
   );
 }
 
@@ -457,7 +457,7 @@ function topLevelPath(owner: OwnerFacts): string {
 
 /** Where the flag is off, in words (`for group acme`); undefined when it is on there, or when the server does not tell. */
 export async function flagShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, name: string): Promise<string | undefined> {
-  const flags = await readOnce(reads, { read: "features" }, () => featureFlagCalls.getAll(ctx.client, FEATURES_PATH).catch(unlessRefused));
+  const flags = await readOnce(reads, { read: "features" }, () => featureFlagRequests.getAll(ctx.client, FEATURES_PATH).catch(unlessRefused));
   if (!flags) return untoldFlag(reads, name, "GET /features was refused");
   const where = `for group ${topLevelPath(owner)}`;
   const flag = flags.find((candidate) => candidate.name === name);
@@ -474,7 +474,7 @@ export async function flagShortfall(ctx: EngineContext, reads: RunReads, owner: 
 
 /** A flag never set runs on its definition's default; a flag with no definition was removed (generally available) or never existed. */
 async function defaultShortfall(ctx: EngineContext, reads: RunReads, name: string, where: string): Promise<string | undefined> {
-  const definitions = await readOnce(reads, { read: "definitions" }, () => featureDefinitionCalls.getAll(ctx.client, FEATURE_DEFINITIONS_PATH).catch(unlessRefused));
+  const definitions = await readOnce(reads, { read: "definitions" }, () => featureDefinitionRequests.getAll(ctx.client, FEATURE_DEFINITIONS_PATH).catch(unlessRefused));
   if (!definitions) return untoldFlag(reads, name, "it is not set, and GET /features/definitions was refused");
   const definition = definitions.find((candidate) => candidate.name === name);
   if (definition?.default_enabled === false) return `${where} (never set, and off by default)`;

@@ -14,7 +14,7 @@
  */
 import { z } from "zod";
 import { ApiError, NetworkError, PAGE_SIZE, roleNeeded, tokenRefused, type PlatformClient } from "../client";
-import { groupCalls, groupPath } from "../api/groups";
+import { groupRequests, groupPath } from "../api/groups";
 import { ExplainedError } from "../engine/errors";
 import { defineComposedFunction, type FunctionOptions, type FunctionOutputOptions, type InputArgs, type Reader } from "./core";
 
@@ -93,7 +93,7 @@ async function registryAddress(client: PlatformClient): Promise<{ url: URL; host
   let host: string | undefined;
   search: for await (const groups of client.pages<{ id: number }>("/groups", { per_page: 20, order_by: "id", sort: "asc", all_available: true })) {
     for (const group of groups) {
-      const detail = await groupCalls.get(client, groupPath(group.id), { with_projects: true });
+      const detail = await groupRequests.get(client, groupPath(group.id), { with_projects: true });
       projects += detail.projects?.length ?? 0;
       host = detail.projects?.map(prefixHost).find((named) => named !== undefined);
       if (host !== undefined) break search;

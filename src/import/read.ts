@@ -19,8 +19,8 @@ import { topLevelNeeded, type OwnerFacts } from "../engine/needs";
 import { readsOf } from "../engine/run-caches";
 import { tierStanding, tokenUser } from "../engine/verify";
 import { type Collection, type EstateOwner, type EstateReading, type Findings, type Found, type FoundOn, type ImportedKind, type ImportedSet, importKey, isReference, referenceTo } from "../engine/estate";
-import { groupCalls, groupPath, listedGroup } from "../api/groups";
-import { projectCalls, projectPath } from "../api/projects";
+import { groupRequests, groupPath, listedGroup } from "../api/groups";
+import { projectRequests, projectPath } from "../api/projects";
 import { definitions } from "../resources";
 import { inputsFromLive } from "./inputs";
 import type { Target } from "./terraform";
@@ -89,13 +89,13 @@ export async function readEstate(client: PlatformClient, scope: Scope, options: 
   const projects = new Map<number, ProjectFound>();
 
   if (scope.group !== undefined) {
-    const root = await groupCalls.get(client, groupPath(scope.group), { with_projects: false });
+    const root = await groupRequests.get(client, groupPath(scope.group), { with_projects: false });
     groups.set(root.id, { id: root.id, fullPath: root.full_path, topLevel: root.parent_id === null });
     for (const found of await descendantGroups(client, root.id, estate.skipped, root.full_path)) groups.set(found.id, found);
     for (const found of await groupProjects(client, root.id, estate.skipped, root.full_path)) projects.set(found.id, found);
   }
   for (const reference of scope.projects) {
-    const project = await projectCalls.get(client, projectPath(reference));
+    const project = await projectRequests.get(client, projectPath(reference));
     projects.set(project.id, { id: project.id, fullPath: project.path_with_namespace });
   }
 
@@ -145,8 +145,8 @@ export async function readTargets(client: PlatformClient, targets: readonly Targ
       owners.set(
         key,
         kind === "group"
-          ? groupCalls.get(client, groupPath(reference), { with_projects: false }).then((group) => ({ kind, id: group.id, fullPath: group.full_path }))
-          : projectCalls.get(client, projectPath(reference)).then((project) => ({ kind, id: project.id, fullPath: project.path_with_namespace })),
+          ? groupRequests.get(client, groupPath(reference), { with_projects: false }).then((group) => ({ kind, id: group.id, fullPath: group.full_path }))
+          : projectRequests.get(client, projectPath(reference)).then((project) => ({ kind, id: project.id, fullPath: project.path_with_namespace })),
       );
     }
     return owners.get(key)!;

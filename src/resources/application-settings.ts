@@ -28,7 +28,7 @@ import { z } from "zod";
 import { ApiError, tierNeeded } from "../client";
 import { apiFieldName, camelCase, field, requirementsInWords, traitsOf, traitsOfShape, type FieldTraits } from "../api/fields";
 import { aliasOf, countDeclaration, declarationKey, recordAlias } from "../engine/declarations";
-import { APPLICATION_SETTINGS_PATH, applicationSettingsCalls, INSTANCE_SETTINGS_NEEDS } from "../api/application-settings";
+import { APPLICATION_SETTINGS_PATH, applicationSettingsRequests, INSTANCE_SETTINGS_NEEDS } from "../api/application-settings";
 import { defineSettingsResource, type EngineContext, type Live } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
@@ -345,7 +345,7 @@ function explained(error: unknown, declared: Partial<ApplicationSettingsInputs> 
 
 async function getSettings(ctx: EngineContext): Promise<Live> {
   try {
-    return await applicationSettingsCalls.get(ctx.client, SETTINGS_PATH);
+    return await applicationSettingsRequests.get(ctx.client, SETTINGS_PATH);
   } catch (error) {
     throw explained(error);
   }
@@ -411,7 +411,7 @@ export const applicationSettingsDefinition = defineSettingsResource({
     let live: Live;
     try {
       // The answer is the settings after the update; the server's cache (about a minute) is never polled.
-      live = await applicationSettingsCalls.put(ctx.client, SETTINGS_PATH, requestBody(this.fields, args, names));
+      live = await applicationSettingsRequests.put(ctx.client, SETTINGS_PATH, requestBody(this.fields, args, names));
     } catch (error) {
       throw explained(error, args);
     }

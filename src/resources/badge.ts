@@ -8,7 +8,7 @@ import { z } from "zod";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
-import { badgeCalls, badgeIdOf, badgeNeeds, badgesOf, badgesPath, findOwnBadge, ownBadges as listOwnBadges, urlWithPlaceholders, type Badge as BadgeLive, badgeIdForm } from "../api/badges";
+import { badgeRequests, badgeIdOf, badgeNeeds, badgesOf, badgesPath, findOwnBadge, ownBadges as listOwnBadges, urlWithPlaceholders, type Badge as BadgeLive, badgeIdForm } from "../api/badges";
 import { idPair, ownerAddress, wholeNumber, type TerraformTarget } from "../engine/estate";
 import { exactlyOneOwner, ownerOf, ownerReference, type OwnerKind } from "../api/owner";
 import { adoptExisting, ownerInput } from "./common";
@@ -94,7 +94,7 @@ export const badgeDefinition = defineObjectResource({
     ...badgeNeeds(args, operation),
     unique: {
       list: "badges",
-      read: (ctx, owner) => badgeCalls.list(ctx.client, badgesOf(owner.apiPath)),
+      read: (ctx, owner) => badgeRequests.list(ctx.client, badgesOf(owner.apiPath)),
       find: (badges, owner) => {
         const same = (badges as BadgeLive[]).find((badge) => badge.kind === owner.kind && sameBadge(args)(badge));
         return same && { what: `a badge with this link and image${args.name === undefined ? "" : ` named ${args.name}`}`, id: located(args, same).id };
@@ -105,18 +105,18 @@ export const badgeDefinition = defineObjectResource({
   async create(ctx, args) {
     const body = requestBody(this.fields, args);
     // If the response to the POST is lost, the badge it created is found rather than made twice.
-    const live = await badgeCalls.post(ctx.client, badgesPath(args), body, () => ownBadges(ctx, args, sameBadge(args)));
+    const live = await badgeRequests.post(ctx.client, badgesPath(args), body, () => ownBadges(ctx, args, sameBadge(args)));
     return located(args, live);
   },
 
   async read(ctx, id) {
     const { kind, path } = parseId(id);
-    const live = await badgeCalls.get(ctx.client, path);
+    const live = await badgeRequests.get(ctx.client, path);
     return live.kind === kind ? live : undefined;
   },
 
   async update(ctx, id, args, changed) {
-    return badgeCalls.put(ctx.client, parseId(id).path, requestBody(this.fields, args, changed));
+    return badgeRequests.put(ctx.client, parseId(id).path, requestBody(this.fields, args, changed));
   },
 
   async delete(ctx, id) {

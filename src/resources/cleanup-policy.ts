@@ -16,7 +16,7 @@ import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../en
 import { requestBody } from "../engine/values";
 import { onGroup } from "../api/needs";
 import { adoptExisting, ownerInput } from "./common";
-import { cleanupPolicyCalls, cleanupPolicyPath as policyPath, topLevelGroup, type CleanupPolicy as CleanupPolicyLive } from "../api/virtual-registries";
+import { cleanupPolicyRequests, cleanupPolicyPath as policyPath, topLevelGroup, type CleanupPolicy as CleanupPolicyLive } from "../api/virtual-registries";
 
 const CADENCES = [1, 7, 14, 30, 90] as const;
 
@@ -42,7 +42,7 @@ const schema = z.object({
  */
 async function currentPolicy(ctx: EngineContext, group: string | number): Promise<CleanupPolicyLive | undefined> {
   try {
-    return await cleanupPolicyCalls.get(ctx.client, policyPath(group));
+    return await cleanupPolicyRequests.get(ctx.client, policyPath(group));
   } catch (error) {
     if (error instanceof ApiError && error.status === 404 && error.serverMessage.trim() === "404 Not found") return undefined;
     throw error;
@@ -104,7 +104,7 @@ export const cleanupPolicyDefinition = defineObjectResource({
   async create(ctx, args) {
     try {
       // A lost response is recovered by reading the group's policy: there can be only one.
-      const live = await cleanupPolicyCalls.post(ctx.client, policyPath(args.group), requestBody(this.fields, args), () => currentPolicy(ctx, args.group));
+      const live = await cleanupPolicyRequests.post(ctx.client, policyPath(args.group), requestBody(this.fields, args), () => currentPolicy(ctx, args.group));
       return { id: String(args.group), live };
     } catch (error) {
       if (error instanceof ApiError && error.status === 400 && error.fieldErrors?.["group"]?.some((m) => /taken/.test(m))) {
@@ -136,7 +136,7 @@ export const cleanupPolicyDefinition = defineObjectResource({
       if (anchor) Object.assign(body, requestBody(this.fields, args, new Set([anchor])));
       else body["enabled"] = (await currentPolicy(ctx, id))?.enabled ?? false;
     }
-    return cleanupPolicyCalls.patch(ctx.client, policyPath(id), body);
+    return cleanupPolicyRequests.patch(ctx.client, policyPath(id), body);
   },
 
   async delete(ctx, id) {

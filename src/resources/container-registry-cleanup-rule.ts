@@ -17,7 +17,7 @@
 import { RE2JS } from "re2js";
 import {
   registryTagsPath,
-  registryTagSummaryCalls,
+  registryTagSummaryRequests,
   registryTagWithClock,
   type RegistryRepository,
   type RegistryTag as TagDetail,
@@ -86,7 +86,7 @@ async function detailOf(client: PlatformClient, path: string, tag: TagSummary): 
  */
 export async function tagsToDelete(client: PlatformClient, project: string | number, repository: RegistryRepositoryLive, rule: CleanupRule): Promise<string[]> {
   const path = tagsPath(project, repository);
-  const candidates = byName(rule, await registryTagSummaryCalls.list(client, path, { pagination: "keyset", order_by: "name", sort: "asc" }));
+  const candidates = byName(rule, await registryTagSummaryRequests.list(client, path, { pagination: "keyset", order_by: "name", sort: "asc" }));
   if (candidates.length === 0 || (rule.keepN === undefined && rule.olderThan === undefined)) return candidates.map((tag) => tag.path);
   const details = (await Promise.all(candidates.map((tag) => detailOf(client, path, tag)))).filter((detail) => detail !== undefined);
   const now = Math.max(...details.map((detail) => detail.now));

@@ -22,7 +22,7 @@ import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { warn } from "../engine/engine-log";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
-import { registryRepositoriesPath, registryRepositoryCalls, registryTagsPath } from "../api/container-registry";
+import { registryRepositoriesPath, registryRepositoryRequests, registryTagsPath } from "../api/container-registry";
 import { ownerReference } from "../api/owner";
 import { re2Problem, tagsToDelete, type CleanupRule, type RegistryRepositoryLive } from "./container-registry-cleanup-rule";
 import { onProject } from "../api/needs";
@@ -90,7 +90,7 @@ const subjectOf = (args: CleanupInputs) =>
 
 /** The repositories the rule covers: the project's, or the one it names (none yet: nothing to clean, said once per run). */
 const projectRepositories = (ctx: EngineContext, args: CleanupInputs) =>
-  registryRepositoryCalls.list(ctx.client, registryRepositoriesPath({ project: args.project }));
+  registryRepositoryRequests.list(ctx.client, registryRepositoriesPath({ project: args.project }));
 
 async function coveredRepositories(ctx: EngineContext, args: CleanupInputs): Promise<RegistryRepositoryLive[]> {
   const all = await projectRepositories(ctx, args);

@@ -15,7 +15,7 @@ import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../en
 import { restoreOnDelete } from "../engine/settings";
 import { onProject } from "../api/needs";
 import { ownerReference } from "../api/owner";
-import { projectCalls, projectPath, type Project as ProjectLive } from "../api/projects";
+import { projectRequests, projectPath, type Project as ProjectLive } from "../api/projects";
 
 export const REGISTRY_ACCESS_LEVELS = ["enabled", "private", "disabled"] as const;
 
@@ -34,7 +34,7 @@ const schema = z.object({
 
 /** The resource id is the project's API path without the leading slash. */
 const pathOfId = (id: string) => "/" + id;
-const readProject = (ctx: EngineContext, path: string) => projectCalls.get(ctx.client, path);
+const readProject = (ctx: EngineContext, path: string) => projectRequests.get(ctx.client, path);
 
 export const containerRegistryVisibilityDefinition = defineSettingsResource({
   name: "ContainerRegistryVisibility",
@@ -72,7 +72,7 @@ export const containerRegistryVisibilityDefinition = defineSettingsResource({
   },
 
   async update(ctx, id, args) {
-    const live = await projectCalls.put(ctx.client, pathOfId(id), { container_registry_access_level: args.accessLevel });
+    const live = await projectRequests.put(ctx.client, pathOfId(id), { container_registry_access_level: args.accessLevel });
     // Servers from before the field (GitLab < 14.9) ignore it and answer 200 without it.
     if (live.container_registry_access_level !== args.accessLevel) {
       throw new ExplainedError(

@@ -34,7 +34,7 @@ import { defineObjectResource, type EngineContext, type Operation } from "../eng
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { onGroup, type Needs } from "../api/needs";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
-import { epicCalls, epicChildrenPath, epicLinkId, groupEpicsPath, moveEpicChild, type Epic as EpicJson, epicLinkIdForm } from "../api/epics";
+import { epicRequests, epicChildrenPath, epicLinkId, groupEpicsPath, moveEpicChild, type Epic as EpicJson, epicLinkIdForm } from "../api/epics";
 import type { Found } from "../engine/estate";
 import { ownerReference } from "../api/owner";
 import { parsedId } from "../api/id-form";
@@ -98,7 +98,7 @@ async function moveTo(ctx: EngineContext, id: string, position: Record<string, n
 
 async function readLink(ctx: EngineContext, id: string): Promise<EpicLinkLive | undefined> {
   const { childrenPath: path, childId } = parseId(id);
-  return childAmong(await epicCalls.list(ctx.client, path), childId);
+  return childAmong(await epicRequests.list(ctx.client, path), childId);
 }
 
 /** A 409 is the hierarchy's rule (already this parent's child, a cycle, too deep, ...): running again changes nothing. */
@@ -137,10 +137,10 @@ export const epicLinkDefinition = defineObjectResource({
      * The position anchors are left out: undeclared, they are not compared.
      */
     async find({ ctx, owner, tolerant }) {
-      const epics = await epicCalls.list(ctx.client, groupEpicsPath(owner.id), { include_descendant_groups: false });
+      const epics = await epicRequests.list(ctx.client, groupEpicsPath(owner.id), { include_descendant_groups: false });
       const found: Found[] = [];
       for (const parent of epics.sort((a, b) => a.iid - b.iid)) {
-        const children = await tolerant(`children of epic &${parent.iid}`, () => epicCalls.list(ctx.client, epicChildrenPath(owner.id, parent.iid)));
+        const children = await tolerant(`children of epic &${parent.iid}`, () => epicRequests.list(ctx.client, epicChildrenPath(owner.id, parent.iid)));
         for (const child of (children ?? []).sort((a, b) => a.id - b.id)) {
           found.push({ importId: epicLinkId(owner.id, parent.iid, child.id), name: child.title, live: child, address: { group: owner.id, epicIid: parent.iid, childEpicId: child.id } });
         }
@@ -180,7 +180,7 @@ export const epicLinkDefinition = defineObjectResource({
     const id = idOf(args);
     const { childPath, childId } = parseId(id);
     // If the answer to the POST is lost, the child is found among the parent's children rather than assigned twice (a 409).
-    const assigned = await epicCalls.post(ctx.client, childPath, {}, () => readLink(ctx, id)).catch((error: unknown) => {
+    const assigned = await epicRequests.post(ctx.client, childPath, {}, () => readLink(ctx, id)).catch((error: unknown) => {
       throw refusedLink(error, args);
     });
     const position = positionBody(args);

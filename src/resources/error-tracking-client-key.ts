@@ -20,7 +20,7 @@ import { ownerInput } from "./common";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
-import { clientKeyCalls, clientKeyId, clientKeysPath, type ClientKey as ClientKeyLive, clientKeyIdForm } from "../api/error-tracking";
+import { clientKeyRequests, clientKeyId, clientKeysPath, type ClientKey as ClientKeyLive, clientKeyIdForm } from "../api/error-tracking";
 import { ownerReference } from "../api/owner";
 import { numericProjectId } from "../api/projects";
 import { clientKeyNeeds } from "../api/error-tracking";
@@ -43,12 +43,12 @@ function parseId(id: string): { keysPath: string; keyId: number } {
   return parsedId("ErrorTrackingClientKey", clientKeyIdForm, id);
 }
 
-const listKeys = (ctx: EngineContext, keysPath: string) => clientKeyCalls.list(ctx.client, keysPath);
+const listKeys = (ctx: EngineContext, keysPath: string) => clientKeyRequests.list(ctx.client, keysPath);
 
 /** There is no GET of one key: the list is searched, reading no more pages than needed. */
 function readKey(ctx: EngineContext, id: string): Promise<ClientKeyLive | undefined> {
   const { keysPath, keyId } = parseId(id);
-  return clientKeyCalls.find(ctx.client, keysPath, undefined, (key) => key.id === keyId);
+  return clientKeyRequests.find(ctx.client, keysPath, undefined, (key) => key.id === keyId);
 }
 
 export const errorTrackingClientKeyDefinition = defineObjectResource({
@@ -59,7 +59,7 @@ export const errorTrackingClientKeyDefinition = defineObjectResource({
     listed: "error tracking client keys",
     on: ["project"],
     async find({ ctx, owner }) {
-      const keys = await clientKeyCalls.list(ctx.client, clientKeysPath(owner.id));
+      const keys = await clientKeyRequests.list(ctx.client, clientKeysPath(owner.id));
       return { found: keys.sort((a, b) => a.id - b.id).map((key) => ({ importId: clientKeyId(owner.id, key.id), name: `key-${key.id}`, live: key, address: { project: owner.id } })) };
     },
   },
@@ -84,7 +84,7 @@ export const errorTrackingClientKeyDefinition = defineObjectResource({
     const keysPath = clientKeysPath(projectId);
     // The keys that exist before: a POST whose answer is lost is then found (a key not among them), never made twice.
     const before = new Set((await listKeys(ctx, keysPath)).map((key) => key.id));
-    const created = await clientKeyCalls.post(ctx.client, keysPath, {}, async () => {
+    const created = await clientKeyRequests.post(ctx.client, keysPath, {}, async () => {
       const added = (await listKeys(ctx, keysPath)).filter((key) => !before.has(key.id));
       return added.length === 1 ? added[0] : undefined;
     });

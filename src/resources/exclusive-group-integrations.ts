@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { PlatformResource, type ResourceOutputs } from "../engine/resource";
-import { groupIntegrationPath, groupIntegrationsPath, integrationSlugOf, integrationSummaryCalls } from "../api/integrations";
+import { groupIntegrationPath, groupIntegrationsPath, integrationSlugOf, integrationSummaryRequests } from "../api/integrations";
 import { ownerReference } from "../api/owner";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
 import { onGroup } from "../api/needs";
@@ -23,7 +23,7 @@ export const exclusiveGroupIntegrationsDefinition = exclusiveSetDefinition<Owner
   needs: (args) => ({ on: onGroup(args.group), role: "Maintainer" }),
 
   async list(ctx, args) {
-    const integrations = await integrationSummaryCalls.getAll(ctx.client, groupIntegrationsPath(args.group));
+    const integrations = await integrationSummaryRequests.getAll(ctx.client, groupIntegrationsPath(args.group));
     // An integration that takes an ancestor's settings says so: it was set up there, and is active here all the same.
     return integrations
       .filter((integration) => integration.active)

@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { PlatformResource, type ResourceOutputs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
-import { pipelineScheduleNumberOf, pipelineSchedulePath, pipelineSchedulesPath, scheduleSummaryCalls } from "../api/pipeline-schedules";
+import { pipelineScheduleNumberOf, pipelineSchedulePath, pipelineSchedulesPath, scheduleSummaryRequests } from "../api/pipeline-schedules";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
 import { onProject } from "../api/needs";
 
@@ -21,7 +21,7 @@ export const exclusivePipelineSchedulesDefinition = exclusiveSetDefinition<Owner
   needs: (args, operation) => ({ on: onProject(args.project), role: operation === "update" ? "Maintainer" : "Reporter" }),
 
   async list(ctx, args) {
-    const schedules = await scheduleSummaryCalls.list(ctx.client, pipelineSchedulesPath(args.project));
+    const schedules = await scheduleSummaryRequests.list(ctx.client, pipelineSchedulesPath(args.project));
     return schedules.map((s) => ({ scheduleId: s.id, description: s.description, ref: s.ref, cron: s.cron }));
   },
   keyOf: (entry) => String(entry.scheduleId),

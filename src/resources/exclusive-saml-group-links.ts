@@ -6,7 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { PlatformResource, type ResourceOutputs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
-import { parseSamlGroupLinkId, providerQuery, samlGroupLinkCalls, samlGroupLinkPath, samlGroupLinksPath, samlLinkNeeds } from "../api/saml";
+import { parseSamlGroupLinkId, providerQuery, samlGroupLinkRequests, samlGroupLinkPath, samlGroupLinksPath, samlLinkNeeds } from "../api/saml";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
 
 type Owner = { group: string | number };
@@ -31,7 +31,7 @@ export const exclusiveSamlGroupLinksDefinition = exclusiveSetDefinition<Owner>({
   needs: (args) => samlLinkNeeds(args.group),
 
   async list(ctx, args) {
-    const links = await samlGroupLinkCalls.list(ctx.client, samlGroupLinksPath(args.group));
+    const links = await samlGroupLinkRequests.list(ctx.client, samlGroupLinksPath(args.group));
     return links.map((link) => ({ name: link.name, ...(typeof link.provider === "string" ? { provider: link.provider } : {}), accessLevel: link.access_level }));
   },
   keyOf: (entry) => linkKey(String(entry.name), entry.provider === undefined ? undefined : String(entry.provider)),

@@ -12,7 +12,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { PlatformResource, type ResourceOutputs } from "../engine/resource";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
-import { registryUpstreamsPath, upstreamCalls, upstreamLinkPath, upstreamPath } from "../api/virtual-registries";
+import { registryUpstreamsPath, upstreamRequests, upstreamLinkPath, upstreamPath } from "../api/virtual-registries";
 import { CONTAINER_REGISTRY_NEEDS, registryOwner } from "./virtual-registry";
 
 type Owner = { registry: number };
@@ -32,7 +32,7 @@ export const exclusiveUpstreamsDefinition = exclusiveSetDefinition<Owner>({
   needs: (args, operation) => ({ on: registryOwner("registry", args.registry), ...CONTAINER_REGISTRY_NEEDS, ...(operation === "update" ? {} : { role: "Guest" }) }),
 
   async list(ctx, args) {
-    const upstreams = await upstreamCalls.getAll(ctx.client, registryUpstreamsPath(args.registry));
+    const upstreams = await upstreamRequests.getAll(ctx.client, registryUpstreamsPath(args.registry));
     return upstreams.map((u) => ({ upstreamId: u.id, name: u.name, url: u.url, registryUpstreamId: u.registry_upstream?.id ?? 0 }));
   },
   keyOf: (entry) => String(entry.upstreamId),
@@ -42,7 +42,7 @@ export const exclusiveUpstreamsDefinition = exclusiveSetDefinition<Owner>({
   matchable: (entry: Entry) => [String(entry.upstreamId), String(entry.name), String(entry.url)],
   async remove(ctx, _args, entry) {
     await ctx.client.delete(upstreamLinkPath(Number(entry.registryUpstreamId)));
-    const upstream = await upstreamCalls.get(ctx.client, upstreamPath(Number(entry.upstreamId)));
+    const upstream = await upstreamRequests.get(ctx.client, upstreamPath(Number(entry.upstreamId)));
     if ((upstream.registry_upstreams ?? []).length === 0) await ctx.client.delete(upstreamPath(upstream.id));
   },
 });

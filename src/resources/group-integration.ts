@@ -20,7 +20,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { field } from "../api/fields";
 import { ApiError, mayHaveBeenApplied } from "../client";
-import { groupIntegrationPath, groupIntegrationsPath, integrationCalls, integrationSummaryCalls, type GroupIntegration as IntegrationLive, groupIntegrationIdForm } from "../api/integrations";
+import { groupIntegrationPath, groupIntegrationsPath, integrationRequests, integrationSummaryRequests, type GroupIntegration as IntegrationLive, groupIntegrationIdForm } from "../api/integrations";
 import { defineObjectResource, type EngineContext, type FieldTraits } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceOutputs } from "../engine/resource";
@@ -140,7 +140,7 @@ function flatten(live: IntegrationLive): IntegrationLive {
 /** The live integration, or undefined when it was never configured or has been disabled (reset). */
 async function readActive(ctx: EngineContext, path: string): Promise<IntegrationLive | undefined> {
   try {
-    const live = await integrationCalls.get(ctx.client, path);
+    const live = await integrationRequests.get(ctx.client, path);
     return live.active ? flatten(live) : undefined;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404 && error.notFoundSubject === "Integration") return undefined;
@@ -168,7 +168,7 @@ function setupBody(args: Inputs, changed: ReadonlySet<string> | "all"): Record<s
 }
 
 async function setUp(ctx: EngineContext, args: Inputs, changed: ReadonlySet<string> | "all"): Promise<IntegrationLive> {
-  return flatten(await integrationCalls.put(ctx.client, pathOf(args), setupBody(args, changed)));
+  return flatten(await integrationRequests.put(ctx.client, pathOf(args), setupBody(args, changed)));
 }
 
 /**
@@ -196,7 +196,7 @@ export const groupIntegrationDefinition = defineObjectResource({
     on: ["group"],
     async find(reading) {
       const { ctx, owner } = reading;
-      const summaries = await integrationSummaryCalls.list(ctx.client, groupIntegrationsPath(owner.id));
+      const summaries = await integrationSummaryRequests.list(ctx.client, groupIntegrationsPath(owner.id));
       const found: Found[] = [];
       const skipped: NotDeclared[] = [];
       const inherited: string[] = [];
@@ -245,7 +245,7 @@ export const groupIntegrationDefinition = defineObjectResource({
     role: "Maintainer",
     unique: {
       list: "integrations",
-      read: (ctx, owner) => integrationSummaryCalls.getAll(ctx.client, groupIntegrationsPath(owner.id)),
+      read: (ctx, owner) => integrationSummaryRequests.getAll(ctx.client, groupIntegrationsPath(owner.id)),
       find: (integrations) =>
         integrations.some((integration) => integration.slug === args.slug && integration.active === true)
           ? { what: `an active ${args.slug} integration`, id: idOf(args) }

@@ -45,7 +45,7 @@ import { restoreOnDelete } from "../engine/settings";
 import { requestBody } from "../engine/values";
 import { onGroup } from "../api/needs";
 import { branchProtectionDefaults, defaultsFromApi, defaultsToApi, presetDefaults, sameDefaults, type BranchProtectionDefaults } from "./common";
-import { groupAvatarPath, groupCalls, groupPath as pathOfGroup, type Group as GroupLive } from "../api/groups";
+import { groupAvatarPath, groupRequests, groupPath as pathOfGroup, type Group as GroupLive } from "../api/groups";
 import { ownerReference } from "../api/owner";
 import { IMAGE_EXTENSIONS, imageContentType, isImageFile, MAX_AVATAR_BYTES } from "../image-types";
 import { notDotSegments } from "../validation";
@@ -277,7 +277,7 @@ function sameMembers(declared: unknown, live: unknown): boolean {
 const groupPath = (id: string) => "/" + id;
 
 /** Reads the group with the fewest bytes: without the deprecated project lists. */
-const readGroup = (ctx: EngineContext, path: string) => groupCalls.get(ctx.client, path, { with_projects: false });
+const readGroup = (ctx: EngineContext, path: string) => groupRequests.get(ctx.client, path, { with_projects: false });
 
 /**
  * The settings platform-import leaves to the program's author: identity,
@@ -373,11 +373,11 @@ export const groupSettingsDefinition = defineSettingsResource({
       // The declared file, or the prior avatar given back (on delete, or when `avatar` leaves the program).
       const upload = changed.has("avatar") ? avatarUpload(args.avatar as unknown) : null;
       if (upload) {
-        live = await groupCalls.putForm(ctx.client, groupPath(id), { ...(body as Record<string, never>), avatar: upload });
+        live = await groupRequests.putForm(ctx.client, groupPath(id), { ...(body as Record<string, never>), avatar: upload });
       } else {
         // A prior value of null (the group had no avatar) removes ours: `params[:avatar].nil?`.
         if (changed.has("avatar")) body.avatar = null;
-        live = await groupCalls.put(ctx.client, groupPath(id), body);
+        live = await groupRequests.put(ctx.client, groupPath(id), body);
       }
     } catch (error) {
       if (error instanceof ApiError && error.status === 403 && admin.length) {

@@ -40,8 +40,8 @@ import { onProject, type Needs } from "../api/needs";
 import { adoptExisting, BAD_REF, ownerInput } from "./common";
 import {
   ALL_MERGE_REQUESTS,
-  listedMergeRequestCalls,
-  mergeRequestCalls,
+  listedMergeRequestRequests,
+  mergeRequestRequests,
   mergeRequestId,
   mergeRequestsPath,
   type ListedMergeRequest,
@@ -170,7 +170,7 @@ function inProject(mr: ListedMergeRequest, project: string | number): boolean {
  * filtered here by state and branches.
  */
 function openMergeRequest(ctx: EngineContext, args: MergeRequestInputs): Promise<ListedMergeRequest | undefined> {
-  return listedMergeRequestCalls.find(ctx.client, ALL_MERGE_REQUESTS, openOfBranches(args), (mr) => inProject(mr, homeOf(args)));
+  return listedMergeRequestRequests.find(ctx.client, ALL_MERGE_REQUESTS, openOfBranches(args), (mr) => inProject(mr, homeOf(args)));
 }
 
 /** The query of the open merge requests of these branches, instance-wide. */
@@ -195,7 +195,7 @@ function alreadyOpen(args: MergeRequestInputs, iid: number, doing: string): Expl
 async function putMergeRequest(ctx: EngineContext, path: string, body: Record<string, unknown>): Promise<MergeRequestLive> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await mergeRequestCalls.put(ctx.client, path, body);
+      return await mergeRequestRequests.put(ctx.client, path, body);
     } catch (error) {
       const locked = error instanceof ApiError && error.status === 409 && /Resource lock/i.test(error.serverMessage ?? "");
       if (!locked || attempt === 3) throw error;
@@ -290,7 +290,7 @@ export const mergeRequestDefinition = defineObjectResource({
     // A fork's merge request lives in the target project, which is not the owner verified here.
     unique: args.targetProjectId !== undefined ? undefined : {
       list: `open merge requests ${args.sourceBranch} -> ${args.targetBranch}`,
-      read: (ctx) => listedMergeRequestCalls.list(ctx.client, ALL_MERGE_REQUESTS, openOfBranches(args)),
+      read: (ctx) => listedMergeRequestRequests.list(ctx.client, ALL_MERGE_REQUESTS, openOfBranches(args)),
       find: (found, owner) => {
         const same = (found as ListedMergeRequest[]).find((mr) => mr.project_id === owner.id);
         return same && { what: `an open merge request of ${args.sourceBranch} into ${args.targetBranch} (!${same.iid})`, id: idOf(args, same.iid) };
@@ -302,7 +302,7 @@ export const mergeRequestDefinition = defineObjectResource({
   async create(ctx, args) {
     const body = requestBody(this.fields, Object.fromEntries(Object.entries(args).filter(([name]) => !UPDATE_ONLY.has(name))));
     // If the answer to the POST is lost, the open merge request of these branches is the one it created.
-    const live = await mergeRequestCalls
+    const live = await mergeRequestRequests
       .post(ctx.client, mergeRequestsPath(args.project), body, () => openMergeRequest(ctx, args))
       .catch((error: unknown) => {
         const iid = existingOpenIid(error);
@@ -327,7 +327,7 @@ export const mergeRequestDefinition = defineObjectResource({
   },
 
   async read(ctx, id) {
-    return mergeRequestCalls.get(ctx.client, parseId(id).path);
+    return mergeRequestRequests.get(ctx.client, parseId(id).path);
   },
 
   async update(ctx, id, args, changed, olds) {

@@ -9,7 +9,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { pipelineSchedulePath, pipelineSchedulePlayPath, scheduleId, scheduleRunCalls, scheduleSummaryCalls } from "../api/pipeline-schedules";
+import { pipelineSchedulePath, pipelineSchedulePlayPath, scheduleId, scheduleRunRequests, scheduleSummaryRequests } from "../api/pipeline-schedules";
 import { isUnknown } from "../engine/values";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { recordedOutput, type EngineContext } from "../engine/definition";
@@ -47,12 +47,12 @@ export const pipelineScheduleRunDefinition = defineActionTrigger({
           target: {
             property: "scheduleId",
             what: `pipeline schedule ${args.scheduleId} of project ${args.project}`,
-            read: (ctx: EngineContext) => scheduleSummaryCalls.get(ctx.client, pipelineSchedulePath(args.project, args.scheduleId)),
+            read: (ctx: EngineContext) => scheduleSummaryRequests.get(ctx.client, pipelineSchedulePath(args.project, args.scheduleId)),
           },
         }),
   }),
   async run(ctx, args) {
-    const answer = await scheduleRunCalls.post(ctx.client, pipelineSchedulePlayPath(args.project, args.scheduleId), {});
+    const answer = await scheduleRunRequests.post(ctx.client, pipelineSchedulePlayPath(args.project, args.scheduleId), {});
     const ranAt = new Date().toISOString();
     return { id: `projects/${args.project}/pipeline_schedules/${args.scheduleId}/runs/${ranAt}`, outputs: { message: answer.message, ranAt } };
   },

@@ -48,15 +48,15 @@ import { onProject, type Needs } from "../api/needs";
 import { adoptExisting, BAD_REF, ownerInput } from "./common";
 import { ownerReference } from "../api/owner";
 import {
-  pipelineScheduleCalls,
+  pipelineScheduleRequests,
   pipelineScheduleId,
   pipelineSchedulesPath,
-  scheduleVariableCalls,
+  scheduleVariableRequests,
   scheduleVariablePath as variablePath,
   type PipelineSchedule as PipelineScheduleLive,
   type ScheduleVariable as LiveVariable,
   pipelineScheduleIdForm,
-  scheduleSummaryCalls,
+  scheduleSummaryRequests,
 } from "../api/pipeline-schedules";
 import { type EstateReading, type Found, idPair, wholeNumber } from "../engine/estate";
 import { parsedId } from "../api/id-form";
@@ -200,7 +200,7 @@ type Variable = VariableSettings & { key: string };
 type Input = z.output<typeof input>;
 
 /** The schedule's owner, as the server shows it now. */
-const scheduleOwner = async (ctx: EngineContext, id: string): Promise<string | null> => (await pipelineScheduleCalls.get(ctx.client, parseId(id))).owner?.username ?? null;
+const scheduleOwner = async (ctx: EngineContext, id: string): Promise<string | null> => (await pipelineScheduleRequests.get(ctx.client, parseId(id))).owner?.username ?? null;
 
 /**
  * What each operation needs of the token's user (Ci::PipelineSchedulePolicy): only the owner (still a Developer)
@@ -334,8 +334,8 @@ async function findSchedule(
   args: ScheduleInputs,
   matches: (schedule: PipelineScheduleLive) => boolean,
 ): Promise<PipelineScheduleLive | undefined> {
-  const found = await pipelineScheduleCalls.find(ctx.client, collectionOf(args), undefined, matches);
-  return found ? pipelineScheduleCalls.get(ctx.client, `${collectionOf(args)}/${found.id}`) : undefined;
+  const found = await pipelineScheduleRequests.find(ctx.client, collectionOf(args), undefined, matches);
+  return found ? pipelineScheduleRequests.get(ctx.client, `${collectionOf(args)}/${found.id}`) : undefined;
 }
 
 /** The inputs entries of a PUT: new and changed ones with their value, removed ones with `destroy`. */
@@ -371,9 +371,9 @@ const isVariableMissing = (error: unknown): boolean => isStatus(error, 404) && e
  * "already exists").
  */
 function postVariable(ctx: EngineContext, schedulePath: string, wanted: Variable): Promise<LiveVariable> {
-  return scheduleVariableCalls.post(ctx.client, `${schedulePath}/variables`, variableBody(wanted), async () => {
+  return scheduleVariableRequests.post(ctx.client, `${schedulePath}/variables`, variableBody(wanted), async () => {
     try {
-      const live = await scheduleVariableCalls.get(ctx.client, variablePath(schedulePath, wanted.key));
+      const live = await scheduleVariableRequests.get(ctx.client, variablePath(schedulePath, wanted.key));
       return live.value === wanted.value && (live.variable_type ?? "env_var") === wanted.variableType ? live : undefined;
     } catch (error) {
       if (isVariableMissing(error)) return undefined;
@@ -457,7 +457,7 @@ export const pipelineScheduleDefinition = defineObjectResource({
     listed: "pipeline schedules",
     on: ["project"],
     async find(reading) {
-      const summaries = await scheduleSummaryCalls.list(reading.ctx.client, pipelineSchedulesPath(reading.owner.id));
+      const summaries = await scheduleSummaryRequests.list(reading.ctx.client, pipelineSchedulesPath(reading.owner.id));
       const found: Found[] = [];
       for (const summary of summaries.sort((a, b) => a.id - b.id)) {
         const schedule = await importedSchedule(reading, summary.id);
@@ -512,7 +512,7 @@ export const pipelineScheduleDefinition = defineObjectResource({
   async create(ctx, args) {
     const body = requestBody(this.fields, args);
     // If the response to the POST is lost, the schedule it created is found rather than made twice.
-    const live = await pipelineScheduleCalls.post(ctx.client, collectionOf(args), body, () =>
+    const live = await pipelineScheduleRequests.post(ctx.client, collectionOf(args), body, () =>
       findSchedule(ctx, args, (s) => s.description === args.description && sameRef(args.ref, s.ref) && s.cron === args.cron),
     );
     const id = idOf(args, live);
@@ -539,7 +539,7 @@ export const pipelineScheduleDefinition = defineObjectResource({
   },
 
   async read(ctx, id) {
-    return pipelineScheduleCalls.get(ctx.client, parseId(id));
+    return pipelineScheduleRequests.get(ctx.client, parseId(id));
   },
 
   async update(ctx, id, args, changed, olds) {
@@ -554,7 +554,7 @@ export const pipelineScheduleDefinition = defineObjectResource({
         if (!args.takeOwnership || !isStatus(error, 403)) throw error;
         // Taking ownership again is harmless (the owner gets 200), so a lost answer is sent again:
         // nothing was created that a retry could duplicate.
-        ownership ??= pipelineScheduleCalls.post(ctx.client, `${path}/take_ownership`, {}, async () => undefined).then((taken) => {
+        ownership ??= pipelineScheduleRequests.post(ctx.client, `${path}/take_ownership`, {}, async () => undefined).then((taken) => {
           latest = taken;
         });
         await ownership;
@@ -583,7 +583,7 @@ export const pipelineScheduleDefinition = defineObjectResource({
       const body = requestBody(this.fields, args, scheduleChanges);
       if (changed.has("inputs") && args.inputs) body.inputs = inputsDelta(olds.inputs ?? [], args.inputs);
       // The answer is the whole schedule, variables included.
-      return asOwner(() => pipelineScheduleCalls.put(ctx.client, path, body));
+      return asOwner(() => pipelineScheduleRequests.put(ctx.client, path, body));
     }
     // No request returned the schedule: the recorded one (or the one take_ownership returned), with the variables now set.
     return { ...(latest ?? liveFromState(olds)), variables: variables && entriesOf(variables).map(liveVariable) };

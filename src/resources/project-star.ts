@@ -25,8 +25,8 @@ import { ExplainedError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
 import { projectPath as projectPathOf } from "../api/projects";
-import { CURRENT_USER_PATH, userCalls } from "../api/users";
-import { parseStarId, starCountCalls, starId, starPath, starrerCalls, starrersOf, unstarPath, type Starrer as StarrerLive, starIdForm } from "../api/starring";
+import { CURRENT_USER_PATH, userRequests } from "../api/users";
+import { parseStarId, starCountRequests, starId, starPath, starrerRequests, starrersOf, unstarPath, type Starrer as StarrerLive, starIdForm } from "../api/starring";
 import { onProject } from "../api/needs";
 import { parsedId } from "../api/id-form";
 
@@ -53,7 +53,7 @@ function parseId(id: string): { projectId: number; userId: number } {
 /** The user's entry among the project's starrers: searched by username (one short page), matched by id. */
 function findStarrer(ctx: EngineContext, projectPath: string, user: { id: number; username?: string }): Promise<StarrerLive | undefined> {
   const query = user.username === undefined ? undefined : { search: user.username };
-  return starrerCalls.find(ctx.client, starrersOf(projectPath), query, (entry) => entry.user.id === user.id);
+  return starrerRequests.find(ctx.client, starrersOf(projectPath), query, (entry) => entry.user.id === user.id);
 }
 
 const isStarrer = (body: unknown): body is StarrerLive => typeof body === "object" && body !== null && "starred_since" in body;
@@ -61,14 +61,14 @@ const isProject = (body: unknown): body is { id: number; star_count: number } =>
   typeof body === "object" && body !== null && typeof (body as { id?: unknown }).id === "number" && "star_count" in body;
 
 async function createStar(ctx: EngineContext, args: StarInputs): Promise<{ id: string; live: StarLive }> {
-  const me = await userCalls.get(ctx.client, CURRENT_USER_PATH);
+  const me = await userRequests.get(ctx.client, CURRENT_USER_PATH);
   const projectPath = apiPath`/projects/${args.project}`;
   // A POST whose answer is lost is settled by the starrers list: the star is there or it is not.
   const answer = await ctx.client.request<unknown>("POST", starPath(projectPath), { body: {}, findCreated: () => findStarrer(ctx, projectPath, me) });
   const starredBefore = answer.status === 304;
   // The star's answer is the project (with its new star_count), except for a 304 or an answer recovered from the list.
-  const project = isProject(answer.body) ? answer.body : await starCountCalls.get(ctx.client, projectPath);
-  const entry = isStarrer(answer.body) ? starrerCalls.check(answer.body, `POST ${starPath(projectPath)}`) : await findStarrer(ctx, `/projects/${project.id}`, me);
+  const project = isProject(answer.body) ? answer.body : await starCountRequests.get(ctx.client, projectPath);
+  const entry = isStarrer(answer.body) ? starrerRequests.check(answer.body, `POST ${starPath(projectPath)}`) : await findStarrer(ctx, `/projects/${project.id}`, me);
   if (!entry) {
     throw new ExplainedError(
       `ProjectStar: project ${args.project} accepted the star of ${me.username}, but its starrers list does not show it; it was probably removed at once by someone else. Run \`pulumi up\` again.`,
@@ -83,7 +83,7 @@ async function readStar(ctx: EngineContext, id: string, recorded: Record<string,
   const username = typeof recorded.username === "string" ? recorded.username : undefined;
   const entry = await findStarrer(ctx, `/projects/${projectId}`, { id: userId, username });
   if (!entry) return undefined;
-  const project = await starCountCalls.get(ctx.client, projectPathOf(projectId));
+  const project = await starCountRequests.get(ctx.client, projectPathOf(projectId));
   return { project_id: projectId, star_count: project.star_count, starred_since: entry.starred_since, user: entry.user, starred_before: recorded.starredBefore === true };
 }
 
@@ -94,7 +94,7 @@ async function deleteStar(ctx: EngineContext, id: string, recorded: Record<strin
   const answer = await ctx.client.request<unknown>("POST", unstarPath(`/projects/${projectId}`), { body: {} });
   if (answer.status !== 304) return;
   // 304: the token's user has no star there. Gone already, or the token is another user's now.
-  const me = await userCalls.get(ctx.client, CURRENT_USER_PATH);
+  const me = await userRequests.get(ctx.client, CURRENT_USER_PATH);
   if (me.id === userId) return;
   const starrer = typeof recorded.username === "string" ? `${recorded.username} (user ${userId})` : `user ${userId}`;
   throw new ExplainedError(

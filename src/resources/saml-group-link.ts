@@ -21,11 +21,11 @@ import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
 import { ExplainedError } from "../engine/errors";
 import { refusedFor } from "../api/needs";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
-import { groupCalls, groupPath } from "../api/groups";
+import { groupRequests, groupPath } from "../api/groups";
 import { ownerReference } from "../api/owner";
 import {
   providerQuery,
-  samlGroupLinkCalls,
+  samlGroupLinkRequests,
   samlGroupLinkId,
   samlGroupLinkPath,
   samlGroupLinksOf,
@@ -126,7 +126,7 @@ async function explained(ctx: EngineContext, group: string | number, error: unkn
       `several SAML group links of group ${group} share this name, for different providers (the server said: ${error.serverMessage}). ` +
       `Set provider on this SamlGroupLink to say which one it is.`;
   } else if (error.status === 401) {
-    const probe = await groupCalls.get(ctx.client, groupPath(group), { with_projects: false }).then(
+    const probe = await groupRequests.get(ctx.client, groupPath(group), { with_projects: false }).then(
       (found) => ({ status: 200, owner: typeof found.runners_token === "string" }),
       (e: unknown) => ({ status: e instanceof ApiError ? e.status : 0, owner: false }),
     );
@@ -167,7 +167,7 @@ async function createLink(ctx: EngineContext, args: Inputs): Promise<{ id: strin
   const live = await guarded(ctx, args.group, async () => {
     try {
       // If the response to the POST is lost, the link it created is found rather than made twice.
-      return await samlGroupLinkCalls.post(ctx.client, collection, body, () => samlGroupLinkCalls.find(ctx.client, collection, undefined, sameLink(args)));
+      return await samlGroupLinkRequests.post(ctx.client, collection, body, () => samlGroupLinkRequests.find(ctx.client, collection, undefined, sameLink(args)));
     } catch (error) {
       if (error instanceof ApiError && error.status === 400 && /already been taken/i.test(error.serverMessage)) {
         throw new ExplainedError(
@@ -206,7 +206,7 @@ export const samlGroupLinkDefinition = defineObjectResource({
     on: ["group"],
     async find({ ctx, owner }) {
       const address = { group: owner.id };
-      const links = await samlGroupLinkCalls.list(ctx.client, samlGroupLinksPath(owner.id));
+      const links = await samlGroupLinkRequests.list(ctx.client, samlGroupLinksPath(owner.id));
       const found = links
         .sort((a, b) => a.name.localeCompare(b.name, "en") || (a.provider ?? "").localeCompare(b.provider ?? "", "en"))
         .map((link) => ({ importId: samlGroupLinkId(owner.id, link.name, link.provider ?? undefined), name: link.name, live: link, address }));
@@ -225,7 +225,7 @@ export const samlGroupLinkDefinition = defineObjectResource({
       const address = { group: owner.id };
       const name = String(key);
       const found = (link: SamlGroupLinkLive) => ({ importId: samlGroupLinkId(owner.id, link.name, link.provider ?? undefined), name: link.name, live: link, address });
-      const links = (await samlGroupLinkCalls.list(ctx.client, samlGroupLinksPath(owner.id))).filter((link) => link.name === name).sort((a, b) => (a.provider ?? "").localeCompare(b.provider ?? "", "en"));
+      const links = (await samlGroupLinkRequests.list(ctx.client, samlGroupLinksPath(owner.id))).filter((link) => link.name === name).sort((a, b) => (a.provider ?? "").localeCompare(b.provider ?? "", "en"));
       if (links.length === 0) return { found: [], skipped: [{ what: `SAML group link ${JSON.stringify(name)}`, why: "the group holds no link of this name: it is gone (the state is out of date)" }] };
       if (links.length <= resources) return { found: links.map(found) };
       const level = typeof said?.accessLevel === "string" ? (ACCESS_LEVELS as Record<string, number>)[said.accessLevel] : undefined;
@@ -258,7 +258,7 @@ export const samlGroupLinkDefinition = defineObjectResource({
     ...samlLinkNeeds(args.group),
     unique: {
       list: "saml group links",
-      read: (ctx, owner) => samlGroupLinkCalls.list(ctx.client, samlGroupLinksOf(owner.apiPath)),
+      read: (ctx, owner) => samlGroupLinkRequests.list(ctx.client, samlGroupLinksOf(owner.apiPath)),
       find: (links) => ((links as SamlGroupLinkLive[]).some(sameLink(args)) ? { what: `a SAML group link named ${args.samlGroupName}`, id: idOf(args) } : undefined),
     },
   }),
@@ -272,7 +272,7 @@ export const samlGroupLinkDefinition = defineObjectResource({
 
   async read(ctx, id) {
     const { path, group, provider } = parseId(id);
-    return guarded(ctx, group, () => samlGroupLinkCalls.get(ctx.client, path, providerQuery(provider)), true);
+    return guarded(ctx, group, () => samlGroupLinkRequests.get(ctx.client, path, providerQuery(provider)), true);
   },
 
   async update(ctx, id, args) {
@@ -286,7 +286,7 @@ export const samlGroupLinkDefinition = defineObjectResource({
 
   async adopt(ctx, args) {
     const live = await guarded(ctx, args.group, () =>
-      samlGroupLinkCalls.find(ctx.client, samlGroupLinksPath(args.group), undefined, sameLink(args)),
+      samlGroupLinkRequests.find(ctx.client, samlGroupLinksPath(args.group), undefined, sameLink(args)),
     );
     return live ? { id: idOf(args), live } : undefined;
   },

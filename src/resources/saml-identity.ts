@@ -39,8 +39,8 @@ import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
-import { USERS_PATH, userCalls } from "../api/users";
-import { probeGroup, samlIdentitiesPath, samlIdentityCalls, samlIdentityPath as identityPath, whyNoSamlProvider, type SamlIdentity as SamlIdentityApi, samlIdentityIdForm } from "../api/saml";
+import { USERS_PATH, userRequests } from "../api/users";
+import { probeGroup, samlIdentitiesPath, samlIdentityRequests, samlIdentityPath as identityPath, whyNoSamlProvider, type SamlIdentity as SamlIdentityApi, samlIdentityIdForm } from "../api/saml";
 import { onGroup } from "../api/needs";
 import { notDotSegments } from "../validation";
 import { parsedId } from "../api/id-form";
@@ -89,7 +89,7 @@ const isIdentityNotFound = (error: unknown) => error instanceof ApiError && erro
 
 async function userIdOf(ctx: EngineContext, user: string | number): Promise<number> {
   if (typeof user === "number") return user;
-  const found = await userCalls.getAll(ctx.client, USERS_PATH, { username: user });
+  const found = await userRequests.getAll(ctx.client, USERS_PATH, { username: user });
   const match = found.find((candidate) => candidate.username.toLowerCase() === user.toLowerCase());
   if (!match) throw new ExplainedError(`SamlIdentity: user: there is no user named ${user} (GET /users?username=${user} found none).`);
   return match.id;
@@ -98,7 +98,7 @@ async function userIdOf(ctx: EngineContext, user: string | number): Promise<numb
 /** The identity at `uid`, or undefined when no identity has it (404); any other failure is thrown. */
 async function identityAt(client: PlatformClient, group: string | number, uid: string): Promise<SamlIdentityApi | undefined> {
   try {
-    return await samlIdentityCalls.get(client, identityPath(group, uid));
+    return await samlIdentityRequests.get(client, identityPath(group, uid));
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return undefined;
     throw error;
@@ -108,7 +108,7 @@ async function identityAt(client: PlatformClient, group: string | number, uid: s
 /** The member's identity in the group, found by user id (reading no more pages than needed); undefined when there is none. */
 async function identityOfUser(ctx: EngineContext, group: string | number, userId: number): Promise<SamlIdentityApi | undefined> {
   try {
-    return await samlIdentityCalls.find(ctx.client, samlIdentitiesPath(group), undefined, (identity) => identity.user_id === userId);
+    return await samlIdentityRequests.find(ctx.client, samlIdentitiesPath(group), undefined, (identity) => identity.user_id === userId);
   } catch (error) {
     if (error instanceof ApiError && error.status === 400) {
       throw new ExplainedError(`SamlIdentity: ${error.method} ${error.path} failed with 400 (${error.serverMessage}): ${whyNoSamlProvider(group, await probeGroup(ctx.client, group))}`);
@@ -126,7 +126,7 @@ async function identityOfUser(ctx: EngineContext, group: string | number, userId
  * Undefined when the identity no longer exists.
  */
 async function patchExternUid(ctx: EngineContext, group: string | number, userId: number, currentUid: string, wanted: string): Promise<SamlIdentityApi | undefined> {
-  const patch = (uid: string) => samlIdentityCalls.patch(ctx.client, identityPath(group, uid), { extern_uid: wanted });
+  const patch = (uid: string) => samlIdentityRequests.patch(ctx.client, identityPath(group, uid), { extern_uid: wanted });
   try {
     return await patch(currentUid);
   } catch (error) {
@@ -204,7 +204,7 @@ export const samlIdentityDefinition = defineObjectResource({
     // The members' identities of a top-level group (hosted offering, Premium): each member's extern UID.
     on: ["top-level group"],
     async find({ ctx, owner }) {
-      const identities = await samlIdentityCalls.list(ctx.client, samlIdentitiesPath(owner.id));
+      const identities = await samlIdentityRequests.list(ctx.client, samlIdentitiesPath(owner.id));
       return {
         found: identities
           .sort((a, b) => a.user_id - b.user_id)

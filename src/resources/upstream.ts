@@ -34,8 +34,8 @@ import { adoptExisting, ownerInput } from "./common";
 import {
   registryUpstreamsPath,
   UPSTREAM_LINKS_PATH as LINKS_PATH,
-  upstreamCalls,
-  upstreamLinkCalls,
+  upstreamRequests,
+  upstreamLinkRequests,
   upstreamLinkPath as linkPath,
   upstreamPath,
   type Upstream as UpstreamApi,
@@ -148,13 +148,13 @@ function sameOtherRegistries(declared: unknown, live: unknown): boolean {
 }
 
 async function getUpstream(ctx: EngineContext, id: string | number, primary: number | undefined): Promise<UpstreamLive> {
-  const { registry_upstream: _one, registry_upstreams: links = [], ...live } = await upstreamCalls.get(ctx.client, upstreamPath(id));
+  const { registry_upstream: _one, registry_upstreams: links = [], ...live } = await upstreamRequests.get(ctx.client, upstreamPath(id));
   return { ...live, registry_upstreams: links, primary_registry_id: primary ?? links[0]?.registry_id ?? 0 };
 }
 
 /** Associates the upstream with a registry and puts it at `wanted` (if given): one or two requests. */
 async function associate(ctx: EngineContext, upstreamId: number, registry: number, wanted: number | undefined): Promise<LinkApi> {
-  const created = await upstreamLinkCalls.post(ctx.client, LINKS_PATH, { registry_id: registry, upstream_id: upstreamId }, async () => {
+  const created = await upstreamLinkRequests.post(ctx.client, LINKS_PATH, { registry_id: registry, upstream_id: upstreamId }, async () => {
     const live = await getUpstream(ctx, upstreamId, undefined);
     return live.registry_upstreams.find((l) => l.registry_id === registry);
   });
@@ -197,7 +197,7 @@ async function importedUpstreams(reading: EstateReading): Promise<Findings> {
   const primaryOf = new Map<number, number>();
   const collections: Collection[] = [];
   for (const registry of (reading.foundOf("VirtualRegistry") ?? []).map((found) => Number(found.importId)).sort((a, b) => a - b)) {
-    const upstreams = await reading.tolerant(`upstreams of registry ${registry}`, () => upstreamCalls.list(reading.ctx.client, registryUpstreamsPath(registry)));
+    const upstreams = await reading.tolerant(`upstreams of registry ${registry}`, () => upstreamRequests.list(reading.ctx.client, registryUpstreamsPath(registry)));
     if (!upstreams) continue;
     const ids = upstreams.map((upstream) => upstream.id).sort((a, b) => a - b);
     collections.push({ address: { registry: registryReference(registry) }, members: ids.map(String), name: `registry ${registry}` });
@@ -282,7 +282,7 @@ export const upstreamDefinition = defineObjectResource({
   async create(ctx, args) {
     const body = requestBody(this.fields, args);
     // A lost response is recovered by URL, name and username, so a retry never makes a second upstream.
-    const posted = await upstreamCalls.post(ctx.client, registryUpstreamsPath(args.registry), body, () =>
+    const posted = await upstreamRequests.post(ctx.client, registryUpstreamsPath(args.registry), body, () =>
       findInRegistry(ctx, args, (u) => u.url === args.url && u.name === args.name && u.username === (args.username ?? null)),
     );
     const { registry_upstream: primaryLink, registry_upstreams: _none, ...upstream } = posted;
@@ -378,7 +378,7 @@ export const upstreamDefinition = defineObjectResource({
 
 /** A registry's upstreams as the checks at preview read them, once per run (the list is not paginated: at most 5). */
 function upstreamsOf(registry: number): { list: string; read: (ctx: EngineContext) => Promise<Live[]> } {
-  return { list: `upstreams of container virtual registry ${registry}`, read: (ctx) => upstreamCalls.getAll(ctx.client, registryUpstreamsPath(registry)) };
+  return { list: `upstreams of container virtual registry ${registry}`, read: (ctx) => upstreamRequests.getAll(ctx.client, registryUpstreamsPath(registry)) };
 }
 
 /** A place in a registry's upstreams, for the upstream that `property` puts there. */
@@ -388,7 +388,7 @@ function roomIn(property: string, registry: number): Room {
 
 /** The first of the registry's upstreams that matches (the list is not paginated: at most 5). */
 function findInRegistry(ctx: EngineContext, args: UpstreamInputs, matches: (upstream: UpstreamApi) => boolean): Promise<UpstreamApi | undefined> {
-  return upstreamCalls.getAll(ctx.client, registryUpstreamsPath(args.registry)).then((all) => all.find(matches));
+  return upstreamRequests.getAll(ctx.client, registryUpstreamsPath(args.registry)).then((all) => all.find(matches));
 }
 
 export type UpstreamArgs = ResourceArgs<typeof schema>;

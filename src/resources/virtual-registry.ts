@@ -20,7 +20,7 @@ import {
   groupRegistriesPath,
   registryPath,
   topLevelGroup,
-  virtualRegistryCalls,
+  virtualRegistryRequests,
   type VirtualRegistry as VirtualRegistryLive,
   registryIdForm,
 } from "../api/virtual-registries";
@@ -54,7 +54,7 @@ export function registryOwner(property: string, id: number): GroupObjectOwner {
     ref: id,
     what: `container virtual registry ${id}`,
     path: registryPath(id),
-    groupOf: async (ctx) => (await virtualRegistryCalls.get(ctx.client, registryPath(id))).group_id,
+    groupOf: async (ctx) => (await virtualRegistryRequests.get(ctx.client, registryPath(id))).group_id,
     refusedWith: CONTAINER_REGISTRY_NEEDS.refusedWith,
   };
 }
@@ -76,7 +76,7 @@ function parseId(id: string): string {
 
 /** The group's registry of this name (names are unique in a group). */
 function registryNamed(ctx: EngineContext, args: VirtualRegistryInputs): Promise<VirtualRegistryLive | undefined> {
-  return virtualRegistryCalls.getAll(ctx.client, groupRegistriesPath(args.group)).then((all) => all.find((r) => r.name === args.name));
+  return virtualRegistryRequests.getAll(ctx.client, groupRegistriesPath(args.group)).then((all) => all.find((r) => r.name === args.name));
 }
 
 export interface RegistryUpstreamOutput {
@@ -93,7 +93,7 @@ export const virtualRegistryDefinition = defineObjectResource({
     listed: "container virtual registries",
     on: ["top-level group"],
     async find({ ctx, owner }) {
-      const registries = await virtualRegistryCalls.list(ctx.client, groupRegistriesPath(owner.id));
+      const registries = await virtualRegistryRequests.list(ctx.client, groupRegistriesPath(owner.id));
       return { found: registries.sort((a, b) => a.id - b.id).map((registry) => ({ importId: String(registry.id), name: registry.name, live: registry, address: { group: owner.id } })) };
     },
   },
@@ -109,7 +109,7 @@ export const virtualRegistryDefinition = defineObjectResource({
       {
         property: "group",
         list: "container virtual registries",
-        read: (ctx, owner) => virtualRegistryCalls.getAll(ctx.client, groupRegistriesOf(owner.apiPath)),
+        read: (ctx, owner) => virtualRegistryRequests.getAll(ctx.client, groupRegistriesOf(owner.apiPath)),
         max: MAX_REGISTRIES_PER_GROUP,
         holder: `group ${args.group}`,
         items: "container virtual registries",
@@ -117,7 +117,7 @@ export const virtualRegistryDefinition = defineObjectResource({
     ],
     unique: {
       list: "container virtual registries",
-      read: (ctx, owner) => virtualRegistryCalls.getAll(ctx.client, groupRegistriesOf(owner.apiPath)),
+      read: (ctx, owner) => virtualRegistryRequests.getAll(ctx.client, groupRegistriesOf(owner.apiPath)),
       find: (registries) => {
         const same = (registries as VirtualRegistryLive[]).find((registry) => registry.name === args.name);
         return same && { what: `a container virtual registry named ${args.name}`, id: String(same.id) };
@@ -138,13 +138,13 @@ export const virtualRegistryDefinition = defineObjectResource({
 
   async create(ctx, args) {
     // A lost response is recovered by name, so a retry never makes a second registry.
-    const live = await virtualRegistryCalls.post(ctx.client, groupRegistriesPath(args.group), requestBody(this.fields, args), () => registryNamed(ctx, args));
+    const live = await virtualRegistryRequests.post(ctx.client, groupRegistriesPath(args.group), requestBody(this.fields, args), () => registryNamed(ctx, args));
     // A new registry has no upstreams yet; the create answer does not list them.
     return { id: String(live.id), live: { ...live, registry_upstreams: live.registry_upstreams ?? [] } };
   },
 
   async read(ctx, id) {
-    return virtualRegistryCalls.get(ctx.client, registryPath(parseId(id)));
+    return virtualRegistryRequests.get(ctx.client, registryPath(parseId(id)));
   },
 
   async update(ctx, id, args, changed, olds) {
@@ -152,7 +152,7 @@ export const virtualRegistryDefinition = defineObjectResource({
     // The PATCH answers with its status only. The rest of the object is what was recorded, unless
     // nothing was (adoption): then it is read.
     const recorded = olds as VirtualRegistryInputs & { registryId?: number; groupId?: number; upstreams?: RegistryUpstreamOutput[] };
-    if (recorded.registryId === undefined || recorded.groupId === undefined) return virtualRegistryCalls.get(ctx.client, registryPath(id));
+    if (recorded.registryId === undefined || recorded.groupId === undefined) return virtualRegistryRequests.get(ctx.client, registryPath(id));
     return {
       id: recorded.registryId,
       group_id: recorded.groupId,
@@ -170,7 +170,7 @@ export const virtualRegistryDefinition = defineObjectResource({
     const found = await registryNamed(ctx, args);
     if (!found) return undefined;
     // The list does not carry the upstreams; get-one does.
-    return { id: String(found.id), live: await virtualRegistryCalls.get(ctx.client, registryPath(found.id)) };
+    return { id: String(found.id), live: await virtualRegistryRequests.get(ctx.client, registryPath(found.id)) };
   },
 });
 

@@ -7,8 +7,8 @@
  * would change on objects nobody touched, changes merged but not yet applied
  * (reported; the check does not fail on them alone).
  */
-import { ISSUE_DESCRIPTION_LIMIT, type Issue, issueCalls, issuePath, issuesPath } from "../api/issues";
-import { CURRENT_USER_PATH, userCalls } from "../api/users";
+import { ISSUE_DESCRIPTION_LIMIT, type Issue, issueRequests, issuePath, issuesPath } from "../api/issues";
+import { CURRENT_USER_PATH, userRequests } from "../api/users";
 import { client } from "../engine/process-connections";
 import type { Change, Review } from "./changes";
 import { markdownOf } from "./markdown";
@@ -90,20 +90,20 @@ export async function reportDrift(
   const code = review.ok && found.outside.length === 0 ? 0 : 1;
   return withTarget(target, async () => {
     const api = client();
-    const me = await userCalls.get(api, CURRENT_USER_PATH);
+    const me = await userRequests.get(api, CURRENT_USER_PATH);
     const mine = (issue: Issue) => issue.author.id === me.id && (issue.description ?? "").startsWith(marker);
-    const existing = await issueCalls.find(api, issuesPath(target.project), { author_id: me.id, state: "all", order_by: "created_at", sort: "asc" }, mine);
+    const existing = await issueRequests.find(api, issuesPath(target.project), { author_id: me.id, state: "all", order_by: "created_at", sort: "asc" }, mine);
     if (clean) {
       if (!existing || existing.state === "closed") return { code, action: "none", issue: existing, found };
-      const closed = await issueCalls.put(api, issuePath(target.project, existing.iid), { description, state_event: "close" });
+      const closed = await issueRequests.put(api, issuePath(target.project, existing.iid), { description, state_event: "close" });
       return { code, action: "closed", issue: closed, found };
     }
     if (existing) {
       const reopen = existing.state === "closed";
-      const updated = await issueCalls.put(api, issuePath(target.project, existing.iid), { title, description, ...(reopen ? { state_event: "reopen" } : {}) });
+      const updated = await issueRequests.put(api, issuePath(target.project, existing.iid), { title, description, ...(reopen ? { state_event: "reopen" } : {}) });
       return { code, action: reopen ? "reopened" : "updated", issue: updated, found };
     }
-    const created = await issueCalls.post(api, issuesPath(target.project), { title, description }, () => issueCalls.find(client(), issuesPath(target.project), { author_id: me.id, state: "opened", order_by: "created_at", sort: "desc" }, mine));
+    const created = await issueRequests.post(api, issuesPath(target.project), { title, description }, () => issueRequests.find(client(), issuesPath(target.project), { author_id: me.id, state: "opened", order_by: "created_at", sort: "desc" }, mine));
     return { code, action: "opened", issue: created, found };
   });
 }

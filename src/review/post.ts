@@ -4,8 +4,8 @@
  * merge request never gathers a pile of them. Through the package's client
  * (retries, rate limits, CA settings, proxy).
  */
-import { commitMergeRequestsPath, type ListedMergeRequest, listedMergeRequestCalls, mergeRequestNotesPath } from "../api/merge-requests";
-import { CURRENT_USER_PATH, userCalls } from "../api/users";
+import { commitMergeRequestsPath, type ListedMergeRequest, listedMergeRequestRequests, mergeRequestNotesPath } from "../api/merge-requests";
+import { CURRENT_USER_PATH, userRequests } from "../api/users";
 import type { Connection } from "../connection";
 import { client, withConnection } from "../engine/process-connections";
 import { type AppliedRecord, appliedInNote } from "./applied";
@@ -60,7 +60,7 @@ export async function postNote(target: NoteTarget, marker: string, body: string)
   return withTarget(target, async () => {
     const api = client();
     const notes = notesPath(target);
-    const me = await userCalls.get(api, CURRENT_USER_PATH);
+    const me = await userRequests.get(api, CURRENT_USER_PATH);
     const existing = await findNote(target, marker, me.id);
     if (existing) {
       await api.put<Note>(`${notes}/${existing.id}`, { body });
@@ -121,7 +121,7 @@ export function mergeRequestThatBrought(requests: ListedMergeRequest[], commit: 
  */
 export async function mergeRequestOfCommit(target: NoteTarget, commit: string, branch?: string): Promise<ListedMergeRequest> {
   return withTarget(target, async () => {
-    const requests = await listedMergeRequestCalls.list(client(), commitMergeRequestsPath(target.project, commit));
+    const requests = await listedMergeRequestRequests.list(client(), commitMergeRequestsPath(target.project, commit));
     const found = mergeRequestThatBrought(requests, commit, branch);
     if (!found) {
       const others = requests.map((request) => `!${request.iid} (${request.state})`);
@@ -144,7 +144,7 @@ export async function mergeRequestOfCommit(target: NoteTarget, commit: string, b
 export async function addNote(target: NoteTarget, body: string): Promise<number> {
   return withTarget(target, async () => {
     const api = client();
-    const me = await userCalls.get(api, CURRENT_USER_PATH);
+    const me = await userRequests.get(api, CURRENT_USER_PATH);
     const same = (note: Note) => note.body === body && note.author.id === me.id;
     const created = await api.post<Note>(notesPath(target), { body }, () => client().find<Note>(notesPath(target), { sort: "desc", order_by: "created_at" }, same));
     return created.id;
@@ -154,7 +154,7 @@ export async function addNote(target: NoteTarget, body: string): Promise<number>
 /** The id of the stack's review note on the target's merge request (the one `postNote` rewrites), if the token's user wrote one. */
 export async function reviewNoteId(target: NoteTarget, marker: string): Promise<number | undefined> {
   return withTarget(target, async () => {
-    const me = await userCalls.get(client(), CURRENT_USER_PATH);
+    const me = await userRequests.get(client(), CURRENT_USER_PATH);
     return (await findNote(target, marker, me.id))?.id;
   });
 }
@@ -176,7 +176,7 @@ export async function reviewedNote(
   const request = await mergeRequestOfCommit(target, commit, branch);
   const mergeRequestIid = request.iid;
   return withTarget(target, async () => {
-    const me = await userCalls.get(client(), CURRENT_USER_PATH);
+    const me = await userRequests.get(client(), CURRENT_USER_PATH);
     const mine = (await client().list<Note>(notesPath({ ...target, mergeRequestIid }), { sort: "asc", order_by: "created_at" })).filter((note) => note.author.id === me.id);
     const note = mine.find((candidate) => candidate.body.startsWith(markers.review));
     if (!note) throw new NotReviewed(`merge request !${mergeRequestIid}, which brought commit ${commit}, has no review of this stack by ${me.username} (the review token's user)`, WRITE_REVIEW_AGAIN);
