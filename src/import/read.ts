@@ -15,7 +15,7 @@
  */
 import { ApiError, type PlatformClient, roleNeeded, tierNeeded } from "../client";
 import type { AnyResourceDefinition, EngineContext, FieldTraits } from "../engine/definition";
-import { topLevelNeeded, type OwnerFacts } from "../engine/needs";
+import { topLevelNeeded, type OwnerFacts } from "../api/needs";
 import { readsOf } from "../engine/run-caches";
 import { tierStanding, tokenUser } from "../engine/verify";
 import { type Collection, type EstateOwner, type EstateReading, type Findings, type Found, type FoundOn, type ImportedKind, type ImportedSet, importKey, isReference, referenceTo } from "../engine/estate";
