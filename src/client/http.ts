@@ -6,6 +6,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
+import { ReadLimitExceeded } from "../bounded-read";
 import { ApiError, isCertificateFailure, isPassingServerFailure, mayHaveReachedServer, NetworkError, parseErrorBody, STACK_TOKEN_SETTING } from "./errors";
 import { DOT_SEGMENT_RULE, hasDotSegment } from "../validation";
 import { linkRelation } from "./pagination";
@@ -52,6 +53,8 @@ export interface ClientOptions {
   tokenKind?: "access" | "job";
   /** Where the user set the URL, for the advice when no answer comes: `connection.url` for a resource's own connection. */
   urlSetting?: string;
+  /** The most read of one successful answer held in memory (default MAX_ANSWER_BYTES); past it the request fails, naming the limit. */
+  maxAnswerBytes?: number;
 }
 
 /** A file sent in a multipart form. */
@@ -156,6 +159,17 @@ const MIN_ATTEMPT_MS = 100;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
 const MAX_BACKOFF_MS = 8_000;
+/**
+ * The most read of a successful answer held in memory (a page, an object, a
+ * downloaded avatar). Real answers are far smaller: the largest page the
+ * toolkit reads is 100 merge request notes, each at most the server's
+ * 1,000,000 characters (about 100 MB of JSON at worst); an answer that goes
+ * on past this is no answer of the API's, and a server that never ends one
+ * would otherwise grow the process without bound.
+ */
+export const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
+/** The most read of an error answer (or a redirect): enough for any message the server words. */
+export const MAX_ERROR_ANSWER_BYTES = 1024 * 1024;
 export const PAGE_SIZE = 100;
 /** The username a CI job token goes with to the registry's token service (the password is the token). */
 const JOB_TOKEN_USERNAME = "gitlab-ci-token";
@@ -314,6 +328,7 @@ export class PlatformClient {
       tokenSetting: STACK_TOKEN_SETTING,
       urlSetting: "platform:url",
       tokenKind: "access",
+      maxAnswerBytes: MAX_ANSWER_BYTES,
       // An option given as undefined keeps its default.
       ...(Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as ClientOptions),
     };
@@ -496,7 +511,7 @@ export class PlatformClient {
       let response: Exchange;
       try {
         const timeoutMs = Math.max(1, Math.min(this.options.requestTimeoutMs, run.deadline() - clientClock().now()));
-        response = await this.exchange(run.method, run.url, options, this.headersFor(run, credentials), timeoutMs);
+        response = await this.exchange(run.method, run.url, run.path, options, this.headersFor(run, credentials), timeoutMs);
       } catch (cause) {
         gate.settle(pass, undefined, undefined);
         const found = await this.afterNetworkFailure(run, cause, options);
@@ -522,6 +537,8 @@ export class PlatformClient {
    */
   private async afterNetworkFailure<T>(run: RequestRun, cause: unknown, options: RequestOptions<T>): Promise<ApiResponse<T> | undefined> {
     if (cause instanceof ConsumerFailure) throw cause.cause;
+    // An answer past the limit would be as long again at the next attempt.
+    if (cause instanceof ReadLimitExceeded) throw cause;
     run.failures++;
     const facts = { https: run.url.protocol === "https:", clientCertificate: this.options.tls.cert !== undefined, urlSetting: this.options.urlSetting };
     // A certificate not trusted is refused the same way at every attempt.
@@ -649,7 +666,8 @@ export class PlatformClient {
   }
 
   /** One request and its whole answer, within `timeoutMs` from the first byte sent to the last byte read. */
-  private exchange<T>(method: string, url: URL, options: RequestOptions<T>, headers: Record<string, string>, timeoutMs: number): Promise<Exchange> {
+  /** One attempt; `path` names the request in messages, as every error of the client does. */
+  private exchange<T>(method: string, url: URL, path: string, options: RequestOptions<T>, headers: Record<string, string>, timeoutMs: number): Promise<Exchange> {
     const { body, form, consume, binary } = options;
     let payload: string | Buffer | undefined;
     if (form !== undefined && method !== "GET" && method !== "DELETE") {
@@ -671,7 +689,8 @@ export class PlatformClient {
       bodyTimeout: timeoutMs,
     };
     const dispatcher = this.dispatcher.get();
-    return consume ? streamedExchange(dispatcher, request, timeoutMs, consume) : bufferedExchange(dispatcher, request, timeoutMs, binary === true);
+    const limits = { answerBytes: this.options.maxAnswerBytes, what: `The answer to ${method} ${path}` };
+    return consume ? streamedExchange(dispatcher, request, timeoutMs, consume, limits) : bufferedExchange(dispatcher, request, timeoutMs, binary === true, limits);
   }
 }
 
@@ -689,13 +708,15 @@ function attemptTimeout(message: string): DOMException {
  * than `request()` with the same options. One timer per attempt, cleared as soon as the attempt
  * is over, bounds the whole exchange to the millisecond.
  */
-function bufferedExchange(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions, timeoutMs: number, binary: boolean): Promise<Exchange> {
+function bufferedExchange(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions, timeoutMs: number, binary: boolean, limits: AnswerLimits): Promise<Exchange> {
   return new Promise<Exchange>((resolve, reject) => {
     let controller: Dispatcher.DispatchController | undefined;
     let timedOut: Error | undefined;
     let status = 0;
     let headers: Exchange["headers"] = {};
     let chunks: Buffer[] = [];
+    let received = 0;
+    let limit = limits.answerBytes;
     const timer = setTimeout(() => {
       timedOut = attemptTimeout("The operation was aborted due to timeout");
       // Before the request reaches a connection there is no controller yet: it aborts when it gets one.
@@ -712,8 +733,17 @@ function bufferedExchange(dispatcher: Dispatcher, request: Dispatcher.DispatchOp
         status = statusCode;
         headers = responseHeaders;
         chunks = [];
+        received = 0;
+        limit = answerLimit(statusCode, limits);
       },
-      onResponseData(_controller, chunk) {
+      onResponseData(dataController, chunk) {
+        // Counted as it arrives: neither Content-Length nor its absence bounds what a server sends.
+        received += chunk.length;
+        if (received > limit) {
+          chunks = [];
+          dataController.abort(new ReadLimitExceeded(limits.what, limit));
+          return;
+        }
         chunks.push(chunk);
       },
       onResponseEnd() {
@@ -735,7 +765,7 @@ function bufferedExchange(dispatcher: Dispatcher, request: Dispatcher.DispatchOp
  * than any answer should: the attempt's timer bounds the wait for the headers,
  * then only a stall of the body (undici's bodyTimeout) ends it.
  */
-async function streamedExchange<T>(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions, timeoutMs: number, consume: StreamConsumer<T>): Promise<Exchange> {
+async function streamedExchange<T>(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions, timeoutMs: number, consume: StreamConsumer<T>, limits: AnswerLimits): Promise<Exchange> {
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(attemptTimeout("headers timeout")), timeoutMs);
   let response: Dispatcher.ResponseData;
@@ -745,8 +775,8 @@ async function streamedExchange<T>(dispatcher: Dispatcher, request: Dispatcher.D
     clearTimeout(timer);
   }
   if (response.statusCode >= 300) {
-    // An error answer (or a redirect) is read whole, to be explained or followed.
-    return { status: response.statusCode, headers: response.headers, body: Buffer.from(await response.body.arrayBuffer()) };
+    // An error answer (or a redirect) is read whole, to be explained or followed: up to its limit.
+    return { status: response.statusCode, headers: response.headers, body: await readWithin(response.body, answerLimit(response.statusCode, limits), limits.what) };
   }
   try {
     return { status: response.statusCode, headers: response.headers, body: Buffer.alloc(0), consumed: await consume(response.body, response.headers) };
@@ -758,6 +788,32 @@ async function streamedExchange<T>(dispatcher: Dispatcher, request: Dispatcher.D
     // A consumer that stopped early leaves no half-read connection behind.
     if (!response.body.readableEnded) response.body.destroy();
   }
+}
+
+/** The bounds of one answer's body held in memory, and the request it answers, for the message. */
+interface AnswerLimits {
+  answerBytes: number;
+  what: string;
+}
+
+/** A success is read up to the client's limit; an error answer or a redirect only as far as any message goes. */
+function answerLimit(status: number, limits: AnswerLimits): number {
+  return status < 300 ? limits.answerBytes : Math.min(limits.answerBytes, MAX_ERROR_ANSWER_BYTES);
+}
+
+/** A body stream read whole, up to `limit` bytes; past it the stream is destroyed and ReadLimitExceeded thrown. */
+async function readWithin(body: Readable, limit: number, what: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    received += chunk.length;
+    if (received > limit) {
+      body.destroy();
+      throw new ReadLimitExceeded(what, limit);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, received);
 }
 
 /** `url` with the query added: arrays as `key[]` repeated, null and undefined left out. */

@@ -6,8 +6,9 @@
  * 1 when it failed, 2 for wrong usage, 3 when it differs from the review.
  */
 import "../node-version"; // first: says what to do on a Node.js older than 22
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { ReadLimitExceeded, readTextWithin } from "../bounded-read";
 import { closeAllPools } from "../client";
 import { reviewOf, type Review } from "./changes";
 import { code, markdownOf, markerOf, NOTE_LIMIT, sentenceOf } from "./markdown";
@@ -52,10 +53,18 @@ only that token's user's note on the merge request merged into the commit.`;
 
 class UsageError extends Error {}
 
+/**
+ * The most read of an input file (a preview, an apply's events, review data): a preview of 15,000
+ * changes is about 100 MB (test/review/limits.test.ts), and a JavaScript string holds at most 512 MiB.
+ */
+export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
+
+/** An input file ("-": standard input), read up to MAX_INPUT_BYTES, whatever size the file claims (a link to /dev/zero claims 0). */
 function readInput(file: string): string {
   try {
-    return readFileSync(file === "-" ? 0 : file, "utf8");
+    return readTextWithin(file === "-" ? 0 : file, MAX_INPUT_BYTES, file === "-" ? "Standard input" : file);
   } catch (error) {
+    if (error instanceof ReadLimitExceeded) throw new UsageError(error.message);
     throw new UsageError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
 }
