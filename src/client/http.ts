@@ -312,6 +312,12 @@ export class PlatformClient {
   private readonly options: Required<ClientOptions>;
   /** The headers of every request to the configured server (the token, the extra ones), made once. */
   private readonly serverHeaders: Readonly<Record<string, string>>;
+  /**
+   * Every credential this client sends or holds (the token, each extra header's value, the client key, the
+   * Basic form of the token), in each form a server may echo it: masked in all text of the server's the client
+   * passes on, so no caller prints one however it words the error (see `withoutCredentials`).
+   */
+  private credentials: readonly string[];
   /** This client's gate on its own server, and the generation of the gates it was taken from (see `gateOf`). */
   private gate: { gate: RateLimitGate; generation: number } | undefined;
   private readonly dispatcher: DispatcherSlot;
@@ -338,6 +344,7 @@ export class PlatformClient {
     // The extra headers go where the token goes: to the configured server only.
     const tokenHeader = this.options.tokenKind === "job" ? "job-token" : "private-token";
     this.serverHeaders = { ...BASE_HEADERS, ...this.options.headers, [tokenHeader]: this.token };
+    this.credentials = credentialForms([this.token, ...Object.values(this.options.headers), ...(this.options.tls.key ? [this.options.tls.key] : [])]);
     const { tls, maxConcurrency: connections, requestTimeoutMs } = this.options;
     this.dispatcher = new DispatcherSlot({ tls, connections, requestTimeoutMs });
   }
@@ -421,7 +428,17 @@ export class PlatformClient {
   async graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<GraphqlAnswer<T>> {
     const path = "/api/graphql";
     const response = await this.send<GraphqlAnswer<T>>("POST", new URL(this.baseUrl + path), path, { body: { query, variables }, findCreated: async () => undefined });
-    return response.body;
+    const answer = response.body;
+    // The refusals of a query are the server's words too, printed by whoever asked.
+    if (answer && Array.isArray(answer.errors)) answer.errors = answer.errors.map((error) => ({ ...error, message: withoutCredentials(String(error.message), this.credentials) }));
+    return answer;
+  }
+
+  /** The details of an error answer with every credential masked: the parsed text (an HTML page's entities, JSON's escapes) decoded. */
+  private withoutCredentials(details: ReturnType<typeof parseErrorBody>): ReturnType<typeof parseErrorBody> {
+    const masked = (text: string) => withoutCredentials(text, this.credentials);
+    const fieldErrors = details.fieldErrors && Object.fromEntries(Object.entries(details.fieldErrors).map(([field, messages]) => [masked(field), messages.map(masked)]));
+    return { ...details, serverMessage: masked(details.serverMessage), ...(fieldErrors ? { fieldErrors } : {}) };
   }
 
   /** Every item of a list endpoint, following `Link rel="next"` (offset and keyset alike). */
@@ -588,7 +605,7 @@ export class PlatformClient {
       tokenSetting: this.options.tokenSetting,
       jobToken: this.options.tokenKind === "job",
       unrepeatable: run.method === "POST" && !options.findCreated,
-      ...parseErrorBody(bodyText(response), headers["content-type"]),
+      ...this.withoutCredentials(parseErrorBody(withoutCredentials(bodyText(response), this.credentials), headers["content-type"])),
     });
     if (!isRetryable(status)) throw error;
     if (status === 429) {
@@ -660,13 +677,26 @@ export class PlatformClient {
     const onServer = run.url.origin === this.apiBase.origin && !run.anonymous;
     // The extra headers (a proxy's) go to the configured server only, as the token does.
     const base = onServer ? { ...BASE_HEADERS, ...this.options.headers } : { ...BASE_HEADERS };
-    if ("bearer" in credentials) return { ...base, authorization: `Bearer ${credentials.bearer}` };
+    if ("bearer" in credentials) {
+      this.holdCredentials([credentials.bearer]);
+      return { ...base, authorization: `Bearer ${credentials.bearer}` };
+    }
     if (!onServer) throw new Error(`${run.path}: refusing to send the token to another host than the configured server (${run.url.origin}).`);
-    return { ...base, authorization: `Basic ${Buffer.from(`${this.options.tokenKind === "job" ? JOB_TOKEN_USERNAME : credentials.basicUsername}:${this.token}`).toString("base64")}` };
+    const basic = Buffer.from(`${this.options.tokenKind === "job" ? JOB_TOKEN_USERNAME : credentials.basicUsername}:${this.token}`).toString("base64");
+    this.holdCredentials([basic]);
+    return { ...base, authorization: `Basic ${basic}` };
   }
 
-  /** One request and its whole answer, within `timeoutMs` from the first byte sent to the last byte read. */
-  /** One attempt; `path` names the request in messages, as every error of the client does. */
+  /** Adds credentials this client sends besides its own settings' (a Basic form, a bearer token) to those it masks. */
+  private holdCredentials(values: readonly string[]): void {
+    if (values.every((value) => this.credentials.includes(value))) return;
+    this.credentials = credentialForms([...this.credentials, ...values]);
+  }
+
+  /**
+   * One request and its whole answer, within `timeoutMs` from the first byte sent to the last byte read;
+   * `path` names the request in messages, as every error of the client does.
+   */
   private exchange<T>(method: string, url: URL, path: string, options: RequestOptions<T>, headers: Record<string, string>, timeoutMs: number): Promise<Exchange> {
     const { body, form, consume, binary } = options;
     let payload: string | Buffer | undefined;
@@ -788,6 +818,38 @@ async function streamedExchange<T>(dispatcher: Dispatcher, request: Dispatcher.D
     // A consumer that stopped early leaves no half-read connection behind.
     if (!response.body.readableEnded) response.body.destroy();
   }
+}
+
+/** What a masked credential reads as, the engine's word for every secret. */
+const MASKED = "[secret]";
+/** Shorter values are not masked: they would mask ordinary words (a header `X-Env: dev`), and guess nothing. */
+const MIN_MASKED_LENGTH = 4;
+
+/**
+ * The forms in which a server may repeat each credential it was sent: as sent,
+ * escaped in a JSON string, percent-encoded (a URL or a query it echoes), and
+ * HTML-escaped (an error page); longest first, so a credential that contains
+ * another is masked whole.
+ */
+function credentialForms(values: readonly string[]): string[] {
+  const forms = new Set<string>();
+  for (const value of values) {
+    if (value.length < MIN_MASKED_LENGTH) continue;
+    forms.add(value);
+    forms.add(JSON.stringify(value).slice(1, -1));
+    forms.add(encodeURIComponent(value));
+    forms.add(value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;"));
+    // A PEM key also as its base64 lines: a server or proxy that quotes it drops the armour.
+    for (const line of value.split(/\r?\n/)) if (line.length >= 16 && !line.startsWith("-----")) forms.add(line);
+  }
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/** `text` with every form of every credential masked. */
+function withoutCredentials(text: string, credentials: readonly string[]): string {
+  let result = text;
+  for (const form of credentials) if (result.includes(form)) result = result.split(form).join(MASKED);
+  return result;
 }
 
 /** The bounds of one answer's body held in memory, and the request it answers, for the message. */

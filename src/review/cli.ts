@@ -78,9 +78,25 @@ function stackOf(values: { stack?: string }, preview: PreviewOutput): string | u
   return values.stack ?? (recorded !== undefined && STACK_NAME.test(recorded) ? recorded : undefined);
 }
 
-/** The tokens the command may hold, so that no message and no report prints one, even when a server echoes it. */
+/**
+ * The credentials the command may hold (its tokens, the job's, each proxy header's value), so that no message
+ * and no report prints one, even when a server echoes it.
+ */
 function tokensOf(env: NodeJS.ProcessEnv): string[] {
-  return [env.PLATFORM_REVIEW_TOKEN, env.PLATFORM_TOKEN, env.PLATFORM_READ_TOKEN].filter((token): token is string => !!token && token.trim().length >= 4);
+  const held = [env.PLATFORM_REVIEW_TOKEN, env.PLATFORM_TOKEN, env.PLATFORM_READ_TOKEN, env.CI_JOB_TOKEN, env.PLATFORM_CLIENT_KEY, ...headerValuesOf(env.PLATFORM_HEADERS)];
+  return held.filter((token): token is string => !!token && token.trim().length >= 4);
+}
+
+/** Each value of a JSON object of headers (PLATFORM_HEADERS); the text itself when it is no such object. */
+function headerValuesOf(headers: string | undefined): string[] {
+  if (headers === undefined) return [];
+  try {
+    const parsed: unknown = JSON.parse(headers);
+    if (parsed !== null && typeof parsed === "object") return [headers, ...Object.values(parsed).filter((value): value is string => typeof value === "string")];
+  } catch {
+    // Not JSON: the provider refuses it and sends nothing; masked as given.
+  }
+  return [headers];
 }
 
 /** The text with every token in it shown as `[secret]`. */

@@ -62,7 +62,7 @@ export async function verifyDeletes(preview: PreviewOutput, env: NodeJS.ProcessE
     const read = await stackConfig(hidden, source, env);
     if (typeof read === "string") return { refusals: [], unverified: read, secrets: [] };
     config = { ...shown, ...read };
-    secrets = hidden.map((key) => read[key]).filter((value): value is string => value !== undefined);
+    secrets = hidden.flatMap((key) => secretValuesOf(key, read[key]));
   }
   // The provider's order: a setting of the stack's config, else the environment's.
   const fromConfig = (key: string) => (typeof config[key] === "string" && config[key] !== SECRET && (config[key] as string).trim() !== "" ? (config[key] as string) : undefined);
@@ -93,6 +93,22 @@ export async function verifyDeletes(preview: PreviewOutput, env: NodeJS.ProcessE
     }),
   );
   return { refusals: refusals.filter((refusal): refusal is Diagnostic => refusal !== undefined), secrets };
+}
+
+/**
+ * The values to mask of a secret setting: the value, and for `platform:headers` (a JSON object) each
+ * header's value too, which is what a server or proxy repeats, never the JSON text as a whole.
+ */
+function secretValuesOf(key: string, value: string | undefined): string[] {
+  if (value === undefined) return [];
+  if (key !== "platform:headers") return [value];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return [value];
+  }
+  return [value, ...(isRecord(parsed) ? Object.values(parsed).filter((header): header is string => typeof header === "string") : [])];
 }
 
 /** How long reading the stack's config may take (a backend over the network included), and the most it may write. */
