@@ -30,9 +30,10 @@ type ComputedOutputs<O> = { readonly [K in keyof O]-?: pulumi.Output<OutputValue
 
 /**
  * The props of a resource (before `__provider`): the arguments, secrets wrapped, every computed output
- * announced, and the engine's envelope (./envelope.ts).
+ * announced, and the engine's envelope (./envelope.ts). `secretOutputs` is the registration's
+ * `additionalSecretOutputs`, which the outputs derived from a secret input join (announceDerivedSecrecy).
  */
-export function resourceProps(definition: AnyResourceDefinition, args: object, secretOutputs: string[], opts?: pulumi.CustomResourceOptions, name?: string): pulumi.Inputs {
+export function resourceProps(definition: AnyResourceDefinition, args: object, opts?: pulumi.CustomResourceOptions, name?: string, secretOutputs: string[] = []): pulumi.Inputs {
   // The check `dynamic.Resource` makes: the host's own key is never a property.
   if ("__provider" in args) throw new Error(`${definition.name}: a resource must not define the __provider key`);
   const props: pulumi.Inputs = {};
@@ -153,7 +154,7 @@ export abstract class PlatformResource extends pulumi.CustomResource {
     }
     const options = resourceOptions(definition, opts, args);
     // The outputs that carry a secret input join the options' list once that is known (announceDerivedSecrecy).
-    const props = { ...resourceProps(definition, args, options.additionalSecretOutputs!, opts, name), __provider: serializedProvider(definition.name) };
+    const props = { ...resourceProps(definition, args, opts, name, options.additionalSecretOutputs), __provider: serializedProvider(definition.name) };
     const restore = registering();
     try {
       super(resourceType(definition), name, props, options);
