@@ -435,7 +435,7 @@ export class PlatformClient {
   }
 
   /** The details of an error answer with every credential masked: the parsed text (an HTML page's entities, JSON's escapes) decoded. */
-  private withoutCredentials(details: ReturnType<typeof parseErrorBody>): ReturnType<typeof parseErrorBody> {
+  private maskedDetails(details: ReturnType<typeof parseErrorBody>): ReturnType<typeof parseErrorBody> {
     const masked = (text: string) => withoutCredentials(text, this.credentials);
     const fieldErrors = details.fieldErrors && Object.fromEntries(Object.entries(details.fieldErrors).map(([field, messages]) => [masked(field), messages.map(masked)]));
     return { ...details, serverMessage: masked(details.serverMessage), ...(fieldErrors ? { fieldErrors } : {}) };
@@ -605,7 +605,7 @@ export class PlatformClient {
       tokenSetting: this.options.tokenSetting,
       jobToken: this.options.tokenKind === "job",
       unrepeatable: run.method === "POST" && !options.findCreated,
-      ...this.withoutCredentials(parseErrorBody(withoutCredentials(bodyText(response), this.credentials), headers["content-type"])),
+      ...this.maskedDetails(parseErrorBody(withoutCredentials(bodyText(response), this.credentials), headers["content-type"])),
     });
     if (!isRetryable(status)) throw error;
     if (status === 429) {

@@ -20,6 +20,7 @@
  * the preview just did), in the program's directory, for the preview's stack.
  */
 import { execFile } from "node:child_process";
+import { delimiter, isAbsolute } from "node:path";
 import { client, configureConnection, verifyAtPreview } from "../connection";
 import type { AnyResourceDefinition } from "../engine/definition";
 import { readsOf, startRun } from "../engine/run-caches";
@@ -159,9 +160,14 @@ async function stackConfig(keys: string[], { stack }: StackConfigSource, env: No
   return values;
 }
 
-/** The command's environment for the CLI: the backend's and the secrets provider's, without the platform's tokens it has no use for. */
+/**
+ * The command's environment for the CLI: the backend's and the secrets provider's, without the platform's
+ * tokens it has no use for; `pulumi` is looked for only in the absolute directories of PATH, never through
+ * an empty or relative entry, which would find one in the working directory (a branch's checkout).
+ */
 function cliEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { ...Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith("PLATFORM_"))), PULUMI_SKIP_UPDATE_CHECK: "true" };
+  const path = (env.PATH ?? "").split(delimiter).filter((dir) => isAbsolute(dir)).join(delimiter);
+  return { ...Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith("PLATFORM_"))), PATH: path, PULUMI_SKIP_UPDATE_CHECK: "true" };
 }
 
 /** The CLI's own error line (`error: incorrect passphrase`), bounded and on one line; the CLI never writes a config value there. */
