@@ -12,7 +12,7 @@ import { DOT_SEGMENT_RULE, hasDotSegment } from "../validation";
 import { linkRelation } from "./pagination";
 import { clientClock } from "./clock";
 import { RateLimitGate } from "./rate-limit-gate";
-import { closeAllDispatchers, DispatcherSlot, type TlsOptions } from "./transport";
+import { closeAllDispatchers, DispatcherSlot, proxyPasswords, type TlsOptions } from "./transport";
 
 export type QueryValue = string | number | boolean | undefined | null | readonly (string | number)[];
 export type Query = Record<string, QueryValue>;
@@ -313,9 +313,10 @@ export class PlatformClient {
   /** The headers of every request to the configured server (the token, the extra ones), made once. */
   private readonly serverHeaders: Readonly<Record<string, string>>;
   /**
-   * Every credential this client sends or holds (the token, each extra header's value, the client key, the
-   * Basic form of the token), in each form a server may echo it: masked in all text of the server's the client
-   * passes on, so no caller prints one however it words the error (see `withoutCredentials`).
+   * Every credential this client sends or holds (the token, each extra header's value, the client key,
+   * a proxy's password, the Basic and bearer forms it sends), in each form a server may repeat it:
+   * masked in all of the server's text the client passes on, so no caller prints one, however it words
+   * the error (`withoutCredentials`).
    */
   private credentials: readonly string[];
   /** This client's gate on its own server, and the generation of the gates it was taken from (see `gateOf`). */
@@ -344,7 +345,7 @@ export class PlatformClient {
     // The extra headers go where the token goes: to the configured server only.
     const tokenHeader = this.options.tokenKind === "job" ? "job-token" : "private-token";
     this.serverHeaders = { ...BASE_HEADERS, ...this.options.headers, [tokenHeader]: this.token };
-    this.credentials = credentialForms([this.token, ...Object.values(this.options.headers), ...(this.options.tls.key ? [this.options.tls.key] : [])]);
+    this.credentials = credentialForms([this.token, ...Object.values(this.options.headers), ...(this.options.tls.key ? [this.options.tls.key] : []), ...proxyPasswords()]);
     const { tls, maxConcurrency: connections, requestTimeoutMs } = this.options;
     this.dispatcher = new DispatcherSlot({ tls, connections, requestTimeoutMs });
   }

@@ -8,7 +8,7 @@
  * the message's bound, escaped in JSON or HTML.
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { providers } from "pulumi-platform";
+import { PlatformClient, providers } from "pulumi-platform";
 import type { EchoedRequest } from "pulumi-platform/emulator";
 import { tokenOf, useEmulator } from "../support";
 
@@ -108,6 +108,25 @@ describe("the verification at preview", () => {
       expectNoCredential(warned);
     } finally {
       warn.mockRestore();
+    }
+  });
+});
+
+describe("the client itself", () => {
+  it("masks a proxy's password from the proxy variables, as a proxy's refusal would repeat it", async () => {
+    const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY };
+    // The proxy is named but not used for loopback: only its credentials matter here.
+    Object.assign(process.env, { HTTP_PROXY: "http://deploy:proxy-pass%2F5c7e@proxy.invalid:3128", NO_PROXY: "127.0.0.1" });
+    try {
+      const client = new PlatformClient({ url: server.emulator.url, token, retryBaseDelayMs: 10 });
+      server.emulator.inject({ method: "GET", path: /\/groups\/acme$/, status: 407, headers: { "Content-Type": "text/plain" }, body: "Proxy authentication for deploy:proxy-pass/5c7e (proxy-pass%2F5c7e) refused" });
+      const error = (await client.get("/groups/acme").catch((e: unknown) => e)) as Error;
+      expect(error.message).toContain("Proxy authentication for deploy:[secret] ([secret]) refused");
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
     }
   });
 });
