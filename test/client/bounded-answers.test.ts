@@ -7,7 +7,7 @@
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PlatformClient } from "pulumi-platform";
+import { PlatformClient, providers } from "pulumi-platform";
 import { MAX_ANSWER_BYTES, MAX_ERROR_ANSWER_BYTES } from "../../src/client/http";
 
 let endless: Server;
@@ -66,4 +66,13 @@ describe("an answer that never ends", () => {
     const consumed = await client.stream("/groups/failing-download", undefined, async () => "consumed").catch((e: unknown) => e);
     expect((consumed as Error).message).toMatch(/^The answer to GET \/groups\/failing-download is larger than 1 MiB/);
   });
+});
+
+describe("as the provider and the data functions say it", () => {
+  it("a create whose answer never ends: the resource's error, what it was doing and the limit, no stack of ours", async () => {
+    await providers.Badge.configure({ config: { get: (key: string) => ({ "platform:url": url, "platform:token": "t0k3n-bounded", "platform:verifyAtPreview": "false" })[key] } } as never);
+    const error = (await providers.Badge.create({ group: "acme", linkUrl: "https://ci.example.com/x", imageUrl: "https://ci.example.com/x.svg" }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe(`Badge: could not create it. The answer to POST /groups/acme/badges is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB, the most read of it; stopped there.`);
+    expect(error.stack ?? "").not.toMatch(/\n\s+at /);
+  }, 90_000);
 });
