@@ -7,6 +7,12 @@
  * again under the project's own Node.js (the `node` dev dependency the
  * template brings, in node_modules/.bin), passing SIGINT, SIGTERM and SIGHUP
  * on to it, or, with no such Node.js, says exactly what to run instead.
+ *
+ * That Node.js is looked for only where this package is installed, never from
+ * the working directory: the report job runs the default branch's copy of the
+ * package inside a merge request's checkout, with the review token in its
+ * environment, and a `node_modules/.bin/node` the branch committed there
+ * would run with it.
  */
 "use strict";
 const { spawn, spawnSync } = require("node:child_process");
@@ -17,19 +23,24 @@ const MINIMUM_NODE_MAJOR = 22;
 
 const major = (version) => Number(/^v?(\d+)\./.exec(version)?.[1]);
 
-/** node_modules/.bin/node of the directories above `start`, nearest first. */
-function projectNodes(start) {
-  const found = [];
-  for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, "node_modules", ".bin", "node");
-    if (fs.existsSync(candidate)) found.push(candidate);
-    if (path.dirname(dir) === dir) return found;
-  }
+/** This package's directory (bin/..). */
+const PACKAGE_ROOT = path.join(__dirname, "..");
+
+/**
+ * The project that installed this package: the directory holding the
+ * outermost `node_modules` above it (npm's and pnpm's layouts alike), or the
+ * package itself when it is not installed (its own checkout).
+ */
+function installingProject() {
+  const parts = PACKAGE_ROOT.split(path.sep);
+  const outermost = parts.indexOf("node_modules");
+  return outermost > 0 ? parts.slice(0, outermost).join(path.sep) || path.sep : PACKAGE_ROOT;
 }
 
-/** The first project Node.js new enough, looked for from the working directory, then from this package. */
+/** The first new enough `node_modules/.bin/node` of this package, then of the project that installed it. */
 function newEnoughNode() {
-  for (const candidate of [...projectNodes(process.cwd()), ...projectNodes(path.join(__dirname, ".."))]) {
+  const candidates = [...new Set([PACKAGE_ROOT, installingProject()])].map((dir) => path.join(dir, "node_modules", ".bin", "node"));
+  for (const candidate of candidates.filter((file) => fs.existsSync(file))) {
     const run = spawnSync(candidate, ["--version"], { encoding: "utf8" });
     if (run.status === 0 && major(run.stdout.trim()) >= MINIMUM_NODE_MAJOR) return candidate;
   }
@@ -58,7 +69,8 @@ function onProjectNode(name, script, start, npmScript) {
   if (node !== undefined) return runUnder(name, node, script);
   process.stderr.write(
     `${name}: this command needs Node.js ${MINIMUM_NODE_MAJOR} or newer; this is Node.js ${process.versions.node} (${process.execPath}), ` +
-      "and no newer one is in node_modules/.bin here. Give the project its own Node.js, `npm install --save-dev node@24`, " +
+      `and none is installed beside this package (${path.join(installingProject(), "node_modules", ".bin")}). ` +
+      "Give the project its own Node.js, `npm install --save-dev node@24`, " +
       `then run it with ${npmScript ? `\`npm run ${npmScript}\` (or \`npx ${name}\`)` : `\`npx ${name}\``}, which puts it first on PATH.\n`,
   );
   process.exit(1);

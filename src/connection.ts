@@ -21,8 +21,8 @@
  * provider.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { ReadLimitExceeded, readTextWithin } from "./bounded-read";
 import { PlatformClient } from "./client";
 import type { TlsOptions } from "./client/transport";
 
@@ -362,6 +362,9 @@ function tlsOf(settings: Settings, labels: Labels): TlsOptions {
   return tls;
 }
 
+/** The most read of a PEM file: a bundle of every public certificate authority is about 220 KiB. */
+const MAX_PEM_BYTES = 4 * 1024 * 1024;
+
 /**
  * PEM text as given, or read from the file the value names. `kind` is what the
  * PEM block must hold (`CERTIFICATE`; `PRIVATE KEY` also matches `RSA PRIVATE
@@ -373,8 +376,9 @@ function pemOf(value: string, label: string, kind: string): string {
   if (!value.includes("-----BEGIN")) {
     source = `the file ${value}`;
     try {
-      text = readFileSync(value, "utf8");
+      text = readTextWithin(value, MAX_PEM_BYTES, `${label}: the file ${value}`);
     } catch (error) {
+      if (error instanceof ReadLimitExceeded) throw new Error(`${error.message} Give the path of a PEM file.`);
       const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
       throw new Error(`${label}: cannot read the file ${value} (${reason}); give the path of a PEM file, or the PEM text itself.`);
     }

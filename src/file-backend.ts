@@ -8,9 +8,10 @@
  * metadata, so one that is not JSON is removed; the state file itself was
  * never touched (it is replaced by a rename).
  */
-import { lstatSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { lstatSync, readdirSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
+import { ReadLimitExceeded, readTextWithin } from "./bounded-read";
 
 /** Bounds of the walk through the backend's `.pulumi` directory. */
 const MAX_DEPTH = 6;
@@ -44,11 +45,23 @@ export function damagedMetadataFiles(directory: string): string[] {
       const stat = lstatSync(file, { throwIfNoEntry: false });
       if (!stat) continue;
       if (stat.isDirectory() && depth < MAX_DEPTH) walk(file, depth + 1);
-      else if (stat.isFile() && name.endsWith(".attrs") && stat.size <= MAX_METADATA_BYTES && !isJson(readFileSync(file, "utf8"))) damaged.push(file);
+      else if (stat.isFile() && name.endsWith(".attrs") && isDamaged(file)) damaged.push(file);
     }
   };
   walk(path.join(directory, ".pulumi"), 0);
   return damaged.sort();
+}
+
+/** A metadata file that is not JSON; one past MAX_METADATA_BYTES (counted as read, not as `stat` says) is no backend's, and left alone. */
+function isDamaged(file: string): boolean {
+  let text: string;
+  try {
+    text = readTextWithin(file, MAX_METADATA_BYTES, file);
+  } catch (error) {
+    if (error instanceof ReadLimitExceeded) return false;
+    throw error;
+  }
+  return !isJson(text);
 }
 
 /** Removes each damaged metadata file under the backend directory; returns what it removed, relative to it. */

@@ -53,6 +53,7 @@ const TOP_MODULES: Record<string, Layer> = {
   "node-version.ts": "base",
   "file-backend.ts": "base",
   "visible-text.ts": "base",
+  "bounded-read.ts": "base",
 };
 
 function modules(dir: string): string[] {

@@ -5,7 +5,7 @@
  * (./bin/project-node.js), instead of failing on the package's check.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
@@ -27,4 +27,26 @@ it.each([
   const run = spawnSync(process.execPath, ["--require", olderNode, path.join(root, "bin", `${command}.js`), ...args], { cwd: root, encoding: "utf8", timeout: 60_000 });
   expect(`${run.stdout}${run.stderr}`).toMatch(usage);
   expect(`${run.stdout}${run.stderr}`).not.toMatch(/needs Node\.js 22 or newer|    at /);
+});
+
+/**
+ * The report job runs the default branch's copy of the package inside the merge request's checkout, with
+ * the review token in its environment: a `node_modules/.bin/node` the branch committed there must never run.
+ */
+it("never runs a node from the working directory, only the one installed beside the package", () => {
+  const checkout = path.join(work, "branch-checkout");
+  const planted = path.join(checkout, "node_modules", ".bin");
+  mkdirSync(planted, { recursive: true });
+  const ran = path.join(work, "planted-node-ran");
+  // Says it is a new enough Node.js, and records any run (the version probe included).
+  writeFileSync(path.join(planted, "node"), `#!/bin/sh\necho "$@" >> '${ran}'\necho v24.0.0\n`);
+  chmodSync(path.join(planted, "node"), 0o755);
+  const run = spawnSync(process.execPath, ["--require", olderNode, path.join(root, "bin", "platform-review.js"), "--help"], {
+    cwd: checkout,
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, PLATFORM_REVIEW_TOKEN: "review-token-0c9e" },
+  });
+  expect(existsSync(ran)).toBe(false);
+  expect(`${run.stdout}${run.stderr}`).toMatch(/^Usage: platform-review --preview <file>/);
 });

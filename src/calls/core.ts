@@ -20,6 +20,7 @@ import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { z } from "zod";
 import { ApiError, missingOrHidden, NetworkError, PAGE_SIZE, REFUSAL_ADVICE, roleNeeded, tierNeeded, tokenRefused, type PlatformClient, type Query } from "../client";
+import { ReadLimitExceeded } from "../bounded-read";
 import { client } from "../engine/process-connections";
 import { camelCase } from "../api/fields";
 import { needsInWords, offeringNeeded, type Needs } from "../api/needs";
@@ -216,7 +217,8 @@ function checkedAnswer(declaration: AnyDeclaration, shape: z.ZodType, answer: un
 /** A failed request as the user should read it: what was looked up or done, what the server said, what to do. */
 export function explained(declaration: AnyDeclaration, args: Args, error: unknown, secrets: readonly string[] = []): Error {
   if (error instanceof ExplainedError) return error;
-  if (!(error instanceof ApiError || error instanceof NetworkError)) return error as Error;
+  // An answer past the client's limit reads as a network failure does: what was being done, then the limit.
+  if (!(error instanceof ApiError || error instanceof NetworkError || error instanceof ReadLimitExceeded)) return error as Error;
   const subject = declaration.subject(args as never);
   const verb = declaration.verb ?? "read";
   const special = error instanceof ApiError ? (declaration.refusals?.[error.status]?.(args as never) ?? offeringRefusal(declaration, args, error)) : undefined;

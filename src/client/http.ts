@@ -6,12 +6,13 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
+import { ReadLimitExceeded } from "../bounded-read";
 import { ApiError, isCertificateFailure, isPassingServerFailure, mayHaveReachedServer, NetworkError, parseErrorBody, STACK_TOKEN_SETTING } from "./errors";
 import { DOT_SEGMENT_RULE, hasDotSegment } from "../validation";
 import { linkRelation } from "./pagination";
 import { clientClock } from "./clock";
 import { RateLimitGate } from "./rate-limit-gate";
-import { closeAllDispatchers, DispatcherSlot, type TlsOptions } from "./transport";
+import { closeAllDispatchers, DispatcherSlot, proxyPasswords, type TlsOptions } from "./transport";
 
 export type QueryValue = string | number | boolean | undefined | null | readonly (string | number)[];
 export type Query = Record<string, QueryValue>;
@@ -52,6 +53,8 @@ export interface ClientOptions {
   tokenKind?: "access" | "job";
   /** Where the user set the URL, for the advice when no answer comes: `connection.url` for a resource's own connection. */
   urlSetting?: string;
+  /** The most read of one successful answer held in memory (default MAX_ANSWER_BYTES); past it the request fails, naming the limit. */
+  maxAnswerBytes?: number;
 }
 
 /** A file sent in a multipart form. */
@@ -156,6 +159,17 @@ const MIN_ATTEMPT_MS = 100;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
 const MAX_BACKOFF_MS = 8_000;
+/**
+ * The most read of a successful answer held in memory (a page, an object, a
+ * downloaded avatar). Real answers are far smaller: the largest page the
+ * toolkit reads is 100 merge request notes, each at most the server's
+ * 1,000,000 characters (about 100 MB of JSON at worst); an answer that goes
+ * on past this is no answer of the API's, and a server that never ends one
+ * would otherwise grow the process without bound.
+ */
+export const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
+/** The most read of an error answer (or a redirect): enough for any message the server words. */
+export const MAX_ERROR_ANSWER_BYTES = 1024 * 1024;
 export const PAGE_SIZE = 100;
 /** The username a CI job token goes with to the registry's token service (the password is the token). */
 const JOB_TOKEN_USERNAME = "gitlab-ci-token";
@@ -298,6 +312,13 @@ export class PlatformClient {
   private readonly options: Required<ClientOptions>;
   /** The headers of every request to the configured server (the token, the extra ones), made once. */
   private readonly serverHeaders: Readonly<Record<string, string>>;
+  /**
+   * Every credential this client sends or holds (the token, each extra header's value, the client key,
+   * a proxy's password, the Basic and bearer forms it sends), in each form a server may repeat it:
+   * masked in all of the server's text the client passes on, so no caller prints one, however it words
+   * the error (`withoutCredentials`).
+   */
+  private credentials: readonly string[];
   /** This client's gate on its own server, and the generation of the gates it was taken from (see `gateOf`). */
   private gate: { gate: RateLimitGate; generation: number } | undefined;
   private readonly dispatcher: DispatcherSlot;
@@ -314,6 +335,7 @@ export class PlatformClient {
       tokenSetting: STACK_TOKEN_SETTING,
       urlSetting: "platform:url",
       tokenKind: "access",
+      maxAnswerBytes: MAX_ANSWER_BYTES,
       // An option given as undefined keeps its default.
       ...(Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as ClientOptions),
     };
@@ -323,6 +345,7 @@ export class PlatformClient {
     // The extra headers go where the token goes: to the configured server only.
     const tokenHeader = this.options.tokenKind === "job" ? "job-token" : "private-token";
     this.serverHeaders = { ...BASE_HEADERS, ...this.options.headers, [tokenHeader]: this.token };
+    this.credentials = credentialForms([this.token, ...Object.values(this.options.headers), ...(this.options.tls.key ? [this.options.tls.key] : []), ...proxyPasswords()]);
     const { tls, maxConcurrency: connections, requestTimeoutMs } = this.options;
     this.dispatcher = new DispatcherSlot({ tls, connections, requestTimeoutMs });
   }
@@ -406,7 +429,17 @@ export class PlatformClient {
   async graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<GraphqlAnswer<T>> {
     const path = "/api/graphql";
     const response = await this.send<GraphqlAnswer<T>>("POST", new URL(this.baseUrl + path), path, { body: { query, variables }, findCreated: async () => undefined });
-    return response.body;
+    const answer = response.body;
+    // The refusals of a query are the server's words too, printed by whoever asked.
+    if (answer && Array.isArray(answer.errors)) answer.errors = answer.errors.map((error) => ({ ...error, message: withoutCredentials(String(error.message), this.credentials) }));
+    return answer;
+  }
+
+  /** The details of an error answer with every credential masked: the parsed text (an HTML page's entities, JSON's escapes) decoded. */
+  private maskedDetails(details: ReturnType<typeof parseErrorBody>): ReturnType<typeof parseErrorBody> {
+    const masked = (text: string) => withoutCredentials(text, this.credentials);
+    const fieldErrors = details.fieldErrors && Object.fromEntries(Object.entries(details.fieldErrors).map(([field, messages]) => [masked(field), messages.map(masked)]));
+    return { ...details, serverMessage: masked(details.serverMessage), ...(fieldErrors ? { fieldErrors } : {}) };
   }
 
   /** Every item of a list endpoint, following `Link rel="next"` (offset and keyset alike). */
@@ -496,7 +529,7 @@ export class PlatformClient {
       let response: Exchange;
       try {
         const timeoutMs = Math.max(1, Math.min(this.options.requestTimeoutMs, run.deadline() - clientClock().now()));
-        response = await this.exchange(run.method, run.url, options, this.headersFor(run, credentials), timeoutMs);
+        response = await this.exchange(run.method, run.url, run.path, options, this.headersFor(run, credentials), timeoutMs);
       } catch (cause) {
         gate.settle(pass, undefined, undefined);
         const found = await this.afterNetworkFailure(run, cause, options);
@@ -522,6 +555,8 @@ export class PlatformClient {
    */
   private async afterNetworkFailure<T>(run: RequestRun, cause: unknown, options: RequestOptions<T>): Promise<ApiResponse<T> | undefined> {
     if (cause instanceof ConsumerFailure) throw cause.cause;
+    // An answer past the limit would be as long again at the next attempt.
+    if (cause instanceof ReadLimitExceeded) throw cause;
     run.failures++;
     const facts = { https: run.url.protocol === "https:", clientCertificate: this.options.tls.cert !== undefined, urlSetting: this.options.urlSetting };
     // A certificate not trusted is refused the same way at every attempt.
@@ -571,7 +606,7 @@ export class PlatformClient {
       tokenSetting: this.options.tokenSetting,
       jobToken: this.options.tokenKind === "job",
       unrepeatable: run.method === "POST" && !options.findCreated,
-      ...parseErrorBody(bodyText(response), headers["content-type"]),
+      ...this.maskedDetails(parseErrorBody(withoutCredentials(bodyText(response), this.credentials), headers["content-type"])),
     });
     if (!isRetryable(status)) throw error;
     if (status === 429) {
@@ -643,13 +678,27 @@ export class PlatformClient {
     const onServer = run.url.origin === this.apiBase.origin && !run.anonymous;
     // The extra headers (a proxy's) go to the configured server only, as the token does.
     const base = onServer ? { ...BASE_HEADERS, ...this.options.headers } : { ...BASE_HEADERS };
-    if ("bearer" in credentials) return { ...base, authorization: `Bearer ${credentials.bearer}` };
+    if ("bearer" in credentials) {
+      this.holdCredentials([credentials.bearer]);
+      return { ...base, authorization: `Bearer ${credentials.bearer}` };
+    }
     if (!onServer) throw new Error(`${run.path}: refusing to send the token to another host than the configured server (${run.url.origin}).`);
-    return { ...base, authorization: `Basic ${Buffer.from(`${this.options.tokenKind === "job" ? JOB_TOKEN_USERNAME : credentials.basicUsername}:${this.token}`).toString("base64")}` };
+    const basic = Buffer.from(`${this.options.tokenKind === "job" ? JOB_TOKEN_USERNAME : credentials.basicUsername}:${this.token}`).toString("base64");
+    this.holdCredentials([basic]);
+    return { ...base, authorization: `Basic ${basic}` };
   }
 
-  /** One request and its whole answer, within `timeoutMs` from the first byte sent to the last byte read. */
-  private exchange<T>(method: string, url: URL, options: RequestOptions<T>, headers: Record<string, string>, timeoutMs: number): Promise<Exchange> {
+  /** Adds credentials this client sends besides its own settings' (a Basic form, a bearer token) to those it masks. */
+  private holdCredentials(values: readonly string[]): void {
+    if (values.every((value) => this.credentials.includes(value))) return;
+    this.credentials = credentialForms([...this.credentials, ...values]);
+  }
+
+  /**
+   * One request and its whole answer, within `timeoutMs` from the first byte sent to the last byte read;
+   * `path` names the request in messages, as every error of the client does.
+   */
+  private exchange<T>(method: string, url: URL, path: string, options: RequestOptions<T>, headers: Record<string, string>, timeoutMs: number): Promise<Exchange> {
     const { body, form, consume, binary } = options;
     let payload: string | Buffer | undefined;
     if (form !== undefined && method !== "GET" && method !== "DELETE") {
@@ -671,7 +720,8 @@ export class PlatformClient {
       bodyTimeout: timeoutMs,
     };
     const dispatcher = this.dispatcher.get();
-    return consume ? streamedExchange(dispatcher, request, timeoutMs, consume) : bufferedExchange(dispatcher, request, timeoutMs, binary === true);
+    const limits = { answerBytes: this.options.maxAnswerBytes, what: `The answer to ${method} ${path}` };
+    return consume ? streamedExchange(dispatcher, request, timeoutMs, consume, limits) : bufferedExchange(dispatcher, request, timeoutMs, binary === true, limits);
   }
 }
 
@@ -689,13 +739,15 @@ function attemptTimeout(message: string): DOMException {
  * than `request()` with the same options. One timer per attempt, cleared as soon as the attempt
  * is over, bounds the whole exchange to the millisecond.
  */
-function bufferedExchange(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions, timeoutMs: number, binary: boolean): Promise<Exchange> {
+function bufferedExchange(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions, timeoutMs: number, binary: boolean, limits: AnswerLimits): Promise<Exchange> {
   return new Promise<Exchange>((resolve, reject) => {
     let controller: Dispatcher.DispatchController | undefined;
     let timedOut: Error | undefined;
     let status = 0;
     let headers: Exchange["headers"] = {};
     let chunks: Buffer[] = [];
+    let received = 0;
+    let limit = limits.answerBytes;
     const timer = setTimeout(() => {
       timedOut = attemptTimeout("The operation was aborted due to timeout");
       // Before the request reaches a connection there is no controller yet: it aborts when it gets one.
@@ -712,8 +764,17 @@ function bufferedExchange(dispatcher: Dispatcher, request: Dispatcher.DispatchOp
         status = statusCode;
         headers = responseHeaders;
         chunks = [];
+        received = 0;
+        limit = answerLimit(statusCode, limits);
       },
-      onResponseData(_controller, chunk) {
+      onResponseData(dataController, chunk) {
+        // Counted as it arrives: neither Content-Length nor its absence bounds what a server sends.
+        received += chunk.length;
+        if (received > limit) {
+          chunks = [];
+          dataController.abort(new ReadLimitExceeded(limits.what, limit));
+          return;
+        }
         chunks.push(chunk);
       },
       onResponseEnd() {
@@ -735,7 +796,7 @@ function bufferedExchange(dispatcher: Dispatcher, request: Dispatcher.DispatchOp
  * than any answer should: the attempt's timer bounds the wait for the headers,
  * then only a stall of the body (undici's bodyTimeout) ends it.
  */
-async function streamedExchange<T>(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions, timeoutMs: number, consume: StreamConsumer<T>): Promise<Exchange> {
+async function streamedExchange<T>(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions, timeoutMs: number, consume: StreamConsumer<T>, limits: AnswerLimits): Promise<Exchange> {
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(attemptTimeout("headers timeout")), timeoutMs);
   let response: Dispatcher.ResponseData;
@@ -745,8 +806,8 @@ async function streamedExchange<T>(dispatcher: Dispatcher, request: Dispatcher.D
     clearTimeout(timer);
   }
   if (response.statusCode >= 300) {
-    // An error answer (or a redirect) is read whole, to be explained or followed.
-    return { status: response.statusCode, headers: response.headers, body: Buffer.from(await response.body.arrayBuffer()) };
+    // An error answer (or a redirect) is read whole, to be explained or followed: up to its limit.
+    return { status: response.statusCode, headers: response.headers, body: await readWithin(response.body, answerLimit(response.statusCode, limits), limits.what) };
   }
   try {
     return { status: response.statusCode, headers: response.headers, body: Buffer.alloc(0), consumed: await consume(response.body, response.headers) };
@@ -758,6 +819,64 @@ async function streamedExchange<T>(dispatcher: Dispatcher, request: Dispatcher.D
     // A consumer that stopped early leaves no half-read connection behind.
     if (!response.body.readableEnded) response.body.destroy();
   }
+}
+
+/** What a masked credential reads as, the engine's word for every secret. */
+const MASKED = "[secret]";
+/** Shorter values are not masked: they would mask ordinary words (a header `X-Env: dev`), and guess nothing. */
+const MIN_MASKED_LENGTH = 4;
+
+/**
+ * The forms in which a server may repeat each credential it was sent: as sent,
+ * escaped in a JSON string, percent-encoded (a URL or a query it echoes), and
+ * HTML-escaped (an error page); longest first, so a credential that contains
+ * another is masked whole.
+ */
+function credentialForms(values: readonly string[]): string[] {
+  const forms = new Set<string>();
+  for (const value of values) {
+    if (value.length < MIN_MASKED_LENGTH) continue;
+    forms.add(value);
+    forms.add(JSON.stringify(value).slice(1, -1));
+    forms.add(encodeURIComponent(value));
+    forms.add(value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;"));
+    // A PEM key also as its base64 lines: a server or proxy that quotes it drops the armour.
+    for (const line of value.split(/\r?\n/)) if (line.length >= 16 && !line.startsWith("-----")) forms.add(line);
+  }
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/** `text` with every form of every credential masked. */
+function withoutCredentials(text: string, credentials: readonly string[]): string {
+  let result = text;
+  for (const form of credentials) if (result.includes(form)) result = result.split(form).join(MASKED);
+  return result;
+}
+
+/** The bounds of one answer's body held in memory, and the request it answers, for the message. */
+interface AnswerLimits {
+  answerBytes: number;
+  what: string;
+}
+
+/** A success is read up to the client's limit; an error answer or a redirect only as far as any message goes. */
+function answerLimit(status: number, limits: AnswerLimits): number {
+  return status < 300 ? limits.answerBytes : Math.min(limits.answerBytes, MAX_ERROR_ANSWER_BYTES);
+}
+
+/** A body stream read whole, up to `limit` bytes; past it the stream is destroyed and ReadLimitExceeded thrown. */
+async function readWithin(body: Readable, limit: number, what: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    received += chunk.length;
+    if (received > limit) {
+      body.destroy();
+      throw new ReadLimitExceeded(what, limit);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, received);
 }
 
 /** `url` with the query added: arrays as `key[]` repeated, null and undefined left out. */

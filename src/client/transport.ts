@@ -49,6 +49,25 @@ function proxyEnvironment(): string {
   return key;
 }
 
+/**
+ * The passwords in the proxy variables (`https://user:password@proxy:3128`), as written and decoded: a
+ * proxy's refusal may repeat them, and the client masks them with its own credentials.
+ */
+export function proxyPasswords(): string[] {
+  const found: string[] = [];
+  for (const name of PROXY_VARIABLES) {
+    const value = process.env[name];
+    if (!value || name.toLowerCase() === "no_proxy") continue;
+    try {
+      const { password } = new URL(value);
+      if (password) found.push(decodeURIComponent(password), password);
+    } catch {
+      // Not a URL: undici refuses it, and nothing is sent with it.
+    }
+  }
+  return found;
+}
+
 /** The key part of each client's TLS settings, made once: a CA bundle is hundreds of kilobytes to serialize at every request. */
 const tlsKeys = new WeakMap<TlsOptions, string>();
 

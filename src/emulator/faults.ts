@@ -328,15 +328,29 @@ export interface InjectedAnswer {
   times?: number;
   status: number;
   headers?: Record<string, string>;
-  /** A string is sent as is (text/plain unless headers say otherwise); an object as JSON. */
-  body?: string | object;
+  /**
+   * A string is sent as is (text/plain unless headers say otherwise); an object as JSON. A function makes
+   * the body from the request it answers, as a proxy or a debugging page that repeats the request does
+   * (its headers, credentials included).
+   */
+  body?: string | object | ((request: EchoedRequest) => string | object);
 }
 
-function injectedResponse(answer: InjectedAnswer): ApiResponse {
+/** What an injected answer's body may be made from: the request as the server received it. */
+export interface EchoedRequest {
+  method: string;
+  /** The raw path, query included. */
+  rawPath: string;
+  /** Header names in lower case, as Node gives them. */
+  headers: IncomingMessage["headers"];
+}
+
+function injectedResponse(answer: InjectedAnswer, request: EchoedRequest): ApiResponse {
   const headers = { ...answer.headers };
+  const body = typeof answer.body === "function" ? answer.body(request) : answer.body;
   const hasContentType = Object.keys(headers).some((name) => name.toLowerCase() === "content-type");
-  if (typeof answer.body === "object" && !hasContentType) headers["Content-Type"] = "application/json";
-  return { status: answer.status, body: answer.body, headers };
+  if (typeof body === "object" && !hasContentType) headers["Content-Type"] = "application/json";
+  return { status: answer.status, body, headers };
 }
 
 // ---------------------------------------------------------------------------
@@ -391,7 +405,7 @@ export class FaultInjector {
    */
   async beforeHandling(method: string, rawPath: string, req: IncomingMessage): Promise<FaultHit | undefined> {
     const injected = this.takeAnswer(method, rawPath);
-    if (injected) return { kind: "injected", instead: injectedResponse(injected) };
+    if (injected) return { kind: "injected", instead: injectedResponse(injected, { method, rawPath, headers: req.headers }) };
     const planned = this.plan?.next(method, rawPath);
     if (!planned) return undefined;
     const { kind } = planned;

@@ -12,7 +12,7 @@ import "./node-version"; // first: says what to do on a Node.js older than 22
 export { startEmulator, stateFromSeed, DEFAULT_MAX_URL_LENGTH, BACKGROUND_WORK_INTERVAL_MS } from "./server";
 export type { Emulator, EmulatorOptions, EmulatorTls, RequestLogEntry } from "./server";
 export { FAULT_KINDS, DEFAULT_SLOW_MS, DEFAULT_FAULT_SEED, FaultPlanError, parseFaultPlan, faultRatePlan, faultCounts } from "./faults";
-export type { FaultKind, FaultName, FaultPlan, FaultRule, InjectedAnswer } from "./faults";
+export type { FaultKind, FaultName, FaultPlan, FaultRule, InjectedAnswer, EchoedRequest } from "./faults";
 export type { RateLimitOptions } from "./rate-limit";
 export { defaultSeed, selfManagedSeed } from "./seeds/default";
 export { readSeed, DEFAULT_INSTANCE } from "./seed";

@@ -37,6 +37,19 @@ export interface OutputDeclaration<L = Live, T = unknown, A = Record<string, unk
   /** Secret in state: the resource class lists it in `additionalSecretOutputs`. */
   secret?: boolean;
   /**
+   * The inputs whose values the output carries, whole, in part or as the
+   * server renders them (a badge's `renderedLinkUrl` is its `linkUrl` with the
+   * placeholders filled in): the output is secret whenever the program gives
+   * one of them as a secret (`pulumi.secret`, a secret config value), as the
+   * engine keeps an input's own output. `[]` for an output that carries no
+   * input (the server's id, a time). Undeclared, the output is taken to carry
+   * every input the program declares, except the connection and the inputs
+   * secret by their own traits (whose derived outputs the kind declares
+   * `secret`): an output not known to be free of a program's secret is kept
+   * as secret as it (../engine/resource.ts, `announceDerivedSecrecy`).
+   */
+  derivedFrom?: readonly string[];
+  /**
    * The output is a function of the resource id. The resource class derives it
    * from `id`, which stays known in a preview while the object is updated in
    * place, where every other output becomes unknown (dynamic providers cannot

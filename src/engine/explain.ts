@@ -8,6 +8,7 @@ import type { AnyResourceDefinition, Operation } from "./definition";
 import { needsInWords, offeringNeeded, refusedFor } from "../api/needs";
 import { ExplainedError, PartialCreateError } from "./errors";
 import { redact, type SecretValuesOf } from "./redaction";
+import { ReadLimitExceeded } from "../bounded-read";
 import { storedTokenRefusal } from "./stored-config";
 
 type Args = Record<string, unknown>;
@@ -34,7 +35,8 @@ export function explain(definition: AnyResourceDefinition, secretProperties: rea
     error.message = masked(error.message);
     return error;
   }
-  if (!(error instanceof ApiError || error instanceof NetworkError || error instanceof PartialCreateError)) {
+  // An answer past the client's limit is the server's failure, read as one: what was being done, then the limit.
+  if (!(error instanceof ApiError || error instanceof NetworkError || error instanceof ReadLimitExceeded || error instanceof PartialCreateError)) {
     if (!(error instanceof Error)) return error as Error;
     error.message = masked(error.message);
     if (error.stack) error.stack = masked(error.stack);

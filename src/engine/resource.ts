@@ -30,9 +30,10 @@ type ComputedOutputs<O> = { readonly [K in keyof O]-?: pulumi.Output<OutputValue
 
 /**
  * The props of a resource (before `__provider`): the arguments, secrets wrapped, every computed output
- * announced, and the engine's envelope (./envelope.ts).
+ * announced, and the engine's envelope (./envelope.ts). `secretOutputs` is the registration's
+ * `additionalSecretOutputs`, which the outputs derived from a secret input join (announceDerivedSecrecy).
  */
-export function resourceProps(definition: AnyResourceDefinition, args: object, opts?: pulumi.CustomResourceOptions, name?: string): pulumi.Inputs {
+export function resourceProps(definition: AnyResourceDefinition, args: object, opts?: pulumi.CustomResourceOptions, name?: string, secretOutputs: string[] = []): pulumi.Inputs {
   // The check `dynamic.Resource` makes: the host's own key is never a property.
   if ("__provider" in args) throw new Error(`${definition.name}: a resource must not define the __provider key`);
   const props: pulumi.Inputs = {};
@@ -44,6 +45,7 @@ export function resourceProps(definition: AnyResourceDefinition, args: object, o
     const traits = traitsOf(definition, name);
     props[name] = traits.secret ? pulumi.secret(value) : traits.secretParts ? traits.secretParts.mark(value) : value;
   }
+  announceDerivedSecrecy(definition, args as Record<string, unknown>, props, secretOutputs);
   // The resource's own server (./connections.ts): its token and other credentials secret.
   if (props[CONNECTION_PROPERTY] !== undefined) props[CONNECTION_PROPERTY] = secretConnection(props[CONNECTION_PROPERTY]);
   const envelope: Envelope<pulumi.Output<string>> = { importId: withoutImportOption(opts).importId };
@@ -52,6 +54,44 @@ export function resourceProps(definition: AnyResourceDefinition, args: object, o
   // Whether this run applies: check records an observed property as the update will leave it (./provider.ts).
   if (Object.values((definition.fields ?? {}) as Record<string, FieldTraits | undefined>).some((traits) => traits?.observed)) envelope.applying = !pulumi.runtime.isDryRun();
   return withEnvelope(props, envelope);
+}
+
+/**
+ * Secrecy follows derivation: a computed output that carries an input the program gave as a secret
+ * (`derivedFrom`, ./definition.ts) is added to `secretOutputs`, the `additionalSecretOutputs` of the
+ * registration. The engine marks an output secret by itself only when the input of the same name was,
+ * and the dynamic provider host cannot mark any (it answers `acceptSecrets=false`), so this list is the
+ * only way; whether an input is secret is known only once its Output settles. The SDK reads the list
+ * after it has serialized every property, so each such output's announced property (otherwise
+ * `undefined`) becomes a value that settles, still undefined and never sent, once the secrecy of that
+ * output's inputs is known and the list holds it: the registration waits for it, whatever the order in
+ * which the SDK serializes. Plain values are never secret, and cost nothing.
+ */
+function announceDerivedSecrecy(definition: AnyResourceDefinition, args: Record<string, unknown>, props: pulumi.Inputs, secretOutputs: string[]): void {
+  for (const [name, entry] of Object.entries(definition.outputs as OutputsDeclaration)) {
+    const traits = outputTraits(entry);
+    // An output secret anyway, derived from the id, or an input's own (the engine marks that one) needs nothing.
+    if (traits.secret || traits.fromId || name in args) continue;
+    const sources = (traits.derivedFrom ?? undeclaredSources(definition, args)).map((input) => args[input]).filter(mayHoldSecret);
+    if (sources.length === 0) continue;
+    const secrecy = Promise.all(sources.map((value) => pulumi.isSecret(pulumi.output(value)))).then((secret) => {
+      if (secret.some(Boolean) && !secretOutputs.includes(name)) secretOutputs.push(name);
+      return undefined;
+    });
+    props[name] = pulumi.output(secrecy);
+  }
+}
+
+/** What an output declaring no `derivedFrom` is taken to carry: every declared input but the connection and the secret ones by trait. */
+function undeclaredSources(definition: AnyResourceDefinition, args: Record<string, unknown>): string[] {
+  return Object.keys(args).filter((input) => input !== CONNECTION_PROPERTY && !traitsOf(definition, input).secret && !traitsOf(definition, input).secretParts);
+}
+
+/** Whether a value may hold a secret: an Output or a promise, or an object or array holding one (looked into as deep as a program's data goes). */
+function mayHoldSecret(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value !== "object") return false;
+  if (pulumi.Output.isInstance(value) || value instanceof Promise) return true;
+  return depth < 64 && Object.values(value).some((inner) => mayHoldSecret(inner, depth + 1));
 }
 
 /**
@@ -112,10 +152,12 @@ export abstract class PlatformResource extends pulumi.CustomResource {
       const declared = args as Record<string, unknown>;
       declareOnePerOwner({ kind: definition.name, name, owner, value: declared[owner], connection: declared[CONNECTION_PROPERTY] }, what, rule);
     }
-    const props = { ...resourceProps(definition, args, opts, name), __provider: serializedProvider(definition.name) };
+    const options = resourceOptions(definition, opts, args);
+    // The outputs that carry a secret input join the options' list once that is known (announceDerivedSecrecy).
+    const props = { ...resourceProps(definition, args, opts, name, options.additionalSecretOutputs), __provider: serializedProvider(definition.name) };
     const restore = registering();
     try {
-      super(resourceType(definition), name, props, resourceOptions(definition, opts, args));
+      super(resourceType(definition), name, props, options);
     } catch (error) {
       restore();
       // Made while no frames were kept (see withoutPromiseStacks): the stack from the class, so it still says where.

@@ -8,7 +8,8 @@
  * (edited files), 2 wrong usage.
  */
 import "../node-version"; // first: says what to do on a Node.js older than 22
-import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { ReadLimitExceeded, readTextWithin } from "../bounded-read";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { closeAllPools } from "../client";
@@ -141,14 +142,15 @@ function templateFiles(): TemplateFiles {
 
 /** The objects a Terraform state names, read from the server; what the package does not manage is in `skipped`. */
 async function fromTerraform(file: string, reading: ReadOptions): Promise<Estate> {
-  let size: number;
+  let text: string;
   try {
-    size = statSync(file).size;
+    // Bounded by the bytes read: a link to /dev/zero, a FIFO or a /proc file states a size of 0 and never ends.
+    text = readTextWithin(file, MAX_STATE_BYTES, `${file} (the Terraform state)`);
   } catch (error) {
+    if (error instanceof ReadLimitExceeded) throw new Error(`${error.message} Not a state this command reads.`);
     throw new Error(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  if (size > MAX_STATE_BYTES) throw new Error(`${file} is larger than ${MAX_STATE_BYTES / 1024 / 1024} MiB: not a state this command reads`);
-  const { targets, skipped } = targetsOfState(readFileSync(file, "utf8"));
+  const { targets, skipped } = targetsOfState(text);
   const estate = await readTargets(client(), targets, reading);
   estate.skipped.unshift(...skipped);
   return estate;

@@ -82,11 +82,11 @@ export const badgeDefinition = defineObjectResource({
     /** The badge's numeric id on the server. */
     badgeId: { value: (live: BadgeLive) => live.id, fromId: (id) => Number(id.split("/").at(-1)) },
     /** `project` or `group`. */
-    kind: (live) => live.kind,
-    /** The link URL with its placeholders filled in by the server. */
-    renderedLinkUrl: (live) => live.rendered_link_url,
-    /** The image URL with its placeholders filled in by the server. */
-    renderedImageUrl: (live) => live.rendered_image_url,
+    kind: { value: (live: BadgeLive) => live.kind, derivedFrom: [] },
+    /** The link URL with its placeholders filled in by the server; secret when `linkUrl` is. */
+    renderedLinkUrl: { value: (live: BadgeLive) => live.rendered_link_url, derivedFrom: ["linkUrl"] },
+    /** The image URL with its placeholders filled in by the server; secret when `imageUrl` is. */
+    renderedImageUrl: { value: (live: BadgeLive) => live.rendered_image_url, derivedFrom: ["imageUrl"] },
   },
   validate: exactlyOneOwner,
   // A badge with the same link and image would be a second copy.

@@ -31,7 +31,8 @@
  * one) and kept in `restoreValues` as bytes, so delete can upload it back.
  */
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
+import { ReadLimitExceeded, readFileWithin } from "../bounded-read";
 import { isIP } from "node:net";
 import { basename } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
@@ -84,7 +85,7 @@ const schema = z.object({
   avatar: field(z.string().min(1).optional(), {
     // The server keeps no fingerprint of the file: the content hash in state decides re-uploads.
     writeOnly: true,
-    fingerprint: (path) => sha256(readFileSync(String(path))),
+    fingerprint: (path) => sha256(avatarContent(String(path))),
     toApi: () => undefined, // sent apart, as a multipart file (see update)
   }),
   shareWithGroupLock: z.boolean().optional(),
@@ -217,6 +218,19 @@ function avatarProblem(path: string): string | undefined {
 
 const sha256 = (content: Uint8Array): string => createHash("sha256").update(content).digest("hex");
 
+/**
+ * A declared avatar's bytes, read up to the server's limit: `stat` bounds nothing (a link to /dev/zero
+ * named `logo.png` states 0 bytes and never ends), so the check's size test is not what keeps this read small.
+ */
+function avatarContent(path: string): Buffer {
+  try {
+    return readFileWithin(path, MAX_AVATAR_BYTES, `the file ${path}`);
+  } catch (error) {
+    if (error instanceof ReadLimitExceeded) throw new Error(`${error.message} The server accepts at most 200 KiB.`);
+    throw error;
+  }
+}
+
 /** The avatar a group had before `avatar` was managed, as kept in state: enough to upload it back, no more. */
 interface PriorAvatar {
   filename: string;
@@ -257,7 +271,7 @@ async function fetchPriorAvatar(ctx: EngineContext, live: GroupLive): Promise<Pr
 
 /** The file to upload for a declared avatar (a local path) or a prior one (from state); null removes the avatar. */
 function avatarUpload(value: unknown): FilePart | null {
-  if (typeof value === "string") return { filename: basename(value), content: readFileSync(value), contentType: imageContentType(value) };
+  if (typeof value === "string") return { filename: basename(value), content: avatarContent(value), contentType: imageContentType(value) };
   if (isPriorAvatar(value)) return { filename: value.filename, content: Buffer.from(value.contentBase64, "base64"), contentType: value.contentType };
   return null;
 }

@@ -6,8 +6,9 @@
  * 1 when it failed, 2 for wrong usage, 3 when it differs from the review.
  */
 import "../node-version"; // first: says what to do on a Node.js older than 22
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { ReadLimitExceeded, readTextWithin } from "../bounded-read";
 import { closeAllPools } from "../client";
 import { reviewOf, type Review } from "./changes";
 import { code, markdownOf, markerOf, NOTE_LIMIT, sentenceOf } from "./markdown";
@@ -52,10 +53,18 @@ only that token's user's note on the merge request merged into the commit.`;
 
 class UsageError extends Error {}
 
+/**
+ * The most read of an input file (a preview, an apply's events, review data): a preview of 15,000
+ * changes is about 100 MB (test/review/limits.test.ts), and a JavaScript string holds at most 512 MiB.
+ */
+export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
+
+/** An input file ("-": standard input), read up to MAX_INPUT_BYTES, whatever size the file claims (a link to /dev/zero claims 0). */
 function readInput(file: string): string {
   try {
-    return readFileSync(file === "-" ? 0 : file, "utf8");
+    return readTextWithin(file === "-" ? 0 : file, MAX_INPUT_BYTES, file === "-" ? "Standard input" : file);
   } catch (error) {
+    if (error instanceof ReadLimitExceeded) throw new UsageError(error.message);
     throw new UsageError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
 }
@@ -69,9 +78,25 @@ function stackOf(values: { stack?: string }, preview: PreviewOutput): string | u
   return values.stack ?? (recorded !== undefined && STACK_NAME.test(recorded) ? recorded : undefined);
 }
 
-/** The tokens the command may hold, so that no message and no report prints one, even when a server echoes it. */
+/**
+ * The credentials the command may hold (its tokens, the job's, each proxy header's value), so that no message
+ * and no report prints one, even when a server echoes it.
+ */
 function tokensOf(env: NodeJS.ProcessEnv): string[] {
-  return [env.PLATFORM_REVIEW_TOKEN, env.PLATFORM_TOKEN, env.PLATFORM_READ_TOKEN].filter((token): token is string => !!token && token.trim().length >= 4);
+  const held = [env.PLATFORM_REVIEW_TOKEN, env.PLATFORM_TOKEN, env.PLATFORM_READ_TOKEN, env.CI_JOB_TOKEN, env.PLATFORM_CLIENT_KEY, ...headerValuesOf(env.PLATFORM_HEADERS)];
+  return held.filter((token): token is string => !!token && token.trim().length >= 4);
+}
+
+/** Each value of a JSON object of headers (PLATFORM_HEADERS); the text itself when it is no such object. */
+function headerValuesOf(headers: string | undefined): string[] {
+  if (headers === undefined) return [];
+  try {
+    const parsed: unknown = JSON.parse(headers);
+    if (parsed !== null && typeof parsed === "object") return [headers, ...Object.values(parsed).filter((value): value is string => typeof value === "string")];
+  } catch {
+    // Not JSON: the provider refuses it and sends nothing; masked as given.
+  }
+  return [headers];
 }
 
 /** The text with every token in it shown as `[secret]`. */

@@ -20,6 +20,7 @@
  * the preview just did), in the program's directory, for the preview's stack.
  */
 import { execFile } from "node:child_process";
+import { delimiter, isAbsolute } from "node:path";
 import { client, configureConnection, verifyAtPreview } from "../engine/process-connections";
 import type { AnyResourceDefinition } from "../engine/definition";
 import { readsOf, startRun } from "../engine/run-caches";
@@ -62,7 +63,7 @@ export async function verifyDeletes(preview: PreviewOutput, env: NodeJS.ProcessE
     const read = await stackConfig(hidden, source, env);
     if (typeof read === "string") return { refusals: [], unverified: read, secrets: [] };
     config = { ...shown, ...read };
-    secrets = hidden.map((key) => read[key]).filter((value): value is string => value !== undefined);
+    secrets = hidden.flatMap((key) => secretValuesOf(key, read[key]));
   }
   // The provider's order: a setting of the stack's config, else the environment's.
   const fromConfig = (key: string) => (typeof config[key] === "string" && config[key] !== SECRET && (config[key] as string).trim() !== "" ? (config[key] as string) : undefined);
@@ -93,6 +94,22 @@ export async function verifyDeletes(preview: PreviewOutput, env: NodeJS.ProcessE
     }),
   );
   return { refusals: refusals.filter((refusal): refusal is Diagnostic => refusal !== undefined), secrets };
+}
+
+/**
+ * The values to mask of a secret setting: the value, and for `platform:headers` (a JSON object) each
+ * header's value too, which is what a server or proxy repeats, never the JSON text as a whole.
+ */
+function secretValuesOf(key: string, value: string | undefined): string[] {
+  if (value === undefined) return [];
+  if (key !== "platform:headers") return [value];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return [value];
+  }
+  return [value, ...(isRecord(parsed) ? Object.values(parsed).filter((header): header is string => typeof header === "string") : [])];
 }
 
 /** How long reading the stack's config may take (a backend over the network included), and the most it may write. */
@@ -143,9 +160,14 @@ async function stackConfig(keys: string[], { stack }: StackConfigSource, env: No
   return values;
 }
 
-/** The command's environment for the CLI: the backend's and the secrets provider's, without the platform's tokens it has no use for. */
+/**
+ * The command's environment for the CLI: the backend's and the secrets provider's, without the platform's
+ * tokens it has no use for; `pulumi` is looked for only in the absolute directories of PATH, never through
+ * an empty or relative entry, which would find one in the working directory (a branch's checkout).
+ */
 function cliEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { ...Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith("PLATFORM_"))), PULUMI_SKIP_UPDATE_CHECK: "true" };
+  const path = (env.PATH ?? "").split(delimiter).filter((dir) => isAbsolute(dir)).join(delimiter);
+  return { ...Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith("PLATFORM_"))), PATH: path, PULUMI_SKIP_UPDATE_CHECK: "true" };
 }
 
 /** The CLI's own error line (`error: incorrect passphrase`), bounded and on one line; the CLI never writes a config value there. */
