@@ -76,8 +76,12 @@ export function readManifest(dir: string): Manifest {
   const isTextRecord = (value: unknown) => typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every((item) => typeof item === "string");
   // A name becomes a file name and an identifier: one of another form is no name this command gave.
   const names = manifest.names as Record<string, string> | undefined;
-  const given = isTextRecord(names) && Object.values(names!).every((name) => NAME_FORM.test(name));
-  const keys = manifest.configKeys === undefined || (isTextRecord(manifest.configKeys) && Object.values(manifest.configKeys).every((key) => /^[A-Za-z][A-Za-z0-9]*$/.test(key)));
+  // Each name and each config key is one object's: two given one would be one resource twice, or one secret sent to both.
+  const distinct = (values: string[]) => new Set(values).size === values.length;
+  const given = isTextRecord(names) && Object.values(names!).every((name) => NAME_FORM.test(name)) && distinct(Object.values(names!));
+  const keys =
+    manifest.configKeys === undefined ||
+    (isTextRecord(manifest.configKeys) && Object.values(manifest.configKeys).every((key) => /^[A-Za-z][A-Za-z0-9]*$/.test(key)) && distinct(Object.values(manifest.configKeys)));
   if (manifest.version !== 1 || !given || !keys || !isTextRecord(manifest.files)) {
     throw new Error(`${file} is not the manifest of an earlier platform-import run; move it away to start afresh`);
   }

@@ -165,6 +165,22 @@ describe("platform-import's writing", () => {
     expect(() => writeProgram(dir, { files: new Map([["../outside.ts", ""]]), starters: new Map(), names: {}, configKeys: {} }, readManifest(dir), false)).toThrow(/not a path inside the out dir/);
   });
 
+  it("refuses a manifest that gives one name, or one config key, to two objects", () => {
+    const out = mkdtempSync(path.join(tmpdir(), "platform-import-manifest-"));
+    try {
+      const manifestFile = path.join(out, "platform-import.json");
+      const manifest = { version: 1, names: { "Upstream 1": "acme-upstream-prod", "Upstream 2": "beta-upstream-evil" }, configKeys: { "Upstream 1 password": "prodPassword", "Upstream 2 password": "evilPassword" }, files: {} };
+      writeFileSync(manifestFile, JSON.stringify(manifest));
+      expect(readManifest(out).names).toEqual(manifest.names);
+      writeFileSync(manifestFile, JSON.stringify({ ...manifest, names: { ...manifest.names, "Upstream 2": "acme-upstream-prod" } }));
+      expect(() => readManifest(out)).toThrow("is not the manifest of an earlier platform-import run");
+      writeFileSync(manifestFile, JSON.stringify({ ...manifest, configKeys: { ...manifest.configKeys, "Upstream 2 password": "prodPassword" } }));
+      expect(() => readManifest(out)).toThrow("is not the manifest of an earlier platform-import run");
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
   it("follows no link in the out dir: a write, a removal or a read through one is refused before anything is written", () => {
     const acme = { kind: "group" as const, id: 7, fullPath: "acme" };
     const beta = { kind: "group" as const, id: 8, fullPath: "beta" };
