@@ -21,6 +21,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { closeAllPools } from "./client";
+import { absolutePathEntries } from "./executable-path";
 import { configureConnection } from "./engine/process-connections";
 import { fileBackendDirectory, repairMetadataFiles } from "./file-backend";
 import type { AnyResourceDefinition } from "./engine/definition";
@@ -83,8 +84,14 @@ function optionsOf(argv: readonly string[]): Options | undefined {
   return options;
 }
 
+/** Runs the Pulumi CLI, found only in the absolute directories of PATH (../executable-path.ts): the program's directory may be a branch's checkout. */
 function pulumi(args: string[], { quiet = true } = {}): string {
-  return execFileSync("pulumi", ["--non-interactive", ...args], { encoding: "utf8", maxBuffer: 512 * 1024 * 1024, stdio: ["ignore", "pipe", quiet ? "pipe" : "inherit"] });
+  return execFileSync("pulumi", ["--non-interactive", ...args], {
+    encoding: "utf8",
+    maxBuffer: 512 * 1024 * 1024,
+    stdio: ["ignore", "pipe", quiet ? "pipe" : "inherit"],
+    env: { ...process.env, PATH: absolutePathEntries(process.env.PATH) },
+  });
 }
 
 /** The outcome for one pending create, as printed. */

@@ -54,6 +54,7 @@ const TOP_MODULES: Record<string, Layer> = {
   "file-backend.ts": "base",
   "visible-text.ts": "base",
   "bounded-read.ts": "base",
+  "executable-path.ts": "base",
 };
 
 function modules(dir: string): string[] {

@@ -9,8 +9,9 @@
  * project's from then on: its next steps edit them, and no run compares them.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { readTextWithin } from "../bounded-read";
 import { type ConfigKeys, NAME_FORM, type Names } from "./program";
 
 export const MANIFEST_FILE = "platform-import.json";
@@ -27,13 +28,47 @@ export interface Manifest {
 
 export const digestOf = (text: string): string => createHash("sha256").update(text).digest("hex");
 
+/** The most read of a file in the out dir (a module, the manifest): far more than any run writes. */
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Whether `file` (a path inside the out dir) is there, as a regular file reached through directories
+ * only. Anything else in its place is refused, naming it: a symbolic link (the file or a directory on
+ * the way), which a write would follow out of the out dir and a removal would delete elsewhere; a FIFO
+ * or a device, whose read never ends. The out dir may be a checkout of anyone's branch. With
+ * `linkIsPresent` (a template file, which is never read and only written where absent), a link at the
+ * end is taken as present, so it is kept as it is, neither followed nor replaced.
+ */
+function isPresent(dir: string, file: string, linkIsPresent = false): boolean {
+  const parts = file.split("/");
+  for (let depth = 1; depth <= parts.length; depth++) {
+    const relative = parts.slice(0, depth).join("/");
+    let stats;
+    try {
+      stats = lstatSync(path.join(dir, relative));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw error;
+    }
+    const last = depth === parts.length;
+    if (last && linkIsPresent && stats.isSymbolicLink()) return true;
+    if (stats.isSymbolicLink()) throw new Error(`refusing ${JSON.stringify(relative)} in the out dir: a symbolic link, which platform-import neither follows nor replaces; move it away`);
+    if (last ? !stats.isFile() : !stats.isDirectory()) throw new Error(`refusing ${JSON.stringify(relative)} in the out dir: not a ${last ? "regular file" : "directory"}; move it away`);
+  }
+  return true;
+}
+
+/** A file of the out dir that `isPresent` found, read up to MAX_FILE_BYTES. */
+const textOf = (dir: string, file: string): string => readTextWithin(path.join(dir, file), MAX_FILE_BYTES, `${file} in the out dir`);
+
 /** The manifest of an earlier run, or an empty one; a file that is not one is refused. */
 export function readManifest(dir: string): Manifest {
   const file = path.join(dir, MANIFEST_FILE);
-  if (!existsSync(file)) return { version: 1, names: {}, files: {} };
+  if (!isPresent(dir, MANIFEST_FILE)) return { version: 1, names: {}, files: {} };
+  const text = textOf(dir, MANIFEST_FILE);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, "utf8"));
+    parsed = JSON.parse(text);
   } catch {
     throw new Error(`${file} is not the manifest of an earlier platform-import run (not JSON); move it away to start afresh`);
   }
@@ -41,8 +76,12 @@ export function readManifest(dir: string): Manifest {
   const isTextRecord = (value: unknown) => typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every((item) => typeof item === "string");
   // A name becomes a file name and an identifier: one of another form is no name this command gave.
   const names = manifest.names as Record<string, string> | undefined;
-  const given = isTextRecord(names) && Object.values(names!).every((name) => NAME_FORM.test(name));
-  const keys = manifest.configKeys === undefined || (isTextRecord(manifest.configKeys) && Object.values(manifest.configKeys).every((key) => /^[A-Za-z][A-Za-z0-9]*$/.test(key)));
+  // Each name and each config key is one object's: two given one would be one resource twice, or one secret sent to both.
+  const distinct = (values: string[]) => new Set(values).size === values.length;
+  const given = isTextRecord(names) && Object.values(names!).every((name) => NAME_FORM.test(name)) && distinct(Object.values(names!));
+  const keys =
+    manifest.configKeys === undefined ||
+    (isTextRecord(manifest.configKeys) && Object.values(manifest.configKeys).every((key) => /^[A-Za-z][A-Za-z0-9]*$/.test(key)) && distinct(Object.values(manifest.configKeys)));
   if (manifest.version !== 1 || !given || !keys || !isTextRecord(manifest.files)) {
     throw new Error(`${file} is not the manifest of an earlier platform-import run; move it away to start afresh`);
   }
@@ -83,28 +122,29 @@ export function writeProgram(dir: string, program: ProgramFiles, manifest: Manif
   const plan: { file: string; text: string; action: "write" | "same" | "beside" }[] = [];
   for (const [file, text] of starters) {
     if (!isInside(file)) throw new Error(`refusing to write ${JSON.stringify(file)}: not a path inside the out dir`);
-    if (existsSync(path.join(dir, file))) result.kept.push(file);
+    if (isPresent(dir, file, true)) result.kept.push(file);
     else plan.push({ file, text, action: "write" });
   }
   for (const [file, text] of files) {
     if (!isInside(file)) throw new Error(`refusing to write ${JSON.stringify(file)}: not a path inside the out dir`);
-    const target = path.join(dir, file);
-    if (!existsSync(target)) {
+    if (!isPresent(dir, file)) {
       plan.push({ file, text, action: "write" });
       continue;
     }
-    const onDisk = digestOf(readFileSync(target, "utf8"));
+    const onDisk = digestOf(textOf(dir, file));
     if (onDisk === digestOf(text)) plan.push({ file, text, action: "same" });
     else if (manifest.files[file] === onDisk) plan.push({ file, text, action: "write" });
     else {
       result.edited.push(file);
+      // Refused now, before anything is written, if what is there in its place is not a file of the out dir's.
+      isPresent(dir, `${file}.imported`);
       plan.push({ file, text, action: "beside" });
     }
   }
   // Modules of owners no longer in scope: removed when they are as written, kept (and named) when edited.
   // The template's files are never gone: an earlier run that compared them listed them here too.
-  const gone = Object.keys(manifest.files).filter((file) => !files.has(file) && !starters.has(file) && isInside(file) && existsSync(path.join(dir, file)));
-  const removable = gone.filter((file) => digestOf(readFileSync(path.join(dir, file), "utf8")) === manifest.files[file]);
+  const gone = Object.keys(manifest.files).filter((file) => !files.has(file) && !starters.has(file) && isInside(file) && isPresent(dir, file));
+  const removable = gone.filter((file) => digestOf(textOf(dir, file)) === manifest.files[file]);
   for (const file of gone) if (!removable.includes(file)) result.edited.push(file);
   if (result.edited.length > 0 && !beside) return result;
 

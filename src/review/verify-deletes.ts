@@ -20,7 +20,7 @@
  * the preview just did), in the program's directory, for the preview's stack.
  */
 import { execFile } from "node:child_process";
-import { delimiter, isAbsolute } from "node:path";
+import { absolutePathEntries } from "../executable-path";
 import { client, configureConnection, verifyAtPreview } from "../engine/process-connections";
 import type { AnyResourceDefinition } from "../engine/definition";
 import { readsOf, startRun } from "../engine/run-caches";
@@ -166,8 +166,7 @@ async function stackConfig(keys: string[], { stack }: StackConfigSource, env: No
  * an empty or relative entry, which would find one in the working directory (a branch's checkout).
  */
 function cliEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const path = (env.PATH ?? "").split(delimiter).filter((dir) => isAbsolute(dir)).join(delimiter);
-  return { ...Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith("PLATFORM_"))), PATH: path, PULUMI_SKIP_UPDATE_CHECK: "true" };
+  return { ...Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith("PLATFORM_"))), PATH: absolutePathEntries(env.PATH), PULUMI_SKIP_UPDATE_CHECK: "true" };
 }
 
 /** The CLI's own error line (`error: incorrect passphrase`), bounded and on one line; the CLI never writes a config value there. */

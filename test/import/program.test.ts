@@ -4,7 +4,7 @@
  * edited files never overwritten; and the reading against the emulator over
  * real HTTP (only GETs, kinds the token may not read skipped with why).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,7 +14,7 @@ import { startEmulator, type Emulator } from "pulumi-platform/emulator";
 import { literalOf, programOf, slugOf } from "../../src/import/program";
 import { readEstate } from "../../src/import/read";
 import { main } from "../../src/import/cli";
-import { readManifest, writeProgram } from "../../src/import/write";
+import { digestOf, readManifest, writeProgram } from "../../src/import/write";
 import type { Declaration } from "../../src/import/values";
 
 const template = { "package.json": '{ "name": "${PROJECT}", "description": "${DESCRIPTION}" }\n', "tsconfig.json": '{ "files": ["index.ts"] }\n', ".gitignore": "node_modules/\n" };
@@ -163,6 +163,61 @@ describe("platform-import's writing", () => {
 
   it("refuses a path that would leave the out dir", () => {
     expect(() => writeProgram(dir, { files: new Map([["../outside.ts", ""]]), starters: new Map(), names: {}, configKeys: {} }, readManifest(dir), false)).toThrow(/not a path inside the out dir/);
+  });
+
+  it("refuses a manifest that gives one name, or one config key, to two objects", () => {
+    const out = mkdtempSync(path.join(tmpdir(), "platform-import-manifest-"));
+    try {
+      const manifestFile = path.join(out, "platform-import.json");
+      const manifest = { version: 1, names: { "Upstream 1": "acme-upstream-prod", "Upstream 2": "beta-upstream-evil" }, configKeys: { "Upstream 1 password": "prodPassword", "Upstream 2 password": "evilPassword" }, files: {} };
+      writeFileSync(manifestFile, JSON.stringify(manifest));
+      expect(readManifest(out).names).toEqual(manifest.names);
+      writeFileSync(manifestFile, JSON.stringify({ ...manifest, names: { ...manifest.names, "Upstream 2": "acme-upstream-prod" } }));
+      expect(() => readManifest(out)).toThrow("is not the manifest of an earlier platform-import run");
+      writeFileSync(manifestFile, JSON.stringify({ ...manifest, configKeys: { ...manifest.configKeys, "Upstream 2 password": "prodPassword" } }));
+      expect(() => readManifest(out)).toThrow("is not the manifest of an earlier platform-import run");
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it("follows no link in the out dir: a write, a removal or a read through one is refused before anything is written", () => {
+    const acme = { kind: "group" as const, id: 7, fullPath: "acme" };
+    const beta = { kind: "group" as const, id: 8, fullPath: "beta" };
+    const out = mkdtempSync(path.join(tmpdir(), "platform-import-links-"));
+    try {
+      const elsewhere = path.join(out, "elsewhere");
+      mkdirSync(elsewhere);
+      const target = path.join(out, "program");
+      writeProgram(target, program([badge(1, acme, "coverage")]), readManifest(target), false);
+      // A branch's checkout: index.ts a link to a file elsewhere, whose digest the manifest gives as written.
+      const victim = path.join(elsewhere, "victim.txt");
+      writeFileSync(victim, "precious\n");
+      const manifestFile = path.join(target, "platform-import.json");
+      const manifest = JSON.parse(readFileSync(manifestFile, "utf8"));
+      writeFileSync(manifestFile, JSON.stringify({ ...manifest, files: { ...manifest.files, "index.ts": digestOf("precious\n"), "groups/gone.ts": digestOf("precious\n") } }));
+      rmSync(path.join(target, "index.ts"));
+      symlinkSync(victim, path.join(target, "index.ts"));
+      const next = program([badge(1, acme, "coverage"), badge(2, beta, "docs")], readManifest(target).names);
+      expect(() => writeProgram(target, next, readManifest(target), false)).toThrow('refusing "index.ts" in the out dir: a symbolic link');
+      expect(readFileSync(victim, "utf8")).toBe("precious\n");
+      expect(existsSync(path.join(target, "groups/beta.ts"))).toBe(false);
+
+      // A directory on the way linked elsewhere: the module removed as gone would be the victim.
+      rmSync(path.join(target, "index.ts"));
+      rmSync(path.join(target, "groups"), { recursive: true });
+      symlinkSync(elsewhere, path.join(target, "groups"));
+      renameSync(victim, path.join(elsewhere, "gone.ts"));
+      expect(() => writeProgram(target, next, readManifest(target), false)).toThrow('refusing "groups" in the out dir: a symbolic link');
+      expect(readFileSync(path.join(elsewhere, "gone.ts"), "utf8")).toBe("precious\n");
+
+      // The manifest a link to /dev/zero: refused at once, not read until memory runs out.
+      rmSync(manifestFile);
+      symlinkSync("/dev/zero", manifestFile);
+      expect(() => readManifest(target)).toThrow('refusing "platform-import.json" in the out dir: a symbolic link');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });
 
