@@ -344,13 +344,14 @@ interface Cut {
  * The cuts that make a report fit, in the order they are made: a review
  * counts only for what it shows, so what changes existing objects is shown
  * longest. Drift goes first, then creates (the last first), then updates and
- * takeovers: their fields first, then the lines. What destroys is never cut.
+ * takeovers: their fields first, then the lines. What destroys is cut only
+ * where it alone is more than a note holds.
  */
 function cutsInOrder(ordered: Change[]): Cut[] {
-  const rank = (change: Change) => (change.kind === "drift" ? 0 : change.kind === "create" ? 1 : 2);
-  const cuttable = ordered.filter((change) => !SECTIONS[change.kind].destructive);
-  const lastFirst = [0, 1, 2].flatMap((level) => cuttable.filter((change) => rank(change) === level).reverse());
-  return [...lastFirst.filter((change) => change.fields.length > 0).map((change) => ({ change, whole: false })), ...lastFirst.map((change) => ({ change, whole: true }))];
+  const rank = (change: Change) => (SECTIONS[change.kind].destructive ? 3 : change.kind === "drift" ? 0 : change.kind === "create" ? 1 : 2);
+  const lastFirst = (levels: number[]) => levels.flatMap((level) => ordered.filter((change) => rank(change) === level).reverse());
+  const cutsOf = (changes: Change[]) => [...changes.filter((change) => change.fields.length > 0).map((change) => ({ change, whole: false })), ...changes.map((change) => ({ change, whole: true }))];
+  return [...cutsOf(lastFirst([0, 1, 2])), ...cutsOf(lastFirst([3]))];
 }
 
 function leftOutBy(cuts: readonly Cut[]): LeftOut {

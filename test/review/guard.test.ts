@@ -186,13 +186,14 @@ describe("the merge request the guard reads", () => {
     expect(applied!.body).toContain(`Applied commit \`${commit}\` ([job](https://platform.example.com/acme/web/-/jobs/1)), as reviewed in ${link}.`);
   });
 
-  it("a stop for a review note that cannot be read says to write it again", async () => {
+  it("a stop for a merged merge request without a review says what can be done: a follow-up merge request, not approving it again", async () => {
     const mr = await openMergeRequest();
     const commit = newSha();
     merge(mr.iid, { merge: commit });
     expect(await guard(commit, REVIEWED)).toBe(3);
     expect(stderr).toContain("has no review of this stack by alice");
-    expect(stderr).toContain("what to do next: retry the preview and report jobs of the merge request's pipeline");
+    expect(stderr).toContain("what to do next: open a follow-up merge request from the default branch");
+    expect(stderr).not.toMatch(/have it approved again|retry the preview and report jobs/);
   });
 
   it("finds a squash commit, and a fast-forward merge by the head", async () => {
@@ -325,7 +326,7 @@ describe("the note the guard reads", () => {
     // A later open merge request that holds the same commit gets nothing.
     record(other.iid).sha = commit;
     captureStderr();
-    const code = await main(["--preview", file(fixture("applied.json")), "--post", "--quiet"], ci({ CI_COMMIT_SHA: commit, CI_COMMIT_BRANCH: "main" }), () => {});
+    const code = await main(["--up", file(fixture("applied.json")), "--post", "--quiet"], ci({ CI_COMMIT_SHA: commit, CI_COMMIT_BRANCH: "main" }), () => {});
     expect(code, stderr).toBeLessThan(2);
     expect((await notesOf(mr.iid)).some((note) => note.body.startsWith(markerOf("e2e", true)))).toBe(true);
     expect((await notesOf(other.iid)).some((note) => note.body.includes("platform-review"))).toBe(false);
