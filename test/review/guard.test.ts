@@ -17,7 +17,7 @@ import { apiPath, closeAllPools, PlatformClient } from "../../src";
 import { startEmulator, mergeRequestStore, type Emulator } from "../../src/emulator";
 import { reviewOf } from "../../src/review/changes";
 import { main } from "../../src/review/cli";
-import { markdownOf, markerOf } from "../../src/review/markdown";
+import { code, markdownOf, markerOf } from "../../src/review/markdown";
 import { postNote } from "../../src/review/post";
 import { parsePreview } from "../../src/review/preview";
 import { dataComment, summaryOf } from "../../src/review/summary";
@@ -373,5 +373,81 @@ describe("what the command reads and prints", () => {
     expect(text).not.toContain(secret);
     expect(text.trim().split("\n").map((line) => (JSON.parse(line) as { sequence: number }).sequence)).toEqual([2, 3, 4]);
     expect(report).toContain("### Pulumi up of stack <code>e2e</code>");
+  });
+});
+
+/** Badge steps of stack `e2e`, as `pulumi preview --json` writes them. */
+const BADGE = "pulumi-nodejs:dynamic/platform:Badge";
+const badgeUrn = (name: string) => `urn:pulumi:e2e::review-e2e::${BADGE}::${name}`;
+const badgeInputs = (name: string, linkUrl: string) => ({ group: "acme", name, linkUrl, imageUrl: "https://ci.example.com/b.svg" });
+const badgeState = (id: number, name: string, linkUrl: string) => ({ type: BADGE, urn: badgeUrn(name), id: `groups/acme/badges/${id}`, inputs: badgeInputs(name, linkUrl), outputs: { ...badgeInputs(name, linkUrl), badgeId: id } });
+
+describe("the bot cannot be made to vouch for an apply that never happened", () => {
+  const SCAN = badgeUrn("security-scan");
+  const REVIEWED_CREATE = JSON.stringify({ steps: [{ op: "create", urn: SCAN, newState: { type: BADGE, urn: SCAN, inputs: badgeInputs("security-scan", "https://scan.example.com") } }] });
+  /** `pulumi up --json` of an apply whose create of the badge failed after making badge 1: what the branch's preview job wrote as its "preview". */
+  const FAILED_UP = [
+    { sequence: 1, timestamp: 1, resOpFailedEvent: { metadata: { op: "create", urn: SCAN, type: BADGE, new: badgeState(1, "security-scan", "https://scan.example.com") }, status: 1, steps: 1 } },
+    { sequence: 2, timestamp: 1, diagnosticEvent: { urn: SCAN, prefix: "error: ", message: "Badge: the create failed after the badge was made\n", color: "never", severity: "error" } },
+    { sequence: 3, timestamp: 1, summaryEvent: { result: "failed" } },
+  ]
+    .map((event) => JSON.stringify(event))
+    .join("\n");
+  /** The apply's preview after the merge: badge 1 (another team's) in the state under the reviewed resource, updated to the reviewed values. */
+  const TAKEOVER = JSON.stringify({
+    steps: [
+      { op: "refresh", urn: SCAN, oldState: badgeState(1, "security-scan", "https://theirs.example.com"), newState: badgeState(1, "security-scan", "https://theirs.example.com") },
+      { op: "update", urn: SCAN, oldState: badgeState(1, "security-scan", "https://theirs.example.com"), newState: badgeState(1, "security-scan", "https://scan.example.com") },
+    ],
+  });
+  /** A result note's data as the apply wrote it before: the commit, and a create that failed after making badge 1. */
+  const resultData = (commit: string) =>
+    `<!-- platform-review-applied-data ${gzipSync(JSON.stringify({ version: 1, commit, applied: [], made: [{ urn: SCAN, id: "groups/acme/badges/1" }] })).toString("base64")} -->`;
+
+  it("the report job posts no result for an `up` output given as the preview, and the guard takes no note as evidence of an apply", async () => {
+    const mr = await openMergeRequest();
+    expect(await review(mr.iid, REVIEWED_CREATE)).toBe(0);
+    // The report job, given the branch's file: an `up` output named as the preview.
+    captureStderr();
+    await expect(main(["--preview", file(FAILED_UP), "--post", "--quiet"], ci({ CI_MERGE_REQUEST_IID: String(mr.iid), CI_COMMIT_SHA: mr.sha }), () => {})).rejects.toThrow(
+      /--preview: the file holds engine events/,
+    );
+    expect((await notesOf(mr.iid)).some((note) => note.body.startsWith(markerOf("e2e", true)))).toBe(false);
+    // The review token itself writing such a result note (a branch's pipeline that reads the token can): still nothing to the guard.
+    await postNote({ url: emulator.url, token: emulator.tokens.alice!, project: String(projectId), mergeRequestIid: mr.iid }, markerOf("e2e", true), `${markerOf("e2e", true)}\nresult\n${resultData(mr.sha)}\n`);
+    // A fast-forward merge: the head is the commit applied.
+    merge(mr.iid, {});
+    expect(await guard(mr.sha, TAKEOVER)).toBe(3);
+    expect(stderr).toContain("not reviewed: updates badge 1 `security-scan` of group acme");
+    expect(stderr).toContain("the stack's state does not record a create of it that failed after making its object");
+  });
+});
+
+describe("a review counts only for what its reviewers were shown", () => {
+  /** Text that stays markup in every escaping: each character is written as a reference. */
+  const punctuation = "[]|$<`".repeat(45);
+  const creates = Array.from({ length: 350 }, (_, index) => {
+    const name = `scan-${index}-${"[]|".repeat(20)}`;
+    const urn = badgeUrn(`scan${index}`);
+    return { op: "create", urn, newState: { type: BADGE, urn, inputs: { ...badgeInputs(name, `https://ci.example.com/${index}/${punctuation}`), imageUrl: `https://ci.example.com/${index}.svg?${punctuation}` } } };
+  });
+  const ATTACKER = "https://attacker.example.com/collect";
+  const update = { op: "update", urn: badgeUrn("team"), oldState: badgeState(1, "team", "https://team.example.com"), newState: badgeState(1, "team", ATTACKER) };
+  const PLAN = JSON.stringify({ steps: [...creates, update] });
+
+  it("a report too large for its note shows the update's values, and the apply stops, naming what the note did not show", async () => {
+    const mr = await openMergeRequest();
+    expect(await review(mr.iid, PLAN)).toBe(0);
+    const [note] = await notesOf(mr.iid);
+    expect(note!.body.length).toBeLessThanOrEqual(1_000_000);
+    // The update of an existing badge keeps its values, before and after, whatever the creates take.
+    expect(note!.body).toContain(`| ${code("linkUrl", 200)} | ${code("https://team.example.com", 300)} | ${code(ATTACKER, 300)} |`);
+    expect(note!.body).toMatch(/\*\*Not shown\*\* \(the note's size limit\): the fields of \d+ changes/);
+    const commit = newSha();
+    merge(mr.iid, { merge: commit });
+    expect(await guard(commit, PLAN)).toBe(3);
+    expect(stderr).toContain("the review did not show all that the apply would do");
+    expect(stderr).toMatch(/not shown in the review: the values of creates badge `scan-\d+-/);
+    expect(stderr).not.toMatch(/not shown in the review: .*updates badge 1/);
   });
 });
