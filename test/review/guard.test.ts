@@ -404,7 +404,7 @@ describe("the bot cannot be made to vouch for an apply that never happened", () 
   const resultData = (commit: string) =>
     `<!-- platform-review-applied-data ${gzipSync(JSON.stringify({ version: 1, commit, applied: [], made: [{ urn: SCAN, id: "groups/acme/badges/1" }] })).toString("base64")} -->`;
 
-  it("the report job posts no result for an `up` output given as the preview, and the guard takes no note as evidence of an apply", async () => {
+  it("the report job posts no result for an `up` output given as the preview", async () => {
     const mr = await openMergeRequest();
     expect(await review(mr.iid, REVIEWED_CREATE)).toBe(0);
     // The report job, given the branch's file: an `up` output named as the preview.
@@ -413,7 +413,14 @@ describe("the bot cannot be made to vouch for an apply that never happened", () 
       /--preview: the file holds engine events/,
     );
     expect((await notesOf(mr.iid)).some((note) => note.body.startsWith(markerOf("e2e", true)))).toBe(false);
-    // The review token itself writing such a result note (a branch's pipeline that reads the token can): still nothing to the guard.
+    merge(mr.iid, {});
+    expect(await guard(mr.sha, TAKEOVER)).toBe(3);
+  });
+
+  it("a result note the review token's user wrote, saying the reviewed create failed after making another team's badge, lets nothing through", async () => {
+    const mr = await openMergeRequest();
+    expect(await review(mr.iid, REVIEWED_CREATE)).toBe(0);
+    // The review token itself writing such a result note (a branch's pipeline that reads the token can): nothing to the guard.
     await postNote({ url: emulator.url, token: emulator.tokens.alice!, project: String(projectId), mergeRequestIid: mr.iid }, markerOf("e2e", true), `${markerOf("e2e", true)}\nresult\n${resultData(mr.sha)}\n`);
     // A fast-forward merge: the head is the commit applied.
     merge(mr.iid, {});
