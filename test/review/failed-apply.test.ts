@@ -117,6 +117,25 @@ describe("the result of an apply that failed part way", () => {
     expect(stderr).toContain("platform-review: the apply failed part way (6 applied, 2 not applied); what to do next: Fix what the problems above name");
   });
 
+  it("lists only what happened: a delete the run never reached is not applied, not failed, and the engine's line about it is no problem", async () => {
+    const LEGACY = "urn:pulumi:e2e::review-e2e::pulumi-nodejs:dynamic/platform:Badge::legacy";
+    const lines = failedApply()
+      .split("\n")
+      .filter((line) => !(/"resOutputsEvent"/.test(line) && line.includes(`"${LEGACY}"`) && /"op": ?"delete"/.test(line)));
+    const at = lines.findIndex((line) => line.includes('"summaryEvent"'));
+    // What `up --plan` says, after the failure, of each planned step it never started.
+    const notReached = (urn: string, sequence: number) =>
+      JSON.stringify({ sequence, timestamp: 1795695947, diagnosticEvent: { urn, prefix: "error: ", message: `expected resource operations for ${urn} but none were seen\n`, color: "never", severity: "error" } });
+    lines.splice(at, 0, notReached(LEGACY, 92), notReached(STATUS, 93));
+    expect(await cli(["--up", file(lines.join("\n")), "--planned", file(REVIEWED)], {})).toBe(1);
+    expect(output).toContain("**The apply failed:** 1 problem");
+    expect(output).not.toContain("expected resource operations");
+    expect(output).toMatch(/#### Not applied \(3\)\n\n- `-` deletes badge 1 <code>legacy<\/code> of group <code>acme<\/code> · /);
+    expect(output).not.toMatch(/deletes badge 1 <code>legacy<\/code>[^\n]*its step failed/);
+    expect(output).not.toMatch(/creates badge <code>status<\/code>[^\n]*its step failed/);
+    expect(output).toMatch(/updates pipeline schedule 1 <code>Nightly[^\n]*<em>\(its step failed: see the problems below\)<\/em>/);
+  });
+
   it("carries no data: a result note is history for people, never evidence for a guard", async () => {
     const { iid, commit } = await reviewedAndMerged();
     expect(await cli(["--up", file(failedApply()), "--planned", file(REVIEWED), "--post", "--quiet"], onMain(commit))).toBe(1);
