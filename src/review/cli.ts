@@ -6,7 +6,7 @@
  * 1 when it failed, 2 for wrong usage, 3 when it differs from the review.
  */
 import "../node-version"; // first: says what to do on a Node.js older than 22
-import { writeFileSync } from "node:fs";
+import { closeSync, openSync, readSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ReadLimitExceeded, readTextWithin } from "../bounded-read";
 import { closeAllPools } from "../client";
@@ -17,7 +17,7 @@ import { addNote, mergeRequestOfCommit, type NoteTarget, NotReviewed, postNote, 
 import { reportDrift } from "./drift";
 import { type Diagnostic, isEngineEvents, keptEngineEvents, parsePreview, type PreviewOutput, stackOfPreview } from "./preview";
 import { verifyDeletes } from "./verify-deletes";
-import { dataComment, NoteRefused, parseSummary, reviewInNote, type Summary, summaryOf } from "./summary";
+import { dataComment, NoteRefused, parseSummary, type Rendering, renderingOf, reviewInNote, type Summary, summaryOf } from "./summary";
 
 const USAGE = `Usage: platform-review --preview <file> [options]
   --preview <file>        the output of \`pulumi preview --json\` ("-": standard input): a review, never an apply's result
@@ -29,6 +29,9 @@ const USAGE = `Usage: platform-review --preview <file> [options]
                           step (the stack's config, else PLATFORM_URL and PLATFORM_TOKEN; its secrets read with
                           \`pulumi config\` in this directory), and add the refusals to the preview file as its errors;
                           with --check-reviewed, a refused delete stops the apply (exit 1)
+  --changed-files <file>  the files the merge request changes, as \`git diff --name-only -z <base> <head>\` writes them: the
+                          report names the program's code, dependencies and pipeline it changes (they run with the
+                          write token at the apply)
   --json <file>           also write the review as data (for --reviewed later)
   --reviewed <file>       the data of the reviewed preview: exit 3, naming each difference, when this one differs
   --check-reviewed        the same against the review token's note on the merge request merged into the commit
@@ -164,12 +167,12 @@ function stopLines(stop: Stop): string[] {
  * the report was rendered within (the note's limit less the data's own size),
  * so the guard renders the same report from it.
  */
-function reviewNote(review: Review, stack: string | undefined, context: string | undefined, maxChars: number): { report: string; data: string; summary: Summary } {
+function reviewNote(review: Review, rendering: Omit<Rendering, "max_chars">, maxChars: number): { report: string; data: string; summary: Summary } {
   let budget = maxChars;
   for (;;) {
-    const summary = summaryOf(review, { stack, context, max_chars: budget });
+    const summary = summaryOf(review, { ...rendering, max_chars: budget });
     const data = `${dataComment(summary)}\n`;
-    if (budget + data.length <= maxChars) return { report: markdownOf(review, { stack, context, maxChars: budget }), data, summary };
+    if (budget + data.length <= maxChars) return { report: markdownOf(review, renderingOf(summary)), data, summary };
     budget = maxChars - data.length - 16;
     if (budget < MIN_REPORT_CHARS) {
       // Too large to carry its data: the report still says what the preview proposes, and that no apply can be checked against it.
@@ -177,7 +180,8 @@ function reviewNote(review: Review, stack: string | undefined, context: string |
         `**Too large for the apply's guard:** the review's data takes ${data.length} characters, more than the note leaves beside the report; the apply after the merge will stop. Split the change into smaller merge requests.`,
         "",
       ];
-      return { report: markdownOf(review, { stack, context, maxChars, notice }), data: "", summary: summaryOf(review, { stack, context, max_chars: maxChars }) };
+      const whole = summaryOf(review, { ...rendering, max_chars: maxChars });
+      return { report: markdownOf(review, { ...renderingOf(whole), notice }), data: "", summary: whole };
     }
   }
 }
@@ -195,6 +199,7 @@ const OPTIONS = {
   "check-reviewed": { type: "boolean", default: false },
   "verify-deletes": { type: "boolean", default: false },
   planned: { type: "string" },
+  "changed-files": { type: "string" },
   stack: { type: "string" },
   post: { type: "boolean", default: false },
   url: { type: "string" },
@@ -240,6 +245,9 @@ async function review(argv: string[], env: NodeJS.ProcessEnv, out: (text: string
   }
 
   if ((values["check-reviewed"] || values.reviewed) && !values.preview) throw new UsageError("--check-reviewed, --reviewed: give --preview <file>, the preview taken before the apply.");
+  if (values["changed-files"] && (!values.preview || values["check-reviewed"] || values.reviewed || values["drift-issue"])) {
+    throw new UsageError("--changed-files: give it with --preview <file> in the merge request's report job, whose review it goes in.");
+  }
 
   const text = masked(readInput(source), tokens);
   // What the file is follows from the option, never from the file: a branch's job writes the file a report job posts.
@@ -294,6 +302,7 @@ async function reviewed(
   const review: Review = reviewOf(preview);
   const stack = stackOf(values, preview);
   const applied = preview.applied === true;
+  const changedFiles = values["changed-files"] === undefined ? undefined : changedFilesIn(values["changed-files"]);
   const context = contextLine(env, applied);
   const target = values.post || values["check-reviewed"] || values["drift-issue"] ? serverTarget(values, env) : undefined;
   const write = (line: string) => process.stderr.write(masked(line, tokens));
@@ -342,7 +351,7 @@ async function reviewed(
         data: "",
         summary: summaryOf(review, { stack, context: resultContext, max_chars: maxChars }),
       }
-    : reviewNote(review, stack, context, maxChars);
+    : reviewNote(review, { stack, context, changed_files: changedFiles }, maxChars);
   if (values.json) writeFileSync(values.json, JSON.stringify(note.summary, null, 2) + "\n");
   if (!values.quiet) out(note.report);
   // A guard that passes leaves the review's note as its reviewers read it; one that stops says why in a note of its own.
@@ -360,6 +369,34 @@ async function reviewed(
     return EXIT.failed;
   }
   return review.ok ? EXIT.ok : EXIT.failed;
+}
+
+/** The most of a --changed-files list read: far more than any merge request a review can show changes. */
+const CHANGED_FILES_LIMIT_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The files a merge request changes, from `git diff --name-only -z`: paths
+ * separated by NUL (a path may hold a newline), read to a bound counted in
+ * bytes read, whatever the file's size says.
+ */
+function changedFilesIn(file: string): string[] {
+  let text: string;
+  try {
+    const descriptor = openSync(file, "r");
+    try {
+      const buffer = Buffer.alloc(CHANGED_FILES_LIMIT_BYTES + 1);
+      let length = 0;
+      for (let read = -1; read !== 0 && length < buffer.length; length += read) read = readSync(descriptor, buffer, length, buffer.length - length, null);
+      if (length > CHANGED_FILES_LIMIT_BYTES) throw new UsageError(`--changed-files: ${file} holds more than ${CHANGED_FILES_LIMIT_BYTES / 1024 / 1024} MiB`);
+      text = buffer.subarray(0, length).toString("utf8");
+    } finally {
+      closeSync(descriptor);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  return [...new Set(text.split("\0").filter((path) => path !== ""))];
 }
 
 /** The preview an apply carried out (--planned): a preview's JSON, never events. */
@@ -395,7 +432,7 @@ async function reviewOnMergeRequest(target: NoteTarget, env: NodeJS.ProcessEnv, 
     if (error instanceof NoteRefused) throw new NotReviewed(`${where} cannot stand as the review: ${error.message}`, WRITE_REVIEW_AGAIN);
     throw error;
   }
-  const rendered = markdownOf(read.summary, { stack: read.summary.stack, context: read.summary.context, maxChars: read.summary.max_chars });
+  const rendered = markdownOf(read.summary, renderingOf(read.summary));
   if (rendered !== read.report || (read.summary.stack ?? "") !== (stack ?? "")) {
     throw new NotReviewed(
       `${where} was edited, or is not the tool's: its text is not what its data renders, so what its reader saw is not what it says was reviewed ` +

@@ -18,7 +18,7 @@
 import { type Change, declaredFields, isPendingDelete, kindOf, sameChange, sameValue, type Shown, shownInState } from "./changes";
 import { reportOf, sentenceOf } from "./markdown";
 import { isStackResource, type PreviewOutput, type PreviewStep, type StepState } from "./preview";
-import type { Summary } from "./summary";
+import { renderingOf, type Summary } from "./summary";
 
 /** The command's exit statuses: the pipeline's job fails on any but `applied`. */
 export const EXIT = {
@@ -188,7 +188,7 @@ function fieldDifference(reviewed: Change, now: Change): string {
  * what remains counts.
  */
 function notShown(summary: Summary, remaining: readonly Change[]): string[] {
-  const { leftOut } = reportOf(summary, { stack: summary.stack, context: summary.context, maxChars: summary.max_chars });
+  const { leftOut } = reportOf(summary, renderingOf(summary));
   const held = (change: Change) => remaining.includes(change);
   return [
     ...leftOut.changes.filter(held).map((change) => `not shown in the review: ${sentenceOf(change)}`),

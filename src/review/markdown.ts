@@ -276,6 +276,46 @@ function problemLines(title: string, problems: Review["problems"]): string[] {
   return [`#### ${title} (${problems.length})`, "", ...items, ""];
 }
 
+/** The files of a project that are its dependencies: what `npm ci` installs, and from where. */
+const DEPENDENCY_FILE = /(?:^|\/)(?:package\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|\.npmrc|\.yarnrc(?:\.yml)?|\.pnpmfile\.cjs)$|(?:^|\/)(?:vendor|node_modules)\/|\.tgz$/;
+/** The files that define a pipeline's jobs. */
+const PIPELINE_FILE = /(?:^|\/)\.gitlab-ci\.ya?ml$|^\.gitlab\/|^\.github\/workflows\//;
+/** The stacks' settings: what the preview above shows the effect of. */
+const STACK_SETTINGS_FILE = /(?:^|\/)Pulumi(?:\.[^/]+)?\.ya?ml$/;
+/** The most changed files a report names one by one. */
+const FILES_SHOWN = 50;
+
+/**
+ * What the merge request changes besides the platform: the merged program,
+ * its dependencies and the pipeline run with the write token at the apply,
+ * so their diff is part of the review; a preview shows only what they do
+ * while it runs.
+ */
+function changedFileLines(files: readonly string[]): string[] {
+  const dependencies = files.filter((file) => DEPENDENCY_FILE.test(file));
+  const pipeline = files.filter((file) => PIPELINE_FILE.test(file));
+  const program = files.filter((file) => !DEPENDENCY_FILE.test(file) && !PIPELINE_FILE.test(file) && !STACK_SETTINGS_FILE.test(file));
+  const parts = [
+    program.length > 0 && `the program's code (${plural(program.length, "file")})`,
+    dependencies.length > 0 && `its dependencies (${plural(dependencies.length, "file")})`,
+    pipeline.length > 0 && `the pipeline (${plural(pipeline.length, "file")})`,
+  ].filter(Boolean);
+  if (parts.length === 0) return [`**Files:** this merge request changes only the stacks' settings (${plural(files.length, "file")}); its effect is the preview below.`, ""];
+  const ordered = [...dependencies, ...pipeline, ...program, ...files.filter((file) => STACK_SETTINGS_FILE.test(file) && !DEPENDENCY_FILE.test(file) && !PIPELINE_FILE.test(file))];
+  const shown = ordered.slice(0, FILES_SHOWN).map((file) => `- ${code(file, NAME_CHARACTERS)}`);
+  if (ordered.length > FILES_SHOWN) shown.push(`- and ${ordered.length - FILES_SHOWN} more`);
+  return [
+    `**Code:** this merge request changes ${parts.join(", ")}. Merged, it runs with the platform's write token at the apply, beyond what this preview shows: review its diff as part of this change.`,
+    "",
+    "<details><summary>The files it changes</summary>",
+    "",
+    ...shown,
+    "",
+    "</details>",
+    "",
+  ];
+}
+
 const LEGEND = "<sub>`-` deletes · `+-` replaces · `=` takes over · `~` updates · `+` creates · `!` drift. Secret values are never shown.</sub>";
 
 export interface MarkdownOptions {
@@ -295,6 +335,8 @@ export interface MarkdownOptions {
   notApplied?: { changes: Change[]; failed: readonly string[] };
   /** The last lines: what to do next (a failed apply). */
   next?: string;
+  /** The files the merge request changes (git's paths): the report names the code, dependencies and pipeline among them. */
+  changedFiles?: readonly string[];
 }
 
 /**
@@ -364,6 +406,7 @@ function render(review: Review, ordered: Change[], options: MarkdownOptions, lin
   const head = [markerOf(options.stack, options.result ?? options.applied), `### ${title}${options.stack ? ` of stack ${code(options.stack, NAME_CHARACTERS)}` : ""}`, "", verdictOf(review, options.applied), ""];
   if (options.context) head.push(contextMarkdown(options.context), "");
   if (options.notice) head.push(...options.notice);
+  if (options.changedFiles && options.changedFiles.length > 0) head.push(...changedFileLines(options.changedFiles));
   const hidden = new Set(leftOut.changes);
   const withoutFields = new Set(leftOut.fields);
   const shownChanges = hidden.size === 0 ? ordered : ordered.filter((change) => !hidden.has(change));

@@ -8,7 +8,7 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import { z } from "zod";
 import { CHANGE_KINDS, isRecord, kindOf, nameOf, type Review } from "./changes";
-import { countsLine, sentenceOf } from "./markdown";
+import { countsLine, type MarkdownOptions, sentenceOf } from "./markdown";
 
 export const SUMMARY_VERSION = 2;
 
@@ -19,7 +19,17 @@ export interface Rendering {
   context?: string;
   /** The longest report it was rendered within (the note's limit less its data). */
   max_chars?: number;
+  /** The files the merge request changes, as git read them in the report job (its code, dependencies and pipeline). */
+  changed_files?: string[];
 }
+
+/** The options that render a summary's report again as it was rendered (`markdownOf`, `reportOf`). */
+export const renderingOf = (summary: Summary): MarkdownOptions => ({
+  stack: summary.stack,
+  context: summary.context,
+  maxChars: summary.max_chars,
+  ...(summary.changed_files ? { changedFiles: summary.changed_files } : {}),
+});
 
 export interface Summary extends Review, Rendering {
   version: typeof SUMMARY_VERSION;
@@ -51,6 +61,7 @@ const summarySchema = z.looseObject({
   stack: z.string().optional(),
   context: z.string().optional(),
   max_chars: z.number().int().positive().optional(),
+  changed_files: z.array(z.string()).optional(),
   ok: z.boolean(),
   counts: z.record(z.enum(CHANGE_KINDS), z.number().int().nonnegative()),
   problems: z.array(problemSchema),

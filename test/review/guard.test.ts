@@ -8,7 +8,8 @@
  * merge request's state, merge time and merge or squash commit, as a real
  * server records them.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -456,5 +457,58 @@ describe("a review counts only for what its reviewers were shown", () => {
     expect(stderr).toContain("the review did not show all that the apply would do");
     expect(stderr).toMatch(/not shown in the review: the values of creates badge `scan-\d+-/);
     expect(stderr).not.toMatch(/not shown in the review: .*updates badge 1/);
+  });
+});
+
+describe("the report says what code the merge request changes", () => {
+  /** A repository with a program, its lockfile and its pipeline, and a branch that changes each, as the report job's git sees them. */
+  function changedFilesOfBranch(): string {
+    const repository = mkdtempSync(path.join(work, "repository-"));
+    const git = (...args: string[]) => {
+      const ran = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@localhost", ...args], { cwd: repository, encoding: "utf8" });
+      if (ran.status !== 0) throw new Error(ran.stderr);
+      return ran.stdout.trim();
+    };
+    git("init", "--quiet", "--initial-branch=main");
+    const write = (name: string, text: string) => {
+      mkdirSync(path.dirname(path.join(repository, name)), { recursive: true });
+      writeFileSync(path.join(repository, name), text);
+    };
+    for (const name of ["index.ts", "package-lock.json", ".gitlab-ci.yml", "Pulumi.dev.yaml", "README.md"]) write(name, "before\n");
+    git("add", "-A");
+    git("commit", "--quiet", "-m", "base");
+    const base = git("rev-parse", "HEAD");
+    for (const name of ["index.ts", "package-lock.json", ".gitlab-ci.yml", "Pulumi.dev.yaml", "vendor/pkg/index.js", "[x](https:__evil.example.com) @all.ts"]) write(name, "after\n");
+    git("add", "-A");
+    git("commit", "--quiet", "-m", "change");
+    const list = path.join(work, `changed-${++files}`);
+    writeFileSync(list, spawnSync("git", ["diff", "--name-only", "-z", base, "HEAD"], { cwd: repository }).stdout);
+    return list;
+  }
+
+  it("names the program's code, its dependencies and the pipeline the branch changes, inert, and the guard renders the note again the same", async () => {
+    const list = changedFilesOfBranch();
+    const mr = await openMergeRequest();
+    captureStderr();
+    expect(await main(["--preview", file(REVIEWED), "--changed-files", list, "--post", "--quiet"], ci({ CI_MERGE_REQUEST_IID: String(mr.iid) }), () => {})).toBe(0);
+    const [note] = await notesOf(mr.iid);
+    expect(note!.body).toContain(
+      "**Code:** this merge request changes the program's code (2 files), its dependencies (2 files), the pipeline (1 file). Merged, it runs with the platform's write token at the apply",
+    );
+    for (const name of ["package-lock.json", "vendor/pkg/index.js", ".gitlab-ci.yml", "index.ts", "Pulumi.dev.yaml"]) expect(note!.body).toContain(`- ${code(name, 200)}\n`);
+    expect(note!.body).toContain(`- ${code("[x](https:__evil.example.com) @all.ts", 200)}\n`);
+    expect(note!.body).not.toContain("[x](https");
+    const commit = newSha();
+    merge(mr.iid, { merge: commit });
+    expect(await guard(commit, REVIEWED), stderr).toBe(0);
+  });
+
+  it("a branch that changes only a stack's settings: no code to review beyond the preview", async () => {
+    const list = path.join(work, "settings-only");
+    writeFileSync(list, "Pulumi.dev.yaml\0");
+    let report = "";
+    expect(await main(["--preview", file(REVIEWED), "--changed-files", list], {}, (text) => (report += text))).toBe(0);
+    expect(report).toContain("**Files:** this merge request changes only the stacks' settings (1 file); its effect is the preview below.");
+    expect(report).not.toContain("**Code:**");
   });
 });
