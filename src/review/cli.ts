@@ -6,7 +6,7 @@
  * 1 when it failed, 2 for wrong usage, 3 when it differs from the review.
  */
 import "../node-version"; // first: says what to do on a Node.js older than 22
-import { closeSync, openSync, readSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ReadLimitExceeded, readTextWithin } from "../bounded-read";
 import { closeAllPools } from "../client";
@@ -14,6 +14,7 @@ import { notApplied, reviewOf, type Review } from "./changes";
 import { code, markdownOf, markerOf, NOTE_LIMIT } from "./markdown";
 import { EXIT, guardVerdict, type Reviewed, type Stop } from "./guard";
 import { addNote, mergeRequestOfCommit, type NoteTarget, NotReviewed, postNote, reviewedNote, reviewNoteId, targetFromEnvironment, WRITE_REVIEW_AGAIN } from "./post";
+import { codeChanges } from "./code-changes";
 import { reportDrift } from "./drift";
 import { type Diagnostic, isEngineEvents, keptEngineEvents, parsePreview, type PreviewOutput, stackOfPreview } from "./preview";
 import { verifyDeletes } from "./verify-deletes";
@@ -29,9 +30,9 @@ const USAGE = `Usage: platform-review --preview <file> [options]
                           step (the stack's config, else PLATFORM_URL and PLATFORM_TOKEN; its secrets read with
                           \`pulumi config\` in this directory), and add the refusals to the preview file as its errors;
                           with --check-reviewed, a refused delete stops the apply (exit 1)
-  --changed-files <file>  the files the merge request changes, as \`git diff --name-only -z <base> <head>\` writes them: the
-                          report names the program's code, dependencies and pipeline it changes (they run with the
-                          write token at the apply)
+  --code-changes <base>..<head>  the merge request's diff base and head commits: the report names the program's
+                          code, dependencies and pipeline it changes (read with git in CI_PROJECT_DIR), which run
+                          with the write token at the apply
   --json <file>           also write the review as data (for --reviewed later)
   --reviewed <file>       the data of the reviewed preview: exit 3, naming each difference, when this one differs
   --check-reviewed        the same against the review token's note on the merge request merged into the commit
@@ -199,7 +200,7 @@ const OPTIONS = {
   "check-reviewed": { type: "boolean", default: false },
   "verify-deletes": { type: "boolean", default: false },
   planned: { type: "string" },
-  "changed-files": { type: "string" },
+  "code-changes": { type: "string" },
   stack: { type: "string" },
   post: { type: "boolean", default: false },
   url: { type: "string" },
@@ -245,8 +246,8 @@ async function review(argv: string[], env: NodeJS.ProcessEnv, out: (text: string
   }
 
   if ((values["check-reviewed"] || values.reviewed) && !values.preview) throw new UsageError("--check-reviewed, --reviewed: give --preview <file>, the preview taken before the apply.");
-  if (values["changed-files"] && (!values.preview || values["check-reviewed"] || values.reviewed || values["drift-issue"])) {
-    throw new UsageError("--changed-files: give it with --preview <file> in the merge request's report job, whose review it goes in.");
+  if (values["code-changes"] !== undefined && (!values.preview || values["check-reviewed"] || values.reviewed || values["drift-issue"])) {
+    throw new UsageError("--code-changes: give it with --preview <file> in the merge request's report job, whose review it goes in.");
   }
 
   const text = masked(readInput(source), tokens);
@@ -302,7 +303,7 @@ async function reviewed(
   const review: Review = reviewOf(preview);
   const stack = stackOf(values, preview);
   const applied = preview.applied === true;
-  const changedFiles = values["changed-files"] === undefined ? undefined : changedFilesIn(values["changed-files"]);
+  const changed = values["code-changes"] === undefined ? undefined : await codeChanges(values["code-changes"], env, env.CI_PROJECT_DIR || process.cwd());
   const context = contextLine(env, applied);
   const target = values.post || values["check-reviewed"] || values["drift-issue"] ? serverTarget(values, env) : undefined;
   const write = (line: string) => process.stderr.write(masked(line, tokens));
@@ -351,7 +352,7 @@ async function reviewed(
         data: "",
         summary: summaryOf(review, { stack, context: resultContext, max_chars: maxChars }),
       }
-    : reviewNote(review, { stack, context, changed_files: changedFiles }, maxChars);
+    : reviewNote(review, { stack, context, ...(changed ? { code_changes: changed } : {}) }, maxChars);
   if (values.json) writeFileSync(values.json, JSON.stringify(note.summary, null, 2) + "\n");
   if (!values.quiet) out(note.report);
   // A guard that passes leaves the review's note as its reviewers read it; one that stops says why in a note of its own.
@@ -369,34 +370,6 @@ async function reviewed(
     return EXIT.failed;
   }
   return review.ok ? EXIT.ok : EXIT.failed;
-}
-
-/** The most of a --changed-files list read: far more than any merge request a review can show changes. */
-const CHANGED_FILES_LIMIT_BYTES = 4 * 1024 * 1024;
-
-/**
- * The files a merge request changes, from `git diff --name-only -z`: paths
- * separated by NUL (a path may hold a newline), read to a bound counted in
- * bytes read, whatever the file's size says.
- */
-function changedFilesIn(file: string): string[] {
-  let text: string;
-  try {
-    const descriptor = openSync(file, "r");
-    try {
-      const buffer = Buffer.alloc(CHANGED_FILES_LIMIT_BYTES + 1);
-      let length = 0;
-      for (let read = -1; read !== 0 && length < buffer.length; length += read) read = readSync(descriptor, buffer, length, buffer.length - length, null);
-      if (length > CHANGED_FILES_LIMIT_BYTES) throw new UsageError(`--changed-files: ${file} holds more than ${CHANGED_FILES_LIMIT_BYTES / 1024 / 1024} MiB`);
-      text = buffer.subarray(0, length).toString("utf8");
-    } finally {
-      closeSync(descriptor);
-    }
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  return [...new Set(text.split("\0").filter((path) => path !== ""))];
 }
 
 /** The preview an apply carried out (--planned): a preview's JSON, never events. */

@@ -14,6 +14,7 @@
  * mentions, emoji and URLs in text become links everywhere but in code).
  */
 import { type Change, type ChangeKind, type FieldChange, objectName, ownerName, type Review, type Shown, SHOWN_CHARACTERS } from "./changes";
+import type { CodeChanges } from "./code-changes";
 import { termsOf } from "./terms";
 import { visible } from "../visible-text";
 
@@ -291,7 +292,12 @@ const FILES_SHOWN = 50;
  * so their diff is part of the review; a preview shows only what they do
  * while it runs.
  */
-function changedFileLines(files: readonly string[]): string[] {
+function codeChangeLines(changes: CodeChanges): string[] {
+  if ("unread" in changes) {
+    return [`**Code:** which files this merge request changes could not be read (${code(changes.unread, MESSAGE_CHARACTERS)}). Merged, its code runs with the platform's write token at the apply, beyond what this preview shows: review its diff as part of this change.`, ""];
+  }
+  const { files } = changes;
+  if (files.length === 0) return [];
   const dependencies = files.filter((file) => DEPENDENCY_FILE.test(file));
   const pipeline = files.filter((file) => PIPELINE_FILE.test(file));
   const program = files.filter((file) => !DEPENDENCY_FILE.test(file) && !PIPELINE_FILE.test(file) && !STACK_SETTINGS_FILE.test(file));
@@ -335,8 +341,8 @@ export interface MarkdownOptions {
   notApplied?: { changes: Change[]; failed: readonly string[] };
   /** The last lines: what to do next (a failed apply). */
   next?: string;
-  /** The files the merge request changes (git's paths): the report names the code, dependencies and pipeline among them. */
-  changedFiles?: readonly string[];
+  /** The files the merge request changes (git's paths), or why they were not read: the report names the code, dependencies and pipeline among them. */
+  codeChanges?: CodeChanges;
 }
 
 /**
@@ -406,7 +412,7 @@ function render(review: Review, ordered: Change[], options: MarkdownOptions, lin
   const head = [markerOf(options.stack, options.result ?? options.applied), `### ${title}${options.stack ? ` of stack ${code(options.stack, NAME_CHARACTERS)}` : ""}`, "", verdictOf(review, options.applied), ""];
   if (options.context) head.push(contextMarkdown(options.context), "");
   if (options.notice) head.push(...options.notice);
-  if (options.changedFiles && options.changedFiles.length > 0) head.push(...changedFileLines(options.changedFiles));
+  if (options.codeChanges) head.push(...codeChangeLines(options.codeChanges));
   const hidden = new Set(leftOut.changes);
   const withoutFields = new Set(leftOut.fields);
   const shownChanges = hidden.size === 0 ? ordered : ordered.filter((change) => !hidden.has(change));

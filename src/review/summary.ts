@@ -8,6 +8,7 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import { z } from "zod";
 import { CHANGE_KINDS, isRecord, kindOf, nameOf, type Review } from "./changes";
+import type { CodeChanges } from "./code-changes";
 import { countsLine, type MarkdownOptions, sentenceOf } from "./markdown";
 
 export const SUMMARY_VERSION = 2;
@@ -19,8 +20,8 @@ export interface Rendering {
   context?: string;
   /** The longest report it was rendered within (the note's limit less its data). */
   max_chars?: number;
-  /** The files the merge request changes, as git read them in the report job (its code, dependencies and pipeline). */
-  changed_files?: string[];
+  /** The files the merge request changes, as git read them in the report job (its code, dependencies and pipeline), or why they were not read. */
+  code_changes?: CodeChanges;
 }
 
 /** The options that render a summary's report again as it was rendered (`markdownOf`, `reportOf`). */
@@ -28,7 +29,7 @@ export const renderingOf = (summary: Summary): MarkdownOptions => ({
   stack: summary.stack,
   context: summary.context,
   maxChars: summary.max_chars,
-  ...(summary.changed_files ? { changedFiles: summary.changed_files } : {}),
+  ...(summary.code_changes ? { codeChanges: summary.code_changes } : {}),
 });
 
 export interface Summary extends Review, Rendering {
@@ -61,7 +62,7 @@ const summarySchema = z.looseObject({
   stack: z.string().optional(),
   context: z.string().optional(),
   max_chars: z.number().int().positive().optional(),
-  changed_files: z.array(z.string()).optional(),
+  code_changes: z.union([z.object({ files: z.array(z.string()) }), z.object({ unread: z.string() })]).optional(),
   ok: z.boolean(),
   counts: z.record(z.enum(CHANGE_KINDS), z.number().int().nonnegative()),
   problems: z.array(problemSchema),

@@ -9,7 +9,7 @@
  * server records them.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -461,36 +461,38 @@ describe("a review counts only for what its reviewers were shown", () => {
 });
 
 describe("the report says what code the merge request changes", () => {
-  /** A repository with a program, its lockfile and its pipeline, and a branch that changes each, as the report job's git sees them. */
-  function changedFilesOfBranch(): string {
-    const repository = mkdtempSync(path.join(work, "repository-"));
+  /** A repository with a program, its lockfile and its pipeline, and a branch that changes each: the report job's checkout, and its two commits. */
+  function branchChangingCode(): { checkout: string; range: string } {
+    const checkout = mkdtempSync(path.join(work, "repository-"));
     const git = (...args: string[]) => {
-      const ran = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@localhost", ...args], { cwd: repository, encoding: "utf8" });
+      const ran = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@localhost", ...args], { cwd: checkout, encoding: "utf8" });
       if (ran.status !== 0) throw new Error(ran.stderr);
       return ran.stdout.trim();
     };
     git("init", "--quiet", "--initial-branch=main");
     const write = (name: string, text: string) => {
-      mkdirSync(path.dirname(path.join(repository, name)), { recursive: true });
-      writeFileSync(path.join(repository, name), text);
+      mkdirSync(path.dirname(path.join(checkout, name)), { recursive: true });
+      writeFileSync(path.join(checkout, name), text);
     };
     for (const name of ["index.ts", "package-lock.json", ".gitlab-ci.yml", "Pulumi.dev.yaml", "README.md"]) write(name, "before\n");
+    // A branch's attributes that would run a program for a diff: names only are read, so none runs.
+    write(".gitattributes", "* diff=evil\n");
     git("add", "-A");
     git("commit", "--quiet", "-m", "base");
     const base = git("rev-parse", "HEAD");
     for (const name of ["index.ts", "package-lock.json", ".gitlab-ci.yml", "Pulumi.dev.yaml", "vendor/pkg/index.js", "[x](https:__evil.example.com) @all.ts"]) write(name, "after\n");
     git("add", "-A");
     git("commit", "--quiet", "-m", "change");
-    const list = path.join(work, `changed-${++files}`);
-    writeFileSync(list, spawnSync("git", ["diff", "--name-only", "-z", base, "HEAD"], { cwd: repository }).stdout);
-    return list;
+    git("config", "diff.evil.textconv", `touch ${path.join(checkout, "textconv-ran")} && cat`);
+    return { checkout, range: `${base}..${git("rev-parse", "HEAD")}` };
   }
 
   it("names the program's code, its dependencies and the pipeline the branch changes, inert, and the guard renders the note again the same", async () => {
-    const list = changedFilesOfBranch();
+    const { checkout, range } = branchChangingCode();
     const mr = await openMergeRequest();
     captureStderr();
-    expect(await main(["--preview", file(REVIEWED), "--changed-files", list, "--post", "--quiet"], ci({ CI_MERGE_REQUEST_IID: String(mr.iid) }), () => {})).toBe(0);
+    const env = ci({ CI_MERGE_REQUEST_IID: String(mr.iid), CI_PROJECT_DIR: checkout, PATH: process.env.PATH ?? "" });
+    expect(await main(["--preview", file(REVIEWED), "--code-changes", range, "--post", "--quiet"], env, () => {})).toBe(0);
     const [note] = await notesOf(mr.iid);
     expect(note!.body).toContain(
       "**Code:** this merge request changes the program's code (2 files), its dependencies (2 files), the pipeline (1 file). Merged, it runs with the platform's write token at the apply",
@@ -498,17 +500,22 @@ describe("the report says what code the merge request changes", () => {
     for (const name of ["package-lock.json", "vendor/pkg/index.js", ".gitlab-ci.yml", "index.ts", "Pulumi.dev.yaml"]) expect(note!.body).toContain(`- ${code(name, 200)}\n`);
     expect(note!.body).toContain(`- ${code("[x](https:__evil.example.com) @all.ts", 200)}\n`);
     expect(note!.body).not.toContain("[x](https");
+    expect(existsSync(path.join(checkout, "textconv-ran"))).toBe(false);
     const commit = newSha();
     merge(mr.iid, { merge: commit });
     expect(await guard(commit, REVIEWED), stderr).toBe(0);
   });
 
-  it("a branch that changes only a stack's settings: no code to review beyond the preview", async () => {
-    const list = path.join(work, "settings-only");
-    writeFileSync(list, "Pulumi.dev.yaml\0");
+  it("says when it cannot tell which files changed, and says nothing of code where no file changed", async () => {
+    const { checkout, range } = branchChangingCode();
     let report = "";
-    expect(await main(["--preview", file(REVIEWED), "--changed-files", list], {}, (text) => (report += text))).toBe(0);
-    expect(report).toContain("**Files:** this merge request changes only the stacks' settings (1 file); its effect is the preview below.");
+    const env = { CI_PROJECT_DIR: checkout, PATH: process.env.PATH ?? "" };
+    expect(await main(["--preview", file(REVIEWED), "--code-changes", `..${range.split("..")[1]}`], env, (text) => (report += text))).toBe(0);
+    expect(report).toContain(`**Code:** which files this merge request changes could not be read (${code("the merge request's commits are not known (CI_MERGE_REQUEST_DIFF_BASE_SHA and its head)", 2000)})`);
+    report = "";
+    const settingsOnly = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "--quiet", "--allow-empty", "-m", "empty"], { cwd: checkout });
+    expect(settingsOnly.status).toBe(0);
+    expect(await main(["--preview", file(REVIEWED), "--code-changes", `${range.split("..")[1]}..${spawnSync("git", ["rev-parse", "HEAD"], { cwd: checkout, encoding: "utf8" }).stdout.trim()}`], env, (text) => (report += text))).toBe(0);
     expect(report).not.toContain("**Code:**");
   });
 });
