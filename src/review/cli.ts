@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { ReadLimitExceeded, readTextWithin } from "../bounded-read";
 import { closeAllPools } from "../client";
 import { notApplied, reviewOf, type Review } from "./changes";
-import { code, markdownOf, markerOf, NOTE_LIMIT } from "./markdown";
+import { code, type LeftOut, markdownOf, markerOf, NOTE_LIMIT, reportOf } from "./markdown";
 import { EXIT, guardVerdict, type Reviewed, type Stop } from "./guard";
 import { addNote, mergeRequestOfCommit, type NoteTarget, NotReviewed, postNote, reviewedNote, reviewNoteId, targetFromEnvironment, WRITE_REVIEW_AGAIN } from "./post";
 import { codeChanges } from "./code-changes";
@@ -320,13 +320,16 @@ async function reviewed(
   let stop: Stop | undefined;
   if (values["check-reviewed"] || values.reviewed) {
     let evidence: Reviewed;
-    if (values.reviewed) evidence = { summary: parseSummary(readInput(values.reviewed)) };
+    if (values.reviewed) {
+      const summary = parseSummary(readInput(values.reviewed));
+      evidence = { summary, leftOut: reportOf(summary, renderingOf(summary)).leftOut };
+    }
     else {
       try {
         const onMergeRequest = await reviewOnMergeRequest(target!, env, stack);
         reviewedAt = onMergeRequest;
         target!.mergeRequestIid ??= onMergeRequest.mergeRequestIid;
-        evidence = { summary: onMergeRequest.summary };
+        evidence = { summary: onMergeRequest.summary, leftOut: onMergeRequest.leftOut };
       } catch (error) {
         if (!(error instanceof NotReviewed)) throw error;
         evidence = { missing: error.message, next: error.next };
@@ -393,7 +396,7 @@ function serverTarget(values: Values, env: NodeJS.ProcessEnv): NoteTarget {
  * and its report rendered again from that data: a note whose text is not what
  * its data renders was edited (or forged), and what its reader saw is unknown.
  */
-async function reviewOnMergeRequest(target: NoteTarget, env: NodeJS.ProcessEnv, stack: string | undefined): Promise<ReviewedAt & { summary: Summary }> {
+async function reviewOnMergeRequest(target: NoteTarget, env: NodeJS.ProcessEnv, stack: string | undefined): Promise<ReviewedAt & { summary: Summary; leftOut: LeftOut }> {
   const commit = env.CI_COMMIT_SHA;
   if (!commit) throw new UsageError("--check-reviewed needs the commit being applied (CI_COMMIT_SHA).");
   const found = await reviewedNote(target, commit, markerOf(stack), env.CI_COMMIT_BRANCH || undefined);
@@ -405,15 +408,15 @@ async function reviewOnMergeRequest(target: NoteTarget, env: NodeJS.ProcessEnv, 
     if (error instanceof NoteRefused) throw new NotReviewed(`${where} cannot stand as the review: ${error.message}`, WRITE_REVIEW_AGAIN);
     throw error;
   }
-  const rendered = markdownOf(read.summary, renderingOf(read.summary));
-  if (rendered !== read.report || (read.summary.stack ?? "") !== (stack ?? "")) {
+  const rendered = reportOf(read.summary, renderingOf(read.summary));
+  if (rendered.text !== read.report || (read.summary.stack ?? "") !== (stack ?? "")) {
     throw new NotReviewed(
       `${where} was edited, or is not the tool's: its text is not what its data renders, so what its reader saw is not what it says was reviewed ` +
         "(a note another version of platform-review wrote renders otherwise too)",
       WRITE_REVIEW_AGAIN,
     );
   }
-  return { mergeRequestIid: found.mergeRequestIid, webUrl: found.webUrl, noteId: found.noteId, summary: read.summary };
+  return { mergeRequestIid: found.mergeRequestIid, webUrl: found.webUrl, noteId: found.noteId, summary: read.summary, leftOut: rendered.leftOut };
 }
 
 /**
@@ -472,7 +475,7 @@ export function run(): void {
     (error: unknown) => {
       const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
       process.stderr.write(`platform-review: ${(error as Error).message}\n${usage ? `\n${USAGE}\n` : ""}`);
-      process.exitCode = usage ? 2 : 1;
+      process.exitCode = usage ? EXIT.usage : EXIT.failed;
     },
   );
 }

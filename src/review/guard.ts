@@ -16,9 +16,9 @@
  * finish as an update of that very object; no note can say either.
  */
 import { type Change, declaredFields, isPendingDelete, kindOf, sameChange, sameValue, type Shown, shownInState } from "./changes";
-import { reportOf, sentenceOf } from "./markdown";
+import { type LeftOut, sentenceOf } from "./markdown";
 import { isStackResource, type PreviewOutput, type PreviewStep, type StepState } from "./preview";
-import { renderingOf, type Summary } from "./summary";
+import type { Summary } from "./summary";
 
 /** The command's exit statuses: the pipeline's job fails on any but `applied`. */
 export const EXIT = {
@@ -31,8 +31,12 @@ export const EXIT = {
   notReviewed: 3,
 } as const;
 
-/** The review the apply is held against, or why none can stand (no merged merge request, no note of the bot's, an edited note). */
-export type Reviewed = { summary: Summary } | { missing: string; next: string };
+/**
+ * The review the apply is held against, and what its note left out to fit
+ * (as the note was rendered from its data), or why none can stand (no merged
+ * merge request, no note of the bot's, an edited note).
+ */
+export type Reviewed = { summary: Summary; leftOut: LeftOut } | { missing: string; next: string };
 
 export interface GuardEvidence {
   reviewed: Reviewed;
@@ -106,7 +110,7 @@ export function guardVerdict(evidence: GuardEvidence): Verdict {
     const unfinished = less.unfinished.map(({ change, reason }) => `${sentenceOf(change)}: the preview shows its object made already, but not as that create finishing: ${reason}`);
     return stop("differs", [...found, ...unfinished], NEXT_WHEN_DIFFERENT, "The preview taken before applying differs from the reviewed one; nothing was applied.", "the preview differs from the reviewed one");
   }
-  const leftOut = notShown(reviewed.summary, less.remaining);
+  const leftOut = notShown(reviewed.leftOut, less.remaining);
   if (leftOut.length > 0) {
     return stop(
       "not-shown",
@@ -183,12 +187,10 @@ function fieldDifference(reviewed: Change, now: Change): string {
 
 /**
  * What the review's note left out of what the apply is held to: each change
- * not shown, and each whose fields were not shown, as the note was rendered
- * (its data says within what size). Where the rest of the plan is done, only
- * what remains counts.
+ * not shown, and each whose fields were not shown. Where the rest of the plan
+ * is done, only what remains counts.
  */
-function notShown(summary: Summary, remaining: readonly Change[]): string[] {
-  const { leftOut } = reportOf(summary, renderingOf(summary));
+function notShown(leftOut: LeftOut, remaining: readonly Change[]): string[] {
   const held = (change: Change) => remaining.includes(change);
   return [
     ...leftOut.changes.filter(held).map((change) => `not shown in the review: ${sentenceOf(change)}`),

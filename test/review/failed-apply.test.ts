@@ -149,7 +149,7 @@ describe("the result of an apply that failed part way", () => {
 const verdictOn = (reviewed: string | ReturnType<typeof reviewOf>["changes"], now: string) => {
   const changes = typeof reviewed === "string" ? reviewOf(parsePreview(reviewed)).changes : reviewed;
   const preview = parsePreview(now);
-  return guardVerdict({ reviewed: { summary: summaryOf({ ...reviewOf(parsePreview(REVIEWED)), changes }) }, now: preview, proposed: reviewOf(preview).changes, refusedDeletes: [] });
+  return guardVerdict({ reviewed: { summary: summaryOf({ ...reviewOf(parsePreview(REVIEWED)), changes }), leftOut: { fields: [], changes: [] } }, now: preview, proposed: reviewOf(preview).changes, refusedDeletes: [] });
 };
 
 describe("the guard of the retry", () => {

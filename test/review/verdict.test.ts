@@ -9,7 +9,8 @@ import { describe, expect, it } from "vitest";
 import { reviewOf } from "../../src/review/changes";
 import { EXIT, guardVerdict, type Reviewed, type Verdict } from "../../src/review/guard";
 import type { PreviewOutput, PreviewStep } from "../../src/review/preview";
-import { summaryOf } from "../../src/review/summary";
+import { reportOf } from "../../src/review/markdown";
+import { renderingOf, summaryOf } from "../../src/review/summary";
 
 const TYPE = "pulumi-nodejs:dynamic/platform:Badge";
 const urnOf = (name: string) => `urn:pulumi:dev::infra::${TYPE}::${name}`;
@@ -33,7 +34,11 @@ const FAILED_CREATE = { initErrors: ["The badge was created (groups/acme/badges/
 
 /** The reviewed plan of every row: delete badge 4 `legacy`, update badge 2 `docs`, create badge `security-scan`. */
 const REVIEWED = preview(remove(4, "legacy", "https://legacy.example.com"), update(2, "docs", "https://docs.example.com", "https://docs.example.com/new"), create("security-scan", "https://scan.example.com"));
-const reviewedNote = (plan = REVIEWED, maxChars?: number): Reviewed => ({ summary: summaryOf(reviewOf(plan), { stack: "dev", ...(maxChars ? { max_chars: maxChars } : {}) }) });
+/** The review's note as the guard reads it: its data, and what its text, rendered from that data within its size, left out. */
+function reviewedNote(plan = REVIEWED, maxChars?: number): Reviewed {
+  const summary = summaryOf(reviewOf(plan), { stack: "dev", ...(maxChars ? { max_chars: maxChars } : {}) });
+  return { summary, leftOut: reportOf(summary, renderingOf(summary)).leftOut };
+}
 
 function verdictOf(situation: { reviewed?: Reviewed; now: PreviewOutput; refusedDeletes?: string[] }): Verdict {
   return guardVerdict({ reviewed: situation.reviewed ?? reviewedNote(), now: situation.now, proposed: reviewOf(situation.now).changes, refusedDeletes: situation.refusedDeletes ?? [] });
