@@ -144,7 +144,7 @@ function resultContextLine(env: NodeJS.ProcessEnv, stopped: boolean, reviewedAt:
 
 const NEXT_AFTER_FAILED_APPLY =
   "Fix what the problems above name (the token's role on the owner, the object in the way), then run this stack's apply job again for the same commit " +
-  "(retry the job, or run the default branch's pipeline again). Its guard accepts the reviewed plan less what this apply did, so it applies only what is listed as not applied; " +
+  "(retry the job, or run the default branch's pipeline again). Its guard accepts the reviewed plan less what the stack's state shows done, so it applies only what is listed as not applied; " +
   "no new review is needed unless the fix changes the program.";
 
 /** A stopped apply's lines under its verdict: why, each reason as text, and what to do next. */
