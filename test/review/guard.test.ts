@@ -144,6 +144,17 @@ describe("the merge request the guard reads", () => {
     expect(stderr).toContain("the preview differs from the reviewed one");
   });
 
+  it("makes three requests: the merge requests of the commit, the review token's user, the merge request's notes", async () => {
+    const mr = await openMergeRequest();
+    expect(await review(mr.iid, REVIEWED)).toBe(0);
+    const commit = newSha();
+    merge(mr.iid, { merge: commit });
+    const mark = emulator.mark();
+    expect(await guard(commit, REVIEWED), stderr).toBe(0);
+    const requests = emulator.requestsSince(mark).map((request) => `${request.method} ${request.path.replace(/\/[0-9a-f]{40}(\/|$)/g, "/:sha$1").replace(/\/\d+(\/|$)/g, "/:n$1")}`);
+    expect(requests).toEqual(["GET /api/v4/projects/:n/repository/commits/:sha/merge_requests", "GET /api/v4/user", "GET /api/v4/projects/:n/merge_requests/:n/notes"]);
+  });
+
   it("with --post, a passing guard leaves the review's note as its reviewers read it; a stopped one says why in a note of its own", async () => {
     const mr = await openMergeRequest();
     await review(mr.iid, REVIEWED);
