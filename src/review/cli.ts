@@ -13,7 +13,7 @@ import { closeAllPools } from "../client";
 import { notApplied, reviewOf, type Review } from "./changes";
 import { code, type LeftOut, markdownOf, markerOf, NOTE_LIMIT, reportOf } from "./markdown";
 import { EXIT, guardVerdict, type Reviewed, type Stop } from "./guard";
-import { addNote, mergeRequestOfCommit, type NoteTarget, NotReviewed, postNote, reviewedNote, reviewNoteId, targetFromEnvironment, WRITE_REVIEW_AGAIN } from "./post";
+import { addNote, mergeRequestOfCommit, type NoteTarget, NotReviewed, postNote, reviewedNote, reviewNoteId, targetFromEnvironment, REVIEW_IN_FOLLOW_UP } from "./post";
 import { codeChanges } from "./code-changes";
 import { reportDrift } from "./drift";
 import { type Diagnostic, isEngineEvents, keptEngineEvents, parsePreview, type PreviewOutput, stackOfPreview } from "./preview";
@@ -158,7 +158,7 @@ function stopLines(stop: Stop): string[] {
     ...stop.found.slice(0, 40).map((line) => `- ${code(line)}`),
     ...(stop.found.length > 40 ? [`- and ${stop.found.length - 40} more`] : []),
     "",
-    `**What to do next:** ${stop.next}`,
+    `**What to do next:** ${stop.next[0]!.toUpperCase()}${stop.next.slice(1)}`,
     "",
   ];
 }
@@ -405,7 +405,7 @@ async function reviewOnMergeRequest(target: NoteTarget, env: NodeJS.ProcessEnv, 
   try {
     read = reviewInNote(found.body);
   } catch (error) {
-    if (error instanceof NoteRefused) throw new NotReviewed(`${where} cannot stand as the review: ${error.message}`, WRITE_REVIEW_AGAIN);
+    if (error instanceof NoteRefused) throw new NotReviewed(`${where} cannot stand as the review: ${error.message}`, REVIEW_IN_FOLLOW_UP);
     throw error;
   }
   const rendered = reportOf(read.summary, renderingOf(read.summary));
@@ -413,7 +413,7 @@ async function reviewOnMergeRequest(target: NoteTarget, env: NodeJS.ProcessEnv, 
     throw new NotReviewed(
       `${where} was edited, or is not the tool's: its text is not what its data renders, so what its reader saw is not what it says was reviewed ` +
         "(a note another version of platform-review wrote renders otherwise too)",
-      WRITE_REVIEW_AGAIN,
+      REVIEW_IN_FOLLOW_UP,
     );
   }
   return { mergeRequestIid: found.mergeRequestIid, webUrl: found.webUrl, noteId: found.noteId, summary: read.summary, leftOut: rendered.leftOut };

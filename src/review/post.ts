@@ -92,8 +92,8 @@ export class NotReviewed extends Error {
   }
 }
 
-/** The next step when the review note cannot be read or trusted: the merge request's report job writes it again. */
-export const WRITE_REVIEW_AGAIN =
+/** The next step when the review note cannot be read or trusted: the merge request is merged, so the change is reviewed again in another. */
+export const REVIEW_IN_FOLLOW_UP =
   "open a follow-up merge request from the default branch (a commit that restates the change, or an empty one: `git commit --allow-empty`): its report job writes a review note of what the apply would do now, " +
   "and the apply of its merge is held against it once approved. A merged merge request cannot be approved again, so retrying its pipeline proves nothing";
 
@@ -172,7 +172,7 @@ export async function reviewedNote(target: NoteTarget, commit: string, marker: s
   return withTarget(target, async () => {
     const me = await userRequests.get(client(), CURRENT_USER_PATH);
     const note = await findNote({ ...target, mergeRequestIid }, marker, me.id);
-    if (!note) throw new NotReviewed(`merge request !${mergeRequestIid}, which brought commit ${commit}, has no review of this stack by ${me.username} (the review token's user)`, WRITE_REVIEW_AGAIN);
+    if (!note) throw new NotReviewed(`merge request !${mergeRequestIid}, which brought commit ${commit}, has no review of this stack by ${me.username} (the review token's user)`, REVIEW_IN_FOLLOW_UP);
     return { mergeRequestIid, webUrl: request.web_url, noteId: note.id, body: note.body };
   });
 }

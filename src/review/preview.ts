@@ -79,7 +79,7 @@ function stepOfEvent(metadata: Record<string, unknown>): unknown {
  * and its resource's step did not fail: it was not applied. Alone, it is the
  * problem (the program did otherwise than its plan).
  */
-const PLAN_NOT_REACHED = /^(?:error: )?expected resource operations for (\S+) but none were seen\s*$/;
+const PLAN_NOT_REACHED = /^(?:error: )?expected resource operations for \S+ but none were seen\s*$/;
 
 /**
  * `pulumi up --json` writes the engine's events, one JSON object a line: the
