@@ -14,7 +14,7 @@ import { notApplied, reviewOf, type Review } from "./changes";
 import { code, type LeftOut, markdownOf, markerOf, NOTE_LIMIT, reportOf } from "./markdown";
 import { EXIT, guardVerdict, type Reviewed, type Stop } from "./guard";
 import { addNote, mergeRequestOfCommit, type NoteTarget, NotReviewed, postNote, reviewedNote, reviewNoteId, targetFromEnvironment, REVIEW_IN_FOLLOW_UP } from "./post";
-import { codeChanges } from "./code-changes";
+import { type CodeChanges, codeChanges } from "./code-changes";
 import { reportDrift } from "./drift";
 import { type Diagnostic, isEngineEvents, keptEngineEvents, parsePreview, type PreviewOutput, stackOfPreview } from "./preview";
 import { verifyDeletes } from "./verify-deletes";
@@ -31,7 +31,7 @@ const USAGE = `Usage: platform-review --preview <file> [options]
                           \`pulumi config\` in this directory), and add the refusals to the preview file as its errors;
                           with --check-reviewed, a refused delete stops the apply (exit 1)
   --code-changes <base>..<head>  the merge request's diff base and head commits: the report names the program's
-                          code, dependencies and pipeline it changes (read with git in CI_PROJECT_DIR), which run
+                          code, dependencies and pipeline it changes (read with git in this directory), which run
                           with the write token at the apply
   --json <file>           also write the review as data (for --reviewed later)
   --reviewed <file>       the data of the reviewed preview: exit 3, naming each difference, when this one differs
@@ -216,10 +216,20 @@ const OPTIONS = {
 const optionsOf = (argv: string[]) => parseArgs({ args: argv, options: OPTIONS, strict: true }).values;
 type Options = ReturnType<typeof optionsOf>;
 
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, out: (text: string) => void = (text) => process.stdout.write(text)): Promise<number> {
+/**
+ * The command: its exit status. `directory` is the job's working directory,
+ * the checkout whose commits `--code-changes` names (in a CI job the shell's
+ * own; `CI_PROJECT_DIR` is not the checkout under every runner).
+ */
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  out: (text: string) => void = (text) => process.stdout.write(text),
+  directory: string = process.cwd(),
+): Promise<number> {
   const tokens = tokensOf(env);
   try {
-    return await review(argv, env, out, tokens);
+    return await review(argv, env, out, tokens, directory);
   } catch (error) {
     // A server may repeat a token in its answer; the message goes to a log anyone with the pipeline's access reads.
     if (error instanceof Error) error.message = masked(error.message, tokens);
@@ -227,7 +237,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   }
 }
 
-async function review(argv: string[], env: NodeJS.ProcessEnv, out: (text: string) => void, tokens: string[]): Promise<number> {
+async function review(argv: string[], env: NodeJS.ProcessEnv, out: (text: string) => void, tokens: string[], directory: string): Promise<number> {
   const values = optionsOf(argv);
   if (values.help) {
     out(USAGE + "\n");
@@ -261,7 +271,8 @@ async function review(argv: string[], env: NodeJS.ProcessEnv, out: (text: string
   const needsServer = values.post || values["check-reviewed"] || values["drift-issue"] || values["verify-deletes"];
   try {
     const refusals = values["verify-deletes"] ? await deleteVerification(preview, source, text, tokens, env, stackOf(values, preview)) : [];
-    return await reviewed(values, maxChars, env, out, tokens, preview, refusals);
+    const changed = values["code-changes"] === undefined ? undefined : await codeChanges(values["code-changes"], env, directory);
+    return await reviewed(values, maxChars, env, out, tokens, preview, refusals, changed);
   } finally {
     if (needsServer) await closeAllPools();
   }
@@ -299,11 +310,11 @@ async function reviewed(
   tokens: string[],
   preview: PreviewOutput,
   refusals: string[],
+  changed: CodeChanges | undefined,
 ): Promise<number> {
   const review: Review = reviewOf(preview);
   const stack = stackOf(values, preview);
   const applied = preview.applied === true;
-  const changed = values["code-changes"] === undefined ? undefined : await codeChanges(values["code-changes"], env, env.CI_PROJECT_DIR || process.cwd());
   const context = contextLine(env, applied);
   const target = values.post || values["check-reviewed"] || values["drift-issue"] ? serverTarget(values, env) : undefined;
   const write = (line: string) => process.stderr.write(masked(line, tokens));

@@ -37,7 +37,7 @@ function gitOnPath(env: NodeJS.ProcessEnv, checkout: string): string | undefined
 
 /**
  * The files that differ between `range`'s two commits (`<base>..<head>`), in
- * `checkout`: names only, with no rename detection, external diff or text
+ * the repository `checkout` is in: names only, with no rename detection, external diff or text
  * conversion (a branch's `.gitattributes` names those; none runs here).
  */
 export function codeChanges(range: string, env: NodeJS.ProcessEnv, checkout: string): Promise<CodeChanges> {
@@ -51,7 +51,8 @@ export function codeChanges(range: string, env: NodeJS.ProcessEnv, checkout: str
   return new Promise((resolve) => {
     execFile(
       git,
-      ["-c", "core.quotePath=false", "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", base, head, "--"],
+      // diff-tree, never diff: outside a repository `git diff` compares files of those names instead.
+      ["-c", "core.quotePath=false", "diff-tree", "-r", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", base, head, "--"],
       { cwd: checkout, env: environment, encoding: "buffer", timeout: GIT_TIMEOUT_MS, killSignal: "SIGKILL", maxBuffer: GIT_MAX_BYTES, windowsHide: true },
       (error, stdout, stderr) => {
         if (!error) return resolve({ files: [...new Set(stdout.toString("utf8").split("\0").filter((file) => file !== ""))] });
@@ -59,7 +60,7 @@ export function codeChanges(range: string, env: NodeJS.ProcessEnv, checkout: str
         if (failure.code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER") return resolve({ unread: `git wrote more than ${GIT_MAX_BYTES / 1024 / 1024} MiB of file names` });
         if (failure.killed) return resolve({ unread: `git did not finish within ${GIT_TIMEOUT_MS / 1000} s` });
         const line = stderr.toString("utf8").split("\n").find((text) => text.trim() !== "") ?? `it exited with ${String(failure.code)}`;
-        resolve({ unread: `git diff ${base} ${head}: ${line.replace(/[\u0000-\u001f\u007f]/g, " ").trim().slice(0, 300)}` });
+        resolve({ unread: `git diff-tree ${base} ${head}: ${line.replace(/[\u0000-\u001f\u007f]/g, " ").trim().slice(0, 300)}` });
       },
     );
   });

@@ -502,8 +502,8 @@ describe("the report says what code the merge request changes", () => {
     const { checkout, range } = branchChangingCode();
     const mr = await openMergeRequest();
     captureStderr();
-    const env = ci({ CI_MERGE_REQUEST_IID: String(mr.iid), CI_PROJECT_DIR: checkout, PATH: process.env.PATH ?? "" });
-    expect(await main(["--preview", file(REVIEWED), "--code-changes", range, "--post", "--quiet"], env, () => {})).toBe(0);
+    const env = ci({ CI_MERGE_REQUEST_IID: String(mr.iid), PATH: process.env.PATH ?? "" });
+    expect(await main(["--preview", file(REVIEWED), "--code-changes", range, "--post", "--quiet"], env, () => {}, checkout)).toBe(0);
     const [note] = await notesOf(mr.iid);
     expect(note!.body).toContain(
       "**Code:** this merge request changes the program's code (2 files), its dependencies (2 files), the pipeline (1 file). Merged, it runs with the platform's write token at the apply",
@@ -520,13 +520,22 @@ describe("the report says what code the merge request changes", () => {
   it("says when it cannot tell which files changed, and says nothing of code where no file changed", async () => {
     const { checkout, range } = branchChangingCode();
     let report = "";
-    const env = { CI_PROJECT_DIR: checkout, PATH: process.env.PATH ?? "" };
-    expect(await main(["--preview", file(REVIEWED), "--code-changes", `..${range.split("..")[1]}`], env, (text) => (report += text))).toBe(0);
+    const env = { PATH: process.env.PATH ?? "" };
+    expect(await main(["--preview", file(REVIEWED), "--code-changes", `..${range.split("..")[1]}`], env, (text) => (report += text), checkout)).toBe(0);
     expect(report).toContain(`**Code:** which files this merge request changes could not be read (${code("the merge request's commits are not known (CI_MERGE_REQUEST_DIFF_BASE_SHA and its head)", 2000)})`);
+    // Outside a repository, files named as the commits are not compared instead.
+    const elsewhere = mkdtempSync(path.join(work, "not-a-repository-"));
+    const [base, head] = range.split("..") as [string, string];
+    writeFileSync(path.join(elsewhere, base), "a\n");
+    writeFileSync(path.join(elsewhere, head), "b\n");
+    report = "";
+    expect(await main(["--preview", file(REVIEWED), "--code-changes", range], env, (text) => (report += text), elsewhere)).toBe(0);
+    expect(report).toContain("**Code:** which files this merge request changes could not be read");
+    expect(report).toContain("not a git repository");
     report = "";
     const settingsOnly = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "--quiet", "--allow-empty", "-m", "empty"], { cwd: checkout });
     expect(settingsOnly.status).toBe(0);
-    expect(await main(["--preview", file(REVIEWED), "--code-changes", `${range.split("..")[1]}..${spawnSync("git", ["rev-parse", "HEAD"], { cwd: checkout, encoding: "utf8" }).stdout.trim()}`], env, (text) => (report += text))).toBe(0);
+    expect(await main(["--preview", file(REVIEWED), "--code-changes", `${range.split("..")[1]}..${spawnSync("git", ["rev-parse", "HEAD"], { cwd: checkout, encoding: "utf8" }).stdout.trim()}`], env, (text) => (report += text), checkout)).toBe(0);
     expect(report).not.toContain("**Code:**");
   });
 });
