@@ -326,8 +326,11 @@ describe("large previews", () => {
     // The creates that keep their fields are the first ones: the last are cut first.
     const shortened = reportOf(reviewOf(largePreview(500, 5)), { maxChars: 100_000 });
     expect(shortened.leftOut.changes).toEqual([]);
-    expect(shortened.leftOut.fields.map((change) => change.name)).toContain("bcreate499");
-    expect(shortened.leftOut.fields.map((change) => change.name)).not.toContain("bcreate0");
+    expect(shortened.leftOut.fields.length).toBeGreaterThan(0);
+    expect(shortened.leftOut.fields.length).toBeLessThan(500);
+    const createLines = shortened.text.split("\n").flatMap((line, index, lines) => (line.startsWith("- `+` creates") ? [lines[index + 2]?.startsWith("| field") ?? false] : []));
+    expect(createLines[0]).toBe(true);
+    expect(createLines.at(-1)).toBe(false);
     expect(shortened.text).toContain(`**Not shown** (the note's size limit): the fields of ${shortened.leftOut.fields.length} changes; an apply is held to every value`);
   });
 });
