@@ -730,3 +730,27 @@ export function reviewOf(preview: PreviewOutput): Review {
   const problems = problemsOf(diagnostics, "error");
   return { ok: problems.length === 0, counts, changes: unique, problems, warnings: problemsOf(diagnostics, "warning") };
 }
+
+/**
+ * Whether two changes are one change: the same resource, the same kind of
+ * change, the same object. An object's number is compared only where both
+ * name one: a create names its object's number only once applied, so a
+ * planned create and the apply's event of it are one change, while an update
+ * of badge 4 and one of badge 5 under one resource are two.
+ */
+export function sameChange(a: Pick<Change, "urn" | "kind" | "type" | "object">, b: Pick<Change, "urn" | "kind" | "type" | "object">): boolean {
+  if (a.urn !== b.urn || a.kind !== b.kind) return false;
+  if (a.object === b.object) return true;
+  const [one, other] = [objectName(a), objectName(b)];
+  return one.noun === other.noun && one.label === other.label && (one.id === undefined || other.id === undefined || one.id === other.id);
+}
+
+/** The planned changes an apply did not make: all of `planned` that none of `applied` is. */
+export function notApplied(planned: readonly Change[], applied: readonly Change[]): Change[] {
+  return planned.filter((change) => change.kind !== "drift" && !applied.some((done) => sameChange(done, change)));
+}
+
+/** A field of an object's state as a review shows it (a secret named only): what the state holds at `path`. */
+export function shownInState(state: StepState | null | undefined, type: string, path: string): Shown {
+  return shown(valueAt(state?.inputs, path), isSecretPath(termsOf(type), path));
+}

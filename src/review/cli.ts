@@ -10,19 +10,19 @@ import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ReadLimitExceeded, readTextWithin } from "../bounded-read";
 import { closeAllPools } from "../client";
-import { reviewOf, type Review } from "./changes";
-import { code, markdownOf, markerOf, NOTE_LIMIT, sentenceOf } from "./markdown";
-import { type AppliedRecord, appliedComment, lessApplied, notApplied } from "./applied";
-import { addNote, mergeRequestOfCommit, type NoteTarget, NotReviewed, postNote, reviewedNote, reviewNoteId, targetFromEnvironment, WRITE_REVIEW_AGAIN } from "./post";
+import { notApplied, reviewOf, type Review } from "./changes";
+import { code, type LeftOut, markdownOf, markerOf, NOTE_LIMIT, reportOf } from "./markdown";
+import { EXIT, guardVerdict, type Reviewed, type Stop } from "./guard";
+import { addNote, mergeRequestOfCommit, type NoteTarget, NotReviewed, postNote, reviewedNote, reviewNoteId, targetFromEnvironment, REVIEW_IN_FOLLOW_UP } from "./post";
+import { type CodeChanges, codeChanges } from "./code-changes";
 import { reportDrift } from "./drift";
-import { type Diagnostic, keptEngineEvents, parsePreview, type PreviewOutput, stackOfPreview } from "./preview";
+import { type Diagnostic, isEngineEvents, keptEngineEvents, parsePreview, type PreviewOutput, stackOfPreview } from "./preview";
 import { verifyDeletes } from "./verify-deletes";
-import { dataComment, differences, NoteRefused, parseSummary, reviewInNote, type Summary, summaryOf } from "./summary";
+import { dataComment, NoteRefused, parseSummary, type Rendering, renderingOf, reviewInNote, type Summary, summaryOf } from "./summary";
 
 const USAGE = `Usage: platform-review --preview <file> [options]
-  --preview <file>        the output of \`pulumi preview --json\` ("-": standard input), or of
-                          \`pulumi up --json\`: then the report of what the apply did
-  --up <file>             the same as --preview, for the output of \`pulumi up --json\`
+  --preview <file>        the output of \`pulumi preview --json\` ("-": standard input): a review, never an apply's result
+  --up <file>             the output of \`pulumi up --json\`: the report of what the apply did (its result note with --post)
   --scrubbed <file>       with --up: write its events without the SDK's debug events (which print secrets)
   --planned <file>        with --up: the preview the apply carried out (the guard's): what of it a failed apply did
                           not do is listed, and what to do next
@@ -30,6 +30,9 @@ const USAGE = `Usage: platform-review --preview <file> [options]
                           step (the stack's config, else PLATFORM_URL and PLATFORM_TOKEN; its secrets read with
                           \`pulumi config\` in this directory), and add the refusals to the preview file as its errors;
                           with --check-reviewed, a refused delete stops the apply (exit 1)
+  --code-changes <base>..<head>  the merge request's diff base and head commits: the report names the program's
+                          code, dependencies and pipeline it changes (read with git in this directory), which run
+                          with the write token at the apply
   --json <file>           also write the review as data (for --reviewed later)
   --reviewed <file>       the data of the reviewed preview: exit 3, naming each difference, when this one differs
   --check-reviewed        the same against the review token's note on the merge request merged into the commit
@@ -139,36 +142,23 @@ function resultContextLine(env: NodeJS.ProcessEnv, stopped: boolean, reviewedAt:
   return `${what}, ${stopped ? "held against" : "as reviewed in"} ${url ? `[${name}](${url})` : name}.`;
 }
 
-const NEXT_WHEN_DIFFERENT =
-  "If the server was changed by hand since the review, decide which is right: put that change into the program (a new merge request), or retry the preview and report jobs of " +
-  "this merge request's pipeline to review the preview as it is now and have it approved again. If the default branch's program does otherwise (another merge request " +
-  "merged in between), open a new merge request from the default branch to review that. Then run the default branch's pipeline again.";
-
-const NEXT_WHEN_REFUSED =
-  "give the apply's token (PLATFORM_TOKEN) what each refusal names (the role on the owner, or the object's ownership), or change the program in a new merge request; " +
-  "then run the default branch's pipeline again.";
-
 const NEXT_AFTER_FAILED_APPLY =
   "Fix what the problems above name (the token's role on the owner, the object in the way), then run this stack's apply job again for the same commit " +
-  "(retry the job, or run the default branch's pipeline again). Its guard accepts the reviewed plan less what this apply did, so it applies only what is listed as not applied; " +
+  "(retry the job, or run the default branch's pipeline again). Its guard accepts the reviewed plan less what the stack's state shows done, so it applies only what is listed as not applied; " +
   "no new review is needed unless the fix changes the program.";
 
-function guardLines(
-  found: string[],
-  next: string,
-  lead = "The preview taken before applying differs from the reviewed one; nothing was applied.",
-  heading = "Stopped: this is not what was reviewed",
-): string[] {
+/** A stopped apply's lines under its verdict: why, each reason as text, and what to do next. */
+function stopLines(stop: Stop): string[] {
   return [
-    `#### ${heading}`,
+    `#### ${stop.heading}`,
     "",
-    lead,
+    stop.lead,
     "",
-    // Each difference names objects as the program does: shown as text, never as Markdown.
-    ...found.slice(0, 40).map((line) => `- ${code(line)}`),
-    ...(found.length > 40 ? [`- and ${found.length - 40} more`] : []),
+    // Each reason names objects as the program does: shown as text, never as Markdown.
+    ...stop.found.slice(0, 40).map((line) => `- ${code(line)}`),
+    ...(stop.found.length > 40 ? [`- and ${stop.found.length - 40} more`] : []),
     "",
-    `**What to do next:** ${next[0]!.toUpperCase()}${next.slice(1)}`,
+    `**What to do next:** ${stop.next[0]!.toUpperCase()}${stop.next.slice(1)}`,
     "",
   ];
 }
@@ -178,12 +168,12 @@ function guardLines(
  * the report was rendered within (the note's limit less the data's own size),
  * so the guard renders the same report from it.
  */
-function reviewNote(review: Review, stack: string | undefined, context: string | undefined, maxChars: number): { report: string; data: string; summary: Summary } {
+function reviewNote(review: Review, rendering: Omit<Rendering, "max_chars">, maxChars: number): { report: string; data: string; summary: Summary } {
   let budget = maxChars;
   for (;;) {
-    const summary = summaryOf(review, { stack, context, max_chars: budget });
+    const summary = summaryOf(review, { ...rendering, max_chars: budget });
     const data = `${dataComment(summary)}\n`;
-    if (budget + data.length <= maxChars) return { report: markdownOf(review, { stack, context, maxChars: budget }), data, summary };
+    if (budget + data.length <= maxChars) return { report: markdownOf(review, renderingOf(summary)), data, summary };
     budget = maxChars - data.length - 16;
     if (budget < MIN_REPORT_CHARS) {
       // Too large to carry its data: the report still says what the preview proposes, and that no apply can be checked against it.
@@ -191,7 +181,8 @@ function reviewNote(review: Review, stack: string | undefined, context: string |
         `**Too large for the apply's guard:** the review's data takes ${data.length} characters, more than the note leaves beside the report; the apply after the merge will stop. Split the change into smaller merge requests.`,
         "",
       ];
-      return { report: markdownOf(review, { stack, context, maxChars, notice }), data: "", summary: summaryOf(review, { stack, context, max_chars: maxChars }) };
+      const whole = summaryOf(review, { ...rendering, max_chars: maxChars });
+      return { report: markdownOf(review, { ...renderingOf(whole), notice }), data: "", summary: whole };
     }
   }
 }
@@ -209,6 +200,7 @@ const OPTIONS = {
   "check-reviewed": { type: "boolean", default: false },
   "verify-deletes": { type: "boolean", default: false },
   planned: { type: "string" },
+  "code-changes": { type: "string" },
   stack: { type: "string" },
   post: { type: "boolean", default: false },
   url: { type: "string" },
@@ -224,10 +216,20 @@ const OPTIONS = {
 const optionsOf = (argv: string[]) => parseArgs({ args: argv, options: OPTIONS, strict: true }).values;
 type Options = ReturnType<typeof optionsOf>;
 
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, out: (text: string) => void = (text) => process.stdout.write(text)): Promise<number> {
+/**
+ * The command: its exit status. `directory` is the job's working directory,
+ * the checkout whose commits `--code-changes` names (in a CI job the shell's
+ * own; `CI_PROJECT_DIR` is not the checkout under every runner).
+ */
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  out: (text: string) => void = (text) => process.stdout.write(text),
+  directory: string = process.cwd(),
+): Promise<number> {
   const tokens = tokensOf(env);
   try {
-    return await review(argv, env, out, tokens);
+    return await review(argv, env, out, tokens, directory);
   } catch (error) {
     // A server may repeat a token in its answer; the message goes to a log anyone with the pipeline's access reads.
     if (error instanceof Error) error.message = masked(error.message, tokens);
@@ -235,7 +237,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   }
 }
 
-async function review(argv: string[], env: NodeJS.ProcessEnv, out: (text: string) => void, tokens: string[]): Promise<number> {
+async function review(argv: string[], env: NodeJS.ProcessEnv, out: (text: string) => void, tokens: string[], directory: string): Promise<number> {
   const values = optionsOf(argv);
   if (values.help) {
     out(USAGE + "\n");
@@ -253,15 +255,24 @@ async function review(argv: string[], env: NodeJS.ProcessEnv, out: (text: string
     throw new UsageError("--drift-issue: give it alone with --preview <file> (a drift check posts no note and guards no apply).");
   }
 
+  if ((values["check-reviewed"] || values.reviewed) && !values.preview) throw new UsageError("--check-reviewed, --reviewed: give --preview <file>, the preview taken before the apply.");
+  if (values["code-changes"] !== undefined && (!values.preview || values["check-reviewed"] || values.reviewed || values["drift-issue"])) {
+    throw new UsageError("--code-changes: give it with --preview <file> in the merge request's report job, whose review it goes in.");
+  }
+
   const text = masked(readInput(source), tokens);
+  // What the file is follows from the option, never from the file: a branch's job writes the file a report job posts.
+  if (values.preview && isEngineEvents(text)) {
+    throw new UsageError("--preview: the file holds engine events (the output of `pulumi up --json`); a review is made of `pulumi preview --json` only, and an apply's result only with --up.");
+  }
+  if (values.up && !isEngineEvents(text)) throw new UsageError("--up: the file holds no engine events; give the output of `pulumi up --json`.");
   if (values.scrubbed) writeFileSync(values.scrubbed, keptEngineEvents(text));
   const preview = parsePreview(text);
-  const applied = preview.applied === true;
-  if (values["verify-deletes"] && applied) throw new UsageError("--verify-deletes: give the output of `pulumi preview --json`; an apply's deletes are done.");
   const needsServer = values.post || values["check-reviewed"] || values["drift-issue"] || values["verify-deletes"];
   try {
     const refusals = values["verify-deletes"] ? await deleteVerification(preview, source, text, tokens, env, stackOf(values, preview)) : [];
-    return await reviewed(values, maxChars, env, out, tokens, preview, refusals);
+    const changed = values["code-changes"] === undefined ? undefined : await codeChanges(values["code-changes"], env, directory);
+    return await reviewed(values, maxChars, env, out, tokens, preview, refusals, changed);
   } finally {
     if (needsServer) await closeAllPools();
   }
@@ -290,7 +301,7 @@ async function deleteVerification(preview: PreviewOutput, source: string, text: 
   return refusals.map((refusal) => refusal.message);
 }
 
-/** The report of a preview (or an apply), its note, and the guard's comparison with the review: the exit status. */
+/** The report of a preview (or an apply), its note, and the guard's verdict on the apply: the exit status. */
 async function reviewed(
   values: Options,
   maxChars: number,
@@ -299,6 +310,7 @@ async function reviewed(
   tokens: string[],
   preview: PreviewOutput,
   refusals: string[],
+  changed: CodeChanges | undefined,
 ): Promise<number> {
   const review: Review = reviewOf(preview);
   const stack = stackOf(values, preview);
@@ -315,76 +327,53 @@ async function reviewed(
     if (drift.found.pending.length > 0) write(`platform-review: ${drift.found.pending.length} merged but not yet applied (reported, not a failure)\n`);
     return drift.code;
   }
-  let found: string[] = [];
-  let notice: string[] | undefined;
-  let lead = "the preview differs from the reviewed one";
-  let next = NEXT_WHEN_DIFFERENT;
   let reviewedAt: ReviewedAt | undefined;
-  let stopCode = 3;
-  try {
-    const reviewedOn = values["check-reviewed"] ? await reviewOnMergeRequest(target!, env, stack) : undefined;
-    if (target && reviewedOn) target.mergeRequestIid ??= reviewedOn.mergeRequestIid;
-    reviewedAt = reviewedOn;
-    const reviewed = values.reviewed ? parseSummary(readInput(values.reviewed)) : reviewedOn?.summary;
-    let reviewedChanges = reviewed?.changes;
-    let proposedChanges = review.changes;
-    let unfinished: string[] = [];
-    if (reviewed && reviewedOn) {
-      // A retry of an apply that failed part way: the reviewed plan less what earlier applies of this commit did.
-      const less = lessApplied(reviewed.changes, reviewedOn.applied, preview, review.changes);
-      reviewedChanges = less.remaining;
-      proposedChanges = less.proposedRest;
-      unfinished = less.unfinished.map(({ change, reason }) => `${sentenceOf(change)}: the preview shows its object made already, but not as that create finishing: ${reason}`);
-      if (less.done.length > 0) write(`platform-review: an earlier apply of this commit made ${less.done.length} of the reviewed changes; the rest of the review is held against this preview\n`);
-      for (const change of less.replacementRests) {
-        write(`platform-review: ${sentenceOf(change)}: the rest of a reviewed replacement an earlier apply of this commit cut after making its new object\n`);
-      }
-      for (const change of less.finishing) {
-        write(`platform-review: ${sentenceOf(change)}: its create failed in an earlier apply of this commit after the object was made; this apply finishes it with the reviewed values\n`);
+  let stop: Stop | undefined;
+  if (values["check-reviewed"] || values.reviewed) {
+    let evidence: Reviewed;
+    if (values.reviewed) {
+      const summary = parseSummary(readInput(values.reviewed));
+      evidence = { summary, leftOut: reportOf(summary, renderingOf(summary)).leftOut };
+    }
+    else {
+      try {
+        const onMergeRequest = await reviewOnMergeRequest(target!, env, stack);
+        reviewedAt = onMergeRequest;
+        target!.mergeRequestIid ??= onMergeRequest.mergeRequestIid;
+        evidence = { summary: onMergeRequest.summary, leftOut: onMergeRequest.leftOut };
+      } catch (error) {
+        if (!(error instanceof NotReviewed)) throw error;
+        evidence = { missing: error.message, next: error.next };
       }
     }
-    found = reviewedChanges ? differences({ changes: reviewedChanges }, { changes: proposedChanges }) : [];
-    if (found.length > 0) found.push(...unfinished);
-    if (found.length > 0) notice = guardLines(found, next);
-    else if (refusals.length > 0 && values["check-reviewed"]) {
-      found = refusals;
-      lead = "the server would refuse a delete of this apply";
-      next = NEXT_WHEN_REFUSED;
-      stopCode = 1;
-      notice = guardLines(found, next, "The server would refuse what is listed; nothing was applied.", "Stopped: the server would refuse this");
-    }
-  } catch (error) {
-    if (!(error instanceof NotReviewed)) throw error;
-    found = [error.message];
-    lead = "nothing shows that this commit's changes were reviewed";
-    next = error.next;
-    notice = guardLines(found, next, "The review of this apply cannot be shown; nothing was applied.");
+    // A delete the server would refuse stops an apply (--check-reviewed); a preview job's refusals are its errors already.
+    const verdict = guardVerdict({ reviewed: evidence, now: preview, proposed: review.changes, refusedDeletes: values["check-reviewed"] ? refusals : [] });
+    if (verdict.accepted) for (const line of verdict.log) write(`platform-review: ${line}\n`);
+    else stop = verdict;
   }
-  const result = applied || found.length > 0;
+  const result = applied || stop !== undefined;
   // A result note names the review it was held against: found by the guard, or (the apply's own run) looked up now.
   if (result && values.post && !reviewedAt) reviewedAt = await reviewOfResult(target!, env, stack);
-  const resultContext = result && values.post ? resultContextLine(env, found.length > 0, reviewedAt) : context;
-  const planned = applied && values.planned ? reviewOf(parsePreview(masked(readInput(values.planned), tokens))) : undefined;
+  const resultContext = result && values.post ? resultContextLine(env, stop !== undefined, reviewedAt) : context;
+  const planned = applied && values.planned ? reviewOf(parsePlanned(masked(readInput(values.planned), tokens))) : undefined;
   const left = planned ? notApplied(planned.changes, review.changes) : [];
   const failedApply = applied && !review.ok;
   const resultOptions = { notApplied: { changes: left, failed: preview.failed ?? [] }, next: failedApply ? NEXT_AFTER_FAILED_APPLY : undefined };
-  // An apply's result keeps what it did, for the guard of a retry of the same commit (./applied.ts).
-  const commit = env.CI_COMMIT_SHA && COMMIT.test(env.CI_COMMIT_SHA) ? env.CI_COMMIT_SHA : undefined;
-  const resultData = applied && commit ? `${appliedComment(commit, review.changes, preview.madeByFailedCreates)}\n` : "";
+  // A result note is history for people, and carries no data: nothing reads it as evidence of what an apply did.
   const note = result
     ? {
-        report: markdownOf(review, { stack, maxChars, context: resultContext, applied, notice, result, ...resultOptions }),
-        data: resultData,
+        report: markdownOf(review, { stack, maxChars, context: resultContext, applied, notice: stop ? stopLines(stop) : undefined, result, ...resultOptions }),
+        data: "",
         summary: summaryOf(review, { stack, context: resultContext, max_chars: maxChars }),
       }
-    : reviewNote(review, stack, context, maxChars);
+    : reviewNote(review, { stack, context, ...(changed ? { code_changes: changed } : {}) }, maxChars);
   if (values.json) writeFileSync(values.json, JSON.stringify(note.summary, null, 2) + "\n");
   if (!values.quiet) out(note.report);
   // A guard that passes leaves the review's note as its reviewers read it; one that stops says why in a note of its own.
   if (values.post && (result || !values["check-reviewed"])) await post(target!, env, stack, result, note.report + note.data);
-  if (found.length > 0) {
-    write(`platform-review: ${lead}:\n${found.map((line) => `  - ${line}`).join("\n")}\nplatform-review: what to do next: ${next}\n`);
-    return stopCode;
+  if (stop) {
+    write(`platform-review: ${stop.summary}:\n${stop.found.map((line) => `  - ${line}`).join("\n")}\nplatform-review: what to do next: ${stop.next}\n`);
+    return stop.exitCode;
   }
   if (failedApply) {
     const counts = `${review.changes.filter((change) => change.kind !== "drift").length} applied${planned ? `, ${left.length} not applied` : ""}`;
@@ -392,9 +381,15 @@ async function reviewed(
   }
   if (values["expect-no-changes"] && review.changes.length > 0) {
     write(`platform-review: ${review.changes.length} change${review.changes.length === 1 ? "" : "s"} where none was expected (see the report)\n`);
-    return 1;
+    return EXIT.failed;
   }
-  return review.ok ? 0 : 1;
+  return review.ok ? EXIT.ok : EXIT.failed;
+}
+
+/** The preview an apply carried out (--planned): a preview's JSON, never events. */
+function parsePlanned(text: string): PreviewOutput {
+  if (isEngineEvents(text)) throw new UsageError("--planned: the file holds engine events; give the preview the apply carried out (`pulumi preview --json`).");
+  return parsePreview(text);
 }
 
 type Values = Record<string, string | boolean | undefined>;
@@ -411,30 +406,28 @@ function serverTarget(values: Values, env: NodeJS.ProcessEnv): NoteTarget {
  * brought the commit being applied, its data read from the note's last line,
  * and its report rendered again from that data: a note whose text is not what
  * its data renders was edited (or forged), and what its reader saw is unknown.
- * With it, what earlier applies of the commit did (their result notes' data).
  */
-async function reviewOnMergeRequest(target: NoteTarget, env: NodeJS.ProcessEnv, stack: string | undefined): Promise<ReviewedAt & { summary: Summary; applied: AppliedRecord[] }> {
+async function reviewOnMergeRequest(target: NoteTarget, env: NodeJS.ProcessEnv, stack: string | undefined): Promise<ReviewedAt & { summary: Summary; leftOut: LeftOut }> {
   const commit = env.CI_COMMIT_SHA;
   if (!commit) throw new UsageError("--check-reviewed needs the commit being applied (CI_COMMIT_SHA).");
-  const found = await reviewedNote(target, commit, { review: markerOf(stack), result: markerOf(stack, true) }, env.CI_COMMIT_BRANCH || undefined);
-  target.mergeRequestIid ??= found.mergeRequestIid;
+  const found = await reviewedNote(target, commit, markerOf(stack), env.CI_COMMIT_BRANCH || undefined);
   const where = `the review note ${found.noteId} on merge request !${found.mergeRequestIid}`;
   let read: ReturnType<typeof reviewInNote>;
   try {
     read = reviewInNote(found.body);
   } catch (error) {
-    if (error instanceof NoteRefused) throw new NotReviewed(`${where} cannot stand as the review: ${error.message}`, WRITE_REVIEW_AGAIN);
+    if (error instanceof NoteRefused) throw new NotReviewed(`${where} cannot stand as the review: ${error.message}`, REVIEW_IN_FOLLOW_UP);
     throw error;
   }
-  const rendered = markdownOf(read.summary, { stack: read.summary.stack, context: read.summary.context, maxChars: read.summary.max_chars });
-  if (rendered !== read.report || (read.summary.stack ?? "") !== (stack ?? "")) {
+  const rendered = reportOf(read.summary, renderingOf(read.summary));
+  if (rendered.text !== read.report || (read.summary.stack ?? "") !== (stack ?? "")) {
     throw new NotReviewed(
       `${where} was edited, or is not the tool's: its text is not what its data renders, so what its reader saw is not what it says was reviewed ` +
         "(a note another version of platform-review wrote renders otherwise too)",
-      WRITE_REVIEW_AGAIN,
+      REVIEW_IN_FOLLOW_UP,
     );
   }
-  return { mergeRequestIid: found.mergeRequestIid, webUrl: found.webUrl, noteId: found.noteId, summary: read.summary, applied: found.applied };
+  return { mergeRequestIid: found.mergeRequestIid, webUrl: found.webUrl, noteId: found.noteId, summary: read.summary, leftOut: rendered.leftOut };
 }
 
 /**
@@ -493,7 +486,7 @@ export function run(): void {
     (error: unknown) => {
       const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
       process.stderr.write(`platform-review: ${(error as Error).message}\n${usage ? `\n${USAGE}\n` : ""}`);
-      process.exitCode = usage ? 2 : 1;
+      process.exitCode = usage ? EXIT.usage : EXIT.failed;
     },
   );
 }

@@ -2,8 +2,9 @@
  * The review as Markdown for a merge request note: the verdict first, what
  * destroys before anything else, then takeovers, updates, creates, drift and
  * the problems the preview found; each section grouped by owner. Long
- * sections fold; a report past the note's size limit drops detail, then
- * changes, and says so.
+ * sections fold; a report past the note's size limit leaves out the fields of
+ * drift and creates before those of updates, then lines the same way, never
+ * what destroys, and says what it left out.
  *
  * Every text that comes from a program or a server (names, owners, kinds,
  * field paths, values, messages) is data: it goes through `code`, and
@@ -13,6 +14,7 @@
  * mentions, emoji and URLs in text become links everywhere but in code).
  */
 import { type Change, type ChangeKind, type FieldChange, objectName, ownerName, type Review, type Shown, SHOWN_CHARACTERS } from "./changes";
+import type { CodeChanges } from "./code-changes";
 import { termsOf } from "./terms";
 import { visible } from "../visible-text";
 
@@ -275,6 +277,51 @@ function problemLines(title: string, problems: Review["problems"]): string[] {
   return [`#### ${title} (${problems.length})`, "", ...items, ""];
 }
 
+/** The files of a project that are its dependencies: what `npm ci` installs, and from where. */
+const DEPENDENCY_FILE = /(?:^|\/)(?:package\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|\.npmrc|\.yarnrc(?:\.yml)?|\.pnpmfile\.cjs)$|(?:^|\/)(?:vendor|node_modules)\/|\.tgz$/;
+/** The files that define a pipeline's jobs. */
+const PIPELINE_FILE = /(?:^|\/)\.gitlab-ci\.ya?ml$|^\.gitlab\/|^\.github\/workflows\//;
+/** The stacks' settings: what the preview above shows the effect of. */
+const STACK_SETTINGS_FILE = /(?:^|\/)Pulumi(?:\.[^/]+)?\.ya?ml$/;
+/** The most changed files a report names one by one. */
+const FILES_SHOWN = 50;
+
+/**
+ * What the merge request changes besides the platform: the merged program,
+ * its dependencies and the pipeline run with the write token at the apply,
+ * so their diff is part of the review; a preview shows only what they do
+ * while it runs.
+ */
+function codeChangeLines(changes: CodeChanges): string[] {
+  if ("unread" in changes) {
+    return [`**Code:** which files this merge request changes could not be read (${code(changes.unread, MESSAGE_CHARACTERS)}). Merged, its code runs with the platform's write token at the apply, beyond what this preview shows: review its diff as part of this change.`, ""];
+  }
+  const { files } = changes;
+  if (files.length === 0) return [];
+  const dependencies = files.filter((file) => DEPENDENCY_FILE.test(file));
+  const pipeline = files.filter((file) => PIPELINE_FILE.test(file));
+  const program = files.filter((file) => !DEPENDENCY_FILE.test(file) && !PIPELINE_FILE.test(file) && !STACK_SETTINGS_FILE.test(file));
+  const parts = [
+    program.length > 0 && `the program's code (${plural(program.length, "file")})`,
+    dependencies.length > 0 && `its dependencies (${plural(dependencies.length, "file")})`,
+    pipeline.length > 0 && `the pipeline (${plural(pipeline.length, "file")})`,
+  ].filter(Boolean);
+  if (parts.length === 0) return [`**Files:** this merge request changes only the stacks' settings (${plural(files.length, "file")}); its effect is the preview below.`, ""];
+  const ordered = [...dependencies, ...pipeline, ...program, ...files.filter((file) => STACK_SETTINGS_FILE.test(file) && !DEPENDENCY_FILE.test(file) && !PIPELINE_FILE.test(file))];
+  const shown = ordered.slice(0, FILES_SHOWN).map((file) => `- ${code(file, NAME_CHARACTERS)}`);
+  if (ordered.length > FILES_SHOWN) shown.push(`- and ${ordered.length - FILES_SHOWN} more`);
+  return [
+    `**Code:** this merge request changes ${parts.join(", ")}. Merged, it runs with the platform's write token at the apply, beyond what this preview shows: review its diff as part of this change.`,
+    "",
+    "<details><summary>The files it changes</summary>",
+    "",
+    ...shown,
+    "",
+    "</details>",
+    "",
+  ];
+}
+
 const LEGEND = "<sub>`-` deletes · `+-` replaces · `=` takes over · `~` updates · `+` creates · `!` drift. Secret values are never shown.</sub>";
 
 export interface MarkdownOptions {
@@ -294,6 +341,8 @@ export interface MarkdownOptions {
   notApplied?: { changes: Change[]; failed: readonly string[] };
   /** The last lines: what to do next (a failed apply). */
   next?: string;
+  /** The files the merge request changes (git's paths), or why they were not read: the report names the code, dependencies and pipeline among them. */
+  codeChanges?: CodeChanges;
 }
 
 /**
@@ -304,7 +353,7 @@ export interface MarkdownOptions {
 export const markerOf = (stack: string | undefined, applied = false) =>
   `<!-- platform-review${applied ? "-applied" : ""} stack=${JSON.stringify(stack ?? "").replace(/</g, "\\u003c").replace(/>/g, "\\u003e")} -->`;
 
-/** The changes in the order the report shows them: by section, then by owner. Its first changes are what a shortened report keeps. */
+/** The changes in the order the report shows them: by section, then by owner. */
 function inReportOrder(changes: Change[]): Change[] {
   const ordered: Change[] = [];
   for (const kind of Object.keys(SECTIONS) as ChangeKind[]) {
@@ -313,63 +362,107 @@ function inReportOrder(changes: Change[]): Change[] {
   return ordered;
 }
 
-/** The lines of each change, rendered once however often the report is laid out. */
-function changeText(detailed: boolean, applied: boolean): (change: Change) => string {
-  const rendered = new Map<Change, string>();
-  return (change) => {
-    let text = rendered.get(change);
+/** The lines of each change, with or without its fields, rendered once however often the report is laid out. */
+function changeText(applied: boolean): (change: Change, detailed: boolean) => string {
+  const rendered = [new Map<Change, string>(), new Map<Change, string>()];
+  return (change, detailed) => {
+    const cache = rendered[detailed ? 1 : 0]!;
+    let text = cache.get(change);
     if (text === undefined) {
-      text = changeLines(change, detailed || !!SECTIONS[change.kind].destructive, applied).join("\n");
-      rendered.set(change, text);
+      text = changeLines(change, detailed, applied).join("\n");
+      cache.set(change, text);
     }
     return text;
   };
 }
 
-function render(review: Review, ordered: Change[], options: MarkdownOptions, linesOf: (change: Change) => string, shortened: boolean, limitChanges = ordered.length): string {
+/** What a report leaves out to fit its note: the changes shown without their fields, and the changes not shown at all. */
+export interface LeftOut {
+  fields: Change[];
+  changes: Change[];
+}
+
+/** One cut a report may make to fit: a change's fields, or the change. */
+interface Cut {
+  change: Change;
+  whole: boolean;
+}
+
+/**
+ * The cuts that make a report fit, in the order they are made: a review
+ * counts only for what it shows, so what changes existing objects is shown
+ * longest. Drift goes first, then creates (the last first), then updates and
+ * takeovers: their fields first, then the lines. What destroys is cut only
+ * where it alone is more than a note holds.
+ */
+function cutsInOrder(ordered: Change[]): Cut[] {
+  const rank = (change: Change) => (SECTIONS[change.kind].destructive ? 3 : change.kind === "drift" ? 0 : change.kind === "create" ? 1 : 2);
+  const lastFirst = (levels: number[]) => levels.flatMap((level) => ordered.filter((change) => rank(change) === level).reverse());
+  const cutsOf = (changes: Change[]) => [...changes.filter((change) => change.fields.length > 0).map((change) => ({ change, whole: false })), ...changes.map((change) => ({ change, whole: true }))];
+  return [...cutsOf(lastFirst([0, 1, 2])), ...cutsOf(lastFirst([3]))];
+}
+
+function leftOutBy(cuts: readonly Cut[]): LeftOut {
+  const changes = new Set(cuts.filter((cut) => cut.whole).map((cut) => cut.change));
+  return { fields: cuts.filter((cut) => !cut.whole && !changes.has(cut.change)).map((cut) => cut.change), changes: [...changes] };
+}
+
+function render(review: Review, ordered: Change[], options: MarkdownOptions, linesOf: (change: Change, detailed: boolean) => string, leftOut: LeftOut): string {
   const title = options.applied ? "Pulumi up" : "Pulumi preview";
   const head = [markerOf(options.stack, options.result ?? options.applied), `### ${title}${options.stack ? ` of stack ${code(options.stack, NAME_CHARACTERS)}` : ""}`, "", verdictOf(review, options.applied), ""];
   if (options.context) head.push(contextMarkdown(options.context), "");
   if (options.notice) head.push(...options.notice);
-  const shownChanges = ordered.slice(0, limitChanges);
+  if (options.codeChanges) head.push(...codeChangeLines(options.codeChanges));
+  const hidden = new Set(leftOut.changes);
+  const withoutFields = new Set(leftOut.fields);
+  const shownChanges = hidden.size === 0 ? ordered : ordered.filter((change) => !hidden.has(change));
+  const lineOf = (change: Change) => linesOf(change, !withoutFields.has(change));
   // Concatenated, never spread into a call: a section may hold tens of thousands of lines.
   let body: string[] = [];
   for (const kind of Object.keys(SECTIONS) as ChangeKind[]) {
     const changes = shownChanges.filter((change) => change.kind === kind);
-    if (changes.length > 0) body = body.concat(sectionLines(kind, changes, linesOf, !!options.applied));
+    if (changes.length > 0) body = body.concat(sectionLines(kind, changes, lineOf, !!options.applied));
   }
   if (options.notApplied && options.notApplied.changes.length > 0) body = body.concat(notAppliedLines(options.notApplied.changes, options.notApplied.failed));
   body = body.concat(problemLines(options.applied ? "Problems" : "Problems found at preview", review.problems), problemLines("Warnings", review.warnings));
   if (options.next) body.push(`**What to do next:** ${options.next}`, "");
-  const left = ordered.length - shownChanges.length;
   const tail: string[] = [];
-  if (left > 0) tail.push(`**Truncated:** ${plural(left, "more change")} not shown here (the note's size limit); the review's data (\`--json\`, kept by the pipeline) has them all.`, "");
-  else if (shortened) tail.push("**Shortened:** fields are shown for destructive steps only (the note's size limit); the review's data (`--json`, kept by the pipeline) has them all.", "");
+  if (hidden.size + withoutFields.size > 0) {
+    const what = [withoutFields.size > 0 && `the fields of ${plural(withoutFields.size, "change")}`, hidden.size > 0 && plural(hidden.size, "change")].filter(Boolean).join(", and ");
+    const consequence = options.applied
+      ? "the apply's kept events have them all."
+      : "an apply is held to every value it makes, so the apply after the merge stops and names them: split the change into smaller merge requests.";
+    tail.push(`**Not shown** (the note's size limit): ${what}; ${consequence}`, "");
+  }
   tail.push(LEGEND);
   return [...head, ...body, ...tail].join("\n") + "\n";
 }
 
 /**
- * The report as Markdown, within `maxChars`: full, then without the fields of
- * non-destructive steps, then with fewer changes. Each change is rendered
- * once; only the layout is repeated while looking for the most that fit.
+ * The report as Markdown within `maxChars`, and what it leaves out to fit
+ * (see `cutsInOrder`): the fewest cuts that fit, found by halving. Each
+ * change is rendered once; only the layout is repeated.
  */
-export function markdownOf(review: Review, options: MarkdownOptions = {}): string {
+export function reportOf(review: Review, options: MarkdownOptions = {}): { text: string; leftOut: LeftOut } {
   const max = options.maxChars ?? NOTE_LIMIT;
   const ordered = inReportOrder(review.changes);
-  const applied = !!options.applied;
-  const full = render(review, ordered, options, changeText(true, applied), false);
-  if (full.length <= max) return full;
-  const destructiveOnly = changeText(false, applied);
-  const shortened = render(review, ordered, options, destructiveOnly, true);
-  if (shortened.length <= max) return shortened;
-  // The most changes that fit, found by halving (the destructive ones come first, so they stay).
-  let low = 0;
-  let high = ordered.length;
+  const linesOf = changeText(!!options.applied);
+  const none: LeftOut = { fields: [], changes: [] };
+  const full = render(review, ordered, options, linesOf, none);
+  if (full.length <= max) return { text: full, leftOut: none };
+  const cuts = cutsInOrder(ordered);
+  let low = 1;
+  let high = cuts.length;
   while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if (render(review, ordered, options, destructiveOnly, true, middle).length <= max) low = middle;
-    else high = middle - 1;
+    const middle = Math.floor((low + high) / 2);
+    if (render(review, ordered, options, linesOf, leftOutBy(cuts.slice(0, middle))).length <= max) high = middle;
+    else low = middle + 1;
   }
-  return render(review, ordered, options, destructiveOnly, true, low);
+  const leftOut = leftOutBy(cuts.slice(0, high));
+  return { text: render(review, ordered, options, linesOf, leftOut), leftOut };
+}
+
+/** The report as Markdown within `maxChars` (see `reportOf`). */
+export function markdownOf(review: Review, options: MarkdownOptions = {}): string {
+  return reportOf(review, options).text;
 }

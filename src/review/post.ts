@@ -8,7 +8,6 @@ import { commitMergeRequestsPath, type ListedMergeRequest, listedMergeRequestReq
 import { CURRENT_USER_PATH, userRequests } from "../api/users";
 import type { Connection } from "../connection";
 import { client, withConnection } from "../engine/process-connections";
-import { type AppliedRecord, appliedInNote } from "./applied";
 
 /** Where the note goes, from the CI's own variables or the command's options. */
 export interface NoteTarget {
@@ -93,9 +92,10 @@ export class NotReviewed extends Error {
   }
 }
 
-/** The next step when the review note cannot be read or trusted: the merge request's report job writes it again. */
-export const WRITE_REVIEW_AGAIN =
-  "retry the preview and report jobs of the merge request's pipeline (the report job writes the review note again), have the review approved, then run the default branch's pipeline again";
+/** The next step when the review note cannot be read or trusted: the merge request is merged, so the change is reviewed again in another. */
+export const REVIEW_IN_FOLLOW_UP =
+  "open a follow-up merge request from the default branch (a commit that restates the change, or an empty one: `git commit --allow-empty`): its report job writes a review note of what the apply would do now, " +
+  "and the apply of its merge is held against it once approved. A merged merge request cannot be approved again, so retrying its pipeline proves nothing";
 
 /**
  * The merge request that brought `commit` into the branch: a merged one whose
@@ -162,29 +162,17 @@ export async function reviewNoteId(target: NoteTarget, marker: string): Promise<
 /**
  * The review of `marker`'s stack on the merge request that brought `commit`:
  * the first note with the marker that the token's own user wrote (the one
- * `postNote` rewrites); and what earlier applies of the commit did, from the
- * data of that user's result notes (`resultMarker`) for the commit (a retry
- * of an apply that failed part way, see ./applied.ts). Anyone else's note,
- * whatever it holds, is not read.
+ * `postNote` rewrites). Anyone else's note, whatever it holds, is not read;
+ * nor is any result note, the bot's included: what an earlier apply did is
+ * the stack's state's to say (./guard.ts).
  */
-export async function reviewedNote(
-  target: NoteTarget,
-  commit: string,
-  markers: { review: string; result: string },
-  branch?: string,
-): Promise<{ mergeRequestIid: number; webUrl: string; noteId: number; body: string; applied: AppliedRecord[] }> {
+export async function reviewedNote(target: NoteTarget, commit: string, marker: string, branch?: string): Promise<{ mergeRequestIid: number; webUrl: string; noteId: number; body: string }> {
   const request = await mergeRequestOfCommit(target, commit, branch);
   const mergeRequestIid = request.iid;
   return withTarget(target, async () => {
     const me = await userRequests.get(client(), CURRENT_USER_PATH);
-    const mine = (await client().list<Note>(notesPath({ ...target, mergeRequestIid }), { sort: "asc", order_by: "created_at" })).filter((note) => note.author.id === me.id);
-    const note = mine.find((candidate) => candidate.body.startsWith(markers.review));
-    if (!note) throw new NotReviewed(`merge request !${mergeRequestIid}, which brought commit ${commit}, has no review of this stack by ${me.username} (the review token's user)`, WRITE_REVIEW_AGAIN);
-    const applied = mine
-      .filter((candidate) => candidate.body.startsWith(markers.result))
-      .map((candidate) => appliedInNote(candidate.body))
-      .filter((record): record is AppliedRecord => record?.commit === commit);
-    return { mergeRequestIid, webUrl: request.web_url, noteId: note.id, body: note.body, applied };
+    const note = await findNote({ ...target, mergeRequestIid }, marker, me.id);
+    if (!note) throw new NotReviewed(`merge request !${mergeRequestIid}, which brought commit ${commit}, has no review of this stack by ${me.username} (the review token's user)`, REVIEW_IN_FOLLOW_UP);
+    return { mergeRequestIid, webUrl: request.web_url, noteId: note.id, body: note.body };
   });
 }
-

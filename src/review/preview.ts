@@ -12,6 +12,8 @@ const stepState = z.looseObject({
   id: z.string().optional(),
   inputs: z.record(z.string(), z.unknown()).optional().nullable(),
   outputs: z.record(z.string(), z.unknown()).optional().nullable(),
+  /** The engine's record of a create that failed after the provider made the object: the object is in the state with these errors, and the next apply finishes it. */
+  initErrors: z.array(z.string()).optional().nullable(),
 });
 
 /** How one property changes, as the engine's detailed diff says it. */
@@ -42,12 +44,6 @@ export const previewOutput = z.looseObject({
   applied: z.boolean().optional(),
   /** Read from `pulumi up --json`: the resources whose step failed, or was refused before it started. */
   failed: z.array(z.string()).optional(),
-  /**
-   * Read from `pulumi up --json`: each create that failed after the server
-   * made its object, and that object's id (the engine keeps it in the state
-   * with the failure, and the next run finishes it).
-   */
-  madeByFailedCreates: z.array(z.object({ urn: z.string(), id: z.string() })).optional(),
 });
 
 export type PreviewOutput = z.output<typeof previewOutput>;
@@ -77,6 +73,15 @@ function stepOfEvent(metadata: Record<string, unknown>): unknown {
 }
 
 /**
+ * The engine's words, under `pulumi up --plan`, for an operation of the plan
+ * the run never reached: after another step failed, the update stops, and it
+ * says so for each step it did not start. Then it is no problem of its own,
+ * and its resource's step did not fail: it was not applied. Alone, it is the
+ * problem (the program did otherwise than its plan).
+ */
+const PLAN_NOT_REACHED = /^(?:error: )?expected resource operations for \S+ but none were seen\s*$/;
+
+/**
  * `pulumi up --json` writes the engine's events, one JSON object a line: the
  * steps it carried out, its diagnostics, and its summary. Read into the form
  * of a preview, with an error for a run whose summary says it failed.
@@ -85,7 +90,7 @@ export function parseEngineEvents(text: string): PreviewOutput {
   const steps: unknown[] = [];
   const diagnostics: Diagnostic[] = [];
   const failed: string[] = [];
-  const made: { urn: string; id: string }[] = [];
+  const notReached: Diagnostic[] = [];
   let result: string | undefined;
   for (const line of text.split("\n")) {
     if (!line.startsWith('{"sequence":')) continue;
@@ -95,23 +100,20 @@ export function parseEngineEvents(text: string): PreviewOutput {
     if (event.resOutputsEvent) steps.push(stepOfEvent(event.resOutputsEvent.metadata));
     const failedUrn = event.resOpFailedEvent?.metadata.urn;
     if (typeof failedUrn === "string") failed.push(failedUrn);
-    const madeId = event.resOpFailedEvent ? idOfFailedCreate(event.resOpFailedEvent.metadata) : undefined;
-    if (typeof failedUrn === "string" && madeId !== undefined) made.push({ urn: failedUrn, id: madeId });
-    if (event.diagnosticEvent && event.diagnosticEvent.severity !== "debug") diagnostics.push(event.diagnosticEvent);
-    // A step refused before it started (its check failed) has an error on its resource and no failed event.
-    if (event.diagnosticEvent?.severity === "error" && event.diagnosticEvent.urn) failed.push(event.diagnosticEvent.urn);
+    const diagnostic = event.diagnosticEvent;
+    if (diagnostic && diagnostic.severity === "error" && PLAN_NOT_REACHED.test(diagnostic.message)) notReached.push(diagnostic);
+    else if (diagnostic && diagnostic.severity !== "debug") {
+      diagnostics.push(diagnostic);
+      // A step refused before it started (its check failed) has an error on its resource and no failed event.
+      if (diagnostic.severity === "error" && diagnostic.urn) failed.push(diagnostic.urn);
+    }
     if (event.summaryEvent) result = event.summaryEvent.result;
   }
   if (result === undefined) throw new Error("The file holds no summary event: give the output of `pulumi up --json` as it ended.");
+  const stoppedOtherwise = diagnostics.some((d) => d.severity === "error") || failed.length > 0;
+  if (!stoppedOtherwise) diagnostics.push(...notReached);
   if (result !== "succeeded" && !diagnostics.some((d) => d.severity === "error")) diagnostics.push({ severity: "error", message: `The update ${result}.` });
-  return previewOutput.parse({ steps, diagnostics, applied: true, ...(failed.length > 0 ? { failed } : {}), ...(made.length > 0 ? { madeByFailedCreates: made } : {}) });
-}
-
-/** The id of the object a failed create made: its failed event's new state has one when the provider said the object exists. */
-function idOfFailedCreate(metadata: Record<string, unknown>): string | undefined {
-  if (metadata.op !== "create") return undefined;
-  const id = (metadata.new as { id?: unknown } | null | undefined)?.id;
-  return typeof id === "string" && id !== "" ? id : undefined;
+  return previewOutput.parse({ steps, diagnostics, applied: true, ...(failed.length > 0 ? { failed: [...new Set(failed)] } : {}) });
 }
 
 /**
@@ -164,9 +166,17 @@ export function isStackResource(urn: string): boolean {
   return parts.length === 4 && parts[2] === STACK_TYPE && parts[0]!.startsWith("urn:pulumi:");
 }
 
-/** Parses the text of `pulumi preview --json`; a message that says what is wrong otherwise. */
+/** Whether a text is the event stream of `pulumi up --json` (or `preview --json` with events), not one preview object. */
+export const isEngineEvents = (text: string) => /^\{"sequence":/m.test(text);
+
+/**
+ * Parses the text of `pulumi preview --json`, or the events of `pulumi up
+ * --json`; a message that says what is wrong otherwise. Only events make an
+ * apply's report: a preview object's own `applied` or `failed` is dropped,
+ * whatever wrote it.
+ */
 export function parsePreview(text: string): PreviewOutput {
-  if (/^\{"sequence":/m.test(text)) return parseEngineEvents(text);
+  if (isEngineEvents(text)) return parseEngineEvents(text);
   let value: unknown;
   try {
     value = JSON.parse(jsonPart(text));
@@ -175,7 +185,8 @@ export function parsePreview(text: string): PreviewOutput {
   }
   const parsed = previewOutput.safeParse(value);
   if (!parsed.success) throw new Error(`The preview file is not the JSON of \`pulumi preview --json\`: ${parsed.error.issues[0]?.message}`);
-  return parsed.data;
+  const { applied: _applied, failed: _failed, ...preview } = parsed.data;
+  return preview;
 }
 
 /** The value the CLI writes for an output not known until the apply. */

@@ -1,16 +1,15 @@
 /**
- * The review as data (`platform-review --json`), and the guard of the apply:
- * a preview taken again before `up` compared with the one reviewed, change by
- * change and field by field. Secret values are in neither: where a secret
- * changed, both sides say only that it did. The data holds all the report was
- * rendered from, so the guard can render it again and hold it against the
- * note a reviewer read.
+ * The review as data (`platform-review --json`, and the last line of its
+ * note): what the apply's guard (./guard.ts) holds a later preview to. Secret
+ * values are not in it: where a secret changed, it says only that it did. It
+ * holds all the report was rendered from, so the guard can render it again
+ * and hold it against the note a reviewer read. The one codec of note data.
  */
 import { gunzipSync, gzipSync } from "node:zlib";
 import { z } from "zod";
-import { type Change, CHANGE_KINDS, isRecord, kindOf, nameOf, type Review, sameValue } from "./changes";
-import { countsLine, sentenceOf } from "./markdown";
-import { isStackResource } from "./preview";
+import { CHANGE_KINDS, isRecord, kindOf, nameOf, type Review } from "./changes";
+import type { CodeChanges } from "./code-changes";
+import { countsLine, type MarkdownOptions, sentenceOf } from "./markdown";
 
 export const SUMMARY_VERSION = 2;
 
@@ -21,7 +20,17 @@ export interface Rendering {
   context?: string;
   /** The longest report it was rendered within (the note's limit less its data). */
   max_chars?: number;
+  /** The files the merge request changes, as git read them in the report job (its code, dependencies and pipeline), or why they were not read. */
+  code_changes?: CodeChanges;
 }
+
+/** The options that render a summary's report again as it was rendered (`markdownOf`, `reportOf`). */
+export const renderingOf = (summary: Summary): MarkdownOptions => ({
+  stack: summary.stack,
+  context: summary.context,
+  maxChars: summary.max_chars,
+  ...(summary.code_changes ? { codeChanges: summary.code_changes } : {}),
+});
 
 export interface Summary extends Review, Rendering {
   version: typeof SUMMARY_VERSION;
@@ -53,6 +62,7 @@ const summarySchema = z.looseObject({
   stack: z.string().optional(),
   context: z.string().optional(),
   max_chars: z.number().int().positive().optional(),
+  code_changes: z.union([z.object({ files: z.array(z.string()) }), z.object({ unread: z.string() })]).optional(),
   ok: z.boolean(),
   counts: z.record(z.enum(CHANGE_KINDS), z.number().int().nonnegative()),
   problems: z.array(problemSchema),
@@ -89,38 +99,6 @@ function checkedSummary(value: unknown): Summary {
   const parsed = summarySchema.safeParse(value);
   if (!parsed.success) throw new Error(`The reviewed summary is not one platform-review --json wrote: ${parsed.error.issues[0]?.path.join(".")} ${parsed.error.issues[0]?.message}`);
   return parsed.data as unknown as Summary;
-}
-
-/** One change's identity across two previews: the same resource, the same kind of change, the same object. */
-const keyOf = (change: Change) => `${change.urn}\u0000${change.kind}\u0000${change.object}`;
-
-/** What the guard compares of a change besides its identity: whose it is, why it is replaced, and every field in full (a long value by its digest). */
-const comparedOf = (change: Change) => ({ owner: change.owner, newOwner: change.newOwner ?? null, reasons: change.reasons ?? [], fields: change.fields });
-
-/**
- * What the preview taken now would do that the reviewed one did not say, or
- * the other way: each difference as a sentence. Empty when they agree.
- */
-export function differences(reviewed: Pick<Review, "changes">, now: Pick<Review, "changes">): string[] {
-  // A review recorded before the stack's own resource was left out of the changes may still list it.
-  const before = new Map(reviewed.changes.filter((change) => !isStackResource(change.urn)).map((change) => [keyOf(change), change]));
-  const after = new Map(now.changes.map((change) => [keyOf(change), change]));
-  const found: string[] = [];
-  for (const [key, change] of after) {
-    const was = before.get(key);
-    if (!was) found.push(`not reviewed: ${sentenceOf(change)}`);
-    else if (!sameValue(comparedOf(was), comparedOf(change))) found.push(`${sentenceOf(change)}: ${fieldDifference(was, change)}`);
-  }
-  for (const [key, change] of before) if (!after.has(key)) found.push(`reviewed but no longer proposed: ${sentenceOf(change)}`);
-  return found;
-}
-
-function fieldDifference(reviewed: Change, now: Change): string {
-  const byPath = (change: Change) => new Map(change.fields.map((field) => [field.path, field]));
-  const [was, is] = [byPath(reviewed), byPath(now)];
-  const differing = [...new Set([...was.keys(), ...is.keys()])].filter((path) => !sameValue(was.get(path), is.get(path)));
-  if (differing.length > 0) return `fields differ from the review: ${differing.join(", ")}`;
-  return reviewed.owner !== now.owner || reviewed.newOwner !== now.newOwner ? "its owner differs from the review" : "its reasons differ from the review";
 }
 
 /** The most a note's data may decompress to: far more than any report's (whose note is at most 1,000,000 characters). */

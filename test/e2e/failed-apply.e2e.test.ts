@@ -144,7 +144,7 @@ describe.sequential("an apply that fails part way, and its retry, through the te
     maintainerOfAcmeIs(50);
     const apply = await runJob("apply", defaultBranchPipeline());
     expect(apply.code, `${apply.stdout}\n${apply.stderr}`).toBe(0);
-    expect(apply.stderr).toContain("an earlier apply of this commit made 1 of the reviewed changes");
+    expect(apply.stderr).toContain("the stack's state shows 1 of the reviewed changes done as reviewed");
     expect(await badgeNames("groups", "acme")).toEqual(["acme-status"]);
     const [, retry] = await resultNotes();
     expect(retry!.body).toContain(`commit \`${commitSha}\``);

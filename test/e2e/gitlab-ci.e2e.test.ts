@@ -193,13 +193,20 @@ afterAll(async () => {
 describe.sequential("the template's pipeline under gitlab-ci-local, two stacks", { timeout: 10 * 60_000 }, () => {
   let iid: number;
   let head: string;
+  /** The merge request's diff base: main's head when its branch was made. */
+  let base: string;
   const mergeRequestPipeline = () =>
-    pipeline(head, { CI_PIPELINE_SOURCE: "merge_request_event", CI_MERGE_REQUEST_IID: String(iid), CI_MERGE_REQUEST_EVENT_TYPE: "detached", CI_MERGE_REQUEST_TARGET_BRANCH_NAME: "main" }, false);
+    pipeline(
+      head,
+      { CI_PIPELINE_SOURCE: "merge_request_event", CI_MERGE_REQUEST_IID: String(iid), CI_MERGE_REQUEST_EVENT_TYPE: "detached", CI_MERGE_REQUEST_TARGET_BRANCH_NAME: "main", CI_MERGE_REQUEST_DIFF_BASE_SHA: base },
+      false,
+    );
 
   it("a merge request pipeline posts one review note per stack; the program runs with the read token only", async () => {
     // A second merge request's branch, made now: behind main once the first is merged.
     await api.post(apiPath`/projects/${projectId}/repository/branches`, { branch: "docs", ref: "main" });
     await api.post(apiPath`/projects/${projectId}/repository/branches`, { branch: "badge", ref: "main" });
+    base = git(["--git-dir", origin, "rev-parse", "main"], work).trim();
     head = await commit("badge", { "index.ts": readFileSync(path.join(checkout, "index.ts"), "utf8").replace('name: "pipeline"', 'name: "pipeline-status"') }, "Platform: the status badge");
     iid = (await api.post<{ iid: number }>(apiPath`/projects/${projectId}/merge_requests`, { source_branch: "badge", target_branch: "main", title: "Platform: the status badge" })).iid;
     const run = await mergeRequestPipeline();
@@ -211,6 +218,9 @@ describe.sequential("the template's pipeline under gitlab-ci-local, two stacks",
     // The preview job's log shows the report; each note ends with the review's data, the line the guard reads.
     expect(run.output).toContain("creates badge <code>pipeline-status</code> of project <code>acme/web</code>");
     for (const note of notes) expect(note.body.trimEnd().split("\n").at(-1)).toMatch(/^<!-- platform-review-data [A-Za-z0-9+/=]+ -->$/);
+    // The code it changes, read by the report job's git from the merge request's commits: it runs with the write token once merged.
+    for (const note of notes) expect(note.body).toContain("**Code:** this merge request changes the program's code (1 file). Merged, it runs with the platform's write token at the apply");
+    for (const note of notes) expect(note.body).toMatch(/\n- <code>index(&#46;|\.)ts<\/code>\n/);
   });
 
   it("a second push rewrites each stack's note in place", async () => {

@@ -110,7 +110,7 @@ describe.sequential("the retry of an apply cut in a create and in a replacement"
     emulator.clearFaults();
     const { guard, up, result } = await applyJob(2);
     expect(guard.code, `${guard.stdout}\n${guard.stderr}`).toBe(0);
-    expect(guard.stderr).toContain("creates pipeline schedule `Nightly deploy (retry test)` of project acme/web: its create failed in an earlier apply of this commit");
+    expect(guard.stderr).toContain("creates pipeline schedule `Nightly deploy (retry test)` of project acme/web: its create failed in an earlier apply after the object was made");
     expect(guard.stderr).toContain("deletes SAML group link `platform-ops` of group acme: the rest of a reviewed replacement");
     expect(up!.code, up!.stderr).toBe(0);
     expect(result!.code, result!.stderr).toBe(0);

@@ -8,7 +8,8 @@
  * merge request's state, merge time and merge or squash commit, as a real
  * server records them.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -17,7 +18,7 @@ import { apiPath, closeAllPools, PlatformClient } from "../../src";
 import { startEmulator, mergeRequestStore, type Emulator } from "../../src/emulator";
 import { reviewOf } from "../../src/review/changes";
 import { main } from "../../src/review/cli";
-import { markdownOf, markerOf } from "../../src/review/markdown";
+import { code, markdownOf, markerOf } from "../../src/review/markdown";
 import { postNote } from "../../src/review/post";
 import { parsePreview } from "../../src/review/preview";
 import { dataComment, summaryOf } from "../../src/review/summary";
@@ -143,6 +144,17 @@ describe("the merge request the guard reads", () => {
     expect(stderr).toContain("the preview differs from the reviewed one");
   });
 
+  it("makes three requests: the merge requests of the commit, the review token's user, the merge request's notes", async () => {
+    const mr = await openMergeRequest();
+    expect(await review(mr.iid, REVIEWED)).toBe(0);
+    const commit = newSha();
+    merge(mr.iid, { merge: commit });
+    const mark = emulator.mark();
+    expect(await guard(commit, REVIEWED), stderr).toBe(0);
+    const requests = emulator.requestsSince(mark).map((request) => `${request.method} ${request.path.replace(/\/[0-9a-f]{40}(\/|$)/g, "/:sha$1").replace(/\/\d+(\/|$)/g, "/:n$1")}`);
+    expect(requests).toEqual(["GET /api/v4/projects/:n/repository/commits/:sha/merge_requests", "GET /api/v4/user", "GET /api/v4/projects/:n/merge_requests/:n/notes"]);
+  });
+
   it("with --post, a passing guard leaves the review's note as its reviewers read it; a stopped one says why in a note of its own", async () => {
     const mr = await openMergeRequest();
     await review(mr.iid, REVIEWED);
@@ -186,13 +198,14 @@ describe("the merge request the guard reads", () => {
     expect(applied!.body).toContain(`Applied commit \`${commit}\` ([job](https://platform.example.com/acme/web/-/jobs/1)), as reviewed in ${link}.`);
   });
 
-  it("a stop for a review note that cannot be read says to write it again", async () => {
+  it("a stop for a merged merge request without a review says what can be done: a follow-up merge request, not approving it again", async () => {
     const mr = await openMergeRequest();
     const commit = newSha();
     merge(mr.iid, { merge: commit });
     expect(await guard(commit, REVIEWED)).toBe(3);
     expect(stderr).toContain("has no review of this stack by alice");
-    expect(stderr).toContain("what to do next: retry the preview and report jobs of the merge request's pipeline");
+    expect(stderr).toContain("what to do next: open a follow-up merge request from the default branch");
+    expect(stderr).not.toMatch(/have it approved again|retry the preview and report jobs/);
   });
 
   it("finds a squash commit, and a fast-forward merge by the head", async () => {
@@ -325,7 +338,7 @@ describe("the note the guard reads", () => {
     // A later open merge request that holds the same commit gets nothing.
     record(other.iid).sha = commit;
     captureStderr();
-    const code = await main(["--preview", file(fixture("applied.json")), "--post", "--quiet"], ci({ CI_COMMIT_SHA: commit, CI_COMMIT_BRANCH: "main" }), () => {});
+    const code = await main(["--up", file(fixture("applied.json")), "--post", "--quiet"], ci({ CI_COMMIT_SHA: commit, CI_COMMIT_BRANCH: "main" }), () => {});
     expect(code, stderr).toBeLessThan(2);
     expect((await notesOf(mr.iid)).some((note) => note.body.startsWith(markerOf("e2e", true)))).toBe(true);
     expect((await notesOf(other.iid)).some((note) => note.body.includes("platform-review"))).toBe(false);
@@ -372,5 +385,157 @@ describe("what the command reads and prints", () => {
     expect(text).not.toContain(secret);
     expect(text.trim().split("\n").map((line) => (JSON.parse(line) as { sequence: number }).sequence)).toEqual([2, 3, 4]);
     expect(report).toContain("### Pulumi up of stack <code>e2e</code>");
+  });
+});
+
+/** Badge steps of stack `e2e`, as `pulumi preview --json` writes them. */
+const BADGE = "pulumi-nodejs:dynamic/platform:Badge";
+const badgeUrn = (name: string) => `urn:pulumi:e2e::review-e2e::${BADGE}::${name}`;
+const badgeInputs = (name: string, linkUrl: string) => ({ group: "acme", name, linkUrl, imageUrl: "https://ci.example.com/b.svg" });
+const badgeState = (id: number, name: string, linkUrl: string) => ({ type: BADGE, urn: badgeUrn(name), id: `groups/acme/badges/${id}`, inputs: badgeInputs(name, linkUrl), outputs: { ...badgeInputs(name, linkUrl), badgeId: id } });
+
+describe("the bot cannot be made to vouch for an apply that never happened", () => {
+  const SCAN = badgeUrn("security-scan");
+  const REVIEWED_CREATE = JSON.stringify({ steps: [{ op: "create", urn: SCAN, newState: { type: BADGE, urn: SCAN, inputs: badgeInputs("security-scan", "https://scan.example.com") } }] });
+  /** `pulumi up --json` of an apply whose create of the badge failed after making badge 1: what the branch's preview job wrote as its "preview". */
+  const FAILED_UP = [
+    { sequence: 1, timestamp: 1, resOpFailedEvent: { metadata: { op: "create", urn: SCAN, type: BADGE, new: badgeState(1, "security-scan", "https://scan.example.com") }, status: 1, steps: 1 } },
+    { sequence: 2, timestamp: 1, diagnosticEvent: { urn: SCAN, prefix: "error: ", message: "Badge: the create failed after the badge was made\n", color: "never", severity: "error" } },
+    { sequence: 3, timestamp: 1, summaryEvent: { result: "failed" } },
+  ]
+    .map((event) => JSON.stringify(event))
+    .join("\n");
+  /** The apply's preview after the merge: badge 1 (another team's) in the state under the reviewed resource, updated to the reviewed values. */
+  const TAKEOVER = JSON.stringify({
+    steps: [
+      { op: "refresh", urn: SCAN, oldState: badgeState(1, "security-scan", "https://theirs.example.com"), newState: badgeState(1, "security-scan", "https://theirs.example.com") },
+      { op: "update", urn: SCAN, oldState: badgeState(1, "security-scan", "https://theirs.example.com"), newState: badgeState(1, "security-scan", "https://scan.example.com") },
+    ],
+  });
+  /** A result note's data as the apply wrote it before: the commit, and a create that failed after making badge 1. */
+  const resultData = (commit: string) =>
+    `<!-- platform-review-applied-data ${gzipSync(JSON.stringify({ version: 1, commit, applied: [], made: [{ urn: SCAN, id: "groups/acme/badges/1" }] })).toString("base64")} -->`;
+
+  it("the report job posts no result for an `up` output given as the preview", async () => {
+    const mr = await openMergeRequest();
+    expect(await review(mr.iid, REVIEWED_CREATE)).toBe(0);
+    // The report job, given the branch's file: an `up` output named as the preview.
+    captureStderr();
+    await expect(main(["--preview", file(FAILED_UP), "--post", "--quiet"], ci({ CI_MERGE_REQUEST_IID: String(mr.iid), CI_COMMIT_SHA: mr.sha }), () => {})).rejects.toThrow(
+      /--preview: the file holds engine events/,
+    );
+    expect((await notesOf(mr.iid)).some((note) => note.body.startsWith(markerOf("e2e", true)))).toBe(false);
+    merge(mr.iid, {});
+    expect(await guard(mr.sha, TAKEOVER)).toBe(3);
+  });
+
+  it("a result note the review token's user wrote, saying the reviewed create failed after making another team's badge, lets nothing through", async () => {
+    const mr = await openMergeRequest();
+    expect(await review(mr.iid, REVIEWED_CREATE)).toBe(0);
+    // The review token itself writing such a result note (a branch's pipeline that reads the token can): nothing to the guard.
+    await postNote({ url: emulator.url, token: emulator.tokens.alice!, project: String(projectId), mergeRequestIid: mr.iid }, markerOf("e2e", true), `${markerOf("e2e", true)}\nresult\n${resultData(mr.sha)}\n`);
+    // A fast-forward merge: the head is the commit applied.
+    merge(mr.iid, {});
+    expect(await guard(mr.sha, TAKEOVER)).toBe(3);
+    expect(stderr).toContain("not reviewed: updates badge 1 `security-scan` of group acme");
+    expect(stderr).toContain("the stack's state does not record a create of it that failed after making its object");
+  });
+});
+
+describe("a review counts only for what its reviewers were shown", () => {
+  /** Text that stays markup in every escaping: each character is written as a reference. */
+  const punctuation = "[]|$<`".repeat(45);
+  const creates = Array.from({ length: 350 }, (_, index) => {
+    const name = `scan-${index}-${"[]|".repeat(20)}`;
+    const urn = badgeUrn(`scan${index}`);
+    return { op: "create", urn, newState: { type: BADGE, urn, inputs: { ...badgeInputs(name, `https://ci.example.com/${index}/${punctuation}`), imageUrl: `https://ci.example.com/${index}.svg?${punctuation}` } } };
+  });
+  const ATTACKER = "https://attacker.example.com/collect";
+  const update = { op: "update", urn: badgeUrn("team"), oldState: badgeState(1, "team", "https://team.example.com"), newState: badgeState(1, "team", ATTACKER) };
+  const PLAN = JSON.stringify({ steps: [...creates, update] });
+
+  it("a report too large for its note shows the update's values, and the apply stops, naming what the note did not show", async () => {
+    const mr = await openMergeRequest();
+    expect(await review(mr.iid, PLAN)).toBe(0);
+    const [note] = await notesOf(mr.iid);
+    expect(note!.body.length).toBeLessThanOrEqual(1_000_000);
+    // The update of an existing badge keeps its values, before and after, whatever the creates take.
+    expect(note!.body).toContain(`| ${code("linkUrl", 200)} | ${code("https://team.example.com", 300)} | ${code(ATTACKER, 300)} |`);
+    expect(note!.body).toMatch(/\*\*Not shown\*\* \(the note's size limit\): the fields of \d+ changes/);
+    const commit = newSha();
+    merge(mr.iid, { merge: commit });
+    expect(await guard(commit, PLAN)).toBe(3);
+    expect(stderr).toContain("the review did not show all that the apply would do");
+    expect(stderr).toMatch(/not shown in the review: the values of creates badge `scan-\d+-/);
+    expect(stderr).not.toMatch(/not shown in the review: .*updates badge 1/);
+  });
+});
+
+describe("the report says what code the merge request changes", () => {
+  /** A repository with a program, its lockfile and its pipeline, and a branch that changes each: the report job's checkout, and its two commits. */
+  function branchChangingCode(): { checkout: string; range: string } {
+    const checkout = mkdtempSync(path.join(work, "repository-"));
+    const git = (...args: string[]) => {
+      const ran = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@localhost", ...args], { cwd: checkout, encoding: "utf8" });
+      if (ran.status !== 0) throw new Error(ran.stderr);
+      return ran.stdout.trim();
+    };
+    git("init", "--quiet", "--initial-branch=main");
+    const write = (name: string, text: string) => {
+      mkdirSync(path.dirname(path.join(checkout, name)), { recursive: true });
+      writeFileSync(path.join(checkout, name), text);
+    };
+    for (const name of ["index.ts", "package-lock.json", ".gitlab-ci.yml", "Pulumi.dev.yaml", "README.md"]) write(name, "before\n");
+    // A branch's attributes that would run a program for a diff: names only are read, so none runs.
+    write(".gitattributes", "* diff=evil\n");
+    git("add", "-A");
+    git("commit", "--quiet", "-m", "base");
+    const base = git("rev-parse", "HEAD");
+    for (const name of ["index.ts", "package-lock.json", ".gitlab-ci.yml", "Pulumi.dev.yaml", "vendor/pkg/index.js", "[x](https:__evil.example.com) @all.ts"]) write(name, "after\n");
+    git("add", "-A");
+    git("commit", "--quiet", "-m", "change");
+    git("config", "diff.evil.textconv", `touch ${path.join(checkout, "textconv-ran")} && cat`);
+    return { checkout, range: `${base}..${git("rev-parse", "HEAD")}` };
+  }
+
+  it("names the program's code, its dependencies and the pipeline the branch changes, inert, and the guard renders the note again the same", async () => {
+    const { checkout, range } = branchChangingCode();
+    const mr = await openMergeRequest();
+    captureStderr();
+    const env = ci({ CI_MERGE_REQUEST_IID: String(mr.iid), PATH: process.env.PATH ?? "" });
+    expect(await main(["--preview", file(REVIEWED), "--code-changes", range, "--post", "--quiet"], env, () => {}, checkout)).toBe(0);
+    const [note] = await notesOf(mr.iid);
+    expect(note!.body).toContain(
+      "**Code:** this merge request changes the program's code (2 files), its dependencies (2 files), the pipeline (1 file). Merged, it runs with the platform's write token at the apply",
+    );
+    for (const name of ["package-lock.json", "vendor/pkg/index.js", ".gitlab-ci.yml", "index.ts", "Pulumi.dev.yaml"]) expect(note!.body).toContain(`- ${code(name, 200)}\n`);
+    expect(note!.body).toContain(`- ${code("[x](https:__evil.example.com) @all.ts", 200)}\n`);
+    expect(note!.body).not.toContain("[x](https");
+    expect(existsSync(path.join(checkout, "textconv-ran"))).toBe(false);
+    const commit = newSha();
+    merge(mr.iid, { merge: commit });
+    expect(await guard(commit, REVIEWED), stderr).toBe(0);
+  });
+
+  it("says when it cannot tell which files changed, and says nothing of code where no file changed", async () => {
+    const { checkout, range } = branchChangingCode();
+    let report = "";
+    const env = { PATH: process.env.PATH ?? "" };
+    expect(await main(["--preview", file(REVIEWED), "--code-changes", `..${range.split("..")[1]}`], env, (text) => (report += text), checkout)).toBe(0);
+    expect(report).toContain(`**Code:** which files this merge request changes could not be read (${code("the merge request's commits are not known (CI_MERGE_REQUEST_DIFF_BASE_SHA and its head)", 2000)})`);
+    // Outside a repository, files named as the commits are not compared instead.
+    const elsewhere = mkdtempSync(path.join(work, "not-a-repository-"));
+    const [base, head] = range.split("..") as [string, string];
+    writeFileSync(path.join(elsewhere, base), "a\n");
+    writeFileSync(path.join(elsewhere, head), "b\n");
+    report = "";
+    expect(await main(["--preview", file(REVIEWED), "--code-changes", range], env, (text) => (report += text), elsewhere)).toBe(0);
+    expect(report).toContain("**Code:** which files this merge request changes could not be read");
+    expect(report).toContain("not a git repository");
+    report = "";
+    const settingsOnly = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "--quiet", "--allow-empty", "-m", "empty"], { cwd: checkout });
+    expect(settingsOnly.status).toBe(0);
+    expect(await main(["--preview", file(REVIEWED), "--code-changes", `${range.split("..")[1]}..${spawnSync("git", ["rev-parse", "HEAD"], { cwd: checkout, encoding: "utf8" }).stdout.trim()}`], env, (text) => (report += text), checkout)).toBe(0);
+    expect(report).not.toContain("**Code:**");
   });
 });

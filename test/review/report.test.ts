@@ -14,9 +14,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { reviewOf, type Review } from "../../src/review/changes";
 import { main } from "../../src/review/cli";
-import { code, markdownOf, markerOf, NOTE_LIMIT } from "../../src/review/markdown";
+import { code, markdownOf, markerOf, NOTE_LIMIT, reportOf } from "../../src/review/markdown";
 import { parsePreview, type PreviewOutput, type PreviewStep } from "../../src/review/preview";
-import { differences, parseSummary, summaryOf } from "../../src/review/summary";
+import { parseSummary, summaryOf } from "../../src/review/summary";
+import { differences } from "../../src/review/guard";
 import { HOSTILE, hostilePreview } from "./hostile-corpus";
 
 const fixtures = path.join(__dirname, "fixtures");
@@ -314,22 +315,31 @@ describe("large previews", () => {
     for (let i = 3000; i < 3060; i++) expect(report).toContain(`deletes badge ${i} <code>badge-${i}</code>`);
   });
 
-  it("past a smaller limit, drop the fields of what does not destroy, then changes, and say so", () => {
+  it("past a smaller limit, leave out the fields of creates, then creates, never what destroys, and say what is left out", () => {
     const review = reviewOf(largePreview(3000, 60));
-    const comment = markdownOf(review, { maxChars: 65_536 });
+    const { text: comment, leftOut } = reportOf(review, { maxChars: 65_536 });
     expect(comment.length).toBeLessThanOrEqual(65_536);
-    expect(comment).toMatch(/\*\*Truncated:\*\* \d+ more changes not shown here/);
+    expect(leftOut.fields.length + leftOut.changes.length).toBeGreaterThan(0);
+    expect([...leftOut.fields, ...leftOut.changes].every((change) => change.kind === "create")).toBe(true);
+    expect(comment).toContain(`**Not shown** (the note's size limit): the fields of ${leftOut.fields.length} changes, and ${leftOut.changes.length} changes; an apply is held to every value`);
     for (let i = 3000; i < 3060; i++) expect(comment).toContain(`deletes badge ${i} <code>badge-${i}</code>`);
-    const shortened = markdownOf(reviewOf(largePreview(500, 5)), { maxChars: 100_000 });
-    expect(shortened).toContain("**Shortened:** fields are shown for destructive steps only");
+    // The creates that keep their fields are the first ones: the last are cut first.
+    const shortened = reportOf(reviewOf(largePreview(500, 5)), { maxChars: 100_000 });
+    expect(shortened.leftOut.changes).toEqual([]);
+    expect(shortened.leftOut.fields.length).toBeGreaterThan(0);
+    expect(shortened.leftOut.fields.length).toBeLessThan(500);
+    const createLines = shortened.text.split("\n").flatMap((line, index, lines) => (line.startsWith("- `+` creates") ? [lines[index + 2]?.startsWith("| field") ?? false] : []));
+    expect(createLines[0]).toBe(true);
+    expect(createLines.at(-1)).toBe(false);
+    expect(shortened.text).toContain(`**Not shown** (the note's size limit): the fields of ${shortened.leftOut.fields.length} changes; an apply is held to every value`);
   });
 });
 
 describe("the guard: the preview before the apply against the reviewed one", () => {
   it("agrees with itself, and names each difference", () => {
     const reviewed = parseSummary(JSON.stringify(summaryOf(reviewOfFixture("change"))));
-    expect(differences(reviewed, reviewOfFixture("change"))).toEqual([]);
-    const found = differences(reviewed, reviewOfFixture("change-refresh"));
+    expect(differences(reviewed.changes, reviewOfFixture("change").changes)).toEqual([]);
+    const found = differences(reviewed.changes, reviewOfFixture("change-refresh").changes);
     expect(found).toContain("not reviewed: deletes badge 4 `stray` of group acme");
     expect(found).toContain("updates badge 2 `docs` of group acme: fields differ from the review: linkUrl");
   });
@@ -360,8 +370,8 @@ describe("long values: shown shortened, compared in full", () => {
 
   it("two plans that differ after the 297th character differ for the guard, also read back from the data", () => {
     const reviewed = parseSummary(JSON.stringify(summaryOf(reviewOf(update(`${long}x`)))));
-    expect(differences(reviewed, reviewOf(update(`${long}x`)))).toEqual([]);
-    expect(differences(reviewed, reviewOf(update(`${long}y`)))).toEqual(["updates pipeline schedule 1 `short` of project acme/web: fields differ from the review: description"]);
+    expect(differences(reviewed.changes, reviewOf(update(`${long}x`)).changes)).toEqual([]);
+    expect(differences(reviewed.changes, reviewOf(update(`${long}y`)).changes)).toEqual(["updates pipeline schedule 1 `short` of project acme/web: fields differ from the review: description"]);
   });
 
   it("a secret is never digested", () => {
