@@ -166,6 +166,9 @@ export interface Emulator {
 }
 
 export const DEFAULT_MAX_URL_LENGTH = 8192;
+
+/** How long an idle connection stays open: the 65 s of the nginx a real server is bundled with (`keepalive_timeout`). */
+const KEEP_ALIVE_MS = 65_000;
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const MUTATING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -529,6 +532,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const server: Server = tls
     ? createTlsServer({ ...serverOptions, cert: tls.cert, key: tls.key, ...(tls.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: true } : {}) }, listener)
     : createServer(serverOptions, listener);
+  // nginx in front of a real server keeps an idle connection 65 s; Node's own 5 s lets a client reuse a socket the
+  // emulator is closing at that moment, and under load that race failed tests with ECONNRESET.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
