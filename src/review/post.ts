@@ -26,6 +26,7 @@ interface Note {
   id: number;
   body: string;
   author: { id: number };
+  updated_at?: string | null;
 }
 
 /** The variables a merge request pipeline has on the platform, and the package's own as the fallback. */
@@ -173,6 +174,16 @@ export async function reviewedNote(target: NoteTarget, commit: string, marker: s
     const me = await userRequests.get(client(), CURRENT_USER_PATH);
     const note = await findNote({ ...target, mergeRequestIid }, marker, me.id);
     if (!note) throw new NotReviewed(`merge request !${mergeRequestIid}, which brought commit ${commit}, has no review of this stack by ${me.username} (the review token's user)`, REVIEW_IN_FOLLOW_UP);
+    // A report job run again after the merge (its pipeline retried) rewrites the note with what nobody approved.
+    const rewritten = Date.parse(note.updated_at ?? "");
+    const merged = Date.parse(request.merged_at ?? "");
+    if (rewritten > merged) {
+      throw new NotReviewed(
+        `the review note ${note.id} on merge request !${mergeRequestIid} was rewritten at ${note.updated_at}, after the merge at ${request.merged_at}: ` +
+          "what it says now was never approved (a report job run again after the merge writes it)",
+        REVIEW_IN_FOLLOW_UP,
+      );
+    }
     return { mergeRequestIid, webUrl: request.web_url, noteId: note.id, body: note.body };
   });
 }

@@ -225,10 +225,12 @@ describe("the merge request the guard reads", () => {
     const first = await openMergeRequest();
     await review(first.iid, OTHER);
     const commit = newSha();
-    merge(first.iid, { merge: commit }, "2026-01-01T10:00:00.000Z");
+    // Merge times after every review note, the second merge an hour after the first.
+    const at = (hours: number) => new Date(Date.now() + 60_000 + hours * 3_600_000).toISOString();
+    merge(first.iid, { merge: commit }, at(0));
     const second = await openMergeRequest();
     await review(second.iid, REVIEWED);
-    merge(second.iid, { squash: commit }, "2026-01-01T11:00:00.000Z");
+    merge(second.iid, { squash: commit }, at(1));
     expect(await guard(commit, REVIEWED), stderr).toBe(0);
     expect(await guard(commit, OTHER)).toBe(3);
   });
@@ -311,6 +313,21 @@ describe("the note the guard reads", () => {
     merge(mr.iid, { merge: commit });
     expect(await guard(commit, REVIEWED)).toBe(3);
     expect(stderr).toContain(`the review note ${note!.id} on merge request !${mr.iid} was edited, or is not the tool's`);
+  });
+
+  it("refuses a note the report job rewrote after the merge: what it says then was never approved", async () => {
+    const mr = await openMergeRequest();
+    await review(mr.iid, REVIEWED);
+    const commit = newSha();
+    merge(mr.iid, { merge: commit });
+    expect(await guard(commit, REVIEWED), stderr).toBe(0);
+    // The merge request's pipeline retried after the merge: its report job previews again and rewrites the note.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await review(mr.iid, OTHER)).toBe(0);
+    expect(await guard(commit, OTHER)).toBe(3);
+    expect(stderr).toContain(`on merge request !${mr.iid} was rewritten at`);
+    expect(stderr).toContain("after the merge at");
+    expect(stderr).toContain("open a follow-up merge request");
   });
 
   it("refuses data that decompresses beyond 8 MiB, without decompressing it all", async () => {
