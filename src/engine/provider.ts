@@ -6,6 +6,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
+import equal from "fast-deep-equal";
 import { client, configureConnection, connectionProblem, verifyAtPreview } from "./process-connections";
 import { withResourceConnections } from "./connections";
 import type { AnyResourceDefinition, EngineContext, Live } from "./definition";
@@ -14,7 +15,7 @@ import { PRIOR_VALUE_OUTPUTS, settingsLifecycle } from "./settings";
 import { ExplainedError, PartialCreateError } from "./errors";
 import { hiddenFromToken } from "./gone";
 import { previewAdoption, previewImport, previewSettings, warnTakeover } from "./import";
-import { actedOn, type Envelope, envelopeOf, OWNER_PATH_KEY, type Takeover, withEnvelope, withoutEngineKeys } from "./envelope";
+import { actedOn, type Envelope, envelopeOf, OWNER_PATH_KEY, SECRETS_CHANGED_KEY, type Takeover, withEnvelope, withoutEngineKeys } from "./envelope";
 import { shownOnce } from "./shown-once";
 import { duringOperation } from "./engine-end";
 import { noteProgramRunning } from "./stored-config";
@@ -442,7 +443,35 @@ function refreshed(engine: Engine, id: string, args: Args, live: Live, props: Ar
   // `check` adds the fingerprints of the declared files to the inputs: the refreshed inputs keep those applied,
   // or the next preview would show `fingerprints` as a change.
   if (kept.fingerprints !== undefined) inputs.fingerprints = kept.fingerprints;
-  return { id, props: outs, inputs };
+  const secretsChanged = changedSecretPaths(engine, args, outs);
+  return { id, props: secretsChanged.length > 0 ? { ...outs, [SECRETS_CHANGED_KEY]: secretsChanged } : outs, inputs };
+}
+
+/**
+ * The paths of the secret values a refresh found other than last applied
+ * (`recorded`): of each property or output kept secret (a write-only one is
+ * never read back) and each property with secret parts, down through objects.
+ */
+function changedSecretPaths(engine: Engine, recorded: Args, outs: Args): string[] {
+  const { definition, propertySet, traits } = engine;
+  const holdsSecrets = (name: string) => {
+    if (propertySet.has(name)) return (traits(name).secret === true && !traits(name).writeOnly) || traits(name).secretParts !== undefined;
+    const output = definition.outputs[name];
+    return output !== undefined && typeof output !== "function" && output.secret === true;
+  };
+  const paths: string[] = [];
+  for (const name of Object.keys(outs).filter(holdsSecrets)) {
+    if (name in recorded) differingPaths(recorded[name], outs[name], name, paths);
+  }
+  return paths.sort();
+}
+
+/** The paths under which two values differ: down through plain objects, a list or a value compared whole. */
+function differingPaths(before: unknown, after: unknown, path: string, into: string[]): void {
+  const isObject = (value: unknown): value is Args => value !== null && typeof value === "object" && !Array.isArray(value);
+  if (isObject(before) && isObject(after)) {
+    for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) differingPaths(before[key], after[key], /^[A-Za-z_]\w*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`, into);
+  } else if (!equal(before, after)) into.push(path);
 }
 
 function stripUndefined(args: Args): Args {
