@@ -38,6 +38,7 @@ export type ReadKey =
   | { read: "object owner"; id: string }
   | { read: "target"; what: string }
   | { read: "untold flag"; flag: string }
+  | { read: "ref"; owner: string; kind: "branch" | "tag"; name: string }
   | { read: "answer"; request: string };
 
 /** What each read gives; undefined where the server would not tell. */
@@ -54,6 +55,8 @@ export interface ReadAnswers {
   "object owner": string | null | undefined;
   /** Whether the object is there; undefined when the server will not tell. */
   target: boolean | undefined;
+  /** Whether the branch or tag is there; undefined when the server will not tell. */
+  ref: boolean | undefined;
   "untold flag": void;
   /** A GET's answer as the server gave it (see `sharingReads` in ./verify.ts). */
   answer: unknown;
@@ -77,6 +80,7 @@ const SUBJECT: { [R in ReadKey["read"]]: readonly Exclude<keyof Extract<ReadKey,
   list: ["list", "owner"],
   "object owner": ["id"],
   target: ["what"],
+  ref: ["owner", "kind", "name"],
   "untold flag": ["flag"],
   answer: ["request"],
 };

@@ -33,6 +33,10 @@
  * - per owner and kind of object that must be unique, one list; per list
  *   with a limit the new object joins (a registry's upstreams), one list, the
  *   same read when it is also the uniqueness list.
+ * - per branch or tag an input names (a schedule's `ref`), once:
+ *   `GET /projects/:id/repository/branches/:name` (a short name that may be a
+ *   tag as well: `GET /projects/:id/repository/tags/:name` too); a missing
+ *   one is named with the project's default branch, from its read above.
  * - per existing object whose owner decides a step (`Needs.ownership`: a
  *   pipeline schedule changed or deleted), once, by diff, and only when the
  *   token's role does not do without ownership.
@@ -49,12 +53,13 @@
 import { effectiveMemberPath, FEATURE_DEFINITIONS_PATH, featureDefinitionRequests, featureFlagRequests, FEATURES_PATH, LICENSE_PATH, licenseRequests, memberRequests, namespaceRequests, namespacePath } from "../api/access-facts";
 import { groupRequests, groupPath } from "../api/groups";
 import { projectRequests, projectPath, type Project } from "../api/projects";
+import { branchPath, namedRefRequests, tagPath } from "../api/repository";
 import { CURRENT_USER_PATH, userRequests, type User } from "../api/users";
 import { ApiError, flagOff, missingOrHidden, NetworkError, type PlatformClient, type Query, roleNeeded, tierNeeded } from "../client";
 import { verifyAtPreview } from "./process-connections";
 import type { EngineContext, Live } from "./definition";
 import { warn } from "./engine-log";
-import { ownerInWords, ROLE_LEVELS, topLevelNeeded, type Gate, type GroupObjectOwner, type Needs, type OwnerFacts, type Role, type Room, type Tier, type Uniqueness } from "../api/needs";
+import { ownerInWords, ROLE_LEVELS, topLevelNeeded, type Gate, type GroupObjectOwner, type Needs, type OwnerFacts, type RefNeed, type Role, type Room, type Tier, type Uniqueness } from "../api/needs";
 import { keepAnswer, readOnce, readsOf, type ServerReads as RunReads, type UserFacts } from "./run-caches";
 
 /** What the check of one resource passes: its kind, what a create of it needs, and what it is about to do. */
@@ -179,6 +184,12 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
     );
     if (there === false) failures.push({ property: "", reason: `${target.property}: ${missingOrHidden(target.what, user.username)}` });
   }
+  if (needs.refs && failures.length === 0 && owner.kind === "project") {
+    for (const ref of needs.refs.filter((named) => creating || request.changed?.includes(named.property))) {
+      const missing = await refShortfall(ctx, reads, owner, ref);
+      if (missing) failures.push({ property: "", reason: `${ref.property}: ${missing}` });
+    }
+  }
   const tierInputChanged = needs.tierFor?.properties.some((name) => request.changed?.includes(name)) === true;
   if (!creating && !tierInputChanged) return failures;
   const missingTier = needs.tier && !shown.has("tier") ? await tierShortfall(ctx, reads, owner, user, needs.tier) : undefined;
@@ -235,6 +246,40 @@ async function unmetLicenceGates(request: VerificationRequest, reads: RunReads, 
   return gates
     .filter((gate) => TIER_RANK[licensed] < TIER_RANK[gate.tier!])
     .map((gate) => ({ property: "", reason: `${gate.property}: ${tierNeeded(gate.tier!, "the instance", { purpose: "this setting", shortfall: licenceShortfall(licensed) })}` }));
+}
+
+/**
+ * Why the server would refuse the branch or tag a ref names, in words; undefined
+ * when it is there or the server does not tell (a repository the token may not read).
+ * A short name may be a branch or a tag, but not both: the server would not know which.
+ */
+async function refShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, ref: RefNeed): Promise<string | undefined> {
+  const full = /^refs\/(heads|tags)\/(.+)$/.exec(ref.name);
+  const name = full ? full[2]! : ref.name;
+  const kinds: ("branch" | "tag")[] = full ? [full[1] === "heads" ? "branch" : "tag"] : ref.kind === "branch" ? ["branch"] : ["branch", "tag"];
+  const found = await Promise.all(kinds.map((kind) => refThere(ctx, reads, owner, kind, name)));
+  if (found.includes(undefined)) return undefined;
+  const there = kinds.filter((_, index) => found[index]);
+  const project = ownerName(owner);
+  if (there.length === 2) {
+    return `${JSON.stringify(name)} is both a branch and a tag of ${project}, which the server refuses as ambiguous: name one in full (refs/heads/${name} or refs/tags/${name})`;
+  }
+  if (there.length === 1) return undefined;
+  const what = kinds.length === 2 ? "branch or tag" : kinds[0]!;
+  const existing = owner.defaultBranch ? `its default branch is ${owner.defaultBranch}` : "its repository has no branch yet";
+  return `${project} has no ${what} ${JSON.stringify(name)} (${existing})`;
+}
+
+/** Whether a branch or tag is in the project's repository, once per run; undefined when the server does not say (not its 404 of the ref). */
+function refThere(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, kind: "branch" | "tag", name: string): Promise<boolean | undefined> {
+  const path = kind === "branch" ? branchPath(owner.id, name) : tagPath(owner.id, name);
+  const subject = kind === "branch" ? "Branch" : "Tag";
+  return readOnce(reads, { read: "ref", owner: owner.apiPath, kind, name }, () =>
+    namedRefRequests.get(ctx.client, path).then(
+      () => true,
+      (error: unknown) => (error instanceof ApiError && error.status === 404 && error.notFoundSubject === subject ? false : error instanceof ApiError && error.status < 500 ? undefined : Promise.reject(error)),
+    ),
+  );
 }
 
 /** A failure for each list the new object would join that is already full; a list that cannot be read is not judged (the create will say why). */
@@ -326,7 +371,14 @@ export function ownerFacts(ctx: EngineContext, reads: RunReads, kind: "group" | 
       const facts: OwnerFacts =
         kind === "group"
           ? await groupRequests.get(client, groupPath(ref), { with_projects: false }).then((group) => ({ kind, id: group.id, fullPath: group.full_path, apiPath: groupPath(group.id) }))
-          : await projectRequests.get(client, projectPath(ref)).then((project) => ({ kind, id: project.id, fullPath: project.path_with_namespace, apiPath: projectPath(project.id), accessLevel: projectAccessLevel(project) }));
+          : await projectRequests.get(client, projectPath(ref)).then((project) => ({
+              kind,
+              id: project.id,
+              fullPath: project.path_with_namespace,
+              apiPath: projectPath(project.id),
+              accessLevel: projectAccessLevel(project),
+              ...(project.default_branch ? { defaultBranch: project.default_branch } : {}),
+            }));
       keepAnswer(reads, { read: "owner", kind, ref: facts.id }, facts);
       return facts;
     } catch (error) {
