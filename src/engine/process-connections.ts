@@ -60,3 +60,9 @@ export function connectionSecrets(): string[] {
 export function connectionUrl(connection?: Partial<Connection>): string | undefined {
   return connections.url(connection);
 }
+
+/** The stack's settings a client cannot do without that neither the config in force nor the environment gives: `platform:url`, `platform:token`. */
+export function missingStackSettings(): string[] {
+  const { url, token, jobToken } = connections.stackSettings();
+  return [...(url ? [] : ["platform:url"]), ...(token || jobToken ? [] : ["platform:token"])];
+}

@@ -18,7 +18,7 @@ import { previewAdoption, previewImport, previewSettings, warnTakeover } from ".
 import { actedOn, type Envelope, envelopeOf, OWNER_PATH_KEY, SECRETS_CHANGED_KEY, type Takeover, withEnvelope, withoutEngineKeys } from "./envelope";
 import { shownOnce } from "./shown-once";
 import { duringOperation } from "./engine-end";
-import { noteProgramRunning } from "./stored-config";
+import { noteProgramRunning, storedConfigIncomplete } from "./stored-config";
 import { type Attempt, explain, isObjectNotFound, isOwnerMissing } from "./explain";
 import { propertyParts } from "./properties";
 import type { Lifecycle, PropertyParts } from "./types";
@@ -102,6 +102,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
       const attempt: Attempt = { operation: "read", action: `read ${id}`, args };
       let live: Live | undefined;
       try {
+        incompleteStoredConfig(definition.name, attempt);
         live = await definition.read(context(), id, args as never);
       } catch (error) {
         if (!isObjectNotFound(definition, error)) throw shownOnce(explained(error, attempt));
@@ -126,6 +127,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
     async delete(id, props) {
       const args = recordedState(definition, props);
       try {
+        incompleteStoredConfig(definition.name, { operation: "delete", action: `delete ${id}`, args });
         await duringOperation(`delete ${id}`, () => lifecycle.delete(context(), id, args));
       } catch (error) {
         const attempt: Attempt = { operation: "delete", action: `delete ${id}`, args };
@@ -134,6 +136,12 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
       }
     },
   };
+}
+
+/** A refresh or destroy configured from a stored copy of the stack config that lacks a setting: said as what to do, not as the config's advice. */
+function incompleteStoredConfig(resource: string, attempt: Attempt): void {
+  const said = connectionProblem() === undefined ? undefined : storedConfigIncomplete(attempt.operation);
+  if (said) throw new ExplainedError(`${resource}: could not ${attempt.action}: ${said}`);
 }
 
 /**
