@@ -9,6 +9,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import * as pkg from "pulumi-platform";
 import * as actions from "../src/actions";
 import { requirementsInWords, type FieldTraits } from "../src/api/fields";
@@ -87,6 +88,20 @@ describe("the template and the README's first-day path", () => {
     const template = JSON.parse(read("templates/platform/package.json")) as { scripts: Record<string, string> };
     expect(template.scripts.emulator).toContain("--port-from Pulumi.yaml");
     expect(read("templates/platform/Pulumi.yaml").match(/127\.0\.0\.1:\d+/g)).toHaveLength(1);
+  });
+
+  it("each report job installs platform-review in a directory of its own, outside the checkout (the branch's files)", () => {
+    const ci = parse(read("templates/platform/.gitlab-ci.yml")) as { variables: Record<string, string>; ".review-tool": { after_script?: string[] } };
+    expect(ci.variables.REVIEW_TOOL).toContain("$CI_JOB_ID");
+    expect(ci.variables.REVIEW_TOOL).not.toContain("$CI_PROJECT_DIR");
+    expect(ci[".review-tool"].after_script).toEqual(['rm -rf "$REVIEW_TOOL"']);
+  });
+
+  it("the template's stacks are environments: each has its own file naming its own objects, and the jobs write no config", () => {
+    const project = (stack: string) => /\$\{PROJECT\}:project: (\S+)/.exec(read(`templates/platform/Pulumi.${stack}.yaml`))?.[1];
+    expect([project("dev"), project("prod")]).toEqual(["acme/web", "acme/api"]);
+    expect(read("templates/platform/.gitlab-ci.yml")).not.toMatch(/config set/);
+    expect(read("templates/platform/Pulumi.yaml")).not.toMatch(/^\s*platform:token:/m);
   });
 
   it("the section fits on one screen (at most 50 lines)", () => {

@@ -22,11 +22,18 @@ export interface UserFacts {
   id: number;
   username: string;
   isAdmin: boolean;
+  /**
+   * The user the steps are verified as is the apply identity (`platform:applyAs`), not the token's
+   * own: the project's `permissions` are the token's, so roles are read by member; and whether it
+   * is an administrator is unknown unless the reader may see it (then no role need is judged).
+   */
+  applying?: { adminUnknown: boolean };
 }
 
 /** A read of the preview's checks, once per server connection and run: what is read, and of what. */
 export type ReadKey =
   | { read: "user" }
+  | { read: "apply user"; username: string }
   | { read: "owner"; kind: "group" | "project"; ref: string | number }
   | { read: "role"; owner: string }
   | { read: "plan"; namespace: string }
@@ -44,6 +51,8 @@ export type ReadKey =
 /** What each read gives; undefined where the server would not tell. */
 export interface ReadAnswers {
   user: UserFacts;
+  /** Undefined when no user has that name (or the reader may not see it). */
+  "apply user": UserFacts | undefined;
   owner: OwnerFacts | undefined;
   role: number | undefined;
   plan: string | undefined;
@@ -70,6 +79,7 @@ type Answer<K extends ReadKey> = ReadAnswers[K["read"]];
  */
 const SUBJECT: { [R in ReadKey["read"]]: readonly Exclude<keyof Extract<ReadKey, { read: R }>, "read">[] } = {
   user: [],
+  "apply user": ["username"],
   owner: ["kind", "ref"],
   role: ["owner"],
   plan: ["namespace"],
