@@ -97,6 +97,22 @@ describe("the template and the README's first-day path", () => {
     expect(ci[".review-tool"].after_script).toEqual(['rm -rf "$REVIEW_TOOL"']);
   });
 
+  it("the template runs its pipeline under gitlab-ci-local from npm scripts, and ignores what the jobs and the rehearsal write", () => {
+    const template = JSON.parse(read("templates/platform/package.json")) as { scripts: Record<string, string>; devDependencies: Record<string, string> };
+    const ours = (JSON.parse(read("package.json")) as { devDependencies: Record<string, string> }).devDependencies["gitlab-ci-local"];
+    expect(template.devDependencies["gitlab-ci-local"]).toBe(ours);
+    for (const name of ["ci:merge-request", "ci:apply", "ci:drift"]) expect(template.scripts[name], name).toMatch(/^gitlab-ci-local --force-shell-executor /);
+    const ignored = read("templates/platform/.gitignore").split("\n");
+    for (const written of ["preview.json", "preview-*.json", "review-*.json", "drift-*.json", "plan.json", "merged.json", "up.json", "up-events*.json", ".gitlab-ci-local/", ".gitlab-ci-local-variables.yml"]) {
+      expect(ignored, written).toContain(written);
+    }
+    // The rehearsal reads the port and the address it uses from the project, as `npm run emulator` does.
+    const review = read("docs/review.md");
+    expect(review).toContain('startEmulator({ port: portFromProject("Pulumi.yaml") })');
+    expect(review).toContain("config get platform:url");
+    for (const marker of ["rehearsal", "rehearsal-from-code"]) expect(review.split(`<!-- user-project: ${marker} -->`)[1]!.split("\n```\n")[0], marker).not.toContain("8080");
+  });
+
   it("the template's stacks are environments: each has its own file naming its own objects, and the jobs write no config", () => {
     const project = (stack: string) => /\$\{PROJECT\}:project: (\S+)/.exec(read(`templates/platform/Pulumi.${stack}.yaml`))?.[1];
     expect([project("dev"), project("prod")]).toEqual(["acme/web", "acme/api"]);
