@@ -22,7 +22,7 @@ import { noteProgramRunning, storedConfigIncomplete } from "./stored-config";
 import { type Attempt, explain, isObjectNotFound, isOwnerMissing } from "./explain";
 import { propertyParts } from "./properties";
 import type { Lifecycle, PropertyParts } from "./types";
-import { isUnknown } from "./values";
+import { differingPaths, isUnknown } from "./values";
 import { isCheckedStep, isExistingResource, noteCheckedStep, noteExistingResource, rememberChecked, startRun, takeChecked } from "./run-caches";
 import { ownerPathAtPreview, refusedStep, sharingReads, verify, verifyObject } from "./verify";
 import { describeIssue } from "../validation";
@@ -469,18 +469,11 @@ function changedSecretPaths(engine: Engine, recorded: Args, outs: Args): string[
   };
   const paths: string[] = [];
   for (const name of Object.keys(outs).filter(holdsSecrets)) {
-    if (name in recorded) differingPaths(recorded[name], outs[name], name, paths);
+    if (name in recorded) paths.push(...differingPaths(recorded[name], outs[name], name, equal));
   }
   return paths.sort();
 }
 
-/** The paths under which two values differ: down through plain objects, a list or a value compared whole. */
-function differingPaths(before: unknown, after: unknown, path: string, into: string[]): void {
-  const isObject = (value: unknown): value is Args => value !== null && typeof value === "object" && !Array.isArray(value);
-  if (isObject(before) && isObject(after)) {
-    for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) differingPaths(before[key], after[key], /^[A-Za-z_]\w*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`, into);
-  } else if (!equal(before, after)) into.push(path);
-}
 
 function stripUndefined(args: Args): Args {
   return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined));

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { type Diagnostic, isStackResource, type PreviewOutput, type PreviewStep, SECRET, type StepState, UNKNOWN } from "./preview";
 import { type KindTerms, OWNER_INPUTS, termsOf } from "./terms";
 import { envelopeOf, SECRETS_CHANGED_KEY, SHOWN_ENGINE_KEYS, type Takeover } from "../engine/envelope";
+import { differingPaths } from "../engine/values";
 
 /** The kinds of change, in the order a reviewer reads them: what destroys first. */
 export const CHANGE_KINDS = ["delete", "replace", "removal", "takeover", "update", "create", "drift"] as const;
@@ -314,7 +315,7 @@ function driftedFields(recorded: StepState, refreshed: StepState, terms: KindTer
   const named = new Set(fields.map((field) => field.path));
   const hidden = Object.keys({ ...recorded.outputs, ...refreshed.outputs }).filter((key) => !named.has(key) && !isNotField(terms, key));
   for (const key of hidden) {
-    for (const path of differingPaths(recorded.inputs?.[key], refreshed.inputs?.[key], key)) {
+    for (const path of differingPaths(recorded.inputs?.[key], refreshed.inputs?.[key], key, sameValue)) {
       const before = valueAt(recorded.inputs, path);
       const after = valueAt(refreshed.inputs, path);
       if (!containsSecret(before) && !containsSecret(after)) fields.push({ path, before: shown(before, isSecretPath(terms, path)), after: shown(after, isSecretPath(terms, path)) });
@@ -327,14 +328,6 @@ function driftedFields(recorded: StepState, refreshed: StepState, terms: KindTer
   return fields.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** The paths under which two values differ: down through plain objects, a list or a value compared whole. */
-function differingPaths(before: unknown, after: unknown, path: string): string[] {
-  if (isRecord(before) && isRecord(after)) {
-    const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-    return [...keys].flatMap((key) => differingPaths(before[key], after[key], /^[A-Za-z_]\w*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`));
-  }
-  return sameValue(before, after) ? [] : [path];
-}
 
 /** The values that name an object: its state's inputs, then its outputs, then the number its id ends with. */
 function identity(state: StepState | null | undefined): { id?: string; label?: string } {
