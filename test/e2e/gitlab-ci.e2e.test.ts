@@ -37,6 +37,7 @@ import { apiPath, closeAllPools, PlatformClient } from "../../src";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { repositoryOf } from "../../src/emulator/areas/repository/model";
 import { ensurePulumiCli, repoRoot } from "../../scripts/pulumi-workspace.mts";
+import { run as runCommand } from "./template-jobs";
 
 const STACKS = ["dev", "prod"];
 const READ_TOKEN = "glpat-maintainer-release-0004"; // read_api: the emulator refuses its writes
@@ -299,15 +300,16 @@ describe.sequential("the template's pipeline under gitlab-ci-local, two stacks",
     for (const provider of providers) expect(Object.keys(provider.inputs ?? {})).not.toContain("platform:token");
     // bob's preview --refresh without a token says what works (once, no stack trace); with PLATFORM_TOKEN it works.
     symlinkSync(path.join(repoRoot, "node_modules"), path.join(bob.dir, "node_modules"));
-    const refresh = (extra: NodeJS.ProcessEnv) => spawnSync("pulumi", ["preview", "--refresh", "--stack", "dev", "--non-interactive"], { cwd: bob.dir, env: { ...bob.env, ...extra }, encoding: "utf8" });
-    const without = refresh({});
-    expect(without.status).not.toBe(0);
+    // A child process, never spawnSync: the emulator answers from this process.
+    const refresh = (extra: NodeJS.ProcessEnv) => runCommand("pulumi", ["preview", "--refresh", "--stack", "dev", "--non-interactive"], { cwd: bob.dir, env: { ...bob.env, ...extra } });
+    const without = await refresh({});
+    expect(without.code).not.toBe(0);
     expect(without.stdout).toContain("the stack's config stored at the last `pulumi up` has no platform:token");
     const summary = without.stdout.slice(without.stdout.indexOf("Diagnostics:"));
     expect(summary.split("do not run the program, so they use that stored copy").length - 1, without.stdout).toBe(1);
     expect(`${without.stdout}${without.stderr}`).not.toMatch(/pulumi config set --secret platform:token|\n\s+at /);
-    const withToken = refresh({ PLATFORM_TOKEN: emulator.tokens.root! });
-    expect(withToken.status, withToken.stdout + withToken.stderr).toBe(0);
+    const withToken = await refresh({ PLATFORM_TOKEN: emulator.tokens.root! });
+    expect(withToken.code, withToken.stdout + withToken.stderr).toBe(0);
     const devBadge = state.deployment.resources.find((resource) => resource.type.includes("Badge"))!.id!;
     await api.put(apiPath`/projects/${projectId}/badges/${devBadge.split("/").at(-1)!}`, { link_url: "https://elsewhere.example.com" });
     const run = await defaultBranchPipeline(sha);
