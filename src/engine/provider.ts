@@ -474,7 +474,6 @@ function changedSecretPaths(engine: Engine, recorded: Args, outs: Args): string[
   return paths.sort();
 }
 
-
 function stripUndefined(args: Args): Args {
   return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined));
 }

@@ -27,6 +27,8 @@ import { missingStackSettings, ownConnectionInForce } from "./process-connection
 let servingProgram = false;
 /** The full explanation is given once per run (one provider process); every later resource it stops gets the short form. */
 let explained = false;
+/** The same for a stored config that lacks a setting (storedConfigIncomplete). */
+let explainedIncomplete = false;
 
 /** Called from check (never from diff, which refresh calls too): this process serves a running program, configured with the current config. */
 export function noteProgramRunning(): void {
@@ -59,8 +61,6 @@ export function storedConfigIncomplete(operation: Operation): string | undefined
     `which stands in for what the stored copy lacks, or run ${fix} with the setting in the current config.`
   );
 }
-
-let explainedIncomplete = false;
 
 /** The command that runs an operation from the stored config, with `--run-program`, which reads the current one. */
 const FIX: Partial<Record<Operation, string>> = {
