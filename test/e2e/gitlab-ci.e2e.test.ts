@@ -175,6 +175,8 @@ beforeAll(async () => {
     expect(init.status, init.stderr).toBe(0);
   }
   // `stack init` writes each stack's secrets salt into its file; she commits them, as the README's first day commits the project.
+  // (A read first: the client's idle connection may be closed by now, and a read is retried where a commit is not.)
+  await api.get(apiPath`/projects/${projectId}`);
   await commit("main", Object.fromEntries(STACKS.map((stack) => [`Pulumi.${stack}.yaml`, readFileSync(path.join(alice.dir, `Pulumi.${stack}.yaml`), "utf8")])), "The stacks' files, with their secrets salt");
   // The project's CI/CD variables, as the template's comments set them: environment-scoped values by environment.
   const scoped = (values: Record<string, string>) => ({ type: "variable", values });
