@@ -87,6 +87,11 @@ export const stackSettings = connectionSettings.extend({
    * (src/engine/verify.ts): on unless `false`.
    */
   verifyAtPreview: setting(z.boolean().optional(), { environment: "PLATFORM_VERIFY_AT_PREVIEW" }),
+  /**
+   * The username of the user whose token applies the program, when it is not
+   * the token's own user (a preview's read token): each step is verified as that user.
+   */
+  applyAs: setting(z.string().optional(), { environment: "PLATFORM_APPLY_AS" }),
 });
 
 type SettingName = keyof typeof stackSettings.shape;
@@ -191,6 +196,11 @@ export class Connections {
     // Every CI job has CI_JOB_TOKEN: it stands in only when no access token is set, and never beside one.
     if (settings.token && configured.jobToken === undefined && program.jobToken === undefined) delete settings.jobToken;
     return settings;
+  }
+
+  /** The user whose token applies the program (`platform:applyAs`, or PLATFORM_APPLY_AS), when it is named. */
+  applyAs(): string | undefined {
+    return this.stackSettings().applyAs;
   }
 
   /** Whether `check` verifies against the server what it would refuse: on unless `platform:verifyAtPreview` (or PLATFORM_VERIFY_AT_PREVIEW) is `false`. */

@@ -9,6 +9,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import * as pkg from "pulumi-platform";
 import * as actions from "../src/actions";
 import { requirementsInWords, type FieldTraits } from "../src/api/fields";
@@ -87,6 +88,36 @@ describe("the template and the README's first-day path", () => {
     const template = JSON.parse(read("templates/platform/package.json")) as { scripts: Record<string, string> };
     expect(template.scripts.emulator).toContain("--port-from Pulumi.yaml");
     expect(read("templates/platform/Pulumi.yaml").match(/127\.0\.0\.1:\d+/g)).toHaveLength(1);
+  });
+
+  it("each report job installs platform-review in a directory of its own, outside the checkout (the branch's files)", () => {
+    const ci = parse(read("templates/platform/.gitlab-ci.yml")) as { variables: Record<string, string>; ".review-tool": { after_script?: string[] } };
+    expect(ci.variables.REVIEW_TOOL).toContain("$CI_JOB_ID");
+    expect(ci.variables.REVIEW_TOOL).not.toContain("$CI_PROJECT_DIR");
+    expect(ci[".review-tool"].after_script).toEqual(['rm -rf "$REVIEW_TOOL"']);
+  });
+
+  it("the template runs its pipeline under gitlab-ci-local from npm scripts, and ignores what the jobs and the rehearsal write", () => {
+    const template = JSON.parse(read("templates/platform/package.json")) as { scripts: Record<string, string>; devDependencies: Record<string, string> };
+    const ours = (JSON.parse(read("package.json")) as { devDependencies: Record<string, string> }).devDependencies["gitlab-ci-local"];
+    expect(template.devDependencies["gitlab-ci-local"]).toBe(ours);
+    for (const name of ["ci:merge-request", "ci:apply", "ci:drift"]) expect(template.scripts[name], name).toMatch(/^gitlab-ci-local --force-shell-executor /);
+    const ignored = read("templates/platform/.gitignore").split("\n");
+    for (const written of ["preview.json", "preview-*.json", "review-*.json", "drift-*.json", "plan.json", "merged.json", "up.json", "up-events*.json", ".gitlab-ci-local/", ".gitlab-ci-local-variables.yml"]) {
+      expect(ignored, written).toContain(written);
+    }
+    // The rehearsal reads the port and the address it uses from the project, as `npm run emulator` does.
+    const review = read("docs/review.md");
+    expect(review).toContain('startEmulator({ port: portFromProject("Pulumi.yaml") })');
+    expect(review).toContain("config get platform:url");
+    for (const marker of ["rehearsal", "rehearsal-from-code"]) expect(review.split(`<!-- user-project: ${marker} -->`)[1]!.split("\n```\n")[0], marker).not.toContain("8080");
+  });
+
+  it("the template's stacks are environments: each has its own file naming its own objects, and the jobs write no config", () => {
+    const project = (stack: string) => /\$\{PROJECT\}:project: (\S+)/.exec(read(`templates/platform/Pulumi.${stack}.yaml`))?.[1];
+    expect([project("dev"), project("prod")]).toEqual(["acme/web", "acme/api"]);
+    expect(read("templates/platform/.gitlab-ci.yml")).not.toMatch(/config set/);
+    expect(read("templates/platform/Pulumi.yaml")).not.toMatch(/^\s*platform:token:/m);
   });
 
   it("the section fits on one screen (at most 50 lines)", () => {

@@ -74,6 +74,18 @@ export interface Needs {
   ownership?: Ownership;
   /** Preview only. An existing object the call acts on (the schedule a run plays), named by an input: read once per object and run. */
   target?: Target;
+  /** Preview only. The branches and tags the inputs name, which must exist in the owner project's repository: each looked up once per run. */
+  refs?: RefNeed[];
+}
+
+/** A branch or tag an input names (a schedule's `ref`, a merge request's branches). */
+export interface RefNeed {
+  /** The input naming it. */
+  property: string;
+  /** As declared: a short name (`main`) or a full ref (`refs/heads/main`, `refs/tags/v1.0`). */
+  name: string;
+  /** `branch`: a branch of that name; `branch or tag`: exactly one branch or tag of a short name (the server refuses one that is both as ambiguous). */
+  kind: "branch" | "branch or tag";
 }
 
 /** An object a call acts on: one the server answers 404 for is refused at preview. */
@@ -169,6 +181,8 @@ export interface OwnerFacts {
   apiPath: string;
   /** A project's answer carries the caller's access level (`permissions`); a group's does not. */
   accessLevel?: number;
+  /** A project's default branch, as its answer names it (none for an empty repository). */
+  defaultBranch?: string;
 }
 
 // ---------------------------------------------------------------------------

@@ -14,6 +14,8 @@ export const project = z.looseObject({
   id: z.number(),
   path_with_namespace: z.string(),
   star_count: z.number().optional(),
+  /** Null for a project whose repository is empty. */
+  default_branch: z.string().nullish(),
   /** `enabled`, `private` or `disabled`; absent on servers without the container registry. */
   container_registry_access_level: z.string().optional(),
   /** The caller's direct and inherited roles (`Entities::ProjectWithAccess`); null where it has none. */

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { apiPath } from "../client";
 import { notDotSegments } from "../validation";
+import { requestsOf } from "./core";
 import { projectNeeds } from "./needs";
 import { ownerReference } from "./owner";
 
@@ -25,6 +26,13 @@ const SEMVER = /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-
 
 /** The repository in messages: `the repository of project acme/web`. */
 export const repositoryOf = (args: { project: string | number }) => `the repository of project ${args.project}`;
+
+/** A branch or a tag as its get-one answers it (the fields read here; the rest passes through). */
+export const namedRefRequests = requestsOf(z.looseObject({ name: z.string() }));
+/** `/projects/acme%2Fweb/repository/branches/feature%2Fx`. */
+export const branchPath = (project: string | number, name: string) => apiPath`/projects/${project}/repository/branches/${name}`;
+/** `/projects/acme%2Fweb/repository/tags/v1.0`. */
+export const tagPath = (project: string | number, name: string) => apiPath`/projects/${project}/repository/tags/${name}`;
 
 // ---------------------------------------------------------------------------
 // Changelog

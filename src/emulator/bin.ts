@@ -21,8 +21,8 @@
  */
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { parse as parseYaml } from "yaml";
 import { faultRatePlan, parseFaultPlan, startEmulator, type Emulator, type EmulatorOptions, type FaultPlan } from "./index";
+import { portFromProject } from "./project-port";
 
 const USAGE =
   "usage: platform-emulator [--port N | --port-from Pulumi.yaml] [--seed seed.json] [--state state.json] [--rate-limit REQUESTS/SECONDS] [--faults plan.json | --fault-rate 0..1] [--ready-file FILE] [--tls-cert cert.pem --tls-key key.pem [--tls-client-ca ca.pem]] [--quiet]";
@@ -65,26 +65,9 @@ function parsePort(text: string): number {
   return port;
 }
 
-/** The port of `platform:url` in a project file's `config` (a value, or a `default`/`value` entry). */
-function portFromProject(file: string): number {
-  let project: { config?: Record<string, unknown> } | null;
-  try {
-    project = parseYaml(readFileSync(file, "utf8")) as typeof project;
-  } catch (error) {
-    throw new Error(`--port-from: cannot read ${file}: ${(error as Error).message}`);
-  }
-  const entry = project?.config?.["platform:url"];
-  const url = typeof entry === "object" && entry !== null ? ((entry as { value?: unknown; default?: unknown }).value ?? (entry as { default?: unknown }).default) : entry;
-  const parsed = typeof url === "string" && URL.canParse(url) ? new URL(url) : undefined;
-  if (parsed === undefined || parsed.protocol !== "http:" || !["127.0.0.1", "localhost", "[::1]"].includes(parsed.hostname)) {
-    throw new Error(`--port-from: ${file} has no platform:url of the form http://127.0.0.1:PORT in its config (found ${JSON.stringify(url ?? null)}); give --port instead`);
-  }
-  return parsed.port === "" ? 80 : parsePort(parsed.port);
-}
-
 function portOf(values: { port?: string; "port-from"?: string }): number {
   if (values.port !== undefined && values["port-from"] !== undefined) throw new Error("give either --port or --port-from, not both");
-  if (values["port-from"] !== undefined) return portFromProject(values["port-from"]);
+  if (values["port-from"] !== undefined) return portFromProject(values["port-from"], "--port-from");
   return values.port === undefined ? 0 : parsePort(values.port);
 }
 

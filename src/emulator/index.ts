@@ -9,6 +9,7 @@
  *     await emulator.stop();
  */
 import "./node-version"; // first: says what to do on a Node.js older than 22
+export { portFromProject } from "./project-port";
 export { startEmulator, stateFromSeed, DEFAULT_MAX_URL_LENGTH, BACKGROUND_WORK_INTERVAL_MS } from "./server";
 export type { Emulator, EmulatorOptions, EmulatorTls, RequestLogEntry } from "./server";
 export { FAULT_KINDS, DEFAULT_SLOW_MS, DEFAULT_FAULT_SEED, FaultPlanError, parseFaultPlan, faultRatePlan, faultCounts } from "./faults";

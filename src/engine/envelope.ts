@@ -72,8 +72,17 @@ const ENGINE_KEY = "__engine";
  */
 const EARLIER_KEYS = { importId: "__import", observed: "__observed" } as const;
 
+/**
+ * The output a refresh adds when a secret value on the server is no longer the
+ * one last applied: the paths of those values (`variables.DEPLOY_TOKEN.value`),
+ * never a value. The preview shows every secret as `[secret]`, so without it a
+ * secret changed by hand would look like no change to the drift check
+ * (../review/changes.ts reads it).
+ */
+export const SECRETS_CHANGED_KEY = "__secretsChanged";
+
 /** Every key of the inputs that is no declared property: the host's `__provider`, the envelope's, the earlier ones. */
-const ENGINE_KEYS = ["__provider", ENGINE_KEY, ...SHOWN_ENGINE_KEYS, ...Object.values(EARLIER_KEYS)];
+const ENGINE_KEYS = ["__provider", ENGINE_KEY, ...SHOWN_ENGINE_KEYS, SECRETS_CHANGED_KEY, ...Object.values(EARLIER_KEYS)];
 
 /** The inputs without the envelope and the host's `__provider`: the declared properties (and the checked inputs' additions). */
 export function withoutEngineKeys(values: Args): Args {

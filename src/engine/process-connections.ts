@@ -41,6 +41,11 @@ export function verifyAtPreview(): boolean {
   return connections.verifyAtPreview();
 }
 
+/** The username of the user whose token will apply the program, when it is not the token's own user (./verify.ts). */
+export function applyAs(): string | undefined {
+  return connections.applyAs();
+}
+
 /** Runs `operation` with a resource's or a function's own `connection` in force; without one, the stack's stays in force. */
 export function withConnection<T>(connection: Partial<Connection> | undefined, operation: () => T): T {
   return connections.withConnection(connection, operation);
@@ -59,4 +64,10 @@ export function connectionSecrets(): string[] {
 /** The URL of `connection`, else of the stack's, for comparing connections. */
 export function connectionUrl(connection?: Partial<Connection>): string | undefined {
   return connections.url(connection);
+}
+
+/** The stack's settings a client cannot do without that neither the config in force nor the environment gives: `platform:url`, `platform:token`. */
+export function missingStackSettings(): string[] {
+  const { url, token, jobToken } = connections.stackSettings();
+  return [...(url ? [] : ["platform:url"]), ...(token || jobToken ? [] : ["platform:token"])];
 }

@@ -6,6 +6,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
+import equal from "fast-deep-equal";
 import { client, configureConnection, connectionProblem, verifyAtPreview } from "./process-connections";
 import { withResourceConnections } from "./connections";
 import type { AnyResourceDefinition, EngineContext, Live } from "./definition";
@@ -14,14 +15,14 @@ import { PRIOR_VALUE_OUTPUTS, settingsLifecycle } from "./settings";
 import { ExplainedError, PartialCreateError } from "./errors";
 import { hiddenFromToken } from "./gone";
 import { previewAdoption, previewImport, previewSettings, warnTakeover } from "./import";
-import { actedOn, type Envelope, envelopeOf, OWNER_PATH_KEY, type Takeover, withEnvelope, withoutEngineKeys } from "./envelope";
+import { actedOn, type Envelope, envelopeOf, OWNER_PATH_KEY, SECRETS_CHANGED_KEY, type Takeover, withEnvelope, withoutEngineKeys } from "./envelope";
 import { shownOnce } from "./shown-once";
 import { duringOperation } from "./engine-end";
-import { noteProgramRunning } from "./stored-config";
+import { noteProgramRunning, storedConfigIncomplete } from "./stored-config";
 import { type Attempt, explain, isObjectNotFound, isOwnerMissing } from "./explain";
 import { propertyParts } from "./properties";
 import type { Lifecycle, PropertyParts } from "./types";
-import { isUnknown } from "./values";
+import { differingPaths, isUnknown } from "./values";
 import { isCheckedStep, isExistingResource, noteCheckedStep, noteExistingResource, rememberChecked, startRun, takeChecked } from "./run-caches";
 import { ownerPathAtPreview, refusedStep, sharingReads, verify, verifyObject } from "./verify";
 import { describeIssue } from "../validation";
@@ -101,6 +102,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
       const attempt: Attempt = { operation: "read", action: `read ${id}`, args };
       let live: Live | undefined;
       try {
+        incompleteStoredConfig(definition.name, attempt);
         live = await definition.read(context(), id, args as never);
       } catch (error) {
         if (!isObjectNotFound(definition, error)) throw shownOnce(explained(error, attempt));
@@ -125,6 +127,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
     async delete(id, props) {
       const args = recordedState(definition, props);
       try {
+        incompleteStoredConfig(definition.name, { operation: "delete", action: `delete ${id}`, args });
         await duringOperation(`delete ${id}`, () => lifecycle.delete(context(), id, args));
       } catch (error) {
         const attempt: Attempt = { operation: "delete", action: `delete ${id}`, args };
@@ -133,6 +136,12 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
       }
     },
   };
+}
+
+/** A refresh or destroy configured from a stored copy of the stack config that lacks a setting: said as what to do, not as the config's advice. */
+function incompleteStoredConfig(resource: string, attempt: Attempt): void {
+  const said = connectionProblem() === undefined ? undefined : storedConfigIncomplete(attempt.operation);
+  if (said) throw new ExplainedError(`${resource}: could not ${attempt.action}: ${said}`);
 }
 
 /**
@@ -442,7 +451,27 @@ function refreshed(engine: Engine, id: string, args: Args, live: Live, props: Ar
   // `check` adds the fingerprints of the declared files to the inputs: the refreshed inputs keep those applied,
   // or the next preview would show `fingerprints` as a change.
   if (kept.fingerprints !== undefined) inputs.fingerprints = kept.fingerprints;
-  return { id, props: outs, inputs };
+  const secretsChanged = changedSecretPaths(engine, args, outs);
+  return { id, props: secretsChanged.length > 0 ? { ...outs, [SECRETS_CHANGED_KEY]: secretsChanged } : outs, inputs };
+}
+
+/**
+ * The paths of the secret values a refresh found other than last applied
+ * (`recorded`): of each property or output kept secret (a write-only one is
+ * never read back) and each property with secret parts, down through objects.
+ */
+function changedSecretPaths(engine: Engine, recorded: Args, outs: Args): string[] {
+  const { definition, propertySet, traits } = engine;
+  const holdsSecrets = (name: string) => {
+    if (propertySet.has(name)) return (traits(name).secret === true && !traits(name).writeOnly) || traits(name).secretParts !== undefined;
+    const output = definition.outputs[name];
+    return output !== undefined && typeof output !== "function" && output.secret === true;
+  };
+  const paths: string[] = [];
+  for (const name of Object.keys(outs).filter(holdsSecrets)) {
+    if (name in recorded) paths.push(...differingPaths(recorded[name], outs[name], name, equal));
+  }
+  return paths.sort();
 }
 
 function stripUndefined(args: Args): Args {

@@ -22,11 +22,18 @@ export interface UserFacts {
   id: number;
   username: string;
   isAdmin: boolean;
+  /**
+   * The user the steps are verified as is the apply identity (`platform:applyAs`), not the token's
+   * own: the project's `permissions` are the token's, so roles are read by member; and whether it
+   * is an administrator is unknown unless the reader may see it (then no role need is judged).
+   */
+  applying?: { adminUnknown: boolean };
 }
 
 /** A read of the preview's checks, once per server connection and run: what is read, and of what. */
 export type ReadKey =
   | { read: "user" }
+  | { read: "apply user"; username: string }
   | { read: "owner"; kind: "group" | "project"; ref: string | number }
   | { read: "role"; owner: string }
   | { read: "plan"; namespace: string }
@@ -38,11 +45,14 @@ export type ReadKey =
   | { read: "object owner"; id: string }
   | { read: "target"; what: string }
   | { read: "untold flag"; flag: string }
+  | { read: "ref"; owner: string; kind: "branch" | "tag"; name: string }
   | { read: "answer"; request: string };
 
 /** What each read gives; undefined where the server would not tell. */
 export interface ReadAnswers {
   user: UserFacts;
+  /** Undefined when no user has that name (or the reader may not see it). */
+  "apply user": UserFacts | undefined;
   owner: OwnerFacts | undefined;
   role: number | undefined;
   plan: string | undefined;
@@ -54,6 +64,8 @@ export interface ReadAnswers {
   "object owner": string | null | undefined;
   /** Whether the object is there; undefined when the server will not tell. */
   target: boolean | undefined;
+  /** Whether the branch or tag is there; undefined when the server will not tell. */
+  ref: boolean | undefined;
   "untold flag": void;
   /** A GET's answer as the server gave it (see `sharingReads` in ./verify.ts). */
   answer: unknown;
@@ -67,6 +79,7 @@ type Answer<K extends ReadKey> = ReadAnswers[K["read"]];
  */
 const SUBJECT: { [R in ReadKey["read"]]: readonly Exclude<keyof Extract<ReadKey, { read: R }>, "read">[] } = {
   user: [],
+  "apply user": ["username"],
   owner: ["kind", "ref"],
   role: ["owner"],
   plan: ["namespace"],
@@ -77,6 +90,7 @@ const SUBJECT: { [R in ReadKey["read"]]: readonly Exclude<keyof Extract<ReadKey,
   list: ["list", "owner"],
   "object owner": ["id"],
   target: ["what"],
+  ref: ["owner", "kind", "name"],
   "untold flag": ["flag"],
   answer: ["request"],
 };

@@ -22,15 +22,44 @@
  * `check` either, so the message also says what a 401 means then.
  */
 import type { Operation } from "./definition";
-import { ownConnectionInForce } from "./process-connections";
+import { missingStackSettings, ownConnectionInForce } from "./process-connections";
 
 let servingProgram = false;
 /** The full explanation is given once per run (one provider process); every later resource it stops gets the short form. */
 let explained = false;
+/** The same for a stored config that lacks a setting (storedConfigIncomplete). */
+let explainedIncomplete = false;
 
 /** Called from check (never from diff, which refresh calls too): this process serves a running program, configured with the current config. */
 export function noteProgramRunning(): void {
   servingProgram = true;
+}
+
+/** The environment variable that stands in for a setting the stack's config lacks. */
+const STAND_IN: Record<string, string> = { "platform:url": "PLATFORM_URL", "platform:token": "PLATFORM_TOKEN" };
+
+/**
+ * What to do when the stored copy of the stack config lacks a setting (the
+ * pipeline's stacks keep no token in their config, and earlier templates
+ * stored an empty one): undefined when the current config is in force, or
+ * nothing is missing. The config's own advice (`pulumi config set`) would
+ * not reach the stored copy; the environment does, and so does the current
+ * config with `--run-program`.
+ */
+export function storedConfigIncomplete(operation: Operation): string | undefined {
+  const fix = FIX[operation];
+  if (!fix || servingProgram || ownConnectionInForce()) return undefined;
+  const missing = missingStackSettings();
+  if (missing.length === 0) return undefined;
+  const variables = missing.map((name) => STAND_IN[name]!).join(" and ");
+  if (explainedIncomplete) return `the stack's config stored at the last \`pulumi up\` has no ${missing.join(" or ")}: set ${variables}, or run ${fix} (why: said once in this run, with the first resource it stopped).`;
+  explainedIncomplete = true;
+  return (
+    `the stack's config stored at the last \`pulumi up\` has no ${missing.join(" or ")}. ` +
+    "`pulumi refresh`, `pulumi destroy` and the refresh of `pulumi preview --refresh` and `pulumi up --refresh` do not run the program, so they use that stored copy, " +
+    `not the current config (setting it with \`pulumi config set\` does not reach the stored copy). Set ${variables} in the environment for this command, ` +
+    `which stands in for what the stored copy lacks, or run ${fix} with the setting in the current config.`
+  );
 }
 
 /** The command that runs an operation from the stored config, with `--run-program`, which reads the current one. */

@@ -59,3 +59,15 @@ export function requestBody(
   }
   return body;
 }
+
+/**
+ * The paths under which two values differ (`variables.TOKEN.value`,
+ * `labels["a b"]`): down through plain objects, a list or any other value
+ * compared whole, with `same`.
+ */
+export function differingPaths(before: unknown, after: unknown, path: string, same: (a: unknown, b: unknown) => boolean): string[] {
+  const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+  if (!isObject(before) || !isObject(after)) return same(before, after) ? [] : [path];
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...keys].flatMap((key) => differingPaths(before[key], after[key], /^[A-Za-z_]\w*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`, same));
+}

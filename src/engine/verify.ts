@@ -33,6 +33,10 @@
  * - per owner and kind of object that must be unique, one list; per list
  *   with a limit the new object joins (a registry's upstreams), one list, the
  *   same read when it is also the uniqueness list.
+ * - per branch or tag an input names (a schedule's `ref`), once:
+ *   `GET /projects/:id/repository/branches/:name` (a short name that may be a
+ *   tag as well: `GET /projects/:id/repository/tags/:name` too); a missing
+ *   one is named with the project's default branch, from its read above.
  * - per existing object whose owner decides a step (`Needs.ownership`: a
  *   pipeline schedule changed or deleted), once, by diff, and only when the
  *   token's role does not do without ownership.
@@ -49,12 +53,13 @@
 import { effectiveMemberPath, FEATURE_DEFINITIONS_PATH, featureDefinitionRequests, featureFlagRequests, FEATURES_PATH, LICENSE_PATH, licenseRequests, memberRequests, namespaceRequests, namespacePath } from "../api/access-facts";
 import { groupRequests, groupPath } from "../api/groups";
 import { projectRequests, projectPath, type Project } from "../api/projects";
-import { CURRENT_USER_PATH, userRequests, type User } from "../api/users";
+import { branchPath, namedRefRequests, tagPath } from "../api/repository";
+import { CURRENT_USER_PATH, userRequests, USERS_PATH, type User } from "../api/users";
 import { ApiError, flagOff, missingOrHidden, NetworkError, type PlatformClient, type Query, roleNeeded, tierNeeded } from "../client";
-import { verifyAtPreview } from "./process-connections";
+import { applyAs, verifyAtPreview } from "./process-connections";
 import type { EngineContext, Live } from "./definition";
 import { warn } from "./engine-log";
-import { ownerInWords, ROLE_LEVELS, topLevelNeeded, type Gate, type GroupObjectOwner, type Needs, type OwnerFacts, type Role, type Room, type Tier, type Uniqueness } from "../api/needs";
+import { ownerInWords, ROLE_LEVELS, topLevelNeeded, type Gate, type GroupObjectOwner, type Needs, type OwnerFacts, type RefNeed, type Role, type Room, type Tier, type Uniqueness } from "../api/needs";
 import { keepAnswer, readOnce, readsOf, type ServerReads as RunReads, type UserFacts } from "./run-caches";
 
 /** What the check of one resource passes: its kind, what a create of it needs, and what it is about to do. */
@@ -85,7 +90,7 @@ export async function verify(request: VerificationRequest): Promise<Failure[]> {
   const reads = readsOf(request.ctx.client);
   if (reads.unreachable) return [];
   try {
-    return await unmetNeeds(request, reads);
+    return (await unmetNeeds(request, reads)).map((failure) => ({ ...failure, reason: asApplyUser(failure.reason) }));
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
       return [{ property: "", reason: error.message }];
@@ -120,7 +125,7 @@ export async function verifyObject(request: ObjectVerification): Promise<string[
   const reads = readsOf(request.ctx.client);
   if (reads.unreachable) return [];
   try {
-    return await unmetObjectNeeds(request, reads);
+    return (await unmetObjectNeeds(request, reads)).map(asApplyUser);
   } catch {
     // A fact the reads could not get is not judged: the step's own request will say.
     return [];
@@ -136,8 +141,9 @@ export const refusedStep = (resource: string, action: string, failures: readonly
 
 async function unmetObjectNeeds(request: ObjectVerification, reads: RunReads): Promise<string[]> {
   const { needs, ctx, resource, id } = request;
-  const user = await tokenUser(ctx, reads);
-  if (needs.on.kind === "instance") return needs.role === "administrator" && !user.isAdmin ? [adminNeeded(user, resource)] : [];
+  const user = await verifiedUser(ctx, reads);
+  if (!user) return [];
+  if (needs.on.kind === "instance") return needs.role === "administrator" && !user.isAdmin && !user.applying?.adminUnknown ? [adminNeeded(user, resource)] : [];
   if (needs.on.kind === "described") return [];
   const located = await locateOwner({ resource, needs, ctx, creating: false, skipUniqueness: true }, reads, user);
   if ("refused" in located) return [`${needs.on.property}: ${located.refused}`];
@@ -149,15 +155,18 @@ async function unmetObjectNeeds(request: ObjectVerification, reads: RunReads): P
   if (ownership.orRole && (user.isAdmin || ((await accessLevel(ctx, reads, owner, user, ROLE_LEVELS[ownership.orRole])) ?? 0) >= ROLE_LEVELS[ownership.orRole])) return [];
   const ownerName = await readOnce(reads, { read: "object owner", id }, () => ownership.ownerOf(ctx, id).catch(unlessRefused));
   if (ownerName === undefined || ownerName === user.username) return [];
+  // An administrator may take any schedule over: not judged for an apply user who may be one.
+  if (user.applying?.adminUnknown && ownership.orRole) return [];
   const whose = ownerName === null ? "nobody owns it" : `it belongs to ${ownerName}`;
-  return [`${ownership.what} is not the token's user's (${user.username}): ${whose}, and the change needs ${needs.phrase ?? `ownership of ${ownership.what}`}`];
+  return [`${ownership.what} is not ${whoseWords(user)} (${user.username}): ${whose}, and the change needs ${needs.phrase ?? `ownership of ${ownership.what}`}`];
 }
 
 async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promise<Failure[]> {
   const { needs, ctx, creating } = request;
-  const user = await tokenUser(ctx, reads);
+  const user = await verifiedUser(ctx, reads);
+  if (!user) return [{ property: "", reason: applyUserMissing() }];
   if (needs.on.kind === "instance") {
-    if (needs.role === "administrator" && !user.isAdmin) return [{ property: "", reason: adminNeeded(user, request.resource) }];
+    if (needs.role === "administrator" && !user.isAdmin && !user.applying?.adminUnknown) return [{ property: "", reason: adminNeeded(user, request.resource) }];
     return await unmetLicenceGates(request, reads, user);
   }
   if (needs.on.kind === "described") return [];
@@ -178,6 +187,12 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
       ),
     );
     if (there === false) failures.push({ property: "", reason: `${target.property}: ${missingOrHidden(target.what, user.username)}` });
+  }
+  if (needs.refs && failures.length === 0 && owner.kind === "project") {
+    for (const ref of needs.refs.filter((named) => creating || request.changed?.includes(named.property))) {
+      const missing = await refShortfall(ctx, reads, owner, ref);
+      if (missing) failures.push({ property: "", reason: `${ref.property}: ${missing}` });
+    }
   }
   const tierInputChanged = needs.tierFor?.properties.some((name) => request.changed?.includes(name)) === true;
   if (!creating && !tierInputChanged) return failures;
@@ -211,7 +226,7 @@ async function unmetInputGates(request: VerificationRequest, reads: RunReads, ow
   const gates = (request.needs.inputGates ?? []).filter((gate) => request.creating || request.changed?.includes(gate.property));
   const failures: Failure[] = [];
   for (const gate of gates) {
-    if (gate.administrator && !user.isAdmin) failures.push({ property: "", reason: `${gate.property}: ${adminNeeded(user, "this setting")}` });
+    if (gate.administrator && !user.isAdmin && !user.applying?.adminUnknown) failures.push({ property: "", reason: `${gate.property}: ${adminNeeded(user, "this setting")}` });
     if (gate.topLevel && owner.kind === "group" && owner.fullPath.includes("/")) failures.push({ property: "", reason: `${gate.property}: ${topLevelNeeded(ownerName(owner))}` });
     const missingTier = gate.tier ? await tierShortfall(request.ctx, reads, owner, user, gate.tier) : undefined;
     if (missingTier) {
@@ -235,6 +250,40 @@ async function unmetLicenceGates(request: VerificationRequest, reads: RunReads, 
   return gates
     .filter((gate) => TIER_RANK[licensed] < TIER_RANK[gate.tier!])
     .map((gate) => ({ property: "", reason: `${gate.property}: ${tierNeeded(gate.tier!, "the instance", { purpose: "this setting", shortfall: licenceShortfall(licensed) })}` }));
+}
+
+/**
+ * Why the server would refuse the branch or tag a ref names, in words; undefined
+ * when it is there or the server does not tell (a repository the token may not read).
+ * A short name may be a branch or a tag, but not both: the server would not know which.
+ */
+async function refShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, ref: RefNeed): Promise<string | undefined> {
+  const full = /^refs\/(heads|tags)\/(.+)$/.exec(ref.name);
+  const name = full ? full[2]! : ref.name;
+  const kinds: ("branch" | "tag")[] = full ? [full[1] === "heads" ? "branch" : "tag"] : ref.kind === "branch" ? ["branch"] : ["branch", "tag"];
+  const found = await Promise.all(kinds.map((kind) => refThere(ctx, reads, owner, kind, name)));
+  if (found.includes(undefined)) return undefined;
+  const there = kinds.filter((_, index) => found[index]);
+  const project = ownerName(owner);
+  if (there.length === 2) {
+    return `${JSON.stringify(name)} is both a branch and a tag of ${project}, which the server refuses as ambiguous: name one in full (refs/heads/${name} or refs/tags/${name})`;
+  }
+  if (there.length === 1) return undefined;
+  const what = kinds.length === 2 ? "branch or tag" : kinds[0]!;
+  const existing = owner.defaultBranch ? `its default branch is ${owner.defaultBranch}` : "its repository has no branch yet";
+  return `${project} has no ${what} ${JSON.stringify(name)} (${existing})`;
+}
+
+/** Whether a branch or tag is in the project's repository, once per run; undefined when the server does not say (not its 404 of the ref). */
+function refThere(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, kind: "branch" | "tag", name: string): Promise<boolean | undefined> {
+  const path = kind === "branch" ? branchPath(owner.id, name) : tagPath(owner.id, name);
+  const subject = kind === "branch" ? "Branch" : "Tag";
+  return readOnce(reads, { read: "ref", owner: owner.apiPath, kind, name }, () =>
+    namedRefRequests.get(ctx.client, path).then(
+      () => true,
+      (error: unknown) => (error instanceof ApiError && error.status === 404 && error.notFoundSubject === subject ? false : error instanceof ApiError && error.status < 500 ? undefined : Promise.reject(error)),
+    ),
+  );
 }
 
 /** A failure for each list the new object would join that is already full; a list that cannot be read is not judged (the create will say why). */
@@ -309,6 +358,36 @@ function userFacts(user: User): UserFacts {
   return { id: user.id, username: user.username, isAdmin: user.is_admin === true };
 }
 
+/**
+ * The user each step is verified as: the apply identity where
+ * `platform:applyAs` names one other than the token's user (a preview's read
+ * token: the steps are the apply's), read once (`GET /users?username=`);
+ * else the token's user. Undefined when no user has that name.
+ */
+async function verifiedUser(ctx: EngineContext, reads: RunReads): Promise<UserFacts | undefined> {
+  const reader = await tokenUser(ctx, reads);
+  const name = applyAs();
+  if (name === undefined || name === reader.username) return reader;
+  return readOnce(reads, { read: "apply user", username: name }, async () => {
+    const found = (await userRequests.getAll(ctx.client, USERS_PATH, { username: name })).find((user) => user.username === name);
+    if (!found) return undefined;
+    // Only an administrator's reads show whether a user is one.
+    const adminUnknown = !reader.isAdmin || found.is_admin === undefined;
+    return { id: found.id, username: found.username, isAdmin: found.is_admin === true, applying: { adminUnknown } };
+  });
+}
+
+const applyUserMissing = () => `platform:applyAs (or PLATFORM_APPLY_AS): no user ${JSON.stringify(applyAs())} exists, or the token's user cannot see it; name the user whose token applies the program`;
+
+/** A failure's words for the apply identity, where `platform:applyAs` names it: the steps are verified as that user, not the token's. */
+function asApplyUser(reason: string): string {
+  const name = applyAs();
+  return name === undefined ? reason : reason.replaceAll(`the token's user (${name}`, `the apply user (${name}`);
+}
+
+/** Whose the verified user is, in words: the token's, or the apply identity's. */
+const whoseWords = (user: UserFacts) => (user.applying ? "the apply user's" : "the token's user's");
+
 /** The token's user (`GET /user`), once per run. */
 export function tokenUser(ctx: EngineContext, reads: RunReads): Promise<UserFacts> {
   return readOnce(reads, { read: "user" }, () => userRequests.get(ctx.client, CURRENT_USER_PATH).then(userFacts));
@@ -326,7 +405,14 @@ export function ownerFacts(ctx: EngineContext, reads: RunReads, kind: "group" | 
       const facts: OwnerFacts =
         kind === "group"
           ? await groupRequests.get(client, groupPath(ref), { with_projects: false }).then((group) => ({ kind, id: group.id, fullPath: group.full_path, apiPath: groupPath(group.id) }))
-          : await projectRequests.get(client, projectPath(ref)).then((project) => ({ kind, id: project.id, fullPath: project.path_with_namespace, apiPath: projectPath(project.id), accessLevel: projectAccessLevel(project) }));
+          : await projectRequests.get(client, projectPath(ref)).then((project) => ({
+              kind,
+              id: project.id,
+              fullPath: project.path_with_namespace,
+              apiPath: projectPath(project.id),
+              accessLevel: projectAccessLevel(project),
+              ...(project.default_branch ? { defaultBranch: project.default_branch } : {}),
+            }));
       keepAnswer(reads, { read: "owner", kind, ref: facts.id }, facts);
       return facts;
     } catch (error) {
@@ -371,7 +457,7 @@ export async function ownerPathAtPreview(ctx: EngineContext, kind: "group" | "pr
 /** How the user falls short of `role` on the owner, in words; undefined when they do not. */
 async function roleShortfall(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, role: Role, resource: string): Promise<string | undefined> {
   const level = await accessLevel(ctx, reads, owner, user, ROLE_LEVELS[role]);
-  if (level === undefined || level >= ROLE_LEVELS[role]) return undefined;
+  if (level === undefined || level >= ROLE_LEVELS[role] || user.applying?.adminUnknown) return undefined;
   const has = (Object.keys(ROLE_LEVELS) as Role[]).filter((candidate) => ROLE_LEVELS[candidate] <= level).pop();
   return roleNeeded(role, ownerName(owner), { username: user.username, has, purpose: resource });
 }
@@ -393,14 +479,16 @@ function projectAccessLevel(project: Project): number {
  * which counts shares too. Undefined when the server will not tell.
  */
 export async function accessLevel(ctx: EngineContext, reads: RunReads, owner: OwnerFacts, user: UserFacts, needed: number): Promise<number | undefined> {
-  if (owner.accessLevel !== undefined && owner.accessLevel >= needed) return owner.accessLevel;
-  return readOnce(reads, { read: "role", owner: owner.apiPath }, async () => {
+  // A project's `permissions` are the reader's own: an apply user's role is read by member.
+  const shown = user.applying ? undefined : owner.accessLevel;
+  if (shown !== undefined && shown >= needed) return shown;
+  return readOnce(reads, { read: "role", owner: `${owner.apiPath} ${user.id}` }, async () => {
     try {
       const member = await memberRequests.get(ctx.client, effectiveMemberPath(owner.apiPath, user.id));
       return member.access_level;
     } catch (error) {
       // `404 Member Not Found` is the server saying the user has no role there; any other refusal tells nothing.
-      if (error instanceof ApiError && error.status === 404 && error.notFoundSubject === "Member") return owner.accessLevel ?? 0;
+      if (error instanceof ApiError && error.status === 404 && error.notFoundSubject === "Member") return shown ?? 0;
       if (error instanceof ApiError && (error.status === 403 || error.status === 404)) return undefined;
       throw error;
     }

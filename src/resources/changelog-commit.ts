@@ -11,6 +11,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { isUnknown } from "../engine/values";
 import { ApiError } from "../client";
 import { ExplainedError } from "../engine/errors";
 import { CHANGELOG_RATE_LIMIT, changelogArgs, changelogCommitArgs, changelogCommitBody, changelogNeeds, changelogPath } from "../api/repository";
@@ -33,7 +34,11 @@ export const changelogCommitDefinition = defineActionTrigger({
     /** When the notes were committed (ISO 8601). */
     committedAt: recordedOutput<string>(),
   },
-  needs: (args) => ({ ...changelogNeeds(args), subject: `${args.branch === undefined ? "the default branch" : `branch ${args.branch}`} of project ${args.project}` }),
+  needs: (args) => ({
+    ...changelogNeeds(args),
+    subject: `${args.branch === undefined ? "the default branch" : `branch ${args.branch}`} of project ${args.project}`,
+    ...(typeof args.branch === "string" && !isUnknown(args.branch) ? { refs: [{ property: "branch", name: args.branch, kind: "branch" as const }] } : {}),
+  }),
   async run(ctx, args) {
     try {
       await ctx.client.post<unknown>(changelogPath(args), changelogCommitBody(args));

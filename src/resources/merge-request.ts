@@ -36,7 +36,8 @@ import { defineObjectResource, type EngineContext, type Located } from "../engin
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
-import { onProject, type Needs } from "../api/needs";
+import { onProject, type Needs, type RefNeed } from "../api/needs";
+import { isUnknown } from "../engine/values";
 import { adoptExisting, BAD_REF, ownerInput } from "./common";
 import {
   ALL_MERGE_REQUESTS,
@@ -154,6 +155,14 @@ function parseId(id: string): { path: string; project: string; iid: number } {
 
 /** Where the merge request lives: the target project of a fork's merge request, else the project. */
 const homeOf = (args: MergeRequestInputs): string | number => args.targetProjectId ?? args.project;
+
+/** The branches a merge request names in its own project, where known. */
+function branchesNamed(args: MergeRequestInputs): RefNeed[] {
+  const named: RefNeed[] = [];
+  if (typeof args.sourceBranch === "string" && !isUnknown(args.sourceBranch)) named.push({ property: "sourceBranch", name: args.sourceBranch, kind: "branch" });
+  if (args.targetProjectId === undefined && typeof args.targetBranch === "string" && !isUnknown(args.targetBranch)) named.push({ property: "targetBranch", name: args.targetBranch, kind: "branch" });
+  return named;
+}
 
 const idOf = (args: MergeRequestInputs, iid: number): string => mergeRequestId(homeOf(args), iid);
 
@@ -285,6 +294,8 @@ export const mergeRequestDefinition = defineObjectResource({
     on: onProject(args.project),
     subject: `project ${homeOf(args)}`,
     role: operation === "read" ? "Reporter" : "Developer",
+    // Both branches must exist (a fork's target branch is in the target project, not verified here).
+    ...(operation === "create" || operation === "update" ? { refs: branchesNamed(args) } : {}),
     // Below Premium the server keeps the first assignee and the first reviewer only (see `notKept`).
     ...severalUsersTier(args),
     // A fork's merge request lives in the target project, which is not the owner verified here.

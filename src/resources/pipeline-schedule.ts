@@ -499,7 +499,12 @@ export const pipelineScheduleDefinition = defineObjectResource({
       // Read gets the recorded state as args, which carries the keys of the last apply.
       (args as { declaredVariableKeys?: string[] }).declaredVariableKeys ?? Object.keys(asMap(args.variables) ?? {}).sort(),
   },
-  needs: (args, operation) => ({ on: onProject(args.project), ...scheduleNeeds(args, operation) }),
+  needs: (args, operation) => ({
+    on: onProject(args.project),
+    ...scheduleNeeds(args, operation),
+    // The server expands a short ref to the one branch or tag of that name, and refuses it as ambiguous otherwise.
+    ...((operation === "create" || operation === "update") && typeof args.ref === "string" && !isUnknown(args.ref) ? { refs: [{ property: "ref", name: args.ref, kind: "branch or tag" as const }] } : {}),
+  }),
   validate(args) {
     const failures: { property: string; reason: string }[] = [];
     const duplicates = (names: string[]) => [...new Set(names.filter((name, index) => names.indexOf(name) !== index))];

@@ -8,7 +8,8 @@
 import { createHash } from "node:crypto";
 import { type Diagnostic, isStackResource, type PreviewOutput, type PreviewStep, SECRET, type StepState, UNKNOWN } from "./preview";
 import { type KindTerms, OWNER_INPUTS, termsOf } from "./terms";
-import { envelopeOf, SHOWN_ENGINE_KEYS, type Takeover } from "../engine/envelope";
+import { envelopeOf, SECRETS_CHANGED_KEY, SHOWN_ENGINE_KEYS, type Takeover } from "../engine/envelope";
+import { differingPaths } from "../engine/values";
 
 /** The kinds of change, in the order a reviewer reads them: what destroys first. */
 export const CHANGE_KINDS = ["delete", "replace", "removal", "takeover", "update", "create", "drift"] as const;
@@ -242,7 +243,7 @@ function valueAt(root: Record<string, unknown> | null | undefined, path: string)
   return current;
 }
 
-function pathParts(path: string): string[] {
+export function pathParts(path: string): string[] {
   if (!/[.[\]"]/.test(path)) return [path];
   const parts: string[] = [];
   for (const match of path.matchAll(/([^.[\]"]+)|\["([^"]*)"\]|\[(\d+)\]/g)) parts.push(match[1] ?? match[2] ?? match[3]!);
@@ -301,10 +302,32 @@ function settingsTakenOver(state: StepState | null | undefined): Takeover | unde
 /** The fields a resource of `type` declares in a state's inputs, as a create of it records them (secrets named only). */
 export const declaredFields = (state: StepState | null | undefined, type: string): FieldChange[] => createdFields(state, termsOf(type));
 
-/** The fields a refresh found changed on the server: the state recorded before it against the state it read. */
+/**
+ * The fields a refresh found changed on the server: the state recorded before
+ * it (as last applied) against the state it read. The outputs name each
+ * changed property; where they show it only as a secret, the inputs name
+ * each plain part that changed (`variables.DEPLOY_ENVIRONMENT.value`), and
+ * the engine's list of secret values that changed names the rest, which the
+ * preview masks on both sides (`SECRETS_CHANGED_KEY`).
+ */
 function driftedFields(recorded: StepState, refreshed: StepState, terms: KindTerms): FieldChange[] {
-  return fieldsAt(differingKeys(recorded.outputs, refreshed.outputs), recorded.outputs, refreshed.outputs, terms);
+  const fields = fieldsAt(differingKeys(recorded.outputs, refreshed.outputs), recorded.outputs, refreshed.outputs, terms);
+  const named = new Set(fields.map((field) => field.path));
+  const hidden = Object.keys({ ...recorded.outputs, ...refreshed.outputs }).filter((key) => !named.has(key) && !isNotField(terms, key));
+  for (const key of hidden) {
+    for (const path of differingPaths(recorded.inputs?.[key], refreshed.inputs?.[key], key, sameValue)) {
+      const before = valueAt(recorded.inputs, path);
+      const after = valueAt(refreshed.inputs, path);
+      if (!containsSecret(before) && !containsSecret(after)) fields.push({ path, before: shown(before, isSecretPath(terms, path)), after: shown(after, isSecretPath(terms, path)) });
+    }
+  }
+  const secrets = refreshed.outputs?.[SECRETS_CHANGED_KEY];
+  for (const path of Array.isArray(secrets) ? secrets : []) {
+    if (typeof path === "string" && !fields.some((field) => field.path === path)) fields.push({ path, before: { secret: true }, after: { secret: true } });
+  }
+  return fields.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
+
 
 /** The values that name an object: its state's inputs, then its outputs, then the number its id ends with. */
 function identity(state: StepState | null | undefined): { id?: string; label?: string } {

@@ -10,7 +10,8 @@
 import { ISSUE_DESCRIPTION_LIMIT, type Issue, issueRequests, issuePath, issuesPath } from "../api/issues";
 import { CURRENT_USER_PATH, userRequests } from "../api/users";
 import { client } from "../engine/process-connections";
-import type { Change, Review } from "./changes";
+import { type Change, pathParts, type Review } from "./changes";
+import { termsOf } from "./terms";
 import { markdownOf } from "./markdown";
 import { type NoteTarget, withTarget } from "./post";
 
@@ -25,18 +26,48 @@ export interface DriftFound {
 }
 
 /**
- * The review apart: the refresh's drift is outside the program, and so is
- * each object an only-these set would delete (on the server, kept by no
- * one: made by hand since the set's last apply); the program's other changes
- * to objects that drifted would put them back; the rest was merged and not
- * yet applied.
+ * The review apart, by what was applied: the refresh's drift (each field the
+ * server holds other than last applied) is outside the program, and so is each
+ * object an only-these set would delete (on the server, kept by no one: made
+ * by hand since the set's last apply). Of the program's changes, the fields
+ * that drifted would be put back; every other field is the program's own
+ * change since the last apply: merged, not yet applied. An update with both
+ * is told apart field by field.
  */
 export function driftFound(review: Review): DriftFound {
   const outside = review.changes.filter((change) => change.kind === "drift" || change.kind === "removal");
-  const drifted = new Set(outside.filter((change) => change.kind === "drift").map((change) => change.urn));
-  const own = review.changes.filter((change) => change.kind !== "drift" && change.kind !== "removal");
-  return { outside, reversals: own.filter((change) => drifted.has(change.urn)), pending: own.filter((change) => !drifted.has(change.urn)) };
+  const drifted = new Map<string, Change>();
+  for (const change of outside) if (change.kind === "drift") drifted.set(change.urn, change);
+  const reversals: Change[] = [];
+  const pending: Change[] = [];
+  for (const change of review.changes) {
+    if (change.kind === "drift" || change.kind === "removal") continue;
+    const drift = drifted.get(change.urn);
+    if (!drift) pending.push(change);
+    else if (change.kind !== "update" || isGone(drift)) reversals.push(change);
+    else {
+      const putBack = change.fields.filter((field) => drift.fields.some((found) => related(found.path, field.path)));
+      const own = change.fields.filter((field) => !putBack.includes(field) && !isOwnershipNote(change, field.path));
+      if (putBack.length > 0 || own.length === 0) reversals.push({ ...change, fields: change.fields.filter((field) => !own.includes(field)) });
+      if (own.length > 0) pending.push({ ...change, fields: own });
+    }
+  }
+  return { outside, reversals, pending };
 }
+
+const isGone = (drift: Change) => drift.fields.length === 1 && drift.fields[0]!.path === "(the object)";
+
+/** Whether two field paths are one field or one holds the other (`variables` and `variables.TOKEN.value`). */
+function related(a: string, b: string): boolean {
+  const [x, y] = [pathParts(a), pathParts(b)];
+  return x.slice(0, Math.min(x.length, y.length)).every((part, i) => part === y[i]);
+}
+
+/** The line an update of a schedule with `takeOwnership` adds on whom its pipelines run as: no field of the program's. */
+const isOwnershipNote = (change: Change, path: string) => {
+  const ownership = termsOf(change.type).ownership;
+  return ownership !== undefined && path.startsWith(`${ownership.output} (`);
+};
 
 /** The first line of the stack's issue: how the check finds it again (with its author: the token's user). */
 export const driftMarkerOf = (stack: string | undefined) => `<!-- platform-review-drift stack=${JSON.stringify(stack ?? "")} -->`;
@@ -48,7 +79,7 @@ function titleOf(review: Review, found: DriftFound, stack: string | undefined): 
   if (!review.ok) return `Drift check of ${of} failed`;
   if (found.outside.length > 0) return `Drift on ${of}: ${plural(found.outside.length, "object")} changed outside the program`;
   if (found.pending.length > 0) return `Drift on ${of}: ${plural(found.pending.length, "change")} merged but not yet applied`;
-  return `Drift on ${of}: none`;
+  return `No drift on ${of}: the platform matches the program`;
 }
 
 function noticeOf(review: Review, found: DriftFound): string[] {
@@ -95,7 +126,7 @@ export async function reportDrift(
     const existing = await issueRequests.find(api, issuesPath(target.project), { author_id: me.id, state: "all", order_by: "created_at", sort: "asc" }, mine);
     if (clean) {
       if (!existing || existing.state === "closed") return { code, action: "none", issue: existing, found };
-      const closed = await issueRequests.put(api, issuePath(target.project, existing.iid), { description, state_event: "close" });
+      const closed = await issueRequests.put(api, issuePath(target.project, existing.iid), { title, description, state_event: "close" });
       return { code, action: "closed", issue: closed, found };
     }
     if (existing) {

@@ -4,7 +4,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { Badge, getMetadataOutput } from "pulumi-platform";
 
 const config = new pulumi.Config();
-// The project that gets the badge; acme/web exists on the emulator.
+// The project that gets the badge: each stack's own (Pulumi.<stack>.yaml: dev's acme/web,
+// prod's acme/api, both on the emulator), so that two stacks never make the same badge.
 const project = config.get("project") ?? "acme/web";
 
 const pipeline = new Badge("pipeline", {

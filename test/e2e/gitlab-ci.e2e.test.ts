@@ -37,6 +37,7 @@ import { apiPath, closeAllPools, PlatformClient } from "../../src";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { repositoryOf } from "../../src/emulator/areas/repository/model";
 import { ensurePulumiCli, repoRoot } from "../../scripts/pulumi-workspace.mts";
+import { run as runCommand } from "./template-jobs";
 
 const STACKS = ["dev", "prod"];
 const READ_TOKEN = "glpat-maintainer-release-0004"; // read_api: the emulator refuses its writes
@@ -133,8 +134,8 @@ beforeAll(async () => {
   // What the program can read of its environment, in every job that runs it, one line a run.
   files["index.ts"] +=
     'require("node:fs").appendFileSync("env-seen.jsonl", JSON.stringify({ stack: pulumi.getStack(), PLATFORM_REVIEW_TOKEN: process.env.PLATFORM_REVIEW_TOKEN ?? null, PLATFORM_TOKEN: process.env.PLATFORM_TOKEN ?? null }) + "\\n");\n';
-  // Each stack its own objects: dev's badge on acme/web (the program's default), prod's on acme/api.
-  files["Pulumi.prod.yaml"] = "config:\n  template:project: acme/api\n";
+  // Each stack its own objects, as the template's stack files say: dev's badge on acme/web, prod's on acme/api.
+  expect([files["Pulumi.dev.yaml"], files["Pulumi.prod.yaml"]].map((text) => /template:project: (\S+)/.exec(text ?? "")?.[1])).toEqual(["acme/web", "acme/api"]);
   await commit("main", files, "The platform's program");
   checkout = path.join(work, "checkout");
   git(["clone", "--quiet", origin, checkout], work);
@@ -173,6 +174,10 @@ beforeAll(async () => {
     const init = spawnSync(path.join(bin, "pulumi"), ["stack", "init", stack, "--non-interactive"], { cwd: alice.dir, env: alice.env, encoding: "utf8" });
     expect(init.status, init.stderr).toBe(0);
   }
+  // `stack init` writes each stack's secrets salt into its file; she commits them, as the README's first day commits the project.
+  // (A read first: the client's idle connection may be closed by now, and a read is retried where a commit is not.)
+  await api.get(apiPath`/projects/${projectId}`);
+  await commit("main", Object.fromEntries(STACKS.map((stack) => [`Pulumi.${stack}.yaml`, readFileSync(path.join(alice.dir, `Pulumi.${stack}.yaml`), "utf8")])), "The stacks' files, with their secrets salt");
   // The project's CI/CD variables, as the template's comments set them: environment-scoped values by environment.
   const scoped = (values: Record<string, string>) => ({ type: "variable", values });
   const review = scoped({ "platform-review": emulator.tokens.alice!, dev: emulator.tokens.alice!, prod: emulator.tokens.alice! });
@@ -269,6 +274,8 @@ describe.sequential("the template's pipeline under gitlab-ci-local, two stacks",
     expect(envSeen()).toEqual(STACKS.flatMap((stack) => [stack, stack]).map((stack) => ({ stack, PLATFORM_REVIEW_TOKEN: null, PLATFORM_TOKEN: emulator.tokens.root })));
     // The scrubbed events are kept; the raw ones, whose debug events print secrets, are gone.
     expect(existsSync(path.join(checkout, "up.json"))).toBe(false);
+    // The jobs wrote no tracked file (no stack config), and nothing the jobs wrote is left for git to add.
+    expect(git(["status", "--porcelain"]).split("\n").filter((line) => line !== "" && !/ (env-seen\.jsonl|node_modules)$/.test(line)), git(["diff"])).toEqual([]);
     for (const stack of STACKS) expect(readFileSync(path.join(checkout, `up-events-${stack}.json`), "utf8")).toMatch(/^\{"sequence":/);
   });
 
@@ -298,7 +305,23 @@ describe.sequential("the template's pipeline under gitlab-ci-local, two stacks",
     const bob = teammate("bob");
     const exported = spawnSync("pulumi", ["stack", "export", "--stack", "dev"], { cwd: bob.dir, env: bob.env, encoding: "utf8" });
     expect(exported.status, exported.stderr).toBe(0);
-    const state = JSON.parse(exported.stdout) as { deployment: { resources: { type: string; id?: string }[] } };
+    const state = JSON.parse(exported.stdout) as { deployment: { resources: { type: string; id?: string; inputs?: Record<string, unknown> }[] } };
+    // No token in the state: the provider's stored config, which refresh and destroy use, holds none, not even an empty one.
+    const providers = state.deployment.resources.filter((resource) => resource.type.startsWith("pulumi:providers:"));
+    expect(providers.length).toBeGreaterThan(0);
+    for (const provider of providers) expect(Object.keys(provider.inputs ?? {})).not.toContain("platform:token");
+    // bob's preview --refresh without a token says what works (once, no stack trace); with PLATFORM_TOKEN it works.
+    symlinkSync(path.join(repoRoot, "node_modules"), path.join(bob.dir, "node_modules"));
+    // A child process, never spawnSync: the emulator answers from this process.
+    const refresh = (extra: NodeJS.ProcessEnv) => runCommand("pulumi", ["preview", "--refresh", "--stack", "dev", "--non-interactive"], { cwd: bob.dir, env: { ...bob.env, ...extra } });
+    const without = await refresh({});
+    expect(without.code).not.toBe(0);
+    expect(without.stdout).toContain("the stack's config stored at the last `pulumi up` has no platform:token");
+    const summary = without.stdout.slice(without.stdout.indexOf("Diagnostics:"));
+    expect(summary.split("do not run the program, so they use that stored copy").length - 1, without.stdout).toBe(1);
+    expect(`${without.stdout}${without.stderr}`).not.toMatch(/pulumi config set --secret platform:token|\n\s+at /);
+    const withToken = await refresh({ PLATFORM_TOKEN: emulator.tokens.root! });
+    expect(withToken.code, withToken.stdout + withToken.stderr).toBe(0);
     const devBadge = state.deployment.resources.find((resource) => resource.type.includes("Badge"))!.id!;
     await api.put(apiPath`/projects/${projectId}/badges/${devBadge.split("/").at(-1)!}`, { link_url: "https://elsewhere.example.com" });
     const run = await defaultBranchPipeline(sha);

@@ -71,7 +71,9 @@ describeExample({
       // Only a schedule's owner may change it: the stack's user, by now.
       const owner = clientAs(emulator, "maintainer");
       const nightly = await named(api, "Nightly build and deploy");
-      await owner.delete(apiPath`/projects/${"acme/web"}/pipeline_schedules/${nightly.id}/variables/${"DEPLOY_ENVIRONMENT"}`);
+      const variable = (key: string) => apiPath`/projects/${"acme/web"}/pipeline_schedules/${nightly.id}/variables/${key}`;
+      await owner.put(variable("DEPLOY_ENVIRONMENT"), { value: "production" });
+      await owner.put(variable("DEPLOY_TOKEN"), { value: "changed-by-hand-7c2e" });
       const weekly = await named(api, "Weekly dependency scan");
       await owner.put(apiPath`/projects/${"acme/web"}/pipeline_schedules/${weekly.id}`, { active: false });
     },
@@ -80,6 +82,8 @@ describeExample({
       nightly: { op: "update" },
       "weekly-dependency-scan": { op: "update", changed: ["active"] },
     },
+    // A plain variable's value and a secret one's, each named (the secret never shown).
+    drifted: { nightly: ["variables.DEPLOY_ENVIRONMENT.value", "variables.DEPLOY_TOKEN.value"], "weekly-dependency-scan": ["active"] },
     async verify({ api }) {
       expect(variables(await named(api, "Nightly build and deploy"))).toEqual(["DEPLOY_ENVIRONMENT=staging", `DEPLOY_TOKEN=${DEPLOY_TOKEN}`]);
     },

@@ -9,7 +9,8 @@
  *    (every other resource `same`: the preview right after `up` is clean),
  *    and `up` applies it;
  * 4. out-of-band changes are found by the refresh of `preview --refresh`,
- *    and `up --refresh` restores the declared state (every resource step 3
+ *    the drift check names each as changed outside the program (none as
+ *    merged but not yet applied), and `up --refresh` restores the declared state (every resource step 3
  *    changed and the drift left alone previews `same`: the preview after
  *    step 3's `up` is clean); `pulumi refresh` on its own runs in previews,
  *    exclusive-sets, secrets and faults (.e2e.test.ts);
@@ -31,6 +32,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeAllPools, PlatformClient } from "pulumi-platform";
 import { startEmulator, type Emulator, type Seed } from "pulumi-platform/emulator";
+import { reviewOf } from "../../src/review/changes";
+import { driftFound } from "../../src/review/drift";
+import { parsePreview } from "../../src/review/preview";
 import { changedInputs, ensurePulumiCli, PulumiProgram, repoRoot, stepsByName, type PreviewJson } from "../../scripts/pulumi-workspace.mts";
 
 /** The expected step of one resource (by name): its operation and, for updates and replacements, the inputs that change. */
@@ -61,7 +65,13 @@ export interface ExampleScenario {
   /** Step 3. */
   change: { config: Record<string, string>; expect: ExpectedSteps; verify(ctx: ScenarioContext): Promise<void> };
   /** Step 4. */
-  drift: { apply(ctx: ScenarioContext): Promise<void>; expect: ExpectedSteps; verify(ctx: ScenarioContext): Promise<void> };
+  drift: {
+    apply(ctx: ScenarioContext): Promise<void>;
+    expect: ExpectedSteps;
+    /** The fields the drift check names as changed outside the program, by resource (every field of each is checked where given). */
+    drifted?: Record<string, string[]>;
+    verify(ctx: ScenarioContext): Promise<void>;
+  };
   /** Run steps 2, 5 and 8 (the engine's own behaviours, the same for every example): set by one example only. */
   engineBehaviours?: boolean;
 }
@@ -88,6 +98,26 @@ function expectSteps(preview: PreviewJson, expected: ExpectedSteps): void {
   }
   const unexpected = preview.steps.filter((step) => step.op !== "same" && !(step.urn.split("::").at(-1)! in expected));
   expect(unexpected.map((step) => `${step.op} ${step.urn}`)).toEqual([]);
+}
+
+/**
+ * The drift check's reading of step 4's preview: after step 3's apply nothing
+ * is merged but not applied, so every step the preview plans puts back a
+ * change made outside the program, and each such resource is named as drifted
+ * (with the fields given), its secret values named, never shown.
+ */
+function expectDrift(preview: PreviewJson, expected: ExpectedSteps, drifted: Record<string, string[]> = {}, secrets: string[] = []): void {
+  const found = driftFound(reviewOf(parsePreview(JSON.stringify(preview))));
+  expect(found.pending.map((change) => `${change.kind} ${change.name}: ${change.fields.map((field) => field.path).join(", ")}`), "merged but not yet applied").toEqual([]);
+  const outside = new Set(found.outside.map((change) => change.name));
+  const planned = Object.entries(expected).filter(([, { op }]) => op !== "same").map(([name]) => name);
+  expect(planned.filter((name) => !outside.has(name)), "changed on the server, not found as drift").toEqual([]);
+  for (const [name, paths] of Object.entries(drifted)) {
+    const fields = found.outside.filter((change) => change.name === name).flatMap((change) => change.fields.map((field) => field.path));
+    expect(fields.sort(), `drifted fields of ${name}`).toEqual([...paths].sort());
+  }
+  const text = JSON.stringify(found);
+  for (const secret of secrets) expect(text.includes(secret), "a secret value appears in the drift check's findings").toBe(false);
 }
 
 /** The serialized provider of pulumi-platform 0.1.0 for a resource kind, as that release wrote it into state. */
@@ -146,7 +176,9 @@ export function describeExample(scenario: ExampleScenario): void {
 
     it("4. preview --refresh finds out-of-band changes, and up --refresh restores the declared state", async () => {
       await scenario.drift.apply(ctx);
-      expectSteps(await timed("4 preview --refresh --json", () => program.previewJson("--refresh")), scenario.drift.expect);
+      const preview = await timed("4 preview --refresh --json", () => program.previewJson("--refresh"));
+      expectSteps(preview, scenario.drift.expect);
+      expectDrift(preview, scenario.drift.expect, scenario.drift.drifted, Object.values(scenario.secrets ?? {}));
       await timed("4 up --refresh", () => program.up("--refresh"));
       await scenario.drift.verify(ctx);
       if (engineBehaviours) await program.preview("--expect-no-changes");

@@ -100,7 +100,8 @@ export async function startTemplateStack(prefix: string): Promise<TemplateStack>
   const emulator = await startEmulator({ port: 0, backgroundWork: "manual" });
   const api = new PlatformClient({ url: emulator.url, token: emulator.tokens.root!, retryBaseDelayMs: 10 });
   const work = mkdtempSync(path.join(tmpdir(), prefix));
-  const program = await PulumiProgram.create({ programDir: templateProject(work), transpileOnly: true, config: { "platform:url": emulator.url }, secrets: { "platform:token": emulator.tokens.root! } });
+  // No token in the stack's config: the template's jobs give it in PLATFORM_TOKEN.
+  const program = await PulumiProgram.create({ programDir: templateProject(work), transpileOnly: true, config: { "platform:url": emulator.url } });
   const projectId = (await api.get<{ id: number }>(apiPath`/projects/${"acme/web"}`)).id;
   return { emulator, api, work, program, projectId };
 }

@@ -161,3 +161,54 @@ describe.sequential("token rotation with the real Pulumi CLI", { timeout: 5 * 60
     expect(run).not.toContain("glpat-never-issued-0003");
   });
 });
+
+/**
+ * The pipeline's stacks keep no token in their config: the jobs give it in
+ * PLATFORM_TOKEN. The stack's config stored at the last `up` then has none
+ * (earlier templates stored an empty one, as here), and a teammate's
+ * `preview --refresh` or `refresh` without PLATFORM_TOKEN must say what works
+ * (the environment, or `--run-program`), once, with no stack trace, not the
+ * config's advice, which does not reach the stored copy.
+ */
+describe.sequential("a stack whose stored config has no token", { timeout: 5 * 60_000 }, () => {
+  let started: ProgramUnderTest;
+  const FULL = "do not run the program, so they use that stored copy";
+  const SAID = "the stack's config stored at the last `pulumi up` has no platform:token";
+
+  beforeAll(async () => {
+    started = await startProgramUnderTest({ programDir: "test/e2e/programs/operating", config: { moreResources: "true" } });
+    await started.program.setConfig("platform:token", "");
+    started.program.env.PLATFORM_TOKEN = started.emulator.tokens.root!;
+    await started.program.up();
+    delete started.program.env.PLATFORM_TOKEN;
+  }, 10 * 60_000);
+
+  afterAll(() => stopProgramUnderTest(started ?? {}));
+
+  it("preview --refresh and refresh without PLATFORM_TOKEN say what works, once, without a stack trace", async () => {
+    for (const args of [["preview", "--refresh"], ["refresh", "--yes", "--skip-preview"]]) {
+      const run = await started.program.cli(args, { allowFailure: true });
+      const output = `${run.stdout}\n${run.stderr}`;
+      expect(run.code, args.join(" ")).not.toBe(0);
+      const summary = diagnostics(run);
+      expect(occurrences(summary, FULL), summary).toBe(1);
+      expect(summary).toContain(`${SAID}. `);
+      expect(summary).toContain("Set PLATFORM_TOKEN in the environment for this command");
+      expect(summary).toContain("`pulumi refresh --run-program`");
+      // Not the config's advice, and no stack trace of the host's copy.
+      expect(output).not.toContain("pulumi config set --secret platform:token");
+      expect(output).not.toMatch(/\n\s+at .*\.js:\d+/);
+      expect(output).not.toMatch(/Error: (Badge|SamlGroupLink): could not/);
+    }
+  });
+
+  it("with PLATFORM_TOKEN the same commands work", async () => {
+    started.program.env.PLATFORM_TOKEN = started.emulator.tokens.root!;
+    try {
+      await started.program.cli(["preview", "--refresh"]);
+      await started.program.refresh();
+    } finally {
+      delete started.program.env.PLATFORM_TOKEN;
+    }
+  });
+});

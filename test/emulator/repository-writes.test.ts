@@ -45,6 +45,20 @@ describe("POST /projects/:id/repository/branches", () => {
   });
 });
 
+describe("GET /projects/:id/repository/branches/:branch and tags/:tag_name", () => {
+  it("answers the branch or tag of that name, a name with / encoded; another is 404 Branch or Tag Not Found", async () => {
+    const { emulator } = server;
+    expect((await call(emulator, `${WEB}/repository/branches/main`)).body).toMatchObject({ name: "main", default: true, commit: { id: expect.stringMatching(/^[0-9a-f]{40}$/) } });
+    expect((await call(emulator, `${WEB}/repository/branches/release%2F1.x`)).body).toMatchObject({ name: "release/1.x", default: false });
+    expect((await call(emulator, `${WEB}/repository/tags/v1.4.0`)).body).toMatchObject({ name: "v1.4.0", target: expect.stringMatching(/^[0-9a-f]{40}$/), commit: { id: expect.any(String) } });
+    expect(await call(emulator, `${WEB}/repository/branches/mian`)).toMatchObject({ status: 404, body: { message: "404 Branch Not Found" } });
+    expect(await call(emulator, `${WEB}/repository/branches/v1.4.0`)).toMatchObject({ status: 404, body: { message: "404 Branch Not Found" } });
+    expect(await call(emulator, `${WEB}/repository/tags/main`)).toMatchObject({ status: 404, body: { message: "404 Tag Not Found" } });
+    expect((await call(emulator, "/projects/acme%2Fapi/repository/branches/develop")).body).toMatchObject({ name: "develop", default: true });
+    expect((await call(emulator, "/projects/acme%2Fapi/repository/branches/main", { as: "outsider" })).status).toBe(404);
+  });
+});
+
 describe("POST /projects/:id/repository/commits", () => {
   it("commits every kind of action on a new branch, with base64 content and an author", async () => {
     const { emulator } = server;

@@ -61,6 +61,24 @@ describe("an update of someone else's pipeline schedule", () => {
     await expect(providers.PipelineSchedule.update(id, state, checked.inputs)).rejects.toThrow(/failed with 403/);
   });
 
+  it("a read token verifies each step as the apply user platform:applyAs names: passes for the owner, refuses what that user could not do", async () => {
+    const { id, state } = await alicesSchedule();
+    // maintainer's token reads, as a preview's read token; alice's token will apply.
+    await server.configureProviders("maintainer", { "platform:verifyAtPreview": "true", "platform:applyAs": "alice" });
+    expect(await previewStep("PipelineSchedule", id, state, changedVariable(state))).toEqual([]);
+    await server.configureProviders("maintainer", { "platform:verifyAtPreview": "true", "platform:applyAs": "dev" });
+    expect(await previewStep("PipelineSchedule", id, state, changedVariable(state))).toEqual([
+      `PipelineSchedule: could not update ${id}: the schedule is not the apply user's (dev): it belongs to alice, ` +
+        "and the change needs ownership of the schedule (or the Maintainer role, with takeOwnership: true)",
+    ]);
+    // Taking it over needs the Maintainer role, or an administrator, which the maintainer's reads cannot tell dev is not: not judged.
+    expect(await previewStep("PipelineSchedule", id, state, changedVariable(state, { takeOwnership: true }))).toEqual([]);
+    await server.configureProviders("maintainer", { "platform:verifyAtPreview": "true", "platform:applyAs": "nobody-of-that-name" });
+    expect(await previewStep("PipelineSchedule", id, state, changedVariable(state))).toEqual([
+      'platform:applyAs (or PLATFORM_APPLY_AS): no user "nobody-of-that-name" exists, or the token\'s user cannot see it; name the user whose token applies the program',
+    ]);
+  });
+
   it("with takeOwnership the preview passes, and so does the update; the owner's own change passes with one read of the schedule", async () => {
     const { id, state } = await alicesSchedule();
     await runAs("maintainer");

@@ -271,6 +271,34 @@ describe("a fact the server does not tell is no refusal", () => {
   });
 });
 
+describe("the branches and tags a resource names exist", () => {
+  it("a schedule's ref that is no branch or tag of the project fails at preview, naming the default branch", async () => {
+    await runAs("alice");
+    // acme/api's default branch is develop.
+    expect(await failuresOf("PipelineSchedule", { project: "acme/api", ...SCHEDULE, ref: "main" })).toEqual([`ref: project acme/api has no branch or tag "main" (its default branch is develop)`]);
+    expect(await failuresOf("PipelineSchedule", { project: "acme/web", ...SCHEDULE, ref: "mian" })).toEqual([`ref: project acme/web has no branch or tag "mian" (its default branch is main)`]);
+    expect(await failuresOf("PipelineSchedule", { project: "acme/web", ...SCHEDULE, ref: "refs/heads/v1.4.0" })).toEqual([`ref: project acme/web has no branch "v1.4.0" (its default branch is main)`]);
+    expect(await failuresOf("PipelineSchedule", { project: "acme/web", ...SCHEDULE, ref: "stable" })).toEqual([
+      `ref: "stable" is both a branch and a tag of project acme/web, which the server refuses as ambiguous: name one in full (refs/heads/stable or refs/tags/stable)`,
+    ]);
+    for (const ref of ["main", "v1.4.0", "release/1.x", "refs/heads/stable", "refs/tags/stable"]) {
+      expect(await failuresOf("PipelineSchedule", { project: "acme/web", ...SCHEDULE, ref }), ref).toEqual([]);
+    }
+  });
+
+  it("an update is verified only when the ref changes; a merge request's branches and a changelog's branch too", async () => {
+    await runAs("alice");
+    const recorded = { project: "acme/api", ...SCHEDULE, ref: "gone" };
+    expect(await failuresOf("PipelineSchedule", { ...recorded, cron: "0 3 * * *" }, recorded)).toEqual([]);
+    expect(await failuresOf("PipelineSchedule", { ...recorded, ref: "mian" }, recorded)).toEqual([`ref: project acme/api has no branch or tag "mian" (its default branch is develop)`]);
+    expect(await failuresOf("MergeRequest", { project: "acme/web", sourceBranch: "feature/none", targetBranch: "mian", title: "A change" })).toEqual([
+      `sourceBranch: project acme/web has no branch "feature/none" (its default branch is main)`,
+      `targetBranch: project acme/web has no branch "mian" (its default branch is main)`,
+    ]);
+    expect(await failuresOf("ChangelogCommit", { project: "acme/web", version: "1.5.0", branch: "mian" })).toEqual([`branch: project acme/web has no branch "mian" (its default branch is main)`]);
+  });
+});
+
 describe("reads: one per owner and run", () => {
   it("several resources of one owner share the user, the owner, the role and the list", async () => {
     await runAs("maintainer");
@@ -296,6 +324,9 @@ describe("reads: one per owner and run", () => {
         `GET /api/v4/groups/${group}/members/all/${user}`,
         // The group's integrations, once: one already active is in the way of a create.
         `GET /api/v4/groups/${group}/integrations`,
+        // The schedule's ref: a short name is one branch or one tag.
+        `GET /api/v4/projects/${project}/repository/branches/main`,
+        `GET /api/v4/projects/${project}/repository/tags/main`,
       ].sort(),
     );
     // The same run asks nothing again.

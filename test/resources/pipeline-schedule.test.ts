@@ -230,6 +230,17 @@ describe("lifecycle", () => {
     expect(requests).toEqual([{ method: "GET", path: "/api/v4/" + id, status: 200 }]);
   });
 
+  it("refresh names each variable value changed out of band, never the value: a preview masks every one of them", async () => {
+    const { id, outs } = await createSchedule();
+    await server.as().put(`/${id}/variables/DEPLOY_TOKEN`, { value: "changed-by-hand" });
+    await server.as().put(`/${id}/variables/TARGET`, { value: "production" });
+    const refreshed = await schedule.read(id, outs);
+    expect(refreshed.props!.__secretsChanged).toEqual(["variables.DEPLOY_TOKEN.value", "variables.TARGET.value"]);
+    // Refreshed again from that state, nothing differs: the names go.
+    expect((await schedule.read(id, refreshed.props!)).props!.__secretsChanged).toBeUndefined();
+    expect((await schedule.read(id, outs)).inputs).not.toHaveProperty("__secretsChanged");
+  });
+
   it("after an out-of-band delete of one variable, the diff shows it and the update recreates only it", async () => {
     const { id, inputs: declared, outs } = await createSchedule();
     await server.as().delete(`/${id}/variables/TARGET`);

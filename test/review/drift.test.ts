@@ -78,6 +78,21 @@ describe("the drift check's issue", () => {
     expect(pending.pending.length).toBe(7);
   });
 
+  it("tells the fields of one update apart: those that drifted are put back, the others were merged and not applied", () => {
+    const urn = "urn:pulumi:e2e::p::pulumi-nodejs:dynamic/platform:PipelineSchedule::nightly";
+    const base = { type: "PipelineSchedule", name: "nightly", urn, owner: "project acme/web", object: "pipeline schedule 1" };
+    const field = (path: string) => ({ path, before: { secret: true as const }, after: { secret: true as const } });
+    const review = reviewOf(parsePreview(CLEAN));
+    review.changes = [
+      { ...base, kind: "drift", fields: [field("variables.DEPLOY_TOKEN.value")] },
+      { ...base, kind: "update", fields: [field("variables.DEPLOY_TOKEN.value"), { path: "cron", before: { value: "0 2 * * *" }, after: { value: "0 3 * * *" } }] },
+    ];
+    const found = driftFound(review);
+    expect(found.outside.map((change) => change.kind)).toEqual(["drift"]);
+    expect(found.reversals.map((change) => change.fields.map((f) => f.path))).toEqual([["variables.DEPLOY_TOKEN.value"]]);
+    expect(found.pending.map((change) => change.fields.map((f) => f.path))).toEqual([["cron"]]);
+  });
+
   it("opens one issue per stack, rewrites it in place, closes it when the platform matches, reopens it", async () => {
     expect(await check(DRIFTED)).toBe(1);
     expect(stderr).toContain("changed outside the program");
@@ -104,6 +119,7 @@ describe("the drift check's issue", () => {
     expect(await check(CLEAN)).toBe(0);
     [issue] = await issues();
     expect(issue!.state).toBe("closed");
+    expect(issue!.title).toBe("No drift on stack e2e: the platform matches the program");
     expect(issue!.description).toContain("The platform matches the program again");
     expect(await check(CLEAN)).toBe(0);
     expect(stderr).toContain("no drift, no issue open");

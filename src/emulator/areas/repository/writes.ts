@@ -1,18 +1,20 @@
 /**
- * Writing to a project's repository through the API: creating a branch, and
+ * A project's branches and tags read one by one (what a client checks before
+ * naming a ref), and writing to its repository through the API: creating a branch, and
  * a commit of file actions (create, update, delete, move, chmod) on a branch,
  * new or existing. Both write real git objects and refs (./model.ts, ./trees.ts);
  * the project's branches and head follow at once. What each answers and
  * refuses is in the emulator's README ("Repository writes").
  */
 import * as git from "isomorphic-git";
-import { ApiError, forbidden, paramError } from "../../errors";
+import { ApiError, forbidden, notFound, paramError } from "../../errors";
 import { findProject } from "../../lookup";
 import type { RawParams } from "../../params";
-import { created, requireUser, route, type RouteDefinition } from "../../router";
+import { created, ok, requireUser, route, type RouteDefinition } from "../../router";
 import type { EmulatorState, Project, User } from "../../state";
 import { canPushTo, canPushCode } from "./access";
 import { presentCommit, readCommitRecord } from "./commits";
+import { readableRepository } from "./content";
 import { diffCommits } from "./diff";
 import { repositoryOf, type FileAction, type ProjectRepository } from "./model";
 import { isRefName } from "./refs";
@@ -32,7 +34,7 @@ export function validBranchName(name: string): boolean {
 }
 
 /** `API::Entities::Branch` of a branch whose head is `sha`. */
-async function presentBranch(state: EmulatorState, project: Project, repo: ProjectRepository, user: User, name: string, sha: string): Promise<Record<string, unknown>> {
+async function presentBranch(state: EmulatorState, project: Project, repo: ProjectRepository, user: User | null, name: string, sha: string): Promise<Record<string, unknown>> {
   const commit = presentCommit(state, project, await readCommitRecord(repo, sha));
   return {
     name,
@@ -46,6 +48,25 @@ async function presentBranch(state: EmulatorState, project: Project, repo: Proje
     web_url: `https://${state.instance.host}/${state.projectFullPath(project)}/-/tree/${name}`,
   };
 }
+
+/** `GET /projects/:id/repository/branches/:branch`: the branch, or 404 `Branch Not Found`. */
+const getBranch = route("GET", "/projects/:id/repository/branches/:branch", { params: { ...idParam, branch: { type: "string", required: true } } }, async (ctx) => {
+  const { project, repo } = await readableRepository(ctx);
+  const name = String(ctx.params.branch);
+  const sha = isRefName(name) ? await repo.resolveRef(`refs/heads/${name}`) : undefined;
+  if (sha === undefined) throw notFound("Branch");
+  return ok(await presentBranch(ctx.state, project, repo, ctx.user, name, sha));
+});
+
+/** `GET /projects/:id/repository/tags/:tag_name`: `API::Entities::Tag`, or 404 `Tag Not Found`. */
+const getTag = route("GET", "/projects/:id/repository/tags/:tag_name", { params: { ...idParam, tag_name: { type: "string", required: true } } }, async (ctx) => {
+  const { project, repo } = await readableRepository(ctx);
+  const name = String(ctx.params.tag_name);
+  const sha = isRefName(name) ? await repo.resolveRef(`refs/tags/${name}`) : undefined;
+  if (sha === undefined) throw notFound("Tag");
+  const commit = presentCommit(ctx.state, project, await readCommitRecord(repo, sha));
+  return ok({ name, message: "", target: sha, commit, release: null, protected: false, created_at: null });
+});
 
 const createBranch = route(
   "POST",
@@ -196,4 +217,4 @@ async function startOf(
   return startHead;
 }
 
-export const repositoryWriteRoutes: readonly RouteDefinition[] = [createBranch, createCommit];
+export const repositoryWriteRoutes: readonly RouteDefinition[] = [getBranch, getTag, createBranch, createCommit];
