@@ -313,7 +313,9 @@ export const declaredFields = (state: StepState | null | undefined, type: string
 function driftedFields(recorded: StepState, refreshed: StepState, terms: KindTerms): FieldChange[] {
   const fields = fieldsAt(differingKeys(recorded.outputs, refreshed.outputs), recorded.outputs, refreshed.outputs, terms);
   const named = new Set(fields.map((field) => field.path));
-  const hidden = Object.keys({ ...recorded.outputs, ...refreshed.outputs }).filter((key) => !named.has(key) && !isNotField(terms, key));
+  // A create that failed part way records the inputs it was given, not what it applied: only its outputs say what the server had.
+  const inputsApplied = !hasInitErrors(recorded);
+  const hidden = inputsApplied ? Object.keys({ ...recorded.outputs, ...refreshed.outputs }).filter((key) => !named.has(key) && !isNotField(terms, key)) : [];
   for (const key of hidden) {
     for (const path of differingPaths(recorded.inputs?.[key], refreshed.inputs?.[key], key, sameValue)) {
       const before = valueAt(recorded.inputs, path);
@@ -328,6 +330,8 @@ function driftedFields(recorded: StepState, refreshed: StepState, terms: KindTer
   return fields.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+/** The engine's record of a create that failed after its object existed (`initErrors`). */
+const hasInitErrors = (state: StepState) => (state.initErrors?.length ?? 0) > 0;
 
 /** The values that name an object: its state's inputs, then its outputs, then the number its id ends with. */
 function identity(state: StepState | null | undefined): { id?: string; label?: string } {

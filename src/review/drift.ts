@@ -44,7 +44,7 @@ export function driftFound(review: Review): DriftFound {
     if (change.kind === "drift" || change.kind === "removal") continue;
     const drift = drifted.get(change.urn);
     if (!drift) pending.push(change);
-    else if (change.kind !== "update" || isGone(drift)) reversals.push(change);
+    else if (change.kind !== "update" || isObjectNotFound(drift)) reversals.push(change);
     else {
       const putBack = change.fields.filter((field) => drift.fields.some((found) => related(found.path, field.path)));
       const own = change.fields.filter((field) => !putBack.includes(field) && !isOwnershipNote(change, field.path));
@@ -55,7 +55,7 @@ export function driftFound(review: Review): DriftFound {
   return { outside, reversals, pending };
 }
 
-const isGone = (drift: Change) => drift.fields.length === 1 && drift.fields[0]!.path === "(the object)";
+const isObjectNotFound = (drift: Change) => drift.fields.length === 1 && drift.fields[0]!.path === "(the object)";
 
 /** Whether two field paths are one field or one holds the other (`variables` and `variables.TOKEN.value`). */
 function related(a: string, b: string): boolean {
