@@ -297,7 +297,7 @@ describe("a project of its own, installed from the packed package", { sequential
     expect(JSON.parse(readFileSync(path.join(target, "package.json"), "utf8"))).toMatchObject({ name: "team-infra" });
     expect(readFileSync(path.join(target, "Pulumi.yaml"), "utf8")).toMatch(/^name: team-infra$/m);
     // npm leaves .gitignore files out of packages: the installed template holds it as gitignore.
-    expect(readdirSync(target).sort()).toEqual([".gitlab-ci.yml", "Pulumi.yaml", "gitignore", "index.ts", "package.json", "tsconfig.json"]);
+    expect(readdirSync(target).sort()).toEqual([".gitlab-ci.yml", "Pulumi.dev.yaml", "Pulumi.prod.yaml", "Pulumi.yaml", "gitignore", "index.ts", "package.json", "tsconfig.json"]);
   }, 60_000);
 
   it("a teammate's clone runs the CI workflow of docs/ci/github-actions.yml: npm ci from vendor/, the CLI from the restored cache, the emulator, preview and up", async () => {
