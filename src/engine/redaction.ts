@@ -4,6 +4,17 @@ import { recordedPriorValues } from "./settings";
 
 type Args = Record<string, unknown>;
 
+/**
+ * The secret values the server showed this process that no input holds: the value a takeover overwrites in a
+ * secret field (./import.ts), which a refusal of the create that takes it over may repeat.
+ */
+const seenSecrets = new Set<string>();
+
+/** Masks these values in every later message of the process. */
+export function noteSecretValues(value: unknown): void {
+  for (const text of stringsIn(value)) seenSecrets.add(text);
+}
+
 /** For each visible property that holds secret values, how to find them (the `secretParts` trait). */
 export type SecretValuesOf = Record<string, (value: unknown) => string[]>;
 
@@ -12,7 +23,7 @@ export type SecretValuesOf = Record<string, (value: unknown) => string[]>;
  * (`known`: the declared inputs, and on update the recorded state) masked.
  */
 export function redact(message: string, known: Args[], secretProperties: readonly string[], secretValuesOf: SecretValuesOf = {}): string {
-  const secrets = [...connectionSecrets()];
+  const secrets = [...connectionSecrets(), ...seenSecrets];
   for (const args of known) {
     const prior = recordedPriorValues(args);
     for (const name of secretProperties) {
