@@ -20,6 +20,7 @@ import { shownOnce } from "./shown-once";
 import { duringOperation } from "./engine-end";
 import { noteProgramRunning, storedConfigIncomplete } from "./stored-config";
 import { type Attempt, explain, isObjectNotFound, isOwnerMissing } from "./explain";
+import { noteSecretValues } from "./redaction";
 import { propertyParts } from "./properties";
 import type { Lifecycle, PropertyParts } from "./types";
 import { differingPaths, isUnknown } from "./values";
@@ -52,7 +53,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
   const baseEngine = engineFor(definition);
   const { lifecycle } = baseEngine;
   // The properties the program gave as secrets are secret in this resource's operations (withSecretInputs).
-  const engineOf = (...inputs: (Args | undefined)[]) => withSecretInputs(baseEngine, inputs.flatMap((values) => envelopeOf(values ?? {}).secretInputs ?? []));
+  const engineOf = (...inputs: (Args | undefined)[]) => withSecretInputs(baseEngine, inputs.flatMap((values) => secretInputsOf(values ?? {})));
   return {
     async configure(request) {
       configureConnection(request.config);
@@ -188,6 +189,13 @@ function withSecretInputs(engine: Engine, names: readonly string[]): Engine {
   const secretProperties = [...engine.secretProperties, ...added];
   const traits = (name: string) => (added.includes(name) ? { ...engine.traits(name), secret: true } : engine.traits(name));
   return { ...engine, traits, secretProperties, explained: (error, attempt) => explain(engine.definition, secretProperties, error, attempt, secretValuesOf(engine)) };
+}
+
+/** The properties the program gave as secrets, their values noted as seen (./redaction.ts). */
+function secretInputsOf(values: Args): readonly string[] {
+  const names = envelopeOf(values).secretInputs ?? [];
+  for (const name of names) if (name in values) noteSecretValues(values[name]);
+  return names;
 }
 
 /** The properties with the `secretParts` trait, and how to find their secret values. */

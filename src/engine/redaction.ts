@@ -5,8 +5,9 @@ import { recordedPriorValues } from "./settings";
 type Args = Record<string, unknown>;
 
 /**
- * The secret values the server showed this process that no input holds: the value a takeover overwrites in a
- * secret field (./import.ts), which a refusal of the create that takes it over may repeat.
+ * The secret values this process has seen: those of the properties a program gave as secrets (./provider.ts),
+ * which another resource's record of the server's objects may show (an exclusive set's `unexpected`), and the
+ * value a takeover overwrites in a secret field (./import.ts), which a refusal of the takeover may repeat.
  */
 const seenSecrets = new Set<string>();
 
@@ -35,9 +36,18 @@ export function redact(message: string, known: Args[], secretProperties: readonl
     // Visible properties that hold secret values (schedule variables): only those values.
     for (const [name, valuesOf] of Object.entries(secretValuesOf)) if (args[name] !== undefined) secrets.push(...valuesOf(args[name]));
   }
+  return masked(message, secrets);
+}
+
+/** The text with every secret value this process has seen (`noteSecretValues`) masked: for a record of the server's objects. */
+export function withoutSeenSecrets(text: string): string {
+  return seenSecrets.size === 0 ? text : masked(text, seenSecrets);
+}
+
+function masked(text: string, secrets: Iterable<string>): string {
   // Longest first, so a secret that contains another is masked whole.
-  let result = message;
-  for (const value of secrets.filter((s) => s.length >= 4).sort((a, b) => b.length - a.length)) result = result.split(value).join("[secret]");
+  let result = text;
+  for (const value of [...secrets].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length)) result = result.split(value).join("[secret]");
   return result;
 }
 

@@ -76,4 +76,14 @@ describe("the provider treats a property given as a secret as secret", () => {
     expect(error.message).toContain("[secret] replaces [secret]");
     expect(`${error.message}\n${error.stack}`).not.toMatch(/OLDSECRET|NEWSECRET/);
   });
+
+  it("an exclusive set's record of the badges it would remove shows the value another resource gave as a secret masked", async () => {
+    const link = "https://scan.example.com/?key=STRAYSECRET-9012";
+    await providers.Badge.create((await providers.Badge.check({}, { group: "beta", name: "stray", linkUrl: link, imageUrl: IMAGE, __engine: { secretInputs: ["linkUrl"] } })).inputs);
+    const checked = await providers.ExclusiveBadges.check({}, { group: "beta", keep: [] });
+    const created = await providers.ExclusiveBadges.create(checked.inputs);
+    const { props } = await providers.ExclusiveBadges.read(created.id, { ...checked.inputs, ...created.outs });
+    expect(props!.unexpected).toEqual([expect.objectContaining({ name: "stray", linkUrl: "[secret]" })]);
+    expect(JSON.stringify(props)).not.toContain("STRAYSECRET");
+  });
 });
