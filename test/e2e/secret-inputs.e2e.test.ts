@@ -2,15 +2,16 @@
  * A property the program gives as a secret is secret in what the provider
  * says, through the real Pulumi CLI: a badge taken over (`adoptExisting`)
  * with a secret `linkUrl` over one whose link holds another secret. The
- * preview's JSON (its takeover and its warning), the review note made from
+ * preview's JSON (its takeover and its warning), platform-review's note of
  * it, a server's refusal that repeats both values, and the state after the
  * `up` hold neither value; the takeover names the field.
  */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { apiPath } from "pulumi-platform";
-import { reviewOf } from "../../src/review/changes";
-import { markdownOf } from "../../src/review/markdown";
-import { parsePreview } from "../../src/review/preview";
+import { main as review } from "../../src/review/cli";
 import { startProgramUnderTest, stopProgramUnderTest, type ProgramUnderTest } from "./program-under-test";
 
 const OLD = "https://scan.example.com/?key=OLDSECRET-1234";
@@ -18,6 +19,7 @@ const SECRETS = /OLDSECRET-1234|NEWSECRET-5678/;
 
 let started: Partial<ProgramUnderTest> = {};
 let badgeId = 0;
+const work = mkdtempSync(path.join(tmpdir(), "secret-inputs-"));
 
 beforeAll(async () => {
   started = await startProgramUnderTest({
@@ -28,14 +30,21 @@ beforeAll(async () => {
     },
   });
 }, 300_000);
-afterAll(() => stopProgramUnderTest(started));
+afterAll(async () => {
+  await stopProgramUnderTest(started);
+  rmSync(work, { recursive: true, force: true });
+});
 
 it("the preview, the review note, a refusal repeating both values and the state name the secret field, never its values", async () => {
   const { program, emulator } = started as ProgramUnderTest;
   const preview = await program.cli(["preview", "--json"]);
   expect(preview.stdout).toContain("linkUrl (secret, not shown)");
   expect(preview.stdout).not.toMatch(SECRETS);
-  const note = markdownOf(reviewOf(parsePreview(preview.stdout)), { stack: "e2e" });
+  // The note platform-review writes of that preview.
+  const file = path.join(work, "preview.json");
+  writeFileSync(file, preview.stdout);
+  let note = "";
+  expect(await review(["--preview", file, "--stack", "e2e"], {}, (text) => (note += text))).toBe(0);
   expect(note).toContain("linkUrl");
   expect(note).not.toMatch(SECRETS);
 
