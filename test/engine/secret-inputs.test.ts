@@ -13,7 +13,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { apiPath, providers } from "pulumi-platform";
 import { resourceProps } from "../../dist/engine/resource";
 import { badgeDefinition } from "../../dist/resources/badge";
-import { useEmulator } from "../support";
+import { failureOf, useEmulator } from "../support";
 
 const server = useEmulator();
 const OLD = "https://scan.example.com/?key=OLDSECRET-1234";
@@ -23,15 +23,6 @@ const IMAGE = "https://scan.example.com/badge.svg";
 // check reads the object it takes over only with the verification at preview on.
 beforeAll(() => server.configureProviders("root", { "platform:verifyAtPreview": "true" }));
 afterEach(() => vi.restoreAllMocks());
-
-async function failureOf(action: () => Promise<unknown>): Promise<Error> {
-  try {
-    await action();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected the action to fail");
-}
 
 function settled<T>(value: unknown): Promise<T> {
   return new Promise((resolve) => (value as pulumi.Output<T>).apply((v) => resolve(v)));
