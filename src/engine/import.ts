@@ -33,7 +33,7 @@ import { isUnknown } from "./values";
 import { withoutEngineKeys } from "./envelope";
 import { checkImportedId, ExplainedError } from "./errors";
 import { isObjectNotFound } from "./explain";
-import { noteSecretValues } from "./redaction";
+import { noteSecretValues } from "./seen-secrets";
 import { malformedId } from "../api/id-form";
 import type { PropertyParts } from "./types";
 import type { Takeover } from "./envelope";

@@ -20,7 +20,7 @@ import { shownOnce } from "./shown-once";
 import { duringOperation } from "./engine-end";
 import { noteProgramRunning, storedConfigIncomplete } from "./stored-config";
 import { type Attempt, explain, isObjectNotFound, isOwnerMissing } from "./explain";
-import { noteSecretValues } from "./redaction";
+import { noteSecretValues } from "./seen-secrets";
 import { propertyParts } from "./properties";
 import type { Lifecycle, PropertyParts } from "./types";
 import { differingPaths, isUnknown } from "./values";

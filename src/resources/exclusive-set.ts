@@ -38,7 +38,7 @@ import type { ConnectionArg } from "../engine/connections";
 import type { Needs } from "../api/needs";
 import { hiddenFromToken } from "../engine/gone";
 import { ExplainedError } from "../engine/errors";
-import { withoutSeenSecrets } from "../engine/redaction";
+import { withoutSeenSecrets } from "../engine/seen-secrets";
 
 /** How the preview names one object of the collection: a few plain fields (ids, name, URL, slug). */
 export type Entry = Record<string, string | number | boolean>;

@@ -13,6 +13,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { apiPath, providers } from "pulumi-platform";
 import { resourceProps } from "../../dist/engine/resource";
 import { badgeDefinition } from "../../dist/resources/badge";
+import { warn } from "../../dist/engine/engine-log";
 import { failureOf, useEmulator } from "../support";
 
 const server = useEmulator();
@@ -76,5 +77,13 @@ describe("the provider treats a property given as a secret as secret", () => {
     const { props } = await providers.ExclusiveBadges.read(created.id, { ...checked.inputs, ...created.outs });
     expect(props!.unexpected).toEqual([expect.objectContaining({ name: "stray", linkUrl: "[secret]" })]);
     expect(JSON.stringify(props)).not.toContain("STRAYSECRET");
+  });
+
+  it("a warning of the process that quotes a value given as a secret shows it masked", async () => {
+    const link = "https://scan.example.com/?key=WARNSECRET-3456";
+    await providers.Badge.check({}, { project: "acme/web", name: "warned", linkUrl: link, imageUrl: IMAGE, __engine: { secretInputs: ["linkUrl"] } });
+    const warnings = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    await warn(`the server answered: ${link} is unreachable`);
+    expect(warnings.mock.calls.map((call) => String(call[0]))).toEqual(["warning: the server answered: [secret] is unreachable"]);
   });
 });
