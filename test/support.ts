@@ -121,3 +121,13 @@ export function useClientClock(clock: ClientClock): void {
   beforeAll(() => setClientClock(clock));
   afterAll(() => setClientClock());
 }
+
+/** The error `action` fails with; a test fails when it does not. */
+export async function failureOf(action: () => Promise<unknown>): Promise<Error> {
+  try {
+    await action();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("expected the action to fail");
+}

@@ -102,8 +102,9 @@ export interface Reader {
   /**
    * A file the API serves, streamed to `destination` and hashed as it arrives
    * (never held whole in memory); the file appears only once it is complete.
+   * Past `maxBytes` read the download stops and fails naming `what` and the limit.
    */
-  file(path: string, query: Query | undefined, destination: string): Promise<SavedFile>;
+  file(path: string, query: Query | undefined, destination: string, bound: { maxBytes: number; what: string }): Promise<SavedFile>;
   /** The client itself, for reads beside the API (a token service, the registry); check their answers with `checked`. */
   readonly client: PlatformClient;
   /** An answer checked against `shape` (a mismatch is explained), then camelCased, as every read's is. */
@@ -145,7 +146,7 @@ export function readerFor(api: PlatformClient, declaration: AnyDeclaration, args
       if (typeof answer !== "string") return checked(z.string(), answer);
       return answer;
     },
-    file: (path, query, destination) => api.stream(path, query, (body) => savedFile(body, destination)),
+    file: (path, query, destination, bound) => api.stream(path, query, (body) => savedFile(body, destination, bound)),
     client: api,
     checked: (shape, answer) => checked(shape, answer),
   };
@@ -156,15 +157,17 @@ export function readerFor(api: PlatformClient, declaration: AnyDeclaration, args
  * disk, then renames it into place: a broken download leaves no partial file
  * under the name, and each attempt of a retried request starts afresh.
  */
-async function savedFile(body: NodeJS.ReadableStream, destination: string): Promise<SavedFile> {
+async function savedFile(body: NodeJS.ReadableStream, destination: string, { maxBytes, what }: { maxBytes: number; what: string }): Promise<SavedFile> {
   await mkdir(dirname(destination), { recursive: true });
   const partial = `${destination}.${randomBytes(4).toString("hex")}.partial`;
   const hash = createHash("sha256");
   let size = 0;
   const measure = new Transform({
     transform(chunk: Buffer, _encoding, done) {
-      hash.update(chunk);
       size += chunk.length;
+      // Counted as it arrives: a server may send more than its Content-Length says, or no end at all.
+      if (size > maxBytes) return done(new ReadLimitExceeded(what, maxBytes));
+      hash.update(chunk);
       done(null, chunk);
     },
   });

@@ -416,7 +416,7 @@ export class PlatformClient {
     while (url) {
       const response: ApiResponse<T> = await this.send<T>("GET", url, url.pathname, { credentials: { bearer } });
       yield response;
-      url = nextPageOf(response, url, start, url.pathname);
+      url = nextPageOf(response, url, start, url.pathname, this.credentials);
     }
   }
 
@@ -487,7 +487,7 @@ export class PlatformClient {
     if (!Array.isArray(response.body)) {
       throw new Error(`GET ${path}: expected a list from the server, got ${typeof response.body}.`);
     }
-    return { page: response.body, next: nextPageOf(response, url, this.apiBase, path) };
+    return { page: response.body, next: nextPageOf(response, url, this.apiBase, path, this.credentials) };
   }
 
   async request<T>(method: string, path: string, options: RequestOptions<T> = {}): Promise<ApiResponse<T>> {
@@ -501,7 +501,7 @@ export class PlatformClient {
 
   /** Follows only addresses on the configured server: the token is never sent elsewhere. */
   private sameServer(url: URL, path: string): URL {
-    return sameOrigin(url, this.apiBase, path);
+    return sameOrigin(url, this.apiBase, path, this.credentials);
   }
 
   private async send<T>(method: string, startUrl: URL, path: string, options: RequestOptions<T>): Promise<ApiResponse<T>> {
@@ -580,7 +580,7 @@ export class PlatformClient {
       run.anonymous = true;
     } else if (options.credentials && "bearer" in options.credentials) {
       // A bearer token stays on the host that issued the request to it.
-      run.url = sameOrigin(target, run.url, run.path);
+      run.url = sameOrigin(target, run.url, run.path, this.credentials);
     } else run.url = this.sameServer(target, run.path);
     if (status === 303) run.method = "GET";
     return true;
@@ -683,8 +683,10 @@ export class PlatformClient {
       return { ...base, authorization: `Bearer ${credentials.bearer}` };
     }
     if (!onServer) throw new Error(`${run.path}: refusing to send the token to another host than the configured server (${run.url.origin}).`);
-    const basic = Buffer.from(`${this.options.tokenKind === "job" ? JOB_TOKEN_USERNAME : credentials.basicUsername}:${this.token}`).toString("base64");
-    this.holdCredentials([basic]);
+    const pair = `${this.options.tokenKind === "job" ? JOB_TOKEN_USERNAME : credentials.basicUsername}:${this.token}`;
+    const basic = Buffer.from(pair).toString("base64");
+    // The pair too: its base64 at another alignment is a form the Basic header's is not.
+    this.holdCredentials([pair, basic]);
     return { ...base, authorization: `Basic ${basic}` };
   }
 
@@ -826,11 +828,17 @@ const MASKED = "[secret]";
 /** Shorter values are not masked: they would mask ordinary words (a header `X-Env: dev`), and guess nothing. */
 const MIN_MASKED_LENGTH = 4;
 
+/** The shortest piece of a credential masked where an answer (or a message's bound) cuts it off at the end. */
+const MIN_MASKED_TAIL = 8;
+
 /**
  * The forms in which a server may repeat each credential it was sent: as sent,
- * escaped in a JSON string, percent-encoded (a URL or a query it echoes), and
- * HTML-escaped (an error page); longest first, so a credential that contains
- * another is masked whole.
+ * escaped in a JSON string, percent-encoded (a URL or a query it echoes) and
+ * form-encoded (`+` for a space), HTML-escaped (an error page), and in base64
+ * and base64url at each of the three alignments (a quoted Basic header, a
+ * token inside an encoded blob); longest first, so a credential that contains
+ * another is masked whole. Case and line breaks are ignored when they are
+ * looked for (`withoutCredentials`).
  */
 function credentialForms(values: readonly string[]): string[] {
   const forms = new Set<string>();
@@ -839,18 +847,91 @@ function credentialForms(values: readonly string[]): string[] {
     forms.add(value);
     forms.add(JSON.stringify(value).slice(1, -1));
     forms.add(encodeURIComponent(value));
+    forms.add(new URLSearchParams({ v: value }).toString().slice(2));
     forms.add(value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;"));
+    for (const encoded of base64Forms(value)) if (encoded.length >= MIN_MASKED_TAIL) forms.add(encoded);
     // A PEM key also as its base64 lines: a server or proxy that quotes it drops the armour.
     for (const line of value.split(/\r?\n/)) if (line.length >= 16 && !line.startsWith("-----")) forms.add(line);
   }
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
-/** `text` with every form of every credential masked. */
+/**
+ * The base64 (and base64url) characters that only `value` decides, wherever it starts in an encoded
+ * stream: after 0, 1 or 2 bytes of something else, the characters those bytes share are left out, and so
+ * is a last character the bytes after it share.
+ */
+function base64Forms(value: string): string[] {
+  const bytes = Buffer.from(value, "utf8");
+  const forms: string[] = [];
+  for (const offset of [0, 1, 2]) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString("base64");
+    const decided = encoded.slice([0, 2, 3][offset], Math.floor(((offset + bytes.length) * 8) / 6));
+    forms.push(decided, decided.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return forms;
+}
+
+/**
+ * `text` with every form of every credential masked, found whatever the case of its letters and across
+ * line breaks (a raw one, or `\n` escaped in JSON) a server put inside it; and a tail of the text that is
+ * the start of a form (at least MIN_MASKED_TAIL characters), as a server's or the message's bound cuts it.
+ */
 function withoutCredentials(text: string, credentials: readonly string[]): string {
-  let result = text;
-  for (const form of credentials) if (result.includes(form)) result = result.split(form).join(MASKED);
-  return result;
+  if (credentials.length === 0 || text.length === 0) return text;
+  const { folded, at } = foldedText(text);
+  const ranges: [number, number][] = [];
+  const mark = (start: number, end: number) => ranges.push([at[start]!, at[end - 1]! + 1]);
+  for (const credential of credentials) {
+    const form = foldedText(credential).folded;
+    if (form.length < MIN_MASKED_LENGTH) continue;
+    for (let found = folded.indexOf(form); found !== -1; found = folded.indexOf(form, found + 1)) mark(found, found + form.length);
+    if (form.length <= MIN_MASKED_TAIL) continue;
+    const head = form.slice(0, MIN_MASKED_TAIL);
+    for (let found = folded.indexOf(head, Math.max(0, folded.length - form.length + 1)); found !== -1; found = folded.indexOf(head, found + 1)) {
+      if (form.startsWith(folded.slice(found))) {
+        mark(found, folded.length);
+        break;
+      }
+    }
+  }
+  if (ranges.length === 0) return text;
+  ranges.sort((a, b) => a[0] - b[0]);
+  let result = "";
+  let done = 0;
+  for (const [start, end] of ranges) {
+    if (end <= done) continue;
+    result += start >= done ? text.slice(done, start) + MASKED : "";
+    done = end;
+  }
+  return result + text.slice(done);
+}
+
+/**
+ * The text as credentials are looked for in it: in lower case, line breaks (raw, or `\\n` and `\\r` as JSON
+ * escapes them) left out; `at` maps each folded character to its place in `text`.
+ */
+function foldedText(text: string): { folded: string; at: number[] } {
+  let folded = "";
+  const at: number[] = [];
+  for (let index = 0; index < text.length; ) {
+    const char = text[index]!;
+    const escapedBreak = char === "\\" && (text[index + 1] === "n" || text[index + 1] === "r");
+    if (escapedBreak || char === "\n" || char === "\r") {
+      index += escapedBreak ? 2 : 1;
+      continue;
+    }
+    folded += foldedChar(char);
+    at.push(index);
+    index += 1;
+  }
+  return { folded, at };
+}
+
+/** A character in lower case, where that is one character (so the folded text maps back place by place). */
+function foldedChar(char: string): string {
+  const lower = char.toLowerCase();
+  return lower.length === 1 ? lower : char;
 }
 
 /** The bounds of one answer's body held in memory, and the request it answers, for the message. */
@@ -893,14 +974,19 @@ function withQuery(url: URL, query: Query | undefined): URL {
 }
 
 /** The next page's address from the answer's `Link rel="next"`, if any, and only on the host of `origin` (see sameOrigin). */
-function nextPageOf(response: ApiResponse<unknown>, url: URL, origin: URL, path: string): URL | undefined {
+function nextPageOf(response: ApiResponse<unknown>, url: URL, origin: URL, path: string, credentials: readonly string[]): URL | undefined {
   const next = linkRelation(response.headers.link, "next");
-  return next ? sameOrigin(new URL(next, url), origin, path) : undefined;
+  return next ? sameOrigin(new URL(next, url), origin, path, credentials) : undefined;
 }
 
-/** `url`, if it is on the host of `origin`: a token (ours, or a bearer token) is never sent to a host an answer points at. */
-function sameOrigin(url: URL, origin: URL, path: string): URL {
-  if (url.origin !== origin.origin) throw new Error(`${path}: the server pointed to another host (${url.origin}); refusing to send the token there.`);
+/**
+ * `url`, if it is on the host of `origin`: a token (ours, or a bearer token) is never sent to a host an answer
+ * points at. The host is the server's text, named with the credentials masked (a host may be made of one).
+ */
+function sameOrigin(url: URL, origin: URL, path: string, credentials: readonly string[]): URL {
+  if (url.origin !== origin.origin) {
+    throw new Error(`${path}: the server pointed to another host (${withoutCredentials(url.origin, credentials)}); refusing to send the token there.`);
+  }
   return url;
 }
 

@@ -14,6 +14,7 @@
  * host (tests, scripts) it goes to `console.warn`.
  */
 import { createRequire } from "node:module";
+import { withoutSeenSecrets } from "./seen-secrets";
 
 interface LogRequest {
   setSeverity(severity: number): void;
@@ -58,8 +59,10 @@ function engineLog(): typeof engine {
   return engine;
 }
 
-/** Shows `message` as a warning of the current run, under the resource `urn` names when given (resolves once the engine has it). */
-export function warn(message: string, urn = ""): Promise<void> {
+/** Shows `text` (with the secret values seen masked) as a warning of the current run, under the resource `urn` names when given (resolves once the engine has it). */
+export function warn(text: string, urn = ""): Promise<void> {
+  // A warning may quote a server that repeats a value the program gave as a secret.
+  const message = withoutSeenSecrets(text);
   const log = engineLog();
   if (!log) {
     console.warn(`warning: ${message}`);

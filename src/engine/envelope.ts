@@ -6,9 +6,9 @@
  *
  * The resource class (./resource.ts) puts in the id of an `import` option,
  * the resource's URN when it may take an object over (its warning goes
- * there), and whether the run applies; check (./provider.ts) passes on the
- * import id, adds the observed values it read and the takeover it found, and
- * drops the rest. What check returns is what diff, create and update get and
+ * there), whether the run applies, and the names of the inputs given as
+ * secrets; check (./provider.ts) passes on the import id and those names, adds
+ * the observed values it read and the takeover it found, and drops the rest. What check returns is what diff, create and update get and
  * what the state keeps as the resource's inputs.
  *
  * On the wire: the takeover as the input `takeover`, and the path of an owner
@@ -31,13 +31,19 @@ export interface Takeover {
 }
 
 /** The engine's data for one resource; `Urn` is the program's `Output<string>` in the resource class. */
-export interface Envelope<Urn = string> {
+export interface Envelope<Urn = string, Names = readonly string[]> {
   /** The id of the object the `import` option names (./import.ts): kept in the state, so a pending create can tell it. */
   importId?: string;
   /** The resource's URN, where a takeover's warning is attached: from the program to check only. */
   urn?: Urn;
   /** The program's run applies (`pulumi up`): from the program to check only. */
   applying?: boolean;
+  /**
+   * The names (never the values) of the properties the program gave as secrets: the provider receives every
+   * input plain (the host accepts no secrets), so it treats these as secret wherever a property's own `secret`
+   * trait applies. From the program to check, and kept in the state for the later operations.
+   */
+  secretInputs?: Names;
   /** What check read of the observed properties, for diff and the update: kept in the state. */
   observed?: Args;
   /**
@@ -104,6 +110,7 @@ export function envelopeOf(values: Args): Envelope {
     ...(typeof importId === "string" && importId !== "" ? { importId } : {}),
     ...(typeof carried.urn === "string" ? { urn: carried.urn } : {}),
     ...(typeof carried.applying === "boolean" ? { applying: carried.applying } : {}),
+    ...(isNameList(carried.secretInputs) && carried.secretInputs.length > 0 ? { secretInputs: carried.secretInputs } : {}),
     ...(isRecord(observed) ? { observed } : {}),
     ...(isTakeover(takeover) ? { takeover } : {}),
     ...(typeof ownerPath === "string" && ownerPath !== "" ? { ownerPath } : {}),
@@ -111,7 +118,7 @@ export function envelopeOf(values: Args): Envelope {
 }
 
 /** The declared properties with the envelope written in (its empty members left out). */
-export function withEnvelope<Urn>(declared: Args, envelope: Envelope<Urn>): Args {
+export function withEnvelope<Urn, Names>(declared: Args, envelope: Envelope<Urn, Names>): Args {
   const { takeover, ownerPath, ...hidden } = envelope;
   const carried = Object.fromEntries(Object.entries(hidden).filter(([, value]) => value !== undefined));
   return {
@@ -130,6 +137,10 @@ export function actedOn(values: Args): Args {
 
 function isRecord(value: unknown): value is Args {
   return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function isNameList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((name) => typeof name === "string");
 }
 
 /** A takeover as check records it; kept as recorded whatever else it holds. */

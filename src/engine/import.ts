@@ -33,6 +33,7 @@ import { isUnknown } from "./values";
 import { withoutEngineKeys } from "./envelope";
 import { checkImportedId, ExplainedError } from "./errors";
 import { isObjectNotFound } from "./explain";
+import { noteSecretValues } from "./seen-secrets";
 import { malformedId } from "../api/id-form";
 import type { PropertyParts } from "./types";
 import type { Takeover } from "./envelope";
@@ -205,7 +206,11 @@ function overwritten(parts: PropertyParts, changed: readonly string[], current: 
   return Object.fromEntries(
     changed.map((name) => {
       const traits = parts.traits(name);
-      if (traits.secret || traits.secretParts) return [name, SECRET];
+      if (traits.secret || traits.secretParts) {
+        // What the server holds now is as secret as the value replacing it: a refusal of the takeover may repeat it.
+        noteSecretValues(current[name]);
+        return [name, SECRET];
+      }
       return [name, traits.writeOnly ? NOT_SHOWN : (current[name] ?? null)];
     }),
   );

@@ -20,6 +20,7 @@ import { shownOnce } from "./shown-once";
 import { duringOperation } from "./engine-end";
 import { noteProgramRunning, storedConfigIncomplete } from "./stored-config";
 import { type Attempt, explain, isObjectNotFound, isOwnerMissing } from "./explain";
+import { noteSecretValues } from "./seen-secrets";
 import { propertyParts } from "./properties";
 import type { Lifecycle, PropertyParts } from "./types";
 import { differingPaths, isUnknown } from "./values";
@@ -49,8 +50,10 @@ export function buildProvider(definition: AnyResourceDefinition): Required<pulum
 }
 
 function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dynamic.ResourceProvider> {
-  const engine = engineFor(definition);
-  const { lifecycle, explained } = engine;
+  const baseEngine = engineFor(definition);
+  const { lifecycle } = baseEngine;
+  // The properties the program gave as secrets are secret in this resource's operations (withSecretInputs).
+  const engineOf = (...inputs: (Args | undefined)[]) => withSecretInputs(baseEngine, inputs.flatMap((values) => secretInputsOf(values ?? {})));
   return {
     async configure(request) {
       configureConnection(request.config);
@@ -60,6 +63,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
     async check(olds, news) {
       noteProgramRunning(); // the current config is in force (./stored-config.ts)
       const given = envelopeOf(news);
+      const engine = engineOf(news);
       const checked = checkInputs(engine, olds, news);
       if (checked.failures?.length) return checked;
       const verified = await verifiedAtPreview(engine, olds, news, checked);
@@ -70,7 +74,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
       if (takeover && "failure" in takeover) return { inputs: news, failures: [{ property: "", reason: takeover.failure }] };
       const ownerPath = await ownerPathPreviewed(engine, olds, observed.inputs);
       // Passed on to create: the import id (./import.ts); to diff and the update: what was observed.
-      const envelope: Envelope = { importId: given.importId, observed: observed.acted, takeover, ownerPath };
+      const envelope: Envelope = { importId: given.importId, observed: observed.acted, takeover, ownerPath, secretInputs: given.secretInputs };
       // diff verifies what only it sees, for the steps of this run (verifiedStep).
       noteCheckedStep(definition.name, observed.inputs);
       return { inputs: withEnvelope(observed.inputs, envelope) };
@@ -79,6 +83,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
     async diff(id, olds, news) {
       // Not a sign of a running program: `pulumi refresh` calls diff after each read to show what changed,
       // so a later read's 401 in the same process would be taken for the current token's.
+      const engine = engineOf(olds, news);
       const recorded = recordedState(definition, olds);
       const result = diffInputs(engine, recorded, news);
       await verifiedStep(engine, id, recorded, news, result);
@@ -86,6 +91,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
     },
 
     async create(inputs) {
+      const engine = engineOf(inputs);
       const args = parse(engine, inputs);
       try {
         const { importId } = envelopeOf(inputs);
@@ -93,11 +99,12 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
         return { ...created, outs: { ...created.outs, ...ownerPathOutput(inputs) } };
       } catch (error) {
         if (error instanceof PartialCreateError) recordPartialCreate(engine, error, args, inputs);
-        throw explained(error, { operation: "create", action: "create it", args });
+        throw engine.explained(error, { operation: "create", action: "create it", args });
       }
     },
 
     async read(id, props) {
+      const engine = engineOf(props);
       const args = recordedState(definition, props ?? {});
       const attempt: Attempt = { operation: "read", action: `read ${id}`, args };
       let live: Live | undefined;
@@ -105,7 +112,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
         incompleteStoredConfig(definition.name, attempt);
         live = await definition.read(context(), id, args as never);
       } catch (error) {
-        if (!isObjectNotFound(definition, error)) throw shownOnce(explained(error, attempt));
+        if (!isObjectNotFound(definition, error)) throw shownOnce(engine.explained(error, attempt));
         await confirmGone(engine, id, args, attempt, error);
         return { id: "" };
       }
@@ -115,23 +122,25 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
     },
 
     async update(id, recordedOlds, news) {
+      const engine = engineOf(recordedOlds, news);
       const olds = recordedState(definition, recordedOlds);
       const args = parse(engine, news);
       try {
         return { outs: { ...(await duringOperation(`update ${id}`, () => lifecycle.update(context(), id, olds, args))), ...ownerPathOutput(news) } };
       } catch (error) {
-        throw explained(error, { operation: "update", action: `update ${id}`, args, recorded: withoutEngineKeys(olds) });
+        throw engine.explained(error, { operation: "update", action: `update ${id}`, args, recorded: withoutEngineKeys(olds) });
       }
     },
 
     async delete(id, props) {
+      const engine = engineOf(props);
       const args = recordedState(definition, props);
       try {
         incompleteStoredConfig(definition.name, { operation: "delete", action: `delete ${id}`, args });
         await duringOperation(`delete ${id}`, () => lifecycle.delete(context(), id, args));
       } catch (error) {
         const attempt: Attempt = { operation: "delete", action: `delete ${id}`, args };
-        if (!(isObjectNotFound(definition, error) || isOwnerMissing(definition, error))) throw shownOnce(explained(error, attempt));
+        if (!(isObjectNotFound(definition, error) || isOwnerMissing(definition, error))) throw shownOnce(engine.explained(error, attempt));
         await confirmGone(engine, id, args, attempt, error);
       }
     },
@@ -167,6 +176,26 @@ function engineFor(definition: AnyResourceDefinition): Engine {
     observedProperties: parts.propertyNames.filter((name) => parts.traits(name).observed !== undefined),
     explained: (error, attempt) => explain(definition, parts.secretProperties, error, attempt, secretValuesOf(parts)),
   };
+}
+
+/**
+ * The engine with the properties the program gave as secrets (the envelope's `secretInputs`, names only)
+ * treated as secret by trait: named only in a takeover and its warning, masked in every message (with the
+ * recorded value of the field, the server's before the update), and compared by the engine itself in diff.
+ */
+function withSecretInputs(engine: Engine, names: readonly string[]): Engine {
+  const added = [...new Set(names)].filter((name) => engine.propertySet.has(name) && !engine.traits(name).secret && !engine.traits(name).secretParts);
+  if (added.length === 0) return engine;
+  const secretProperties = [...engine.secretProperties, ...added];
+  const traits = (name: string) => (added.includes(name) ? { ...engine.traits(name), secret: true } : engine.traits(name));
+  return { ...engine, traits, secretProperties, explained: (error, attempt) => explain(engine.definition, secretProperties, error, attempt, secretValuesOf(engine)) };
+}
+
+/** The properties the program gave as secrets, their values noted as seen (./redaction.ts). */
+function secretInputsOf(values: Args): readonly string[] {
+  const names = envelopeOf(values).secretInputs ?? [];
+  for (const name of names) if (name in values) noteSecretValues(values[name]);
+  return names;
 }
 
 /** The properties with the `secretParts` trait, and how to find their secret values. */

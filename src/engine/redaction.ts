@@ -1,6 +1,7 @@
 /** Secret values (and the token) never appear in messages, even when a server echoes them. */
 import { connectionSecrets } from "./process-connections";
 import { recordedPriorValues } from "./settings";
+import { masked, seenSecrets, stringsIn } from "./seen-secrets";
 
 type Args = Record<string, unknown>;
 
@@ -12,7 +13,7 @@ export type SecretValuesOf = Record<string, (value: unknown) => string[]>;
  * (`known`: the declared inputs, and on update the recorded state) masked.
  */
 export function redact(message: string, known: Args[], secretProperties: readonly string[], secretValuesOf: SecretValuesOf = {}): string {
-  const secrets = [...connectionSecrets()];
+  const secrets = [...connectionSecrets(), ...seenSecrets()];
   for (const args of known) {
     const prior = recordedPriorValues(args);
     for (const name of secretProperties) {
@@ -24,16 +25,5 @@ export function redact(message: string, known: Args[], secretProperties: readonl
     // Visible properties that hold secret values (schedule variables): only those values.
     for (const [name, valuesOf] of Object.entries(secretValuesOf)) if (args[name] !== undefined) secrets.push(...valuesOf(args[name]));
   }
-  // Longest first, so a secret that contains another is masked whole.
-  let result = message;
-  for (const value of secrets.filter((s) => s.length >= 4).sort((a, b) => b.length - a.length)) result = result.split(value).join("[secret]");
-  return result;
-}
-
-/** Every string in a value, however deeply nested. */
-export function stringsIn(value: unknown): string[] {
-  if (typeof value === "string") return [value];
-  if (Array.isArray(value)) return value.flatMap(stringsIn);
-  if (value && typeof value === "object") return Object.values(value).flatMap(stringsIn);
-  return [];
+  return masked(message, secrets);
 }

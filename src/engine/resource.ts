@@ -48,7 +48,7 @@ export function resourceProps(definition: AnyResourceDefinition, args: object, o
   announceDerivedSecrecy(definition, args as Record<string, unknown>, props, secretOutputs);
   // The resource's own server (./connections.ts): its token and other credentials secret.
   if (props[CONNECTION_PROPERTY] !== undefined) props[CONNECTION_PROPERTY] = secretConnection(props[CONNECTION_PROPERTY]);
-  const envelope: Envelope<pulumi.Output<string>> = { importId: withoutImportOption(opts).importId };
+  const envelope: Envelope<pulumi.Output<string>, pulumi.Output<string[]>> = { importId: withoutImportOption(opts).importId, secretInputs: secretInputNames(definition, args as Record<string, unknown>) };
   // A takeover's warning goes under the resource, which the engine finds by its URN (./import.ts).
   if (name !== undefined && mayTakeOver(args, opts)) envelope.urn = pulumi.createUrn(name, resourceType(definition), opts?.parent);
   // Whether this run applies: check records an observed property as the update will leave it (./provider.ts).
@@ -80,6 +80,18 @@ function announceDerivedSecrecy(definition: AnyResourceDefinition, args: Record<
     });
     props[name] = pulumi.output(secrecy);
   }
+}
+
+/**
+ * The names of the inputs the program gave as secrets (a secret by its own trait is one anyway), for the
+ * envelope: the provider gets every value plain and learns from this list which to mask (./provider.ts).
+ * Undefined when no input may hold a secret: plain values cost nothing.
+ */
+function secretInputNames(definition: AnyResourceDefinition, args: Record<string, unknown>): pulumi.Output<string[]> | undefined {
+  const candidates = undeclaredSources(definition, args).filter((input) => mayHoldSecret(args[input]));
+  if (candidates.length === 0) return undefined;
+  const secrecy = Promise.all(candidates.map((input) => pulumi.isSecret(pulumi.output(args[input]))));
+  return pulumi.output(secrecy.then((secret) => candidates.filter((_, index) => secret[index])));
 }
 
 /** What an output declaring no `derivedFrom` is taken to carry: every declared input but the connection and the secret ones by trait. */

@@ -252,6 +252,9 @@ export const getRepositoryBlobOutput = repositoryBlob.output;
 // ---------------------------------------------------------------------------
 // Archive
 
+/** The most bytes of an archive read when the call does not say: beyond a repository's usual size, short of a full disk. */
+const DEFAULT_ARCHIVE_MAX_BYTES = 4 * 1024 ** 3;
+
 const repositoryArchive = defineComposedFunction({
   name: "getRepositoryArchive",
   args: z.object({
@@ -268,6 +271,8 @@ const repositoryArchive = defineComposedFunction({
     includeLfsBlobs: flag,
     /** The file to write (its directories are made); default: a name under the system's temporary directory derived from the arguments. */
     destination: z.string().min(1).optional(),
+    /** The most bytes read of the archive (default 4 GiB): past it the download stops, no file is left, and the call fails naming the limit. */
+    maxBytes: z.number().int().positive().default(DEFAULT_ARCHIVE_MAX_BYTES),
   }),
   subject: (args) => `the ${args.format} archive of ${repositoryOf(args)}${atRef(args.sha)}${args.path === undefined ? "" : ` (${args.path})`}`,
   refusals: repositoryRefusals,
@@ -279,7 +284,7 @@ const repositoryArchive = defineComposedFunction({
       path: args.path,
       exclude_paths: args.excludePaths?.join(","),
       include_lfs_blobs: args.includeLfsBlobs,
-    }, destination);
+    }, destination, { maxBytes: args.maxBytes, what: `the ${args.format} archive of ${repositoryOf(args)}` });
     return { ...saved, format: args.format };
   },
 });

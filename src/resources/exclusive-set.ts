@@ -38,6 +38,7 @@ import type { ConnectionArg } from "../engine/connections";
 import type { Needs } from "../api/needs";
 import { hiddenFromToken } from "../engine/gone";
 import { ExplainedError } from "../engine/errors";
+import { withoutSeenSecrets } from "../engine/seen-secrets";
 
 /** How the preview names one object of the collection: a few plain fields (ids, name, URL, slug). */
 export type Entry = Record<string, string | number | boolean>;
@@ -139,6 +140,10 @@ function strays<A extends Record<string, unknown>>(collection: CollectionDeclara
   });
 }
 
+function withoutSecretValues(entry: Entry): Entry {
+  return Object.fromEntries(Object.entries(entry).map(([key, value]) => [key, typeof value === "string" ? withoutSeenSecrets(value) : value]));
+}
+
 const article = (noun: string) => (/^[aeiou]/i.test(noun) ? "an" : "a");
 
 function validate<A extends Record<string, unknown>>(collection: CollectionDeclaration<A>, args: A & CommonInputs): { property: string; reason: string }[] {
@@ -205,7 +210,8 @@ export function exclusiveSetDefinition<A extends Record<string, unknown>>(collec
 
     async read(ctx, _id, args) {
       const inputs = args as unknown as Inputs;
-      return { unexpected: strays(collection, inputs, await collection.list(ctx, inputs)) };
+      // A value another resource of the program gave as a secret is recorded (and shown) masked.
+      return { unexpected: strays(collection, inputs, await collection.list(ctx, inputs)).map(withoutSecretValues) };
     },
 
     async update(ctx, _id, args, _changed, olds) {

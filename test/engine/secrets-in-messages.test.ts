@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { providers } from "pulumi-platform";
 import { selfManagedSeed } from "pulumi-platform/emulator";
-import { tokenOf, useEmulator } from "../support";
+import { failureOf, tokenOf, useEmulator } from "../support";
 
 const server = useEmulator({ seed: selfManagedSeed });
 type Props = Record<string, unknown>;
@@ -15,15 +15,6 @@ type Props = Record<string, unknown>;
 beforeAll(async () => {
   await server.configureProviders();
 });
-
-async function failureOf(action: () => Promise<unknown>): Promise<Error> {
-  try {
-    await action();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected the action to fail");
-}
 
 describe("check failures of secret properties name the property in the reason only", () => {
   // The engine prints a named property's value beside the reason, in plain text even when it is secret.
