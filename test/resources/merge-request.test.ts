@@ -11,11 +11,13 @@ import { defaultSeed, mergeRequestStore, type Seed } from "pulumi-platform/emula
 type RepositorySeeds = Record<string, { branches?: Record<string, string> }>;
 import { useEmulator } from "../support";
 
-/** The default seed, with branches enough for one open merge request per test in acme/web. */
+/** The default seed, with branches enough for one open merge request per test in acme/web, and a topic branch in beta/site. */
 function seedWithBranches(): Seed {
   const seed = structuredClone(defaultSeed);
-  const web = (seed.repositories as RepositorySeeds)["acme/web"]!;
+  const repositories = seed.repositories as RepositorySeeds;
+  const web = repositories["acme/web"]!;
   web.branches = { ...web.branches, ...Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`topic-${i}`, "release-1.4.0"])) };
+  repositories["beta/site"]!.branches = { ...repositories["beta/site"]!.branches, "topic-x": "main" };
   return seed;
 }
 
@@ -295,14 +297,24 @@ describe("verification at preview", () => {
   const verifyingAs = (user: string) => server.configureProviders(user, { "platform:verifyAtPreview": "true" });
   const reasonsOf = async (declared: Record<string, unknown>) => ((await mergeRequest.check({}, declared)).failures ?? []).map((failure) => failure.reason);
 
-  it("a Developer passes; a Guest is refused naming the role; the user and project are read once, the open merge requests once per pair of branches", async () => {
+  it("a Developer passes; a Guest is refused naming the role; the user, the project and each branch are read once, the open merge requests once per pair of branches", async () => {
     await verifyingAs("dev");
     try {
+      const [first, second] = [inputs(), inputs()];
       const requests = await server.requestsDuring(async () => {
-        expect(await reasonsOf(inputs())).toEqual([]);
-        expect(await reasonsOf(inputs())).toEqual([]);
+        expect(await reasonsOf(first)).toEqual([]);
+        expect(await reasonsOf(second)).toEqual([]);
       });
-      expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /api/v4/user", "GET /api/v4/projects/acme%2Fweb", "GET /api/v4/merge_requests", "GET /api/v4/merge_requests"]);
+      const branch = (name: unknown) => `GET /api/v4/projects/1/repository/branches/${String(name)}`;
+      expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+        "GET /api/v4/user",
+        "GET /api/v4/projects/acme%2Fweb",
+        branch(first.sourceBranch),
+        branch("main"),
+        "GET /api/v4/merge_requests",
+        branch(second.sourceBranch),
+        "GET /api/v4/merge_requests",
+      ]);
       await verifyingAs("guest");
       expect(await reasonsOf(inputs())).toEqual([expect.stringMatching(/^project: the token.s user \(guest\) needs at least the Developer role on project acme\/web for MergeRequest, and is Guest there$/)]);
     } finally {
