@@ -6,7 +6,7 @@
  * 1 when it failed, 2 for wrong usage, 3 when it differs from the review.
  */
 import "../node-version"; // first: says what to do on a Node.js older than 22
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ReadLimitExceeded, readTextWithin } from "../bounded-read";
 import { closeAllPools } from "../client";
@@ -70,6 +70,16 @@ function readInput(file: string): string {
     if (error instanceof ReadLimitExceeded) throw new UsageError(error.message);
     throw new UsageError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+}
+
+/**
+ * The report of a preview job that failed before its preview wrote the file (its `npm ci`, say):
+ * a failed preview like any other, so that the merge request hears of it and no earlier push's
+ * note stays up as the stack's review.
+ */
+function missingPreview(file: string): string {
+  const message = `the preview wrote no ${file}: its job failed before the preview ran, and its log says why`;
+  return JSON.stringify({ steps: [], diagnostics: [{ severity: "error", message }] });
 }
 
 /** What Pulumi accepts as a stack's name (its organisation and project apart). */
@@ -260,7 +270,8 @@ async function review(argv: string[], env: NodeJS.ProcessEnv, out: (text: string
     throw new UsageError("--code-changes: give it with --preview <file> in the merge request's report job, whose review it goes in.");
   }
 
-  const text = masked(readInput(source), tokens);
+  const reportOnly = values.preview !== undefined && values.post && !values["check-reviewed"] && !values.reviewed;
+  const text = reportOnly && !existsSync(source) ? missingPreview(source) : masked(readInput(source), tokens);
   // What the file is follows from the option, never from the file: a branch's job writes the file a report job posts.
   if (values.preview && isEngineEvents(text)) {
     throw new UsageError("--preview: the file holds engine events (the output of `pulumi up --json`); a review is made of `pulumi preview --json` only, and an apply's result only with --up.");

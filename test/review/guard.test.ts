@@ -411,6 +411,25 @@ const badgeUrn = (name: string) => `urn:pulumi:e2e::review-e2e::${BADGE}::${name
 const badgeInputs = (name: string, linkUrl: string) => ({ group: "acme", name, linkUrl, imageUrl: "https://ci.example.com/b.svg" });
 const badgeState = (id: number, name: string, linkUrl: string) => ({ type: BADGE, urn: badgeUrn(name), id: `groups/acme/badges/${id}`, inputs: badgeInputs(name, linkUrl), outputs: { ...badgeInputs(name, linkUrl), badgeId: id } });
 
+describe("a preview job that wrote no preview", () => {
+  it("gets the stack's note saying its preview failed, in place of the last push's review, and the guard refuses it", async () => {
+    const mr = await openMergeRequest();
+    await review(mr.iid, REVIEWED);
+    captureStderr();
+    const missing = path.join(work, "preview-dev.json");
+    const status = await main(["--preview", missing, "--stack", "e2e", "--post", "--quiet"], ci({ CI_MERGE_REQUEST_IID: String(mr.iid) }), () => {});
+    expect(status).not.toBe(0);
+    const notes = await notesOf(mr.iid);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]!.body.startsWith(markerOf("e2e"))).toBe(true);
+    expect(notes[0]!.body).toContain("The preview failed:");
+    expect(notes[0]!.body).toContain("its job failed before the preview ran");
+    const commit = newSha();
+    merge(mr.iid, { merge: commit });
+    expect(await guard(commit, REVIEWED)).toBe(3);
+  });
+});
+
 describe("the bot cannot be made to vouch for an apply that never happened", () => {
   const SCAN = badgeUrn("security-scan");
   const REVIEWED_CREATE = JSON.stringify({ steps: [{ op: "create", urn: SCAN, newState: { type: BADGE, urn: SCAN, inputs: badgeInputs("security-scan", "https://scan.example.com") } }] });
