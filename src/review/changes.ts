@@ -6,7 +6,7 @@
  * them as `[secret]`, and the fields a resource declares secret are named only.
  */
 import { createHash } from "node:crypto";
-import { type Diagnostic, isStackResource, type PreviewOutput, type PreviewStep, SECRET, type StepState, UNKNOWN } from "./preview";
+import { type Diagnostic, isStackResource, type PreviewOutput, type PreviewStep, recordsFailedCreate, SECRET, type StepState, UNKNOWN } from "./preview";
 import { type KindTerms, OWNER_INPUTS, termsOf } from "./terms";
 import { envelopeOf, SECRETS_CHANGED_KEY, SHOWN_ENGINE_KEYS, type Takeover } from "../engine/envelope";
 import { differingPaths } from "../engine/values";
@@ -314,7 +314,7 @@ function driftedFields(recorded: StepState, refreshed: StepState, terms: KindTer
   const fields = fieldsAt(differingKeys(recorded.outputs, refreshed.outputs), recorded.outputs, refreshed.outputs, terms);
   const named = new Set(fields.map((field) => field.path));
   // A create that failed part way records the inputs it was given, not what it applied: only its outputs say what the server had.
-  const inputsApplied = !hasInitErrors(recorded);
+  const inputsApplied = !recordsFailedCreate(recorded);
   const hidden = inputsApplied ? Object.keys({ ...recorded.outputs, ...refreshed.outputs }).filter((key) => !named.has(key) && !isNotField(terms, key)) : [];
   for (const key of hidden) {
     for (const path of differingPaths(recorded.inputs?.[key], refreshed.inputs?.[key], key, sameValue)) {
@@ -329,9 +329,6 @@ function driftedFields(recorded: StepState, refreshed: StepState, terms: KindTer
   }
   return fields.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
-
-/** The engine's record of a create that failed after its object existed (`initErrors`). */
-const hasInitErrors = (state: StepState) => (state.initErrors?.length ?? 0) > 0;
 
 /** The values that name an object: its state's inputs, then its outputs, then the number its id ends with. */
 function identity(state: StepState | null | undefined): { id?: string; label?: string } {

@@ -17,7 +17,7 @@
  */
 import { type Change, declaredFields, isPendingDelete, kindOf, sameChange, sameValue, type Shown, shownInState } from "./changes";
 import { type LeftOut, sentenceOf } from "./markdown";
-import { isStackResource, type PreviewOutput, type PreviewStep, type StepState } from "./preview";
+import { isStackResource, type PreviewOutput, type PreviewStep, recordsFailedCreate, type StepState } from "./preview";
 import type { Summary } from "./summary";
 
 /** The command's exit statuses: the pipeline's job fails on any but `applied`. */
@@ -281,15 +281,12 @@ function shownDone(change: Change, now: PreviewOutput): boolean {
       // The CLI writes no `same` step for some unchanged resources: their refresh alone shows them in the state.
       if (steps.length === 0 || !steps.every((step) => step.op === "same" || step.op === "refresh")) return false;
       // An object whose create failed after it was made is not done: it finishes as that create (see finishedCreate).
-      if (steps.some(recordsFailedCreate)) return false;
+      if (steps.some((step) => recordsFailedCreate(step.oldState))) return false;
       const state = currentState(steps);
       return state !== undefined && change.fields.every((field) => holds(shownInState(state, change.type, field.path), field.after));
     }
   }
 }
-
-/** Whether a step shows the engine's record of a create that failed after its object was made: the object in the state with the create's errors. */
-const recordsFailedCreate = (step: PreviewStep) => (step.oldState?.initErrors?.length ?? 0) > 0;
 
 /** The object's state as the preview last shows it: a `same` step's, else its refresh's; never the old object a replacement left to delete. */
 function currentState(steps: readonly PreviewStep[]): StepState | undefined {
@@ -328,7 +325,7 @@ function finishedCreate(change: Change, now: PreviewOutput): true | string | und
   if (!state?.id) return undefined;
   const type = kindOf(step?.newState?.type ?? state.type, change.urn);
   if (type !== change.type) return `the state holds a ${type}, not a ${change.type}`;
-  if (!steps.some(recordsFailedCreate)) return `the stack's state does not record a create of it that failed after making its object (${state.id} is in the state as any object is)`;
+  if (!steps.some((step) => recordsFailedCreate(step.oldState))) return `the stack's state does not record a create of it that failed after making its object (${state.id} is in the state as any object is)`;
   const declared = new Map(declaredFields(step?.newState ?? state, change.type).map((field) => [field.path, field]));
   const reviewedFields = new Map(change.fields.map((field) => [field.path, field]));
   const differing = [...new Set([...declared.keys(), ...reviewedFields.keys()])].filter((path) => !sameValue(declared.get(path), reviewedFields.get(path))).sort();

@@ -49,6 +49,9 @@ export const previewOutput = z.looseObject({
 export type PreviewOutput = z.output<typeof previewOutput>;
 export type PreviewStep = z.output<typeof step>;
 export type StepState = z.output<typeof stepState>;
+
+/** Whether a state is the engine's record of a create that failed after its object was made (the create's `initErrors`). */
+export const recordsFailedCreate = (state: StepState | null | undefined): boolean => (state?.initErrors?.length ?? 0) > 0;
 export type Diagnostic = z.output<typeof diagnostic>;
 
 /** The text a failed CLI run can leave before or after its JSON (a warning on stderr merged in, say). */
