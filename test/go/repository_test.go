@@ -130,3 +130,25 @@ func TestRepositoryChangelog(t *testing.T) {
 	_, resp, err = maintainer.Repositories.GenerateChangelogData("acme/web", gitlab.GenerateChangelogDataOptions{Version: ptr("1.4.0"), From: ptr("no-such-ref")})
 	maintainer.refused(t, resp, err, http.StatusUnprocessableEntity, "Failed to generate the changelog")
 }
+
+// One branch and one tag by name: the reads of the preview's check that a ref
+// a resource names exists.
+func TestBranchAndTagByName(t *testing.T) {
+	alice := hosted(t, "alice")
+
+	branch, resp, err := alice.Branches.GetBranch("beta/site", "main")
+	alice.decodes(t, resp, err, branch)
+	if branch.Name != "main" || !branch.Default || len(branch.Commit.ID) != 40 {
+		t.Fatalf("branch %+v", branch)
+	}
+	_, resp, err = alice.Branches.GetBranch("beta/site", "mian")
+	alice.refused(t, resp, err, http.StatusNotFound, "404 Branch Not Found")
+
+	tag, resp, err := alice.Tags.GetTag("beta/site", "2024.03")
+	alice.decodes(t, resp, err, tag)
+	if tag.Name != "2024.03" || tag.Commit == nil || len(tag.Commit.ID) != 40 {
+		t.Fatalf("tag %+v", tag)
+	}
+	_, resp, err = alice.Tags.GetTag("beta/site", "2099.01")
+	alice.refused(t, resp, err, http.StatusNotFound, "404 Tag Not Found")
+}
