@@ -68,3 +68,4 @@ export { mergeRequestStore } from "./areas/merge-requests/model";
 export { issueStore } from "./areas/issues/model";
 export type { IssueRecord, IssueNoteRecord } from "./areas/issues/model";
 export type { MergeRequestRecord, DiffFileRecord, MergeRequestPipelineRecord } from "./areas/merge-requests/model";
+export { ciVariableStore } from "./areas/ci-variables/model";

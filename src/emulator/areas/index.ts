@@ -28,6 +28,7 @@ import { securityReportsArea } from "./security-reports";
 import { starringArea } from "./starring";
 import { usersArea } from "./users";
 import { virtualRegistriesArea } from "./virtual-registries";
+import { ciVariablesArea } from "./ci-variables";
 
 export const areas: readonly EmulatorArea[] = [
   metadataArea,
@@ -52,4 +53,5 @@ export const areas: readonly EmulatorArea[] = [
   graphqlArea,
   jobTokensArea,
   issuesArea,
+  ciVariablesArea,
 ];
