@@ -23,6 +23,7 @@ import { exclusiveGroupIntegrationsDefinition } from "./exclusive-group-integrat
 import { exclusiveUpstreamsDefinition } from "./exclusive-upstreams";
 import { pipelineScheduleRunDefinition } from "./pipeline-schedule-run";
 import { changelogCommitDefinition } from "./changelog-commit";
+import { groupVariableDefinition, instanceVariableDefinition, projectVariableDefinition } from "./ci-variable";
 
 export const definitions = {
   Badge: badgeDefinition,
@@ -48,6 +49,9 @@ export const definitions = {
   MergeRequest: mergeRequestDefinition,
   PipelineScheduleRun: pipelineScheduleRunDefinition,
   ChangelogCommit: changelogCommitDefinition,
+  ProjectVariable: projectVariableDefinition,
+  GroupVariable: groupVariableDefinition,
+  InstanceVariable: instanceVariableDefinition,
 } satisfies Record<string, AnyResourceDefinition>;
 
 export type ResourceKind = keyof typeof definitions;
