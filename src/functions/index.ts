@@ -142,3 +142,12 @@ export {
   type RepositoryContributor,
   type RepositoryChangelog,
 } from "./repository";
+export {
+  getProjectVariables,
+  getProjectVariablesOutput,
+  getGroupVariables,
+  getGroupVariablesOutput,
+  getInstanceVariables,
+  getInstanceVariablesOutput,
+  type CiVariableInfo,
+} from "./ci-variables";
