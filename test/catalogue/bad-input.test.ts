@@ -540,6 +540,45 @@ const catalogue: Record<ResourceName, ResourceCatalogue> = {
       ["mergeAfter that is no date", { mergeAfter: "next week" }, "mergeAfter", /mergeAfter: must be an ISO 8601/],
     ],
   },
+  ProjectVariable: {
+    valid: { project: "acme/web", key: "DEPLOY_TOKEN", value: "long-enough-value" },
+    cases: [
+      ["no key", { key: undefined }, "key", /key: .*(required|expected string)/],
+      ["a key with a hyphen", { key: "DEPLOY-TOKEN" }, "key", /key: may hold only letters, digits and _/],
+      ["a key over 255 characters", { key: "K".repeat(256) }, "key", /key: must be at most 255 characters/],
+      ["no value", { value: undefined }, "value", /value: .*(required|expected string)/],
+      ["a value over 10,000 characters", { value: "v".repeat(10_001) }, "value", /value: must be at most 10,000 characters/],
+      ["a masked value under 8 characters", { value: "short", masked: true }, "value", /value: a masked value must be at least 8 characters long/],
+      ["a masked value with a space", { value: "has a space", masked: true }, "value", /value: a masked value \(not raw\) may hold only/],
+      ["a masked raw value with a newline", { value: "two\nlines!", masked: true, raw: true }, "value", /value: a masked raw value must be one line with no spaces/],
+      ["hidden without masked", { hidden: true }, "hidden", /hidden: a hidden variable must be masked/],
+      ["an unknown variable type", { variableType: "yaml" }, "variableType", /variableType: .*(env_var|file)/],
+      ["an empty environment scope", { environmentScope: "" }, "environmentScope", /environmentScope: must not be empty/],
+      ["an environment scope with a semicolon", { environmentScope: "prod;rm" }, "environmentScope", /environmentScope: may hold only/],
+      ["a description over 255 characters", { description: "d".repeat(256) }, "description", /description: .*255/],
+      ["no project", { project: undefined }, "project", /project: .*(required|numeric id or a full path)/],
+    ],
+  },
+
+  GroupVariable: {
+    valid: { group: "acme", key: "REGISTRY_MIRROR", value: "https://mirror.example.com" },
+    cases: [
+      ["a key with a dot", { key: "REGISTRY.MIRROR" }, "key", /key: may hold only letters, digits and _/],
+      ["hidden without masked", { hidden: true }, "hidden", /hidden: a hidden variable must be masked/],
+      ["a masked value with a space", { value: "a b c d e f g", masked: true }, "value", /value: a masked value \(not raw\) may hold only/],
+      ["no group", { group: undefined }, "group", /group: .*(required|numeric id or a full path)/],
+    ],
+  },
+
+  InstanceVariable: {
+    valid: { key: "HTTPS_PROXY", value: "http://proxy.internal:3128" },
+    cases: [
+      ["a key with a space", { key: "HTTPS PROXY" }, "key", /key: may hold only letters, digits and _/],
+      ["a masked value under 8 characters", { value: "short", masked: true }, "value", /value: a masked value must be at least 8 characters long/],
+      ["an environment scope (instance variables have none)", { environmentScope: "production" }, "environmentScope", /^environmentScope: unknown property$/],
+      ["hidden (instance variables cannot be)", { hidden: true }, "hidden", /^hidden: unknown property$/],
+    ],
+  },
 };
 
 // ---------------------------------------------------------------------------

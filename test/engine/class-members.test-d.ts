@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { describe, expectTypeOf, it } from "vitest";
 import type {
-  AcceptedRun, AccessLevelName, ApplicationSettings, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusivePipelineSchedules, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, GroupIntegration, GroupSettings, IntegrationSlug, MergeRequest, PipelineSchedule, PipelineScheduleRun, ProjectStar, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry,
+  AcceptedRun, AccessLevelName, ApplicationSettings, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusivePipelineSchedules, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, GroupIntegration, GroupSettings, GroupVariable, InstanceVariable, ProjectVariable, IntegrationSlug, MergeRequest, PipelineSchedule, PipelineScheduleRun, ProjectStar, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry,
 } from "pulumi-platform";
 
 describe("resource class members", () => {
@@ -215,5 +215,26 @@ describe("resource class members", () => {
     expectTypeOf<VirtualRegistry["registryId"]>().toEqualTypeOf<pulumi.Output<number>>();
     expectTypeOf<VirtualRegistry["groupId"]>().toEqualTypeOf<pulumi.Output<number>>();
     expectTypeOf<VirtualRegistry["upstreams"]>().toEqualTypeOf<pulumi.Output<{ upstreamId: number; position: number; registryUpstreamId: number }[]>>();
+  });
+  it("ProjectVariable, GroupVariable, InstanceVariable", () => {
+    expectTypeOf<ProjectVariable["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<ProjectVariable["key"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<ProjectVariable["value"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<ProjectVariable["variableType"]>().toEqualTypeOf<pulumi.Output<"env_var" | "file">>();
+    expectTypeOf<ProjectVariable["protected"]>().toEqualTypeOf<pulumi.Output<boolean>>();
+    expectTypeOf<ProjectVariable["masked"]>().toEqualTypeOf<pulumi.Output<boolean>>();
+    expectTypeOf<ProjectVariable["hidden"]>().toEqualTypeOf<pulumi.Output<boolean>>();
+    expectTypeOf<ProjectVariable["raw"]>().toEqualTypeOf<pulumi.Output<boolean>>();
+    expectTypeOf<ProjectVariable["environmentScope"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<ProjectVariable["description"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<ProjectVariable["valueReadable"]>().toEqualTypeOf<pulumi.Output<boolean>>();
+    expectTypeOf<GroupVariable["group"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<GroupVariable["environmentScope"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<GroupVariable["hidden"]>().toEqualTypeOf<pulumi.Output<boolean>>();
+    expectTypeOf<GroupVariable["valueReadable"]>().toEqualTypeOf<pulumi.Output<boolean>>();
+    expectTypeOf<InstanceVariable["key"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<InstanceVariable["value"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<InstanceVariable["raw"]>().toEqualTypeOf<pulumi.Output<boolean>>();
+    expectTypeOf<InstanceVariable["valueReadable"]>().toEqualTypeOf<pulumi.Output<boolean>>();
   });
 });

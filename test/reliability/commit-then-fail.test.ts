@@ -456,6 +456,23 @@ const cases: CommitCase[] = [
       },
     };
   })(),
+  (() => {
+    let key = "";
+    return {
+      name: "ProjectVariable",
+      provider: providers.ProjectVariable,
+      async declare() {
+        key = next("variable").toUpperCase().replace(/[^A-Z0-9_]/g, "_");
+        return { project: "acme/web", key, value: "committed-once", environmentScope: "production" };
+      },
+      writes: [{ method: "POST", path: /^\/api\/v4\/projects\/[^/]+\/variables$/ }],
+      async verify(created) {
+        const variables = await api().list<{ key: string; environment_scope: string }>(apiPath`/projects/${"acme/web"}/variables`);
+        expect(variables.filter((v) => v.key === key).map((v) => v.environment_scope)).toEqual(["production"]);
+        expect(created.id).toBe(`projects/acme%2Fweb/variables/${key}/production`);
+      },
+    };
+  })(),
 ];
 
 /** The fault plan that hits each write of the create once with `kind`. */
