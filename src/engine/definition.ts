@@ -118,6 +118,13 @@ interface ResourceBase<S extends z.ZodObject, L extends Live, O extends OutputsD
    * `read` takes no other: an `import` id not of it is refused before any request.
    */
   idForm?: IdForm;
+  /**
+   * The secret properties whose values the server never shows for this object
+   * (a hidden CI/CD variable's `value`): the kind's `read` gives each as last
+   * applied, and a refresh records them (`SECRETS_UNREAD_KEY`, ./envelope.ts),
+   * so the review names each as not compared instead of as matching.
+   */
+  unreadSecrets?(live: L): string[];
   /** What the server calls this object in a `404 <Subject> Not Found` message, if it names it. */
   notFoundSubject?: string;
   /** The inputs: types, defaults and the rules `check` enforces. */

@@ -87,8 +87,16 @@ const EARLIER_KEYS = { importId: "__import", observed: "__observed" } as const;
  */
 export const SECRETS_CHANGED_KEY = "__secretsChanged";
 
+/**
+ * The output a refresh adds for the secret values the server never shows for
+ * this object (a hidden CI/CD variable's value): their paths. The refresh keeps
+ * each as last applied and cannot compare it, so the review names it as not
+ * compared rather than as matching (../review/changes.ts reads it).
+ */
+export const SECRETS_UNREAD_KEY = "__secretsUnread";
+
 /** Every key of the inputs that is no declared property: the host's `__provider`, the envelope's, the earlier ones. */
-const ENGINE_KEYS = ["__provider", ENGINE_KEY, ...SHOWN_ENGINE_KEYS, SECRETS_CHANGED_KEY, ...Object.values(EARLIER_KEYS)];
+const ENGINE_KEYS = ["__provider", ENGINE_KEY, ...SHOWN_ENGINE_KEYS, SECRETS_CHANGED_KEY, SECRETS_UNREAD_KEY, ...Object.values(EARLIER_KEYS)];
 
 /** The inputs without the envelope and the host's `__provider`: the declared properties (and the checked inputs' additions). */
 export function withoutEngineKeys(values: Args): Args {

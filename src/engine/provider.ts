@@ -15,7 +15,7 @@ import { PRIOR_VALUE_OUTPUTS, settingsLifecycle } from "./settings";
 import { ExplainedError, PartialCreateError } from "./errors";
 import { hiddenFromToken } from "./gone";
 import { previewAdoption, previewImport, previewSettings, warnTakeover } from "./import";
-import { actedOn, type Envelope, envelopeOf, OWNER_PATH_KEY, SECRETS_CHANGED_KEY, type Takeover, withEnvelope, withoutEngineKeys } from "./envelope";
+import { actedOn, type Envelope, envelopeOf, OWNER_PATH_KEY, SECRETS_CHANGED_KEY, SECRETS_UNREAD_KEY, type Takeover, withEnvelope, withoutEngineKeys } from "./envelope";
 import { shownOnce } from "./shown-once";
 import { duringOperation } from "./engine-end";
 import { noteProgramRunning, storedConfigIncomplete } from "./stored-config";
@@ -481,7 +481,9 @@ function refreshed(engine: Engine, id: string, args: Args, live: Live, props: Ar
   // or the next preview would show `fingerprints` as a change.
   if (kept.fingerprints !== undefined) inputs.fingerprints = kept.fingerprints;
   const secretsChanged = changedSecretPaths(engine, args, outs);
-  return { id, props: secretsChanged.length > 0 ? { ...outs, [SECRETS_CHANGED_KEY]: secretsChanged } : outs, inputs };
+  const unread = engine.definition.unreadSecrets?.(live) ?? [];
+  const refreshedProps = { ...outs, ...(secretsChanged.length > 0 ? { [SECRETS_CHANGED_KEY]: secretsChanged } : {}), ...(unread.length > 0 ? { [SECRETS_UNREAD_KEY]: unread } : {}) };
+  return { id, props: refreshedProps, inputs };
 }
 
 /**

@@ -203,6 +203,9 @@ function terraformVariable(kind: "project" | "group", id: string): TerraformTarg
 }
 
 /** The outputs every level has. */
+/** A hidden variable's value: the server never shows it again. */
+const unreadSecrets = (live: CiVariable) => (live.hidden === true ? ["value"] : []);
+
 const outputs = {
   /** False for a hidden variable: the server never shows its value, so a refresh cannot compare it and keeps the value last applied. */
   valueReadable: { value: (live: CiVariable) => live.hidden !== true, derivedFrom: [] },
@@ -218,6 +221,7 @@ export const projectVariableDefinition = defineObjectResource({
   notFoundSubject: "Variable",
   schema: projectSchema,
   outputs,
+  unreadSecrets,
   validate,
   needs: (args, operation) => ({ ...variableNeeds("project", args), ...(operation === "create" ? newVariableChecks("project", args, (scoped) => variableIdOf("project", args.project, args.key, scoped)) : {}) }),
   create(ctx, args) {
@@ -242,6 +246,7 @@ export const groupVariableDefinition = defineObjectResource({
   notFoundSubject: "GroupVariable",
   schema: groupSchema,
   outputs,
+  unreadSecrets,
   validate,
   needs: (args, operation) => ({
     ...variableNeeds("group", args),
@@ -270,6 +275,7 @@ export const instanceVariableDefinition = defineObjectResource({
   notFoundSubject: "Variable",
   schema: instanceSchema,
   outputs,
+  unreadSecrets,
   validate,
   needs: () => variableNeeds("instance", {}),
   create(ctx, args) {

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { type Diagnostic, isStackResource, type PreviewOutput, type PreviewStep, recordsFailedCreate, SECRET, type StepState, UNKNOWN } from "./preview";
 import { type KindTerms, OWNER_INPUTS, termsOf } from "./terms";
-import { envelopeOf, SECRETS_CHANGED_KEY, SHOWN_ENGINE_KEYS, type Takeover } from "../engine/envelope";
+import { envelopeOf, SECRETS_CHANGED_KEY, SECRETS_UNREAD_KEY, SHOWN_ENGINE_KEYS, type Takeover } from "../engine/envelope";
 import { differingPaths } from "../engine/values";
 
 /** The kinds of change, in the order a reviewer reads them: what destroys first. */
@@ -79,6 +79,20 @@ export interface Problem {
   message: string;
 }
 
+/**
+ * Secret values a refresh could not compare, because the server never shows
+ * them (a hidden CI/CD variable's value): neither drifted nor matching.
+ */
+export interface Unread {
+  type: string;
+  name: string;
+  urn: string;
+  owner: string;
+  object: string;
+  /** The properties not compared: `value`. */
+  paths: string[];
+}
+
 export interface Review {
   /** The preview succeeded: no error, whatever the changes. */
   ok: boolean;
@@ -86,6 +100,8 @@ export interface Review {
   changes: Change[];
   problems: Problem[];
   warnings: Problem[];
+  /** What the refresh could not compare (absent when it compared everything). */
+  unread?: Unread[];
 }
 
 /** Whether an input is no field a reviewer reads: the engine's own (`__provider`, the takeover, the owner's path), or one of the kind's `notFields`. */
@@ -739,6 +755,31 @@ function problemsOf(diagnostics: Diagnostic[], severity: string): Problem[] {
   return problems;
 }
 
+/**
+ * The secret values each refreshed object's server never shows (the engine's
+ * `SECRETS_UNREAD_KEY` in the refreshed state, the old state of the step after
+ * the refresh): said as not compared, never as matching.
+ */
+function unreadOf(steps: PreviewStep[]): Unread[] {
+  const refreshed = new Set<string>();
+  const unread: Unread[] = [];
+  for (const step of steps) {
+    if (step.op === "refresh") {
+      if (step.oldState && !isPendingDelete(step.oldState)) refreshed.add(step.urn);
+      continue;
+    }
+    if (!refreshed.delete(step.urn)) continue;
+    const paths = step.oldState?.outputs?.[SECRETS_UNREAD_KEY];
+    const named = Array.isArray(paths) ? paths.filter((path): path is string => typeof path === "string") : [];
+    if (named.length === 0) continue;
+    const type = kindOf(step.oldState?.type, step.urn);
+    const terms = termsOf(type);
+    const { id, label } = identity(step.oldState);
+    unread.push({ type, name: nameOf(step.urn), urn: step.urn, ...naming({ noun: terms.noun, id, label }, ownerOf(step.oldState, terms)), paths: named.sort() });
+  }
+  return unread;
+}
+
 /** The review of a parsed preview. */
 export function reviewOf(preview: PreviewOutput): Review {
   const changes = changesOf(preview.steps ?? [], preview.applied === true);
@@ -752,7 +793,8 @@ export function reviewOf(preview: PreviewOutput): Review {
   for (const change of unique) counts[change.kind]++;
   const diagnostics = preview.diagnostics ?? [];
   const problems = problemsOf(diagnostics, "error");
-  return { ok: problems.length === 0, counts, changes: unique, problems, warnings: problemsOf(diagnostics, "warning") };
+  const unread = unreadOf(preview.steps ?? []);
+  return { ok: problems.length === 0, counts, changes: unique, problems, warnings: problemsOf(diagnostics, "warning"), ...(unread.length > 0 ? { unread } : {}) };
 }
 
 /**

@@ -79,11 +79,15 @@ function titleOf(review: Review, found: DriftFound, stack: string | undefined): 
   if (!review.ok) return `Drift check of ${of} failed`;
   if (found.outside.length > 0) return `Drift on ${of}: ${plural(found.outside.length, "object")} changed outside the program`;
   if (found.pending.length > 0) return `Drift on ${of}: ${plural(found.pending.length, "change")} merged but not yet applied`;
-  return `No drift on ${of}: the platform matches the program`;
+  const unread = review.unread?.length ?? 0;
+  return `No drift on ${of}: the platform matches the program${unread > 0 ? `, but for ${plural(unread, "secret value")} the server never shows (not compared)` : ""}`;
 }
 
 function noticeOf(review: Review, found: DriftFound): string[] {
-  if (review.ok && found.outside.length === 0 && found.pending.length === 0) return ["The platform matches the program again: this issue is closed.", ""];
+  if (review.ok && found.outside.length === 0 && found.pending.length === 0) {
+    const unread = (review.unread?.length ?? 0) > 0 ? ", but for the secret values the server never shows, which it could not compare (below)" : "";
+    return [`The platform matches the program again${unread}: this issue is closed.`, ""];
+  }
   const lines = ["#### What the drift check found", ""];
   if (found.outside.length > 0) {
     lines.push(

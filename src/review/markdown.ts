@@ -180,7 +180,7 @@ function contextMarkdown(context: string): string {
 }
 
 /** "badge 4 <code>legacy</code>": the tool's noun and the object's number, its name as code. */
-function objectMarkdown(change: Change): string {
+function objectMarkdown(change: Pick<Change, "kind" | "type" | "object">): string {
   const { noun, id, label } = objectName(change);
   return [noun || undefined, id, label === undefined ? undefined : code(label, NAME_CHARACTERS)].filter((part) => part !== undefined).join(" ");
 }
@@ -275,6 +275,17 @@ function problemLines(title: string, problems: Review["problems"]): string[] {
   const items = problems.slice(0, PROBLEMS_SHOWN).map((problem) => `- ${problem.resource ? `${code(problem.resource, NAME_CHARACTERS)}: ` : ""}${code(problem.message, MESSAGE_CHARACTERS)}`);
   if (problems.length > PROBLEMS_SHOWN) items.push(`- and ${problems.length - PROBLEMS_SHOWN} more, in the review's data (\`--json\`)`);
   return [`#### ${title} (${problems.length})`, "", ...items, ""];
+}
+
+/** The secret values the refresh could not compare: named, each as not compared (never as matching). */
+function unreadLines(unread: Review["unread"]): string[] {
+  if (!unread || unread.length === 0) return [];
+  const items = unread.slice(0, PROBLEMS_SHOWN).map((one) => {
+    const object = objectMarkdown({ kind: "drift", type: one.type, object: one.object });
+    return `- ${one.paths.map((path) => code(path, NAME_CHARACTERS)).join(", ")} of ${object || code(one.name, NAME_CHARACTERS)} of ${ownerMarkdown(one.owner)}`;
+  });
+  if (unread.length > PROBLEMS_SHOWN) items.push(`- and ${unread.length - PROBLEMS_SHOWN} more, in the review's data (\`--json\`)`);
+  return [`#### Not compared (${unread.length})`, "", "The server never shows these secret values (a hidden variable's value), so the refresh kept each as last applied: a change made by hand cannot be seen.", "", ...items, ""];
 }
 
 /** The files of a project that are its dependencies: what `npm ci` installs, and from where. */
@@ -424,7 +435,7 @@ function render(review: Review, ordered: Change[], options: MarkdownOptions, lin
     if (changes.length > 0) body = body.concat(sectionLines(kind, changes, lineOf, !!options.applied));
   }
   if (options.notApplied && options.notApplied.changes.length > 0) body = body.concat(notAppliedLines(options.notApplied.changes, options.notApplied.failed));
-  body = body.concat(problemLines(options.applied ? "Problems" : "Problems found at preview", review.problems), problemLines("Warnings", review.warnings));
+  body = body.concat(problemLines(options.applied ? "Problems" : "Problems found at preview", review.problems), problemLines("Warnings", review.warnings), unreadLines(review.unread));
   if (options.next) body.push(`**What to do next:** ${options.next}`, "");
   const tail: string[] = [];
   if (hidden.size + withoutFields.size > 0) {

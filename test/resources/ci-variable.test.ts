@@ -94,6 +94,7 @@ describe("lifecycle", () => {
     const requests = await server.requestsDuring(async () => {
       const refreshed = await variable.read(id, outs);
       expect(refreshed.props).toMatchObject({ value: "changed-by-hand", __secretsChanged: ["value"] });
+      expect(refreshed.props).not.toHaveProperty("__secretsUnread");
       expect(refreshed.inputs).toMatchObject({ value: "changed-by-hand" });
       expect(await variable.diff(id, refreshed.props!, inputs)).toMatchObject({ changes: undefined, replaces: [] });
     });
@@ -110,7 +111,7 @@ describe("lifecycle", () => {
     expect((await onServer(inputs.key as string)).value).toBeNull();
     await server.as().put(`${web}/${inputs.key}`, { value: "changed-unseen" });
     const refreshed = await variable.read(id, outs);
-    expect(refreshed.props).toMatchObject({ value: "hidden-value-1", valueReadable: false });
+    expect(refreshed.props).toMatchObject({ value: "hidden-value-1", valueReadable: false, __secretsUnread: ["value"] });
     expect(refreshed.props).not.toHaveProperty("__secretsChanged");
     expect(await variable.diff(id, refreshed.props!, inputs)).toMatchObject({ changes: false });
   });
