@@ -331,6 +331,9 @@ describe.sequential("secrets never appear in state, logs or error messages (real
         emulator.inject({ method: "PUT", path: "/application/settings", status: 403, body: { message: `403 Forbidden - ${message}` } });
       } else if (declaration.kind === "PipelineSchedule") {
         emulator.inject({ method: "PUT", path: /\/pipeline_schedules\/\d+\/variables\/FIRST_SECRET$/, status: 400, body: { message } });
+      } else if (declaration.kind === "ProjectVariable" || declaration.kind === "GroupVariable" || declaration.kind === "InstanceVariable") {
+        const collection = { ProjectVariable: "/projects/acme%2Fweb/variables", GroupVariable: "/groups/acme/variables", InstanceVariable: "/admin/ci/variables" }[declaration.kind];
+        emulator.inject({ method: "PUT", path: `${collection}/${String(declaration.args.key)}`, status: 400, body: { message: { value: [message] } } });
       } else {
         throw new Error(`no refused write for ${declaration.kind}: add one to the secrets test`);
       }

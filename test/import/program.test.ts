@@ -389,3 +389,41 @@ describe("platform-import reading the emulator", () => {
     }
   });
 });
+
+describe("platform-import of CI/CD variables", () => {
+  let emulator: Emulator;
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    const api = new PlatformClient({ url: emulator.url, token: emulator.tokens.root!, retryBaseDelayMs: 10 });
+    await api.post(apiPath`/projects/${"acme/web"}/variables`, { key: "DEPLOY_TOKEN", value: "imported-secret-value", masked: true, environment_scope: "production" });
+    await api.post(apiPath`/projects/${"acme/web"}/variables`, { key: "DEPLOY_TOKEN", value: "imported-review-value", environment_scope: "review/*" });
+    await api.post(apiPath`/projects/${"acme/web"}/variables`, { key: "HIDDEN_KEY", value: "imported-hidden-value", masked_and_hidden: true });
+    await api.post(apiPath`/groups/${"acme"}/variables`, { key: "MIRROR", value: "imported-group-value", protected: true });
+  });
+  afterAll(async () => {
+    await closeAllPools();
+    await emulator?.stop();
+  });
+
+  it("declares each variable by its key and scope, its value a secret config entry and never the program's text", async () => {
+    const api = new PlatformClient({ url: emulator.url, token: emulator.tokens.root!, retryBaseDelayMs: 10 });
+    const estate = await readEstate(api, { group: "acme", projects: ["acme/web"], instance: false, exclusive: false });
+    const variables = estate.declarations.filter((declaration) => declaration.kind === "ProjectVariable" || declaration.kind === "GroupVariable");
+    expect(variables.map((declaration) => declaration.importId).sort()).toEqual([
+      "groups/1/variables/MIRROR/*",
+      "projects/1/variables/DEPLOY_TOKEN/production",
+      "projects/1/variables/DEPLOY_TOKEN/review%2F*",
+      "projects/1/variables/HIDDEN_KEY/*",
+    ]);
+    const production = variables.find((declaration) => declaration.importId.endsWith("/production"))!;
+    expect(production.args).toEqual({ project: 1, key: "DEPLOY_TOKEN", value: { secretConfig: "value" }, masked: true, environmentScope: "production" });
+    const hidden = variables.find((declaration) => declaration.importId.includes("HIDDEN_KEY"))!;
+    expect(hidden.args).toMatchObject({ masked: true, hidden: true, value: { secretConfig: "value" } });
+    expect(hidden.notes.join()).toMatch(/hidden: the server never shows the value/);
+    expect(estate.secrets.filter((secret) => variables.some((declaration) => declaration.key === secret.key)).map((secret) => secret.property)).toEqual(["value", "value", "value", "value"]);
+    const written = programOf(estate.declarations, { projectName: "p", names: {}, secrets: estate.secrets, template });
+    const text = [...written.files.values()].join("\n");
+    for (const value of ["imported-secret-value", "imported-review-value", "imported-hidden-value", "imported-group-value"]) expect(text).not.toContain(value);
+    expect(text).toMatch(/new ProjectVariable\("[a-z0-9-]+", \{[^}]*value: config\.requireSecret\("[A-Za-z0-9]+"\)/s);
+  });
+});

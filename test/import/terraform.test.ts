@@ -161,3 +161,39 @@ describe("platform-import --from-terraform", () => {
     expect(errors.join("")).toMatch(/--from-terraform takes its objects from the state/);
   });
 });
+
+describe("platform-import --from-terraform: CI/CD variables", () => {
+  let emulator: Emulator;
+  let api: PlatformClient;
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    api = new PlatformClient({ url: emulator.url, token: emulator.tokens.root!, retryBaseDelayMs: 10 });
+    await api.post(apiPath`/projects/${"acme/web"}/variables`, { key: "DEPLOY_TOKEN", value: "tf-secret-value", environment_scope: "production" });
+    await api.post(apiPath`/projects/${"acme/web"}/variables`, { key: "DEPLOY_TOKEN", value: "tf-review-value", environment_scope: "review/*" });
+    await api.post(apiPath`/groups/${"acme"}/variables`, { key: "MIRROR", value: "tf-group-value" });
+  });
+  afterAll(async () => {
+    await closeAllPools();
+    await emulator?.stop();
+  });
+
+  it("names a variable by its owner, key and scope, and becomes the declaration a run over the estate finds", async () => {
+    const web = await api.get<{ id: number }>(apiPath`/projects/${"acme/web"}`);
+    const state = stateOf([
+      resource("gitlab_project_variable", "deploy", { id: `${web.id}:DEPLOY_TOKEN:review/*`, key: "DEPLOY_TOKEN", value: "tf-review-value" }, ["value"]),
+      resource("gitlab_group_variable", "mirror", { id: "acme:MIRROR:*", key: "MIRROR", value: "tf-group-value" }, ["value"]),
+      resource("gitlab_instance_variable", "proxy", { id: "bad key!" }),
+    ]);
+    const { targets, skipped } = targetsOfState(state);
+    expect(targets.map((target) => [target.kind, target.owner?.ref, target.key])).toEqual([
+      ["ProjectVariable", String(web.id), "DEPLOY_TOKEN:review/*"],
+      ["GroupVariable", "acme", "MIRROR:*"],
+    ]);
+    expect(skipped.map((skip) => skip.what)).toEqual(["gitlab_instance_variable.proxy"]);
+    const fromState = await readTargets(api, targets);
+    const estate = await readEstate(api, { group: "acme", projects: ["acme/web"], instance: false, exclusive: false });
+    const keys = new Set(fromState.declarations.map((declaration) => declaration.key));
+    expect([...keys].sort()).toEqual(["GroupVariable groups/1/variables/MIRROR/*", `ProjectVariable projects/${web.id}/variables/DEPLOY_TOKEN/review%2F*`]);
+    expect(fromState.declarations.sort((a, b) => a.key.localeCompare(b.key))).toEqual(estate.declarations.filter((declaration) => keys.has(declaration.key)).sort((a, b) => a.key.localeCompare(b.key)));
+  });
+});
