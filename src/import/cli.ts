@@ -26,7 +26,8 @@ const USAGE = `Usage: platform-import --out <dir> [--group <path>] [--project <p
   --project <id|path>   a project (repeat for more), besides or instead of --group
   --instance            the instance's application settings (self-managed; an administrator's token)
   --from-terraform <f>  the objects a GitLab Terraform provider's state manages (badges, pipeline schedules,
-                        SAML group links, group integrations, application settings, groups' settings)
+                        SAML group links, group integrations, application settings, groups' settings,
+                        CI/CD variables)
   --out <dir>           where the program goes (a new directory, or one an earlier run wrote)
   --exclusive           also the only-these set of each collection (badges, schedules, integrations,
                         SAML group links, upstreams): what is not declared is deleted from then on
