@@ -55,8 +55,14 @@ export interface Found {
   live: Live;
   /** The inputs that address it (its owner, its key in the owner), as the program names them. */
   address: Record<string, unknown>;
-  /** Write-only secrets a declaration must carry (the server never shows them): each becomes a config entry. */
+  /** Secrets a declaration must carry, each a config entry: write-only ones the server never shows, or values the program's text must not hold (a CI/CD variable's). */
   secrets?: readonly string[];
+  /**
+   * The values of `secrets` the server shows (a CI/CD variable's value), by
+   * property: platform-import's `--stack` sets each in that stack's config,
+   * encrypted by it, and writes them nowhere else.
+   */
+  secretValues?: Readonly<Record<string, string>>;
   /** Properties never declared from the live object (identity, deprecated aliases, gated settings), each with why. */
   leaveOut?: ReadonlyMap<string, string>;
   /** Facts for the comment above the declaration: fixed wording, property names only, never server text. */

@@ -17,6 +17,7 @@ import { client, connectionSecrets } from "../engine/process-connections";
 import { visible } from "../visible-text";
 import { programOf, type TemplateFiles } from "./program";
 import { readEstate, readTargets, type Estate, type ReadOptions } from "./read";
+import { setStackSecrets, STACK_NAME } from "./stack-config";
 import { MAX_STATE_BYTES, targetsOfState } from "./terraform";
 import { readManifest, writeProgram, type WriteResult } from "./write";
 
@@ -29,6 +30,9 @@ const USAGE = `Usage: platform-import --out <dir> [--group <path>] [--project <p
                         SAML group links, group integrations, application settings, groups' settings,
                         CI/CD variables)
   --out <dir>           where the program goes (a new directory, or one an earlier run wrote)
+  --stack <name>        set the values the server shows of the secrets the program reads (CI/CD
+                        variables' values) in this stack's config, encrypted (pulumi config set
+                        --secret; the stack is created when missing); without it, the summary lists them
   --exclusive           also the only-these set of each collection (badges, schedules, integrations,
                         SAML group links, upstreams): what is not declared is deleted from then on
   --name <name>         the Pulumi project's name (default: the out dir's name)
@@ -49,6 +53,7 @@ interface Options {
   projects: string[];
   instance: boolean;
   out: string;
+  stack?: string;
   exclusive: boolean;
   name: string;
   beside: boolean;
@@ -67,6 +72,7 @@ function optionsOf(argv: string[]): Options {
         instance: { type: "boolean", default: false },
         "from-terraform": { type: "string" },
         out: { type: "string" },
+        stack: { type: "string" },
         exclusive: { type: "boolean", default: false },
         name: { type: "string" },
         beside: { type: "boolean", default: false },
@@ -88,7 +94,8 @@ function optionsOf(argv: string[]): Options {
   if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new UsageError(`"${name}" cannot be a Pulumi project name (letters, digits, _ . -); give --name`);
   const concurrency = values.concurrency === undefined ? 8 : Number(values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError("--concurrency is a whole number from 1 to 64");
-  return { fromTerraform, group: values.group, projects: values.project ?? [], instance: values.instance, out: values.out, exclusive: values.exclusive, name, beside: values.beside, concurrency, quiet: values.quiet };
+  if (values.stack !== undefined && !STACK_NAME.test(values.stack)) throw new UsageError(`--stack ${JSON.stringify(values.stack)} is not a stack name`);
+  return { fromTerraform, group: values.group, projects: values.project ?? [], instance: values.instance, out: values.out, stack: values.stack, exclusive: values.exclusive, name, beside: values.beside, concurrency, quiet: values.quiet };
 }
 
 /** A message with every token and header value in force masked, should a server repeat one. */
@@ -98,7 +105,7 @@ function masked(text: string): string {
   return result;
 }
 
-function summaryOf(estate: Estate, secrets: readonly string[], result: WriteResult, out: string): string {
+function summaryOf(estate: Estate, secrets: readonly string[], result: WriteResult, out: string, stackSet: { stack?: string; keys: readonly string[]; shown: readonly string[] }): string {
   const counts = new Map<string, number>();
   for (const declaration of estate.declarations) counts.set(declaration.kind, (counts.get(declaration.kind) ?? 0) + 1);
   const lines = [`platform-import: ${estate.declarations.length} objects in ${out}`];
@@ -117,9 +124,16 @@ function summaryOf(estate: Estate, secrets: readonly string[], result: WriteResu
     const skipped = estate.skipped.map((skip) => `  ${visible(JSON.stringify(skip.where))}: ${visible(skip.what)}: ${visible(skip.why)}`);
     lines.push(...skipped.sort());
   }
-  if (secrets.length > 0) {
+  if (stackSet.keys.length > 0) lines.push(`set in the config of stack ${stackSet.stack}, encrypted: ${stackSet.keys.join(", ")}`);
+  const hidden = secrets.filter((configKey) => !stackSet.shown.includes(configKey));
+  const shown = secrets.filter((configKey) => stackSet.shown.includes(configKey) && !stackSet.keys.includes(configKey));
+  if (hidden.length > 0) {
     lines.push("secrets the server never shows; set each before the first preview:");
-    for (const configKey of secrets) lines.push(`  pulumi config set --secret ${configKey}`);
+    for (const configKey of hidden) lines.push(`  pulumi config set --secret ${configKey}`);
+  }
+  if (shown.length > 0) {
+    lines.push("secret values the server shows (CI/CD variables), kept out of the program's text; set each before the first preview (or run again with --stack <name>):");
+    for (const configKey of shown) lines.push(`  pulumi config set --secret ${configKey}`);
   }
   return `${lines.join("\n")}\n`;
 }
@@ -186,7 +200,10 @@ export async function main(argv: string[], out: (text: string) => void = (text) 
       err(`platform-import: refused: these files were edited since the last run (or were not written by it), and nothing was written: ${result.edited.join(", ")}. Run with --beside to write the new ones next to them, or move them away.\n`);
       return 1;
     }
-    out(summaryOf(estate, program.secrets, result, options.out));
+    // The values the server shows, by config key: set in the stack's config with --stack, written nowhere else.
+    const shownValues = new Map([...estate.secretValues].map(([entry, value]) => [program.configKeys[entry]!, value]));
+    const keys = options.stack !== undefined ? setStackSecrets(dir, options.stack, shownValues) : [];
+    out(summaryOf(estate, program.secrets, result, options.out, { stack: options.stack, keys, shown: [...shownValues.keys()] }));
     if (!options.quiet) err(`platform-import: done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     return 0;
   } catch (error) {

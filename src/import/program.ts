@@ -241,7 +241,7 @@ function moduleText(owner: ModuleOwner, declarations: Declaration[], names: Name
     // A note is the import's own wording; shown as it reads all the same, so no character in it ends the comment's line.
     for (const note of declaration.notes) lines.push(`// ${visible(note)}`);
     const secrets = secretsOf(declaration);
-    if (secrets.length > 0) lines.push("// The server never shows its secrets: set each config entry this reads (index.ts lists the commands).");
+    if (secrets.length > 0) lines.push("// Its secrets are read from the stack's config, never written here: set each config entry this reads (index.ts lists the commands).");
     const keysOfProperties = new Map(secrets.map((property) => [property, configKeys[`${declaration.key} ${property}`]!]));
     const args = literalOf(declaration.args, variables, "", keysOfProperties);
     lines.push(`export const ${variables.get(declaration.key)} = new ${declaration.kind}(${stringLiteral(names[declaration.key]!)}, ${args}, { import: ${stringLiteral(declaration.importId)} });`, "");
@@ -276,7 +276,7 @@ export function programOf(declarations: Declaration[], options: ProgramOptions):
     "// The first `pulumi preview` shows only takeovers that overwrite nothing; after `pulumi up` the next is clean.",
     ...(secrets.length === 0
       ? []
-      : ["// Secrets the server never shows, to set before the first preview:", ...secrets.map((configKey) => `//   pulumi config set --secret ${configKey}`)]),
+      : ["// Secrets the program reads from the stack's config, to set before the first preview:", ...secrets.map((configKey) => `//   pulumi config set --secret ${configKey}`)]),
     ...modules.map((file) => `import ${JSON.stringify(`./${file.replace(/\.ts$/, "")}`)};`),
     "",
   ].join("\n");

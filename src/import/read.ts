@@ -38,6 +38,8 @@ export interface Estate {
   skipped: Skipped[];
   /** The secrets the program reads from config, each by the resource and property it sets. */
   secrets: SecretEntry[];
+  /** The values of those secrets the server shows, by `<resource key> <property>` (never written into a file: `--stack` sets them in its config). */
+  secretValues: Map<string, string>;
 }
 
 export interface ReadOptions {
@@ -84,7 +86,7 @@ export async function readEstate(client: PlatformClient, scope: Scope, options: 
   const ctx: EngineContext = { client };
   const progress = options.progress ?? (() => undefined);
   const limit = options.concurrency ?? 8;
-  const estate: Estate = { declarations: [], skipped: [], secrets: [] };
+  const estate: Estate = { declarations: [], skipped: [], secrets: [], secretValues: new Map() };
   const groups = new Map<number, GroupFound>();
   const projects = new Map<number, ProjectFound>();
 
@@ -132,7 +134,7 @@ export async function readEstate(client: PlatformClient, scope: Scope, options: 
  */
 export async function readTargets(client: PlatformClient, targets: readonly Target[], options: ReadOptions = {}): Promise<Estate> {
   const ctx: EngineContext = { client };
-  const estate: Estate = { declarations: [], skipped: [], secrets: [] };
+  const estate: Estate = { declarations: [], skipped: [], secrets: [], secretValues: new Map() };
   const reader = new Reader(ctx, estate, false);
   const owners = new Map<string, Promise<ModuleOwner>>();
   // How many of the state's resources name each key in each owner: a key that does not tell objects apart (a SAML link's name) may name several.
@@ -326,7 +328,7 @@ class Reader {
   /** The declaration of one object found: its inputs as the server holds them, its write-only secrets as config entries. */
   private declare(found: Declaration[], kind: string, owner: EstateOwner, one: Found): void {
     const key = importKey(kind, one.importId);
-    const secrets = new Map<string, ImportValue>((one.secrets ?? []).map((property) => [property, this.secret(key, property)]));
+    const secrets = new Map<string, ImportValue>((one.secrets ?? []).map((property) => [property, this.secret(key, property, one.secretValues?.[property])]));
     const inputs = inputsFromLive(KINDS.get(kind)!, one.live, one.address, { secrets, leaveOut: one.leaveOut });
     if (inputs.refused) {
       this.estate.skipped.push({ where: whereOf(owner), what: `${kind} ${one.importId}`, why: inputs.refused });
@@ -337,8 +339,9 @@ class Reader {
   }
 
   /** A secret a declaration must carry: a config entry, named after the resource when the program is written. */
-  private secret(key: string, property: string) {
+  private secret(key: string, property: string, value: string | undefined) {
     this.estate.secrets.push({ key, property });
+    if (value !== undefined) this.estate.secretValues.set(`${key} ${property}`, value);
     return { secretConfig: property };
   }
 

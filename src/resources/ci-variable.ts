@@ -171,6 +171,8 @@ function foundVariable(level: VariableLevel, owner: EstateOwner, variable: CiVar
     live: variable,
     address: { ...address, key: variable.key, ...(scoped === undefined ? {} : { environmentScope: scoped }) },
     secrets: ["value"],
+    // A hidden variable's value is never shown: nobody but its keeper can set it.
+    ...(typeof variable.value === "string" ? { secretValues: { value: variable.value } } : {}),
     notes: variable.hidden === true ? ["hidden: the server never shows the value; set the config entry to the value the variable holds (the first up writes it)."] : [],
   };
 }

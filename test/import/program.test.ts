@@ -4,7 +4,8 @@
  * edited files never overwritten; and the reading against the emulator over
  * real HTTP (only GETs, kinds the token may not read skipped with why).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -425,5 +426,39 @@ describe("platform-import of CI/CD variables", () => {
     const text = [...written.files.values()].join("\n");
     for (const value of ["imported-secret-value", "imported-review-value", "imported-hidden-value", "imported-group-value"]) expect(text).not.toContain(value);
     expect(text).toMatch(/new ProjectVariable\("[a-z0-9-]+", \{[^}]*value: config\.requireSecret\("[A-Za-z0-9]+"\)/s);
+  });
+  it("--stack sets the values the server shows in that stack's config, encrypted, and nowhere else; a hidden one stays for its keeper to set", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "platform-import-stack-"));
+    const cli = execFileSync("bash", [path.join(__dirname, "../../scripts/ensure-pulumi-cli.sh")], { encoding: "utf8" }).trim();
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      PLATFORM_URL: emulator.url,
+      PLATFORM_TOKEN: emulator.tokens.root!,
+      PATH: `${cli}${path.delimiter}${process.env.PATH}`,
+      PULUMI_BACKEND_URL: `file://${path.join(dir, "backend")}`,
+      PULUMI_CONFIG_PASSPHRASE: "import-test",
+      PULUMI_HOME: path.join(dir, "home"),
+    });
+    mkdirSync(path.join(dir, "backend"));
+    try {
+      const out: string[] = [];
+      const errors: string[] = [];
+      expect(await main(["--project", "acme/web", "--out", path.join(dir, "p"), "--name", "p", "--stack", "prod", "--quiet"], (text) => out.push(text), (text) => errors.push(text))).toBe(0);
+      expect(errors).toEqual([]);
+      const summary = out.join("");
+      expect(summary).toMatch(/^set in the config of stack prod, encrypted: \w+, \w+$/m);
+      // The hidden variable's value cannot be read: its key is listed to set by hand.
+      expect(summary).toMatch(/secrets the server never shows; set each before the first preview:\n  pulumi config set --secret \w*HiddenKey\w*\n/);
+      expect(summary).not.toContain("secret values the server shows");
+      const files = readdirSync(path.join(dir, "p"), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+      for (const file of files) for (const value of ["imported-secret-value", "imported-review-value", "imported-hidden-value"]) expect(readFileSync(file, "utf8")).not.toContain(value);
+      const config = readFileSync(path.join(dir, "p", "Pulumi.prod.yaml"), "utf8");
+      expect(config.match(/secure: /g)).toHaveLength(2);
+      const values = JSON.parse(execFileSync("pulumi", ["config", "--show-secrets", "--json", "--stack", "prod"], { cwd: path.join(dir, "p"), encoding: "utf8" })) as Record<string, { value: string; secret: boolean }>;
+      expect(Object.values(values).filter((entry) => entry.secret).map((entry) => entry.value).sort()).toEqual(["imported-review-value", "imported-secret-value"]);
+    } finally {
+      process.env = saved;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
