@@ -835,6 +835,7 @@ function ruleFor(property: string, form: string, resource?: ResourceName): RegEx
   if (property === "user" && /[^A-Za-z0-9_.-]/.test(form)) return /user id or a username/;
   if ((property === "project" || property === "group") && /[^A-Za-z0-9_./-]/.test(form)) return /numeric id or a full path/;
   if (resource === "GroupSettings" && property === "path" && /[^A-Za-z0-9_.-]/.test(form)) return /may contain only letters, digits/;
+  if (resource?.endsWith("Variable") && property === "key") return /key: may hold only letters, digits and _/;
   return DOT_RULE;
 }
 
@@ -843,7 +844,7 @@ const resourcePathStrings: [ResourceName, Record<string, unknown>, string[]][] =
   .map(([name, { valid }]): [ResourceName, Record<string, unknown>, string[]] => {
     const inputs = name === "GroupIntegration" ? { ...valid, ...MATTERMOST } : valid;
     // A group's new path becomes its address once renamed.
-    const extra = name === "SamlGroupLink" ? ["samlGroupName"] : name === "SamlIdentity" ? ["externUid"] : name === "GroupSettings" ? ["path"] : [];
+    const extra = name === "SamlGroupLink" ? ["samlGroupName"] : name === "SamlIdentity" ? ["externUid"] : name === "GroupSettings" ? ["path"] : name.endsWith("Variable") ? ["key"] : [];
     return [name, inputs, [...["project", "group"].filter((key) => typeof inputs[key] === "string"), ...extra]];
   })
   .filter(([, , properties]) => properties.length > 0);
