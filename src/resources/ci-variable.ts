@@ -213,82 +213,63 @@ const outputs = {
   valueReadable: { value: (live: CiVariable) => live.hidden !== true, derivedFrom: [] },
 };
 
-const projectLifecycle = lifecycleOf("project", "ProjectVariable");
+/**
+ * What the three kinds share, for one level: the requests, the id form, the
+ * import, the outputs and the rules. The kinds' declarations add their names,
+ * schemas, needs and Terraform types.
+ */
+function levelParts(level: VariableLevel, kind: string) {
+  const lifecycle = lifecycleOf(level, kind);
+  return {
+    imported: importedOf(level),
+    idForm: variableIdForms[level],
+    notFoundSubject: level === "group" ? "GroupVariable" : "Variable",
+    outputs,
+    unreadSecrets,
+    validate,
+    create(this: { fields?: Fields }, ctx: EngineContext, args: Inputs) {
+      return lifecycle.create(ctx, this.fields!, args);
+    },
+    read: (ctx: EngineContext, id: string, args: Inputs) => lifecycle.read(ctx, id, args as unknown as Record<string, unknown>),
+    update(this: { fields?: Fields }, ctx: EngineContext, id: string, args: Inputs, changed: ReadonlySet<string>) {
+      return lifecycle.update(ctx, this.fields!, id, args, changed);
+    },
+    delete: (ctx: EngineContext, id: string) => lifecycle.delete(ctx, id),
+    // A new variable of the same key and scope cannot exist beside the old one: it goes first.
+    deleteBeforeReplace: (olds: Record<string, unknown>, news: Inputs) => idOf(level, olds as unknown as Inputs) === idOf(level, news),
+  };
+}
+
 export const projectVariableDefinition = defineObjectResource({
   name: "ProjectVariable",
   words: { noun: "project variable" },
-  imported: importedOf("project"),
   terraform: [{ type: "gitlab_project_variable", target: (id) => terraformVariable("project", id) }],
-  idForm: variableIdForms.project,
-  notFoundSubject: "Variable",
   schema: projectSchema,
-  outputs,
-  unreadSecrets,
-  validate,
   needs: (args, operation) => ({ ...variableNeeds("project", args), ...(operation === "create" ? newVariableChecks("project", args, (scoped) => variableIdOf("project", args.project, args.key, scoped)) : {}) }),
-  create(ctx, args) {
-    return projectLifecycle.create(ctx, this.fields!, args);
-  },
-  read: (ctx, id, args) => projectLifecycle.read(ctx, id, args),
-  update(ctx, id, args, changed) {
-    return projectLifecycle.update(ctx, this.fields!, id, args, changed);
-  },
-  delete: (ctx, id) => projectLifecycle.delete(ctx, id),
-  // A new variable of the same key and scope cannot exist beside the old one.
-  deleteBeforeReplace: (olds, news) => olds.key === news.key && (olds.environmentScope ?? "*") === news.environmentScope && olds.project === news.project,
+  ...levelParts("project", "ProjectVariable"),
 });
 
-const groupLifecycle = lifecycleOf("group", "GroupVariable");
 export const groupVariableDefinition = defineObjectResource({
   name: "GroupVariable",
   words: { noun: "group variable" },
-  imported: importedOf("group"),
   terraform: [{ type: "gitlab_group_variable", target: (id) => terraformVariable("group", id) }],
-  idForm: variableIdForms.group,
-  notFoundSubject: "GroupVariable",
   schema: groupSchema,
-  outputs,
-  unreadSecrets,
-  validate,
   needs: (args, operation) => ({
     ...variableNeeds("group", args),
     // Environment scopes of group variables are a Premium feature: below it the server makes every scope `*`.
     ...(args.environmentScope !== "*" ? { tier: "premium" as const, tierFor: { properties: ["environmentScope"], what: "an environment scope on a group variable" } } : {}),
     ...(operation === "create" ? newVariableChecks("group", args, (scoped) => variableIdOf("group", args.group, args.key, scoped)) : {}),
   }),
-  create(ctx, args) {
-    return groupLifecycle.create(ctx, this.fields!, args);
-  },
-  read: (ctx, id, args) => groupLifecycle.read(ctx, id, args),
-  update(ctx, id, args, changed) {
-    return groupLifecycle.update(ctx, this.fields!, id, args, changed);
-  },
-  delete: (ctx, id) => groupLifecycle.delete(ctx, id),
-  deleteBeforeReplace: (olds, news) => olds.key === news.key && (olds.environmentScope ?? "*") === news.environmentScope && olds.group === news.group,
+  ...levelParts("group", "GroupVariable"),
 });
 
-const instanceLifecycle = lifecycleOf("instance", "InstanceVariable");
 export const instanceVariableDefinition = defineObjectResource({
   name: "InstanceVariable",
   words: { noun: "instance variable" },
-  imported: importedOf("instance"),
   terraform: [{ type: "gitlab_instance_variable", target: (id) => (/^[A-Za-z0-9_]+$/.test(id) ? { key: id } : undefined) }],
-  idForm: variableIdForms.instance,
-  notFoundSubject: "Variable",
   schema: instanceSchema,
-  outputs,
-  unreadSecrets,
-  validate,
   needs: () => variableNeeds("instance", {}),
-  create(ctx, args) {
-    return instanceLifecycle.create(ctx, this.fields!, args);
-  },
-  read: (ctx, id, args) => instanceLifecycle.read(ctx, id, args),
-  update(ctx, id, args, changed) {
-    return instanceLifecycle.update(ctx, this.fields!, id, args, changed);
-  },
-  delete: (ctx, id) => instanceLifecycle.delete(ctx, id),
-  deleteBeforeReplace: (olds, news) => olds.key === news.key,
+  ...levelParts("instance", "InstanceVariable"),
 });
 
 export type ProjectVariableArgs = ResourceArgs<typeof projectSchema>;
