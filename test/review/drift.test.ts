@@ -141,4 +141,17 @@ describe("the drift check's issue", () => {
     const issue = (await issues()).find((seen) => seen.description.startsWith(driftMarkerOf("refused")))!;
     expect(issue.title).toBe("Drift check of stack refused failed");
   });
+  it("a secret value the server never shows is said as not compared, never as matching", async () => {
+    const type = "pulumi-nodejs:dynamic/platform:ProjectVariable";
+    const urn = `urn:pulumi:hidden::platform::${type}::deploy-token`;
+    const recorded = { urn, custom: true, type, id: "projects/acme%2Fweb/variables/DEPLOY_TOKEN/*", inputs: { project: "acme/web", key: "DEPLOY_TOKEN", value: "[secret]" }, outputs: { project: "acme/web", key: "DEPLOY_TOKEN", value: "[secret]", hidden: true } };
+    const refreshed = { ...recorded, outputs: { ...recorded.outputs, __secretsUnread: ["value"] } };
+    const hiddenOnly = JSON.stringify({ steps: [{ op: "refresh", urn, oldState: recorded, newState: recorded }, { op: "same", urn, oldState: refreshed, newState: recorded }], diagnostics: [] });
+    expect(await check(DRIFTED, "hidden")).toBe(1);
+    expect(await check(hiddenOnly, "hidden")).toBe(0);
+    const issue = (await issues()).find((seen) => seen.description.startsWith(driftMarkerOf("hidden")))!;
+    expect(issue.state).toBe("closed");
+    expect(issue.title).toBe("No drift on stack hidden: the platform matches the program, but for 1 secret value the server never shows (not compared)");
+    expect(issue.description).toContain("#### Not compared (1)");
+  });
 });
