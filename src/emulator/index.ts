@@ -68,3 +68,5 @@ export { mergeRequestStore } from "./areas/merge-requests/model";
 export { issueStore } from "./areas/issues/model";
 export type { IssueRecord, IssueNoteRecord } from "./areas/issues/model";
 export type { MergeRequestRecord, DiffFileRecord, MergeRequestPipelineRecord } from "./areas/merge-requests/model";
+export { hooksStore } from "./areas/hooks/model";
+export type { HookRecord, QueuedDelivery, DeliveryLog } from "./areas/hooks/model";
