@@ -37,6 +37,8 @@ export { ExclusiveGroupIntegrations, type ExclusiveGroupIntegrationsArgs } from 
 export { ExclusiveUpstreams, type ExclusiveUpstreamsArgs } from "./resources/exclusive-upstreams";
 export { PipelineScheduleRun, type PipelineScheduleRunArgs } from "./resources/pipeline-schedule-run";
 export { ChangelogCommit, type ChangelogCommitArgs } from "./resources/changelog-commit";
+export { ProjectHook, type ProjectHookArgs } from "./resources/project-hook";
+export { GroupHook, type GroupHookArgs } from "./resources/group-hook";
 export type { Entry as ExclusiveSetEntry } from "./resources/exclusive-set";
 export { resetDeclarations } from "./engine/declarations";
 export * from "./functions";

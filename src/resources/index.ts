@@ -23,6 +23,8 @@ import { exclusiveGroupIntegrationsDefinition } from "./exclusive-group-integrat
 import { exclusiveUpstreamsDefinition } from "./exclusive-upstreams";
 import { pipelineScheduleRunDefinition } from "./pipeline-schedule-run";
 import { changelogCommitDefinition } from "./changelog-commit";
+import { projectHookDefinition } from "./project-hook";
+import { groupHookDefinition } from "./group-hook";
 
 export const definitions = {
   Badge: badgeDefinition,
@@ -48,6 +50,8 @@ export const definitions = {
   MergeRequest: mergeRequestDefinition,
   PipelineScheduleRun: pipelineScheduleRunDefinition,
   ChangelogCommit: changelogCommitDefinition,
+  ProjectHook: projectHookDefinition,
+  GroupHook: groupHookDefinition,
 } satisfies Record<string, AnyResourceDefinition>;
 
 export type ResourceKind = keyof typeof definitions;
