@@ -142,3 +142,4 @@ export {
   type RepositoryContributor,
   type RepositoryChangelog,
 } from "./repository";
+export { getProjectHooks, getProjectHooksOutput, getGroupHooks, getGroupHooksOutput, type HookInfo } from "./hooks";
