@@ -54,7 +54,7 @@ export function eventSwitches<const E extends readonly string[]>(names: E): { [K
 export const hookSettings = {
   /** The receiver's URL (http or https). One with credentials in it (`https://user:pass@...`, `?token=...`) is kept secret. */
   url: field(hookUrl, {
-    secretParts: { valuesOf: urlValues, mark: markUrl, refreshedInput: (output) => output },
+    secretParts: { valuesOf: urlValues, mark: markUrl, refreshedInput: (output) => output, holdsSecrets: (url) => typeof url === "string" && urlCredentials(url).length > 0 },
   }),
   /**
    * The secret token the receiver checks (sent as `X-Gitlab-Token`). Write-only: the
