@@ -78,7 +78,10 @@ export const hooksPath = (args: { project?: string | number; group?: string | nu
 
 /** Managing a project's hooks needs the Maintainer role; a group's, the Owner role and the Premium tier (group webhooks). Reading them too. */
 export const hookNeeds = (kind: OwnerKind, owner: string | number): Needs =>
-  kind === "project" ? { on: onProject(owner), role: "Maintainer" } : { on: onGroup(owner), role: "Owner", tier: "premium" };
+  kind === "project"
+    ? { on: onProject(owner), role: "Maintainer" }
+    : // The server answers 403 for a missing tier as for a missing role (the policy's `group_webhooks` licence rule): the words say both.
+      { on: onGroup(owner), role: "Owner", tier: "premium", phrase: "the Owner role, with the group on the Premium or Ultimate tier (group webhooks)" };
 
 /** A hook's id as resources record it: its API path without the leading slash (`projects/acme%2Fweb/hooks/7`). */
 export const hookIdOf = (owner: Owner, hookId: number): string => `${owner.kind}s/${encodeURIComponent(String(owner.reference))}/hooks/${hookId}`;

@@ -76,8 +76,13 @@ export const hookSettings = {
    */
   customHeaders: field(
     z
-      .record(z.string().regex(HEADER_NAME, { message: "header names are letters, then digits, parts joined by '.', '_' or '-'" }), z.string().min(1).max(2048))
-      .refine((headers) => Object.keys(headers).length <= 20, { message: "at most 20 custom headers" })
+      .record(z.string(), z.string().min(1).max(2048))
+      .superRefine((headers, ctx) => {
+        for (const name of Object.keys(headers)) {
+          if (!HEADER_NAME.test(name)) ctx.addIssue({ code: "custom", message: `${JSON.stringify(name)}: header names are letters, then digits, parts joined by '.', '_' or '-'` });
+        }
+        if (Object.keys(headers).length > 20) ctx.addIssue({ code: "custom", message: "at most 20 custom headers" });
+      })
       .optional(),
     {
       secretParts: { valuesOf: headerValues, mark: markHeaders, refreshedInput: (output) => output },
