@@ -33,6 +33,7 @@ describe("getProjectHooks and getGroupHooks", () => {
   it("the Output forms are secret when they list a hook (its URL may carry credentials), and plain when empty", async () => {
     expect(await unwrap(getProjectHooksOutput({ project: "acme/api" }))).toMatchObject({ secret: true });
     expect(await unwrap(getProjectHooksOutput({ project: "acme/platform/infra" }))).toEqual({ value: [], secret: false });
+    await server.actingAs("alice", async () => expect(await unwrap(getGroupHooksOutput({ group: "acme" }))).toMatchObject({ secret: true }));
   });
 
   it("a Developer is refused with the role it needs; a group on Free with the tier", async () => {
