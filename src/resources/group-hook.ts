@@ -5,12 +5,11 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { GROUP_HOOK_EVENTS, hookNeeds, groupHookIdForm, type Hook as HookLive } from "../api/hooks";
+import { GROUP_HOOK_EVENTS } from "../api/hooks";
 import { ownerReference } from "../api/owner";
-import { defineObjectResource } from "../engine/definition";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { ownerInput } from "./common";
-import { createHook, eventSwitches, hookSettings, importedHook, importedHooks, readHook, terraformHook, updateHook, validateHook } from "./webhook";
+import { eventSwitches, hookDefinition, hookSettings } from "./webhook";
 
 const schema = z.object({
   /** The group (numeric id or full path). */
@@ -20,40 +19,7 @@ const schema = z.object({
   ...eventSwitches(GROUP_HOOK_EVENTS),
 });
 
-export const groupHookDefinition = defineObjectResource({
-  name: "GroupHook",
-  words: { noun: "group webhook" },
-  imported: {
-    word: "group-hook",
-    listed: "group webhooks",
-    on: ["group"],
-    find: (reading) => importedHooks(reading, "group"),
-    findOne: (reading, key) => importedHook(reading, "group", key),
-  },
-  terraform: [{ type: "gitlab_group_hook", target: (id) => terraformHook("group", id) }],
-  idForm: groupHookIdForm,
-  schema,
-  outputs: {
-    /** The hook's numeric id on the server. */
-    hookId: { value: (live: HookLive) => live.id, fromId: (id) => Number(id.split("/").at(-1)) },
-    /** `executable`, or `temporarily_disabled`/`disabled` after repeated failed deliveries (as last read). */
-    alertStatus: { value: (live: HookLive) => live.alert_status ?? "executable", derivedFrom: [] },
-    /** Until when a temporarily disabled hook gets no events; null otherwise. */
-    disabledUntil: { value: (live: HookLive) => live.disabled_until ?? null, derivedFrom: [] },
-  },
-  validate: validateHook,
-  needs: (args) => hookNeeds("group", args.group),
-  create(ctx, args) {
-    return createHook(ctx, this.fields, args);
-  },
-  read: (ctx, id) => readHook(ctx, "group", id),
-  update(ctx, id, args, changed, olds) {
-    return updateHook(ctx, this.fields, id, args, changed, olds);
-  },
-  async delete(ctx, id) {
-    await ctx.client.delete("/" + id);
-  },
-});
+export const groupHookDefinition = hookDefinition("group", schema);
 
 export type GroupHookArgs = ResourceArgs<typeof schema>;
 

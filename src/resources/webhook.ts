@@ -12,9 +12,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { field } from "../api/fields";
-import { customHeaderPath, customHeadersBody, hookIdOf, hookRequests, hooksOf, parseHookId, urlCredentials, type Hook } from "../api/hooks";
+import { customHeaderPath, customHeadersBody, groupHookIdForm, hookIdOf, hookNeeds, hookRequests, hooksOf, parseHookId, projectHookIdForm, urlCredentials, type Hook } from "../api/hooks";
 import { ownerOf, type OwnerKind } from "../api/owner";
-import type { EngineContext, FieldTraits } from "../engine/definition";
+import { defineObjectResource, type EngineContext, type FieldTraits } from "../engine/definition";
 import { idPair, wholeNumber, type EstateReading, type Findings, type TerraformTarget } from "../engine/estate";
 import { requestBody } from "../engine/values";
 import { isHttpUrl } from "../validation";
@@ -210,4 +210,47 @@ export function terraformHook(kind: OwnerKind, id: string): TerraformTarget | un
   const parts = idPair(id);
   const hook = wholeNumber(parts?.[1]);
   return parts && hook !== undefined ? { owner: { kind, ref: parts[0] }, key: hook } : undefined;
+}
+
+/**
+ * The declaration of a hook kind: a project's (`ProjectHook`) or a group's
+ * (`GroupHook`), the two differing only in their owner and their event switches.
+ */
+export function hookDefinition<S extends z.ZodObject>(kind: OwnerKind, schema: S) {
+  const name = kind === "project" ? "ProjectHook" : "GroupHook";
+  const ownerOfArgs = (args: z.output<S>) => (args as Record<string, unknown>)[kind] as string | number;
+  return defineObjectResource({
+    name,
+    words: { noun: `${kind} webhook` },
+    imported: {
+      word: `${kind}-hook`,
+      listed: `${kind} webhooks`,
+      on: [kind],
+      find: (reading) => importedHooks(reading, kind),
+      findOne: (reading, key) => importedHook(reading, kind, key),
+    },
+    terraform: [{ type: `gitlab_${kind}_hook`, target: (id) => terraformHook(kind, id) }],
+    idForm: kind === "project" ? projectHookIdForm : groupHookIdForm,
+    schema,
+    outputs: {
+      /** The hook's numeric id on the server. */
+      hookId: { value: (live: Hook) => live.id, fromId: (id) => Number(id.split("/").at(-1)) },
+      /** `executable`, or `temporarily_disabled`/`disabled` after repeated failed deliveries (as last read). */
+      alertStatus: { value: (live: Hook) => live.alert_status ?? "executable", derivedFrom: [] },
+      /** Until when a temporarily disabled hook gets no events; null otherwise. */
+      disabledUntil: { value: (live: Hook) => live.disabled_until ?? null, derivedFrom: [] },
+    },
+    validate: (args) => validateHook(args as unknown as HookSettingsInputs),
+    needs: (args) => hookNeeds(kind, ownerOfArgs(args)),
+    create(ctx, args) {
+      return createHook(ctx, this.fields, args as unknown as Owned);
+    },
+    read: (ctx, id) => readHook(ctx, kind, id),
+    update(ctx, id, args, changed, olds) {
+      return updateHook(ctx, this.fields, id, args as unknown as Owned, changed, olds as unknown as Owned);
+    },
+    async delete(ctx, id) {
+      await ctx.client.delete("/" + id);
+    },
+  });
 }
