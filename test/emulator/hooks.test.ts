@@ -99,8 +99,30 @@ describe("event delivery", () => {
     expect(delivery.headers["x-gitlab-event-uuid"]).toMatch(/^[0-9a-f-]{36}$/);
     expect(delivery.body).toMatchObject({ object_kind: "push", ref: "refs/heads/main", project: { path_with_namespace: "acme/web" } });
     const events = await call(server.emulator, `${WEB}/${hook.id}/events`);
+    expect(events.body[0]).toMatchObject({ trigger: "push_hooks", response_status: "200" });
     expect(events.body[0].request_headers["X-Gitlab-Token"]).toBe("[REDACTED]");
     expect(events.body[0].request_headers["X-Team"]).toBe("[REDACTED]");
+  });
+
+  it("a custom template shapes the body; credentials in the URL go as Basic authentication, not in the request line", async () => {
+    const url = receiver.url.replace("http://", "http://hook-user:s3cr%40t@");
+    const { body: hook } = await addHook({ url, custom_webhook_template: '{"kind":"{{object_kind}}","where":"{{project.path_with_namespace}}"}' });
+    expect((await call(server.emulator, `${WEB}/${hook.id}/test/push_events`, { method: "POST" })).status).toBe(201);
+    const delivery = receiver.received.at(-1)!;
+    expect(delivery.body).toEqual({ kind: "push", where: "acme/web" });
+    expect(delivery.path).toBe("/hook");
+    expect(delivery.headers.authorization).toBe(`Basic ${Buffer.from("hook-user:s3cr@t").toString("base64")}`);
+  });
+
+  it("custom headers are set and removed one by one; their values never come back", async () => {
+    const { body: hook } = await addHook({});
+    expect((await call(server.emulator, `${WEB}/${hook.id}/custom_headers/X-One`, { method: "PUT", body: { value: "first-value" } })).status).toBe(204);
+    expect(await call(server.emulator, `${WEB}/${hook.id}/custom_headers/bad%20name`, { method: "PUT", body: { value: "x" } })).toMatchObject({ status: 422, body: { message: "Illegal key or value" } });
+    expect((await call(server.emulator, `${WEB}/${hook.id}`)).body.custom_headers).toEqual([{ key: "X-One" }]);
+    await call(server.emulator, `${WEB}/${hook.id}/test/push_events`, { method: "POST" });
+    expect(receiver.received.at(-1)!.headers["x-one"]).toBe("first-value");
+    expect((await call(server.emulator, `${WEB}/${hook.id}/custom_headers/X-One`, { method: "DELETE" })).status).toBe(204);
+    expect((await call(server.emulator, `${WEB}/${hook.id}/custom_headers/X-One`, { method: "DELETE" })).status).toBe(404);
   });
 
   it("a receiver's failure makes the test answer 422 with what it said", async () => {

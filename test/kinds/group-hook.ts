@@ -8,7 +8,7 @@ export default {
     { create: (n) => ({ group: "beta", url: `https://matrix.example.test/group-hooks/${n}` }), without: { update: "no hook can exist below the tier", delete: "idem", replace: "idem" } },
   ],
   secrets: {
-    declarations: [{ name: "group-hook", args: { group: "acme", url: "", token: "", customHeaders: { "X-Receiver-Key": "" } } }],
+    declarations: [{ name: "group-hook", args: { group: "acme", url: "", token: "", customHeaders: { "X-Receiver-Key": "" } }, planted: { url: (marker) => `https://hook:${marker}@secrets.example.com/hooks` } }],
     structured: { customHeaders: [["customHeaders", "X-Receiver-Key"]] },
   },
 } satisfies KindTests;

@@ -13,6 +13,7 @@ import { deliver } from "./deliver";
 import {
   alertStatus,
   BLANK_SHA,
+  EVENT_HEADER,
   HOOK_SEQUENCE,
   hooksStore,
   MAX_CUSTOM_TEMPLATE,
@@ -313,7 +314,8 @@ function hookRoutes<S>(owner: HookOwner<S>): RouteDefinition[] {
         present: (entry) => ({
           id: entry.id,
           url: entry.url,
-          trigger: entry.trigger.replace(/_events$/, "_hooks"),
+          // The hook name the event went out under (`push_hooks`, `merge_request_hooks`).
+          trigger: `${EVENT_HEADER[entry.trigger].toLowerCase().replace(/ /g, "_")}s`,
           request_headers: entry.requestHeaders,
           request_data: entry.requestData,
           response_headers: {},
