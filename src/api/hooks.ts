@@ -102,9 +102,11 @@ export const groupHookIdForm = idForm("of the form groups/<group>/hooks/<id>", (
 const CREDENTIAL_PARAMETER = /token$|key$|password|secret|signature|^sig$|^auth/i;
 
 /**
- * The credentials a hook URL carries: its user name and password, and the
- * values of query parameters named as credentials. Empty for a URL without
- * any (or one that does not parse).
+ * The credentials a hook URL carries: its password (or, without one, its
+ * user name, which is then the token: `https://<token>@host`), and the values
+ * of query parameters named as credentials. Empty for a URL without any (or
+ * one that does not parse). A user name beside a password is no secret of
+ * its own: masked wherever it stood, a common word would be cut out of text.
  */
 export function urlCredentials(url: string): string[] {
   let parsed: URL;
@@ -114,7 +116,7 @@ export function urlCredentials(url: string): string[] {
     return [];
   }
   const found: string[] = [];
-  for (const part of [parsed.username, parsed.password]) {
+  for (const part of [parsed.password !== "" ? parsed.password : parsed.username]) {
     if (part === "") continue;
     found.push(part);
     try {

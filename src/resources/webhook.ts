@@ -25,10 +25,23 @@ const HEADER_NAME = /^[A-Za-z]+[0-9]*(?:[._-][A-Za-z0-9]+)*$/;
 /** A hook URL: http(s). One carrying credentials (user info, a token in its query) is kept secret like a password. */
 const hookUrl = z.string().refine(isHttpUrl, { message: "must be an http(s) URL" });
 
+const hasCredentials = (url: unknown): boolean => typeof url === "string" && urlCredentials(url).length > 0;
+
 /** Marks a URL with credentials secret in the program, so its state, the preview and the review never show it. */
 function markUrl(declared: unknown): unknown {
-  const secretIfCredentials = (url: unknown) => (typeof url === "string" && urlCredentials(url).length > 0 ? pulumi.secret(url) : url);
+  const secretIfCredentials = (url: unknown) => (hasCredentials(url) ? pulumi.secret(url) : url);
   return typeof declared === "string" ? secretIfCredentials(declared) : pulumi.output(declared as pulumi.Input<string>).apply(secretIfCredentials);
+}
+
+/**
+ * The URL a refresh records among the inputs: where the server now holds one
+ * with credentials and the recorded one had none, the recorded one stays (the
+ * engine would record the new one plain: secrecy is kept only where the
+ * recorded input had it); the secret output shows the change, and the next
+ * diff compares with it.
+ */
+function refreshedUrl(output: unknown, recorded: Record<string, unknown>): unknown {
+  return hasCredentials(output) && !hasCredentials(recorded.url) && typeof recorded.url === "string" ? recorded.url : output;
 }
 
 /** Marks each custom header's value secret, its name plain. */
@@ -54,7 +67,7 @@ export function eventSwitches<const E extends readonly string[]>(names: E): { [K
 export const hookSettings = {
   /** The receiver's URL (http or https). One with credentials in it (`https://user:pass@...`, `?token=...`) is kept secret. */
   url: field(hookUrl, {
-    secretParts: { valuesOf: urlValues, mark: markUrl, refreshedInput: (output) => output, holdsSecrets: (url) => typeof url === "string" && urlCredentials(url).length > 0 },
+    secretParts: { valuesOf: urlValues, mark: markUrl, refreshedInput: refreshedUrl, holdsSecrets: hasCredentials },
   }),
   /**
    * The secret token the receiver checks (sent as `X-Gitlab-Token`). Write-only: the

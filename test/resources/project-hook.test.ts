@@ -161,6 +161,18 @@ describe("lifecycle", () => {
     expect(await hook.read(id, outs)).toEqual({ id: "" });
   });
 
+  it("a refresh that finds credentials put into the URL outside the program keeps them out of the recorded inputs", async () => {
+    const { id, inputs: declared, outs } = await createHook();
+    const withCredentials = receiver.url.replace("http://", "http://someone:oob-password@");
+    await server.as().put(`/${id}`, { url: withCredentials });
+    const refreshed = await hook.read(id, { ...outs, ...declared });
+    expect(refreshed.props).toMatchObject({ url: withCredentials });
+    expect(JSON.stringify(refreshed.inputs)).not.toContain("oob-password");
+    // The outputs (secret as a whole) carry the change: the next diff puts the declared URL back.
+    expect(await hook.diff(id, refreshed.props!, declared)).toMatchObject({ replaces: [] });
+    expect((await hook.diff(id, refreshed.props!, declared)).changes).not.toBe(false);
+  });
+
   it("delete removes it with one request; deleting it again succeeds", async () => {
     const { id, outs } = await createHook();
     const requests = await server.requestsDuring(() => hook.delete(id, outs));
