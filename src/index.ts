@@ -38,6 +38,8 @@ export { ExclusiveUpstreams, type ExclusiveUpstreamsArgs } from "./resources/exc
 export { PipelineScheduleRun, type PipelineScheduleRunArgs } from "./resources/pipeline-schedule-run";
 export { ChangelogCommit, type ChangelogCommitArgs } from "./resources/changelog-commit";
 export { ProjectVariable, type ProjectVariableArgs, GroupVariable, type GroupVariableArgs, InstanceVariable, type InstanceVariableArgs } from "./resources/ci-variable";
+export { ProjectHook, type ProjectHookArgs } from "./resources/project-hook";
+export { GroupHook, type GroupHookArgs } from "./resources/group-hook";
 export type { Entry as ExclusiveSetEntry } from "./resources/exclusive-set";
 export { resetDeclarations } from "./engine/declarations";
 export * from "./functions";

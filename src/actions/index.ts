@@ -10,3 +10,4 @@ export { createMergeRequestPipeline } from "./merge-requests";
 export { startLdapGroupSync, revokeToken } from "./groups";
 export { createChildEpic } from "./epics";
 export { deleteRegistryTag, deleteRegistryRepository } from "./container-registry";
+export { testHook } from "./hooks";

@@ -104,6 +104,12 @@ export interface SecretParts {
    * on the server where the program declared none must be left out of the inputs.
    */
   refreshedInput(output: unknown, recorded: Record<string, unknown>): unknown;
+  /**
+   * Whether a value the server holds has secret parts, for the importer, which
+   * declares the value only when it has none (a hook's URL without credentials).
+   * By default, when `valuesOf` finds any.
+   */
+  holdsSecrets?(value: unknown): boolean;
 }
 
 /** How an observed property is read, and when its value is work for an update. */

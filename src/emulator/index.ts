@@ -69,3 +69,5 @@ export { issueStore } from "./areas/issues/model";
 export type { IssueRecord, IssueNoteRecord } from "./areas/issues/model";
 export type { MergeRequestRecord, DiffFileRecord, MergeRequestPipelineRecord } from "./areas/merge-requests/model";
 export { ciVariableStore } from "./areas/ci-variables/model";
+export { hooksStore } from "./areas/hooks/model";
+export type { HookRecord, QueuedDelivery, DeliveryLog } from "./areas/hooks/model";

@@ -151,3 +151,4 @@ export {
   getInstanceVariablesOutput,
   type CiVariableInfo,
 } from "./ci-variables";
+export { getProjectHooks, getProjectHooksOutput, getGroupHooks, getGroupHooksOutput, type HookInfo } from "./hooks";

@@ -6,7 +6,7 @@
  * nothing. What the resource would refuse, and its own defaults, are left out.
  */
 import equal from "fast-deep-equal";
-import type { AnyResourceDefinition, Live } from "../engine/definition";
+import type { AnyResourceDefinition, FieldTraits, Live } from "../engine/definition";
 import { propertyParts } from "../engine/properties";
 import { isReference } from "../engine/estate";
 import type { ImportValue } from "./values";
@@ -44,8 +44,10 @@ export function inputsFromLive(definition: AnyResourceDefinition, live: Live, ba
       continue;
     }
     const traits = parts.traits(name);
-    if (traits.local || traits.writeOnly || traits.secret || traits.secretParts || traits.observed || traits.ignoreInDiff) continue;
+    if (traits.local || traits.writeOnly || traits.secret || traits.observed || traits.ignoreInDiff) continue;
     const value = parts.liveValueOf(name, traits, live);
+    // A property that may hold secret values is written only when it holds none (a hook's URL without credentials).
+    if (traits.secretParts && hasSecretParts(traits, value)) continue;
     if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) continue;
     const why = options.leaveOut?.get(name);
     if (why !== undefined) {
@@ -62,7 +64,9 @@ export function inputsFromLive(definition: AnyResourceDefinition, live: Live, ba
   }
   const liveValue = (name: string) => {
     const traits = parts.traits(name);
-    return traits.local || traits.writeOnly || traits.secret || traits.secretParts ? undefined : parts.liveValueOf(name, traits, live);
+    if (traits.local || traits.writeOnly || traits.secret) return undefined;
+    const value = parts.liveValueOf(name, traits, live);
+    return traits.secretParts && hasSecretParts(traits, value) ? undefined : value;
   };
   return validated(definition, args, notes, new Set(options.secrets?.keys() ?? []), new Set(Object.keys(base)), liveValue);
 }
@@ -127,4 +131,11 @@ function asData(value: ImportValue): unknown {
   if (Array.isArray(value)) return value.map(asData);
   if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, asData(item)]));
   return value;
+}
+
+/** Whether a value of a property with secret parts holds any (a URL's credentials, a schedule's variable values). */
+function hasSecretParts(traits: FieldTraits, value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  const parts = traits.secretParts!;
+  return parts.holdsSecrets ? parts.holdsSecrets(value) : parts.valuesOf(value).length > 0;
 }

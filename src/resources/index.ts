@@ -24,6 +24,8 @@ import { exclusiveUpstreamsDefinition } from "./exclusive-upstreams";
 import { pipelineScheduleRunDefinition } from "./pipeline-schedule-run";
 import { changelogCommitDefinition } from "./changelog-commit";
 import { groupVariableDefinition, instanceVariableDefinition, projectVariableDefinition } from "./ci-variable";
+import { projectHookDefinition } from "./project-hook";
+import { groupHookDefinition } from "./group-hook";
 
 export const definitions = {
   Badge: badgeDefinition,
@@ -52,6 +54,8 @@ export const definitions = {
   ProjectVariable: projectVariableDefinition,
   GroupVariable: groupVariableDefinition,
   InstanceVariable: instanceVariableDefinition,
+  ProjectHook: projectHookDefinition,
+  GroupHook: groupHookDefinition,
 } satisfies Record<string, AnyResourceDefinition>;
 
 export type ResourceKind = keyof typeof definitions;

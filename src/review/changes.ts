@@ -597,7 +597,19 @@ function changeOf(step: PreviewStep, kind: ChangeKind): Change {
     if (ownership.note) change.note = ownership.note;
     change.fields.push(...ownership.fields);
   }
+  if (!change.note && (kind === "create" || kind === "update" || kind === "takeover")) change.note = writeOnlyNote(change.fields, terms);
   return change;
+}
+
+/**
+ * What a reviewer must know of the write-only fields a change sets (a
+ * hook's token): the server never shows them, so neither this review nor a
+ * drift check can tell what the object holds now.
+ */
+function writeOnlyNote(fields: readonly FieldChange[], terms: KindTerms): string | undefined {
+  const names = [...new Set(fields.map((field) => pathParts(field.path)[0]!).filter((name) => terms.writeOnlyProperties.has(name)))].sort();
+  if (names.length === 0) return undefined;
+  return `${names.join(", ")} ${names.length === 1 ? "is" : "are"} never shown by the server: the values it holds now cannot be read back, and a change made to them outside this program is not seen as drift`;
 }
 
 /** The changes of one step: none, one, or (an exclusive set) one per object it deletes besides its own. */

@@ -18,6 +18,8 @@ export interface KindTerms {
   memberNoun?: string;
   /** Properties whose values are never shown, even where the CLI would. */
   secretProperties: ReadonlySet<string>;
+  /** Properties the server never shows (a hook's token): what is applied cannot be read back, so a change made outside the program is not seen. */
+  writeOnlyProperties: ReadonlySet<string>;
   /** Settings of the whole instance, owned by no group or project. */
   instanceWide: boolean;
   /**
@@ -45,6 +47,7 @@ export function termsOf(kind: string): KindTerms {
   const secretProperties = new Set<string>();
   for (const [name, traits] of Object.entries(definition?.fields ?? {})) if ((traits as { secret?: boolean }).secret) secretProperties.add(name);
   for (const [name, output] of Object.entries((definition?.outputs ?? {}) as OutputsDeclaration)) if (outputTraits(output).secret) secretProperties.add(name);
+  const writeOnlyProperties = new Set(Object.entries(definition?.fields ?? {}).filter(([, traits]) => (traits as FieldTraits).writeOnly).map(([name]) => name));
   const options = Object.entries(definition?.fields ?? {}).filter(([, traits]) => (traits as FieldTraits).ignoreInDiff).map(([name]) => name);
   const notFields = new Set([TAKEOVER_KEY, ...options, ...(definition?.narration?.names ?? [])]);
   terms = {
@@ -53,6 +56,7 @@ export function termsOf(kind: string): KindTerms {
     noun: definition?.words.noun ?? "resource",
     memberNoun: definition?.words.memberNoun,
     secretProperties,
+    writeOnlyProperties,
     instanceWide: definition !== undefined && !OWNER_INPUTS.some((input) => input in definition.schema.shape),
     notFields,
     ...(definition?.ownership ? { ownership: definition.ownership } : {}),

@@ -579,6 +579,34 @@ const catalogue: Record<ResourceName, ResourceCatalogue> = {
       ["hidden (instance variables cannot be)", { hidden: true }, "hidden", /^hidden: unknown property$/],
     ],
   },
+
+  ProjectHook: {
+    valid: { project: "acme/web", url: "https://ci.example.test/hooks", token: TOKEN, customHeaders: { "X-Receiver-Key": PASSWORD } },
+    cases: [
+      ["no URL", { url: undefined }, "url", /url: .*(required|expected string)/],
+      ["a URL that is not http(s)", { url: "ftp://ci.example.test/hooks" }, "url", /url: must be an http\(s\) URL/],
+      ["a token with a line break", { token: "two\nlines" }, "token", /token: must not contain a line break/],
+      ["an event switch given as text", { pushEvents: "yes" }, "pushEvents", /expected boolean/],
+      ["a group hook's switch", { memberEvents: true }, "memberEvents", /^memberEvents: unknown property/],
+      ["an unknown branch filter strategy", { branchFilterStrategy: "glob" }, "branchFilterStrategy", /wildcard.*regex.*all_branches/],
+      ["a branch filter with all_branches", { branchFilterStrategy: "all_branches", pushEventsBranchFilter: "main" }, "pushEventsBranchFilter", /must not be set with branchFilterStrategy all_branches/],
+      ["a regex filter that does not compile", { branchFilterStrategy: "regex", pushEventsBranchFilter: "(" }, "pushEventsBranchFilter", /valid regular expression/],
+      ["a wildcard filter git would refuse", { pushEventsBranchFilter: "a..b" }, "pushEventsBranchFilter", /branch name with \* wildcards/],
+      ["a custom header name with a space", { customHeaders: { "X Key": "v" } }, "customHeaders", /header names are letters/],
+      ["an empty custom header value", { customHeaders: { "X-Key": "" } }, "customHeaders", /customHeaders/],
+      ["21 custom headers", { customHeaders: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-H${i}`, "v"])) }, "customHeaders", /at most 20 custom headers/],
+      ["a template over 4,096 characters", { customWebhookTemplate: "x".repeat(4097) }, "customWebhookTemplate", /4096/],
+    ],
+  },
+  GroupHook: {
+    valid: { group: "acme", url: "https://ci.example.test/hooks", token: TOKEN, subgroupEvents: true },
+    cases: [
+      ["no group", { group: undefined }, "group", /group: .*(required|expected)/],
+      ["a project instead of a group", { project: "acme/web" }, "project", /^project: unknown property/],
+      ["a URL that is no URL", { url: "hooks" }, "url", /url: must be an http\(s\) URL/],
+      ["a member switch given as a number", { memberEvents: 1 }, "memberEvents", /expected boolean/],
+    ],
+  },
 };
 
 // ---------------------------------------------------------------------------
@@ -933,6 +961,9 @@ const callCases: CallCase[] = [
   ["createChildEpic", platform.createChildEpic, { ...group, epicIid: 1, title: "Child" }, ["group"]],
   ["deleteRegistryTag", platform.deleteRegistryTag, { ...project, repositoryId: 1, name: "latest" }, ["project", "name"]],
   ["deleteRegistryRepository", platform.deleteRegistryRepository, { ...project, repositoryId: 1 }, ["project"]],
+  ["getProjectHooks", platform.getProjectHooks, project, ["project"]],
+  ["getGroupHooks", platform.getGroupHooks, group, ["group"]],
+  ["testHook", platform.testHook, { ...project, hookId: 1 }, ["project"]],
 ];
 
 describe("dot segments are refused by data functions and actions before any request", () => {

@@ -133,6 +133,8 @@ describe("a group or project that does not exist, or that the token's user canno
     ["ProjectStar on a private project the user is not a member of", async () => expectExplained(await createAs("outsider", "ProjectStar", { project: "acme/web" }), /project acme\/web does not exist, or the token's user cannot see it/)],
     ["SamlIdentity in a missing group", async () => expectExplained(await createAs("alice", "SamlIdentity", { group: "nope", user: 4, externUid: "dev@idp.example" }), /group nope does not exist/)],
     ["SamlIdentity of a member who never signed in with SAML", async () => expectExplained(await createAs("alice", "SamlIdentity", { group: "acme", user: "outsider", externUid: "x" }), /user outsider has no SAML identity in group acme: the member has not signed in with SAML yet/)],
+    ["ProjectHook on a missing project", async () => expectExplained(await createAs("root", "ProjectHook", { project: "acme/nope", url: "https://ci.example.test/hooks" }), /project acme\/nope does not exist/)],
+    ["GroupHook on a private group the user is not a member of", async () => expectExplained(await createAs("outsider", "GroupHook", { group: "acme", url: "https://ci.example.test/hooks" }), /group acme does not exist, or the token's user cannot see it/)],
   ]);
 });
 
@@ -188,6 +190,8 @@ describe("a role too low", () => {
     ["ExclusiveGroupIntegrations by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "ExclusiveGroupIntegrations", { group: "acme", keep: [] }), /at least the Maintainer role on group acme/)],
     ["ExclusiveBadges removing a group badge by a Developer (needs Owner; refused at the update that removes it)", async () => expectExplained(await removeAs("dev", "ExclusiveBadges", { group: "acme", keep: [] }), /the Owner role on group acme/)],
     ["SamlIdentity by a Maintainer (needs Owner)", async () => expectExplained(await createAs("maintainer", "SamlIdentity", { group: "acme", user: "dev", externUid: "dev@idp.example" }), /the Owner role on group acme/)],
+    ["ProjectHook by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "ProjectHook", { project: "acme/web", url: "https://ci.example.test/hooks" }), /at least the Maintainer role on project acme\/web/)],
+    ["GroupHook by a Maintainer (needs Owner)", async () => expectExplained(await createAs("maintainer", "GroupHook", { group: "acme", url: "https://ci.example.test/hooks" }), /the Owner role, with the group on the Premium or Ultimate tier \(group webhooks\) on group acme/)],
   ]);
 });
 
@@ -201,6 +205,7 @@ describe("a tier too low (beta is on the Free tier)", () => {
     ["EpicLink (Ultimate: multi-level epics)", async () => expectExplained(await createAs("alice", "EpicLink", { group: "beta", epicIid: 1, childEpicId: 5 }), /epic &1 of group beta/, /Ultimate tier \(multi-level epics\)/)],
     ["ExclusiveSamlGroupLinks (Premium)", async () => expectExplained(await createAs("alice", "ExclusiveSamlGroupLinks", { group: "beta", keep: [] }), /either group beta needs the Premium or Ultimate tier and is below it, or the token's user needs the Owner role on group beta and lacks it, or the server refused the token/)],
     ["SamlIdentity (Premium)", async () => expectExplained(await createAs("alice", "SamlIdentity", { group: "beta", user: "alice", externUid: "alice@idp.example" }), /group beta needs the Premium or Ultimate tier for group SAML SSO, and it is below it/)],
+    ["GroupHook (Premium)", async () => expectExplained(await createAs("alice", "GroupHook", { group: "beta", url: "https://ci.example.test/hooks" }), /with the group on the Premium or Ultimate tier \(group webhooks\) on group beta/)],
     [
       "a Premium instance setting on a Free licence",
       () =>

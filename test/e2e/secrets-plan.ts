@@ -35,10 +35,10 @@ export const MARKER = /plnt\d{3}z[0-9a-f]{8}/g;
 export class Plantings {
   readonly all: Planted[] = [];
 
-  /** A new distinct value; `shape` says whether the field wants a URL. */
-  plant(what: string, shape: "plain" | "url" = "plain"): string {
+  /** A new distinct value; `shape` says whether the field wants a URL, or makes the value of the marker. */
+  plant(what: string, shape: "plain" | "url" | ((marker: string) => string) = "plain"): string {
     const marker = `plnt${String(this.all.length).padStart(3, "0")}z${randomBytes(4).toString("hex")}`;
-    const value = shape === "url" ? `https://secrets.example.com/hooks/${marker}` : marker;
+    const value = typeof shape === "function" ? shape(marker) : shape === "url" ? `https://secrets.example.com/hooks/${marker}` : marker;
     this.all.push({ marker, value, what });
     return value;
   }
@@ -127,10 +127,10 @@ export function declarationsWithSecrets(plantings: Plantings, set: string, confi
   const config: Record<string, string> = {};
   const fields: PlantedField[] = [];
   let index = 0;
-  const plantInto = (declaration: Declaration, kind: ResourceKind, field: string, label: string) => {
+  const plantInto = (declaration: Declaration, kind: ResourceKind, field: string, label: string, planted?: (marker: string) => string) => {
     for (const path of pathsOf(kind, field)) {
       const viaConfig = index++ % 2 === (configFirst ? 0 : 1);
-      const value = plantings.plant(`${label}${path.length > 1 ? ` ${path.join(".")}` : ""} (set ${set}, ${viaConfig ? "stack config" : "program run time"})`, shapeOf(kind, field));
+      const value = plantings.plant(`${label}${path.length > 1 ? ` ${path.join(".")}` : ""} (set ${set}, ${viaConfig ? "stack config" : "program run time"})`, planted ?? shapeOf(kind, field));
       const key = `${set.toLowerCase()}${String(index).padStart(3, "0")}`;
       if (viaConfig) config[key] = value;
       // A structured field's values (a schedule variable's) are as secret as the program gives them: a run-time one is wrapped.
@@ -154,7 +154,7 @@ export function declarationsWithSecrets(plantings: Plantings, set: string, confi
       // A declaration of some of the kind's fields (one integration slug) is there for its secrets.
       if (base.fields !== undefined && planted.length === 0) continue;
       const declaration: Declaration = { kind, name: base.name, args: structuredClone(base.args), secrets: [] };
-      for (const field of planted) plantInto(declaration, kind, field, `${base.label ?? kind}.${field}`);
+      for (const field of planted) plantInto(declaration, kind, field, `${base.label ?? kind}.${field}`, base.planted?.[field]);
       declarations.push(declaration);
     }
   }

@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { describe, expectTypeOf, it } from "vitest";
 import type {
-  AcceptedRun, AccessLevelName, ApplicationSettings, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusivePipelineSchedules, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, GroupIntegration, GroupSettings, GroupVariable, InstanceVariable, ProjectVariable, IntegrationSlug, MergeRequest, PipelineSchedule, PipelineScheduleRun, ProjectStar, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry,
+  AcceptedRun, AccessLevelName, ApplicationSettings, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusivePipelineSchedules, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, GroupHook, GroupIntegration, GroupSettings, GroupVariable, InstanceVariable, IntegrationSlug, MergeRequest, PipelineSchedule, PipelineScheduleRun, ProjectHook, ProjectStar, ProjectVariable, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry,
 } from "pulumi-platform";
 
 describe("resource class members", () => {
@@ -236,5 +236,24 @@ describe("resource class members", () => {
     expectTypeOf<InstanceVariable["value"]>().toEqualTypeOf<pulumi.Output<string>>();
     expectTypeOf<InstanceVariable["raw"]>().toEqualTypeOf<pulumi.Output<boolean>>();
     expectTypeOf<InstanceVariable["valueReadable"]>().toEqualTypeOf<pulumi.Output<boolean>>();
+  });
+  it("ProjectHook", () => {
+    expectTypeOf<ProjectHook["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<ProjectHook["url"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<ProjectHook["token"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<ProjectHook["customHeaders"]>().toEqualTypeOf<pulumi.Output<Record<string, string> | undefined>>();
+    expectTypeOf<ProjectHook["branchFilterStrategy"]>().toEqualTypeOf<pulumi.Output<"wildcard" | "regex" | "all_branches" | undefined>>();
+    expectTypeOf<ProjectHook["pushEvents"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
+    expectTypeOf<ProjectHook["vulnerabilityEvents"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
+    expectTypeOf<ProjectHook["hookId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<ProjectHook["alertStatus"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<ProjectHook["disabledUntil"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+  });
+  it("GroupHook", () => {
+    expectTypeOf<GroupHook["group"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<GroupHook["url"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<GroupHook["memberEvents"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
+    expectTypeOf<GroupHook["subgroupEvents"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
+    expectTypeOf<GroupHook["hookId"]>().toEqualTypeOf<pulumi.Output<number>>();
   });
 });

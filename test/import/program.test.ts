@@ -254,6 +254,22 @@ describe("platform-import reading the emulator", () => {
     expect(badge.args.name).toBe(HOSTILE[0]);
   });
 
+  it("declares a hook's token as a config entry, and its URL as one only when it carries credentials", async () => {
+    const made = await Promise.all([
+      api.post<{ id: number }>(apiPath`/projects/${"acme/web"}/hooks`, { url: "https://ci.example.com/hooks", name: "ci", token: "never-shown", merge_requests_events: true }),
+      api.post<{ id: number }>(apiPath`/projects/${"acme/web"}/hooks`, { url: "https://bot:pass-in-url@chat.example.com/hooks", name: "chat" }),
+    ]);
+    const estate = await readEstate(api, { group: "acme", projects: ["acme/web"], instance: false, exclusive: false });
+    for (const hook of made) await api.delete(apiPath`/projects/${"acme/web"}/hooks/${hook.id}`);
+    const hooks = estate.declarations.filter((declaration) => declaration.kind === "ProjectHook");
+    const ci = hooks.find((declaration) => declaration.args.name === "ci")!;
+    const chat = hooks.find((declaration) => declaration.args.name === "chat")!;
+    expect(ci.args).toMatchObject({ url: "https://ci.example.com/hooks", token: { secretConfig: "token" }, mergeRequestsEvents: true });
+    expect(chat.args).toMatchObject({ url: { secretConfig: "url" }, token: { secretConfig: "token" } });
+    expect(JSON.stringify(estate.declarations)).not.toContain("pass-in-url");
+    expect(estate.secrets).toEqual(expect.arrayContaining([{ key: ci.key, property: "token" }, { key: chat.key, property: "url" }]));
+  });
+
   it("declares the gated group settings the tier it reads allows, as the preview's checks read it; leaves out the others, saying why", async () => {
     const settingsOf = (estate: { declarations: Declaration[] }, fullPath: string) => estate.declarations.find((declaration) => declaration.kind === "GroupSettings" && declaration.owner.fullPath === fullPath)!;
     // An administrator reads acme's plan (Ultimate), once for the group and its subgroup (a client is a run).

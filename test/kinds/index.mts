@@ -52,6 +52,11 @@ export interface SecretsDeclaration {
   label?: string;
   /** The fields it takes, of which the secret ones are planted (a declaration taking none is left out); every field of the kind by default. */
   fields?: readonly string[];
+  /**
+   * Where in a field's value its planted secret goes, for a field secret by
+   * what it holds (a hook URL's password): the value made of the marker.
+   */
+  planted?: Record<string, (marker: string) => string>;
 }
 
 export interface KindTests {

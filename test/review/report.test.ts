@@ -209,6 +209,39 @@ describe("secrets", () => {
   });
 });
 
+describe("a webhook: its token named only, with why its drift cannot be read", () => {
+  const HOOK = "pulumi-nodejs:dynamic/platform:ProjectHook";
+  const urn = "urn:pulumi:dev::infra::pulumi-nodejs:dynamic/platform:ProjectHook::ci";
+  const base = { project: "acme/web", url: "https://ci.example.com/hooks", mergeRequestsEvents: true };
+
+  it("a create names the token and each header value without showing them, shows the plain URL and header names, and says the token is never shown", () => {
+    const review = reviewOf({
+      steps: [{ op: "create", urn, newState: { type: HOOK, inputs: { ...base, token: "hook-token-value", customHeaders: { "X-Receiver-Key": "[secret]" } } } }],
+    } as PreviewOutput);
+    const change = review.changes[0]!;
+    expect(change.fields).toEqual(
+      expect.arrayContaining([
+        { path: "token", before: { absent: true }, after: { secret: true } },
+        { path: "url", before: { absent: true }, after: { value: "https://ci.example.com/hooks" } },
+        { path: "customHeaders.X-Receiver-Key", before: { absent: true }, after: { secret: true } },
+      ]),
+    );
+    expect(change.note).toBe("customHeaders, token are never shown by the server: the values it holds now cannot be read back, and a change made to them outside this program is not seen as drift");
+    const everything = markdownOf(review) + JSON.stringify(summaryOf(review));
+    expect(everything).not.toContain("hook-token-value");
+    expect(markdownOf(review)).toContain("never shown by the server");
+  });
+
+  it("an update of the URL alone says nothing of the token; a URL with credentials (masked by the CLI) is named only", () => {
+    const update = (url: string) =>
+      reviewOf({ steps: [{ op: "update", urn, oldState: { type: HOOK, id: "projects/acme%2Fweb/hooks/1", inputs: { ...base, token: "[secret]" } }, newState: { type: HOOK, inputs: { ...base, url, token: "[secret]" } } }] } as PreviewOutput).changes[0]!;
+    const moved = update("https://ci.example.com/moved");
+    expect(moved.fields).toEqual([{ path: "url", before: { value: "https://ci.example.com/hooks" }, after: { value: "https://ci.example.com/moved" } }]);
+    expect(moved.note).toBeUndefined();
+    expect(update("[secret]").fields).toEqual([{ path: "url", before: { value: "https://ci.example.com/hooks" }, after: { secret: true } }]);
+  });
+});
+
 describe("a value holding a secret among plain values: each part shown, only the secrets masked", () => {
   const SCHEDULE = "pulumi-nodejs:dynamic/platform:PipelineSchedule";
   const scheduleUrn = "urn:pulumi:dev::infra::pulumi-nodejs:dynamic/platform:PipelineSchedule::nightly";

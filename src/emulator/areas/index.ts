@@ -15,6 +15,7 @@ import { errorTrackingArea } from "./error-tracking";
 import { graphqlArea } from "./graphql";
 import { groupTokensArea } from "./group-tokens";
 import { groupsArea } from "./groups";
+import { hooksArea } from "./hooks";
 import { integrationsArea } from "./integrations";
 import { issuesArea } from "./issues";
 import { jobTokensArea } from "./job-tokens";
@@ -54,4 +55,5 @@ export const areas: readonly EmulatorArea[] = [
   jobTokensArea,
   issuesArea,
   ciVariablesArea,
+  hooksArea,
 ];

@@ -43,6 +43,7 @@
 import { presentPipelineBasic } from "../pipeline-schedules/pipelines-present";
 import { ApiError, forbidden, paramError, recordNotFound, validationError } from "../../errors";
 import { findProject } from "../../lookup";
+import { mergeRequestData, queueProjectEvent } from "../hooks/model";
 import { created, ok, paginate, requireUser, route, type ApiResponse, type RequestContext, type RouteDefinition } from "../../router";
 import type { EmulatorState, Project, User } from "../../state";
 import { listParamSpec, matchesFilters, orderMergeRequests, readListFilters, type ListFilters } from "./filters";
@@ -384,6 +385,26 @@ function newRecord(state: EmulatorState, project: Project, user: User, params: {
   };
 }
 
+/** A merge request event for the hooks that take them, with the attributes a receiver reads most. */
+function queueMergeRequestEvent(state: EmulatorState, project: Project, user: User, mr: MergeRequestRecord, action: "open" | "update" | "close" | "reopen"): void {
+  const attributes = {
+    id: mr.id,
+    iid: mr.iid,
+    title: mr.title,
+    description: mr.description,
+    state: mr.state,
+    source_branch: mr.sourceBranch,
+    target_branch: mr.targetBranch,
+    source_project_id: project.id,
+    target_project_id: project.id,
+    author_id: mr.authorId,
+    created_at: mr.createdAt,
+    updated_at: mr.updatedAt,
+    url: `https://${state.instance.host}/${state.projectFullPath(project)}/-/merge_requests/${mr.iid}`,
+  };
+  queueProjectEvent(state, project, "merge_requests_events", mergeRequestData(state, project, user, attributes, action));
+}
+
 const createMergeRequest = route(
   "POST",
   BASE,
@@ -415,6 +436,7 @@ const createMergeRequest = route(
     mr.id = ctx.state.nextId(MR_SEQUENCE);
     // Branches of the repository: the background work reads head, base and files from it.
     mergeRequestStore.of(ctx.state).mergeRequests.push(mr);
+    queueMergeRequestEvent(ctx.state, project, user, mr, "open");
     return created(singleAnswer(ctx, project, mr));
   },
 );
@@ -483,8 +505,11 @@ const updateMergeRequest = route(
       throw new ApiError(409, { message: "409 Conflict: Resource lock" });
     }
     if (retargeted && updated.preparedAt !== null) updated.baseSha = branchSha(ctx.state, project, updated.targetBranch);
-    if (JSON.stringify(updated) !== JSON.stringify(mr)) updated.updatedAt = ctx.state.now();
+    const changed = JSON.stringify(updated) !== JSON.stringify(mr);
+    if (changed) updated.updatedAt = ctx.state.now();
+    const action = updated.state !== mr.state ? (updated.state === "closed" ? "close" : "reopen") : "update";
     Object.assign(mr, updated);
+    if (changed) queueMergeRequestEvent(ctx.state, project, user, mr, action);
     return ok(singleAnswer(ctx, project, mr));
   },
 );

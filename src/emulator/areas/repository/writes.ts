@@ -7,6 +7,7 @@
  * refuses is in the emulator's README ("Repository writes").
  */
 import * as git from "isomorphic-git";
+import { BLANK_SHA, pushData, queueProjectEvent, type PushedCommit } from "../hooks/model";
 import { ApiError, forbidden, notFound, paramError } from "../../errors";
 import { findProject } from "../../lookup";
 import type { RawParams } from "../../params";
@@ -84,6 +85,8 @@ const createBranch = route(
     if (sha === undefined) throw refused(`Invalid reference name: ${ref}`);
     await git.writeRef({ fs: repo.fs, gitdir: repo.gitdir, ref: `refs/heads/${branch}`, value: sha });
     await repo.syncProject();
+    // A new branch is a push that creates it: the hooks that take push events hear of it.
+    queueProjectEvent(ctx.state, project, "push_events", pushData(ctx.state, project, user, { ref: `refs/heads/${branch}`, before: BLANK_SHA, after: sha, commits: [] }), branch);
     return created(await presentBranch(ctx.state, project, repo, user, branch, sha));
   },
 );
@@ -165,6 +168,7 @@ const createCommit = route(
     if (!validBranchName(params.branch)) throw refused("Branch name is invalid");
     const repo = await repositoryOf(ctx.state, project);
     const start = await startOf(repo, params);
+    const before = (await repo.resolveRef(`refs/heads/${params.branch}`)) ?? BLANK_SHA;
     let sha: string;
     try {
       sha = await repo.commit({
@@ -180,6 +184,8 @@ const createCommit = route(
       throw refused((error as Error).message);
     }
     const record = await readCommitRecord(repo, sha);
+    const pushed: PushedCommit = { id: sha, message: params.commit_message, timestamp: ctx.state.now(), author: { name: params.author_name ?? user.name, email: params.author_email ?? user.email }, ...changedPaths(actions) };
+    queueProjectEvent(ctx.state, project, "push_events", pushData(ctx.state, project, user, { ref: `refs/heads/${params.branch}`, before, after: sha, commits: [pushed] }), params.branch);
     return created({
       ...presentCommit(ctx.state, project, record),
       ...(params.stats === false ? {} : { stats: await statsOf(repo, sha, record.commit.parent[0]) }),
@@ -189,6 +195,22 @@ const createCommit = route(
     });
   },
 );
+
+/** The paths a commit's actions add, change and remove, as a push event lists them. */
+function changedPaths(actions: readonly FileAction[]): Pick<PushedCommit, "added" | "modified" | "removed"> {
+  const added: string[] = [];
+  const modified: string[] = [];
+  const removed: string[] = [];
+  for (const action of actions) {
+    if (action.action === "create") added.push(action.filePath);
+    else if (action.action === "delete") removed.push(action.filePath);
+    else if (action.action === "move") {
+      added.push(action.filePath);
+      if (action.previousPath !== undefined) removed.push(action.previousPath);
+    } else modified.push(action.filePath);
+  }
+  return { added, modified, removed };
+}
 
 /**
  * Where the commit starts, as Commits::CreateService validates it: without
