@@ -37,6 +37,7 @@ export { ExclusiveGroupIntegrations, type ExclusiveGroupIntegrationsArgs } from 
 export { ExclusiveUpstreams, type ExclusiveUpstreamsArgs } from "./resources/exclusive-upstreams";
 export { PipelineScheduleRun, type PipelineScheduleRunArgs } from "./resources/pipeline-schedule-run";
 export { ChangelogCommit, type ChangelogCommitArgs } from "./resources/changelog-commit";
+export { Group, type GroupArgs, type DeletionMode } from "./resources/group";
 export type { Entry as ExclusiveSetEntry } from "./resources/exclusive-set";
 export { resetDeclarations } from "./engine/declarations";
 export * from "./functions";

@@ -23,6 +23,7 @@ import { exclusiveGroupIntegrationsDefinition } from "./exclusive-group-integrat
 import { exclusiveUpstreamsDefinition } from "./exclusive-upstreams";
 import { pipelineScheduleRunDefinition } from "./pipeline-schedule-run";
 import { changelogCommitDefinition } from "./changelog-commit";
+import { groupDefinition } from "./group";
 
 export const definitions = {
   Badge: badgeDefinition,
@@ -48,6 +49,7 @@ export const definitions = {
   MergeRequest: mergeRequestDefinition,
   PipelineScheduleRun: pipelineScheduleRunDefinition,
   ChangelogCommit: changelogCommitDefinition,
+  Group: groupDefinition,
 } satisfies Record<string, AnyResourceDefinition>;
 
 export type ResourceKind = keyof typeof definitions;
