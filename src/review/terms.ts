@@ -31,10 +31,12 @@ export interface KindTerms {
    * names the owner.
    */
   ownership?: { option: string; output: string };
+  /** What deleting the kind's object takes with it and how the server deletes it (`deletion` on the declaration). */
+  deletion?: { takes: Readonly<Record<string, string>>; mode: string };
 }
 
 /** The inputs that name whose object it is (see ./changes.ts ownerOf); a kind with none manages the instance. */
-export const OWNER_INPUTS = ["group", "project", "registry"] as const;
+export const OWNER_INPUTS = ["group", "project", "registry", "parent"] as const;
 
 const known = new Map<string, KindTerms>();
 
@@ -53,9 +55,11 @@ export function termsOf(kind: string): KindTerms {
     noun: definition?.words.noun ?? "resource",
     memberNoun: definition?.words.memberNoun,
     secretProperties,
-    instanceWide: definition !== undefined && !OWNER_INPUTS.some((input) => input in definition.schema.shape),
+    // A group with no parent is a top-level group: the instance's.
+    instanceWide: definition !== undefined && !OWNER_INPUTS.some((input) => input !== "parent" && input in definition.schema.shape),
     notFields,
     ...(definition?.ownership ? { ownership: definition.ownership } : {}),
+    ...(definition?.deletion ? { deletion: definition.deletion } : {}),
   };
   known.set(kind, terms);
   return terms;
