@@ -10,7 +10,7 @@ import { findGroup, findGroupNamed } from "../../lookup";
 import { created, requireUser, route, type RouteDefinition } from "../../router";
 import { AccessLevel, Sequence, type EmulatorState, type Group, type Visibility } from "../../state";
 import { applicationSettingsValues } from "../application-settings";
-import { deletionIsDelayed, detailsOf, groupSettingsStore, markForDeletion, mayCreateSubgroup, mayCreateTopLevelGroup, removeGroup } from "./model";
+import { deletionIsDelayed, detailsOf, groupDeletionsStore, groupSettingsStore, markForDeletion, mayCreateSubgroup, mayCreateTopLevelGroup, removeGroup, restoreGroup } from "./model";
 import { groupParams, pathTaken, presentGroupDetail, VISIBILITY_RANK, writeGroupParams } from "./routes";
 
 /** `render_api_error!(message, status)`. */
@@ -128,33 +128,28 @@ const deleteGroup = route("DELETE", "/groups/:id", { params: deleteParams }, (ct
     return accepted();
   }
   if (marked) throw apiError(400, "Group has been already marked for deletion");
-  markForDeletion(state, group);
+  markForDeletion(state, group, Number(applicationSettingsValues(state).deletion_adjourned_period ?? 30));
   return accepted();
 });
 
-const restoreGroup = route("POST", "/groups/:id/restore", { params: { id: { type: "string", required: true } } }, (ctx) => {
+const restoreRoute = route("POST", "/groups/:id/restore", { params: { id: { type: "string", required: true } } }, (ctx) => {
   const { state } = ctx;
   const user = requireUser(ctx);
   const group = findGroup(ctx);
   if (!hasGroupAccess(state, user, group, AccessLevel.Owner)) throw forbidden();
   if (!deletionIsDelayed(state)) throw routeNotFound();
-  const details = detailsOf(state, group);
-  if (details.markedForDeletionOn === null) throw apiError(400, "Group has not been marked for deletion");
-  details.markedForDeletionOn = null;
+  if (detailsOf(state, group).markedForDeletionOn === null) throw apiError(400, "Group has not been marked for deletion");
+  restoreGroup(state, group);
   return created(presentGroupDetail(ctx, group, false));
 });
 
-/** Removes the groups whose deletion period (`deletion_adjourned_period` days) has passed. */
+/** Removes the groups marked for deletion through the API whose deletion period (`deletion_adjourned_period` days then) has passed. */
 export function runDueDeletions(state: EmulatorState): void {
-  if (!deletionIsDelayed(state)) return;
-  const period = Number(applicationSettingsValues(state).deletion_adjourned_period ?? 30);
   const today = state.now().slice(0, 10);
-  for (const group of [...state.groups]) {
-    const marked = state.groupById(group.id) ? detailsOf(state, group).markedForDeletionOn : null;
-    if (marked !== null && addDays(marked, period) <= today) removeGroup(state, group);
+  for (const [id, due] of Object.entries(groupDeletionsStore.of(state))) {
+    const group = state.groupById(Number(id));
+    if (group && due <= today) removeGroup(state, group);
   }
 }
 
-const addDays = (date: string, days: number): string => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-
-export const groupLifecycleRoutes: readonly RouteDefinition[] = [createGroup, transferGroup, deleteGroup, restoreGroup];
+export const groupLifecycleRoutes: readonly RouteDefinition[] = [createGroup, transferGroup, deleteGroup, restoreRoute];

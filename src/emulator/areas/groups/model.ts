@@ -253,9 +253,20 @@ export function settingsOf(state: EmulatorState, group: Group): GroupSettingsRec
  */
 export const deletionIsDelayed = (state: EmulatorState): boolean => state.instance.enterprise;
 
-/** Marks the group for deletion today. */
-export function markForDeletion(state: EmulatorState, group: Group): void {
-  detailsOf(state, group).markedForDeletionOn = state.now().slice(0, 10);
+/** The groups marked for deletion through the API, by id, with the day their deletion period ends (`YYYY-MM-DD`). */
+export const groupDeletionsStore = defineStore("groupDeletions", (): Record<string, string> => ({}));
+
+/** Marks the group for deletion today; the server removes it once `periodDays` have passed. */
+export function markForDeletion(state: EmulatorState, group: Group, periodDays: number): void {
+  const today = state.now().slice(0, 10);
+  detailsOf(state, group).markedForDeletionOn = today;
+  groupDeletionsStore.of(state)[String(group.id)] = new Date(Date.parse(`${today}T00:00:00Z`) + periodDays * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Gives back a group marked for deletion. */
+export function restoreGroup(state: EmulatorState, group: Group): void {
+  detailsOf(state, group).markedForDeletionOn = null;
+  delete groupDeletionsStore.of(state)[String(group.id)];
 }
 
 /** Removes the group, its subgroups and their projects, and what this area keeps of them. */
@@ -266,6 +277,7 @@ export function removeGroup(state: EmulatorState, group: Group): void {
   for (const id of gone) {
     delete groupSettingsStore.of(state)[String(id)];
     delete groupDetailsStore.of(state)[String(id)];
+    delete groupDeletionsStore.of(state)[String(id)];
   }
 }
 
