@@ -781,7 +781,9 @@ export function reviewOf(preview: PreviewOutput): Review {
   const unique = changes.filter((change) => change.kind !== "replace" || (!replaced.has(change.urn) && replaced.add(change.urn)));
   const order = (change: Change) => CHANGE_KINDS.indexOf(change.kind);
   const compare = new Intl.Collator().compare;
-  unique.sort((a, b) => order(a) - order(b) || compare(a.owner, b.owner) || compare(a.name, b.name));
+  // A delete that takes other objects with it (a group's projects) comes first, above every other.
+  const weight = (change: Change) => (change.takes === undefined ? 1 : 0);
+  unique.sort((a, b) => order(a) - order(b) || weight(a) - weight(b) || compare(a.owner, b.owner) || compare(a.name, b.name));
   const counts = Object.fromEntries(CHANGE_KINDS.map((kind) => [kind, 0])) as Record<ChangeKind, number>;
   for (const change of unique) counts[change.kind]++;
   const diagnostics = preview.diagnostics ?? [];

@@ -359,10 +359,7 @@ export const markerOf = (stack: string | undefined, applied = false) =>
 function inReportOrder(changes: Change[]): Change[] {
   const ordered: Change[] = [];
   for (const kind of Object.keys(SECTIONS) as ChangeKind[]) {
-    // A delete that takes other objects with it (a group's projects) comes first, above every other.
-    const ofKind = changes.filter((change) => change.kind === kind);
-    const first = ofKind.filter((change) => change.takes !== undefined);
-    for (const part of [first, ofKind.filter((change) => change.takes === undefined)]) for (const owned of byOwner(part).values()) for (const change of owned) ordered.push(change);
+    for (const owned of byOwner(changes.filter((change) => change.kind === kind)).values()) for (const change of owned) ordered.push(change);
   }
   return ordered;
 }
