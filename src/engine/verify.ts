@@ -237,7 +237,7 @@ async function brokenRules(ctx: EngineContext, reads: RunReads, user: UserFacts,
     async roleShortfall(group: string | number, role: Role, purpose: string): Promise<string | undefined> {
       if (user.isAdmin) return undefined;
       const owner = await ownerFacts(ctx, reads, "group", group);
-      return owner ? roleShortfall(ctx, reads, owner, user, role, purpose) : undefined;
+      return owner ? roleShortfall(ctx, reads, owner, user, role, purpose) : missingOrHidden(`group ${group}`, user.username);
     },
   };
   const reasons = await Promise.all(

@@ -262,7 +262,7 @@ export const groupDefinition = defineObjectResource({
   ],
   idForm: groupIdForm,
   notFoundSubject: "Group",
-  deletion: { takes: { subgroupCount: "subgroups", projectCount: "projects" }, mode: "deletionMode" },
+  deletion: { takes: { subgroupCount: "subgroups", projectCount: "projects" }, mode: "deletionMode", marked: "markedForDeletionOn" },
   schema,
   outputs: {
     /** The group's numeric id. */
