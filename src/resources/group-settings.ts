@@ -294,14 +294,13 @@ const groupPath = (id: string) => "/" + id;
 const readGroup = (ctx: EngineContext, path: string) => groupRequests.get(ctx.client, path, { with_projects: false });
 
 /**
- * The settings platform-import leaves to the program's author: identity,
- * deprecated names, and settings that need more than the Owner role where
- * `unmetNeeds` says the group does not meet it (or it cannot be told).
+ * The settings platform-import leaves to the program's author: deprecated
+ * names and other names, and settings that need more than the Owner role
+ * where `unmetNeeds` says the group does not meet it (or it cannot be told).
+ * Shared with the `Group` resource, which declares the same settings.
  */
-async function leftOutOfImports(unmetNeeds: (traits: FieldTraits) => Promise<string | undefined>): Promise<Map<string, string>> {
+export async function settingsLeftOut(unmetNeeds: (traits: FieldTraits) => Promise<string | undefined>): Promise<Map<string, string>> {
   const leftOut = new Map<string, string>([
-    ["name", "the group's identity; rename it in the program if you mean to"],
-    ["path", "the group's identity; a new path moves the group"],
     ["emailsDisabled", "the deprecated name of emailsEnabled"],
     ["defaultBranchProtection", "the deprecated name of defaultBranchProtectionDefaults"],
     ["duoFeaturesEnabled", "another name of assistantFeaturesEnabled"],
@@ -314,6 +313,15 @@ async function leftOutOfImports(unmetNeeds: (traits: FieldTraits) => Promise<str
     if (why !== undefined) leftOut.set(name, why);
   }
   return leftOut;
+}
+
+/** What platform-import leaves out of a group's settings: its identity too, which `GroupSettings` never changes unasked. */
+async function leftOutOfImports(unmetNeeds: (traits: FieldTraits) => Promise<string | undefined>): Promise<Map<string, string>> {
+  return new Map([
+    ["name", "the group's identity; rename it in the program if you mean to"],
+    ["path", "the group's identity; a new path moves the group"],
+    ...(await settingsLeftOut(unmetNeeds)),
+  ]);
 }
 
 /**

@@ -41,7 +41,7 @@ import { ownerReference, type NamedOwner } from "../api/owner";
 import { CURRENT_USER_PATH } from "../api/users";
 import { parsedId } from "../api/id-form";
 import { adoptExisting } from "./common";
-import { groupSettingsShape, settingsRules, withValuesNotShown } from "./group-settings";
+import { groupSettingsShape, settingsLeftOut, settingsRules, withValuesNotShown } from "./group-settings";
 
 // The settings GroupSettings manages, with their traits: all but the group itself, its avatar and the option to give values back.
 const { group: _group, avatar: _avatar, restoreOnDelete: _restore, name, path, ...settings } = groupSettingsShape;
@@ -221,7 +221,7 @@ async function existing(ctx: EngineContext, args: GroupInputs): Promise<GroupLiv
 // platform-import
 
 /** A subgroup as platform-import declares it: under its parent, which names the parent's own declaration where there is one. */
-function foundGroup(live: GroupLive): Found {
+function foundGroup(live: GroupLive, leaveOut: ReadonlyMap<string, string>): Found {
   const importId = groupIdOf(live.id);
   const parent = live.parent_id;
   return {
@@ -229,7 +229,7 @@ function foundGroup(live: GroupLive): Found {
     name: live.path,
     live,
     address: parent === null ? {} : { parent },
-    leaveOut: new Map([["defaultBranchProtection", "the deprecated name of defaultBranchProtectionDefaults"], ["emailsDisabled", "the deprecated name of emailsEnabled"], ["duoFeaturesEnabled", "another name of assistantFeaturesEnabled"], ["lockDuoFeaturesEnabled", "another name of lockAssistantFeaturesEnabled"], ["duoAvailability", "another name of assistantAvailability"]]),
+    leaveOut,
     referring: (args) => (parent === null ? args : { ...args, parent: referenceTo("Group", groupIdOf(parent), "groupId", parent) }),
   };
 }
@@ -242,12 +242,12 @@ export const groupDefinition = defineObjectResource({
     listed: "subgroups",
     // Each subgroup under the scope is one owner the importer reads; a top-level group's settings are GroupSettings'.
     on: ["group"],
-    async find({ ctx, owner }) {
+    async find({ ctx, owner, unmetNeeds }) {
       if (owner.topLevel) return { found: [] };
-      return { found: [foundGroup(await readGroup(ctx, owner.id))] };
+      return { found: [foundGroup(await readGroup(ctx, owner.id), await settingsLeftOut(unmetNeeds))] };
     },
-    async findOne({ ctx }, key) {
-      return { found: [foundGroup(await readGroup(ctx, key))] };
+    async findOne({ ctx, unmetNeeds }, key) {
+      return { found: [foundGroup(await readGroup(ctx, key), await settingsLeftOut(unmetNeeds))] };
     },
   },
   // The provider's group, by its numeric id: the group itself.
