@@ -142,3 +142,4 @@ export {
   type RepositoryContributor,
   type RepositoryChangelog,
 } from "./repository";
+export { getGroupSubgroups, getGroupSubgroupsOutput, getGroupDescendants, getGroupDescendantsOutput } from "./groups";
