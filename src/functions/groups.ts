@@ -157,15 +157,19 @@ const belowArgs = groupsArgs.omit({ topLevelOnly: true }).extend({
   group: ownerReference,
 });
 
-const subgroups = defineListFunction({
-  name: "getGroupSubgroups",
-  args: belowArgs,
-  validate: groupsListRules,
-  path: (args) => subgroupsPath(args.group),
-  query: groupsQuery,
-  subject: (args) => `the subgroups of group ${args.group}`,
-  item: groupShape,
-});
+/** A list of the groups below a group: its path and its subject in words. */
+const groupsBelow = (name: string, path: (group: string | number) => string, what: string) =>
+  defineListFunction({
+    name,
+    args: belowArgs,
+    validate: groupsListRules,
+    path: (args) => path(args.group),
+    query: groupsQuery,
+    subject: (args) => `${what} group ${args.group}`,
+    item: groupShape,
+  });
+
+const subgroups = groupsBelow("getGroupSubgroups", subgroupsPath, "the subgroups of");
 
 /**
  * A group's direct subgroups the caller can see, filtered and ordered as the groups list.
@@ -178,15 +182,7 @@ export const getGroupSubgroups = subgroups;
 /** `getGroupSubgroups` as an Output. */
 export const getGroupSubgroupsOutput = subgroups.output;
 
-const descendants = defineListFunction({
-  name: "getGroupDescendants",
-  args: belowArgs,
-  validate: groupsListRules,
-  path: (args) => descendantGroupsPath(args.group),
-  query: groupsQuery,
-  subject: (args) => `the groups below group ${args.group}`,
-  item: groupShape,
-});
+const descendants = groupsBelow("getGroupDescendants", descendantGroupsPath, "the groups below");
 
 /**
  * Every group below a group, at any depth, that the caller can see, filtered and ordered as the groups list.
