@@ -107,8 +107,20 @@ const readParent = (client: PlatformClient, parent: string | number) =>
 
 const VISIBILITY_RANK = { private: 0, internal: 1, public: 2 } as const;
 
-/** The rules of where the group goes: who may create it there, and a visibility no wider than the parent's. */
-function placementRules(args: GroupInputs): Rule[] {
+/** Why `visibility` is wider than the parent's, in words; undefined when it is not (or the parent cannot be read). */
+async function widerThanParent(ctx: EngineContext, parent: string | number, visibility: keyof typeof VISIBILITY_RANK): Promise<string | undefined> {
+  const live = await readParent(ctx.client, parent);
+  if (!live || VISIBILITY_RANK[visibility] <= VISIBILITY_RANK[live.visibility]) return undefined;
+  return `${visibility} is more visible than group ${live.full_path}, which is ${live.visibility}: the server refuses a subgroup more visible than its parent`;
+}
+
+/**
+ * The rules of where the group goes: who may create it there (or move it
+ * there), and a visibility no wider than the parent's. A transfer under a
+ * less visible parent makes the group as visible as the parent, so a
+ * declared visibility wider than that is refused with the new parent.
+ */
+function placementRules(args: GroupInputs, operation: "create" | "update"): Rule[] {
   const parent = args.parent;
   const where: Rule = {
     property: "parent",
@@ -116,15 +128,16 @@ function placementRules(args: GroupInputs): Rule[] {
   };
   if (parent === undefined || args.visibility === undefined) return [where];
   const visibility = args.visibility;
-  const within: Rule = {
-    property: "visibility",
-    async judge(ctx) {
-      const live = await readParent(ctx.client, parent);
-      if (!live || VISIBILITY_RANK[visibility] <= VISIBILITY_RANK[live.visibility]) return undefined;
-      return `${visibility} is more visible than group ${live.full_path}, which is ${live.visibility}: the server refuses a subgroup more visible than its parent`;
+  const within: Rule = { property: "visibility", judge: (ctx) => widerThanParent(ctx, parent, visibility) };
+  if (operation === "create") return [where, within];
+  const movedUnder: Rule = {
+    property: "parent",
+    judge: async (ctx) => {
+      const wider = await widerThanParent(ctx, parent, visibility);
+      return wider && `the transfer makes the group no more visible than its new parent, and the declared visibility ${wider}`;
     },
   };
-  return [where, within];
+  return [where, within, movedUnder];
 }
 
 /** The group itself, by the id the resource recorded: changing, transferring or deleting it needs its Owner role. */
@@ -138,17 +151,17 @@ const ownerOfGroup: Rule = {
 function groupNeeds(args: GroupInputs, operation: Operation): Needs {
   if (operation === "read") return { on: args.parent === undefined ? { kind: "instance" } : parentOwner(args.parent) };
   if (operation === "create") {
-    if (args.parent === undefined) return { on: { kind: "instance" }, phrase: "permission to create top-level groups", rules: placementRules(args) };
+    if (args.parent === undefined) return { on: { kind: "instance" }, phrase: "permission to create top-level groups", rules: placementRules(args, "create") };
     return {
       on: parentOwner(args.parent),
       role: "Maintainer",
       phrase: `the role group ${String(args.parent)}'s subgroup_creation_level names (Maintainer, or Owner)`,
-      rules: placementRules(args),
+      rules: placementRules(args, "create"),
     };
   }
   const on = { kind: "described" as const, what: groupInWords(args) };
   // A transfer also needs the right to create a subgroup in the new parent (or a top-level group).
-  return { on, role: "Owner", rules: operation === "update" ? [ownerOfGroup, ...placementRules(args)] : [ownerOfGroup] };
+  return { on, role: "Owner", rules: operation === "update" ? [ownerOfGroup, ...placementRules(args, "update")] : [ownerOfGroup] };
 }
 
 // ---------------------------------------------------------------------------

@@ -96,6 +96,16 @@ describe("check (preview), what the server would refuse", () => {
     expect(result.failures?.map((failure) => failure.reason)).toEqual([expect.stringMatching(/^visibility: public is more visible than group acme, which is private/)]);
   });
 
+  it("a transfer under a less visible parent where the declared visibility is wider than it", async () => {
+    const { id, inputs: olds } = await createGroup({ parent: "beta", visibility: "public" });
+    const result = await previewAs("root", () => group.check(olds, { ...olds, parent: "acme" }));
+    expect(result.failures?.map((failure) => failure.reason)).toEqual([
+      expect.stringMatching(/^parent: the transfer makes the group no more visible than its new parent, and the declared visibility public is more visible than group acme, which is private/),
+    ]);
+    expect((await previewAs("root", () => group.check(olds, { ...olds, parent: "acme", visibility: "private" }))).failures ?? []).toEqual([]);
+    await group.delete(id, {});
+  });
+
   it("a top-level group through the hosted offering's API, with the reason", async () => {
     const result = await previewAs("alice", () => group.check({}, inputs({ parent: undefined })));
     expect(result.failures?.map((failure) => failure.reason)).toEqual([expect.stringMatching(/^parent: the hosted offering's API creates subgroups only/)]);
