@@ -194,12 +194,13 @@ async function counted(client: PlatformClient, path: string, query: Record<strin
 /** The group as the resource keeps it: the answer, with the facts of its deletion. */
 type GroupRecord = GroupLive & { deletion_mode: DeletionMode; subgroup_count: number | null; project_count: number | null };
 
-async function withDeletionFacts(ctx: EngineContext, live: GroupLive, values: Partial<GroupInputs>): Promise<GroupRecord> {
+async function withDeletionFacts(ctx: EngineContext, live: GroupLive, values: Partial<GroupInputs>, made = false): Promise<GroupRecord> {
   // Servers that delay deletion show the date a group is marked (null when it is not).
   const delayed = "marked_for_deletion_on" in live;
+  // A group just made holds nothing yet: nothing to count.
   const [subgroups, projects, period] = await Promise.all([
-    counted(ctx.client, descendantGroupsPath(live.id), { all_available: true }),
-    counted(ctx.client, groupProjectsPath(live.id), { include_subgroups: true, simple: true }),
+    made ? 0 : counted(ctx.client, descendantGroupsPath(live.id), { all_available: true }),
+    made ? 0 : counted(ctx.client, groupProjectsPath(live.id), { include_subgroups: true, simple: true }),
     delayed ? deletionPeriod(ctx.client) : Promise.resolve(null),
   ]);
   return {
@@ -316,7 +317,7 @@ export const groupDefinition = defineObjectResource({
     if (args.parent !== undefined) body.parent_id = await parentId(ctx, args.parent);
     // A lost answer: the group these inputs name, made by the lost attempt, is found rather than made twice.
     const live = await groupRequests.post(ctx.client, "/groups", body, () => existing(ctx, args));
-    return { id: groupIdOf(live.id), live: await withDeletionFacts(ctx, live, args) };
+    return { id: groupIdOf(live.id), live: await withDeletionFacts(ctx, live, args, true) };
   },
 
   async read(ctx, id, recorded) {
