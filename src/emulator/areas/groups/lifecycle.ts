@@ -24,9 +24,10 @@ function failedToSave(errors: Record<string, string[]>): ApiError {
   return apiError(400, `Failed to save group {${inspected}}`);
 }
 
+// The update's parameters, without the group's own id (a new group has none yet).
+const { id: _id, ...settingsParams } = groupParams;
 const createParams = {
-  ...groupParams,
-  id: { type: "string" },
+  ...settingsParams,
   name: { type: "string", required: true },
   path: { type: "string", required: true },
   parent_id: { type: "integer" },
