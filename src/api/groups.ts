@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { apiPath } from "../client";
 import { requestsOf } from "./core";
+import { idForm } from "./id-form";
 
 const nullableText = z.string().nullable();
 const nullableFlag = z.boolean().nullable();
@@ -115,3 +116,44 @@ export const groupLdapSyncPath = (group: string | number): string => `${groupPat
 export const groupTokenRevocationPath = (group: string | number): string => `${groupPath(group)}/tokens/revoke`;
 /** `/groups/12/avatar`: the avatar file. */
 export const groupAvatarPath = (group: string | number): string => `${groupPath(group)}/avatar`;
+
+/** The typed requests of groups as lists give them (subgroups, descendants). */
+export const listedGroupRequests = requestsOf(listedGroup);
+
+/** A group's direct subgroups. */
+export const subgroupsPath = (group: string | number): string => `${groupPath(group)}/subgroups`;
+/** Every group below a group, at any depth. */
+export const descendantGroupsPath = (group: string | number): string => `${groupPath(group)}/descendant_groups`;
+/** The projects of a group (with `include_subgroups`, those below it too). */
+export const groupProjectsPath = (group: string | number): string => `${groupPath(group)}/projects`;
+/** Moves a group under another (`group_id`), or to the top level (none). */
+export const groupTransferPath = (group: string | number): string => `${groupPath(group)}/transfer`;
+/** Gives back a group marked for deletion. */
+export const groupRestorePath = (group: string | number): string => `${groupPath(group)}/restore`;
+
+/** A group's id as the `Group` resource records it: `groups/<numeric id>`, which a rename or a transfer never changes. */
+export const groupIdOf = (id: number): string => `groups/${id}`;
+
+const GROUP_ID = /^groups\/(\d+)$/;
+
+/** A recorded group id read back: the group's numeric id and API path; undefined when it is not one. */
+export function parseGroupId(id: string): { groupId: number; path: string } | undefined {
+  const match = GROUP_ID.exec(id);
+  return match ? { groupId: Number(match[1]), path: "/" + id } : undefined;
+}
+
+/** A group id as the `Group` resource records it. */
+export const groupIdForm = idForm("of the form groups/<numeric group id>", parseGroupId);
+
+/**
+ * Path segments a group may not take, as the server refuses them: a top-level
+ * group none of the instance's own routes (`-`, `admin`, `api`, `groups`,
+ * `users`, ...), a subgroup not `-`. Compared without regard to case.
+ */
+export const RESERVED_TOP_LEVEL_PATHS: readonly string[] = [
+  "-", ".well-known", "404.html", "422.html", "500.html", "502.html", "503.html", "admin", "api", "apple-touch-icon.png",
+  "assets", "dashboard", "deploy.html", "explore", "favicon.ico", "favicon.png", "files", "groups", "health_check", "help",
+  "import", "jwt", "login", "oauth", "profile", "projects", "public", "robots.txt", "s", "search", "sitemap", "sitemap.xml",
+  "sitemap.xml.gz", "slash-command-logo.png", "snippets", "unsubscribes", "uploads", "users", "v2",
+];
+export const RESERVED_SUBGROUP_PATHS: readonly string[] = ["-"];

@@ -76,6 +76,35 @@ export interface Needs {
   target?: Target;
   /** Preview only. The branches and tags the inputs name, which must exist in the owner project's repository: each looked up once per run. */
   refs?: RefNeed[];
+  /** Preview only. Rules of the server's that only reads can judge (who may create a top-level group, a parent's creation level): see `Rule`. */
+  rules?: Rule[];
+}
+
+/**
+ * A rule of the server's that the preview judges by reading: what the server
+ * would refuse, in words, or undefined when the rule is met or the reads do
+ * not tell (an unknown fact is no refusal). Reads go through `ctx`, whose GETs
+ * are answered once per run.
+ */
+export interface Rule {
+  /**
+   * The input the rule is about: judged on a create, and on an update that
+   * changes it. Without it, a rule of the existing object (who may change or
+   * delete it), judged on each step on it, given its id.
+   */
+  property?: string;
+  judge(ctx: EngineContext, facts: RuleFacts): Promise<string | undefined>;
+}
+
+/** What a rule is judged with. */
+export interface RuleFacts {
+  /** The verified user: the token's, or the apply identity's. */
+  username: string;
+  isAdmin: boolean;
+  /** The existing object's id, for a rule of the object. */
+  id?: string;
+  /** How the user falls short of `role` on a group (`roleNeeded`'s sentence, for `purpose`); undefined when they do not, or the server does not tell. */
+  roleShortfall(group: string | number, role: Role, purpose: string): Promise<string | undefined>;
 }
 
 /** A branch or tag an input names (a schedule's `ref`, a merge request's branches). */

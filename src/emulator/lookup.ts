@@ -22,8 +22,7 @@ interface Lookup<T> {
   movedWrite?: () => ApiError;
 }
 
-function find<T>(ctx: RequestContext<unknown>, param: string, lookup: Lookup<T>): T {
-  const value = ctx.pathParams[param] ?? "";
+function find<T>(ctx: RequestContext<unknown>, param: string, lookup: Lookup<T>, value = ctx.pathParams[param] ?? ""): T {
   const { state } = ctx;
   const found = INTEGER_ID.test(value) ? lookup.byId(state, Number(value)) : lookup.byPath(state, value);
   if (found !== undefined) {
@@ -58,6 +57,9 @@ const projectLookup: Lookup<Project> = {
 
 /** The group named by path parameter `param` (default `id`), if the caller may read it. */
 export const findGroup = (ctx: RequestContext<unknown>, param = "id"): Group => find(ctx, param, groupLookup);
+
+/** The group a parameter names by id (`parent_id`, `group_id`), as `find_group!` finds it: 404 when the caller may not see it. */
+export const findGroupNamed = (ctx: RequestContext<unknown>, param: string, value: string | number): Group => find(ctx, param, groupLookup, String(value));
 
 /** The project named by path parameter `param` (default `id`), if the caller may read it. */
 export const findProject = (ctx: RequestContext<unknown>, param = "id"): Project => find(ctx, param, projectLookup);

@@ -109,6 +109,19 @@ interface ResourceBase<S extends z.ZodObject, L extends Live, O extends OutputsD
    * owner, which the review shows.
    */
   ownership?: { option: keyof z.output<S> & string; output: keyof O & string };
+  /**
+   * What deleting the object takes with it and whether the server only marks
+   * it for deletion, read by the review from the object's recorded outputs:
+   * `takes`, the outputs that count what goes with it, by what they count
+   * (`{ projectCount: "projects" }`); `mode`, the output that says how the
+   * server deletes it (`{ delayed: false }`, or `{ delayed: true, periodDays }`
+   * for an object marked for deletion and restorable that many days);
+   * `marked`, the output that holds when it was marked (null: it is not),
+   * so an object only marked is not taken for one still there. Such a
+   * delete comes first in the report; these outputs are facts of the
+   * object's contents, never drift.
+   */
+  deletion?: { takes: Readonly<Record<string, string>>; mode: string; marked?: string };
   /** How platform-import finds and declares the kind's objects, or why it does not (./estate.ts). */
   imported: ImportFacts;
   /** The GitLab Terraform provider's resource types whose instances are objects of this kind, where it has any (./estate.ts). */

@@ -59,7 +59,7 @@ import { ApiError, flagOff, missingOrHidden, NetworkError, type PlatformClient, 
 import { applyAs, verifyAtPreview } from "./process-connections";
 import type { EngineContext, Live } from "./definition";
 import { warn } from "./engine-log";
-import { ownerInWords, ROLE_LEVELS, topLevelNeeded, type Gate, type GroupObjectOwner, type Needs, type OwnerFacts, type RefNeed, type Role, type Room, type Tier, type Uniqueness } from "../api/needs";
+import { ownerInWords, ROLE_LEVELS, topLevelNeeded, type Gate, type GroupObjectOwner, type Needs, type OwnerFacts, type RefNeed, type Role, type Room, type Rule, type Tier, type Uniqueness } from "../api/needs";
 import { keepAnswer, readOnce, readsOf, type ServerReads as RunReads, type UserFacts } from "./run-caches";
 
 /** What the check of one resource passes: its kind, what a create of it needs, and what it is about to do. */
@@ -143,6 +143,11 @@ async function unmetObjectNeeds(request: ObjectVerification, reads: RunReads): P
   const { needs, ctx, resource, id } = request;
   const user = await verifiedUser(ctx, reads);
   if (!user) return [];
+  const objectRules = (needs.rules ?? []).filter((rule) => rule.property === undefined);
+  if (objectRules.length > 0) {
+    const broken = await brokenRules(ctx, reads, user, objectRules, id);
+    if (broken.length > 0) return broken;
+  }
   if (needs.on.kind === "instance") return needs.role === "administrator" && !user.isAdmin && !user.applying?.adminUnknown ? [adminNeeded(user, resource)] : [];
   if (needs.on.kind === "described") return [];
   const located = await locateOwner({ resource, needs, ctx, creating: false, skipUniqueness: true }, reads, user);
@@ -165,11 +170,14 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
   const { needs, ctx, creating } = request;
   const user = await verifiedUser(ctx, reads);
   if (!user) return [{ property: "", reason: applyUserMissing() }];
+  const inputRules = (needs.rules ?? []).filter((rule) => rule.property !== undefined && (creating || request.changed?.includes(rule.property)));
+  const broken = inputRules.length > 0 ? (await brokenRules(ctx, reads, user, inputRules)).map((reason) => ({ property: "", reason })) : [];
   if (needs.on.kind === "instance") {
     if (needs.role === "administrator" && !user.isAdmin && !user.applying?.adminUnknown) return [{ property: "", reason: adminNeeded(user, request.resource) }];
-    return await unmetLicenceGates(request, reads, user);
+    return [...broken, ...(await unmetLicenceGates(request, reads, user))];
   }
-  if (needs.on.kind === "described") return [];
+  if (needs.on.kind === "described") return broken;
+  if (broken.length > 0) return broken;
   const { property } = needs.on;
   const located = await locateOwner(request, reads, user);
   if ("refused" in located) return [{ property: "", reason: `${property}: ${located.refused}` }];
@@ -214,6 +222,33 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
   }
   if (needs.room && !request.skipUniqueness && failures.length === 0) failures.push(...(await fullLists(ctx, reads, owner, needs.room)));
   return failures;
+}
+
+/**
+ * The rules the server would hold broken, each `<property>: <reason>` (a rule of the
+ * object names none). A rule whose reads fail is not judged: the step's own request will say.
+ */
+async function brokenRules(ctx: EngineContext, reads: RunReads, user: UserFacts, rules: readonly Rule[], id?: string): Promise<string[]> {
+  const shared = sharingReads(ctx);
+  const facts = {
+    username: user.username,
+    isAdmin: user.isAdmin,
+    ...(id !== undefined ? { id } : {}),
+    async roleShortfall(group: string | number, role: Role, purpose: string): Promise<string | undefined> {
+      if (user.isAdmin) return undefined;
+      const owner = await ownerFacts(ctx, reads, "group", group);
+      return owner ? roleShortfall(ctx, reads, owner, user, role, purpose) : missingOrHidden(`group ${group}`, user.username);
+    },
+  };
+  const reasons = await Promise.all(
+    rules.map((rule) =>
+      rule.judge(shared, facts).then(
+        (reason) => (reason === undefined ? undefined : rule.property === undefined ? reason : `${rule.property}: ${reason}`),
+        () => undefined,
+      ),
+    ),
+  );
+  return reasons.filter((reason): reason is string => reason !== undefined);
 }
 
 /**

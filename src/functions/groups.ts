@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import { type Query } from "../client";
-import { group as groupDetailShape, groupPath, GROUPS_PATH, groupTokensPath, listedGroup as groupShape, groupPersonalAccessToken as personalAccessTokenShape } from "../api/groups";
+import { descendantGroupsPath, group as groupDetailShape, groupPath, GROUPS_PATH, groupTokensPath, listedGroup as groupShape, groupPersonalAccessToken as personalAccessTokenShape, subgroupsPath } from "../api/groups";
 import { queryOf } from "../api/fields";
 import { ownerReference } from "../api/owner";
 import { defineListFunction, defineObjectFunction, groupNeeds, type Camelized } from "./core";
@@ -91,7 +91,7 @@ const groupsArgs = z.object({
   customAttributes: z.record(z.string(), z.string()).optional(),
 });
 
-function groupsQuery(args: z.output<typeof groupsArgs>): Query {
+function groupsQuery(args: Omit<z.output<typeof groupsArgs>, "topLevelOnly"> & { topLevelOnly?: boolean }): Query {
   const query: Query = {
     skip_groups: args.skipGroups,
     all_available: args.allAvailable,
@@ -113,21 +113,24 @@ function groupsQuery(args: z.output<typeof groupsArgs>): Query {
   return query;
 }
 
+/** The rules across the list's arguments, one wording for every list of groups. */
+function groupsListRules(args: { orderBy?: string; search?: string; customAttributes?: Record<string, string> }) {
+  // Without a search the server orders "similarity" by name: say so rather than order silently otherwise.
+  const failures = [];
+  if (args.orderBy === "similarity" && args.search === undefined) {
+    failures.push({ argument: "orderBy", reason: "orderBy: similarity orders by closeness to search; give search too" });
+  }
+  // The name travels inside `custom_attributes[<name>]`: brackets or spaces would change the parameter.
+  for (const name of Object.keys(args.customAttributes ?? {}).filter((key) => !/^[A-Za-z0-9_.-]+$/.test(key))) {
+    failures.push({ argument: "customAttributes", reason: `customAttributes: "${name}": custom attribute names are letters, digits, '_', '-' and '.'` });
+  }
+  return failures;
+}
+
 const groups = defineListFunction({
   name: "getGroups",
   args: groupsArgs,
-  validate(args) {
-    // Without a search the server orders "similarity" by name: say so rather than order silently otherwise.
-    const failures = [];
-    if (args.orderBy === "similarity" && args.search === undefined) {
-      failures.push({ argument: "orderBy", reason: "orderBy: similarity orders by closeness to search; give search too" });
-    }
-    // The name travels inside `custom_attributes[<name>]`: brackets or spaces would change the parameter.
-    for (const name of Object.keys(args.customAttributes ?? {}).filter((key) => !/^[A-Za-z0-9_.-]+$/.test(key))) {
-      failures.push({ argument: "customAttributes", reason: `customAttributes: "${name}": custom attribute names are letters, digits, '_', '-' and '.'` });
-    }
-    return failures;
-  },
+  validate: groupsListRules,
   path: () => GROUPS_PATH,
   query: groupsQuery,
   subject: () => "the groups list",
@@ -144,6 +147,53 @@ const groups = defineListFunction({
 export const getGroups = groups;
 /** `getGroups` as an Output. */
 export const getGroupsOutput = groups.output;
+
+// ---------------------------------------------------------------------------
+// getGroupSubgroups, getGroupDescendants
+
+/** The arguments of a group's subgroups or descendants: the group, and the filters of the groups list (but `topLevelOnly`, which would list from the top instead). */
+const belowArgs = groupsArgs.omit({ topLevelOnly: true }).extend({
+  /** The group whose subgroups are listed: its numeric id or its full path. */
+  group: ownerReference,
+});
+
+/** A list of the groups below a group: its path and its subject in words. */
+const groupsBelow = (name: string, path: (group: string | number) => string, what: string) =>
+  defineListFunction({
+    name,
+    args: belowArgs,
+    validate: groupsListRules,
+    path: (args) => path(args.group),
+    query: groupsQuery,
+    subject: (args) => `${what} group ${args.group}`,
+    item: groupShape,
+  });
+
+const subgroups = groupsBelow("getGroupSubgroups", subgroupsPath, "the subgroups of");
+
+/**
+ * A group's direct subgroups the caller can see, filtered and ordered as the groups list.
+ *
+ * ```ts
+ * const teams = await getGroupSubgroups({ group: "acme", allAvailable: true });
+ * ```
+ */
+export const getGroupSubgroups = subgroups;
+/** `getGroupSubgroups` as an Output. */
+export const getGroupSubgroupsOutput = subgroups.output;
+
+const descendants = groupsBelow("getGroupDescendants", descendantGroupsPath, "the groups below");
+
+/**
+ * Every group below a group, at any depth, that the caller can see, filtered and ordered as the groups list.
+ *
+ * ```ts
+ * const all = await getGroupDescendants({ group: "acme", allAvailable: true, search: "platform" });
+ * ```
+ */
+export const getGroupDescendants = descendants;
+/** `getGroupDescendants` as an Output. */
+export const getGroupDescendantsOutput = descendants.output;
 
 // ---------------------------------------------------------------------------
 // getGroupPersonalAccessTokens

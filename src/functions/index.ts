@@ -152,3 +152,4 @@ export {
   type CiVariableInfo,
 } from "./ci-variables";
 export { getProjectHooks, getProjectHooksOutput, getGroupHooks, getGroupHooksOutput, type HookInfo } from "./hooks";
+export { getGroupSubgroups, getGroupSubgroupsOutput, getGroupDescendants, getGroupDescendantsOutput } from "./groups";

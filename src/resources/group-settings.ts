@@ -294,14 +294,13 @@ const groupPath = (id: string) => "/" + id;
 const readGroup = (ctx: EngineContext, path: string) => groupRequests.get(ctx.client, path, { with_projects: false });
 
 /**
- * The settings platform-import leaves to the program's author: identity,
- * deprecated names, and settings that need more than the Owner role where
- * `unmetNeeds` says the group does not meet it (or it cannot be told).
+ * The settings platform-import leaves to the program's author: deprecated
+ * names and other names, and settings that need more than the Owner role
+ * where `unmetNeeds` says the group does not meet it (or it cannot be told).
+ * Shared with the `Group` resource, which declares the same settings.
  */
-async function leftOutOfImports(unmetNeeds: (traits: FieldTraits) => Promise<string | undefined>): Promise<Map<string, string>> {
+export async function settingsLeftOut(unmetNeeds: (traits: FieldTraits) => Promise<string | undefined>): Promise<Map<string, string>> {
   const leftOut = new Map<string, string>([
-    ["name", "the group's identity; rename it in the program if you mean to"],
-    ["path", "the group's identity; a new path moves the group"],
     ["emailsDisabled", "the deprecated name of emailsEnabled"],
     ["defaultBranchProtection", "the deprecated name of defaultBranchProtectionDefaults"],
     ["duoFeaturesEnabled", "another name of assistantFeaturesEnabled"],
@@ -316,21 +315,59 @@ async function leftOutOfImports(unmetNeeds: (traits: FieldTraits) => Promise<str
   return leftOut;
 }
 
+/** What platform-import leaves out of a group's settings: its identity too, which `GroupSettings` never changes unasked. */
+async function leftOutOfImports(unmetNeeds: (traits: FieldTraits) => Promise<string | undefined>): Promise<Map<string, string>> {
+  return new Map([
+    ["name", "the group's identity; rename it in the program if you mean to"],
+    ["path", "the group's identity; a new path moves the group"],
+    ...(await settingsLeftOut(unmetNeeds)),
+  ]);
+}
+
+/**
+ * The rules across a group's settings that the schema cannot say: deprecated
+ * names beside their replacements, a local avatar file, a merge setting that
+ * needs another. Shared with the `Group` resource, which declares the same settings.
+ */
+export function settingsRules(args: Partial<GroupSettingsInputs>): { property: string; reason: string }[] {
+  const failures: { property: string; reason: string }[] = [];
+  // Deprecated forms of a setting, not aliases (another value): the aliases' own rule is the engine's.
+  const both = (deprecated: Property, replacement: Property) => {
+    if (args[deprecated] !== undefined && args[replacement] !== undefined) failures.push({ property: deprecated, reason: bothNames(deprecated, replacement, true) });
+  };
+  both("emailsDisabled", "emailsEnabled");
+  both("defaultBranchProtection", "defaultBranchProtectionDefaults");
+  if (args.avatar !== undefined) {
+    const problem = avatarProblem(args.avatar);
+    if (problem) failures.push({ property: "avatar", reason: `avatar: ${problem}` });
+  }
+  if (args.allowMergeOnSkippedPipeline === true && args.onlyAllowMergeIfPipelineSucceeds === false) {
+    failures.push({ property: "allowMergeOnSkippedPipeline", reason: "allowMergeOnSkippedPipeline: only effective when onlyAllowMergeIfPipelineSucceeds is true" });
+  }
+  return failures;
+}
+
+/**
+ * The group's settings as this resource declares them, each with its traits:
+ * the `Group` resource declares the same (but the group itself, its avatar and
+ * the option to give values back), so a setting and its gates are said once.
+ */
+export const groupSettingsShape = schema.shape;
+
 export const groupSettingsDefinition = defineSettingsResource({
   name: "GroupSettings",
   words: { noun: "group settings" },
   imported: {
     word: "settings",
     listed: "group settings",
-    on: ["group"],
+    // A subgroup is imported as a `Group`, which manages the same settings.
+    on: ["top-level group"],
     async find({ owner, locate, unmetNeeds }) {
       const address = { group: owner.id };
       const located = await locate(address);
       return { found: [{ importId: located.id, name: "", live: located.live, address, leaveOut: await leftOutOfImports(unmetNeeds) }] };
     },
   },
-  // A state's `gitlab_group` is the group itself, by its id: its settings are what the package manages of it.
-  terraform: [{ type: "gitlab_group", target: (id) => ({ owner: { kind: "group", ref: id } }) }],
   notFoundSubject: "Group",
   schema,
   outputs: {
@@ -346,23 +383,7 @@ export const groupSettingsDefinition = defineSettingsResource({
   // The settings' own needs (their traits) are added to those that write.
   needs: (args, operation) => (operation === "read" ? { on: onGroup(args.group) } : { on: onGroup(args.group), role: "Owner" }),
 
-  validate(args) {
-    const failures: { property: string; reason: string }[] = [];
-    // Deprecated forms of a setting, not aliases (another value): the aliases' own rule is the engine's.
-    const both = (deprecated: Property, replacement: Property) => {
-      if (args[deprecated] !== undefined && args[replacement] !== undefined) failures.push({ property: deprecated, reason: bothNames(deprecated, replacement, true) });
-    };
-    both("emailsDisabled", "emailsEnabled");
-    both("defaultBranchProtection", "defaultBranchProtectionDefaults");
-    if (args.avatar !== undefined) {
-      const problem = avatarProblem(args.avatar);
-      if (problem) failures.push({ property: "avatar", reason: `avatar: ${problem}` });
-    }
-    if (args.allowMergeOnSkippedPipeline === true && args.onlyAllowMergeIfPipelineSucceeds === false) {
-      failures.push({ property: "allowMergeOnSkippedPipeline", reason: "allowMergeOnSkippedPipeline: only effective when onlyAllowMergeIfPipelineSucceeds is true" });
-    }
-    return failures;
-  },
+  validate: (args) => settingsRules(args),
 
   async locate(ctx, args) {
     const live = await readGroup(ctx, pathOfGroup(args.group));
@@ -418,7 +439,7 @@ export const groupSettingsDefinition = defineSettingsResource({
  * those recorded at the last apply): the server applied them, it only does not
  * show them to this token's user, on this tier or at this level.
  */
-function withValuesNotShown(live: GroupLive, values: Partial<GroupSettingsInputs>): GroupLive {
+export function withValuesNotShown(live: GroupLive, values: Partial<GroupSettingsInputs>): GroupLive {
   const result: GroupLive = { ...live };
   for (const name of SHOWN_TO_SOME) {
     const value = values[name];

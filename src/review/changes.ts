@@ -70,6 +70,10 @@ export interface Change {
   reasons?: string[];
   /** What the reviewer should know that the fields do not say. */
   note?: string;
+  /** A delete that takes other objects with it (a group's subgroups and projects), counted: listed first among the deletes. */
+  takes?: string;
+  /** A delete the server only marks for deletion (restorable for a while): never said to be gone. */
+  marks?: true;
   fields: FieldChange[];
 }
 
@@ -327,7 +331,10 @@ export const declaredFields = (state: StepState | null | undefined, type: string
  * preview masks on both sides (`SECRETS_CHANGED_KEY`).
  */
 function driftedFields(recorded: StepState, refreshed: StepState, terms: KindTerms): FieldChange[] {
-  const fields = fieldsAt(differingKeys(recorded.outputs, refreshed.outputs), recorded.outputs, refreshed.outputs, terms);
+  // What a deletion would take with the object is a fact of its contents, not of the object: never drift.
+  const contents = new Set(terms.deletion ? [...Object.keys(terms.deletion.takes), terms.deletion.mode] : []);
+  const keys = differingKeys(recorded.outputs, refreshed.outputs).filter((key) => !contents.has(key));
+  const fields = fieldsAt(keys, recorded.outputs, refreshed.outputs, terms);
   const named = new Set(fields.map((field) => field.path));
   // A create that failed part way records the inputs it was given, not what it applied: only its outputs say what the server had.
   const inputsApplied = !recordsFailedCreate(recorded);
@@ -409,7 +416,7 @@ function ownerOf(state: StepState | null | undefined, terms: KindTerms): OwnerNa
   for (const input of OWNER_INPUTS) {
     const value = inputs[input];
     if (value === undefined) continue;
-    const words = input === "registry" ? "virtual registry" : input;
+    const words = input === "registry" ? "virtual registry" : input === "parent" ? "group" : input;
     if (value === UNKNOWN) return { words: `${words} (a new one)` };
     const byId = input !== "registry" && (typeof value === "number" || (typeof value === "string" && /^\d+$/.test(value)));
     const path = byId ? (envelopeOf(inputs).ownerPath ?? envelopeOf(state?.outputs ?? {}).ownerPath) : undefined;
@@ -585,6 +592,7 @@ function changeOf(step: PreviewStep, kind: ChangeKind): Change {
     const newOwner = ownerOf(step.newState, terms);
     if (ownerText(newOwner) !== change.owner) change.newOwner = ownerText(newOwner);
   }
+  if (kind === "delete") Object.assign(change, deletionFacts(state, terms));
   if (kind === "replace") change.reasons = (step.replaceReasons ?? step.diffReasons ?? []).filter((reason) => !isNotField(terms, reason));
   if (kind === "update" || kind === "replace") change.fields = fieldChanges(step, terms);
   if (kind === "create") {
@@ -610,6 +618,32 @@ function writeOnlyNote(fields: readonly FieldChange[], terms: KindTerms): string
   const names = [...new Set(fields.map((field) => pathParts(field.path)[0]!).filter((name) => terms.writeOnlyProperties.has(name)))].sort();
   if (names.length === 0) return undefined;
   return `${names.join(", ")} ${names.length === 1 ? "is" : "are"} never shown by the server: the values it holds now cannot be read back, and a change made to them outside this program is not seen as drift`;
+}
+
+/**
+ * What a kind's delete takes with it and how the server deletes it, from the
+ * object's recorded outputs (as the last refresh or apply read them): the
+ * counts, and whether it goes at once or is only marked for deletion.
+ */
+function deletionFacts(state: StepState | null | undefined, terms: KindTerms): Pick<Change, "takes" | "note" | "marks"> {
+  const deletion = terms.deletion;
+  if (!deletion) return {};
+  const outputs = state?.outputs ?? {};
+  const counts = Object.entries(deletion.takes).flatMap(([output, what]) => {
+    const value = outputs[output];
+    if (value === 0) return [];
+    return [typeof value === "number" ? `${value} ${value === 1 ? what.replace(/s$/, "") : what}` : `${what} (more than the server counts)`];
+  });
+  const known = Object.keys(deletion.takes).some((output) => typeof outputs[output] === "number" || outputs[output] === null);
+  const takes = !known ? "what it holds (not counted: the state does not say)" : counts.length > 0 ? counts.join(" and ") : "nothing else";
+  const mode = outputs[deletion.mode] as { delayed?: unknown; periodDays?: unknown } | undefined;
+  const how =
+    mode?.delayed === true
+      ? `with ${takes}; restorable for ${typeof mode.periodDays === "number" ? `${mode.periodDays} days` : "the instance's deletion period (30 days by default)"} after it is marked, then removed by the server`
+      : mode?.delayed === false
+        ? `the server deletes it at once, with ${takes}: nothing can be restored`
+        : `with ${takes} (whether the server deletes it at once or marks it for deletion is not known: the state does not say)`;
+  return { takes: counts.length > 0 || !known ? takes : undefined, note: how, ...(mode?.delayed === true ? { marks: true as const } : {}) };
 }
 
 /** The changes of one step: none, one, or (an exclusive set) one per object it deletes besides its own. */
@@ -800,7 +834,9 @@ export function reviewOf(preview: PreviewOutput): Review {
   const unique = changes.filter((change) => change.kind !== "replace" || (!replaced.has(change.urn) && replaced.add(change.urn)));
   const order = (change: Change) => CHANGE_KINDS.indexOf(change.kind);
   const compare = new Intl.Collator().compare;
-  unique.sort((a, b) => order(a) - order(b) || compare(a.owner, b.owner) || compare(a.name, b.name));
+  // A delete that takes other objects with it (a group's projects) comes first, above every other.
+  const weight = (change: Change) => (change.takes === undefined ? 1 : 0);
+  unique.sort((a, b) => order(a) - order(b) || weight(a) - weight(b) || compare(a.owner, b.owner) || compare(a.name, b.name));
   const counts = Object.fromEntries(CHANGE_KINDS.map((kind) => [kind, 0])) as Record<ChangeKind, number>;
   for (const change of unique) counts[change.kind]++;
   const diagnostics = preview.diagnostics ?? [];

@@ -65,7 +65,9 @@ function sentence(change: Change, applied: boolean, words: { object: string; own
   if (change.kind === "drift") return `${words.object} of ${words.owner} changed outside this program`;
   // A replacement whose owner changes deletes the object under its owner and creates the new one under another.
   const moved = words.newOwner === undefined ? "" : ` by a new one of ${words.newOwner}`;
-  return `${applied ? section.done : section.verb} ${words.object} of ${words.owner}${moved}${reasons}`;
+  // Marked for deletion is not gone: it is said as what it is.
+  const verb = change.marks ? (applied ? "marked for deletion" : "marks for deletion") : applied ? section.done : section.verb;
+  return `${verb} ${words.object} of ${words.owner}${moved}${reasons}`;
 }
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;

@@ -33,10 +33,12 @@ export interface KindTerms {
    * names the owner.
    */
   ownership?: { option: string; output: string };
+  /** What deleting the kind's object takes with it and how the server deletes it (`deletion` on the declaration). */
+  deletion?: { takes: Readonly<Record<string, string>>; mode: string };
 }
 
 /** The inputs that name whose object it is (see ./changes.ts ownerOf); a kind with none manages the instance. */
-export const OWNER_INPUTS = ["group", "project", "registry"] as const;
+export const OWNER_INPUTS = ["group", "project", "registry", "parent"] as const;
 
 const known = new Map<string, KindTerms>();
 
@@ -57,9 +59,11 @@ export function termsOf(kind: string): KindTerms {
     memberNoun: definition?.words.memberNoun,
     secretProperties,
     writeOnlyProperties,
-    instanceWide: definition !== undefined && !OWNER_INPUTS.some((input) => input in definition.schema.shape),
+    // A group with no parent is a top-level group: the instance's.
+    instanceWide: definition !== undefined && !OWNER_INPUTS.some((input) => input !== "parent" && input in definition.schema.shape),
     notFields,
     ...(definition?.ownership ? { ownership: definition.ownership } : {}),
+    ...(definition?.deletion ? { deletion: definition.deletion } : {}),
   };
   known.set(kind, terms);
   return terms;

@@ -450,6 +450,20 @@ const catalogue: Record<ResourceName, ResourceCatalogue> = {
       ["triggers that are not a list", { triggers: "nightly" }, "triggers", /triggers: .*expected array/],
     ],
   },
+  Group: {
+    valid: { parent: "acme", path: "team", name: "Team" },
+    cases: [
+      ["no path", { path: undefined }, "path", /path: .*(required|expected string)/],
+      ["a path with a space", { path: "my team" }, "path", /path: may contain only letters, digits/],
+      ["a path ending in .atom", { path: "team.atom" }, "path", /path: must not end in \.git or \.atom/],
+      ["a reserved top-level path", { parent: undefined, path: "api" }, "path", /path: api is reserved for the server's own pages at the top level/],
+      ["a name starting with a dash", { name: "-team" }, "name", /name: may contain only letters/],
+      ["a parent that is neither an id nor a path", { parent: "acme team!" }, "parent", /numeric id or a full path/],
+      ["an unknown visibility", { visibility: "secret" }, "visibility", /private.*internal.*public/],
+      ["a top-level setting on a subgroup", { preventSharingGroupsOutsideHierarchy: true }, "preventSharingGroupsOutsideHierarchy", /only top-level groups have this setting, and group acme\/team is a subgroup/],
+      ["a deprecated name beside its replacement", { emailsDisabled: true, emailsEnabled: false }, "emailsDisabled", /deprecated alias of emailsEnabled/],
+    ],
+  },
   ChangelogCommit: {
     valid: { project: "acme/web", version: "1.5.0", branch: "main" },
     cases: [
@@ -862,8 +876,9 @@ const DOT_RULE = /must not be "\." or "\.\." nor have one as a path segment \(pl
 function ruleFor(property: string, form: string, resource?: ResourceName): RegExp {
   if (property === "user" && /[^A-Za-z0-9_.-]/.test(form)) return /user id or a username/;
   if ((property === "project" || property === "group") && /[^A-Za-z0-9_./-]/.test(form)) return /numeric id or a full path/;
-  if (resource === "GroupSettings" && property === "path" && /[^A-Za-z0-9_.-]/.test(form)) return /may contain only letters, digits/;
+  if ((resource === "GroupSettings" || resource === "Group") && property === "path" && /[^A-Za-z0-9_.-]/.test(form)) return /may contain only letters, digits/;
   if (resource?.endsWith("Variable") && property === "key") return /key: may hold only letters, digits and _/;
+  if (property === "parent" && /[^A-Za-z0-9_./-]/.test(form)) return /numeric id or a full path/;
   return DOT_RULE;
 }
 
@@ -872,7 +887,7 @@ const resourcePathStrings: [ResourceName, Record<string, unknown>, string[]][] =
   .map(([name, { valid }]): [ResourceName, Record<string, unknown>, string[]] => {
     const inputs = name === "GroupIntegration" ? { ...valid, ...MATTERMOST } : valid;
     // A group's new path becomes its address once renamed.
-    const extra = name === "SamlGroupLink" ? ["samlGroupName"] : name === "SamlIdentity" ? ["externUid"] : name === "GroupSettings" ? ["path"] : name.endsWith("Variable") ? ["key"] : [];
+    const extra = name === "SamlGroupLink" ? ["samlGroupName"] : name === "SamlIdentity" ? ["externUid"] : name === "GroupSettings" ? ["path"] : name === "Group" ? ["parent", "path"] : name.endsWith("Variable") ? ["key"] : [];
     return [name, inputs, [...["project", "group"].filter((key) => typeof inputs[key] === "string"), ...extra]];
   })
   .filter(([, , properties]) => properties.length > 0);

@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { describe, expectTypeOf, it } from "vitest";
 import type {
-  AcceptedRun, AccessLevelName, ApplicationSettings, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusivePipelineSchedules, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, GroupHook, GroupIntegration, GroupSettings, GroupVariable, InstanceVariable, IntegrationSlug, MergeRequest, PipelineSchedule, PipelineScheduleRun, ProjectHook, ProjectStar, ProjectVariable, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry,
+  AcceptedRun, AccessLevelName, ApplicationSettings, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, DeletionMode, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusivePipelineSchedules, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, Group, GroupHook, GroupIntegration, GroupSettings, GroupVariable, InstanceVariable, IntegrationSlug, MergeRequest, PipelineSchedule, PipelineScheduleRun, ProjectHook, ProjectStar, ProjectVariable, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry,
 } from "pulumi-platform";
 
 describe("resource class members", () => {
@@ -255,5 +255,19 @@ describe("resource class members", () => {
     expectTypeOf<GroupHook["memberEvents"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
     expectTypeOf<GroupHook["subgroupEvents"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
     expectTypeOf<GroupHook["hookId"]>().toEqualTypeOf<pulumi.Output<number>>();
+  });
+  it("Group", () => {
+    expectTypeOf<Group["name"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<Group["path"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<Group["parent"]>().toEqualTypeOf<pulumi.Output<string | number | undefined>>();
+    expectTypeOf<Group["visibility"]>().toEqualTypeOf<pulumi.Output<"private" | "internal" | "public" | undefined>>();
+    expectTypeOf<Group["membershipLock"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
+    expectTypeOf<Group["groupId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<Group["fullPath"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<Group["parentId"]>().toEqualTypeOf<pulumi.Output<number | null>>();
+    expectTypeOf<Group["markedForDeletionOn"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+    expectTypeOf<Group["deletionMode"]>().toEqualTypeOf<pulumi.Output<DeletionMode>>();
+    expectTypeOf<Group["subgroupCount"]>().toEqualTypeOf<pulumi.Output<number | null>>();
+    expectTypeOf<Group["projectCount"]>().toEqualTypeOf<pulumi.Output<number | null>>();
   });
 });

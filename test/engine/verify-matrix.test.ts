@@ -100,10 +100,15 @@ async function cleanUp(resource: Name, made: Made[]): Promise<void> {
 const deleteRemoves = (resource: Name, inputs: Args): boolean =>
   definitions[resource].kind === "object" && definitions[resource].needs?.(inputs as never, "delete").noRequest !== true;
 
-/** Whether the server still has the object (read as the administrator). */
+/**
+ * Whether the server still has the object (read as the administrator), and not only marked for deletion:
+ * a kind whose server delays deletion (its `deletion.marked` output set) is deleted as its server deletes it.
+ */
 async function stillOnServer(resource: Name, id: string, state: Args): Promise<boolean> {
   await server.configureProviders("root");
-  return (await providers[resource].read(id, state).catch(() => ({ id }))).id !== "";
+  const read = await providers[resource].read(id, state).catch(() => ({ id, props: {} as Args }));
+  const marked = definitions[resource].deletion?.marked;
+  return read.id !== "" && !(marked !== undefined && typeof (read.props as Args | undefined)?.[marked] === "string");
 }
 
 /** The inputs a check of an existing object gets: the recorded state's inputs. */

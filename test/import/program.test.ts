@@ -280,8 +280,8 @@ describe("platform-import reading the emulator", () => {
     const top = settingsOf(acme, "acme");
     expect(top.args).toMatchObject({ membershipLock: false, preventForkingOutsideGroup: false, wikiAccessLevel: "enabled", uniqueProjectDownloadLimit: expect.any(Number), autoBanUserOnExcessiveProjectsDownload: false });
     expect(top.notes.filter((note) => /tier|does not verify/.test(note))).toEqual([]);
-    // A subgroup: what only top-level groups have is left out, in the preview's words.
-    expect(settingsOf(acme, "acme/platform").notes).toContain("uniqueProjectDownloadLimit is left unmanaged: only top-level groups have this setting, and group acme/platform is a subgroup.");
+    // A subgroup, declared as a Group: what only top-level groups have is left out, in the preview's words.
+    expect(acme.declarations.find((declaration) => declaration.kind === "Group" && declaration.owner.fullPath === "acme/platform")!.notes).toContain("uniqueProjectDownloadLimit is left unmanaged: only top-level groups have this setting, and group acme/platform is a subgroup.");
     // A Free group: what needs Premium is left out, saying the tier it is on.
     const beta = await readEstate(api, { group: "beta", projects: [], instance: false, exclusive: false });
     expect(settingsOf(beta, "beta").notes).toContain("onlyAllowMergeIfPipelineSucceeds is left unmanaged: group beta needs the Premium or Ultimate tier for this setting, and it is on Free.");

@@ -47,9 +47,10 @@ describe("platform-import --from-terraform", () => {
     const projectHook = await api.post<{ id: number }>(apiPath`/projects/${"acme/web"}/hooks`, { url: "https://ci.example.com/hooks", name: "ci", token: "tf-hook-token" });
     const groupHook = await api.post<{ id: number }>(apiPath`/groups/${"acme"}/hooks`, { url: "https://audit.example.com/hooks", name: "audit", member_events: true });
     const acme = await api.get<{ id: number }>(apiPath`/groups/${"acme"}`);
+    const platform = await api.get<{ id: number }>(apiPath`/groups/${"acme/platform"}`);
     const web = await api.get<{ id: number }>(apiPath`/projects/${"acme/web"}`);
     state = stateOf([
-      resource("gitlab_group", "acme", { id: String(acme.id), name: "Acme", path: "acme", full_path: "acme", visibility_level: "private", parent_id: 0 }),
+      resource("gitlab_group", "platform", { id: String(platform.id), name: "Platform", path: "platform", full_path: "acme/platform", visibility_level: "private", parent_id: acme.id }),
       resource("gitlab_group_badge", "coverage", { id: `${acme.id}:${groupBadge.id}`, group: String(acme.id), link_url: "https://ci.example.com/%{project_path}", image_url: "https://ci.example.com/c.svg", name: "coverage", rendered_link_url: "", rendered_image_url: "" }),
       resource("gitlab_project_badge", "docs", { id: `${web.id}:${projectBadge.id}`, project: String(web.id), link_url: "https://docs.example.com", image_url: "https://docs.example.com/d.svg", name: "docs" }),
       resource("gitlab_pipeline_schedule", "nightly", { id: `${web.id}:${schedule.id}`, project: String(web.id), description: "Nightly", ref: "refs/heads/main", cron: "0 2 * * *", cron_timezone: "UTC", active: true, pipeline_schedule_id: schedule.id, take_ownership: false }),
@@ -76,7 +77,7 @@ describe("platform-import --from-terraform", () => {
   it("names each object by the id the provider's import takes, and says what the package does not manage", () => {
     const { targets, skipped } = targetsOfState(state);
     expect(targets.map((target) => [target.kind, target.owner?.kind, target.key])).toEqual([
-      ["GroupSettings", "group", undefined],
+      ["Group", "group", expect.any(Number)],
       ["Badge", "group", expect.any(Number)],
       ["Badge", "project", expect.any(Number)],
       ["PipelineSchedule", "project", expect.any(Number)],

@@ -280,6 +280,20 @@ const cases: CommitCase[] = [
     };
   })(),
 
+  {
+    name: "Group",
+    provider: providers.Group,
+    async declare() {
+      return { parent: "acme", path: next("team"), name: "Team", description: "made once" };
+    },
+    writes: [{ method: "POST", path: /^\/api\/v4\/groups$/ }],
+    async verify(created, declared) {
+      const subgroups = await api().get<Props[]>(apiPath`/groups/${"acme"}/subgroups`, { search: String(declared.path) });
+      expect(subgroups.filter((group) => group.path === declared.path)).toHaveLength(1);
+      expect(created.id).toBe(`groups/${subgroups[0]!.id}`);
+    },
+  },
+
   (() => {
     const fields = ["signup_enabled", "terms", "enforce_terms"];
     let prior: Props = {};

@@ -96,6 +96,22 @@ describe("a delete verified by the review", () => {
     expect(errorsIn(file)[1]!.message).toContain("Badge: could not delete groups/acme/badges/2: group: the token's user (dev) needs the Owner role on group acme");
   });
 
+  it("a group: maintainer's token (Maintainer of acme) may not delete a subgroup it does not own; alice's may", async () => {
+    const acme = await as("root").get<{ id: number }>(apiPath`/groups/${"acme"}`);
+    const made = await as("alice").post<{ id: number }>("/groups", { name: "Doomed", path: "doomed-review", parent_id: acme.id });
+    const type = "pulumi-nodejs:dynamic/platform:Group";
+    const urn = `urn:pulumi:e2e::review-e2e::${type}::doomed`;
+    const step = { op: "delete", urn, oldState: { type, id: `groups/${made.id}`, inputs: { __provider: "exports.handler=…", parent: "acme", path: "doomed-review", name: "Doomed" } } };
+    const maintainer = previewFile([step]);
+    expect(await review(maintainer, "maintainer")).toBe(1);
+    expect(errorsIn(maintainer).find((d) => d.urn === urn)?.message).toBe(
+      `Group: could not delete groups/${made.id}: the token's user (maintainer) needs the Owner role on group acme/doomed-review for Group, and is Maintainer there`,
+    );
+    const owner = previewFile([step]);
+    await review(owner, "alice");
+    expect(errorsIn(owner).filter((d) => d.urn === urn)).toEqual([]);
+  });
+
   it("alice's token (Owner of acme): passes, and the preview file is left as it was", async () => {
     const file = previewFile();
     const before = readFileSync(file, "utf8");

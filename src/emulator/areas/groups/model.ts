@@ -19,7 +19,9 @@
  * namespace's root storage statistics and the group's aggregated project
  * statistics.
  */
-import { AccessLevel, defineStore, type EmulatorState, type Group } from "../../state";
+import { hasGroupAccess } from "../../access";
+import { AccessLevel, defineStore, type EmulatorState, type Group, type User } from "../../state";
+import { applicationSettingsValues } from "../application-settings";
 
 /** Sizes in bytes, as the API's `statistics` object names them (storage_size is their sum). */
 export const STATISTICS_FIELDS = [
@@ -239,3 +241,66 @@ export function settingsOf(state: EmulatorState, group: Group): GroupSettingsRec
   const all = groupSettingsStore.of(state);
   return (all[String(group.id)] ??= defaultSettings());
 }
+
+// ---------------------------------------------------------------------------
+// Deletion
+
+/**
+ * Whether `DELETE /groups/:id` marks the group for deletion (restorable for
+ * the instance's `deletion_adjourned_period`) rather than removing it: the
+ * Enterprise Edition delays every group's deletion since 18.0, on every tier;
+ * the Community Edition removes at once.
+ */
+export const deletionIsDelayed = (state: EmulatorState): boolean => state.instance.enterprise;
+
+/** The groups marked for deletion through the API, by id, with the day their deletion period ends (`YYYY-MM-DD`). */
+export const groupDeletionsStore = defineStore("groupDeletions", (): Record<string, string> => ({}));
+
+/** Marks the group for deletion today; the server removes it once `periodDays` have passed. */
+export function markForDeletion(state: EmulatorState, group: Group, periodDays: number): void {
+  const today = state.now().slice(0, 10);
+  detailsOf(state, group).markedForDeletionOn = today;
+  groupDeletionsStore.of(state)[String(group.id)] = new Date(Date.parse(`${today}T00:00:00Z`) + periodDays * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Gives back a group marked for deletion. */
+export function restoreGroup(state: EmulatorState, group: Group): void {
+  detailsOf(state, group).markedForDeletionOn = null;
+  delete groupDeletionsStore.of(state)[String(group.id)];
+}
+
+/** Removes the group, its subgroups and their projects, and what this area keeps of them. */
+export function removeGroup(state: EmulatorState, group: Group): void {
+  const gone = new Set([group, ...state.descendants(group)].map((removed) => removed.id));
+  state.projects = state.projects.filter((project) => !gone.has(project.namespaceId));
+  state.groups = state.groups.filter((kept) => !gone.has(kept.id));
+  for (const id of gone) {
+    delete groupSettingsStore.of(state)[String(id)];
+    delete groupDetailsStore.of(state)[String(id)];
+    delete groupDeletionsStore.of(state)[String(id)];
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Who may create groups
+
+/**
+ * The user's `can_create_group`, as the current user's answer shows it: administrators always;
+ * others where the instance lets users create top-level groups (`top_level_group_creation_enabled`).
+ */
+export function userCanCreateGroup(state: EmulatorState, user: User): boolean {
+  return user.isAdmin || applicationSettingsValues(state).top_level_group_creation_enabled !== false;
+}
+
+/** `:create_group` through the API: a top-level group. Never for users on the hosted offering, whose API creates subgroups only. */
+export function mayCreateTopLevelGroup(state: EmulatorState, user: User): boolean {
+  if (!user.isAdmin && state.instance.offering === "hosted") return false;
+  return userCanCreateGroup(state, user);
+}
+
+/** `:create_subgroup`: the role the parent's `subgroup_creation_level` names, or an administrator. */
+export function mayCreateSubgroup(state: EmulatorState, user: User, parent: Group): boolean {
+  const level = settingsOf(state, parent).subgroup_creation_level === "owner" ? AccessLevel.Owner : AccessLevel.Maintainer;
+  return hasGroupAccess(state, user, parent, level);
+}
+

@@ -48,6 +48,7 @@ import { AccessLevel, type EmulatorState, type Group, type Tier, type Visibility
 import { presentProject } from "../projects";
 import {
   branchProtectionDefaults,
+  deletionIsDelayed,
   detailsOf,
   groupSettingsStore,
   presentCustomAttributes,
@@ -126,7 +127,7 @@ const ULTIMATE_RESPONSE_FIELDS: (keyof GroupSettingsRecord)[] = [
 ];
 
 const TIER_RANK: Record<Tier, number> = { free: 0, premium: 1, ultimate: 2 };
-const VISIBILITY_RANK: Record<Visibility, number> = { private: 0, internal: 10, public: 20 };
+export const VISIBILITY_RANK: Record<Visibility, number> = { private: 0, internal: 10, public: 20 };
 
 function tierAtLeast(state: EmulatorState, group: Group, tier: Tier): boolean {
   return TIER_RANK[state.tierOf(group)] >= TIER_RANK[tier];
@@ -197,8 +198,8 @@ export function presentGroup(state: EmulatorState, group: Group, options: { stat
   if (tierAtLeast(state, group, "premium")) {
     for (const field of PREMIUM_RESPONSE_FIELDS) body[field] = settings[field];
     for (const [alias, field] of Object.entries(ASSISTANT_ALIASES)) body[alias] = settings[field];
-    body.marked_for_deletion_on = details.markedForDeletionOn;
   }
+  if (deletionIsDelayed(state)) body.marked_for_deletion_on = details.markedForDeletionOn;
   if (tierAtLeast(state, group, "ultimate")) for (const field of ULTIMATE_RESPONSE_FIELDS) body[field] = settings[field];
   // Administrators only (the callers check): `custom_attributes`, `statistics`, and a top-level group's `root_storage_statistics`.
   if (options.customAttributes) body.custom_attributes = presentCustomAttributes(state, group);
@@ -210,7 +211,7 @@ export function presentGroup(state: EmulatorState, group: Group, options: { stat
 }
 
 /** `Entities::GroupDetail`: the group, its sharing, and the fields its viewer may see. */
-function presentGroupDetail(ctx: RequestContext<unknown>, group: Group, withProjects: boolean, withCustomAttributes = false): Record<string, unknown> {
+export function presentGroupDetail(ctx: RequestContext<unknown>, group: Group, withProjects: boolean, withCustomAttributes = false): Record<string, unknown> {
   const { state, user } = ctx;
   const body = presentGroup(state, group, { customAttributes: withCustomAttributes && user?.isAdmin === true });
   body.shared_with_groups = [];
@@ -359,11 +360,28 @@ function avatarChange(raw: Record<string, unknown>): UploadedFile | "remove" | u
 }
 
 const updateGroup = route("PUT", "/groups/:id", { params: updateParams }, (ctx) => {
-  const { state, user, params } = ctx;
+  const { state, user } = ctx;
   const group = findGroup(ctx);
   if (!hasGroupAccess(state, user, group, AccessLevel.Owner)) throw forbidden();
+  const errors = writeGroupParams(ctx, group, ctx.params as Record<string, unknown>);
+  if (errors) throw validationError(errors);
+  return ok(presentGroupDetail(ctx, group, true));
+});
+
+/** The parameters of `PUT /groups/:id` (and of `POST /groups`, which takes the same settings). */
+export type GroupParams = Record<string, unknown>;
+export const groupParams: ParamSpec = updateParams;
+
+/**
+ * Writes the name, path, description, visibility and settings of `params` to
+ * the group (an existing one, or one being created, not yet in the state),
+ * after checking them all: the model's errors by attribute when any fails,
+ * and nothing written then. A 403 for administrators' fields sent by others.
+ */
+export function writeGroupParams(ctx: RequestContext<unknown>, group: Group, params: GroupParams): Record<string, string[]> | undefined {
+  const { state, user } = ctx;
   const avatarChanged = avatarChange(ctx.rawParams as Record<string, unknown>);
-  const given = withAssistantAliases(params as Record<string, unknown>);
+  const given = withAssistantAliases(params);
   for (const field of CLEARED_WHEN_BLANK) if (typeof given[field] === "string" && (given[field] as string).trim() === "") given[field] = null;
   const sent = (name: string): boolean => given[name] !== undefined;
   if ((sent("shared_runners_minutes_limit") || sent("extra_shared_runners_minutes_limit")) && !user?.isAdmin) throw forbidden();
@@ -382,17 +400,17 @@ const updateGroup = route("PUT", "/groups/:id", { params: updateParams }, (ctx) 
     }
     (next as unknown as Record<string, unknown>)[field] = value;
   }
-  if (params.emails_disabled !== undefined && params.emails_enabled === undefined) next.emails_enabled = !params.emails_disabled;
-  if (params.shared_runners_setting !== undefined) {
-    next.shared_runners_setting = params.shared_runners_setting === "disabled_with_override" ? "disabled_and_overridable" : params.shared_runners_setting;
+  if (given.emails_disabled !== undefined && given.emails_enabled === undefined) next.emails_enabled = !given.emails_disabled;
+  if (given.shared_runners_setting !== undefined) {
+    next.shared_runners_setting = given.shared_runners_setting === "disabled_with_override" ? "disabled_and_overridable" : String(given.shared_runners_setting);
   }
-  if (params.default_branch_protection_defaults !== undefined) {
-    const defaults = readProtectionDefaults(params.default_branch_protection_defaults);
+  if (given.default_branch_protection_defaults !== undefined) {
+    const defaults = readProtectionDefaults(given.default_branch_protection_defaults as Record<string, unknown>);
     next.default_branch_protection_defaults = defaults;
     next.default_branch_protection = [0, 1, 2, 3, 4].find((level) => sameDefaults(branchProtectionDefaults(level), defaults)) ?? next.default_branch_protection;
-  } else if (params.default_branch_protection !== undefined) {
-    next.default_branch_protection = params.default_branch_protection;
-    next.default_branch_protection_defaults = branchProtectionDefaults(params.default_branch_protection);
+  } else if (given.default_branch_protection !== undefined) {
+    next.default_branch_protection = Number(given.default_branch_protection);
+    next.default_branch_protection_defaults = branchProtectionDefaults(Number(given.default_branch_protection));
   }
 
   if (next.unique_project_download_limit < 0 || next.unique_project_download_limit > 10_000) {
@@ -413,26 +431,29 @@ const updateGroup = route("PUT", "/groups/:id", { params: updateParams }, (ctx) 
   if (next.max_artifacts_size !== null && next.max_artifacts_size < 0) fail("max_artifacts_size", "must be greater than or equal to 0");
   if (next.file_template_project_id !== null && !state.projectById(next.file_template_project_id)) fail("file_template_project_id", "is invalid");
 
-  if (params.visibility !== undefined) checkVisibility(state, group, params.visibility, fail);
-  if (params.name !== undefined && params.name.trim() === "") fail("name", "can't be blank");
-  if (params.path !== undefined) checkPath(state, group, params.path, fail);
+  const visibility = given.visibility as Visibility | undefined;
+  const name = given.name as string | undefined;
+  const path = given.path as string | undefined;
+  if (visibility !== undefined) checkVisibility(state, group, visibility, fail);
+  if (name !== undefined) checkName(name, fail);
+  if (path !== undefined) checkPath(state, group, path, fail);
   let avatar = next.avatar;
   if (avatarChanged === "remove") avatar = null;
   else if (avatarChanged) avatar = readAvatar(avatarChanged, fail);
 
-  if (Object.keys(errors).length > 0) throw validationError(errors);
+  if (Object.keys(errors).length > 0) return errors;
 
   next.avatar = avatar;
   groupSettingsStore.of(state)[String(group.id)] = next;
-  if (params.visibility !== undefined) group.visibility = params.visibility as Visibility;
-  if (params.name !== undefined) group.name = params.name;
-  if (params.description !== undefined) group.description = params.description;
-  if (params.path !== undefined && params.path !== group.path) {
-    group.formerPaths.push(state.groupFullPath(group));
-    group.path = params.path;
+  if (visibility !== undefined) group.visibility = visibility;
+  if (name !== undefined) group.name = name;
+  if (given.description !== undefined) group.description = String(given.description);
+  if (path !== undefined && path !== group.path) {
+    if (state.groupById(group.id)) group.formerPaths.push(state.groupFullPath(group));
+    group.path = path;
   }
-  return ok(presentGroupDetail(ctx, group, true));
-});
+  return undefined;
+}
 
 function readProtectionDefaults(hash: Record<string, unknown>): BranchProtectionDefaults {
   const levels = (value: unknown): { access_level: number }[] => {
@@ -468,14 +489,45 @@ function checkVisibility(state: EmulatorState, group: Group, wanted: string, fai
   }
 }
 
+/**
+ * Paths a top-level group may not take (`Gitlab::PathRegex::TOP_LEVEL_ROUTES`: the instance's own
+ * routes), and the one a subgroup may not (`GROUP_ROUTES`); compared without regard to case.
+ */
+export const RESERVED_TOP_LEVEL_PATHS: readonly string[] = [
+  "-", ".well-known", "404.html", "422.html", "500.html", "502.html", "503.html", "admin", "api", "apple-touch-icon.png",
+  "assets", "dashboard", "deploy.html", "explore", "favicon.ico", "favicon.png", "files", "groups", "health_check", "help",
+  "import", "jwt", "login", "oauth", "profile", "projects", "public", "robots.txt", "s", "search", "sitemap", "sitemap.xml",
+  "sitemap.xml.gz", "slash-command-logo.png", "snippets", "unsubscribes", "uploads", "users", "v2",
+];
+export const RESERVED_SUBGROUP_PATHS: readonly string[] = ["-"];
+
 function checkPath(state: EmulatorState, group: Group, path: string, fail: (field: string, message: string) => void): void {
   if (!/^[A-Za-z0-9_.][A-Za-z0-9_.-]*$/.test(path) || path.endsWith(".git") || path.endsWith(".atom")) {
     fail("path", "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'");
     return;
   }
-  const parentPath = group.parentId === null ? "" : state.groupFullPath(state.groupById(group.parentId)!) + "/";
-  const taken = state.groupByFullPath(parentPath + path);
-  if (taken && taken.id !== group.id) fail("path", "has already been taken");
+  const reserved = group.parentId === null ? RESERVED_TOP_LEVEL_PATHS : RESERVED_SUBGROUP_PATHS;
+  if (reserved.includes(path.toLowerCase())) {
+    fail("path", `${path} is a reserved name`);
+    return;
+  }
+  const parent = group.parentId === null ? undefined : state.groupById(group.parentId);
+  if (pathTaken(state, parent, path, group.id)) fail("path", "has already been taken");
+}
+
+/** Whether a group or (in a parent) a project already holds the path there: their routes share one namespace. */
+export function pathTaken(state: EmulatorState, parent: Group | undefined, path: string, exceptGroupId?: number): boolean {
+  const fullPath = (parent ? state.groupFullPath(parent) + "/" : "") + path;
+  const taken = state.groupByFullPath(fullPath);
+  return (taken !== undefined && taken.id !== exceptGroupId) || state.projectByFullPath(fullPath) !== undefined;
+}
+
+/** `Gitlab::Regex.group_name_regex`, with its message. */
+function checkName(name: string, fail: (field: string, message: string) => void): void {
+  if (name.trim() === "") fail("name", "can't be blank");
+  else if (!/^[\p{L}\p{N}\p{Extended_Pictographic}_][\p{L}\p{N}\p{Pd}\p{Extended_Pictographic}+_(). ]*$/u.test(name)) {
+    fail("name", "can contain only letters, digits, emoji, '_', '.', dash, space, parenthesis. It must start with letter, digit, emoji or '_'.");
+  }
 }
 
 function readAvatar(file: UploadedFile, fail: (field: string, message: string) => void): GroupSettingsRecord["avatar"] {

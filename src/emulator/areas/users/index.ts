@@ -2,6 +2,7 @@
 import { paginate, requireUser, route, ok } from "../../router";
 import { type EmulatorArea } from "../../area";
 import type { InstanceInfo, User } from "../../state";
+import { userCanCreateGroup } from "../groups/model";
 
 export function presentUser(user: User, instance: InstanceInfo): Record<string, unknown> {
   return {
@@ -20,7 +21,11 @@ export function presentUser(user: User, instance: InstanceInfo): Record<string, 
   };
 }
 
-const currentUser = route("GET", "/user", {}, (ctx) => ok(presentUser(requireUser(ctx), ctx.state.instance)));
+const currentUser = route("GET", "/user", {}, (ctx) => {
+  const user = requireUser(ctx);
+  // The current user's own answer says whether they may create top-level groups.
+  return ok({ ...presentUser(user, ctx.state.instance), can_create_group: userCanCreateGroup(ctx.state, user) });
+});
 
 /**
  * `GET /users?username=<name>`: the one user with that username (case-insensitive), or none,
