@@ -40,6 +40,7 @@ export { ChangelogCommit, type ChangelogCommitArgs } from "./resources/changelog
 export { ProjectVariable, type ProjectVariableArgs, GroupVariable, type GroupVariableArgs, InstanceVariable, type InstanceVariableArgs } from "./resources/ci-variable";
 export { ProjectHook, type ProjectHookArgs } from "./resources/project-hook";
 export { GroupHook, type GroupHookArgs } from "./resources/group-hook";
+export { Label, type LabelArgs } from "./resources/label";
 export type { Entry as ExclusiveSetEntry } from "./resources/exclusive-set";
 export { resetDeclarations } from "./engine/declarations";
 export * from "./functions";

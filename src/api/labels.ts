@@ -144,3 +144,8 @@ export async function ownLabels(client: PlatformClient, owner: Owner): Promise<L
   const listed = await labelRequests.list(client, labelsOf(owner.path), OWN_ONLY);
   return listed.filter((found) => isOwnLabel(owner.kind, found));
 }
+
+/** The owner's own label of this name (exact), reading no more pages than needed. */
+export function findOwnLabel(client: PlatformClient, owner: Owner, name: string): Promise<Label | undefined> {
+  return labelRequests.find(client, labelsOf(owner.path), { search: name, ...OWN_ONLY }, (found) => found.name === name && isOwnLabel(owner.kind, found));
+}

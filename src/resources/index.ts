@@ -26,6 +26,7 @@ import { changelogCommitDefinition } from "./changelog-commit";
 import { groupVariableDefinition, instanceVariableDefinition, projectVariableDefinition } from "./ci-variable";
 import { projectHookDefinition } from "./project-hook";
 import { groupHookDefinition } from "./group-hook";
+import { labelDefinition } from "./label";
 
 export const definitions = {
   Badge: badgeDefinition,
@@ -56,6 +57,7 @@ export const definitions = {
   InstanceVariable: instanceVariableDefinition,
   ProjectHook: projectHookDefinition,
   GroupHook: groupHookDefinition,
+  Label: labelDefinition,
 } satisfies Record<string, AnyResourceDefinition>;
 
 export type ResourceKind = keyof typeof definitions;

@@ -607,6 +607,25 @@ const catalogue: Record<ResourceName, ResourceCatalogue> = {
       ["a member switch given as a number", { memberEvents: 1 }, "memberEvents", /expected boolean/],
     ],
   },
+  Label: {
+    valid: { project: "acme/web", name: "bug", color: "#d9534f" },
+    cases: [
+      ["no name", { name: undefined }, "name", /name: .*(required|expected string)/],
+      ["an empty name", { name: "" }, "name", /name: .*(empty|>=1)/],
+      ["a name over 255 characters", { name: "x".repeat(256) }, "name", /name: .*255/],
+      ["a name with a comma", { name: "bug,critical" }, "name", /name: must not contain a comma/],
+      ["a name with surrounding whitespace", { name: " bug" }, "name", /name: must not start or end with whitespace/],
+      ["a name with an HTML tag", { name: "<b>bug</b>" }, "name", /name: must not contain HTML tags/],
+      ["no color", { color: undefined }, "color", /color: .*(required|expected string)/],
+      ["a color that is neither hex nor a CSS name", { color: "reddish" }, "color", /color: must be a color in 6-digit .*hex notation/],
+      ["a hex color without #", { color: "d9534f" }, "color", /color: must be a color/],
+      ["a negative priority", { priority: -1 }, "priority", /priority: .*>=0/],
+      ["a fractional priority", { priority: 1.5 }, "priority", /priority: .*int/],
+      ["a priority on a group's label", { project: undefined, group: "acme", priority: 1 }, "priority", /priority: only a project's labels have a priority/],
+      ["both project and group", { group: "acme" }, "group", /exactly one of project and group/],
+      ["neither project nor group", { project: undefined }, "project", /exactly one of project and group/],
+    ],
+  },
 };
 
 // ---------------------------------------------------------------------------

@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { describe, expectTypeOf, it } from "vitest";
 import type {
-  AcceptedRun, AccessLevelName, ApplicationSettings, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusivePipelineSchedules, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, GroupHook, GroupIntegration, GroupSettings, GroupVariable, InstanceVariable, IntegrationSlug, MergeRequest, PipelineSchedule, PipelineScheduleRun, ProjectHook, ProjectStar, ProjectVariable, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry,
+  AcceptedRun, AccessLevelName, ApplicationSettings, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusivePipelineSchedules, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, GroupHook, GroupIntegration, GroupSettings, GroupVariable, InstanceVariable, IntegrationSlug, MergeRequest, PipelineSchedule, PipelineScheduleRun, ProjectHook, ProjectStar, ProjectVariable, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry, Label,
 } from "pulumi-platform";
 
 describe("resource class members", () => {
@@ -255,5 +255,16 @@ describe("resource class members", () => {
     expectTypeOf<GroupHook["memberEvents"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
     expectTypeOf<GroupHook["subgroupEvents"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
     expectTypeOf<GroupHook["hookId"]>().toEqualTypeOf<pulumi.Output<number>>();
+  });
+  it("Label", () => {
+    expectTypeOf<Label["project"]>().toEqualTypeOf<pulumi.Output<string | number | undefined>>();
+    expectTypeOf<Label["group"]>().toEqualTypeOf<pulumi.Output<string | number | undefined>>();
+    expectTypeOf<Label["name"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<Label["color"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<Label["description"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<Label["priority"]>().toEqualTypeOf<pulumi.Output<number | null | undefined>>();
+    expectTypeOf<Label["labelId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<Label["storedColor"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<Label["textColor"]>().toEqualTypeOf<pulumi.Output<string | null>>();
   });
 });
