@@ -152,3 +152,5 @@ export {
   type CiVariableInfo,
 } from "./ci-variables";
 export { getProjectHooks, getProjectHooksOutput, getGroupHooks, getGroupHooksOutput, type HookInfo } from "./hooks";
+export { getLabels, getLabelsOutput, type LabelInfo } from "./labels";
+export { getUser, getUserOutput, getUsers, getUsersOutput, type UserInfo } from "./users";
