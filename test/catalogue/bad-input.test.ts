@@ -983,6 +983,7 @@ const callCases: CallCase[] = [
   ["getProjectHooks", platform.getProjectHooks, project, ["project"]],
   ["getGroupHooks", platform.getGroupHooks, group, ["group"]],
   ["testHook", platform.testHook, { ...project, hookId: 1 }, ["project"]],
+  ["getLabels", platform.getLabels, project, ["project"]],
 ];
 
 describe("dot segments are refused by data functions and actions before any request", () => {
