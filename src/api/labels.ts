@@ -149,3 +149,7 @@ export async function ownLabels(client: PlatformClient, owner: Owner): Promise<L
 export function findOwnLabel(client: PlatformClient, owner: Owner, name: string): Promise<Label | undefined> {
   return labelRequests.find(client, labelsOf(owner.path), { search: name, ...OWN_ONLY }, (found) => found.name === name && isOwnLabel(owner.kind, found));
 }
+
+/** A label's number from its `labelId` (12) or its recorded id (`projects/acme%2Fweb/labels/12`); undefined for neither. */
+export const labelNumberOf = (value: string | number): string | undefined =>
+  typeof value === "number" ? String(value) : /^\d+$/.test(value) ? value : parseLabelId(value) && String(parseLabelId(value)!.labelId);

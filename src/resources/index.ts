@@ -27,6 +27,7 @@ import { groupVariableDefinition, instanceVariableDefinition, projectVariableDef
 import { projectHookDefinition } from "./project-hook";
 import { groupHookDefinition } from "./group-hook";
 import { labelDefinition } from "./label";
+import { exclusiveLabelsDefinition } from "./exclusive-labels";
 
 export const definitions = {
   Badge: badgeDefinition,
@@ -58,6 +59,7 @@ export const definitions = {
   ProjectHook: projectHookDefinition,
   GroupHook: groupHookDefinition,
   Label: labelDefinition,
+  ExclusiveLabels: exclusiveLabelsDefinition,
 } satisfies Record<string, AnyResourceDefinition>;
 
 export type ResourceKind = keyof typeof definitions;

@@ -626,6 +626,17 @@ const catalogue: Record<ResourceName, ResourceCatalogue> = {
       ["neither project nor group", { project: undefined }, "project", /exactly one of project and group/],
     ],
   },
+  ExclusiveLabels: {
+    valid: { group: "acme", keep: [12, "groups/acme/labels/13"], ignore: ["team::*"] },
+    cases: [
+      ["no owner", { group: undefined }, "project", /set exactly one of project and group/],
+      ["both owners", { project: "acme/web" }, "group", /set exactly one of project and group/],
+      ["no keep", { keep: undefined }, "keep", /keep: is required/],
+      ["a keep value that names no label", { keep: ["bug"] }, "keep", /keep\.0: "bug" does not name a label; give a Label's labelId or id/],
+      ["another resource's id in keep", { keep: ["groups/acme/badges/12"] }, "keep", /does not name a label/],
+      ["unexpected declared", { unexpected: [{ labelId: 3 }] }, "unexpected", /unexpected: is recorded by `pulumi refresh`, not declared/],
+    ],
+  },
 };
 
 // ---------------------------------------------------------------------------

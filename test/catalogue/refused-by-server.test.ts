@@ -136,6 +136,7 @@ describe("a group or project that does not exist, or that the token's user canno
     ["ProjectHook on a missing project", async () => expectExplained(await createAs("root", "ProjectHook", { project: "acme/nope", url: "https://ci.example.test/hooks" }), /project acme\/nope does not exist/)],
     ["GroupHook on a private group the user is not a member of", async () => expectExplained(await createAs("outsider", "GroupHook", { group: "acme", url: "https://ci.example.test/hooks" }), /group acme does not exist, or the token's user cannot see it/)],
     ["Label on a missing project", async () => expectExplained(await createAs("root", "Label", { project: "acme/nope", name: "bug", color: "red" }), /project acme\/nope does not exist/)],
+    ["ExclusiveLabels of a missing group", async () => expectExplained(await createAs("root", "ExclusiveLabels", { group: "nope", keep: [] }), /group nope does not exist/)],
   ]);
 });
 

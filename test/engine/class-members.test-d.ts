@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { describe, expectTypeOf, it } from "vitest";
 import type {
-  AcceptedRun, AccessLevelName, ApplicationSettings, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusivePipelineSchedules, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, GroupHook, GroupIntegration, GroupSettings, GroupVariable, InstanceVariable, IntegrationSlug, MergeRequest, PipelineSchedule, PipelineScheduleRun, ProjectHook, ProjectStar, ProjectVariable, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry, Label,
+  AcceptedRun, AccessLevelName, ApplicationSettings, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusivePipelineSchedules, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, GroupHook, GroupIntegration, GroupSettings, GroupVariable, InstanceVariable, IntegrationSlug, MergeRequest, PipelineSchedule, PipelineScheduleRun, ProjectHook, ProjectStar, ProjectVariable, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry, Label, ExclusiveLabels,
 } from "pulumi-platform";
 
 describe("resource class members", () => {
@@ -266,5 +266,12 @@ describe("resource class members", () => {
     expectTypeOf<Label["labelId"]>().toEqualTypeOf<pulumi.Output<number>>();
     expectTypeOf<Label["storedColor"]>().toEqualTypeOf<pulumi.Output<string>>();
     expectTypeOf<Label["textColor"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+  });
+  it("ExclusiveLabels", () => {
+    expectTypeOf<ExclusiveLabels["project"]>().toEqualTypeOf<pulumi.Output<string | number | undefined>>();
+    expectTypeOf<ExclusiveLabels["group"]>().toEqualTypeOf<pulumi.Output<string | number | undefined>>();
+    expectTypeOf<ExclusiveLabels["keep"]>().toEqualTypeOf<pulumi.Output<(string | number)[]>>();
+    expectTypeOf<ExclusiveLabels["ignore"]>().toEqualTypeOf<pulumi.Output<string[] | undefined>>();
+    expectTypeOf<ExclusiveLabels["unexpected"]>().toEqualTypeOf<pulumi.Output<ExclusiveSetEntry[]>>();
   });
 });
