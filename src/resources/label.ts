@@ -21,12 +21,14 @@ import {
   labelsOf,
   labelsPath,
   ownLabel,
+  parseLabelId,
   ownLabels,
   OWN_ONLY,
   storedColor,
   type Label as LabelLive,
 } from "../api/labels";
 import { exactlyOneOwner, ownerOf, ownerReference, type OwnerKind } from "../api/owner";
+import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
 import { defineObjectResource } from "../engine/definition";
 import { idPair, ownerAddress, type TerraformTarget } from "../engine/estate";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
@@ -98,7 +100,7 @@ export const labelDefinition = defineObjectResource({
   schema,
   outputs: {
     /** The label's numeric id on the server. */
-    labelId: { value: (live: LabelLive) => live.id, fromId: (id) => parseId(id).labelId },
+    labelId: { value: (live: LabelLive) => live.id, fromId: (id) => parseLabelId(id)?.labelId as number },
     /** The color as the server stores it (a named color as its hex form). */
     storedColor: { value: (live: LabelLive) => live.color, derivedFrom: ["color"] },
     /** The readable text color the server gives the label's color. */
@@ -166,6 +168,33 @@ export type LabelArgs = ResourceArgs<typeof schema>;
 export interface Label extends ResourceOutputs<typeof labelDefinition> {}
 export class Label extends PlatformResource {
   constructor(name: string, args: LabelArgs, opts?: pulumi.CustomResourceOptions) {
+    claimLabel(name, args);
     super(labelDefinition, name, args, opts);
   }
+}
+
+/** Which declaration of the program claimed each label (owner, name). */
+const LABEL_DECLARATIONS = "label";
+
+/**
+ * A label declared twice in one program would have two resources own it: the
+ * second create fails at apply (the name is taken), and with `adoptExisting`
+ * destroying either would remove the label of both. So the second declaration
+ * is refused while the program runs, naming the first: plain values at once,
+ * Outputs once they are known.
+ */
+function claimLabel(name: string, args: LabelArgs): void {
+  const claim = (project: unknown, group: unknown, label: unknown) => {
+    const [kind, owner] = project !== undefined ? ["project", project] : ["group", group];
+    // Paths are case-insensitive on the server; label names are compared as they are.
+    const key = JSON.stringify([kind, declarationKey(owner, args.connection), label]);
+    const first = aliasOf(LABEL_DECLARATIONS, key);
+    if (first !== undefined) {
+      throw new Error(`Label "${name}": name: Label "${String(first)}" of this program already declares the label "${String(label)}" of ${kind} ${String(owner)}; declare it once.`);
+    }
+    recordAlias(LABEL_DECLARATIONS, key, name);
+  };
+  const plain = (value: unknown) => value === undefined || typeof value === "string" || typeof value === "number";
+  if (plain(args.project) && plain(args.group) && plain(args.name)) claim(args.project, args.group, args.name);
+  else pulumi.all([args.project, args.group, args.name]).apply(([project, group, label]) => claim(project, group, label));
 }

@@ -834,6 +834,17 @@ const programLimits: ProgramLimit[] = [
     },
     /ApplicationSettings "more": this program already declares ApplicationSettings "instance"/,
   ],
+  [
+    "a label declared twice on one owner (the same name; another owner or another name is fine)",
+    "Label",
+    () => {
+      new platform.Label("bug", { group: "acme", name: "bug", color: "red" });
+      new platform.Label("web-bug", { project: "acme/web", name: "bug", color: "red" });
+      new platform.Label("Bug", { group: "acme", name: "Bug", color: "red" });
+      new platform.Label("bug-again", { group: pulumi.output("ACME"), name: "bug", color: "#ff0000" });
+    },
+    /Label "bug-again": name: Label "bug" of this program already declares the label "bug" of group ACME; declare it once/,
+  ],
 ];
 
 let rejectedInProgram = 0;
