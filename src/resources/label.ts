@@ -28,7 +28,7 @@ import {
   type Label as LabelLive,
 } from "../api/labels";
 import { exactlyOneOwner, ownerOf, ownerReference, type OwnerKind } from "../api/owner";
-import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
+import { claimObject, declarationKey } from "../engine/declarations";
 import { defineObjectResource } from "../engine/definition";
 import { idPair, ownerAddress, type TerraformTarget } from "../engine/estate";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
@@ -173,28 +173,26 @@ export class Label extends PlatformResource {
   }
 }
 
-/** Which declaration of the program claimed each label (owner, name). */
-const LABEL_DECLARATIONS = "label";
-
 /**
  * A label declared twice in one program would have two resources own it: the
  * second create fails at apply (the name is taken), and with `adoptExisting`
  * destroying either would remove the label of both. So the second declaration
- * is refused while the program runs, naming the first: plain values at once,
- * Outputs once they are known.
+ * is refused while the program runs, naming the first.
  */
 function claimLabel(name: string, args: LabelArgs): void {
-  const claim = (project: unknown, group: unknown, label: unknown) => {
-    const [kind, owner] = project !== undefined ? ["project", project] : ["group", group];
+  const ownerOfDeclaration = (project: unknown, group: unknown) => (project !== undefined && project !== null ? ["project", project] : ["group", group]);
+  claimObject(
+    "label",
+    name,
+    [args.project, args.group, args.name],
     // Paths are case-insensitive on the server; label names are compared as they are.
-    const key = JSON.stringify([kind, declarationKey(owner, args.connection), label]);
-    const first = aliasOf(LABEL_DECLARATIONS, key);
-    if (first !== undefined) {
-      throw new Error(`Label "${name}": name: Label "${String(first)}" of this program already declares the label "${String(label)}" of ${kind} ${String(owner)}; declare it once.`);
-    }
-    recordAlias(LABEL_DECLARATIONS, key, name);
-  };
-  const plain = (value: unknown) => value === undefined || typeof value === "string" || typeof value === "number";
-  if (plain(args.project) && plain(args.group) && plain(args.name)) claim(args.project, args.group, args.name);
-  else pulumi.all([args.project, args.group, args.name]).apply(([project, group, label]) => claim(project, group, label));
+    ([project, group, label]) => {
+      const [kind, owner] = ownerOfDeclaration(project, group);
+      return [kind, declarationKey(owner, args.connection), label];
+    },
+    (first, [project, group, label]) => {
+      const [kind, owner] = ownerOfDeclaration(project, group);
+      return `Label "${name}": name: Label "${first}" of this program already declares the label "${String(label)}" of ${String(kind)} ${String(owner)}; declare it once.`;
+    },
+  );
 }
