@@ -41,6 +41,8 @@ export { ProjectVariable, type ProjectVariableArgs, GroupVariable, type GroupVar
 export { ProjectHook, type ProjectHookArgs } from "./resources/project-hook";
 export { GroupHook, type GroupHookArgs } from "./resources/group-hook";
 export { Group, type GroupArgs, type DeletionMode } from "./resources/group";
+export { Label, type LabelArgs } from "./resources/label";
+export { ExclusiveLabels, type ExclusiveLabelsArgs } from "./resources/exclusive-labels";
 export type { Entry as ExclusiveSetEntry } from "./resources/exclusive-set";
 export { resetDeclarations } from "./engine/declarations";
 export * from "./functions";

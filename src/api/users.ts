@@ -13,3 +13,16 @@ export const userRequests = requestsOf(user);
 /** The token's own user. */
 export const CURRENT_USER_PATH = "/user";
 export const USERS_PATH = "/users";
+
+/** A user as lists of users show it (`UserBasic`): the fields read here; the rest passes through. */
+export const userBasic = z.looseObject({
+  id: z.number(),
+  username: z.string(),
+  name: z.string(),
+  /** `active`, `blocked`, ... */
+  state: z.string(),
+  locked: z.boolean().optional(),
+  avatar_url: z.string().nullable().optional(),
+  web_url: z.string(),
+});
+export type UserBasic = z.output<typeof userBasic>;

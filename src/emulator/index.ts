@@ -71,3 +71,5 @@ export type { MergeRequestRecord, DiffFileRecord, MergeRequestPipelineRecord } f
 export { ciVariableStore } from "./areas/ci-variables/model";
 export { hooksStore } from "./areas/hooks/model";
 export type { HookRecord, QueuedDelivery, DeliveryLog } from "./areas/hooks/model";
+export { labelStore } from "./areas/labels";
+export type { GroupLabelRecord } from "./areas/labels";

@@ -15,6 +15,8 @@
  * are not recognised as the same; the server's own limit still applies then.
  */
 
+import * as pulumi from "@pulumi/pulumi";
+
 type Tally = Map<unknown, number>;
 const tallies = new Map<string, Tally>();
 const claims = new Map<string, Map<unknown, Set<string>>>();
@@ -83,6 +85,25 @@ export function recordAlias(kind: string, from: unknown, to: unknown): void {
 
 export function aliasOf(kind: string, from: unknown): unknown {
   return from === undefined ? undefined : aliases.get(kind)?.get(from);
+}
+
+/**
+ * Claims for the declaration `name` the one object its `values` name (a
+ * link's group, name and provider): a second declaration of the program
+ * naming the same object (the same `key` of the values) throws `message`,
+ * given the first one's name. Plain values are checked at once (a preview of
+ * a new stack); values that are Outputs once they are known.
+ */
+export function claimObject(rule: string, name: string, values: readonly unknown[], key: (values: unknown[]) => unknown, message: (first: string, values: unknown[]) => string): void {
+  const claim = (known: unknown[]) => {
+    const at = JSON.stringify(key(known));
+    const first = aliasOf(rule, at);
+    if (first !== undefined) throw new Error(message(String(first), known));
+    recordAlias(rule, at, name);
+  };
+  const plain = (value: unknown) => value === undefined || value === null || typeof value === "string" || typeof value === "number";
+  if (values.every(plain)) claim([...values]);
+  else pulumi.all([...values]).apply((known) => claim(known));
 }
 
 /** Forgets every tally (tests that declare several programs in one process). */

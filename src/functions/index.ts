@@ -153,3 +153,5 @@ export {
 } from "./ci-variables";
 export { getProjectHooks, getProjectHooksOutput, getGroupHooks, getGroupHooksOutput, type HookInfo } from "./hooks";
 export { getGroupSubgroups, getGroupSubgroupsOutput, getGroupDescendants, getGroupDescendantsOutput } from "./groups";
+export { getLabels, getLabelsOutput, type LabelInfo } from "./labels";
+export { getUser, getUserOutput, getUsers, getUsersOutput, type UserInfo } from "./users";

@@ -27,6 +27,8 @@ import { groupVariableDefinition, instanceVariableDefinition, projectVariableDef
 import { projectHookDefinition } from "./project-hook";
 import { groupHookDefinition } from "./group-hook";
 import { groupDefinition } from "./group";
+import { labelDefinition } from "./label";
+import { exclusiveLabelsDefinition } from "./exclusive-labels";
 
 export const definitions = {
   Badge: badgeDefinition,
@@ -58,6 +60,8 @@ export const definitions = {
   ProjectHook: projectHookDefinition,
   GroupHook: groupHookDefinition,
   Group: groupDefinition,
+  Label: labelDefinition,
+  ExclusiveLabels: exclusiveLabelsDefinition,
 } satisfies Record<string, AnyResourceDefinition>;
 
 export type ResourceKind = keyof typeof definitions;

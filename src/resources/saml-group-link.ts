@@ -17,7 +17,7 @@ import { z } from "zod";
 import { field } from "../api/fields";
 import { ApiError, MINIMAL_ACCESS_LEVEL, missingOrHidden, ROLE_LEVELS, roleNeeded, tierNeeded, tokenRefused, type Role } from "../client";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
-import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
+import { claimObject, declarationKey } from "../engine/declarations";
 import { ExplainedError } from "../engine/errors";
 import { refusedFor } from "../api/needs";
 import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
@@ -310,32 +310,25 @@ export class SamlGroupLink extends PlatformResource {
   }
 }
 
-/** Which declaration of the program claimed each link (group, SAML group name, provider). */
-const LINK_DECLARATIONS = "saml-group-link";
-
 /**
  * A link declared twice in one program would have two resources own it: the
  * second create fails at apply (the name is taken), and `adoptExisting` on it
  * would make the destroy of either remove the link of both. So the second
- * declaration is refused while the program runs, naming the first. Plain
- * values are checked at once (a preview of a new stack); values that are
- * Outputs once they are known.
+ * declaration is refused while the program runs, naming the first.
  */
 function claimLink(name: string, args: SamlGroupLinkArgs): void {
-  const claim = (group: unknown, samlGroupName: unknown, provider: unknown) => {
+  claimObject(
+    "saml-group-link",
+    name,
+    [args.group, args.samlGroupName, args.provider],
     // Paths are case-insensitive on the server; SAML group names and providers are compared as they are.
-    const key = JSON.stringify([declarationKey(group, args.connection), samlGroupName, provider ?? null]);
-    const first = aliasOf(LINK_DECLARATIONS, key);
-    if (first !== undefined) {
+    ([group, samlGroupName, provider]) => [declarationKey(group, args.connection), samlGroupName, provider ?? null],
+    (first, [group, samlGroupName, provider]) => {
       const which = provider === undefined || provider === null ? "without a provider" : `for provider ${String(provider)}`;
-      throw new Error(
-        `SamlGroupLink "${name}": samlGroupName: SamlGroupLink "${String(first)}" of this program already declares the link "${String(samlGroupName)}" ` +
-          `of group ${String(group)} ${which}. Two resources would own one link (adoptExisting would not help: destroying either removes it for both); declare it once.`,
+      return (
+        `SamlGroupLink "${name}": samlGroupName: SamlGroupLink "${first}" of this program already declares the link "${String(samlGroupName)}" ` +
+        `of group ${String(group)} ${which}. Two resources would own one link (adoptExisting would not help: destroying either removes it for both); declare it once.`
       );
-    }
-    recordAlias(LINK_DECLARATIONS, key, name);
-  };
-  const plain = (value: unknown) => value === undefined || typeof value === "string" || typeof value === "number";
-  if (plain(args.group) && plain(args.samlGroupName) && plain(args.provider)) claim(args.group, args.samlGroupName, args.provider);
-  else pulumi.all([args.group, args.samlGroupName, args.provider]).apply(([group, samlGroupName, provider]) => claim(group, samlGroupName, provider));
+    },
+  );
 }

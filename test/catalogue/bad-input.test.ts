@@ -621,6 +621,36 @@ const catalogue: Record<ResourceName, ResourceCatalogue> = {
       ["a member switch given as a number", { memberEvents: 1 }, "memberEvents", /expected boolean/],
     ],
   },
+  Label: {
+    valid: { project: "acme/web", name: "bug", color: "#d9534f" },
+    cases: [
+      ["no name", { name: undefined }, "name", /name: .*(required|expected string)/],
+      ["an empty name", { name: "" }, "name", /name: .*(empty|>=1)/],
+      ["a name over 255 characters", { name: "x".repeat(256) }, "name", /name: .*255/],
+      ["a name with a comma", { name: "bug,critical" }, "name", /name: must not contain a comma/],
+      ["a name with surrounding whitespace", { name: " bug" }, "name", /name: must not start or end with whitespace/],
+      ["a name with an HTML tag", { name: "<b>bug</b>" }, "name", /name: must not contain HTML tags/],
+      ["no color", { color: undefined }, "color", /color: .*(required|expected string)/],
+      ["a color that is neither hex nor a CSS name", { color: "reddish" }, "color", /color: must be a color in 6-digit .*hex notation/],
+      ["a hex color without #", { color: "d9534f" }, "color", /color: must be a color/],
+      ["a negative priority", { priority: -1 }, "priority", /priority: .*>=0/],
+      ["a fractional priority", { priority: 1.5 }, "priority", /priority: .*int/],
+      ["a priority on a group's label", { project: undefined, group: "acme", priority: 1 }, "priority", /priority: only a project's labels have a priority/],
+      ["both project and group", { group: "acme" }, "group", /exactly one of project and group/],
+      ["neither project nor group", { project: undefined }, "project", /exactly one of project and group/],
+    ],
+  },
+  ExclusiveLabels: {
+    valid: { group: "acme", keep: [12, "groups/acme/labels/13"], ignore: ["team::*"] },
+    cases: [
+      ["no owner", { group: undefined }, "project", /set exactly one of project and group/],
+      ["both owners", { project: "acme/web" }, "group", /set exactly one of project and group/],
+      ["no keep", { keep: undefined }, "keep", /keep: is required/],
+      ["a keep value that names no label", { keep: ["bug"] }, "keep", /keep\.0: "bug" does not name a label; give a Label's labelId or id/],
+      ["another resource's id in keep", { keep: ["groups/acme/badges/12"] }, "keep", /does not name a label/],
+      ["unexpected declared", { unexpected: [{ labelId: 3 }] }, "unexpected", /unexpected: is recorded by `pulumi refresh`, not declared/],
+    ],
+  },
 };
 
 // ---------------------------------------------------------------------------
@@ -818,6 +848,17 @@ const programLimits: ProgramLimit[] = [
     },
     /ApplicationSettings "more": this program already declares ApplicationSettings "instance"/,
   ],
+  [
+    "a label declared twice on one owner (the same name; another owner or another name is fine)",
+    "Label",
+    () => {
+      new platform.Label("bug", { group: "acme", name: "bug", color: "red" });
+      new platform.Label("web-bug", { project: "acme/web", name: "bug", color: "red" });
+      new platform.Label("Bug", { group: "acme", name: "Bug", color: "red" });
+      new platform.Label("bug-again", { group: pulumi.output("ACME"), name: "bug", color: "#ff0000" });
+    },
+    /Label "bug-again": name: Label "bug" of this program already declares the label "bug" of group ACME; declare it once/,
+  ],
 ];
 
 let rejectedInProgram = 0;
@@ -979,6 +1020,7 @@ const callCases: CallCase[] = [
   ["getProjectHooks", platform.getProjectHooks, project, ["project"]],
   ["getGroupHooks", platform.getGroupHooks, group, ["group"]],
   ["testHook", platform.testHook, { ...project, hookId: 1 }, ["project"]],
+  ["getLabels", platform.getLabels, project, ["project"]],
 ];
 
 describe("dot segments are refused by data functions and actions before any request", () => {

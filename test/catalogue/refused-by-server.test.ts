@@ -135,6 +135,8 @@ describe("a group or project that does not exist, or that the token's user canno
     ["SamlIdentity of a member who never signed in with SAML", async () => expectExplained(await createAs("alice", "SamlIdentity", { group: "acme", user: "outsider", externUid: "x" }), /user outsider has no SAML identity in group acme: the member has not signed in with SAML yet/)],
     ["ProjectHook on a missing project", async () => expectExplained(await createAs("root", "ProjectHook", { project: "acme/nope", url: "https://ci.example.test/hooks" }), /project acme\/nope does not exist/)],
     ["GroupHook on a private group the user is not a member of", async () => expectExplained(await createAs("outsider", "GroupHook", { group: "acme", url: "https://ci.example.test/hooks" }), /group acme does not exist, or the token's user cannot see it/)],
+    ["Label on a missing project", async () => expectExplained(await createAs("root", "Label", { project: "acme/nope", name: "bug", color: "red" }), /project acme\/nope does not exist/)],
+    ["ExclusiveLabels of a missing group", async () => expectExplained(await createAs("root", "ExclusiveLabels", { group: "nope", keep: [] }), /group nope does not exist/)],
   ]);
 });
 
@@ -193,6 +195,7 @@ describe("a role too low", () => {
     ["SamlIdentity by a Maintainer (needs Owner)", async () => expectExplained(await createAs("maintainer", "SamlIdentity", { group: "acme", user: "dev", externUid: "dev@idp.example" }), /the Owner role on group acme/)],
     ["ProjectHook by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "ProjectHook", { project: "acme/web", url: "https://ci.example.test/hooks" }), /at least the Maintainer role on project acme\/web/)],
     ["GroupHook by a Maintainer (needs Owner)", async () => expectExplained(await createAs("maintainer", "GroupHook", { group: "acme", url: "https://ci.example.test/hooks" }), /the Owner role, with the group on the Premium or Ultimate tier \(group webhooks\) on group acme/)],
+    ["a group Label by a Guest (needs Planner)", async () => expectExplained(await createAs("guest", "Label", { group: "acme", name: "guest-label", color: "red" }), /at least the Planner role \(Reporter on servers without Planner\) on group acme/)],
   ]);
 });
 

@@ -2,9 +2,9 @@
  * The facts the provider and the emulator each state in their own code, as a
  * real server and its clients do: the application settings (names, types,
  * defaults, enumerations, licences, credentials, hidden ones, other names,
- * companions), cron expressions and time zones, durations, avatar files. Each
- * is read from the provider's statement and checked against the emulator's
- * answers over HTTP, so a wrong entry on either side fails here instead of
+ * companions), cron expressions and time zones, durations, avatar files, label
+ * colors. Each is read from the provider's statement and checked against the
+ * emulator's answers over HTTP, so a wrong entry on either side fails here instead of
  * passing on both. (Durations are also compared tag by tag, through the
  * provider and the emulator's worker, in
  * test/resources/container-registry-cleanup-rules.test.ts.)
@@ -16,6 +16,7 @@ import { ALIASES_SHOWN, APPLICATION_SETTINGS, decimalText, REQUIRED_WHEN_ENABLED
 import { parseDuration } from "../../src/chronic-duration";
 import { IMAGE_EXTENSIONS, imageContentType, isImageFile, MAX_AVATAR_BYTES } from "../../src/image-types";
 import { SERVER_SETTINGS } from "../../src/emulator/areas/application-settings/settings";
+import { NAMED_COLORS, storedColor } from "../../src/api/labels";
 import { useEmulator } from "../support";
 
 function seedWith(tier: "free" | "ultimate"): Seed {
@@ -324,5 +325,21 @@ describe("avatars: the files the provider uploads and the ones the server takes"
     }
     expect((await upload("big.png", Buffer.alloc(MAX_AVATAR_BYTES, 1))).status).toBe(200);
     expect((await upload("big.png", Buffer.alloc(MAX_AVATAR_BYTES + 1, 1))).body.message?.avatar).toEqual([expect.stringMatching(/too big/)]);
+  });
+});
+
+describe("label colors: the provider's table of names and the emulator's answers", () => {
+  it("each CSS color name is stored as the hex form the provider expects, whatever its case; hex as given; others refused on both sides", async () => {
+    const names = Object.keys(NAMED_COLORS);
+    for (const [index, name] of names.entries()) {
+      const given = index % 2 === 0 ? name : name.toUpperCase();
+      const made = await request("POST", apiPath`/groups/${"beta"}/labels`, { name: `color-${index}`, color: given });
+      expect({ given, color: made.body.color }).toEqual({ given, color: storedColor(given) });
+    }
+    for (const given of ["#abc", "#AbCdEf"]) expect((await request("POST", apiPath`/groups/${"beta"}/labels`, { name: `hex-${given}`, color: given })).body.color).toBe(storedColor(given));
+    for (const given of ["reddish", "#abcd", "abcdef", "#ggg"]) {
+      expect(storedColor(given)).toBeUndefined();
+      expect((await request("POST", apiPath`/groups/${"beta"}/labels`, { name: `bad-${given}`, color: given })).body).toEqual({ message: { color: ["must be a valid color code"] } });
+    }
   });
 });

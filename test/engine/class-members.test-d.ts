@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { describe, expectTypeOf, it } from "vitest";
 import type {
-  AcceptedRun, AccessLevelName, ApplicationSettings, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, DeletionMode, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusivePipelineSchedules, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, Group, GroupHook, GroupIntegration, GroupSettings, GroupVariable, InstanceVariable, IntegrationSlug, MergeRequest, PipelineSchedule, PipelineScheduleRun, ProjectHook, ProjectStar, ProjectVariable, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry,
+  AcceptedRun, AccessLevelName, ApplicationSettings, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, DeletionMode, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusiveLabels, ExclusivePipelineSchedules, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, Group, GroupHook, GroupIntegration, GroupSettings, GroupVariable, InstanceVariable, IntegrationSlug, Label, MergeRequest, PipelineSchedule, PipelineScheduleRun, ProjectHook, ProjectStar, ProjectVariable, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry,
 } from "pulumi-platform";
 
 describe("resource class members", () => {
@@ -269,5 +269,23 @@ describe("resource class members", () => {
     expectTypeOf<Group["deletionMode"]>().toEqualTypeOf<pulumi.Output<DeletionMode>>();
     expectTypeOf<Group["subgroupCount"]>().toEqualTypeOf<pulumi.Output<number | null>>();
     expectTypeOf<Group["projectCount"]>().toEqualTypeOf<pulumi.Output<number | null>>();
+  });
+  it("Label", () => {
+    expectTypeOf<Label["project"]>().toEqualTypeOf<pulumi.Output<string | number | undefined>>();
+    expectTypeOf<Label["group"]>().toEqualTypeOf<pulumi.Output<string | number | undefined>>();
+    expectTypeOf<Label["name"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<Label["color"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<Label["description"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<Label["priority"]>().toEqualTypeOf<pulumi.Output<number | null | undefined>>();
+    expectTypeOf<Label["labelId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<Label["storedColor"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<Label["textColor"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+  });
+  it("ExclusiveLabels", () => {
+    expectTypeOf<ExclusiveLabels["project"]>().toEqualTypeOf<pulumi.Output<string | number | undefined>>();
+    expectTypeOf<ExclusiveLabels["group"]>().toEqualTypeOf<pulumi.Output<string | number | undefined>>();
+    expectTypeOf<ExclusiveLabels["keep"]>().toEqualTypeOf<pulumi.Output<(string | number)[]>>();
+    expectTypeOf<ExclusiveLabels["ignore"]>().toEqualTypeOf<pulumi.Output<string[] | undefined>>();
+    expectTypeOf<ExclusiveLabels["unexpected"]>().toEqualTypeOf<pulumi.Output<ExclusiveSetEntry[]>>();
   });
 });

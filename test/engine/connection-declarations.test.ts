@@ -16,6 +16,7 @@ import {
   resetDeclarations,
   SamlGroupLink,
   SamlIdentity,
+  Label,
 } from "pulumi-platform";
 
 const hosted = { url: "https://gitlab.example.com", token: "glpat-hosted-0001" };
@@ -30,6 +31,7 @@ const declarations: [string, (name: string, connection?: typeof hosted) => void,
   ["EpicLink", (name, connection) => new EpicLink(name, { group: "acme", epicIid: 1, childEpicId: 5, connection }), /also declares epic 5 as the child/],
   ["SamlGroupLink", (name, connection) => new SamlGroupLink(name, { group: "acme", samlGroupName: "devs", accessLevel: "developer", connection }), /already declares the link "devs"/],
   ["SamlIdentity", (name, connection) => new SamlIdentity(name, { group: "acme", user: "alice", externUid: `uid-${name}`, connection }), /a second SAML identity for alice/],
+  ["Label", (name, connection) => new Label(name, { group: "acme", name: "bug", color: "red", connection }), /already declares the label "bug" of group acme/],
 ];
 
 function failureOf(action: () => void): string {

@@ -74,10 +74,10 @@ describe("every registered kind declares every part", () => {
       'Badge: words.noun: "ProjectBadge" is not words',
       'Badge: imported.word: "Badge" is not letters, digits and single hyphens',
     ]);
-    expect(lacks("Label", { ...badge, name: "Label" } as AnyResourceDefinition)).toEqual([
-      "Label: class: src/index.ts exports no class of it",
-      "Label: docs: docs/resources.md names it nowhere",
-      "Label: tests: test/kinds has no module of it (its verify-matrix rows and secrets declarations)",
+    expect(lacks("Milestone", { ...badge, name: "Milestone" } as AnyResourceDefinition)).toEqual([
+      "Milestone: class: src/index.ts exports no class of it",
+      "Milestone: docs: docs/resources.md names it nowhere",
+      "Milestone: tests: test/kinds has no module of it (its verify-matrix rows and secrets declarations)",
     ]);
   });
 });

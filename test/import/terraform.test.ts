@@ -169,6 +169,31 @@ describe("platform-import --from-terraform", () => {
     expect(group).not.toContain("tf-secret-hook");
     expect(errors.join("")).toMatch(/--from-terraform takes its objects from the state/);
   });
+
+  it("labels: gitlab_project_label and gitlab_group_label by owner and name (a scoped name holds colons), gitlab_label as a project's, an older state's bare name from its attributes", async () => {
+    const group = await api.post<{ id: number }>(apiPath`/groups/${"acme"}/labels`, { name: "devops::create", color: "#ffa500" });
+    const web = await api.post<{ id: number }>(apiPath`/projects/${"acme/web"}/labels`, { name: "fixme", color: "#ffcc00", description: "failing tests" });
+    const api2 = await api.post<{ id: number }>(apiPath`/projects/${"acme/api"}/labels`, { name: "legacy", color: "red" });
+    const labels = stateOf([
+      resource("gitlab_group_label", "create", { id: "acme:devops::create", group: "acme", name: "devops::create", color: "#ffa500" }),
+      resource("gitlab_project_label", "fixme", { id: "acme/web:fixme", project: "acme/web", name: "fixme", color: "#ffcc00" }),
+      resource("gitlab_label", "legacy", { id: "legacy", project: "acme/api", name: "legacy", color: "red" }),
+      resource("gitlab_project_label", "gone", { id: "acme/web:not-there", project: "acme/web", name: "not-there", color: "red" }),
+    ]);
+    const { targets } = targetsOfState(labels);
+    expect(targets.map((target) => [target.kind, target.owner, target.key])).toEqual([
+      ["Label", { kind: "group", ref: "acme" }, "devops::create"],
+      ["Label", { kind: "project", ref: "acme/web" }, "fixme"],
+      ["Label", { kind: "project", ref: "acme/api" }, "legacy"],
+      ["Label", { kind: "project", ref: "acme/web" }, "not-there"],
+    ]);
+    const read = await readTargets(api, targets);
+    // Each the label its owner holds under that name, by the id the Label resource's import takes; the one not there is said.
+    expect(read.declarations.map((declaration) => declaration.key.replace(/\/\d+\/labels\//, "/<owner>/labels/")).sort()).toEqual(
+      [`Label groups/<owner>/labels/${group.id}`, `Label projects/<owner>/labels/${web.id}`, `Label projects/<owner>/labels/${api2.id}`].sort(),
+    );
+    expect(read.skipped.map((skip) => `${skip.what}: ${skip.why}`)).toContainEqual(expect.stringMatching(/label not-there: not a label of project acme\/web/));
+  });
 });
 
 describe("platform-import --from-terraform: CI/CD variables", () => {

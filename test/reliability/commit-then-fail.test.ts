@@ -505,6 +505,25 @@ const cases: CommitCase[] = [
       },
     };
   })(),
+
+  (() => {
+    let name = "";
+    return {
+      name: "Label",
+      provider: providers.Label,
+      async declare() {
+        name = next("label");
+        return { group: "acme", name, color: "teal", description: "lost answer" };
+      },
+      writes: [{ method: "POST", path: /^\/api\/v4\/groups\/acme\/labels$/ }],
+      async verify(created) {
+        const labels = await api().list<{ id: number; name: string }>(apiPath`/groups/${"acme"}/labels`, { include_ancestor_groups: false });
+        const ids = labels.filter((label) => label.name === name).map((label) => label.id);
+        expect(ids).toEqual([created.outs.labelId]);
+        expect(created.id).toBe(`groups/acme/labels/${ids[0]}`);
+      },
+    };
+  })(),
 ];
 
 /** The fault plan that hits each write of the create once with `kind`. */

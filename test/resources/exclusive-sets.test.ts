@@ -1,5 +1,5 @@
 /**
- * The five exclusive sets through `providers.<Name>`, as the engine calls them,
+ * The exclusive sets through `providers.<Name>`, as the engine calls them,
  * against the emulator over HTTP: create removes nothing; a refresh (read)
  * records, by name, exactly the objects neither kept nor ignored, as outputs
  * and as inputs (so the next preview names them); update removes exactly the
@@ -11,7 +11,7 @@ import { useEmulator } from "../support";
 
 const server = useEmulator();
 
-type Kind = "ExclusiveBadges" | "ExclusiveSamlGroupLinks" | "ExclusivePipelineSchedules" | "ExclusiveGroupIntegrations" | "ExclusiveUpstreams";
+type Kind = "ExclusiveBadges" | "ExclusiveSamlGroupLinks" | "ExclusivePipelineSchedules" | "ExclusiveGroupIntegrations" | "ExclusiveUpstreams" | "ExclusiveLabels";
 
 /** One object made out of band: its key as the collection knows it, and how a program's `keep` names it. */
 interface Made {
@@ -114,6 +114,17 @@ const cases: CollectionCase[] = [
     present: async (api) => (await api.get<{ id: number }[]>(apiPath`/virtual_registries/container/registries/${registry}/upstreams`)).map((u) => String(u.id)),
     ignore: ["legacy-*"],
     entry: (made, label) => ({ upstreamId: Number(made.key), name: label, url: expect.stringMatching(/^https:\/\/registry-\d+\.example\.com$/), registryUpstreamId: expect.any(Number) }),
+  },  {
+    kind: "ExclusiveLabels",
+    owner: () => ({ group: "acme/platform" }),
+    async make(api, label) {
+      const made = await api.post<{ id: number }>(apiPath`/groups/${"acme/platform"}/labels`, { name: label, color: "#336699" });
+      return { key: String(made.id), keepValue: label === "kept" ? `groups/acme%2Fplatform/labels/${made.id}` : made.id };
+    },
+    // The group's own labels (its ancestors' are never the set's).
+    present: async (api) => (await api.list<{ id: number }>(apiPath`/groups/${"acme/platform"}/labels`, { include_ancestor_groups: false })).map((l) => String(l.id)),
+    ignore: ["legacy-*"],
+    entry: (made, label) => ({ labelId: Number(made.key), name: label, color: "#336699" }),
   },
 ];
 
@@ -178,7 +189,7 @@ for (const collection of cases) {
       expect(next.failures ?? []).toEqual([]);
       const deletes = next.inputs.deletes as string[];
       expect(deletes).toHaveLength(1);
-      expect(deletes[0]).toMatch(/^(badge|SAML group link|pipeline schedule|integration|upstream) /);
+      expect(deletes[0]).toMatch(/^(badge|SAML group link|pipeline schedule|integration|upstream|label) /);
       expect(deletes[0]).toContain(made["stray-before"]!.key.replace("?provider=", "` of provider "));
       if (collection.kind === "ExclusiveBadges") expect(deletes[0]).toBe(`badge ${made["stray-before"]!.key} \`stray-before\``);
       // After the `up`, the recorded inputs are these (`unexpected: []`): the next check names nothing, and the diff is none.

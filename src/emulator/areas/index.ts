@@ -30,6 +30,7 @@ import { starringArea } from "./starring";
 import { usersArea } from "./users";
 import { virtualRegistriesArea } from "./virtual-registries";
 import { ciVariablesArea } from "./ci-variables";
+import { labelsArea } from "./labels";
 
 export const areas: readonly EmulatorArea[] = [
   metadataArea,
@@ -56,4 +57,5 @@ export const areas: readonly EmulatorArea[] = [
   issuesArea,
   ciVariablesArea,
   hooksArea,
+  labelsArea,
 ];

@@ -67,7 +67,7 @@ export function renderMarkdown(text: string): string {
     .join("\n");
 }
 
-export function presentLabel(label: LabelRecord): Body {
+export function presentLabel(label: Omit<LabelRecord, "projectId">): Body {
   return {
     id: label.id,
     name: label.name,

@@ -29,12 +29,18 @@ const currentUser = route("GET", "/user", {}, (ctx) => {
 
 /**
  * `GET /users?username=<name>`: the one user with that username (case-insensitive), or none,
- * as `UserBasic` (id, username, name, state, locked, avatar_url, web_url). Real servers have
- * many more filters; only the username lookup is served here.
+ * as `UserBasic` (id, username, name, state, locked, avatar_url, web_url); `search`: users
+ * whose username or name contains the text (any case), or whose email is it. Real servers
+ * have many more filters; only these two are served here.
  */
-const findUsers = route("GET", "/users", { params: { username: { type: "string" } }, paginated: true }, (ctx) => {
-  const { username } = ctx.params;
-  const found = username === undefined ? ctx.state.users : ctx.state.users.filter((user) => user.username.toLowerCase() === username.toLowerCase());
+const findUsers = route("GET", "/users", { params: { username: { type: "string" }, search: { type: "string" } }, paginated: true }, (ctx) => {
+  const { username, search } = ctx.params;
+  const text = search?.toLowerCase();
+  const found = ctx.state.users.filter(
+    (user) =>
+      (username === undefined || user.username.toLowerCase() === username.toLowerCase()) &&
+      (text === undefined || [user.username, user.name].some((part) => part.toLowerCase().includes(text)) || user.email.toLowerCase() === text),
+  );
   const basicFields = ["id", "username", "name", "state", "locked", "avatar_url", "web_url"];
   const basic = (user: User) => Object.fromEntries(Object.entries(presentUser(user, ctx.state.instance)).filter(([key]) => basicFields.includes(key)));
   return paginate(ctx, found, { present: basic });
