@@ -100,6 +100,8 @@ export interface Rule {
 export interface RuleFacts {
   /** The verified user: the token's, or the apply identity's. */
   username: string;
+  /** Its numeric id, where a rule reads its role. */
+  userId: number;
   isAdmin: boolean;
   /** The existing object's id, for a rule of the object. */
   id?: string;

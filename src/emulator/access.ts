@@ -3,7 +3,10 @@
  * enough for a client to meet the same 404s and 403s:
  * - effective access = the highest of the direct membership and the
  *   memberships inherited from ancestor groups (a project also inherits from
- *   its group chain);
+ *   its group chain), and of the shares of those (a group invited into a
+ *   group or a project gives its members, direct and inherited, their role
+ *   there but at most the share's; shares do not pass on through the invited
+ *   group's own shares; an expired share gives nothing);
  * - administrators see and may do everything;
  * - public resources are readable by everyone (anonymous included), internal
  *   ones by any signed-in user, private ones by members only;
@@ -14,6 +17,7 @@ import {
   AccessLevel,
   type EmulatorState,
   type Group,
+  type GroupLink,
   type Members,
   type Project,
   type User,
@@ -29,16 +33,34 @@ function openByVisibility(visibility: Visibility, user: User | null): boolean {
   return visibility === "public" || (visibility === "internal" && user !== null);
 }
 
-/** Highest membership in the group or any of its ancestors (0 for none). */
-export function groupAccessLevel(state: EmulatorState, user: User | null, group: Group): number {
-  if (!user) return AccessLevel.NoAccess;
+/** Highest membership in the group or any of its ancestors, shares left out (0 for none). */
+function membershipLevel(state: EmulatorState, user: User, group: Group): number {
   return Math.max(...state.selfAndAncestors(group).map((g) => directLevel(g.members, user)));
 }
 
-/** Highest of the project membership and the group chain's memberships. */
+/** The highest role the shares give the user: their membership of each invited group, at most the share's role. */
+function sharedLevel(state: EmulatorState, user: User, links: readonly GroupLink[] | undefined): number {
+  const today = state.now().slice(0, 10);
+  let level: number = AccessLevel.NoAccess;
+  for (const link of links ?? []) {
+    const invited = state.groupById(link.groupId);
+    if (!invited || (link.expiresAt !== null && link.expiresAt <= today)) continue;
+    level = Math.max(level, Math.min(link.access, membershipLevel(state, user, invited)));
+  }
+  return level;
+}
+
+/** Highest membership in the group or any of its ancestors, their shares included (0 for none). */
+export function groupAccessLevel(state: EmulatorState, user: User | null, group: Group): number {
+  if (!user) return AccessLevel.NoAccess;
+  const chain = state.selfAndAncestors(group);
+  return Math.max(membershipLevel(state, user, group), ...chain.map((g) => sharedLevel(state, user, g.sharedWith)));
+}
+
+/** Highest of the project membership, the project's shares and the group chain's memberships and shares. */
 export function projectAccessLevel(state: EmulatorState, user: User | null, project: Project): number {
   if (!user) return AccessLevel.NoAccess;
-  return Math.max(directLevel(project.members, user), groupAccessLevel(state, user, state.namespaceOf(project)));
+  return Math.max(directLevel(project.members, user), sharedLevel(state, user, project.sharedWith), groupAccessLevel(state, user, state.namespaceOf(project)));
 }
 
 export function canReadProject(state: EmulatorState, user: User | null, project: Project): boolean {

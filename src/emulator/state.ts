@@ -66,6 +66,14 @@ export interface User {
 /** Direct memberships: user id (as a JSON object key) → access level. */
 export type Members = Record<string, number>;
 
+/** A group invited into a group or a project (a share): its members get up to `access` there. */
+export interface GroupLink {
+  groupId: number;
+  access: number;
+  /** `YYYY-MM-DD`, or null: the share never ends. */
+  expiresAt: string | null;
+}
+
 export interface Group {
   id: number;
   name: string;
@@ -77,6 +85,8 @@ export interface Group {
   /** Hosted offering: the subscription tier of a top-level group (null: the instance's tier). */
   tier: Tier | null;
   members: Members;
+  /** The groups this group is shared with (absent: none). */
+  sharedWith?: GroupLink[];
   /** Full paths this group had before a rename; requests using them are redirected. */
   formerPaths: string[];
 }
@@ -101,6 +111,8 @@ export interface Project {
   /** Tag names of the repository (absent in older state files: then only `latestTag`, if any). */
   tags?: string[];
   members: Members;
+  /** The groups this project is shared with (absent: none). */
+  sharedWith?: GroupLink[];
   formerPaths: string[];
   /** Who sees the container registry (`container_registry_access_level`); absent: "enabled". */
   containerRegistryAccessLevel?: "enabled" | "private" | "disabled";

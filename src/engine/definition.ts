@@ -94,6 +94,16 @@ export function outputValues(outputs: OutputsDeclaration, live: Live, args: Reco
 }
 
 
+/**
+ * What a step gives or takes, in the words a reviewer reads, for a kind whose
+ * fields do not say it plainly (a membership: "gives alice Maintainer on
+ * project acme/web, was Developer"). From the step's inputs before and after
+ * (`before` absent for a create, `after` for a delete; a value known only at
+ * apply is the engine's unknown marker) and its owner in words; undefined when
+ * there is nothing to say. The review shows it beside the step.
+ */
+export type StepWords = (step: { before?: Record<string, unknown>; after?: Record<string, unknown>; owner: string }) => string | undefined;
+
 /** What every resource declares, whatever its kind. */
 interface ResourceBase<S extends z.ZodObject, L extends Live, O extends OutputsDeclaration<L, z.output<S>>> {
   /** The class name, also the key in `providers`. */
@@ -102,7 +112,7 @@ interface ResourceBase<S extends z.ZodObject, L extends Live, O extends OutputsD
    * How the review names the kind (`badge`, `SAML group link`, `only-these set
    * of badges`), and for an only-these set the objects it deletes (`badge`).
    */
-  words: { noun: string; memberNoun?: string };
+  words: { noun: string; memberNoun?: string; says?: StepWords };
   /**
    * For an object whose owner a change can take over (a schedule's pipelines
    * run as its owner): the input that takes it and the output that names the

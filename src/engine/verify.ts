@@ -232,6 +232,7 @@ async function brokenRules(ctx: EngineContext, reads: RunReads, user: UserFacts,
   const shared = sharingReads(ctx);
   const facts = {
     username: user.username,
+    userId: user.id,
     isAdmin: user.isAdmin,
     ...(id !== undefined ? { id } : {}),
     async roleShortfall(group: string | number, role: Role, purpose: string): Promise<string | undefined> {

@@ -155,3 +155,4 @@ export { getProjectHooks, getProjectHooksOutput, getGroupHooks, getGroupHooksOut
 export { getGroupSubgroups, getGroupSubgroupsOutput, getGroupDescendants, getGroupDescendantsOutput } from "./groups";
 export { getLabels, getLabelsOutput, type LabelInfo } from "./labels";
 export { getUser, getUserOutput, getUsers, getUsersOutput, type UserInfo } from "./users";
+export { getGroupMembers, getGroupMembersOutput, getProjectMembers, getProjectMembersOutput, type MemberInfo } from "./members";

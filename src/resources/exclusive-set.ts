@@ -131,7 +131,7 @@ function globPattern(glob: string): RegExp {
 const globPatterns = new Map<string, RegExp>();
 
 /** The objects to record: neither kept nor matched by an ignore pattern. */
-function strays<A extends Record<string, unknown>>(collection: CollectionDeclaration<A>, args: CommonInputs, entries: Entry[]): Entry[] {
+export function strays<A extends Record<string, unknown>>(collection: CollectionDeclaration<A>, args: CommonInputs, entries: Entry[]): Entry[] {
   const kept = new Set(args.keep.map((value) => collection.keptKey(value)).filter((key) => key !== undefined));
   const patterns = (args.ignore ?? []).map(globPattern);
   return entries.filter((entry) => {

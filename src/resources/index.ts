@@ -29,6 +29,12 @@ import { groupHookDefinition } from "./group-hook";
 import { groupDefinition } from "./group";
 import { labelDefinition } from "./label";
 import { exclusiveLabelsDefinition } from "./exclusive-labels";
+import { groupMemberDefinition } from "./group-member";
+import { projectMemberDefinition } from "./project-member";
+import { exclusiveGroupMembersDefinition } from "./exclusive-group-members";
+import { exclusiveProjectMembersDefinition } from "./exclusive-project-members";
+import { groupShareDefinition } from "./group-share";
+import { projectShareDefinition } from "./project-share";
 
 export const definitions = {
   Badge: badgeDefinition,
@@ -62,6 +68,12 @@ export const definitions = {
   Group: groupDefinition,
   Label: labelDefinition,
   ExclusiveLabels: exclusiveLabelsDefinition,
+  GroupMember: groupMemberDefinition,
+  ProjectMember: projectMemberDefinition,
+  ExclusiveGroupMembers: exclusiveGroupMembersDefinition,
+  ExclusiveProjectMembers: exclusiveProjectMembersDefinition,
+  GroupShare: groupShareDefinition,
+  ProjectShare: projectShareDefinition,
 } satisfies Record<string, AnyResourceDefinition>;
 
 export type ResourceKind = keyof typeof definitions;

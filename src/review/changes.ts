@@ -600,6 +600,8 @@ function changeOf(step: PreviewStep, kind: ChangeKind): Change {
     if (settingsTakenOver(step.newState)) change.note = "the settings exist: each declared one before (as the preview read it) and after";
   }
   if (kind === "takeover") Object.assign(change, takeoverFields(step, terms));
+  const said = kind === "drift" ? undefined : stepWords(step, kind, terms, change.owner);
+  if (said) change.note = change.note === undefined ? said : `${change.note}; ${said}`;
   const ownership = kind === "update" ? ownershipChange(step, terms) : undefined;
   if (ownership) {
     if (ownership.note) change.note = ownership.note;
@@ -644,6 +646,14 @@ function deletionFacts(state: StepState | null | undefined, terms: KindTerms): P
         ? `the server deletes it at once, with ${takes}: nothing can be restored`
         : `with ${takes} (whether the server deletes it at once or marks it for deletion is not known: the state does not say)`;
   return { takes: counts.length > 0 || !known ? takes : undefined, note: how, ...(mode?.delayed === true ? { marks: true as const } : {}) };
+}
+
+/** What the step gives or takes, where its kind says it in words (`words.says`). */
+function stepWords(step: PreviewStep, kind: ChangeKind, terms: KindTerms, owner: string): string | undefined {
+  if (!terms.says) return undefined;
+  const before = kind === "create" || kind === "takeover" ? undefined : step.oldState?.inputs;
+  const after = kind === "delete" ? undefined : step.newState?.inputs;
+  return terms.says({ ...(before ? { before } : {}), ...(after ? { after } : {}), owner });
 }
 
 /** The changes of one step: none, one, or (an exclusive set) one per object it deletes besides its own. */

@@ -4,7 +4,7 @@
  * (`words`, `ownership`), the properties never to show from the declared
  * secret traits.
  */
-import { type AnyResourceDefinition, type FieldTraits, type OutputsDeclaration, outputTraits } from "../engine/definition";
+import { type AnyResourceDefinition, type FieldTraits, type OutputsDeclaration, outputTraits, type StepWords } from "../engine/definition";
 import { TAKEOVER_KEY } from "../engine/envelope";
 import { definitions } from "../resources";
 
@@ -16,6 +16,8 @@ export interface KindTerms {
   noun: string;
   /** For an exclusive set: the objects it deletes (`badge`). */
   memberNoun?: string;
+  /** What a step gives or takes, in words, where the kind says it (a membership's role). */
+  says?: StepWords;
   /** Properties whose values are never shown, even where the CLI would. */
   secretProperties: ReadonlySet<string>;
   /** Properties the server never shows (a hook's token): what is applied cannot be read back, so a change made outside the program is not seen. */
@@ -57,6 +59,7 @@ export function termsOf(kind: string): KindTerms {
     defined: definition !== undefined,
     noun: definition?.words.noun ?? "resource",
     memberNoun: definition?.words.memberNoun,
+    ...(definition?.words.says ? { says: definition.words.says } : {}),
     secretProperties,
     writeOnlyProperties,
     // A group with no parent is a top-level group: the instance's.

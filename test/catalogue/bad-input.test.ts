@@ -651,6 +651,52 @@ const catalogue: Record<ResourceName, ResourceCatalogue> = {
       ["unexpected declared", { unexpected: [{ labelId: 3 }] }, "unexpected", /unexpected: is recorded by `pulumi refresh`, not declared/],
     ],
   },
+  GroupMember: {
+    valid: { group: "acme", user: "outsider", accessLevel: "developer" },
+    cases: [
+      ["no user", { user: undefined }, "user", /user: is required: a user id or a username such as alice/],
+      ["a user with a slash", { user: "a/b" }, "user", /user: must be a user id or a username such as alice/],
+      ["a role by an unknown name", { accessLevel: "admin" }, "accessLevel", /accessLevel: must be a role \(guest, planner, reporter, developer, maintainer, owner\)/],
+      ["no access at all", { accessLevel: 0 }, "accessLevel", /accessLevel: must be a role .* or one of the access levels 10, 15, 20, 30, 40, 50/],
+      ["an expiry that is no date", { expiresAt: "2027-13-45" }, "expiresAt", /expiresAt: must be a date as YYYY-MM-DD/],
+      ["a custom role of id 0", { memberRoleId: 0 }, "memberRoleId", /memberRoleId: .*(>0|positive)/],
+    ],
+  },
+  ProjectMember: {
+    valid: { project: "acme/web", user: 6, accessLevel: 30 },
+    cases: [
+      ["no project", { project: undefined }, "project", /project: .*(required|numeric id or a full path)/],
+      ["a fractional user id", { user: 1.5 }, "user", /user: must be a user id or a username such as alice/],
+      ["a role given as a level no role has", { accessLevel: 35 }, "accessLevel", /accessLevel: must be a role/],
+      ["an expiry with a time", { expiresAt: "2027-01-01T00:00:00Z" }, "expiresAt", /expiresAt: must be a date as YYYY-MM-DD/],
+    ],
+  },
+  ExclusiveGroupMembers: {
+    valid: { group: "acme", keep: [7, "groups/acme/members/3"] },
+    cases: [
+      ["a member given by username", { keep: ["alice"] }, "keep", /keep\.0: "alice" does not name a group member; give a GroupMember's userId or id/],
+      ["no keep", { keep: undefined }, "keep", /keep: .*expected array/],
+    ],
+  },
+  ExclusiveProjectMembers: {
+    valid: { project: "acme/web", keep: [] },
+    cases: [["a user id of 0", { keep: [0] }, "keep", /keep\.0: 0 does not name a project member; give a ProjectMember's userId or id/]],
+  },
+  GroupShare: {
+    valid: { group: "acme/platform", sharedWith: "beta", groupAccess: "developer" },
+    cases: [
+      ["no invited group", { sharedWith: undefined }, "sharedWith", /sharedWith: .*(required|numeric id or a full path)/],
+      ["an invited group that is no path", { sharedWith: "be ta" }, "sharedWith", /sharedWith: must be a numeric id or a full path/],
+      ["a role by an unknown name", { groupAccess: "admin" }, "groupAccess", /groupAccess: must be a role/],
+    ],
+  },
+  ProjectShare: {
+    valid: { project: "acme/web", sharedWith: 2, groupAccess: 20 },
+    cases: [
+      ["a role of 0", { groupAccess: 0 }, "groupAccess", /groupAccess: must be a role/],
+      ["an expiry that is no date", { expiresAt: "soon" }, "expiresAt", /expiresAt: must be a date as YYYY-MM-DD/],
+    ],
+  },
 };
 
 // ---------------------------------------------------------------------------
@@ -928,7 +974,7 @@ const resourcePathStrings: [ResourceName, Record<string, unknown>, string[]][] =
   .map(([name, { valid }]): [ResourceName, Record<string, unknown>, string[]] => {
     const inputs = name === "GroupIntegration" ? { ...valid, ...MATTERMOST } : valid;
     // A group's new path becomes its address once renamed.
-    const extra = name === "SamlGroupLink" ? ["samlGroupName"] : name === "SamlIdentity" ? ["externUid"] : name === "GroupSettings" ? ["path"] : name === "Group" ? ["parent", "path"] : name.endsWith("Variable") ? ["key"] : [];
+    const extra = name === "SamlGroupLink" ? ["samlGroupName"] : name === "SamlIdentity" ? ["externUid"] : name === "GroupSettings" ? ["path"] : name === "Group" ? ["parent", "path"] : name.endsWith("Variable") ? ["key"] : name === "GroupMember" || name === "ProjectMember" ? ["user"] : name === "GroupShare" || name === "ProjectShare" ? ["sharedWith"] : [];
     return [name, inputs, [...["project", "group"].filter((key) => typeof inputs[key] === "string"), ...extra]];
   })
   .filter(([, , properties]) => properties.length > 0);
@@ -978,6 +1024,8 @@ const callCases: CallCase[] = [
   ["getSamlGroupLink", platform.getSamlGroupLink, { ...group, samlGroupName: "devs" }, ["group", "samlGroupName"]],
   ["getStarredProjects", platform.getStarredProjects, { user: "alice" }, ["user"]],
   ["getStarrers", platform.getStarrers, project, ["project"]],
+  ["getGroupMembers", platform.getGroupMembers, { ...group, all: true }, ["group"]],
+  ["getProjectMembers", platform.getProjectMembers, project, ["project"]],
   ["getRegistryRepositories", platform.getRegistryRepositories, project, ["project"]],
   ["getRegistryRepositories of a group", platform.getRegistryRepositories, group, ["group"]],
   ["getRegistryTags", platform.getRegistryTags, { ...project, repositoryId: 1 }, ["project"]],

@@ -39,6 +39,21 @@ async function createAs(user: string, resource: ResourceName, inputs: Record<str
   );
 }
 
+/** ExclusiveProjectMembers as `user`, after a refresh that recorded a member: the update that removes it, and the error it ends in. */
+async function removeMembersAs(user: string, inputs: Record<string, unknown>): Promise<Error> {
+  await server.configureProviders(user);
+  const { inputs: checked } = await providers.ExclusiveProjectMembers.check({}, inputs);
+  const { id, outs } = await providers.ExclusiveProjectMembers.create(checked);
+  const { props } = await providers.ExclusiveProjectMembers.read(id, outs);
+  expect((props!.unexpected as unknown[]).length).toBeGreaterThan(0);
+  return providers.ExclusiveProjectMembers.update(id, props!, checked).then(
+    () => {
+      throw new Error("ExclusiveProjectMembers removed the members");
+    },
+    (error: Error) => error,
+  );
+}
+
 /**
  * An exclusive set as `user`, after a refresh that recorded an object made by
  * the administrator: the update that removes it, and the error it ends in.
@@ -196,6 +211,15 @@ describe("a role too low", () => {
     ["ProjectHook by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "ProjectHook", { project: "acme/web", url: "https://ci.example.test/hooks" }), /at least the Maintainer role on project acme\/web/)],
     ["GroupHook by a Maintainer (needs Owner)", async () => expectExplained(await createAs("maintainer", "GroupHook", { group: "acme", url: "https://ci.example.test/hooks" }), /the Owner role, with the group on the Premium or Ultimate tier \(group webhooks\) on group acme/)],
     ["a group Label by a Guest (needs Planner)", async () => expectExplained(await createAs("guest", "Label", { group: "acme", name: "guest-label", color: "red" }), /at least the Planner role \(Reporter on servers without Planner\) on group acme/)],
+    ["GroupMember by a Maintainer (needs Owner)", async () => expectExplained(await createAs("maintainer", "GroupMember", { group: "acme", user: "outsider", accessLevel: "guest" }), /the Owner role on group acme/)],
+    ["ProjectMember by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "ProjectMember", { project: "acme/web", user: "outsider", accessLevel: "guest" }), /at least the Maintainer role on project acme\/web/)],
+    ["a ProjectMember given the Owner role by a Maintainer (needs Owner)", async () => expectExplained(await createAs("maintainer", "ProjectMember", { project: "acme/web", user: "outsider", accessLevel: "owner" }), /the Owner role on project acme\/web/)],
+    ["a GroupShare by a Maintainer (needs Owner)", async () => expectExplained(await createAs("maintainer", "GroupShare", { group: "acme", sharedWith: "beta", groupAccess: "guest" }), /the Owner role on group acme/)],
+    ["a ProjectShare by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "ProjectShare", { project: "acme/web", sharedWith: "beta", groupAccess: "guest" }), /at least the Maintainer role on project acme\/web/)],
+    ["ExclusiveProjectMembers removing a member by a Developer (needs Maintainer; refused at the update that removes it)", async () => {
+      await server.as().post(apiPath`/projects/${"acme/web"}/members`, { username: "outsider", access_level: 10 });
+      return expectExplained(await removeMembersAs("dev", { project: "acme/web", keep: [] }), /at least the Maintainer role on project acme\/web/);
+    }],
   ]);
 });
 

@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { describe, expectTypeOf, it } from "vitest";
 import type {
-  AcceptedRun, AccessLevelName, ApplicationSettings, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, DeletionMode, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusiveLabels, ExclusivePipelineSchedules, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, Group, GroupHook, GroupIntegration, GroupSettings, GroupVariable, InstanceVariable, IntegrationSlug, Label, MergeRequest, PipelineSchedule, PipelineScheduleRun, ProjectHook, ProjectStar, ProjectVariable, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry,
+  AcceptedRun, AccessLevelName, ApplicationSettings, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, DeletionMode, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusiveLabels, ExclusivePipelineSchedules, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, Group, GroupHook, GroupIntegration, GroupSettings, GroupVariable, InstanceVariable, IntegrationSlug, Label, MergeRequest, PipelineSchedule, PipelineScheduleRun, ProjectHook, ProjectStar, ProjectVariable, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry, GroupMember, ProjectMember, ExclusiveGroupMembers, ExclusiveProjectMembers, GroupShare, ProjectShare,
 } from "pulumi-platform";
 
 describe("resource class members", () => {
@@ -287,5 +287,40 @@ describe("resource class members", () => {
     expectTypeOf<ExclusiveLabels["keep"]>().toEqualTypeOf<pulumi.Output<(string | number)[]>>();
     expectTypeOf<ExclusiveLabels["ignore"]>().toEqualTypeOf<pulumi.Output<string[] | undefined>>();
     expectTypeOf<ExclusiveLabels["unexpected"]>().toEqualTypeOf<pulumi.Output<ExclusiveSetEntry[]>>();
+  });
+  it("GroupMember", () => {
+    expectTypeOf<GroupMember["group"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<GroupMember["user"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<GroupMember["accessLevel"]>().toEqualTypeOf<pulumi.Output<"guest" | "planner" | "reporter" | "developer" | "maintainer" | "owner" | number>>();
+    expectTypeOf<GroupMember["expiresAt"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<GroupMember["memberRoleId"]>().toEqualTypeOf<pulumi.Output<number | undefined>>();
+    expectTypeOf<GroupMember["userId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<GroupMember["username"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<GroupMember["userState"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<GroupMember["membershipState"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<GroupMember["createdBy"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+    expectTypeOf<GroupMember["createdAt"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+  });
+  it("ProjectMember", () => {
+    expectTypeOf<ProjectMember["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<ProjectMember["user"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<ProjectMember["accessLevel"]>().toEqualTypeOf<pulumi.Output<"guest" | "planner" | "reporter" | "developer" | "maintainer" | "owner" | number>>();
+    expectTypeOf<ProjectMember["userId"]>().toEqualTypeOf<pulumi.Output<number>>();
+  });
+  it("ExclusiveGroupMembers and ExclusiveProjectMembers", () => {
+    expectTypeOf<ExclusiveGroupMembers["group"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<ExclusiveGroupMembers["keep"]>().toEqualTypeOf<pulumi.Output<(string | number)[]>>();
+    expectTypeOf<ExclusiveGroupMembers["unexpected"]>().toEqualTypeOf<pulumi.Output<ExclusiveSetEntry[]>>();
+    expectTypeOf<ExclusiveProjectMembers["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<ExclusiveProjectMembers["ignore"]>().toEqualTypeOf<pulumi.Output<string[] | undefined>>();
+  });
+  it("GroupShare and ProjectShare", () => {
+    expectTypeOf<GroupShare["group"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<GroupShare["sharedWith"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<GroupShare["groupAccess"]>().toEqualTypeOf<pulumi.Output<"guest" | "planner" | "reporter" | "developer" | "maintainer" | "owner" | number>>();
+    expectTypeOf<GroupShare["expiresAt"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<GroupShare["sharedWithGroupId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<ProjectShare["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<ProjectShare["sharedWithPath"]>().toEqualTypeOf<pulumi.Output<string | null>>();
   });
 });

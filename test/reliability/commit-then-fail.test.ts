@@ -524,6 +524,59 @@ const cases: CommitCase[] = [
       },
     };
   })(),
+
+  (() => {
+    let user = "";
+    return {
+      name: "ProjectMember",
+      provider: providers.ProjectMember,
+      async declare() {
+        const { state } = server.emulator;
+        user = next("member");
+        state.users.push({ id: state.nextId("users"), username: user, name: user, email: `${user}@example.test`, isAdmin: false, tokens: [], createdAt: "2024-01-01T00:00:00.000Z" });
+        return { project: "acme/web", user, accessLevel: "developer" };
+      },
+      writes: [{ method: "POST", path: /^\/api\/v4\/projects\/acme%2Fweb\/members$/ }],
+      async verify(created) {
+        const members = await api().list<{ id: number; username: string; access_level: number }>(apiPath`/projects/${"acme/web"}/members`);
+        const mine = members.filter((member) => member.username === user);
+        expect(mine.map((member) => member.access_level)).toEqual([30]);
+        expect(created.id).toBe(`projects/acme%2Fweb/members/${mine[0]!.id}`);
+      },
+    };
+  })(),
+  (() => {
+    let name = "";
+    return {
+      name: "ProjectHook",
+      provider: providers.ProjectHook,
+      async declare() {
+        name = next("hook");
+        return { project: "acme/web", name, url: "https://ci.example.test/hooks/commit", token: "commit-token" };
+      },
+      writes: [{ method: "POST", path: /^\/api\/v4\/projects\/[^/]+\/hooks$/ }],
+      async verify(created) {
+        const hooks = await api().list<{ id: number; name: string }>(apiPath`/projects/${"acme/web"}/hooks`);
+        const ids = hooks.filter((hook) => hook.name === name).map((hook) => hook.id);
+        expect(ids).toEqual([created.outs.hookId]);
+        expect(created.id).toBe(`projects/acme%2Fweb/hooks/${ids[0]}`);
+      },
+    };
+  })(),
+
+  {
+    name: "ProjectShare",
+    provider: providers.ProjectShare,
+    async declare() {
+      return { project: "acme/api", sharedWith: "beta", groupAccess: "reporter" };
+    },
+    writes: [{ method: "POST", path: /^\/api\/v4\/projects\/acme%2Fapi\/share$/ }],
+    async verify(created) {
+      const project = await api().get<{ shared_with_groups: { group_full_path: string; group_access_level: number }[] }>(apiPath`/projects/${"acme/api"}`);
+      expect(project.shared_with_groups.filter((share) => share.group_full_path === "beta").map((share) => share.group_access_level)).toEqual([20]);
+      expect(created.id).toMatch(/^projects\/acme%2Fapi\/share\/\d+$/);
+    },
+  },
 ];
 
 /** The fault plan that hits each write of the create once with `kind`. */

@@ -31,6 +31,8 @@ import { usersArea } from "./users";
 import { virtualRegistriesArea } from "./virtual-registries";
 import { ciVariablesArea } from "./ci-variables";
 import { labelsArea } from "./labels";
+import { membersArea } from "./members";
+import { sharingArea } from "./sharing";
 
 export const areas: readonly EmulatorArea[] = [
   metadataArea,
@@ -58,4 +60,6 @@ export const areas: readonly EmulatorArea[] = [
   ciVariablesArea,
   hooksArea,
   labelsArea,
+  membersArea,
+  sharingArea,
 ];

@@ -60,6 +60,7 @@ import {
   type GroupSettingsRecord,
 } from "./model";
 import { listGroupsBelowRoute, listGroupsRoute } from "./list";
+import { presentSharedWithGroups } from "../sharing/model";
 import { AVATAR_FORMAT_REFUSAL, AVATAR_MAX_BYTES, avatarMediaType, isAvatarImage } from "./avatar";
 
 // ---------------------------------------------------------------------------
@@ -214,7 +215,7 @@ export function presentGroup(state: EmulatorState, group: Group, options: { stat
 export function presentGroupDetail(ctx: RequestContext<unknown>, group: Group, withProjects: boolean, withCustomAttributes = false): Record<string, unknown> {
   const { state, user } = ctx;
   const body = presentGroup(state, group, { customAttributes: withCustomAttributes && user?.isAdmin === true });
-  body.shared_with_groups = [];
+  body.shared_with_groups = presentSharedWithGroups(state, group.sharedWith);
   const canAdminGroup = hasGroupAccess(state, user, group, AccessLevel.Owner);
   if (canAdminGroup) body.runners_token = runnersToken(group);
   if (group.parentId === null && canAdminGroup) body.enabled_git_access_protocol = settingsOf(state, group).enabled_git_access_protocol;

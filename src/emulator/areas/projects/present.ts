@@ -9,6 +9,7 @@ import { groupAccessLevel, hasProjectAccess } from "../../access";
 import { containerRegistryStore, registryAccessLevelOf, registryHost } from "../container-registry/model";
 import { AccessLevel, defineStore, type EmulatorState, type Project, type User } from "../../state";
 import { starCountOf } from "../starring/model";
+import { presentSharedWithGroups } from "../sharing/model";
 
 // ---------------------------------------------------------------------------
 // What the core model of a project lacks: topics, features, archiving, times
@@ -200,7 +201,7 @@ export function presentProject(state: EmulatorState, project: Project, viewer: P
     ...(details.issuesEnabled ? { open_issues_count: 0 } : {}),
     updated_at: details.updatedAt,
     public_jobs: true,
-    shared_with_groups: [],
+    shared_with_groups: presentSharedWithGroups(state, project.sharedWith),
     only_allow_merge_if_pipeline_succeeds: false,
     allow_merge_on_skipped_pipeline: false,
     request_access_enabled: true,

@@ -1,4 +1,5 @@
 /** The current user: `GET /user`. */
+import { notFound } from "../../errors";
 import { paginate, requireUser, route, ok } from "../../router";
 import { type EmulatorArea } from "../../area";
 import type { InstanceInfo, User } from "../../state";
@@ -9,7 +10,7 @@ export function presentUser(user: User, instance: InstanceInfo): Record<string, 
     id: user.id,
     username: user.username,
     name: user.name,
-    state: "active",
+    state: user.blocked ? "blocked" : "active",
     locked: false,
     avatar_url: null,
     web_url: `https://${instance.host}/${user.username}`,
@@ -46,4 +47,13 @@ const findUsers = route("GET", "/users", { params: { username: { type: "string" 
   return paginate(ctx, found, { present: basic });
 });
 
-export const usersArea: EmulatorArea = { name: "users", routes: [currentUser, findUsers] };
+/** `GET /users/:id`: one user as `UserBasic` (`404 User Not Found` for an unknown id). */
+const oneUser = route("GET", "/users/:id", { params: { id: { type: "integer", required: true } } }, (ctx) => {
+  requireUser(ctx);
+  const user = ctx.state.userById(ctx.params.id);
+  if (!user) throw notFound("User");
+  const basicFields = ["id", "username", "name", "state", "locked", "avatar_url", "web_url"];
+  return ok(Object.fromEntries(Object.entries(presentUser(user, ctx.state.instance)).filter(([key]) => basicFields.includes(key))));
+});
+
+export const usersArea: EmulatorArea = { name: "users", routes: [currentUser, findUsers, oneUser] };

@@ -1,0 +1,116 @@
+/**
+ * The generic part of GroupShare and ProjectShare: a group invited into a
+ * group or a project, whose members get their role there, at most
+ * `groupAccess`. The REST API has no update of a share: every change makes a
+ * new one (a replacement, the old one removed first: one share per group).
+ */
+import { z } from "zod";
+import { field } from "../api/fields";
+import { parsedId } from "../api/id-form";
+import { isoDate, levelOf, memberAccessLevel, roleName, type MemberRoleName } from "../api/members";
+import { ownerReference, type OwnerKind } from "../api/owner";
+import { createShare, groupShareIdForm, projectShareIdForm, sharedGroupId, shareId, shareNeeds, shareOwnerPath, sharePath, sharesOf, type Share } from "../api/sharing";
+import { defineObjectResource, type StepWords } from "../engine/definition";
+import { idPair, wholeNumber, type TerraformTarget } from "../engine/estate";
+import { requestBody, UNKNOWN } from "../engine/values";
+import { ownerInput } from "./common";
+
+const shareFields = {
+  /** The group invited (id or full path): its members, direct and inherited, get their role here, at most `groupAccess`. */
+  sharedWith: field(ownerReference, { local: true }),
+  /** The most the share gives: `guest` ... `owner`, or the access level (10 to 50). */
+  groupAccess: field(memberAccessLevel, {
+    fromApi: (live) => live.group_access_level,
+    toApi: (value, body) => {
+      body.group_access = levelOf(value as MemberRoleName | number);
+    },
+    sameValue: (declared, live) => levelOf(declared as MemberRoleName | number) === live,
+  }),
+  /** The day the share ends (`YYYY-MM-DD`); none: it never ends. */
+  expiresAt: field(isoDate.optional(), {}),
+};
+
+type Inputs = { sharedWith: string | number; groupAccess: MemberRoleName | number; expiresAt?: string };
+
+const known = (value: unknown): value is string | number => value !== undefined && value !== UNKNOWN;
+
+/** "gives the members of group beta up to Reporter on project acme/api"; a removal: "takes ... away". */
+export const shareWords: StepWords = ({ before, after, owner }) => {
+  const inputs = after ?? before;
+  const group = known(inputs?.sharedWith) ? `group ${inputs.sharedWith}` : "a group known at apply";
+  const role = known(inputs?.groupAccess) ? roleName(levelOf(inputs.groupAccess as MemberRoleName | number)) : "a role known at apply";
+  if (!after) return `takes ${role} on ${owner} away from the members of ${group}`;
+  const until = typeof after.expiresAt === "string" && after.expiresAt !== UNKNOWN ? ` until ${after.expiresAt}` : "";
+  return `gives the members of ${group} up to ${role} on ${owner}${until}`;
+};
+
+/** A Terraform state's share: `<owner id>:<group id>`. */
+function terraformShare(kind: OwnerKind, id: string): TerraformTarget | undefined {
+  const parts = idPair(id);
+  const group = wholeNumber(parts?.[1]);
+  return parts && group !== undefined ? { owner: { kind, ref: parts[0] }, key: group } : undefined;
+}
+
+/** The declaration of one kind of share: GroupShare (`group`) or ProjectShare (`project`). */
+export function shareDefinition<K extends OwnerKind>(kind: K, name: string, terraformType: string) {
+  const form = kind === "group" ? groupShareIdForm : projectShareIdForm;
+  const ownerShape = { [kind]: ownerInput(ownerReference) } as { [P in K]: typeof ownerReference };
+  const schema = z.object({ ...ownerShape, ...shareFields });
+  type Args = Inputs & Record<K, string | number>;
+  const parse = (id: string) => parsedId(name, form, id);
+
+  return defineObjectResource({
+    name,
+    words: { noun: `${kind} share`, says: shareWords },
+    imported: {
+      word: `${kind}-share`,
+      listed: `${kind} shares`,
+      on: [kind],
+      async find({ ctx, owner }) {
+        const address = { [kind]: owner.id };
+        const shares = await sharesOf(ctx.client, shareOwnerPath(kind, owner.id));
+        return {
+          found: shares.map((share) => ({ importId: shareId(kind, owner.id, share.group_id), name: share.group_full_path ?? String(share.group_id), live: share, address: { ...address, sharedWith: share.group_id } })),
+        };
+      },
+      async findOne({ owner, read }, key) {
+        const address = { [kind]: owner.id, sharedWith: Number(key) };
+        const importId = shareId(kind, owner.id, Number(key));
+        const live = await read(importId, address);
+        return live ? { found: [{ importId, name: String(live.group_full_path ?? key), live, address }] } : { found: [], skipped: [{ what: `${kind} share with group ${key}`, why: "no such share" }] };
+      },
+    },
+    terraform: [{ type: terraformType, target: (id) => terraformShare(kind, id) }],
+    idForm: form,
+    schema,
+    outputs: {
+      /** The invited group's numeric id. */
+      sharedWithGroupId: { value: (live: Share) => live.group_id, fromId: (id: string) => parse(id).groupId, derivedFrom: [] },
+      /** The invited group's full path, as the server shows it. */
+      sharedWithPath: { value: (live: Share) => live.group_full_path ?? null, derivedFrom: [] },
+    },
+    needs: (args, operation) => shareNeeds({ kind, ref: (args as Args)[kind], sharedWith: (args as Args).sharedWith, groupAccess: (args as Args).groupAccess }, operation),
+    // One share per invited group: a changed share is removed before the new one is made.
+    deleteBeforeReplace: true,
+
+    async create(ctx, args) {
+      const inputs = args as Args;
+      const ownerPath = shareOwnerPath(kind, inputs[kind]);
+      const groupId = await sharedGroupId(ctx.client, inputs.sharedWith);
+      const live = await createShare(ctx.client, kind, ownerPath, { group_id: groupId, ...requestBody(this.fields, args) }, groupId);
+      return { id: shareId(kind, inputs[kind], groupId), live };
+    },
+
+    async read(ctx, id) {
+      const { ownerPath, groupId } = parse(id);
+      return (await sharesOf(ctx.client, ownerPath)).find((share) => share.group_id === groupId);
+    },
+
+    async delete(ctx, id) {
+      const { ownerPath, groupId } = parse(id);
+      await ctx.client.delete(sharePath(ownerPath, groupId));
+    },
+  });
+}
+
+
