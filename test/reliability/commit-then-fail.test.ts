@@ -545,24 +545,6 @@ const cases: CommitCase[] = [
       },
     };
   })(),
-  (() => {
-    let name = "";
-    return {
-      name: "ProjectHook",
-      provider: providers.ProjectHook,
-      async declare() {
-        name = next("hook");
-        return { project: "acme/web", name, url: "https://ci.example.test/hooks/commit", token: "commit-token" };
-      },
-      writes: [{ method: "POST", path: /^\/api\/v4\/projects\/[^/]+\/hooks$/ }],
-      async verify(created) {
-        const hooks = await api().list<{ id: number; name: string }>(apiPath`/projects/${"acme/web"}/hooks`);
-        const ids = hooks.filter((hook) => hook.name === name).map((hook) => hook.id);
-        expect(ids).toEqual([created.outs.hookId]);
-        expect(created.id).toBe(`projects/acme%2Fweb/hooks/${ids[0]}`);
-      },
-    };
-  })(),
 
   {
     name: "ProjectShare",
