@@ -218,12 +218,15 @@ const outputs = {
  * import, the outputs and the rules. The kinds' declarations add their names,
  * schemas, needs and Terraform types.
  */
+/** The subject of each level's `404 ... Not Found` (`not_found!`'s word in its API). */
+const NOT_FOUND_SUBJECTS: Record<VariableLevel, string> = { project: "Variable", group: "GroupVariable", instance: "InstanceVariable" };
+
 function levelParts(level: VariableLevel, kind: string) {
   const lifecycle = lifecycleOf(level, kind);
   return {
     imported: importedOf(level),
     idForm: variableIdForms[level],
-    notFoundSubject: level === "group" ? "GroupVariable" : "Variable",
+    notFoundSubject: NOT_FOUND_SUBJECTS[level],
     outputs,
     unreadSecrets,
     validate,

@@ -84,6 +84,29 @@ describe("group variables", () => {
     expect((await post(beta, { key: "SCOPED", value: "x", environment_scope: "production" })).body.environment_scope).toBe("*");
     expect(await post(beta, { key: "SCOPED", value: "y", environment_scope: "staging" })).toMatchObject({ status: 400, body: { message: { key: ["(SCOPED) has already been taken"] } } });
   });
+
+  it("filter[environment_scope] narrows on every tier; a blank one is no filter", async () => {
+    expect((await post(beta, { key: "FREE_FILTER", value: "x" })).status).toBe(201);
+    const scoped = (scope: string) => `${beta}/FREE_FILTER?filter%5Benvironment_scope%5D=${encodeURIComponent(scope)}`;
+    expect(await call(server.emulator, scoped("production"))).toMatchObject({ status: 404, body: { message: "404 GroupVariable Not Found" } });
+    expect((await call(server.emulator, scoped("production"), { method: "DELETE" })).status).toBe(404);
+    expect((await call(server.emulator, scoped("*"))).body).toMatchObject({ key: "FREE_FILTER", value: "x" });
+    expect((await call(server.emulator, scoped(""))).body).toMatchObject({ key: "FREE_FILTER", value: "x" });
+  });
+
+  it("PUT without a filter, or with one that matches none, changes the first variable of the key", async () => {
+    expect((await post(acme, { key: "FIRST_OF_KEY", value: "one", environment_scope: "production" })).status).toBe(201);
+    expect((await post(acme, { key: "FIRST_OF_KEY", value: "two", environment_scope: "staging" })).status).toBe(201);
+    const unfiltered = await call(server.emulator, `${acme}/FIRST_OF_KEY`, { method: "PUT", body: { value: "one-b" } });
+    expect(unfiltered).toMatchObject({ status: 200, body: { value: "one-b", environment_scope: "production" } });
+    const unmatched = await call(server.emulator, `${acme}/FIRST_OF_KEY`, { method: "PUT", body: { value: "one-c", filter: { environment_scope: "review/*" } } });
+    expect(unmatched).toMatchObject({ status: 200, body: { value: "one-c", environment_scope: "production" } });
+    const matched = await call(server.emulator, `${acme}/FIRST_OF_KEY`, { method: "PUT", body: { value: "two-b", filter: { environment_scope: "staging" } } });
+    expect(matched.body).toMatchObject({ value: "two-b", environment_scope: "staging" });
+    // Reads and removals still need the filter.
+    expect((await call(server.emulator, `${acme}/FIRST_OF_KEY`)).status).toBe(409);
+    expect(await call(server.emulator, `${acme}/NO_SUCH_KEY`, { method: "PUT", body: { value: "x" } })).toMatchObject({ status: 404, body: { message: "404 GroupVariable Not Found" } });
+  });
 });
 
 describe("instance variables", () => {
@@ -104,5 +127,6 @@ describe("instance variables (self-managed)", () => {
     const full = await call(selfManaged.emulator, path, { method: "POST", body: { key: "ONE_MORE", value: "v" } });
     expect(full).toMatchObject({ status: 400, body: { message: { base: ["Maximum number of instance ci variables (25) exceeded"] } } });
     expect((await call(selfManaged.emulator, `${path}/SHARED`, { method: "DELETE" })).status).toBe(204);
+    expect(await call(selfManaged.emulator, `${path}/SHARED`)).toMatchObject({ status: 404, body: { message: "404 InstanceVariable Not Found" } });
   });
 });

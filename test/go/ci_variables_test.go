@@ -175,6 +175,9 @@ func TestGroupVariables(t *testing.T) {
 	if free.EnvironmentScope != "*" {
 		t.Fatalf("a Free group's variable %+v", free)
 	}
+	// The filter still narrows there (`Ci::VariablesFinder` knows no tier).
+	_, resp, err = alice.GroupVariables.GetVariable("beta", "GO_CLIENT_FREE", &gitlab.GetGroupVariableOptions{Filter: &gitlab.VariableFilter{EnvironmentScope: "production"}})
+	alice.refused(t, resp, err, http.StatusNotFound, "404 GroupVariable Not Found")
 
 	maintainer, outsider := hosted(t, "maintainer"), hosted(t, "outsider")
 	_, resp, err = maintainer.GroupVariables.ListVariables("acme", nil)
@@ -240,5 +243,5 @@ func TestInstanceVariables(t *testing.T) {
 	resp, err = root.InstanceVariables.RemoveVariable("GO_CLIENT_PROXY")
 	succeeds(t, resp, err, http.StatusNoContent)
 	_, resp, err = root.InstanceVariables.GetVariable("GO_CLIENT_PROXY")
-	root.refused(t, resp, err, http.StatusNotFound, "404 Variable Not Found")
+	root.refused(t, resp, err, http.StatusNotFound, "404 InstanceVariable Not Found")
 }

@@ -26,8 +26,16 @@ interface Level {
   base: string;
   /** The owner's id after the request's role is checked (404 when invisible, then 403). */
   administered(ctx: RequestContext<unknown>): number;
-  /** Whether the owner's variables have environment scopes (and `filter[environment_scope]`). */
+  /** Whether the owner's variables have environment scopes (the `environment_scope` parameter is kept). */
   scoped(ctx: RequestContext<unknown>): boolean;
+  /** Whether one variable is found by `filter[environment_scope]` too (`find_variable`), or by its key alone. */
+  filtered: boolean;
+  /**
+   * Whether `PUT` falls back to the first variable of the key: a group's
+   * without a filter, or with one that matches none (kept so for the
+   * clients of the time before the filter).
+   */
+  updatesFirstOfKey: boolean;
   /** `not_found!(...)`'s word. */
   notFoundWord: string;
 }
@@ -43,6 +51,8 @@ const levels: Level[] = [
       return project.id;
     },
     scoped: () => true,
+    filtered: true,
+    updatesFirstOfKey: false,
     notFoundWord: "Variable",
   },
   {
@@ -54,8 +64,10 @@ const levels: Level[] = [
       if (!hasGroupAccess(ctx.state, user, group, AccessLevel.Owner)) throw forbidden();
       return group.id;
     },
-    // Environment scopes of group variables are a Premium feature: below it, neither the parameter nor the filter is declared.
+    // Environment scopes of group variables are a Premium feature: below it the parameter is dropped, while the filter still narrows.
     scoped: (ctx) => groupHasScopes(ctx.state, findGroup(ctx)),
+    filtered: true,
+    updatesFirstOfKey: true,
     notFoundWord: "GroupVariable",
   },
   {
@@ -68,7 +80,9 @@ const levels: Level[] = [
       return 0;
     },
     scoped: () => false,
-    notFoundWord: "Variable",
+    filtered: false,
+    updatesFirstOfKey: false,
+    notFoundWord: "InstanceVariable",
   },
 ];
 
@@ -84,16 +98,26 @@ const scopeParams = { environment_scope: { type: "string" }, filter: { type: "ha
 const idParam = { id: { type: "string", required: true } } as const;
 const keyParam = { key: { type: "string", required: true } } as const;
 
-/** The `filter[environment_scope]` of a request, where the level has scopes. */
-function scopeFilter(ctx: RequestContext<unknown>, level: Level): string | undefined {
-  if (!level.scoped(ctx)) return undefined;
+/** The request's `filter`, if it sent one, and its `environment_scope` when not blank (`Ci::VariablesFinder`). */
+function scopeFilter(ctx: RequestContext<unknown>, level: Level): { sent: boolean; scope: string | undefined } {
   const filter = ctx.rawParams["filter"];
+  if (!level.filtered || filter === undefined) return { sent: false, scope: undefined };
   const scope = filter !== null && typeof filter === "object" ? (filter as Record<string, unknown>)["environment_scope"] : undefined;
-  return typeof scope === "string" ? scope : undefined;
+  return { sent: true, scope: typeof scope === "string" && scope.trim() !== "" ? scope : undefined };
 }
 
 function found(ctx: RequestContext<unknown>, level: Level, ownerId: number, key: string): VariableRecord {
-  const variable = findVariable(ownVariables(ctx.state, level.level, ownerId), key, scopeFilter(ctx, level));
+  const variable = findVariable(ownVariables(ctx.state, level.level, ownerId), key, scopeFilter(ctx, level).scope);
+  if (!variable) throw notFound(level.notFoundWord);
+  return variable;
+}
+
+/** The variable a `PUT` changes: `found`'s, or on a level that falls back, the first of the key. */
+function foundForUpdate(ctx: RequestContext<unknown>, level: Level, ownerId: number, key: string): VariableRecord {
+  if (!level.updatesFirstOfKey) return found(ctx, level, ownerId, key);
+  const own = ownVariables(ctx.state, level.level, ownerId).sort((a, b) => a.id - b.id);
+  const filter = scopeFilter(ctx, level);
+  const variable = (filter.sent ? findVariable(own, key, filter.scope) : undefined) ?? own.find((candidate) => candidate.key === key);
   if (!variable) throw notFound(level.notFoundWord);
   return variable;
 }
@@ -145,7 +169,7 @@ function levelRoutes(level: Level): RouteDefinition[] {
 
     route("PUT", one, { params: { ...pathParams, ...keyParam, ...common, ...scopeParams } }, (ctx) => {
       const ownerId = level.administered(ctx);
-      const variable = found(ctx, level, ownerId, ctx.params.key);
+      const variable = foundForUpdate(ctx, level, ownerId, ctx.params.key);
       const p = ctx.params;
       const scoped = level.level !== "instance" && level.scoped(ctx);
       const changed: VariableRecord = {
