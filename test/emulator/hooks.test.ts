@@ -54,9 +54,9 @@ describe("project hooks: reading and writing", () => {
   });
 
   it("refuses a URL that is not http(s), a bad branch filter and bad custom headers with 422", async () => {
-    expect(await addHook({ url: "ftp://example.test/x" })).toMatchObject({ status: 422, body: { message: "Invalid url given" } });
-    expect(await addHook({ branch_filter_strategy: "regex", push_events_branch_filter: "(" })).toMatchObject({ status: 422, body: { message: "Invalid branch filter given" } });
-    expect(await addHook({ custom_headers: [{ key: "bad header", value: "x" }] })).toMatchObject({ status: 422, body: { message: "Custom headers validation failed" } });
+    expect(await addHook({ url: "ftp://example.test/x" })).toMatchObject({ status: 422, body: { error: "Invalid url given" } });
+    expect(await addHook({ branch_filter_strategy: "regex", push_events_branch_filter: "(" })).toMatchObject({ status: 422, body: { error: "Invalid branch filter given" } });
+    expect(await addHook({ custom_headers: [{ key: "bad header", value: "x" }] })).toMatchObject({ status: 422, body: { error: "Custom headers validation failed" } });
     expect((await call(server.emulator, WEB, { method: "POST", body: {} })).body).toEqual({ error: "url is missing" });
   });
 
@@ -117,7 +117,7 @@ describe("event delivery", () => {
   it("custom headers are set and removed one by one; their values never come back", async () => {
     const { body: hook } = await addHook({});
     expect((await call(server.emulator, `${WEB}/${hook.id}/custom_headers/X-One`, { method: "PUT", body: { value: "first-value" } })).status).toBe(204);
-    expect(await call(server.emulator, `${WEB}/${hook.id}/custom_headers/bad%20name`, { method: "PUT", body: { value: "x" } })).toMatchObject({ status: 422, body: { message: "Illegal key or value" } });
+    expect(await call(server.emulator, `${WEB}/${hook.id}/custom_headers/bad%20name`, { method: "PUT", body: { value: "x" } })).toMatchObject({ status: 422, body: { error: "Illegal key or value" } });
     expect((await call(server.emulator, `${WEB}/${hook.id}`)).body.custom_headers).toEqual([{ key: "X-One" }]);
     await call(server.emulator, `${WEB}/${hook.id}/test/push_events`, { method: "POST" });
     expect(receiver.received.at(-1)!.headers["x-one"]).toBe("first-value");

@@ -121,9 +121,9 @@ function customHeadersOf(entries: readonly Record<string, unknown>[] | undefined
   );
 }
 
-/** The model's validations, as `save_hook` answers them. */
+/** The model's validations, as `save_hook` answers them: Grape's `error!(text, 422)` (key `error`), else `render_validation_error!`. */
 function validate(hook: HookRecord): void {
-  const invalid = (message: string) => new ApiError(422, { message });
+  const invalid = (text: string) => new ApiError(422, { error: text });
   if (!validHookUrl(hook.url)) throw invalid("Invalid url given");
   if (!validBranchFilter(hook.pushEventsBranchFilter ?? "", hook.branchFilterStrategy)) throw invalid("Invalid branch filter given");
   if (!validCustomHeaders(hook.customHeaders)) throw invalid("Custom headers validation failed");
@@ -291,7 +291,7 @@ function hookRoutes<S>(owner: HookOwner<S>): RouteDefinition[] {
         const found = administered(ctx);
         const hook = findHook(ctx, found, ctx.params.hook_id);
         const headers = { ...hook.customHeaders, [ctx.params.key]: ctx.params.value };
-        if (!validCustomHeaders(headers)) throw new ApiError(422, { message: "Illegal key or value" });
+        if (!validCustomHeaders(headers)) throw new ApiError(422, { error: "Illegal key or value" });
         hook.customHeaders = headers;
         return noContent();
       },
