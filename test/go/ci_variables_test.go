@@ -136,6 +136,12 @@ func TestGroupVariables(t *testing.T) {
 	}
 	_, resp, err = alice.GroupVariables.GetVariable("acme", "GO_CLIENT_REGION", nil)
 	alice.refused(t, resp, err, http.StatusConflict, "There are multiple variables with provided parameters.")
+	// A group's PUT without a filter is the exception: it changes the first variable of the key.
+	first, resp, err := alice.GroupVariables.UpdateVariable("acme", "GO_CLIENT_REGION", &gitlab.UpdateGroupVariableOptions{Description: ptr("first of the key")})
+	alice.decodes(t, resp, err, first)
+	if first.EnvironmentScope != "staging/*" || first.Description != "first of the key" {
+		t.Fatalf("changed %+v", first)
+	}
 	got, resp, err := alice.GroupVariables.GetVariable("acme", "GO_CLIENT_REGION", &gitlab.GetGroupVariableOptions{Filter: &gitlab.VariableFilter{EnvironmentScope: "staging/*"}})
 	alice.decodes(t, resp, err, got)
 	if got.Value != "eu-west-1" {
