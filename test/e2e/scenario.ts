@@ -34,6 +34,7 @@ import { closeAllPools, PlatformClient } from "pulumi-platform";
 import { startEmulator, type Emulator, type Seed } from "pulumi-platform/emulator";
 import { reviewOf } from "../../src/review/changes";
 import { driftFound } from "../../src/review/drift";
+import { markdownOf } from "../../src/review/markdown";
 import { parsePreview } from "../../src/review/preview";
 import { changedInputs, ensurePulumiCli, PulumiProgram, repoRoot, stepsByName, type PreviewJson } from "../../scripts/pulumi-workspace.mts";
 
@@ -70,8 +71,16 @@ export interface ExampleScenario {
     expect: ExpectedSteps;
     /** The fields the drift check names as changed outside the program, by resource (every field of each is checked where given). */
     drifted?: Record<string, string[]>;
+    /** The review of the drift's preview (its Markdown report), before `up --refresh` puts things back. */
+    reviewSays?(report: string): void;
     verify(ctx: ScenarioContext): Promise<void>;
   };
+  /**
+   * Before step 7: the review of `preview --destroy` (the report a merge
+   * request that removes the program would get), for examples whose deletes
+   * say what goes with them and how the server deletes.
+   */
+  destroyReview?(report: string): void;
   /** Run steps 2, 5 and 8 (the engine's own behaviours, the same for every example): set by one example only. */
   engineBehaviours?: boolean;
 }
@@ -179,6 +188,7 @@ export function describeExample(scenario: ExampleScenario): void {
       const preview = await timed("4 preview --refresh --json", () => program.previewJson("--refresh"));
       expectSteps(preview, scenario.drift.expect);
       expectDrift(preview, scenario.drift.expect, scenario.drift.drifted, Object.values(scenario.secrets ?? {}));
+      scenario.drift.reviewSays?.(markdownOf(reviewOf(parsePreview(JSON.stringify(preview)))));
       await timed("4 up --refresh", () => program.up("--refresh"));
       await scenario.drift.verify(ctx);
       if (engineBehaviours) await program.preview("--expect-no-changes");
@@ -215,6 +225,7 @@ export function describeExample(scenario: ExampleScenario): void {
     });
 
     it("7. destroy leaves the server as it was before the first up", async () => {
+      if (scenario.destroyReview) scenario.destroyReview(markdownOf(reviewOf(parsePreview(JSON.stringify(await program.previewJson("--destroy"))))));
       await timed("7 destroy", () => program.destroy());
       expect(await scenario.snapshot(ctx)).toEqual(before);
     });
