@@ -181,7 +181,7 @@ describe("resource class members", () => {
     expectTypeOf<Project["projectId"]>().toEqualTypeOf<pulumi.Output<number>>();
     expectTypeOf<Project["fullPath"]>().toEqualTypeOf<pulumi.Output<string>>();
     expectTypeOf<Project["markedForDeletionOn"]>().toEqualTypeOf<pulumi.Output<string | null>>();
-    expectTypeOf<Project["deletion"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<Project["deletionMode"]>().toEqualTypeOf<pulumi.Output<{ delayed: boolean; periodDays?: number | null } | null>>();
   });
   it("ProjectStar", () => {
     expectTypeOf<ProjectStar["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();

@@ -67,7 +67,7 @@ describe("check (preview)", () => {
       expect(await reasons({ group: "acme", name: "Web", path: "web", __import: String(web.id) })).toEqual([]);
       expect(await reasons(inputs())).toEqual([]);
       // The server refuses a project more visible than its group: acme is private.
-      expect((await reasons(inputs({ visibility: "public" }))).join()).toMatch(/visibility: a public Project is not allowed in group acme, which is private/);
+      expect((await reasons(inputs({ visibility: "public" }))).join()).toMatch(/visibility: a public project is not allowed in group acme, which is private/);
       expect(await reasons(inputs({ group: "beta", visibility: "public" }))).toEqual([]);
       expect(await reasons(inputs({ visibility: "04da6b54-80e4-46f7-96ec-b56ff0331ba9" }))).toEqual([]);
     } finally {
@@ -102,7 +102,7 @@ describe("lifecycle", () => {
       ciConfigPath: "ci/main.yml",
     });
     expect(id).toMatch(/^\d+$/);
-    expect(outs).toMatchObject({ projectId: Number(id), fullPath: `acme/${declared.path}`, emptyRepo: false, commitCount: expect.any(Number), deletion: "delayed", markedForDeletionOn: null });
+    expect(outs).toMatchObject({ projectId: Number(id), fullPath: `acme/${declared.path}`, emptyRepo: false, commitCount: expect.any(Number), deletionMode: { delayed: true, periodDays: null }, markedForDeletionOn: null });
     expect(await live(id)).toMatchObject({ merge_method: "ff", default_branch: "trunk", wiki_access_level: "disabled", builds_access_level: "private", ci_config_path: "ci/main.yml" });
     const refreshed = await project.read(id, outs);
     expect(await project.diff(id, refreshed.props!, declared)).toMatchObject({ changes: false });
@@ -138,7 +138,7 @@ describe("lifecycle", () => {
 
   it("delete marks it for deletion where the server delays deletions; it is not gone, and a second delete succeeds", async () => {
     const { id, outs } = await createProject();
-    expect(outs.deletion).toBe("delayed");
+    expect(outs.deletionMode).toEqual({ delayed: true, periodDays: null });
     await project.delete(id, outs);
     expect((await live(id)).marked_for_deletion_on).not.toBeNull();
     await expect(project.delete(id, outs)).resolves.toBeUndefined();
@@ -154,7 +154,7 @@ describe("lifecycle", () => {
 
   it("a project without a group goes to the token's user's namespace and is deleted at once", async () => {
     const { id, outs } = await createProject({ group: undefined });
-    expect(outs).toMatchObject({ fullPath: expect.stringMatching(/^alice\//), deletion: "immediate" });
+    expect(outs).toMatchObject({ fullPath: expect.stringMatching(/^alice\//), deletionMode: { delayed: false } });
     await project.delete(id, outs);
     await expect(live(id)).rejects.toThrow(/404/);
   });
