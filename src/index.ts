@@ -49,6 +49,7 @@ export { ExclusiveGroupMembers, type ExclusiveGroupMembersArgs } from "./resourc
 export { ExclusiveProjectMembers, type ExclusiveProjectMembersArgs } from "./resources/exclusive-project-members";
 export { GroupShare, type GroupShareArgs } from "./resources/group-share";
 export { ProjectShare, type ProjectShareArgs } from "./resources/project-share";
+export { Project, type ProjectArgs } from "./resources/project";
 export type { Entry as ExclusiveSetEntry } from "./resources/exclusive-set";
 export { resetDeclarations } from "./engine/declarations";
 export * from "./functions";

@@ -6,7 +6,8 @@
  * registered by one line of areas/index.ts.
  */
 import { z } from "zod";
-import type { RouteDefinition } from "./router";
+import type { ApiError } from "./errors";
+import type { RequestContext, RouteDefinition } from "./router";
 import { SeedError } from "./seed-error";
 import type { EmulatorState, User } from "./state";
 
@@ -52,6 +53,12 @@ export interface EmulatorArea {
    * whose job has ended.
    */
   readonly jobTokenGrant?: (state: EmulatorState, token: string) => JobTokenGrant | undefined;
+  /**
+   * A refusal of a request to any area's route that a fact of this area
+   * decides, checked before the route's handler (an archived project refuses
+   * writes to what it holds): the error to answer, or undefined to go on.
+   */
+  readonly refuses?: (ctx: RequestContext, route: RouteDefinition) => ApiError | undefined;
   /**
    * Background work of the area that is due at the state's current clock
    * (scheduled runs, accepted asynchronous deletions). The emulator runs it

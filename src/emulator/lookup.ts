@@ -40,10 +40,13 @@ function find<T>(ctx: RequestContext<unknown>, param: string, lookup: Lookup<T>,
   throw notFound(lookup.resourceName);
 }
 
+const groupOnly = (group: Group | undefined): Group | undefined => (group?.personalOf === undefined ? group : undefined);
+
 const groupLookup: Lookup<Group> = {
   resourceName: "Group",
-  byId: (state, id) => state.groupById(id),
-  byPath: (state, path) => state.groupByFullPath(path),
+  // A personal namespace is no group of the groups API.
+  byId: (state, id) => groupOnly(state.groupById(id)),
+  byPath: (state, path) => groupOnly(state.groupByFullPath(path)),
   canRead: (ctx, group) => canReadGroup(ctx.state, ctx.user, group),
 };
 

@@ -479,6 +479,10 @@ class EmulatorServer {
         ...(jobTokenProjectId === undefined ? {} : { jobTokenProjectId }),
         state: this.state,
       };
+      for (const area of this.areas) {
+        const refusal = area.refuses?.(ctx, match.route);
+        if (refusal) throw refusal;
+      }
       onHandling();
       return await match.route.handler(ctx);
     } catch (error) {

@@ -89,6 +89,12 @@ export interface Group {
   sharedWith?: GroupLink[];
   /** Full paths this group had before a rename; requests using them are redirected. */
   formerPaths: string[];
+  /**
+   * A user's personal namespace (the user's id), where the projects a user
+   * makes without naming a group go: no group of the groups API (never
+   * found or listed as one), owned by its user.
+   */
+  personalOf?: number;
 }
 
 export interface Project {
@@ -232,6 +238,28 @@ export class EmulatorState {
   /** Full paths are matched case-insensitively, as real servers do. */
   groupByFullPath(fullPath: string): Group | undefined {
     return this.groups.find((group) => sameText(this.groupFullPath(group), fullPath));
+  }
+
+  /** The user's personal namespace, made on first use (path: the username). */
+  personalNamespaceOf(user: User): Group {
+    const found = this.groups.find((group) => group.personalOf === user.id);
+    if (found) return found;
+    const namespace: Group = {
+      id: this.nextId(Sequence.namespaces),
+      name: user.name,
+      path: user.username,
+      parentId: null,
+      // A personal namespace limits no project's visibility.
+      visibility: "public",
+      description: "",
+      createdAt: this.now(),
+      tier: null,
+      members: { [String(user.id)]: 50 },
+      formerPaths: [],
+      personalOf: user.id,
+    };
+    this.groups.push(namespace);
+    return namespace;
   }
 
   /** The group itself, then its parent, up to the top-level group. */

@@ -169,9 +169,11 @@ interface ResourceBase<S extends z.ZodObject, L extends Live, O extends OutputsD
   /**
    * What the server demands for this object and operation (../api/needs.ts):
    * refused requests are explained with it, and `check` verifies at preview
-   * what a create needs (./verify.ts).
+   * what a create needs (./verify.ts). `id`: the object's recorded id, where
+   * the step knows it (diff's step on an existing object, the review's
+   * deletes), for an object named by its id alone (a project renamed or moved).
    */
-  needs?(args: z.output<S>, operation: Operation): Needs;
+  needs?(args: z.output<S>, operation: Operation, id?: string): Needs;
   /**
    * State written by an earlier release, in today's form: applied to the
    * recorded state before read, diff, update and delete use it, so an old
@@ -328,8 +330,8 @@ function derivedFromTraits(declaration: ResourceBase<any, any, any>): Pick<Resou
   return {
     fields,
     ...(needs && {
-      needs(args: Args, operation: Operation): Needs {
-        const stated = needs(args, operation);
+      needs(args: Args, operation: Operation, id?: string): Needs {
+        const stated = needs(args, operation, id);
         const gates = operation === "read" || stated.noRequest ? [] : inputGates(fields, args);
         return gates.length ? { ...stated, inputGates: [...(stated.inputGates ?? []), ...gates] } : stated;
       },

@@ -19,6 +19,8 @@ export interface EstateOwner {
   fullPath: string;
   /** For a group: it has no parent (what registries, policies and SAML identities belong to). */
   topLevel?: boolean;
+  /** The owner as the importer's list of it showed it (a project of the group's projects), where it was listed. */
+  listed?: Live;
 }
 
 /** The inputs that name an owner as the program declares it: `{ group: 12 }`, `{ project: 7 }`, none for the instance. */

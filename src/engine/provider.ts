@@ -327,7 +327,7 @@ async function verifiedStep(engine: Engine, id: string, recorded: Args, news: Ar
   const replacing = (result.replaces?.length ?? 0) > 0;
   if (!replacing && definition.kind === "object" && !definition.update) return;
   const [args, operation, action] = replacing ? [recorded, "delete" as const, `delete ${id}, which the replacement removes`] : [withoutEngineKeys(news), "update" as const, `update ${id}`];
-  const needs = definition.needs(args as never, operation);
+  const needs = definition.needs(args as never, operation, id);
   const failures = await verifyObject({ resource: definition.name, needs, ctx: context(), id });
   if (failures.length) throw shownOnce(engine.explained(new ExplainedError(refusedStep(definition.name, action, failures)), { operation, action, args }));
 }

@@ -156,3 +156,4 @@ export { getGroupSubgroups, getGroupSubgroupsOutput, getGroupDescendants, getGro
 export { getLabels, getLabelsOutput, type LabelInfo } from "./labels";
 export { getUser, getUserOutput, getUsers, getUsersOutput, type UserInfo } from "./users";
 export { getGroupMembers, getGroupMembersOutput, getProjectMembers, getProjectMembersOutput, type MemberInfo } from "./members";
+export { getProject, getProjectOutput, getProjects, getProjectsOutput, type ProjectInfo } from "./projects";

@@ -80,6 +80,8 @@ interface GroupFound {
 interface ProjectFound {
   id: number;
   fullPath: string;
+  /** The project as the list (or the read) of it showed it. */
+  listed?: Record<string, unknown>;
 }
 
 export async function readEstate(client: PlatformClient, scope: Scope, options: ReadOptions = {}): Promise<Estate> {
@@ -98,7 +100,7 @@ export async function readEstate(client: PlatformClient, scope: Scope, options: 
   }
   for (const reference of scope.projects) {
     const project = await projectRequests.get(client, projectPath(reference));
-    projects.set(project.id, { id: project.id, fullPath: project.path_with_namespace });
+    projects.set(project.id, { id: project.id, fullPath: project.path_with_namespace, listed: project });
   }
 
   const sortedGroups = [...groups.values()].sort((a, b) => a.fullPath.localeCompare(b.fullPath, "en"));
@@ -211,7 +213,7 @@ async function descendantGroups(client: PlatformClient, id: number, skipped: Ski
 async function groupProjects(client: PlatformClient, id: number, skipped: Skipped[], where: string): Promise<ProjectFound[]> {
   try {
     const listed = await client.list<{ id: number; path_with_namespace: string }>(`${groupPath(id)}/projects`, { include_subgroups: true, with_shared: false });
-    return listed.map((project) => ({ id: project.id, fullPath: project.path_with_namespace }));
+    return listed.map((project) => ({ id: project.id, fullPath: project.path_with_namespace, listed: project }));
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 404) throw error;
     skipped.push({ where, what: "projects", why: "the server does not list a group's projects (GET /groups/:id/projects answers 404); name each with --project" });

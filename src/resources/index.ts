@@ -35,6 +35,7 @@ import { exclusiveGroupMembersDefinition } from "./exclusive-group-members";
 import { exclusiveProjectMembersDefinition } from "./exclusive-project-members";
 import { groupShareDefinition } from "./group-share";
 import { projectShareDefinition } from "./project-share";
+import { projectDefinition } from "./project";
 
 export const definitions = {
   Badge: badgeDefinition,
@@ -74,6 +75,7 @@ export const definitions = {
   ExclusiveProjectMembers: exclusiveProjectMembersDefinition,
   GroupShare: groupShareDefinition,
   ProjectShare: projectShareDefinition,
+  Project: projectDefinition,
 } satisfies Record<string, AnyResourceDefinition>;
 
 export type ResourceKind = keyof typeof definitions;

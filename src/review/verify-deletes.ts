@@ -85,7 +85,7 @@ export async function verifyDeletes(preview: PreviewOutput, env: NodeJS.ProcessE
       const recorded = Object.fromEntries(Object.entries(step.oldState!.inputs!).filter(([key]) => !key.startsWith("__")));
       let needs;
       try {
-        needs = definition.needs!(recorded as never, "delete");
+        needs = definition.needs!(recorded as never, "delete", id);
       } catch {
         return undefined; // inputs the declaration cannot read (a value the CLI shows as `[secret]`): not judged
       }

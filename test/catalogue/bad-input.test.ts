@@ -697,6 +697,23 @@ const catalogue: Record<ResourceName, ResourceCatalogue> = {
       ["an expiry that is no date", { expiresAt: "soon" }, "expiresAt", /expiresAt: must be a date as YYYY-MM-DD/],
     ],
   },
+  Project: {
+    valid: { group: "acme", name: "Docs", path: "docs" },
+    cases: [
+      ["no name", { name: undefined }, "name", /name: .*(required|expected string)/],
+      ["a name starting with a dash", { name: "-docs" }, "name", /name: .*must start with a letter, digit, emoji or '_'/],
+      ["a path ending in .git", { path: "docs.git" }, "path", /path: .*not end in \.git or \.atom/],
+      ["a reserved path", { path: "tree" }, "path", /path: must not be a reserved name/],
+      ["a path that is a dot segment", { path: ".." }, "path", /path: /],
+      ["a group that is neither an id nor a path", { group: "acme group!" }, "group", /numeric id or a full path/],
+      ["a visibility of its own", { visibility: "secret" }, "visibility", /visibility: /],
+      ["a merge method of its own", { mergeMethod: "squash" }, "mergeMethod", /mergeMethod: /],
+      ["a feature's access level public", { wikiAccessLevel: "public" }, "wikiAccessLevel", /wikiAccessLevel: /],
+      ["a default branch with '..'", { defaultBranch: "a..b" }, "defaultBranch", /defaultBranch: must be a valid branch name/],
+      ["topics as text", { topics: "a,b" }, "topics", /topics: .*expected array/],
+      ["merge requests more open than the repository", { repositoryAccessLevel: "private", mergeRequestsAccessLevel: "enabled" }, "mergeRequestsAccessLevel", /mergeRequestsAccessLevel: must not be more open than repositoryAccessLevel \(private\)/],
+    ],
+  },
 };
 
 // ---------------------------------------------------------------------------

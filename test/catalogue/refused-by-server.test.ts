@@ -152,6 +152,8 @@ describe("a group or project that does not exist, or that the token's user canno
     ["GroupHook on a private group the user is not a member of", async () => expectExplained(await createAs("outsider", "GroupHook", { group: "acme", url: "https://ci.example.test/hooks" }), /group acme does not exist, or the token's user cannot see it/)],
     ["Label on a missing project", async () => expectExplained(await createAs("root", "Label", { project: "acme/nope", name: "bug", color: "red" }), /project acme\/nope does not exist/)],
     ["ExclusiveLabels of a missing group", async () => expectExplained(await createAs("root", "ExclusiveLabels", { group: "nope", keep: [] }), /group nope does not exist/)],
+    ["Project in a missing group", async () => expectExplained(await createAs("root", "Project", { group: "nope", name: "Docs", path: "docs" }), /group nope does not exist/)],
+    ["Project in a private group the user is not a member of", async () => expectExplained(await createAs("outsider", "Project", { group: "acme", name: "Docs", path: "docs" }), /group acme does not exist, or the token's user cannot see it/)],
   ]);
 });
 

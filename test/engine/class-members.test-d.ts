@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { describe, expectTypeOf, it } from "vitest";
 import type {
-  AcceptedRun, AccessLevelName, ApplicationSettings, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, DeletionMode, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusiveLabels, ExclusivePipelineSchedules, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, Group, GroupHook, GroupIntegration, GroupSettings, GroupVariable, InstanceVariable, IntegrationSlug, Label, MergeRequest, PipelineSchedule, PipelineScheduleRun, ProjectHook, ProjectStar, ProjectVariable, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry, GroupMember, ProjectMember, ExclusiveGroupMembers, ExclusiveProjectMembers, GroupShare, ProjectShare,
+  AcceptedRun, AccessLevelName, ApplicationSettings, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, DeletionMode, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusiveLabels, ExclusivePipelineSchedules, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, Group, GroupHook, GroupIntegration, GroupSettings, GroupVariable, InstanceVariable, IntegrationSlug, Label, MergeRequest, PipelineSchedule, PipelineScheduleRun, Project, ProjectHook, ProjectStar, ProjectVariable, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry, GroupMember, ProjectMember, ExclusiveGroupMembers, ExclusiveProjectMembers, GroupShare, ProjectShare,
 } from "pulumi-platform";
 
 describe("resource class members", () => {
@@ -168,6 +168,20 @@ describe("resource class members", () => {
     expectTypeOf<PipelineSchedule["owner"]>().toEqualTypeOf<pulumi.Output<string | null>>();
     expectTypeOf<PipelineSchedule["nextRunAt"]>().toEqualTypeOf<pulumi.Output<string | null>>();
     expectTypeOf<PipelineSchedule["lastPipeline"]>().toEqualTypeOf<pulumi.Output<{ [x: string]: unknown; id: number; sha: string; ref: string; status: string } | null>>();
+  });
+  it("Project", () => {
+    expectTypeOf<Project["group"]>().toEqualTypeOf<pulumi.Output<string | number | undefined>>();
+    expectTypeOf<Project["name"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<Project["path"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<Project["visibility"]>().toEqualTypeOf<pulumi.Output<"private" | "internal" | "public" | undefined>>();
+    expectTypeOf<Project["mergeMethod"]>().toEqualTypeOf<pulumi.Output<"merge" | "rebase_merge" | "ff" | undefined>>();
+    expectTypeOf<Project["wikiAccessLevel"]>().toEqualTypeOf<pulumi.Output<"disabled" | "private" | "enabled" | undefined>>();
+    expectTypeOf<Project["topics"]>().toEqualTypeOf<pulumi.Output<string[] | undefined>>();
+    expectTypeOf<Project["archived"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
+    expectTypeOf<Project["projectId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<Project["fullPath"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<Project["markedForDeletionOn"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+    expectTypeOf<Project["deletionMode"]>().toEqualTypeOf<pulumi.Output<{ delayed: boolean; periodDays?: number | null } | null>>();
   });
   it("ProjectStar", () => {
     expectTypeOf<ProjectStar["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();

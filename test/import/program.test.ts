@@ -307,7 +307,22 @@ describe("platform-import reading the emulator", () => {
     expect(emulator.requestsSince(mark).some((entry) => /groups\/2\/-\/virtual_registries/.test(entry.path))).toBe(false);
   });
 
-  it("declares each member's SAML identity of a top-level group by the id its import takes", async () => {
+  it("declares each project of the group as a takeover of Project, from the group's list of projects (no read of its own)", async () => {
+    const mark = emulator.mark();
+    const estate = await readEstate(api, { group: "acme", projects: [], instance: false, exclusive: false });
+    const projects = estate.declarations.filter((declaration) => declaration.kind === "Project");
+    const web = await api.get<{ id: number; namespace: { id: number } }>(apiPath`/projects/${"acme/web"}`);
+    expect(projects.map((declaration) => declaration.owner.fullPath).sort()).toEqual(["acme/api", "acme/platform/infra", "acme/web"]);
+    expect(projects.find((declaration) => declaration.owner.fullPath === "acme/web")).toMatchObject({
+      importId: String(web.id),
+      args: { group: web.namespace.id, name: "Web", path: "web", visibility: "private", description: "The public website" },
+    });
+    expect(projects.every((declaration) => !("initializeWithReadme" in declaration.args))).toBe(true);
+    // The resource's own read asks for the statistics: the importer never made it.
+    expect(emulator.requestsSince(mark).filter((entry) => /statistics/.test(entry.query ?? ""))).toEqual([]);
+  });
+
+    it("declares each member's SAML identity of a top-level group by the id its import takes", async () => {
     const estate = await readEstate(api, { group: "acme", projects: [], instance: false, exclusive: false });
     const identities = estate.declarations.filter((declaration) => declaration.kind === "SamlIdentity");
     expect(identities.map((declaration) => [declaration.importId, declaration.args])).toEqual([

@@ -34,6 +34,7 @@ describe("platform-import --from-terraform", () => {
   let api: PlatformClient;
   let state: string;
   let dir: string;
+  let webId = 0;
 
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0 });
@@ -49,6 +50,7 @@ describe("platform-import --from-terraform", () => {
     const acme = await api.get<{ id: number }>(apiPath`/groups/${"acme"}`);
     const platform = await api.get<{ id: number }>(apiPath`/groups/${"acme/platform"}`);
     const web = await api.get<{ id: number }>(apiPath`/projects/${"acme/web"}`);
+    webId = web.id;
     state = stateOf([
       resource("gitlab_group", "platform", { id: String(platform.id), name: "Platform", path: "platform", full_path: "acme/platform", visibility_level: "private", parent_id: acme.id }),
       resource("gitlab_group_badge", "coverage", { id: `${acme.id}:${groupBadge.id}`, group: String(acme.id), link_url: "https://ci.example.com/%{project_path}", image_url: "https://ci.example.com/c.svg", name: "coverage", rendered_link_url: "", rendered_image_url: "" }),
@@ -62,7 +64,7 @@ describe("platform-import --from-terraform", () => {
       resource("gitlab_group_hook", "audit", { id: `${acme.id}:${groupHook.id}`, group: String(acme.id), hook_id: groupHook.id, url: "https://audit.example.com/hooks", member_events: true }),
       resource("gitlab_integration_slack", "project_chat", { id: String(web.id), project: String(web.id), webhook: "https://hooks.slack.example/x" }, ["webhook"]),
       resource("gitlab_project", "web", { id: String(web.id), name: "Web" }),
-      resource("gitlab_project", "x\nplatform-import: 0 objects\u001b[2J", { id: "1" }),
+      resource("gitlab_pages_domain", "x\nplatform-import: 0 objects\u001b[2J", { id: "1" }),
       { mode: "data", type: "gitlab_group", name: "lookup", provider: PROVIDER, instances: [{ schema_version: 0, attributes: { id: String(acme.id) } }] },
     ]);
     dir = mkdtempSync(path.join(tmpdir(), "platform-import-tf-"));
@@ -85,13 +87,13 @@ describe("platform-import --from-terraform", () => {
       ["GroupIntegration", "group", "mattermost"],
       ["ProjectHook", "project", expect.any(Number)],
       ["GroupHook", "group", expect.any(Number)],
+      ["Project", "project", String(webId)],
     ]);
     expect(targets.find((target) => target.kind === "SamlGroupLink")).toEqual({ kind: "SamlGroupLink", owner: { kind: "group", ref: "acme" }, key: "platform:developers", said: { accessLevel: "developer" } });
     expect(skipped.map((skip) => `${skip.what}: ${skip.why}`)).toEqual([
       expect.stringMatching(/^gitlab_pipeline_schedule_variable\.env: schedule variables are left unmanaged/),
       expect.stringMatching(/^gitlab_integration_slack\.project_chat: a project's integration/),
-      expect.stringMatching(/^gitlab_project\.web: the package does not manage this kind/),
-      expect.stringMatching(/^gitlab_project\.x\n/),
+      expect.stringMatching(/^gitlab_pages_domain\.x\n/),
     ]);
     expect(() => targetsOfState('{"version": 3, "modules": []}')).toThrow(/format version 4/);
     expect(() => targetsOfState("not json")).toThrow(/not JSON/);
@@ -101,7 +103,7 @@ describe("platform-import --from-terraform", () => {
     const fromState = await readTargets(api, targetsOfState(state).targets);
     const estate = await readEstate(api, { group: "acme", projects: ["acme/web"], instance: false, exclusive: false });
     const keys = new Set(fromState.declarations.map((declaration) => declaration.key));
-    expect(keys.size).toBe(8);
+    expect(keys.size).toBe(9);
     expect(fromState.declarations.sort((a, b) => a.key.localeCompare(b.key))).toEqual(estate.declarations.filter((declaration) => keys.has(declaration.key)).sort((a, b) => a.key.localeCompare(b.key)));
     // Each run lists them in the order it read the owners and kinds; the program sorts them.
     const sorted = (secrets: { key: string; property: string }[]) => [...secrets].sort((a, b) => `${a.key} ${a.property}`.localeCompare(`${b.key} ${b.property}`));
@@ -161,7 +163,7 @@ describe("platform-import --from-terraform", () => {
     expect(summary).toMatch(/^  Badge: 2$/m);
     expect(summary).toContain("gitlab_integration_slack.project_chat");
     // A name from the state stays on its line: control characters are escaped.
-    expect(summary).toContain("gitlab_project.x\\u000Aplatform-import: 0 objects\\u001B[2J: the package does not manage this kind");
+    expect(summary).toContain("gitlab_pages_domain.x\\u000Aplatform-import: 0 objects\\u001B[2J: the package does not manage this kind");
     expect(summary.split("\n").filter((line) => line.startsWith("platform-import:"))).toHaveLength(1);
     expect(summary).toContain("pulumi config set --secret acmeIntegrationMattermostWebhook");
     const group = readFileSync(path.join(dir, "program/groups/acme.ts"), "utf8");

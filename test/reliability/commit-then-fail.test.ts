@@ -559,6 +559,26 @@ const cases: CommitCase[] = [
       expect(created.id).toMatch(/^projects\/acme%2Fapi\/share\/\d+$/);
     },
   },
+  (() => {
+    // The POST's answer lost: the project is found by its name in the group, made once.
+    let name = "";
+    const named = async () => (await api().list<{ id: number; name: string }>(apiPath`/groups/${"acme"}/projects`, { search: name })).filter((one) => one.name === name);
+    return {
+      name: "Project (the POST's answer lost: found by its name in the group, created once)",
+      provider: providers.Project,
+      async declare() {
+        name = next("Lost answer");
+        expect(await named()).toEqual([]);
+        return { group: "acme", name };
+      },
+      writes: [{ method: "POST", path: /^\/api\/v4\/projects$/ }],
+      async verify(created) {
+        const found = await named();
+        expect(found).toHaveLength(1);
+        expect(created.id).toBe(String(found[0]!.id));
+      },
+    };
+  })(),
 ];
 
 /** The fault plan that hits each write of the create once with `kind`. */

@@ -18,7 +18,10 @@ import {
   getMergeRequestOutput,
   getMergeRequestRawDiffsOutput,
   getPipelineScheduleOutput,
+  getProjectOutput,
+  getProjectsOutput,
   type ApplicationSettingsInfo,
+  type ProjectInfo,
   type BadgeInfo,
   type PipelineScheduleInfo,
 } from "../../../src/functions";
@@ -73,4 +76,11 @@ export function outputFormTypes(): void {
   expectTypeOf(settings.defaultBranchProtectionDefaults.allowForcePush).toEqualTypeOf<pulumi.Output<boolean | undefined>>();
   expectTypeOf(settings).toExtend<pulumi.Output<ApplicationSettingsInfo>>();
   expectTypeOf(getApplicationSettings()).toEqualTypeOf<Promise<ApplicationSettingsInfo>>();
+
+  // Projects: one and a list.
+  const project = getProjectOutput({ project: "acme/web" });
+  expectTypeOf(project.pathWithNamespace).toEqualTypeOf<pulumi.Output<string>>();
+  expectTypeOf(project.markedForDeletionOn).toEqualTypeOf<pulumi.Output<string | null | undefined>>();
+  expectTypeOf(project).toExtend<pulumi.Output<ProjectInfo>>();
+  expectTypeOf(getProjectsOutput({ group: "acme" })[0]!.id).toEqualTypeOf<pulumi.Output<number>>();
 }

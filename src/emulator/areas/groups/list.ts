@@ -89,8 +89,9 @@ function readDate(value: string | undefined, name: string): string | undefined {
 
 /** The groups the caller may list before the filters: `GroupsFinder`'s starting set. */
 function visibleGroups(state: EmulatorState, user: User | null, params: ListParams): Group[] {
-  if (!user) return state.groups.filter((group) => group.visibility === "public");
-  const readable = state.groups.filter((group) => canReadGroup(state, user, group));
+  const groups = state.groups.filter((group) => group.personalOf === undefined);
+  if (!user) return groups.filter((group) => group.visibility === "public");
+  const readable = groups.filter((group) => canReadGroup(state, user, group));
   const level = (group: Group): number => groupAccessLevel(state, user, group);
   if (params.owned) return readable.filter((group) => level(group) >= AccessLevel.Owner);
   if (params.min_access_level !== undefined) return readable.filter((group) => level(group) >= params.min_access_level!);

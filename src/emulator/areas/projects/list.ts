@@ -208,7 +208,7 @@ const groupProjectsParams = {
   with_shared: { type: "boolean" },
   include_subgroups: { type: "boolean" },
   include_ancestor_groups: { type: "boolean" },
-  topic: { type: "string[]" },
+  // `topic` is read as GET /projects reads it: an array, or comma-separated (CommaSeparatedToArray).
   order_by: { type: "string", values: ["id", "name", "path", "created_at", "updated_at", "last_activity_at", "similarity", "star_count"] },
 } as const;
 

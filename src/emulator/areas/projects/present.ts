@@ -26,7 +26,72 @@ export interface ProjectDetailsRecord {
   lastActivityAt: string;
   /** How merge requests are merged (`merge_method`); absent: `merge`. */
   mergeMethod?: MergeMethod;
+  /** `squash_option`; absent: `default_off`. */
+  squashOption?: SquashOption;
+  /** The merge checks and the source branch's removal; absent: the defaults `presentProject` shows. */
+  onlyAllowMergeIfPipelineSucceeds?: boolean;
+  onlyAllowMergeIfAllDiscussionsAreResolved?: boolean;
+  removeSourceBranchAfterMerge?: boolean;
+  /** `ci_config_path`; absent: none (the default `.gitlab-ci.yml`). */
+  ciConfigPath?: string;
+  /** The features' access levels set (`<feature>_access_level`); a feature not listed is `enabled` (issues and merge requests: their flags). */
+  accessLevels?: Partial<Record<ProjectFeature, FeatureAccessLevel>>;
+  /** When the project was marked for deletion (delayed deletion); absent or null: not marked. */
+  markedForDeletionAt?: string | null;
 }
+
+export const SQUASH_OPTIONS = ["never", "always", "default_on", "default_off"] as const;
+export type SquashOption = (typeof SQUASH_OPTIONS)[number];
+
+/** The features whose access level `PUT /projects/:id` sets (`container_registry` is the registry area's). */
+export const PROJECT_FEATURES = [
+  "issues",
+  "repository",
+  "merge_requests",
+  "forking",
+  "wiki",
+  "builds",
+  "snippets",
+  "pages",
+  "analytics",
+  "releases",
+  "environments",
+  "feature_flags",
+  "infrastructure",
+  "monitor",
+  "security_and_compliance",
+] as const;
+export type ProjectFeature = (typeof PROJECT_FEATURES)[number];
+export const FEATURE_ACCESS_LEVELS = ["disabled", "private", "enabled"] as const;
+/** Pages alone may also be `public`. */
+export type FeatureAccessLevel = (typeof FEATURE_ACCESS_LEVELS)[number] | "public";
+
+/** A feature's access level as the project shows it. */
+export function featureAccessLevel(details: ProjectDetailsRecord, feature: ProjectFeature): FeatureAccessLevel {
+  const set = details.accessLevels?.[feature];
+  if (set !== undefined) return set;
+  if (feature === "issues") return details.issuesEnabled ? "enabled" : "disabled";
+  if (feature === "merge_requests") return details.mergeRequestsEnabled ? "enabled" : "disabled";
+  return "enabled";
+}
+
+/** The features that live in the repository: never more open than it (ProjectFeature's `repository_children_level`). */
+export const REPOSITORY_CHILDREN: readonly ProjectFeature[] = ["merge_requests", "builds"];
+const LEVEL_RANK: Record<FeatureAccessLevel, number> = { disabled: 0, private: 1, enabled: 2, public: 3 };
+
+/** The features a change would leave more open than the repository, each with the server's error. */
+export function repositoryChildrenErrors(details: ProjectDetailsRecord, change: Partial<Record<ProjectFeature, FeatureAccessLevel>>): Record<string, string[]> {
+  const level = (feature: ProjectFeature) => change[feature] ?? featureAccessLevel(details, feature);
+  const repository = LEVEL_RANK[level("repository")];
+  const errors: Record<string, string[]> = {};
+  for (const feature of REPOSITORY_CHILDREN) {
+    if (LEVEL_RANK[level(feature)] > repository) errors[`${feature}_access_level`] = ["cannot have higher visibility level than repository access level"];
+  }
+  return errors;
+}
+
+/** `marked_for_deletion_on`: the day the project was marked, or null. */
+export const markedForDeletionOn = (details: ProjectDetailsRecord): string | null => details.markedForDeletionAt?.slice(0, 10) ?? null;
 
 export const MERGE_METHODS = ["merge", "rebase_merge", "ff"] as const;
 export type MergeMethod = (typeof MERGE_METHODS)[number];
@@ -125,11 +190,11 @@ export function presentBasicProject(state: EmulatorState, project: Project, view
       id: namespace.id,
       name: namespace.name,
       path: namespace.path,
-      kind: "group",
+      kind: namespace.personalOf === undefined ? "group" : "user",
       full_path: namespacePath,
       parent_id: namespace.parentId,
       avatar_url: null,
-      web_url: `${webBase}/groups/${namespacePath}`,
+      web_url: namespace.personalOf === undefined ? `${webBase}/groups/${namespacePath}` : `${webBase}/${namespacePath}`,
     },
   };
   if (viewer.customAttributes && viewer.user?.isAdmin) body.custom_attributes = [];
@@ -166,7 +231,6 @@ export function presentProject(state: EmulatorState, project: Project, viewer: P
   const fullPath = state.projectFullPath(project);
   const details = projectDetails(state, project);
   const registryLevel = registryAccessLevelOf(project);
-  const feature = (enabled: boolean) => (enabled ? "enabled" : "disabled");
   const body: Record<string, unknown> = {
     ...presentBasicProject(state, project, viewer),
     description_html: descriptionHtml(project.description),
@@ -180,17 +244,12 @@ export function presentProject(state: EmulatorState, project: Project, viewer: P
     repository_object_format: "sha1",
     issues_enabled: details.issuesEnabled,
     merge_requests_enabled: details.mergeRequestsEnabled,
-    wiki_enabled: true,
-    jobs_enabled: true,
-    snippets_enabled: true,
+    wiki_enabled: featureAccessLevel(details, "wiki") !== "disabled",
+    jobs_enabled: featureAccessLevel(details, "builds") !== "disabled",
+    snippets_enabled: featureAccessLevel(details, "snippets") !== "disabled",
     container_registry_enabled: registryLevel !== "disabled",
     service_desk_enabled: false,
-    issues_access_level: feature(details.issuesEnabled),
-    repository_access_level: "enabled",
-    merge_requests_access_level: feature(details.mergeRequestsEnabled),
-    wiki_access_level: "enabled",
-    builds_access_level: "enabled",
-    snippets_access_level: "enabled",
+    ...Object.fromEntries(PROJECT_FEATURES.map((name) => [`${name}_access_level`, featureAccessLevel(details, name)])),
     container_registry_access_level: registryLevel,
     emails_enabled: true,
     shared_runners_enabled: true,
@@ -202,13 +261,16 @@ export function presentProject(state: EmulatorState, project: Project, viewer: P
     updated_at: details.updatedAt,
     public_jobs: true,
     shared_with_groups: presentSharedWithGroups(state, project.sharedWith),
-    only_allow_merge_if_pipeline_succeeds: false,
+    only_allow_merge_if_pipeline_succeeds: details.onlyAllowMergeIfPipelineSucceeds ?? false,
     allow_merge_on_skipped_pipeline: false,
     request_access_enabled: true,
-    only_allow_merge_if_all_discussions_are_resolved: false,
-    remove_source_branch_after_merge: true,
+    only_allow_merge_if_all_discussions_are_resolved: details.onlyAllowMergeIfAllDiscussionsAreResolved ?? false,
+    remove_source_branch_after_merge: details.removeSourceBranchAfterMerge ?? true,
     merge_method: details.mergeMethod ?? "merge",
-    squash_option: "default_off",
+    squash_option: details.squashOption ?? "default_off",
+    ci_config_path: details.ciConfigPath ?? null,
+    // The Enterprise Edition's fields (EE::API::Entities::Project).
+    ...(state.instance.enterprise ? { marked_for_deletion_at: markedForDeletionOn(details), marked_for_deletion_on: markedForDeletionOn(details) } : {}),
     autoclose_referenced_issues: true,
   };
   if (viewer.statistics && hasProjectAccess(state, viewer.user, project, AccessLevel.Reporter)) body.statistics = projectStatistics(project);
