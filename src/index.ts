@@ -49,6 +49,10 @@ export { ExclusiveGroupMembers, type ExclusiveGroupMembersArgs } from "./resourc
 export { ExclusiveProjectMembers, type ExclusiveProjectMembersArgs } from "./resources/exclusive-project-members";
 export { GroupShare, type GroupShareArgs } from "./resources/group-share";
 export { ProjectShare, type ProjectShareArgs } from "./resources/project-share";
+export { ProtectedBranch, type ProtectedBranchArgs } from "./resources/protected-branch";
+export { ProtectedTag, type ProtectedTagArgs } from "./resources/protected-tag";
+export { ApprovalRule, type ApprovalRuleArgs } from "./resources/approval-rule";
+export type { RefAccessLevelName, RefAccess } from "./api/protected-refs";
 export type { Entry as ExclusiveSetEntry } from "./resources/exclusive-set";
 export { resetDeclarations } from "./engine/declarations";
 export * from "./functions";

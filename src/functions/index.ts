@@ -156,3 +156,16 @@ export { getGroupSubgroups, getGroupSubgroupsOutput, getGroupDescendants, getGro
 export { getLabels, getLabelsOutput, type LabelInfo } from "./labels";
 export { getUser, getUserOutput, getUsers, getUsersOutput, type UserInfo } from "./users";
 export { getGroupMembers, getGroupMembersOutput, getProjectMembers, getProjectMembersOutput, type MemberInfo } from "./members";
+export {
+  getProtectedBranches,
+  getProtectedBranchesOutput,
+  getProtectedBranch,
+  getProtectedBranchOutput,
+  getProtectedTags,
+  getProtectedTagsOutput,
+  getProtectedTag,
+  getProtectedTagOutput,
+  type ProtectedBranchInfo,
+  type ProtectedTagInfo,
+} from "./protected-refs";
+export { getApprovalRules, getApprovalRulesOutput, type ApprovalRuleInfo } from "./approval-rules";

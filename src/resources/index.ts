@@ -35,6 +35,9 @@ import { exclusiveGroupMembersDefinition } from "./exclusive-group-members";
 import { exclusiveProjectMembersDefinition } from "./exclusive-project-members";
 import { groupShareDefinition } from "./group-share";
 import { projectShareDefinition } from "./project-share";
+import { protectedBranchDefinition } from "./protected-branch";
+import { protectedTagDefinition } from "./protected-tag";
+import { approvalRuleDefinition } from "./approval-rule";
 
 export const definitions = {
   Badge: badgeDefinition,
@@ -74,6 +77,9 @@ export const definitions = {
   ExclusiveProjectMembers: exclusiveProjectMembersDefinition,
   GroupShare: groupShareDefinition,
   ProjectShare: projectShareDefinition,
+  ProtectedBranch: protectedBranchDefinition,
+  ProtectedTag: protectedTagDefinition,
+  ApprovalRule: approvalRuleDefinition,
 } satisfies Record<string, AnyResourceDefinition>;
 
 export type ResourceKind = keyof typeof definitions;
