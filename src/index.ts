@@ -50,6 +50,10 @@ export { ExclusiveProjectMembers, type ExclusiveProjectMembersArgs } from "./res
 export { GroupShare, type GroupShareArgs } from "./resources/group-share";
 export { ProjectShare, type ProjectShareArgs } from "./resources/project-share";
 export { Project, type ProjectArgs } from "./resources/project";
+export { ProtectedBranch, type ProtectedBranchArgs } from "./resources/protected-branch";
+export { ProtectedTag, type ProtectedTagArgs } from "./resources/protected-tag";
+export { ApprovalRule, type ApprovalRuleArgs } from "./resources/approval-rule";
+export type { RefAccessLevelName, RefAccess } from "./api/protected-refs";
 export type { Entry as ExclusiveSetEntry } from "./resources/exclusive-set";
 export { resetDeclarations } from "./engine/declarations";
 export * from "./functions";

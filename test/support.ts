@@ -21,6 +21,8 @@ export interface TestServer {
   requestsDuring(action: () => Promise<unknown>): Promise<{ method: string; path: string; status: number }[]>;
   /** Runs `action` with the providers (and the data functions) acting as `username`, then as the user before. */
   actingAs<T>(username: string, action: () => Promise<T>): Promise<T>;
+  /** Runs `action` with the providers acting as `username` and verifying at preview, then as before, without. */
+  verifyingAs<T>(username: string, action: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -62,6 +64,15 @@ export function useEmulator(options: Parameters<typeof startEmulator>[0] = {}): 
     async actingAs(username, action) {
       const previous = configuredUser;
       await server.configureProviders(username);
+      try {
+        return await action();
+      } finally {
+        await server.configureProviders(previous);
+      }
+    },
+    async verifyingAs(username, action) {
+      const previous = configuredUser;
+      await server.configureProviders(username, { "platform:verifyAtPreview": "true" });
       try {
         return await action();
       } finally {

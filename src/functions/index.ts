@@ -157,3 +157,16 @@ export { getLabels, getLabelsOutput, type LabelInfo } from "./labels";
 export { getUser, getUserOutput, getUsers, getUsersOutput, type UserInfo } from "./users";
 export { getGroupMembers, getGroupMembersOutput, getProjectMembers, getProjectMembersOutput, type MemberInfo } from "./members";
 export { getProject, getProjectOutput, getProjects, getProjectsOutput, type ProjectInfo } from "./projects";
+export {
+  getProtectedBranches,
+  getProtectedBranchesOutput,
+  getProtectedBranch,
+  getProtectedBranchOutput,
+  getProtectedTags,
+  getProtectedTagsOutput,
+  getProtectedTag,
+  getProtectedTagOutput,
+  type ProtectedBranchInfo,
+  type ProtectedTagInfo,
+} from "./protected-refs";
+export { getApprovalRules, getApprovalRulesOutput, type ApprovalRuleInfo } from "./approval-rules";

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { field } from "../api/fields";
 import { ROLE_LEVELS } from "../client";
 import { isHttpUrl } from "../validation";
+import { idPair, type TerraformTarget } from "../engine/estate";
 
 /** What `git check-ref-format` refuses and a branch, tag or ref name can never contain. */
 export const BAD_REF = /\s|\.\.|[~^:?*[\\]|@\{|\/\/|^\/|\/$|\.lock$|^-/;
@@ -12,6 +13,12 @@ export const adoptExisting = field(z.boolean().optional(), { local: true, ignore
 
 /** The input naming the object's owner (or the object itself): part of its address, never sent as a field, and a change replaces the object. */
 export const ownerInput = <T extends z.ZodType>(type: T): T => field(type, { local: true, replaceOnChange: true });
+
+/** A Terraform id of an object a project holds by its key: `<project>:<key>` (a branch protection's `42:release/*`). */
+export function projectKeyTarget(id: string): TerraformTarget | undefined {
+  const parts = idPair(id);
+  return parts ? { owner: { kind: "project", ref: parts[0] }, key: parts[1] } : undefined;
+}
 
 /** An http(s) URL; `example` completes the failure message (`must be an http(s) URL such as ...`). */
 export const httpUrl = (example: string) => z.string().refine(isHttpUrl, { message: `must be an http(s) URL ${example}` });

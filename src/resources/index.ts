@@ -36,6 +36,9 @@ import { exclusiveProjectMembersDefinition } from "./exclusive-project-members";
 import { groupShareDefinition } from "./group-share";
 import { projectShareDefinition } from "./project-share";
 import { projectDefinition } from "./project";
+import { protectedBranchDefinition } from "./protected-branch";
+import { protectedTagDefinition } from "./protected-tag";
+import { approvalRuleDefinition } from "./approval-rule";
 
 export const definitions = {
   Badge: badgeDefinition,
@@ -76,6 +79,9 @@ export const definitions = {
   GroupShare: groupShareDefinition,
   ProjectShare: projectShareDefinition,
   Project: projectDefinition,
+  ProtectedBranch: protectedBranchDefinition,
+  ProtectedTag: protectedTagDefinition,
+  ApprovalRule: approvalRuleDefinition,
 } satisfies Record<string, AnyResourceDefinition>;
 
 export type ResourceKind = keyof typeof definitions;

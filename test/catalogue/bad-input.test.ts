@@ -714,6 +714,39 @@ const catalogue: Record<ResourceName, ResourceCatalogue> = {
       ["merge requests more open than the repository", { repositoryAccessLevel: "private", mergeRequestsAccessLevel: "enabled" }, "mergeRequestsAccessLevel", /mergeRequestsAccessLevel: must not be more open than repositoryAccessLevel \(private\)/],
     ],
   },
+  ProtectedBranch: {
+    valid: { project: "acme/web", name: "release/*", pushAccessLevel: "no_one", mergeAccessLevel: 30, unprotectAccessLevel: "maintainer" },
+    cases: [
+      ["no name", { name: undefined }, "name", /name: .*(required|expected string)/],
+      ["an empty name", { name: "" }, "name", /name: must not be empty/],
+      ["a name with spaces around it", { name: " main" }, "name", /name: must not start or end with spaces/],
+      ["a role below Developer", { pushAccessLevel: "reporter" }, "pushAccessLevel", /pushAccessLevel: must be one of no_one, developer, maintainer, admin or the access levels 0, 30, 40, 60/],
+      ["an access level that is no level", { mergeAccessLevel: 20 }, "mergeAccessLevel", /mergeAccessLevel: must be one of no_one, developer, maintainer, admin/],
+      ["no one may unprotect", { unprotectAccessLevel: "no_one" }, "unprotectAccessLevel", /unprotectAccessLevel: must be one of developer, maintainer, admin or the access levels 30, 40, 60/],
+      ["a user given by username", { usersAllowedToPush: ["dev"] }, "usersAllowedToPush", /usersAllowedToPush\.0: .*expected number/],
+      ["a group id of 0", { groupsAllowedToMerge: [0] }, "groupsAllowedToMerge", /groupsAllowedToMerge\.0: must be a numeric id/],
+      ["allowForcePush as text", { allowForcePush: "yes" }, "allowForcePush", /allowForcePush: .*expected boolean/],
+    ],
+  },
+  ProtectedTag: {
+    valid: { project: "acme/web", name: "v*", createAccessLevel: "maintainer" },
+    cases: [
+      ["no name", { name: undefined }, "name", /name: .*(required|expected string)/],
+      ["an empty name", { name: "" }, "name", /name: must not be empty/],
+      ["a role below Developer", { createAccessLevel: "guest" }, "createAccessLevel", /createAccessLevel: must be one of no_one, developer, maintainer, admin or the access levels 0, 30, 40, 60/],
+    ],
+  },
+  ApprovalRule: {
+    valid: { project: "acme/web", name: "security review", approvalsRequired: 2, userIds: [4], protectedBranchIds: [1] },
+    cases: [
+      ["no name", { name: undefined }, "name", /name: .*(required|expected string)/],
+      ["no count", { approvalsRequired: undefined }, "approvalsRequired", /approvalsRequired: .*(required|expected number)/],
+      ["a negative count", { approvalsRequired: -1 }, "approvalsRequired", /approvalsRequired: must be at least 0/],
+      ["more than 100 approvals", { approvalsRequired: 101 }, "approvalsRequired", /approvalsRequired: must be at most 100/],
+      ["a user given by username", { userIds: ["dev"] }, "userIds", /userIds\.0: .*expected number/],
+      ["a protected branch given by name", { protectedBranchIds: ["main"] }, "protectedBranchIds", /protectedBranchIds\.0: .*expected number/],
+    ],
+  },
 };
 
 // ---------------------------------------------------------------------------
@@ -991,7 +1024,16 @@ const resourcePathStrings: [ResourceName, Record<string, unknown>, string[]][] =
   .map(([name, { valid }]): [ResourceName, Record<string, unknown>, string[]] => {
     const inputs = name === "GroupIntegration" ? { ...valid, ...MATTERMOST } : valid;
     // A group's new path becomes its address once renamed.
-    const extra = name === "SamlGroupLink" ? ["samlGroupName"] : name === "SamlIdentity" ? ["externUid"] : name === "GroupSettings" ? ["path"] : name === "Group" ? ["parent", "path"] : name.endsWith("Variable") ? ["key"] : name === "GroupMember" || name === "ProjectMember" ? ["user"] : name === "GroupShare" || name === "ProjectShare" ? ["sharedWith"] : [];
+    const extra =
+      name === "SamlGroupLink" ? ["samlGroupName"]
+      : name === "SamlIdentity" ? ["externUid"]
+      : name === "GroupSettings" ? ["path"]
+      : name === "Group" ? ["parent", "path"]
+      : name.endsWith("Variable") ? ["key"]
+      : name === "GroupMember" || name === "ProjectMember" ? ["user"]
+      : name === "GroupShare" || name === "ProjectShare" ? ["sharedWith"]
+      : name === "ProtectedBranch" || name === "ProtectedTag" ? ["name"]
+      : [];
     return [name, inputs, [...["project", "group"].filter((key) => typeof inputs[key] === "string"), ...extra]];
   })
   .filter(([, , properties]) => properties.length > 0);
@@ -1086,6 +1128,11 @@ const callCases: CallCase[] = [
   ["getGroupHooks", platform.getGroupHooks, group, ["group"]],
   ["testHook", platform.testHook, { ...project, hookId: 1 }, ["project"]],
   ["getLabels", platform.getLabels, project, ["project"]],
+  ["getProtectedBranches", platform.getProtectedBranches, project, ["project"]],
+  ["getProtectedBranch", platform.getProtectedBranch, { ...project, name: "release/*" }, ["project", "name"]],
+  ["getProtectedTags", platform.getProtectedTags, project, ["project"]],
+  ["getProtectedTag", platform.getProtectedTag, { ...project, name: "v*" }, ["project", "name"]],
+  ["getApprovalRules", platform.getApprovalRules, project, ["project"]],
 ];
 
 describe("dot segments are refused by data functions and actions before any request", () => {

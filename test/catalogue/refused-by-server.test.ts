@@ -154,6 +154,9 @@ describe("a group or project that does not exist, or that the token's user canno
     ["ExclusiveLabels of a missing group", async () => expectExplained(await createAs("root", "ExclusiveLabels", { group: "nope", keep: [] }), /group nope does not exist/)],
     ["Project in a missing group", async () => expectExplained(await createAs("root", "Project", { group: "nope", name: "Docs", path: "docs" }), /group nope does not exist/)],
     ["Project in a private group the user is not a member of", async () => expectExplained(await createAs("outsider", "Project", { group: "acme", name: "Docs", path: "docs" }), /group acme does not exist, or the token's user cannot see it/)],
+    ["SamlIdentity of a member who never signed in with SAML", async () => expectExplained(await createAs("alice", "SamlIdentity", { group: "acme", user: "outsider", externUid: "x" }), /user outsider has no SAML identity in group acme: the member has not signed in with SAML yet/)],    ["ProtectedBranch in a missing project", async () => expectExplained(await createAs("root", "ProtectedBranch", { project: "acme/nope", name: "release/*" }), /project acme\/nope does not exist/)],
+    ["ProtectedTag in a missing project", async () => expectExplained(await createAs("root", "ProtectedTag", { project: "acme/nope", name: "v*" }), /project acme\/nope does not exist/)],
+    ["ApprovalRule in a missing project", async () => expectExplained(await createAs("root", "ApprovalRule", { project: "acme/nope", name: "review", approvalsRequired: 1 }), /project acme\/nope does not exist/)],
   ]);
 });
 
@@ -222,6 +225,9 @@ describe("a role too low", () => {
       await server.as().post(apiPath`/projects/${"acme/web"}/members`, { username: "outsider", access_level: 10 });
       return expectExplained(await removeMembersAs("dev", { project: "acme/web", keep: [] }), /at least the Maintainer role on project acme\/web/);
     }],
+    ["SamlIdentity by a Maintainer (needs Owner)", async () => expectExplained(await createAs("maintainer", "SamlIdentity", { group: "acme", user: "dev", externUid: "dev@idp.example" }), /the Owner role on group acme/)],    ["ProtectedBranch by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "ProtectedBranch", { project: "acme/web", name: "release/*" }), /at least the Maintainer role on project acme\/web/)],
+    ["ProtectedTag by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "ProtectedTag", { project: "acme/web", name: "v*" }), /at least the Maintainer role on project acme\/web/)],
+    ["ApprovalRule by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "ApprovalRule", { project: "acme/web", name: "review", approvalsRequired: 1 }), /at least the Maintainer role \(and the Premium or Ultimate tier\) on project acme\/web/)],
   ]);
 });
 
@@ -236,6 +242,7 @@ describe("a tier too low (beta is on the Free tier)", () => {
     ["ExclusiveSamlGroupLinks (Premium)", async () => expectExplained(await createAs("alice", "ExclusiveSamlGroupLinks", { group: "beta", keep: [] }), /either group beta needs the Premium or Ultimate tier and is below it, or the token's user needs the Owner role on group beta and lacks it, or the server refused the token/)],
     ["SamlIdentity (Premium)", async () => expectExplained(await createAs("alice", "SamlIdentity", { group: "beta", user: "alice", externUid: "alice@idp.example" }), /group beta needs the Premium or Ultimate tier for group SAML SSO, and it is below it/)],
     ["GroupHook (Premium)", async () => expectExplained(await createAs("alice", "GroupHook", { group: "beta", url: "https://ci.example.test/hooks" }), /with the group on the Premium or Ultimate tier \(group webhooks\) on group beta/)],
+    ["ApprovalRule (Premium)", async () => expectExplained(await createAs("alice", "ApprovalRule", { project: "beta/site", name: "review", approvalsRequired: 1 }), /project beta\/site/, /Premium or Ultimate/)],
     [
       "a Premium instance setting on a Free licence",
       () =>

@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { describe, expectTypeOf, it } from "vitest";
 import type {
-  AcceptedRun, AccessLevelName, ApplicationSettings, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, DeletionMode, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusiveLabels, ExclusivePipelineSchedules, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, Group, GroupHook, GroupIntegration, GroupSettings, GroupVariable, InstanceVariable, IntegrationSlug, Label, MergeRequest, PipelineSchedule, PipelineScheduleRun, Project, ProjectHook, ProjectStar, ProjectVariable, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry, GroupMember, ProjectMember, ExclusiveGroupMembers, ExclusiveProjectMembers, GroupShare, ProjectShare,
+  AcceptedRun, AccessLevelName, ApplicationSettings, ApprovalRule, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, DeletionMode, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusiveGroupMembers, ExclusiveLabels, ExclusivePipelineSchedules, ExclusiveProjectMembers, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, Group, GroupHook, GroupIntegration, GroupMember, GroupSettings, GroupShare, GroupVariable, InstanceVariable, IntegrationSlug, Label, MergeRequest, PipelineSchedule, PipelineScheduleRun, Project, ProjectHook, ProjectMember, ProjectShare, ProjectStar, ProjectVariable, ProtectedBranch, ProtectedTag, RefAccess, RefAccessLevelName, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry,
 } from "pulumi-platform";
 
 describe("resource class members", () => {
@@ -336,5 +336,34 @@ describe("resource class members", () => {
     expectTypeOf<GroupShare["sharedWithGroupId"]>().toEqualTypeOf<pulumi.Output<number>>();
     expectTypeOf<ProjectShare["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
     expectTypeOf<ProjectShare["sharedWithPath"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+  });
+  it("ProtectedBranch", () => {
+    expectTypeOf<ProtectedBranch["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<ProtectedBranch["name"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<ProtectedBranch["pushAccessLevel"]>().toEqualTypeOf<pulumi.Output<RefAccessLevelName | number>>();
+    expectTypeOf<ProtectedBranch["mergeAccessLevel"]>().toEqualTypeOf<pulumi.Output<RefAccessLevelName | number>>();
+    expectTypeOf<ProtectedBranch["unprotectAccessLevel"]>().toEqualTypeOf<pulumi.Output<RefAccessLevelName | number>>();
+    expectTypeOf<ProtectedBranch["allowForcePush"]>().toEqualTypeOf<pulumi.Output<boolean>>();
+    expectTypeOf<ProtectedBranch["codeOwnerApprovalRequired"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
+    expectTypeOf<ProtectedBranch["usersAllowedToPush"]>().toEqualTypeOf<pulumi.Output<number[] | undefined>>();
+    expectTypeOf<ProtectedBranch["groupsAllowedToMerge"]>().toEqualTypeOf<pulumi.Output<number[] | undefined>>();
+    expectTypeOf<ProtectedBranch["protectedBranchId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<ProtectedBranch["pushAccessLevels"]>().toEqualTypeOf<pulumi.Output<RefAccess[]>>();
+  });
+  it("ProtectedTag", () => {
+    expectTypeOf<ProtectedTag["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<ProtectedTag["name"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<ProtectedTag["createAccessLevel"]>().toEqualTypeOf<pulumi.Output<RefAccessLevelName | number>>();
+    expectTypeOf<ProtectedTag["createAccessLevels"]>().toEqualTypeOf<pulumi.Output<RefAccess[]>>();
+  });
+  it("ApprovalRule", () => {
+    expectTypeOf<ApprovalRule["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<ApprovalRule["name"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<ApprovalRule["approvalsRequired"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<ApprovalRule["userIds"]>().toEqualTypeOf<pulumi.Output<number[] | undefined>>();
+    expectTypeOf<ApprovalRule["protectedBranchIds"]>().toEqualTypeOf<pulumi.Output<number[] | undefined>>();
+    expectTypeOf<ApprovalRule["appliesToAllProtectedBranches"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
+    expectTypeOf<ApprovalRule["approvalRuleId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<ApprovalRule["eligibleApprovers"]>().toEqualTypeOf<pulumi.Output<string[]>>();
   });
 });

@@ -47,6 +47,8 @@ describe("platform-import --from-terraform", () => {
     await api.put(apiPath`/groups/${"acme"}/integrations/mattermost`, { webhook: "https://chat.example.com/hooks/tf-secret-hook", channel: "builds" });
     const projectHook = await api.post<{ id: number }>(apiPath`/projects/${"acme/web"}/hooks`, { url: "https://ci.example.com/hooks", name: "ci", token: "tf-hook-token" });
     const groupHook = await api.post<{ id: number }>(apiPath`/groups/${"acme"}/hooks`, { url: "https://audit.example.com/hooks", name: "audit", member_events: true });
+    await api.post(apiPath`/projects/${"acme/web"}/protected_tags`, { name: "v*", create_access_level: 40 });
+    const review = await api.post<{ id: number }>(apiPath`/projects/${"acme/web"}/approval_rules`, { name: "review", approvals_required: 2 });
     const acme = await api.get<{ id: number }>(apiPath`/groups/${"acme"}`);
     const platform = await api.get<{ id: number }>(apiPath`/groups/${"acme/platform"}`);
     const web = await api.get<{ id: number }>(apiPath`/projects/${"acme/web"}`);
@@ -59,6 +61,10 @@ describe("platform-import --from-terraform", () => {
       resource("gitlab_pipeline_schedule_variable", "env", { id: `${web.id}:${schedule.id}:DEPLOY_ENV`, project: String(web.id), pipeline_schedule_id: schedule.id, key: "DEPLOY_ENV", value: "staging", variable_type: "env_var" }),
       // The group's path, as a state may hold it; the SAML group name holds a colon.
       resource("gitlab_group_saml_link", "developers", { id: "acme:platform:developers", group: "acme", saml_group_name: "platform:developers", access_level: "developer", member_role_id: null }),
+      // The default branch's rule, made with the project; a tag rule with a wildcard.
+      resource("gitlab_branch_protection", "main", { id: `${web.id}:main`, project: String(web.id), branch: "main", push_access_level: "maintainer", merge_access_level: "maintainer", allow_force_push: false }),
+      resource("gitlab_project_approval_rule", "review", { id: `${web.id}:${review.id}`, project: String(web.id), name: "review", approvals_required: 2 }),
+      resource("gitlab_tag_protection", "releases", { id: `${web.id}:v*`, project: String(web.id), tag: "v*", create_access_level: "maintainer" }),
       resource("gitlab_group_integration_mattermost", "chat", { id: String(acme.id), group: String(acme.id), webhook: "https://chat.example.com/hooks/tf-secret-hook", channel: "builds" }, ["webhook"]),
       resource("gitlab_project_hook", "ci", { id: `${web.id}:${projectHook.id}`, project: String(web.id), hook_id: projectHook.id, url: "https://ci.example.com/hooks", token: "tf-hook-token" }, ["token"]),
       resource("gitlab_group_hook", "audit", { id: `${acme.id}:${groupHook.id}`, group: String(acme.id), hook_id: groupHook.id, url: "https://audit.example.com/hooks", member_events: true }),
@@ -84,6 +90,9 @@ describe("platform-import --from-terraform", () => {
       ["Badge", "project", expect.any(Number)],
       ["PipelineSchedule", "project", expect.any(Number)],
       ["SamlGroupLink", "group", "platform:developers"],
+      ["ProtectedBranch", "project", "main"],
+      ["ApprovalRule", "project", expect.any(Number)],
+      ["ProtectedTag", "project", "v*"],
       ["GroupIntegration", "group", "mattermost"],
       ["ProjectHook", "project", expect.any(Number)],
       ["GroupHook", "group", expect.any(Number)],
@@ -103,7 +112,7 @@ describe("platform-import --from-terraform", () => {
     const fromState = await readTargets(api, targetsOfState(state).targets);
     const estate = await readEstate(api, { group: "acme", projects: ["acme/web"], instance: false, exclusive: false });
     const keys = new Set(fromState.declarations.map((declaration) => declaration.key));
-    expect(keys.size).toBe(9);
+    expect(keys.size).toBe(12);
     expect(fromState.declarations.sort((a, b) => a.key.localeCompare(b.key))).toEqual(estate.declarations.filter((declaration) => keys.has(declaration.key)).sort((a, b) => a.key.localeCompare(b.key)));
     // Each run lists them in the order it read the owners and kinds; the program sorts them.
     const sorted = (secrets: { key: string; property: string }[]) => [...secrets].sort((a, b) => `${a.key} ${a.property}`.localeCompare(`${b.key} ${b.property}`));

@@ -469,6 +469,53 @@ const cases: CommitCase[] = [
         expect(await openOnes()).toEqual([]);
       },
     };
+  })(),  (() => {
+    let name = "";
+    return {
+      name: "ProtectedBranch (the POST's answer lost: found by its name, protected once)",
+      provider: providers.ProtectedBranch,
+      async declare() {
+        name = `${next("release")}/*`;
+        return { project: "acme/web", name, pushAccessLevel: "no_one", mergeAccessLevel: LEVEL_DEVELOPER };
+      },
+      writes: [{ method: "POST", path: /^\/api\/v4\/projects\/acme%2Fweb\/protected_branches$/ }],
+      async verify(created) {
+        const rules = (await api().list<{ id: number; name: string }>(apiPath`/projects/${"acme/web"}/protected_branches`)).filter((rule) => rule.name === name);
+        expect(rules.map((rule) => rule.id)).toEqual([created.outs.protectedBranchId]);
+        expect(await api().get(`/${created.id}`)).toMatchObject({ push_access_levels: [{ access_level: 0 }], merge_access_levels: [{ access_level: LEVEL_DEVELOPER }] });
+      },
+    };
+  })(),  (() => {
+    let name = "";
+    return {
+      name: "ProtectedTag (the POST's answer lost: found by its name, protected once)",
+      provider: providers.ProtectedTag,
+      async declare() {
+        name = `${next("v")}-*`;
+        return { project: "acme/web", name, createAccessLevel: LEVEL_DEVELOPER };
+      },
+      writes: [{ method: "POST", path: /^\/api\/v4\/projects\/acme%2Fweb\/protected_tags$/ }],
+      async verify(created) {
+        const rules = (await api().list<{ name: string }>(apiPath`/projects/${"acme/web"}/protected_tags`)).filter((rule) => rule.name === name);
+        expect(rules).toHaveLength(1);
+        expect(created.id).toBe(`projects/acme%2Fweb/protected_tags/${encodeURIComponent(name)}`);
+      },
+    };
+  })(),  (() => {
+    let name = "";
+    return {
+      name: "ApprovalRule (the POST's answer lost: found by its name, made once)",
+      provider: providers.ApprovalRule,
+      async declare() {
+        name = next("review");
+        return { project: "acme/web", name, approvalsRequired: 1 };
+      },
+      writes: [{ method: "POST", path: /^\/api\/v4\/projects\/acme%2Fweb\/approval_rules$/ }],
+      async verify(created) {
+        const rules = (await api().list<{ id: number; name: string }>(apiPath`/projects/${"acme/web"}/approval_rules`)).filter((rule) => rule.name === name);
+        expect(rules.map((rule) => rule.id)).toEqual([created.outs.approvalRuleId]);
+      },
+    };
   })(),
   (() => {
     let key = "";

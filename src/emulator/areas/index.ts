@@ -8,6 +8,7 @@
 import type { EmulatorArea } from "../area";
 import { accessFactsArea } from "./access-facts";
 import { applicationSettingsArea } from "./application-settings";
+import { approvalRulesArea } from "./approval-rules";
 import { badgesArea } from "./badges";
 import { containerRegistryArea } from "./container-registry";
 import { epicsArea } from "./epics";
@@ -22,6 +23,7 @@ import { jobTokensArea } from "./job-tokens";
 import { mergeRequestsArea } from "./merge-requests";
 import { metadataArea } from "./metadata";
 import { pipelineSchedulesArea } from "./pipeline-schedules";
+import { protectedRefsArea } from "./protected-refs";
 import { projectsArea } from "./projects";
 import { repositoryArea } from "./repository";
 import { samlArea } from "./saml";
@@ -62,4 +64,6 @@ export const areas: readonly EmulatorArea[] = [
   labelsArea,
   membersArea,
   sharingArea,
+  protectedRefsArea,
+  approvalRulesArea,
 ];

@@ -14,7 +14,7 @@ import { findProject } from "../../lookup";
 import { ok, paginate, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import type { EmulatorState, Project, User } from "../../state";
 import { projectDetails } from "../projects";
-import { canPushTo } from "../repository/access";
+import { canMergeTo, canPushTo } from "../repository/access";
 import { commitsInRange, mergeBaseOf, presentCommit } from "../repository/commits";
 import { diffCommits } from "../repository/diff";
 import { repositoryOf, signature, type ProjectRepository } from "../repository/model";
@@ -115,8 +115,8 @@ const mergeRoute = route(
     const project = findProject(ctx);
     const user = requireUser(ctx);
     const mr = findMergeRequest(ctx, project, ctx.params.merge_request_iid);
-    // `can_be_merged_by?`: push access to the target branch, else `unauthorized!`.
-    if (!canPushTo(ctx.state, user, project, mr.targetBranch)) throw new ApiError(401, { message: "401 Unauthorized" });
+    // `can_be_merged_by?`: what the target branch's merge levels allow, else `unauthorized!`.
+    if (!canMergeTo(ctx.state, user, project, mr.targetBranch)) throw new ApiError(401, { message: "401 Unauthorized" });
     if (mr.fromRepository && isOpen(mr)) await refreshFromRepository(ctx.state, project, mr);
     // `mergeable_state?`: open, not a draft, its diff prepared.
     if (mr.state !== "opened" || isDraft(mr.title) || mr.preparedAt === null || mr.sha === null) throw notAllowed();

@@ -1,7 +1,7 @@
-/** Who may write to a project's repository: push access to the project and to one branch. */
+/** Who may write to a project's repository: push access to the project, and what the protected branches allow. */
 import { projectAccessLevel } from "../../access";
 import { AccessLevel, type EmulatorState, type Project, type User } from "../../state";
-import { settingsOf as groupSettingsOf } from "../groups/model";
+import { canForcePushBranch, canMergeToBranch, canPushToBranch } from "../protected-refs/model";
 
 /** `push_code` on the project: Developer and above, or an administrator. */
 export function canPushCode(state: EmulatorState, user: User | null, project: Project): boolean {
@@ -10,16 +10,18 @@ export function canPushCode(state: EmulatorState, user: User | null, project: Pr
 }
 
 /**
- * Gitlab::UserAccess#can_push_to_branch?: Developer on any branch but the
- * default one, which the group's default branch protection guards
- * (`allowed_to_push`, Maintainer by default).
+ * Gitlab::UserAccess#can_push_to_branch?: push access to the project, and
+ * on a protected branch what the rules matching it allow (the most
+ * permissive wins: ../protected-refs/model.ts).
  */
 export function canPushTo(state: EmulatorState, user: User | null, project: Project, branch: string): boolean {
-  if (!user) return false;
-  if (user.isAdmin) return true;
-  const level = projectAccessLevel(state, user, project);
-  if (branch !== project.defaultBranch) return level >= AccessLevel.Developer;
-  const allowed = groupSettingsOf(state, state.namespaceOf(project)).default_branch_protection_defaults.allowed_to_push;
-  const needed = Math.min(...allowed.map((rule) => rule.access_level ?? AccessLevel.Maintainer));
-  return level >= Math.max(needed, AccessLevel.Developer);
+  return canPushCode(state, user, project) && canPushToBranch(state, user, project, branch);
 }
+
+/** Gitlab::UserAccess#can_merge_to_branch?: what the merge levels of the rules matching the branch allow. */
+export function canMergeTo(state: EmulatorState, user: User | null, project: Project, branch: string): boolean {
+  return canPushCode(state, user, project) && canMergeToBranch(state, user, project, branch);
+}
+
+/** Whether a push may rewrite the branch's history: unprotected, or a matching rule allows force push. */
+export const canForcePush = (state: EmulatorState, project: Project, branch: string): boolean => canForcePushBranch(state, project, branch);

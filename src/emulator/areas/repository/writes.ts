@@ -13,7 +13,8 @@ import { findProject } from "../../lookup";
 import type { RawParams } from "../../params";
 import { created, ok, requireUser, route, type RouteDefinition } from "../../router";
 import type { EmulatorState, Project, User } from "../../state";
-import { canPushTo, canPushCode } from "./access";
+import { canForcePush, canPushTo, canPushCode } from "./access";
+import { developersCan, matchingBranchRules, matchingTagRules } from "../protected-refs/model";
 import { presentCommit, readCommitRecord } from "./commits";
 import { readableRepository } from "./content";
 import { diffCommits } from "./diff";
@@ -37,13 +38,14 @@ export function validBranchName(name: string): boolean {
 /** `API::Entities::Branch` of a branch whose head is `sha`. */
 async function presentBranch(state: EmulatorState, project: Project, repo: ProjectRepository, user: User | null, name: string, sha: string): Promise<Record<string, unknown>> {
   const commit = presentCommit(state, project, await readCommitRecord(repo, sha));
+  const rules = matchingBranchRules(state, project, name);
   return {
     name,
     commit,
     merged: false,
-    protected: name === project.defaultBranch,
-    developers_can_push: false,
-    developers_can_merge: false,
+    protected: rules.length > 0,
+    developers_can_push: developersCan(rules, "push"),
+    developers_can_merge: developersCan(rules, "merge"),
     can_push: canPushTo(state, user, project, name),
     default: name === project.defaultBranch,
     web_url: `https://${state.instance.host}/${state.projectFullPath(project)}/-/tree/${name}`,
@@ -66,7 +68,7 @@ const getTag = route("GET", "/projects/:id/repository/tags/:tag_name", { params:
   const sha = isRefName(name) ? await repo.resolveRef(`refs/tags/${name}`) : undefined;
   if (sha === undefined) throw notFound("Tag");
   const commit = presentCommit(ctx.state, project, await readCommitRecord(repo, sha));
-  return ok({ name, message: "", target: sha, commit, release: null, protected: false, created_at: null });
+  return ok({ name, message: "", target: sha, commit, release: null, protected: matchingTagRules(ctx.state, project, name).length > 0, created_at: null });
 });
 
 const createBranch = route(
@@ -81,6 +83,8 @@ const createBranch = route(
     if (!validBranchName(branch)) throw refused("Branch name is invalid");
     const repo = await repositoryOf(ctx.state, project);
     if (await repo.resolveRef(`refs/heads/${branch}`)) throw refused("Branch already exists");
+    // The pre-receive check of a new ref: a protected name only for who may push to it.
+    if (!canPushTo(ctx.state, user, project, branch)) throw refused("You are not allowed to create protected branches on this project.");
     const sha = await repo.resolveRef(ref);
     if (sha === undefined) throw refused(`Invalid reference name: ${ref}`);
     await git.writeRef({ fs: repo.fs, gitdir: repo.gitdir, ref: `refs/heads/${branch}`, value: sha });
@@ -168,6 +172,10 @@ const createCommit = route(
     if (!validBranchName(params.branch)) throw refused("Branch name is invalid");
     const repo = await repositoryOf(ctx.state, project);
     const start = await startOf(repo, params);
+    const rewrites = start !== undefined && params.force === true && (await repo.resolveRef(`refs/heads/${params.branch}`)) !== undefined;
+    if (rewrites && !canForcePush(ctx.state, project, params.branch)) {
+      throw new ApiError(403, { message: "403 Forbidden - You are not allowed to force push code to a protected branch on this project." });
+    }
     const before = (await repo.resolveRef(`refs/heads/${params.branch}`)) ?? BLANK_SHA;
     let sha: string;
     try {
