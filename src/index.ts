@@ -49,6 +49,9 @@ export { ExclusiveGroupMembers, type ExclusiveGroupMembersArgs } from "./resourc
 export { ExclusiveProjectMembers, type ExclusiveProjectMembersArgs } from "./resources/exclusive-project-members";
 export { GroupShare, type GroupShareArgs } from "./resources/group-share";
 export { ProjectShare, type ProjectShareArgs } from "./resources/project-share";
+export { GroupAccessToken, ProjectAccessToken, type GroupAccessTokenArgs, type ProjectAccessTokenArgs } from "./resources/access-token";
+export { DeployToken, type DeployTokenArgs } from "./resources/deploy-token";
+export { DeployKey, type DeployKeyArgs } from "./resources/deploy-key";
 export type { Entry as ExclusiveSetEntry } from "./resources/exclusive-set";
 export { resetDeclarations } from "./engine/declarations";
 export * from "./functions";

@@ -156,3 +156,16 @@ export { getGroupSubgroups, getGroupSubgroupsOutput, getGroupDescendants, getGro
 export { getLabels, getLabelsOutput, type LabelInfo } from "./labels";
 export { getUser, getUserOutput, getUsers, getUsersOutput, type UserInfo } from "./users";
 export { getGroupMembers, getGroupMembersOutput, getProjectMembers, getProjectMembersOutput, type MemberInfo } from "./members";
+export {
+  getGroupAccessTokens,
+  getGroupAccessTokensOutput,
+  getProjectAccessTokens,
+  getProjectAccessTokensOutput,
+  getDeployTokens,
+  getDeployTokensOutput,
+  getDeployKeys,
+  getDeployKeysOutput,
+  type AccessTokenInfo,
+  type DeployTokenInfo,
+  type DeployKeyInfo,
+} from "./access-tokens";

@@ -35,6 +35,9 @@ import { exclusiveGroupMembersDefinition } from "./exclusive-group-members";
 import { exclusiveProjectMembersDefinition } from "./exclusive-project-members";
 import { groupShareDefinition } from "./group-share";
 import { projectShareDefinition } from "./project-share";
+import { groupAccessTokenDefinition, projectAccessTokenDefinition } from "./access-token";
+import { deployTokenDefinition } from "./deploy-token";
+import { deployKeyDefinition } from "./deploy-key";
 
 export const definitions = {
   Badge: badgeDefinition,
@@ -74,6 +77,10 @@ export const definitions = {
   ExclusiveProjectMembers: exclusiveProjectMembersDefinition,
   GroupShare: groupShareDefinition,
   ProjectShare: projectShareDefinition,
+  GroupAccessToken: groupAccessTokenDefinition,
+  ProjectAccessToken: projectAccessTokenDefinition,
+  DeployToken: deployTokenDefinition,
+  DeployKey: deployKeyDefinition,
 } satisfies Record<string, AnyResourceDefinition>;
 
 export type ResourceKind = keyof typeof definitions;

@@ -14,6 +14,7 @@ import { epicsArea } from "./epics";
 import { errorTrackingArea } from "./error-tracking";
 import { graphqlArea } from "./graphql";
 import { groupTokensArea } from "./group-tokens";
+import { deployKeysArea } from "./deploy-keys";
 import { groupsArea } from "./groups";
 import { hooksArea } from "./hooks";
 import { integrationsArea } from "./integrations";
@@ -62,4 +63,5 @@ export const areas: readonly EmulatorArea[] = [
   labelsArea,
   membersArea,
   sharingArea,
+  deployKeysArea,
 ];
