@@ -88,13 +88,15 @@ export function outputTraits(entry: OutputEntry<any, any>): OutputDeclaration<an
   return typeof entry === "function" ? { value: entry } : entry;
 }
 
-/** The computed outputs of a live object: each declared output's value. */
+/** The computed outputs of a live object: each declared output's value (none for one whose value is undefined). */
 export function outputValues(outputs: OutputsDeclaration, live: Live, args: Record<string, unknown>): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const name in outputs) {
     const entry = outputs[name]!;
     const value = typeof entry === "function" ? entry : entry.value;
-    if (value) values[name] = value(live, args);
+    // An output with no value is left out: the engine's wire (a protobuf Struct) has no undefined.
+    const computed = value?.(live, args);
+    if (computed !== undefined) values[name] = computed;
   }
   return values;
 }
