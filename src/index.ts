@@ -54,6 +54,9 @@ export { ProtectedBranch, type ProtectedBranchArgs } from "./resources/protected
 export { ProtectedTag, type ProtectedTagArgs } from "./resources/protected-tag";
 export { ApprovalRule, type ApprovalRuleArgs } from "./resources/approval-rule";
 export type { RefAccessLevelName, RefAccess } from "./api/protected-refs";
+export { GroupAccessToken, ProjectAccessToken, type GroupAccessTokenArgs, type ProjectAccessTokenArgs } from "./resources/access-token";
+export { DeployToken, type DeployTokenArgs } from "./resources/deploy-token";
+export { DeployKey, type DeployKeyArgs } from "./resources/deploy-key";
 export type { Entry as ExclusiveSetEntry } from "./resources/exclusive-set";
 export { resetDeclarations } from "./engine/declarations";
 export * from "./functions";

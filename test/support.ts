@@ -142,3 +142,5 @@ export async function failureOf(action: () => Promise<unknown>): Promise<Error> 
   }
   throw new Error("expected the action to fail");
 }
+
+export { sshPublicKey } from "./ssh-key.ts";

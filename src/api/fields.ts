@@ -114,7 +114,8 @@ export interface SecretParts {
 
 /** How an observed property is read, and when its value is work for an update. */
 export interface ObservedTrait {
-  read(ctx: EngineContext, args: Record<string, unknown>): Promise<unknown>;
+  /** The value now, from the checked inputs and the inputs the state recorded (none for a new object). */
+  read(ctx: EngineContext, args: Record<string, unknown>, recorded: Record<string, unknown>): Promise<unknown>;
   /**
    * Whether the value read calls for a run, given the recorded state (what an
    * earlier run already asked the server for is not pending). A value that

@@ -3,7 +3,7 @@ export type { ClientOptions, RequestOptions, ApiResponse, GraphqlAnswer, Query, 
 export { ApiError, NetworkError, parseErrorBody, mayHaveBeenApplied, tokenRefused, missingOrHidden, roleNeeded, tierNeeded, flagOff, REFUSAL_ADVICE, STACK_TOKEN_SETTING } from "./errors";
 export type { ApiErrorKind } from "./errors";
 export { linkRelation } from "./pagination";
-export { setClientClock } from "./clock";
+export { clientClock, setClientClock } from "./clock";
 export type { ClientClock } from "./clock";
 export type { TlsOptions } from "./transport";
 export { ROLE_LEVELS, MINIMAL_ACCESS_LEVEL, roleInWords, tierInWords } from "./roles";

@@ -60,6 +60,12 @@ export interface EmulatorArea {
    */
   readonly refuses?: (ctx: RequestContext, route: RouteDefinition) => ApiError | undefined;
   /**
+   * True for an access token the area knows to be out of force now (expired
+   * at the state's clock): the core then treats the request as anonymous,
+   * whichever user's token it was.
+   */
+  readonly tokenExpired?: (state: EmulatorState, token: string) => boolean;
+  /**
    * Background work of the area that is due at the state's current clock
    * (scheduled runs, accepted asynchronous deletions). The emulator runs it
    * on its timer or when asked (`emulator.runDueWork()`), so tests may

@@ -216,7 +216,10 @@ function callerOf(
 ): { token?: string; user: User | null; jobTokenProjectId?: number } {
   if (route?.outsideApi) return { user: null };
   const token = accessTokenOf(req.headers, query);
-  if (token !== undefined) return { token, user: state.userByToken(token) ?? null };
+  if (token !== undefined) {
+    const expired = areas.some((area) => area.tokenExpired?.(state, token) === true);
+    return { token, user: expired ? null : (state.userByToken(token) ?? null) };
+  }
   const jobToken = route?.jobTokenAllowed ? jobTokenOf(req, query) : undefined;
   if (jobToken === undefined) return { user: null };
   const grant = areas.map((area) => area.jobTokenGrant?.(state, jobToken)).find((found) => found !== undefined);

@@ -15,6 +15,12 @@ export type { EngineContext, Live, Operation } from "../api/needs";
 export type { FieldTraits, ObservedTrait, SecretParts } from "../api/fields";
 
 
+/** What `validate` is told of the step: the inputs the state recorded (none for a new object), and whether it is an import. */
+export interface ValidationStep {
+  recorded: Readonly<Record<string, unknown>>;
+  importing: boolean;
+}
+
 /** The object the API returned, with the id the engine records for it. */
 export interface Located<L extends Live = Live> {
   id: string;
@@ -82,13 +88,15 @@ export function outputTraits(entry: OutputEntry<any, any>): OutputDeclaration<an
   return typeof entry === "function" ? { value: entry } : entry;
 }
 
-/** The computed outputs of a live object: each declared output's value. */
+/** The computed outputs of a live object: each declared output's value (none for one whose value is undefined). */
 export function outputValues(outputs: OutputsDeclaration, live: Live, args: Record<string, unknown>): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const name in outputs) {
     const entry = outputs[name]!;
     const value = typeof entry === "function" ? entry : entry.value;
-    if (value) values[name] = value(live, args);
+    // An output with no value is left out: the engine's wire (a protobuf Struct) has no undefined.
+    const computed = value?.(live, args);
+    if (computed !== undefined) values[name] = computed;
   }
   return values;
 }
@@ -112,7 +120,17 @@ interface ResourceBase<S extends z.ZodObject, L extends Live, O extends OutputsD
    * How the review names the kind (`badge`, `SAML group link`, `only-these set
    * of badges`), and for an only-these set the objects it deletes (`badge`).
    */
-  words: { noun: string; memberNoun?: string; says?: StepWords };
+  words: {
+    noun: string;
+    memberNoun?: string;
+    says?: StepWords;
+    /**
+     * For a kind whose every update is one act (an access token's rotation):
+     * the verb the review says instead of "updates", its past form, and what
+     * the act does besides (`revokes the current token`).
+     */
+    update?: { verb: string; done: string; note: string };
+  };
   /**
    * For an object whose owner a change can take over (a schedule's pipelines
    * run as its owner): the input that takes it and the output that names the
@@ -180,8 +198,13 @@ interface ResourceBase<S extends z.ZodObject, L extends Live, O extends OutputsD
    * stack refreshes and updates without a spurious change.
    */
   migrate?(recorded: Record<string, unknown>): Record<string, unknown>;
-  /** Rules across fields that the schema cannot say; each failure names its property. */
-  validate?(args: z.output<S>): { property: string; reason: string }[];
+  /**
+   * Rules across fields that the schema cannot say; each failure names its
+   * property. `step` tells a rule of what the server judges only when a value
+   * is sent (a token's lifetime) what the state recorded, and whether the
+   * object is being taken over by id (its values are the server's already).
+   */
+  validate?(args: z.output<S>, step: ValidationStep): { property: string; reason: string }[];
   /** The live object, or undefined when it no longer exists. */
   read(ctx: EngineContext, id: string, args: z.output<S>): Promise<L | undefined>;
   /**
@@ -336,7 +359,7 @@ function derivedFromTraits(declaration: ResourceBase<any, any, any>): Pick<Resou
         return gates.length ? { ...stated, inputGates: [...(stated.inputGates ?? []), ...gates] } : stated;
       },
     }),
-    validate: (args: Args) => [...(validate?.(args) ?? []), ...aliasConflicts(fields, args), ...onSubgroup(args)],
+    validate: (args: Args, step: ValidationStep = { recorded: {}, importing: false }) => [...(validate?.(args, step) ?? []), ...aliasConflicts(fields, args), ...onSubgroup(args)],
   };
 }
 

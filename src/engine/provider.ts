@@ -68,7 +68,7 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
       if (checked.failures?.length) return checked;
       const verified = await verifiedAtPreview(engine, olds, news, checked);
       if (verified.failures?.length) return verified;
-      const observed = await withObserved(engine, verified.inputs as Args, given.applying === true);
+      const observed = await withObserved(engine, verified.inputs as Args, given.applying === true, withoutEngineKeys(olds));
       if ("failure" in observed) return { inputs: news, failures: [{ property: "", reason: observed.failure }] };
       const takeover = await takeoverPreviewed(engine, olds, news, observed.inputs);
       if (takeover && "failure" in takeover) return { inputs: news, failures: [{ property: "", reason: takeover.failure }] };
@@ -258,7 +258,8 @@ function checkInputs(engine: Engine, olds: Args, news: Args): pulumi.dynamic.Che
   if (declaredObserved.length) {
     return { inputs: news, failures: declaredObserved.map((name) => ({ property: "", reason: `${name}: is read from the server at preview; a program cannot set it` })) };
   }
-  const failures = unknownPaths.length ? [] : (definition.validate?.(parsed as never) ?? []);
+  const step = { recorded: withoutEngineKeys(olds), importing: envelopeOf(news).importId !== undefined };
+  const failures = unknownPaths.length ? [] : (definition.validate?.(parsed as never, step) ?? []);
   if (failures.length) return { inputs: news, failures: failures.map(namedInReason) };
   let fingerprints: Args;
   try {
@@ -334,7 +335,8 @@ async function verifiedStep(engine: Engine, id: string, recorded: Args, news: Ar
 
 /**
  * check's step for observed properties (the `observed` trait): what the server
- * would make of the inputs now, read once every input is known and added to
+ * would make of the inputs now (given the recorded inputs: a value the last
+ * run recorded may stand), read once every input is known and added to
  * the checked inputs, so the preview shows it. When the program's run applies
  * (the envelope says so), the inputs record the value the property will have
  * after the update (`afterApply`), and the value read goes to diff and the
@@ -342,11 +344,11 @@ async function verifiedStep(engine: Engine, id: string, recorded: Args, news: Ar
  * preview then compares with what is left, not with what was done. A refused
  * read fails the check with the server's answer explained.
  */
-async function withObserved(engine: Engine, args: Args, applying: boolean): Promise<{ inputs: Args; acted?: Args } | { failure: string }> {
+async function withObserved(engine: Engine, args: Args, applying: boolean, recorded: Args): Promise<{ inputs: Args; acted?: Args } | { failure: string }> {
   if (engine.observedProperties.length === 0 || Object.values(args).some(isUnknown)) return { inputs: args };
   const observed: Args = {};
   try {
-    for (const name of engine.observedProperties) observed[name] = await engine.traits(name).observed!.read(context(), args);
+    for (const name of engine.observedProperties) observed[name] = await engine.traits(name).observed!.read(context(), args, recorded);
   } catch (error) {
     return { failure: engine.explained(error, { operation: "read", action: "read what it would do now", args }).message };
   }

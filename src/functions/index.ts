@@ -170,3 +170,16 @@ export {
   type ProtectedTagInfo,
 } from "./protected-refs";
 export { getApprovalRules, getApprovalRulesOutput, type ApprovalRuleInfo } from "./approval-rules";
+export {
+  getGroupAccessTokens,
+  getGroupAccessTokensOutput,
+  getProjectAccessTokens,
+  getProjectAccessTokensOutput,
+  getDeployTokens,
+  getDeployTokensOutput,
+  getDeployKeys,
+  getDeployKeysOutput,
+  type AccessTokenInfo,
+  type DeployTokenInfo,
+  type DeployKeyInfo,
+} from "./access-tokens";

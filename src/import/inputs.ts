@@ -88,7 +88,7 @@ function validated(
     const reasons = new Map<string, string>();
     if (!parsed.success) for (const issue of parsed.error.issues) failing.add(String(issue.path[0] ?? ""));
     else {
-      for (const failure of definition.validate?.(parsed.data) ?? []) {
+      for (const failure of definition.validate?.(parsed.data, { recorded: {}, importing: true }) ?? []) {
         const name = failure.property.split(".")[0]!;
         failing.add(name);
         reasons.set(name, failure.reason);

@@ -39,6 +39,9 @@ import { projectDefinition } from "./project";
 import { protectedBranchDefinition } from "./protected-branch";
 import { protectedTagDefinition } from "./protected-tag";
 import { approvalRuleDefinition } from "./approval-rule";
+import { groupAccessTokenDefinition, projectAccessTokenDefinition } from "./access-token";
+import { deployTokenDefinition } from "./deploy-token";
+import { deployKeyDefinition } from "./deploy-key";
 
 export const definitions = {
   Badge: badgeDefinition,
@@ -82,6 +85,10 @@ export const definitions = {
   ProtectedBranch: protectedBranchDefinition,
   ProtectedTag: protectedTagDefinition,
   ApprovalRule: approvalRuleDefinition,
+  GroupAccessToken: groupAccessTokenDefinition,
+  ProjectAccessToken: projectAccessTokenDefinition,
+  DeployToken: deployTokenDefinition,
+  DeployKey: deployKeyDefinition,
 } satisfies Record<string, AnyResourceDefinition>;
 
 export type ResourceKind = keyof typeof definitions;

@@ -74,6 +74,8 @@ export interface Change {
   takes?: string;
   /** A delete the server only marks for deletion (restorable for a while): never said to be gone. */
   marks?: true;
+  /** An update that is one act of its kind (a rotation): the verb said instead of "updates", and its past form. */
+  verb?: { now: string; done: string };
   fields: FieldChange[];
 }
 
@@ -595,6 +597,7 @@ function changeOf(step: PreviewStep, kind: ChangeKind): Change {
   if (kind === "delete") Object.assign(change, deletionFacts(state, terms));
   if (kind === "replace") change.reasons = (step.replaceReasons ?? step.diffReasons ?? []).filter((reason) => !isNotField(terms, reason));
   if (kind === "update" || kind === "replace") change.fields = fieldChanges(step, terms);
+  if (kind === "update" && terms.update) Object.assign(change, { verb: { now: terms.update.verb, done: terms.update.done }, note: terms.update.note });
   if (kind === "create") {
     change.fields = createdFields(step.newState, terms);
     if (settingsTakenOver(step.newState)) change.note = "the settings exist: each declared one before (as the preview read it) and after";

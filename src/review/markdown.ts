@@ -50,23 +50,24 @@ export const SECTIONS: Record<ChangeKind, SectionWords> = {
  */
 export function sentenceOf(change: Change, applied = false): string {
   const newOwner = change.newOwner === undefined ? undefined : visible(change.newOwner);
-  return sentence(change, applied, { object: visible(change.object), owner: visible(change.owner), newOwner, reason: visible });
+  return sentence(change, applied, { object: visible(change.object), owner: visible(change.owner), newOwner, reason: visible, verb: visible });
 }
 
 /** The same sentence as Markdown, its names as code. */
 function sentenceMarkdown(change: Change, applied: boolean): string {
   const newOwner = change.newOwner === undefined ? undefined : ownerMarkdown(change.newOwner);
-  return sentence(change, applied, { object: objectMarkdown(change), owner: ownerMarkdown(change.owner), newOwner, reason: (reason) => code(reason, NAME_CHARACTERS) });
+  return sentence(change, applied, { object: objectMarkdown(change), owner: ownerMarkdown(change.owner), newOwner, reason: (reason) => code(reason, NAME_CHARACTERS), verb: inert });
 }
 
-function sentence(change: Change, applied: boolean, words: { object: string; owner: string; newOwner?: string; reason: (reason: string) => string }): string {
+function sentence(change: Change, applied: boolean, words: { object: string; owner: string; newOwner?: string; reason: (reason: string) => string; verb: (verb: string) => string }): string {
   const section = SECTIONS[change.kind];
   const reasons = change.reasons?.length ? ` (${change.reasons.map(words.reason).join(", ")} ${change.reasons.length === 1 ? "changes" : "change"})` : "";
   if (change.kind === "drift") return `${words.object} of ${words.owner} changed outside this program`;
   // A replacement whose owner changes deletes the object under its owner and creates the new one under another.
   const moved = words.newOwner === undefined ? "" : ` by a new one of ${words.newOwner}`;
-  // Marked for deletion is not gone: it is said as what it is.
-  const verb = change.marks ? (applied ? "marked for deletion" : "marks for deletion") : applied ? section.done : section.verb;
+  // Marked for deletion is not gone: it is said as what it is; a kind's own verb (a rotation) is its own.
+  const own = applied ? change.verb?.done : change.verb?.now;
+  const verb = change.marks ? (applied ? "marked for deletion" : "marks for deletion") : own !== undefined ? words.verb(own) : applied ? section.done : section.verb;
   return `${verb} ${words.object} of ${words.owner}${moved}${reasons}`;
 }
 

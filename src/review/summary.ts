@@ -78,6 +78,7 @@ const summarySchema = z.looseObject({
       newOwner: z.string().optional(),
       reasons: z.array(z.string()).optional(),
       note: z.string().optional(),
+      verb: z.object({ now: z.string(), done: z.string() }).optional(),
       fields: z.array(z.object({ path: z.string(), before: shownSchema, after: shownSchema })),
     }),
   ),

@@ -18,6 +18,8 @@ export interface KindTerms {
   memberNoun?: string;
   /** What a step gives or takes, in words, where the kind says it (a membership's role). */
   says?: StepWords;
+  /** A kind whose every update is one act (a rotation): its verb, past form and note. */
+  update?: { verb: string; done: string; note: string };
   /** Properties whose values are never shown, even where the CLI would. */
   secretProperties: ReadonlySet<string>;
   /** Properties the server never shows (a hook's token): what is applied cannot be read back, so a change made outside the program is not seen. */
@@ -60,6 +62,7 @@ export function termsOf(kind: string): KindTerms {
     noun: definition?.words.noun ?? "resource",
     memberNoun: definition?.words.memberNoun,
     ...(definition?.words.says ? { says: definition.words.says } : {}),
+    ...(definition?.words.update ? { update: definition.words.update } : {}),
     secretProperties,
     writeOnlyProperties,
     // A group with no parent is a top-level group: the instance's.

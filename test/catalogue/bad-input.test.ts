@@ -16,7 +16,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApplicationSettings, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, EpicLink, ProjectStar, providers, resetDeclarations, SamlGroupLink, Upstream, VirtualRegistry } from "pulumi-platform";
 import * as platform from "pulumi-platform";
-import { useEmulator } from "../support";
+import { sshPublicKey, useEmulator } from "../support";
 
 const server = useEmulator();
 
@@ -60,6 +60,30 @@ const NINE_EVENTS = {
 const TELEGRAM = { slug: "telegram", token: TOKEN, room: "@ci", ...NINE_EVENTS };
 const BAMBOO = { slug: "bamboo", bambooUrl: "https://bamboo.example.test", buildKey: "PLAN-KEY", username: "ci", password: PASSWORD };
 const TRACKER = { slug: "custom-issue-tracker", projectUrl: "https://t.example.test", issuesUrl: "https://t.example.test/:id", newIssueUrl: "https://t.example.test/new" };
+
+
+/** A date `days` from today (the clients' real clock, which judges a token's expiry). */
+function inDays(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** What a group or project access token refuses. */
+function accessTokenCases(owner: "group" | "project"): BadInput[] {
+  return [
+    [`no ${owner}`, { [owner]: undefined }, owner, new RegExp(`${owner}: .*(required|numeric id or a full path)`)],
+    ["no name", { name: undefined }, "name", /name: .*(required|expected string)/],
+    ["no scopes", { scopes: [] }, "scopes", /scopes: must name at least one scope/],
+    ["a scope a token cannot have", { scopes: ["sudo"] }, "scopes", /scopes\.0: must be among api, read_api/],
+    ["a role that is none", { accessLevel: "admin" }, "accessLevel", /accessLevel: must be a role \(guest, planner, reporter, developer, maintainer, owner\)/],
+    ["neither expiresAt nor rotateBeforeDays", { expiresAt: undefined, rotateBeforeDays: undefined }, "expiresAt", /expiresAt: set exactly one of expiresAt .* and rotateBeforeDays/],
+    ["both expiresAt and rotateBeforeDays", { expiresAt: inDays(30), rotateBeforeDays: 7 }, "rotateBeforeDays", /rotateBeforeDays: set exactly one of expiresAt/],
+    ["an expiry past the longest lifetime", { expiresAt: inDays(366), rotateBeforeDays: undefined }, "expiresAt", /expiresAt: must be at most 365 days from today/],
+    ["an expiry today", { expiresAt: inDays(0), rotateBeforeDays: undefined }, "expiresAt", /expiresAt: must be after today/],
+    ["an expiry that is no date", { expiresAt: "2027-02-30", rotateBeforeDays: undefined }, "expiresAt", /expiresAt: must be a date in the form YYYY-MM-DD/],
+    ["rotateBeforeDays of a year", { expiresAt: undefined, rotateBeforeDays: 365 }, "rotateBeforeDays", /rotateBeforeDays: must be less than 365/],
+    ["plannedExpiresAt declared by the program", { plannedExpiresAt: inDays(10) }, "plannedExpiresAt", /read from the server at preview; a program cannot set it/],
+  ];
+}
 
 const catalogue: Record<ResourceName, ResourceCatalogue> = {
   Badge: {
@@ -747,6 +771,32 @@ const catalogue: Record<ResourceName, ResourceCatalogue> = {
       ["a protected branch given by name", { protectedBranchIds: ["main"] }, "protectedBranchIds", /protectedBranchIds\.0: .*expected number/],
     ],
   },
+  GroupAccessToken: { valid: { group: "acme", name: "ci", scopes: ["read_api"], rotateBeforeDays: 30 }, cases: accessTokenCases("group") },
+  ProjectAccessToken: { valid: { project: "acme/web", name: "ci", scopes: ["read_api"], expiresAt: inDays(30) }, cases: accessTokenCases("project") },
+  DeployToken: {
+    valid: { project: "acme/web", name: "pull", scopes: ["read_registry"], expiresAt: inDays(30) },
+    cases: [
+      ["both owners", { group: "acme" }, "group", /set exactly one of project and group/],
+      ["no name", { name: undefined }, "name", /name: .*(required|expected string)/],
+      ["no scopes", { scopes: [] }, "scopes", /scopes: must name at least one scope/],
+      ["an access token's scope", { scopes: ["api"] }, "scopes", /scopes\.0: must be among read_repository/],
+      ["an expiry in the past", { expiresAt: "2020-01-01" }, "expiresAt", /expiresAt: must be in the future/],
+      ["an expiry that is no time", { expiresAt: "next year" }, "expiresAt", /expiresAt: must be a date \(YYYY-MM-DD\) or an ISO 8601 time/],
+      ["a username with a space", { username: "ci puller" }, "username", /username: may contain only letters, digits/],
+    ],
+  },
+  DeployKey: {
+    valid: { project: "acme/web", title: "ci", key: sshPublicKey("catalogue") },
+    cases: [
+      ["no title", { title: undefined }, "title", /title: .*(required|expected string)/],
+      ["an empty title", { title: "" }, "title", /title: must not be empty/],
+      ["no key", { key: undefined }, "key", /key: .*(required|expected string)/],
+      ["a private key's first line", { key: "-----BEGIN OPENSSH PRIVATE KEY-----" }, "key", /key: must be an SSH public key/],
+      ["a key whose blob names another type", { key: "ssh-ed25519 AAAAB3NzaC1yc2EAAAADAQAB forged" }, "key", /key: must be an SSH public key/],
+      ["canPush as text", { canPush: "yes" }, "canPush", /canPush: .*expected boolean/],
+      ["an expiry in the past", { expiresAt: "2020-01-01T00:00:00Z" }, "expiresAt", /expiresAt: must be in the future/],
+    ],
+  },
 };
 
 // ---------------------------------------------------------------------------
@@ -1133,6 +1183,11 @@ const callCases: CallCase[] = [
   ["getProtectedTags", platform.getProtectedTags, project, ["project"]],
   ["getProtectedTag", platform.getProtectedTag, { ...project, name: "v*" }, ["project", "name"]],
   ["getApprovalRules", platform.getApprovalRules, project, ["project"]],
+  ["getGroupAccessTokens", platform.getGroupAccessTokens, group, ["group"]],
+  ["getProjectAccessTokens", platform.getProjectAccessTokens, project, ["project"]],
+  ["getDeployTokens", platform.getDeployTokens, project, ["project"]],
+  ["getDeployTokens of a group", platform.getDeployTokens, group, ["group"]],
+  ["getDeployKeys", platform.getDeployKeys, project, ["project"]],
 ];
 
 describe("dot segments are refused by data functions and actions before any request", () => {

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiPath, providers } from "pulumi-platform";
 import { defaultSeed, type InstanceInfo } from "pulumi-platform/emulator";
-import { useEmulator } from "../support";
+import { sshPublicKey, useEmulator } from "../support";
 
 const server = useEmulator();
 
@@ -104,6 +104,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.configureProviders();
 });
+
+/** A token's inputs besides its owner: an expiry a month ahead on the real clock. */
+const ACCESS_TOKEN = { name: "refused", scopes: ["read_api"], expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10) };
 
 let refusals = 0;
 afterAll(() => console.log(`refused by the server: ${refusals} cases, each naming the object and the requirement`));
@@ -228,6 +231,16 @@ describe("a role too low", () => {
     ["SamlIdentity by a Maintainer (needs Owner)", async () => expectExplained(await createAs("maintainer", "SamlIdentity", { group: "acme", user: "dev", externUid: "dev@idp.example" }), /the Owner role on group acme/)],    ["ProtectedBranch by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "ProtectedBranch", { project: "acme/web", name: "release/*" }), /at least the Maintainer role on project acme\/web/)],
     ["ProtectedTag by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "ProtectedTag", { project: "acme/web", name: "v*" }), /at least the Maintainer role on project acme\/web/)],
     ["ApprovalRule by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "ApprovalRule", { project: "acme/web", name: "review", approvalsRequired: 1 }), /at least the Maintainer role \(and the Premium or Ultimate tier\) on project acme\/web/)],
+    ["GroupAccessToken by a Maintainer (needs Owner)", async () => expectExplained(await createAs("maintainer", "GroupAccessToken", { group: "acme", ...ACCESS_TOKEN }), /group access tokens of group acme/, /the Owner role/)],
+    ["ProjectAccessToken by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "ProjectAccessToken", { project: "acme/web", ...ACCESS_TOKEN }), /project access tokens of project acme\/web/, /at least the Maintainer role/)],
+    ["a group DeployToken by a Maintainer (needs Owner)", async () => expectExplained(await createAs("maintainer", "DeployToken", { group: "acme", name: "refused", scopes: ["read_registry"] }), /the Owner role on group acme/)],
+    ["a project DeployToken by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "DeployToken", { project: "acme/web", name: "refused", scopes: ["read_repository"] }), /at least the Maintainer role on project acme\/web/)],
+    ["DeployKey by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "DeployKey", { project: "acme/web", title: "refused", key: sshPublicKey() }), /at least the Maintainer role on project acme\/web/)],
+    [
+      "ProjectAccessToken with the Owner role by a Maintainer (a token's role may not be above its creator's)",
+      async () =>
+        expectExplained(await createAs("maintainer", "ProjectAccessToken", { project: "acme/web", ...ACCESS_TOKEN, accessLevel: "owner" }), /Access level of the token contains permissions not held by the creating user/),
+    ],
   ]);
 });
 

@@ -17,7 +17,10 @@ import { parseDuration } from "../../src/chronic-duration";
 import { IMAGE_EXTENSIONS, imageContentType, isImageFile, MAX_AVATAR_BYTES } from "../../src/image-types";
 import { SERVER_SETTINGS } from "../../src/emulator/areas/application-settings/settings";
 import { NAMED_COLORS, storedColor } from "../../src/api/labels";
-import { useEmulator } from "../support";
+import { ACCESS_TOKEN_SCOPES, MAX_TOKEN_LIFETIME_DAYS } from "../../src/api/access-tokens";
+import { isSshPublicKey } from "../../src/api/deploy-keys";
+import { DEPLOY_TOKEN_SCOPES } from "../../src/api/deploy-tokens";
+import { sshPublicKey, useEmulator } from "../support";
 
 function seedWith(tier: "free" | "ultimate"): Seed {
   return { ...defaultSeed, instance: { ...defaultSeed.instance, offering: "self-managed", tier } };
@@ -340,6 +343,32 @@ describe("label colors: the provider's table of names and the emulator's answers
     for (const given of ["reddish", "#abcd", "abcdef", "#ggg"]) {
       expect(storedColor(given)).toBeUndefined();
       expect((await request("POST", apiPath`/groups/${"beta"}/labels`, { name: `bad-${given}`, color: given })).body).toEqual({ message: { color: ["must be a valid color code"] } });
+    }
+  });
+});
+
+describe("access tokens, deploy tokens and deploy keys: the scopes and the key forms", () => {
+  const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+  it("every scope the provider offers an access token, and no other, the emulator accepts; a day past the longest lifetime it refuses", async () => {
+    const made = await request("POST", "/projects/acme%2Fweb/access_tokens", { name: "restated", scopes: [...ACCESS_TOKEN_SCOPES], expires_at: inDays(MAX_TOKEN_LIFETIME_DAYS) });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect((await request("POST", "/projects/acme%2Fweb/access_tokens", { name: "restated", scopes: ["read_user"], expires_at: inDays(30) })).status).toBe(400);
+    expect((await request("POST", "/projects/acme%2Fweb/access_tokens", { name: "restated", scopes: ["api"], expires_at: inDays(MAX_TOKEN_LIFETIME_DAYS + 1) })).status).toBe(400);
+    await request("DELETE", `/projects/acme%2Fweb/access_tokens/${made.body.id}`);
+  });
+
+  it("every scope the provider offers a deploy token the emulator accepts", async () => {
+    const made = await request("POST", "/projects/acme%2Fweb/deploy_tokens", { name: "restated", scopes: [...DEPLOY_TOKEN_SCOPES] });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    await request("DELETE", `/projects/acme%2Fweb/deploy_tokens/${made.body.id}`);
+  });
+
+  it("a key the provider takes for an SSH public key the emulator takes too, and one it refuses the emulator refuses", async () => {
+    for (const key of [sshPublicKey("restated"), "ssh-ed25519 AAAAB3NzaC1yc2EAAAADAQAB forged", "ssh-rsa not-base64!", "ecdsa-sha2-nistp256"]) {
+      const answer = await request("POST", "/projects/acme%2Fweb/deploy_keys", { title: "restated", key });
+      expect(answer.status === 201, key).toBe(isSshPublicKey(key));
+      if (answer.status === 201) await request("DELETE", `/projects/acme%2Fweb/deploy_keys/${answer.body.id}`);
     }
   });
 });

@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { describe, expectTypeOf, it } from "vitest";
 import type {
-  AcceptedRun, AccessLevelName, ApplicationSettings, ApprovalRule, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, DeletionMode, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusiveGroupMembers, ExclusiveLabels, ExclusivePipelineSchedules, ExclusiveProjectMembers, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, Group, GroupHook, GroupIntegration, GroupMember, GroupSettings, GroupShare, GroupVariable, InstanceVariable, IntegrationSlug, Label, MergeRequest, PipelineSchedule, PipelineScheduleRun, Project, ProjectHook, ProjectMember, ProjectShare, ProjectStar, ProjectVariable, ProtectedBranch, ProtectedTag, RefAccess, RefAccessLevelName, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry,
+  AcceptedRun, AccessLevelName, ApplicationSettings, ApprovalRule, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, DeletionMode, DeployKey, DeployToken, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusiveGroupMembers, ExclusiveLabels, ExclusivePipelineSchedules, ExclusiveProjectMembers, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, Group, GroupAccessToken, GroupHook, GroupIntegration, GroupMember, GroupSettings, GroupShare, GroupVariable, InstanceVariable, IntegrationSlug, Label, MergeRequest, PipelineSchedule, PipelineScheduleRun, Project, ProjectAccessToken, ProjectHook, ProjectMember, ProjectShare, ProjectStar, ProjectVariable, ProtectedBranch, ProtectedTag, RefAccess, RefAccessLevelName, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry,
 } from "pulumi-platform";
 
 describe("resource class members", () => {
@@ -251,6 +251,24 @@ describe("resource class members", () => {
     expectTypeOf<InstanceVariable["raw"]>().toEqualTypeOf<pulumi.Output<boolean>>();
     expectTypeOf<InstanceVariable["valueReadable"]>().toEqualTypeOf<pulumi.Output<boolean>>();
   });
+  it("GroupAccessToken and ProjectAccessToken", () => {
+    type Role = "guest" | "planner" | "reporter" | "developer" | "maintainer" | "owner" | number;
+    expectTypeOf<GroupAccessToken["group"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<ProjectAccessToken["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<ProjectAccessToken["name"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<ProjectAccessToken["scopes"]>().toEqualTypeOf<pulumi.Output<("api" | "read_api" | "read_repository" | "write_repository" | "read_registry" | "write_registry" | "read_virtual_registry" | "write_virtual_registry" | "create_runner" | "manage_runner" | "ai_features" | "k8s_proxy" | "self_rotate")[]>>();
+    expectTypeOf<ProjectAccessToken["accessLevel"]>().toEqualTypeOf<pulumi.Output<Role | undefined>>();
+    expectTypeOf<ProjectAccessToken["expiresAt"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<ProjectAccessToken["rotateBeforeDays"]>().toEqualTypeOf<pulumi.Output<number | undefined>>();
+    expectTypeOf<ProjectAccessToken["plannedExpiresAt"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<ProjectAccessToken["token"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<ProjectAccessToken["tokenId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<ProjectAccessToken["userId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<ProjectAccessToken["tokenExpiresAt"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+    expectTypeOf<ProjectAccessToken["active"]>().toEqualTypeOf<pulumi.Output<boolean>>();
+    expectTypeOf<GroupAccessToken["token"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<GroupAccessToken["revoked"]>().toEqualTypeOf<pulumi.Output<boolean>>();
+  });
   it("ProjectHook", () => {
     expectTypeOf<ProjectHook["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
     expectTypeOf<ProjectHook["url"]>().toEqualTypeOf<pulumi.Output<string>>();
@@ -365,5 +383,27 @@ describe("resource class members", () => {
     expectTypeOf<ApprovalRule["appliesToAllProtectedBranches"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
     expectTypeOf<ApprovalRule["approvalRuleId"]>().toEqualTypeOf<pulumi.Output<number>>();
     expectTypeOf<ApprovalRule["eligibleApprovers"]>().toEqualTypeOf<pulumi.Output<string[]>>();
+  });
+  it("DeployToken", () => {
+    expectTypeOf<DeployToken["project"]>().toEqualTypeOf<pulumi.Output<string | number | undefined>>();
+    expectTypeOf<DeployToken["group"]>().toEqualTypeOf<pulumi.Output<string | number | undefined>>();
+    expectTypeOf<DeployToken["name"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<DeployToken["scopes"]>().toEqualTypeOf<pulumi.Output<("read_repository" | "read_registry" | "write_registry" | "read_package_registry" | "write_package_registry" | "read_virtual_registry" | "write_virtual_registry")[]>>();
+    expectTypeOf<DeployToken["expiresAt"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<DeployToken["username"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<DeployToken["token"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<DeployToken["tokenId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<DeployToken["tokenUsername"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<DeployToken["expired"]>().toEqualTypeOf<pulumi.Output<boolean>>();
+  });
+  it("DeployKey", () => {
+    expectTypeOf<DeployKey["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<DeployKey["title"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<DeployKey["key"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<DeployKey["canPush"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
+    expectTypeOf<DeployKey["expiresAt"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+    expectTypeOf<DeployKey["keyId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<DeployKey["fingerprintSha256"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+    expectTypeOf<DeployKey["createdAt"]>().toEqualTypeOf<pulumi.Output<string | null>>();
   });
 });

@@ -114,7 +114,10 @@ async function stillOnServer(resource: Name, id: string, state: Args): Promise<b
 /** The inputs a check of an existing object gets: the recorded state's inputs. */
 function inputsOf(resource: Name, state: Args): Args {
   const shape = definitions[resource].schema.shape as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(state).filter(([name]) => name in shape && name !== "unexpected"));
+  // Observed properties are read at preview, never declared (a token's plannedExpiresAt).
+  const fields = (definitions[resource].fields ?? {}) as Record<string, { observed?: unknown } | undefined>;
+  const observed = (name: string) => fields[name]?.observed !== undefined;
+  return Object.fromEntries(Object.entries(state).filter(([name]) => name in shape && name !== "unexpected" && !observed(name)));
 }
 
 // ---------------------------------------------------------------------------

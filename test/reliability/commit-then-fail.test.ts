@@ -13,7 +13,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { apiPath, providers } from "pulumi-platform";
 import { virtualRegistryStore, type FaultKind } from "pulumi-platform/emulator";
-import { SkippingClock, useClientClock, useEmulator } from "../support";
+import { SkippingClock, sshPublicKey, useClientClock, useEmulator } from "../support";
 import { checked, EngineRun, everythingSeed, sorted, type Managed, type Props, type Provider } from "./harness";
 
 // Backoff and the retry budget pass at once on a clock the clients and the emulator share.
@@ -623,6 +623,89 @@ const cases: CommitCase[] = [
         const found = await named();
         expect(found).toHaveLength(1);
         expect(created.id).toBe(String(found[0]!.id));
+      },
+    };
+  })(),
+
+  (() => {
+    let name = "";
+    const active = async () =>
+      (await api().list<{ id: number; name: string; active: boolean }>(apiPath`/projects/${"acme/api"}/access_tokens`)).filter((token) => token.name === name && token.active).map((token) => token.id);
+    return {
+      name: "ProjectAccessToken",
+      provider: providers.ProjectAccessToken,
+      async declare() {
+        name = next("token");
+        return { project: "acme/api", name, scopes: ["read_api"], expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10) };
+      },
+      writes: [{ method: "POST", path: /^\/api\/v4\/projects\/acme%2Fapi\/access_tokens$/ }],
+      async verify(created) {
+        // One token in force, the one recorded; its value known (a lost answer's token is rotated to learn it).
+        expect(await active()).toEqual([created.outs.tokenId]);
+        const user = await fetch(`${server.emulator.apiUrl}/user`, { headers: { "PRIVATE-TOKEN": String(created.outs.token) } });
+        expect(user.status).toBe(200);
+      },
+      async cleanup() {
+        expect(await active()).toEqual([]);
+      },
+    };
+  })(),
+  (() => {
+    let name = "";
+    return {
+      name: "ProjectHook",
+      provider: providers.ProjectHook,
+      async declare() {
+        name = next("hook");
+        return { project: "acme/web", name, url: "https://ci.example.test/hooks/commit", token: "commit-token" };
+      },
+      writes: [{ method: "POST", path: /^\/api\/v4\/projects\/[^/]+\/hooks$/ }],
+      async verify(created) {
+        const hooks = await api().list<{ id: number; name: string }>(apiPath`/projects/${"acme/web"}/hooks`);
+        const ids = hooks.filter((hook) => hook.name === name).map((hook) => hook.id);
+        expect(ids).toEqual([created.outs.hookId]);
+        expect(created.id).toBe(`projects/acme%2Fweb/hooks/${ids[0]}`);
+      },
+    };
+  })(),
+
+  (() => {
+    let name = "";
+    const named = async () => (await api().list<{ id: number; name: string }>(apiPath`/projects/${"acme/api"}/deploy_tokens`)).filter((token) => token.name === name).map((token) => token.id);
+    return {
+      name: "DeployToken",
+      provider: providers.DeployToken,
+      async declare() {
+        name = next("deploy");
+        return { project: "acme/api", name, scopes: ["read_repository"] };
+      },
+      writes: [{ method: "POST", path: /^\/api\/v4\/projects\/acme%2Fapi\/deploy_tokens$/ }],
+      async verify(created) {
+        // One token, the one recorded, its value known (a lost answer's token is deleted and made again).
+        expect(await named()).toEqual([created.outs.tokenId]);
+        expect(String(created.outs.token)).toMatch(/^gldt-/);
+      },
+      async cleanup() {
+        expect(await named()).toEqual([]);
+      },
+    };
+  })(),
+
+  (() => {
+    const key = sshPublicKey("commit-then-fail");
+    const enabled = async () => (await api().list<{ id: number; key: string }>(apiPath`/projects/${"acme/api"}/deploy_keys`)).filter((one) => one.key === key).map((one) => one.id);
+    return {
+      name: "DeployKey",
+      provider: providers.DeployKey,
+      async declare() {
+        return { project: "acme/api", title: "ci", key };
+      },
+      writes: [{ method: "POST", path: /^\/api\/v4\/projects\/acme%2Fapi\/deploy_keys$/ }],
+      async verify(created) {
+        expect(await enabled()).toEqual([created.outs.keyId]);
+      },
+      async cleanup() {
+        expect(await enabled()).toEqual([]);
       },
     };
   })(),

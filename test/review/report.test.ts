@@ -14,7 +14,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { reviewOf, type Review } from "../../src/review/changes";
 import { main } from "../../src/review/cli";
-import { code, markdownOf, markerOf, NOTE_LIMIT, reportOf } from "../../src/review/markdown";
+import { code, markdownOf, markerOf, NOTE_LIMIT, reportOf, sentenceOf } from "../../src/review/markdown";
 import { parsePreview, type PreviewOutput, type PreviewStep } from "../../src/review/preview";
 import { parseSummary, summaryOf } from "../../src/review/summary";
 import { differences } from "../../src/review/guard";
@@ -183,6 +183,29 @@ describe("text from a program or a server", () => {
 
   it("a stack's name cannot end the note's marker", () => {
     expect(markerOf("a --> <b>")).toBe('<!-- platform-review stack="a --\\u003e \\u003cb\\u003e" -->');
+  });
+});
+
+describe("a rotation", () => {
+  it("an access token's update reads as a rotation that revokes the current token; the token is named, never shown", () => {
+    const type = "pulumi-nodejs:dynamic/platform:ProjectAccessToken";
+    const base = { project: "acme/web", name: "deploy", scopes: ["api"], rotateBeforeDays: 14 };
+    const review = reviewOf({
+      steps: [
+        {
+          op: "update",
+          urn: `urn:pulumi:dev::infra::${type}::deploy`,
+          oldState: { type, id: "projects/acme%2Fweb/access_tokens/12", inputs: { ...base, plannedExpiresAt: "2027-12-06" }, outputs: { ...base, plannedExpiresAt: "2027-12-06", token: "glpat-old-token-value", tokenId: 12 } },
+          newState: { type, inputs: { ...base, plannedExpiresAt: "2028-11-21" } },
+        },
+      ],
+    } as PreviewOutput);
+    expect(sentences(review)).toEqual(["rotates project access token 12 `deploy` of project acme/web"]);
+    expect(review.changes[0]!.fields).toEqual([{ path: "plannedExpiresAt", before: { value: "2027-12-06" }, after: { value: "2028-11-21" } }]);
+    const report = markdownOf(review);
+    expect(report).toContain("rotates project access token 12 <code>deploy</code> of project <code>acme/web</code>, <em>revokes the current token; what reads the token gets the new one in this run</em>");
+    expect(report + JSON.stringify(summaryOf(review))).not.toContain("glpat-old-token-value");
+    expect(sentenceOf(review.changes[0]!, true)).toBe("rotated project access token 12 `deploy` of project acme/web");
   });
 });
 

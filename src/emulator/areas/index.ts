@@ -15,6 +15,7 @@ import { epicsArea } from "./epics";
 import { errorTrackingArea } from "./error-tracking";
 import { graphqlArea } from "./graphql";
 import { groupTokensArea } from "./group-tokens";
+import { deployKeysArea } from "./deploy-keys";
 import { groupsArea } from "./groups";
 import { hooksArea } from "./hooks";
 import { integrationsArea } from "./integrations";
@@ -66,4 +67,5 @@ export const areas: readonly EmulatorArea[] = [
   sharingArea,
   protectedRefsArea,
   approvalRulesArea,
+  deployKeysArea,
 ];

@@ -23,6 +23,7 @@
  * emulator keeps plaintexts to find a token; real servers keep digests.
  */
 import { createHash } from "node:crypto";
+import { paramError } from "../../errors";
 import { defineStore, type EmulatorState, type User } from "../../state";
 
 export type TokenKind = "personal_access_token" | "group_access_token" | "project_access_token" | "deploy_token" | "feed_token";
@@ -113,3 +114,8 @@ export function hasMembershipWithin(state: EmulatorState, user: User, groupId: n
   );
 }
 
+
+/** Grape's `values:` for an array of strings: every item among them (400 `scopes does not have a valid value`). */
+export function scopesAmong(scopes: readonly string[], allowed: readonly string[]): void {
+  if (scopes.length === 0 || scopes.some((scope) => !allowed.includes(scope))) throw paramError("scopes does not have a valid value");
+}

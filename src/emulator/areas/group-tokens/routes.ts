@@ -46,7 +46,7 @@
  * default, as `sort` is a free string).
  */
 import { hasGroupAccess } from "../../access";
-import { ApiError, badRequest, forbidden, notFound, paramError, recordNotFound, unauthorized } from "../../errors";
+import { ApiError, badRequest, forbidden, notFound, paramError, recordNotFound } from "../../errors";
 import { findGroup } from "../../lookup";
 import { noContent, ok, paginate, requireUser, route, type ApiResponse, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, type EmulatorState, type Group } from "../../state";
@@ -87,7 +87,7 @@ export function presentPersonalAccessToken(state: EmulatorState, record: Credent
 }
 
 /** `Entities::DeployToken`: never the token itself. */
-function presentDeployToken(state: EmulatorState, record: CredentialRecord): Record<string, unknown> {
+export function presentDeployToken(state: EmulatorState, record: CredentialRecord): Record<string, unknown> {
   return {
     id: record.id,
     name: record.name,
@@ -175,7 +175,7 @@ export function runLdapSyncs(state: EmulatorState): void {
 // ---------------------------------------------------------------------------
 // GET /groups/:id/manage/personal_access_tokens
 
-const inventoryParams = {
+export const inventoryParams = {
   id: { type: "string", required: true },
   created_after: { type: "string" },
   created_before: { type: "string" },
@@ -210,7 +210,7 @@ for (const [names, key] of [
 }
 
 /** The finder's order: the sort's column (nulls last ascending, first descending, as PostgreSQL), then id descending. */
-function sortTokens(records: CredentialRecord[], sort: string | undefined): CredentialRecord[] {
+export function sortTokens(records: CredentialRecord[], sort: string | undefined): CredentialRecord[] {
   const order = sort === undefined ? undefined : SORTS[sort];
   return [...records].sort((a, b) => {
     if (order) {
@@ -227,7 +227,7 @@ function sortTokens(records: CredentialRecord[], sort: string | undefined): Cred
 
 type InventoryFilters = { created_after?: string; created_before?: string; last_used_after?: string; last_used_before?: string; revoked?: boolean; state?: string; search?: string };
 
-function filterTokens(state: EmulatorState, records: CredentialRecord[], params: InventoryFilters): CredentialRecord[] {
+export function filterTokens(state: EmulatorState, records: CredentialRecord[], params: InventoryFilters): CredentialRecord[] {
   const createdAfter = readTime(params.created_after, "created_after");
   const createdBefore = readTime(params.created_before, "created_before");
   const usedAfter = readTime(params.last_used_after, "last_used_after");
@@ -299,28 +299,4 @@ const revokeInventoryToken = route(
   },
 );
 
-// ---------------------------------------------------------------------------
-// GET /groups/:id/access_tokens
-
-/** `Entities::ResourceAccessToken`: the personal access token's fields, the bot's role and what it belongs to. */
-function presentGroupAccessToken(state: EmulatorState, record: CredentialRecord): Record<string, unknown> {
-  return { ...presentPersonalAccessToken(state, record), access_level: record.accessLevel, resource_type: "group", resource_id: record.groupId };
-}
-
-/**
- * The group's own access tokens, revoked and expired ones included unless
- * `state`/`revoked` say otherwise: 401
- * anonymous, 404 group, then `read_resource_access_tokens` (Owner; the real
- * endpoint answers `unauthorized!`, 401, to a member below it).
- */
-const listGroupAccessTokens = route("GET", "/groups/:id/access_tokens", { paginated: true, params: inventoryParams }, (ctx) => {
-  const { state, user } = ctx;
-  requireUser(ctx);
-  const group = findGroup(ctx);
-  if (!hasGroupAccess(state, user, group, AccessLevel.Owner)) throw unauthorized();
-  const own = credentialsStore.of(state).tokens.filter((record) => record.kind === "group_access_token" && record.groupId === group.id);
-  const listed = sortTokens(filterTokens(state, own, ctx.params), ctx.params.sort);
-  return paginate(ctx, listed, { present: (record) => presentGroupAccessToken(state, record) });
-});
-
-export const groupTokenRoutes: readonly RouteDefinition[] = [revokeToken, ldapSync, listInventory, revokeInventoryToken, listGroupAccessTokens];
+export const groupTokenRoutes: readonly RouteDefinition[] = [revokeToken, ldapSync, listInventory, revokeInventoryToken];

@@ -65,8 +65,8 @@ function userNamed(state: EmulatorState, username: string, where: string): User 
   return user;
 }
 
-/** A bot user for a group or project access token, a member of its resource with the token's role. */
-function addBotUser(state: EmulatorState, resource: string, resourceId: number, name: string, token: string): User {
+/** A bot user for a group or project access token (its membership is the caller's to add). */
+export function addBotUser(state: EmulatorState, resource: string, resourceId: number, name: string, token: string, createdAt = EPOCH): User {
   const suffix = createHash("sha1").update(token).digest("hex").slice(0, 8);
   const username = `${resource}_${resourceId}_bot_${suffix}`;
   const user: User = {
@@ -76,7 +76,7 @@ function addBotUser(state: EmulatorState, resource: string, resourceId: number, 
     email: `${username}@noreply.${state.instance.host}`,
     isAdmin: false,
     tokens: [],
-    createdAt: EPOCH,
+    createdAt,
   };
   state.users.push(user);
   return user;
