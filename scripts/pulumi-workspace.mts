@@ -173,11 +173,11 @@ export class PulumiProgram {
    * Runs `pulumi <args>` in the program directory; throws with the CLI's output when it fails,
    * unless `allowFailure`. `shown` replaces the arguments in the echoed command line (secrets).
    */
-  cli(args: string[], { allowFailure = false, shown = args } = {}): Promise<RunResult> {
+  cli(args: string[], { allowFailure = false, shown = args, env = this.env }: { allowFailure?: boolean; shown?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
     const fullArgs = ["--non-interactive", "--color", "never", ...this.flags, ...args];
     if (this.echo) process.stdout.write(`\n$ pulumi ${shown.join(" ")}\n`);
     return new Promise((resolve, reject) => {
-      const child = spawn("pulumi", fullArgs, { cwd: this.dir, env: this.env, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn("pulumi", fullArgs, { cwd: this.dir, env, stdio: ["ignore", "pipe", "pipe"] });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (chunk: Buffer) => {

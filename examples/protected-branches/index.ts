@@ -11,7 +11,8 @@
  *
  * Run it with the token of a Maintainer of the project, on the Premium or
  * Ultimate tier (the approval rule). Config (all
- * optional): `project` (default acme/web), `defaultBranch` (default main).
+ * optional): `project` (default acme/web), `defaultBranch` (default main),
+ * `releaseMergers` (developer, the default, or maintainer), who may merge into release branches.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ApprovalRule, getProtectedBranchesOutput, ProtectedBranch, ProtectedTag } from "pulumi-platform";
@@ -21,7 +22,7 @@ const project = config.get("project") ?? "acme/web";
 const defaultBranch = config.get("defaultBranch") ?? "main";
 
 const main = new ProtectedBranch("default-branch", { project, name: defaultBranch, pushAccessLevel: "no_one", mergeAccessLevel: "maintainer", adoptExisting: true });
-const releases = new ProtectedBranch("release-branches", { project, name: "release/*", pushAccessLevel: "maintainer", mergeAccessLevel: "developer" });
+const releases = new ProtectedBranch("release-branches", { project, name: "release/*", pushAccessLevel: "maintainer", mergeAccessLevel: config.get("releaseMergers") === "maintainer" ? "maintainer" : "developer" });
 const tags = new ProtectedTag("release-tags", { project, name: "v*", createAccessLevel: "maintainer" });
 
 // Every rule of the project as the server holds it, the program's and any other.

@@ -479,9 +479,10 @@ function refreshed(engine: Engine, id: string, args: Args, live: Live, props: Ar
   for (const name in outs) {
     if (engine.propertySet.has(name)) inputs[name] = engine.traits(name).secretParts?.refreshedInput(outs[name], args) ?? outs[name];
   }
-  // `check` adds the fingerprints of the declared files to the inputs: the refreshed inputs keep those applied,
-  // or the next preview would show `fingerprints` as a change.
+  // `check` adds the fingerprints of the declared files, and the path of an owner named by id, to the inputs:
+  // the refreshed inputs keep those applied, or the next preview would show them as a change.
   if (kept.fingerprints !== undefined) inputs.fingerprints = kept.fingerprints;
+  if (kept[OWNER_PATH_KEY] !== undefined) inputs[OWNER_PATH_KEY] = kept[OWNER_PATH_KEY];
   const secretsChanged = changedSecretPaths(engine, args, outs);
   const unread = engine.definition.unreadSecrets?.(live) ?? [];
   const refreshedProps = { ...outs, ...(secretsChanged.length > 0 ? { [SECRETS_CHANGED_KEY]: secretsChanged } : {}), ...(unread.length > 0 ? { [SECRETS_UNREAD_KEY]: unread } : {}) };
