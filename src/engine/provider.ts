@@ -470,6 +470,12 @@ async function ownerPathPreviewed(engine: Engine, olds: Args, args: Args): Promi
 /** Outputs recorded at apply time that a refresh keeps: prior values, fingerprints of the files applied. */
 const KEPT_ON_REFRESH = [...PRIOR_VALUE_OUTPUTS, "fingerprints"];
 
+/**
+ * What `check` adds to the inputs besides the properties: the fingerprints of the declared files, and the path of
+ * an owner named by id. The refreshed inputs keep those applied, or the next preview would show them as a change.
+ */
+const CHECKED_INPUTS_KEPT = ["fingerprints", OWNER_PATH_KEY];
+
 /** read: the live object as state, and the inputs it implies, so the next diff compares with what is there. */
 function refreshed(engine: Engine, id: string, args: Args, live: Live, props: Args): pulumi.dynamic.ReadResult {
   const kept: Args = { ...ownerPathOutput(props) };
@@ -479,10 +485,7 @@ function refreshed(engine: Engine, id: string, args: Args, live: Live, props: Ar
   for (const name in outs) {
     if (engine.propertySet.has(name)) inputs[name] = engine.traits(name).secretParts?.refreshedInput(outs[name], args) ?? outs[name];
   }
-  // `check` adds the fingerprints of the declared files, and the path of an owner named by id, to the inputs:
-  // the refreshed inputs keep those applied, or the next preview would show them as a change.
-  if (kept.fingerprints !== undefined) inputs.fingerprints = kept.fingerprints;
-  if (kept[OWNER_PATH_KEY] !== undefined) inputs[OWNER_PATH_KEY] = kept[OWNER_PATH_KEY];
+  for (const key of CHECKED_INPUTS_KEPT) if (kept[key] !== undefined) inputs[key] = kept[key];
   const secretsChanged = changedSecretPaths(engine, args, outs);
   const unread = engine.definition.unreadSecrets?.(live) ?? [];
   const refreshedProps = { ...outs, ...(secretsChanged.length > 0 ? { [SECRETS_CHANGED_KEY]: secretsChanged } : {}), ...(unread.length > 0 ? { [SECRETS_UNREAD_KEY]: unread } : {}) };

@@ -43,6 +43,8 @@ afterAll(async () => {
   await receiver?.stop();
 });
 
+/** The CLI's environment with its processes' clock `shift` ahead, as the emulator's (test/e2e/fixtures/shifted-clock.cjs). */
+const shiftedEnv = () => ({ ...started.program.env, NODE_OPTIONS: `--require ${path.join(repoRoot, "test/e2e/fixtures/shifted-clock.cjs")}`, PLATFORM_TEST_CLOCK_SHIFT_MS: String(shift) });
 /** The variable's value as the server holds it (read as the administrator). */
 const variableValue = async () => (await started.api.get<{ value: string }>(apiPath`/projects/${"acme/web"}/variables/${"DEPLOY_TOKEN"}`)).value;
 /** Whether a token authenticates on the server. */
@@ -79,7 +81,7 @@ describe.sequential("credentials: a rotated token, the variable holding it, a ho
     const { program } = started;
     // The server and the CLI's processes a year on, less a few days: within the week before the token's 365 days end.
     shift = 362 * DAY;
-    const env = { ...program.env, NODE_OPTIONS: `--require ${path.join(repoRoot, "test/e2e/fixtures/shifted-clock.cjs")}`, PLATFORM_TEST_CLOCK_SHIFT_MS: String(shift) };
+    const env = shiftedEnv();
     const preview = await program.cli(["preview", "--json"], { env });
     const steps = stepsByName(JSON.parse(preview.stdout));
     expect(steps.deployer?.op).toBe("update");
@@ -99,8 +101,7 @@ describe.sequential("credentials: a rotated token, the variable holding it, a ho
     const { program, api } = started;
     const handValue = "changed-by-hand-4e1d";
     await api.put(apiPath`/projects/${"acme/web"}/variables/${"DEPLOY_TOKEN"}`, { value: handValue });
-    const env = { ...program.env, NODE_OPTIONS: `--require ${path.join(repoRoot, "test/e2e/fixtures/shifted-clock.cjs")}`, PLATFORM_TEST_CLOCK_SHIFT_MS: String(shift) };
-    const preview = await program.cli(["preview", "--refresh", "--json"], { env });
+    const preview = await program.cli(["preview", "--refresh", "--json"], { env: shiftedEnv() });
     expect(preview.stdout.includes(handValue)).toBe(false);
     const found = driftFound(reviewOf(parsePreview(preview.stdout)));
     expect(found.outside.filter((change) => change.name === "deploy-token").flatMap((change) => change.fields.map((field) => field.path))).toEqual(["value"]);
