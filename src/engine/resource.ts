@@ -145,6 +145,24 @@ export function deriveOutputsFromId(resource: pulumi.CustomResource, definition:
   }
 }
 
+/** Where a resource class keeps its kind's declaration: on the class, off its type, so the package's API shows the class alone. */
+const DECLARATION = Symbol("the kind's declaration");
+
+/**
+ * Makes a resource class the class of its kind, from its static block
+ * (`static { ofKind(this, badgeDefinition); }`): the registered kinds
+ * (src/resources/index.ts) are the declarations of the classes that
+ * src/resources/kinds.ts exports.
+ */
+export function ofKind(resourceClass: abstract new (...args: never[]) => PlatformResource, definition: AnyResourceDefinition): void {
+  Object.defineProperty(resourceClass, DECLARATION, { value: definition });
+}
+
+/** The declaration of the kind `value` is the class of (its own, never one a subclass inherits), else undefined. */
+export function declarationOf(value: unknown): AnyResourceDefinition | undefined {
+  return typeof value === "function" && Object.hasOwn(value, DECLARATION) ? (value as unknown as Record<symbol, AnyResourceDefinition>)[DECLARATION] : undefined;
+}
+
 /**
  * The base of every resource class: the provider text of its kind, the props
  * and options its declaration implies, the type token

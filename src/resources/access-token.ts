@@ -51,7 +51,7 @@ import { ownerReference, type OwnerKind } from "../api/owner";
 import { ApiError } from "../client";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { idPair, ownerAddress, wholeNumber, type Found, type TerraformTarget } from "../engine/estate";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { ownerInput } from "./common";
 
 /** The live token, with the token itself where this run made one (or the recorded one, kept). */
@@ -308,6 +308,9 @@ export type ProjectAccessTokenArgs = Omit<ResourceArgs<typeof projectSchema>, "p
  */
 export interface GroupAccessToken extends ResourceOutputs<typeof groupAccessTokenDefinition> {}
 export class GroupAccessToken extends PlatformResource {
+  static {
+    ofKind(this, groupAccessTokenDefinition);
+  }
   constructor(name: string, args: GroupAccessTokenArgs, opts?: pulumi.CustomResourceOptions) {
     super(groupAccessTokenDefinition, name, args, opts);
   }
@@ -323,6 +326,9 @@ export class GroupAccessToken extends PlatformResource {
  */
 export interface ProjectAccessToken extends ResourceOutputs<typeof projectAccessTokenDefinition> {}
 export class ProjectAccessToken extends PlatformResource {
+  static {
+    ofKind(this, projectAccessTokenDefinition);
+  }
   constructor(name: string, args: ProjectAccessTokenArgs, opts?: pulumi.CustomResourceOptions) {
     super(projectAccessTokenDefinition, name, args, opts);
   }

@@ -31,7 +31,7 @@ import { aliasOf, countDeclaration, declarationKey, recordAlias } from "../engin
 import { APPLICATION_SETTINGS_PATH, applicationSettingsRequests, INSTANCE_SETTINGS_NEEDS } from "../api/application-settings";
 import { defineSettingsResource, type EngineContext, type Live } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { restoreOnDelete } from "../engine/settings";
 import { requestBody } from "../engine/values";
 import { branchProtectionDefaults, defaultsFromApi, defaultsToApi, httpUrl, sameDefaults, type BranchProtectionDefaults } from "./common";
@@ -438,6 +438,9 @@ export type ApplicationSettingsArgs = ResourceArgs<typeof schema>;
  */
 export interface ApplicationSettings extends ResourceOutputs<typeof applicationSettingsDefinition> {}
 export class ApplicationSettings extends PlatformResource {
+  static {
+    ofKind(this, applicationSettingsDefinition);
+  }
   constructor(name: string, args: ApplicationSettingsArgs, opts?: pulumi.CustomResourceOptions) {
     claimInstanceSettings(name, args.connection);
     super(applicationSettingsDefinition, name, args, opts);

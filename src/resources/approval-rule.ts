@@ -17,7 +17,7 @@ import { parsedId } from "../api/id-form";
 import { ownerReference } from "../api/owner";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { idPair, ownerAddress, wholeNumber } from "../engine/estate";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { adoptExisting, ownerInput } from "./common";
 
@@ -143,6 +143,9 @@ export type ApprovalRuleArgs = ResourceArgs<typeof schema>;
  */
 export interface ApprovalRule extends ResourceOutputs<typeof approvalRuleDefinition> {}
 export class ApprovalRule extends PlatformResource {
+  static {
+    ofKind(this, approvalRuleDefinition);
+  }
   constructor(name: string, args: ApprovalRuleArgs, opts?: pulumi.CustomResourceOptions) {
     super(approvalRuleDefinition, name, args, opts);
   }

@@ -6,7 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { badgeRequests, badgeIdOf, badgeNeeds, badgesOf, badgesPath, findOwnBadge, ownBadges as listOwnBadges, urlWithPlaceholders, type Badge as BadgeLive, badgeIdForm } from "../api/badges";
 import { idPair, ownerAddress, wholeNumber, type TerraformTarget } from "../engine/estate";
@@ -144,6 +144,9 @@ export type BadgeArgs = ResourceArgs<typeof schema>;
  */
 export interface Badge extends ResourceOutputs<typeof badgeDefinition> {}
 export class Badge extends PlatformResource {
+  static {
+    ofKind(this, badgeDefinition);
+  }
   constructor(name: string, args: BadgeArgs, opts?: pulumi.CustomResourceOptions) {
     super(badgeDefinition, name, args, opts);
   }

@@ -15,7 +15,7 @@ import { isUnknown } from "../engine/values";
 import { ApiError } from "../client";
 import { ExplainedError } from "../engine/errors";
 import { CHANGELOG_RATE_LIMIT, changelogArgs, changelogCommitArgs, changelogCommitBody, changelogNeeds, changelogPath } from "../api/repository";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { recordedOutput } from "../engine/definition";
 import { defineActionTrigger, triggers } from "./action-trigger";
 
@@ -63,6 +63,9 @@ export type ChangelogCommitArgs = ResourceArgs<typeof schema>;
  */
 export interface ChangelogCommit extends ResourceOutputs<typeof changelogCommitDefinition> {}
 export class ChangelogCommit extends PlatformResource {
+  static {
+    ofKind(this, changelogCommitDefinition);
+  }
   constructor(name: string, args: ChangelogCommitArgs, opts?: pulumi.CustomResourceOptions) {
     super(changelogCommitDefinition, name, args, opts);
   }

@@ -39,7 +39,7 @@ import { parsedId } from "../api/id-form";
 import { ownerOf, ownerReference } from "../api/owner";
 import { defineObjectResource, type EngineContext, type FieldTraits } from "../engine/definition";
 import { idPair, ownerAddress, type EstateOwner, type Found, type ImportedKind, type TerraformTarget } from "../engine/estate";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { isUnknown, requestBody } from "../engine/values";
 import { ownerInput } from "./common";
 
@@ -289,6 +289,9 @@ export type InstanceVariableArgs = ResourceArgs<typeof instanceSchema>;
  */
 export interface ProjectVariable extends ResourceOutputs<typeof projectVariableDefinition> {}
 export class ProjectVariable extends PlatformResource {
+  static {
+    ofKind(this, projectVariableDefinition);
+  }
   constructor(name: string, args: ProjectVariableArgs, opts?: pulumi.CustomResourceOptions) {
     super(projectVariableDefinition, name, args, opts);
   }
@@ -304,6 +307,9 @@ export class ProjectVariable extends PlatformResource {
  */
 export interface GroupVariable extends ResourceOutputs<typeof groupVariableDefinition> {}
 export class GroupVariable extends PlatformResource {
+  static {
+    ofKind(this, groupVariableDefinition);
+  }
   constructor(name: string, args: GroupVariableArgs, opts?: pulumi.CustomResourceOptions) {
     super(groupVariableDefinition, name, args, opts);
   }
@@ -319,6 +325,9 @@ export class GroupVariable extends PlatformResource {
  */
 export interface InstanceVariable extends ResourceOutputs<typeof instanceVariableDefinition> {}
 export class InstanceVariable extends PlatformResource {
+  static {
+    ofKind(this, instanceVariableDefinition);
+  }
   constructor(name: string, args: InstanceVariableArgs, opts?: pulumi.CustomResourceOptions) {
     super(instanceVariableDefinition, name, args, opts);
   }

@@ -12,7 +12,7 @@ import { z } from "zod";
 import { ApiError } from "../client";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { onGroup } from "../api/needs";
 import { adoptExisting, ownerInput } from "./common";
@@ -160,6 +160,9 @@ export type CleanupPolicyArgs = ResourceArgs<typeof schema>;
  */
 export interface CleanupPolicy extends ResourceOutputs<typeof cleanupPolicyDefinition> {}
 export class CleanupPolicy extends PlatformResource {
+  static {
+    ofKind(this, cleanupPolicyDefinition);
+  }
   constructor(name: string, args: CleanupPolicyArgs, opts?: pulumi.CustomResourceOptions) {
     super(cleanupPolicyDefinition, name, args, opts);
   }

@@ -21,7 +21,7 @@ import { parseDuration } from "../chronic-duration";
 import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { warn } from "../engine/engine-log";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { registryRepositoriesPath, registryRepositoryRequests, registryTagsPath } from "../api/container-registry";
 import { ownerReference } from "../api/owner";
 import { re2Problem, tagsToDelete, type CleanupRule, type RegistryRepositoryLive } from "./container-registry-cleanup-rule";
@@ -238,6 +238,9 @@ export type ContainerRegistryCleanupArgs = Omit<ResourceArgs<typeof schema>, "wo
  */
 export interface ContainerRegistryCleanup extends ResourceOutputs<typeof containerRegistryCleanupDefinition> {}
 export class ContainerRegistryCleanup extends PlatformResource {
+  static {
+    ofKind(this, containerRegistryCleanupDefinition);
+  }
   constructor(name: string, args: ContainerRegistryCleanupArgs, opts?: pulumi.CustomResourceOptions) {
     // Two rules for one repository would each run the bulk deletion, and the server allows one run an hour.
     const plain = (value: unknown) => typeof value === "string" || typeof value === "number";

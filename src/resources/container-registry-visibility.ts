@@ -11,7 +11,7 @@ import { field } from "../api/fields";
 import { ownerInput } from "./common";
 import { defineSettingsResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { restoreOnDelete } from "../engine/settings";
 import { onProject } from "../api/needs";
 import { ownerReference } from "../api/owner";
@@ -96,6 +96,9 @@ export type ContainerRegistryVisibilityArgs = ResourceArgs<typeof schema>;
  */
 export interface ContainerRegistryVisibility extends ResourceOutputs<typeof containerRegistryVisibilityDefinition> {}
 export class ContainerRegistryVisibility extends PlatformResource {
+  static {
+    ofKind(this, containerRegistryVisibilityDefinition);
+  }
   constructor(name: string, args: ContainerRegistryVisibilityArgs, opts?: pulumi.CustomResourceOptions) {
     super(containerRegistryVisibilityDefinition, name, args, opts);
   }

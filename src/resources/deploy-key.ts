@@ -19,7 +19,7 @@ import { ownerReference } from "../api/owner";
 import { clientClock } from "../client";
 import { defineObjectResource } from "../engine/definition";
 import { idPair, wholeNumber, type TerraformTarget } from "../engine/estate";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { ownerInput } from "./common";
 
@@ -120,6 +120,9 @@ export type DeployKeyArgs = ResourceArgs<typeof schema>;
  */
 export interface DeployKey extends ResourceOutputs<typeof deployKeyDefinition> {}
 export class DeployKey extends PlatformResource {
+  static {
+    ofKind(this, deployKeyDefinition);
+  }
   constructor(name: string, args: DeployKeyArgs, opts?: pulumi.CustomResourceOptions) {
     super(deployKeyDefinition, name, args, opts);
   }

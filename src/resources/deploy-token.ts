@@ -30,7 +30,7 @@ import { exactlyOneOwner, ownerReference, type OwnerKind } from "../api/owner";
 import { clientClock } from "../client";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { idPair, ownerAddress, wholeNumber, type Found, type TerraformTarget } from "../engine/estate";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { ownerInput } from "./common";
 
 type Args = Record<string, unknown>;
@@ -172,6 +172,9 @@ export type DeployTokenArgs = ResourceArgs<typeof schema>;
  */
 export interface DeployToken extends ResourceOutputs<typeof deployTokenDefinition> {}
 export class DeployToken extends PlatformResource {
+  static {
+    ofKind(this, deployTokenDefinition);
+  }
   constructor(name: string, args: DeployTokenArgs, opts?: pulumi.CustomResourceOptions) {
     super(deployTokenDefinition, name, args, opts);
   }

@@ -33,7 +33,7 @@ import { aliasOf, declarationKey, recordAlias } from "../engine/declarations";
 import { defineObjectResource, type EngineContext, type Operation } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
 import { onGroup, type Needs } from "../api/needs";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { epicRequests, epicChildrenPath, epicLinkId, groupEpicsPath, moveEpicChild, type Epic as EpicJson, epicLinkIdForm } from "../api/epics";
 import type { Found } from "../engine/estate";
 import { ownerReference } from "../api/owner";
@@ -239,6 +239,9 @@ export type EpicLinkArgs = ResourceArgs<typeof schema>;
  */
 export interface EpicLink extends ResourceOutputs<typeof epicLinkDefinition> {}
 export class EpicLink extends PlatformResource {
+  static {
+    ofKind(this, epicLinkDefinition);
+  }
   constructor(name: string, args: EpicLinkArgs, opts?: pulumi.CustomResourceOptions) {
     // An epic has one parent: a second link of the same child would move it away from the first on every up.
     // This is the one move the preview can tell in advance (the API cannot be asked for a parent first).

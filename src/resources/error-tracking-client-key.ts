@@ -19,7 +19,7 @@ import { z } from "zod";
 import { ownerInput } from "./common";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { PartialCreateError } from "../engine/errors";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { clientKeyRequests, clientKeyId, clientKeysPath, type ClientKey as ClientKeyLive, clientKeyIdForm } from "../api/error-tracking";
 import { ownerReference } from "../api/owner";
 import { numericProjectId } from "../api/projects";
@@ -130,6 +130,9 @@ export type ErrorTrackingClientKeyArgs = ResourceArgs<typeof schema>;
  */
 export interface ErrorTrackingClientKey extends ResourceOutputs<typeof errorTrackingClientKeyDefinition> {}
 export class ErrorTrackingClientKey extends PlatformResource {
+  static {
+    ofKind(this, errorTrackingClientKeyDefinition);
+  }
   constructor(name: string, args: ErrorTrackingClientKeyArgs, opts?: pulumi.CustomResourceOptions) {
     super(errorTrackingClientKeyDefinition, name, args, opts);
   }

@@ -4,7 +4,7 @@
  * also shows its groups' badges: only the owner's own badges count here.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { PlatformResource, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceOutputs } from "../engine/resource";
 import { badgeNeeds, badgeNumberOf, badgesPath, ownBadges } from "../api/badges";
 import { exactlyOneOwner, ownerOf, ownerReference } from "../api/owner";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
@@ -48,6 +48,9 @@ export type ExclusiveBadgesArgs = ExclusiveSetArgs<Owner>;
  */
 export interface ExclusiveBadges extends ResourceOutputs<typeof exclusiveBadgesDefinition> {}
 export class ExclusiveBadges extends PlatformResource {
+  static {
+    ofKind(this, exclusiveBadgesDefinition);
+  }
   constructor(name: string, args: ExclusiveBadgesArgs, opts?: pulumi.CustomResourceOptions) {
     super(exclusiveBadgesDefinition, name, args, opts);
   }

@@ -5,7 +5,7 @@
  * GroupIntegration's delete does.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { PlatformResource, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceOutputs } from "../engine/resource";
 import { groupIntegrationPath, groupIntegrationsPath, integrationSlugOf, integrationSummaryRequests } from "../api/integrations";
 import { ownerReference } from "../api/owner";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
@@ -51,6 +51,9 @@ export type ExclusiveGroupIntegrationsArgs = ExclusiveSetArgs<Owner>;
  */
 export interface ExclusiveGroupIntegrations extends ResourceOutputs<typeof exclusiveGroupIntegrationsDefinition> {}
 export class ExclusiveGroupIntegrations extends PlatformResource {
+  static {
+    ofKind(this, exclusiveGroupIntegrationsDefinition);
+  }
   constructor(name: string, args: ExclusiveGroupIntegrationsArgs, opts?: pulumi.CustomResourceOptions) {
     super(exclusiveGroupIntegrationsDefinition, name, args, opts);
   }

@@ -1,6 +1,6 @@
 /** ExclusiveGroupMembers: a group's direct members are the program's (see ./exclusive-memberships.ts). */
 import * as pulumi from "@pulumi/pulumi";
-import { PlatformResource, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceOutputs } from "../engine/resource";
 import { exclusiveMembershipsDefinition } from "./exclusive-memberships";
 import type { ExclusiveSetArgs } from "./exclusive-set";
 
@@ -20,6 +20,9 @@ export type ExclusiveGroupMembersArgs = ExclusiveSetArgs<{ group: string | numbe
  */
 export interface ExclusiveGroupMembers extends ResourceOutputs<typeof exclusiveGroupMembersDefinition> {}
 export class ExclusiveGroupMembers extends PlatformResource {
+  static {
+    ofKind(this, exclusiveGroupMembersDefinition);
+  }
   constructor(name: string, args: ExclusiveGroupMembersArgs, opts?: pulumi.CustomResourceOptions) {
     super(exclusiveGroupMembersDefinition, name, args, opts);
   }

@@ -5,7 +5,7 @@
  * own labels count here.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { PlatformResource, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceOutputs } from "../engine/resource";
 import { labelNeeds, labelNumberOf, labelsPath, ownLabels } from "../api/labels";
 import { exactlyOneOwner, ownerOf, ownerReference } from "../api/owner";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
@@ -49,6 +49,9 @@ export type ExclusiveLabelsArgs = ExclusiveSetArgs<Owner>;
  */
 export interface ExclusiveLabels extends ResourceOutputs<typeof exclusiveLabelsDefinition> {}
 export class ExclusiveLabels extends PlatformResource {
+  static {
+    ofKind(this, exclusiveLabelsDefinition);
+  }
   constructor(name: string, args: ExclusiveLabelsArgs, opts?: pulumi.CustomResourceOptions) {
     super(exclusiveLabelsDefinition, name, args, opts);
   }

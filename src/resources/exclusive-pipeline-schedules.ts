@@ -3,7 +3,7 @@
  * (see ./exclusive-set.ts for when it records and removes).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { PlatformResource, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceOutputs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
 import { pipelineScheduleNumberOf, pipelineSchedulePath, pipelineSchedulesPath, scheduleSummaryRequests } from "../api/pipeline-schedules";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
@@ -46,6 +46,9 @@ export type ExclusivePipelineSchedulesArgs = ExclusiveSetArgs<Owner>;
  */
 export interface ExclusivePipelineSchedules extends ResourceOutputs<typeof exclusivePipelineSchedulesDefinition> {}
 export class ExclusivePipelineSchedules extends PlatformResource {
+  static {
+    ofKind(this, exclusivePipelineSchedulesDefinition);
+  }
   constructor(name: string, args: ExclusivePipelineSchedulesArgs, opts?: pulumi.CustomResourceOptions) {
     super(exclusivePipelineSchedulesDefinition, name, args, opts);
   }

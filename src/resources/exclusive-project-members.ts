@@ -1,6 +1,6 @@
 /** ExclusiveProjectMembers: a project's direct members are the program's (see ./exclusive-memberships.ts). */
 import * as pulumi from "@pulumi/pulumi";
-import { PlatformResource, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceOutputs } from "../engine/resource";
 import { exclusiveMembershipsDefinition } from "./exclusive-memberships";
 import type { ExclusiveSetArgs } from "./exclusive-set";
 
@@ -20,6 +20,9 @@ export type ExclusiveProjectMembersArgs = ExclusiveSetArgs<{ project: string | n
  */
 export interface ExclusiveProjectMembers extends ResourceOutputs<typeof exclusiveProjectMembersDefinition> {}
 export class ExclusiveProjectMembers extends PlatformResource {
+  static {
+    ofKind(this, exclusiveProjectMembersDefinition);
+  }
   constructor(name: string, args: ExclusiveProjectMembersArgs, opts?: pulumi.CustomResourceOptions) {
     super(exclusiveProjectMembersDefinition, name, args, opts);
   }

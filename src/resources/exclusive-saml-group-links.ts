@@ -4,7 +4,7 @@
  * by its name and provider, as the API addresses it.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { PlatformResource, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceOutputs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
 import { parseSamlGroupLinkId, providerQuery, samlGroupLinkRequests, samlGroupLinkPath, samlGroupLinksPath, samlLinkNeeds } from "../api/saml";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
@@ -58,6 +58,9 @@ export type ExclusiveSamlGroupLinksArgs = ExclusiveSetArgs<Owner>;
  */
 export interface ExclusiveSamlGroupLinks extends ResourceOutputs<typeof exclusiveSamlGroupLinksDefinition> {}
 export class ExclusiveSamlGroupLinks extends PlatformResource {
+  static {
+    ofKind(this, exclusiveSamlGroupLinksDefinition);
+  }
   constructor(name: string, args: ExclusiveSamlGroupLinksArgs, opts?: pulumi.CustomResourceOptions) {
     super(exclusiveSamlGroupLinksDefinition, name, args, opts);
   }

@@ -10,7 +10,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { PlatformResource, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceOutputs } from "../engine/resource";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
 import { registryUpstreamsPath, upstreamRequests, upstreamLinkPath, upstreamPath } from "../api/virtual-registries";
 import { CONTAINER_REGISTRY_NEEDS, registryOwner } from "./virtual-registry";
@@ -59,6 +59,9 @@ export type ExclusiveUpstreamsArgs = ExclusiveSetArgs<Owner>;
  */
 export interface ExclusiveUpstreams extends ResourceOutputs<typeof exclusiveUpstreamsDefinition> {}
 export class ExclusiveUpstreams extends PlatformResource {
+  static {
+    ofKind(this, exclusiveUpstreamsDefinition);
+  }
   constructor(name: string, args: ExclusiveUpstreamsArgs, opts?: pulumi.CustomResourceOptions) {
     super(exclusiveUpstreamsDefinition, name, args, opts);
   }

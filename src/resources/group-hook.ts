@@ -7,7 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { GROUP_HOOK_EVENTS } from "../api/hooks";
 import { ownerReference } from "../api/owner";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { ownerInput } from "./common";
 import { eventSwitches, hookDefinition, hookSettings } from "./webhook";
 
@@ -34,6 +34,9 @@ export type GroupHookArgs = ResourceArgs<typeof schema>;
  */
 export interface GroupHook extends ResourceOutputs<typeof groupHookDefinition> {}
 export class GroupHook extends PlatformResource {
+  static {
+    ofKind(this, groupHookDefinition);
+  }
   constructor(name: string, args: GroupHookArgs, opts?: pulumi.CustomResourceOptions) {
     super(groupHookDefinition, name, args, opts);
   }

@@ -23,7 +23,7 @@ import { ApiError, mayHaveBeenApplied } from "../client";
 import { groupIntegrationPath, groupIntegrationsPath, integrationRequests, integrationSummaryRequests, type GroupIntegration as IntegrationLive, groupIntegrationIdForm } from "../api/integrations";
 import { defineObjectResource, type EngineContext, type FieldTraits } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
-import { PlatformResource, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceOutputs } from "../engine/resource";
 import type { ConnectionArg } from "../engine/connections";
 import { apiFieldName } from "../engine/values";
 import { onGroup } from "../api/needs";
@@ -323,6 +323,9 @@ export type GroupIntegrationArgs = ArgsOf<KindInputs> & ConnectionArg;
  */
 export interface GroupIntegration extends ResourceOutputs<typeof groupIntegrationDefinition> {}
 export class GroupIntegration extends PlatformResource {
+  static {
+    ofKind(this, groupIntegrationDefinition);
+  }
   constructor(name: string, args: GroupIntegrationArgs, opts?: pulumi.CustomResourceOptions) {
     super(groupIntegrationDefinition, name, args, opts);
   }

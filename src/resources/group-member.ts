@@ -1,6 +1,6 @@
 /** GroupMember: one user's direct membership of a group (see ./membership.ts). */
 import * as pulumi from "@pulumi/pulumi";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { membershipDefinition } from "./membership";
 
 export const groupMemberDefinition = membershipDefinition("group", "GroupMember");
@@ -17,6 +17,9 @@ export type GroupMemberArgs = ResourceArgs<typeof groupMemberDefinition.schema>;
  */
 export interface GroupMember extends ResourceOutputs<typeof groupMemberDefinition> {}
 export class GroupMember extends PlatformResource {
+  static {
+    ofKind(this, groupMemberDefinition);
+  }
   constructor(name: string, args: GroupMemberArgs, opts?: pulumi.CustomResourceOptions) {
     super(groupMemberDefinition, name, args, opts);
   }

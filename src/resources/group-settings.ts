@@ -41,7 +41,7 @@ import { ApiError, roleNeeded, type DownloadedFile, type FilePart } from "../cli
 import { defineSettingsResource, type EngineContext, type FieldTraits, recordedOutput } from "../engine/definition";
 import { bothNames, field, propertiesWith, requirementsInWords, snakeCase, traitsOfShape } from "../api/fields";
 import { ExplainedError } from "../engine/errors";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { restoreOnDelete } from "../engine/settings";
 import { requestBody } from "../engine/values";
 import { onGroup } from "../api/needs";
@@ -481,6 +481,9 @@ export type GroupSettingsArgs = ResourceArgs<typeof schema>;
  */
 export interface GroupSettings extends ResourceOutputs<typeof groupSettingsDefinition> {}
 export class GroupSettings extends PlatformResource {
+  static {
+    ofKind(this, groupSettingsDefinition);
+  }
   constructor(name: string, args: GroupSettingsArgs, opts?: pulumi.CustomResourceOptions) {
     super(groupSettingsDefinition, name, args, opts);
   }

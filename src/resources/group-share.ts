@@ -1,6 +1,6 @@
 /** GroupShare: a group invited into a group (see ./share.ts). */
 import * as pulumi from "@pulumi/pulumi";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { shareDefinition } from "./share";
 
 export const groupShareDefinition = shareDefinition("group", "GroupShare", "gitlab_group_share_group");
@@ -17,6 +17,9 @@ export type GroupShareArgs = ResourceArgs<typeof groupShareDefinition.schema>;
  */
 export interface GroupShare extends ResourceOutputs<typeof groupShareDefinition> {}
 export class GroupShare extends PlatformResource {
+  static {
+    ofKind(this, groupShareDefinition);
+  }
   constructor(name: string, args: GroupShareArgs, opts?: pulumi.CustomResourceOptions) {
     super(groupShareDefinition, name, args, opts);
   }

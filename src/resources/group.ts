@@ -18,7 +18,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiError, type PlatformClient } from "../client";
 import { defineObjectResource, type EngineContext, type Located } from "../engine/definition";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { referenceTo, wholeNumber, type Found } from "../engine/estate";
 import { field, propertiesWith, traitsOfShape } from "../api/fields";
@@ -365,6 +365,9 @@ export type GroupArgs = ResourceArgs<typeof schema>;
  */
 export interface Group extends ResourceOutputs<typeof groupDefinition> {}
 export class Group extends PlatformResource {
+  static {
+    ofKind(this, groupDefinition);
+  }
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
     super(groupDefinition, name, args, opts);
   }

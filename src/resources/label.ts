@@ -31,7 +31,7 @@ import { exactlyOneOwner, ownerOf, ownerReference, type OwnerKind } from "../api
 import { claimObject, declarationKey } from "../engine/declarations";
 import { defineObjectResource } from "../engine/definition";
 import { idPair, ownerAddress, type TerraformTarget } from "../engine/estate";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { adoptExisting, ownerInput } from "./common";
 
@@ -167,6 +167,9 @@ export type LabelArgs = ResourceArgs<typeof schema>;
  */
 export interface Label extends ResourceOutputs<typeof labelDefinition> {}
 export class Label extends PlatformResource {
+  static {
+    ofKind(this, labelDefinition);
+  }
   constructor(name: string, args: LabelArgs, opts?: pulumi.CustomResourceOptions) {
     claimLabel(name, args);
     super(labelDefinition, name, args, opts);

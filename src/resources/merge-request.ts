@@ -34,7 +34,7 @@ import { field } from "../api/fields";
 import { ApiError } from "../client";
 import { defineObjectResource, type EngineContext, type Located } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { onProject, type Needs, type RefNeed } from "../api/needs";
 import { isUnknown } from "../engine/values";
@@ -381,6 +381,9 @@ export interface MergeRequest extends Omit<ResourceOutputs<typeof mergeRequestDe
   readonly state: pulumi.Output<"opened" | "closed" | "merged">;
 }
 export class MergeRequest extends PlatformResource {
+  static {
+    ofKind(this, mergeRequestDefinition);
+  }
   constructor(name: string, args: MergeRequestArgs, opts?: pulumi.CustomResourceOptions) {
     super(mergeRequestDefinition, name, args, opts);
   }

@@ -11,7 +11,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { pipelineSchedulePath, pipelineSchedulePlayPath, scheduleId, scheduleRunRequests, scheduleSummaryRequests } from "../api/pipeline-schedules";
 import { isUnknown } from "../engine/values";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { recordedOutput, type EngineContext } from "../engine/definition";
 import { defineActionTrigger, triggers } from "./action-trigger";
 import { ownerReference } from "../api/owner";
@@ -71,6 +71,9 @@ export type PipelineScheduleRunArgs = ResourceArgs<typeof schema>;
  */
 export interface PipelineScheduleRun extends ResourceOutputs<typeof pipelineScheduleRunDefinition> {}
 export class PipelineScheduleRun extends PlatformResource {
+  static {
+    ofKind(this, pipelineScheduleRunDefinition);
+  }
   constructor(name: string, args: PipelineScheduleRunArgs, opts?: pulumi.CustomResourceOptions) {
     super(pipelineScheduleRunDefinition, name, args, opts);
   }

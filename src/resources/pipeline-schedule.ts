@@ -42,7 +42,7 @@ import { ApiError } from "../client";
 import { cronProblem, timeZoneProblem } from "../cron";
 import { defineObjectResource, type EngineContext, type Operation } from "../engine/definition";
 import { PartialCreateError } from "../engine/errors";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { isUnknown, requestBody } from "../engine/values";
 import { onProject, type Needs } from "../api/needs";
 import { adoptExisting, BAD_REF, ownerInput } from "./common";
@@ -628,6 +628,9 @@ export type PipelineScheduleArgs = Omit<ResourceArgs<typeof schema>, "variables"
  */
 export interface PipelineSchedule extends ResourceOutputs<typeof pipelineScheduleDefinition> {}
 export class PipelineSchedule extends PlatformResource {
+  static {
+    ofKind(this, pipelineScheduleDefinition);
+  }
   constructor(name: string, args: PipelineScheduleArgs, opts?: pulumi.CustomResourceOptions) {
     super(pipelineScheduleDefinition, name, args, opts);
   }

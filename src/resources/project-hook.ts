@@ -6,7 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { PROJECT_HOOK_EVENTS } from "../api/hooks";
 import { ownerReference } from "../api/owner";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { ownerInput } from "./common";
 import { eventSwitches, hookDefinition, hookSettings } from "./webhook";
 
@@ -33,6 +33,9 @@ export type ProjectHookArgs = ResourceArgs<typeof schema>;
  */
 export interface ProjectHook extends ResourceOutputs<typeof projectHookDefinition> {}
 export class ProjectHook extends PlatformResource {
+  static {
+    ofKind(this, projectHookDefinition);
+  }
   constructor(name: string, args: ProjectHookArgs, opts?: pulumi.CustomResourceOptions) {
     super(projectHookDefinition, name, args, opts);
   }

@@ -1,6 +1,6 @@
 /** ProjectMember: one user's direct membership of a project (see ./membership.ts). */
 import * as pulumi from "@pulumi/pulumi";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { membershipDefinition } from "./membership";
 
 export const projectMemberDefinition = membershipDefinition("project", "ProjectMember");
@@ -17,6 +17,9 @@ export type ProjectMemberArgs = ResourceArgs<typeof projectMemberDefinition.sche
  */
 export interface ProjectMember extends ResourceOutputs<typeof projectMemberDefinition> {}
 export class ProjectMember extends PlatformResource {
+  static {
+    ofKind(this, projectMemberDefinition);
+  }
   constructor(name: string, args: ProjectMemberArgs, opts?: pulumi.CustomResourceOptions) {
     super(projectMemberDefinition, name, args, opts);
   }

@@ -1,6 +1,6 @@
 /** ProjectShare: a group invited into a project (see ./share.ts). */
 import * as pulumi from "@pulumi/pulumi";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { shareDefinition } from "./share";
 
 export const projectShareDefinition = shareDefinition("project", "ProjectShare", "gitlab_project_share_group");
@@ -17,6 +17,9 @@ export type ProjectShareArgs = ResourceArgs<typeof projectShareDefinition.schema
  */
 export interface ProjectShare extends ResourceOutputs<typeof projectShareDefinition> {}
 export class ProjectShare extends PlatformResource {
+  static {
+    ofKind(this, projectShareDefinition);
+  }
   constructor(name: string, args: ProjectShareArgs, opts?: pulumi.CustomResourceOptions) {
     super(projectShareDefinition, name, args, opts);
   }

@@ -22,7 +22,7 @@ import { ownerInput } from "./common";
 import { apiPath } from "../client";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { ExplainedError } from "../engine/errors";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
 import { projectPath as projectPathOf } from "../api/projects";
 import { CURRENT_USER_PATH, userRequests } from "../api/users";
@@ -164,6 +164,9 @@ export type ProjectStarArgs = ResourceArgs<typeof schema>;
  */
 export interface ProjectStar extends ResourceOutputs<typeof projectStarDefinition> {}
 export class ProjectStar extends PlatformResource {
+  static {
+    ofKind(this, projectStarDefinition);
+  }
   constructor(name: string, args: ProjectStarArgs, opts?: pulumi.CustomResourceOptions) {
     super(projectStarDefinition, name, args, opts);
   }

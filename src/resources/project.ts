@@ -25,7 +25,7 @@ import { groupPath, groupRequests } from "../api/groups";
 import { field } from "../api/fields";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { wholeNumber, type Found, type TerraformTarget } from "../engine/estate";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { parsedId } from "../api/id-form";
 import { onGroup, ownerReference } from "../api/owner";
@@ -291,6 +291,9 @@ export type ProjectArgs = ResourceArgs<typeof schema>;
  */
 export interface Project extends ResourceOutputs<typeof projectDefinition> {}
 export class Project extends PlatformResource {
+  static {
+    ofKind(this, projectDefinition);
+  }
   constructor(name: string, args: ProjectArgs, opts?: pulumi.CustomResourceOptions) {
     super(projectDefinition, name, args, opts);
   }

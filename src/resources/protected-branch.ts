@@ -36,7 +36,7 @@ import {
 } from "../api/protected-refs";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { ownerAddress } from "../engine/estate";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { adoptExisting, ownerInput, projectKeyTarget } from "./common";
 
 type AccessKind = "push" | "merge" | "unprotect";
@@ -255,6 +255,9 @@ export type ProtectedBranchArgs = ResourceArgs<typeof schema>;
  */
 export interface ProtectedBranch extends ResourceOutputs<typeof protectedBranchDefinition> {}
 export class ProtectedBranch extends PlatformResource {
+  static {
+    ofKind(this, protectedBranchDefinition);
+  }
   constructor(name: string, args: ProtectedBranchArgs, opts?: pulumi.CustomResourceOptions) {
     super(protectedBranchDefinition, name, args, opts);
   }

@@ -30,7 +30,7 @@ import {
 } from "../api/protected-refs";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { ownerAddress } from "../engine/estate";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { adoptExisting, ownerInput, projectKeyTarget } from "./common";
 
 const schema = z.object({
@@ -124,6 +124,9 @@ export type ProtectedTagArgs = ResourceArgs<typeof schema>;
  */
 export interface ProtectedTag extends ResourceOutputs<typeof protectedTagDefinition> {}
 export class ProtectedTag extends PlatformResource {
+  static {
+    ofKind(this, protectedTagDefinition);
+  }
   constructor(name: string, args: ProtectedTagArgs, opts?: pulumi.CustomResourceOptions) {
     super(protectedTagDefinition, name, args, opts);
   }

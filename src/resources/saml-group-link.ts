@@ -20,7 +20,7 @@ import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { claimObject, declarationKey } from "../engine/declarations";
 import { ExplainedError } from "../engine/errors";
 import { refusedFor } from "../api/needs";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { groupRequests, groupPath } from "../api/groups";
 import { ownerReference } from "../api/owner";
 import {
@@ -304,6 +304,9 @@ export type SamlGroupLinkArgs = ResourceArgs<typeof schema>;
  */
 export interface SamlGroupLink extends ResourceOutputs<typeof samlGroupLinkDefinition> {}
 export class SamlGroupLink extends PlatformResource {
+  static {
+    ofKind(this, samlGroupLinkDefinition);
+  }
   constructor(name: string, args: SamlGroupLinkArgs, opts?: pulumi.CustomResourceOptions) {
     claimLink(name, args);
     super(samlGroupLinkDefinition, name, args, opts);

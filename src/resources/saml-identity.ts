@@ -37,7 +37,7 @@ import { ApiError, mayHaveBeenApplied, type PlatformClient } from "../client";
 import { countDeclaration, declarationKey } from "../engine/declarations";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { ExplainedError, PartialCreateError } from "../engine/errors";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { ownerReference } from "../api/owner";
 import { USERS_PATH, userRequests } from "../api/users";
 import { probeGroup, samlIdentitiesPath, samlIdentityRequests, samlIdentityPath as identityPath, whyNoSamlProvider, type SamlIdentity as SamlIdentityApi, samlIdentityIdForm } from "../api/saml";
@@ -269,6 +269,9 @@ export type SamlIdentityArgs = ResourceArgs<typeof schema>;
  */
 export interface SamlIdentity extends ResourceOutputs<typeof samlIdentityDefinition> {}
 export class SamlIdentity extends PlatformResource {
+  static {
+    ofKind(this, samlIdentityDefinition);
+  }
   constructor(name: string, args: SamlIdentityArgs, opts?: pulumi.CustomResourceOptions) {
     // Two declarations for one member's identity would overwrite each other on every up.
     const group = declarationKey(args.group, args.connection);

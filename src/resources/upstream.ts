@@ -27,7 +27,7 @@ import { ApiError } from "../client";
 import { aliasOf, claimUnique, countDeclaration, declarationKey } from "../engine/declarations";
 import { defineObjectResource, type EngineContext, type Live, outputValues } from "../engine/definition";
 import { PartialCreateError } from "../engine/errors";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { isHttpUrl } from "../validation";
 import { adoptExisting, ownerInput } from "./common";
@@ -436,6 +436,9 @@ function countUpstreamLinks(name: string, args: UpstreamArgs): void {
  */
 export interface Upstream extends ResourceOutputs<typeof upstreamDefinition> {}
 export class Upstream extends PlatformResource {
+  static {
+    ofKind(this, upstreamDefinition);
+  }
   constructor(name: string, args: UpstreamArgs, opts?: pulumi.CustomResourceOptions) {
     const registryKey = declarationKey(args.registry);
     countUpstreamLinks(name, args);

@@ -12,7 +12,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { countDeclaration, declarationKey, recordAlias } from "../engine/declarations";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
-import { PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
+import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { adoptExisting, ownerInput } from "./common";
 import {
@@ -189,6 +189,9 @@ export const REGISTRY_GROUP = "virtual-registry-group";
  */
 export interface VirtualRegistry extends ResourceOutputs<typeof virtualRegistryDefinition> {}
 export class VirtualRegistry extends PlatformResource {
+  static {
+    ofKind(this, virtualRegistryDefinition);
+  }
   constructor(name: string, args: VirtualRegistryArgs, opts?: pulumi.CustomResourceOptions) {
     const groupKey = declarationKey(args.group);
     countDeclaration(
