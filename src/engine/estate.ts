@@ -101,9 +101,9 @@ export interface EstateReading {
   ctx: EngineContext;
   owner: EstateOwner;
   /**
-   * What an earlier kind found of the same owner (the kinds are read in the
-   * order they are registered): undefined when that kind was not read or the
-   * server refused its list. An upstream is found through the registries.
+   * What a kind the reading one is found `through` found of the same owner
+   * (read before it): undefined when that kind was not read or the server
+   * refused its list. An upstream is found through the registries.
    */
   foundOf(kind: string): readonly Found[] | undefined;
   /** The object as the kind's resource reads it (its `read`), by the id its import takes; undefined when it is not there. */
@@ -136,6 +136,14 @@ export interface ImportedKind {
   /** What the summary calls the kind's list when the server refuses it (`badges`). */
   listed: string;
   on: readonly FoundOn[];
+  /** Its object is the owner it is found on (a subgroup, a project, a top-level group's settings): declared first in the owner's module, before what the owner holds. */
+  isOwner?: true;
+  /**
+   * The kinds it is found through (an upstream through the registries): what
+   * they found on the owner is its `foundOf`, and its declarations may refer
+   * to theirs, so they are read and declared before it.
+   */
+  through?: readonly string[];
   /** The owner's objects of the kind. */
   find(reading: EstateReading): Promise<Findings>;
   /** The one object a Terraform state names by its key in the owner; without it, the kind's objects of the owner (settings). */

@@ -16,6 +16,7 @@
 import type { AnyResourceDefinition } from "../engine/definition";
 import { definitions } from "../resources";
 import { isReference } from "../engine/estate";
+import { importOrder } from "./order";
 import { DECEPTIVE_CHARACTERS, escapeOf, visible } from "../visible-text";
 import { type Declaration, type ImportValue, isSecretFromConfig, type ModuleOwner, type SecretEntry } from "./values";
 
@@ -65,7 +66,8 @@ export interface Program {
   secrets: string[];
 }
 
-const KIND_ORDER = Object.keys(definitions);
+/** The kinds in the order their declarations are written in an owner's module: a kind after those its declarations refer to. */
+const KIND_ORDER = importOrder(definitions);
 const DESCRIPTION = "The platform as platform-import found it";
 
 /** The word of the names a kind's declarations get (`acme-badge-coverage`), as the kind declares it; an only-these set takes its members' (`only-these-badges`). */

@@ -21,8 +21,9 @@ import { tierStanding, tokenUser } from "../engine/verify";
 import { type Collection, type EstateOwner, type EstateReading, type Findings, type Found, type FoundOn, type ImportedKind, type ImportedSet, importKey, isReference, referenceTo } from "../engine/estate";
 import { groupRequests, groupPath, listedGroup } from "../api/groups";
 import { projectRequests, projectPath } from "../api/projects";
-import { definitions } from "../resources";
+import { definitions, type ResourceKind } from "../resources";
 import { inputsFromLive } from "./inputs";
+import { importOrder } from "./order";
 import type { Target } from "./terraform";
 import type { Declaration, ImportValue, ModuleOwner, SecretEntry, Skipped } from "./values";
 
@@ -223,9 +224,9 @@ async function groupProjects(client: PlatformClient, id: number, skipped: Skippe
 
 const INSTANCE: EstateOwner = { kind: "instance", id: 0, fullPath: "" };
 
-const KINDS = new Map(Object.entries(definitions as Record<string, AnyResourceDefinition>));
+const KINDS = new Map(importOrder(definitions).map((kind): [string, AnyResourceDefinition] => [kind, definitions[kind as ResourceKind]]));
 
-/** The kinds found on owners, in the order they are registered (an upstream after the registries it is found through). */
+/** The kinds found on owners, in the import's order (an upstream after the registries it is found through). */
 const FINDERS = [...KINDS].flatMap(([kind, definition]) => ("find" in definition.imported ? [{ kind, definition, imported: definition.imported }] : []));
 
 /** The only-these sets, each declared for a collection its members' kind read whole. */
@@ -261,7 +262,10 @@ class Reader {
     return {
       ctx: this.ctx,
       owner,
-      foundOf: (other) => findings.get(other)?.found,
+      foundOf: (other) => {
+        if (!("find" in definition.imported) || !definition.imported.through?.includes(other)) throw new Error(`${kind} reads what ${other} found, which its imported.through does not name`);
+        return findings.get(other)?.found;
+      },
       tolerant: (what, read) => this.tolerate(whereOf(owner), what, read),
       read: (importId, address) => definition.read(this.ctx, importId, address),
       locate: (address) => {

@@ -17,7 +17,7 @@ export interface Target extends TerraformTarget {
   kind: string;
 }
 
-/** Every Terraform type a registered kind declares, with its kind, in the order the kinds are registered. */
+/** Every Terraform type a registered kind declares, with its kind. */
 const TYPES = Object.entries(definitions as Record<string, AnyResourceDefinition>).flatMap(([kind, definition]) => (definition.terraform ?? []).map((type) => ({ kind, ...type })));
 
 /** The largest state read: a state of that size holds tens of thousands of objects. */
@@ -59,7 +59,8 @@ export function targetsOfState(text: string): { targets: Target[]; skipped: Skip
 }
 
 function targetOf(type: string, id: string, attributes: Record<string, unknown>): Target | { skipped: string } | "unmanaged" | undefined {
-  const declared = TYPES.find((entry) => (typeof entry.type === "string" ? entry.type === type : entry.type.test(type)));
+  // A type named exactly is its kind's, whatever pattern another kind declares.
+  const declared = TYPES.find((entry) => entry.type === type) ?? TYPES.find((entry) => typeof entry.type !== "string" && entry.type.test(type));
   if (!declared) return "unmanaged";
   const target = declared.target(id, attributes, type);
   return target === undefined || "skipped" in target ? target : { kind: declared.kind, ...target };

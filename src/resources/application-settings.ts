@@ -358,6 +358,7 @@ export const applicationSettingsDefinition = defineSettingsResource({
     word: "application-settings",
     listed: "application settings",
     on: ["instance"],
+    isOwner: true,
     async find({ locate }) {
       const located = await locate({});
       return { found: [{ importId: located.id, name: "", live: located.live, address: {} }] };

@@ -362,6 +362,7 @@ export const groupSettingsDefinition = defineSettingsResource({
     listed: "group settings",
     // A subgroup is imported as a `Group`, which manages the same settings.
     on: ["top-level group"],
+    isOwner: true,
     async find({ owner, locate, unmetNeeds }) {
       const address = { group: owner.id };
       const located = await locate(address);

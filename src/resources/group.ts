@@ -256,6 +256,7 @@ export const groupDefinition = defineObjectResource({
     listed: "subgroups",
     // Each subgroup under the scope is one owner the importer reads; a top-level group's settings are GroupSettings'.
     on: ["group"],
+    isOwner: true,
     async find({ ctx, owner, unmetNeeds }) {
       if (owner.topLevel) return { found: [] };
       return { found: [foundGroup(await readGroup(ctx, owner.id), await settingsLeftOut(unmetNeeds))] };

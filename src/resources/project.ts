@@ -184,6 +184,7 @@ export const projectDefinition = defineObjectResource({
     listed: "projects",
     // Each project of the estate is itself the object, as the importer listed it (read where it was not).
     on: ["project"],
+    isOwner: true,
     async find({ owner, read }) {
       const live = (owner.listed as ProjectLive | undefined) ?? ((await read(String(owner.id), {})) as ProjectLive | undefined);
       return live ? { found: [foundProject(live)] } : { found: [] };

@@ -226,7 +226,7 @@ async function importedUpstreams(reading: EstateReading): Promise<Findings> {
 export const upstreamDefinition = defineObjectResource({
   name: "Upstream",
   words: { noun: "upstream" },
-  imported: { word: "upstream", listed: "upstreams", on: ["top-level group"], find: importedUpstreams },
+  imported: { word: "upstream", listed: "upstreams", on: ["top-level group"], through: ["VirtualRegistry"], find: importedUpstreams },
   idForm: upstreamIdForm,
   schema,
   outputs: {

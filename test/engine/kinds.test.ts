@@ -3,13 +3,16 @@
  * shared tests know of a kind is declared on it (docs/adding-an-area.md,
  * "What a kind is"). The type of a declaration demands its words and its
  * import; this test fails, naming the kind and the part, when a registered
- * kind lacks one of the other parts or declares one that does not fit.
+ * kind lacks one of the other parts or declares one that does not fit, and
+ * when a resource module's kind is not registered (its line in
+ * src/resources/kinds.ts).
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as platform from "../../src/index";
 import type { AnyResourceDefinition } from "../../src/engine/definition";
+import { declarationOf, PlatformResource } from "../../src/engine/resource";
 import { definitions } from "../../src/resources";
 import { KIND_TESTS } from "../kinds/index.mts";
 
@@ -39,6 +42,10 @@ function lacks(kind: string, definition: AnyResourceDefinition): string[] {
     if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(imported.word)) lack("imported.word", `"${imported.word}" is not letters, digits and single hyphens`);
     if (imported.listed.trim() === "") lack("imported.listed", "is empty");
     if (imported.on.length === 0) lack("imported.on", "names no owner");
+    for (const other of imported.through ?? []) {
+      const through = (definitions as Record<string, AnyResourceDefinition | undefined>)[other];
+      if (!through || !("find" in through.imported)) lack("imported.through", `${other} is not a kind the importer finds`);
+    }
   }
   // A Terraform type's instance names one object (an object kind reads it by its key) or the settings of its owner.
   if (definition.terraform?.length) {
@@ -46,7 +53,7 @@ function lacks(kind: string, definition: AnyResourceDefinition): string[] {
     else if (definition.kind === "object" && !imported.findOne) lack("imported.findOne", "a Terraform state names one object of it");
   }
   // The class users declare, its row in the reference, and its module of the shared tests.
-  if (typeof (platform as Record<string, unknown>)[kind] !== "function") lack("class", "src/index.ts exports no class of it");
+  if (declarationOf((platform as Record<string, unknown>)[kind])?.name !== kind) lack("class", "the package exports no class of it");
   if (!resourcesDoc.includes(`\`${kind}\``)) lack("docs", "docs/resources.md names it nowhere");
   if (!KIND_TESTS.has(kind)) lack("tests", "test/kinds has no module of it (its verify-matrix rows and secrets declarations)");
   return problems;
@@ -75,9 +82,57 @@ describe("every registered kind declares every part", () => {
       'Badge: imported.word: "Badge" is not letters, digits and single hyphens',
     ]);
     expect(lacks("Milestone", { ...badge, name: "Milestone" } as AnyResourceDefinition)).toEqual([
-      "Milestone: class: src/index.ts exports no class of it",
+      "Milestone: class: the package exports no class of it",
       "Milestone: docs: docs/resources.md names it nowhere",
       "Milestone: tests: test/kinds has no module of it (its verify-matrix rows and secrets declarations)",
     ]);
+  });
+});
+
+/** What each module of src/resources exports that is a kind: its classes of resources, and the declarations they are made from. */
+async function kindsOfModules(): Promise<{ module: string; name: string; value: unknown }[]> {
+  const dir = path.resolve(__dirname, "../../src/resources");
+  const found: { module: string; name: string; value: unknown }[] = [];
+  // kinds.ts and index.ts re-export the modules' kinds: the registration itself.
+  for (const file of readdirSync(dir).filter((name) => name.endsWith(".ts") && name !== "kinds.ts" && name !== "index.ts").sort()) {
+    const exported = (await import(path.join(dir, file))) as Record<string, unknown>;
+    for (const [name, value] of Object.entries(exported)) {
+      const isClass = typeof value === "function" && value.prototype instanceof PlatformResource;
+      const isDeclaration = typeof value === "object" && value !== null && "schema" in value && "imported" in value && "words" in value;
+      if (isClass || isDeclaration) found.push({ module: file, name, value });
+    }
+  }
+  return found;
+}
+
+/** Why each of a resource module's kinds is not registered, as `module: name: why`. */
+function unregistered(exported: { module: string; name: string; value: unknown }[], registered: Readonly<Record<string, AnyResourceDefinition>>): string[] {
+  const declarations = new Set(Object.values(registered));
+  return exported.flatMap(({ module, name, value }) => {
+    if (typeof value !== "function") {
+      return declarations.has(value as AnyResourceDefinition) ? [] : [`${module}: ${name}: no registered kind's class is made from it (its class's line in src/resources/kinds.ts)`];
+    }
+    const declaration = declarationOf(value);
+    if (!declaration) return [`${module}: ${name}: the class names no kind (ofKind in its static block)`];
+    return registered[declaration.name] === declaration ? [] : [`${module}: ${name}: not registered (its line in src/resources/kinds.ts)`];
+  });
+}
+
+describe("every resource module's kind is registered", () => {
+  it("each class of a resource, and each declaration, of src/resources is a registered kind's", async () => {
+    const exported = await kindsOfModules();
+    expect(exported.filter(({ value }) => typeof value === "function").length).toBe(Object.keys(definitions).length);
+    expect(unregistered(exported, definitions)).toEqual([]);
+  });
+
+  it("names a kind whose module is not registered", async () => {
+    const exported = await kindsOfModules();
+    const { Label: _label, ...withoutLabel } = definitions;
+    expect(unregistered(exported, withoutLabel).sort()).toEqual([
+      "label.ts: Label: not registered (its line in src/resources/kinds.ts)",
+      "label.ts: labelDefinition: no registered kind's class is made from it (its class's line in src/resources/kinds.ts)",
+    ]);
+    class Milestone extends PlatformResource {}
+    expect(unregistered([{ module: "milestone.ts", name: "Milestone", value: Milestone }], definitions)).toEqual(["milestone.ts: Milestone: the class names no kind (ofKind in its static block)"]);
   });
 });
