@@ -214,3 +214,13 @@ func wrongDecode(t *testing.T, err error, field string) {
 }
 
 func ptr[T any](value T) *T { return &value }
+
+// userID is the id of a seed user, looked up by name as a client would.
+func userID(t *testing.T, username string) int64 {
+	t.Helper()
+	users, _, err := hosted(t, "root").Users.ListUsers(&gitlab.ListUsersOptions{Username: ptr(username)})
+	if err != nil || len(users) != 1 {
+		t.Fatalf("user %s: %v %v", username, users, err)
+	}
+	return users[0].ID
+}
