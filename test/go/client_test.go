@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -224,3 +225,7 @@ func userID(t *testing.T, username string) int64 {
 	}
 	return users[0].ID
 }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func contains(s, part string) bool { return strings.Contains(s, part) }
