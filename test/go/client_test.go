@@ -62,11 +62,17 @@ type api struct {
 
 func clientFor(t *testing.T, baseURL, user string) *api {
 	t.Helper()
-	rec := &recorder{bodies: map[*http.Response][]byte{}}
 	token := tokens[user]
 	if user != "" && token == "" {
 		t.Fatalf("no token for %s", user)
 	}
+	return clientWithToken(t, baseURL, token)
+}
+
+// clientWithToken is the official client with any token ("" for none).
+func clientWithToken(t *testing.T, baseURL, token string) *api {
+	t.Helper()
+	rec := &recorder{bodies: map[*http.Response][]byte{}}
 	client, err := gitlab.NewClient(token,
 		gitlab.WithBaseURL(baseURL+"/api/v4"),
 		gitlab.WithHTTPClient(&http.Client{Transport: rec}),
