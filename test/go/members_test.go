@@ -56,6 +56,12 @@ func TestGroupMembers(t *testing.T) {
 	if got.AccessLevel != gitlab.ReporterPermissions || got.ExpiresAt.String() != expires {
 		t.Fatalf("got %+v", got)
 	}
+	// members/all/:user_id is the entry members/all lists: the membership's expiry and maker.
+	sameOne, resp, err := alice.GroupMembers.GetInheritedGroupMember("acme/platform", outsiderID)
+	alice.decodes(t, resp, err, sameOne)
+	if sameOne.AccessLevel != gitlab.ReporterPermissions || sameOne.ExpiresAt == nil || sameOne.ExpiresAt.String() != expires || sameOne.CreatedBy == nil || sameOne.CreatedBy.Username != "alice" || !sameOne.CreatedAt.Equal(*got.CreatedAt) {
+		t.Fatalf("members/all/:user_id %+v", sameOne)
+	}
 	// A direct member only: dev's membership is acme's.
 	_, resp, err = alice.GroupMembers.GetGroupMember("acme/platform", devID)
 	alice.refused(t, resp, err, http.StatusNotFound, "404 Member Not Found")

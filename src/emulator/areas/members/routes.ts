@@ -1,8 +1,8 @@
 /**
  * The members API (`lib/api/members.rb`, `Entities::Member`) for groups and
  * projects alike: `GET /:source/:id/members` (direct), `/members/all` (with
- * the memberships inherited from the groups above), `/members/:user_id`, and
- * `POST`, `PUT`, `DELETE`. What it follows is in the emulator's README.
+ * the memberships inherited from the groups above and those shares give),
+ * `/members/:user_id`, `/members/all/:user_id`, and `POST`, `PUT`, `DELETE`. What it follows is in the emulator's README.
  */
 import { groupAccessLevel, projectAccessLevel } from "../../access";
 import { ApiError, forbidden, notFound, validationError } from "../../errors";
@@ -138,6 +138,17 @@ function getRoute(kind: SourceKind): RouteDefinition {
   });
 }
 
+/** One member of `members/all`: the same entry the list shows (`find_all_members(source).find_by!(user_id:)`). */
+function getInheritedRoute(kind: SourceKind): RouteDefinition {
+  return route("GET", `/${kind}s/:id/members/all/:user_id`, { params: oneParams }, (ctx) => {
+    requireUser(ctx);
+    const source = sourceOf(ctx, kind);
+    const entry = withInherited(ctx.state, source).find(({ user }) => user.id === ctx.params.user_id);
+    if (!entry) throw notFound("Member");
+    return ok(presentMember(ctx.state, entry.source, entry.user, entry.level));
+  });
+}
+
 /** `expires_at` as a date (`YYYY-MM-DD`, or a time whose date is taken); undefined when absent, null when cleared. */
 function expiryOf(value: string | null | undefined): string | null | undefined {
   if (value === undefined || value === null || value === "") return value === "" ? null : value;
@@ -240,6 +251,7 @@ function deleteRoute(kind: SourceKind): RouteDefinition {
 export const memberRoutes: RouteDefinition[] = (["group", "project"] as const).flatMap((kind) => [
   listRoute(kind, false),
   listRoute(kind, true),
+  getInheritedRoute(kind),
   getRoute(kind),
   createRoute(kind),
   updateRoute(kind),
