@@ -233,5 +233,3 @@ func userID(t *testing.T, username string) int64 {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
-
-func contains(s, part string) bool { return strings.Contains(s, part) }

@@ -8,7 +8,7 @@ import (
 	gitlab "gitlab.com/gitlab-org/api/client-go"
 )
 
-// memberIDs is the user ids of a list of members with their roles.
+// groupMemberLevels is each listed member's role, by username.
 func groupMemberLevels(members []*gitlab.GroupMember) map[string]gitlab.AccessLevelValue {
 	levels := map[string]gitlab.AccessLevelValue{}
 	for _, member := range members {

@@ -2,6 +2,7 @@ package emulator_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	gitlab "gitlab.com/gitlab-org/api/client-go"
@@ -118,7 +119,7 @@ func TestProtectedBranchesFree(t *testing.T) {
 	if len(rule.PushAccessLevels) != 1 || rule.PushAccessLevels[0].AccessLevel != gitlab.NoPermissions || rule.PushAccessLevels[0].AccessLevelDescription != "No one" || rule.CodeOwnerApprovalRequired {
 		t.Fatalf("rule %+v", rule)
 	}
-	if raw := string(alice.rec.body(t, resp)); contains(raw, `"user_id"`) || contains(raw, `"inherited"`) {
+	if raw := string(alice.rec.body(t, resp)); strings.Contains(raw, `"user_id"`) || strings.Contains(raw, `"inherited"`) {
 		t.Fatalf("a Free project's rule shows users or inheritance: %s", raw)
 	}
 	resp, err = alice.ProtectedBranches.UnprotectRepositoryBranches("beta/site", "go-client")
