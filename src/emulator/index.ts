@@ -73,5 +73,5 @@ export { hooksStore } from "./areas/hooks/model";
 export type { HookRecord, QueuedDelivery, DeliveryLog } from "./areas/hooks/model";
 export { labelStore } from "./areas/labels";
 export type { GroupLabelRecord } from "./areas/labels";
-export { deployKeyStore } from "./areas/deploy-keys";
-export type { DeployKeyRecord } from "./areas/deploy-keys";
+export { deployKeyStore } from "./areas/deploy-keys/model";
+export type { DeployKeyRecord } from "./areas/deploy-keys/model";

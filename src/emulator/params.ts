@@ -86,7 +86,8 @@ export function parseBody(contentType: string | undefined, raw: string | Buffer)
     } catch {
       throw paramError("The request body is not valid JSON");
     }
-    if (!isPlainObject(parsed)) throw paramError("The request body must be a JSON object");
+    // Grape's formatter takes a parsed body's members as params only when it is an object: another JSON value (null, a list) gives none.
+    if (!isPlainObject(parsed)) return {};
     return Object.fromEntries(Object.entries(parsed).filter(([key]) => !UNSAFE_KEYS.has(key)));
   }
   if (mediaType === "application/x-www-form-urlencoded") {

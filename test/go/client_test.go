@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -61,11 +62,17 @@ type api struct {
 
 func clientFor(t *testing.T, baseURL, user string) *api {
 	t.Helper()
-	rec := &recorder{bodies: map[*http.Response][]byte{}}
 	token := tokens[user]
 	if user != "" && token == "" {
 		t.Fatalf("no token for %s", user)
 	}
+	return clientWithToken(t, baseURL, token)
+}
+
+// clientWithToken is the official client with any token ("" for none).
+func clientWithToken(t *testing.T, baseURL, token string) *api {
+	t.Helper()
+	rec := &recorder{bodies: map[*http.Response][]byte{}}
 	client, err := gitlab.NewClient(token,
 		gitlab.WithBaseURL(baseURL+"/api/v4"),
 		gitlab.WithHTTPClient(&http.Client{Transport: rec}),
@@ -214,3 +221,15 @@ func wrongDecode(t *testing.T, err error, field string) {
 }
 
 func ptr[T any](value T) *T { return &value }
+
+// userID is the id of a seed user, looked up by name as a client would.
+func userID(t *testing.T, username string) int64 {
+	t.Helper()
+	users, _, err := hosted(t, "root").Users.ListUsers(&gitlab.ListUsersOptions{Username: ptr(username)})
+	if err != nil || len(users) != 1 {
+		t.Fatalf("user %s: %v %v", username, users, err)
+	}
+	return users[0].ID
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

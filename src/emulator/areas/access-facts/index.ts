@@ -1,13 +1,10 @@
 /**
  * What a client reads to learn, before it writes, whether the server will
- * accept the write: the caller's effective role on a group or project, a
- * namespace's plan, the instance's licence and its feature flags. The
- * provider's preview verification (src/engine/verify.ts) reads these.
+ * accept the write, besides the caller's effective role (the members area's
+ * `members/all/:user_id`): a namespace's plan, the instance's licence and its
+ * feature flags. The provider's preview verification (src/engine/verify.ts)
+ * reads these.
  *
- * - `GET /groups/:id/members/all/:user_id`, `GET /projects/:id/members/all/:user_id`
- *   the member with its effective `access_level`, the
- *   highest of the direct and inherited memberships; `404 Member Not Found`
- *   when the user has none. A project's Owner role is its group's.
  * - `GET /namespaces/:id`:
  *   `plan` only for callers who may administer the namespace (its Owners and
  *   administrators). On the hosted offering it is the top-level group's
@@ -23,40 +20,13 @@
  *   the value a flag never set runs on. A flag removed from the code (its
  *   feature generally available) is in neither list and is on.
  */
-import { groupAccessLevel, hasGroupAccess, projectAccessLevel } from "../../access";
+import { hasGroupAccess } from "../../access";
 import { forbidden, notFound } from "../../errors";
-import { findGroup, findProject } from "../../lookup";
-import { ok, requireUser, route, type RequestContext } from "../../router";
+import { findGroup } from "../../lookup";
+import { ok, requireUser, route } from "../../router";
 import { type EmulatorArea } from "../../area";
-import type { EmulatorState, Group, User } from "../../state";
+import type { EmulatorState, Group } from "../../state";
 import { AccessLevel } from "../../state";
-import { presentUser } from "../users";
-
-function presentMember(ctx: RequestContext<unknown>, member: User, accessLevel: number): Record<string, unknown> {
-  const { id, username, name, state, locked, avatar_url, web_url } = presentUser(member, ctx.state.instance);
-  return { id, username, name, state, locked, avatar_url, web_url, access_level: accessLevel, created_at: member.createdAt, expires_at: null };
-}
-
-function memberOr404(ctx: RequestContext<unknown>, level: (user: User) => number): ReturnType<typeof ok> {
-  requireUser(ctx);
-  const userId = Number(ctx.pathParams.user_id);
-  const member = Number.isInteger(userId) ? ctx.state.userById(userId) : undefined;
-  const accessLevel = member ? level(member) : AccessLevel.NoAccess;
-  if (!member || accessLevel <= AccessLevel.NoAccess) throw notFound("Member");
-  return ok(presentMember(ctx, member, accessLevel));
-}
-
-const params = { id: { type: "string", required: true }, user_id: { type: "integer", required: true } } as const;
-
-const groupMember = route("GET", "/groups/:id/members/all/:user_id", { params }, (ctx) => {
-  const group = findGroup(ctx);
-  return memberOr404(ctx, (user) => groupAccessLevel(ctx.state, user, group));
-});
-
-const projectMember = route("GET", "/projects/:id/members/all/:user_id", { params }, (ctx) => {
-  const project = findProject(ctx);
-  return memberOr404(ctx, (user) => projectAccessLevel(ctx.state, user, project));
-});
 
 /** The plan a namespace shows: the hosted subscription of its top-level group, else `default`. */
 function planOf(state: EmulatorState, group: Group): string {
@@ -121,4 +91,4 @@ const featureDefinitions = route("GET", "/features/definitions", {}, (ctx) => {
   return ok(definitions);
 });
 
-export const accessFactsArea: EmulatorArea = { name: "access-facts", routes: [groupMember, projectMember, namespace, license, features, featureDefinitions] };
+export const accessFactsArea: EmulatorArea = { name: "access-facts", routes: [namespace, license, features, featureDefinitions] };

@@ -31,22 +31,9 @@ import type { EmulatorArea } from "../../area";
 import { forbidden, paramError, recordNotFound, validationError } from "../../errors";
 import { findProject } from "../../lookup";
 import { created, noContent, ok, paginate, requireUser, route, type RequestContext } from "../../router";
-import { AccessLevel, defineStore, type EmulatorState, type Project } from "../../state";
+import { AccessLevel, type EmulatorState, type Project } from "../../state";
+import { deployKeyStore, type DeployKeyRecord } from "./model";
 
-export interface DeployKeyRecord {
-  id: number;
-  title: string;
-  key: string;
-  createdAt: string;
-  /** ISO time, or null. */
-  expiresAt: string | null;
-  /** Public keys (instance-wide, made by an administrator) may be enabled by any maintainer. */
-  public: boolean;
-  /** Project id → can push. */
-  projects: Record<string, boolean>;
-}
-
-export const deployKeyStore = defineStore("deploy-keys", (): { keys: DeployKeyRecord[] } => ({ keys: [] }));
 const DEPLOY_KEY_SEQUENCE = "keys";
 
 /** `Gitlab::SSHPublicKey`'s technologies and their key type names. */

@@ -1,14 +1,14 @@
 /**
  * The members API (`lib/api/members.rb`, `Entities::Member`) for groups and
  * projects alike: `GET /:source/:id/members` (direct), `/members/all` (with
- * the memberships inherited from the groups above), `/members/:user_id`, and
- * `POST`, `PUT`, `DELETE`. What it follows is in the emulator's README.
+ * the memberships inherited from the groups above and those shares give),
+ * `/members/:user_id`, `/members/all/:user_id`, and `POST`, `PUT`, `DELETE`. What it follows is in the emulator's README.
  */
 import { groupAccessLevel, projectAccessLevel } from "../../access";
 import { ApiError, forbidden, notFound, validationError } from "../../errors";
 import { findGroup, findProject } from "../../lookup";
 import { created, noContent, ok, paginate, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
-import { AccessLevel, type EmulatorState, type User } from "../../state";
+import { AccessLevel, type EmulatorState, type Group, type User } from "../../state";
 import { presentUser } from "../users";
 import { detailsOf, highestInherited, inheritedFrom, isLastOwner, membersOfSource, removeMembership, setMembership, type Source, type SourceKind } from "./model";
 
@@ -61,15 +61,38 @@ function direct(state: EmulatorState, source: Source): Listed[] {
   });
 }
 
-/** Direct and inherited: each user once, with the highest of their memberships. */
+/**
+ * The groups whose members a source's shares reach: those invited into the
+ * source or a group above it, with the groups above them (the role model's
+ * reach, ../../access.ts).
+ */
+function invitedInto(state: EmulatorState, source: Source): Group[] {
+  const sharers = source.kind === "group" ? state.selfAndAncestors(source.group) : [source.project, ...inheritedFrom(state, source)];
+  return sharers.flatMap((sharer) => (sharer.sharedWith ?? []).flatMap((link) => {
+    const invited = state.groupById(link.groupId);
+    return invited ? state.selfAndAncestors(invited) : [];
+  }));
+}
+
+/**
+ * Direct, inherited and invited (`find_all_members`): each user once, at the
+ * role they hold on the source (a project's `project_authorizations`; a
+ * group's highest membership, an invited group's at most the share's). The
+ * membership shown is the direct one, else the first that gives that role.
+ */
 function withInherited(state: EmulatorState, source: Source): Listed[] {
-  const all = [...direct(state, source), ...inheritedFrom(state, source).flatMap((group) => direct(state, { kind: "group", group }))];
-  const best = new Map<number, Listed>();
+  const groups = [...inheritedFrom(state, source), ...invitedInto(state, source)];
+  const all = [...direct(state, source), ...groups.flatMap((group) => direct(state, { kind: "group", group }))];
+  const chosen = new Map<number, Listed>();
   for (const entry of all) {
-    const seen = best.get(entry.user.id);
-    if (!seen || entry.level > seen.level) best.set(entry.user.id, entry);
+    if (chosen.has(entry.user.id)) continue;
+    const level = source.kind === "group" ? groupAccessLevel(state, entry.user, source.group) : projectAccessLevel(state, entry.user, source.project);
+    if (level === AccessLevel.NoAccess) continue;
+    const isDirect = entry.source === source;
+    const giving = isDirect ? entry : (all.find((candidate) => candidate.user.id === entry.user.id && candidate.level === level) ?? entry);
+    chosen.set(entry.user.id, { ...giving, level });
   }
-  return [...best.values()];
+  return [...chosen.values()];
 }
 
 const listParams = { id: { type: "string", required: true }, query: { type: "string" } } as const;
@@ -112,6 +135,17 @@ function getRoute(kind: SourceKind): RouteDefinition {
     const source = sourceOf(ctx, kind);
     const { user, level } = directMember(ctx, source);
     return ok(presentMember(ctx.state, source, user, level));
+  });
+}
+
+/** One member of `members/all`: the same entry the list shows (`find_all_members(source).find_by!(user_id:)`). */
+function getInheritedRoute(kind: SourceKind): RouteDefinition {
+  return route("GET", `/${kind}s/:id/members/all/:user_id`, { params: oneParams }, (ctx) => {
+    requireUser(ctx);
+    const source = sourceOf(ctx, kind);
+    const entry = withInherited(ctx.state, source).find(({ user }) => user.id === ctx.params.user_id);
+    if (!entry) throw notFound("Member");
+    return ok(presentMember(ctx.state, entry.source, entry.user, entry.level));
   });
 }
 
@@ -217,6 +251,7 @@ function deleteRoute(kind: SourceKind): RouteDefinition {
 export const memberRoutes: RouteDefinition[] = (["group", "project"] as const).flatMap((kind) => [
   listRoute(kind, false),
   listRoute(kind, true),
+  getInheritedRoute(kind),
   getRoute(kind),
   createRoute(kind),
   updateRoute(kind),

@@ -289,7 +289,7 @@ const deleteProject = route(
     const marked = markedForDeletionOn(details) !== null;
     if (params.permanently_remove) {
       if (!marked) throw new ApiError(400, { message: "Project must be marked for deletion first." });
-      if ((params.full_path ?? "") !== state.projectFullPath(project)) throw new ApiError(400, { message: "full_path is incorrect. You must enter the complete path for the project." });
+      if ((params.full_path ?? "") !== state.projectFullPath(project)) throw new ApiError(400, { message: "`full_path` is incorrect. You must enter the complete path for the project." });
       removeProject(state, project);
       return accepted();
     }

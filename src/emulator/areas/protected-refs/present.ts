@@ -1,5 +1,6 @@
 /** The answers' bodies: `Entities::ProtectedBranch`, `Entities::ProtectedRefAccess`, `Entities::ProtectedTag`. */
 import type { EmulatorState, Project } from "../../state";
+import { deployKeyById } from "../deploy-keys/model";
 import { ADMIN_ACCESS, usersAndGroupsLicensed, type ProtectedBranchRecord, type ProtectedTagRecord, type RefAccessRecord } from "./model";
 
 const HUMAN_LEVELS: Record<number, string> = { 0: "No one", 30: "Developers + Maintainers", 40: "Maintainers", [ADMIN_ACCESS]: "Administrators" };
@@ -7,7 +8,8 @@ const HUMAN_LEVELS: Record<number, string> = { 0: "No one", 30: "Developers + Ma
 function describe(state: EmulatorState, entry: RefAccessRecord): string {
   if (entry.userId !== null) return state.userById(entry.userId)?.name ?? "";
   if (entry.groupId !== null) return state.groupById(entry.groupId)?.name ?? "";
-  if (entry.deployKeyId !== null) return "Deploy key";
+  // `humanize_deploy_key`: the key's title, while the key exists.
+  if (entry.deployKeyId !== null) return deployKeyById(state, entry.deployKeyId)?.title ?? "Deploy key";
   return HUMAN_LEVELS[entry.accessLevel ?? 0] ?? "";
 }
 

@@ -9,6 +9,7 @@ import { ApiError, forbidden, paramError, recordNotFound } from "../../errors";
 import { findProject } from "../../lookup";
 import { created, noContent, ok, paginate, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, type EmulatorState, type Project } from "../../state";
+import { keyPushesTo } from "../deploy-keys/model";
 import { presentBranchRule, presentTagRule } from "./present";
 import {
   REF_ACCESS_LEVELS,
@@ -134,7 +135,11 @@ function applyEntries(
     if (entry.groupId !== null && !state.selfAndAncestors(state.namespaceOf(project)).some((group) => group.id === entry.groupId)) {
       errors.push(`${entity} group does not have access to the project`);
     }
-    if (entry.deployKeyId !== null) errors.push(`${entity} deploy key is not enabled for this project`);
+    if (entry.deployKeyId !== null) {
+      const reach = keyPushesTo(state, entry.deployKeyId, project);
+      if (reach === "missing") errors.push(`${entity} deploy key can't be blank`);
+      if (reach === "read-only") errors.push(`${entity} deploy key is not enabled for this project`);
+    }
   }
   return next;
 }
