@@ -74,4 +74,5 @@ export type { HookRecord, QueuedDelivery, DeliveryLog } from "./areas/hooks/mode
 export { labelStore } from "./areas/labels";
 export type { GroupLabelRecord } from "./areas/labels";
 export { deployKeyStore } from "./areas/deploy-keys/model";
+export { protectedEnvironmentsStore } from "./areas/protected-environments/model";
 export type { DeployKeyRecord } from "./areas/deploy-keys/model";

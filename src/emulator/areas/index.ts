@@ -36,6 +36,7 @@ import { ciVariablesArea } from "./ci-variables";
 import { labelsArea } from "./labels";
 import { membersArea } from "./members";
 import { sharingArea } from "./sharing";
+import { protectedEnvironmentsArea } from "./protected-environments";
 
 export const areas: readonly EmulatorArea[] = [
   metadataArea,
@@ -68,4 +69,5 @@ export const areas: readonly EmulatorArea[] = [
   protectedRefsArea,
   approvalRulesArea,
   deployKeysArea,
+  protectedEnvironmentsArea,
 ];
