@@ -11,7 +11,7 @@ import { definitions, type ResourceKind } from "./resources";
 
 export * from "./resources/kinds";
 export type { RefAccessLevelName, RefAccess } from "./api/protected-refs";
-export type { EnvironmentAccessLevelName, DeploymentTier } from "./api/protected-environments";
+export type { EnvironmentAccessLevelName, DeploymentTier, DeployAccess, EnvironmentApprovalRule } from "./api/protected-environments";
 export type { Entry as ExclusiveSetEntry } from "./resources/exclusive-set";
 export { resetDeclarations } from "./engine/declarations";
 export * from "./functions";

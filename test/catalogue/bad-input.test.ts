@@ -797,6 +797,27 @@ const catalogue: Record<ResourceName, ResourceCatalogue> = {
       ["an expiry in the past", { expiresAt: "2020-01-01T00:00:00Z" }, "expiresAt", /expiresAt: must be in the future/],
     ],
   },
+  ProtectedEnvironment: {
+    valid: { project: "acme/web", name: "production", deployAccessLevels: [{ accessLevel: "maintainer" }, { groupId: 12, groupInheritanceType: 1 }], approvalRules: [{ userId: 4, requiredApprovals: 2 }] },
+    cases: [
+      ["no name", { name: undefined }, "name", /name: .*(required|expected string)/],
+      ["a name with a slash", { name: "review/app" }, "name", /name: must not contain a slash/],
+      ["no one who may deploy", { deployAccessLevels: [] }, "deployAccessLevels", /deployAccessLevels: must name at least one role, user or group who may deploy/],
+      ["an entry naming a role and a user", { deployAccessLevels: [{ accessLevel: 40, userId: 4 }] }, "deployAccessLevels", /deployAccessLevels\.0: must name exactly one of accessLevel, userId or groupId/],
+      ["no one as a role", { deployAccessLevels: [{ accessLevel: "no_one" }] }, "deployAccessLevels", /deployAccessLevels\.0\.accessLevel: must be one of reporter, developer, maintainer, admin or the access levels 20, 30, 40, 60/],
+      ["an inheritance on a role", { deployAccessLevels: [{ accessLevel: 40, groupInheritanceType: 1 }] }, "deployAccessLevels", /deployAccessLevels\.0\.groupInheritanceType: applies to a groupId entry only/],
+      ["one role twice", { deployAccessLevels: [{ accessLevel: 40 }, { accessLevel: "maintainer" }] }, "deployAccessLevels", /deployAccessLevels: must not name the same role, user or group twice/],
+      ["six required approvals", { approvalRules: [{ accessLevel: 40, requiredApprovals: 6 }] }, "approvalRules", /approvalRules\.0\.requiredApprovals: must be at most 5/],
+      ["an approval rule naming no one", { approvalRules: [{ requiredApprovals: 2 }] }, "approvalRules", /approvalRules\.0: must name exactly one of accessLevel, userId or groupId/],
+    ],
+  },
+  GroupProtectedEnvironment: {
+    valid: { group: "acme", name: "production", deployAccessLevels: [{ accessLevel: "developer" }] },
+    cases: [
+      ["a name that is no deployment tier", { name: "prod" }, "name", /name: must be a deployment tier: production, staging, testing, development, other/],
+      ["an inheritance that is no type", { deployAccessLevels: [{ groupId: 12, groupInheritanceType: 2 }] }, "deployAccessLevels", /deployAccessLevels\.0\.groupInheritanceType: must be 0 \(the group's direct members\) or 1/],
+    ],
+  },
 };
 
 // ---------------------------------------------------------------------------
@@ -1082,7 +1103,7 @@ const resourcePathStrings: [ResourceName, Record<string, unknown>, string[]][] =
       : name.endsWith("Variable") ? ["key"]
       : name === "GroupMember" || name === "ProjectMember" ? ["user"]
       : name === "GroupShare" || name === "ProjectShare" ? ["sharedWith"]
-      : name === "ProtectedBranch" || name === "ProtectedTag" ? ["name"]
+      : name === "ProtectedBranch" || name === "ProtectedTag" || name === "ProtectedEnvironment" ? ["name"]
       : [];
     return [name, inputs, [...["project", "group"].filter((key) => typeof inputs[key] === "string"), ...extra]];
   })

@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { describe, expectTypeOf, it } from "vitest";
 import type {
-  AcceptedRun, AccessLevelName, ApplicationSettings, ApprovalRule, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, DeletionMode, DeployKey, DeployToken, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusiveGroupMembers, ExclusiveLabels, ExclusivePipelineSchedules, ExclusiveProjectMembers, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, Group, GroupAccessToken, GroupHook, GroupIntegration, GroupMember, GroupSettings, GroupShare, GroupVariable, InstanceVariable, IntegrationSlug, Label, MergeRequest, PipelineSchedule, PipelineScheduleRun, Project, ProjectAccessToken, ProjectHook, ProjectMember, ProjectShare, ProjectStar, ProjectVariable, ProtectedBranch, ProtectedTag, RefAccess, RefAccessLevelName, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry,
+  AcceptedRun, AccessLevelName, ApplicationSettings, ApprovalRule, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, DeletionMode, DeployKey, DeployToken, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusiveGroupMembers, ExclusiveLabels, ExclusivePipelineSchedules, ExclusiveProjectMembers, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, Group, GroupAccessToken, GroupHook, GroupIntegration, GroupMember, GroupSettings, GroupShare, GroupVariable, InstanceVariable, IntegrationSlug, Label, MergeRequest, PipelineSchedule, PipelineScheduleRun, Project, ProjectAccessToken, ProjectHook, ProjectMember, ProjectShare, ProjectStar, ProjectVariable, ProtectedBranch, ProtectedTag, RefAccess, ProtectedEnvironment, GroupProtectedEnvironment, EnvironmentDeployEntry, EnvironmentApprovalEntry, DeployAccess, EnvironmentApprovalRule, RefAccessLevelName, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry,
 } from "pulumi-platform";
 
 describe("resource class members", () => {
@@ -405,5 +405,19 @@ describe("resource class members", () => {
     expectTypeOf<DeployKey["keyId"]>().toEqualTypeOf<pulumi.Output<number>>();
     expectTypeOf<DeployKey["fingerprintSha256"]>().toEqualTypeOf<pulumi.Output<string | null>>();
     expectTypeOf<DeployKey["createdAt"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+  });
+  it("ProtectedEnvironment", () => {
+    expectTypeOf<ProtectedEnvironment["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<ProtectedEnvironment["name"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<ProtectedEnvironment["deployAccessLevels"]>().toEqualTypeOf<pulumi.Output<EnvironmentDeployEntry[]>>();
+    expectTypeOf<ProtectedEnvironment["approvalRules"]>().toEqualTypeOf<pulumi.Output<EnvironmentApprovalEntry[] | undefined>>();
+    expectTypeOf<ProtectedEnvironment["deployAccessLevelsOnServer"]>().toEqualTypeOf<pulumi.Output<DeployAccess[]>>();
+    expectTypeOf<ProtectedEnvironment["approvalRulesOnServer"]>().toEqualTypeOf<pulumi.Output<EnvironmentApprovalRule[]>>();
+    expectTypeOf<ProtectedEnvironment["requiredApprovalCount"]>().toEqualTypeOf<pulumi.Output<number>>();
+  });
+  it("GroupProtectedEnvironment", () => {
+    expectTypeOf<GroupProtectedEnvironment["group"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<GroupProtectedEnvironment["name"]>().toEqualTypeOf<pulumi.Output<string>>();
+    expectTypeOf<GroupProtectedEnvironment["deployAccessLevels"]>().toEqualTypeOf<pulumi.Output<EnvironmentDeployEntry[]>>();
   });
 });

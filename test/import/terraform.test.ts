@@ -49,6 +49,8 @@ describe("platform-import --from-terraform", () => {
     const groupHook = await api.post<{ id: number }>(apiPath`/groups/${"acme"}/hooks`, { url: "https://audit.example.com/hooks", name: "audit", member_events: true });
     await api.post(apiPath`/projects/${"acme/web"}/protected_tags`, { name: "v*", create_access_level: 40 });
     const review = await api.post<{ id: number }>(apiPath`/projects/${"acme/web"}/approval_rules`, { name: "review", approvals_required: 2 });
+    await api.post(apiPath`/projects/${"acme/web"}/protected_environments`, { name: "production", deploy_access_levels: [{ access_level: 40 }] });
+    await api.post(apiPath`/groups/${"acme"}/protected_environments`, { name: "production", deploy_access_levels: [{ access_level: 40 }], approval_rules: [{ access_level: 40, required_approvals: 2 }] });
     const acme = await api.get<{ id: number }>(apiPath`/groups/${"acme"}`);
     const platform = await api.get<{ id: number }>(apiPath`/groups/${"acme/platform"}`);
     const web = await api.get<{ id: number }>(apiPath`/projects/${"acme/web"}`);
@@ -65,6 +67,8 @@ describe("platform-import --from-terraform", () => {
       resource("gitlab_branch_protection", "main", { id: `${web.id}:main`, project: String(web.id), branch: "main", push_access_level: "maintainer", merge_access_level: "maintainer", allow_force_push: false }),
       resource("gitlab_project_approval_rule", "review", { id: `${web.id}:${review.id}`, project: String(web.id), name: "review", approvals_required: 2 }),
       resource("gitlab_tag_protection", "releases", { id: `${web.id}:v*`, project: String(web.id), tag: "v*", create_access_level: "maintainer" }),
+      resource("gitlab_project_protected_environment", "production", { id: `${web.id}:production`, project: String(web.id), environment: "production", deploy_access_levels: [{ access_level: "maintainer" }] }),
+      resource("gitlab_group_protected_environment", "production", { id: `${acme.id}:production`, group: String(acme.id), environment: "production", deploy_access_levels: [{ access_level: "maintainer" }] }),
       resource("gitlab_group_integration_mattermost", "chat", { id: String(acme.id), group: String(acme.id), webhook: "https://chat.example.com/hooks/tf-secret-hook", channel: "builds" }, ["webhook"]),
       resource("gitlab_project_hook", "ci", { id: `${web.id}:${projectHook.id}`, project: String(web.id), hook_id: projectHook.id, url: "https://ci.example.com/hooks", token: "tf-hook-token" }, ["token"]),
       resource("gitlab_group_hook", "audit", { id: `${acme.id}:${groupHook.id}`, group: String(acme.id), hook_id: groupHook.id, url: "https://audit.example.com/hooks", member_events: true }),
@@ -93,6 +97,8 @@ describe("platform-import --from-terraform", () => {
       ["ProtectedBranch", "project", "main"],
       ["ApprovalRule", "project", expect.any(Number)],
       ["ProtectedTag", "project", "v*"],
+      ["ProtectedEnvironment", "project", "production"],
+      ["GroupProtectedEnvironment", "group", "production"],
       ["GroupIntegration", "group", "mattermost"],
       ["ProjectHook", "project", expect.any(Number)],
       ["GroupHook", "group", expect.any(Number)],
@@ -112,7 +118,7 @@ describe("platform-import --from-terraform", () => {
     const fromState = await readTargets(api, targetsOfState(state).targets);
     const estate = await readEstate(api, { group: "acme", projects: ["acme/web"], instance: false, exclusive: false });
     const keys = new Set(fromState.declarations.map((declaration) => declaration.key));
-    expect(keys.size).toBe(12);
+    expect(keys.size).toBe(14);
     expect(fromState.declarations.sort((a, b) => a.key.localeCompare(b.key))).toEqual(estate.declarations.filter((declaration) => keys.has(declaration.key)).sort((a, b) => a.key.localeCompare(b.key)));
     // Each run lists them in the order it read the owners and kinds; the program sorts them.
     const sorted = (secrets: { key: string; property: string }[]) => [...secrets].sort((a, b) => `${a.key} ${a.property}`.localeCompare(`${b.key} ${b.property}`));

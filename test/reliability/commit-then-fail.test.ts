@@ -709,6 +709,24 @@ const cases: CommitCase[] = [
       },
     };
   })(),
+
+  (() => {
+    const protectedNames = async () => (await api().list<{ name: string }>(apiPath`/projects/${"acme/api"}/protected_environments`)).map((rule) => rule.name).filter((name) => name === "commit-then-fail");
+    return {
+      name: "ProtectedEnvironment",
+      provider: providers.ProtectedEnvironment,
+      async declare() {
+        return { project: "acme/api", name: "commit-then-fail", deployAccessLevels: [{ accessLevel: "maintainer" }], approvalRules: [{ accessLevel: "maintainer", requiredApprovals: 2 }] };
+      },
+      writes: [{ method: "POST", path: /^\/api\/v4\/projects\/acme%2Fapi\/protected_environments$/ }],
+      async verify() {
+        expect(await protectedNames()).toEqual(["commit-then-fail"]);
+      },
+      async cleanup() {
+        expect(await protectedNames()).toEqual([]);
+      },
+    };
+  })(),
 ];
 
 /** The fault plan that hits each write of the create once with `kind`. */
