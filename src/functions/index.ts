@@ -183,3 +183,10 @@ export {
   type DeployTokenInfo,
   type DeployKeyInfo,
 } from "./access-tokens";
+export {
+  getProtectedEnvironments,
+  getProtectedEnvironmentsOutput,
+  getGroupProtectedEnvironments,
+  getGroupProtectedEnvironmentsOutput,
+  type ProtectedEnvironmentInfo,
+} from "./protected-environments";

@@ -1209,6 +1209,8 @@ const callCases: CallCase[] = [
   ["getDeployTokens", platform.getDeployTokens, project, ["project"]],
   ["getDeployTokens of a group", platform.getDeployTokens, group, ["group"]],
   ["getDeployKeys", platform.getDeployKeys, project, ["project"]],
+  ["getProtectedEnvironments", platform.getProtectedEnvironments, project, ["project"]],
+  ["getGroupProtectedEnvironments", platform.getGroupProtectedEnvironments, group, ["group"]],
 ];
 
 describe("dot segments are refused by data functions and actions before any request", () => {
