@@ -70,7 +70,7 @@ describe("the provider text an earlier release wrote into the state (release 0.1
       const config = { get: (key) => settings[key], require: (key) => settings[key] };
       (async () => {
         const results = {};
-        for (const [kind, text] of JSON.parse(process.argv[1])) {
+        for (const [kind, text] of JSON.parse(require("node:fs").readFileSync(0, "utf8"))) {
           const earlier = requireFromString(text).handler();
           await earlier.configure({ config });
           results[kind] = {
@@ -83,7 +83,8 @@ describe("the provider text an earlier release wrote into the state (release 0.1
       })();`;
     const texts = kinds.map((kind) => [kind, template.replaceAll('kind: "Badge"', `kind: ${JSON.stringify(kind)}`)]);
     type Outcome = { value?: { failures?: unknown[] }; error?: string };
-    const results = JSON.parse(execFileSync(process.execPath, ["-e", script, JSON.stringify(texts)], { cwd: repoRoot, encoding: "utf8" })) as Record<
+    // The texts go through stdin: one argument holds at most 128 KiB (MAX_ARG_STRLEN), less than every kind's text.
+    const results = JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: repoRoot, encoding: "utf8", input: JSON.stringify(texts) })) as Record<
       string,
       { methods: string[]; answer: Outcome; same: boolean }
     >;
