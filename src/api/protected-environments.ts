@@ -13,7 +13,7 @@ import { apiPath } from "../client";
 import { notDotSegments } from "../validation";
 import { requestsOf } from "./core";
 import { idForm } from "./id-form";
-import { onGroup, onProject, type Needs } from "./needs";
+import { onGroup, onProject, type EngineContext, type Needs, type Rule } from "./needs";
 
 /** One entry of `deploy_access_levels`: a role (`access_level`), a user or a group. */
 export const deployAccess = z.looseObject({
@@ -94,21 +94,88 @@ export const projectEnvironmentPath = (project: string | number, name: string): 
 export const groupEnvironmentsOf = (group: string | number): string => apiPath`/groups/${group}/protected_environments`;
 export const groupEnvironmentPath = (group: string | number, tier: string): string => apiPath`/groups/${group}/protected_environments/${tier}`;
 
+/** Who a program's entries name, by property (`deployAccessLevels`, `approvalRules`). */
+export type NamedEntries = Record<string, readonly { userId?: number | undefined; groupId?: number | undefined }[] | undefined>;
+
 /** Managing or reading a project's protected environments needs admin_protected_environments: Maintainer, on Premium and Ultimate. */
-export const protectedEnvironmentNeeds = (args: { project: string | number }): Needs => ({
+export const protectedEnvironmentNeeds = (args: { project: string | number }, named: NamedEntries = {}): Needs => ({
   on: onProject(args.project),
   role: "Maintainer",
   tier: "premium",
   phrase: "at least the Maintainer role (and the Premium or Ultimate tier)",
+  ...(hasNamed(named) ? { rules: namedRules(named, (ctx, entry) => qualifiedOnProject(ctx, args.project, entry)) } : {}),
 });
 
 /** A group's protected environments need admin_protected_environments on the group: Owner, on Premium and Ultimate. */
-export const groupProtectedEnvironmentNeeds = (args: { group: string | number }): Needs => ({
+export const groupProtectedEnvironmentNeeds = (args: { group: string | number }, named: NamedEntries = {}): Needs => ({
   on: onGroup(args.group),
   role: "Owner",
   tier: "premium",
   phrase: "the Owner role (and the Premium or Ultimate tier)",
+  ...(hasNamed(named) ? { rules: namedRules(named, (ctx, entry) => qualifiedOnGroup(ctx, args.group, entry)) } : {}),
 });
+
+const hasNamed = (named: NamedEntries) => Object.values(named).some((entries) => (entries ?? []).some((entry) => entry.userId !== undefined || entry.groupId !== undefined));
+
+/**
+ * The server drops, without a word, an entry naming a user or group its
+ * owner does not qualify (ProtectedEnvironments::BaseService): each property
+ * naming one is judged, the first such entry named.
+ */
+function namedRules(named: NamedEntries, judge: (ctx: EngineContext, entry: { userId?: number | undefined; groupId?: number | undefined }) => Promise<string | undefined>): Rule[] {
+  return Object.entries(named).map(([property, entries]) => ({
+    property,
+    async judge(ctx) {
+      for (const entry of entries ?? []) {
+        if (entry.userId === undefined && entry.groupId === undefined) continue;
+        const reason = await judge(ctx, entry);
+        if (reason !== undefined) return reason;
+      }
+      return undefined;
+    },
+  }));
+}
+
+/** A read that is not there (404) is `null`; another failure leaves the fact unknown (`undefined`). */
+async function readOrNull<T>(ctx: EngineContext, path: string): Promise<T | null | undefined> {
+  try {
+    return await ctx.client.get<T>(path);
+  } catch (error) {
+    return (error as { status?: number }).status === 404 ? null : undefined;
+  }
+}
+
+interface SharedWith {
+  full_path?: string;
+  shared_with_groups?: { group_id: number }[];
+}
+
+/** A project's entries name users with at least Developer there and groups the project is shared with. */
+async function qualifiedOnProject(ctx: EngineContext, project: string | number, entry: { userId?: number | undefined; groupId?: number | undefined }): Promise<string | undefined> {
+  if (entry.userId !== undefined) {
+    const member = await readOrNull<{ access_level: number }>(ctx, apiPath`/projects/${project}/members/all/${entry.userId}`);
+    if (member === undefined || (member !== null && member.access_level >= 30)) return undefined;
+    return `user ${entry.userId} needs at least the Developer role on project ${project} to be named: the server drops the entry without a word`;
+  }
+  const owner = await readOrNull<SharedWith>(ctx, apiPath`/projects/${project}`);
+  if (!owner || owner.shared_with_groups === undefined || owner.shared_with_groups.some((link) => link.group_id === entry.groupId)) return undefined;
+  return `group ${entry.groupId} is not shared with project ${project}, and only groups it is shared with may be named: the server drops the entry without a word`;
+}
+
+/** A group's entries name its (and its ancestors') Maintainers and Owners, and itself, its subgroups and the groups it is shared with. */
+async function qualifiedOnGroup(ctx: EngineContext, group: string | number, entry: { userId?: number | undefined; groupId?: number | undefined }): Promise<string | undefined> {
+  if (entry.userId !== undefined) {
+    const member = await readOrNull<{ access_level: number }>(ctx, apiPath`/groups/${group}/members/all/${entry.userId}`);
+    if (member === undefined || (member !== null && member.access_level >= 40)) return undefined;
+    return `user ${entry.userId} needs the Maintainer or Owner role on group ${group} to be named: the server drops the entry without a word`;
+  }
+  const [owner, named] = await Promise.all([readOrNull<SharedWith>(ctx, apiPath`/groups/${group}`), readOrNull<SharedWith>(ctx, apiPath`/groups/${entry.groupId!}`)]);
+  if (!owner || owner.full_path === undefined || named === undefined) return undefined;
+  if (named === null) return `group ${entry.groupId} does not exist, or the token's user cannot see it`;
+  const below = named.full_path === owner.full_path || (named.full_path ?? "").startsWith(`${owner.full_path}/`);
+  if (below || (owner.shared_with_groups ?? []).some((link) => link.group_id === entry.groupId)) return undefined;
+  return `group ${entry.groupId} (${named.full_path}) is neither group ${group}, one of its subgroups nor a group it is shared with: the server drops the entry without a word`;
+}
 
 /** A rule's recorded id: `projects/<project, encoded>/protected_environments/<name, encoded>` or `groups/<group>/protected_environments/<tier>`. */
 const RULE_ID = /^(projects|groups)\/([^/]+)\/protected_environments\/([^/]+)$/;

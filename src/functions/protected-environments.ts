@@ -19,7 +19,7 @@ const projectEnvironments = defineListFunction({
   }),
   path: (args) => projectEnvironmentsOf(args.project),
   subject: (args) => `the protected environments of project ${args.project}`,
-  needs: protectedEnvironmentNeeds,
+  needs: (args) => protectedEnvironmentNeeds(args),
   item: protectedEnvironment,
 });
 
@@ -42,7 +42,7 @@ const groupEnvironments = defineListFunction({
   }),
   path: (args) => groupEnvironmentsOf(args.group),
   subject: (args) => `the protected environments of group ${args.group}`,
-  needs: groupProtectedEnvironmentNeeds,
+  needs: (args) => groupProtectedEnvironmentNeeds(args),
   item: protectedEnvironment,
 });
 

@@ -256,7 +256,10 @@ export function environmentProtectionDefinition<K extends OwnerKind>(kind: K, na
   const collectionOf = (ref: string | number) => (project ? projectEnvironmentsOf(ref) : groupEnvironmentsOf(ref));
   const idOf = (ref: string | number, ruleName: string) => (project ? protectedEnvironmentId(ref, ruleName) : groupProtectedEnvironmentId(ref, ruleName));
   const parse = (id: string) => parsedId(name, idFormOf, id);
-  const needsOf = (args: Args): Needs => (project ? protectedEnvironmentNeeds({ project: refOf(args) }) : groupProtectedEnvironmentNeeds({ group: refOf(args) }));
+  const needsOf = (args: Args): Needs => {
+    const named = { deployAccessLevels: args.deployAccessLevels, approvalRules: args.approvalRules };
+    return project ? protectedEnvironmentNeeds({ project: refOf(args) }, named) : groupProtectedEnvironmentNeeds({ group: refOf(args) }, named);
+  };
   const findRule = (ctx: EngineContext, args: Args) => protectedEnvironmentRequests.find(ctx.client, collectionOf(refOf(args)), undefined, (rule) => rule.name === args.name);
   const what = (ruleName: string) => (project ? `protected environment ${ruleName}` : `protected environment tier ${ruleName}`);
 

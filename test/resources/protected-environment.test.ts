@@ -275,3 +275,32 @@ describe("at preview", () => {
     });
   });
 });
+
+describe("at preview, the users and groups an entry names", () => {
+  const reasonsOf = async (provider: typeof environment, declared: Record<string, unknown>) => ((await provider.check({}, declared)).failures ?? []).map((failure) => failure.reason);
+
+  it("a user below Developer, or a group the project is not shared with, is refused: the server would drop the entry without a word", async () => {
+    const [guest, dev, platform, beta] = [await userId("guest"), await userId("dev"), await groupId("acme/platform"), await groupId("beta")];
+    await server.verifyingAs("maintainer", async () => {
+      expect(await reasonsOf(environment, inputs({ deployAccessLevels: [{ accessLevel: 40 }, { userId: dev }, { groupId: platform }] }))).toEqual([]);
+      expect(await reasonsOf(environment, inputs({ deployAccessLevels: [{ accessLevel: 40 }, { userId: guest }] }))).toEqual([
+        `deployAccessLevels: user ${guest} needs at least the Developer role on project acme/web to be named: the server drops the entry without a word`,
+      ]);
+      expect(await reasonsOf(environment, inputs({ approvalRules: [{ groupId: beta }] }))).toEqual([
+        `approvalRules: group ${beta} is not shared with project acme/web, and only groups it is shared with may be named: the server drops the entry without a word`,
+      ]);
+    });
+  });
+
+  it("on a group: a Developer, or a group outside it, is refused; its subgroup is not", async () => {
+    const [dev, maintainer, platform, beta] = [await userId("dev"), await userId("maintainer"), await groupId("acme/platform"), await groupId("beta")];
+    await server.verifyingAs("alice", async () => {
+      const declared = (deployAccessLevels: unknown[]) => ({ group: "acme", name: "testing", deployAccessLevels });
+      expect(await reasonsOf(tier, declared([{ userId: maintainer }, { groupId: platform }]))).toEqual([]);
+      expect(await reasonsOf(tier, declared([{ userId: dev }]))).toEqual([`deployAccessLevels: user ${dev} needs the Maintainer or Owner role on group acme to be named: the server drops the entry without a word`]);
+      expect(await reasonsOf(tier, declared([{ groupId: beta }]))).toEqual([
+        `deployAccessLevels: group ${beta} (beta) is neither group acme, one of its subgroups nor a group it is shared with: the server drops the entry without a word`,
+      ]);
+    });
+  });
+});
