@@ -28,15 +28,7 @@ export const deployAccess = z.looseObject({
 export type DeployAccess = z.output<typeof deployAccess>;
 
 /** One entry of `approval_rules`: whose approvals count, and how many of them a deployment needs. */
-export const environmentApprovalRule = z.looseObject({
-  id: z.number(),
-  access_level: z.number().nullable(),
-  access_level_description: z.string().nullable(),
-  user_id: z.number().nullable(),
-  group_id: z.number().nullable(),
-  required_approvals: z.number(),
-  group_inheritance_type: z.number().optional(),
-});
+export const environmentApprovalRule = deployAccess.extend({ required_approvals: z.number() });
 export type EnvironmentApprovalRule = z.output<typeof environmentApprovalRule>;
 
 /** A protected environment as the API answers it (no id of its own: its name is its key). */

@@ -8,6 +8,7 @@
 import { hasGroupAccess, hasProjectAccess } from "../../access";
 import { ApiError, forbidden, paramError, recordNotFound } from "../../errors";
 import { findGroup, findProject } from "../../lookup";
+import { applyNestedAttributes } from "../../nested-attributes";
 import { created, noContent, ok, paginate, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, type EmulatorState } from "../../state";
 import {
@@ -134,35 +135,25 @@ function readEntries(list: Record<string, unknown>[] | undefined, param: string)
  * one without adds one.
  */
 function applyEntries(state: EmulatorState, container: EnvironmentContainer, current: readonly EnvironmentAccessRecord[], changes: readonly EntryParams[], approvals: boolean): EnvironmentAccessRecord[] {
-  const next = current.map((entry) => ({ ...entry }));
-  for (const change of changes) {
-    const named = [change.accessLevel, change.userId, change.groupId].filter((value) => value !== undefined).length;
-    if (named !== 1) continue;
-    if (!change.destroy && change.groupId !== undefined && !qualifiedGroup(state, container, change.groupId)) continue;
-    if (!change.destroy && change.userId !== undefined && !qualifiedUser(state, container, change.userId)) continue;
-    const who = { accessLevel: change.accessLevel ?? null, userId: change.userId ?? null, groupId: change.groupId ?? null };
-    if (change.id !== undefined) {
-      const index = next.findIndex((entry) => entry.id === change.id);
-      if (index < 0) throw recordNotFound();
-      if (change.destroy) {
-        next.splice(index, 1);
-        continue;
-      }
-      const entry = next[index]!;
-      Object.assign(entry, who);
+  const kept = changes.filter((change) => {
+    if ([change.accessLevel, change.userId, change.groupId].filter((value) => value !== undefined).length !== 1) return false;
+    if (change.destroy) return true;
+    return (change.groupId === undefined || qualifiedGroup(state, container, change.groupId)) && (change.userId === undefined || qualifiedUser(state, container, change.userId));
+  });
+  const who = (change: EntryParams) => ({ accessLevel: change.accessLevel ?? null, userId: change.userId ?? null, groupId: change.groupId ?? null });
+  return applyNestedAttributes(current, kept, {
+    change(entry, change) {
+      Object.assign(entry, who(change));
       if (change.groupInheritanceType !== undefined) entry.groupInheritanceType = change.groupInheritanceType;
       if (approvals && change.requiredApprovals !== undefined) entry.requiredApprovals = change.requiredApprovals;
-      continue;
-    }
-    if (change.destroy) continue;
-    next.push({
+    },
+    add: (change) => ({
       id: state.nextId(approvals ? SEQUENCES.approval : SEQUENCES.deploy),
-      ...who,
+      ...who(change),
       groupInheritanceType: change.groupInheritanceType ?? 0,
       ...(approvals ? { requiredApprovals: change.requiredApprovals ?? 1 } : {}),
-    });
-  }
-  return next;
+    }),
+  });
 }
 
 /** The model's validations, as `errors.full_messages`. */

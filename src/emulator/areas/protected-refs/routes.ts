@@ -6,6 +6,7 @@
  */
 import { hasProjectAccess, projectAccessLevel } from "../../access";
 import { ApiError, forbidden, paramError, recordNotFound } from "../../errors";
+import { applyNestedAttributes } from "../../nested-attributes";
 import { findProject } from "../../lookup";
 import { created, noContent, ok, paginate, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, type EmulatorState, type Project } from "../../state";
@@ -99,29 +100,24 @@ function applyEntries(
   sequence: string,
   errors: string[],
 ): RefAccessRecord[] {
-  const next = current.map((entry) => ({ ...entry }));
   const licensed = usersAndGroupsLicensed(state, project);
-  for (const change of changes) {
-    if ((change.userId !== undefined || change.groupId !== undefined) && !licensed) continue;
-    if (change.id !== undefined) {
-      const index = next.findIndex((entry) => entry.id === change.id);
-      if (index < 0) throw recordNotFound();
-      if (change.destroy) {
-        next.splice(index, 1);
-        continue;
-      }
-      const entry = next[index]!;
-      if (change.accessLevel !== undefined) Object.assign(entry, { accessLevel: change.accessLevel, userId: null, groupId: null, deployKeyId: null });
-      if (change.userId !== undefined) Object.assign(entry, { accessLevel: AccessLevel.Developer, userId: change.userId, groupId: null, deployKeyId: null });
-      if (change.groupId !== undefined) Object.assign(entry, { accessLevel: AccessLevel.Developer, userId: null, groupId: change.groupId, deployKeyId: null });
-      continue;
-    }
-    if (change.destroy) continue;
-    if (change.userId !== undefined) next.push({ id: state.nextId(sequence), accessLevel: AccessLevel.Developer, userId: change.userId, groupId: null, deployKeyId: null });
-    else if (change.groupId !== undefined) next.push({ id: state.nextId(sequence), accessLevel: AccessLevel.Developer, userId: null, groupId: change.groupId, deployKeyId: null });
-    else if (change.deployKeyId !== undefined) next.push({ id: state.nextId(sequence), accessLevel: AccessLevel.Developer, userId: null, groupId: null, deployKeyId: change.deployKeyId });
-    else if (change.accessLevel !== undefined) next.push(roleAccess(state, sequence, change.accessLevel));
-  }
+  const next = applyNestedAttributes(
+    current,
+    changes.filter((change) => licensed || (change.userId === undefined && change.groupId === undefined)),
+    {
+      change(entry, change) {
+        if (change.accessLevel !== undefined) Object.assign(entry, { accessLevel: change.accessLevel, userId: null, groupId: null, deployKeyId: null });
+        if (change.userId !== undefined) Object.assign(entry, { accessLevel: AccessLevel.Developer, userId: change.userId, groupId: null, deployKeyId: null });
+        if (change.groupId !== undefined) Object.assign(entry, { accessLevel: AccessLevel.Developer, userId: null, groupId: change.groupId, deployKeyId: null });
+      },
+      add(change) {
+        if (change.userId !== undefined) return { id: state.nextId(sequence), accessLevel: AccessLevel.Developer, userId: change.userId, groupId: null, deployKeyId: null };
+        if (change.groupId !== undefined) return { id: state.nextId(sequence), accessLevel: AccessLevel.Developer, userId: null, groupId: change.groupId, deployKeyId: null };
+        if (change.deployKeyId !== undefined) return { id: state.nextId(sequence), accessLevel: AccessLevel.Developer, userId: null, groupId: null, deployKeyId: change.deployKeyId };
+        return change.accessLevel !== undefined ? roleAccess(state, sequence, change.accessLevel) : undefined;
+      },
+    },
+  );
   const entity = ENTITY[kind];
   const seen = new Set<string>();
   for (const entry of next) {
