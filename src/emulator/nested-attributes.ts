@@ -5,7 +5,7 @@
  * changes or destroys that record (404 when the list holds none of that id),
  * one without adds one, and a `_destroy` without an id does nothing.
  */
-import { recordNotFound } from "./errors";
+import { paramError, recordNotFound } from "./errors";
 
 export interface NestedChange {
   id?: number;
@@ -31,4 +31,13 @@ export function applyNestedAttributes<R extends { id: number }, C extends Nested
     else apply.change(next[index]!, change);
   }
   return next;
+}
+
+/** An integer of one entry (`allowed_to_push[][access_level]`), as Grape coerces it: absent or null is undefined, another value 400. */
+export function integerOf(raw: Record<string, unknown>, key: string, param: string): number | undefined {
+  const value = raw[key];
+  if (value === undefined || value === null) return undefined;
+  const number = typeof value === "number" ? value : typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(number)) throw paramError(`${param}[${key}] is invalid`);
+  return number;
 }

@@ -8,7 +8,7 @@
 import { hasGroupAccess, hasProjectAccess } from "../../access";
 import { ApiError, forbidden, paramError, recordNotFound } from "../../errors";
 import { findGroup, findProject } from "../../lookup";
-import { applyNestedAttributes } from "../../nested-attributes";
+import { applyNestedAttributes, integerOf } from "../../nested-attributes";
 import { created, noContent, ok, paginate, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, type EmulatorState } from "../../state";
 import {
@@ -99,14 +99,6 @@ interface EntryParams {
   groupId?: number;
   groupInheritanceType?: number;
   requiredApprovals?: number;
-}
-
-function integerOf(raw: Record<string, unknown>, key: string, param: string): number | undefined {
-  const value = raw[key];
-  if (value === undefined || value === null) return undefined;
-  const number = typeof value === "number" ? value : typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(number)) throw paramError(`${param}[${key}] is invalid`);
-  return number;
 }
 
 /** One list's entries as Grape declares them: the values each key takes; an approval rule names a role, a user or a group (`at_least_one_of`). */

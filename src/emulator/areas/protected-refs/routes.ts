@@ -6,7 +6,7 @@
  */
 import { hasProjectAccess, projectAccessLevel } from "../../access";
 import { ApiError, forbidden, paramError, recordNotFound } from "../../errors";
-import { applyNestedAttributes } from "../../nested-attributes";
+import { applyNestedAttributes, integerOf } from "../../nested-attributes";
 import { findProject } from "../../lookup";
 import { created, noContent, ok, paginate, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, type EmulatorState, type Project } from "../../state";
@@ -49,14 +49,6 @@ function administeredProject(ctx: RequestContext<unknown>): Project {
 // Access entries: `allowed_to_push: [{access_level}, {user_id}, {group_id}, {id, _destroy}]`
 
 const ENTITY: Record<BranchAccessKind | "create", string> = { push: "Push access levels", merge: "Merge access levels", unprotect: "Unprotect access levels", create: "Create access levels" };
-
-function integerOf(raw: Record<string, unknown>, key: string, param: string): number | undefined {
-  const value = raw[key];
-  if (value === undefined || value === null) return undefined;
-  const number = typeof value === "number" ? value : typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(number)) throw paramError(`${param}[${key}] is invalid`);
-  return number;
-}
 
 /** One entry of an `allowed_to_*` list, as Grape declares it. */
 interface EntryParams {
