@@ -107,7 +107,11 @@ export const groupProtectedEnvironmentNeeds = (args: { group: string | number },
   ...(hasNamed(named) ? { rules: namedRules(named, (ctx, entry) => qualifiedOnGroup(ctx, args.group, entry)) } : {}),
 });
 
-const hasNamed = (named: NamedEntries) => Object.values(named).some((entries) => (entries ?? []).some((entry) => entry.userId !== undefined || entry.groupId !== undefined));
+/** The entries of a property that name a user or group by a known id: one known only at apply is not judged. */
+const namedIn = (entries: unknown): { userId?: number; groupId?: number }[] =>
+  Array.isArray(entries) ? entries.filter((entry): entry is { userId?: number; groupId?: number } => typeof entry?.userId === "number" || typeof entry?.groupId === "number") : [];
+
+const hasNamed = (named: NamedEntries) => Object.values(named).some((entries) => namedIn(entries).length > 0);
 
 /**
  * The server drops, without a word, an entry naming a user or group its
@@ -118,9 +122,8 @@ function namedRules(named: NamedEntries, judge: (ctx: EngineContext, entry: { us
   return Object.entries(named).map(([property, entries]) => ({
     property,
     async judge(ctx) {
-      for (const entry of entries ?? []) {
-        if (entry.userId === undefined && entry.groupId === undefined) continue;
-        const reason = await judge(ctx, entry);
+      for (const entry of namedIn(entries)) {
+        const reason = await judge(ctx, typeof entry.userId === "number" ? { userId: entry.userId } : { groupId: entry.groupId! });
         if (reason !== undefined) return reason;
       }
       return undefined;

@@ -12,6 +12,7 @@ import { PlatformClient } from "../../src/client";
 import { readEstate } from "../../src/import/read";
 import { protectedEnvironmentDefinition } from "../../src/resources/protected-environment";
 import { groupProtectedEnvironmentDefinition } from "../../src/resources/group-protected-environment";
+import { UNKNOWN } from "../../src/engine/values";
 import { useEmulator } from "../support";
 
 const server = useEmulator();
@@ -289,6 +290,15 @@ describe("at preview, the users and groups an entry names", () => {
       expect(await reasonsOf(environment, inputs({ approvalRules: [{ groupId: beta }] }))).toEqual([
         `approvalRules: group ${beta} is not shared with project acme/web, and only groups it is shared with may be named: the server drops the entry without a word`,
       ]);
+    });
+  });
+
+  it("entries known only at apply are not judged: an unknown fact is no refusal", async () => {
+    await server.verifyingAs("maintainer", async () => {
+      const requests = await server.requestsDuring(async () => {
+        expect(await reasonsOf(environment, inputs({ deployAccessLevels: UNKNOWN, approvalRules: UNKNOWN }))).toEqual([]);
+      });
+      expect(requests.some((request) => request.path.includes("/members/"))).toBe(false);
     });
   });
 
