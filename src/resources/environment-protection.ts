@@ -224,8 +224,8 @@ const deletionWords =
     const approvals = Array.isArray(before.approvalRules) && before.approvalRules.length > 0 ? "; deployments no longer wait for the approvals its approval rules required" : "";
     const who = Array.isArray(before.deployAccessLevels) ? ` (was ${(before.deployAccessLevels as Record<string, unknown>[]).map(entryInWords).join(", ")})` : "";
     return kind === "project"
-      ? `unprotects environment ${name} of ${owner}: anyone with the Developer role may then deploy to it${who}, unless a group's rule protects its tier${approvals}`
-      : `unprotects the ${name} tier of ${owner}: anyone with the Developer role may then deploy to the ${name} environments of its projects${who}, unless a project's own rule protects them${approvals}`;
+      ? `unprotects it: anyone with the Developer role on ${owner} may then deploy to environment ${name}${who}, unless a group's rule protects its tier${approvals}`
+      : `unprotects it: anyone with the Developer role may then deploy to the ${name} environments of the projects of ${owner}${who}, unless a project's own rule protects them${approvals}`;
   };
 
 /** A Terraform id of an object a project or group holds by its key: `<owner>:<environment>`. */

@@ -10,6 +10,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { apiPath, providers } from "pulumi-platform";
 import { PlatformClient } from "../../src/client";
 import { readEstate } from "../../src/import/read";
+import { reviewOf } from "../../src/review/changes";
+import { markdownOf } from "../../src/review/markdown";
+import type { PreviewOutput } from "../../src/review/preview";
 import { protectedEnvironmentDefinition } from "../../src/resources/protected-environment";
 import { groupProtectedEnvironmentDefinition } from "../../src/resources/group-protected-environment";
 import { UNKNOWN } from "../../src/engine/values";
@@ -153,12 +156,28 @@ describe("ProtectedEnvironment", () => {
     }
   });
 
-  it("the review words an unprotect as what it opens", () => {
+  it("the review words an unprotect as what it opens, among what destroys, a name in it inert", () => {
     const says = protectedEnvironmentDefinition.words.says!;
     expect(says({ before: { name: "production", deployAccessLevels: [{ accessLevel: "maintainer" }], approvalRules: [{ accessLevel: 40, requiredApprovals: 2 }] }, owner: "project acme/web" })).toBe(
-      "unprotects environment production of project acme/web: anyone with the Developer role may then deploy to it (was Maintainers and above), unless a group's rule protects its tier; deployments no longer wait for the approvals its approval rules required",
+      "unprotects it: anyone with the Developer role on project acme/web may then deploy to environment production (was Maintainers and above), unless a group's rule protects its tier; deployments no longer wait for the approvals its approval rules required",
     );
     expect(says({ before: { name: "production" }, after: { name: "production" }, owner: "project acme/web" })).toBeUndefined();
+    const type = "pulumi-nodejs:dynamic/platform:ProtectedEnvironment";
+    const name = "<b>prod</b>";
+    const review = reviewOf({
+      steps: [
+        {
+          op: "delete",
+          urn: `urn:pulumi:dev::infra::${type}::production`,
+          oldState: { type, id: `projects/acme%2Fweb/protected_environments/${encodeURIComponent(name)}`, inputs: { project: "acme/web", name, deployAccessLevels: [{ accessLevel: 40 }] }, outputs: { project: "acme/web", name } },
+        },
+      ],
+    } as PreviewOutput);
+    expect(review.counts.delete).toBe(1);
+    const line = markdownOf(review, { stack: "dev" }).split("\n").find((text) => text.includes("protected environment"))!;
+    expect(line).toContain("unprotects it: anyone with the Developer role on project acme/web may then deploy to environment &#60;b>prod&#60;/b> (was Maintainers and above)");
+    expect(line).toContain("deletes protected environment <code>&#60;b>prod&#60;/b></code> of project <code>acme/web</code>, <em>unprotects it:");
+    expect(line).not.toContain("<b>prod");
   });
 });
 
@@ -237,7 +256,7 @@ describe("GroupProtectedEnvironment", () => {
 
   it("the review words a tier's unprotect as what it opens in the group's projects", () => {
     expect(groupProtectedEnvironmentDefinition.words.says!({ before: { name: "production", deployAccessLevels: [{ userId: 7 }] }, owner: "group acme" })).toBe(
-      "unprotects the production tier of group acme: anyone with the Developer role may then deploy to the production environments of its projects (was user 7), unless a project's own rule protects them",
+      "unprotects it: anyone with the Developer role may then deploy to the production environments of the projects of group acme (was user 7), unless a project's own rule protects them",
     );
   });
 });
