@@ -8,7 +8,7 @@
 import { hasGroupAccess, hasProjectAccess } from "../../access";
 import { ApiError, forbidden, paramError, recordNotFound } from "../../errors";
 import { findGroup, findProject } from "../../lookup";
-import { applyNestedAttributes, integerOf } from "../../nested-attributes";
+import { applyNestedAttributes, integerOf, type NestedChange } from "../../nested-attributes";
 import { created, noContent, ok, paginate, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, type EmulatorState } from "../../state";
 import {
@@ -91,9 +91,7 @@ function findRule(state: EmulatorState, container: EnvironmentContainer, name: s
 // ---------------------------------------------------------------------------
 // Entries: `deploy_access_levels: [{access_level}, {user_id}, {group_id, group_inheritance_type}, {id, _destroy}]`
 
-interface EntryParams {
-  id?: number;
-  destroy: boolean;
+interface EntryParams extends NestedChange {
   accessLevel?: number;
   userId?: number;
   groupId?: number;
