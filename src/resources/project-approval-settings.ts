@@ -122,8 +122,15 @@ export const projectApprovalSettingsDefinition = defineSettingsResource({
 
   async update(ctx, id, args, changed) {
     const projectId = projectIdOf(id);
-    const live = await settingsOf(ctx, projectId, approvalSettingsRequests.post(ctx.client, approvalSettingsOf(projectId), requestBody(this.fields, args, changed)));
-    const ignored = [...changed].filter((name) => !appliedIn(this.fields ?? {}, name, args, live));
+    const fields = this.fields ?? {};
+    const path = approvalSettingsOf(projectId);
+    // The write sets values: an answer lost after it was applied shows in the settings read back, else it is sent again.
+    const written = async () => {
+      const now = await approvalSettingsRequests.get(ctx.client, path);
+      return [...changed].every((name) => appliedIn(fields, name, args, { ...now, project_id: projectId })) ? now : undefined;
+    };
+    const live = await settingsOf(ctx, projectId, approvalSettingsRequests.post(ctx.client, path, requestBody(fields, args, changed), written));
+    const ignored = [...changed].filter((name) => !appliedIn(fields, name, args, live));
     if (ignored.length) {
       throw new ExplainedError(
         `ProjectApprovalSettings: the server did not apply ${ignored.join(", ")} to project ${projectId}; the project's tier may not have them, or the server is too old to know them.`,

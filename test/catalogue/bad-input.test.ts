@@ -797,6 +797,17 @@ const catalogue: Record<ResourceName, ResourceCatalogue> = {
       ["an expiry in the past", { expiresAt: "2020-01-01T00:00:00Z" }, "expiresAt", /expiresAt: must be in the future/],
     ],
   },
+  ProjectApprovalSettings: {
+    valid: { project: "acme/web", resetApprovalsOnPush: false },
+    cases: [
+      ["no project", { project: undefined }, "project", /project: .*(required|expected)/],
+      ["a project path with a space", { project: "acme/my web" }, "project", /numeric id or a full path/],
+      ["a setting as text", { mergeRequestsAuthorApproval: "yes" }, "mergeRequestsAuthorApproval", /mergeRequestsAuthorApproval: .*expected boolean/],
+      ["selective removals while every approval is reset", { resetApprovalsOnPush: true, selectiveCodeOwnerRemovals: true }, "selectiveCodeOwnerRemovals", /selectiveCodeOwnerRemovals: can be true only while resetApprovalsOnPush is false/],
+      ["both names of reauthentication", { requirePasswordToApprove: true, requireReauthenticationToApprove: true }, "requirePasswordToApprove", /requirePasswordToApprove/],
+      ["restoreOnDelete that is not a boolean", { restoreOnDelete: "no" }, "restoreOnDelete", /expected boolean/],
+    ],
+  },
 };
 
 // ---------------------------------------------------------------------------

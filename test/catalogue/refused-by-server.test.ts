@@ -160,6 +160,7 @@ describe("a group or project that does not exist, or that the token's user canno
     ["SamlIdentity of a member who never signed in with SAML", async () => expectExplained(await createAs("alice", "SamlIdentity", { group: "acme", user: "outsider", externUid: "x" }), /user outsider has no SAML identity in group acme: the member has not signed in with SAML yet/)],    ["ProtectedBranch in a missing project", async () => expectExplained(await createAs("root", "ProtectedBranch", { project: "acme/nope", name: "release/*" }), /project acme\/nope does not exist/)],
     ["ProtectedTag in a missing project", async () => expectExplained(await createAs("root", "ProtectedTag", { project: "acme/nope", name: "v*" }), /project acme\/nope does not exist/)],
     ["ApprovalRule in a missing project", async () => expectExplained(await createAs("root", "ApprovalRule", { project: "acme/nope", name: "review", approvalsRequired: 1 }), /project acme\/nope does not exist/)],
+    ["ProjectApprovalSettings of a missing project", async () => expectExplained(await createAs("root", "ProjectApprovalSettings", { project: "acme/nope", resetApprovalsOnPush: false }), /project acme\/nope does not exist/)],
   ]);
 });
 
@@ -236,6 +237,7 @@ describe("a role too low", () => {
     ["a group DeployToken by a Maintainer (needs Owner)", async () => expectExplained(await createAs("maintainer", "DeployToken", { group: "acme", name: "refused", scopes: ["read_registry"] }), /the Owner role on group acme/)],
     ["a project DeployToken by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "DeployToken", { project: "acme/web", name: "refused", scopes: ["read_repository"] }), /at least the Maintainer role on project acme\/web/)],
     ["DeployKey by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "DeployKey", { project: "acme/web", title: "refused", key: sshPublicKey() }), /at least the Maintainer role on project acme\/web/)],
+    ["ProjectApprovalSettings by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "ProjectApprovalSettings", { project: "acme/web", resetApprovalsOnPush: false }), /at least the Maintainer role \(and the Premium or Ultimate tier\) on project acme\/web/)],
     [
       "ProjectAccessToken with the Owner role by a Maintainer (a token's role may not be above its creator's)",
       async () =>
@@ -256,6 +258,7 @@ describe("a tier too low (beta is on the Free tier)", () => {
     ["SamlIdentity (Premium)", async () => expectExplained(await createAs("alice", "SamlIdentity", { group: "beta", user: "alice", externUid: "alice@idp.example" }), /group beta needs the Premium or Ultimate tier for group SAML SSO, and it is below it/)],
     ["GroupHook (Premium)", async () => expectExplained(await createAs("alice", "GroupHook", { group: "beta", url: "https://ci.example.test/hooks" }), /with the group on the Premium or Ultimate tier \(group webhooks\) on group beta/)],
     ["ApprovalRule (Premium)", async () => expectExplained(await createAs("alice", "ApprovalRule", { project: "beta/site", name: "review", approvalsRequired: 1 }), /project beta\/site/, /Premium or Ultimate/)],
+    ["ProjectApprovalSettings (Premium)", async () => expectExplained(await createAs("alice", "ProjectApprovalSettings", { project: "beta/site", resetApprovalsOnPush: false }), /project beta\/site/, /Premium or Ultimate/)],
     [
       "a Premium instance setting on a Free licence",
       () =>

@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { describe, expectTypeOf, it } from "vitest";
 import type {
-  AcceptedRun, AccessLevelName, ApplicationSettings, ApprovalRule, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, DeletionMode, DeployKey, DeployToken, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusiveGroupMembers, ExclusiveLabels, ExclusivePipelineSchedules, ExclusiveProjectMembers, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, Group, GroupAccessToken, GroupHook, GroupIntegration, GroupMember, GroupSettings, GroupShare, GroupVariable, InstanceVariable, IntegrationSlug, Label, MergeRequest, PipelineSchedule, PipelineScheduleRun, Project, ProjectAccessToken, ProjectHook, ProjectMember, ProjectShare, ProjectStar, ProjectVariable, ProtectedBranch, ProtectedTag, RefAccess, RefAccessLevelName, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry,
+  AcceptedRun, AccessLevelName, ApplicationSettings, ApprovalRule, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, DeletionMode, DeployKey, DeployToken, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusiveGroupMembers, ExclusiveLabels, ExclusivePipelineSchedules, ExclusiveProjectMembers, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, Group, GroupAccessToken, GroupHook, GroupIntegration, GroupMember, GroupSettings, GroupShare, GroupVariable, InstanceVariable, IntegrationSlug, Label, MergeRequest, PipelineSchedule, PipelineScheduleRun, Project, ProjectAccessToken, ProjectHook, ProjectMember, ProjectApprovalSettings, ProjectShare, ProjectStar, ProjectVariable, ProtectedBranch, ProtectedTag, RefAccess, RefAccessLevelName, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry,
 } from "pulumi-platform";
 
 describe("resource class members", () => {
@@ -405,5 +405,12 @@ describe("resource class members", () => {
     expectTypeOf<DeployKey["keyId"]>().toEqualTypeOf<pulumi.Output<number>>();
     expectTypeOf<DeployKey["fingerprintSha256"]>().toEqualTypeOf<pulumi.Output<string | null>>();
     expectTypeOf<DeployKey["createdAt"]>().toEqualTypeOf<pulumi.Output<string | null>>();
+  });
+  it("ProjectApprovalSettings", () => {
+    expectTypeOf<ProjectApprovalSettings["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<ProjectApprovalSettings["resetApprovalsOnPush"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
+    expectTypeOf<ProjectApprovalSettings["requireReauthenticationToApprove"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
+    expectTypeOf<ProjectApprovalSettings["projectId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<ProjectApprovalSettings["restoreValues"]>().toEqualTypeOf<pulumi.Output<Record<string, unknown>>>();
   });
 });
