@@ -6,6 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiPath, providers } from "pulumi-platform";
+import { PlatformClient } from "../../src/client";
+import { readEstate } from "../../src/import/read";
 import { useEmulator } from "../support";
 
 const server = useEmulator();
@@ -128,5 +130,25 @@ describe("at preview", () => {
     const checked = await settings.check({}, { project: "acme/web", selectiveCodeOwnerRemovals: true });
     const error = await settings.create(checked.inputs).catch((caught: Error) => caught);
     expect((error as Error).message).toMatch(/selective_code_owner_removals.*can only be enabled when reset_approvals_on_push is disabled/);
+  });
+});
+
+describe("import", () => {
+  it("platform-import declares a Premium project's settings by its id, with their values now; a Free project's are left out, saying why", async () => {
+    await server.as().post(apiPath`/projects/${"acme/api"}/approvals`, { merge_requests_author_approval: true });
+    const client = new PlatformClient({ url: server.emulator.url, token: server.emulator.tokens.root!, retryBaseDelayMs: 10 });
+    const estate = await readEstate(client, { projects: ["acme/api", "beta/site"], instance: false, exclusive: false });
+    const declared = estate.declarations.filter((declaration) => declaration.kind === "ProjectApprovalSettings");
+    const api = await projectId("acme/api");
+    expect(declared.map((declaration) => declaration.importId)).toEqual([`projects/${api}`]);
+    expect(declared[0]!.args).toMatchObject({ project: api, mergeRequestsAuthorApproval: true, resetApprovalsOnPush: true });
+    expect(declared[0]!.args).not.toHaveProperty("requirePasswordToApprove");
+    const checked = await settings.check({}, { ...declared[0]!.args, __import: declared[0]!.importId });
+    expect(checked.failures ?? []).toEqual([]);
+    const requests = await server.requestsDuring(() => settings.create(checked.inputs));
+    // The id checked against the project's (its locate), then the settings recorded: reads only.
+    expect(requests.map((request) => request.method)).toEqual(["GET", "GET", "GET", "GET"]);
+    expect(JSON.stringify(estate.skipped.filter((skip) => JSON.stringify(skip).includes("approval settings")))).toMatch(/Premium or Ultimate/);
+    await server.as().post(apiPath`/projects/${"acme/api"}/approvals`, { merge_requests_author_approval: false });
   });
 });
