@@ -183,3 +183,4 @@ export {
   type DeployTokenInfo,
   type DeployKeyInfo,
 } from "./access-tokens";
+export { getProjectApprovalSettings, getProjectApprovalSettingsOutput, type ProjectApprovalSettingsInfo } from "./approval-settings";

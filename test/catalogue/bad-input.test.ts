@@ -1199,6 +1199,7 @@ const callCases: CallCase[] = [
   ["getDeployTokens", platform.getDeployTokens, project, ["project"]],
   ["getDeployTokens of a group", platform.getDeployTokens, group, ["group"]],
   ["getDeployKeys", platform.getDeployKeys, project, ["project"]],
+  ["getProjectApprovalSettings", platform.getProjectApprovalSettings, project, ["project"]],
 ];
 
 describe("dot segments are refused by data functions and actions before any request", () => {

@@ -5,7 +5,7 @@
  * prior values back, the deprecated name, and the preview's refusals.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiPath, providers } from "pulumi-platform";
+import { apiPath, getProjectApprovalSettings, getProjectApprovalSettingsOutput, providers } from "pulumi-platform";
 import { PlatformClient } from "../../src/client";
 import { readEstate } from "../../src/import/read";
 import { useEmulator } from "../support";
@@ -150,5 +150,19 @@ describe("import", () => {
     expect(requests.map((request) => request.method)).toEqual(["GET", "GET", "GET", "GET"]);
     expect(JSON.stringify(estate.skipped.filter((skip) => JSON.stringify(skip).includes("approval settings")))).toMatch(/Premium or Ultimate/);
     await server.as().post(apiPath`/projects/${"acme/api"}/approvals`, { merge_requests_author_approval: false });
+  });
+});
+
+describe("getProjectApprovalSettings", () => {
+  it("a project's settings in camelCase, in one request; the Output form; an outsider of a private project is told it may not see it", async () => {
+    const requests = await server.requestsDuring(async () => {
+      expect(await getProjectApprovalSettings({ project: "acme/web" })).toMatchObject({ resetApprovalsOnPush: true, mergeRequestsAuthorApproval: false, requireReauthenticationToApprove: false, approvers: [] });
+    });
+    expect(requests.map((request) => request.path)).toEqual(["/api/v4/projects/acme%2Fweb/approvals"]);
+    const reset = await new Promise<boolean>((resolve) => getProjectApprovalSettingsOutput({ project: "acme/web" }).apply((found) => resolve(found.resetApprovalsOnPush)));
+    expect(reset).toBe(true);
+    await server.actingAs("outsider", async () => {
+      await expect(getProjectApprovalSettings({ project: "acme/web" })).rejects.toThrow(/project acme\/web/);
+    });
   });
 });
