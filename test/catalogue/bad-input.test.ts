@@ -769,6 +769,8 @@ const catalogue: Record<ResourceName, ResourceCatalogue> = {
       ["more than 100 approvals", { approvalsRequired: 101 }, "approvalsRequired", /approvalsRequired: must be at most 100/],
       ["a user given by username", { userIds: ["dev"] }, "userIds", /userIds\.0: .*expected number/],
       ["a protected branch given by name", { protectedBranchIds: ["main"] }, "protectedBranchIds", /protectedBranchIds\.0: .*expected number/],
+      ["a protected branch named by an empty name", { protectedBranchIds: undefined, protectedBranches: [""] }, "protectedBranches", /protectedBranches\.0: must not be empty/],
+      ["protected branches by name and by id", { protectedBranches: ["main"] }, "protectedBranches", /protectedBranches: name the protected branches either by name or by id/],
     ],
   },
   GroupAccessToken: { valid: { group: "acme", name: "ci", scopes: ["read_api"], rotateBeforeDays: 30 }, cases: accessTokenCases("group") },

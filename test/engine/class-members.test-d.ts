@@ -380,6 +380,7 @@ describe("resource class members", () => {
     expectTypeOf<ApprovalRule["approvalsRequired"]>().toEqualTypeOf<pulumi.Output<number>>();
     expectTypeOf<ApprovalRule["userIds"]>().toEqualTypeOf<pulumi.Output<number[] | undefined>>();
     expectTypeOf<ApprovalRule["protectedBranchIds"]>().toEqualTypeOf<pulumi.Output<number[] | undefined>>();
+    expectTypeOf<ApprovalRule["protectedBranches"]>().toEqualTypeOf<pulumi.Output<string[] | undefined>>();
     expectTypeOf<ApprovalRule["appliesToAllProtectedBranches"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
     expectTypeOf<ApprovalRule["approvalRuleId"]>().toEqualTypeOf<pulumi.Output<number>>();
     expectTypeOf<ApprovalRule["eligibleApprovers"]>().toEqualTypeOf<pulumi.Output<string[]>>();
