@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { apiPath } from "../client";
 import { requestsOf } from "./core";
-import { onProject, type Needs, type Operation } from "./needs";
+import { approvalRuleNeeds } from "./approval-rules";
 
 /** `EE::API::Entities::ApprovalSettings` as the API answers it. */
 export const approvalSettings = z.looseObject({
@@ -34,10 +34,8 @@ export const approvalSettingsRequests = requestsOf(approvalSettings);
 export const approvalSettingsOf = (project: string | number): string => apiPath`/projects/${project}/approvals`;
 
 /**
- * Reading the settings needs only to see the project; changing them needs
- * admin_project (Maintainer) and the Premium tier (`merge_request_approvers`).
+ * Reading the settings needs only to see the project; changing them needs what
+ * managing the project's approval rules does: admin_project (Maintainer) and
+ * the Premium tier (`merge_request_approvers`).
  */
-export const approvalSettingsNeeds = (args: { project: string | number }, operation: Operation = "update"): Needs =>
-  operation === "read"
-    ? { on: onProject(args.project), phrase: "access to the project" }
-    : { on: onProject(args.project), role: "Maintainer", tier: "premium", phrase: "at least the Maintainer role (and the Premium or Ultimate tier)" };
+export const approvalSettingsNeeds = approvalRuleNeeds;
