@@ -31,5 +31,6 @@ export const rules = getProtectedBranchesOutput({ project }, { dependsOn: [main,
 );
 export const releaseTagCreators = tags.createAccessLevels.apply((levels) => levels.map((level) => level.access_level_description));
 
-// Two approvals for what merges into a release branch (Premium and Ultimate).
-export const releaseReview = new ApprovalRule("release-review", { project, name: "release review", approvalsRequired: 2, protectedBranchIds: releases.protectedBranchId.apply((id) => [id]) }).eligibleApprovers;
+// Two approvals for what merges into a release branch (Premium and Ultimate). The release rule is named by its
+// name, which a preview knows while that rule changes (its id it does not): a new merge level leaves this rule alone.
+export const releaseReview = new ApprovalRule("release-review", { project, name: "release review", approvalsRequired: 2, protectedBranches: releases.name.apply((name) => [name]) }).eligibleApprovers;

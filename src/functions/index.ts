@@ -190,3 +190,4 @@ export {
   getGroupProtectedEnvironmentsOutput,
   type ProtectedEnvironmentInfo,
 } from "./protected-environments";
+export { getProjectApprovalSettings, getProjectApprovalSettingsOutput, type ProjectApprovalSettingsInfo } from "./approval-settings";

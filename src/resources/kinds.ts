@@ -48,3 +48,4 @@ export { SamlGroupLink, type SamlGroupLinkArgs, type AccessLevelName } from "./s
 export { SamlIdentity, type SamlIdentityArgs } from "./saml-identity";
 export { Upstream, type UpstreamArgs } from "./upstream";
 export { VirtualRegistry, type VirtualRegistryArgs } from "./virtual-registry";
+export { ProjectApprovalSettings, type ProjectApprovalSettingsArgs } from "./project-approval-settings";

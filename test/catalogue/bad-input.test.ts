@@ -769,6 +769,8 @@ const catalogue: Record<ResourceName, ResourceCatalogue> = {
       ["more than 100 approvals", { approvalsRequired: 101 }, "approvalsRequired", /approvalsRequired: must be at most 100/],
       ["a user given by username", { userIds: ["dev"] }, "userIds", /userIds\.0: .*expected number/],
       ["a protected branch given by name", { protectedBranchIds: ["main"] }, "protectedBranchIds", /protectedBranchIds\.0: .*expected number/],
+      ["a protected branch named by an empty name", { protectedBranchIds: undefined, protectedBranches: [""] }, "protectedBranches", /protectedBranches\.0: must not be empty/],
+      ["protected branches by name and by id", { protectedBranches: ["main"] }, "protectedBranches", /protectedBranches: name the protected branches either by name or by id/],
     ],
   },
   GroupAccessToken: { valid: { group: "acme", name: "ci", scopes: ["read_api"], rotateBeforeDays: 30 }, cases: accessTokenCases("group") },
@@ -816,6 +818,17 @@ const catalogue: Record<ResourceName, ResourceCatalogue> = {
     cases: [
       ["a name that is no deployment tier", { name: "prod" }, "name", /name: must be a deployment tier: production, staging, testing, development, other/],
       ["an inheritance that is no type", { deployAccessLevels: [{ groupId: 12, groupInheritanceType: 2 }] }, "deployAccessLevels", /deployAccessLevels\.0\.groupInheritanceType: must be 0 \(the group's direct members\) or 1/],
+    ],
+  },
+  ProjectApprovalSettings: {
+    valid: { project: "acme/web", resetApprovalsOnPush: false },
+    cases: [
+      ["no project", { project: undefined }, "project", /project: .*(required|expected)/],
+      ["a project path with a space", { project: "acme/my web" }, "project", /numeric id or a full path/],
+      ["a setting as text", { mergeRequestsAuthorApproval: "yes" }, "mergeRequestsAuthorApproval", /mergeRequestsAuthorApproval: .*expected boolean/],
+      ["selective removals while every approval is reset", { resetApprovalsOnPush: true, selectiveCodeOwnerRemovals: true }, "selectiveCodeOwnerRemovals", /selectiveCodeOwnerRemovals: can be true only while resetApprovalsOnPush is false/],
+      ["both names of reauthentication", { requirePasswordToApprove: true, requireReauthenticationToApprove: true }, "requirePasswordToApprove", /requirePasswordToApprove/],
+      ["restoreOnDelete that is not a boolean", { restoreOnDelete: "no" }, "restoreOnDelete", /expected boolean/],
     ],
   },
 };
@@ -1211,6 +1224,7 @@ const callCases: CallCase[] = [
   ["getDeployKeys", platform.getDeployKeys, project, ["project"]],
   ["getProtectedEnvironments", platform.getProtectedEnvironments, project, ["project"]],
   ["getGroupProtectedEnvironments", platform.getGroupProtectedEnvironments, group, ["group"]],
+  ["getProjectApprovalSettings", platform.getProjectApprovalSettings, project, ["project"]],
 ];
 
 describe("dot segments are refused by data functions and actions before any request", () => {

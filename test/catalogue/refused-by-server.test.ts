@@ -162,6 +162,7 @@ describe("a group or project that does not exist, or that the token's user canno
     ["ApprovalRule in a missing project", async () => expectExplained(await createAs("root", "ApprovalRule", { project: "acme/nope", name: "review", approvalsRequired: 1 }), /project acme\/nope does not exist/)],
     ["ProtectedEnvironment in a missing project", async () => expectExplained(await createAs("root", "ProtectedEnvironment", { project: "acme/nope", name: "production", deployAccessLevels: [{ accessLevel: 40 }] }), /project acme\/nope does not exist/)],
     ["GroupProtectedEnvironment in a missing group", async () => expectExplained(await createAs("root", "GroupProtectedEnvironment", { group: "nope", name: "production", deployAccessLevels: [{ accessLevel: 40 }] }), /group nope does not exist/)],
+    ["ProjectApprovalSettings of a missing project", async () => expectExplained(await createAs("root", "ProjectApprovalSettings", { project: "acme/nope", resetApprovalsOnPush: false }), /project acme\/nope does not exist/)],
   ]);
 });
 
@@ -240,6 +241,7 @@ describe("a role too low", () => {
     ["DeployKey by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "DeployKey", { project: "acme/web", title: "refused", key: sshPublicKey() }), /at least the Maintainer role on project acme\/web/)],
     ["ProtectedEnvironment by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "ProtectedEnvironment", { project: "acme/web", name: "production", deployAccessLevels: [{ accessLevel: 40 }] }), /at least the Maintainer role \(and the Premium or Ultimate tier\) on project acme\/web/)],
     ["GroupProtectedEnvironment by a Maintainer (needs Owner)", async () => expectExplained(await createAs("maintainer", "GroupProtectedEnvironment", { group: "acme", name: "production", deployAccessLevels: [{ accessLevel: 40 }] }), /the Owner role \(and the Premium or Ultimate tier\) on group acme/)],
+    ["ProjectApprovalSettings by a Developer (needs Maintainer)", async () => expectExplained(await createAs("dev", "ProjectApprovalSettings", { project: "acme/web", resetApprovalsOnPush: false }), /at least the Maintainer role \(and the Premium or Ultimate tier\) on project acme\/web/)],
     [
       "ProjectAccessToken with the Owner role by a Maintainer (a token's role may not be above its creator's)",
       async () =>
@@ -262,6 +264,7 @@ describe("a tier too low (beta is on the Free tier)", () => {
     ["ApprovalRule (Premium)", async () => expectExplained(await createAs("alice", "ApprovalRule", { project: "beta/site", name: "review", approvalsRequired: 1 }), /project beta\/site/, /Premium or Ultimate/)],
     ["ProtectedEnvironment (Premium)", async () => expectExplained(await createAs("alice", "ProtectedEnvironment", { project: "beta/site", name: "production", deployAccessLevels: [{ accessLevel: 40 }] }), /project beta\/site/, /Premium or Ultimate/)],
     ["GroupProtectedEnvironment (Premium)", async () => expectExplained(await createAs("alice", "GroupProtectedEnvironment", { group: "beta", name: "production", deployAccessLevels: [{ accessLevel: 40 }] }), /group beta/, /Premium or Ultimate/)],
+    ["ProjectApprovalSettings (Premium)", async () => expectExplained(await createAs("alice", "ProjectApprovalSettings", { project: "beta/site", resetApprovalsOnPush: false }), /project beta\/site/, /Premium or Ultimate/)],
     [
       "a Premium instance setting on a Free licence",
       () =>

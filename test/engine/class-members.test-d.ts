@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { describe, expectTypeOf, it } from "vitest";
 import type {
-  AcceptedRun, AccessLevelName, ApplicationSettings, ApprovalRule, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, DeletionMode, DeployKey, DeployToken, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusiveGroupMembers, ExclusiveLabels, ExclusivePipelineSchedules, ExclusiveProjectMembers, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, Group, GroupAccessToken, GroupHook, GroupIntegration, GroupMember, GroupSettings, GroupShare, GroupVariable, InstanceVariable, IntegrationSlug, Label, MergeRequest, PipelineSchedule, PipelineScheduleRun, Project, ProjectAccessToken, ProjectHook, ProjectMember, ProjectShare, ProjectStar, ProjectVariable, ProtectedBranch, ProtectedTag, RefAccess, ProtectedEnvironment, GroupProtectedEnvironment, EnvironmentDeployEntry, EnvironmentApprovalEntry, DeployAccess, EnvironmentApprovalRule, RefAccessLevelName, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry,
+  AcceptedRun, AccessLevelName, ApplicationSettings, ApprovalRule, Badge, ChangelogCommit, CleanupPolicy, ContainerRegistryCleanup, ContainerRegistryVisibility, DeletionMode, DeployAccess, DeployKey, DeployToken, EnvironmentApprovalEntry, EnvironmentApprovalRule, EnvironmentDeployEntry, EpicLink, ErrorTrackingClientKey, ExclusiveBadges, ExclusiveGroupIntegrations, ExclusiveGroupMembers, ExclusiveLabels, ExclusivePipelineSchedules, ExclusiveProjectMembers, ExclusiveSamlGroupLinks, ExclusiveSetEntry, ExclusiveUpstreams, Group, GroupAccessToken, GroupHook, GroupIntegration, GroupMember, GroupProtectedEnvironment, GroupSettings, GroupShare, GroupVariable, InstanceVariable, IntegrationSlug, Label, MergeRequest, PipelineSchedule, PipelineScheduleRun, Project, ProjectAccessToken, ProjectApprovalSettings, ProjectHook, ProjectMember, ProjectShare, ProjectStar, ProjectVariable, ProtectedBranch, ProtectedEnvironment, ProtectedTag, RefAccess, RefAccessLevelName, SamlGroupLink, SamlIdentity, Upstream, VirtualRegistry,
 } from "pulumi-platform";
 
 describe("resource class members", () => {
@@ -380,6 +380,7 @@ describe("resource class members", () => {
     expectTypeOf<ApprovalRule["approvalsRequired"]>().toEqualTypeOf<pulumi.Output<number>>();
     expectTypeOf<ApprovalRule["userIds"]>().toEqualTypeOf<pulumi.Output<number[] | undefined>>();
     expectTypeOf<ApprovalRule["protectedBranchIds"]>().toEqualTypeOf<pulumi.Output<number[] | undefined>>();
+    expectTypeOf<ApprovalRule["protectedBranches"]>().toEqualTypeOf<pulumi.Output<string[] | undefined>>();
     expectTypeOf<ApprovalRule["appliesToAllProtectedBranches"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
     expectTypeOf<ApprovalRule["approvalRuleId"]>().toEqualTypeOf<pulumi.Output<number>>();
     expectTypeOf<ApprovalRule["eligibleApprovers"]>().toEqualTypeOf<pulumi.Output<string[]>>();
@@ -419,5 +420,12 @@ describe("resource class members", () => {
     expectTypeOf<GroupProtectedEnvironment["group"]>().toEqualTypeOf<pulumi.Output<string | number>>();
     expectTypeOf<GroupProtectedEnvironment["name"]>().toEqualTypeOf<pulumi.Output<string>>();
     expectTypeOf<GroupProtectedEnvironment["deployAccessLevels"]>().toEqualTypeOf<pulumi.Output<EnvironmentDeployEntry[]>>();
+  });
+  it("ProjectApprovalSettings", () => {
+    expectTypeOf<ProjectApprovalSettings["project"]>().toEqualTypeOf<pulumi.Output<string | number>>();
+    expectTypeOf<ProjectApprovalSettings["resetApprovalsOnPush"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
+    expectTypeOf<ProjectApprovalSettings["requireReauthenticationToApprove"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
+    expectTypeOf<ProjectApprovalSettings["projectId"]>().toEqualTypeOf<pulumi.Output<number>>();
+    expectTypeOf<ProjectApprovalSettings["restoreValues"]>().toEqualTypeOf<pulumi.Output<Record<string, unknown>>>();
   });
 });

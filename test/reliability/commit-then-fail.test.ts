@@ -518,6 +518,23 @@ const cases: CommitCase[] = [
     };
   })(),
   (() => {
+    let prior: Props = {};
+    return {
+      name: "ProjectApprovalSettings (the POST's answer lost: written again, the same values)",
+      provider: providers.ProjectApprovalSettings,
+      async declare() {
+        prior = pick(await api().get<Props>(apiPath`/projects/${"acme/api"}/approvals`), ["merge_requests_disable_committers_approval"]);
+        return { project: "acme/api", mergeRequestsDisableCommittersApproval: prior.merge_requests_disable_committers_approval !== true };
+      },
+      writes: [{ method: "POST", path: /^\/api\/v4\/projects\/\d+\/approvals$/ }],
+      async verify(created, declared) {
+        const live = await api().get<Props>(apiPath`/projects/${"acme/api"}/approvals`);
+        expect(live.merge_requests_disable_committers_approval).toBe(declared.mergeRequestsDisableCommittersApproval);
+        expect(created.outs.restoreValues).toEqual({ mergeRequestsDisableCommittersApproval: prior.merge_requests_disable_committers_approval });
+      },
+    };
+  })(),
+  (() => {
     let key = "";
     return {
       name: "ProjectVariable",

@@ -2,7 +2,8 @@
  * ApprovalRule through the provider objects Pulumi calls, against the
  * emulator over HTTP: create, refresh, an update in place, delete, takeover,
  * the preview's refusals (the role, the tier), and the rule's protected
- * branches named by a ProtectedBranch's id.
+ * branches named by a ProtectedBranch's id or name (a preview of a change to
+ * that ProtectedBranch knows its name, not its id).
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiPath, getApprovalRules, getApprovalRulesOutput, providers } from "pulumi-platform";
@@ -95,6 +96,92 @@ describe("lifecycle", () => {
     } finally {
       server.emulator.setFaultPlan({ rules: [] });
     }
+  });
+});
+
+describe("protected branches by name", () => {
+  const branch = providers.ProtectedBranch;
+  const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+  async function protect(name: string) {
+    const checked = await branch.check({}, { project: "acme/web", name });
+    const created = await branch.create(checked.inputs);
+    return { id: created.id, inputs: checked.inputs as Record<string, unknown>, outs: created.outs as Record<string, unknown> };
+  }
+
+  it("create resolves the names to the branches' ids with one list; a name the project does not protect fails before any write", async () => {
+    const name = `names-${unique()}/*`;
+    const protectedBranch = await protect(name);
+    let created: Awaited<ReturnType<typeof createRule>> | undefined;
+    const requests = await server.requestsDuring(async () => {
+      created = await createRule({ protectedBranches: [name, "main"] });
+    });
+    expect(requests.map((request) => request.method)).toEqual(["GET", "POST"]);
+    const onServer = await live(created!.id);
+    expect(onServer.protected_branches.map((found) => found.name).sort()).toEqual(["main", name].sort());
+    expect(onServer.protected_branches.map((found) => found.id)).toContain(protectedBranch.outs.protectedBranchId);
+    expect(await rule.diff(created!.id, created!.outs, created!.inputs)).toMatchObject({ changes: false });
+    expect(await rule.diff(created!.id, (await rule.read(created!.id, created!.outs)).props!, created!.inputs)).toMatchObject({ changes: false });
+
+    const checked = await rule.check({}, inputs({ protectedBranches: ["nowhere/*"] }));
+    const writes = await server.requestsDuring(async () => {
+      await expect(rule.create(checked.inputs)).rejects.toThrow(/protectedBranches: project acme\/web protects no branch named nowhere\/\*/);
+    });
+    expect(writes.map((request) => request.method)).toEqual(["GET"]);
+  });
+
+  it("a preview of a change to the ProtectedBranch: by id the rule shows a change the apply does not make; by name none, and the apply sends the rule nothing", async () => {
+    const name = `preview-${unique()}/*`;
+    const protectedBranch = await protect(name);
+    const byName = await createRule({ protectedBranches: [name] });
+    const byId = await createRule({ protectedBranchIds: [protectedBranch.outs.protectedBranchId] });
+
+    // The preview of an update: the engine hands a provider without previews (the dynamic provider host) the checked
+    // inputs as the outputs it previews, so the branch's `name` is known and its `protectedBranchId` is not.
+    const previewed = (await branch.check(protectedBranch.inputs, { ...protectedBranch.inputs, mergeAccessLevel: "developer" })).inputs as Record<string, unknown>;
+    expect(previewed.name).toBe(name);
+    expect(previewed).not.toHaveProperty("protectedBranchId");
+    const byIdNews = (await rule.check(byId.inputs, { ...byId.inputs, protectedBranchIds: UNKNOWN })).inputs;
+    expect(await rule.diff(byId.id, byId.outs, byIdNews)).toMatchObject({ changes: true });
+    const byNameNews = (await rule.check(byName.inputs, { ...byName.inputs, protectedBranches: [previewed.name] })).inputs;
+    expect(await rule.diff(byName.id, byName.outs, byNameNews)).toMatchObject({ changes: false });
+
+    // The apply: one PATCH of the branch, which keeps its id; then both rules' inputs are known and unchanged.
+    const updated = (await branch.update(protectedBranch.id, protectedBranch.outs, { ...protectedBranch.inputs, mergeAccessLevel: "developer" })).outs as Record<string, unknown>;
+    expect(updated.protectedBranchId).toBe(protectedBranch.outs.protectedBranchId);
+    expect(await rule.diff(byName.id, byName.outs, { ...byName.inputs, protectedBranches: [updated.name] })).toMatchObject({ changes: false });
+    expect(await rule.diff(byId.id, byId.outs, { ...byId.inputs, protectedBranchIds: [updated.protectedBranchId] })).toMatchObject({ changes: false });
+  });
+
+  it("a branch rule deleted and made again under its name: a refresh shows the rule's change, and the update names the new rule", async () => {
+    const name = `again-${unique()}/*`;
+    await protect(name);
+    const created = await createRule({ protectedBranches: [name] });
+    await server.as().delete(apiPath`/projects/${"acme/web"}/protected_branches/${name}`);
+    const again = await protect(name);
+    const refreshed = (await rule.read(created.id, created.outs)).props!;
+    expect(refreshed.protectedBranches).toEqual([]);
+    expect(await rule.diff(created.id, refreshed, created.inputs)).toMatchObject({ changes: true });
+    await rule.update(created.id, refreshed, created.inputs);
+    expect((await live(created.id)).protected_branches.map((found) => found.id)).toEqual([again.outs.protectedBranchId]);
+  });
+
+  it("a change of names is one list and one PUT; both forms at once are refused naming the rule", async () => {
+    const name = `change-${unique()}/*`;
+    await protect(name);
+    const created = await createRule({ protectedBranches: ["main"] });
+    const changed = { ...created.inputs, protectedBranches: [name] };
+    expect(await rule.diff(created.id, created.outs, changed)).toMatchObject({ changes: true, replaces: [] });
+    let outs: Record<string, unknown> = {};
+    const requests = await server.requestsDuring(async () => {
+      outs = (await rule.update(created.id, created.outs, changed)).outs as Record<string, unknown>;
+    });
+    expect(requests.map((request) => request.method)).toEqual(["GET", "PUT"]);
+    expect((await live(created.id)).protected_branches.map((found) => found.name)).toEqual([name]);
+    const unchangedNames = await server.requestsDuring(() => rule.update(created.id, outs, { ...changed, approvalsRequired: 2 }));
+    expect(unchangedNames.map((request) => request.method)).toEqual(["PUT"]);
+    const both = (await rule.check({}, inputs({ protectedBranches: ["main"], protectedBranchIds: [1] }))).failures ?? [];
+    expect(both.map((failure) => failure.reason)).toEqual(["protectedBranches: name the protected branches either by name or by id (protectedBranchIds), not both"]);
   });
 });
 

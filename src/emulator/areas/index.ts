@@ -16,6 +16,7 @@ import { errorTrackingArea } from "./error-tracking";
 import { graphqlArea } from "./graphql";
 import { groupTokensArea } from "./group-tokens";
 import { deployKeysArea } from "./deploy-keys";
+import { approvalSettingsArea } from "./approval-settings";
 import { groupsArea } from "./groups";
 import { hooksArea } from "./hooks";
 import { integrationsArea } from "./integrations";
@@ -70,4 +71,5 @@ export const areas: readonly EmulatorArea[] = [
   approvalRulesArea,
   deployKeysArea,
   protectedEnvironmentsArea,
+  approvalSettingsArea,
 ];
