@@ -87,7 +87,7 @@ export interface Group {
   members: Members;
   /** The groups this group is shared with (absent: none). */
   sharedWith?: GroupLink[];
-  /** Full paths this group had before a rename; requests using them are redirected. */
+  /** Full paths this group had before a rename: the projects below it are still found through them (the group itself is not). */
   formerPaths: string[];
   /**
    * A user's personal namespace (the user's id), where the projects a user
