@@ -116,6 +116,12 @@ export interface Project {
   branchHeads?: Record<string, string>;
   /** Tag names of the repository (absent in older state files: then only `latestTag`, if any). */
   tags?: string[];
+  /**
+   * What the repository held when its refs were last read (at start, after
+   * each write): the commits of the default branch and its size on disk in
+   * bytes. Absent until then.
+   */
+  repositoryStatistics?: { commitCount: number; repositorySize: number };
   members: Members;
   /** The groups this project is shared with (absent: none). */
   sharedWith?: GroupLink[];

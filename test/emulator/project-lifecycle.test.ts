@@ -4,7 +4,10 @@
  * the README commit, renames and transfers leaving redirects, archiving
  * (writes refused), delayed deletion, restore and removal for good.
  */
+import * as fs from "node:fs";
+import * as git from "isomorphic-git";
 import { describe, expect, it } from "vitest";
+import { repositoryOf } from "../../src/emulator/areas/repository/model";
 import { defaultSeed } from "../../src/emulator/seeds/default";
 import { call, useEmulator } from "./helpers";
 
@@ -87,6 +90,34 @@ describe("POST /projects", () => {
     expect((await call(server.emulator, "/projects/acme%2Fclosed-repo", { as: "alice" })).status).toBe(404);
     const web = await put("/projects/acme%2Fweb", { builds_access_level: "enabled", repository_access_level: "disabled" });
     expect(web.body).toEqual({ message: { merge_requests_access_level: ["cannot have higher visibility level than repository access level"], builds_access_level: ["cannot have higher visibility level than repository access level"] } });
+  });
+});
+
+describe("statistics", () => {
+  const statisticsOf = async (id: number | string) => (await call(server.emulator, `/projects/${id}?statistics=true`, { as: "alice" })).body.statistics;
+
+  it("counts the default branch's commits and the repository's bytes from the repository itself", async () => {
+    const web = server.emulator.state.projectByFullPath("acme/web")!;
+    const repo = await repositoryOf(server.emulator.state, web);
+    const commits = await git.log({ fs, gitdir: repo.gitdir, ref: web.defaultBranch });
+    expect((await statisticsOf(web.id)).commit_count).toBe(commits.length);
+
+    const acme = (await call(server.emulator, "/groups/acme")).body;
+    const empty = (await post("/projects", { path: "counted-empty", namespace_id: acme.id })).body;
+    expect(await statisticsOf(empty.id)).toMatchObject({ commit_count: 0, repository_size: 0, storage_size: 0 });
+    const made = (await post("/projects", { path: "counted", namespace_id: acme.id, initialize_with_readme: true })).body;
+    const first = await statisticsOf(made.id);
+    expect(first.commit_count).toBe(1);
+    expect(first.repository_size).toBeGreaterThan(0);
+    const commit = await post(`/projects/${made.id}/repository/commits`, { branch: "main", commit_message: "Add notes", actions: [{ action: "create", file_path: "NOTES.md", content: "notes\n" }] });
+    expect(commit.status).toBe(201);
+    const second = await statisticsOf(made.id);
+    expect(second.commit_count).toBe(2);
+    expect(second.repository_size).toBeGreaterThan(first.repository_size);
+    expect(second.storage_size).toBe(second.repository_size);
+    // Another branch's commits are not the default branch's.
+    await post(`/projects/${made.id}/repository/commits`, { branch: "topic", start_branch: "main", commit_message: "Topic", actions: [{ action: "create", file_path: "T.md", content: "t\n" }] });
+    expect((await statisticsOf(made.id)).commit_count).toBe(2);
   });
 });
 
