@@ -206,7 +206,7 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
   if (!creating && !tierInputChanged) return failures;
   const missingTier = needs.tier && !shown.has("tier") ? await tierShortfall(ctx, reads, owner, user, needs.tier) : undefined;
   if (missingTier) {
-    const [named, what] = needs.tierFor ? [needs.tierFor.properties[0], needs.tierFor.what] : [property, request.resource];
+    const [named, what] = needs.tierFor ? [needs.tierFor.properties.find((name) => request.changed?.includes(name)) ?? needs.tierFor.properties[0], needs.tierFor.what] : [property, request.resource];
     failures.push({ property: "", reason: `${named}: ${tierNeeded(needs.tier!, ownerName(owner), { purpose: what, shortfall: missingTier })}` });
   }
   // An existing object is no new one: its flag and uniqueness were verified when it was created.
