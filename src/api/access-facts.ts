@@ -5,7 +5,7 @@
  * with their definitions (the last three for administrators only).
  */
 import { z } from "zod";
-import { apiPath } from "../client";
+import { apiPath, ApiError } from "../client";
 import { requestsOf } from "./core";
 
 /** A member as `members/all/:user_id` shows it: the effective role, inherited and shared included. */
@@ -13,6 +13,14 @@ export const member = z.looseObject({ access_level: z.number() });
 export const memberRequests = requestsOf(member);
 /** `/groups/12/members/all/7`: `ownerPath` is the owner's API path. */
 export const effectiveMemberPath = (ownerPath: string, userId: number): string => `${ownerPath}/members/all/${userId}`;
+
+/**
+ * The server's answer for a user the group or project has no membership for
+ * (`/members/:user_id`, `/members/all/:user_id`): a 404 that names nothing
+ * (`find_by!`, rescued as `404 Not found`). A 404 naming the group or project
+ * is about the owner, not the membership.
+ */
+export const isNoMembership = (error: unknown): boolean => error instanceof ApiError && error.status === 404 && error.notFoundSubject === "";
 
 /** A namespace (`/namespaces/:id`): its plan, shown to its Owners and administrators. */
 export const namespace = z.looseObject({ id: z.number(), plan: z.string().nullish() });

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { apiPath, ApiError, pathSegment, ROLE_LEVELS, type PlatformClient, type Role } from "../client";
 import { notDotSegments } from "../validation";
+import { isNoMembership } from "./access-facts";
 import { requestsOf } from "./core";
 import { idForm } from "./id-form";
 import type { EngineContext, Needs, Operation, Rule, RuleFacts } from "./needs";
@@ -180,7 +181,7 @@ async function memberOr404(client: PlatformClient, path: string): Promise<Member
   try {
     return await memberRequests.get(client, path);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404 && error.notFoundSubject === "Member") return undefined;
+    if (isNoMembership(error)) return undefined;
     throw error;
   }
 }

@@ -61,7 +61,8 @@ export interface Needs {
   refusedWith?: Partial<Record<401 | 404, Gate[]>>;
   /**
    * Preview only. What needs the tier, when it is inputs' values and not the resource itself (more than one
-   * assignee): the failure names the first of `properties`; an update is verified for the tier when any of them changed.
+   * assignee): an update is verified for the tier when any of `properties` changed, and the failure names the
+   * first that did (a create's, the first of them).
    */
   tierFor?: { properties: readonly string[]; what: string };
   /** Preview only. Needs of single inputs (a group's tier-gated settings), each verified when its input is declared new or changed. */

@@ -109,8 +109,27 @@ export const protectedBranchPath = (project: string | number, name: string): str
 export const protectedTagsOf = (project: string | number): string => apiPath`/projects/${project}/protected_tags`;
 export const protectedTagPath = (project: string | number, name: string): string => apiPath`/projects/${project}/protected_tags/${name}`;
 
-/** Managing or reading protected branches and tags needs admin_project: Maintainer. */
+/** Managing protected branches and tags needs admin_project (Maintainer); reading protected tags too (`read_protected_tags`). */
 export const protectedRefNeeds = (args: { project: string | number }): Needs => ({ on: onProject(args.project), role: "Maintainer" });
+
+/**
+ * Reading a project's protected branches needs to read its code
+ * (`authorize_read_code!`): the Reporter role on a private project, any
+ * signed-in user on an internal or public one. Said in words, as no one
+ * role is the need everywhere.
+ */
+export const protectedBranchReadNeeds = (args: { project: string | number }): Needs => ({
+  on: onProject(args.project),
+  phrase: "access to the project's code (the Reporter role on a private project)",
+});
+
+/**
+ * The API changes a rule's access levels in place (`PATCH` with
+ * `allowed_to_push`, `allowed_to_merge`, `allowed_to_unprotect`) on
+ * Premium and Ultimate only, as doc/api/protected_branches.md says; below,
+ * the server takes the PATCH's `allow_force_push` and leaves the levels.
+ */
+export const LEVELS_IN_PLACE = "changing a protected branch's access levels in place (the API's PATCH takes them on Premium and Ultimate only)";
 
 /** A rule's recorded id: `projects/<project, encoded>/protected_branches/<name, encoded>`. */
 const RULE_ID = /^projects\/([^/]+)\/(protected_branches|protected_tags)\/([^/]+)$/;

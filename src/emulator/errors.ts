@@ -19,17 +19,18 @@ export class ApiError extends Error {
 }
 
 /**
- * Thrown when a group or project was addressed by a path it had before a
- * rename; the server answers 301 with the same URL under the new path.
+ * Thrown when a project was addressed by a path it had before a rename or a
+ * transfer; the server answers 301 with the same URL, the project's numeric
+ * id in place of the former path (`url_with_project_id`).
  */
 export class MovedError extends Error {
   constructor(
     /** Name of the path parameter that held the old path (`id`). */
     readonly param: string,
-    /** The current full path that replaces it. */
-    readonly newFullPath: string,
+    /** What replaces the former path in the URL: the project's numeric id. */
+    readonly replacement: string,
   ) {
-    super(`moved to ${newFullPath}`);
+    super(`moved: ${replacement}`);
     this.name = "MovedError";
   }
 }

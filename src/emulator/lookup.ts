@@ -2,9 +2,11 @@
  * Resolving a `:id` path parameter (an integer id or a URL-encoded full path)
  * to a group or project the caller may see — `find_group!`/`find_project!`.
  * Invisible and missing resources look the same: 404 `404 Group Not Found`
- * or `404 Project Not Found`. A path the resource had before a rename
- * answers 301 to the new path (only for callers who may see it); a write
- * to a project's former path is refused with 405 instead.
+ * or `404 Project Not Found`. A path a project had before a rename or a
+ * transfer (its own, or a group's above it) answers a GET with 301 to the
+ * same URL under the project's numeric id (only for callers who may see it),
+ * and a write with 405. A group's former path is not followed: 404, as
+ * `find_group` looks groups up without following redirects.
  */
 import { canReadGroup, canReadProject } from "./access";
 import { ApiError, MovedError, notFound } from "./errors";
@@ -18,8 +20,8 @@ interface Lookup<T> {
   byId(state: EmulatorState, id: number): T | undefined;
   byPath(state: EmulatorState, fullPath: string): T | undefined;
   canRead(ctx: RequestContext<unknown>, resource: T): boolean;
-  /** The answer to a write (not GET or HEAD) through a former path, when it is not the redirect. */
-  movedWrite?: () => ApiError;
+  /** How a former path is answered, for a kind looked up following redirects: the URL's replacement, and the answer to a write (not GET or HEAD). */
+  moved?: { replacement: (resource: T) => string; write: () => ApiError };
 }
 
 function find<T>(ctx: RequestContext<unknown>, param: string, lookup: Lookup<T>, value = ctx.pathParams[param] ?? ""): T {
@@ -29,12 +31,12 @@ function find<T>(ctx: RequestContext<unknown>, param: string, lookup: Lookup<T>,
     if (lookup.canRead(ctx, found)) return found;
     throw notFound(lookup.resourceName);
   }
-  if (!INTEGER_ID.test(value)) {
+  if (lookup.moved && !INTEGER_ID.test(value)) {
     const currentPath = state.currentPathOf(value);
     const moved = currentPath === undefined ? undefined : lookup.byPath(state, currentPath);
-    if (currentPath !== undefined && moved !== undefined && lookup.canRead(ctx, moved)) {
-      if (lookup.movedWrite && ctx.method !== "GET" && ctx.method !== "HEAD") throw lookup.movedWrite();
-      throw new MovedError(param, currentPath);
+    if (moved !== undefined && lookup.canRead(ctx, moved)) {
+      if (ctx.method !== "GET" && ctx.method !== "HEAD") throw lookup.moved.write();
+      throw new MovedError(param, lookup.moved.replacement(moved));
     }
   }
   throw notFound(lookup.resourceName);
@@ -55,7 +57,7 @@ const projectLookup: Lookup<Project> = {
   byId: (state, id) => state.projectById(id),
   byPath: (state, path) => state.projectByFullPath(path),
   canRead: (ctx, project) => canReadProject(ctx.state, ctx.user, project),
-  movedWrite: () => new ApiError(405, { message: "Non GET methods are not allowed for moved projects" }),
+  moved: { replacement: (project) => String(project.id), write: () => new ApiError(405, { message: "Non GET methods are not allowed for moved projects" }) },
 };
 
 /** The group named by path parameter `param` (default `id`), if the caller may read it. */

@@ -58,7 +58,7 @@ export interface SeedGroup {
   createdAt?: string;
   /** username → access level (10 guest ... 50 owner). */
   members?: Record<string, number>;
-  /** Full paths the group had before renames (requests to them are redirected). */
+  /** Full paths the group had before renames (a project below it is still found through them; the group is not). */
   formerPaths?: string[];
 }
 

@@ -497,11 +497,11 @@ class EmulatorServer {
     }
   }
 
-  /** 301 to the same URL with the renamed resource's new path in place of the old one. */
+  /** 301 to the same URL with the moved project's numeric id in place of its former path. */
   private redirect(rawPath: string, search: string, match: RouteMatch, moved: MovedError): ApiResponse {
     const segments = rawPath.split("/");
     const index = match.paramSegmentIndex[moved.param];
-    if (index !== undefined) segments[index] = encodeURIComponent(moved.newFullPath);
+    if (index !== undefined) segments[index] = encodeURIComponent(moved.replacement);
     return {
       status: 301,
       body: { message: "301 Moved Permanently" },

@@ -87,7 +87,7 @@ export interface Group {
   members: Members;
   /** The groups this group is shared with (absent: none). */
   sharedWith?: GroupLink[];
-  /** Full paths this group had before a rename; requests using them are redirected. */
+  /** Full paths this group had before a rename: the projects below it are still found through them (the group itself is not). */
   formerPaths: string[];
   /**
    * A user's personal namespace (the user's id), where the projects a user
@@ -116,6 +116,12 @@ export interface Project {
   branchHeads?: Record<string, string>;
   /** Tag names of the repository (absent in older state files: then only `latestTag`, if any). */
   tags?: string[];
+  /**
+   * What the repository held when its refs were last read (at start, after
+   * each write): the commits of the default branch and its size on disk in
+   * bytes. Absent until then.
+   */
+  repositoryStatistics?: { commitCount: number; repositorySize: number };
   members: Members;
   /** The groups this project is shared with (absent: none). */
   sharedWith?: GroupLink[];

@@ -166,8 +166,12 @@ interface ResourceBase<S extends z.ZodObject, L extends Live, O extends OutputsD
    * so the review names each as not compared instead of as matching.
    */
   unreadSecrets?(live: L): string[];
-  /** What the server calls this object in a `404 <Subject> Not Found` message, if it names it. */
-  notFoundSubject?: string;
+  /**
+   * What the server calls this object in a `404 <Subject> Not Found` message,
+   * if it names it: a word, or a pattern where the subject is a sentence
+   * naming the object's id (`Could not find project access token with token_id: 7`).
+   */
+  notFoundSubject?: string | RegExp;
   /** The inputs: types, defaults and the rules `check` enforces. */
   schema: S;
   /**

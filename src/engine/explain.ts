@@ -92,7 +92,13 @@ function storedTokenRefused(error: ApiError, operation: Operation): string | und
 export function isObjectNotFound(definition: AnyResourceDefinition, error: unknown): boolean {
   if (!(error instanceof ApiError) || error.status !== 404) return false;
   const subject = error.notFoundSubject;
-  return subject === "" || (subject !== undefined && subject === definition.notFoundSubject);
+  return subject === "" || (subject !== undefined && namesThisObject(definition, subject));
+}
+
+/** Whether a 404's subject is the one the server gives this kind of object (a word, or a sentence naming its id). */
+function namesThisObject(definition: AnyResourceDefinition, subject: string): boolean {
+  const own = definition.notFoundSubject;
+  return typeof own === "string" ? subject === own : own !== undefined && own.test(subject);
 }
 
 /** A 404 that names another object than this one: its owner is missing, or hidden from the token's user. */
@@ -102,5 +108,5 @@ export function isOwnerMissing(definition: AnyResourceDefinition, error: unknown
 
 function namesAnotherObject(definition: AnyResourceDefinition, error: ApiError): boolean {
   const subject = error.notFoundSubject;
-  return subject !== undefined && subject !== "" && subject !== definition.notFoundSubject;
+  return subject !== undefined && subject !== "" && !namesThisObject(definition, subject);
 }

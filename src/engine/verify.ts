@@ -50,7 +50,7 @@
  * When the server cannot be reached, the run says so once (a warning, see
  * ./engine-log.ts) and verifies nothing more; the preview goes on.
  */
-import { effectiveMemberPath, FEATURE_DEFINITIONS_PATH, featureDefinitionRequests, featureFlagRequests, FEATURES_PATH, LICENSE_PATH, licenseRequests, memberRequests, namespaceRequests, namespacePath } from "../api/access-facts";
+import { effectiveMemberPath, FEATURE_DEFINITIONS_PATH, isNoMembership, featureDefinitionRequests, featureFlagRequests, FEATURES_PATH, LICENSE_PATH, licenseRequests, memberRequests, namespaceRequests, namespacePath } from "../api/access-facts";
 import { groupRequests, groupPath } from "../api/groups";
 import { projectRequests, projectPath, type Project } from "../api/projects";
 import { branchPath, namedRefRequests, tagPath } from "../api/repository";
@@ -206,7 +206,7 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
   if (!creating && !tierInputChanged) return failures;
   const missingTier = needs.tier && !shown.has("tier") ? await tierShortfall(ctx, reads, owner, user, needs.tier) : undefined;
   if (missingTier) {
-    const [named, what] = needs.tierFor ? [needs.tierFor.properties[0], needs.tierFor.what] : [property, request.resource];
+    const [named, what] = needs.tierFor ? [needs.tierFor.properties.find((name) => request.changed?.includes(name)) ?? needs.tierFor.properties[0], needs.tierFor.what] : [property, request.resource];
     failures.push({ property: "", reason: `${named}: ${tierNeeded(needs.tier!, ownerName(owner), { purpose: what, shortfall: missingTier })}` });
   }
   // An existing object is no new one: its flag and uniqueness were verified when it was created.
@@ -523,8 +523,8 @@ export async function accessLevel(ctx: EngineContext, reads: RunReads, owner: Ow
       const member = await memberRequests.get(ctx.client, effectiveMemberPath(owner.apiPath, user.id));
       return member.access_level;
     } catch (error) {
-      // `404 Member Not Found` is the server saying the user has no role there; any other refusal tells nothing.
-      if (error instanceof ApiError && error.status === 404 && error.notFoundSubject === "Member") return shown ?? 0;
+      // A 404 naming nothing is the server saying the user has no role there; any other refusal tells nothing.
+      if (isNoMembership(error)) return shown ?? 0;
       if (error instanceof ApiError && (error.status === 403 || error.status === 404)) return undefined;
       throw error;
     }

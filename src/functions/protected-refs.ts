@@ -1,12 +1,12 @@
 /**
  * A project's protected branches and tags: the rules (names or wildcards)
- * and who each lets push, merge, unprotect or create tags. Reading them
- * needs the Maintainer role, as managing them does (real servers:
- * `admin_project`).
+ * and who each lets push, merge, unprotect or create tags. Reading the
+ * branches' rules needs to read the project's code (the Reporter role on a
+ * private project); the tags', the Maintainer role, as managing them does.
  */
 import { z } from "zod";
 import { ownerReference } from "../api/owner";
-import { protectedBranch, protectedBranchPath, protectedBranchesOf, protectedRefNeeds, protectedTag, protectedTagPath, protectedTagsOf, ruleName } from "../api/protected-refs";
+import { protectedBranch, protectedBranchPath, protectedBranchReadNeeds, protectedBranchesOf, protectedRefNeeds, protectedTag, protectedTagPath, protectedTagsOf, ruleName } from "../api/protected-refs";
 import { defineListFunction, defineObjectFunction, type Camelized } from "./core";
 
 export type ProtectedBranchInfo = Camelized<z.output<typeof protectedBranch>>;
@@ -27,7 +27,7 @@ const branches = defineListFunction({
   path: (args) => protectedBranchesOf(args.project),
   query: (args) => ({ search: args.search }),
   subject: (args) => `the protected branches of project ${args.project}`,
-  needs: protectedRefNeeds,
+  needs: protectedBranchReadNeeds,
   item: protectedBranch,
 });
 
@@ -52,7 +52,7 @@ const branch = defineObjectFunction({
   path: (args) => protectedBranchPath(args.project, args.name),
   subject: (args) => `protected branch ${args.name} of project ${args.project}`,
   refusals: { 404: () => "A wildcard rule is read by its own name (`release/*`), not by a branch it matches. Check the name." },
-  needs: protectedRefNeeds,
+  needs: protectedBranchReadNeeds,
   result: protectedBranch,
 });
 

@@ -199,7 +199,7 @@ function defineAccessToken<S extends z.ZodObject>(kind: Kind, schema: S) {
     },
     terraform: [{ type: kind.terraform, target: (id) => terraformToken(kind.owner, id) }],
     idForm: kind.idForm,
-    notFoundSubject: `${kind.owner} Access Token`,
+    notFoundSubject: new RegExp(`^Could not find ${kind.owner} access token with token_id: \\d+$`),
     schema,
     outputs: {
       /** The token, secret: known from the create on, new at each rotation (empty after an import: the server never shows it again). */

@@ -4,7 +4,8 @@
  * - create: `POST /groups` with the name, path, parent (`parent_id`), and
  *   the declared settings (the same as `GroupSettings` manages, with the same
  *   names and gates); the token's user becomes its Owner.
- * - update: a new `path` renames it in place (the old path keeps redirecting);
+ * - update: a new `path` renames it in place (the projects below it are still
+ *   found by their old paths; the groups API no longer finds the group by its own);
  *   a new `parent` transfers it (`POST /groups/:id/transfer`, none: to the top
  *   level); the rest is `PUT /groups/:id`. Never a replacement: the id it
  *   records is the numeric one, which neither changes.
@@ -51,7 +52,7 @@ const schema = z.object({
   name: name.unwrap().regex(/^[\p{L}\p{N}\p{Extended_Pictographic}_][\p{L}\p{N}\p{Pd}\p{Extended_Pictographic}+_(). ]*$/u, {
     message: "may contain only letters, digits, emoji, '_', '.', dash, space and parentheses, and must start with a letter, digit, emoji or '_'",
   }),
-  /** The group's own path segment (`platform`); a new one renames the group in place, and the old path keeps redirecting. */
+  /** The group's own path segment (`platform`); a new one renames the group in place (the groups API then no longer finds it by the old path). */
   path: path.unwrap(),
   /** The group it is a subgroup of (numeric id or full path); none: a top-level group. A new one transfers the group. */
   parent: field(ownerReference.optional(), { local: true }),
@@ -218,7 +219,7 @@ async function parentId(ctx: EngineContext, parent: string | number): Promise<nu
   return typeof parent === "number" ? parent : (await readGroup(ctx, parent)).id;
 }
 
-/** The group these inputs name, if there is one now (never one that only redirects there). */
+/** The group these inputs name, if there is one now (the server answers a path as written, whatever its case). */
 async function existing(ctx: EngineContext, args: GroupInputs): Promise<GroupLive | undefined> {
   const parentPath = args.parent === undefined ? undefined : typeof args.parent === "string" ? args.parent : (await readGroup(ctx, args.parent)).full_path;
   const fullPath = parentPath === undefined ? args.path : `${parentPath}/${args.path}`;

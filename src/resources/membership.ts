@@ -8,6 +8,7 @@
  * (../api/members.ts).
  */
 import { z } from "zod";
+import { isNoMembership } from "../api/access-facts";
 import { field } from "../api/fields";
 import { parsedId, type IdForm } from "../api/id-form";
 import {
@@ -31,7 +32,6 @@ import {
 } from "../api/members";
 import type { OwnerKind } from "../api/owner";
 import { ownerReference } from "../api/owner";
-import { ApiError } from "../client";
 import { defineObjectResource, type EngineContext, type StepWords } from "../engine/definition";
 import { idPair, wholeNumber, type TerraformTarget } from "../engine/estate";
 import { requestBody, UNKNOWN } from "../engine/values";
@@ -111,7 +111,7 @@ export function membershipDefinition<K extends OwnerKind>(kind: K, name: string)
     try {
       return await memberRequests.get(ctx.client, memberOf(ownerPath, userId));
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404 && error.notFoundSubject === "Member") return undefined;
+      if (isNoMembership(error)) return undefined;
       throw error;
     }
   };
@@ -147,7 +147,6 @@ export function membershipDefinition<K extends OwnerKind>(kind: K, name: string)
     },
     terraform: [{ type: `gitlab_${kind}_membership`, target: (id) => terraformMembership(kind, id) }],
     idForm: idFormOf,
-    notFoundSubject: "Member",
     schema,
     outputs: {
       /** The member's numeric user id. */

@@ -21,12 +21,15 @@ import { field } from "../api/fields";
 import { parsedId } from "../api/id-form";
 import { ownerReference } from "../api/owner";
 import {
+  LEVELS_IN_PLACE,
   protectedBranchId,
   protectedBranchIdForm,
+  protectedBranchReadNeeds,
   protectedBranchRequests,
   protectedBranchesOf,
   protectedRefNeeds,
   refAccessLevel,
+  refLevelInWords,
   refLevelNumber,
   roleEntries,
   roleLevelOf,
@@ -155,6 +158,23 @@ function patchBody(args: Inputs, live: ProtectedBranchLive): Record<string, unkn
   return body;
 }
 
+/**
+ * The role levels a PATCH asked for that its answer does not show: a server
+ * that does not change levels in place (below Premium, as the API's
+ * documentation says) answers 200 and leaves them; the update fails, naming
+ * each, rather than recording a change the server did not make.
+ */
+function levelsLeft(args: Inputs, asked: Record<string, unknown>, answer: ProtectedBranchLive): string[] {
+  return (["push", "merge", "unprotect"] as const).flatMap((kind) => {
+    const list = answer[LISTS[kind]] as RefAccess[] | undefined;
+    if (asked[`allowed_to_${kind}`] === undefined || list === undefined) return [];
+    const property = PEOPLE[kind].level;
+    const wanted = refLevelNumber(args[property]);
+    const shown = roleLevelOf(list);
+    return shown === wanted ? [] : [`${property}: the server kept ${refLevelInWords(shown)} where ${refLevelInWords(wanted)} was asked: ${LEVELS_IN_PLACE}; on this server, replace the rule to change it (\`pulumi up --replace\`), which unprotects the branch between its removal and its new protection`];
+  });
+}
+
 const findRule = (ctx: EngineContext, args: Inputs) =>
   protectedBranchRequests.find(ctx.client, protectedBranchesOf(args.project), { search: args.name }, (rule) => rule.name === args.name);
 
@@ -200,8 +220,9 @@ export const protectedBranchDefinition = defineObjectResource({
     unprotectAccessLevels: { value: (live: ProtectedBranchLive) => live.unprotect_access_levels ?? [], derivedFrom: [] },
   },
   // The rule exists when its name is protected already: the default branch is, from the project's creation.
-  needs: (args, operation) => ({
+  needs: (args, operation) => operation === "read" ? protectedBranchReadNeeds(args) : ({
     ...protectedRefNeeds(args),
+    ...(operation === "update" ? { tier: "premium" as const, tierFor: { properties: ["pushAccessLevel", "mergeAccessLevel", "unprotectAccessLevel"], what: LEVELS_IN_PLACE } } : {}),
     // On Premium and Ultimate, unprotecting also needs what the rule's unprotect level names (`unprotection_restrictions`).
     ...(operation === "delete" ? { phrase: "at least the Maintainer role (on Premium and Ultimate, also the role the rule's unprotectAccessLevel names)" } : {}),
     unique: {
@@ -228,7 +249,11 @@ export const protectedBranchDefinition = defineObjectResource({
     const path = parseId(id).path;
     const live = await protectedBranchRequests.get(ctx.client, path);
     const body = patchBody(args, live);
-    return Object.keys(body).length === 0 ? live : protectedBranchRequests.patch(ctx.client, path, body);
+    if (Object.keys(body).length === 0) return live;
+    const answer = await protectedBranchRequests.patch(ctx.client, path, body);
+    const left = levelsLeft(args, body, answer);
+    if (left.length > 0) throw new Error(left.join("; "));
+    return answer;
   },
 
   async delete(ctx, id) {

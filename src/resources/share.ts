@@ -82,6 +82,7 @@ export function shareDefinition<K extends OwnerKind>(kind: K, name: string, terr
     },
     terraform: [{ type: terraformType, target: (id) => terraformShare(kind, id) }],
     idForm: form,
+    notFoundSubject: "Group Link",
     schema,
     outputs: {
       /** The invited group's numeric id. */

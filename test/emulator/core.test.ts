@@ -149,18 +149,20 @@ describe("routing", () => {
 });
 
 describe("redirects after a rename", () => {
-  it("answers 301 with the new path encoded in Location for a renamed project", async () => {
+  const projectId = (fullPath: string) => server.emulator.state.projectByFullPath(fullPath)!.id;
+
+  it("answers 301 with the project's numeric id in Location for a renamed project (`url_with_project_id`)", async () => {
     const result = await call(server.emulator, "/projects/acme%2Fwebsite/badges?name=x");
     expect(result.status).toBe(301);
-    expect(result.headers.get("location")).toBe(`${server.emulator.apiUrl}/projects/acme%2Fweb/badges?name=x`);
+    expect(result.headers.get("location")).toBe(`${server.emulator.apiUrl}/projects/${projectId("acme/web")}/badges?name=x`);
   });
 
-  it("redirects a renamed group and the projects below it", async () => {
+  it("redirects the projects below a renamed group, but not the group itself: `find_group` follows no redirect (404)", async () => {
     const group = await call(server.emulator, "/groups/acme-corp");
-    expect(group.status).toBe(301);
-    expect(group.headers.get("location")).toBe(`${server.emulator.apiUrl}/groups/acme`);
+    expect(group).toMatchObject({ status: 404, body: { message: "404 Group Not Found" } });
+    expect(group.headers.get("location")).toBeNull();
     const project = await call(server.emulator, "/projects/acme-corp%2Fapi");
-    expect(project.headers.get("location")).toBe(`${server.emulator.apiUrl}/projects/acme%2Fapi`);
+    expect(project.headers.get("location")).toBe(`${server.emulator.apiUrl}/projects/${projectId("acme/api")}`);
   });
 
   it("refuses a write through a project's former path (its own or its group's) with 405, and changes nothing", async () => {

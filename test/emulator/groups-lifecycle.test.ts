@@ -74,21 +74,24 @@ describe("a self-managed instance", () => {
 });
 
 describe("rename and transfer", () => {
-  it("a new path leaves the old one answering (301 to the new)", async () => {
+  it("a new path: the groups API no longer finds the group by the old one (404), a project below it still is", async () => {
     const created = await post("/groups", { name: "Old", path: "old-name", parent_id: await idOf("acme") });
+    const project = await post("/projects", { path: "inside", namespace_id: created.body.id });
     await call(server.emulator, `/groups/${created.body.id}`, { method: "PUT", body: { path: "new-name" } });
     const old = await call(server.emulator, `/groups/${encodeURIComponent("acme/old-name")}`);
-    expect(old.status).toBe(301);
-    expect(old.headers.get("location")).toContain("acme%2Fnew-name");
+    expect(old).toMatchObject({ status: 404, body: { message: "404 Group Not Found" } });
+    const below = await call(server.emulator, `/projects/${encodeURIComponent("acme/old-name/inside")}`);
+    expect(below.status).toBe(301);
+    expect(below.headers.get("location")).toContain(`/projects/${project.body.id}`);
   });
 
-  it("moves a group under another, lowers what is more visible than the new parent, and leaves a redirect", async () => {
+  it("moves a group under another, lowers what is more visible than the new parent; the old path is not found", async () => {
     const beta = await idOf("beta");
     const moving = await post("/groups", { name: "Mover", path: "mover", parent_id: beta, visibility: "public" });
     const moved = await post(`/groups/${moving.body.id}/transfer`, { group_id: await idOf("acme") });
     expect(moved.status).toBe(201);
     expect(moved.body).toMatchObject({ full_path: "acme/mover", visibility: "private" });
-    expect((await call(server.emulator, `/groups/${encodeURIComponent("beta/mover")}`)).status).toBe(301);
+    expect((await call(server.emulator, `/groups/${encodeURIComponent("beta/mover")}`)).status).toBe(404);
     // To the top level: no group_id.
     expect((await post(`/groups/${moving.body.id}/transfer`, {})).body).toMatchObject({ full_path: "mover", parent_id: null });
   });

@@ -26,11 +26,13 @@ describe("listing members", () => {
     ]);
   });
 
-  it("answers one direct member, and 404 Member Not Found for an inherited one", async () => {
+  it("answers one direct member, and for an inherited one ActiveRecord's 404, which names nothing (`find_by!`)", async () => {
     const found = await call(server.emulator, `${INFRA}/members/${idOf("dev")}`, { as: "dev" });
     expect(found.body).toMatchObject({ username: "dev", access_level: 40 });
     const inherited = await call(server.emulator, `${INFRA}/members/${idOf("alice")}`, { as: "dev" });
-    expect(inherited).toMatchObject({ status: 404, body: { message: "404 Member Not Found" } });
+    expect(inherited).toMatchObject({ status: 404, body: { message: "404 Not found" } });
+    const none = await call(server.emulator, `${ACME}/members/all/${idOf("outsider")}`, { as: "alice" });
+    expect(none).toMatchObject({ status: 404, body: { message: "404 Not found" } });
   });
 
   it("hides the members of a source the caller cannot see", async () => {

@@ -4,7 +4,10 @@
  * the README commit, renames and transfers leaving redirects, archiving
  * (writes refused), delayed deletion, restore and removal for good.
  */
+import * as fs from "node:fs";
+import * as git from "isomorphic-git";
 import { describe, expect, it } from "vitest";
+import { repositoryOf } from "../../src/emulator/areas/repository/model";
 import { defaultSeed } from "../../src/emulator/seeds/default";
 import { call, useEmulator } from "./helpers";
 
@@ -90,6 +93,34 @@ describe("POST /projects", () => {
   });
 });
 
+describe("statistics", () => {
+  const statisticsOf = async (id: number | string) => (await call(server.emulator, `/projects/${id}?statistics=true`, { as: "alice" })).body.statistics;
+
+  it("counts the default branch's commits and the repository's bytes from the repository itself", async () => {
+    const web = server.emulator.state.projectByFullPath("acme/web")!;
+    const repo = await repositoryOf(server.emulator.state, web);
+    const commits = await git.log({ fs, gitdir: repo.gitdir, ref: web.defaultBranch });
+    expect((await statisticsOf(web.id)).commit_count).toBe(commits.length);
+
+    const acme = (await call(server.emulator, "/groups/acme")).body;
+    const empty = (await post("/projects", { path: "counted-empty", namespace_id: acme.id })).body;
+    expect(await statisticsOf(empty.id)).toMatchObject({ commit_count: 0, repository_size: 0, storage_size: 0 });
+    const made = (await post("/projects", { path: "counted", namespace_id: acme.id, initialize_with_readme: true })).body;
+    const first = await statisticsOf(made.id);
+    expect(first.commit_count).toBe(1);
+    expect(first.repository_size).toBeGreaterThan(0);
+    const commit = await post(`/projects/${made.id}/repository/commits`, { branch: "main", commit_message: "Add notes", actions: [{ action: "create", file_path: "NOTES.md", content: "notes\n" }] });
+    expect(commit.status).toBe(201);
+    const second = await statisticsOf(made.id);
+    expect(second.commit_count).toBe(2);
+    expect(second.repository_size).toBeGreaterThan(first.repository_size);
+    expect(second.storage_size).toBe(second.repository_size);
+    // Another branch's commits are not the default branch's.
+    await post(`/projects/${made.id}/repository/commits`, { branch: "topic", start_branch: "main", commit_message: "Topic", actions: [{ action: "create", file_path: "T.md", content: "t\n" }] });
+    expect((await statisticsOf(made.id)).commit_count).toBe(2);
+  });
+});
+
 describe("rename and transfer", () => {
   it("a path change renames in place: the old path redirects reads and refuses writes", async () => {
     const acme = (await call(server.emulator, "/groups/acme")).body;
@@ -100,7 +131,7 @@ describe("rename and transfer", () => {
     expect(renamed.body.path_with_namespace).toBe("acme/new-name");
     const old = await call(server.emulator, "/projects/acme%2Fold-name", { as: "alice" });
     expect(old.status).toBe(301);
-    expect(old.headers.get("location")).toContain("/projects/acme%2Fnew-name");
+    expect(old.headers.get("location")).toBe(`${server.emulator.apiUrl}/projects/${made.id}`);
     expect((await put("/projects/acme%2Fold-name", { description: "x" })).status).toBe(405);
   });
 

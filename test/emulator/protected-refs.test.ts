@@ -42,9 +42,11 @@ describe("the default branch", () => {
 });
 
 describe("POST, GET, PATCH, DELETE /projects/:id/protected_branches", () => {
-  it("needs Maintainer: a Developer 403, an outsider 404, anonymous 401", async () => {
+  it("reading needs the code (`authorize_read_code!`: a Developer reads, a Guest of a private project 403), writing Maintainer; an outsider 404, anonymous 401", async () => {
     const { emulator } = server;
-    expect((await call(emulator, `${WEB}/protected_branches`, { as: "dev" })).status).toBe(403);
+    expect((await call(emulator, `${WEB}/protected_branches`, { as: "dev" })).status).toBe(200);
+    expect((await call(emulator, `${WEB}/protected_branches/main`, { as: "dev" })).status).toBe(200);
+    expect((await call(emulator, `${WEB}/protected_branches`, { as: "guest" })).status).toBe(403);
     expect((await post(emulator, `${WEB}/protected_branches`, { name: "x" }, "dev")).status).toBe(403);
     expect((await call(emulator, `${WEB}/protected_branches`, { as: "outsider" })).status).toBe(404);
     expect((await call(emulator, `${WEB}/protected_branches`, { as: null })).status).toBe(401);
@@ -102,6 +104,15 @@ describe("POST, GET, PATCH, DELETE /projects/:id/protected_branches", () => {
     });
     const free = await post(emulator, `${SITE}/protected_branches`, { name: "people", allowed_to_push: [{ user_id: outsider }], push_access_level: 40, code_owner_approval_required: true }, "alice");
     expect(free.body).toMatchObject({ push_access_levels: [{ access_level: 40 }], code_owner_approval_required: false });
+  });
+
+  it("a PATCH changes levels on Premium and Ultimate only (doc/api/protected_branches.md): on Free it keeps them, and takes allow_force_push", async () => {
+    const { emulator } = server;
+    const made = await post(emulator, `${SITE}/protected_branches`, { name: "free-levels", merge_access_level: 40 }, "alice");
+    const entry = made.body.merge_access_levels[0].id as number;
+    const patched = await patch(emulator, `${SITE}/protected_branches/free-levels`, { allow_force_push: true, allowed_to_merge: [{ id: entry, access_level: 30 }] }, "alice");
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ allow_force_push: true, merge_access_levels: [{ id: entry, access_level: 40 }] });
   });
 
   it("DELETE unprotects (204); on Premium only whom the unprotect levels let in", async () => {

@@ -120,7 +120,7 @@ describe("group and project access tokens", () => {
         status: 400,
         body: { message: "400 Bad request - Failed to find bot user" },
       });
-      expect(await call(emulator, path("groups", "acme", "/999"), { as: "alice" })).toMatchObject({ status: 404, body: { message: "404 group Access Token Not Found" } });
+      expect(await call(emulator, path("groups", "acme", "/999"), { as: "alice" })).toMatchObject({ status: 404, body: { message: "404 Could not find group access token with token_id: 999 Not Found" } });
     }));
 
   it("an expired token stops authenticating when its date comes", () =>

@@ -42,6 +42,8 @@ describe("sharing a project with a group", () => {
     now = Date.parse("2026-12-06T12:00:00Z");
     expect((await call(server.emulator, `/projects/acme%2Fapi/share/${groupId("beta")}`, { as: "alice", method: "DELETE" })).status).toBe(204);
     expect((await call(server.emulator, `/projects/acme%2Fapi/members/all/${outsider}`, { as: "alice" })).status).toBe(404);
+    // `not_found!('Group Link')` for a share there is not.
+    expect(await call(server.emulator, `/projects/acme%2Fapi/share/${groupId("beta")}`, { as: "alice", method: "DELETE" })).toMatchObject({ status: 404, body: { message: "404 Group Link Not Found" } });
   });
 });
 

@@ -8,6 +8,7 @@
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiPath, providers, type ClientClock } from "pulumi-platform";
+import { credentialsStore } from "pulumi-platform/emulator";
 import { useClientClock, useEmulator } from "../support";
 
 /** One clock for the clients and the emulator, moved by the tests. */
@@ -130,6 +131,15 @@ describe("rotation", () => {
     const made = await create(projectToken, declared);
     await server.as().delete(apiPath`/projects/${"acme/web"}/access_tokens/${String(made.outs.tokenId)}`);
     expect(await projectToken.read(made.id, made.outs)).toEqual({ id: "" });
+  });
+
+  it("a token the server no longer has (its bot deleted) is gone: the 404 names the token by its id, not its owner", async () => {
+    const declared = { project: "acme/web", name: "bot-deleted", scopes: ["api"], expiresAt: "2027-02-01" };
+    const made = await create(projectToken, declared);
+    const store = credentialsStore.of(server.emulator.state);
+    store.tokens = store.tokens.filter((token) => token.id !== made.outs.tokenId);
+    expect(await projectToken.read(made.id, made.outs)).toEqual({ id: "" });
+    await expect(projectToken.delete(made.id, made.outs)).resolves.toBeUndefined();
   });
 
   it("a token expired outside the program: the refresh reads it inactive (drift), and the next up rotates it", async () => {

@@ -141,7 +141,7 @@ describe("lifecycle", () => {
     await group.delete(id, {});
   });
 
-  it("a new path is an update that renames in place; the old path still answers", async () => {
+  it("a new path is an update that renames in place; the groups API answers the old path 404, as real servers do", async () => {
     const { id, inputs: olds, outs } = await createGroup();
     const news = (await group.check(olds, { ...olds, path: `${olds.path}-renamed` })).inputs;
     const diff = await group.diff(id, { ...olds, ...outs }, news);
@@ -149,7 +149,8 @@ describe("lifecycle", () => {
     expect(diff.changes).toBe(true);
     const updated = await group.update(id, { ...olds, ...outs }, news);
     expect(updated.outs).toMatchObject({ fullPath: `acme/${olds.path}-renamed` });
-    expect((await live(`acme/${olds.path}`)).full_path).toBe(`acme/${olds.path}-renamed`);
+    await expect(live(`acme/${olds.path}`)).rejects.toThrow(/404 Group Not Found/);
+    expect((await live(`acme/${olds.path}-renamed`)).id).toBe(outs.groupId);
     await group.delete(id, {});
   });
 

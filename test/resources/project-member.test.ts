@@ -102,6 +102,17 @@ describe("the server's rules, refused at preview", () => {
     expect(await previewFailures("maintainer", {}, { project: "acme/web", user, accessLevel: "maintainer" })).toEqual([]);
   });
 
+  it("a token's user with no role at all on the owner (the server's 404 names nothing) is refused, naming the role", async () => {
+    const failures = await previewFailures("outsider", {}, { project: "beta/site", user: newUser(), accessLevel: "guest" });
+    expect(failures.join("\n")).toMatch(/^project: .*Maintainer.*project beta\/site/);
+  });
+
+  it("adoptExisting makes the membership where the user has none (the server's 404 for no membership names nothing)", async () => {
+    const user = newUser();
+    const { outs } = await create({ project: "acme/web", user, accessLevel: "reporter", adoptExisting: true });
+    expect(outs).toMatchObject({ username: user, accessLevel: "reporter" });
+  });
+
   it("an expiry in the past is refused, as the server refuses it", async () => {
     expect(await previewFailures("alice", {}, { project: "acme/web", user: newUser(), accessLevel: "guest", expiresAt: "2020-01-01" })).toEqual([
       "expiresAt: 2020-01-01 is in the past: the server refuses a membership that has already ended",

@@ -40,6 +40,8 @@ describe("ProjectShare", () => {
     expect(await projectShare.diff(made.id, made.outs!, { ...checked.inputs, groupAccess: "developer" })).toMatchObject({ changes: true, replaces: ["groupAccess"], deleteBeforeReplace: true });
     await projectShare.delete(made.id, made.outs!);
     await expect(server.as().get(`/projects/acme%2Fapi/members/all/${userId("outsider")}`)).rejects.toThrow(/404/);
+    // Removed already (outside the program, or by an earlier delete whose answer was lost): the server's `404 Group Link Not Found` is the share itself.
+    await expect(projectShare.delete(made.id, made.outs!)).resolves.toBeUndefined();
   });
 
   it("the preview refuses a share above the sharer's role, a missing group and a locked one, each named", async () => {

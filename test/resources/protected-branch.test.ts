@@ -10,6 +10,7 @@ import { apiPath, providers } from "pulumi-platform";
 import { PlatformClient } from "../../src/client";
 import { readEstate } from "../../src/import/read";
 import { useEmulator } from "../support";
+import { previewStepFailures } from "./membership-support";
 
 const server = useEmulator();
 const rule = providers.ProtectedBranch;
@@ -207,6 +208,23 @@ describe("at preview", () => {
       expect(await reasonsOf(inputs({ usersAllowedToPush: ["dev"] }))).toEqual([expect.stringMatching(/^usersAllowedToPush\.0: /)]);
     });
     expect(requests).toEqual([]);
+  });
+
+  it("changing a level in place is Premium and Ultimate only (the API's PATCH takes levels there only): a Free project's preview names the tier, a server that keeps the level fails the update", async () => {
+    await server.configureProviders("alice");
+    try {
+      const { id, inputs: declared, outs } = await createRule({ project: "beta/site" });
+      const merged = { ...declared, mergeAccessLevel: "developer" };
+      expect((await previewStepFailures(server, rule, "alice", id, outs, merged)).join("\n")).toMatch(/^mergeAccessLevel: .*Premium.*changing a protected branch's access levels in place/);
+      // Force push is the PATCH's on every tier.
+      expect(await previewStepFailures(server, rule, "alice", id, outs, { ...declared, allowForcePush: true })).toEqual([]);
+      await server.configureProviders("alice");
+      await expect(rule.update(id, outs, merged)).rejects.toThrow(/mergeAccessLevel: the server kept Maintainers and above where Developers and above was asked/);
+      expect((await live(id)).merge_access_levels).toMatchObject([{ access_level: 40 }]);
+      await rule.delete(id, outs);
+    } finally {
+      await server.configureProviders();
+    }
   });
 
   it("a Developer is refused naming the Maintainer role; Premium inputs on a Free project name the tier", async () => {

@@ -28,8 +28,9 @@
  *   higher than the user`; an unknown token 401 (404 to an administrator).
  * - `DELETE .../access_tokens/:token_id`: 204; the token revoked and its bot
  *   no longer a member; again: 400 `Failed to find bot user`.
- * - GET one: 404 `404 <source> Access Token Not Found` for a token that is not
- *   the source's. Listed and read tokens never show the token itself.
+ * - GET one and DELETE: 404 `404 Could not find <source> access token with
+ *   token_id: <id> Not Found` (`not_found!` with that sentence) for a token
+ *   that is not the source's. Listed and read tokens never show the token itself.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { hasGroupAccess, hasProjectAccess, groupAccessLevel, projectAccessLevel } from "../../access";
@@ -142,7 +143,8 @@ const idParams = { id: { type: "string", required: true }, token_id: { type: "st
 
 function routesOf(type: SourceType): RouteDefinition[] {
   const base = `/${type}s/:id/access_tokens`;
-  const label = `${type} Access Token`;
+  /** `not_found!`'s subject for a token the source does not have. */
+  const missing = (tokenId: string) => notFound(`Could not find ${type} access token with token_id: ${tokenId}`);
 
   const list = route("GET", base, { paginated: true, params: inventoryParams }, (ctx) => {
     requireUser(ctx);
@@ -157,7 +159,7 @@ function routesOf(type: SourceType): RouteDefinition[] {
     const source = sourceOf(ctx, type);
     if (!mayManage(ctx.state, ctx.user, source)) throw unauthorized();
     const record = ownToken(ctx.state, source, ctx.params.token_id);
-    if (!record) throw notFound(label);
+    if (!record) throw missing(ctx.params.token_id);
     return ok(presentResourceAccessToken(ctx.state, record));
   });
 
@@ -236,7 +238,7 @@ function routesOf(type: SourceType): RouteDefinition[] {
     const caller = requireUser(ctx);
     const source = sourceOf(ctx, type);
     const record = ownToken(state, source, ctx.params.token_id);
-    if (!record) throw notFound(label);
+    if (!record) throw missing(ctx.params.token_id);
     const bot = record.userId === null ? undefined : state.userById(record.userId);
     if (!mayManage(state, user, source)) throw badRequest(`${caller.name} cannot delete ${bot?.name ?? record.name}`);
     if (!bot || !(String(bot.id) in source.record.members)) throw badRequest("Failed to find bot user");

@@ -5,7 +5,7 @@
  * `/members/:user_id`, `/members/all/:user_id`, and `POST`, `PUT`, `DELETE`. What it follows is in the emulator's README.
  */
 import { groupAccessLevel, projectAccessLevel } from "../../access";
-import { ApiError, forbidden, notFound, validationError } from "../../errors";
+import { ApiError, forbidden, notFound, recordNotFound, validationError } from "../../errors";
 import { findGroup, findProject } from "../../lookup";
 import { created, noContent, ok, paginate, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, type EmulatorState, type Group, type User } from "../../state";
@@ -125,7 +125,7 @@ const oneParams = { id: { type: "string", required: true }, user_id: { type: "in
 function directMember(ctx: RequestContext<{ user_id: number }>, source: Source): { user: User; level: number } {
   const level = membersOfSource(source)[String(ctx.params.user_id)];
   const user = ctx.state.userById(ctx.params.user_id);
-  if (level === undefined || !user) throw notFound("Member");
+  if (level === undefined || !user) throw recordNotFound();
   return { user, level };
 }
 
@@ -144,7 +144,7 @@ function getInheritedRoute(kind: SourceKind): RouteDefinition {
     requireUser(ctx);
     const source = sourceOf(ctx, kind);
     const entry = withInherited(ctx.state, source).find(({ user }) => user.id === ctx.params.user_id);
-    if (!entry) throw notFound("Member");
+    if (!entry) throw recordNotFound();
     return ok(presentMember(ctx.state, entry.source, entry.user, entry.level));
   });
 }

@@ -91,7 +91,7 @@ function sortValue(state: EmulatorState, project: Project, orderBy: OrderBy): st
     case "star_count":
       return starsOfProject(state, project).length;
     default:
-      return projectStatistics(project)[orderBy] ?? 0;
+      return projectStatistics(project)?.[orderBy] ?? 0;
   }
 }
 

@@ -4,7 +4,6 @@
  * (`Entities::BasicProjectDetails`, for anonymous and `simple` lists), and
  * `projectDetailsStore`, what the core model of a project lacks.
  */
-import { createHash } from "node:crypto";
 import { groupAccessLevel, hasProjectAccess } from "../../access";
 import { containerRegistryStore, registryAccessLevelOf, registryHost } from "../container-registry/model";
 import { AccessLevel, defineStore, type EmulatorState, type Project, type User } from "../../state";
@@ -112,17 +111,20 @@ export function projectDetails(state: EmulatorState, project: Project): ProjectD
   return byProject[String(project.id)]!;
 }
 
-/** A number derived from the project's path, the same on every start (sizes and counts the emulator does not model). */
-function derived(project: Project, salt: string, modulo: number): number {
-  return Number.parseInt(createHash("sha1").update(`${salt}:${project.id}:${project.path}`).digest("hex").slice(0, 8), 16) % modulo;
-}
-
-/** `Entities::ProjectStatistics`: commits and sizes in bytes; an empty repository has none. */
-export function projectStatistics(project: Project): Record<string, number> {
-  const empty = project.lastCommitSha === null;
-  const repositorySize = empty ? 0 : 1_000_000 + derived(project, "repository", 50_000_000);
+/**
+ * `Entities::ProjectStatistics`, counted from the project's repository: the
+ * commits of its default branch and its size on disk in bytes (an empty
+ * repository has none); undefined while the repository has not been read
+ * (the emulator does not claim what it has not counted). The rest of what
+ * the emulator holds no files for (wiki, LFS, artifacts, packages, uploads,
+ * registry images) is 0.
+ */
+export function projectStatistics(project: Project): Record<string, number> | undefined {
+  const counted = project.lastCommitSha === null ? { commitCount: 0, repositorySize: 0 } : project.repositoryStatistics;
+  if (!counted) return undefined;
+  const repositorySize = counted.repositorySize;
   return {
-    commit_count: empty ? 0 : 1 + derived(project, "commits", 2_000),
+    commit_count: counted.commitCount,
     storage_size: repositorySize,
     repository_size: repositorySize,
     wiki_size: 0,
@@ -273,7 +275,8 @@ export function presentProject(state: EmulatorState, project: Project, viewer: P
     ...(state.instance.enterprise ? { marked_for_deletion_at: markedForDeletionOn(details), marked_for_deletion_on: markedForDeletionOn(details) } : {}),
     autoclose_referenced_issues: true,
   };
-  if (viewer.statistics && hasProjectAccess(state, viewer.user, project, AccessLevel.Reporter)) body.statistics = projectStatistics(project);
+  const statistics = viewer.statistics && hasProjectAccess(state, viewer.user, project, AccessLevel.Reporter) ? projectStatistics(project) : undefined;
+  if (statistics) body.statistics = statistics;
   if (viewer.user && viewer.withAccess) {
     const direct = project.members[String(viewer.user.id)];
     const inherited = groupAccessLevel(state, viewer.user, state.namespaceOf(project));

@@ -1,7 +1,8 @@
 /**
  * `/projects/:id/protected_branches` and `/projects/:id/protected_tags`
- * (lib/api/protected_branches.rb, lib/api/protected_tags.rb): every route
- * needs `admin_project` (Maintainer); what each answers and refuses is in the
+ * (lib/api/protected_branches.rb, lib/api/protected_tags.rb): reading a
+ * project's protected branches needs to read its code, every other route
+ * `admin_project` (Maintainer); what each answers and refuses is in the
  * emulator's README ("Protected branches and tags").
  */
 import { hasProjectAccess, projectAccessLevel } from "../../access";
@@ -11,6 +12,7 @@ import { findProject } from "../../lookup";
 import { created, noContent, ok, paginate, requireUser, route, type RequestContext, type RouteDefinition } from "../../router";
 import { AccessLevel, type EmulatorState, type Project } from "../../state";
 import { keyPushesTo } from "../deploy-keys/model";
+import { canReadCode } from "../repository/access";
 import { presentBranchRule, presentTagRule } from "./present";
 import {
   REF_ACCESS_LEVELS,
@@ -42,6 +44,14 @@ function administeredProject(ctx: RequestContext<unknown>): Project {
   const user = requireUser(ctx);
   const project = findProject(ctx);
   if (!hasProjectAccess(ctx.state, user, project, AccessLevel.Maintainer)) throw forbidden();
+  return project;
+}
+
+/** The project, if the caller may read its code (`authorize_read_code!`): 404 when hidden, 403 otherwise. */
+function readableProject(ctx: RequestContext<unknown>): Project {
+  requireUser(ctx);
+  const project = findProject(ctx);
+  if (!canReadCode(ctx.state, ctx.user, project)) throw forbidden();
   return project;
 }
 
@@ -155,16 +165,24 @@ const branchAccessParams = {
 /** `code_owner_approval_required` takes effect on Premium and Ultimate (`code_owner_approval_required` licence). */
 const codeOwnersLicensed = usersAndGroupsLicensed;
 
+/**
+ * A PATCH's `allowed_to_push`, `allowed_to_merge` and `allowed_to_unprotect`
+ * are Premium and Ultimate only (doc/api/protected_branches.md; the
+ * Community Edition does not declare them): below, they are not read, and the
+ * rule keeps its levels.
+ */
+const levelsInPlaceLicensed = usersAndGroupsLicensed;
+
 const protectedBranchRoutes: readonly RouteDefinition[] = [
   route("GET", BRANCHES, { params: { ...idParam, search: { type: "string" } }, paginated: true }, (ctx) => {
-    const project = administeredProject(ctx);
+    const project = readableProject(ctx);
     const search = ctx.params.search?.toLowerCase();
     const rules = branchRulesOf(ctx.state, project).filter((rule) => search === undefined || rule.name.toLowerCase().includes(search));
     return paginate(ctx, rules, { present: (rule) => presentBranchRule(ctx.state, project, rule) });
   }),
 
   route("GET", ONE_BRANCH, { params: { ...idParam, ...nameParam } }, (ctx) => {
-    const project = administeredProject(ctx);
+    const project = readableProject(ctx);
     return ok(presentBranchRule(ctx.state, project, findBranchRule(ctx.state, project, ctx.params.name)));
   }),
 
@@ -208,9 +226,11 @@ const protectedBranchRoutes: readonly RouteDefinition[] = [
     const { params, state } = ctx;
     const rule = findBranchRule(state, project, params.name);
     const errors: string[] = [];
-    const push = applyEntries(state, project, rule.push, readEntries(params.allowed_to_push, "allowed_to_push", REF_ACCESS_LEVELS), "push", SEQUENCES.push, errors);
-    const merge = applyEntries(state, project, rule.merge, readEntries(params.allowed_to_merge, "allowed_to_merge", REF_ACCESS_LEVELS), "merge", SEQUENCES.merge, errors);
-    const unprotect = applyEntries(state, project, rule.unprotect, readEntries(params.allowed_to_unprotect, "allowed_to_unprotect", unprotectLevel.values), "unprotect", SEQUENCES.unprotect, errors);
+    const licensed = levelsInPlaceLicensed(state, project);
+    const entriesOf = (list: Record<string, unknown>[] | undefined, param: string, allowed: readonly number[]) => (licensed ? readEntries(list, param, allowed) : []);
+    const push = applyEntries(state, project, rule.push, entriesOf(params.allowed_to_push, "allowed_to_push", REF_ACCESS_LEVELS), "push", SEQUENCES.push, errors);
+    const merge = applyEntries(state, project, rule.merge, entriesOf(params.allowed_to_merge, "allowed_to_merge", REF_ACCESS_LEVELS), "merge", SEQUENCES.merge, errors);
+    const unprotect = applyEntries(state, project, rule.unprotect, entriesOf(params.allowed_to_unprotect, "allowed_to_unprotect", unprotectLevel.values), "unprotect", SEQUENCES.unprotect, errors);
     if (errors.length > 0) throw invalid(errors);
     // One update: the rule is never without its protection in between.
     Object.assign(rule, { push, merge, unprotect });

@@ -3,6 +3,16 @@ import { projectAccessLevel } from "../../access";
 import { AccessLevel, type EmulatorState, type Project, type User } from "../../state";
 import { canForcePushBranch, canMergeToBranch, canPushToBranch } from "../protected-refs/model";
 
+/** `read_code` (`download_code`): public code for anyone, internal for every signed-in user, private for Reporters and above; administrators always. */
+export function canReadCode(state: EmulatorState, user: User | null, project: Project): boolean {
+  return (
+    user?.isAdmin === true ||
+    project.visibility === "public" ||
+    (project.visibility === "internal" && user !== null) ||
+    projectAccessLevel(state, user, project) >= AccessLevel.Reporter
+  );
+}
+
 /** `push_code` on the project: Developer and above, or an administrator. */
 export function canPushCode(state: EmulatorState, user: User | null, project: Project): boolean {
   if (!user) return false;

@@ -43,10 +43,10 @@
  */
 import * as fs from "node:fs";
 import * as git from "isomorphic-git";
-import { projectAccessLevel } from "../../access";
 import { ApiError, forbidden, notFound, paramError, routeNotFound } from "../../errors";
 import { findProject } from "../../lookup";
 import { isKeysetRequest, pageUrl, readPerPage } from "../../pagination";
+import { canReadCode } from "./access";
 import { archiveKindOf, archiveStream } from "./archive";
 import { staysInRepository, trimSlashes } from "./paths";
 import {
@@ -54,7 +54,7 @@ import {
   type ProjectRepository,
 } from "./model";
 import { ok, paginate, route, type ApiResponse, type RequestContext, type RouteDefinition } from "../../router";
-import { AccessLevel, type EmulatorState, type Project } from "../../state";
+import type { EmulatorState, Project } from "../../state";
 
 // ---------------------------------------------------------------------------
 // Access and limits
@@ -65,12 +65,7 @@ import { AccessLevel, type EmulatorState, type Project } from "../../state";
  */
 export async function readableRepository(ctx: RequestContext<unknown>): Promise<{ project: Project; repo: ProjectRepository }> {
   const project = findProject(ctx);
-  const mayDownload =
-    ctx.user?.isAdmin === true ||
-    project.visibility === "public" ||
-    (project.visibility === "internal" && ctx.user !== null) ||
-    projectAccessLevel(ctx.state, ctx.user, project) >= AccessLevel.Reporter;
-  if (!mayDownload) throw forbidden();
+  if (!canReadCode(ctx.state, ctx.user, project)) throw forbidden();
   return { project, repo: await repositoryOf(ctx.state, project) };
 }
 

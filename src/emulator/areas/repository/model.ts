@@ -21,7 +21,9 @@
  * copied into the emulator's directory on first use, so starting many
  * emulators on one seed costs one build. After every write, the project's `lastCommitSha`,
  * `latestTag`, `branches` and `tags` (state.ts) are read back from the
- * repository, since badges and pipeline schedules read those.
+ * repository, since badges and pipeline schedules read those, and so are
+ * its statistics (`repositoryStatistics`: the default branch's commits, the
+ * size on disk), as real servers count them again after a push.
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
@@ -243,7 +245,7 @@ function cachedBuild(seed: RepositorySeed, project: Project): Promise<string> {
     const fromDisk = seed.directory !== undefined || seed.clone !== undefined;
     const gitdir = join(cacheDirectory(!fromDisk), `${key}.git`);
     build = buildInto(gitdir, seed, project).then(async () => {
-      snapshots.set(key, await readRefSnapshot(gitdir));
+      snapshots.set(key, await readRefSnapshot(gitdir, project.defaultBranch));
       return gitdir;
     });
     builds.set(key, build);
@@ -316,13 +318,19 @@ async function refreshProjectRefs(state: EmulatorState, project: Project): Promi
 // ---------------------------------------------------------------------------
 // Refs
 
-/** A repository's refs as the project mirrors them: branch heads, and tags with their commit's time. */
+/**
+ * A repository's refs as the project mirrors them: branch heads, and tags
+ * with their commit's time; and what its statistics count: the commits of
+ * the default branch and the repository's size on disk.
+ */
 export interface RefSnapshot {
   heads: Record<string, string>;
   tags: { name: string; sha: string; time: number }[];
+  commitCount: number;
+  repositorySize: number;
 }
 
-export async function readRefSnapshot(gitdir: string): Promise<RefSnapshot> {
+export async function readRefSnapshot(gitdir: string, defaultBranch: string): Promise<RefSnapshot> {
   const heads: Record<string, string> = {};
   for (const branch of await git.listBranches({ fs, gitdir })) {
     const sha = await tryResolve(gitdir, `refs/heads/${branch}`);
@@ -333,7 +341,52 @@ export async function readRefSnapshot(gitdir: string): Promise<RefSnapshot> {
     const sha = await resolveCommit(gitdir, `refs/tags/${name}`);
     if (sha) tags.push({ name, sha, time: (await git.readCommit({ fs, gitdir, oid: sha })).commit.committer.timestamp });
   }
-  return { heads, tags };
+  const head = heads[defaultBranch];
+  return { heads, tags, commitCount: head === undefined ? 0 : await commitCountOf(gitdir, head), repositorySize: sizeOnDisk(gitdir) };
+}
+
+/**
+ * The commits reachable from one, counted once per process: a commit's sha
+ * names its whole history, so the count is the same in every repository.
+ */
+const reachable = new Map<string, number>();
+
+async function commitCountOf(gitdir: string, head: string): Promise<number> {
+  const known = reachable.get(head);
+  if (known !== undefined) return known;
+  const parents = await parentsOf(gitdir, head);
+  const afterParent = parents.length === 0 ? 0 : parents.length === 1 ? reachable.get(parents[0]!) : undefined;
+  let count = afterParent === undefined ? 0 : afterParent + 1;
+  if (afterParent === undefined) {
+    const seen = new Set<string>([head]);
+    const pending = [...parents];
+    while (pending.length > 0) {
+      const oid = pending.pop()!;
+      if (seen.has(oid)) continue;
+      seen.add(oid);
+      pending.push(...(await parentsOf(gitdir, oid)));
+    }
+    count = seen.size;
+  }
+  reachable.set(head, count);
+  return count;
+}
+
+/** A commit's parents; none where the history stops (a shallow clone's boundary). */
+async function parentsOf(gitdir: string, oid: string): Promise<string[]> {
+  try {
+    return (await git.readCommit({ fs, gitdir, oid })).commit.parent;
+  } catch {
+    return [];
+  }
+}
+
+/** The bytes of every file of a repository's directory. */
+function sizeOnDisk(path: string): number {
+  const stat = fs.statSync(path, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.size;
+  return fs.readdirSync(path).reduce((total, name) => total + sizeOnDisk(join(path, name)), 0);
 }
 
 /**
@@ -352,10 +405,11 @@ export function applyRefSnapshot(project: Project, snapshot: RefSnapshot): void 
     if (!latest || time > latest.time || (time === latest.time && name === project.latestTag)) latest = { name, time };
   }
   project.latestTag = latest?.name ?? null;
+  project.repositoryStatistics = { commitCount: snapshot.commitCount, repositorySize: snapshot.repositorySize };
 }
 
 async function syncProjectRefs(project: Project, gitdir: string): Promise<void> {
-  applyRefSnapshot(project, await readRefSnapshot(gitdir));
+  applyRefSnapshot(project, await readRefSnapshot(gitdir, project.defaultBranch));
 }
 
 // ---------------------------------------------------------------------------

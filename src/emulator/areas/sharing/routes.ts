@@ -93,7 +93,7 @@ const shareProject = route("POST", "/projects/:id/share", { params: shareParams 
   return created(presentProjectLink(project.id, link));
 });
 
-/** `DELETE /:source/:id/share/:group_id`: the role that shares (Owner of a group, Maintainer of a project); `404 Not Found` for no such share. */
+/** `DELETE /:source/:id/share/:group_id`: the role that shares (Owner of a group, Maintainer of a project); `404 Group Link Not Found` for no such share. */
 function unshareRoute(kind: "group" | "project"): RouteDefinition {
   return route("DELETE", `/${kind}s/:id/share/:group_id`, { params: { id: { type: "string", required: true }, group_id: { type: "integer", required: true } } }, (ctx) => {
     const user = requireUser(ctx);
@@ -102,7 +102,7 @@ function unshareRoute(kind: "group" | "project"): RouteDefinition {
     const allowed = kind === "group" ? hasGroupAccess(state, user, owner as Group, AccessLevel.Owner) : hasProjectAccess(state, user, owner as Project, AccessLevel.Maintainer);
     if (!allowed) throw forbidden();
     const index = (owner.sharedWith ?? []).findIndex((link) => link.groupId === ctx.params.group_id);
-    if (index < 0) throw notFound();
+    if (index < 0) throw notFound("Group Link");
     owner.sharedWith!.splice(index, 1);
     return noContent();
   });
