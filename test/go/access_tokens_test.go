@@ -1,6 +1,7 @@
 package emulator_test
 
 import (
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -22,6 +23,10 @@ func TestProjectAccessTokens(t *testing.T) {
 		Name: ptr("go-client"), Description: ptr("made by the Go client"), Scopes: ptr([]string{"read_api"}), AccessLevel: ptr(gitlab.DeveloperPermissions), ExpiresAt: expires,
 	})
 	maintainer.decodes(t, resp, err, token)
+	revokesAfter := func(id int64) {
+		t.Cleanup(func() { _, _ = maintainer.ProjectAccessTokens.RevokeProjectAccessToken("acme/api", id) })
+	}
+	revokesAfter(token.ID)
 	if token.Token == "" || token.Name != "go-client" || token.AccessLevel != gitlab.DeveloperPermissions || !token.Active || token.Revoked || token.UserID == 0 ||
 		token.ExpiresAt == nil || token.ExpiresAt.String() != expires.String() || len(token.Scopes) != 1 {
 		t.Fatalf("token %+v", token)
@@ -52,7 +57,7 @@ func TestProjectAccessTokens(t *testing.T) {
 	web, resp, err := maintainer.ProjectAccessTokens.ListProjectAccessTokens("acme/web", nil)
 	maintainer.decodes(t, resp, err, web)
 	_, resp, err = maintainer.ProjectAccessTokens.GetProjectAccessToken("acme/api", web[0].ID)
-	maintainer.refused(t, resp, err, http.StatusNotFound, "404 project Access Token Not Found")
+	maintainer.refused(t, resp, err, http.StatusNotFound, fmt.Sprintf("404 Could not find project access token with token_id: %d Not Found", web[0].ID))
 
 	_, resp, err = maintainer.ProjectAccessTokens.CreateProjectAccessToken("acme/api", &gitlab.CreateProjectAccessTokenOptions{
 		Name: ptr("too strong"), Scopes: ptr([]string{"api"}), AccessLevel: ptr(gitlab.OwnerPermissions),
@@ -71,6 +76,7 @@ func TestProjectAccessTokens(t *testing.T) {
 	rotatedExpiry := isoDate(time.Now().AddDate(0, 2, 0))
 	rotated, resp, err := maintainer.ProjectAccessTokens.RotateProjectAccessToken("acme/api", token.ID, &gitlab.RotateProjectAccessTokenOptions{ExpiresAt: rotatedExpiry})
 	maintainer.decodes(t, resp, err, rotated)
+	revokesAfter(rotated.ID)
 	if rotated.ID == token.ID || rotated.Token == "" || rotated.Token == token.Token || rotated.UserID != token.UserID || rotated.Name != "go-client" || rotated.ExpiresAt.String() != rotatedExpiry.String() {
 		t.Fatalf("rotated %+v", rotated)
 	}
@@ -94,7 +100,7 @@ func TestProjectAccessTokens(t *testing.T) {
 		t.Fatalf("revoked %+v", revoked)
 	}
 	_, resp, err = maintainer.ProjectMembers.GetProjectMember("acme/api", token.UserID)
-	maintainer.refused(t, resp, err, http.StatusNotFound, "404 Member Not Found")
+	maintainer.refused(t, resp, err, http.StatusNotFound, "404 Not found")
 }
 
 // A group access token: its Owners make, rotate and revoke it.

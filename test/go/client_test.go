@@ -233,3 +233,42 @@ func userID(t *testing.T, username string) int64 {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// removesProjectAfter removes the project for good when the test ends, if the
+// test has not: a test that fails halfway leaves nothing for the others.
+func removesProjectAfter(t *testing.T, c *api, id int64) {
+	t.Cleanup(func() {
+		project, _, err := c.Projects.GetProject(id, nil)
+		if err != nil {
+			return
+		}
+		if project.MarkedForDeletionOn == nil {
+			if _, err := c.Projects.DeleteProject(id, nil); err != nil {
+				return
+			}
+			if project, _, err = c.Projects.GetProject(id, nil); err != nil {
+				return
+			}
+		}
+		_, _ = c.Projects.DeleteProject(id, &gitlab.DeleteProjectOptions{PermanentlyRemove: ptr(true), FullPath: ptr(project.PathWithNamespace)})
+	})
+}
+
+// removesGroupAfter removes the group for good when the test ends, if the test has not.
+func removesGroupAfter(t *testing.T, c *api, id int64) {
+	t.Cleanup(func() {
+		group, _, err := c.Groups.GetGroup(id, nil)
+		if err != nil {
+			return
+		}
+		if group.MarkedForDeletionOn == nil {
+			if _, err := c.Groups.DeleteGroup(id, nil); err != nil {
+				return
+			}
+			if group, _, err = c.Groups.GetGroup(id, nil); err != nil {
+				return
+			}
+		}
+		_, _ = c.Groups.DeleteGroup(id, &gitlab.DeleteGroupOptions{PermanentlyRemove: ptr(true), FullPath: ptr(group.FullPath)})
+	})
+}

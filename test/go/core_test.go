@@ -145,7 +145,7 @@ func TestAccessFacts(t *testing.T) {
 		t.Fatalf("outsider: %v", err)
 	}
 	_, resp, err = alice.GroupMembers.GetInheritedGroupMember("acme", outsiders[0].ID)
-	alice.refused(t, resp, err, http.StatusNotFound, "404 Member Not Found")
+	alice.refused(t, resp, err, http.StatusNotFound, "404 Not found")
 
 	namespace, resp, err := alice.Namespaces.GetNamespace("acme")
 	alice.decodes(t, resp, err, namespace)

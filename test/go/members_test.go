@@ -36,6 +36,7 @@ func TestGroupMembers(t *testing.T) {
 		UserID: ptr(outsiderID), AccessLevel: ptr(gitlab.ReporterPermissions), ExpiresAt: ptr(expires),
 	})
 	alice.decodes(t, resp, err, added)
+	t.Cleanup(func() { _, _ = alice.GroupMembers.RemoveGroupMember("acme/platform", outsiderID, nil) })
 	if added.ID != outsiderID || added.Username != "outsider" || added.AccessLevel != gitlab.ReporterPermissions ||
 		added.ExpiresAt == nil || added.ExpiresAt.String() != expires || added.CreatedBy == nil || added.CreatedBy.Username != "alice" || added.CreatedAt == nil {
 		t.Fatalf("added %+v", added)
@@ -64,7 +65,7 @@ func TestGroupMembers(t *testing.T) {
 	}
 	// A direct member only: dev's membership is acme's.
 	_, resp, err = alice.GroupMembers.GetGroupMember("acme/platform", devID)
-	alice.refused(t, resp, err, http.StatusNotFound, "404 Member Not Found")
+	alice.refused(t, resp, err, http.StatusNotFound, "404 Not found")
 	inherited, resp, err := alice.GroupMembers.GetInheritedGroupMember("acme/platform", devID)
 	alice.decodes(t, resp, err, inherited)
 	if inherited.AccessLevel != gitlab.DeveloperPermissions {
@@ -109,7 +110,7 @@ func TestGroupMembers(t *testing.T) {
 	resp, err = alice.GroupMembers.RemoveGroupMember("acme/platform", outsiderID, nil)
 	succeeds(t, resp, err, http.StatusNoContent)
 	_, resp, err = alice.GroupMembers.GetGroupMember("acme/platform", outsiderID)
-	alice.refused(t, resp, err, http.StatusNotFound, "404 Member Not Found")
+	alice.refused(t, resp, err, http.StatusNotFound, "404 Not found")
 	outsider := hosted(t, "outsider")
 	_, resp, err = outsider.Groups.ListGroupMembers("acme/platform", nil)
 	outsider.refused(t, resp, err, http.StatusNotFound, "404 Group Not Found")
@@ -119,11 +120,18 @@ func TestGroupMembers(t *testing.T) {
 func TestProjectMembers(t *testing.T) {
 	maintainer := hosted(t, "maintainer")
 	outsiderID, devID := userID(t, "outsider"), userID(t, "dev")
+	before, resp, err := maintainer.ProjectMembers.ListProjectMembers("acme/api", nil)
+	maintainer.decodes(t, resp, err, before)
+	beforeLevels := projectMemberLevels(before)
+	if _, ok := beforeLevels["outsider"]; ok {
+		t.Fatalf("outsider is a member of acme/api already: %v", beforeLevels)
+	}
 
 	added, resp, err := maintainer.ProjectMembers.AddProjectMember("acme/api", &gitlab.AddProjectMemberOptions{
 		Username: ptr("outsider"), AccessLevel: ptr(gitlab.DeveloperPermissions),
 	})
 	maintainer.decodes(t, resp, err, added)
+	t.Cleanup(func() { _, _ = maintainer.ProjectMembers.DeleteProjectMember("acme/api", outsiderID) })
 	if added.ID != outsiderID || added.AccessLevel != gitlab.DeveloperPermissions || added.ExpiresAt != nil || added.CreatedBy == nil || added.CreatedBy.Username != "maintainer" {
 		t.Fatalf("added %+v", added)
 	}
@@ -149,7 +157,7 @@ func TestProjectMembers(t *testing.T) {
 
 	direct, resp, err := maintainer.ProjectMembers.ListProjectMembers("acme/api", nil)
 	maintainer.decodes(t, resp, err, direct)
-	if levels := projectMemberLevels(direct); len(levels) != 1 || levels["outsider"] != gitlab.MaintainerPermissions {
+	if levels := projectMemberLevels(direct); len(levels) != len(beforeLevels)+1 || levels["outsider"] != gitlab.MaintainerPermissions {
 		t.Fatalf("direct members %v", levels)
 	}
 	all, resp, err := maintainer.ProjectMembers.ListAllProjectMembers("acme/api", nil)
@@ -174,7 +182,7 @@ func TestProjectMembers(t *testing.T) {
 	resp, err = outsider.ProjectMembers.DeleteProjectMember("acme/api", outsiderID)
 	succeeds(t, resp, err, http.StatusNoContent)
 	_, resp, err = maintainer.ProjectMembers.GetProjectMember("acme/api", outsiderID)
-	maintainer.refused(t, resp, err, http.StatusNotFound, "404 Member Not Found")
+	maintainer.refused(t, resp, err, http.StatusNotFound, "404 Not found")
 	_, resp, err = outsider.ProjectMembers.ListProjectMembers("acme/api", nil)
 	outsider.refused(t, resp, err, http.StatusNotFound, "404 Project Not Found")
 }

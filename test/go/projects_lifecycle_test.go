@@ -19,6 +19,7 @@ func TestProjectLifecycle(t *testing.T) {
 		Name: ptr("Go Client App"), NamespaceID: ptr(acme.ID), Description: ptr("made by the Go client"), InitializeWithReadme: ptr(true), Topics: ptr([]string{"go", "client"}),
 	})
 	dev.decodes(t, resp, err, project)
+	removesProjectAfter(t, alice, project.ID)
 	if project.PathWithNamespace != "acme/go-client-app" || project.DefaultBranch != "main" || project.Visibility != gitlab.PrivateVisibility || project.Archived || project.MarkedForDeletionOn != nil || len(project.Topics) != 2 {
 		t.Fatalf("project %+v", project)
 	}

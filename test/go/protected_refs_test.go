@@ -95,9 +95,13 @@ func TestProtectedBranches(t *testing.T) {
 	})
 	maintainer.refused(t, resp, err, http.StatusUnprocessableEntity, "Merge access levels access level has already been taken")
 
+	// Reading a rule needs only the code (authorize_read_code!).
 	dev := hosted(t, "dev")
-	_, resp, err = dev.ProtectedBranches.GetProtectedBranch("acme/web", "go-client/*")
-	dev.refused(t, resp, err, http.StatusForbidden, "403 Forbidden")
+	read, resp, err := dev.ProtectedBranches.GetProtectedBranch("acme/web", "go-client/*")
+	dev.decodes(t, resp, err, read)
+	if read.ID != rule.ID {
+		t.Fatalf("the Developer read %+v", read)
+	}
 	outsider := hosted(t, "outsider")
 	_, resp, err = outsider.ProtectedBranches.ListProtectedBranches("acme/web", nil)
 	outsider.refused(t, resp, err, http.StatusNotFound, "404 Project Not Found")

@@ -26,6 +26,7 @@ func TestSharing(t *testing.T) {
 		GroupID: ptr(beta.ID), GroupAccess: ptr(gitlab.ReporterPermissions), ExpiresAt: ptr(expires),
 	})
 	alice.decodes(t, resp, err, shared)
+	t.Cleanup(func() { _, _ = alice.GroupMembers.DeleteShareWithGroup("acme/platform", beta.ID) })
 	if shared.FullPath != "acme/platform" || len(shared.SharedWithGroups) != 1 {
 		t.Fatalf("shared %+v", shared)
 	}
@@ -59,13 +60,14 @@ func TestSharing(t *testing.T) {
 	resp, err = alice.GroupMembers.DeleteShareWithGroup("acme/platform", beta.ID)
 	succeeds(t, resp, err, http.StatusNoContent)
 	resp, err = alice.GroupMembers.DeleteShareWithGroup("acme/platform", beta.ID)
-	alice.refused(t, resp, err, http.StatusNotFound, "404 Not Found")
+	alice.refused(t, resp, err, http.StatusNotFound, "404 Group Link Not Found")
 	_, resp, err = outsider.Groups.GetGroup("acme/platform", nil)
 	outsider.refused(t, resp, err, http.StatusNotFound, "404 Group Not Found")
 
 	// A project: its Maintainers share it, at most at their own role.
 	resp, err = maintainer.Projects.ShareProjectWithGroup("acme/api", &gitlab.ShareWithGroupOptions{GroupID: ptr(beta.ID), GroupAccess: ptr(gitlab.DeveloperPermissions)})
 	succeeds(t, resp, err, http.StatusCreated)
+	t.Cleanup(func() { _, _ = maintainer.Projects.DeleteSharedProjectFromGroup("acme/api", beta.ID) })
 	resp, err = maintainer.Projects.ShareProjectWithGroup("acme/api", &gitlab.ShareWithGroupOptions{GroupID: ptr(beta.ID), GroupAccess: ptr(gitlab.DeveloperPermissions)})
 	maintainer.refused(t, resp, err, http.StatusConflict, "Project already shared with this group")
 	resp, err = maintainer.Projects.ShareProjectWithGroup("acme/web", &gitlab.ShareWithGroupOptions{GroupID: ptr(beta.ID), GroupAccess: ptr(gitlab.OwnerPermissions)})
@@ -95,7 +97,7 @@ func TestSharing(t *testing.T) {
 	resp, err = maintainer.Projects.DeleteSharedProjectFromGroup("acme/api", beta.ID)
 	succeeds(t, resp, err, http.StatusNoContent)
 	resp, err = maintainer.Projects.DeleteSharedProjectFromGroup("acme/api", beta.ID)
-	maintainer.refused(t, resp, err, http.StatusNotFound, "404 Not Found")
+	maintainer.refused(t, resp, err, http.StatusNotFound, "404 Group Link Not Found")
 	_, resp, err = outsider.Projects.GetProject("acme/api", nil)
 	outsider.refused(t, resp, err, http.StatusNotFound, "404 Project Not Found")
 }
