@@ -175,6 +175,8 @@ export type DeclaredParams<S extends ParamSpec> = {
 };
 
 const INVALID = Symbol("invalid");
+/** Grape's PrimitiveCoercer reads an empty value of these as nil (`treat_as_nil?`); a hash rejects it. */
+const EMPTY_IS_NIL: ReadonlySet<ParamType> = new Set(["integer", "boolean"]);
 const TRUE_WORDS = new Set(["true", "1", "t", "yes", "y", "on"]);
 const FALSE_WORDS = new Set(["false", "0", "f", "no", "n", "off"]);
 
@@ -240,7 +242,7 @@ export function declareParams<S extends ParamSpec>(spec: S, raw: RawParams): Dec
   const declared: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const [name, rule] of Object.entries(spec)) {
-    const value = raw[name];
+    const value = raw[name] === "" && EMPTY_IS_NIL.has(rule.type) ? null : raw[name];
     if (value === undefined || (value === null && !rule.nullable)) {
       if (rule.required) problems.push(`${name} is missing`);
       continue;

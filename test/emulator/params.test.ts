@@ -71,4 +71,10 @@ describe("declared parameters (Grape)", () => {
   it("treats null as absent unless the parameter is nullable", () => {
     expect(() => declareParams(spec, { name: null })).toThrowError(expect.objectContaining({ body: { error: "name is missing" } }));
   });
+
+  it("reads an empty value of an integer or boolean as no value, and keeps an empty string", () => {
+    // client-go's DeleteProjectOptions{} sends `full_path=&permanently_remove=`.
+    expect(declareParams(spec, { name: "", count: "", enabled: "", cleared: "" })).toEqual({ name: "", cleared: null });
+    expect(() => declareParams(spec, { name: "n", rows: "" })).toThrowError(expect.objectContaining({ body: { error: "rows is invalid" } }));
+  });
 });

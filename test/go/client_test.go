@@ -234,41 +234,58 @@ func userID(t *testing.T, username string) int64 {
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
-// removesProjectAfter removes the project for good when the test ends, if the
-// test has not: a test that fails halfway leaves nothing for the others.
-func removesProjectAfter(t *testing.T, c *api, id int64) {
+// removesForGoodAfter removes an object for good when the test ends, if the
+// test has not, so that a test that fails halfway leaves nothing for the
+// others: find tells where it is now and whether it is marked for deletion
+// (ok false: gone); remove marks it (fullPath nil) or removes it for good.
+func removesForGoodAfter(t *testing.T, find func() (fullPath string, marked, ok bool), remove func(fullPath *string) error) {
 	t.Cleanup(func() {
-		project, _, err := c.Projects.GetProject(id, nil)
-		if err != nil {
+		fullPath, marked, ok := find()
+		if !ok {
 			return
 		}
-		if project.MarkedForDeletionOn == nil {
-			if _, err := c.Projects.DeleteProject(id, nil); err != nil {
+		if !marked {
+			if remove(nil) != nil {
 				return
 			}
-			if project, _, err = c.Projects.GetProject(id, nil); err != nil {
+			if fullPath, _, ok = find(); !ok {
 				return
 			}
 		}
-		_, _ = c.Projects.DeleteProject(id, &gitlab.DeleteProjectOptions{PermanentlyRemove: ptr(true), FullPath: ptr(project.PathWithNamespace)})
+		_ = remove(&fullPath)
 	})
 }
 
-// removesGroupAfter removes the group for good when the test ends, if the test has not.
+func removesProjectAfter(t *testing.T, c *api, id int64) {
+	removesForGoodAfter(t, func() (string, bool, bool) {
+		project, _, err := c.Projects.GetProject(id, nil)
+		if err != nil {
+			return "", false, false
+		}
+		return project.PathWithNamespace, project.MarkedForDeletionOn != nil, true
+	}, func(fullPath *string) error {
+		options := &gitlab.DeleteProjectOptions{}
+		if fullPath != nil {
+			options = &gitlab.DeleteProjectOptions{PermanentlyRemove: ptr(true), FullPath: fullPath}
+		}
+		_, err := c.Projects.DeleteProject(id, options)
+		return err
+	})
+}
+
 func removesGroupAfter(t *testing.T, c *api, id int64) {
-	t.Cleanup(func() {
+	removesForGoodAfter(t, func() (string, bool, bool) {
 		group, _, err := c.Groups.GetGroup(id, nil)
 		if err != nil {
-			return
+			return "", false, false
 		}
-		if group.MarkedForDeletionOn == nil {
-			if _, err := c.Groups.DeleteGroup(id, nil); err != nil {
-				return
-			}
-			if group, _, err = c.Groups.GetGroup(id, nil); err != nil {
-				return
-			}
+		return group.FullPath, group.MarkedForDeletionOn != nil, true
+	}, func(fullPath *string) error {
+		options := &gitlab.DeleteGroupOptions{}
+		if fullPath != nil {
+			options = &gitlab.DeleteGroupOptions{PermanentlyRemove: ptr(true), FullPath: fullPath}
 		}
-		_, _ = c.Groups.DeleteGroup(id, &gitlab.DeleteGroupOptions{PermanentlyRemove: ptr(true), FullPath: ptr(group.FullPath)})
+		_, err := c.Groups.DeleteGroup(id, options)
+		return err
 	})
 }

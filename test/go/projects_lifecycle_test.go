@@ -121,7 +121,9 @@ func TestProjectLifecycle(t *testing.T) {
 	alice.refused(t, resp, err, http.StatusBadRequest, "Project not marked for deletion")
 	resp, err = alice.Projects.DeleteProject(project.ID, &gitlab.DeleteProjectOptions{PermanentlyRemove: ptr(true), FullPath: ptr("acme/platform/go-client-renamed")})
 	alice.refused(t, resp, err, http.StatusBadRequest, "Project must be marked for deletion first.")
-	resp, err = alice.Projects.DeleteProject(project.ID, nil)
+	// Options without values: the client sends `full_path=&permanently_remove=`,
+	// empty values Grape reads as none.
+	resp, err = alice.Projects.DeleteProject(project.ID, &gitlab.DeleteProjectOptions{})
 	succeeds(t, resp, err, http.StatusAccepted)
 	resp, err = alice.Projects.DeleteProject(project.ID, &gitlab.DeleteProjectOptions{PermanentlyRemove: ptr(true), FullPath: ptr("go-client-renamed")})
 	alice.refused(t, resp, err, http.StatusBadRequest, "`full_path` is incorrect. You must enter the complete path for the project.")
