@@ -68,6 +68,7 @@ async function main(): Promise<void> {
     }
 
     program = await PulumiProgram.create({
+      secretsProvider: "passphrase", // as a user's stack keeps them
       example,
       stack: "demo",
       echo: true,

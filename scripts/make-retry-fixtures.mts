@@ -27,6 +27,7 @@ const api = new PlatformClient({ url: emulator.url, token });
 /** The program on a stack of its own, with `config` besides the server and its secrets. */
 const programWith = (config: Record<string, string>) =>
   PulumiProgram.create({
+    secretsProvider: "passphrase", // a fixture outlives this process, and its key service's key
     programDir: "test/e2e/programs/retry-after-failure",
     transpileOnly: true,
     config: { "platform:url": emulator.url, ...config },

@@ -17,6 +17,7 @@ const emulator = await startEmulator({ port: 0 });
 const token = emulator.tokens.root!;
 const api = new PlatformClient({ url: emulator.url, token });
 const program = await PulumiProgram.create({
+    secretsProvider: "passphrase", // a fixture outlives this process, and its key service's key
   programDir: "test/e2e/programs/review",
   transpileOnly: true,
   config: { "platform:url": emulator.url },

@@ -20,6 +20,7 @@ const token = emulator.tokens.maintainer!;
 const maintainer = new PlatformClient({ url: emulator.url, token });
 const alice = new PlatformClient({ url: emulator.url, token: emulator.tokens.alice! });
 const program = await PulumiProgram.create({
+    secretsProvider: "passphrase", // a fixture outlives this process, and its key service's key
   programDir: "test/e2e/programs/review-naming",
   transpileOnly: true,
   config: { "platform:url": emulator.url },

@@ -78,6 +78,7 @@ async function makeFixture(checkout: string, commit: string, upgradeProgram: Upg
   const programDir = path.join(here, upgradeProgram.programDir);
   await upgradeProgram.prepare?.(`${emulator.url}/api/v4`, emulator.tokens.root);
   const program = await PulumiProgram.create({
+    secretsProvider: "passphrase", // a fixture outlives this process, and its key service's key
     programDir,
     transpileOnly: true,
     config: { "platform:url": emulator.url },

@@ -1,13 +1,15 @@
 /**
  * Runs an example program with the real Pulumi CLI, offline: a copy of the
- * example in a temporary directory, a local file backend, a passphrase
- * secrets provider, no update checks and no plugin downloads. Used by the
- * end-to-end tests and by `npm run demo`.
+ * example in a temporary directory, a local file backend, no update checks
+ * and no plugin downloads; the stack's secrets kept by the tests' key service
+ * (scripts/test-kms.mts) or, where a test or the demo asks, by a passphrase.
+ * Used by the end-to-end tests and by `npm run demo`.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { testKms } from "./test-kms.mts";
 
 export const repoRoot = path.resolve(import.meta.dirname, "..");
 
@@ -54,6 +56,12 @@ export interface ProgramOptions {
   engineFlags?: string[];
   /** Environment variables for the CLI besides the workspace's own. */
   env?: Record<string, string>;
+  /**
+   * Who keeps the stack's secrets: the tests' key service (the default: a
+   * tenth of each command's CPU less than a passphrase), or a passphrase, as
+   * a user's stack has (the demo, and tests of the passphrase itself).
+   */
+  secretsProvider?: "test-kms" | "passphrase";
   /** Called with every finished command and its output (tests that search all of it). */
   onRun?: (run: CliRun) => void;
 }
@@ -74,7 +82,9 @@ export class PulumiProgram {
   private readonly engineFlags: string[];
   private readonly onRun?: (run: CliRun) => void;
 
-  private constructor(root: string, options: ProgramOptions) {
+  private readonly secretsProviderUrl: string | undefined;
+
+  private constructor(root: string, options: ProgramOptions, kms: { url: string; env: Record<string, string> } | undefined) {
     this.root = root;
     this.dir = path.join(root, "program");
     this.stack = options.stack ?? "e2e";
@@ -95,8 +105,10 @@ export class PulumiProgram {
       PULUMI_SKIP_CONFIRMATIONS: "true",
       ...(options.transpileOnly ? { PULUMI_NODEJS_TRANSPILE_ONLY: "true" } : {}),
       NO_COLOR: "1",
+      ...kms?.env,
       ...options.env,
     };
+    this.secretsProviderUrl = kms?.url;
   }
 
   static async create(options: ProgramOptions): Promise<PulumiProgram> {
@@ -104,12 +116,12 @@ export class PulumiProgram {
     const source = options.example !== undefined ? path.join(repoRoot, "examples", options.example) : path.resolve(repoRoot, options.programDir!);
     const root = mkdtempSync(path.join(tmpdir(), `pulumi-platform-${path.basename(source)}-`));
     try {
-      const program = new PulumiProgram(root, options);
+      const program = new PulumiProgram(root, options, options.secretsProvider === "passphrase" ? undefined : await testKms());
       mkdirSync(path.join(root, "backend"));
       cpSync(source, program.dir, { recursive: true, filter: (file) => !file.includes("node_modules") && !/Pulumi\.[^/]+\.yaml$/.test(path.basename(file)) });
       // The program resolves `pulumi-platform` (and the serialized provider its runtime) through the repository's node_modules.
       symlinkSync(path.join(repoRoot, "node_modules"), path.join(program.dir, "node_modules"), "dir");
-      await program.cli(["stack", "init", program.stack]);
+      await program.cli(["stack", "init", program.stack, ...(program.secretsProviderUrl ? ["--secrets-provider", program.secretsProviderUrl] : [])]);
       await program.setConfigs(options.config ?? {}, options.secrets ?? {});
       return program;
     } catch (error) {

@@ -41,7 +41,7 @@ beforeAll(async () => {
   mkdirSync(source);
   // The project of the fixture's URNs; its program never runs here.
   writeFileSync(path.join(source, "Pulumi.yaml"), "name: review-e2e\nruntime: nodejs\n");
-  program = await PulumiProgram.create({ programDir: source, stack: "e2e", secrets: { "platform:url": emulator.url, "platform:token": emulator.tokens.dev! } });
+  program = await PulumiProgram.create({ programDir: source, stack: "e2e", secretsProvider: "passphrase", secrets: { "platform:url": emulator.url, "platform:token": emulator.tokens.dev! } });
 }, 5 * 60_000);
 
 afterAll(async () => {
