@@ -117,6 +117,12 @@ describe("the template and the README's first-day path", () => {
     const project = (stack: string) => /\$\{PROJECT\}:project: (\S+)/.exec(read(`templates/platform/Pulumi.${stack}.yaml`))?.[1];
     expect([project("dev"), project("prod")]).toEqual(["acme/web", "acme/api"]);
     expect(read("templates/platform/.gitlab-ci.yml")).not.toMatch(/config set/);
+    // Nor select a stack: a shell runner's selection (gitlab-ci-local's, in the user's own checkout) would be the user's.
+    const ci = read("templates/platform/.gitlab-ci.yml");
+    expect(ci).not.toMatch(/pulumi -- stack select/);
+    const commands = ci.match(/npm run --silent pulumi -- \S+/g)!;
+    expect(commands.length).toBeGreaterThanOrEqual(4);
+    expect(ci.match(/npm run --silent pulumi -- (preview|up) --stack "\$STACK" /g)).toHaveLength(commands.length);
     expect(read("templates/platform/Pulumi.yaml")).not.toMatch(/^\s*platform:token:/m);
   });
 
