@@ -101,22 +101,35 @@ describe("the template and the README's first-day path", () => {
     const template = JSON.parse(read("templates/platform/package.json")) as { scripts: Record<string, string>; devDependencies: Record<string, string> };
     const ours = (JSON.parse(read("package.json")) as { devDependencies: Record<string, string> }).devDependencies["gitlab-ci-local"];
     expect(template.devDependencies["gitlab-ci-local"]).toBe(ours);
-    for (const name of ["ci:merge-request", "ci:apply", "ci:drift"]) expect(template.scripts[name], name).toMatch(/^gitlab-ci-local --force-shell-executor /);
+    // The jobs run in the project's directory: CI_PROJECT_DIR (the jobs' caches) must be it, not gitlab-ci-local's /builds/... of an image.
+    for (const name of ["ci:merge-request", "ci:apply", "ci:drift"]) expect(template.scripts[name], name).toMatch(/^gitlab-ci-local --force-shell-executor .*--variable CI_PROJECT_DIR="\$PWD" /);
     const ignored = read("templates/platform/.gitignore").split("\n");
-    for (const written of ["preview.json", "preview-*.json", "review-*.json", "drift-*.json", "plan.json", "merged.json", "up.json", "up-events*.json", ".gitlab-ci-local/", ".gitlab-ci-local-variables.yml"]) {
+    for (const written of ["preview.json", "preview-*.json", "review-*.json", "drift-*.json", "plan.json", "merged.json", "up.json", "up-events*.json", ".gitlab-ci-local/", ".gitlab-ci-local-variables.yml", "rehearse.sh", "rehearse.mjs", "rehearse-pipeline.sh"]) {
       expect(ignored, written).toContain(written);
     }
     // The rehearsal reads the port and the address it uses from the project, as `npm run emulator` does.
     const review = read("docs/review.md");
     expect(review).toContain('startEmulator({ port: portFromProject("Pulumi.yaml") })');
     expect(review).toContain("config get platform:url");
-    for (const marker of ["rehearsal", "rehearsal-from-code"]) expect(review.split(`<!-- user-project: ${marker} -->`)[1]!.split("\n```\n")[0], marker).not.toContain("8080");
+    const block = (marker: string) => review.split(`<!-- user-project: ${marker} -->`)[1]!.split("\n```\n")[0]!;
+    for (const marker of ["rehearsal", "rehearsal-from-code", "pipeline-rehearsal"]) expect(block(marker), marker).not.toContain("8080");
+    // The rehearsal covers every stack of the pipeline, on a branch of its own each run.
+    const stacks = (parse(read("templates/platform/.gitlab-ci.yml")) as { ".stacks": { parallel: { matrix: { STACK: string[] }[] } } })[".stacks"].parallel.matrix[0]!.STACK;
+    expect(block("rehearsal")).toContain(`STACKS="${stacks.join(" ")}"`);
+    expect(block("rehearsal")).toContain('BRANCH="${BRANCH:-platform-change-$(date +%s)}"');
+    expect(block("rehearsal").match(/npm run --silent pulumi -- (preview|up) --stack "\$STACK" /g)).toHaveLength(3);
   });
 
   it("the template's stacks are environments: each has its own file naming its own objects, and the jobs write no config", () => {
     const project = (stack: string) => /\$\{PROJECT\}:project: (\S+)/.exec(read(`templates/platform/Pulumi.${stack}.yaml`))?.[1];
     expect([project("dev"), project("prod")]).toEqual(["acme/web", "acme/api"]);
     expect(read("templates/platform/.gitlab-ci.yml")).not.toMatch(/config set/);
+    // Nor select a stack: a shell runner's selection (gitlab-ci-local's, in the user's own checkout) would be the user's.
+    const ci = read("templates/platform/.gitlab-ci.yml");
+    expect(ci).not.toMatch(/pulumi -- stack select/);
+    const commands = ci.match(/npm run --silent pulumi -- \S+/g)!;
+    expect(commands.length).toBeGreaterThanOrEqual(4);
+    expect(ci.match(/npm run --silent pulumi -- (preview|up) --stack "\$STACK" /g)).toHaveLength(commands.length);
     expect(read("templates/platform/Pulumi.yaml")).not.toMatch(/^\s*platform:token:/m);
   });
 

@@ -202,15 +202,17 @@ describe("a project of its own, installed from the packed package", { sequential
     const emulator = startInBackground(`exec ${readmeBlock("emulator")}`, project, env);
     await waitFor("the emulator on 127.0.0.1:8080", () => listening(8080));
     try {
-      // The shell of the README's first day: its CLI, passphrase and backend, the stack dev selected.
-      const shell = 'export PATH="$(npx pulumi-platform-cli):$PATH" PULUMI_CONFIG_PASSPHRASE=change-me PULUMI_BACKEND_URL="file://$HOME"\npulumi stack select dev\n';
+      // The shell of the README's first day: its CLI, passphrase and backend; the branch named, to find its merge request.
+      const shell = 'export PATH="$(npx pulumi-platform-cli):$PATH" PULUMI_CONFIG_PASSPHRASE=change-me PULUMI_BACKEND_URL="file://$HOME" BRANCH=platform-change\n';
       bash(shell + readmeBlock("rehearsal", "docs/review.md"), project, env);
       const api = (request: string) => fetch(`http://127.0.0.1:8080/api/v4${request}`, { headers: { "PRIVATE-TOKEN": "glpat-alice-token" } }).then((response) => response.json());
       const [mr] = (await api("/projects/acme%2Fweb/merge_requests?source_branch=platform-change&state=all")) as { iid: number; state: string; merge_commit_sha: string; web_url: string }[];
       expect(mr!.state).toBe("merged");
       const notes = (await api(`/projects/acme%2Fweb/merge_requests/${mr!.iid}/notes?sort=asc`)) as { id: number; body: string }[];
-      expect(notes.map((note) => note.body.split("\n")[0])).toEqual(['<!-- platform-review stack="dev" -->', '<!-- platform-review-applied stack="dev" -->']);
-      expect(notes[1]!.body).toContain(`Applied commit \`${mr!.merge_commit_sha}\`, as reviewed in [the review note ${notes[0]!.id} of !${mr!.iid}](${mr!.web_url}#note_${notes[0]!.id}).`);
+      // Both stacks: prod's first apply is the rehearsal's (the first day applied dev only).
+      expect(notes.map((note) => note.body.split("\n")[0])).toEqual(['<!-- platform-review stack="dev" -->', '<!-- platform-review stack="prod" -->', '<!-- platform-review-applied stack="dev" -->', '<!-- platform-review-applied stack="prod" -->']);
+      expect(notes[2]!.body).toContain(`Applied commit \`${mr!.merge_commit_sha}\`, as reviewed in [the review note ${notes[0]!.id} of !${mr!.iid}](${mr!.web_url}#note_${notes[0]!.id}).`);
+      expect(notes[3]!.body).toContain("1 created");
       expect(existsSync(path.join(project, "up.json"))).toBe(false);
     } finally {
       process.kill(emulator.pid!, "SIGTERM");
@@ -223,12 +225,12 @@ describe("a project of its own, installed from the packed package", { sequential
     writeFileSync(path.join(project, "rehearse.sh"), readmeBlock("rehearsal", "docs/review.md"));
     writeFileSync(path.join(project, "rehearse.mjs"), readmeBlock("rehearsal-from-code", "docs/review.md"));
     try {
-      // The shell of the README's first day, with its other stack, prod: this emulator starts from the seed, not from dev's.
-      const shell = 'export PATH="$(npx pulumi-platform-cli):$PATH" PULUMI_CONFIG_PASSPHRASE=change-me PULUMI_BACKEND_URL="file://$HOME"\npulumi stack select prod\n';
+      // The shell of the README's first day. This emulator starts from the seed: both stacks' objects are made again.
+      const shell = 'export PATH="$(npx pulumi-platform-cli):$PATH" PULUMI_CONFIG_PASSPHRASE=change-me PULUMI_BACKEND_URL="file://$HOME"\n';
       await expectPortFree(8080);
       const run = bash(`${shell}npx node rehearse.mjs`, project, env);
       const printed = run.output.split("\n").filter((line) => /^!\d+ note \d+: /.test(line));
-      expect(printed.map((line) => line.replace(/^!\d+ note \d+: /, ""))).toEqual(['<!-- platform-review stack="prod" -->', '<!-- platform-review-applied stack="prod" -->']);
+      expect(printed.map((line) => line.replace(/^!\d+ note \d+: /, ""))).toEqual(['<!-- platform-review stack="dev" -->', '<!-- platform-review stack="prod" -->', '<!-- platform-review-applied stack="dev" -->', '<!-- platform-review-applied stack="prod" -->']);
       expect(existsSync(path.join(project, "up.json"))).toBe(false);
     } finally {
       for (const file of ["rehearse.sh", "rehearse.mjs"]) rmSync(path.join(project, file), { force: true });
