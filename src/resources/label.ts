@@ -16,6 +16,7 @@ import {
   labelIdForm,
   labelIdOf,
   labelName,
+  labelNameRules,
   labelNeeds,
   labelRequests,
   labelsOf,
@@ -113,6 +114,7 @@ export const labelDefinition = defineObjectResource({
   // A label of the same name in the owner would be refused (409): it is adopted or removed first.
   needs: (args, operation) => ({
     ...labelNeeds(args, operation),
+    rules: labelNameRules(args, operation),
     unique: {
       list: "own labels",
       read: (ctx, owner) => labelRequests.list(ctx.client, labelsOf(owner.apiPath), OWN_ONLY),
