@@ -112,6 +112,36 @@ export function outputValues(outputs: OutputsDeclaration, live: Live, args: Reco
  */
 export type StepWords = (step: { before?: Record<string, unknown>; after?: Record<string, unknown>; owner: string }) => string | undefined;
 
+/**
+ * A value of a program's or a server's (a username, a path, a date) in a
+ * step's words, marked so the review shows it as a value, never as words of
+ * its own (in which a mention or a reference would become one): between
+ * backticks, each backtick and backslash in it escaped. The owner a kind's
+ * words are given is marked so already.
+ */
+export const named = (value: string | number): string => `\`${String(value).replace(/[\\`]/g, (character) => `\\${character}`)}\``;
+
+/** A step's words in their parts: the tool's text, and each value `named` marked (a mark left open runs to the end). */
+export function wordsAndValues(words: string): { text: string; value?: true }[] {
+  const parts: { text: string; value?: true }[] = [];
+  let text = "";
+  let inValue = false;
+  const end = () => {
+    if (text !== "" || inValue) parts.push(inValue ? { text, value: true } : { text });
+    text = "";
+  };
+  for (let index = 0; index < words.length; index++) {
+    const character = words[index]!;
+    if (inValue && character === "\\" && index + 1 < words.length) text += words[++index];
+    else if (character === "`") {
+      end();
+      inValue = !inValue;
+    } else text += character;
+  }
+  if (text !== "" || inValue) end();
+  return parts;
+}
+
 /** What every resource declares, whatever its kind. */
 interface ResourceBase<S extends z.ZodObject, L extends Live, O extends OutputsDeclaration<L, z.output<S>>> {
   /** The class name, also the key in `providers`. */

@@ -7,13 +7,14 @@
 import { z } from "zod";
 import { field } from "../api/fields";
 import { parsedId } from "../api/id-form";
-import { isoDate, levelOf, memberAccessLevel, roleName, type MemberRoleName } from "../api/members";
+import { isoDate, levelOf, memberAccessLevel, type MemberRoleName } from "../api/members";
 import { ownerReference, type OwnerKind } from "../api/owner";
 import { createShare, groupShareIdForm, projectShareIdForm, sharedGroupId, shareId, shareNeeds, shareOwnerPath, sharePath, sharesOf, type Share } from "../api/sharing";
-import { defineObjectResource, type StepWords } from "../engine/definition";
+import { defineObjectResource, named, type StepWords } from "../engine/definition";
 import { idPair, wholeNumber, type TerraformTarget } from "../engine/estate";
 import { requestBody, UNKNOWN } from "../engine/values";
 import { ownerInput } from "./common";
+import { roleInWords, untilInWords } from "./membership";
 
 const shareFields = {
   /** The group invited (id or full path): its members, direct and inherited, get their role here, at most `groupAccess`. */
@@ -37,11 +38,10 @@ const known = (value: unknown): value is string | number => value !== undefined 
 /** "gives the members of group beta up to Reporter on project acme/api"; a removal: "takes ... away". */
 export const shareWords: StepWords = ({ before, after, owner }) => {
   const inputs = after ?? before;
-  const group = known(inputs?.sharedWith) ? `group ${inputs.sharedWith}` : "a group known at apply";
-  const role = known(inputs?.groupAccess) ? roleName(levelOf(inputs.groupAccess as MemberRoleName | number)) : "a role known at apply";
+  const group = known(inputs?.sharedWith) ? `group ${named(inputs.sharedWith)}` : "a group known at apply";
+  const role = roleInWords(inputs?.groupAccess) ?? "a role known at apply";
   if (!after) return `takes ${role} on ${owner} away from the members of ${group}`;
-  const until = typeof after.expiresAt === "string" && after.expiresAt !== UNKNOWN ? ` until ${after.expiresAt}` : "";
-  return `gives the members of ${group} up to ${role} on ${owner}${until}`;
+  return `gives the members of ${group} up to ${role} on ${owner}${untilInWords(after)}`;
 };
 
 /** A Terraform state's share: `<owner id>:<group id>`. */

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { type Diagnostic, isStackResource, type PreviewOutput, type PreviewStep, recordsFailedCreate, SECRET, type StepState, UNKNOWN } from "./preview";
 import { type KindTerms, OWNER_INPUTS, termsOf } from "./terms";
 import { envelopeOf, SECRETS_CHANGED_KEY, SECRETS_UNREAD_KEY, SHOWN_ENGINE_KEYS, type Takeover } from "../engine/envelope";
+import { named } from "../engine/definition";
 import { differingPaths } from "../engine/values";
 
 /** The kinds of change, in the order a reviewer reads them: what destroys first. */
@@ -656,7 +657,13 @@ function stepWords(step: PreviewStep, kind: ChangeKind, terms: KindTerms, owner:
   if (!terms.says) return undefined;
   const before = kind === "create" || kind === "takeover" ? undefined : step.oldState?.inputs;
   const after = kind === "delete" ? undefined : step.newState?.inputs;
-  return terms.says({ ...(before ? { before } : {}), ...(after ? { after } : {}), owner });
+  return terms.says({ ...(before ? { before } : {}), ...(after ? { after } : {}), owner: ownerInWords(owner) });
+}
+
+/** An owner in a step's words: the tool's words, its path `named` (shown as a value). */
+function ownerInWords(owner: string): string {
+  const { words, path } = ownerName(owner);
+  return [words || undefined, path === undefined ? undefined : named(path)].filter((part) => part !== undefined).join(" ");
 }
 
 /** The changes of one step: none, one, or (an exclusive set) one per object it deletes besides its own. */
