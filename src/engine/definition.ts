@@ -105,12 +105,21 @@ export function outputValues(outputs: OutputsDeclaration, live: Live, args: Reco
 /**
  * What a step gives or takes, in the words a reviewer reads, for a kind whose
  * fields do not say it plainly (a membership: "gives alice Maintainer on
- * project acme/web, was Developer"). From the step's inputs before and after
- * (`before` absent for a create, `after` for a delete; a value known only at
- * apply is the engine's unknown marker) and its owner in words; undefined when
- * there is nothing to say. The review shows it beside the step.
+ * project acme/web, was Developer"; a token's delete: "revokes the token").
+ * From the kind of step, its inputs before and after (`before` absent for a
+ * create, `after` for a delete; a takeover's before is what it overwrites; a
+ * value known only at apply is the engine's unknown marker) and its owner in
+ * words; undefined when there is nothing to say. The review shows it beside
+ * the step (a replacement that moves the object to another owner as its
+ * delete under the one and its create under the other).
  */
-export type StepWords = (step: { before?: Record<string, unknown>; after?: Record<string, unknown>; owner: string }) => string | undefined;
+export type StepWords = (step: { kind: StepKind; before?: Record<string, unknown>; after?: Record<string, unknown>; owner: string }) => string | undefined;
+
+/** The kinds of step a kind's words speak of. */
+export type StepKind = "create" | "takeover" | "update" | "replace" | "delete";
+
+/** How the review names one object (the declaration's `words.name`). */
+export type ObjectName = (values: Record<string, unknown>, ownerPath: string | undefined) => string | undefined;
 
 /**
  * A value of a program's or a server's (a username, a path, a date) in a
@@ -154,6 +163,19 @@ interface ResourceBase<S extends z.ZodObject, L extends Live, O extends OutputsD
     noun: string;
     memberNoun?: string;
     says?: StepWords;
+    /**
+     * The name a reviewer knows the object by, where it is not the object's
+     * `name` (a group's or a project's full path, a member's username, the
+     * group a share invites): from its values (the inputs, over the outputs
+     * a refresh read) and its owner's path, undefined where they do not say
+     * it. The name is then the whole of how the review names the object, with
+     * no number beside it.
+     */
+    name?: ObjectName;
+    /** Whose the object is when no owner input names one (a project made in the personal namespace of the token's user). */
+    unowned?: string;
+    /** For an only-these set: how the review names one object it deletes (`name`), and what deleting it takes (`says`, given the object as `before`). */
+    members?: { name?: (entry: Record<string, unknown>) => string | undefined; says?: StepWords };
     /**
      * For a kind whose every update is one act (an access token's rotation):
      * the verb the review says instead of "updates", its past form, and what

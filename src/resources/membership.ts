@@ -33,7 +33,7 @@ import {
 } from "../api/members";
 import type { OwnerKind } from "../api/owner";
 import { ownerReference } from "../api/owner";
-import { defineObjectResource, named, type EngineContext, type StepWords } from "../engine/definition";
+import { defineObjectResource, named, type EngineContext, type ObjectName, type StepWords } from "../engine/definition";
 import { idPair, wholeNumber, type TerraformTarget } from "../engine/estate";
 import { requestBody, UNKNOWN } from "../engine/values";
 import { adoptExisting, ownerInput } from "./common";
@@ -85,14 +85,20 @@ export const untilInWords = (inputs: Record<string, unknown>): string =>
 export const membershipWords: StepWords = ({ before, after, owner }) => {
   const was = roleInWords(before?.accessLevel);
   const now = roleInWords(after?.accessLevel);
-  if (!after) return was && `takes ${was} on ${owner} away from ${userInWords(before)}`;
+  const takes = was && `takes ${was} on ${owner} away from ${userInWords(before)}`;
+  if (!after) return takes;
   const until = untilInWords(after);
   const who = userInWords(after);
-  if (!now) return `gives ${who} a role known at apply on ${owner}`;
-  if (was === undefined || userInWords(before) !== who) return `gives ${who} ${now} on ${owner}${until}`;
+  const gives = now ? `gives ${who} ${now} on ${owner}${until}` : `gives ${who} a role known at apply on ${owner}`;
+  // Another user: the one loses what the other gains.
+  if (takes && userInWords(before) !== who) return `${takes}; ${gives}`;
+  if (!now || was === undefined) return gives;
   if (was === now) return before?.expiresAt === after.expiresAt ? undefined : `keeps ${who} ${now} on ${owner}${until || ", with no end"}`;
   return `gives ${who} ${now} on ${owner}${until}, was ${was}`;
 };
+
+/** A membership as the review names it: its user's username, as the server showed it or the program named it. */
+const memberName: ObjectName = (values) => [values.username, values.user].find((user): user is string => typeof user === "string" && user !== "" && user !== UNKNOWN);
 
 /** A Terraform state's membership: `<owner id>:<user id>`. */
 function terraformMembership(kind: OwnerKind, id: string): TerraformTarget | undefined {
@@ -128,7 +134,7 @@ export function membershipDefinition<K extends OwnerKind>(kind: K, name: string)
 
   return defineObjectResource({
     name,
-    words: { noun: `${kind} member`, says: membershipWords },
+    words: { noun: `${kind} member`, says: membershipWords, name: memberName },
     imported: {
       word: `${kind}-member`,
       listed: `${kind} members`,

@@ -10,7 +10,7 @@ import { parsedId } from "../api/id-form";
 import { isoDate, levelOf, memberAccessLevel, type MemberRoleName } from "../api/members";
 import { ownerReference, type OwnerKind } from "../api/owner";
 import { createShare, groupShareIdForm, projectShareIdForm, sharedGroupId, shareId, shareNeeds, shareOwnerPath, sharePath, sharesOf, type Share } from "../api/sharing";
-import { defineObjectResource, named, type StepWords } from "../engine/definition";
+import { defineObjectResource, named, type ObjectName, type StepWords } from "../engine/definition";
 import { idPair, wholeNumber, type TerraformTarget } from "../engine/estate";
 import { requestBody, UNKNOWN } from "../engine/values";
 import { ownerInput } from "./common";
@@ -35,14 +35,24 @@ type Inputs = { sharedWith: string | number; groupAccess: MemberRoleName | numbe
 
 const known = (value: unknown): value is string | number => value !== undefined && value !== UNKNOWN;
 
-/** "gives the members of group beta up to Reporter on project acme/api"; a removal: "takes ... away". */
+/**
+ * "gives the members of group beta up to Reporter on project acme/api, was
+ * Guest"; a removal: "takes ... away"; another group: the one's members lose
+ * what the other's gain.
+ */
 export const shareWords: StepWords = ({ before, after, owner }) => {
-  const inputs = after ?? before;
-  const group = known(inputs?.sharedWith) ? `group ${named(inputs.sharedWith)}` : "a group known at apply";
-  const role = roleInWords(inputs?.groupAccess) ?? "a role known at apply";
-  if (!after) return `takes ${role} on ${owner} away from the members of ${group}`;
-  return `gives the members of ${group} up to ${role} on ${owner}${untilInWords(after)}`;
+  const groupOf = (inputs: Record<string, unknown>) => (known(inputs.sharedWith) ? `group ${named(inputs.sharedWith)}` : "a group known at apply");
+  const roleOf = (inputs: Record<string, unknown>) => roleInWords(inputs.groupAccess) ?? "a role known at apply";
+  const takes = before && `takes ${roleOf(before)} on ${owner} away from the members of ${groupOf(before)}`;
+  if (!after) return takes;
+  const gives = `gives the members of ${groupOf(after)} up to ${roleOf(after)} on ${owner}${untilInWords(after)}`;
+  if (!before) return gives;
+  if (groupOf(before) !== groupOf(after)) return `${takes}; ${gives}`;
+  return roleOf(before) === roleOf(after) ? gives : `${gives}, was ${roleOf(before)}`;
 };
+
+/** A share as the review names it: the invited group's path, as the server showed it or the program named it. */
+const shareName: ObjectName = (values) => [values.sharedWithPath, values.sharedWith].find((group): group is string => typeof group === "string" && group !== "" && group !== UNKNOWN && !/^\d+$/.test(group));
 
 /** A Terraform state's share: `<owner id>:<group id>`. */
 function terraformShare(kind: OwnerKind, id: string): TerraformTarget | undefined {
@@ -61,7 +71,7 @@ export function shareDefinition<K extends OwnerKind>(kind: K, name: string, terr
 
   return defineObjectResource({
     name,
-    words: { noun: `${kind} share`, says: shareWords },
+    words: { noun: `${kind} share`, says: shareWords, name: shareName },
     imported: {
       word: `${kind}-share`,
       listed: `${kind} shares`,
