@@ -95,8 +95,11 @@ export const labelName = z
   .refine((value) => value === value.trim(), { message: "must not start or end with whitespace (the server strips it)" })
   .refine((value) => !HTML_TAG.test(value), { message: "must not contain HTML tags (the server strips them)" });
 
+/** The longest label description the package takes: far beyond any the platform's forms make, bounded all the same. */
+const LABEL_DESCRIPTION_MAX = 10_000;
+
 /** A label's description as the server keeps it unchanged. */
-export const labelDescription = z.string().refine((value) => !HTML_TAG.test(value), { message: "must not contain HTML tags (the server strips them)" });
+export const labelDescription = z.string().max(LABEL_DESCRIPTION_MAX).refine((value) => !HTML_TAG.test(value), { message: "must not contain HTML tags (the server strips them)" });
 
 /** The labels of the project or group at `ownerPath` (`/projects/1` → `/projects/1/labels`). */
 export const labelsOf = (ownerPath: string): string => `${ownerPath}/labels`;

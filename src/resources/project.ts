@@ -113,6 +113,7 @@ const schema = z.object({
   defaultBranch: z
     .string()
     .min(1)
+    .max(255)
     .refine((value) => !BAD_REF.test(value), { message: "must be a valid branch name" })
     .optional(),
   /** Create the repository with a README commit on the default branch. Read at create only: a later change does nothing. */
