@@ -18,7 +18,7 @@ import { roleInWords, untilInWords } from "./membership";
 
 const shareFields = {
   /** The group invited (id or full path): its members, direct and inherited, get their role here, at most `groupAccess`. */
-  sharedWith: field(ownerReference, { local: true }),
+  sharedWith: field(ownerReference, { local: true, names: "group" }),
   /** The most the share gives: `guest` ... `owner`, or the access level (10 to 50). */
   groupAccess: field(memberAccessLevel, {
     fromApi: (live) => live.group_access_level,

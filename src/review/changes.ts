@@ -362,10 +362,24 @@ function driftedFields(recorded: StepState, refreshed: StepState, terms: KindTer
  * id ends with.
  */
 function identity(state: StepState | null | undefined, terms: KindTerms): { id?: string; label?: string } {
-  const values = { ...(state?.outputs ?? {}), ...(state?.inputs ?? {}) };
+  const values = { ...(state?.outputs ?? {}), ...withNamedPaths(state) };
   const name = terms.name?.(values, ownerOf(state, terms).path);
   if (plain(name)) return { label: name };
   return { id: /\/(\d+)$/.exec(state?.id ?? "")?.[1], label: labelOf(values) };
+}
+
+/**
+ * A state's inputs, each that names a group or project by numeric id (a
+ * share's invited group) by the path the preview read for it (`namedPaths`,
+ * among the inputs, or the outputs the state keeps).
+ */
+function withNamedPaths(state: StepState | null | undefined): Record<string, unknown> {
+  const inputs = state?.inputs ?? {};
+  const paths = envelopeOf(inputs).namedPaths ?? envelopeOf(state?.outputs ?? {}).namedPaths;
+  if (!paths) return inputs;
+  const named = { ...inputs };
+  for (const [name, path] of Object.entries(paths)) if (name in named) named[name] = path;
+  return named;
 }
 
 const plain = (value: unknown): value is string => typeof value === "string" && value !== "" && value !== UNKNOWN && value !== SECRET;
@@ -675,8 +689,8 @@ function stepWords(step: PreviewStep, kind: ChangeKind, terms: KindTerms, change
   const says = terms.says;
   if (!says) return undefined;
   const owner = ownerInWords(change.owner);
-  const after = kind === "delete" ? undefined : (step.newState?.inputs ?? undefined);
-  const recorded = step.oldState?.inputs ?? undefined;
+  const after = kind === "delete" || !step.newState?.inputs ? undefined : withNamedPaths(step.newState);
+  const recorded = step.oldState?.inputs ? withNamedPaths(step.oldState) : undefined;
   if (kind === "replace" && change.newOwner !== undefined) {
     const words = [recorded && says({ kind: "delete", before: recorded, owner }), after && says({ kind: "create", after, owner: ownerInWords(change.newOwner) })];
     return words.filter((part): part is string => typeof part === "string" && part !== "").join("; ") || undefined;

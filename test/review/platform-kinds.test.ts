@@ -130,6 +130,19 @@ describe("who gains or loses what", () => {
     ]);
   });
 
+  it("a share whose group is named by id, as platform-import writes it, reads by the group's path, at create and after a refresh", async () => {
+    const share = await made("ProjectShare", { project: "acme/api", sharedWith: await groupId("beta"), groupAccess: "guest" });
+    const read = await providers.ProjectShare.read(share.id, share.state.outputs);
+    const refreshed = { ...share, state: { ...share.state, inputs: read.inputs as Args, outputs: read.props as Args } };
+    expect(said([share.create, deleted(refreshed)])).toEqual([
+      ["deletes project share `beta` of project acme/api", "takes Guest on project `acme/api` away from the members of group `beta`"],
+      ["creates project share `beta` of project acme/api", "gives the members of group `beta` up to Guest on project `acme/api`"],
+    ]);
+    // The path is no field of the share: the create lists the program's values only.
+    const [created] = reviewOf({ steps: [share.create] } as PreviewOutput).changes;
+    expect(created!.fields.map((field) => field.path)).toEqual(["project", "sharedWith", "groupAccess"]);
+  });
+
   it("the members an only-these set removes: each by its username, with the role it loses", async () => {
     // The members there now are the program's others: ignored by name.
     const ignore = (await server.as().list<{ username: string }>(apiPath`/projects/${"acme/api"}/members`)).map((member) => member.username);
