@@ -132,8 +132,14 @@ export function labelNameRules(args: { project?: string | number; group?: string
   const above = owner.kind === "project" ? "one of its groups" : "a group above it";
   const judge =
     operation === "create"
-      ? async (ctx: Parameters<Rule["judge"]>[0]) => {
+      ? async (ctx: Parameters<Rule["judge"]>[0], facts: Parameters<Rule["judge"]>[1]) => {
           const seen = named(await labelRequests.list(ctx.client, labelsOf(owner.path), { search: args.name }));
+          // A label this one replaces, deleted first where the new owner sees it (`labelDeletedFirst`), is no clash.
+          const replaced = facts.replacing;
+          if (replaced?.name === args.name && labelDeletedFirst(replaced, args)) {
+            const gone = named(await labelRequests.list(ctx.client, labelsOf(ownerOf(replaced as { project?: string | number; group?: string | number }).path), { search: args.name, ...OWN_ONLY }));
+            seen.splice(0, seen.length, ...seen.filter((one) => !gone.some((old) => old.id === one.id)));
+          }
           if (seen.length === 0) return undefined;
           const own = owner.kind === "project" ? seen.filter((one) => one.is_project_label === true) : named(await labelRequests.list(ctx.client, labelsOf(owner.path), { search: args.name, ...OWN_ONLY }));
           if (own.length > 0) return undefined;
@@ -150,6 +156,21 @@ export function labelNameRules(args: { project?: string | number; group?: string
             return `group ${project.namespace.full_path}, the group of project ${project.path_with_namespace}, has a label named ${args.name}: the server refuses to rename a project's label to the name of a label of its group (already exists at group level); use the group's label, or choose another name`;
           };
   return judge ? [{ property: "name", judge }] : [];
+}
+
+/**
+ * Whether a replacement deletes the old label before it makes the new one:
+ * where the new owner may see the old label (the same name, the old one a
+ * group's and the new owner at or below that group, or either named by id),
+ * the server would refuse the new one while the old stands.
+ */
+export function labelDeletedFirst(olds: { project?: unknown; group?: unknown; name?: unknown }, news: { project?: unknown; group?: unknown; name?: unknown }): boolean {
+  if (olds.name !== news.name || olds.group === undefined) return false;
+  const from = olds.group;
+  const to = news.group ?? news.project;
+  if (typeof from !== "string" || typeof to !== "string" || /^\d+$/.test(from) || /^\d+$/.test(to)) return true;
+  const below = to.toLowerCase();
+  return below === from.toLowerCase() || below.startsWith(`${from.toLowerCase()}/`);
 }
 
 /** A label's id as resources record it: its API path without the leading slash (`projects/acme%2Fweb/labels/12`). */

@@ -309,7 +309,7 @@ async function verifiedAtPreview(engine: Engine, olds: Args, news: Args, checked
   const adopting = args.adoptExisting === true || envelopeOf(news).importId !== undefined;
   // Replaced in place of itself (same owner), the old object is no collision: it goes, first or after.
   const skipUniqueness = adopting || unknown.length > 0 || (replacing && !ownerMoved);
-  const failures = await verify({ resource, needs, ctx: context(), creating, changed, skipUniqueness });
+  const failures = await verify({ resource, needs, ctx: context(), creating, changed, skipUniqueness, ...(replacing ? { replacing: recorded } : {}) });
   return failures.length ? { inputs: news, failures } : checked;
 }
 

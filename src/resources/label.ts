@@ -16,6 +16,7 @@ import {
   labelIdForm,
   labelIdOf,
   labelName,
+  labelDeletedFirst,
   labelNameRules,
   labelNeeds,
   labelRequests,
@@ -112,6 +113,8 @@ export const labelDefinition = defineObjectResource({
     ...(args.group !== undefined && args.priority !== undefined ? [{ property: "priority", reason: "only a project's labels have a priority: a group's label takes one in each project that sets it" }] : []),
   ],
   // A label of the same name in the owner would be refused (409): it is adopted or removed first.
+  // The old label goes first where the new owner would see it: the server refuses a second of its name there.
+  deleteBeforeReplace: (olds, news) => labelDeletedFirst(olds, news),
   needs: (args, operation) => ({
     ...labelNeeds(args, operation),
     rules: labelNameRules(args, operation),

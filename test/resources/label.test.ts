@@ -203,6 +203,20 @@ describe("verification at preview", () => {
     }
   });
 
+  it("a group's label moved below its group, of the same name, is deleted first: the preview passes it and the apply makes it", async () => {
+    const moved = await createLabel({ project: undefined, group: "acme" });
+    const below = { ...moved.inputs, group: "acme/platform" };
+    expect(await reasonsAs("root", below, moved.inputs)).toEqual([]);
+    // The server refuses the new label while the old stands, so the engine deletes the old one first.
+    expect(await label.diff(moved.id, moved.outs, below)).toMatchObject({ changes: true, replaces: ["group"], deleteBeforeReplace: true });
+    await label.delete(moved.id, moved.outs);
+    const made = await label.create((await label.check(moved.inputs, below)).inputs);
+    expect((await live(made.id)).name).toBe(moved.inputs.name);
+    // Elsewhere the new label is made first, the old one kept until it is.
+    const web = await createLabel();
+    expect(await label.diff(web.id, web.outs, { ...web.inputs, project: "acme/api" })).toMatchObject({ replaces: ["project"], deleteBeforeReplace: false });
+  });
+
   it("bad input fails at check, naming the property and the rule, before any request", async () => {
     const requests = await server.requestsDuring(async () => {
       const checked = await label.check({}, inputs({ color: "not-a-color", name: "a,b" }));
