@@ -31,11 +31,14 @@ import {
 } from "../api/labels";
 import { exactlyOneOwner, ownerOf, ownerReference, type OwnerKind } from "../api/owner";
 import { claimObject, declarationKey } from "../engine/declarations";
-import { defineObjectResource } from "../engine/definition";
+import { defineObjectResource, type StepWords } from "../engine/definition";
 import { idPair, ownerAddress, type TerraformTarget } from "../engine/estate";
 import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { adoptExisting, ownerInput } from "./common";
+
+/** What deleting a label takes (a replacement's too, which always moves it to another owner): it leaves every issue and merge request it is on. */
+export const labelWords: StepWords = ({ kind }) => (kind === "delete" ? "takes it off every issue and merge request it is on" : undefined);
 
 const schema = z.object({
   /** The project that owns the label (id or full path); set this or `group`. */
@@ -72,7 +75,7 @@ function terraformLabel(kind: OwnerKind, id: string, attributes: Record<string, 
 
 export const labelDefinition = defineObjectResource({
   name: "Label",
-  words: { noun: "label" },
+  words: { noun: "label", says: labelWords },
   imported: {
     word: "label",
     listed: "labels",

@@ -157,6 +157,23 @@ describe("who gains or loses what", () => {
   });
 });
 
+describe("labels say what their delete takes", () => {
+  it("a label's delete and move take it off what it is on, an only-these set's removal too", async () => {
+    const label = await made("Label", { project: "acme/web", name: "needs-review", color: "#336699" });
+    const offAll = "takes it off every issue and merge request it is on";
+    expect(said([await changed(label, { project: "acme/api" }), deleted(label)])).toEqual([
+      [expect.stringMatching(/^deletes label \d+ `needs-review` of project acme\/web$/), offAll],
+      [expect.stringMatching(/^replaces label \d+ `needs-review` of project acme\/web by a new one of project acme\/api \(project changes\)$/), offAll],
+    ]);
+    const set = await made("ExclusiveLabels", { project: "acme/web", keep: [], ignore: ["*"] });
+    await server.as().post(apiPath`/projects/${"acme/web"}/labels`, { name: "stray-label", color: "#000000" });
+    const declared = { project: "acme/web", keep: [], ignore: (await server.as().list<{ name: string; is_project_label: boolean }>(apiPath`/projects/${"acme/web"}/labels`)).filter((one) => one.is_project_label && one.name !== "stray-label").map((one) => one.name) };
+    const read = await providers.ExclusiveLabels.read(set.id, { ...set.state.outputs, ...declared });
+    const recorded = { ...set, state: { ...set.state, inputs: read.inputs as Args, outputs: read.props as Args }, declared };
+    expect(said([await changed(recorded, {})]).filter(([sentence]) => String(sentence).startsWith("deletes"))).toEqual([[expect.stringMatching(/^deletes label \d+ `stray-label` of project acme\/web$/), offAll]]);
+  });
+});
+
 describe("protected refs and approval rules say what their delete opens", () => {
   it("a protected branch renamed unprotects the branches the old pattern matched; a protected tag's new level unprotects it between the two", async () => {
     const branch = await made("ProtectedBranch", { project: "acme/web", name: "release/*", pushAccessLevel: "maintainer", mergeAccessLevel: "maintainer" });
