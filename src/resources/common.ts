@@ -3,7 +3,7 @@ import { z } from "zod";
 import { field } from "../api/fields";
 import { ROLE_LEVELS } from "../client";
 import { isHttpUrl } from "../validation";
-import type { StepWords } from "../engine/definition";
+import { named, type StepWords } from "../engine/definition";
 import { idPair, type TerraformTarget } from "../engine/estate";
 import { UNKNOWN } from "../engine/values";
 
@@ -33,6 +33,25 @@ export function fullPathName(values: Record<string, unknown>, ownerPath: string 
   if (!known(values.path)) return undefined;
   return ownerPath === undefined || /^\d+$/.test(ownerPath) ? values.path : `${ownerPath}/${values.path}`;
 }
+
+/**
+ * A group's or a project's update in the review's words, where it does more
+ * than set fields: a new path renames it in place (the old path keeps
+ * redirecting), a new owner (`ownerInput`: `parent`, `group`) moves it there,
+ * with all it holds; a project archived takes no more writes.
+ */
+export const pathWords =
+  (ownerInput: "parent" | "group"): StepWords =>
+  ({ kind, before, after, owner }) => {
+    if (kind !== "update" || !before || !after) return undefined;
+    const said: string[] = [];
+    const moved = String(before[ownerInput]) !== String(after[ownerInput]);
+    if (moved) said.push(after[ownerInput] === undefined ? (ownerInput === "parent" ? "moves it to the top level, with all it holds" : `moves it to ${owner}`) : `moves it to ${owner}, with all it holds`);
+    if (before.path !== after.path && typeof after.path === "string" && after.path !== UNKNOWN) said.push(`renames its path to ${named(after.path)}: the old path keeps redirecting`);
+    if (after.archived === true && before.archived !== true) said.push("archives it: the server then refuses every change to what it holds");
+    if (before.archived === true && after.archived !== true) said.push("unarchives it");
+    return said.length > 0 ? said.join("; ") : undefined;
+  };
 
 /** What replacing or rotating a token does: the current one stops working, and the program's readers of it are given the new one. */
 export const TOKEN_REPLACED = "revokes the current token; what reads the token gets the new one in this run";

@@ -42,7 +42,7 @@ import {
   type Project as ProjectLive,
 } from "../api/projects";
 import { notDotSegments } from "../validation";
-import { BAD_REF, fullPathName } from "./common";
+import { BAD_REF, fullPathName, pathWords } from "./common";
 
 const accessLevel = z.enum(["disabled", "private", "enabled"]);
 
@@ -179,7 +179,7 @@ function foundProject(live: ProjectLive): Found {
 
 export const projectDefinition = defineObjectResource({
   name: "Project",
-  words: { noun: "project", name: fullPathName, unowned: "the personal namespace of the token's user" },
+  words: { noun: "project", name: fullPathName, says: pathWords("group"), unowned: "the personal namespace of the token's user" },
   imported: {
     word: "project",
     listed: "projects",

@@ -81,6 +81,16 @@ describe("groups and projects are named by their full path", () => {
     ]);
   });
 
+  it("a rename says the old path redirects, a transfer where the object goes with all it holds, an archive that writes end", async () => {
+    const group = await made("Group", { parent: "acme", path: "billing", name: "Billing" });
+    expect(said([await changed(group, { path: "invoicing", parent: await groupId("beta") })])).toEqual([
+      ["updates group `acme/billing` of group beta", "moves it to group `beta`, with all it holds; renames its path to `invoicing`: the old path keeps redirecting"],
+    ]);
+    expect(said([await changed(group, { parent: undefined })])).toEqual([["updates group `acme/billing` of the instance", "moves it to the top level, with all it holds"]]);
+    const project = await made("Project", { group: "acme", name: "Ledger", path: "ledger" });
+    expect(said([await changed(project, { archived: true })])).toEqual([["updates project `acme/ledger` of group acme", "archives it: the server then refuses every change to what it holds"]]);
+  });
+
   it("a project: in a group named by id, and in the personal namespace of the token's user", async () => {
     const project = await made("Project", { group: await groupId("acme/platform"), name: "Payments API", path: "payments-api" });
     expect(said([project.create, await changed(project, { description: "Charges" }), deleted(project)])).toEqual([
