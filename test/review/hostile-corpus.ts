@@ -152,10 +152,13 @@ const KIND_INPUTS: Record<string, (text: string) => Record<string, unknown>> = {
   ProjectAccessToken: (text) => ({ project: text, name: text, scopes: [text], expiresAt: text }),
   DeployToken: (text) => ({ project: text, name: text, username: text, scopes: [text] }),
   DeployKey: (text) => ({ project: text, title: text, key: text }),
+  ProtectedEnvironment: (text) => ({ project: text, name: text, deployAccessLevels: [{ userId: text }, { groupId: text }, { accessLevel: text }], approvalRules: [{ userId: text, requiredApprovals: 1 }] }),
 };
 
 /** The kinds whose words say what a step gives or takes (who gains what role), or whose name is a path. */
 const WORDED = ["Group", "Project", "GroupMember", "ProjectMember", "GroupShare", "ProjectShare"];
+/** The kinds that carry every string: those, and those whose delete's words name what it opens. */
+const EVERY_STRING = [...WORDED, "ProtectedEnvironment"];
 
 /**
  * Steps of the platform's own kinds carrying each string: a create of every
@@ -170,7 +173,7 @@ function platformKindSteps(corpus: readonly string[]): unknown[] {
   const kinds = Object.keys(KIND_INPUTS);
   corpus.forEach((text, index) => {
     // Every string in each kind whose words name what it is about; the rest of the kinds take the strings in turn.
-    const carrying = kinds.filter((kind, at) => WORDED.includes(kind) || at % (kinds.length - WORDED.length) === index % (kinds.length - WORDED.length));
+    const carrying = kinds.filter((kind, at) => EVERY_STRING.includes(kind) || at % (kinds.length - EVERY_STRING.length) === index % (kinds.length - EVERY_STRING.length));
     for (const kind of carrying) {
       const inputs = KIND_INPUTS[kind]!(text);
       steps.push({ op: "create", urn: urn(kind, `new-${index}`), newState: { type: platform(kind), inputs } });
