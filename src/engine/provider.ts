@@ -491,8 +491,8 @@ async function namedPathsPreviewed(engine: Engine, olds: Args, args: Args): Prom
 const KEPT_ON_REFRESH = [...PRIOR_VALUE_OUTPUTS, "fingerprints"];
 
 /**
- * What `check` adds to the inputs besides the properties: the fingerprints of the declared files, and the path of
- * an owner named by id. The refreshed inputs keep those applied, or the next preview would show them as a change.
+ * What `check` adds to the inputs besides the properties: the fingerprints of the declared files, and the paths of
+ * an owner and the other groups named by id. The refreshed inputs keep those applied, or the next preview would show them as a change.
  */
 const CHECKED_INPUTS_KEPT = ["fingerprints", OWNER_PATH_KEY, NAMED_PATHS_KEY];
 
