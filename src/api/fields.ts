@@ -53,6 +53,12 @@ export interface FieldTraits {
   writeOnly?: boolean;
   /** Part of the address (the owner) or an option of the provider, not a field of the API object. */
   local?: boolean;
+  /**
+   * A group or project the value names besides the owner (a share's invited
+   * group), by numeric id or full path: one named by id is shown by the path
+   * the preview read for it, as an owner is (`namedPaths`, ../engine/envelope.ts).
+   */
+  names?: "group" | "project";
   /** Never a change: options that only steer how the provider works (adoption). */
   ignoreInDiff?: boolean;
   /**

@@ -7,9 +7,12 @@
 import { z } from "zod";
 import type { PlatformClient } from "../client";
 import { requestsOf } from "./core";
+import { groupPath } from "./groups";
 import { idForm } from "./id-form";
-import type { Needs, Operation } from "./needs";
+import { sourceFacts } from "./members";
+import type { Needs, Operation, Rule } from "./needs";
 import { ownerNamedBy, ownerOf, type Owner, type OwnerKind } from "./owner";
+import { projectPath, projectRequests } from "./projects";
 
 /** A label as the API returns it (`Entities::ProjectLabel` through a project, `Entities::GroupLabel` through a group). */
 export const label = z.looseObject({
@@ -92,8 +95,11 @@ export const labelName = z
   .refine((value) => value === value.trim(), { message: "must not start or end with whitespace (the server strips it)" })
   .refine((value) => !HTML_TAG.test(value), { message: "must not contain HTML tags (the server strips them)" });
 
+/** The longest label description the package takes: far beyond any the platform's forms make, bounded all the same. */
+const LABEL_DESCRIPTION_MAX = 10_000;
+
 /** A label's description as the server keeps it unchanged. */
-export const labelDescription = z.string().refine((value) => !HTML_TAG.test(value), { message: "must not contain HTML tags (the server strips them)" });
+export const labelDescription = z.string().max(LABEL_DESCRIPTION_MAX).refine((value) => !HTML_TAG.test(value), { message: "must not contain HTML tags (the server strips them)" });
 
 /** The labels of the project or group at `ownerPath` (`/projects/1` → `/projects/1/labels`). */
 export const labelsOf = (ownerPath: string): string => `${ownerPath}/labels`;
@@ -108,6 +114,64 @@ export const labelsPath = (owner: { project?: string | number; group?: string | 
  */
 export const labelNeeds = (args: { project?: string | number; group?: string | number }, operation: Operation = "create"): Needs =>
   operation === "read" ? { on: ownerNamedBy(args) } : { on: ownerNamedBy(args), role: "Planner", phrase: "at least the Planner role (Reporter on servers without Planner)" };
+
+/**
+ * The server's rules for a label's name beyond its owner's own labels (which
+ * the preview's `unique` judges): a new label whose name is a label the owner
+ * sees from a group above it (a project sees its groups' labels, a group its
+ * ancestors') is refused (409 `Label already exists`); a project's label
+ * renamed to the name of a label of the project's own group is refused (400
+ * `already exists at group level`), while a name only a group further up
+ * gives is taken. A group's label may be renamed to any name its group's own
+ * labels leave free. Judged by reads of the labels of that name.
+ */
+export function labelNameRules(args: { project?: string | number; group?: string | number; name: string }, operation: Operation): Rule[] {
+  if (operation !== "create" && operation !== "update") return [];
+  const owner = ownerOf(args);
+  const named = (found: Label[]) => found.filter((one) => one.name === args.name);
+  const above = owner.kind === "project" ? "one of its groups" : "a group above it";
+  const judge =
+    operation === "create"
+      ? async (ctx: Parameters<Rule["judge"]>[0], facts: Parameters<Rule["judge"]>[1]) => {
+          const seen = named(await labelRequests.list(ctx.client, labelsOf(owner.path), { search: args.name }));
+          // A label this one replaces, deleted first where the new owner sees it (`labelDeletedFirst`), is no clash.
+          const replaced = facts.replacing;
+          if (replaced?.name === args.name && labelDeletedFirst(replaced, args)) {
+            const gone = named(await labelRequests.list(ctx.client, labelsOf(ownerOf(replaced as { project?: string | number; group?: string | number }).path), { search: args.name, ...OWN_ONLY }));
+            seen.splice(0, seen.length, ...seen.filter((one) => !gone.some((old) => old.id === one.id)));
+          }
+          if (seen.length === 0) return undefined;
+          const own = owner.kind === "project" ? seen.filter((one) => one.is_project_label === true) : named(await labelRequests.list(ctx.client, labelsOf(owner.path), { search: args.name, ...OWN_ONLY }));
+          if (own.length > 0) return undefined;
+          const path = (await sourceFacts(ctx.client, owner.kind, owner.reference))?.fullPath ?? owner.reference;
+          return `${above} has a label named ${args.name}, which ${owner.kind} ${path} sees as its own: the server refuses another label of that name (Label already exists); use that label, or choose another name`;
+        }
+      : owner.kind === "group"
+        ? undefined
+        : async (ctx: Parameters<Rule["judge"]>[0]) => {
+            const project = await projectRequests.get(ctx.client, projectPath(owner.reference));
+            if (project.namespace?.kind !== "group") return undefined;
+            const ofGroup = named(await labelRequests.list(ctx.client, labelsOf(groupPath(project.namespace.id)), { search: args.name, ...OWN_ONLY }));
+            if (ofGroup.length === 0) return undefined;
+            return `group ${project.namespace.full_path}, the group of project ${project.path_with_namespace}, has a label named ${args.name}: the server refuses to rename a project's label to the name of a label of its group (already exists at group level); use the group's label, or choose another name`;
+          };
+  return judge ? [{ property: "name", judge }] : [];
+}
+
+/**
+ * Whether a replacement deletes the old label before it makes the new one:
+ * where the new owner may see the old label (the same name, the old one a
+ * group's and the new owner at or below that group, or either named by id),
+ * the server would refuse the new one while the old stands.
+ */
+export function labelDeletedFirst(olds: { project?: unknown; group?: unknown; name?: unknown }, news: { project?: unknown; group?: unknown; name?: unknown }): boolean {
+  if (olds.name !== news.name || olds.group === undefined) return false;
+  const from = olds.group;
+  const to = news.group ?? news.project;
+  if (typeof from !== "string" || typeof to !== "string" || /^\d+$/.test(from) || /^\d+$/.test(to)) return true;
+  const below = to.toLowerCase();
+  return below === from.toLowerCase() || below.startsWith(`${from.toLowerCase()}/`);
+}
 
 /** A label's id as resources record it: its API path without the leading slash (`projects/acme%2Fweb/labels/12`). */
 export const labelIdOf = (owner: Owner, labelId: number): string => `${owner.kind}s/${encodeURIComponent(String(owner.reference))}/labels/${labelId}`;

@@ -69,7 +69,7 @@ const USER_FORM = "a user id or a username such as alice";
 
 /** A user: a username (`alice`) or a numeric id. */
 export const userReference = z
-  .union([z.number().int({ message: `must be ${USER_FORM}` }).positive({ message: `must be ${USER_FORM}` }), z.string().regex(USERNAME, { message: `must be ${USER_FORM}` })], {
+  .union([z.number().int({ message: `must be ${USER_FORM}` }).positive({ message: `must be ${USER_FORM}` }), z.string().max(255, { message: "must be a username of at most 255 characters" }).regex(USERNAME, { message: `must be ${USER_FORM}` })], {
     error: (issue) => (issue.input === undefined ? `is required: ${USER_FORM}` : `must be ${USER_FORM}`),
   })
   .refine(...notDotSegments);

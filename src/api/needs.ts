@@ -106,6 +106,8 @@ export interface RuleFacts {
   isAdmin: boolean;
   /** The existing object's id, for a rule of the object. */
   id?: string;
+  /** A replacement's create: the recorded inputs of the object it replaces (gone first, or after, as the kind's `deleteBeforeReplace` says). */
+  replacing?: Readonly<Record<string, unknown>>;
   /** How the user falls short of `role` on a group (`roleNeeded`'s sentence, for `purpose`); undefined when they do not, or the server does not tell. */
   roleShortfall(group: string | number, role: Role, purpose: string): Promise<string | undefined>;
 }

@@ -8,12 +8,19 @@ import { notDotSegments } from "../validation";
 
 const OWNER_FORM = "a numeric id or a full path such as acme/web";
 const OWNER_RULE = `must be ${OWNER_FORM}`;
+const MAX_PATH_PARTS = 22;
 
 /** A group or project: its numeric id or its full path (`acme/platform`). */
 export const ownerReference = z.union(
   [
     z.number().int({ message: OWNER_RULE }).positive({ message: OWNER_RULE }),
-    z.string().regex(/^[A-Za-z0-9_.][A-Za-z0-9_.-]*(\/[A-Za-z0-9_.][A-Za-z0-9_.-]*)*$/, { message: OWNER_RULE }),
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_.][A-Za-z0-9_.-]*(\/[A-Za-z0-9_.][A-Za-z0-9_.-]*)*$/, { message: OWNER_RULE })
+      // The server's paths: at most 255 characters a part, a top-level group and at most 20 levels of subgroups, then a project.
+      .refine((path) => path.split("/").length <= MAX_PATH_PARTS && path.split("/").every((part) => part.length <= 255), {
+        message: `must be a full path of at most ${MAX_PATH_PARTS} parts of at most 255 characters each`,
+      }),
   ],
   // Without this, a missing owner or one of another type reads only "Invalid input".
   { error: (issue) => (issue.input === undefined ? `is required: ${OWNER_FORM}` : OWNER_RULE) },

@@ -105,12 +105,51 @@ export function outputValues(outputs: OutputsDeclaration, live: Live, args: Reco
 /**
  * What a step gives or takes, in the words a reviewer reads, for a kind whose
  * fields do not say it plainly (a membership: "gives alice Maintainer on
- * project acme/web, was Developer"). From the step's inputs before and after
- * (`before` absent for a create, `after` for a delete; a value known only at
- * apply is the engine's unknown marker) and its owner in words; undefined when
- * there is nothing to say. The review shows it beside the step.
+ * project acme/web, was Developer"; a token's delete: "revokes the token").
+ * From the kind of step, its inputs before and after (`before` absent for a
+ * create, `after` for a delete; a takeover's before is what it overwrites; a
+ * value known only at apply is the engine's unknown marker) and its owner in
+ * words; undefined when there is nothing to say. The review shows it beside
+ * the step (a replacement that moves the object to another owner as its
+ * delete under the one and its create under the other).
  */
-export type StepWords = (step: { before?: Record<string, unknown>; after?: Record<string, unknown>; owner: string }) => string | undefined;
+export type StepWords = (step: { kind: StepKind; before?: Record<string, unknown>; after?: Record<string, unknown>; owner: string }) => string | undefined;
+
+/** The kinds of step a kind's words speak of. */
+export type StepKind = "create" | "takeover" | "update" | "replace" | "delete";
+
+/** How the review names one object (the declaration's `words.name`). */
+export type ObjectName = (values: Record<string, unknown>, ownerPath: string | undefined) => string | undefined;
+
+/**
+ * A value of a program's or a server's (a username, a path, a date) in a
+ * step's words, marked so the review shows it as a value, never as words of
+ * its own (in which a mention or a reference would become one): between
+ * backticks, each backtick and backslash in it escaped. The owner a kind's
+ * words are given is marked so already.
+ */
+export const named = (value: string | number): string => `\`${String(value).replace(/[\\`]/g, (character) => `\\${character}`)}\``;
+
+/** A step's words in their parts: the tool's text, and each value `named` marked (a mark left open runs to the end). */
+export function wordsAndValues(words: string): { text: string; value?: true }[] {
+  const parts: { text: string; value?: true }[] = [];
+  let text = "";
+  let inValue = false;
+  const end = () => {
+    if (text !== "" || inValue) parts.push(inValue ? { text, value: true } : { text });
+    text = "";
+  };
+  for (let index = 0; index < words.length; index++) {
+    const character = words[index]!;
+    if (inValue && character === "\\" && index + 1 < words.length) text += words[++index];
+    else if (character === "`") {
+      end();
+      inValue = !inValue;
+    } else text += character;
+  }
+  if (text !== "" || inValue) end();
+  return parts;
+}
 
 /** What every resource declares, whatever its kind. */
 interface ResourceBase<S extends z.ZodObject, L extends Live, O extends OutputsDeclaration<L, z.output<S>>> {
@@ -124,6 +163,19 @@ interface ResourceBase<S extends z.ZodObject, L extends Live, O extends OutputsD
     noun: string;
     memberNoun?: string;
     says?: StepWords;
+    /**
+     * The name a reviewer knows the object by, where it is not the object's
+     * `name` (a group's or a project's full path, a member's username, the
+     * group a share invites): from its values (the inputs, over the outputs
+     * a refresh read) and its owner's path, undefined where they do not say
+     * it. The name is then the whole of how the review names the object, with
+     * no number beside it.
+     */
+    name?: ObjectName;
+    /** Whose the object is when no owner input names one (a project made in the personal namespace of the token's user). */
+    unowned?: string;
+    /** For an only-these set: how the review names one object it deletes (`name`), and what deleting it takes (`says`, given the object as `before`). */
+    members?: { name?: (entry: Record<string, unknown>) => string | undefined; says?: StepWords };
     /**
      * For a kind whose every update is one act (an access token's rotation):
      * the verb the review says instead of "updates", its past form, and what

@@ -57,6 +57,12 @@ export interface Envelope<Urn = string, Names = readonly string[]> {
    * whatever the program names it by.
    */
   ownerPath?: string;
+  /**
+   * The full paths of the groups and projects other inputs name by numeric id
+   * (a share's invited group: the inputs whose field `names` one), by input,
+   * as the preview's checks read them; shown and kept as `ownerPath` is.
+   */
+  namedPaths?: Readonly<Record<string, string>>;
 }
 
 /** The visible input that holds the takeover; the review does not list it as a field. */
@@ -65,8 +71,11 @@ export const TAKEOVER_KEY = "takeover";
 /** The visible input (and output) that holds the owner's path; no field either. */
 export const OWNER_PATH_KEY = "ownerPath";
 
+/** The visible input (and output) that holds the paths of the groups and projects other inputs name by id; no field either. */
+export const NAMED_PATHS_KEY = "namedPaths";
+
 /** The envelope's inputs the preview shows: no declared property, and no field a reviewer reads. */
-export const SHOWN_ENGINE_KEYS: readonly string[] = [TAKEOVER_KEY, OWNER_PATH_KEY];
+export const SHOWN_ENGINE_KEYS: readonly string[] = [TAKEOVER_KEY, OWNER_PATH_KEY, NAMED_PATHS_KEY];
 
 const ENGINE_KEY = "__engine";
 
@@ -114,6 +123,7 @@ export function envelopeOf(values: Args): Envelope {
   const observed = carried.observed ?? values[EARLIER_KEYS.observed];
   const takeover = values[TAKEOVER_KEY];
   const ownerPath = values[OWNER_PATH_KEY];
+  const namedPaths = values[NAMED_PATHS_KEY];
   return {
     ...(typeof importId === "string" && importId !== "" ? { importId } : {}),
     ...(typeof carried.urn === "string" ? { urn: carried.urn } : {}),
@@ -122,18 +132,24 @@ export function envelopeOf(values: Args): Envelope {
     ...(isRecord(observed) ? { observed } : {}),
     ...(isTakeover(takeover) ? { takeover } : {}),
     ...(typeof ownerPath === "string" && ownerPath !== "" ? { ownerPath } : {}),
+    ...(isPathRecord(namedPaths) ? { namedPaths } : {}),
   };
 }
 
+/** Paths by input name: a record of non-empty strings. */
+const isPathRecord = (value: unknown): value is Record<string, string> =>
+  isRecord(value) && Object.keys(value).length > 0 && Object.values(value).every((path) => typeof path === "string" && path !== "");
+
 /** The declared properties with the envelope written in (its empty members left out). */
 export function withEnvelope<Urn, Names>(declared: Args, envelope: Envelope<Urn, Names>): Args {
-  const { takeover, ownerPath, ...hidden } = envelope;
+  const { takeover, ownerPath, namedPaths, ...hidden } = envelope;
   const carried = Object.fromEntries(Object.entries(hidden).filter(([, value]) => value !== undefined));
   return {
     ...declared,
     ...(Object.keys(carried).length > 0 ? { [ENGINE_KEY]: carried } : {}),
     ...(takeover !== undefined ? { [TAKEOVER_KEY]: takeover } : {}),
     ...(ownerPath !== undefined ? { [OWNER_PATH_KEY]: ownerPath } : {}),
+    ...(namedPaths !== undefined ? { [NAMED_PATHS_KEY]: namedPaths } : {}),
   };
 }
 

@@ -15,7 +15,7 @@ import { PRIOR_VALUE_OUTPUTS, settingsLifecycle } from "./settings";
 import { ExplainedError, PartialCreateError } from "./errors";
 import { hiddenFromToken } from "./gone";
 import { previewAdoption, previewImport, previewSettings, warnTakeover } from "./import";
-import { actedOn, type Envelope, envelopeOf, OWNER_PATH_KEY, SECRETS_CHANGED_KEY, SECRETS_UNREAD_KEY, type Takeover, withEnvelope, withoutEngineKeys } from "./envelope";
+import { actedOn, type Envelope, envelopeOf, NAMED_PATHS_KEY, OWNER_PATH_KEY, SECRETS_CHANGED_KEY, SECRETS_UNREAD_KEY, type Takeover, withEnvelope, withoutEngineKeys } from "./envelope";
 import { shownOnce } from "./shown-once";
 import { duringOperation } from "./engine-end";
 import { noteProgramRunning, storedConfigIncomplete } from "./stored-config";
@@ -73,8 +73,9 @@ function engineProvider(definition: AnyResourceDefinition): Required<pulumi.dyna
       const takeover = await takeoverPreviewed(engine, olds, news, observed.inputs);
       if (takeover && "failure" in takeover) return { inputs: news, failures: [{ property: "", reason: takeover.failure }] };
       const ownerPath = await ownerPathPreviewed(engine, olds, observed.inputs);
+      const namedPaths = await namedPathsPreviewed(engine, olds, observed.inputs);
       // Passed on to create: the import id (./import.ts); to diff and the update: what was observed.
-      const envelope: Envelope = { importId: given.importId, observed: observed.acted, takeover, ownerPath, secretInputs: given.secretInputs };
+      const envelope: Envelope = { importId: given.importId, observed: observed.acted, takeover, ownerPath, namedPaths, secretInputs: given.secretInputs };
       // diff verifies what only it sees, for the steps of this run (verifiedStep).
       noteCheckedStep(definition.name, observed.inputs);
       return { inputs: withEnvelope(observed.inputs, envelope) };
@@ -308,7 +309,7 @@ async function verifiedAtPreview(engine: Engine, olds: Args, news: Args, checked
   const adopting = args.adoptExisting === true || envelopeOf(news).importId !== undefined;
   // Replaced in place of itself (same owner), the old object is no collision: it goes, first or after.
   const skipUniqueness = adopting || unknown.length > 0 || (replacing && !ownerMoved);
-  const failures = await verify({ resource, needs, ctx: context(), creating, changed, skipUniqueness });
+  const failures = await verify({ resource, needs, ctx: context(), creating, changed, skipUniqueness, ...(replacing ? { replacing: recorded } : {}) });
   return failures.length ? { inputs: news, failures } : checked;
 }
 
@@ -443,10 +444,10 @@ function recordPartialCreate(engine: Engine, error: PartialCreateError, args: Ar
   error.properties.__provider = inputs.__provider;
 }
 
-/** The owner's path as check read it, recorded among the outputs: a refresh keeps it, and a delete's preview shows it. */
+/** The owner's path (and the other paths) as check read them, recorded among the outputs: a refresh keeps them, and a delete's preview shows them. */
 function ownerPathOutput(inputs: Args): Args {
-  const { ownerPath } = envelopeOf(inputs);
-  return ownerPath === undefined ? {} : { [OWNER_PATH_KEY]: ownerPath };
+  const { ownerPath, namedPaths } = envelopeOf(inputs);
+  return { ...(ownerPath === undefined ? {} : { [OWNER_PATH_KEY]: ownerPath }), ...(namedPaths === undefined ? {} : { [NAMED_PATHS_KEY]: namedPaths }) };
 }
 
 /** A group or project named by its numeric id (the API reads a text of digits as an id too). */
@@ -467,14 +468,33 @@ async function ownerPathPreviewed(engine: Engine, olds: Args, args: Args): Promi
   return ownerPathAtPreview(context(), on.kind, on.ref);
 }
 
+/**
+ * check's step for the groups and projects other inputs name by numeric id
+ * (a field's `names` trait: a share's invited group): their full paths, from
+ * the run's one read of each, as for the owner. A value unchanged since the
+ * state was recorded keeps the path recorded, and costs no read.
+ */
+async function namedPathsPreviewed(engine: Engine, olds: Args, args: Args): Promise<Record<string, string> | undefined> {
+  const recorded = withoutEngineKeys(olds);
+  const kept = envelopeOf(olds).namedPaths ?? {};
+  const paths: Record<string, string> = {};
+  for (const [name, value] of Object.entries(args)) {
+    const names = engine.propertySet.has(name) ? engine.traits(name).names : undefined;
+    if (names === undefined || !isIdReference(value)) continue;
+    const path = String(recorded[name]) === String(value) && kept[name] !== undefined ? kept[name] : await ownerPathAtPreview(context(), names, value);
+    if (path !== undefined) paths[name] = path;
+  }
+  return Object.keys(paths).length > 0 ? paths : undefined;
+}
+
 /** Outputs recorded at apply time that a refresh keeps: prior values, fingerprints of the files applied. */
 const KEPT_ON_REFRESH = [...PRIOR_VALUE_OUTPUTS, "fingerprints"];
 
 /**
- * What `check` adds to the inputs besides the properties: the fingerprints of the declared files, and the path of
- * an owner named by id. The refreshed inputs keep those applied, or the next preview would show them as a change.
+ * What `check` adds to the inputs besides the properties: the fingerprints of the declared files, and the paths of
+ * an owner and the other groups named by id. The refreshed inputs keep those applied, or the next preview would show them as a change.
  */
-const CHECKED_INPUTS_KEPT = ["fingerprints", OWNER_PATH_KEY];
+const CHECKED_INPUTS_KEPT = ["fingerprints", OWNER_PATH_KEY, NAMED_PATHS_KEY];
 
 /** read: the live object as state, and the inputs it implies, so the next diff compares with what is there. */
 function refreshed(engine: Engine, id: string, args: Args, live: Live, props: Args): pulumi.dynamic.ReadResult {

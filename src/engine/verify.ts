@@ -75,6 +75,8 @@ export interface VerificationRequest {
   changed?: readonly string[];
   /** Uniqueness and room are skipped: the object is being taken over (it has its places), or some inputs are not known yet. */
   skipUniqueness: boolean;
+  /** A replacement's create: the recorded inputs of the object it replaces, which the rules are told of. */
+  replacing?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -171,7 +173,7 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
   const user = await verifiedUser(ctx, reads);
   if (!user) return [{ property: "", reason: applyUserMissing() }];
   const inputRules = (needs.rules ?? []).filter((rule) => rule.property !== undefined && (creating || request.changed?.includes(rule.property)));
-  const broken = inputRules.length > 0 ? (await brokenRules(ctx, reads, user, inputRules)).map((reason) => ({ property: "", reason })) : [];
+  const broken = inputRules.length > 0 ? (await brokenRules(ctx, reads, user, inputRules, undefined, request.replacing)).map((reason) => ({ property: "", reason })) : [];
   if (needs.on.kind === "instance") {
     if (needs.role === "administrator" && !user.isAdmin && !user.applying?.adminUnknown) return [{ property: "", reason: adminNeeded(user, request.resource) }];
     return [...broken, ...(await unmetLicenceGates(request, reads, user))];
@@ -228,13 +230,14 @@ async function unmetNeeds(request: VerificationRequest, reads: RunReads): Promis
  * The rules the server would hold broken, each `<property>: <reason>` (a rule of the
  * object names none). A rule whose reads fail is not judged: the step's own request will say.
  */
-async function brokenRules(ctx: EngineContext, reads: RunReads, user: UserFacts, rules: readonly Rule[], id?: string): Promise<string[]> {
+async function brokenRules(ctx: EngineContext, reads: RunReads, user: UserFacts, rules: readonly Rule[], id?: string, replacing?: Readonly<Record<string, unknown>>): Promise<string[]> {
   const shared = sharingReads(ctx);
   const facts = {
     username: user.username,
     userId: user.id,
     isAdmin: user.isAdmin,
     ...(id !== undefined ? { id } : {}),
+    ...(replacing !== undefined ? { replacing } : {}),
     async roleShortfall(group: string | number, role: Role, purpose: string): Promise<string | undefined> {
       if (user.isAdmin) return undefined;
       const owner = await ownerFacts(ctx, reads, "group", group);

@@ -52,7 +52,7 @@ import { ApiError } from "../client";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { idPair, ownerAddress, wholeNumber, type Found, type TerraformTarget } from "../engine/estate";
 import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
-import { ownerInput } from "./common";
+import { ownerInput, TOKEN_REPLACED, tokenWords } from "./common";
 
 /** The live token, with the token itself where this run made one (or the recorded one, kept). */
 type TokenLive = AccessToken & { token?: string };
@@ -181,7 +181,7 @@ function defineAccessToken<S extends z.ZodObject>(kind: Kind, schema: S) {
 
   return defineObjectResource({
     name: kind.name,
-    words: { noun: kind.noun, update: { verb: "rotates", done: "rotated", note: "revokes the current token; what reads the token gets the new one in this run" } },
+    words: { noun: kind.noun, says: tokenWords, update: { verb: "rotates", done: "rotated", note: TOKEN_REPLACED } },
     imported: {
       word: `${kind.owner}-access-token`,
       listed: `${kind.owner} access tokens`,

@@ -3,7 +3,9 @@ import { z } from "zod";
 import { field } from "../api/fields";
 import { ROLE_LEVELS } from "../client";
 import { isHttpUrl } from "../validation";
+import { named, type StepWords } from "../engine/definition";
 import { idPair, type TerraformTarget } from "../engine/estate";
+import { UNKNOWN } from "../engine/values";
 
 /** What `git check-ref-format` refuses and a branch, tag or ref name can never contain. */
 export const BAD_REF = /\s|\.\.|[~^:?*[\\]|@\{|\/\/|^\/|\/$|\.lock$|^-/;
@@ -19,6 +21,44 @@ export function projectKeyTarget(id: string): TerraformTarget | undefined {
   const parts = idPair(id);
   return parts ? { owner: { kind: "project", ref: parts[0] }, key: parts[1] } : undefined;
 }
+
+/**
+ * A group's or a project's full path, as the review names it: as the server
+ * showed it (`fullPath`), else its owner's path and its own `path` (a path
+ * only, where the owner is named by an id the preview did not read).
+ */
+export function fullPathName(values: Record<string, unknown>, ownerPath: string | undefined): string | undefined {
+  const known = (value: unknown): value is string => typeof value === "string" && value !== "" && value !== UNKNOWN;
+  if (known(values.fullPath)) return values.fullPath;
+  if (!known(values.path)) return undefined;
+  return ownerPath === undefined || /^\d+$/.test(ownerPath) ? values.path : `${ownerPath}/${values.path}`;
+}
+
+/**
+ * A group's or a project's update in the review's words, where it does more
+ * than set fields: a new path renames it in place (the old path keeps
+ * redirecting), a new owner (`ownerInput`: `parent`, `group`) moves it there,
+ * with all it holds; a project archived takes no more writes.
+ */
+export const pathWords =
+  (ownerInput: "parent" | "group"): StepWords =>
+  ({ kind, before, after, owner }) => {
+    if (kind !== "update" || !before || !after) return undefined;
+    const said: string[] = [];
+    const moved = String(before[ownerInput]) !== String(after[ownerInput]);
+    if (moved) said.push(after[ownerInput] === undefined ? (ownerInput === "parent" ? "moves it to the top level, with all it holds" : `moves it to ${owner}`) : `moves it to ${owner}, with all it holds`);
+    if (before.path !== after.path && typeof after.path === "string" && after.path !== UNKNOWN) said.push(`renames its path to ${named(after.path)}: the old path keeps redirecting`);
+    if (after.archived === true && before.archived !== true) said.push("archives it: the server then refuses every change to what it holds");
+    if (before.archived === true && after.archived !== true) said.push("unarchives it");
+    return said.length > 0 ? said.join("; ") : undefined;
+  };
+
+/** What replacing or rotating a token does: the current one stops working, and the program's readers of it are given the new one. */
+export const TOKEN_REPLACED = "revokes the current token; what reads the token gets the new one in this run";
+
+/** A token's delete and replacement in the review's words (an access token, a deploy token). */
+export const tokenWords: StepWords = ({ kind }) =>
+  kind === "delete" ? "revokes the token: whatever still uses it can no longer authenticate with it" : kind === "replace" ? TOKEN_REPLACED : undefined;
 
 /** An http(s) URL; `example` completes the failure message (`must be an http(s) URL such as ...`). */
 export const httpUrl = (example: string) => z.string().refine(isHttpUrl, { message: `must be an http(s) URL ${example}` });

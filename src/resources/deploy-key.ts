@@ -51,7 +51,10 @@ function terraformKey(id: string): TerraformTarget | undefined {
 
 export const deployKeyDefinition = defineObjectResource({
   name: "DeployKey",
-  words: { noun: "deploy key" },
+  words: {
+    noun: "deploy key",
+    says: ({ kind }) => (kind === "delete" || kind === "replace" ? "whatever holds the key can no longer pull from or push to the project's repository with it" : undefined),
+  },
   imported: {
     word: "deploy-key",
     listed: "deploy keys",

@@ -31,7 +31,7 @@ import { clientClock } from "../client";
 import { defineObjectResource, type EngineContext } from "../engine/definition";
 import { idPair, ownerAddress, wholeNumber, type Found, type TerraformTarget } from "../engine/estate";
 import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
-import { ownerInput } from "./common";
+import { ownerInput, tokenWords } from "./common";
 
 type Args = Record<string, unknown>;
 type TokenLive = DeployTokenLive & { token?: string };
@@ -107,7 +107,7 @@ async function createToken(ctx: EngineContext, args: DeployTokenInputs, again = 
 
 export const deployTokenDefinition = defineObjectResource({
   name: "DeployToken",
-  words: { noun: "deploy token" },
+  words: { noun: "deploy token", says: tokenWords },
   imported: {
     word: "deploy-token",
     listed: "deploy tokens",

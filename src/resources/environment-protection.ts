@@ -41,7 +41,7 @@ import {
   type EnvironmentApprovalRule,
   type ProtectedEnvironment as ProtectedEnvironmentLive,
 } from "../api/protected-environments";
-import { defineObjectResource, type EngineContext, type StepWords } from "../engine/definition";
+import { defineObjectResource, named, type EngineContext, type StepWords } from "../engine/definition";
 import { idPair, ownerAddress, type TerraformTarget } from "../engine/estate";
 import { adoptExisting, ownerInput } from "./common";
 
@@ -209,18 +209,19 @@ function putBody(args: Inputs, live: ProtectedEnvironmentLive, approvalsChanged:
 /** Who an entry lets in, in a reviewer's words. */
 function entryInWords(entry: Record<string, unknown>): string {
   const one = normalized(entry, false);
-  if (one.userId !== undefined) return `user ${one.userId}`;
-  if (one.groupId !== undefined) return `the members of group ${one.groupId}${one.groupInheritanceType === 1 ? " and its subgroups" : ""}`;
+  if (one.userId !== undefined) return `user ${named(String(one.userId))}`;
+  if (one.groupId !== undefined) return `the members of group ${named(String(one.groupId))}${one.groupInheritanceType === 1 ? " and its subgroups" : ""}`;
   const roles: Record<number, string> = { 20: "Reporters and above", 30: "Developers and above", 40: "Maintainers and above", 60: "administrators" };
-  return roles[one.accessLevel as number] ?? `access level ${String(entry.accessLevel)}`;
+  return roles[one.accessLevel as number] ?? `access level ${named(String(entry.accessLevel))}`;
 }
 
 /** A tier-named rule protects every environment of its tier in the group's projects; a project's, its own environment. */
 const deletionWords =
   (kind: OwnerKind): StepWords =>
-  ({ before, after, owner }) => {
-    if (after !== undefined || before === undefined) return undefined;
-    const name = typeof before.name === "string" ? before.name : "it";
+  ({ kind: step, before, after, owner }) => {
+    // A delete unprotects, and so does a replacement under another name (the old rule goes).
+    if (before === undefined || (after !== undefined && !(step === "replace" && before.name !== after.name))) return undefined;
+    const name = typeof before.name === "string" ? named(before.name) : "it";
     const approvals = Array.isArray(before.approvalRules) && before.approvalRules.length > 0 ? "; deployments no longer wait for the approvals its approval rules required" : "";
     const who = Array.isArray(before.deployAccessLevels) ? ` (was ${(before.deployAccessLevels as Record<string, unknown>[]).map(entryInWords).join(", ")})` : "";
     return kind === "project"

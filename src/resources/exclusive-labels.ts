@@ -9,6 +9,7 @@ import { ofKind, PlatformResource, type ResourceOutputs } from "../engine/resour
 import { labelNeeds, labelNumberOf, labelsPath, ownLabels } from "../api/labels";
 import { exactlyOneOwner, ownerOf, ownerReference } from "../api/owner";
 import { type Entry, type ExclusiveSetArgs, exclusiveSetDefinition } from "./exclusive-set";
+import { labelWords } from "./label";
 
 type Owner = { project?: string | number; group?: string | number };
 
@@ -31,6 +32,7 @@ export const exclusiveLabelsDefinition = exclusiveSetDefinition<Owner>({
   keptKey: labelNumberOf,
   keepForm: "a Label's labelId or id",
   matchable: (entry: Entry) => [String(entry.labelId), String(entry.name)],
+  members: { says: labelWords },
   async remove(ctx, args, entry) {
     await ctx.client.delete(`${labelsPath(args)}/${Number(entry.labelId)}`);
   },

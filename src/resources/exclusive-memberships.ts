@@ -9,9 +9,10 @@ import { allMembersOf, memberNeeds, memberOf, memberRequests, membersOf, parseMe
 import type { Rule } from "../api/needs";
 import { ownerReference, type OwnerKind } from "../api/owner";
 import { ROLE_LEVELS } from "../client";
-import type { EngineContext } from "../engine/definition";
+import type { EngineContext, StepWords } from "../engine/definition";
 import { isUnknown } from "../engine/values";
 import { exclusiveSetDefinition, strays, type CommonInputs, type Entry, type KeptValue } from "./exclusive-set";
+import { membershipWords } from "./membership";
 
 const entryOf = (member: Member): Entry => ({ userId: member.id, userName: member.username, accessLevel: member.access_level });
 
@@ -84,6 +85,10 @@ export function exclusiveMembershipsDefinition<K extends OwnerKind>(kind: K, nam
     keepForm: `a ${membersKind}'s userId or id`,
     matchable: (entry: Entry) => [String(entry.userId), String(entry.userName)],
     describe: (entry: Entry) => `${kind} member ${entry.userId} \`${entry.userName}\` (${roleName(Number(entry.accessLevel))})`,
+    members: {
+      name: (entry: Record<string, unknown>) => (typeof entry.userName === "string" && entry.userName !== "" ? entry.userName : undefined),
+      says: ({ before, owner }: Parameters<StepWords>[0]) => membershipWords({ kind: "delete", before: { user: before?.userName, accessLevel: before?.accessLevel }, owner }),
+    },
     async remove(ctx: EngineContext, args: A, entry: Entry) {
       await ctx.client.delete(memberOf(ownerPath(args), Number(entry.userId)));
     },

@@ -31,7 +31,7 @@ import { z } from "zod";
 import { field } from "../api/fields";
 import { ownerInput } from "./common";
 import { ApiError } from "../client";
-import { defineObjectResource, type EngineContext, type Live } from "../engine/definition";
+import { defineObjectResource, type EngineContext, type Live, type StepWords } from "../engine/definition";
 import type { ImportedSet } from "../engine/estate";
 import { isUnknown, UNKNOWN } from "../engine/values";
 import type { ConnectionArg } from "../engine/connections";
@@ -85,6 +85,8 @@ export interface CollectionDeclaration<A extends Record<string, unknown>> {
   matchable(entry: Entry): string[];
   /** The object as the preview names it, when the id and name of `matchable` do not say it all (a link's provider). */
   describe?(entry: Entry): string;
+  /** How the review names an object the set deletes, and what deleting it takes, where the id and name do not say it (a member's role). */
+  members?: { name?: (entry: Record<string, unknown>) => string | undefined; says?: StepWords };
   /** Removes one recorded object; an object already gone counts as removed. */
   remove(ctx: EngineContext, args: A, entry: Entry): Promise<void>;
 }
@@ -177,7 +179,7 @@ export function exclusiveSetDefinition<A extends Record<string, unknown>>(collec
   const schema = z.object({ ...owner, ...common }) as unknown as z.ZodObject<{ [K in keyof A]-?: z.ZodType<A[K]> } & typeof common>;
   return defineObjectResource({
     name: collection.name,
-    words: { noun: `only-these set of ${collection.noun}s`, memberNoun: collection.noun },
+    words: { noun: `only-these set of ${collection.noun}s`, memberNoun: collection.noun, ...(collection.members ? { members: collection.members } : {}) },
     imported: collection.imported,
     schema,
     outputs: exclusiveSetOutputs,

@@ -75,6 +75,7 @@ const schema = z.object({
   name: z.string().min(1).max(255).optional(),
   path: z
     .string()
+    .max(255)
     .regex(/^[A-Za-z0-9_.][A-Za-z0-9_.-]*$/, { message: "may contain only letters, digits, '_', '-' and '.', and not start with '-'" })
     .refine((value) => !value.endsWith(".git") && !value.endsWith(".atom"), { message: "must not end in .git or .atom" })
     .refine(...notDotSegments)

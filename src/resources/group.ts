@@ -41,7 +41,7 @@ import { topLevelNeeded, type Needs, type Operation, type Rule } from "../api/ne
 import { ownerReference, type NamedOwner } from "../api/owner";
 import { CURRENT_USER_PATH } from "../api/users";
 import { parsedId } from "../api/id-form";
-import { adoptExisting } from "./common";
+import { adoptExisting, fullPathName, pathWords } from "./common";
 import { groupSettingsShape, settingsLeftOut, settingsRules, withValuesNotShown } from "./group-settings";
 
 // The settings GroupSettings manages, with their traits: all but the group itself, its avatar and the option to give values back.
@@ -251,7 +251,7 @@ function foundGroup(live: GroupLive, leaveOut: ReadonlyMap<string, string>): Fou
 
 export const groupDefinition = defineObjectResource({
   name: "Group",
-  words: { noun: "group" },
+  words: { noun: "group", name: fullPathName, says: pathWords("parent") },
   imported: {
     word: "group",
     listed: "subgroups",

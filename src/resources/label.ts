@@ -16,6 +16,8 @@ import {
   labelIdForm,
   labelIdOf,
   labelName,
+  labelDeletedFirst,
+  labelNameRules,
   labelNeeds,
   labelRequests,
   labelsOf,
@@ -29,11 +31,14 @@ import {
 } from "../api/labels";
 import { exactlyOneOwner, ownerOf, ownerReference, type OwnerKind } from "../api/owner";
 import { claimObject, declarationKey } from "../engine/declarations";
-import { defineObjectResource } from "../engine/definition";
+import { defineObjectResource, type StepWords } from "../engine/definition";
 import { idPair, ownerAddress, type TerraformTarget } from "../engine/estate";
 import { ofKind, PlatformResource, type ResourceArgs, type ResourceOutputs } from "../engine/resource";
 import { requestBody } from "../engine/values";
 import { adoptExisting, ownerInput } from "./common";
+
+/** What deleting a label takes (a replacement's too, which always moves it to another owner): it leaves every issue and merge request it is on. */
+export const labelWords: StepWords = ({ kind }) => (kind === "delete" ? "takes it off every issue and merge request it is on" : undefined);
 
 const schema = z.object({
   /** The project that owns the label (id or full path); set this or `group`. */
@@ -70,7 +75,7 @@ function terraformLabel(kind: OwnerKind, id: string, attributes: Record<string, 
 
 export const labelDefinition = defineObjectResource({
   name: "Label",
-  words: { noun: "label" },
+  words: { noun: "label", says: labelWords },
   imported: {
     word: "label",
     listed: "labels",
@@ -111,8 +116,11 @@ export const labelDefinition = defineObjectResource({
     ...(args.group !== undefined && args.priority !== undefined ? [{ property: "priority", reason: "only a project's labels have a priority: a group's label takes one in each project that sets it" }] : []),
   ],
   // A label of the same name in the owner would be refused (409): it is adopted or removed first.
+  // The old label goes first where the new owner would see it: the server refuses a second of its name there.
+  deleteBeforeReplace: (olds, news) => labelDeletedFirst(olds, news),
   needs: (args, operation) => ({
     ...labelNeeds(args, operation),
+    rules: labelNameRules(args, operation),
     unique: {
       list: "own labels",
       read: (ctx, owner) => labelRequests.list(ctx.client, labelsOf(owner.apiPath), OWN_ONLY),

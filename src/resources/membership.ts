@@ -21,6 +21,7 @@ import {
   memberNeeds,
   memberOf,
   memberRequests,
+  MEMBER_ROLES,
   membersOf,
   projectMemberIdForm,
   roleName,
@@ -32,7 +33,7 @@ import {
 } from "../api/members";
 import type { OwnerKind } from "../api/owner";
 import { ownerReference } from "../api/owner";
-import { defineObjectResource, type EngineContext, type StepWords } from "../engine/definition";
+import { defineObjectResource, named, type EngineContext, type ObjectName, type StepWords } from "../engine/definition";
 import { idPair, wholeNumber, type TerraformTarget } from "../engine/estate";
 import { requestBody, UNKNOWN } from "../engine/values";
 import { adoptExisting, ownerInput } from "./common";
@@ -65,26 +66,39 @@ type Inputs = { user: string | number; accessLevel: MemberRoleName | number; exp
 function userInWords(inputs: Record<string, unknown> | undefined): string {
   const user = inputs?.user;
   if (user === undefined || user === UNKNOWN) return "a user known at apply";
-  return typeof user === "number" ? `user ${user}` : String(user);
+  return typeof user === "number" ? `user ${named(user)}` : named(String(user));
 }
 
-function roleInWords(value: unknown): string | undefined {
+/** A role in a review's words (`Developer`), from a role's name or access level; a value of no role named as it is. */
+export function roleInWords(value: unknown): string | undefined {
   if (value === undefined || value === UNKNOWN) return undefined;
-  return typeof value === "number" || (typeof value === "string" && value !== "") ? roleName(levelOf(value as MemberRoleName | number)) : undefined;
+  if (typeof value === "number" && Number.isInteger(value)) return roleName(value);
+  if (typeof value === "string" && Object.hasOwn(MEMBER_ROLES, value)) return roleName(levelOf(value as MemberRoleName));
+  return `the role ${named(typeof value === "string" ? value : (JSON.stringify(value) ?? String(value)))}`;
 }
+
+/** " until `2027-01-31`", where the inputs give the day a membership or share ends. */
+export const untilInWords = (inputs: Record<string, unknown>): string =>
+  typeof inputs.expiresAt === "string" && inputs.expiresAt !== UNKNOWN ? ` until ${named(inputs.expiresAt)}` : "";
 
 /** "gives alice Maintainer on project acme/web, was Developer"; a removal: "takes Developer on project acme/web away from alice". */
 export const membershipWords: StepWords = ({ before, after, owner }) => {
   const was = roleInWords(before?.accessLevel);
   const now = roleInWords(after?.accessLevel);
-  if (!after) return was && `takes ${was} on ${owner} away from ${userInWords(before)}`;
-  const until = typeof after.expiresAt === "string" && after.expiresAt !== UNKNOWN ? ` until ${after.expiresAt}` : "";
+  const takes = was && `takes ${was} on ${owner} away from ${userInWords(before)}`;
+  if (!after) return takes;
+  const until = untilInWords(after);
   const who = userInWords(after);
-  if (!now) return `gives ${who} a role known at apply on ${owner}`;
-  if (was === undefined || userInWords(before) !== who) return `gives ${who} ${now} on ${owner}${until}`;
+  const gives = now ? `gives ${who} ${now} on ${owner}${until}` : `gives ${who} a role known at apply on ${owner}`;
+  // Another user: the one loses what the other gains.
+  if (takes && userInWords(before) !== who) return `${takes}; ${gives}`;
+  if (!now || was === undefined) return gives;
   if (was === now) return before?.expiresAt === after.expiresAt ? undefined : `keeps ${who} ${now} on ${owner}${until || ", with no end"}`;
   return `gives ${who} ${now} on ${owner}${until}, was ${was}`;
 };
+
+/** A membership as the review names it: its user's username, as the server showed it or the program named it. */
+const memberName: ObjectName = (values) => [values.username, values.user].find((user): user is string => typeof user === "string" && user !== "" && user !== UNKNOWN);
 
 /** A Terraform state's membership: `<owner id>:<user id>`. */
 function terraformMembership(kind: OwnerKind, id: string): TerraformTarget | undefined {
@@ -120,7 +134,7 @@ export function membershipDefinition<K extends OwnerKind>(kind: K, name: string)
 
   return defineObjectResource({
     name,
-    words: { noun: `${kind} member`, says: membershipWords },
+    words: { noun: `${kind} member`, says: membershipWords, name: memberName },
     imported: {
       word: `${kind}-member`,
       listed: `${kind} members`,

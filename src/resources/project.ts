@@ -42,7 +42,7 @@ import {
   type Project as ProjectLive,
 } from "../api/projects";
 import { notDotSegments } from "../validation";
-import { BAD_REF } from "./common";
+import { BAD_REF, fullPathName, pathWords } from "./common";
 
 const accessLevel = z.enum(["disabled", "private", "enabled"]);
 
@@ -113,6 +113,7 @@ const schema = z.object({
   defaultBranch: z
     .string()
     .min(1)
+    .max(255)
     .refine((value) => !BAD_REF.test(value), { message: "must be a valid branch name" })
     .optional(),
   /** Create the repository with a README commit on the default branch. Read at create only: a later change does nothing. */
@@ -178,7 +179,7 @@ function foundProject(live: ProjectLive): Found {
 
 export const projectDefinition = defineObjectResource({
   name: "Project",
-  words: { noun: "project" },
+  words: { noun: "project", name: fullPathName, says: pathWords("group"), unowned: "the personal namespace of the token's user" },
   imported: {
     word: "project",
     listed: "projects",

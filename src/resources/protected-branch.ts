@@ -182,8 +182,10 @@ export const protectedBranchDefinition = defineObjectResource({
   name: "ProtectedBranch",
   words: {
     noun: "protected branch",
-    says: ({ after }) =>
-      after === undefined ? "unprotects it: the branches it matched can then be pushed to, force pushed and merged into by anyone with the Developer role, unless another rule protects them" : undefined,
+    says: ({ kind, before, after }) =>
+      after === undefined || (kind === "replace" && before?.name !== after.name)
+        ? "unprotects it: the branches it matched can then be pushed to, force pushed and merged into by anyone with the Developer role, unless another rule protects them"
+        : undefined,
   },
   imported: {
     word: "protected-branch",

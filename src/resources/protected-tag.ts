@@ -57,7 +57,12 @@ export const protectedTagDefinition = defineObjectResource({
   name: "ProtectedTag",
   words: {
     noun: "protected tag",
-    says: ({ after }) => (after === undefined ? "unprotects it: anyone with the Developer role can then create the tags it matched, unless another rule protects them" : undefined),
+    says: ({ kind, before, after }) =>
+      after === undefined || (kind === "replace" && before?.name !== after.name)
+        ? "unprotects it: anyone with the Developer role can then create the tags it matched, unless another rule protects them"
+        : kind === "replace"
+          ? "unprotects it and protects it anew (the server changes a protected tag no other way): between the two, anyone with the Developer role can create the tags it matched, unless another rule protects them"
+          : undefined,
   },
   imported: {
     word: "protected-tag",

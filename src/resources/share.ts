@@ -7,17 +7,18 @@
 import { z } from "zod";
 import { field } from "../api/fields";
 import { parsedId } from "../api/id-form";
-import { isoDate, levelOf, memberAccessLevel, roleName, type MemberRoleName } from "../api/members";
+import { isoDate, levelOf, memberAccessLevel, type MemberRoleName } from "../api/members";
 import { ownerReference, type OwnerKind } from "../api/owner";
 import { createShare, groupShareIdForm, projectShareIdForm, sharedGroupId, shareId, shareNeeds, shareOwnerPath, sharePath, sharesOf, type Share } from "../api/sharing";
-import { defineObjectResource, type StepWords } from "../engine/definition";
+import { defineObjectResource, named, type ObjectName, type StepWords } from "../engine/definition";
 import { idPair, wholeNumber, type TerraformTarget } from "../engine/estate";
 import { requestBody, UNKNOWN } from "../engine/values";
 import { ownerInput } from "./common";
+import { roleInWords, untilInWords } from "./membership";
 
 const shareFields = {
   /** The group invited (id or full path): its members, direct and inherited, get their role here, at most `groupAccess`. */
-  sharedWith: field(ownerReference, { local: true }),
+  sharedWith: field(ownerReference, { local: true, names: "group" }),
   /** The most the share gives: `guest` ... `owner`, or the access level (10 to 50). */
   groupAccess: field(memberAccessLevel, {
     fromApi: (live) => live.group_access_level,
@@ -34,15 +35,24 @@ type Inputs = { sharedWith: string | number; groupAccess: MemberRoleName | numbe
 
 const known = (value: unknown): value is string | number => value !== undefined && value !== UNKNOWN;
 
-/** "gives the members of group beta up to Reporter on project acme/api"; a removal: "takes ... away". */
+/**
+ * "gives the members of group beta up to Reporter on project acme/api, was
+ * Guest"; a removal: "takes ... away"; another group: the one's members lose
+ * what the other's gain.
+ */
 export const shareWords: StepWords = ({ before, after, owner }) => {
-  const inputs = after ?? before;
-  const group = known(inputs?.sharedWith) ? `group ${inputs.sharedWith}` : "a group known at apply";
-  const role = known(inputs?.groupAccess) ? roleName(levelOf(inputs.groupAccess as MemberRoleName | number)) : "a role known at apply";
-  if (!after) return `takes ${role} on ${owner} away from the members of ${group}`;
-  const until = typeof after.expiresAt === "string" && after.expiresAt !== UNKNOWN ? ` until ${after.expiresAt}` : "";
-  return `gives the members of ${group} up to ${role} on ${owner}${until}`;
+  const groupOf = (inputs: Record<string, unknown>) => (known(inputs.sharedWith) ? `group ${named(inputs.sharedWith)}` : "a group known at apply");
+  const roleOf = (inputs: Record<string, unknown>) => roleInWords(inputs.groupAccess) ?? "a role known at apply";
+  const takes = before && `takes ${roleOf(before)} on ${owner} away from the members of ${groupOf(before)}`;
+  if (!after) return takes;
+  const gives = `gives the members of ${groupOf(after)} up to ${roleOf(after)} on ${owner}${untilInWords(after)}`;
+  if (!before) return gives;
+  if (groupOf(before) !== groupOf(after)) return `${takes}; ${gives}`;
+  return roleOf(before) === roleOf(after) ? gives : `${gives}, was ${roleOf(before)}`;
 };
+
+/** A share as the review names it: the invited group's path, as the server showed it or the program named it. */
+const shareName: ObjectName = (values) => [values.sharedWithPath, values.sharedWith].find((group): group is string => typeof group === "string" && group !== "" && group !== UNKNOWN && !/^\d+$/.test(group));
 
 /** A Terraform state's share: `<owner id>:<group id>`. */
 function terraformShare(kind: OwnerKind, id: string): TerraformTarget | undefined {
@@ -61,7 +71,7 @@ export function shareDefinition<K extends OwnerKind>(kind: K, name: string, terr
 
   return defineObjectResource({
     name,
-    words: { noun: `${kind} share`, says: shareWords },
+    words: { noun: `${kind} share`, says: shareWords, name: shareName },
     imported: {
       word: `${kind}-share`,
       listed: `${kind} shares`,

@@ -23,7 +23,7 @@ import { isHttpUrl } from "../validation";
 const HEADER_NAME = /^[A-Za-z]+[0-9]*(?:[._-][A-Za-z0-9]+)*$/;
 
 /** A hook URL: http(s). One carrying credentials (user info, a token in its query) is kept secret like a password. */
-const hookUrl = z.string().refine(isHttpUrl, { message: "must be an http(s) URL" });
+const hookUrl = z.string().max(8192, { message: "must be at most 8192 characters" }).refine(isHttpUrl, { message: "must be an http(s) URL" });
 
 const hasCredentials = (url: unknown): boolean => typeof url === "string" && urlCredentials(url).length > 0;
 
@@ -73,7 +73,7 @@ export const hookSettings = {
    * The secret token the receiver checks (sent as `X-Gitlab-Token`). Write-only: the
    * server never shows it, so a token changed outside the program is not seen as drift.
    */
-  token: field(z.string().refine((token) => !/[\r\n]/.test(token), { message: "must not contain a line break" }).optional(), { secret: true, writeOnly: true, unsetAs: "" }),
+  token: field(z.string().max(2048).refine((token) => !/[\r\n]/.test(token), { message: "must not contain a line break" }).optional(), { secret: true, writeOnly: true, unsetAs: "" }),
   /** The hook's name. */
   name: z.string().max(255).optional(),
   description: z.string().max(2048).optional(),

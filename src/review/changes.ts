@@ -7,8 +7,9 @@
  */
 import { createHash } from "node:crypto";
 import { type Diagnostic, isStackResource, type PreviewOutput, type PreviewStep, recordsFailedCreate, SECRET, type StepState, UNKNOWN } from "./preview";
-import { type KindTerms, OWNER_INPUTS, termsOf } from "./terms";
+import { type KindTerms, OWNER_INPUTS, termsOf, UNOWNED_WORDS } from "./terms";
 import { envelopeOf, SECRETS_CHANGED_KEY, SECRETS_UNREAD_KEY, SHOWN_ENGINE_KEYS, type Takeover } from "../engine/envelope";
+import { named } from "../engine/definition";
 import { differingPaths } from "../engine/values";
 
 /** The kinds of change, in the order a reviewer reads them: what destroys first. */
@@ -355,15 +356,36 @@ function driftedFields(recorded: StepState, refreshed: StepState, terms: KindTer
   return fields.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** The values that name an object: its state's inputs, then its outputs, then the number its id ends with. */
-function identity(state: StepState | null | undefined): { id?: string; label?: string } {
-  const values = { ...(state?.outputs ?? {}), ...(state?.inputs ?? {}) };
+/**
+ * How a reviewer knows an object: the name its kind says (a group's full
+ * path), alone; else its state's inputs, then its outputs, and the number its
+ * id ends with.
+ */
+function identity(state: StepState | null | undefined, terms: KindTerms): { id?: string; label?: string } {
+  const values = { ...(state?.outputs ?? {}), ...withNamedPaths(state) };
+  const name = terms.name?.(values, ownerOf(state, terms).path);
+  if (plain(name)) return { label: name };
   return { id: /\/(\d+)$/.exec(state?.id ?? "")?.[1], label: labelOf(values) };
 }
 
+/**
+ * A state's inputs, each that names a group or project by numeric id (a
+ * share's invited group) by the path the preview read for it (`namedPaths`,
+ * among the inputs, or the outputs the state keeps).
+ */
+function withNamedPaths(state: StepState | null | undefined): Record<string, unknown> {
+  const inputs = state?.inputs ?? {};
+  const paths = envelopeOf(inputs).namedPaths ?? envelopeOf(state?.outputs ?? {}).namedPaths;
+  if (!paths) return inputs;
+  const named = { ...inputs };
+  for (const [name, path] of Object.entries(paths)) if (name in named) named[name] = path;
+  return named;
+}
+
+const plain = (value: unknown): value is string => typeof value === "string" && value !== "" && value !== UNKNOWN && value !== SECRET;
+
 /** The first of the usual naming properties that holds a plain, known string. */
 function labelOf(values: Record<string, unknown>): string | undefined {
-  const plain = (value: unknown): value is string => typeof value === "string" && value !== "" && value !== UNKNOWN && value !== SECRET;
   for (const key of ["name", "title", "description", "slug", "key"]) if (plain(values[key])) return values[key] as string;
   // `samlGroupName`, `userName`: a name under another word.
   const named = Object.keys(values).find((key) => /Name$/.test(key) && plain(values[key]));
@@ -381,7 +403,7 @@ export const ownerText = ({ words, path }: OwnerName): string => (path === undef
 const OWNER_WORDS = ["group", "project", "virtual registry"];
 
 /** The owners named by the tool's words alone. */
-const OWNERS_IN_WORDS = new Set(["the instance", "(no owner named)", ...OWNER_WORDS.map((word) => `${word} (a new one)`)]);
+const OWNERS_IN_WORDS = new Set(["the instance", "(no owner named)", ...UNOWNED_WORDS, ...OWNER_WORDS.map((word) => `${word} (a new one)`)]);
 
 /**
  * An owner's words and path, from its plain text: the words are the tool's
@@ -424,7 +446,7 @@ function ownerOf(state: StepState | null | undefined, terms: KindTerms): OwnerNa
     const path = byId ? (envelopeOf(inputs).ownerPath ?? envelopeOf(state?.outputs ?? {}).ownerPath) : undefined;
     return { words, path: path ?? (typeof value === "string" ? value : jsonText(value)) };
   }
-  return { words: terms.instanceWide ? "the instance" : "(no owner named)" };
+  return { words: terms.instanceWide ? "the instance" : (terms.unowned ?? "(no owner named)") };
 }
 
 /** The kind of change a step is, or undefined for a step that changes nothing. */
@@ -518,7 +540,10 @@ function removals(step: PreviewStep, terms: KindTerms, owner: OwnerName, takeove
   for (const entry of recorded as Record<string, unknown>[]) {
     if (left.some((other) => sameValue(other, entry)) || isKept(entry, kept)) continue;
     const change = entryRemoval(step, terms, owner, entry);
-    if (unsure) change.note = "unless a keep value known only at apply names it (an object this run creates or takes over)";
+    if (unsure) {
+      const unless = "unless a keep value known only at apply names it (an object this run creates or takes over)";
+      change.note = change.note === undefined ? unless : `${change.note}, ${unless}`;
+    }
     deleted.push(change);
   }
   return deleted;
@@ -544,12 +569,15 @@ function naming(named: ObjectName, ownedBy: OwnerName): Pick<Change, "object" | 
 
 function entryRemoval(step: PreviewStep, terms: KindTerms, owner: OwnerName, entry: Record<string, unknown>): Change {
   const idKey = Object.keys(entry).find((key) => /Id$/.test(key) && typeof entry[key] === "number");
+  const name = terms.members?.name?.(entry);
+  const said = terms.members?.says?.({ kind: "delete", before: entry, owner: ownerInWords(ownerText(owner)) });
   return {
     kind: "removal",
     type: terms.kind,
     name: nameOf(step.urn),
     urn: step.urn,
-    ...naming({ noun: terms.memberNoun ?? "object", id: idKey ? String(entry[idKey]) : undefined, label: labelOf(entry) }, owner),
+    ...naming(plain(name) ? { noun: terms.memberNoun ?? "object", label: name } : { noun: terms.memberNoun ?? "object", id: idKey ? String(entry[idKey]) : undefined, label: labelOf(entry) }, owner),
+    ...(said ? { note: said } : {}),
     fields: Object.entries(entry).map(([path, value]) => ({ path, before: shown(value), after: { absent: true } })),
   };
 }
@@ -581,13 +609,13 @@ function changeOf(step: PreviewStep, kind: ChangeKind): Change {
   const terms = termsOf(type);
   // A replacement deletes the old object under its owner; the new one may have another (a badge moved to another project).
   const state = kind === "delete" || kind === "replace" ? (step.oldState ?? step.newState) : (step.newState ?? step.oldState);
-  const { id, label } = identity(kind === "create" ? step.newState : (step.oldState ?? step.newState));
+  const { id, label } = identity(kind === "create" ? step.newState : (step.oldState ?? step.newState), terms);
   const change: Change = {
     kind,
     type,
     name: nameOf(step.urn),
     urn: step.urn,
-    ...naming({ noun: terms.noun, id, label: label ?? identity(step.newState).label }, ownerOf(state, terms)),
+    ...naming({ noun: terms.noun, id, label: label ?? identity(step.newState, terms).label }, ownerOf(state, terms)),
     fields: [],
   };
   if (kind === "replace" && step.newState) {
@@ -603,7 +631,7 @@ function changeOf(step: PreviewStep, kind: ChangeKind): Change {
     if (settingsTakenOver(step.newState)) change.note = "the settings exist: each declared one before (as the preview read it) and after";
   }
   if (kind === "takeover") Object.assign(change, takeoverFields(step, terms));
-  const said = kind === "drift" ? undefined : stepWords(step, kind, terms, change.owner);
+  const said = kind === "drift" ? undefined : stepWords(step, kind, terms, change);
   if (said) change.note = change.note === undefined ? said : `${change.note}; ${said}`;
   const ownership = kind === "update" ? ownershipChange(step, terms) : undefined;
   if (ownership) {
@@ -651,12 +679,32 @@ function deletionFacts(state: StepState | null | undefined, terms: KindTerms): P
   return { takes: counts.length > 0 || !known ? takes : undefined, note: how, ...(mode?.delayed === true ? { marks: true as const } : {}) };
 }
 
-/** What the step gives or takes, where its kind says it in words (`words.says`). */
-function stepWords(step: PreviewStep, kind: ChangeKind, terms: KindTerms, owner: string): string | undefined {
-  if (!terms.says) return undefined;
-  const before = kind === "create" || kind === "takeover" ? undefined : step.oldState?.inputs;
-  const after = kind === "delete" ? undefined : step.newState?.inputs;
-  return terms.says({ ...(before ? { before } : {}), ...(after ? { after } : {}), owner });
+/**
+ * What the step gives or takes, where its kind says it in words (`words.says`):
+ * a takeover's before is what it overwrites, as the preview read it; a
+ * replacement that moves the object to another owner takes under the one and
+ * gives under the other.
+ */
+function stepWords(step: PreviewStep, kind: ChangeKind, terms: KindTerms, change: Change): string | undefined {
+  const says = terms.says;
+  if (!says) return undefined;
+  const owner = ownerInWords(change.owner);
+  const after = kind === "delete" || !step.newState?.inputs ? undefined : withNamedPaths(step.newState);
+  const recorded = step.oldState?.inputs ? withNamedPaths(step.oldState) : undefined;
+  if (kind === "replace" && change.newOwner !== undefined) {
+    const words = [recorded && says({ kind: "delete", before: recorded, owner }), after && says({ kind: "create", after, owner: ownerInWords(change.newOwner) })];
+    return words.filter((part): part is string => typeof part === "string" && part !== "").join("; ") || undefined;
+  }
+  const overwrites = envelopeOf(after ?? {}).takeover?.overwrites;
+  const before = kind === "create" ? undefined : kind === "takeover" ? (isRecord(overwrites) && after ? { ...after, ...overwrites } : undefined) : recorded;
+  const stepKind = kind === "removal" || kind === "drift" ? "delete" : kind;
+  return says({ kind: stepKind, ...(before ? { before } : {}), ...(after ? { after } : {}), owner });
+}
+
+/** An owner in a step's words: the tool's words, its path `named` (shown as a value). */
+function ownerInWords(owner: string): string {
+  const { words, path } = ownerName(owner);
+  return [words || undefined, path === undefined ? undefined : named(path)].filter((part) => part !== undefined).join(" ");
 }
 
 /** The changes of one step: none, one, or (an exclusive set) one per object it deletes besides its own. */
@@ -684,7 +732,7 @@ function driftOf(recorded: StepState, step: PreviewStep): Change | undefined {
   const gone = !step.oldState;
   const fields = gone ? [] : driftedFields(recorded, step.oldState!, terms).filter((field) => pathParts(field.path)[0] !== "unexpected");
   if (!gone && fields.length === 0) return undefined;
-  const { id, label } = identity(recorded);
+  const { id, label } = identity(recorded, terms);
   return {
     kind: "drift",
     type,
@@ -833,7 +881,7 @@ function unreadOf(steps: PreviewStep[]): Unread[] {
     if (named.length === 0) continue;
     const type = kindOf(step.oldState?.type, step.urn);
     const terms = termsOf(type);
-    const { id, label } = identity(step.oldState);
+    const { id, label } = identity(step.oldState, terms);
     unread.push({ type, name: nameOf(step.urn), urn: step.urn, ...naming({ noun: terms.noun, id, label }, ownerOf(step.oldState, terms)), paths: named.sort() });
   }
   return unread;

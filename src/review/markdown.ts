@@ -16,6 +16,7 @@
 import { type Change, type ChangeKind, type FieldChange, objectName, ownerName, type Review, type Shown, SHOWN_CHARACTERS } from "./changes";
 import type { CodeChanges } from "./code-changes";
 import { termsOf } from "./terms";
+import { wordsAndValues } from "../engine/definition";
 import { visible } from "../visible-text";
 
 /** The characters a note body may hold on the platform (a note's `body` limit). */
@@ -182,6 +183,17 @@ function contextMarkdown(context: string): string {
     .replace(/^(\s*)([`~])/, (_all, space: string, fence: string) => `${space}&#${fence.charCodeAt(0)};`);
 }
 
+/**
+ * A change's note: the tool's words, kept inert all the same (a change may be
+ * read back from a note's data), and each value they name (a username, a
+ * path) as code, where no mention or reference of its own becomes one.
+ */
+function noteMarkdown(note: string): string {
+  return wordsAndValues(note)
+    .map((part) => (part.value ? code(part.text, NAME_CHARACTERS) : inert(part.text)))
+    .join("");
+}
+
 /** "badge 4 <code>legacy</code>": the tool's noun and the object's number, its name as code. */
 function objectMarkdown(change: Pick<Change, "kind" | "type" | "object">): string {
   const { noun, id, label } = objectName(change);
@@ -222,8 +234,7 @@ const kindMarkdown = (type: string) => (termsOf(type).defined ? type : code(type
 
 function changeLines(change: Change, detailed: boolean, applied: boolean): string[] {
   const words = SECTIONS[change.kind];
-  // The tool's own words; kept inert all the same, as a change may be read back from a note's data.
-  const note = change.note ? `, <em>${inert(change.note)}</em>` : "";
+  const note = change.note ? `, <em>${noteMarkdown(change.note)}</em>` : "";
   const line = `- \`${words.marker}\` ${sentenceMarkdown(change, applied)}${note} · ${code(change.name, NAME_CHARACTERS)} (${kindMarkdown(change.type)})`;
   return detailed ? [line, ...fieldTable(change)] : [line];
 }

@@ -4,7 +4,7 @@
  * (`words`, `ownership`), the properties never to show from the declared
  * secret traits.
  */
-import { type AnyResourceDefinition, type FieldTraits, type OutputsDeclaration, outputTraits, type StepWords } from "../engine/definition";
+import { type AnyResourceDefinition, type FieldTraits, type ObjectName, type OutputsDeclaration, outputTraits, type StepWords } from "../engine/definition";
 import { TAKEOVER_KEY } from "../engine/envelope";
 import { definitions } from "../resources";
 
@@ -18,6 +18,10 @@ export interface KindTerms {
   memberNoun?: string;
   /** What a step gives or takes, in words, where the kind says it (a membership's role). */
   says?: StepWords;
+  /** The name a reviewer knows one object by, where the kind says it (a group's full path): shown with no number. */
+  name?: ObjectName;
+  /** For an exclusive set: how one object it deletes is named, and what deleting it takes. */
+  members?: { name?: (entry: Record<string, unknown>) => string | undefined; says?: StepWords };
   /** A kind whose every update is one act (a rotation): its verb, past form and note. */
   update?: { verb: string; done: string; note: string };
   /** Properties whose values are never shown, even where the CLI would. */
@@ -26,6 +30,8 @@ export interface KindTerms {
   writeOnlyProperties: ReadonlySet<string>;
   /** Settings of the whole instance, owned by no group or project. */
   instanceWide: boolean;
+  /** Whose the object is when no owner input names one, where the kind says it. */
+  unowned?: string;
   /**
    * Inputs that are no field of the object: the provider's options (`adoptExisting`), and what check adds to
    * narrate a step (the takeover, an exclusive set's `deletes`). Keys starting with `__` are the engine's.
@@ -46,6 +52,9 @@ export const OWNER_INPUTS = ["group", "project", "registry", "parent"] as const;
 
 const known = new Map<string, KindTerms>();
 
+/** The owners the kinds name in words when no owner input names one: the tool's words, never a path. */
+export const UNOWNED_WORDS: readonly string[] = Object.values(definitions as Record<string, AnyResourceDefinition>).flatMap((definition) => definition.words.unowned ?? []);
+
 export function termsOf(kind: string): KindTerms {
   let terms = known.get(kind);
   if (terms) return terms;
@@ -62,6 +71,9 @@ export function termsOf(kind: string): KindTerms {
     noun: definition?.words.noun ?? "resource",
     memberNoun: definition?.words.memberNoun,
     ...(definition?.words.says ? { says: definition.words.says } : {}),
+    ...(definition?.words.name ? { name: definition.words.name } : {}),
+    ...(definition?.words.members ? { members: definition.words.members } : {}),
+    ...(definition?.words.unowned ? { unowned: definition.words.unowned } : {}),
     ...(definition?.words.update ? { update: definition.words.update } : {}),
     secretProperties,
     writeOnlyProperties,

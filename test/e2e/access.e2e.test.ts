@@ -68,7 +68,7 @@ describeExample({
     },
     reviewSays(report) {
       // Who gains or loses what, before the apply: guest back to Maintainer, alice's direct membership removed.
-      expect(report).toMatch(/gives guest Maintainer on project acme\/web, was Developer/);
+      expect(report).toMatch(/gives <code>guest<\/code> Maintainer on project <code>acme\/web<\/code>, was Developer/);
       expect(report).toMatch(/alice/);
       expect(report.indexOf("alice")).toBeLessThan(report.indexOf("guest"));
     },

@@ -72,14 +72,15 @@ async function applyCreate(resource: Name, inputs: Args): Promise<{ id: string; 
   return { id: created.id, outs: created.outs ?? {} };
 }
 
-/** The apply of a step on an existing object: an update, or a replacement (delete, then create, as the engine orders a delete-first one). */
+/** The apply of a step on an existing object: an update, or a replacement in the engine's order (the old object first where the kind's diff says so, else the new one first). */
 async function applyStep(resource: Name, id: string, olds: Args, state: Args, news: Args, made: Made[]): Promise<void> {
   const checked = await providers[resource].check(olds, news);
   const diff = await providers[resource].diff(id, state, checked.inputs);
   if (diff.replaces?.length) {
-    await providers[resource].delete(id, state);
+    if (diff.deleteBeforeReplace) await providers[resource].delete(id, state);
     const created = await providers[resource].create(checked.inputs);
     made.push({ id: created.id, outs: created.outs ?? {} });
+    if (!diff.deleteBeforeReplace) await providers[resource].delete(id, state);
     return;
   }
   await providers[resource].update(id, state, checked.inputs);

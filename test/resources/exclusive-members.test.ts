@@ -67,7 +67,9 @@ describe("ExclusiveProjectMembers", () => {
         },
       ],
     } as unknown as PreviewOutput);
-    expect(review.changes.map((change) => [change.kind, change.object, change.owner])).toEqual([["removal", "project member 41 `mallory`", "project acme/web"]]);
+    expect(review.changes.map((change) => [change.kind, change.object, change.owner, change.note])).toEqual([
+      ["removal", "project member `mallory`", "project acme/web", "takes Maintainer on project `acme/web` away from `mallory`"],
+    ]);
   });
 
   it("a set that would remove the token's user is refused at preview", async () => {

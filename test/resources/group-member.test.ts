@@ -74,11 +74,11 @@ describe("the review", () => {
       ],
     } as unknown as PreviewOutput);
     expect(review.changes.map((change) => [change.kind, change.note])).toEqual([
-      ["delete", "takes Owner on group acme away from dave"],
-      ["update", "gives bob Maintainer on project acme/web, was Developer"],
-      ["create", "gives carol Reporter on group acme until 2027-01-31"],
+      ["delete", "takes Owner on group `acme` away from `dave`"],
+      ["update", "gives `bob` Maintainer on project `acme/web`, was Developer"],
+      ["create", "gives `carol` Reporter on group `acme` until `2027-01-31`"],
     ]);
-    expect(markdownOf(review, { stack: "e2e" })).toContain("<em>takes Owner on group acme away from dave</em>");
+    expect(markdownOf(review, { stack: "e2e" })).toContain("<em>takes Owner on group <code>acme</code> away from <code>dave</code></em>");
   });
 });
 

@@ -166,6 +166,57 @@ describe("verification at preview", () => {
     expect(reasons.join("\n")).toContain(`a label named ${String(declared.name)} already exists in project acme/web (id ${id})`);
   });
 
+  it("a name a group above already gives a label is refused, as the server refuses it; a rename only where the project's own group has it", async () => {
+    const name = inputs().name;
+    const group = await server.as().post<LiveLabel>(apiPath`/groups/${"acme"}/labels`, { name, color: "#000000" });
+    try {
+      for (const owner of [{ project: "acme/web" }, { project: "acme/platform/infra" }, { group: "acme/platform" }]) {
+        const declared = inputs({ project: undefined, ...owner, name });
+        const where = "project" in owner ? `project ${owner.project}` : `group ${owner.group}`;
+        expect(await reasonsAs("root", declared), where).toEqual([
+          `name: ${"project" in owner ? "one of its groups" : "a group above it"} has a label named ${name}, which ${where} sees as its own: the server refuses another label of that name (Label already exists); use that label, or choose another name`,
+        ]);
+        const checked = await label.check({}, declared);
+        await expect(label.create(checked.inputs), where).rejects.toThrow(/409: Label already exists/);
+      }
+      // Another letter case is another name.
+      expect(await reasonsAs("root", inputs({ name: name.toUpperCase() }))).toEqual([]);
+      // A rename of a project's label: refused where the project's own group has the name, taken where only a group further up has it.
+      const web = await createLabel({ project: "acme/web" });
+      const renamed = { ...web.inputs, name };
+      expect(await reasonsAs("root", renamed, web.inputs)).toEqual([
+        `name: group acme, the group of project acme/web, has a label named ${name}: the server refuses to rename a project's label to the name of a label of its group (already exists at group level); use the group's label, or choose another name`,
+      ]);
+      await expect(label.update(web.id, web.outs, renamed)).rejects.toThrow(/400/);
+      const infra = await createLabel({ project: "acme/platform/infra" });
+      const infraRenamed = { ...infra.inputs, name };
+      expect(await reasonsAs("root", infraRenamed, infra.inputs)).toEqual([]);
+      await label.update(infra.id, infra.outs, infraRenamed);
+      expect((await live(infra.id)).name).toBe(name);
+      // A group's label may take its ancestor's label's name by a rename.
+      const platform = await createLabel({ project: undefined, group: "acme/platform" });
+      const platformRenamed = { ...platform.inputs, name };
+      expect(await reasonsAs("root", platformRenamed, platform.inputs)).toEqual([]);
+      await label.update(platform.id, platform.outs, platformRenamed);
+    } finally {
+      await server.as().delete(apiPath`/groups/${"acme"}/labels/${group.id}`);
+    }
+  });
+
+  it("a group's label moved below its group, of the same name, is deleted first: the preview passes it and the apply makes it", async () => {
+    const moved = await createLabel({ project: undefined, group: "acme" });
+    const below = { ...moved.inputs, group: "acme/platform" };
+    expect(await reasonsAs("root", below, moved.inputs)).toEqual([]);
+    // The server refuses the new label while the old stands, so the engine deletes the old one first.
+    expect(await label.diff(moved.id, moved.outs, below)).toMatchObject({ changes: true, replaces: ["group"], deleteBeforeReplace: true });
+    await label.delete(moved.id, moved.outs);
+    const made = await label.create((await label.check(moved.inputs, below)).inputs);
+    expect((await live(made.id)).name).toBe(moved.inputs.name);
+    // Elsewhere the new label is made first, the old one kept until it is.
+    const web = await createLabel();
+    expect(await label.diff(web.id, web.outs, { ...web.inputs, project: "acme/api" })).toMatchObject({ replaces: ["project"], deleteBeforeReplace: false });
+  });
+
   it("bad input fails at check, naming the property and the rule, before any request", async () => {
     const requests = await server.requestsDuring(async () => {
       const checked = await label.check({}, inputs({ color: "not-a-color", name: "a,b" }));

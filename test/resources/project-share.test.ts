@@ -64,7 +64,7 @@ describe("ProjectShare", () => {
     const review = reviewOf({
       steps: [{ op: "create", urn: `urn:pulumi:e2e::s::${type}::qa`, newState: { type, inputs: { project: "acme/web", sharedWith: "qa", groupAccess: "reporter" } } }],
     } as unknown as PreviewOutput);
-    expect(review.changes.map((change) => change.note)).toEqual(["gives the members of group qa up to Reporter on project acme/web"]);
+    expect(review.changes.map((change) => change.note)).toEqual(["gives the members of group `qa` up to Reporter on project `acme/web`"]);
   });
 
   it("import reads the share by its id", async () => {

@@ -158,10 +158,12 @@ describe("ProtectedEnvironment", () => {
 
   it("the review words an unprotect as what it opens, among what destroys, a name in it inert", () => {
     const says = protectedEnvironmentDefinition.words.says!;
-    expect(says({ before: { name: "production", deployAccessLevels: [{ accessLevel: "maintainer" }], approvalRules: [{ accessLevel: 40, requiredApprovals: 2 }] }, owner: "project acme/web" })).toBe(
-      "unprotects it: anyone with the Developer role on project acme/web may then deploy to environment production (was Maintainers and above), unless a group's rule protects its tier; deployments no longer wait for the approvals its approval rules required",
+    expect(says({ kind: "delete", before: { name: "production", deployAccessLevels: [{ accessLevel: "maintainer" }], approvalRules: [{ accessLevel: 40, requiredApprovals: 2 }] }, owner: "project `acme/web`" })).toBe(
+      "unprotects it: anyone with the Developer role on project `acme/web` may then deploy to environment `production` (was Maintainers and above), unless a group's rule protects its tier; deployments no longer wait for the approvals its approval rules required",
     );
-    expect(says({ before: { name: "production" }, after: { name: "production" }, owner: "project acme/web" })).toBeUndefined();
+    expect(says({ kind: "update", before: { name: "production" }, after: { name: "production" }, owner: "project `acme/web`" })).toBeUndefined();
+    // Under another name the old rule goes: its environment is unprotected.
+    expect(says({ kind: "replace", before: { name: "production" }, after: { name: "prod" }, owner: "project `acme/web`" })).toMatch(/^unprotects it: anyone with the Developer role on project `acme\/web` may then deploy to environment `production`/);
     const type = "pulumi-nodejs:dynamic/platform:ProtectedEnvironment";
     const name = "<b>prod</b>";
     const review = reviewOf({
@@ -175,7 +177,7 @@ describe("ProtectedEnvironment", () => {
     } as PreviewOutput);
     expect(review.counts.delete).toBe(1);
     const line = markdownOf(review, { stack: "dev" }).split("\n").find((text) => text.includes("protected environment"))!;
-    expect(line).toContain("unprotects it: anyone with the Developer role on project acme/web may then deploy to environment &#60;b>prod&#60;/b> (was Maintainers and above)");
+    expect(line).toContain("unprotects it: anyone with the Developer role on project <code>acme/web</code> may then deploy to environment <code>&#60;b>prod&#60;/b></code> (was Maintainers and above)");
     expect(line).toContain("deletes protected environment <code>&#60;b>prod&#60;/b></code> of project <code>acme/web</code>, <em>unprotects it:");
     expect(line).not.toContain("<b>prod");
   });
@@ -255,8 +257,8 @@ describe("GroupProtectedEnvironment", () => {
   });
 
   it("the review words a tier's unprotect as what it opens in the group's projects", () => {
-    expect(groupProtectedEnvironmentDefinition.words.says!({ before: { name: "production", deployAccessLevels: [{ userId: 7 }] }, owner: "group acme" })).toBe(
-      "unprotects it: anyone with the Developer role may then deploy to the production environments of the projects of group acme (was user 7), unless a project's own rule protects them",
+    expect(groupProtectedEnvironmentDefinition.words.says!({ kind: "delete", before: { name: "production", deployAccessLevels: [{ userId: 7 }] }, owner: "group `acme`" })).toBe(
+      "unprotects it: anyone with the Developer role may then deploy to the `production` environments of the projects of group `acme` (was user `7`), unless a project's own rule protects them",
     );
   });
 });

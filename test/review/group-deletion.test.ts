@@ -34,10 +34,10 @@ describe("a group's delete in the review", () => {
   it("comes first when it takes other objects with it, and says whether it is only marked", () => {
     const review = reviewOf(preview);
     expect(summaryOf(review).sentences).toEqual([
-      "marks for deletion group 12 `platform` of group acme",
-      "deletes group 14 `tools` of group acme",
+      "marks for deletion group `acme/platform` of group acme",
+      "deletes group `acme/tools` of group acme",
       "deletes badge 3 `coverage` of group acme",
-      "deletes group 20 `empty` of group acme",
+      "deletes group `acme/empty` of group acme",
     ]);
     const notes = Object.fromEntries(review.changes.map((change) => [change.name, change.note]));
     expect(notes).toEqual({
@@ -51,10 +51,10 @@ describe("a group's delete in the review", () => {
   it("the report never says a group only marked is deleted, before or after the apply", () => {
     const report = markdownOf(reviewOf(preview), { stack: "dev" });
     expect(report).toContain("marks for deletion");
-    expect(report).toMatch(/marks for deletion group 12 .*platform.* restorable for 30 days/);
+    expect(report).toMatch(/marks for deletion group <code>acme\/platform<\/code> .* restorable for 30 days/);
     const applied = markdownOf(reviewOf({ ...preview, applied: true } as PreviewOutput), { stack: "dev", applied: true });
-    expect(applied).toMatch(/marked for deletion group 12/);
-    expect(applied).not.toMatch(/deleted group 12/);
+    expect(applied).toMatch(/marked for deletion group <code>acme\/platform<\/code>/);
+    expect(applied).not.toMatch(/deleted group <code>acme\/platform/);
   });
 
   it("the counts a refresh reads again are not drift", () => {

@@ -30,7 +30,7 @@ describe("a project's delete", () => {
   it("comes first, marked for deletion where the server delays it, with the commits that go with it", () => {
     const review = reviewOf(preview({ delayed: true, periodDays: null }));
     const [first, second] = summaryOf(review).sentences;
-    expect(first).toMatch(/^marks for deletion project `Web` of group zeta/);
+    expect(first).toMatch(/^marks for deletion project `zeta\/web` of group zeta/);
     expect(second).toMatch(/^deletes badge 3/);
     const report = markdownOf(review, { stack: "dev" });
     expect(report).toContain("1234 commits of its repository");
@@ -39,7 +39,7 @@ describe("a project's delete", () => {
 
   it("deleted at once where the server does so: nothing can be restored", () => {
     const report = markdownOf(reviewOf(preview({ delayed: false })), { stack: "dev" });
-    expect(report).toMatch(/deletes project <code>Web<\/code>/);
+    expect(report).toMatch(/deletes project <code>zeta\/web<\/code>/);
     expect(report).toContain("the server deletes it at once, with 1234 commits of its repository: nothing can be restored");
   });
 });

@@ -35,7 +35,7 @@ function renderInChromium(name: string, markdown: string): string {
   const flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", `--user-data-dir=${path.join(work, "profile")}`];
   const shots = process.env.REVIEW_SCREENSHOTS;
   if (shots) execFileSync(CHROMIUM, [...flags, `--screenshot=${path.join(shots, `${name}.png`)}`, "--window-size=1000,1600", `file://${file}`], { stdio: "ignore", timeout: 60_000 });
-  return execFileSync(CHROMIUM, [...flags, "--dump-dom", `file://${file}`], { encoding: "utf8", timeout: 60_000, stdio: ["ignore", "pipe", "ignore"] });
+  return execFileSync(CHROMIUM, [...flags, "--dump-dom", `file://${file}`], { encoding: "utf8", timeout: 60_000, stdio: ["ignore", "pipe", "ignore"], maxBuffer: 64 * 1024 * 1024 });
 }
 
 const count = (text: string, pattern: RegExp) => (text.match(pattern) ?? []).length;

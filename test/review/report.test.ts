@@ -461,8 +461,8 @@ describe("the command", () => {
     const guarded = await run("--preview", hostile, "--reviewed", summary);
     expect(guarded.code).toBe(3);
     const notice = guarded.out.slice(guarded.out.indexOf("#### Stopped"), guarded.out.indexOf("#### Deletes"));
-    expect(notice).toContain("- <code>not reviewed: deletes badge 7 &#96;&#60;img src=x onerror=alert(1)>&#96; of group &#60;img src=x onerror=alert(1)></code>");
-    expect(notice).toContain("- <code>not reviewed: deletes badge 16 &#96;right-to-left \\u202Eevil.exe&#96;");
+    expect(notice).toContain("- <code>not reviewed: deletes group &#96;&#60;img src=x onerror=alert(1)>&#96; of group &#60;img src=x onerror=alert(1)></code>");
+    expect(notice).toContain("- <code>not reviewed: deletes group &#96;!12&#96; of group !12</code>");
     expect(notice).not.toMatch(/<img|<script|<!--|@all|\[click\]/);
   });
 
