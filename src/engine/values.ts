@@ -12,6 +12,19 @@ export function isUnknown(value: unknown): boolean {
 }
 
 /**
+ * Whether a value is, or holds anywhere inside it, a value not yet known: an
+ * entry of a list naming another resource's output (`{ userId: user.id }`)
+ * is sent whole, with the placeholder in place of the id. Such a property
+ * is judged at apply, when it is known, as one unknown at the top is.
+ */
+export function holdsUnknown(value: unknown, depth = 0): boolean {
+  if (value === UNKNOWN) return true;
+  // Inputs come from a program's declarations; no real one nests this deep, and the walk stays bounded.
+  if (value === null || typeof value !== "object" || depth > 64) return false;
+  return (Array.isArray(value) ? value : Object.values(value)).some((item) => holdsUnknown(item, depth + 1));
+}
+
+/**
  * A value's JSON text with every object's keys in sorted order, so that equal
  * values give the same text whatever order their keys came in (the engine
  * sends a resource's properties sorted; a program declares them in its own

@@ -323,6 +323,15 @@ describe("at preview, the users and groups an entry names", () => {
     });
   });
 
+  it("an entry whose user or group is known only at apply (another resource's output) is not judged either", async () => {
+    await server.verifyingAs("maintainer", async () => {
+      const requests = await server.requestsDuring(async () => {
+        expect(await reasonsOf(environment, inputs({ deployAccessLevels: [{ accessLevel: 40 }, { userId: UNKNOWN }], approvalRules: [{ groupId: UNKNOWN, requiredApprovals: 2 }] }))).toEqual([]);
+      });
+      expect(requests.some((request) => request.path.includes("/members/"))).toBe(false);
+    });
+  });
+
   it("on a group: a Developer, or a group outside it, is refused; its subgroup is not", async () => {
     const [dev, maintainer, platform, beta] = [await userId("dev"), await userId("maintainer"), await groupId("acme/platform"), await groupId("beta")];
     await server.verifyingAs("alice", async () => {
