@@ -23,7 +23,7 @@ import { type Attempt, explain, isObjectNotFound, isOwnerMissing } from "./expla
 import { noteSecretValues } from "./seen-secrets";
 import { propertyParts } from "./properties";
 import type { Lifecycle, PropertyParts } from "./types";
-import { differingPaths, holdsUnknown } from "./values";
+import { differingPaths, holdsUnknown, isUnknown } from "./values";
 import { isCheckedStep, isExistingResource, noteCheckedStep, noteExistingResource, rememberChecked, startRun, takeChecked } from "./run-caches";
 import { ownerPathAtPreview, refusedStep, sharingReads, verify, verifyObject } from "./verify";
 import { describeIssue } from "../validation";
@@ -245,12 +245,14 @@ function checkInputs(engine: Engine, olds: Args, news: Args): pulumi.dynamic.Che
   const problem = connectionProblem();
   if (problem) return { inputs: news, failures: [{ property: "", reason: problem }] };
   const inputs = withoutAnnouncedOutputs(definition, withoutEngineKeys(news));
-  const unknownPaths = Object.keys(inputs).filter((name) => holdsUnknown(inputs[name]));
+  const unknownPaths = Object.keys(inputs).filter((name) => isUnknown(inputs[name]));
+  // A property that holds an unknown inside it (a list entry naming another resource's output) is judged at apply too.
+  const judgedAtApply = Object.keys(inputs).filter((name) => holdsUnknown(inputs[name]));
   // The inputs in the issues tell a property left out from one of the wrong type (see describeIssue).
   const result = strictSchema.for(inputs).safeParse(inputs, { reportInput: true });
   if (!result.success) {
     const failures = result.error.issues
-      .filter((issue: z.core.$ZodIssue) => !unknownPaths.includes(String(issue.path[0])))
+      .filter((issue: z.core.$ZodIssue) => !judgedAtApply.includes(String(issue.path[0])))
       .map((issue: z.core.$ZodIssue) => ({ property: "", reason: describeIssue(issue, issue.path.length === 0 ? engine.propertyNames : []) }));
     return failures.length ? { inputs: news, failures } : { inputs: news };
   }
@@ -260,7 +262,7 @@ function checkInputs(engine: Engine, olds: Args, news: Args): pulumi.dynamic.Che
     return { inputs: news, failures: declaredObserved.map((name) => ({ property: "", reason: `${name}: is read from the server at preview; a program cannot set it` })) };
   }
   const step = { recorded: withoutEngineKeys(olds), importing: envelopeOf(news).importId !== undefined };
-  const failures = unknownPaths.length ? [] : (definition.validate?.(parsed as never, step) ?? []);
+  const failures = judgedAtApply.length ? [] : (definition.validate?.(parsed as never, step) ?? []);
   if (failures.length) return { inputs: news, failures: failures.map(namedInReason) };
   let fingerprints: Args;
   try {
@@ -346,7 +348,7 @@ async function verifiedStep(engine: Engine, id: string, recorded: Args, news: Ar
  * read fails the check with the server's answer explained.
  */
 async function withObserved(engine: Engine, args: Args, applying: boolean, recorded: Args): Promise<{ inputs: Args; acted?: Args } | { failure: string }> {
-  if (engine.observedProperties.length === 0 || Object.values(args).some((value) => holdsUnknown(value))) return { inputs: args };
+  if (engine.observedProperties.length === 0 || Object.values(args).some(isUnknown)) return { inputs: args };
   const observed: Args = {};
   try {
     for (const name of engine.observedProperties) observed[name] = await engine.traits(name).observed!.read(context(), args, recorded);
@@ -375,11 +377,11 @@ async function takeoverPreviewed(engine: Engine, olds: Args, news: Args, args: A
   if (!verifyAtPreview()) return undefined;
   if (id === undefined && args.adoptExisting !== true) {
     // A settings resource takes over the settings that exist by nature: what its create overwrites is shown, with no warning.
-    const known = !Object.values(withoutEngineKeys(news)).some((value) => holdsUnknown(value));
+    const known = !Object.values(withoutEngineKeys(news)).some(isUnknown);
     return engine.definition.kind === "settings" && known ? previewSettings(engine, sharingReads(context()), args) : undefined;
   }
   // An import compares what it can while inputs are unknown (previewImport); an adoption needs them all to look.
-  if (id === undefined && Object.values(withoutEngineKeys(news)).some((value) => holdsUnknown(value))) return undefined;
+  if (id === undefined && Object.values(withoutEngineKeys(news)).some(isUnknown)) return undefined;
   const found = id !== undefined ? await previewImport(engine, context(), id, args) : await previewAdoption(engine, context(), args);
   if (!found || "failure" in found) return found;
   const takeover = "takeover" in found ? found.takeover : found;
