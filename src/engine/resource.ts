@@ -176,7 +176,10 @@ export function declarationOf(value: unknown): AnyResourceDefinition | undefined
  * serialization of an object.
  */
 export abstract class PlatformResource extends pulumi.CustomResource {
-  protected constructor(definition: AnyResourceDefinition, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
+  protected constructor(name: string, args: object, opts?: pulumi.CustomResourceOptions) {
+    // The class's own declaration, which its static block gave (ofKind): a class names it once.
+    const definition = declarationOf(new.target);
+    if (!definition) throw new Error(`${new.target.name} names no kind: its static block calls ofKind(this, <its declaration>)`);
     if (definition.onePerOwner) {
       const { owner, what, rule } = definition.onePerOwner;
       const declared = args as Record<string, unknown>;

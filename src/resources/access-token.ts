@@ -312,7 +312,7 @@ export class GroupAccessToken extends PlatformResource {
     ofKind(this, groupAccessTokenDefinition);
   }
   constructor(name: string, args: GroupAccessTokenArgs, opts?: pulumi.CustomResourceOptions) {
-    super(groupAccessTokenDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }
 
@@ -330,6 +330,6 @@ export class ProjectAccessToken extends PlatformResource {
     ofKind(this, projectAccessTokenDefinition);
   }
   constructor(name: string, args: ProjectAccessTokenArgs, opts?: pulumi.CustomResourceOptions) {
-    super(projectAccessTokenDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

@@ -444,7 +444,7 @@ export class ApplicationSettings extends PlatformResource {
   }
   constructor(name: string, args: ApplicationSettingsArgs, opts?: pulumi.CustomResourceOptions) {
     claimInstanceSettings(name, args.connection);
-    super(applicationSettingsDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }
 

@@ -197,6 +197,6 @@ export class ApprovalRule extends PlatformResource {
     ofKind(this, approvalRuleDefinition);
   }
   constructor(name: string, args: ApprovalRuleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(approvalRuleDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

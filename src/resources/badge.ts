@@ -148,6 +148,6 @@ export class Badge extends PlatformResource {
     ofKind(this, badgeDefinition);
   }
   constructor(name: string, args: BadgeArgs, opts?: pulumi.CustomResourceOptions) {
-    super(badgeDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

@@ -67,6 +67,6 @@ export class ChangelogCommit extends PlatformResource {
     ofKind(this, changelogCommitDefinition);
   }
   constructor(name: string, args: ChangelogCommitArgs, opts?: pulumi.CustomResourceOptions) {
-    super(changelogCommitDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

@@ -293,7 +293,7 @@ export class ProjectVariable extends PlatformResource {
     ofKind(this, projectVariableDefinition);
   }
   constructor(name: string, args: ProjectVariableArgs, opts?: pulumi.CustomResourceOptions) {
-    super(projectVariableDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }
 
@@ -311,7 +311,7 @@ export class GroupVariable extends PlatformResource {
     ofKind(this, groupVariableDefinition);
   }
   constructor(name: string, args: GroupVariableArgs, opts?: pulumi.CustomResourceOptions) {
-    super(groupVariableDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }
 
@@ -329,6 +329,6 @@ export class InstanceVariable extends PlatformResource {
     ofKind(this, instanceVariableDefinition);
   }
   constructor(name: string, args: InstanceVariableArgs, opts?: pulumi.CustomResourceOptions) {
-    super(instanceVariableDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

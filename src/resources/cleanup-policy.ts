@@ -164,6 +164,6 @@ export class CleanupPolicy extends PlatformResource {
     ofKind(this, cleanupPolicyDefinition);
   }
   constructor(name: string, args: CleanupPolicyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(cleanupPolicyDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

@@ -251,6 +251,6 @@ export class ContainerRegistryCleanup extends PlatformResource {
       1,
       () => `ContainerRegistryCleanup ${name}: project: the program declares a second cleanup rule for ${String(args.project)}${args.repository === undefined ? "" : ` repository "${String(args.repository)}"`}; keep one rule per repository.`,
     );
-    super(containerRegistryCleanupDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

@@ -100,6 +100,6 @@ export class ContainerRegistryVisibility extends PlatformResource {
     ofKind(this, containerRegistryVisibilityDefinition);
   }
   constructor(name: string, args: ContainerRegistryVisibilityArgs, opts?: pulumi.CustomResourceOptions) {
-    super(containerRegistryVisibilityDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

@@ -127,6 +127,6 @@ export class DeployKey extends PlatformResource {
     ofKind(this, deployKeyDefinition);
   }
   constructor(name: string, args: DeployKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(deployKeyDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

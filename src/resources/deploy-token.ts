@@ -176,6 +176,6 @@ export class DeployToken extends PlatformResource {
     ofKind(this, deployTokenDefinition);
   }
   constructor(name: string, args: DeployTokenArgs, opts?: pulumi.CustomResourceOptions) {
-    super(deployTokenDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

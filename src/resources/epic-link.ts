@@ -254,6 +254,6 @@ export class EpicLink extends PlatformResource {
       );
     }
     recordAlias("epic-link-children", child, name);
-    super(epicLinkDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

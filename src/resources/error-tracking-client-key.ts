@@ -134,6 +134,6 @@ export class ErrorTrackingClientKey extends PlatformResource {
     ofKind(this, errorTrackingClientKeyDefinition);
   }
   constructor(name: string, args: ErrorTrackingClientKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(errorTrackingClientKeyDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

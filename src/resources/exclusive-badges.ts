@@ -52,6 +52,6 @@ export class ExclusiveBadges extends PlatformResource {
     ofKind(this, exclusiveBadgesDefinition);
   }
   constructor(name: string, args: ExclusiveBadgesArgs, opts?: pulumi.CustomResourceOptions) {
-    super(exclusiveBadgesDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

@@ -55,6 +55,6 @@ export class ExclusiveGroupIntegrations extends PlatformResource {
     ofKind(this, exclusiveGroupIntegrationsDefinition);
   }
   constructor(name: string, args: ExclusiveGroupIntegrationsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(exclusiveGroupIntegrationsDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

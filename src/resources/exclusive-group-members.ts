@@ -24,6 +24,6 @@ export class ExclusiveGroupMembers extends PlatformResource {
     ofKind(this, exclusiveGroupMembersDefinition);
   }
   constructor(name: string, args: ExclusiveGroupMembersArgs, opts?: pulumi.CustomResourceOptions) {
-    super(exclusiveGroupMembersDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

@@ -55,6 +55,6 @@ export class ExclusiveLabels extends PlatformResource {
     ofKind(this, exclusiveLabelsDefinition);
   }
   constructor(name: string, args: ExclusiveLabelsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(exclusiveLabelsDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

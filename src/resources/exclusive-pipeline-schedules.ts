@@ -50,6 +50,6 @@ export class ExclusivePipelineSchedules extends PlatformResource {
     ofKind(this, exclusivePipelineSchedulesDefinition);
   }
   constructor(name: string, args: ExclusivePipelineSchedulesArgs, opts?: pulumi.CustomResourceOptions) {
-    super(exclusivePipelineSchedulesDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

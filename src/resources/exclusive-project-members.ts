@@ -24,6 +24,6 @@ export class ExclusiveProjectMembers extends PlatformResource {
     ofKind(this, exclusiveProjectMembersDefinition);
   }
   constructor(name: string, args: ExclusiveProjectMembersArgs, opts?: pulumi.CustomResourceOptions) {
-    super(exclusiveProjectMembersDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

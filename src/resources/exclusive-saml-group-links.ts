@@ -62,6 +62,6 @@ export class ExclusiveSamlGroupLinks extends PlatformResource {
     ofKind(this, exclusiveSamlGroupLinksDefinition);
   }
   constructor(name: string, args: ExclusiveSamlGroupLinksArgs, opts?: pulumi.CustomResourceOptions) {
-    super(exclusiveSamlGroupLinksDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

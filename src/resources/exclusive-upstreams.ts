@@ -63,6 +63,6 @@ export class ExclusiveUpstreams extends PlatformResource {
     ofKind(this, exclusiveUpstreamsDefinition);
   }
   constructor(name: string, args: ExclusiveUpstreamsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(exclusiveUpstreamsDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

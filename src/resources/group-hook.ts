@@ -38,6 +38,6 @@ export class GroupHook extends PlatformResource {
     ofKind(this, groupHookDefinition);
   }
   constructor(name: string, args: GroupHookArgs, opts?: pulumi.CustomResourceOptions) {
-    super(groupHookDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

@@ -327,6 +327,6 @@ export class GroupIntegration extends PlatformResource {
     ofKind(this, groupIntegrationDefinition);
   }
   constructor(name: string, args: GroupIntegrationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(groupIntegrationDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

@@ -21,6 +21,6 @@ export class GroupMember extends PlatformResource {
     ofKind(this, groupMemberDefinition);
   }
   constructor(name: string, args: GroupMemberArgs, opts?: pulumi.CustomResourceOptions) {
-    super(groupMemberDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

@@ -24,6 +24,6 @@ export class GroupProtectedEnvironment extends PlatformResource {
     ofKind(this, groupProtectedEnvironmentDefinition);
   }
   constructor(name: string, args: GroupProtectedEnvironmentArgs, opts?: pulumi.CustomResourceOptions) {
-    super(groupProtectedEnvironmentDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

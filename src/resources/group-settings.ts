@@ -487,6 +487,6 @@ export class GroupSettings extends PlatformResource {
     ofKind(this, groupSettingsDefinition);
   }
   constructor(name: string, args: GroupSettingsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(groupSettingsDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

@@ -21,6 +21,6 @@ export class GroupShare extends PlatformResource {
     ofKind(this, groupShareDefinition);
   }
   constructor(name: string, args: GroupShareArgs, opts?: pulumi.CustomResourceOptions) {
-    super(groupShareDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

@@ -371,6 +371,6 @@ export class Group extends PlatformResource {
     ofKind(this, groupDefinition);
   }
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
-    super(groupDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

@@ -180,7 +180,7 @@ export class Label extends PlatformResource {
   }
   constructor(name: string, args: LabelArgs, opts?: pulumi.CustomResourceOptions) {
     claimLabel(name, args);
-    super(labelDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }
 

@@ -385,6 +385,6 @@ export class MergeRequest extends PlatformResource {
     ofKind(this, mergeRequestDefinition);
   }
   constructor(name: string, args: MergeRequestArgs, opts?: pulumi.CustomResourceOptions) {
-    super(mergeRequestDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

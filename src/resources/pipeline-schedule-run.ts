@@ -75,6 +75,6 @@ export class PipelineScheduleRun extends PlatformResource {
     ofKind(this, pipelineScheduleRunDefinition);
   }
   constructor(name: string, args: PipelineScheduleRunArgs, opts?: pulumi.CustomResourceOptions) {
-    super(pipelineScheduleRunDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

@@ -632,6 +632,6 @@ export class PipelineSchedule extends PlatformResource {
     ofKind(this, pipelineScheduleDefinition);
   }
   constructor(name: string, args: PipelineScheduleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(pipelineScheduleDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

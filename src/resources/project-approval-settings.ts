@@ -157,6 +157,6 @@ export class ProjectApprovalSettings extends PlatformResource {
     ofKind(this, projectApprovalSettingsDefinition);
   }
   constructor(name: string, args: ProjectApprovalSettingsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(projectApprovalSettingsDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

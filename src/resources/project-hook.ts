@@ -37,6 +37,6 @@ export class ProjectHook extends PlatformResource {
     ofKind(this, projectHookDefinition);
   }
   constructor(name: string, args: ProjectHookArgs, opts?: pulumi.CustomResourceOptions) {
-    super(projectHookDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

@@ -21,6 +21,6 @@ export class ProjectMember extends PlatformResource {
     ofKind(this, projectMemberDefinition);
   }
   constructor(name: string, args: ProjectMemberArgs, opts?: pulumi.CustomResourceOptions) {
-    super(projectMemberDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

@@ -21,6 +21,6 @@ export class ProjectShare extends PlatformResource {
     ofKind(this, projectShareDefinition);
   }
   constructor(name: string, args: ProjectShareArgs, opts?: pulumi.CustomResourceOptions) {
-    super(projectShareDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

@@ -168,6 +168,6 @@ export class ProjectStar extends PlatformResource {
     ofKind(this, projectStarDefinition);
   }
   constructor(name: string, args: ProjectStarArgs, opts?: pulumi.CustomResourceOptions) {
-    super(projectStarDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

@@ -297,6 +297,6 @@ export class Project extends PlatformResource {
     ofKind(this, projectDefinition);
   }
   constructor(name: string, args: ProjectArgs, opts?: pulumi.CustomResourceOptions) {
-    super(projectDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

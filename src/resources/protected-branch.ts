@@ -286,6 +286,6 @@ export class ProtectedBranch extends PlatformResource {
     ofKind(this, protectedBranchDefinition);
   }
   constructor(name: string, args: ProtectedBranchArgs, opts?: pulumi.CustomResourceOptions) {
-    super(protectedBranchDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

@@ -29,6 +29,6 @@ export class ProtectedEnvironment extends PlatformResource {
     ofKind(this, protectedEnvironmentDefinition);
   }
   constructor(name: string, args: ProtectedEnvironmentArgs, opts?: pulumi.CustomResourceOptions) {
-    super(protectedEnvironmentDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

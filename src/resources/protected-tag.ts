@@ -133,6 +133,6 @@ export class ProtectedTag extends PlatformResource {
     ofKind(this, protectedTagDefinition);
   }
   constructor(name: string, args: ProtectedTagArgs, opts?: pulumi.CustomResourceOptions) {
-    super(protectedTagDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

@@ -309,7 +309,7 @@ export class SamlGroupLink extends PlatformResource {
   }
   constructor(name: string, args: SamlGroupLinkArgs, opts?: pulumi.CustomResourceOptions) {
     claimLink(name, args);
-    super(samlGroupLinkDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }
 

@@ -284,6 +284,6 @@ export class SamlIdentity extends PlatformResource {
         () => `SamlIdentity ${name}: user: the program declares a second SAML identity for ${String(args.user)} in group ${String(args.group)}; a member has one.`,
       );
     }
-    super(samlIdentityDefinition, name, args, opts);
+    super(name, args, opts);
   }
 }

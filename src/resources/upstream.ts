@@ -442,7 +442,7 @@ export class Upstream extends PlatformResource {
   constructor(name: string, args: UpstreamArgs, opts?: pulumi.CustomResourceOptions) {
     const registryKey = declarationKey(args.registry);
     countUpstreamLinks(name, args);
-    super(upstreamDefinition, name, args, opts);
+    super(name, args, opts);
     // No two upstreams with the same URL and credentials in one top-level group. The values may
     // come from config secrets, so the rule runs once they are known; only a hash is kept.
     const groupKey = aliasOf(REGISTRY_GROUP, args.registry) ?? registryKey;

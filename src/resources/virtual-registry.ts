@@ -200,7 +200,7 @@ export class VirtualRegistry extends PlatformResource {
       MAX_REGISTRIES_PER_GROUP,
       () => `VirtualRegistry ${name}: group: the program declares more than ${MAX_REGISTRIES_PER_GROUP} virtual registries in group ${String(args.group)}; a top-level group holds at most ${MAX_REGISTRIES_PER_GROUP}.`,
     );
-    super(virtualRegistryDefinition, name, args, opts);
+    super(name, args, opts);
     // Upstreams name their registry by this Output: remember its group for their per-group rules.
     recordAlias(REGISTRY_GROUP, this.registryId, groupKey);
   }
