@@ -6,7 +6,7 @@
  * Used by the end-to-end tests and by `npm run demo`.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { testKms } from "./test-kms.mts";
@@ -16,14 +16,26 @@ export const repoRoot = path.resolve(import.meta.dirname, "..");
 let cliBinDir: string | undefined;
 
 /**
+ * The CLI version this repository runs: the one of the SDK the template pins,
+ * the pair a new project gets (docs/own-repository.md, "Versions"). The
+ * repository's own lockfile may hold a newer SDK of the package's range; a CLI
+ * runs newer SDKs, and this keeps the suite on the one CLI that pair names.
+ */
+export const CLI_VERSION = (JSON.parse(readFileSync(path.join(repoRoot, "templates/platform/package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["@pulumi/pulumi"]!;
+
+/**
  * The directory holding `pulumi` and `pulumi-language-nodejs`: found on PATH or
  * built once into a cache outside the repository (scripts/ensure-pulumi-cli.sh
- * says what it is doing on stderr; the first build takes minutes).
+ * says what it is doing on stderr; the first build takes minutes), at CLI_VERSION.
  */
 export function ensurePulumiCli(): string {
   if (cliBinDir) return cliBinDir;
   try {
-    cliBinDir = execFileSync(path.join(repoRoot, "scripts/ensure-pulumi-cli.sh"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+    cliBinDir = execFileSync(path.join(repoRoot, "scripts/ensure-pulumi-cli.sh"), {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, PULUMI_CLI_VERSION: process.env.PULUMI_CLI_VERSION ?? CLI_VERSION },
+    }).trim();
   } catch (error) {
     throw new Error(`The Pulumi CLI is not available and could not be built (scripts/ensure-pulumi-cli.sh failed; its messages are above): ${(error as Error).message}`);
   }

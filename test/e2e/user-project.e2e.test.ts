@@ -31,7 +31,7 @@ import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { ensurePulumiCli, repoRoot } from "../../scripts/pulumi-workspace.mts";
+import { CLI_VERSION, ensurePulumiCli, repoRoot } from "../../scripts/pulumi-workspace.mts";
 
 /** The oldest @pulumi/pulumi the package's range allows (package.json `dependencies`), run by the platform-team example. */
 const sdkRange = (JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["@pulumi/pulumi"]!;
@@ -371,8 +371,8 @@ describe("examples copied out of the repository, each with its own package.json"
     mkdirSync(path.join(dir, ".state"));
     const run = bash(
       [
-        // The CLI at 3.259.0 (the one this repository builds) runs every SDK of the range.
-        `export PATH="$(PULUMI_CLI_VERSION=3.259.0 npx pulumi-platform-cli):$PATH"`,
+        // The CLI this repository builds (the template's pair) runs every SDK of the range.
+        `export PATH="$(PULUMI_CLI_VERSION=${CLI_VERSION} npx pulumi-platform-cli):$PATH"`,
         "pulumi stack init e2e --non-interactive",
         `pulumi config set platform:url "$(cat emulator-url)"`,
         `pulumi config set --secret platform:token ${options.token}`,

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { ensurePulumiCli } from "../../scripts/pulumi-workspace.mts";
 import { apiPath, closeAllPools, PlatformClient } from "../../src/client";
 import { startEmulator, type Emulator } from "pulumi-platform/emulator";
 import { literalOf, programOf, slugOf } from "../../src/import/program";
@@ -460,7 +461,7 @@ describe("platform-import of CI/CD variables", () => {
   });
   it("--stack sets the values the server shows in that stack's config, encrypted, and nowhere else; a hidden one stays for its keeper to set", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "platform-import-stack-"));
-    const cli = execFileSync("bash", [path.join(__dirname, "../../scripts/ensure-pulumi-cli.sh")], { encoding: "utf8" }).trim();
+    const cli = ensurePulumiCli();
     const saved = { ...process.env };
     Object.assign(process.env, {
       PLATFORM_URL: emulator.url,
