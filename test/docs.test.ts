@@ -10,6 +10,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { CLI_VERSION } from "../scripts/pulumi-workspace.mts";
 import * as pkg from "pulumi-platform";
 import * as actions from "../src/actions";
 import { requirementsInWords, type FieldTraits } from "../src/api/fields";
@@ -76,12 +77,16 @@ describe("counts in the docs", () => {
 });
 
 describe("the template and the README's first-day path", () => {
-  it("the template pins the SDK of this repository's lockfile, the one the suite's CLI is built for", () => {
+  it("the suite's CLI is the one of the SDK the template pins, which the docs name; the repository's own SDK is the newer of the range", () => {
     const lock = JSON.parse(read("package-lock.json")) as { packages: Record<string, { version: string }> };
-    const sdk = lock.packages["node_modules/@pulumi/pulumi"]!.version;
-    const template = JSON.parse(read("templates/platform/package.json")) as { dependencies: Record<string, string> };
-    expect(template.dependencies["@pulumi/pulumi"]).toBe(sdk);
-    expect(read("docs/own-repository.md")).toContain(`pins \`@pulumi/pulumi\` to **${sdk}**`);
+    const installed = lock.packages["node_modules/@pulumi/pulumi"]!.version;
+    const pinned = (JSON.parse(read("templates/platform/package.json")) as { dependencies: Record<string, string> }).dependencies["@pulumi/pulumi"]!;
+    expect(CLI_VERSION).toBe(pinned);
+    expect(read("docs/own-repository.md")).toContain(`pins \`@pulumi/pulumi\` to **${pinned}**`);
+    expect(read("README.md")).toContain(`the template pins ${pinned}`);
+    expect(read("README.md")).toContain(`this repository's lockfile has ${installed}`);
+    const newer = (a: string, b: string) => a.localeCompare(b, undefined, { numeric: true }) >= 0;
+    expect(newer(installed, pinned), `${installed} older than the template's ${pinned}`).toBe(true);
   });
 
   it("the emulator's port is one setting: the template's script reads it from platform:url in Pulumi.yaml", () => {

@@ -5,7 +5,8 @@
  * The engine cannot import a dynamic resource itself: for `import` it asks the
  * provider to read the object with no `__provider` in the properties, which
  * the dynamic provider host cannot load (pulumi/pulumi#16175, #3550; the SDK
- * fails with "Cannot read properties of undefined (reading 'toJavaScript')").
+ * fails with "Cannot read properties of undefined (reading 'toJavaScript')",
+ * or with 3.276 "code must be a string, not undefined").
  * So the resource class (./resource.ts) takes `import` out of the options and
  * hands the id to the provider in the engine's envelope (./envelope.ts); `create`
  * (./provider.ts) then reads that object instead of creating one, and brings

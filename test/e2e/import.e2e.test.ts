@@ -119,7 +119,8 @@ describe.sequential("the import option with the real Pulumi CLI", { timeout: 5 *
     const before = await started.program.exportStack();
     const run = await started.program.cli(["import", "pulumi-nodejs:dynamic/platform:Badge", "again", `groups/acme/badges/${badge.id}`, "--yes"], { allowFailure: true });
     expect(run.code).not.toBe(0);
-    expect(run.stdout).toContain("Cannot read properties of undefined (reading 'toJavaScript')");
+    // The host's getProvider, given no provider text: 3.259 (the template's pin) and 3.276 word it differently.
+    expect(run.stdout).toMatch(/Cannot read properties of undefined \(reading 'toJavaScript'\)|code must be a string, not undefined/);
     expect((await started.program.exportStack()).deployment.resources?.length).toBe(before.deployment.resources?.length);
   });
 
