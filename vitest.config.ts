@@ -68,9 +68,34 @@ const OWN_MODULES = [
  */
 process.env.NODE_COMPILE_CACHE ??= path.join(tmpdir(), "pulumi-platform-node-compile-cache");
 
+/**
+ * The package's registries load a module when one of its exports is first
+ * read, with `require` (src/lazy-load.ts). vitest's module runner loads
+ * modules asynchronously and cannot serve a `require` of src/: Node's own
+ * would load a second copy of src/ beside vitest's. So under vitest a
+ * `require` of a module of src/ by a module of src/ is an import of it, made
+ * when the requiring module loads; tests see the same exports, their modules
+ * loaded up front. The lazy loading itself is tested on dist/, in a process of
+ * its own (test/engine/lazy-loading.test.ts).
+ */
+const srcRequiresImported = {
+  name: "src-requires-imported",
+  transform(code: string, id: string) {
+    if (!id.startsWith(path.join(__dirname, "src") + path.sep) || !/\brequire\("\./.test(code)) return undefined;
+    const imports: string[] = [];
+    const body = code.replace(/\brequire\("(\.[^"]+)"\)/g, (_, specifier: string) => {
+      imports.push(`import * as __required${imports.length} from ${JSON.stringify(specifier)};`);
+      return `__required${imports.length - 1}`;
+    });
+    // On the first line, so that the lines of the source map stay as they were.
+    return { code: imports.join("") + body, map: null };
+  },
+};
+
 const TYPE_TESTS = { enabled: true, only: true, include: ["test/**/*.test-d.ts"], tsconfig: "test/tsconfig.types.json" };
 
 export default defineConfig({
+  plugins: [srcRequiresImported],
   test: {
     projects: [
       { extends: true, test: { name: "rebuilds dist", include: REBUILDS_DIST, sequence: { groupOrder: 0 } } },

@@ -55,6 +55,7 @@ const TOP_MODULES: Record<string, Layer> = {
   "visible-text.ts": "base",
   "bounded-read.ts": "base",
   "executable-path.ts": "base",
+  "lazy-load.ts": "base",
 };
 
 function modules(dir: string): string[] {
@@ -65,10 +66,14 @@ function modules(dir: string): string[] {
   });
 }
 
-/** Every import of a module of src/, by path relative to src/: value, type-only, side-effect and `import()` types alike. */
+/**
+ * Every import of a module of src/, by path relative to src/: value,
+ * type-only, side-effect and `import()` types alike, and a registry's
+ * `require` of a module it loads on first use (src/lazy-load.ts).
+ */
 function imports(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  const forms = [/^(?:import|export)\b[^;]*?\bfrom\s+"(\.[^"]+)"/gm, /^import\s+"(\.[^"]+)"/gm, /\bimport\("(\.[^"]+)"\)/g];
+  const forms = [/^(?:import|export)\b[^;]*?\bfrom\s+"(\.[^"]+)"/gm, /^import\s+"(\.[^"]+)"/gm, /\bimport\("(\.[^"]+)"\)/g, /\brequire\("(\.[^"]+)"\)/g];
   for (const file of modules(src)) {
     const text = readFileSync(file, "utf8");
     const targets = new Set<string>();
