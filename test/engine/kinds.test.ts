@@ -4,8 +4,8 @@
  * "What a kind is"). The type of a declaration demands its words and its
  * import; this test fails, naming the kind and the part, when a registered
  * kind lacks one of the other parts or declares one that does not fit, and
- * when a resource module's kind is not registered (its line in
- * src/resources/kinds.ts).
+ * when a resource module's kind is not registered (its block in
+ * src/resources/kinds.ts) or is registered under a name not its kind's.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import * as platform from "../../src/index";
 import type { AnyResourceDefinition } from "../../src/engine/definition";
 import { declarationOf, PlatformResource } from "../../src/engine/resource";
-import { definitions } from "../../src/resources";
+import { definitions, registered } from "../../src/resources";
 import { KIND_TESTS } from "../kinds/index.mts";
 
 const KINDS = Object.entries(definitions as Record<string, AnyResourceDefinition>);
@@ -110,11 +110,11 @@ function unregistered(exported: { module: string; name: string; value: unknown }
   const declarations = new Set(Object.values(registered));
   return exported.flatMap(({ module, name, value }) => {
     if (typeof value !== "function") {
-      return declarations.has(value as AnyResourceDefinition) ? [] : [`${module}: ${name}: no registered kind's class is made from it (its class's line in src/resources/kinds.ts)`];
+      return declarations.has(value as AnyResourceDefinition) ? [] : [`${module}: ${name}: no registered kind's class is made from it (its class's block in src/resources/kinds.ts)`];
     }
     const declaration = declarationOf(value);
     if (!declaration) return [`${module}: ${name}: the class names no kind (ofKind in its static block)`];
-    return registered[declaration.name] === declaration ? [] : [`${module}: ${name}: not registered (its line in src/resources/kinds.ts)`];
+    return registered[declaration.name] === declaration ? [] : [`${module}: ${name}: not registered (its block in src/resources/kinds.ts)`];
   });
 }
 
@@ -129,10 +129,26 @@ describe("every resource module's kind is registered", () => {
     const exported = await kindsOfModules();
     const { Label: _label, ...withoutLabel } = definitions;
     expect(unregistered(exported, withoutLabel).sort()).toEqual([
-      "label.ts: Label: not registered (its line in src/resources/kinds.ts)",
-      "label.ts: labelDefinition: no registered kind's class is made from it (its class's line in src/resources/kinds.ts)",
+      "label.ts: Label: not registered (its block in src/resources/kinds.ts)",
+      "label.ts: labelDefinition: no registered kind's class is made from it (its class's block in src/resources/kinds.ts)",
     ]);
     class Milestone extends PlatformResource {}
     expect(unregistered([{ module: "milestone.ts", name: "Milestone", value: Milestone }], definitions)).toEqual(["milestone.ts: Milestone: the class names no kind (ofKind in its static block)"]);
+  });
+});
+
+describe("the registration of the kinds", () => {
+  it("names the kinds without reading a class, and checks a class when its declaration is first read", () => {
+    class Milestone extends PlatformResource {}
+    const read: string[] = [];
+    const exported = (name: string, value: unknown) => ({ enumerable: true, get: () => (read.push(name), value) });
+    const classes = Object.defineProperties({}, { Label: exported("Label", platform.Badge), Milestone: exported("Milestone", Milestone), ProjectStar: exported("ProjectStar", platform.ProjectStar) });
+    const kinds = registered(classes) as Record<string, AnyResourceDefinition>;
+    expect(Object.keys(kinds)).toEqual(["Label", "Milestone", "ProjectStar"]);
+    expect(read).toEqual([]);
+    expect(kinds.ProjectStar!.name).toBe("ProjectStar");
+    expect(read).toEqual(["ProjectStar"]);
+    expect(() => kinds.Label).toThrow("src/resources/kinds.ts exports Label as the class of Badge: a kind's class is named as the kind");
+    expect(() => kinds.Milestone).toThrow("src/resources/kinds.ts exports Milestone, which is not the class of a kind: its class declares one with ofKind in its static block");
   });
 });

@@ -1,0 +1,65 @@
+/**
+ * A process loads the modules of the kinds, data functions and actions it
+ * uses, and no other (src/lazy-load.ts): every Pulumi command starts a
+ * program and a dynamic provider host that load the package. Each case runs
+ * the built package (dist/) in a fresh Node process, as those are, and after
+ * its use loads every export to learn which module of dist/ holds each.
+ */
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { lazyLoad } from "../../src/lazy-load";
+
+const repoRoot = path.resolve(__dirname, "../..");
+
+/** The modules of dist/ that hold a kind, data function or action which `use` loaded, relative to dist/. */
+function holdersLoadedBy(use: string): string[] {
+  const script = `
+    const dist = require("node:path").join(process.cwd(), "dist") + "/";
+    { ${use} }
+    const loaded = new Set(Object.keys(require.cache));
+    const everything = require(dist + "index.js");
+    const holders = new Set();
+    for (const name of Object.keys(everything)) {
+      const value = everything[name];
+      for (const [file, module] of Object.entries(require.cache)) {
+        // The module that declares it: the registries hold it behind a getter.
+        const own = Object.getOwnPropertyDescriptor(module.exports ?? {}, name);
+        if (/^(resources|functions|actions)[/]/.test(file.slice(dist.length)) && own && "value" in own && own.value === value && typeof value === "function") holders.add(file);
+      }
+    }
+    process.stdout.write(JSON.stringify([...holders].filter((file) => loaded.has(file)).map((file) => file.slice(dist.length)).sort()));`;
+  return JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: repoRoot, encoding: "utf8" })) as string[];
+}
+
+describe("what a process loads of the package", () => {
+  it("a program loads the modules of the classes, functions and actions it reads, and the names of every kind's provider without any", () => {
+    const use = `
+      const platform = require(dist + "index.js");
+      void platform.Badge, platform.getBadgesOutput, platform.runPipelineSchedule;
+      Object.keys(platform.providers);`;
+    expect(holdersLoadedBy(use)).toEqual(["actions/pipeline-schedules.js", "functions/badges.js", "resources/badge.js"]);
+  });
+
+  it("the provider host loads the module of the kind it serves alone", () => {
+    expect(holdersLoadedBy(`require(dist + "runtime.js").provider("Badge");`)).toEqual(["resources/badge.js"]);
+  });
+
+  it("finds every kind, function and action the package exports in the module that holds it", () => {
+    const all = holdersLoadedBy(`const platform = require(dist + "index.js"); for (const name of Object.keys(platform)) void platform[name];`);
+    expect(all).toEqual(expect.arrayContaining(["actions/hooks.js", "functions/starring.js", "resources/badge.js", "resources/project-star.js"]));
+  });
+});
+
+describe("lazyLoad", () => {
+  it("names the exports without loading their module, loads it once, and fails on a name it does not export", () => {
+    let loads = 0;
+    const exported = {};
+    lazyLoad(exported, ["Badge", "Bagde"], () => (loads++, { Badge: "the class" }));
+    expect([Object.keys(exported), loads]).toEqual([["Badge", "Bagde"], 0]);
+    expect((exported as Record<string, unknown>).Badge).toBe("the class");
+    expect((exported as Record<string, unknown>).Badge).toBe("the class");
+    expect(loads).toBe(1);
+    expect(() => (exported as Record<string, unknown>).Bagde).toThrow("Bagde is registered as an export of a module that does not export it");
+  });
+});
