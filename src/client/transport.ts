@@ -9,7 +9,7 @@
  * program that talks to two servers with two CAs holds two, a program with one
  * connection holds one.
  */
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 
 /** TLS settings of a connection, as PEM text (never file paths: ../connection.ts reads the files). */
 export interface TlsOptions {
@@ -120,6 +120,9 @@ export function dispatcherFor(options: TransportOptions, proxies = proxyEnvironm
       // Direct connections: TLS to the server itself.
       connect: { timeout: Math.min(requestTimeoutMs, 10_000), ...tlsOptions },
     };
+    // Loaded with the first dispatcher, not with the package: a program that sends no request of its own
+    // (one that declares resources and reads no data) never needs it.
+    const { Agent, EnvHttpProxyAgent } = require("undici") as typeof import("undici");
     // With no proxy variable set, EnvHttpProxyAgent sends everything through a plain Agent built from these
     // options, after parsing each request's origin to decide so: the Agent itself does the same, a layer less.
     dispatcher = proxies === ""

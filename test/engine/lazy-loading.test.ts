@@ -1,7 +1,8 @@
 /**
  * A process loads the modules of the kinds, data functions and actions it
- * uses, and no other (src/lazy-load.ts): every Pulumi command starts a
- * program and a dynamic provider host that load the package. Each case runs
+ * uses, and no other (src/lazy-load.ts), and the HTTP transport (undici) only
+ * for its first request: every Pulumi command starts a program and a dynamic
+ * provider host that load the package. Each case runs
  * the built package (dist/) in a fresh Node process, as those are, and after
  * its use loads every export to learn which module of dist/ holds each.
  */
@@ -12,12 +13,17 @@ import { lazyLoad } from "../../src/lazy-load";
 
 const repoRoot = path.resolve(__dirname, "../..");
 
-/** The modules of dist/ that hold a kind, data function or action which `use` loaded, relative to dist/. */
-function holdersLoadedBy(use: string): string[] {
+/**
+ * The modules of dist/ that hold a kind, data function or action which `use`
+ * loaded, relative to dist/, and whether it loaded undici (the HTTP client's
+ * transport, which a process needs only once it sends a request).
+ */
+function loadedBy(use: string): { holders: string[]; undici: boolean } {
   const script = `
     const dist = require("node:path").join(process.cwd(), "dist") + "/";
     { ${use} }
     const loaded = new Set(Object.keys(require.cache));
+    const undici = [...loaded].some((file) => file.includes("/node_modules/undici/"));
     const everything = require(dist + "index.js");
     const holders = new Set();
     for (const name of Object.keys(everything)) {
@@ -28,25 +34,26 @@ function holdersLoadedBy(use: string): string[] {
         if (/^(resources|functions|actions)[/]/.test(file.slice(dist.length)) && own && "value" in own && own.value === value && typeof value === "function") holders.add(file);
       }
     }
-    process.stdout.write(JSON.stringify([...holders].filter((file) => loaded.has(file)).map((file) => file.slice(dist.length)).sort()));`;
-  return JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: repoRoot, encoding: "utf8" })) as string[];
+    const loadedHolders = [...holders].filter((file) => loaded.has(file)).map((file) => file.slice(dist.length)).sort();
+    process.stdout.write(JSON.stringify({ holders: loadedHolders, undici }));`;
+  return JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: repoRoot, encoding: "utf8" })) as { holders: string[]; undici: boolean };
 }
 
 describe("what a process loads of the package", () => {
-  it("a program loads the modules of the classes, functions and actions it reads, and the names of every kind's provider without any", () => {
+  it("a program loads the modules of the classes, functions and actions it reads, the names of every kind's provider without any, and no HTTP transport before a request", () => {
     const use = `
       const platform = require(dist + "index.js");
       void platform.Badge, platform.getBadgesOutput, platform.runPipelineSchedule;
       Object.keys(platform.providers);`;
-    expect(holdersLoadedBy(use)).toEqual(["actions/pipeline-schedules.js", "functions/badges.js", "resources/badge.js"]);
+    expect(loadedBy(use)).toEqual({ holders: ["actions/pipeline-schedules.js", "functions/badges.js", "resources/badge.js"], undici: false });
   });
 
   it("the provider host loads the module of the kind it serves alone", () => {
-    expect(holdersLoadedBy(`require(dist + "runtime.js").provider("Badge");`)).toEqual(["resources/badge.js"]);
+    expect(loadedBy(`require(dist + "runtime.js").provider("Badge");`).holders).toEqual(["resources/badge.js"]);
   });
 
   it("finds every kind, function and action the package exports in the module that holds it", () => {
-    const all = holdersLoadedBy(`const platform = require(dist + "index.js"); for (const name of Object.keys(platform)) void platform[name];`);
+    const all = loadedBy(`const platform = require(dist + "index.js"); for (const name of Object.keys(platform)) void platform[name];`).holders;
     expect(all).toEqual(expect.arrayContaining(["actions/hooks.js", "functions/starring.js", "resources/badge.js", "resources/project-star.js"]));
   });
 });
