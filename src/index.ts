@@ -6,7 +6,6 @@
  */
 import "./node-version"; // first: says what to do on a Node.js older than 22
 import type * as pulumi from "@pulumi/pulumi";
-import { provider } from "./runtime";
 import { definitions, type ResourceKind } from "./resources";
 
 export * from "./resources/kinds";
@@ -17,10 +16,13 @@ export { resetDeclarations } from "./engine/declarations";
 export * from "./functions";
 export * from "./actions";
 
-/** Each kind's provider as the engine's host gets it from the provider text (./engine/shim.ts), built on first use. */
+/**
+ * Each kind's provider as the engine's host gets it from the provider text (./engine/shim.ts), built on
+ * first use: the provider's engine is loaded then, never by a program, which only declares resources.
+ */
 export const providers = Object.defineProperties(
   {},
-  Object.fromEntries(Object.keys(definitions).map((kind) => [kind, { enumerable: true, get: () => provider(kind) }])),
+  Object.fromEntries(Object.keys(definitions).map((kind) => [kind, { enumerable: true, get: () => (require("./runtime") as typeof import("./runtime")).provider(kind) }])),
 ) as Record<ResourceKind, Required<pulumi.dynamic.ResourceProvider>>;
 
 export type { Connection } from "./connection";
