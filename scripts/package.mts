@@ -6,9 +6,9 @@
  * scripts. npm 11 lists a tarball's `prepare` as an install script that users
  * must approve or deny (and it would fail in their project: the build tools are
  * not shipped), and this repository needs `prepare` for its own `npm ci` (the
- * self-link of scripts/link-self.js). So this compiles src/ into a build of
- * its own (compiledPackage below: never dist/, whose stale files and build
- * info are the developer's), copies it and what `files` lists into a staging
+ * self-link of scripts/link-self.js). So this builds src/ (the repository's
+ * incremental build) and copies what it compiled (copyCompiledPackage below,
+ * without dist/'s stale files) and what `files` lists into a staging
  * directory, writes a manifest without `scripts`, `devDependencies` and
  * `allowScripts`, and runs `npm pack` there. A build with type errors fails.
  *
@@ -52,24 +52,23 @@ function copyShippedFiles(manifest: Record<string, unknown>, stage: string): voi
 }
 
 /**
- * src/ compiled into node_modules/.cache/pulumi-platform-package/dist, with
- * its own build info: incremental, so packing again after a small change
- * compiles that change (seconds, not the whole package's quarter of a
- * minute), and the repository's dist/.tsbuildinfo stays the developer's (the
- * next `npm run build` stays incremental too). What the build has of a source
- * since deleted is deleted; a missing output makes the build start over.
+ * The repository's own build (`npm run build`: dist/, incremental, so an
+ * unchanged src/ compiles nothing), copied into `target` without what dist/
+ * has beyond it: the outputs of sources since deleted, and the build info.
+ * Its own compile, with only --outDir changed, would share dist/.tsbuildinfo
+ * (the next `npm run build` would then recompile and rewrite all of dist/),
+ * and costs a quarter of a minute of CPU each time.
  */
-function compiledPackage(): string {
-  const cache = path.join(repoRoot, "node_modules/.cache/pulumi-platform-package");
-  const dist = path.join(cache, "dist");
-  const buildInfo = path.join(cache, "tsbuildinfo");
+function copyCompiledPackage(target: string): void {
+  execFileSync(path.join(repoRoot, "node_modules/.bin/tsc"), ["-p", path.join(repoRoot, "tsconfig.build.json")], { stdio: "inherit" });
+  const dist = path.join(repoRoot, "dist");
   const sources = new Set(sourceFiles(path.join(repoRoot, "src")).filter((file) => file.endsWith(".ts")).map((file) => file.replace(/\.ts$/, "")));
-  const outputs = existsSync(dist) ? sourceFiles(dist) : [];
-  for (const output of outputs) if (!sources.has(output.replace(/\.(d\.ts|js)$/, ""))) rmSync(path.join(dist, output));
-  const built = new Set(outputs.filter((output) => output.endsWith(".js")).map((output) => output.replace(/\.js$/, "")));
-  if ([...sources].some((source) => !built.has(source))) rmSync(buildInfo, { force: true });
-  execFileSync(path.join(repoRoot, "node_modules/.bin/tsc"), ["-p", path.join(repoRoot, "tsconfig.build.json"), "--outDir", dist, "--tsBuildInfoFile", buildInfo], { stdio: "inherit" });
-  return dist;
+  for (const output of sourceFiles(dist)) {
+    const source = /^(.*)\.(d\.ts|js)$/.exec(output)?.[1];
+    if (source === undefined || !sources.has(source)) continue;
+    mkdirSync(path.dirname(path.join(target, output)), { recursive: true });
+    cpSync(path.join(dist, output), path.join(target, output));
+  }
 }
 
 /** The files under `dir`, relative to it, with forward slashes. */
@@ -104,7 +103,7 @@ function main(): void {
   const destination = project === undefined ? path.resolve(values.destination ?? repoRoot) : path.join(stage, "packed");
   try {
     const contents = path.join(stage, "package");
-    cpSync(compiledPackage(), path.join(contents, "dist"), { recursive: true });
+    copyCompiledPackage(path.join(contents, "dist"));
     const manifest = publishedManifest();
     copyShippedFiles(manifest, contents);
     writeFileSync(path.join(contents, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
