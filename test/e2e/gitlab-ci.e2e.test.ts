@@ -212,30 +212,20 @@ describe.sequential("the template's pipeline under gitlab-ci-local, two stacks",
     await api.post(apiPath`/projects/${projectId}/repository/branches`, { branch: "docs", ref: "main" });
     await api.post(apiPath`/projects/${projectId}/repository/branches`, { branch: "badge", ref: "main" });
     base = git(["--git-dir", origin, "rev-parse", "main"], work).trim();
-    head = await commit("badge", { "index.ts": readFileSync(path.join(checkout, "index.ts"), "utf8").replace('name: "pipeline"', 'name: "pipeline-status"') }, "Platform: the status badge");
+    head = await commit("badge", { "index.ts": readFileSync(path.join(checkout, "index.ts"), "utf8").replace('name: "pipeline"', 'name: "status"') }, "Platform: the status badge");
     iid = (await api.post<{ iid: number }>(apiPath`/projects/${projectId}/merge_requests`, { source_branch: "badge", target_branch: "main", title: "Platform: the status badge" })).iid;
     const run = await mergeRequestPipeline();
     expect(run.code, run.output).toBe(0);
     const notes = await notesOf(iid);
     expect(notes.map((note) => note.body.split("\n")[0])).toEqual(['<!-- platform-review stack="dev" -->', '<!-- platform-review stack="prod" -->']);
-    expect(notes.map((note) => /creates badge <code>pipeline-status<\/code> of project <code>([^<]+)<\/code>/.exec(note.body)?.[1])).toEqual(["acme/web", "acme/api"]);
+    expect(notes.map((note) => /creates badge <code>status<\/code> of project <code>([^<]+)<\/code>/.exec(note.body)?.[1])).toEqual(["acme/web", "acme/api"]);
     expect(envSeen()).toEqual(STACKS.map((stack) => ({ stack, PLATFORM_REVIEW_TOKEN: null, PLATFORM_TOKEN: READ_TOKEN })));
     // The preview job's log shows the report; each note ends with the review's data, the line the guard reads.
-    expect(run.output).toContain("creates badge <code>pipeline-status</code> of project <code>acme/web</code>");
+    expect(run.output).toContain("creates badge <code>status</code> of project <code>acme/web</code>");
     for (const note of notes) expect(note.body.trimEnd().split("\n").at(-1)).toMatch(/^<!-- platform-review-data [A-Za-z0-9+/=]+ -->$/);
     // The code it changes, read by the report job's git from the merge request's commits: it runs with the write token once merged.
     for (const note of notes) expect(note.body).toContain("**Code:** this merge request changes the program's code (1 file). Merged, it runs with the platform's write token at the apply");
     for (const note of notes) expect(note.body).toMatch(/\n- <code>index(&#46;|\.)ts<\/code>\n/);
-  });
-
-  it("a second push rewrites each stack's note in place", async () => {
-    const before = (await notesOf(iid)).map((note) => note.id);
-    head = await commit("badge", { "index.ts": readFileSync(path.join(checkout, "index.ts"), "utf8").replace('name: "pipeline-status"', 'name: "status"') }, "Platform: a shorter name");
-    const run = await mergeRequestPipeline();
-    expect(run.code, run.output).toBe(0);
-    const notes = await notesOf(iid);
-    expect(notes.map((note) => note.id)).toEqual(before);
-    expect(notes.map((note) => /creates badge <code>status<\/code> of project <code>([^<]+)<\/code>/.exec(note.body)?.[1])).toEqual(["acme/web", "acme/api"]);
   });
 
   it("each stack's report needs only its own preview: a stack whose preview fails holds back no other stack's note, and gets its own", async () => {
