@@ -110,11 +110,12 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Each file starts its own emulator on a random loopback port and stops it.
     fileParallelism: true,
-    // One worker more than the cores: vitest's default (cores - 1) runs files one at a time on CI's
-    // 2 cores, while an end-to-end file spends much of its time waiting on the Pulumi CLI's processes
-    // and on the emulator's throttle windows, which a third file's work fills. Tests that read the
+    // Two workers more than the cores: vitest's default (cores - 1) runs files one at a time on CI's
+    // 2 cores, while an end-to-end file spends much of its time waiting on the Pulumi CLI's processes,
+    // on npm and on the emulator's throttle windows, which other files' work fills (on 2 cores, a
+    // fourth worker kept the run at 190% of them where three left about a tenth idle). Tests that read the
     // time inject a clock (test/support.ts) or bound only real-time work, so the load does not change them.
-    maxWorkers: availableParallelism() + 1,
+    maxWorkers: availableParallelism() + 2,
     sequence: { sequencer: EndToEndFirst },
   },
 });
