@@ -62,8 +62,8 @@ function copyShippedFiles(manifest: Record<string, unknown>, stage: string): voi
 function copyCompiledPackage(target: string): void {
   execFileSync(path.join(repoRoot, "node_modules/.bin/tsc"), ["-p", path.join(repoRoot, "tsconfig.build.json")], { stdio: "inherit" });
   const dist = path.join(repoRoot, "dist");
-  const sources = new Set(sourceFiles(path.join(repoRoot, "src")).filter((file) => file.endsWith(".ts")).map((file) => file.replace(/\.ts$/, "")));
-  for (const output of sourceFiles(dist)) {
+  const sources = new Set(filesUnder(path.join(repoRoot, "src")).filter((file) => file.endsWith(".ts")).map((file) => file.replace(/\.ts$/, "")));
+  for (const output of filesUnder(dist)) {
     const source = /^(.*)\.(d\.ts|js)$/.exec(output)?.[1];
     if (source === undefined || !sources.has(source)) continue;
     mkdirSync(path.dirname(path.join(target, output)), { recursive: true });
@@ -72,7 +72,7 @@ function copyCompiledPackage(target: string): void {
 }
 
 /** The files under `dir`, relative to it, with forward slashes. */
-function sourceFiles(dir: string): string[] {
+function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"));
