@@ -85,10 +85,8 @@ export interface ExampleScenario {
   engineBehaviours?: boolean;
 }
 
-/** Wall times of the steps, printed at the end of each file (the engine issue's closing note uses them). */
-const timings: Record<string, number> = {};
-
-async function timed<T>(name: string, action: () => Promise<T>): Promise<T> {
+/** Runs `action`, recording its wall time under `name` in `timings`. */
+async function timedIn<T>(timings: Record<string, number>, name: string, action: () => Promise<T>): Promise<T> {
   const start = Date.now();
   try {
     return await action();
@@ -140,6 +138,9 @@ export function describeExample(scenario: ExampleScenario): void {
   let program: PulumiProgram;
   let ctx: ScenarioContext;
   let before: unknown;
+  /** Wall times of the steps, printed at the end of the file (the engine issue's closing note uses them). */
+  const timings: Record<string, number> = {};
+  const timed = <T>(name: string, action: () => Promise<T>) => timedIn(timings, name, action);
 
   beforeAll(async () => {
     await timed("CLI ready", async () => ensurePulumiCli());

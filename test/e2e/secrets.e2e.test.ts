@@ -277,8 +277,8 @@ describe.sequential("secrets never appear in state, logs or error messages (real
   it("up, previews and refresh", async () => {
     await program.up();
     await expectServerHolds(current);
-    await program.preview("--expect-no-changes");
-    await program.preview("--diff");
+    // Clean, and its diff display (what a reviewer reads) searched as well.
+    await program.preview("--expect-no-changes", "--diff");
     await program.refresh();
     await program.preview("--expect-no-changes");
     await program.exportStack();
