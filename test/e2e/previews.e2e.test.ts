@@ -27,6 +27,8 @@ const DEPLOY_TOKEN = "previews-deploy-token-1";
 const ROTATED_TOKEN = "previews-deploy-token-2";
 /** A plain value of the program: shown, unlike the secrets. */
 const TARGET = "staging";
+/** The plain value the stack's config sets from the third test on (the program's default is TARGET). */
+const PROMOTED = "production";
 const DRIFTED = "drifted-out-of-band-value";
 const EXTRA = "extra-out-of-band-value";
 const SECRETS = [WEBHOOK, ROTATED_WEBHOOK, DEPLOY_TOKEN, ROTATED_TOKEN, EXTRA];
@@ -100,19 +102,17 @@ describe.sequential("previews through the real engine", { timeout: 5 * 60_000 },
   });
 
   it("a plain variable's change shows its value before and after; a secret one stays masked", async () => {
-    await program.setConfig("target", "production");
+    await program.setConfig("target", PROMOTED);
     const nightly = (await previewSteps("nightly")).nightly!;
     expect(nightly.op).toBe("update");
     expect(Object.keys(nightly.detailedDiff ?? {})).toEqual(["variables.TARGET.value"]);
-    expect((nightly.newState?.inputs as { variables: Record<string, { value: unknown }> }).variables.TARGET!.value).toBe("production");
+    expect((nightly.newState?.inputs as { variables: Record<string, { value: unknown }> }).variables.TARGET!.value).toBe(PROMOTED);
     expect((nightly.newState?.inputs as { variables: Record<string, { value: unknown }> }).variables.DEPLOY_TOKEN!.value).toBe("[secret]");
     const text = (await program.preview("--diff")).stdout;
-    expect(text).toMatch(/~ value\s*: "staging" => "production"/);
+    expect(text).toMatch(new RegExp(`~ value\\s*: "${TARGET}" => "${PROMOTED}"`));
     expect(text).not.toMatch(/\[secret\] => \[secret\]/);
     await program.up();
-    expect(await variablesOnServer()).toEqual({ DEPLOY_TOKEN: ROTATED_TOKEN, TARGET: "production" });
-    await program.cli(["config", "rm", "target"]);
-    await program.up();
+    expect(await variablesOnServer()).toEqual({ DEPLOY_TOKEN: ROTATED_TOKEN, TARGET: PROMOTED });
     expectNoSecretIn(JSON.stringify(await program.exportStack()));
   });
 
@@ -122,9 +122,9 @@ describe.sequential("previews through the real engine", { timeout: 5 * 60_000 },
     const nightly = (await previewSteps("nightly")).nightly!;
     expect(nightly.op).toBe("update");
     expect(Object.keys(nightly.detailedDiff ?? {})).toEqual(["variables.TARGET.value"]);
-    expect((await program.preview("--diff")).stdout).toMatch(new RegExp(`~ value\\s*: "${DRIFTED}" => "${TARGET}"`));
+    expect((await program.preview("--diff")).stdout).toMatch(new RegExp(`~ value\\s*: "${DRIFTED}" => "${PROMOTED}"`));
     await program.up();
-    expect(await variablesOnServer()).toEqual({ DEPLOY_TOKEN: ROTATED_TOKEN, TARGET });
+    expect(await variablesOnServer()).toEqual({ DEPLOY_TOKEN: ROTATED_TOKEN, TARGET: PROMOTED });
   });
 
   it("a variable added out of band shows as removed after refresh, without its value in the state, and up removes it", async () => {
@@ -135,7 +135,7 @@ describe.sequential("previews through the real engine", { timeout: 5 * 60_000 },
     expect(Object.keys(nightly.detailedDiff ?? {})).toEqual(["variables.EXTRA"]);
     expect(nightly.detailedDiff!["variables.EXTRA"]!.kind).toBe("delete");
     await program.up();
-    expect(await variablesOnServer()).toEqual({ DEPLOY_TOKEN: ROTATED_TOKEN, TARGET });
+    expect(await variablesOnServer()).toEqual({ DEPLOY_TOKEN: ROTATED_TOKEN, TARGET: PROMOTED });
     await program.preview("--expect-no-changes");
   });
 
@@ -176,7 +176,6 @@ describe.sequential("previews through the real engine", { timeout: 5 * 60_000 },
     expect(result.code).not.toBe(0);
     expect(text).toContain('has a problem: cron: "every monday" is not a valid cron expression: it has 2 fields. A cron expression has five fields');
     expect(text).not.toMatch(/cron: cron:|property cron value|CronPattern|seven|parts/);
-    await program.cli(["config", "rm", "badInput"]);
   });
 
   it("no secret value appears in any output or in the exported state", async () => {
