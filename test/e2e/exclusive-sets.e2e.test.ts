@@ -138,8 +138,8 @@ describe.sequential("exclusive-sets example with the real Pulumi CLI", { timeout
       integrations: ["custom-issue-tracker", "youtrack"],
       upstreams: ["Docker Hub", "team-owned"],
     });
-    await program.refresh();
-    await program.preview("--expect-no-changes");
+    // Refreshed first (in the preview): clean means the server holds nothing more to remove.
+    await program.preview("--refresh", "--expect-no-changes");
   });
 
   it("destroy removes the program's objects and leaves the others", async () => {
