@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiPath } from "pulumi-platform";
-import { stepsByName } from "../../scripts/pulumi-workspace.mts";
+import { stepsByName, type PreviewJson } from "../../scripts/pulumi-workspace.mts";
 import { startProgramUnderTest, stopProgramUnderTest, type ProgramUnderTest } from "./program-under-test";
 
 interface LiveBadge {
@@ -27,6 +27,9 @@ describe.sequential("the import option with the real Pulumi CLI", { timeout: 5 *
   let schedule: LiveSchedule;
   let betaId: number;
   let betaDescription: string;
+  /** The first preview (`--json`): one command for the two tests that read it, the same plan on the same state. */
+  let preview: Promise<PreviewJson> | undefined;
+  const firstPreview = () => (preview ??= started.program.previewJson());
   const acmeBadges = () => started.api.list<LiveBadge>(apiPath`/groups/${"acme"}/badges`);
   const webSchedules = () => started.api.list<LiveSchedule>(apiPath`/projects/${"acme/web"}/pipeline_schedules`);
 
@@ -58,13 +61,13 @@ describe.sequential("the import option with the real Pulumi CLI", { timeout: 5 *
   afterAll(() => stopProgramUnderTest(started ?? {}));
 
   it("the preview's step of a takeover is a create: the engine knows no other for a dynamic resource", async () => {
-    const preview = stepsByName(await started.program.previewJson());
-    expect(preview["imported-badge"]?.op).toBe("create");
-    expect(preview["imported-schedule"]?.op).toBe("create");
+    const steps = stepsByName(await firstPreview());
+    expect(steps["imported-badge"]?.op).toBe("create");
+    expect(steps["imported-schedule"]?.op).toBe("create");
   });
 
   it("the preview shows each takeover as one: a `takeover` input naming the values it overwrites, and a warning under the resource", async () => {
-    const json = await started.program.previewJson();
+    const json = await firstPreview();
     const steps = stepsByName(json);
     // Each field it overwrites, with the value the object has now (the new one is the create's input beside it).
     expect(steps["imported-badge"]?.newState?.inputs?.takeover).toEqual({ id: `groups/acme/badges/${badge.id}`, overwrites: { linkUrl: "https://old-ci.example.com/acme" } });
