@@ -99,9 +99,8 @@ describe.sequential("two servers in one program, through the real engine", { tim
   });
 
   it("another URL replaces the badge: created on the new server (verification off, said once), deleted from the old one", async () => {
-    await program.setConfig("hostedUrl", movedTo.url);
     await program.cli(["config", "rm", "hostedCaCertificate"]);
-    await program.setConfig("hostedInsecure", "true");
+    await program.setConfigs({ hostedUrl: movedTo.url, hostedInsecure: "true" });
     const steps = (await program.previewJson()).steps.filter((step) => step.urn.endsWith("::hosted-coverage"));
     expect(steps.map((step) => step.op)).toContain("replace");
     expect(steps.find((step) => step.op === "replace")!.replaceReasons).toEqual(["connection"]);
