@@ -26,8 +26,10 @@ afterAll(async () => {
   await stopProgramUnderTest({ program, emulator });
 });
 
-const tokenOf = (user: string) => program.setConfig("platform:token", `glpat-${user}-token`, { secret: true });
-const declare = (...names: string[]) => program.setConfig("declare", names.join(","));
+/** A seed user's token as the stack's secret config: `setConfigs` sets it with a step's plain values in one command. */
+const tokenOf = (user: string) => ({ "platform:token": `glpat-${user}-token` });
+/** The resources the program declares, as its config. */
+const declaring = (...names: string[]) => ({ declare: names.join(",") });
 const verifying = (on: boolean) => program.setConfig("platform:verifyAtPreview", String(on));
 
 async function run(command: "preview" | "up"): Promise<{ code: number; text: string }> {
@@ -56,15 +58,14 @@ const scheduleOnServer = async () => (await api.list<{ id: number; owner: { user
 
 describe.sequential("every step verified at preview, through the real engine", { timeout: 5 * 60_000 }, () => {
   it("alice's token makes the schedule and the group badge", async () => {
-    await declare("schedule", "groupBadge");
+    await program.setConfigs(declaring("schedule", "groupBadge"));
     const applied = await run("up");
     expect(applied.code, applied.text).toBe(0);
     expect((await scheduleOnServer())?.owner.username).toBe("alice");
   });
 
   it("not the owner: maintainer's token changing alice's schedule without takeOwnership is refused at preview, and by the server", async () => {
-    await tokenOf("maintainer");
-    await program.setConfig("mode", "b");
+    await program.setConfigs({ mode: "b" }, tokenOf("maintainer"));
     await refusedTwice(/the schedule is not the token's user's \(maintainer\): it belongs to alice/);
     // With takeOwnership the preview passes, and the up succeeds.
     await program.setConfig("takeOwnership", "true");
@@ -75,13 +76,12 @@ describe.sequential("every step verified at preview, through the real engine", {
   });
 
   it("role too low: dev's token creating a virtual registry is refused at preview, and by the server", async () => {
-    await tokenOf("dev");
-    await declare("schedule", "groupBadge", "registry");
+    await program.setConfigs(declaring("schedule", "groupBadge", "registry"), tokenOf("dev"));
     await refusedTwice("the token's user (dev) needs at least the Maintainer role on group acme for VirtualRegistry, and is Developer there");
   });
 
   it("a plain delete is not shown to the provider at preview: dev's preview of removing the group badge reads nothing of it; the up fails at the server and keeps it", async () => {
-    await declare("schedule");
+    await program.setConfigs(declaring("schedule"));
     const before = emulator.requestLog.length;
     const previewed = await run("preview");
     expect(previewed.code, previewed.text).toBe(0);
@@ -94,8 +94,7 @@ describe.sequential("every step verified at preview, through the real engine", {
   });
 
   it("tier: alice's SAML link on the Free group beta is refused at preview, and by the server", async () => {
-    await tokenOf("alice");
-    await declare("schedule", "groupBadge", "tiered");
+    await program.setConfigs(declaring("schedule", "groupBadge", "tiered"), tokenOf("alice"));
     await refusedTwice("group beta needs the Premium or Ultimate tier for SamlGroupLink, and it is on Free");
   });
 
@@ -104,8 +103,7 @@ describe.sequential("every step verified at preview, through the real engine", {
     const saved = flags.container_virtual_registries!;
     flags.container_virtual_registries = false;
     try {
-      await tokenOf("root");
-      await declare("schedule", "groupBadge", "registry");
+      await program.setConfigs(declaring("schedule", "groupBadge", "registry"), tokenOf("root"));
       await refusedTwice("feature flag container_virtual_registries is off for group acme");
     } finally {
       flags.container_virtual_registries = saved;
@@ -113,8 +111,7 @@ describe.sequential("every step verified at preview, through the real engine", {
   });
 
   it("hidden: guest's token deleting the schedule fails the up, and the schedule stays in the stack and on the server", async () => {
-    await tokenOf("guest");
-    await declare("groupBadge");
+    await program.setConfigs(declaring("groupBadge"), tokenOf("guest"));
     const applied = await run("up");
     expect(applied.code, applied.text).not.toBe(0);
     expect(applied.text).toMatch(/the server answers 404, but the token's user \(guest, Guest of project acme\/web\) may not see PipelineSchedule/);
@@ -125,7 +122,7 @@ describe.sequential("every step verified at preview, through the real engine", {
   it("gone: deleted out of band, the schedule leaves the stack on its owner's up", async () => {
     const schedule = (await scheduleOnServer())!;
     await api.delete(apiPath`/projects/${"acme/web"}/pipeline_schedules/${schedule.id}`);
-    await tokenOf("alice");
+    await program.setConfigs({}, tokenOf("alice"));
     const applied = await run("up");
     expect(applied.code, applied.text).toBe(0);
     expect((await urnsInStack()).some((urn) => urn.endsWith("::nightly"))).toBe(false);
