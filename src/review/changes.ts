@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { type Diagnostic, isStackResource, type PreviewOutput, type PreviewStep, recordsFailedCreate, SECRET, type StepState, UNKNOWN } from "./preview";
-import { type KindTerms, OWNER_INPUTS, termsOf, UNOWNED_WORDS } from "./terms";
+import { type KindTerms, OWNER_INPUTS, termsOf, unownedWords } from "./terms";
 import { envelopeOf, SECRETS_CHANGED_KEY, SECRETS_UNREAD_KEY, SHOWN_ENGINE_KEYS, type Takeover } from "../engine/envelope";
 import { named } from "../engine/definition";
 import { differingPaths } from "../engine/values";
@@ -400,21 +400,25 @@ export function objectText({ noun, id, label }: ObjectName): string {
 export const ownerText = ({ words, path }: OwnerName): string => (path === undefined ? words : `${words} ${path}`);
 
 /** The owner words before a path, each the tool's own (see ownerOf). */
-const OWNER_WORDS = ["group", "project", "virtual registry"];
+export const OWNER_WORDS: readonly string[] = ["group", "project", "virtual registry"];
 
-/** The owners named by the tool's words alone. */
-const OWNERS_IN_WORDS = new Set(["the instance", "(no owner named)", ...UNOWNED_WORDS, ...OWNER_WORDS.map((word) => `${word} (a new one)`)]);
+/** The owners named by the tool's words alone, but the kinds' own (see unownedWords). */
+const OWNERS_IN_WORDS = new Set(["the instance", "(no owner named)", ...OWNER_WORDS.map((word) => `${word} (a new one)`)]);
 
 /**
  * An owner's words and path, from its plain text: the words are the tool's
  * (`group`, `the instance`, `group (a new one)`), the rest the program's path;
- * a text of no such form (from data written elsewhere) is a path whole.
+ * a text of no such form (from data written elsewhere) is a path whole. The
+ * kinds' own words are asked for last: no kind's begins with an owner word
+ * (test/review/platform-kinds.test.ts), and asking loads every kind.
  */
 export function ownerName(owner: string): OwnerName {
   if (OWNERS_IN_WORDS.has(owner)) return { words: owner };
   const words = OWNER_WORDS.find((word) => owner.startsWith(`${word} `));
-  return words === undefined ? { words: "", path: owner } : { words, path: owner.slice(words.length + 1) };
+  if (words !== undefined) return { words, path: owner.slice(words.length + 1) };
+  return unownedWords().has(owner) ? { words: owner } : { words: "", path: owner };
 }
+
 
 /**
  * A change's object with its name apart, from its plain text: the noun is the

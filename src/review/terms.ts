@@ -52,8 +52,16 @@ export const OWNER_INPUTS = ["group", "project", "registry", "parent"] as const;
 
 const known = new Map<string, KindTerms>();
 
-/** The owners the kinds name in words when no owner input names one: the tool's words, never a path. */
-export const UNOWNED_WORDS: readonly string[] = Object.values(definitions as Record<string, AnyResourceDefinition>).flatMap((definition) => definition.words.unowned ?? []);
+let unownedWords_: ReadonlySet<string> | undefined;
+
+/**
+ * The owners the kinds name in words when no owner input names one: the
+ * tool's words, never a path. Read on first use: it loads every kind, which a
+ * review of a few kinds otherwise never does.
+ */
+export function unownedWords(): ReadonlySet<string> {
+  return (unownedWords_ ??= new Set(Object.values(definitions as Record<string, AnyResourceDefinition>).flatMap((definition) => definition.words.unowned ?? [])));
+}
 
 export function termsOf(kind: string): KindTerms {
   let terms = known.get(kind);

@@ -2,7 +2,7 @@
  * A process loads the modules of the kinds, data functions and actions it
  * uses, and no other (src/lazy-load.ts), and the HTTP transport (undici) only
  * for its first request: every Pulumi command starts a program and a dynamic
- * provider host that load the package. Each case runs
+ * provider host that load the package, and every review job platform-review. Each case runs
  * the built package (dist/) in a fresh Node process, as those are, and after
  * its use loads every export to learn which module of dist/ holds each.
  */
@@ -58,6 +58,14 @@ describe("what a process loads of the package", () => {
     const { holders, loaded } = loadedBy(`require(dist + "runtime.js").provider("Badge");`);
     expect(holders).toEqual(expect.arrayContaining(SOME_HOLDERS));
     expect(loaded).toEqual(["resources/badge.js"]);
+  });
+
+  it("the review of a preview (platform-review) loads the modules of the kinds in it alone", () => {
+    const use = `
+      const preview = require(dist + "review/preview.js").parsePreview(require("node:fs").readFileSync("test/review/fixtures/change.json", "utf8"));
+      require(dist + "review/markdown.js").markdownOf(require(dist + "review/changes.js").reviewOf(preview));`;
+    const { loaded } = loadedBy(use);
+    expect(loaded).toEqual(["resources/badge.js", "resources/exclusive-badges.js", "resources/pipeline-schedule.js", "resources/saml-group-link.js"]);
   });
 });
 

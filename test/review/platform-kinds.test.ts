@@ -12,7 +12,9 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiPath, providers } from "pulumi-platform";
-import { reviewOf } from "../../src/review/changes";
+import { OWNER_WORDS, reviewOf } from "../../src/review/changes";
+import type { AnyResourceDefinition } from "../../src/engine/definition";
+import { definitions } from "../../src/resources";
 import { markdownOf, sentenceOf } from "../../src/review/markdown";
 import type { PreviewOutput } from "../../src/review/preview";
 import { sshPublicKey, useEmulator } from "../support";
@@ -104,6 +106,12 @@ describe("groups and projects are named by their full path", () => {
       ["creates project `scratch` of the personal namespace of the token's user", undefined],
     ]);
     expect(markdownOf(reviewOf({ steps: [own.create] } as PreviewOutput))).toContain("creates project <code>scratch</code> of the personal namespace of the token's user");
+  });
+
+  it("no kind's words for an object of no owner begin with an owner word: ownerName reads them after the owner words", () => {
+    const unowned = Object.values(definitions as Record<string, AnyResourceDefinition>).flatMap((definition) => definition.words.unowned ?? []);
+    expect(unowned).toContain("the personal namespace of the token's user");
+    expect(unowned.filter((words) => OWNER_WORDS.some((word) => words.startsWith(`${word} `)))).toEqual([]);
   });
 });
 
