@@ -52,7 +52,7 @@ export const OWNER_INPUTS = ["group", "project", "registry", "parent"] as const;
 
 const known = new Map<string, KindTerms>();
 
-let unownedWords_: ReadonlySet<string> | undefined;
+let unownedWordsOfKinds: ReadonlySet<string> | undefined;
 
 /**
  * The owners the kinds name in words when no owner input names one: the
@@ -60,7 +60,7 @@ let unownedWords_: ReadonlySet<string> | undefined;
  * review of a few kinds otherwise never does.
  */
 export function unownedWords(): ReadonlySet<string> {
-  return (unownedWords_ ??= new Set(Object.values(definitions as Record<string, AnyResourceDefinition>).flatMap((definition) => definition.words.unowned ?? [])));
+  return (unownedWordsOfKinds ??= new Set(Object.values(definitions as Record<string, AnyResourceDefinition>).flatMap((definition) => definition.words.unowned ?? [])));
 }
 
 export function termsOf(kind: string): KindTerms {

@@ -85,16 +85,6 @@ export interface ExampleScenario {
   engineBehaviours?: boolean;
 }
 
-/** Runs `action`, recording its wall time under `name` in `timings`. */
-async function timedIn<T>(timings: Record<string, number>, name: string, action: () => Promise<T>): Promise<T> {
-  const start = Date.now();
-  try {
-    return await action();
-  } finally {
-    timings[name] = (Date.now() - start) / 1000;
-  }
-}
-
 function expectSteps(preview: PreviewJson, expected: ExpectedSteps): void {
   // `preview --refresh` lists its refresh steps first; the steps it plans are what the test expects.
   preview = { ...preview, steps: preview.steps.filter((step) => step.op !== "refresh") };
@@ -140,7 +130,14 @@ export function describeExample(scenario: ExampleScenario): void {
   let before: unknown;
   /** Wall times of the steps, printed at the end of the file (the engine issue's closing note uses them). */
   const timings: Record<string, number> = {};
-  const timed = <T>(name: string, action: () => Promise<T>) => timedIn(timings, name, action);
+  async function timed<T>(name: string, action: () => Promise<T>): Promise<T> {
+    const start = Date.now();
+    try {
+      return await action();
+    } finally {
+      timings[name] = (Date.now() - start) / 1000;
+    }
+  }
 
   beforeAll(async () => {
     await timed("CLI ready", async () => ensurePulumiCli());

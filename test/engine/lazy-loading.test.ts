@@ -60,6 +60,12 @@ describe("what a process loads of the package", () => {
     expect(loaded).toEqual(["resources/badge.js"]);
   });
 
+  it("every export the registries declare is one they load: none is left at its declared placeholder", () => {
+    const script = `const platform = require(require("node:path").join(process.cwd(), "dist/index.js"));
+      process.stdout.write(JSON.stringify(Object.keys(platform).filter((name) => platform[name] === null || platform[name] === undefined)));`;
+    expect(JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: repoRoot, encoding: "utf8" }))).toEqual([]);
+  });
+
   it("the review of a preview (platform-review) loads the modules of the kinds in it alone", () => {
     const use = `
       const preview = require(dist + "review/preview.js").parsePreview(require("node:fs").readFileSync("test/review/fixtures/change.json", "utf8"));

@@ -13,8 +13,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiPath, providers } from "pulumi-platform";
 import { OWNER_WORDS, reviewOf } from "../../src/review/changes";
-import type { AnyResourceDefinition } from "../../src/engine/definition";
-import { definitions } from "../../src/resources";
+import { unownedWords } from "../../src/review/terms";
 import { markdownOf, sentenceOf } from "../../src/review/markdown";
 import type { PreviewOutput } from "../../src/review/preview";
 import { sshPublicKey, useEmulator } from "../support";
@@ -109,7 +108,7 @@ describe("groups and projects are named by their full path", () => {
   });
 
   it("no kind's words for an object of no owner begin with an owner word: ownerName reads them after the owner words", () => {
-    const unowned = Object.values(definitions as Record<string, AnyResourceDefinition>).flatMap((definition) => definition.words.unowned ?? []);
+    const unowned = [...unownedWords()];
     expect(unowned).toContain("the personal namespace of the token's user");
     expect(unowned.filter((words) => OWNER_WORDS.some((word) => words.startsWith(`${word} `)))).toEqual([]);
   });
