@@ -13,7 +13,7 @@
  * answered as usual), so the kill lands among the creates.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeAllPools } from "pulumi-platform";
@@ -223,9 +223,9 @@ describe.sequential("a kill that also cuts the file backend's metadata file, wit
     // Each create is held 2 s, so the kill lands while the state records them as pending.
     const pending = () => pendingCreatesOnDisk(program) > 0;
     await killUp(program, started, pending, pending);
-    // Where the kill lands between the backend truncating the metadata file and writing it (rare, seen in CI).
+    // Where the kill lands between the backend truncating the metadata file and writing it (rare, seen in CI;
+    // when this kill itself landed there, the file is already empty and the truncation changes nothing).
     const metadata = path.join(program.root, "backend/.pulumi/stacks/platform-killed-apply", `${program.stack}.json.attrs`);
-    expect(statSync(metadata).size).toBeGreaterThan(0);
     truncateSync(metadata, 0);
     const broken = await program.cli(["stack", "export"], { allowFailure: true });
     expect(broken.stderr).toContain("failed to load checkpoint: EOF");
