@@ -3,7 +3,7 @@
  * talk to it, and views of the emulator's request log. Tests use the package
  * as users do (`pulumi-platform`, built to dist/ by `pretest`).
  */
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, vi } from "vitest";
 import { closeAllPools, PlatformClient, providers, setClientClock, type ClientClock } from "pulumi-platform";
 import { startEmulator, type Emulator } from "pulumi-platform/emulator";
 
@@ -141,6 +141,15 @@ export async function failureOf(action: () => Promise<unknown>): Promise<Error> 
     return error as Error;
   }
   throw new Error("expected the action to fail");
+}
+
+/**
+ * Waits until `assertion` holds, for what the emulator logs on its own time (a request
+ * abandoned by its client is logged once the emulator sees the socket close). Bounded by the
+ * test's own timeout, not vi.waitFor's default second, which a loaded machine can outlast.
+ */
+export function untilLogged(assertion: () => void): Promise<void> {
+  return vi.waitFor(assertion, { timeout: 25_000, interval: 20 });
 }
 
 export { sshPublicKey } from "./ssh-key.ts";

@@ -1,8 +1,8 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApiError, NetworkError, PlatformClient, apiPath } from "pulumi-platform";
-import { SkippingClock, tokenOf, useClientClock, useEmulator } from "../support";
+import { SkippingClock, tokenOf, untilLogged, useClientClock, useEmulator } from "../support";
 
 // The clients' waits (backoff, Retry-After, the rate-limit gate) pass at once on a clock the emulators share;
 // the tests read how long something took on it, so a wait skipped counts as if it had been waited.
@@ -213,7 +213,7 @@ describe("retries", () => {
     expect(elapsed).toBeLessThan(4_000);
     // Every attempt the message counts reached the server, was abandoned and never handled.
     const attempts = Number(/Gave up after (\d+) attempt/.exec((error as Error).message)?.[1]);
-    await vi.waitFor(() => expect(server.emulator.requestsSince(mark)).toHaveLength(attempts));
+    await untilLogged(() => expect(server.emulator.requestsSince(mark)).toHaveLength(attempts));
     expect(server.emulator.requestsSince(mark).every((entry) => entry.fault === "slow" && !entry.handled)).toBe(true);
   });
 

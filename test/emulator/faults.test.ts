@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   FAULT_KINDS,
   FaultPlanError,
@@ -17,6 +17,7 @@ import {
 } from "../../src/emulator";
 import { call, useEmulator } from "./helpers";
 import { whenOutput } from "../spawned";
+import { untilLogged } from "../support";
 
 // A clock the tests set, so that the rate-limit headers can be checked exactly.
 const NOW = Date.parse("2025-03-01T12:00:00.400Z");
@@ -190,7 +191,7 @@ describe("each fault kind's answer on the wire", () => {
     request.destroy();
     expect(await answered).toBe("socket hang up");
     // The emulator notices the hang-up and logs the request then.
-    await vi.waitFor(() => expect(server.emulator.requestsSince(mark).map(summary)).toEqual([{ status: 0, fault: "slow", handled: false }]));
+    await untilLogged(() => expect(server.emulator.requestsSince(mark).map(summary)).toEqual([{ status: 0, fault: "slow", handled: false }]));
     expect(await badgeNames()).not.toContain("abandoned");
   });
 

@@ -2,7 +2,7 @@
  * Seeds and emulators for the container registry tests: the default seed
  * plus a Reporter of acme, with a movable clock.
  */
-import { afterAll } from "vitest";
+import { onTestFinished } from "vitest";
 import { defaultSeed, startEmulator, type Emulator, type Seed } from "../../src/emulator";
 
 export const START = Date.parse("2024-06-01T00:00:00.000Z");
@@ -22,16 +22,15 @@ export interface ClockedEmulator {
   advance(ms: number): void;
 }
 
-const started: Emulator[] = [];
-afterAll(async () => {
-  await Promise.all(started.map((emulator) => emulator.stop()));
-});
-
-/** A fresh emulator (its own state) with a clock that starts at START and moves only when told. */
+/**
+ * A fresh emulator (its own state) with a clock that starts at START and moves only when told;
+ * called in a test, and stopped when that test ends (files share this module in a worker, so a
+ * module-level hook would stop only the first file's).
+ */
 export async function freshEmulator(seed: Seed = registrySeed()): Promise<ClockedEmulator> {
   let now = START;
   const emulator = await startEmulator({ seed, clock: () => now });
-  started.push(emulator);
+  onTestFinished(() => emulator.stop());
   return { emulator, advance: (ms) => (now += ms) };
 }
 

@@ -274,7 +274,10 @@ describe("part 8 limits", () => {
 
   it("blobs over 10 MB: 5 fetches a minute, then 429; smaller blobs are not counted", async () => {
     const big = Buffer.alloc(10 * 1024 * 1024 + 1, "a");
+    // A clock held still: the limit counts in minute windows, and a real minute could turn between the fetches.
+    const now = Date.parse("2025-01-01T00:00:10Z");
     const emulator = await startEmulator({
+      clock: () => now,
       seed: { ...defaultSeed, repositories: { ...(defaultSeed["repositories"] as object), "acme/api": { files: { "big.txt": { base64: big.toString("base64") }, "small.txt": "small\n" } } } },
     });
     try {
