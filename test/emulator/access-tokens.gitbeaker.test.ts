@@ -21,8 +21,9 @@ describe("@gitbeaker/rest access tokens", () => {
     expect(made.token).toMatch(/^glpat-/);
     expect(await api("maintainer").ProjectAccessTokens.show("acme/web", made.id)).toMatchObject({ id: made.id, name: "gitbeaker" });
     expect((await api("maintainer").ProjectAccessTokens.all("acme/web")).map((token) => token.id)).toContain(made.id);
-    const rotated = await api("maintainer").ProjectAccessTokens.rotate("acme/web", made.id, { expiresAt: inDays(60) });
-    expect(rotated).toMatchObject({ name: "gitbeaker", expires_at: inDays(60), active: true });
+    const later = inDays(60);
+    const rotated = await api("maintainer").ProjectAccessTokens.rotate("acme/web", made.id, { expiresAt: later });
+    expect(rotated).toMatchObject({ name: "gitbeaker", expires_at: later, active: true });
     expect(rotated.token).not.toBe(made.token);
     expect((await api("maintainer").ProjectAccessTokens.show("acme/web", made.id)).revoked).toBe(true);
     await api("maintainer").ProjectAccessTokens.revoke("acme/web", rotated.id);

@@ -13,10 +13,11 @@ beforeAll(async () => {
 
 describe("access tokens", () => {
   it("a project's and a group's, in camelCase, never their values; state filters", async () => {
-    const made = await server.as("alice").post<{ id: number; token: string }>(apiPath`/projects/${"acme/web"}/access_tokens`, { name: "listed", scopes: ["read_api"], expires_at: inDays(20) });
+    const expiresAt = inDays(20);
+    const made = await server.as("alice").post<{ id: number; token: string }>(apiPath`/projects/${"acme/web"}/access_tokens`, { name: "listed", scopes: ["read_api"], expires_at: expiresAt });
     const tokens = await getProjectAccessTokens({ project: "acme/web" });
     expect(tokens.map((token) => token.name)).toEqual(expect.arrayContaining(["web-deploy", "listed"]));
-    expect(tokens.find((token) => token.name === "listed")).toMatchObject({ id: made.id, scopes: ["read_api"], accessLevel: 40, active: true, revoked: false, expiresAt: inDays(20), resourceType: "project" });
+    expect(tokens.find((token) => token.name === "listed")).toMatchObject({ id: made.id, scopes: ["read_api"], accessLevel: 40, active: true, revoked: false, expiresAt, resourceType: "project" });
     expect(JSON.stringify(tokens)).not.toContain(made.token);
     await server.as("alice").delete(apiPath`/projects/${"acme/web"}/access_tokens/${String(made.id)}`);
     expect((await getProjectAccessTokens({ project: "acme/web", state: "active" })).map((token) => token.name)).not.toContain("listed");
