@@ -419,7 +419,6 @@ export function ownerName(owner: string): OwnerName {
   return unownedWords().has(owner) ? { words: owner } : { words: "", path: owner };
 }
 
-
 /**
  * A change's object with its name apart, from its plain text: the noun is the
  * kind's (the tool's words), then the number, then the name between backticks,
